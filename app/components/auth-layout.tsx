@@ -1,0 +1,36 @@
+import type { ReactNode } from "react";
+import { useTranslation } from "react-i18next";
+import { LanguageSwitch } from "./language-switch";
+
+/** The frame of the visitor pages: brand panel beside a form card. */
+export function AuthLayout({ title, subtitle, children }: { title: string; subtitle?: string; children: ReactNode }) {
+  const { t } = useTranslation();
+  return (
+    <main className="auth-page">
+      <div className="auth-wrap">
+        <section className="auth-brand" aria-hidden="true">
+          <div className="auth-brand-logo">
+            <span className="logo-mark">F</span> Freela
+          </div>
+          <p className="auth-brand-tagline">{t("auth.tagline")}</p>
+          <ul className="auth-brand-points">
+            <li>{t("auth.point_publish")}</li>
+            <li>{t("auth.point_apply")}</li>
+            <li>{t("auth.point_negotiate")}</li>
+          </ul>
+        </section>
+        <section className="card auth-card">
+          <div className="auth-card-top">
+            <span className="auth-mobile-logo">
+              <span className="logo-mark">F</span> Freela
+            </span>
+            <LanguageSwitch />
+          </div>
+          <h1>{title}</h1>
+          {subtitle ? <p className="muted">{subtitle}</p> : null}
+          {children}
+        </section>
+      </div>
+    </main>
+  );
+}

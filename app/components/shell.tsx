@@ -1,0 +1,123 @@
+import { Form, NavLink, useLocation } from "@remix-run/react";
+import type { ReactNode } from "react";
+import { useTranslation } from "react-i18next";
+import { APP_VERSION } from "~/lib/layout";
+import type { UserJson } from "~/services/users.server";
+import { clearAuthStorage } from "./auth-mirror";
+import { Avatar } from "./avatar";
+import { Icon, type IconName } from "./icons";
+import { LanguageSwitch } from "./language-switch";
+
+type NavItem = { to: string; label: string; icon: IconName };
+
+function navItems(role: UserJson["account_type"]): NavItem[] {
+  return role === "merchant"
+    ? [
+        { to: "/dashboard", label: "nav.dashboard", icon: "dashboard" },
+        { to: "/opportunities", label: "nav.my_opportunities", icon: "briefcase" },
+        { to: "/applications/awaiting-confirmation", label: "nav.pending_applications", icon: "inbox" },
+        { to: "/profile", label: "nav.profile", icon: "user" },
+      ]
+    : [
+        { to: "/dashboard", label: "nav.dashboard", icon: "dashboard" },
+        { to: "/opportunities", label: "nav.opportunities", icon: "briefcase" },
+        { to: "/my-applications", label: "nav.my_applications", icon: "send" },
+        { to: "/profile", label: "nav.profile", icon: "user" },
+      ];
+}
+
+/** The top bar's title for the current page (SPEC.md §2). */
+export function topbarTitleKey(pathname: string, role: UserJson["account_type"]) {
+  if (pathname.startsWith("/dashboard")) return "nav.dashboard";
+  if (pathname === "/opportunities" || pathname === "/") {
+    return role === "merchant" ? "nav.my_opportunities" : "nav.available_opportunities";
+  }
+  if (pathname.startsWith("/my-applications")) return "nav.my_applications";
+  if (pathname.startsWith("/applications/awaiting-confirmation")) return "nav.pending_applications";
+  if (pathname.startsWith("/profile")) return "nav.profile";
+  return "brand";
+}
+
+export function greetingName(user: Pick<UserJson, "display_name" | "full_name">) {
+  return user.display_name || user.full_name || null;
+}
+
+function LogoutButton({ className, children }: { className: string; children: ReactNode }) {
+  return (
+    <Form method="post" action="/logout" onSubmit={() => clearAuthStorage()}>
+      <button type="submit" className={className}>
+        {children}
+      </button>
+    </Form>
+  );
+}
+
+export function Shell({ user, children, bell }: { user: UserJson; children: ReactNode; bell?: ReactNode }) {
+  const { t } = useTranslation();
+  const { pathname } = useLocation();
+  return (
+    <div className="shell">
+      {/* A checkbox opens the sidebar on phones, with or without JavaScript. */}
+      <input type="checkbox" id="nav-toggle" className="nav-toggle" aria-hidden="true" tabIndex={-1} />
+      <aside className="sidebar" aria-label={t("nav.label")}>
+        <a href="/" className="sidebar-brand">
+          <span className="logo-mark" aria-hidden="true">F</span>
+          <span>Freela</span>
+        </a>
+        <nav>
+          <ul>
+            {navItems(user.account_type).map((item) => (
+              <li key={item.to}>
+                <NavLink to={item.to} className="sidebar-link" prefetch="intent">
+                  <Icon name={item.icon} />
+                  <span>{t(item.label)}</span>
+                </NavLink>
+              </li>
+            ))}
+            <li>
+              <LogoutButton className="sidebar-link sidebar-logout">
+                <Icon name="logout" />
+                <span>{t("nav.logout")}</span>
+              </LogoutButton>
+            </li>
+          </ul>
+        </nav>
+      </aside>
+      <label htmlFor="nav-toggle" className="sidebar-backdrop" aria-hidden="true" />
+      <div className="main">
+        <header className="topbar">
+          <label htmlFor="nav-toggle" className="icon-button menu-button" title={t("nav.open_menu")}>
+            <Icon name="menu" />
+            <span className="sr-only">{t("nav.open_menu")}</span>
+          </label>
+          <h1 className="topbar-title">{t(topbarTitleKey(pathname, user.account_type))}</h1>
+          <div className="topbar-actions">
+            <LanguageSwitch />
+            {bell}
+            <details className="user-menu">
+              <summary>
+                <Avatar user={user} size="sm" />
+                <span className="greeting">
+                  {t("topbar.greeting", { name: greetingName(user) ?? t("topbar.default_name") })}
+                </span>
+              </summary>
+              <div className="menu" role="menu">
+                <a href="/profile" className="menu-item" role="menuitem">
+                  <Icon name="user" /> {t("nav.profile")}
+                </a>
+                <LogoutButton className="menu-item">
+                  <Icon name="logout" /> {t("nav.logout")}
+                </LogoutButton>
+              </div>
+            </details>
+          </div>
+        </header>
+        <main className="content">{children}</main>
+        <footer className="footer">
+          <span>© {new Date().getFullYear()} Freela</span>
+          <span>{t("footer.version", { version: APP_VERSION })}</span>
+        </footer>
+      </div>
+    </div>
+  );
+}

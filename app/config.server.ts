@@ -1,0 +1,61 @@
+import { randomBytes } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname } from "node:path";
+import { z } from "zod";
+
+const flag = z
+  .enum(["1", "0", "true", "false", "yes", "no", "on", "off", ""])
+  .transform((v) => ["1", "true", "yes", "on"].includes(v));
+
+const schema = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+  PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+  DATABASE_PATH: z.string().min(1).default("data/freela.db"),
+  UPLOADS_DIR: z.string().min(1).default("data/uploads"),
+  SESSION_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
+  BCRYPT_COST: z.coerce.number().int().min(4).max(15).default(10),
+  SMTP_URL: z.string().url().optional(),
+  MAIL_FROM: z.string().default("Freela <nao-responda@freela.local>"),
+  SEED_DEMO: flag.optional(),
+});
+
+export type Config = z.infer<typeof schema> & { SESSION_SECRET: string; SEED_DEMO: boolean };
+
+const DEV_SECRET_FILE = "data/session-secret";
+
+// Outside production a secret is generated once and kept on disk, so sessions survive restarts.
+function developmentSecret(): string {
+  if (existsSync(DEV_SECRET_FILE)) return readFileSync(DEV_SECRET_FILE, "utf8").trim();
+  const secret = randomBytes(32).toString("hex");
+  mkdirSync(dirname(DEV_SECRET_FILE), { recursive: true });
+  writeFileSync(DEV_SECRET_FILE, secret, { mode: 0o600 });
+  return secret;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const cleaned = Object.fromEntries(
+    Object.keys(schema.shape).map((key) => [key, env[key] === "" ? undefined : env[key]]),
+  );
+  const parsed = schema.safeParse(cleaned);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
+    throw new Error(`Invalid configuration in the environment:\n${lines.join("\n")}`);
+  }
+  const c = parsed.data;
+  if (c.NODE_ENV === "production" && !c.SESSION_SECRET) {
+    throw new Error(
+      "Invalid configuration in the environment:\n  SESSION_SECRET: required when NODE_ENV=production (at least 32 characters)",
+    );
+  }
+  const secret =
+    c.SESSION_SECRET ??
+    (c.NODE_ENV === "test" ? randomBytes(32).toString("hex") : developmentSecret());
+  return {
+    ...c,
+    SESSION_SECRET: secret,
+    SEED_DEMO: c.SEED_DEMO ?? c.NODE_ENV !== "production",
+  };
+}
+
+export const config = loadConfig();
+export const isProduction = config.NODE_ENV === "production";

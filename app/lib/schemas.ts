@@ -1,0 +1,91 @@
+import { z } from "zod";
+
+// Messages are keys of the `messages` namespace; the door that answers translates them.
+
+const byteLength = (s: string) => new TextEncoder().encode(s).length;
+
+/** A text field: trimmed, with one message for a missing, wrong-typed or out-of-bounds value. */
+export function text(key: string, min: number, max: number) {
+  return z
+    .string({ required_error: key, invalid_type_error: key })
+    .trim()
+    .min(min, key)
+    .max(max, key);
+}
+
+/** An optional text field: empty means absent. */
+export function optionalText(key: string, min: number, max: number) {
+  return z.preprocess(
+    (v) => (typeof v === "string" && v.trim() === "" ? undefined : v ?? undefined),
+    text(key, min, max).optional(),
+  );
+}
+
+export const emailField = z
+  .string({ required_error: "email_required", invalid_type_error: "email_invalid" })
+  .trim()
+  .min(1, "email_required")
+  .max(254, "email_too_long")
+  .email("email_invalid")
+  .transform((s) => s.toLowerCase());
+
+export const newPasswordField = z
+  .string({ required_error: "password_required", invalid_type_error: "password_length" })
+  .refine((s) => byteLength(s) >= 8 && byteLength(s) <= 72, "password_length");
+
+/** Tags from an array or a comma-separated string: trimmed, de-duplicated. */
+export function tagsField(maxTags: number, key: string) {
+  return z.preprocess(
+    (v) => {
+      const list = typeof v === "string" ? v.split(",") : v ?? [];
+      if (!Array.isArray(list)) return list;
+      const tags = list.map((s) => (typeof s === "string" ? s.trim() : s)).filter((s) => s !== "");
+      return [...new Set(tags)];
+    },
+    z
+      .array(z.string({ invalid_type_error: key }).min(2, key).max(30, key), {
+        invalid_type_error: key,
+      })
+      .max(maxTags, key),
+  );
+}
+
+export const accountTypes = ["merchant", "freelancer"] as const;
+
+export const registerSchema = z.object({
+  full_name: text("full_name_length", 3, 120),
+  display_name: optionalText("display_name_length", 2, 60),
+  email: emailField,
+  password: newPasswordField,
+  account_type: z.enum(accountTypes, { errorMap: () => ({ message: "account_type_invalid" }) }),
+});
+
+export const loginSchema = z.object({
+  email: z
+    .string({ required_error: "email_required", invalid_type_error: "email_invalid" })
+    .trim()
+    .min(1, "email_required")
+    .max(254, "email_invalid")
+    .transform((s) => s.toLowerCase()),
+  password: z
+    .string({ required_error: "password_required", invalid_type_error: "password_required" })
+    .min(1, "password_required")
+    .max(1024, "password_length"),
+});
+
+export const profileSchema = z.object({
+  full_name: text("full_name_length", 3, 120),
+  display_name: optionalText("display_name_length", 2, 60),
+  bio: z.preprocess(
+    (v) => v ?? "",
+    z.string({ invalid_type_error: "bio_length" }).trim().max(1000, "bio_length"),
+  ),
+  skills: tagsField(15, "skills_invalid"),
+});
+
+export const forgotPasswordSchema = z.object({ email: emailField });
+
+export const resetPasswordSchema = z.object({
+  token: z.string({ required_error: "reset_invalid" }).min(1, "reset_invalid").max(200, "reset_invalid"),
+  password: newPasswordField,
+});

@@ -1,0 +1,125 @@
+import { randomUUID } from "node:crypto";
+import { json, type LinksFunction, type LoaderFunctionArgs } from "@remix-run/node";
+import {
+  Links,
+  Meta,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  isRouteErrorResponse,
+  useRouteError,
+} from "@remix-run/react";
+import type { ReactNode } from "react";
+import { useTranslation } from "react-i18next";
+import { useChangeLanguage } from "remix-i18next/react";
+import { AuthMirror } from "~/components/auth-mirror";
+import { Shell } from "~/components/shell";
+import { Toaster } from "~/components/toaster";
+import { DEFAULT_TOAST_DURATION, layoutAttributes, toastDurations } from "~/lib/layout";
+import { useNonce } from "~/lib/nonce";
+import { useRootData } from "~/lib/root-data";
+import { i18nServer } from "~/services/i18n.server";
+import { takeMirrorToken } from "~/services/mirror.server";
+import { getSession } from "~/services/sessions.server";
+import { getToast } from "~/services/toast.server";
+import { toUserJson } from "~/services/users.server";
+import styles from "~/styles/app.css";
+
+export const links: LinksFunction = () => [
+  { rel: "stylesheet", href: styles },
+  { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
+];
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const [session, locale, { toast, headers }] = await Promise.all([
+    getSession(request),
+    i18nServer.getLocale(request),
+    getToast(request),
+  ]);
+  let mirrorToken: string | null = null;
+  if (session) {
+    const mirror = await takeMirrorToken(request);
+    mirrorToken = mirror.token;
+    if (mirror.setCookie) headers.append("Set-Cookie", mirror.setCookie);
+  }
+  return json(
+    {
+      locale,
+      user: session ? toUserJson(session.user) : null,
+      mirrorToken,
+      toast: toast
+        ? {
+            id: randomUUID(),
+            message: toast.message,
+            type: toast.type,
+            duration: toast.duration ?? toastDurations[toast.type] ?? DEFAULT_TOAST_DURATION,
+          }
+        : null,
+    },
+    { headers },
+  );
+}
+
+export const handle = { i18n: ["common", "messages"] };
+
+
+
+function Document({ children, locale }: { children: ReactNode; locale: string }) {
+  const nonce = useNonce();
+  return (
+    <html lang={locale} {...layoutAttributes}>
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <Meta />
+        <Links />
+      </head>
+      <body>
+        {children}
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
+      </body>
+    </html>
+  );
+}
+
+export default function App() {
+  const data = useRootData()!;
+  useChangeLanguage(data.locale);
+  return (
+    <Document locale={data.locale}>
+      {data.user ? (
+        <Shell user={data.user}>
+          <Outlet />
+        </Shell>
+      ) : (
+        <Outlet />
+      )}
+      <Toaster toast={data.toast} />
+      <AuthMirror user={data.user} token={data.mirrorToken} />
+    </Document>
+  );
+}
+
+export function ErrorBoundary() {
+  const error = useRouteError();
+  const data = useRootData();
+  const { t } = useTranslation();
+  // Routing errors are only logged; the visitor gets a plain page with a way home.
+  if (!isRouteErrorResponse(error)) console.error(error);
+  const status = isRouteErrorResponse(error) ? error.status : 500;
+  return (
+    <Document locale={data?.locale ?? "pt-BR"}>
+      <main className="auth-page">
+        <section className="card auth-card center">
+          <p className="error-code">{status}</p>
+          <h1>{t("errors.generic_title")}</h1>
+          <p className="muted">{t("errors.generic_text")}</p>
+          <a className="btn btn-primary" href="/">
+            {t("not_found.back_home")}
+          </a>
+        </section>
+      </main>
+    </Document>
+  );
+}

@@ -1,0 +1,18 @@
+import { json, type ActionFunctionArgs } from "@remix-run/node";
+import { api, methodNotAllowed } from "~/services/api.server";
+import { requireApiUser } from "~/services/auth.server";
+import { apiT } from "~/services/i18n.server";
+import { getRequestToken, revokeSession, sessionCookie } from "~/services/sessions.server";
+
+export const loader = methodNotAllowed;
+
+/** Deletes the session row, so the token is dead for every client that holds it. */
+export const action = api(async ({ request }: ActionFunctionArgs) => {
+  await requireApiUser(request);
+  const token = await getRequestToken(request);
+  if (token) await revokeSession(token);
+  return json(
+    { message: apiT("logout_done") },
+    { headers: { "Set-Cookie": await sessionCookie.serialize("", { maxAge: 0 }) } },
+  );
+});

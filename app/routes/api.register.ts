@@ -1,0 +1,22 @@
+import { json, type ActionFunctionArgs } from "@remix-run/node";
+import { registerUser } from "~/services/accounts.server";
+import { apiErrorResponse, methodNotAllowed, readJson } from "~/services/api.server";
+import { apiT } from "~/services/i18n.server";
+import { toUserJson } from "~/services/users.server";
+
+export const loader = methodNotAllowed;
+
+export async function action({ request }: ActionFunctionArgs) {
+  try {
+    const user = await registerUser(await readJson(request), request);
+    return json(
+      { success: true, data: { user: toUserJson(user) }, message: apiT("register_success") },
+      { status: 201 },
+    );
+  } catch (error) {
+    // Registration answers carry `success` either way (SPEC.md §3).
+    const response = apiErrorResponse(error);
+    const body = await response.json();
+    return json({ success: false, ...body }, { status: response.status, headers: response.headers });
+  }
+}

@@ -1,0 +1,16 @@
+import { redirect, type ActionFunctionArgs } from "@remix-run/node";
+import { supportedLngs } from "~/lib/i18n";
+import { safeRedirect } from "~/services/auth.server";
+import { localeCookie } from "~/services/i18n.server";
+
+export async function loader() {
+  return redirect("/");
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const form = await request.formData();
+  const lng = form.get("lng");
+  const target = safeRedirect(form.get("redirectTo"), "/");
+  if (typeof lng !== "string" || !(supportedLngs as readonly string[]).includes(lng)) return redirect(target);
+  return redirect(target, { headers: { "Set-Cookie": await localeCookie.serialize(lng) } });
+}

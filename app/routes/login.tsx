@@ -1,0 +1,82 @@
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { Form, Link, useActionData, useNavigation, useSearchParams } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { AuthLayout } from "~/components/auth-layout";
+import { Field, FormMessage } from "~/components/form";
+import { titleMeta } from "~/lib/meta";
+import { login } from "~/services/accounts.server";
+import { redirectIfSignedIn, safeRedirect } from "~/services/auth.server";
+import { formError, formValues } from "~/services/forms.server";
+import { getRequestT } from "~/services/i18n.server";
+import { mirrorCookie } from "~/services/mirror.server";
+import { sessionCookie } from "~/services/sessions.server";
+import { redirectWithSuccess } from "~/services/toast.server";
+import { displayNameOf } from "~/services/users.server";
+
+export const meta = titleMeta("titles.login");
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  await redirectIfSignedIn(request);
+  return json(null);
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const values = formValues(await request.formData());
+  try {
+    const { user, token } = await login(values, request);
+    const { t } = await getRequestT(request);
+    const headers = new Headers();
+    headers.append("Set-Cookie", await sessionCookie.serialize(token));
+    headers.append("Set-Cookie", await mirrorCookie.serialize(token));
+    return redirectWithSuccess(
+      safeRedirect(values.redirectFrom, "/"),
+      t("welcome_back", { name: displayNameOf(user) }),
+      { headers },
+    );
+  } catch (error) {
+    return formError(request, error, values);
+  }
+}
+
+export default function LoginPage() {
+  const { t } = useTranslation();
+  const data = useActionData<typeof action>();
+  const [params] = useSearchParams();
+  const busy = useNavigation().state === "submitting";
+  return (
+    <AuthLayout title={t("auth.login_title")} subtitle={t("auth.login_subtitle")}>
+      <FormMessage data={data} />
+      <Form method="post" className="stack" noValidate>
+        <input type="hidden" name="redirectFrom" value={params.get("redirectFrom") ?? data?.values?.redirectFrom ?? ""} />
+        <Field
+          name="email"
+          type="email"
+          label={t("fields.email")}
+          autoComplete="email"
+          required
+          defaultValue={data?.values?.email}
+          error={data?.errors?.email}
+        />
+        <Field
+          name="password"
+          type="password"
+          label={t("fields.password")}
+          autoComplete="current-password"
+          required
+          error={data?.errors?.password}
+        />
+        <div className="row-between">
+          <Link to="/forgot-password" className="link">
+            {t("auth.forgot_link")}
+          </Link>
+        </div>
+        <button type="submit" className="btn btn-primary btn-block" disabled={busy}>
+          {busy ? t("actions.signing_in") : t("actions.sign_in")}
+        </button>
+      </Form>
+      <p className="auth-switch">
+        {t("auth.no_account")} <Link to="/register" className="link">{t("auth.create_account")}</Link>
+      </p>
+    </AuthLayout>
+  );
+}

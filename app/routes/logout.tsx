@@ -1,0 +1,40 @@
+import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { Form } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { clearAuthStorage } from "~/components/auth-mirror";
+import { titleMeta } from "~/lib/meta";
+import { getRequestT } from "~/services/i18n.server";
+import { getOptionalUser, getRequestToken, revokeSession, sessionCookie } from "~/services/sessions.server";
+import { redirectWithSuccess } from "~/services/toast.server";
+
+export const meta = titleMeta("nav.logout");
+
+// Signing out changes state, so it is a POST; a GET only asks for confirmation.
+export async function loader({ request }: LoaderFunctionArgs) {
+  if (!(await getOptionalUser(request))) throw redirect("/auth/login");
+  return json(null);
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const token = await getRequestToken(request);
+  if (token) await revokeSession(token);
+  const { t } = await getRequestT(request);
+  return redirectWithSuccess("/auth/login", t("logout_done"), {
+    headers: { "Set-Cookie": await sessionCookie.serialize("", { maxAge: 0 }) },
+  });
+}
+
+export default function LogoutPage() {
+  const { t } = useTranslation();
+  return (
+    <section className="card narrow center">
+      <h2>{t("auth.logout_title")}</h2>
+      <p className="muted">{t("auth.logout_text")}</p>
+      <Form method="post" onSubmit={() => clearAuthStorage()}>
+        <button type="submit" className="btn btn-primary">
+          {t("nav.logout")}
+        </button>
+      </Form>
+    </section>
+  );
+}

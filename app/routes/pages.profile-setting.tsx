@@ -1,0 +1,108 @@
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { Form, Link, useActionData, useNavigation } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { Avatar } from "~/components/avatar";
+import { Field, FormMessage, TextAreaField } from "~/components/form";
+import { titleMeta } from "~/lib/meta";
+import { updateProfile } from "~/services/accounts.server";
+import { requireUser } from "~/services/auth.server";
+import { formError, profileInput, readPhotoForm } from "~/services/forms.server";
+import { getRequestT } from "~/services/i18n.server";
+import { redirectWithSuccess } from "~/services/toast.server";
+import { useRootData } from "~/lib/root-data";
+
+export const meta = titleMeta("titles.profile_settings");
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireUser(request);
+  return json(null);
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const user = await requireUser(request);
+  let values: Record<string, string> = {};
+  try {
+    const { input, photo } = profileInput(await readPhotoForm(request));
+    values = { ...input, skills: Array.isArray(input.skills) ? input.skills.join(", ") : input.skills };
+    await updateProfile(user, input, photo);
+    const { t } = await getRequestT(request);
+    return redirectWithSuccess("/profile", t("profile_updated"));
+  } catch (error) {
+    return formError(request, error, values);
+  }
+}
+
+export default function ProfileSettingsPage() {
+  const { t } = useTranslation();
+  const user = useRootData()?.user;
+  const data = useActionData<typeof action>();
+  const busy = useNavigation().state === "submitting";
+  if (!user) return null;
+  const value = (field: "full_name" | "display_name" | "bio") => data?.values?.[field] ?? user[field] ?? "";
+  return (
+    <div className="page">
+      <section className="card form-card">
+        <h2>{t("titles.profile_settings")}</h2>
+        <FormMessage data={data} />
+        <Form method="post" encType="multipart/form-data" className="stack" noValidate>
+          <div className={`field photo-field${data?.errors?.photo ? " has-error" : ""}`}>
+            <Avatar user={user} size="lg" />
+            <div>
+              <label htmlFor="photo">{t("fields.photo")}</label>
+              <input
+                id="photo"
+                name="photo"
+                type="file"
+                accept="image/jpeg,image/png,image/webp"
+                aria-describedby={data?.errors?.photo ? "photo-error" : "photo-hint"}
+              />
+              {data?.errors?.photo ? (
+                <p className="field-error" id="photo-error">{data.errors.photo}</p>
+              ) : (
+                <p className="field-hint" id="photo-hint">{t("fields.photo_hint")}</p>
+              )}
+            </div>
+          </div>
+          <div className="grid-2">
+            <Field
+              name="full_name"
+              label={t("fields.full_name")}
+              required
+              maxLength={120}
+              defaultValue={value("full_name")}
+              error={data?.errors?.full_name}
+            />
+            <Field
+              name="display_name"
+              label={t("fields.display_name_optional")}
+              maxLength={60}
+              defaultValue={value("display_name")}
+              error={data?.errors?.display_name}
+            />
+          </div>
+          <TextAreaField
+            name="bio"
+            label={t("fields.bio")}
+            rows={5}
+            maxLength={1000}
+            defaultValue={value("bio")}
+            error={data?.errors?.bio}
+          />
+          <Field
+            name="skills"
+            label={t("fields.skills")}
+            hint={t("fields.skills_hint")}
+            defaultValue={data?.values?.skills ?? user.skills.join(", ")}
+            error={data?.errors?.skills}
+          />
+          <div className="form-actions">
+            <Link to="/profile" className="btn btn-ghost">{t("actions.cancel")}</Link>
+            <button type="submit" className="btn btn-primary" disabled={busy}>
+              {busy ? t("actions.saving") : t("actions.save")}
+            </button>
+          </div>
+        </Form>
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,168 @@
+import { randomBytes, randomUUID } from "node:crypto";
+import bcrypt from "bcryptjs";
+import type { z } from "zod";
+import { config } from "~/config.server";
+import { loginSchema, profileSchema, registerSchema, resetPasswordSchema } from "~/lib/schemas";
+import { db } from "../../db";
+import type { UserRow } from "../../db/schema";
+import { AppError, parseInput } from "./errors.server";
+import { sendMail } from "./mail.server";
+import { assertNotLimited, clientIp, consume, limiters } from "./rate-limit.server";
+import { createSession, hashToken } from "./sessions.server";
+import { deletePhoto, savePhoto } from "./uploads.server";
+
+const RESET_TTL_MS = 60 * 60 * 1000;
+
+// bcryptjs's async API yields to the event loop while hashing, so a burst of logins
+// does not freeze every other request.
+export const hashPassword = (password: string) => bcrypt.hash(password, config.BCRYPT_COST);
+
+let dummyHash: Promise<string> | undefined;
+/** Compared against when the e-mail is unknown, so both answers take the same time. */
+const timingDummy = () => (dummyHash ??= hashPassword(randomBytes(16).toString("hex")));
+
+function isUniqueViolation(error: unknown) {
+  return error instanceof Error && /UNIQUE constraint failed: users\.email/.test(error.message);
+}
+
+export async function registerUser(input: unknown, request?: Request) {
+  const data = parseInput(registerSchema, input, "register_failed");
+  if (request) await consume(limiters.registerByIp, clientIp(request));
+  const now = new Date().toISOString();
+  const user: UserRow = {
+    id: randomUUID(),
+    email: data.email,
+    password_hash: await hashPassword(data.password),
+    display_name: data.display_name ?? null,
+    full_name: data.full_name,
+    account_type: data.account_type,
+    bio: "",
+    skills: "[]",
+    photo_path: null,
+    created_at: now,
+    updated_at: now,
+  };
+  try {
+    await db.insertInto("users").values(user).execute();
+  } catch (error) {
+    if (isUniqueViolation(error)) throw new AppError(422, "register_failed", { email: "email_taken" });
+    throw error;
+  }
+  return user;
+}
+
+/** Checks the credentials and opens a session. Failures are rate limited by e-mail and address. */
+export async function login(input: unknown, request: Request) {
+  const { email, password } = parseInput(loginSchema, input, "login_failed");
+  const ip = clientIp(request);
+  await assertNotLimited(limiters.loginByEmail, email);
+  await assertNotLimited(limiters.loginByIp, ip);
+  const user = await db.selectFrom("users").selectAll().where("email", "=", email).executeTakeFirst();
+  const ok = await bcrypt.compare(password, user?.password_hash ?? (await timingDummy()));
+  if (!user || !ok) {
+    await Promise.all([
+      limiters.loginByEmail.penalty(email),
+      limiters.loginByIp.penalty(ip),
+    ]);
+    throw new AppError(401, "invalid_credentials");
+  }
+  await limiters.loginByEmail.delete(email);
+  const session = await createSession(user.id);
+  return { user, ...session };
+}
+
+export async function getUserById(id: string) {
+  return (await db.selectFrom("users").selectAll().where("id", "=", id).executeTakeFirst()) ?? null;
+}
+
+export type ProfileInput = z.input<typeof profileSchema>;
+
+/** Updates the profile; a new photo is checked by content and replaces the old file. */
+export async function updateProfile(user: UserRow, input: unknown, photo?: Blob | null) {
+  const data = parseInput(profileSchema, input, "profile_update_failed");
+  const photoPath = photo && photo.size > 0 ? await savePhoto(photo) : undefined;
+  const updated = await db
+    .updateTable("users")
+    .set({
+      full_name: data.full_name,
+      display_name: data.display_name ?? null,
+      bio: data.bio,
+      skills: JSON.stringify(data.skills),
+      ...(photoPath ? { photo_path: photoPath } : {}),
+      updated_at: new Date().toISOString(),
+    })
+    .where("id", "=", user.id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  if (photoPath) await deletePhoto(user.photo_path);
+  return updated;
+}
+
+/**
+ * Starts a password reset. The answer never says whether the e-mail exists; the link goes
+ * by e-mail when SMTP is configured, otherwise to the server log.
+ */
+export async function requestPasswordReset(email: string, origin: string, request?: Request) {
+  await consume(limiters.resetByEmail, email);
+  if (request) await consume(limiters.resetByIp, clientIp(request));
+  const user = await db
+    .selectFrom("users")
+    .select(["id", "email"])
+    .where("email", "=", email)
+    .executeTakeFirst();
+  if (!user) return;
+  const token = randomBytes(32).toString("base64url");
+  const now = Date.now();
+  await db
+    .insertInto("password_resets")
+    .values({
+      id: hashToken(token),
+      user_id: user.id,
+      expires_at: new Date(now + RESET_TTL_MS).toISOString(),
+      used_at: null,
+      created_at: new Date(now).toISOString(),
+    })
+    .execute();
+  const link = `${origin}/reset-password?token=${encodeURIComponent(token)}`;
+  await sendMail({
+    to: user.email,
+    subject: "Freela: redefinição de senha",
+    text: `Para criar uma nova senha, abra este link em até 1 hora:\n${link}\n\nSe você não pediu a redefinição, ignore este e-mail.`,
+  });
+}
+
+export async function findValidReset(token: string) {
+  return db
+    .selectFrom("password_resets")
+    .selectAll()
+    .where("id", "=", hashToken(token))
+    .where("used_at", "is", null)
+    .where("expires_at", ">", new Date().toISOString())
+    .executeTakeFirst();
+}
+
+/** Sets the new password, spends the token and ends every session of the user. */
+export async function resetPassword(input: unknown) {
+  const { token, password } = parseInput(resetPasswordSchema, input);
+  const passwordHash = await hashPassword(password);
+  const now = new Date().toISOString();
+  const userId = await db.transaction().execute(async (trx) => {
+    const reset = await trx
+      .updateTable("password_resets")
+      .set({ used_at: now })
+      .where("id", "=", hashToken(token))
+      .where("used_at", "is", null)
+      .where("expires_at", ">", now)
+      .returning("user_id")
+      .executeTakeFirst();
+    if (!reset) throw new AppError(422, "validation_failed", { token: "reset_invalid" });
+    await trx
+      .updateTable("users")
+      .set({ password_hash: passwordHash, updated_at: now })
+      .where("id", "=", reset.user_id)
+      .execute();
+    await trx.deleteFrom("sessions").where("user_id", "=", reset.user_id).execute();
+    return reset.user_id;
+  });
+  return userId;
+}

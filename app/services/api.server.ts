@@ -1,0 +1,71 @@
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { AppError, describeError } from "./errors.server";
+import { apiT } from "./i18n.server";
+
+export const MAX_JSON_BYTES = 1024 * 1024;
+
+/** Reads a JSON object body: 415 for another content type, 413 over 1 MB, 400 when malformed. */
+export async function readJson(request: Request): Promise<Record<string, unknown>> {
+  const type = request.headers.get("Content-Type") ?? "";
+  if (!/^application\/([\w.+-]+\+)?json\b/i.test(type)) throw new AppError(415, "unsupported_media_type");
+  const declared = Number(request.headers.get("Content-Length") ?? 0);
+  if (declared > MAX_JSON_BYTES) throw new AppError(413, "payload_too_large");
+  const body = await readLimited(request, MAX_JSON_BYTES);
+  if (body.trim() === "") return {};
+  let value: unknown;
+  try {
+    value = JSON.parse(body);
+  } catch {
+    throw new AppError(400, "malformed_json");
+  }
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    throw new AppError(400, "json_not_object");
+  }
+  return value as Record<string, unknown>;
+}
+
+/** Reads the body as text, stopping at the limit instead of buffering whatever is sent. */
+export async function readLimited(request: Request, limit: number) {
+  if (!request.body) return "";
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel();
+      throw new AppError(413, "payload_too_large");
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+export function apiErrorResponse(error: unknown): Response {
+  if (error instanceof Response) return error;
+  if (error instanceof AppError) {
+    return json(describeError(error, apiT), { status: error.status, headers: error.headers });
+  }
+  console.error(error);
+  return json({ message: apiT("internal_error") }, { status: 500 });
+}
+
+type Handler<A> = (args: A) => Promise<Response>;
+
+/** Wraps an API loader or action: refusals become JSON errors with their status. */
+export function api<A extends LoaderFunctionArgs | ActionFunctionArgs>(handler: Handler<A>) {
+  return async (args: A) => {
+    try {
+      return await handler(args);
+    } catch (error) {
+      return apiErrorResponse(error);
+    }
+  };
+}
+
+/** For endpoints that take only some methods. */
+export function methodNotAllowed() {
+  return json({ message: apiT("method_not_allowed") }, { status: 405 });
+}

@@ -1,0 +1,40 @@
+import type { UserRow } from "../../db/schema";
+
+export function photoUrl(photoPath: string | null) {
+  return photoPath ? `/uploads/${photoPath}` : null;
+}
+
+export function parseTags(json: string): string[] {
+  try {
+    const value = JSON.parse(json);
+    return Array.isArray(value) ? value.filter((v) => typeof v === "string") : [];
+  } catch {
+    return [];
+  }
+}
+
+/** The public shape of a user; the legacy aliases repeat account_type. No secret leaves here. */
+export function toUserJson(user: UserRow) {
+  return {
+    id: user.id,
+    email: user.email,
+    display_name: user.display_name,
+    full_name: user.full_name,
+    account_type: user.account_type,
+    user_type: user.account_type,
+    type: user.account_type,
+    role: user.account_type,
+    bio: user.bio,
+    skills: parseTags(user.skills),
+    photo_path: user.photo_path,
+    photo_url: photoUrl(user.photo_path),
+    created_at: user.created_at,
+    updated_at: user.updated_at,
+  };
+}
+
+export type UserJson = ReturnType<typeof toUserJson>;
+
+export function displayNameOf(user: Pick<UserRow, "display_name" | "full_name"> | null) {
+  return user?.display_name || user?.full_name || null;
+}

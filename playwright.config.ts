@@ -1,0 +1,46 @@
+import { existsSync } from "node:fs";
+import { defineConfig, devices } from "@playwright/test";
+
+const PORT = Number(process.env.E2E_PORT ?? 3100);
+export const E2E_DATABASE = "data/e2e/freela.db";
+
+// Debian's Chromium where it is installed (CI); Playwright's own browser elsewhere.
+const systemChromium = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].find((p) => existsSync(p));
+
+export default defineConfig({
+  testDir: "tests/e2e",
+  fullyParallel: false,
+  workers: 1,
+  retries: process.env.CI ? 1 : 0,
+  reporter: process.env.CI ? [["list"]] : [["list"], ["html", { open: "never" }]],
+  timeout: 30_000,
+  use: {
+    baseURL: `http://localhost:${PORT}`,
+    trace: "retain-on-failure",
+    locale: "pt-BR",
+    timezoneId: "America/Sao_Paulo",
+    launchOptions: systemChromium
+      ? {
+          executablePath: systemChromium,
+          args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+        }
+      : {},
+  },
+  projects: [{ name: "chromium", use: { ...devices["Desktop Chrome"] } }],
+  webServer: {
+    // A fresh database for every run; the production build, as users get it.
+    command: `rm -rf data/e2e && tsx scripts/migrate.ts && remix-serve ./build/index.js`,
+    url: `http://localhost:${PORT}/healthz`,
+    reuseExistingServer: false,
+    timeout: 60_000,
+    env: {
+      PORT: String(PORT),
+      NODE_ENV: "production",
+      DATABASE_PATH: E2E_DATABASE,
+      UPLOADS_DIR: "data/e2e/uploads",
+      SESSION_SECRET: "e2e-secret-0123456789abcdef0123456789abcdef",
+      SEED_DEMO: "1",
+      BCRYPT_COST: "4",
+    },
+  },
+});

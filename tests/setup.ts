@@ -1,0 +1,3 @@
+import { migrateToLatest } from "../db";
+
+await migrateToLatest();

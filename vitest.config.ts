@@ -1,0 +1,22 @@
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  resolve: { alias: { "~": fileURLToPath(new URL("./app", import.meta.url)) } },
+  test: {
+    include: ["tests/unit/**/*.test.ts", "tests/api/**/*.test.ts"],
+    setupFiles: ["tests/setup.ts"],
+    pool: "forks",
+    // Every test file runs in its own process with its own in-memory database.
+    isolate: true,
+    env: {
+      NODE_ENV: "test",
+      DATABASE_PATH: ":memory:",
+      BCRYPT_COST: "4",
+      UPLOADS_DIR: join(tmpdir(), "freela-test-uploads"),
+      SEED_DEMO: "0",
+    },
+  },
+});
