@@ -101,8 +101,8 @@ export function Shell({ user, children, bell }: { user: UserJson; children: Reac
                   {t("topbar.greeting", { name: greetingName(user) ?? t("topbar.default_name") })}
                 </span>
               </summary>
-              <div className="menu" role="menu">
-                <a href="/profile" className="menu-item" role="menuitem">
+              <div className="menu">
+                <a href="/profile" className="menu-item">
                   <Icon name="user" /> {t("nav.profile")}
                 </a>
                 <LogoutButton className="menu-item">
