@@ -108,13 +108,17 @@ export function ErrorBoundary() {
   // Routing errors are only logged; the visitor gets a plain page with a way home.
   if (!isRouteErrorResponse(error)) console.error(error);
   const status = isRouteErrorResponse(error) ? error.status : 500;
+  // A refusal the server chose to explain (such as a cross-site form post) keeps its message;
+  // anything unexpected shows only the generic text, never its details.
+  const refusal =
+    isRouteErrorResponse(error) && typeof error.data?.message === "string" ? (error.data.message as string) : null;
   return (
     <Document locale={data?.locale ?? "pt-BR"}>
       <main className="auth-page">
         <section className="card auth-card center">
           <p className="error-code">{status}</p>
           <h1>{t("errors.generic_title")}</h1>
-          <p className="muted">{t("errors.generic_text")}</p>
+          <p className="muted">{refusal ?? t("errors.generic_text")}</p>
           <a className="btn btn-primary" href="/">
             {t("not_found.back_home")}
           </a>

@@ -1,6 +1,7 @@
 import { json, type ActionFunctionArgs } from "@remix-run/node";
 import { registerUser } from "~/services/accounts.server";
 import { apiErrorResponse, methodNotAllowed, readJson } from "~/services/api.server";
+import { assertSameOrigin } from "~/services/auth.server";
 import { apiT } from "~/services/i18n.server";
 import { toUserJson } from "~/services/users.server";
 
@@ -8,6 +9,7 @@ export const loader = methodNotAllowed;
 
 export async function action({ request }: ActionFunctionArgs) {
   try {
+    assertSameOrigin(request);
     const user = await registerUser(await readJson(request), request);
     return json(
       { success: true, data: { user: toUserJson(user) }, message: apiT("register_success") },

@@ -6,7 +6,7 @@ import { Alert, Field, FormMessage } from "~/components/form";
 import { forgotPasswordSchema } from "~/lib/schemas";
 import { titleMeta } from "~/lib/meta";
 import { requestPasswordReset } from "~/services/accounts.server";
-import { redirectIfSignedIn } from "~/services/auth.server";
+import { assertSameOrigin, redirectIfSignedIn } from "~/services/auth.server";
 import { parseInput } from "~/services/errors.server";
 import { formError, formValues, type FormErrorData } from "~/services/forms.server";
 import { getRequestT } from "~/services/i18n.server";
@@ -19,6 +19,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request }: ActionFunctionArgs) {
+  assertSameOrigin(request);
   const values = formValues(await request.formData());
   try {
     const { email } = parseInput(forgotPasswordSchema, values);

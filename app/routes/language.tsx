@@ -1,6 +1,6 @@
 import { redirect, type ActionFunctionArgs } from "@remix-run/node";
 import { supportedLngs } from "~/lib/i18n";
-import { safeRedirect } from "~/services/auth.server";
+import { assertSameOrigin, safeRedirect } from "~/services/auth.server";
 import { localeCookie } from "~/services/i18n.server";
 
 export async function loader() {
@@ -8,6 +8,7 @@ export async function loader() {
 }
 
 export async function action({ request }: ActionFunctionArgs) {
+  assertSameOrigin(request);
   const form = await request.formData();
   const lng = form.get("lng");
   const target = safeRedirect(form.get("redirectTo"), "/");

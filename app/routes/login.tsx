@@ -5,11 +5,11 @@ import { AuthLayout } from "~/components/auth-layout";
 import { Field, FormMessage } from "~/components/form";
 import { titleMeta } from "~/lib/meta";
 import { login } from "~/services/accounts.server";
-import { redirectIfSignedIn, safeRedirect } from "~/services/auth.server";
+import { assertSameOrigin, redirectIfSignedIn, safeRedirect } from "~/services/auth.server";
 import { formError, formValues } from "~/services/forms.server";
 import { getRequestT } from "~/services/i18n.server";
 import { mirrorCookie } from "~/services/mirror.server";
-import { sessionCookie } from "~/services/sessions.server";
+import { getRequestToken, revokeSession, sessionCookie } from "~/services/sessions.server";
 import { redirectWithSuccess } from "~/services/toast.server";
 import { displayNameOf } from "~/services/users.server";
 
@@ -21,9 +21,13 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request }: ActionFunctionArgs) {
+  assertSameOrigin(request);
   const values = formValues(await request.formData());
   try {
     const { user, token } = await login(values, request);
+    // Every login gets a new session; one this browser still carried is ended, not reused.
+    const previous = await getRequestToken(request);
+    if (previous) await revokeSession(previous);
     const { t } = await getRequestT(request);
     const headers = new Headers();
     headers.append("Set-Cookie", await sessionCookie.serialize(token));

@@ -3,6 +3,7 @@ import { Form } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { clearAuthStorage } from "~/components/auth-mirror";
 import { titleMeta } from "~/lib/meta";
+import { assertSameOrigin } from "~/services/auth.server";
 import { getRequestT } from "~/services/i18n.server";
 import { getOptionalUser, getRequestToken, revokeSession, sessionCookie } from "~/services/sessions.server";
 import { redirectWithSuccess } from "~/services/toast.server";
@@ -16,6 +17,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request }: ActionFunctionArgs) {
+  assertSameOrigin(request);
   const token = await getRequestToken(request);
   if (token) await revokeSession(token);
   const { t } = await getRequestT(request);

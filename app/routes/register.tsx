@@ -5,7 +5,7 @@ import { AuthLayout } from "~/components/auth-layout";
 import { Field, FormMessage } from "~/components/form";
 import { titleMeta } from "~/lib/meta";
 import { registerUser } from "~/services/accounts.server";
-import { redirectIfSignedIn } from "~/services/auth.server";
+import { assertSameOrigin, redirectIfSignedIn } from "~/services/auth.server";
 import { formError, formValues } from "~/services/forms.server";
 import { getRequestT } from "~/services/i18n.server";
 import { redirectWithSuccess } from "~/services/toast.server";
@@ -18,6 +18,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request }: ActionFunctionArgs) {
+  assertSameOrigin(request);
   const values = formValues(await request.formData());
   try {
     await registerUser(values, request);

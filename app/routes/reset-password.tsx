@@ -5,6 +5,7 @@ import { AuthLayout } from "~/components/auth-layout";
 import { Alert, Field, FormMessage } from "~/components/form";
 import { titleMeta } from "~/lib/meta";
 import { findValidReset, resetPassword } from "~/services/accounts.server";
+import { assertSameOrigin } from "~/services/auth.server";
 import { formError, formValues } from "~/services/forms.server";
 import { getRequestT } from "~/services/i18n.server";
 import { sessionCookie } from "~/services/sessions.server";
@@ -19,6 +20,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request }: ActionFunctionArgs) {
+  assertSameOrigin(request);
   const values = formValues(await request.formData());
   try {
     await resetPassword(values);

@@ -7,7 +7,7 @@ import { db } from "../../db";
 import type { UserRow } from "../../db/schema";
 import { AppError, parseInput } from "./errors.server";
 import { sendMail } from "./mail.server";
-import { assertNotLimited, clientIp, consume, limiters } from "./rate-limit.server";
+import { assertNotLimited, clientIp, consume, consumeWrite, limiters } from "./rate-limit.server";
 import { createSession, hashToken } from "./sessions.server";
 import { deletePhoto, savePhoto } from "./uploads.server";
 
@@ -79,6 +79,7 @@ export type ProfileInput = z.input<typeof profileSchema>;
 
 /** Updates the profile; a new photo is checked by content and replaces the old file. */
 export async function updateProfile(user: UserRow, input: unknown, photo?: Blob | null) {
+  await consumeWrite(user.id);
   const data = parseInput(profileSchema, input, "profile_update_failed");
   const photoPath = photo && photo.size > 0 ? await savePhoto(photo) : undefined;
   const updated = await db

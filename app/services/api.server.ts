@@ -1,4 +1,5 @@
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { assertSameOrigin } from "./csrf.server";
 import { AppError, describeError } from "./errors.server";
 import { apiT } from "./i18n.server";
 
@@ -54,10 +55,14 @@ export function apiErrorResponse(error: unknown): Response {
 
 type Handler<A> = (args: A) => Promise<Response>;
 
-/** Wraps an API loader or action: refusals become JSON errors with their status. */
+/**
+ * Wraps an API loader or action: writes from another site are refused, and refusals become
+ * JSON errors with their status.
+ */
 export function api<A extends LoaderFunctionArgs | ActionFunctionArgs>(handler: Handler<A>) {
   return async (args: A) => {
     try {
+      assertSameOrigin(args.request);
       return await handler(args);
     } catch (error) {
       return apiErrorResponse(error);

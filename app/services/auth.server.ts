@@ -1,5 +1,6 @@
 import { json, redirect } from "@remix-run/node";
 import type { UserRow } from "../../db/schema";
+import { assertSameOrigin } from "./csrf.server";
 import { apiT } from "./i18n.server";
 import { getOptionalUser } from "./sessions.server";
 
@@ -19,6 +20,8 @@ export function safeRedirect(to: FormDataEntryValue | string | null | undefined,
 
 /** Pages: the signed-in user, or a redirect to /login that remembers where they were going. */
 export async function requireUser(request: Request): Promise<UserRow> {
+  // Every signed-in page action passes here, so cross-site form posts stop here too.
+  assertSameOrigin(request);
   const user = await getOptionalUser(request);
   if (user) return user;
   const url = new URL(request.url);
@@ -33,6 +36,8 @@ export async function requireMerchant(request: Request): Promise<UserRow> {
   return user;
 }
 
+export { assertSameOrigin };
+
 /** Pages for visitors (login, register, forgot password): signed-in users go home. */
 export async function redirectIfSignedIn(request: Request) {
   if (await getOptionalUser(request)) throw redirect("/");
@@ -40,6 +45,7 @@ export async function redirectIfSignedIn(request: Request) {
 
 /** API: the user behind the Bearer token or cookie, or a JSON 401. */
 export async function requireApiUser(request: Request, messageKey = "session_missing"): Promise<UserRow> {
+  assertSameOrigin(request);
   const user = await getOptionalUser(request);
   if (!user) throw json({ message: apiT(messageKey) }, { status: 401 });
   return user;

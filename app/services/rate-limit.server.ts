@@ -1,6 +1,8 @@
 import { RateLimiterMemory, RateLimiterRes } from "rate-limiter-flexible";
 import { AppError } from "./errors.server";
 
+export const WRITES_PER_MINUTE = 120;
+
 // In-process limits: one server process owns the SQLite file, so memory is the shared state.
 export const limiters = {
   /** Failed logins per e-mail. */
@@ -10,19 +12,23 @@ export const limiters = {
   registerByIp: new RateLimiterMemory({ keyPrefix: "register_ip", points: 20, duration: 60 * 60 }),
   resetByEmail: new RateLimiterMemory({ keyPrefix: "reset_email", points: 3, duration: 60 * 60 }),
   resetByIp: new RateLimiterMemory({ keyPrefix: "reset_ip", points: 20, duration: 60 * 60 }),
+  /** Writes per signed-in user: generous for people, a ceiling for runaway scripts. */
+  writeByUser: new RateLimiterMemory({ keyPrefix: "write_user", points: WRITES_PER_MINUTE, duration: 60 }),
 };
 
 /**
  * The client address. remix-serve does not hand the socket to Remix, so behind a proxy the
- * first X-Forwarded-For entry is used; without one every client shares a single bucket.
+ * last X-Forwarded-For entry is used (the one the proxy itself appended; earlier entries come
+ * from the client and could be varied to dodge a limit); without one every client shares a
+ * single bucket.
  */
 export function clientIp(request: Request) {
-  return request.headers.get("X-Forwarded-For")?.split(",")[0]?.trim() || "local";
+  return request.headers.get("X-Forwarded-For")?.split(",").pop()?.trim() || "local";
 }
 
-function tooMany(res: RateLimiterRes): AppError {
+function tooMany(res: RateLimiterRes, key = "rate_limited"): AppError {
   const seconds = Math.max(1, Math.ceil(res.msBeforeNext / 1000));
-  return new AppError(429, "rate_limited", undefined, { minutes: Math.ceil(seconds / 60) }, {
+  return new AppError(429, key, undefined, { minutes: Math.ceil(seconds / 60), seconds }, {
     "Retry-After": String(seconds),
   });
 }
@@ -34,11 +40,19 @@ export async function assertNotLimited(limiter: RateLimiterMemory, key: string) 
 }
 
 /** Spends one point; throws a 429 when none was left. */
-export async function consume(limiter: RateLimiterMemory, key: string) {
+export async function consume(limiter: RateLimiterMemory, key: string, messageKey?: string) {
   try {
     await limiter.consume(key);
   } catch (res) {
-    if (res instanceof RateLimiterRes) throw tooMany(res);
+    if (res instanceof RateLimiterRes) throw tooMany(res, messageKey);
     throw res;
   }
+}
+
+/**
+ * Counts one write by a signed-in user. Call it in the service, before the change, from every
+ * state-changing operation; past the limit it throws a 429 AppError with Retry-After.
+ */
+export async function consumeWrite(userId: string) {
+  await consume(limiters.writeByUser, userId, "write_rate_limited");
 }

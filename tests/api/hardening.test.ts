@@ -1,0 +1,183 @@
+import { describe, expect, it } from "vitest";
+import { db } from "../../db";
+import { createUser } from "../../db/factories";
+import { action as profileUpdate } from "~/routes/api.profile";
+import { action as apiLogin } from "~/routes/api.login";
+import { action as apiRegister } from "~/routes/api.register";
+import { action as apiLogout } from "~/routes/api.logout";
+import { action as loginPage } from "~/routes/login";
+import { action as languagePage } from "~/routes/language";
+import { action as settingsPage } from "~/routes/pages.profile-setting";
+import { api } from "~/services/api.server";
+import { WRITES_PER_MINUTE, consumeWrite, limiters } from "~/services/rate-limit.server";
+import { createSession, findSessionUser, sessionCookie } from "~/services/sessions.server";
+import { BASE, call, jsonRequest, signedInUser } from "../helpers";
+
+const EVIL = "https://evil.example";
+
+async function cookieFor(userId: string) {
+  const { token } = await createSession(userId);
+  return { token, cookie: await sessionCookie.serialize(token) };
+}
+
+function formPost(path: string, fields: Record<string, string>, headers: Record<string, string> = {}) {
+  return new Request(BASE + path, {
+    method: "POST",
+    headers: { "Content-Type": "application/x-www-form-urlencoded", ...headers },
+    body: new URLSearchParams(fields).toString(),
+  });
+}
+
+describe("cross-site writes", () => {
+  it("a page form posted from another site is refused with 403 and changes nothing", async () => {
+    const user = await createUser(db, { full_name: "Nome Original" });
+    const { cookie } = await cookieFor(user.id);
+    const res = await call(
+      settingsPage,
+      formPost("/pages/profile-setting", { full_name: "Nome Trocado", bio: "", skills: "" }, { Cookie: cookie, Origin: EVIL }),
+    );
+    expect(res.status).toBe(403);
+    expect(res.body.message).toMatch(/^Requisição recusada/);
+    const row = await db.selectFrom("users").select("full_name").where("id", "=", user.id).executeTakeFirstOrThrow();
+    expect(row.full_name).toBe("Nome Original");
+  });
+
+  it("the same form from this site goes through", async () => {
+    const user = await createUser(db);
+    const { cookie } = await cookieFor(user.id);
+    const res = await call(
+      settingsPage,
+      formPost("/pages/profile-setting", { full_name: "Nome Novo", bio: "", skills: "" }, { Cookie: cookie, Origin: BASE }),
+    );
+    expect(res.status).toBe(302);
+    const row = await db.selectFrom("users").select("full_name").where("id", "=", user.id).executeTakeFirstOrThrow();
+    expect(row.full_name).toBe("Nome Novo");
+  });
+
+  it("visitor forms (login, language) refuse another site's post", async () => {
+    const user = await createUser(db);
+    const login = await call(loginPage, formPost("/login", { email: user.email, password: user.password }, { Origin: EVIL }));
+    expect(login.status).toBe(403);
+    const lang = await call(languagePage, formPost("/language", { lng: "en" }, { "Sec-Fetch-Site": "cross-site" }));
+    expect(lang.status).toBe(403);
+    expect(lang.headers.get("Set-Cookie")).toBeNull();
+  });
+
+  it("API writes with the browser's cookie from another site are refused", async () => {
+    const user = await createUser(db);
+    const { token, cookie } = await cookieFor(user.id);
+    const form = new FormData();
+    form.set("full_name", "Invasor");
+    const res = await call(
+      profileUpdate,
+      new Request(`${BASE}/api/profile`, { method: "POST", body: form, headers: { Cookie: cookie, Origin: EVIL } }),
+    );
+    expect(res.status).toBe(403);
+    expect(res.body).toEqual({ message: expect.stringMatching(/^Requisição recusada/) });
+    const logout = await call(apiLogout, jsonRequest("/api/logout", {}, { headers: { Cookie: cookie, Origin: EVIL } }));
+    expect(logout.status).toBe(403);
+    expect(await findSessionUser(token)).not.toBeNull();
+    const register = await call(
+      apiRegister,
+      jsonRequest(
+        "/api/register",
+        { full_name: "Cross Site", email: "cross@example.com", password: "segredo123", account_type: "freelancer" },
+        { headers: { Origin: EVIL } },
+      ),
+    );
+    expect(register.status).toBe(403);
+    expect(register.body.success).toBe(false);
+    const login = await call(apiLogin, jsonRequest("/api/login", { email: user.email, password: user.password }, { headers: { Origin: EVIL } }));
+    expect(login.status).toBe(403);
+  });
+
+  it("a Bearer client without cookies may write from anywhere", async () => {
+    const { token } = await signedInUser();
+    const form = new FormData();
+    form.set("full_name", "Cliente Da Api");
+    const res = await call(
+      profileUpdate,
+      new Request(`${BASE}/api/profile`, {
+        method: "POST",
+        body: form,
+        headers: { Authorization: `Bearer ${token}`, Origin: "https://app.parceiro.example" },
+      }),
+    );
+    expect(res.status).toBe(200);
+    expect(res.body.user.full_name).toBe("Cliente Da Api");
+  });
+});
+
+describe("page login", () => {
+  it("issues a new session and ends the one the browser carried", async () => {
+    const user = await createUser(db);
+    const { token: old, cookie } = await cookieFor(user.id);
+    const res = await call(loginPage, formPost("/login", { email: user.email, password: user.password }, { Cookie: cookie, Origin: BASE }));
+    expect(res.status).toBe(302);
+    const setCookie = res.headers.get("Set-Cookie") ?? "";
+    const fresh = await sessionCookie.parse(setCookie.split(/,(?=\s*freela_session=)/).find((c) => c.includes("freela_session=")) ?? "");
+    expect(typeof fresh).toBe("string");
+    expect(fresh).not.toBe(old);
+    expect(await findSessionUser(fresh)).not.toBeNull();
+    expect(await findSessionUser(old)).toBeNull();
+  });
+});
+
+describe("write rate limit", () => {
+  it("allows the per-minute budget and refuses the next write with a 429", async () => {
+    const id = `limit-${Date.now()}`;
+    for (let i = 0; i < WRITES_PER_MINUTE; i++) await consumeWrite(id);
+    await expect(consumeWrite(id)).rejects.toMatchObject({ status: 429, key: "write_rate_limited" });
+    // Another user's budget is untouched.
+    await expect(consumeWrite(`${id}-other`)).resolves.toBeUndefined();
+  });
+
+  it("profile updates past the limit answer 429 with Retry-After and change nothing", async () => {
+    const { user, token } = await signedInUser({ full_name: "Antes Do Limite" });
+    await limiters.writeByUser.penalty(user.id, WRITES_PER_MINUTE);
+    const form = new FormData();
+    form.set("full_name", "Depois Do Limite");
+    const res = await call(
+      profileUpdate,
+      new Request(`${BASE}/api/profile`, { method: "POST", body: form, headers: { Authorization: `Bearer ${token}` } }),
+    );
+    expect(res.status).toBe(429);
+    const retryAfter = Number(res.headers.get("Retry-After"));
+    expect(retryAfter).toBeGreaterThan(0);
+    expect(retryAfter).toBeLessThanOrEqual(60);
+    expect(res.body.message).toBe(`Muitas alterações em pouco tempo. Aguarde ${retryAfter} segundo(s) e tente novamente.`);
+    const row = await db.selectFrom("users").select("full_name").where("id", "=", user.id).executeTakeFirstOrThrow();
+    expect(row.full_name).toBe("Antes Do Limite");
+  });
+
+  it("the settings page shows the limit as a form message with Retry-After", async () => {
+    const user = await createUser(db);
+    const { cookie } = await cookieFor(user.id);
+    await limiters.writeByUser.penalty(user.id, WRITES_PER_MINUTE);
+    const res = await call(
+      settingsPage,
+      formPost("/pages/profile-setting", { full_name: "Nome Qualquer", bio: "", skills: "" }, { Cookie: cookie }),
+    );
+    expect(res.status).toBe(429);
+    expect(Number(res.headers.get("Retry-After"))).toBeGreaterThan(0);
+    expect(res.body.message).toMatch(/^Muitas alterações em pouco tempo/);
+    expect(res.body.values.full_name).toBe("Nome Qualquer");
+  });
+});
+
+describe("unexpected errors in the API", () => {
+  it("answer a generic message without the error's text, SQL or paths", async () => {
+    const handler = api(async () => {
+      throw new Error("SqliteError: no such table: users (SELECT * FROM users) at /work/main/db/index.ts:12");
+    });
+    const original = console.error;
+    console.error = () => undefined;
+    try {
+      const res = await call(handler, jsonRequest("/api/anything"));
+      expect(res.status).toBe(500);
+      expect(res.body).toEqual({ message: "Erro interno. Tente novamente." });
+    } finally {
+      console.error = original;
+    }
+  });
+});
