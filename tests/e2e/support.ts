@@ -1,10 +1,6 @@
 import { test, type APIRequestContext, type Page } from "@playwright/test";
 
-// A 1×1 PNG, real bytes, for photo uploads.
-export const PNG_1X1 = Buffer.from(
-  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==",
-  "base64",
-);
+export { PNG_1X1 } from "../fixtures";
 
 let counter = 0;
 export function freshEmail(prefix: string) {
