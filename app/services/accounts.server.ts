@@ -2,10 +2,11 @@ import { randomBytes, randomUUID } from "node:crypto";
 import bcrypt from "bcryptjs";
 import type { z } from "zod";
 import { config } from "~/config.server";
-import { loginSchema, profileSchema, registerSchema, resetPasswordSchema } from "~/lib/schemas";
+import { emailField, loginSchema, profileSchema, registerSchema, resetPasswordSchema } from "~/lib/schemas";
 import { db } from "../../db";
 import type { UserRow } from "../../db/schema";
-import { AppError, parseInput } from "./errors.server";
+import { AppError, fieldErrorsOf, parseInput } from "./errors.server";
+import { apiT } from "./i18n.server";
 import { sendMail } from "./mail.server";
 import { assertNotLimited, clientIp, consume, consumeWrite, limiters } from "./rate-limit.server";
 import { createSession, hashToken } from "./sessions.server";
@@ -25,8 +26,20 @@ function isUniqueViolation(error: unknown) {
   return error instanceof Error && /UNIQUE constraint failed: users\.email/.test(error.message);
 }
 
+async function emailTaken(email: string) {
+  return Boolean(await db.selectFrom("users").select("id").where("email", "=", email).executeTakeFirst());
+}
+
 export async function registerUser(input: unknown, request?: Request) {
-  const data = parseInput(registerSchema, input, "register_failed");
+  const parsed = registerSchema.safeParse(input);
+  if (!parsed.success) {
+    // Report a taken e-mail together with the other field errors, so the user fixes all at once.
+    const errors = fieldErrorsOf(parsed.error);
+    const email = emailField.safeParse((input as Record<string, unknown> | null)?.email);
+    if (!errors.email && email.success && (await emailTaken(email.data))) errors.email = "email_taken";
+    throw new AppError(422, "register_failed", errors);
+  }
+  const data = parsed.data;
   if (request) await consume(limiters.registerByIp, clientIp(request));
   const now = new Date().toISOString();
   const user: UserRow = {
@@ -125,11 +138,7 @@ export async function requestPasswordReset(email: string, origin: string, reques
     })
     .execute();
   const link = `${origin}/reset-password?token=${encodeURIComponent(token)}`;
-  await sendMail({
-    to: user.email,
-    subject: "Freela: redefinição de senha",
-    text: `Para criar uma nova senha, abra este link em até 1 hora:\n${link}\n\nSe você não pediu a redefinição, ignore este e-mail.`,
-  });
+  await sendMail({ to: user.email, subject: apiT("reset_email_subject"), text: apiT("reset_email_body", { link }) });
 }
 
 export async function findValidReset(token: string) {
