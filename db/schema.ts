@@ -70,6 +70,7 @@ export interface ApplicationsTable {
   status: ApplicationStatus;
   awaiting: "merchant" | "freelancer" | null;
   rejection_reason: "declined" | "filled" | "closed" | null;
+  rejection_message: string | null;
   offers_count: number;
   created_at: string;
   updated_at: string;

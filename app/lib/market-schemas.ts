@@ -1,0 +1,251 @@
+import { z } from "zod";
+import { optionalText, tagsField, text } from "./schemas";
+
+// Marketplace input schemas, shared by the page actions and the JSON API. Messages are keys
+// of the `messages` namespace. Inputs may be JSON values or form strings: numbers written as
+// digits are accepted as numbers, and an empty form field counts as absent.
+
+export const CATEGORIES = [
+  "desenvolvimento",
+  "design",
+  "marketing",
+  "redacao",
+  "traducao",
+  "video",
+  "dados",
+  "suporte",
+  "outros",
+] as const;
+export const BUDGET_TYPES = ["fixed", "hourly"] as const;
+export const LOCATION_TYPES = ["remote", "onsite", "hybrid"] as const;
+export const OPPORTUNITY_STATUSES = ["open", "closed", "filled"] as const;
+export const APPLICATION_STATUSES = ["pending", "countered", "accepted", "rejected", "withdrawn"] as const;
+export const SORTS = ["newest", "budget_desc", "budget_asc", "deadline"] as const;
+
+export type Category = (typeof CATEGORIES)[number];
+export type BudgetType = (typeof BUDGET_TYPES)[number];
+export type LocationType = (typeof LOCATION_TYPES)[number];
+export type OpportunityStatus = (typeof OPPORTUNITY_STATUSES)[number];
+export type ApplicationStatus = (typeof APPLICATION_STATUSES)[number];
+export type Sort = (typeof SORTS)[number];
+
+export const MAX_CENTS = 100_000_000;
+export const MAX_OFFERS = 30;
+export const MAX_PER_PAGE = 100;
+export const DEFAULT_PER_PAGE = 20;
+export const TIME_ZONE = "America/Sao_Paulo";
+
+const emptyToUndefined = (v: unknown) =>
+  v === null || (typeof v === "string" && v.trim() === "") ? undefined : v;
+
+/** Digits in a string become a number, so forms and JSON share one schema. */
+const toNumber = (v: unknown) => {
+  const value = emptyToUndefined(v);
+  return typeof value === "string" && /^\s*-?\d+\s*$/.test(value) ? Number(value) : value;
+};
+
+/** An integer within bounds; one message for missing, wrong-typed or out-of-bounds values. */
+export function intField(key: string, min: number, max: number) {
+  return z.preprocess(
+    toNumber,
+    z
+      .number({ required_error: key, invalid_type_error: key })
+      .int(key)
+      .min(min, key)
+      .max(max, key),
+  );
+}
+
+function enumField<T extends readonly [string, ...string[]]>(values: T, key: string) {
+  return z.preprocess(
+    emptyToUndefined,
+    z.enum(values, { errorMap: () => ({ message: key }) }),
+  );
+}
+
+/** Today's date (YYYY-MM-DD) in São Paulo, where the product's users live. */
+export function todayInSaoPaulo(now = new Date()) {
+  return new Intl.DateTimeFormat("en-CA", { timeZone: TIME_ZONE }).format(now);
+}
+
+function isRealDate(value: string) {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return false;
+  const [y, m, d] = value.split("-").map(Number);
+  const date = new Date(Date.UTC(y, m - 1, d));
+  return date.getUTCFullYear() === y && date.getUTCMonth() === m - 1 && date.getUTCDate() === d;
+}
+
+/** A deadline from today up to two years ahead; null (or empty) means none. */
+const deadlineField = z.preprocess(
+  (v) => (typeof v === "string" && v.trim() === "" ? null : typeof v === "string" ? v.trim() : v),
+  z
+    .string({ invalid_type_error: "deadline_invalid" })
+    .refine(isRealDate, "deadline_invalid")
+    .refine((value) => {
+      const today = todayInSaoPaulo();
+      const limit = `${Number(today.slice(0, 4)) + 2}${today.slice(4)}`;
+      return value >= today && value <= limit;
+    }, "deadline_range")
+    .nullable(),
+);
+
+const opportunityFields = z.object({
+  title: text("title_length", 5, 120),
+  description: text("description_length", 20, 5000),
+  category: enumField(CATEGORIES, "category_invalid"),
+  skills: tagsField(10, "opportunity_skills_invalid"),
+  budget_type: enumField(BUDGET_TYPES, "budget_type_invalid"),
+  budget_min_cents: intField("budget_min_invalid", 1, MAX_CENTS),
+  budget_max_cents: intField("budget_max_invalid", 1, MAX_CENTS),
+  deadline: deadlineField.optional(),
+  location_type: enumField(LOCATION_TYPES, "location_type_invalid"),
+  city: optionalText("city_length", 2, 80),
+  vacancies: z.preprocess(
+    toNumber,
+    z
+      .number({ invalid_type_error: "vacancies_invalid" })
+      .int("vacancies_invalid")
+      .min(1, "vacancies_invalid")
+      .max(20, "vacancies_invalid")
+      .default(1),
+  ),
+});
+
+type RuleValues = {
+  budget_min_cents?: number;
+  budget_max_cents?: number;
+  location_type?: LocationType;
+  city?: string | null;
+};
+
+/** Rules across fields, checked on creation and again on the merged result of an update. */
+export function opportunityRuleErrors(values: RuleValues): Record<string, string> {
+  const errors: Record<string, string> = {};
+  if (
+    values.budget_min_cents !== undefined &&
+    values.budget_max_cents !== undefined &&
+    values.budget_min_cents > values.budget_max_cents
+  ) {
+    errors.budget_max_cents = "budget_range";
+  }
+  if (values.location_type && values.location_type !== "remote" && !values.city) {
+    errors.city = "city_required";
+  }
+  return errors;
+}
+
+export const opportunityInputSchema = opportunityFields.superRefine((values, ctx) => {
+  for (const [field, message] of Object.entries(opportunityRuleErrors(values))) {
+    ctx.addIssue({ code: z.ZodIssueCode.custom, path: [field], message });
+  }
+});
+
+/** A partial update: absent fields stay as they are; the cross-field rules run on the merge. */
+export const opportunityPatchSchema = opportunityFields.partial();
+
+export type OpportunityInput = z.output<typeof opportunityInputSchema>;
+export type OpportunityPatch = z.output<typeof opportunityPatchSchema>;
+
+const pageFields = {
+  page: z.preprocess(toNumber, z
+    .number({ invalid_type_error: "page_invalid" })
+    .int("page_invalid")
+    .min(1, "page_invalid")
+    .max(1_000_000, "page_invalid")
+    .default(1)),
+  per_page: z.preprocess(toNumber, z
+    .number({ invalid_type_error: "per_page_invalid" })
+    .int("per_page_invalid")
+    .min(1, "per_page_invalid")
+    .max(MAX_PER_PAGE, "per_page_invalid")
+    .default(DEFAULT_PER_PAGE)),
+};
+
+const optionalEnum = <T extends readonly [string, ...string[]]>(values: T, key: string) =>
+  z.preprocess(emptyToUndefined, z.enum(values, { errorMap: () => ({ message: key }) }).optional());
+
+const optionalCents = (key: string) =>
+  z.preprocess(
+    toNumber,
+    z.number({ invalid_type_error: key }).int(key).min(0, key).max(MAX_CENTS, key).optional(),
+  );
+
+/** List filters from a plain object of strings (a URL's search params). */
+export const opportunityQuerySchema = z.object({
+  q: z.preprocess(
+    emptyToUndefined,
+    z.string({ invalid_type_error: "query_invalid" }).trim().max(200, "query_invalid").optional(),
+  ),
+  category: optionalEnum(CATEGORIES, "category_invalid"),
+  budget_type: optionalEnum(BUDGET_TYPES, "budget_type_invalid"),
+  budget_min_cents: optionalCents("budget_filter_invalid"),
+  budget_max_cents: optionalCents("budget_filter_invalid"),
+  location_type: optionalEnum(LOCATION_TYPES, "location_type_invalid"),
+  status: optionalEnum(OPPORTUNITY_STATUSES, "status_invalid"),
+  mine: z.preprocess(
+    emptyToUndefined,
+    z
+      .enum(["1", "0", "true", "false"], { errorMap: () => ({ message: "mine_invalid" }) })
+      .transform((v) => v === "1" || v === "true")
+      .optional(),
+  ),
+  sort: z.preprocess(
+    emptyToUndefined,
+    z.enum(SORTS, { errorMap: () => ({ message: "sort_invalid" }) }).default("newest"),
+  ),
+  ...pageFields,
+});
+
+export type OpportunityQuery = z.output<typeof opportunityQuerySchema>;
+
+export const applyInputSchema = z.object({
+  cover_letter: text("cover_letter_length", 20, 5000),
+  price_cents: intField("price_invalid", 1, MAX_CENTS),
+  delivery_days: intField("delivery_days_invalid", 1, 365),
+});
+
+export const offerInputSchema = z.object({
+  price_cents: intField("price_invalid", 1, MAX_CENTS),
+  delivery_days: intField("delivery_days_invalid", 1, 365),
+  message: optionalText("offer_message_length", 1, 2000),
+});
+
+export const acceptInputSchema = z.object({
+  offer_id: z
+    .string({ required_error: "offer_id_required", invalid_type_error: "offer_id_required" })
+    .trim()
+    .min(1, "offer_id_required")
+    .max(100, "offer_id_required"),
+});
+
+export const rejectInputSchema = z.object({
+  message: optionalText("reject_message_length", 1, 2000),
+});
+
+export const applicationListQuerySchema = z.object({
+  status: optionalEnum(APPLICATION_STATUSES, "status_invalid"),
+  ...pageFields,
+});
+
+export const notificationListQuerySchema = z.object({
+  unread: z.preprocess(
+    emptyToUndefined,
+    z
+      .enum(["1", "0", "true", "false"], { errorMap: () => ({ message: "unread_invalid" }) })
+      .transform((v) => v === "1" || v === "true")
+      .optional(),
+  ),
+  ...pageFields,
+});
+
+export const markReadInputSchema = z.object({
+  ids: z
+    .array(z.string({ invalid_type_error: "notification_ids_invalid" }).max(100, "notification_ids_invalid"), {
+      invalid_type_error: "notification_ids_invalid",
+    })
+    .max(500, "notification_ids_invalid")
+    .optional(),
+});
+
+export type ApplyInput = z.output<typeof applyInputSchema>;
+export type OfferInput = z.output<typeof offerInputSchema>;

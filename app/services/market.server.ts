@@ -1,0 +1,21 @@
+import type { UserRow } from "../../db/schema";
+import { AppError } from "./errors.server";
+
+// Small pieces shared by the marketplace services.
+
+export type PageMeta = { page: number; per_page: number; total: number; total_pages: number };
+
+export function pageMeta(page: number, perPage: number, total: number): PageMeta {
+  return { page, per_page: perPage, total, total_pages: Math.max(1, Math.ceil(total / perPage)) };
+}
+
+export function offsetOf(page: number, perPage: number) {
+  return (page - 1) * perPage;
+}
+
+/** Services refuse the wrong account type with 403, whichever door called them. */
+export function assertRole(user: UserRow, role: UserRow["account_type"]) {
+  if (user.account_type !== role) throw new AppError(403, "forbidden_role");
+}
+
+export const now = () => new Date().toISOString();

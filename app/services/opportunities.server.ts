@@ -1,0 +1,408 @@
+import { randomUUID } from "node:crypto";
+import { sql, type ExpressionBuilder, type Kysely, type SelectQueryBuilder } from "kysely";
+import {
+  opportunityInputSchema,
+  opportunityPatchSchema,
+  opportunityQuerySchema,
+  opportunityRuleErrors,
+  type OpportunityQuery,
+} from "~/lib/market-schemas";
+import { db } from "../../db";
+import type { Database, OpportunityRow, UserRow } from "../../db/schema";
+import { AppError, parseInput } from "./errors.server";
+import { assertRole, now, offsetOf, pageMeta, type PageMeta } from "./market.server";
+import { notify } from "./notifications.server";
+import { displayNameOf, parseTags, photoUrl } from "./users.server";
+
+export type { PageMeta } from "./market.server";
+
+export type OpportunityJson = {
+  uuid: string;
+  merchant: { id: string; display_name: string | null; photo_url: string | null };
+  title: string;
+  description: string;
+  category: string;
+  skills: string[];
+  budget_type: OpportunityRow["budget_type"];
+  budget_min_cents: number;
+  budget_max_cents: number;
+  currency: string;
+  deadline: string | null;
+  location_type: OpportunityRow["location_type"];
+  city: string | null;
+  vacancies: number;
+  status: OpportunityRow["status"];
+  applications_count: number;
+  accepted_count: number;
+  created_at: string;
+  updated_at: string;
+  /** Owner only: applications waiting for the merchant's answer. */
+  awaiting_count?: number;
+  /** Freelancers only: their own application to it, if any. */
+  my_application?: { id: string; status: string } | null;
+};
+
+type Row = OpportunityRow & {
+  merchant_display_name: string | null;
+  merchant_full_name: string;
+  merchant_photo_path: string | null;
+  awaiting_count?: number | null;
+  my_application_id?: string | null;
+  my_application_status?: string | null;
+};
+
+// ---------------------------------------------------------------------------------------------
+// Full-text search
+
+const MAX_SEARCH_TOKENS = 12;
+
+/**
+ * Turns anything a user types into a safe FTS5 query: only runs of letters and digits survive,
+ * each one quoted (so NEAR, AND, `:` or `*` are plain words) and matched as a prefix. Returns
+ * null when nothing searchable is left (only punctuation or emoji).
+ */
+export function toFtsQuery(text: string): string | null {
+  const tokens = text.normalize("NFKC").toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+  const unique = [...new Set(tokens)].slice(0, MAX_SEARCH_TOKENS);
+  if (unique.length === 0) return null;
+  // A one-letter prefix would expand to most of the vocabulary; it is matched as a whole word.
+  return unique.map((t) => (t.length > 1 ? `"${t}"*` : `"${t}"`)).join(" ");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reading
+
+function baseSelect(database: Kysely<Database>, viewer: UserRow) {
+  return database
+    .selectFrom("opportunities")
+    .innerJoin("users as merchant", "merchant.id", "opportunities.merchant_id")
+    .selectAll("opportunities")
+    .select([
+      "merchant.display_name as merchant_display_name",
+      "merchant.full_name as merchant_full_name",
+      "merchant.photo_path as merchant_photo_path",
+    ])
+    .$if(viewer.account_type === "merchant", (qb) =>
+      qb.select(
+        sql<number>`(SELECT count(*) FROM applications WHERE applications.opportunity_id = opportunities.id AND applications.status = 'pending')`.as(
+          "awaiting_count",
+        ),
+      ),
+    )
+    .$if(viewer.account_type === "freelancer", (qb) =>
+      qb
+        // The unique (opportunity_id, freelancer_id) index answers this join in one lookup per row.
+        .leftJoin("applications as mine", (join) =>
+          join
+            .onRef("mine.opportunity_id", "=", "opportunities.id")
+            .on("mine.freelancer_id", "=", viewer.id),
+        )
+        .select(["mine.id as my_application_id", "mine.status as my_application_status"]),
+    );
+}
+
+export function toOpportunityJson(row: Row, viewer: UserRow): OpportunityJson {
+  const json: OpportunityJson = {
+    uuid: row.uuid,
+    merchant: {
+      id: row.merchant_id,
+      display_name: displayNameOf({ display_name: row.merchant_display_name, full_name: row.merchant_full_name }),
+      photo_url: photoUrl(row.merchant_photo_path),
+    },
+    title: row.title,
+    description: row.description,
+    category: row.category,
+    skills: parseTags(row.skills),
+    budget_type: row.budget_type,
+    budget_min_cents: row.budget_min_cents,
+    budget_max_cents: row.budget_max_cents,
+    currency: row.currency,
+    deadline: row.deadline,
+    location_type: row.location_type,
+    city: row.city,
+    vacancies: row.vacancies,
+    status: row.status,
+    applications_count: row.applications_count,
+    accepted_count: row.accepted_count,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  };
+  if (viewer.account_type === "merchant" && viewer.id === row.merchant_id) {
+    json.awaiting_count = Number(row.awaiting_count ?? 0);
+  }
+  if (viewer.account_type === "freelancer") {
+    json.my_application = row.my_application_id
+      ? { id: row.my_application_id, status: row.my_application_status ?? "" }
+      : null;
+  }
+  return json;
+}
+
+/** Who may see an opportunity: its owner; freelancers when it is open or they applied to it. */
+function canSee(row: Row, viewer: UserRow) {
+  if (viewer.account_type === "merchant") return row.merchant_id === viewer.id;
+  return row.status === "open" || Boolean(row.my_application_id);
+}
+
+async function findVisible(viewer: UserRow, uuid: string, database: Kysely<Database> = db) {
+  const row = (await baseSelect(database, viewer).where("opportunities.uuid", "=", uuid).executeTakeFirst()) as
+    | Row
+    | undefined;
+  if (!row || !canSee(row, viewer)) throw new AppError(404, "not_found");
+  return row;
+}
+
+export async function getOpportunity(user: UserRow, uuid: string): Promise<OpportunityJson> {
+  return toOpportunityJson(await findVisible(user, uuid), user);
+}
+
+type ListBuilder = SelectQueryBuilder<Database, "opportunities", object>;
+
+/** The WHERE of a list, shared by its count and its page so both always agree. */
+function applyFilters(qb: ListBuilder, viewer: UserRow, q: OpportunityQuery): ListBuilder {
+  let query = qb;
+  if (viewer.account_type === "merchant") {
+    // Merchants only ever see their own opportunities (mine=1 is implied).
+    query = query.where("opportunities.merchant_id", "=", viewer.id);
+    if (q.status) query = query.where("opportunities.status", "=", q.status);
+  } else {
+    const appliedTo = (eb: ExpressionBuilder<Database, "opportunities">) =>
+      eb(
+        "opportunities.id",
+        "in",
+        eb
+          .selectFrom("applications")
+          .select("applications.opportunity_id")
+          .where("applications.freelancer_id", "=", viewer.id),
+      );
+    if (q.mine) {
+      query = query.where(appliedTo);
+      if (q.status) query = query.where("opportunities.status", "=", q.status);
+    } else if (!q.status || q.status === "open") {
+      query = query.where("opportunities.status", "=", "open");
+    } else {
+      // Closed and filled opportunities stay visible only to those who applied to them.
+      query = query.where("opportunities.status", "=", q.status).where(appliedTo);
+    }
+  }
+  if (q.category) query = query.where("opportunities.category", "=", q.category);
+  if (q.budget_type) query = query.where("opportunities.budget_type", "=", q.budget_type);
+  if (q.location_type) query = query.where("opportunities.location_type", "=", q.location_type);
+  // Budget filters keep every opportunity whose range overlaps the one asked for.
+  if (q.budget_min_cents !== undefined) query = query.where("opportunities.budget_max_cents", ">=", q.budget_min_cents);
+  if (q.budget_max_cents !== undefined) query = query.where("opportunities.budget_min_cents", "<=", q.budget_max_cents);
+  const match = q.q ? toFtsQuery(q.q) : null;
+  if (match) {
+    query = query.where(
+      sql<boolean>`opportunities.id IN (SELECT rowid FROM opportunities_fts WHERE opportunities_fts MATCH ${match})`,
+    );
+  }
+  return query;
+}
+
+/**
+ * One page of opportunities with its total: two queries whatever the page size (the merchant's
+ * name, the owner's awaiting count and the freelancer's own application come in by join).
+ */
+export async function listOpportunities(
+  user: UserRow,
+  query: unknown,
+): Promise<{ data: OpportunityJson[]; meta: PageMeta }> {
+  const q = parseInput(opportunityQuerySchema, query);
+  const countQuery = applyFilters(db.selectFrom("opportunities") as ListBuilder, user, q).select((eb) =>
+    eb.fn.countAll<number>().as("total"),
+  );
+  let pageQuery = applyFilters(baseSelect(db, user) as unknown as ListBuilder, user, q);
+  switch (q.sort) {
+    case "budget_desc":
+      pageQuery = pageQuery.orderBy("opportunities.budget_max_cents", "desc").orderBy("opportunities.id", "desc");
+      break;
+    case "budget_asc":
+      pageQuery = pageQuery.orderBy("opportunities.budget_min_cents", "asc").orderBy("opportunities.id", "desc");
+      break;
+    case "deadline":
+      // Soonest deadline first; those without one go last.
+      pageQuery = pageQuery
+        .orderBy(sql`opportunities.deadline IS NULL`)
+        .orderBy("opportunities.deadline", "asc")
+        .orderBy("opportunities.id", "desc");
+      break;
+    default:
+      pageQuery = pageQuery.orderBy("opportunities.created_at", "desc").orderBy("opportunities.id", "desc");
+  }
+  const [{ total }, rows] = await Promise.all([
+    countQuery.executeTakeFirstOrThrow(),
+    pageQuery
+      .limit(q.per_page)
+      .offset(offsetOf(q.page, q.per_page))
+      .execute() as Promise<Row[]>,
+  ]);
+  return {
+    data: rows.map((row) => toOpportunityJson(row, user)),
+    meta: pageMeta(q.page, q.per_page, Number(total)),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Writing
+
+export async function createOpportunity(merchant: UserRow, input: unknown): Promise<OpportunityJson> {
+  assertRole(merchant, "merchant");
+  const data = parseInput(opportunityInputSchema, input);
+  const timestamp = now();
+  const uuid = randomUUID();
+  await db
+    .insertInto("opportunities")
+    .values({
+      uuid,
+      merchant_id: merchant.id,
+      title: data.title,
+      description: data.description,
+      category: data.category,
+      skills: JSON.stringify(data.skills),
+      budget_type: data.budget_type,
+      budget_min_cents: data.budget_min_cents,
+      budget_max_cents: data.budget_max_cents,
+      currency: "BRL",
+      deadline: data.deadline ?? null,
+      location_type: data.location_type,
+      // A remote job has no city, even if the form still carried one.
+      city: data.location_type === "remote" ? null : data.city ?? null,
+      vacancies: data.vacancies,
+      status: "open",
+      applications_count: 0,
+      accepted_count: 0,
+      created_at: timestamp,
+      updated_at: timestamp,
+    })
+    .execute();
+  return getOpportunity(merchant, uuid);
+}
+
+async function findOwned(database: Kysely<Database>, merchant: UserRow, uuid: string) {
+  assertRole(merchant, "merchant");
+  const row = await database
+    .selectFrom("opportunities")
+    .selectAll()
+    .where("uuid", "=", uuid)
+    .where("merchant_id", "=", merchant.id)
+    .executeTakeFirst();
+  if (!row) throw new AppError(404, "not_found");
+  return row;
+}
+
+/** Partial update by the owner while the opportunity is open. */
+export async function updateOpportunity(merchant: UserRow, uuid: string, input: unknown): Promise<OpportunityJson> {
+  assertRole(merchant, "merchant");
+  const patch = parseInput(opportunityPatchSchema, input);
+  await db.transaction().execute(async (trx) => {
+    const current = await findOwned(trx, merchant, uuid);
+    if (current.status !== "open") throw new AppError(409, "opportunity_not_open");
+    const merged = {
+      budget_min_cents: patch.budget_min_cents ?? current.budget_min_cents,
+      budget_max_cents: patch.budget_max_cents ?? current.budget_max_cents,
+      location_type: patch.location_type ?? current.location_type,
+      city: patch.city !== undefined ? patch.city : current.city,
+      vacancies: patch.vacancies ?? current.vacancies,
+    };
+    const errors = opportunityRuleErrors(merged);
+    if (merged.vacancies <= current.accepted_count) errors.vacancies = "vacancies_below_accepted";
+    if (Object.keys(errors).length > 0) {
+      throw new AppError(422, "validation_failed", errors, { count: current.accepted_count });
+    }
+    const updated = await trx
+      .updateTable("opportunities")
+      .set({
+        ...(patch.title !== undefined && { title: patch.title }),
+        ...(patch.description !== undefined && { description: patch.description }),
+        ...(patch.category !== undefined && { category: patch.category }),
+        ...(patch.skills !== undefined && { skills: JSON.stringify(patch.skills) }),
+        ...(patch.budget_type !== undefined && { budget_type: patch.budget_type }),
+        ...(patch.deadline !== undefined && { deadline: patch.deadline }),
+        budget_min_cents: merged.budget_min_cents,
+        budget_max_cents: merged.budget_max_cents,
+        location_type: merged.location_type,
+        city: merged.location_type === "remote" ? null : merged.city,
+        vacancies: merged.vacancies,
+        updated_at: now(),
+      })
+      .where("id", "=", current.id)
+      .where("status", "=", "open")
+      .where("accepted_count", "<", merged.vacancies)
+      .executeTakeFirst();
+    if (Number(updated.numUpdatedRows) === 0) throw new AppError(409, "opportunity_not_open");
+  });
+  return getOpportunity(merchant, uuid);
+}
+
+/** Deletes an opportunity nobody has applied to. */
+export async function deleteOpportunity(merchant: UserRow, uuid: string): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    const current = await findOwned(trx, merchant, uuid);
+    const deleted = await trx
+      .deleteFrom("opportunities")
+      .where("id", "=", current.id)
+      .where("applications_count", "=", 0)
+      .executeTakeFirst();
+    if (Number(deleted.numDeletedRows) === 0) throw new AppError(409, "opportunity_has_applications");
+  });
+}
+
+/**
+ * Ends the applications still under negotiation (pending or countered) with a reason and tells
+ * each freelancer. Runs inside the transaction that closed or filled the opportunity.
+ */
+export async function rejectOpenApplications(
+  trx: Kysely<Database>,
+  opportunityId: number,
+  reason: "filled" | "closed",
+) {
+  const rejected = await trx
+    .updateTable("applications")
+    .set({ status: "rejected", awaiting: null, rejection_reason: reason, updated_at: now() })
+    .where("opportunity_id", "=", opportunityId)
+    .where("status", "in", ["pending", "countered"])
+    .returning(["id", "freelancer_id"])
+    .execute();
+  await notify(
+    trx,
+    rejected.map((a) => ({
+      user_id: a.freelancer_id,
+      kind: "application_rejected" as const,
+      application_id: a.id,
+      opportunity_id: opportunityId,
+    })),
+  );
+  return rejected.length;
+}
+
+export async function closeOpportunity(merchant: UserRow, uuid: string): Promise<OpportunityJson> {
+  await db.transaction().execute(async (trx) => {
+    const current = await findOwned(trx, merchant, uuid);
+    const closed = await trx
+      .updateTable("opportunities")
+      .set({ status: "closed", updated_at: now() })
+      .where("id", "=", current.id)
+      .where("status", "=", "open")
+      .executeTakeFirst();
+    if (Number(closed.numUpdatedRows) === 0) throw new AppError(409, "opportunity_not_open");
+    await rejectOpenApplications(trx, current.id, "closed");
+  });
+  return getOpportunity(merchant, uuid);
+}
+
+/** Opens a closed opportunity again, while it still has free vacancies. */
+export async function reopenOpportunity(merchant: UserRow, uuid: string): Promise<OpportunityJson> {
+  await db.transaction().execute(async (trx) => {
+    const current = await findOwned(trx, merchant, uuid);
+    const reopened = await trx
+      .updateTable("opportunities")
+      .set({ status: "open", updated_at: now() })
+      .where("id", "=", current.id)
+      .where("status", "=", "closed")
+      .where(sql<boolean>`accepted_count < vacancies`)
+      .executeTakeFirst();
+    if (Number(reopened.numUpdatedRows) === 0) throw new AppError(409, "opportunity_not_closed");
+  });
+  return getOpportunity(merchant, uuid);
+}
