@@ -1,20 +1,14 @@
 import type { InputHTMLAttributes, ReactNode, TextareaHTMLAttributes } from "react";
 import type { FormErrorData } from "~/services/forms.server";
 
-type FieldProps = {
-  name: string;
-  label: string;
-  error?: string;
-  hint?: ReactNode;
-} & InputHTMLAttributes<HTMLInputElement>;
+type FieldFrameProps = { id: string; label: string; error?: string; hint?: ReactNode };
 
-/** A labelled input whose error sits under it and is announced with it. */
-export function Field({ name, label, error, hint, id = name, ...input }: FieldProps) {
-  const describedBy = error ? `${id}-error` : hint ? `${id}-hint` : undefined;
+/** Label above, the control, then its error (or hint) announced with it. */
+function FieldFrame({ id, label, error, hint, children }: FieldFrameProps & { children: ReactNode }) {
   return (
     <div className={`field${error ? " has-error" : ""}`}>
       <label htmlFor={id}>{label}</label>
-      <input id={id} name={name} aria-invalid={error ? true : undefined} aria-describedby={describedBy} {...input} />
+      {children}
       {error ? (
         <p className="field-error" id={`${id}-error`}>
           {error}
@@ -28,24 +22,30 @@ export function Field({ name, label, error, hint, id = name, ...input }: FieldPr
   );
 }
 
+function ariaFor({ id, error, hint }: Omit<FieldFrameProps, "label">) {
+  return {
+    "aria-invalid": error ? true : undefined,
+    "aria-describedby": error ? `${id}-error` : hint ? `${id}-hint` : undefined,
+  };
+}
+
+type FieldProps = { name: string; label: string; error?: string; hint?: ReactNode } & InputHTMLAttributes<HTMLInputElement>;
+
+export function Field({ name, label, error, hint, id = name, ...input }: FieldProps) {
+  return (
+    <FieldFrame id={id} label={label} error={error} hint={hint}>
+      <input id={id} name={name} {...ariaFor({ id, error, hint })} {...input} />
+    </FieldFrame>
+  );
+}
+
 type TextAreaProps = { name: string; label: string; error?: string; hint?: ReactNode } & TextareaHTMLAttributes<HTMLTextAreaElement>;
 
 export function TextAreaField({ name, label, error, hint, id = name, ...area }: TextAreaProps) {
-  const describedBy = error ? `${id}-error` : hint ? `${id}-hint` : undefined;
   return (
-    <div className={`field${error ? " has-error" : ""}`}>
-      <label htmlFor={id}>{label}</label>
-      <textarea id={id} name={name} aria-invalid={error ? true : undefined} aria-describedby={describedBy} {...area} />
-      {error ? (
-        <p className="field-error" id={`${id}-error`}>
-          {error}
-        </p>
-      ) : hint ? (
-        <p className="field-hint" id={`${id}-hint`}>
-          {hint}
-        </p>
-      ) : null}
-    </div>
+    <FieldFrame id={id} label={label} error={error} hint={hint}>
+      <textarea id={id} name={name} {...ariaFor({ id, error, hint })} {...area} />
+    </FieldFrame>
   );
 }
 

@@ -1,4 +1,4 @@
-import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { json, type ActionFunctionArgs } from "@remix-run/node";
 import { Form, Link, useActionData, useNavigation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { AuthLayout } from "~/components/auth-layout";
@@ -6,17 +6,14 @@ import { Alert, Field, FormMessage } from "~/components/form";
 import { forgotPasswordSchema } from "~/lib/schemas";
 import { titleMeta } from "~/lib/meta";
 import { requestPasswordReset } from "~/services/accounts.server";
-import { assertSameOrigin, redirectIfSignedIn } from "~/services/auth.server";
+import { assertSameOrigin } from "~/services/auth.server";
 import { parseInput } from "~/services/errors.server";
 import { formError, formValues, type FormErrorData } from "~/services/forms.server";
 import { getRequestT } from "~/services/i18n.server";
 
 export const meta = titleMeta("titles.forgot_password");
 
-export async function loader({ request }: LoaderFunctionArgs) {
-  await redirectIfSignedIn(request);
-  return json(null);
-}
+export { visitorLoader as loader } from "~/services/auth.server";
 
 export async function action({ request }: ActionFunctionArgs) {
   assertSameOrigin(request);

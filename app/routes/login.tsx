@@ -1,11 +1,11 @@
-import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import type { ActionFunctionArgs } from "@remix-run/node";
 import { Form, Link, useActionData, useNavigation, useSearchParams } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { AuthLayout } from "~/components/auth-layout";
 import { Field, FormMessage } from "~/components/form";
 import { titleMeta } from "~/lib/meta";
 import { login } from "~/services/accounts.server";
-import { assertSameOrigin, redirectIfSignedIn, safeRedirect } from "~/services/auth.server";
+import { assertSameOrigin, safeRedirect } from "~/services/auth.server";
 import { formError, formValues } from "~/services/forms.server";
 import { getRequestT } from "~/services/i18n.server";
 import { mirrorCookie } from "~/services/mirror.server";
@@ -15,10 +15,7 @@ import { displayNameOf } from "~/services/users.server";
 
 export const meta = titleMeta("titles.login");
 
-export async function loader({ request }: LoaderFunctionArgs) {
-  await redirectIfSignedIn(request);
-  return json(null);
-}
+export { visitorLoader as loader } from "~/services/auth.server";
 
 export async function action({ request }: ActionFunctionArgs) {
   assertSameOrigin(request);

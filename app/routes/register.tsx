@@ -1,21 +1,18 @@
-import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import type { ActionFunctionArgs } from "@remix-run/node";
 import { Form, Link, useActionData, useNavigation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { AuthLayout } from "~/components/auth-layout";
 import { Field, FormMessage } from "~/components/form";
 import { titleMeta } from "~/lib/meta";
 import { registerUser } from "~/services/accounts.server";
-import { assertSameOrigin, redirectIfSignedIn } from "~/services/auth.server";
+import { assertSameOrigin } from "~/services/auth.server";
 import { formError, formValues } from "~/services/forms.server";
 import { getRequestT } from "~/services/i18n.server";
 import { redirectWithSuccess } from "~/services/toast.server";
 
 export const meta = titleMeta("titles.register");
 
-export async function loader({ request }: LoaderFunctionArgs) {
-  await redirectIfSignedIn(request);
-  return json(null);
-}
+export { visitorLoader as loader } from "~/services/auth.server";
 
 export async function action({ request }: ActionFunctionArgs) {
   assertSameOrigin(request);

@@ -43,6 +43,12 @@ export async function redirectIfSignedIn(request: Request) {
   if (await getOptionalUser(request)) throw redirect("/");
 }
 
+/** The whole loader of a visitor page. */
+export async function visitorLoader({ request }: { request: Request }) {
+  await redirectIfSignedIn(request);
+  return json(null);
+}
+
 /** API: the user behind the Bearer token or cookie, or a JSON 401. */
 export async function requireApiUser(request: Request, messageKey = "session_missing"): Promise<UserRow> {
   assertSameOrigin(request);
