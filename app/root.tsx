@@ -31,11 +31,13 @@ export const links: LinksFunction = () => [
 ];
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const [session, locale, { toast, headers }] = await Promise.all([
+  const [session, locale, { toast, headers: toastHeaders }] = await Promise.all([
     getSession(request),
     i18nServer.getLocale(request),
     getToast(request),
   ]);
+  // getToast always re-commits its cookie; send it only when a toast was consumed.
+  const headers = toast ? toastHeaders : new Headers();
   let mirrorToken: string | null = null;
   if (session) {
     const mirror = await takeMirrorToken(request);
