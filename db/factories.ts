@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import bcrypt from "bcryptjs";
 import type { Kysely } from "kysely";
-import type { AccountType, Database, UserRow } from "./schema";
+import type { AccountType, ApplicationRow, Database, OfferRow, OpportunityRow, UserRow } from "./schema";
 
 // One set of factories for the demo seed, the unit tests and the browser tests.
 
@@ -50,4 +50,110 @@ export async function createUser(db: Kysely<Database>, overrides: UserOverrides 
   user.email = user.email.toLowerCase();
   await db.insertInto("users").values(user).execute();
   return { ...user, password };
+}
+
+export type OpportunityOverrides = Partial<Omit<OpportunityRow, "id" | "skills">> & { skills?: string[] };
+
+/** An open opportunity; a merchant is created for it when `merchant_id` is not given. */
+export async function createOpportunity(
+  db: Kysely<Database>,
+  overrides: OpportunityOverrides = {},
+): Promise<OpportunityRow> {
+  const now = new Date().toISOString();
+  const { skills = ["React", "TypeScript"], ...rest } = overrides;
+  const merchantId = rest.merchant_id ?? (await createUser(db, { account_type: "merchant" })).id;
+  const values = {
+    uuid: randomUUID(),
+    title: "Site institucional para padaria",
+    description: "Precisamos de um site simples com cardápio, endereço e botão de WhatsApp.",
+    category: "desenvolvimento",
+    budget_type: "fixed" as const,
+    budget_min_cents: 150_000,
+    budget_max_cents: 300_000,
+    currency: "BRL",
+    deadline: null,
+    location_type: "remote" as const,
+    city: null,
+    vacancies: 1,
+    status: "open" as const,
+    applications_count: 0,
+    accepted_count: 0,
+    created_at: now,
+    updated_at: now,
+    ...rest,
+    merchant_id: merchantId,
+    skills: JSON.stringify(skills),
+  };
+  return db.insertInto("opportunities").values(values).returningAll().executeTakeFirstOrThrow();
+}
+
+export type OfferSeed = {
+  author: OfferRow["author"];
+  price_cents: number;
+  delivery_days: number;
+  message?: string | null;
+  created_at?: string;
+};
+
+export type ApplicationSeed = Partial<Omit<ApplicationRow, "opportunity_id" | "offers_count">> & {
+  opportunity: Pick<OpportunityRow, "id">;
+  /** The negotiation, oldest first; the first is the freelancer's application. Defaults to it alone. */
+  offers?: OfferSeed[];
+};
+
+const awaitingOf = (status: ApplicationRow["status"]): ApplicationRow["awaiting"] =>
+  status === "pending" ? "merchant" : status === "countered" ? "freelancer" : null;
+
+/**
+ * An application with its offers. The current terms are the last offer's; the opportunity's
+ * counters follow (an accepted application takes a vacancy). A freelancer is created when
+ * `freelancer_id` is not given.
+ */
+export async function createApplication(db: Kysely<Database>, seed: ApplicationSeed) {
+  const { opportunity, offers: offerSeeds, ...rest } = seed;
+  const now = new Date().toISOString();
+  const freelancerId = rest.freelancer_id ?? (await createUser(db, { account_type: "freelancer" })).id;
+  const offers = offerSeeds?.length
+    ? offerSeeds
+    : [{ author: "freelancer" as const, price_cents: rest.price_cents ?? 200_000, delivery_days: rest.delivery_days ?? 15 }];
+  const last = offers[offers.length - 1];
+  const status = rest.status ?? "pending";
+  const createdAt = rest.created_at ?? offers[0].created_at ?? now;
+  const application: ApplicationRow = {
+    id: randomUUID(),
+    cover_letter:
+      "Olá! Tenho experiência com projetos parecidos e posso começar nesta semana. Vamos conversar?",
+    awaiting: awaitingOf(status),
+    rejection_reason: status === "rejected" ? "declined" : null,
+    rejection_message: null,
+    updated_at: last.created_at ?? createdAt,
+    ...rest,
+    status,
+    created_at: createdAt,
+    price_cents: last.price_cents,
+    delivery_days: last.delivery_days,
+    opportunity_id: opportunity.id,
+    freelancer_id: freelancerId,
+    offers_count: offers.length,
+  };
+  await db.insertInto("applications").values(application).execute();
+  const offerRows: OfferRow[] = offers.map((o) => ({
+    id: randomUUID(),
+    application_id: application.id,
+    author: o.author,
+    price_cents: o.price_cents,
+    delivery_days: o.delivery_days,
+    message: o.message ?? null,
+    created_at: o.created_at ?? createdAt,
+  }));
+  await db.insertInto("offers").values(offerRows).execute();
+  await db
+    .updateTable("opportunities")
+    .set((eb) => ({
+      applications_count: eb("applications_count", "+", 1),
+      accepted_count: eb("accepted_count", "+", status === "accepted" ? 1 : 0),
+    }))
+    .where("id", "=", opportunity.id)
+    .execute();
+  return { ...application, offers: offerRows };
 }

@@ -25,6 +25,17 @@ export async function readJson(request: Request): Promise<Record<string, unknown
   return value as Record<string, unknown>;
 }
 
+/** Like readJson, for endpoints whose body may be left out: no body and no content type is `{}`. */
+export async function readOptionalJson(request: Request): Promise<Record<string, unknown>> {
+  if (!request.headers.get("Content-Type") && !request.body) return {};
+  return readJson(request);
+}
+
+/** A URL's query string as a plain object, for the list schemas. */
+export function queryOf(request: Request): Record<string, string> {
+  return Object.fromEntries(new URL(request.url).searchParams);
+}
+
 /** Reads the body as text, stopping at the limit instead of buffering whatever is sent. */
 export async function readLimited(request: Request, limit: number) {
   if (!request.body) return "";

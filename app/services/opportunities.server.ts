@@ -200,6 +200,32 @@ function applyFilters(qb: ListBuilder, viewer: UserRow, q: OpportunityQuery): Li
   return query;
 }
 
+/** The count and page queries of a list, built apart so tests can read their query plans. */
+export function opportunityListQueries(user: UserRow, q: OpportunityQuery) {
+  const count = applyFilters(db.selectFrom("opportunities") as ListBuilder, user, q).select((eb) =>
+    eb.fn.countAll<number>().as("total"),
+  );
+  let page = applyFilters(baseSelect(db, user) as unknown as ListBuilder, user, q);
+  switch (q.sort) {
+    case "budget_desc":
+      page = page.orderBy("opportunities.budget_max_cents", "desc").orderBy("opportunities.id", "desc");
+      break;
+    case "budget_asc":
+      page = page.orderBy("opportunities.budget_min_cents", "asc").orderBy("opportunities.id", "desc");
+      break;
+    case "deadline":
+      // Soonest deadline first; those without one go last.
+      page = page
+        .orderBy(sql`opportunities.deadline IS NULL`)
+        .orderBy("opportunities.deadline", "asc")
+        .orderBy("opportunities.id", "desc");
+      break;
+    default:
+      page = page.orderBy("opportunities.created_at", "desc").orderBy("opportunities.id", "desc");
+  }
+  return { count, page: page.limit(q.per_page).offset(offsetOf(q.page, q.per_page)) };
+}
+
 /**
  * One page of opportunities with its total: two queries whatever the page size (the merchant's
  * name, the owner's awaiting count and the freelancer's own application come in by join).
@@ -209,33 +235,10 @@ export async function listOpportunities(
   query: unknown,
 ): Promise<{ data: OpportunityJson[]; meta: PageMeta }> {
   const q = parseInput(opportunityQuerySchema, query);
-  const countQuery = applyFilters(db.selectFrom("opportunities") as ListBuilder, user, q).select((eb) =>
-    eb.fn.countAll<number>().as("total"),
-  );
-  let pageQuery = applyFilters(baseSelect(db, user) as unknown as ListBuilder, user, q);
-  switch (q.sort) {
-    case "budget_desc":
-      pageQuery = pageQuery.orderBy("opportunities.budget_max_cents", "desc").orderBy("opportunities.id", "desc");
-      break;
-    case "budget_asc":
-      pageQuery = pageQuery.orderBy("opportunities.budget_min_cents", "asc").orderBy("opportunities.id", "desc");
-      break;
-    case "deadline":
-      // Soonest deadline first; those without one go last.
-      pageQuery = pageQuery
-        .orderBy(sql`opportunities.deadline IS NULL`)
-        .orderBy("opportunities.deadline", "asc")
-        .orderBy("opportunities.id", "desc");
-      break;
-    default:
-      pageQuery = pageQuery.orderBy("opportunities.created_at", "desc").orderBy("opportunities.id", "desc");
-  }
+  const { count, page } = opportunityListQueries(user, q);
   const [{ total }, rows] = await Promise.all([
-    countQuery.executeTakeFirstOrThrow(),
-    pageQuery
-      .limit(q.per_page)
-      .offset(offsetOf(q.page, q.per_page))
-      .execute() as Promise<Row[]>,
+    count.executeTakeFirstOrThrow(),
+    page.execute() as Promise<Row[]>,
   ]);
   return {
     data: rows.map((row) => toOpportunityJson(row, user)),

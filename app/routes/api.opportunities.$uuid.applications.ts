@@ -1,0 +1,19 @@
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { api, methodNotAllowed, queryOf, readJson } from "~/services/api.server";
+import { applyToOpportunity, listOpportunityApplications } from "~/services/applications.server";
+import { requireApiRole } from "~/services/auth.server";
+import { apiT } from "~/services/i18n.server";
+
+/** GET: the owner lists the applications (`?status=`); anyone else gets 403 (role) or 404. */
+export const loader = api(async ({ request, params }: LoaderFunctionArgs) => {
+  const merchant = await requireApiRole(request, "merchant");
+  return json(await listOpportunityApplications(merchant, params.uuid!, queryOf(request)));
+});
+
+/** POST: a freelancer applies. */
+export const action = api(async ({ request, params }: ActionFunctionArgs) => {
+  if (request.method !== "POST") return methodNotAllowed();
+  const freelancer = await requireApiRole(request, "freelancer");
+  const data = await applyToOpportunity(freelancer, params.uuid!, await readJson(request));
+  return json({ data, message: apiT("application_sent") }, { status: 201 });
+});

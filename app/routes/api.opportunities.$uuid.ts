@@ -1,0 +1,25 @@
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { api, methodNotAllowed, readJson } from "~/services/api.server";
+import { requireApiRole, requireApiUser } from "~/services/auth.server";
+import { apiT } from "~/services/i18n.server";
+import { deleteOpportunity, getOpportunity, updateOpportunity } from "~/services/opportunities.server";
+
+export const loader = api(async ({ request, params }: LoaderFunctionArgs) => {
+  const user = await requireApiUser(request);
+  return json({ data: await getOpportunity(user, params.uuid!) });
+});
+
+/** PATCH: partial update by the owner while open. DELETE: only with no applications. */
+export const action = api(async ({ request, params }: ActionFunctionArgs) => {
+  if (request.method === "PATCH") {
+    const merchant = await requireApiRole(request, "merchant");
+    const data = await updateOpportunity(merchant, params.uuid!, await readJson(request));
+    return json({ data, message: apiT("opportunity_updated") });
+  }
+  if (request.method === "DELETE") {
+    const merchant = await requireApiRole(request, "merchant");
+    await deleteOpportunity(merchant, params.uuid!);
+    return json({ message: apiT("opportunity_deleted") });
+  }
+  return methodNotAllowed();
+});

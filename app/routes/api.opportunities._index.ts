@@ -1,0 +1,19 @@
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { api, methodNotAllowed, queryOf, readJson } from "~/services/api.server";
+import { requireApiRole, requireApiUser } from "~/services/auth.server";
+import { apiT } from "~/services/i18n.server";
+import { createOpportunity, listOpportunities } from "~/services/opportunities.server";
+
+/** GET /api/opportunities: filters, full-text `q`, sort and pagination. */
+export const loader = api(async ({ request }: LoaderFunctionArgs) => {
+  const user = await requireApiUser(request);
+  return json(await listOpportunities(user, queryOf(request)));
+});
+
+/** POST /api/opportunities: merchants publish. */
+export const action = api(async ({ request }: ActionFunctionArgs) => {
+  if (request.method !== "POST") return methodNotAllowed();
+  const merchant = await requireApiRole(request, "merchant");
+  const data = await createOpportunity(merchant, await readJson(request));
+  return json({ data, message: apiT("opportunity_created") }, { status: 201 });
+});

@@ -1,0 +1,67 @@
+import { db } from "../db";
+import { createApplication, createOpportunity, createUser, type OpportunityOverrides } from "../db/factories";
+import type { ApplicationRow, UserRow } from "../db/schema";
+
+// Marketplace fixtures shared by the unit and API tests.
+
+export const merchant = () => createUser(db, { account_type: "merchant" });
+export const freelancer = () => createUser(db, { account_type: "freelancer" });
+
+export const validOpportunity = {
+  title: "Loja virtual para confeitaria",
+  description: "Loja com catálogo de bolos, encomendas pelo WhatsApp e pagamento via Pix.",
+  category: "desenvolvimento",
+  skills: ["Shopify", "Pix"],
+  budget_type: "fixed",
+  budget_min_cents: 200_000,
+  budget_max_cents: 450_000,
+  location_type: "remote",
+  vacancies: 1,
+};
+
+export const validApplication = {
+  cover_letter: "Já fiz três lojas para confeitarias e posso entregar em duas semanas.",
+  price_cents: 350_000,
+  delivery_days: 14,
+};
+
+/** The offers that lead to a status: countered means the merchant answered last. */
+export function offersFor(status: ApplicationRow["status"]) {
+  const first = { author: "freelancer" as const, price_cents: 300_000, delivery_days: 20 };
+  return status === "countered"
+    ? [first, { author: "merchant" as const, price_cents: 250_000, delivery_days: 20 }]
+    : [first];
+}
+
+/** An opportunity of a new merchant with one application of a new freelancer in the given state. */
+export async function negotiation(
+  status: ApplicationRow["status"] = "pending",
+  opportunity: OpportunityOverrides = {},
+) {
+  const owner = await merchant();
+  const applicant = await freelancer();
+  const opp = await createOpportunity(db, { merchant_id: owner.id, ...opportunity });
+  const application = await createApplication(db, {
+    opportunity: opp,
+    freelancer_id: applicant.id,
+    status,
+    offers: offersFor(status),
+  });
+  return { owner, applicant, opportunity: opp, application };
+}
+
+export async function applicationRow(id: string) {
+  return db.selectFrom("applications").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
+}
+
+export async function opportunityRow(id: number) {
+  return db.selectFrom("opportunities").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
+}
+
+export async function notificationsOf(user: Pick<UserRow, "id">) {
+  return db.selectFrom("notifications").selectAll().where("user_id", "=", user.id).execute();
+}
+
+export async function offersOf(applicationId: string) {
+  return db.selectFrom("offers").selectAll().where("application_id", "=", applicationId).execute();
+}

@@ -1,0 +1,123 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { db, sqlite } from "../../db";
+import { createOpportunity, createUser } from "../../db/factories";
+import type { UserRow } from "../../db/schema";
+import { opportunityQuerySchema } from "~/lib/market-schemas";
+import { listOpportunities, opportunityListQueries, toFtsQuery } from "~/services/opportunities.server";
+
+let merchant: UserRow;
+let freelancer: UserRow;
+
+beforeAll(async () => {
+  merchant = await createUser(db, { account_type: "merchant" });
+  freelancer = await createUser(db, { account_type: "freelancer" });
+  const make = (title: string, description: string, extra: Record<string, unknown> = {}) =>
+    createOpportunity(db, { merchant_id: merchant.id, title, description, ...extra });
+  await make("Cardápio digital para padaria", "Criar um cardápio digital com QR Code para a Padaria Pão de Mel.", {
+    skills: ["Figma", "QR Code"],
+    category: "design",
+  });
+  await make("Gestão de redes sociais", "Posts semanais no Instagram para uma cafeteria em Curitiba.", {
+    skills: ["Instagram"],
+    category: "marketing",
+  });
+  await make("Tradução de catálogo", "Traduzir catálogo de produtos (português → inglês), 40 páginas.", {
+    skills: ["Inglês"],
+    category: "traducao",
+  });
+});
+
+const titles = async (user: UserRow, query: Record<string, string>) =>
+  (await listOpportunities(user, query)).data.map((o) => o.title);
+
+describe("toFtsQuery", () => {
+  it("quotes every word as a prefix and drops everything else", () => {
+    expect(toFtsQuery('site "padaria" NEAR(a b) title:x*')).toBe('"site"* "padaria"* "near"* "a" "b" "title"* "x"');
+    expect(toFtsQuery("AND OR NOT")).toBe('"and"* "or"* "not"*');
+    expect(toFtsQuery("'; DROP TABLE users;--")).toBe('"drop"* "table"* "users"*');
+    expect(toFtsQuery("café São João")).toBe('"café"* "são"* "joão"*');
+  });
+
+  it("gives null when nothing searchable is left", () => {
+    for (const text of ["", "   ", '"', "*", "(", "🎉🚀", "-- ;; ''"]) expect(toFtsQuery(text)).toBeNull();
+  });
+});
+
+describe("full-text search", () => {
+  it("finds words by prefix, ignoring case and accents, in title, description and skills", async () => {
+    expect(await titles(freelancer, { q: "PADAR" })).toEqual(["Cardápio digital para padaria"]);
+    expect(await titles(freelancer, { q: "cardapio" })).toEqual(["Cardápio digital para padaria"]);
+    expect(await titles(freelancer, { q: "cafeteria curitiba" })).toEqual(["Gestão de redes sociais"]);
+    expect(await titles(freelancer, { q: "instagram" })).toEqual(["Gestão de redes sociais"]);
+    expect(await titles(freelancer, { q: "padaria instagram" })).toEqual([]);
+  });
+
+  it("combines with the filters", async () => {
+    expect(await titles(freelancer, { q: "digital", category: "marketing" })).toEqual([]);
+    expect(await titles(freelancer, { q: "digital", category: "design" })).toEqual(["Cardápio digital para padaria"]);
+  });
+
+  it.each([
+    '"',
+    '"padaria',
+    "NEAR(",
+    "NEAR(padaria cafe, 2)",
+    "*",
+    "pad*",
+    "title:",
+    "title:padaria",
+    "(",
+    "())",
+    "AND OR NOT",
+    "padaria AND",
+    "-padaria",
+    "^padaria",
+    "🎉🍞",
+    "'; DROP TABLE users;--",
+    "\u0000\u0001",
+    "ﬁ ｐａｄａｒｉａ",
+  ])("hostile query %j never errors", async (q) => {
+    const result = await listOpportunities(freelancer, { q });
+    expect(Array.isArray(result.data)).toBe(true);
+    expect(result.meta.total).toBe(result.data.length);
+  });
+
+  it("a query with only symbols lists everything", async () => {
+    expect((await listOpportunities(freelancer, { q: "🎉 **" })).meta.total).toBe(3);
+  });
+});
+
+/** The hot lists: the browse page (every sort), search, the merchant's own, the freelancer's. */
+const HOT_QUERIES: [string, "merchant" | "freelancer", Record<string, string>][] = [
+  ["browse newest", "freelancer", {}],
+  ["browse budget_desc", "freelancer", { sort: "budget_desc" }],
+  ["browse budget_asc", "freelancer", { sort: "budget_asc" }],
+  ["browse deadline", "freelancer", { sort: "deadline" }],
+  ["browse by category", "freelancer", { category: "design" }],
+  ["browse by category and budget", "freelancer", { category: "design", sort: "budget_desc", budget_min_cents: "1000" }],
+  ["search", "freelancer", { q: "padaria" }],
+  ["search sorted by budget", "freelancer", { q: "site padaria", sort: "budget_asc" }],
+  ["search with filters", "freelancer", { q: "site", category: "design", location_type: "remote" }],
+  ["freelancer: applied to", "freelancer", { mine: "1" }],
+  ["freelancer: closed ones applied to", "freelancer", { status: "closed" }],
+  ["merchant: own", "merchant", {}],
+  ["merchant: own by status", "merchant", { status: "open" }],
+  ["merchant: own search", "merchant", { q: "padaria" }],
+];
+
+describe("query plans of the hot lists", () => {
+  it.each(HOT_QUERIES)("%s reads opportunities through an index or the FTS table", async (_name, role, query) => {
+    // No ANALYZE: the app never runs it, so these are the plans production gets.
+    const user = role === "merchant" ? merchant : freelancer;
+    const { count, page } = opportunityListQueries(user, opportunityQuerySchema.parse(query));
+    for (const compiled of [count.compile(), page.compile()]) {
+      const plan = sqlite
+        .prepare(`EXPLAIN QUERY PLAN ${compiled.sql}`)
+        .all(...(compiled.parameters as unknown[])) as { detail: string }[];
+      const details = plan.map((row) => row.detail);
+      const fullScans = details.filter((d) => /^SCAN (opportunities|applications|users)\b(?!_fts)/.test(d));
+      expect(fullScans, details.join("\n")).toEqual([]);
+      expect(details.some((d) => /(SEARCH|SCAN) opportunities(_fts)?\b/.test(d))).toBe(true);
+    }
+  });
+});
