@@ -11,8 +11,12 @@ import { i18nOptions } from "~/lib/i18n";
 import { NonceContext } from "~/lib/nonce";
 import { i18nServer } from "~/services/i18n.server";
 import { applySecurityHeaders } from "~/services/security.server";
+import { installShutdownDeadline } from "~/services/shutdown.server";
 
 const ABORT_DELAY = 5_000;
+
+// The server build is loaded once per server process: the place for process-wide hooks.
+installShutdownDeadline();
 
 export default async function handleRequest(
   request: Request,
@@ -58,7 +62,8 @@ export default async function handleRequest(
         },
       },
     );
-    setTimeout(abort, ABORT_DELAY);
+    // unref: a finished render's timer must not hold a stopping server open for 5 seconds.
+    setTimeout(abort, ABORT_DELAY).unref();
   });
 }
 

@@ -1,0 +1,133 @@
+// Runs the production build as a real process, the way `npm start` does, for tests that kill it.
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { existsSync, mkdtempSync } from "node:fs";
+import { createServer, connect } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import SQLite from "better-sqlite3";
+
+export const ROOT = fileURLToPath(new URL("../..", import.meta.url));
+const BUILD = join(ROOT, "build/index.js");
+const SERVE = join(ROOT, "node_modules/@remix-run/serve/dist/cli.js");
+const TSX = join(ROOT, "node_modules/.bin/tsx");
+
+export function requireBuild() {
+  if (!existsSync(BUILD)) throw new Error("build/index.js is missing: run `npm run build` before these tests");
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    const probe = createServer();
+    probe.once("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolvePort(port));
+    });
+  });
+}
+
+/** A temporary data folder and the environment of a production server using it. */
+export function serverEnv(port: number, dir = mkdtempSync(join(tmpdir(), "freela-server-"))) {
+  const env: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    NODE_ENV: "production",
+    PORT: String(port),
+    DATABASE_PATH: join(dir, "freela.db"),
+    UPLOADS_DIR: join(dir, "uploads"),
+    SESSION_SECRET: "server-test-secret-0123456789abcdef0123456789",
+    BCRYPT_COST: "4",
+    SEED_DEMO: "0",
+  };
+  return { dir, env, dbPath: env.DATABASE_PATH!, base: `http://127.0.0.1:${port}` };
+}
+
+/** Runs one of the project's scripts (tsx) with the server's environment. */
+export function runScript(script: string, env: NodeJS.ProcessEnv, args: string[] = []) {
+  const result = spawnSync(TSX, [join(ROOT, script), ...args], { cwd: ROOT, env, encoding: "utf8" });
+  return { code: result.status, output: `${result.stdout}${result.stderr}` };
+}
+
+export function migrate(env: NodeJS.ProcessEnv) {
+  const result = runScript("scripts/migrate.ts", env);
+  if (result.code !== 0) throw new Error(`migrate failed: ${result.output}`);
+}
+
+export type Server = {
+  child: ChildProcess;
+  /** Everything the process printed, for diagnosis and log assertions. */
+  log: () => string;
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+};
+
+/** Starts remix-serve on the build and waits until /healthz answers. */
+export async function startServer(env: NodeJS.ProcessEnv, base: string): Promise<Server> {
+  requireBuild();
+  const child = spawn(process.execPath, [SERVE, BUILD], { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
+  let output = "";
+  child.stdout!.on("data", (d) => (output += d));
+  child.stderr!.on("data", (d) => (output += d));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done) =>
+    child.once("exit", (code, signal) => done({ code, signal })),
+  );
+  let gone = false;
+  void exited.then(() => (gone = true));
+  // Readiness polling (bounded by the hook timeout); nothing is asserted on how long it takes.
+  for (;;) {
+    if (gone) throw new Error(`server exited before it was ready:\n${output}`);
+    try {
+      const res = await fetch(`${base}/healthz`);
+      if (res.ok) break;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return { child, log: () => output, exited };
+}
+
+/** Resolves once the port refuses new connections (the server stopped listening). */
+export async function waitUntilRefused(port: number) {
+  for (;;) {
+    const refused = await new Promise<boolean>((done) => {
+      const socket = connect(port, "127.0.0.1");
+      socket.once("connect", () => {
+        socket.destroy();
+        done(false);
+      });
+      socket.once("error", () => done(true));
+    });
+    if (refused) return;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+/** Registers an account and signs it in through the public API; returns its bearer token. */
+export async function apiUser(base: string, email: string, account_type = "freelancer") {
+  const password = "senha-segura-1";
+  const reg = await fetch(`${base}/api/register`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ full_name: "Usuária De Teste", email, password, account_type }),
+  });
+  if (reg.status !== 201) throw new Error(`register ${reg.status}: ${await reg.text()}`);
+  const login = await fetch(`${base}/api/login`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ email, password }),
+  });
+  if (login.status !== 200) throw new Error(`login ${login.status}: ${await login.text()}`);
+  const body = (await login.json()) as { access_token: string; user: { id: string } };
+  return { email, password, token: body.access_token, id: body.user.id };
+}
+
+/** Opens the database file directly (another connection, as an operator's tool would). */
+export function inspect<T>(dbPath: string, read: (db: SQLite.Database) => T): T {
+  const db = new SQLite(dbPath, { fileMustExist: true });
+  try {
+    return read(db);
+  } finally {
+    db.close();
+  }
+}
