@@ -1,0 +1,99 @@
+import { Link } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { Avatar } from "~/components/avatar";
+import { formatDate } from "~/lib/format";
+import { formatMoney } from "~/lib/money";
+import { ApplicationStatusBadge, type Role } from "./badges";
+
+export type ApplicationCardData = {
+  id: string;
+  opportunity: { uuid: string; title: string; status: string; merchant: { id: string; display_name: string | null; photo_url: string | null } };
+  freelancer: { id: string; full_name: string; display_name: string | null; photo_url: string | null; skills: string[] };
+  price_cents: number;
+  delivery_days: number;
+  status: string;
+  awaiting: Role | null;
+  rejection_reason: string | null;
+  offers_count: number;
+  created_at: string;
+  updated_at: string;
+};
+
+export function Terms({ price, days }: { price: number; days: number }) {
+  const { t, i18n } = useTranslation("market");
+  return (
+    <span className="terms">
+      <strong>{formatMoney(price, i18n.language)}</strong>
+      <span className="muted"> · {t("applications.days", { count: days })}</span>
+    </span>
+  );
+}
+
+/**
+ * One application in a list, as its viewer reads it: a merchant sees who applied, a freelancer
+ * the opportunity and its merchant; whoever's turn it is gets the button to answer.
+ */
+export function ApplicationCard({
+  item,
+  viewer,
+  showOpportunity = true,
+}: {
+  item: ApplicationCardData;
+  viewer: Role;
+  showOpportunity?: boolean;
+}) {
+  const { t, i18n } = useTranslation("market");
+  const negotiating = item.status === "pending" || item.status === "countered";
+  const yourTurn = negotiating && item.awaiting === viewer;
+  const person =
+    viewer === "merchant"
+      ? { full_name: item.freelancer.full_name, display_name: item.freelancer.display_name, photo_url: item.freelancer.photo_url }
+      : { full_name: item.opportunity.merchant.display_name ?? "?", display_name: null, photo_url: item.opportunity.merchant.photo_url };
+  return (
+    <article className={`card app-card${yourTurn ? " app-card-turn" : ""}`}>
+      <Avatar user={person} size="md" />
+      <div className="app-card-body">
+        {viewer === "merchant" ? (
+          <>
+            <h3 className="app-card-title">
+              <Link to={`/applications/${item.id}`}>{item.freelancer.display_name || item.freelancer.full_name}</Link>
+            </h3>
+            {showOpportunity ? (
+              <p className="app-card-sub">
+                <Link to={`/opportunities/${item.opportunity.uuid}`} className="plain-link">{item.opportunity.title}</Link>
+              </p>
+            ) : item.freelancer.skills.length ? (
+              <ul className="tags tags-sm">
+                {item.freelancer.skills.slice(0, 5).map((s) => (
+                  <li key={s} className="tag">{s}</li>
+                ))}
+              </ul>
+            ) : null}
+          </>
+        ) : (
+          <>
+            <h3 className="app-card-title">
+              <Link to={`/applications/${item.id}`}>{item.opportunity.title}</Link>
+            </h3>
+            <p className="app-card-sub">{t("my_applications.by", { name: item.opportunity.merchant.display_name })}</p>
+          </>
+        )}
+        <div className="app-card-meta">
+          <ApplicationStatusBadge status={item.status} awaiting={item.awaiting} viewer={viewer} reason={item.rejection_reason} />
+          <Terms price={item.price_cents} days={item.delivery_days} />
+          <span className="muted small">{t("applications.updated", { date: formatDate(item.updated_at, i18n.language) })}</span>
+        </div>
+      </div>
+      <div className="app-card-actions">
+        {negotiating ? (
+          <Link to={`/applications/${item.id}/negotiate`} className={`btn btn-sm ${yourTurn ? "btn-primary" : "btn-secondary"}`}>
+            {t("applications.negotiate")}
+          </Link>
+        ) : null}
+        <Link to={`/applications/${item.id}`} className="btn btn-sm btn-ghost">
+          {t("applications.open")}
+        </Link>
+      </div>
+    </article>
+  );
+}

@@ -1,0 +1,46 @@
+import { useTranslation } from "react-i18next";
+
+export type Role = "merchant" | "freelancer";
+export type ApplicationStatus = "pending" | "countered" | "accepted" | "rejected" | "withdrawn";
+export type OpportunityStatus = "open" | "closed" | "filled";
+export type RejectionReason = "declined" | "filled" | "closed";
+
+export function OpportunityStatusBadge({ status }: { status: OpportunityStatus | string }) {
+  const { t } = useTranslation("market");
+  return <span className={`badge status-${status}`}>{t(`opportunity_status.${status}`)}</span>;
+}
+
+/**
+ * An application's status as the viewer reads it: "Contraproposta · aguardando você" when it is
+ * the viewer's turn, whose turn it is otherwise, and the reason of a rejection.
+ */
+export function ApplicationStatusBadge({
+  status,
+  awaiting,
+  viewer,
+  reason,
+  compact = false,
+}: {
+  status: ApplicationStatus | string;
+  awaiting?: Role | null;
+  viewer?: Role;
+  reason?: RejectionReason | string | null;
+  compact?: boolean;
+}) {
+  const { t } = useTranslation("market");
+  // The status names whose move it is (PRODUCT.md §3), so a list without `awaiting` still knows.
+  awaiting ??= status === "pending" ? "merchant" : status === "countered" ? "freelancer" : null;
+  const yourTurn = awaiting && viewer && awaiting === viewer;
+  const turn = awaiting ? (yourTurn ? t("awaiting.you") : t(`awaiting.${awaiting}`)) : null;
+  return (
+    <span className="status-line">
+      <span className={`badge app-${status}${yourTurn ? " your-turn" : ""}`}>
+        {t(`application_status.${status}`)}
+        {turn && !compact ? <span className="badge-sub"> · {turn}</span> : null}
+      </span>
+      {status === "rejected" && reason ? (
+        <span className="status-reason">{t(`reasons.${reason}`)}</span>
+      ) : null}
+    </span>
+  );
+}

@@ -1,0 +1,96 @@
+import { Form, Link, useLocation } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { formatDateTime } from "~/lib/format";
+import { Icon } from "../icons";
+
+export type NotificationItem = {
+  id: string;
+  kind: string;
+  application_id: string | null;
+  opportunity_uuid: string | null;
+  opportunity_title: string | null;
+  actor: { display_name: string | null } | null;
+  created_at: string;
+  read_at: string | null;
+};
+
+/** Where a notification leads: its application, else its opportunity. */
+export function notificationTarget(n: Pick<NotificationItem, "application_id" | "opportunity_uuid">) {
+  if (n.application_id) return `/applications/${n.application_id}`;
+  if (n.opportunity_uuid) return `/opportunities/${n.opportunity_uuid}`;
+  return "/notifications";
+}
+
+export function useNotificationText() {
+  const { t } = useTranslation("market");
+  return (n: NotificationItem) =>
+    t(`notifications.kinds.${n.kind}`, {
+      name: n.actor?.display_name ?? t("notifications.someone"),
+      title: n.opportunity_title ?? "",
+    });
+}
+
+/**
+ * One notification as a button: posting it marks it read and goes on to its application, so
+ * opening works the same with or without JavaScript.
+ */
+export function NotificationEntry({ item, className = "" }: { item: NotificationItem; className?: string }) {
+  const { i18n } = useTranslation("market");
+  const text = useNotificationText();
+  return (
+    <Form method="post" action="/notifications" className={`notif ${item.read_at ? "read" : "unread"} ${className}`}>
+      <input type="hidden" name="intent" value="open" />
+      <input type="hidden" name="id" value={item.id} />
+      <input type="hidden" name="to" value={notificationTarget(item)} />
+      <button type="submit" className="notif-button">
+        {!item.read_at ? <span className="notif-dot" aria-hidden="true" /> : null}
+        <span className="notif-text">{text(item)}</span>
+        <time className="notif-time" dateTime={item.created_at}>
+          {formatDateTime(item.created_at, i18n.language)}
+        </time>
+      </button>
+    </Form>
+  );
+}
+
+/** The bell in the top bar: the unread count, and the latest notifications in a dropdown. */
+export function NotificationBell({ unread, latest }: { unread: number; latest: NotificationItem[] }) {
+  const { t } = useTranslation("market");
+  const location = useLocation();
+  const label = `${t("notifications.bell")}${unread ? ` (${t("notifications.unread", { count: unread })})` : ""}`;
+  return (
+    <details className="bell-menu" key={location.key}>
+      <summary className="icon-button" title={label} aria-label={label}>
+        <Icon name="bell" />
+        {unread ? <span className="bell-count">{unread > 99 ? "99+" : unread}</span> : null}
+      </summary>
+      <div className="menu bell-dropdown">
+        <div className="bell-head">
+          <strong>{t("notifications.title")}</strong>
+          {unread ? <span className="muted small">{t("notifications.unread", { count: unread })}</span> : null}
+        </div>
+        {latest.length ? (
+          <div className="bell-list">
+            {latest.map((n) => (
+              <NotificationEntry key={n.id} item={n} />
+            ))}
+          </div>
+        ) : (
+          <p className="muted bell-empty">{t("notifications.empty")}</p>
+        )}
+        <div className="bell-foot">
+          {unread ? (
+            <Form method="post" action="/notifications">
+              <input type="hidden" name="intent" value="read_all" />
+              <input type="hidden" name="redirectTo" value={location.pathname + location.search} />
+              <button type="submit" className="link-button">{t("notifications.mark_all")}</button>
+            </Form>
+          ) : (
+            <span />
+          )}
+          <Link to="/notifications" className="link">{t("notifications.see_all")}</Link>
+        </div>
+      </div>
+    </details>
+  );
+}

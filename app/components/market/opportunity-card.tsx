@@ -1,0 +1,103 @@
+import { Link } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { formatDate } from "~/lib/format";
+import { formatRange } from "~/lib/money";
+import { ApplicationStatusBadge, OpportunityStatusBadge, type Role } from "./badges";
+
+export type OpportunityCardData = {
+  uuid: string;
+  title: string;
+  description: string;
+  category: string;
+  skills: string[];
+  budget_type: string;
+  budget_min_cents: number;
+  budget_max_cents: number;
+  deadline: string | null;
+  location_type: string;
+  city: string | null;
+  vacancies: number;
+  status: string;
+  applications_count: number;
+  accepted_count: number;
+  created_at: string;
+  awaiting_count?: number;
+  my_application?: { id: string; status: string; awaiting?: Role | null } | null;
+  merchant?: { id: string; display_name: string | null; photo_url?: string | null };
+};
+
+/** A deadline is a calendar date: shown as it is, never shifted by a time zone. */
+export function formatDay(date: string, locale: string) {
+  const [y, m, d] = date.slice(0, 10).split("-").map(Number);
+  return new Intl.DateTimeFormat(locale, { dateStyle: "medium", timeZone: "UTC" }).format(new Date(Date.UTC(y!, m! - 1, d!)));
+}
+
+export function Budget({ item }: { item: Pick<OpportunityCardData, "budget_type" | "budget_min_cents" | "budget_max_cents"> }) {
+  const { t, i18n } = useTranslation("market");
+  return (
+    <span className="budget">
+      {formatRange(item.budget_min_cents, item.budget_max_cents, i18n.language)}
+      <small>{t(`budget_suffix.${item.budget_type}`)}</small>
+    </span>
+  );
+}
+
+export function OpportunityCard({ item, viewer }: { item: OpportunityCardData; viewer: Role }) {
+  const { t, i18n } = useTranslation("market");
+  const place = item.location_type === "remote" || !item.city ? t(`location_types.${item.location_type}`) : `${t(`location_types.${item.location_type}`)} · ${item.city}`;
+  return (
+    <article className="card opp-card">
+      <div className="opp-card-top">
+        <div className="opp-card-tags">
+          <span className="tag tag-category">{t(`categories.${item.category}`)}</span>
+          <span className="tag">{t(`budget_types.${item.budget_type}`)}</span>
+          {viewer === "merchant" || item.status !== "open" ? <OpportunityStatusBadge status={item.status} /> : null}
+        </div>
+        <Budget item={item} />
+      </div>
+      <h3 className="opp-card-title">
+        <Link to={`/opportunities/${item.uuid}`}>{item.title}</Link>
+      </h3>
+      <p className="opp-card-desc">{item.description}</p>
+      {item.skills.length ? (
+        <ul className="tags">
+          {item.skills.map((skill) => (
+            <li key={skill} className="tag">{skill}</li>
+          ))}
+        </ul>
+      ) : null}
+      <ul className="meta-list">
+        <li>{place}</li>
+        <li>{item.deadline ? t("list.deadline", { date: formatDay(item.deadline, i18n.language) }) : t("list.no_deadline")}</li>
+        <li>{t("list.published", { date: formatDate(item.created_at, i18n.language) })}</li>
+        {viewer === "merchant" ? <li>{t("list.hired", { accepted: item.accepted_count, vacancies: item.vacancies })}</li> : null}
+      </ul>
+      <div className="opp-card-foot">
+        {viewer === "merchant" ? (
+          <div className="opp-card-counts">
+            <Link to={`/opportunities/${item.uuid}/applications`} className="link">
+              {t("list.applications", { count: item.applications_count })}
+            </Link>
+            {item.awaiting_count ? (
+              <Link to={`/opportunities/${item.uuid}/applications?status=pending`} className="badge awaiting-pill">
+                {t("list.awaiting", { count: item.awaiting_count })}
+              </Link>
+            ) : null}
+          </div>
+        ) : item.my_application ? (
+          <div className="opp-card-counts">
+            <span className="muted small">{t("list.your_application")}:</span>
+            <Link to={`/applications/${item.my_application.id}`} className="plain-link">
+              <ApplicationStatusBadge status={item.my_application.status} awaiting={item.my_application.awaiting} viewer="freelancer" />
+            </Link>
+          </div>
+        ) : (
+          <span className="muted small">{t("list.applications", { count: item.applications_count })}</span>
+        )}
+        <Link to={`/opportunities/${item.uuid}`} className="btn btn-secondary btn-sm">
+          {t("list.view")}
+        </Link>
+      </div>
+    </article>
+  );
+}

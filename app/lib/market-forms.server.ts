@@ -1,0 +1,140 @@
+import { redirect } from "@remix-run/node";
+import type { ZodTypeAny } from "zod";
+import { AppError, fieldErrorsOf } from "~/services/errors.server";
+import { formError } from "~/services/forms.server";
+import { fixedT, getRequestT } from "~/services/i18n.server";
+import { redirectWithSuccess } from "~/services/toast.server";
+import { parseMoney } from "./money";
+
+// Page glue for the marketplace forms: price fields are typed in reais and the services take
+// centavos, so the page converts on the way in and maps the services' errors back on the way out.
+
+/** Page field (reais, as typed) → service field (centavos). */
+export type PriceFields = Record<string, `${string}_cents`>;
+
+/**
+ * The service input for a form: every price field converted to centavos. A price that is not a
+ * price stops here with its own message, together with what the shared schema says about the
+ * other fields, so the user sees every problem at once.
+ */
+export function priceInput(
+  values: Record<string, string>,
+  prices: PriceFields,
+  schema?: ZodTypeAny,
+  { required = false } = {},
+) {
+  const input: Record<string, unknown> = { ...values };
+  const moneyErrors: Record<string, string> = {};
+  for (const [field, centsField] of Object.entries(prices)) {
+    delete input[field];
+    const typed = values[field]?.trim() ?? "";
+    if (typed === "") {
+      if (required) moneyErrors[centsField] = "money_invalid";
+      continue;
+    }
+    const cents = parseMoney(typed);
+    if (cents === null) moneyErrors[centsField] = "money_invalid";
+    else input[centsField] = cents;
+  }
+  if (Object.keys(moneyErrors).length > 0) {
+    const others = schema?.safeParse(input);
+    const schemaErrors = others && !others.success ? fieldErrorsOf(others.error) : {};
+    throw new AppError(422, "validation_failed", { ...schemaErrors, ...moneyErrors });
+  }
+  return input;
+}
+
+/**
+ * The action data of a refused form, with the services' `*_cents` field errors moved onto the
+ * price fields the user typed in.
+ */
+export async function marketFormError(
+  request: Request,
+  error: unknown,
+  values: Record<string, string>,
+  prices: PriceFields = {},
+) {
+  if (error instanceof AppError && error.fieldErrors) {
+    const byCents = Object.fromEntries(Object.entries(prices).map(([field, cents]) => [cents, field]));
+    const fieldErrors: Record<string, string> = {};
+    for (const [field, key] of Object.entries(error.fieldErrors)) fieldErrors[byCents[field] ?? field] = key;
+    error.fieldErrors = fieldErrors;
+  }
+  return formError(request, error, values);
+}
+
+/** The visitor's translator for the `market` namespace (toasts of the page actions). */
+export async function marketT(request: Request) {
+  const { lng } = await getRequestT(request);
+  return fixedT(lng, "market");
+}
+
+/** Post/redirect/get with a success toast in the visitor's language. */
+export async function redirectWithMarketToast(request: Request, to: string, key: string) {
+  const t = await marketT(request);
+  return redirectWithSuccess(to, t(key));
+}
+
+/**
+ * Destructive intents arrive from their confirmation step only; a bare post (an old page, a
+ * crafted form) is sent to that step instead of being carried out.
+ */
+export function requireConfirmed(values: Record<string, string>, confirmUrl: string) {
+  if (values.confirmed !== "1") throw redirect(confirmUrl);
+}
+
+/** A 404 for pages, as the not-found route renders it. */
+export function notFound(): never {
+  throw new Response("Not Found", { status: 404 });
+}
+
+/**
+ * Loaders: a refusal of the service becomes the HTTP answer the page's error boundary shows
+ * (not found or not yours is 404 either way, so nobody learns what exists).
+ */
+export async function orRefusal<T>(promise: Promise<T>): Promise<T> {
+  try {
+    return await promise;
+  } catch (error) {
+    if (error instanceof AppError) {
+      const t = fixedT("pt-BR");
+      throw new Response(JSON.stringify({ message: t(error.key, error.params) }), {
+        status: error.status === 403 ? 404 : error.status,
+        headers: { "Content-Type": "application/json; charset=utf-8" },
+      });
+    }
+    throw error;
+  }
+}
+
+/**
+ * A list read with query parameters from the URL. A parameter the service refuses (a hand-edited
+ * link) is dropped and the list read again, so a bad link still shows a page.
+ */
+export async function listFromUrl<T>(
+  request: Request,
+  fields: readonly string[],
+  read: (query: Record<string, string>) => Promise<T>,
+): Promise<{ list: T; query: Record<string, string> }> {
+  const params = new URL(request.url).searchParams;
+  const query: Record<string, string> = {};
+  for (const field of fields) {
+    const value = params.get(field);
+    if (value) query[field] = value;
+  }
+  try {
+    return { list: await read(query), query };
+  } catch (error) {
+    if (!(error instanceof AppError) || error.status !== 422 || !error.fieldErrors) throw error;
+    for (const field of Object.keys(error.fieldErrors)) delete query[field];
+    return { list: await read(query), query };
+  }
+}
+
+/** Application ids are UUIDs: hex digits and dashes (SPEC.md §2); anything else is not found. */
+export const APPLICATION_ID = /^[0-9a-f-]{1,64}$/i;
+
+export function applicationIdOr404(id: string | undefined): string {
+  if (!id || !APPLICATION_ID.test(id)) notFound();
+  return id;
+}
