@@ -13,12 +13,14 @@ import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { useChangeLanguage } from "remix-i18next/react";
 import { AuthMirror } from "~/components/auth-mirror";
+import { NotificationBell } from "~/components/market/notification-bell";
 import { Shell } from "~/components/shell";
 import { Toaster } from "~/components/toaster";
 import { DEFAULT_TOAST_DURATION, layoutAttributes, toastDurations } from "~/lib/layout";
 import { useNonce } from "~/lib/nonce";
 import { useRootData } from "~/lib/root-data";
 import { i18nServer } from "~/services/i18n.server";
+import { listNotifications } from "~/services/notifications.server";
 import { takeMirrorToken } from "~/services/mirror.server";
 import { getSession } from "~/services/sessions.server";
 import { getToast } from "~/services/toast.server";
@@ -44,11 +46,14 @@ export async function loader({ request }: LoaderFunctionArgs) {
     mirrorToken = mirror.token;
     if (mirror.setCookie) headers.append("Set-Cookie", mirror.setCookie);
   }
+  // The top bar's bell: the unread count and the latest few, on every page of the shell.
+  const notifications = session ? await listNotifications(session.user, { per_page: 5 }) : null;
   return json(
     {
       locale,
       user: session ? toUserJson(session.user) : null,
       mirrorToken,
+      notifications: notifications ? { unread: notifications.unread_count, latest: notifications.data } : null,
       toast: toast
         ? {
             id: randomUUID(),
@@ -91,7 +96,10 @@ export default function App() {
   return (
     <Document locale={data.locale}>
       {data.user ? (
-        <Shell user={data.user}>
+        <Shell
+          user={data.user}
+          bell={data.notifications ? <NotificationBell unread={data.notifications.unread} latest={data.notifications.latest} /> : null}
+        >
           <Outlet />
         </Shell>
       ) : (

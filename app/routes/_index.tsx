@@ -1,15 +1,22 @@
 import { json, type LoaderFunctionArgs } from "@remix-run/node";
-import { Placeholder } from "~/components/placeholder";
+import { useLoaderData } from "@remix-run/react";
+import { MarketErrorBoundary } from "~/components/market/error-boundary";
+import { OpportunityList } from "~/components/market/opportunity-list";
 import { titleMeta } from "~/lib/meta";
+import { loadOpportunityList } from "~/lib/opportunity-list.server";
 import { requireUser } from "~/services/auth.server";
 
+// The default route: the same list as /opportunities, under the title SPEC.md gives it.
 export const meta = titleMeta("titles.home");
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requireUser(request);
-  return json(null);
+  const user = await requireUser(request);
+  return json({ role: user.account_type, list: await loadOpportunityList(user, request) });
 }
 
-export default function Page() {
-  return <Placeholder titleKey="titles.home" />;
+export default function HomePage() {
+  const { role, list } = useLoaderData<typeof loader>();
+  return <OpportunityList list={list} role={role} />;
 }
+
+export const ErrorBoundary = MarketErrorBoundary;

@@ -1,15 +1,249 @@
-import { json, type LoaderFunctionArgs } from "@remix-run/node";
-import { Placeholder } from "~/components/placeholder";
+import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { Field, FormMessage, TextAreaField } from "~/components/form";
+import { ApplicationStatusBadge, OpportunityStatusBadge } from "~/components/market/badges";
+import { ConfirmPanel } from "~/components/market/confirm";
+import { MarketErrorBoundary } from "~/components/market/error-boundary";
+import { OfferHistory, TermsCompare } from "~/components/market/offers";
+import { loadApplicationFor } from "~/lib/application-page.server";
+import {
+  applicationIdOr404,
+  marketFormError,
+  priceInput,
+  redirectWithMarketToast,
+  requireConfirmed,
+  type PriceFields,
+} from "~/lib/market-forms.server";
+import { offerInputSchema } from "~/lib/market-schemas";
 import { titleMeta } from "~/lib/meta";
+import { formatMoney } from "~/lib/money";
+import {
+  acceptOffer,
+  counterOffer,
+  rejectApplication,
+  withdrawApplication,
+} from "~/services/applications.server";
 import { requireUser } from "~/services/auth.server";
+import { formValues } from "~/services/forms.server";
 
 export const meta = titleMeta("titles.negotiate");
 
-export async function loader({ request }: LoaderFunctionArgs) {
-  await requireUser(request);
-  return json(null);
+const PRICES: PriceFields = { price: "price_cents" };
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const user = await requireUser(request);
+  return json(await loadApplicationFor(user, params.id));
 }
 
-export default function Page() {
-  return <Placeholder titleKey="titles.negotiate" />;
+export async function action({ request, params }: ActionFunctionArgs) {
+  const user = await requireUser(request);
+  const id = applicationIdOr404(params.id);
+  const values = formValues(await request.formData());
+  const here = `/applications/${id}/negotiate`;
+  try {
+    switch (values.intent) {
+      case "counter":
+        await counterOffer(user, id, priceInput(values, PRICES, offerInputSchema));
+        return redirectWithMarketToast(request, here, "toasts.countered");
+      case "accept":
+        await acceptOffer(user, id, { offer_id: values.offer_id });
+        return redirectWithMarketToast(request, `/applications/${id}`, "toasts.accepted");
+      case "reject":
+        requireConfirmed(values, `${here}?confirm=reject`);
+        await rejectApplication(user, id, { message: values.message });
+        return redirectWithMarketToast(request, here, "toasts.rejected");
+      case "withdraw":
+        requireConfirmed(values, `${here}?confirm=withdraw`);
+        await withdrawApplication(user, id);
+        return redirectWithMarketToast(request, here, "toasts.withdrawn");
+      default:
+        return redirect(here);
+    }
+  } catch (error) {
+    return marketFormError(request, error, values, PRICES);
+  }
 }
+
+function CounterForm({ suggestedDays }: { suggestedDays: number }) {
+  const { t } = useTranslation("market");
+  const data = useActionData<typeof action>();
+  const busy = useNavigation().state === "submitting";
+  const mine = data?.values?.intent === "counter" ? data : null;
+  const errors = mine?.errors ?? {};
+  return (
+    <section className="card" aria-labelledby="counter-title">
+      <h3 id="counter-title">{t("negotiate.counter_heading")}</h3>
+      <p className="muted">{t("negotiate.counter_intro")}</p>
+      <FormMessage data={mine} />
+      <Form method="post" className="stack" noValidate>
+        <input type="hidden" name="intent" value="counter" />
+        <div className="grid-2">
+          <Field
+            name="price"
+            label={t("fields.offer_price")}
+            hint={t("fields.price_hint")}
+            inputMode="decimal"
+            placeholder="1.500,00"
+            required
+            defaultValue={mine?.values?.price}
+            error={errors.price}
+          />
+          <Field
+            name="delivery_days"
+            type="number"
+            min={1}
+            max={365}
+            label={t("fields.delivery_days")}
+            hint={t("fields.delivery_days_hint")}
+            required
+            defaultValue={mine?.values?.delivery_days ?? String(suggestedDays)}
+            error={errors.delivery_days}
+          />
+        </div>
+        <TextAreaField
+          name="message"
+          label={t("fields.message")}
+          rows={3}
+          maxLength={2000}
+          defaultValue={mine?.values?.message}
+          error={errors.message}
+        />
+        <div className="form-actions">
+          <button type="submit" className="btn btn-primary" disabled={busy}>
+            {busy ? t("negotiate.counter_submitting") : t("negotiate.counter_submit")}
+          </button>
+        </div>
+      </Form>
+    </section>
+  );
+}
+
+export default function NegotiatePage() {
+  const { application: a, viewer, actions } = useLoaderData<typeof loader>();
+  const data = useActionData<typeof action>();
+  const { t, i18n } = useTranslation("market");
+  const [params] = useSearchParams();
+  const busy = useNavigation().state === "submitting";
+  const here = `/applications/${a.id}/negotiate`;
+  const confirm = params.get("confirm");
+  const offers = a.offers;
+  const current = offers[offers.length - 1];
+  const previous = offers.length > 1 ? offers[offers.length - 2]! : null;
+  const pageError = data && data.values?.intent !== "counter" ? data : null;
+  const negotiating = a.status === "pending" || a.status === "countered";
+  const yourTurn = negotiating && a.awaiting === viewer;
+  const other = viewer === "merchant" ? a.freelancer.display_name || a.freelancer.full_name : a.opportunity.merchant.display_name;
+
+  return (
+    <div className="page">
+      <nav className="breadcrumb">
+        <Link to={`/applications/${a.id}`} className="link">← {t("negotiate.application_link")}</Link>
+        <Link to={`/opportunities/${a.opportunity.uuid}`} className="link">{t("negotiate.opportunity_link")}</Link>
+      </nav>
+      <header className="page-header">
+        <div>
+          <h2>{t("negotiate.heading")}</h2>
+          <p className="muted">
+            <strong className="ink">{a.opportunity.title}</strong> · {other}{" "}
+            {a.opportunity.status !== "open" ? <OpportunityStatusBadge status={a.opportunity.status} /> : null}
+          </p>
+        </div>
+        <div className="page-header-actions">
+          <ApplicationStatusBadge status={a.status} awaiting={a.awaiting} viewer={viewer} reason={a.rejection_reason} />
+        </div>
+      </header>
+
+      <FormMessage data={pageError} />
+      {confirm === "reject" && actions.includes("reject") ? (
+        <ConfirmPanel
+          intent="reject"
+          title={t("confirm.reject_title")}
+          text={t("confirm.reject_text")}
+          confirmLabel={t("confirm.reject_button")}
+          cancelHref={here}
+        >
+          <TextAreaField name="message" label={t("fields.reject_message")} rows={3} maxLength={2000} />
+        </ConfirmPanel>
+      ) : null}
+      {confirm === "withdraw" && actions.includes("withdraw") ? (
+        <ConfirmPanel
+          intent="withdraw"
+          title={t("confirm.withdraw_title")}
+          text={t("confirm.withdraw_text")}
+          confirmLabel={t("confirm.withdraw_button")}
+          cancelHref={here}
+        />
+      ) : null}
+
+      <div className="detail-layout">
+        <div className="detail-main">
+          <section className="card" aria-labelledby="terms-title">
+            <h3 id="terms-title">{t("application.current_terms")}</h3>
+            {current ? <TermsCompare current={current} previous={previous} viewer={viewer} /> : null}
+            {a.status === "accepted" ? (
+              <p className="notice notice-success">
+                {t("application.accepted_note", {
+                  price: formatMoney(a.price_cents, i18n.language),
+                  days: t("applications.days", { count: a.delivery_days }),
+                })}
+              </p>
+            ) : negotiating ? (
+              <p className={`notice ${yourTurn ? "notice-warning" : "notice-info"}`}>
+                {yourTurn ? t("application.your_turn") : t(`application.their_turn_${a.awaiting}`)}
+              </p>
+            ) : (
+              <p className="notice notice-info">{t("application.final")}</p>
+            )}
+          </section>
+
+          <section className="card" aria-labelledby="actions-title">
+            <h3 id="actions-title">{t("negotiate.actions")}</h3>
+            {actions.length === 0 ? (
+              <p className="muted">{t("negotiate.no_actions")}</p>
+            ) : (
+              <div className="action-row">
+                {actions.includes("accept") && current ? (
+                  <Form method="post">
+                    <input type="hidden" name="intent" value="accept" />
+                    <input type="hidden" name="offer_id" value={current.id} />
+                    <button type="submit" className="btn btn-primary" disabled={busy}>
+                      ✓ {t("negotiate.accept")} ({formatMoney(current.price_cents, i18n.language)})
+                    </button>
+                  </Form>
+                ) : null}
+                {actions.includes("counter") ? (
+                  <a href="#counter-title" className="btn btn-secondary">
+                    {t("negotiate.counter_heading")}
+                  </a>
+                ) : null}
+                {actions.includes("reject") ? (
+                  <Link to={`${here}?confirm=reject`} className="btn btn-danger-ghost">
+                    {t("negotiate.reject")}
+                  </Link>
+                ) : null}
+                {actions.includes("withdraw") ? (
+                  <Link to={`${here}?confirm=withdraw`} className="btn btn-danger-ghost">
+                    {t("negotiate.withdraw")}
+                  </Link>
+                ) : null}
+              </div>
+            )}
+          </section>
+
+          {actions.includes("counter") ? <CounterForm suggestedDays={a.delivery_days} /> : null}
+        </div>
+
+        <aside className="detail-aside">
+          <section className="card" aria-labelledby="history-title">
+            <h3 id="history-title">{t("negotiate.history")}</h3>
+            <p className="muted small">{t("application.history_count", { count: offers.length })}</p>
+            <OfferHistory offers={offers} viewer={viewer} />
+          </section>
+        </aside>
+      </div>
+    </div>
+  );
+}
+
+export const ErrorBoundary = MarketErrorBoundary;

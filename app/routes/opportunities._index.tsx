@@ -1,15 +1,26 @@
-import { json, type LoaderFunctionArgs } from "@remix-run/node";
-import { Placeholder } from "~/components/placeholder";
-import { titleMeta } from "~/lib/meta";
+import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { useLoaderData } from "@remix-run/react";
+import { MarketErrorBoundary } from "~/components/market/error-boundary";
+import { OpportunityList } from "~/components/market/opportunity-list";
+import { translateCommon } from "~/lib/meta";
+import { loadOpportunityList } from "~/lib/opportunity-list.server";
 import { requireUser } from "~/services/auth.server";
 
-export const meta = titleMeta("titles.opportunities");
+// Merchants see their own opportunities, freelancers the open ones (SPEC.md §2 top bar titles).
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) => {
+  const root = matches.find((m) => m.id === "root")?.data as { locale?: string } | undefined;
+  const key = data?.role === "merchant" ? "titles.home" : "titles.available_opportunities";
+  return [{ title: `${translateCommon(root?.locale, key)} | Freela` }];
+};
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requireUser(request);
-  return json(null);
+  const user = await requireUser(request);
+  return json({ role: user.account_type, list: await loadOpportunityList(user, request) });
 }
 
-export default function Page() {
-  return <Placeholder titleKey="titles.opportunities" />;
+export default function OpportunitiesPage() {
+  const { role, list } = useLoaderData<typeof loader>();
+  return <OpportunityList list={list} role={role} />;
 }
+
+export const ErrorBoundary = MarketErrorBoundary;

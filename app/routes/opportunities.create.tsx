@@ -1,15 +1,50 @@
-import { json, type LoaderFunctionArgs } from "@remix-run/node";
-import { Placeholder } from "~/components/placeholder";
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { useActionData } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { OpportunityForm } from "~/components/market/opportunity-form";
+import { PageHeader } from "~/components/market/page-header";
+import { marketFormError, priceInput, redirectWithMarketToast, type PriceFields } from "~/lib/market-forms.server";
+import { opportunityInputSchema } from "~/lib/market-schemas";
 import { titleMeta } from "~/lib/meta";
 import { requireMerchant } from "~/services/auth.server";
+import { formValues } from "~/services/forms.server";
+import { createOpportunity } from "~/services/opportunities.server";
 
 export const meta = titleMeta("titles.opportunity_create");
+
+const PRICES: PriceFields = { budget_min: "budget_min_cents", budget_max: "budget_max_cents" };
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireMerchant(request);
   return json(null);
 }
 
-export default function Page() {
-  return <Placeholder titleKey="titles.opportunity_create" />;
+export async function action({ request }: ActionFunctionArgs) {
+  const user = await requireMerchant(request);
+  const values = formValues(await request.formData());
+  try {
+    const created = await createOpportunity(user, priceInput(values, PRICES, opportunityInputSchema));
+    return redirectWithMarketToast(request, `/opportunities/${created.uuid}`, "toasts.created");
+  } catch (error) {
+    return marketFormError(request, error, values, PRICES);
+  }
+}
+
+export default function CreateOpportunityPage() {
+  const { t } = useTranslation("market");
+  const data = useActionData<typeof action>();
+  return (
+    <div className="page">
+      <section className="card form-card">
+        <PageHeader title={t("create.heading")} intro={t("create.intro")} />
+        <OpportunityForm
+          values={{}}
+          data={data}
+          submitLabel={t("create.submit")}
+          busyLabel={t("create.submitting")}
+          cancelHref="/opportunities"
+        />
+      </section>
+    </div>
+  );
 }
