@@ -2,7 +2,9 @@ import { existsSync } from "node:fs";
 import { defineConfig, devices } from "@playwright/test";
 
 const PORT = Number(process.env.E2E_PORT ?? 3100);
-export const E2E_DATABASE = "data/e2e/freela.db";
+// E2E_PORT and E2E_DIR let two runs on one machine keep out of each other's way.
+const E2E_DIR = process.env.E2E_DIR ?? "data/e2e";
+export const E2E_DATABASE = `${E2E_DIR}/freela.db`;
 
 // Debian's Chromium where it is installed (CI); Playwright's own browser elsewhere.
 const systemChromium = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].find((p) => existsSync(p));
@@ -29,7 +31,7 @@ export default defineConfig({
   projects: [{ name: "chromium", use: { ...devices["Desktop Chrome"] } }],
   webServer: {
     // A fresh database for every run; the production build, as users get it.
-    command: `rm -rf data/e2e && tsx scripts/migrate.ts && remix-serve ./build/index.js`,
+    command: `rm -rf ${E2E_DIR} && tsx scripts/migrate.ts && remix-serve ./build/index.js`,
     url: `http://localhost:${PORT}/healthz`,
     reuseExistingServer: false,
     timeout: 60_000,
@@ -37,7 +39,7 @@ export default defineConfig({
       PORT: String(PORT),
       NODE_ENV: "production",
       DATABASE_PATH: E2E_DATABASE,
-      UPLOADS_DIR: "data/e2e/uploads",
+      UPLOADS_DIR: `${E2E_DIR}/uploads`,
       SESSION_SECRET: "e2e-secret-0123456789abcdef0123456789abcdef",
       SEED_DEMO: "1",
       BCRYPT_COST: "4",

@@ -1,6 +1,6 @@
 import { json, type ActionFunctionArgs } from "@remix-run/node";
 import { registerUser } from "~/services/accounts.server";
-import { apiErrorResponse, methodNotAllowed, readJson } from "~/services/api.server";
+import { apiErrorResponse, methodNotAllowed, readJson, withApiHeaders } from "~/services/api.server";
 import { assertSameOrigin } from "~/services/auth.server";
 import { apiT } from "~/services/i18n.server";
 import { toUserJson } from "~/services/users.server";
@@ -11,14 +11,13 @@ export async function action({ request }: ActionFunctionArgs) {
   try {
     assertSameOrigin(request);
     const user = await registerUser(await readJson(request), request);
-    return json(
-      { success: true, data: { user: toUserJson(user) }, message: apiT("register_success") },
-      { status: 201 },
+    return withApiHeaders(
+      json({ success: true, data: { user: toUserJson(user) }, message: apiT("register_success") }, { status: 201 }),
     );
   } catch (error) {
     // Registration answers carry `success` either way (SPEC.md §3).
     const response = apiErrorResponse(error);
     const body = await response.json();
-    return json({ success: false, ...body }, { status: response.status, headers: response.headers });
+    return withApiHeaders(json({ success: false, ...body }, { status: response.status, headers: response.headers }));
   }
 }

@@ -2,6 +2,7 @@ import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-r
 import { assertSameOrigin } from "./csrf.server";
 import { AppError, describeError } from "./errors.server";
 import { apiT } from "./i18n.server";
+import { applySecurityHeaders } from "./security.server";
 
 export const MAX_JSON_BYTES = 1024 * 1024;
 
@@ -72,16 +73,31 @@ type Handler<A> = (args: A) => Promise<Response>;
  */
 export function api<A extends LoaderFunctionArgs | ActionFunctionArgs>(handler: Handler<A>) {
   return async (args: A) => {
+    let response: Response;
     try {
       assertSameOrigin(args.request);
-      return await handler(args);
+      response = await handler(args);
     } catch (error) {
-      return apiErrorResponse(error);
+      response = apiErrorResponse(error);
     }
+    return withApiHeaders(response);
   };
+}
+
+/**
+ * API answers skip entry.server (they come from resource routes), so they get the common
+ * security headers here; JSON is never a document to render, frame or keep in a shared cache.
+ */
+export function withApiHeaders(response: Response) {
+  applySecurityHeaders(response.headers);
+  if (!response.headers.has("Content-Security-Policy")) {
+    response.headers.set("Content-Security-Policy", "default-src 'none'; frame-ancestors 'none'");
+  }
+  if (!response.headers.has("Cache-Control")) response.headers.set("Cache-Control", "no-store");
+  return response;
 }
 
 /** For endpoints that take only some methods. */
 export function methodNotAllowed() {
-  return json({ message: apiT("method_not_allowed") }, { status: 405 });
+  return withApiHeaders(json({ message: apiT("method_not_allowed") }, { status: 405 }));
 }

@@ -59,7 +59,13 @@ export function originDecision(request: Request): OriginDecision {
   return sameHost && schemes.includes(sender.protocol) ? "allowed" : "cross-site";
 }
 
-/** Throws a 403 with a Portuguese message when a write comes from another site. */
+/**
+ * Throws a 403 with a Portuguese message when a write comes from another site. Called by the
+ * guards (requireUser, requireApiUser), the api() wrapper and the visitor forms' actions.
+ * Remix 2 refuses a cross-site *document* POST itself (empty 500, before any action runs);
+ * this check covers what it does not: `?_data=` submissions, resource routes and the API,
+ * and `Sec-Fetch-Site` when a browser leaves Origin out.
+ */
 export function assertSameOrigin(request: Request) {
   if (originDecision(request) === "cross-site") {
     throw json({ message: apiT("cross_site_refused") }, { status: 403 });

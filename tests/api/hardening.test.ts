@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { db } from "../../db";
 import { createUser } from "../../db/factories";
-import { action as profileUpdate } from "~/routes/api.profile";
+import { action as profileUpdate, loader as profileLoader } from "~/routes/api.profile";
 import { action as apiLogin } from "~/routes/api.login";
 import { action as apiRegister } from "~/routes/api.register";
 import { action as apiLogout } from "~/routes/api.logout";
@@ -162,6 +162,21 @@ describe("write rate limit", () => {
     expect(Number(res.headers.get("Retry-After"))).toBeGreaterThan(0);
     expect(res.body.message).toMatch(/^Muitas alterações em pouco tempo/);
     expect(res.body.values.full_name).toBe("Nome Qualquer");
+  });
+});
+
+describe("API answers", () => {
+  it("carry nosniff, a locked-down CSP and no-store, refusals included", async () => {
+    const { token } = await signedInUser();
+    const ok = await call(profileLoader, jsonRequest("/api/profile", undefined, { token }));
+    const refused = await call(profileLoader, jsonRequest("/api/profile"));
+    const registered = await call(apiRegister, jsonRequest("/api/register", {}));
+    for (const res of [ok, refused, registered]) {
+      expect(res.headers.get("X-Content-Type-Options")).toBe("nosniff");
+      expect(res.headers.get("Content-Security-Policy")).toBe("default-src 'none'; frame-ancestors 'none'");
+      expect(res.headers.get("Cache-Control")).toBe("no-store");
+    }
+    expect([ok.status, refused.status, registered.status]).toEqual([200, 401, 422]);
   });
 });
 
