@@ -1,13 +1,14 @@
 import { existsSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import SQLite from "better-sqlite3";
-import { afterEach, describe, expect, it } from "vitest";
-import { apiUser, freePort, inspect, migrate, runScript, serverEnv, startServer, type Server } from "./server";
+import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { apiUser, freePort, inspect, migrate, removeTempDirs, runScript, serverEnv, startServer, type Server } from "./server";
 
 const running: Server[] = [];
 afterEach(() => {
   for (const server of running.splice(0)) if (server.child.exitCode === null) server.child.kill("SIGKILL");
 });
+afterAll(() => removeTempDirs());
 
 const emails = (dbPath: string) =>
   inspect(dbPath, (db) => (db.prepare("select email from users order by email").all() as { email: string }[]).map((r) => r.email));

@@ -1,12 +1,13 @@
 import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
 import { request as httpRequest } from "node:http";
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import {
   apiUser,
   freePort,
   inspect,
   migrate,
+  removeTempDirs,
   requireBuild,
   serverEnv,
   startServer,
@@ -18,6 +19,7 @@ const running: Server[] = [];
 afterEach(() => {
   for (const server of running.splice(0)) if (server.child.exitCode === null) server.child.kill("SIGKILL");
 });
+afterAll(() => removeTempDirs());
 
 beforeAll(() => requireBuild());
 

@@ -1,6 +1,6 @@
 // Runs the production build as a real process, the way `npm start` does, for tests that kill it.
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { existsSync, mkdtempSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { createServer, connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -27,8 +27,16 @@ export function freePort(): Promise<number> {
   });
 }
 
+const tempDirs: string[] = [];
+
+/** Removes the data folders made by serverEnv (call once the servers using them have stopped). */
+export function removeTempDirs() {
+  for (const dir of tempDirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+}
+
 /** A temporary data folder and the environment of a production server using it. */
 export function serverEnv(port: number, dir = mkdtempSync(join(tmpdir(), "freela-server-"))) {
+  tempDirs.push(dir);
   const env: NodeJS.ProcessEnv = {
     PATH: process.env.PATH,
     HOME: process.env.HOME,
