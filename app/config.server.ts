@@ -17,6 +17,8 @@ const schema = z.object({
   SMTP_URL: z.string().url().optional(),
   MAIL_FROM: z.string().default("Freela <nao-responda@freela.local>"),
   SEED_DEMO: flag.optional(),
+  /** Set behind a reverse proxy that appends the client address to X-Forwarded-For. */
+  TRUST_PROXY: flag.default("0"),
 });
 
 export type Config = z.infer<typeof schema> & { SESSION_SECRET: string; SEED_DEMO: boolean };

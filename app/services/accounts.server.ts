@@ -73,10 +73,7 @@ export async function login(input: unknown, request: Request) {
   const user = await db.selectFrom("users").selectAll().where("email", "=", email).executeTakeFirst();
   const ok = await bcrypt.compare(password, user?.password_hash ?? (await timingDummy()));
   if (!user || !ok) {
-    await Promise.all([
-      limiters.loginByEmail.penalty(email),
-      limiters.loginByIp.penalty(ip),
-    ]);
+    await Promise.all([limiters.loginByEmail.penalty(email), ip && limiters.loginByIp.penalty(ip)]);
     throw new AppError(401, "invalid_credentials");
   }
   await limiters.loginByEmail.delete(email);

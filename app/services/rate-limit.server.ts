@@ -1,4 +1,5 @@
 import { RateLimiterMemory, RateLimiterRes } from "rate-limiter-flexible";
+import { config } from "~/config.server";
 import { AppError } from "./errors.server";
 
 export const WRITES_PER_MINUTE = 120;
@@ -17,13 +18,16 @@ export const limiters = {
 };
 
 /**
- * The client address. remix-serve does not hand the socket to Remix, so behind a proxy the
- * last X-Forwarded-For entry is used (the one the proxy itself appended; earlier entries come
- * from the client and could be varied to dodge a limit); without one every client shares a
- * single bucket.
+ * The client address, or null when it is unknown. remix-serve does not hand the socket to
+ * Remix, so the address can only come from a proxy: with TRUST_PROXY set, the last
+ * X-Forwarded-For entry (the one the proxy appended; earlier ones are the client's own words).
+ * Without a trusted proxy the header is ignored — any client could write it — and the
+ * per-address limits are skipped rather than shared by everyone; the per-e-mail and per-user
+ * limits still hold.
  */
-export function clientIp(request: Request) {
-  return request.headers.get("X-Forwarded-For")?.split(",").pop()?.trim() || "local";
+export function clientIp(request: Request): string | null {
+  if (!config.TRUST_PROXY) return null;
+  return request.headers.get("X-Forwarded-For")?.split(",").pop()?.trim() || null;
 }
 
 function tooMany(res: RateLimiterRes, key = "rate_limited"): AppError {
@@ -33,14 +37,16 @@ function tooMany(res: RateLimiterRes, key = "rate_limited"): AppError {
   });
 }
 
-/** Throws a 429 when the key has no points left, without spending one. */
-export async function assertNotLimited(limiter: RateLimiterMemory, key: string) {
+/** Throws a 429 when the key has no points left, without spending one. A null key is not limited. */
+export async function assertNotLimited(limiter: RateLimiterMemory, key: string | null) {
+  if (key === null) return;
   const res = await limiter.get(key);
   if (res && res.remainingPoints <= 0) throw tooMany(res);
 }
 
-/** Spends one point; throws a 429 when none was left. */
-export async function consume(limiter: RateLimiterMemory, key: string, messageKey?: string) {
+/** Spends one point; throws a 429 when none was left. A null key is not limited. */
+export async function consume(limiter: RateLimiterMemory, key: string | null, messageKey?: string) {
+  if (key === null) return;
   try {
     await limiter.consume(key);
   } catch (res) {
