@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import bcrypt from "bcryptjs";
-import type { Kysely } from "kysely";
+import { sql, type Kysely } from "kysely";
 import type { AccountType, ApplicationRow, Database, OfferRow, OpportunityRow, UserRow } from "./schema";
 
 // One set of factories for the demo seed, the unit tests and the browser tests.
@@ -106,8 +106,8 @@ const awaitingOf = (status: ApplicationRow["status"]): ApplicationRow["awaiting"
 
 /**
  * An application with its offers. The current terms are the last offer's; the opportunity's
- * counters follow (an accepted application takes a vacancy). A freelancer is created when
- * `freelancer_id` is not given.
+ * counters follow (an accepted application takes a vacancy, the last one fills it; the other
+ * applications are left as they are). A freelancer is created when `freelancer_id` is not given.
  */
 export async function createApplication(db: Kysely<Database>, seed: ApplicationSeed) {
   const { opportunity, offers: offerSeeds, ...rest } = seed;
@@ -147,11 +147,14 @@ export async function createApplication(db: Kysely<Database>, seed: ApplicationS
     created_at: o.created_at ?? createdAt,
   }));
   await db.insertInto("offers").values(offerRows).execute();
+  const hired = status === "accepted" ? 1 : 0;
   await db
     .updateTable("opportunities")
     .set((eb) => ({
       applications_count: eb("applications_count", "+", 1),
-      accepted_count: eb("accepted_count", "+", status === "accepted" ? 1 : 0),
+      accepted_count: eb("accepted_count", "+", hired),
+      // As in the services, taking the last vacancy fills an open opportunity.
+      status: sql<OpportunityRow["status"]>`CASE WHEN status = 'open' AND accepted_count + ${hired} >= vacancies THEN 'filled' ELSE status END`,
     }))
     .where("id", "=", opportunity.id)
     .execute();

@@ -1,6 +1,17 @@
-import type { Kysely } from "kysely";
-import { DEFAULT_PASSWORD, createUser } from "./factories";
-import type { Database } from "./schema";
+import { randomUUID } from "node:crypto";
+import type { Insertable, Kysely } from "kysely";
+import { todayInSaoPaulo } from "../app/lib/market-schemas";
+import { parseTags } from "../app/services/users.server";
+import {
+  coverLetterClosings,
+  coverLetterOpenings,
+  demoJobs,
+  freelancerCounterMessages,
+  merchantCounterMessages,
+  rejectionMessages,
+} from "./demo-catalog";
+import { DEFAULT_PASSWORD, createApplication, createOpportunity, createUser, type OfferSeed } from "./factories";
+import type { ApplicationRow, Database, NotificationKind, NotificationsTable, UserRow } from "./schema";
 
 export const demoAccounts = {
   password: DEFAULT_PASSWORD,
@@ -37,15 +48,328 @@ export const demoAccounts = {
       bio: "Designer de marcas e interfaces. Portfólio com mais de 80 projetos.",
       skills: ["Figma", "Branding", "UI"],
     },
+    {
+      email: "fernanda@freela.dev",
+      full_name: "Fernanda Oliveira Castro",
+      display_name: "Dra. Fernanda",
+      account_type: "merchant" as const,
+      bio: "Dentista e sócia da Clínica Sorriso, em Curitiba. Cuido também do marketing da clínica.",
+      skills: ["Saúde", "Gestão"],
+    },
+    {
+      email: "roberto@freela.dev",
+      full_name: "Roberto Nascimento",
+      display_name: "Roberto",
+      account_type: "merchant" as const,
+      bio: "Dono da Nascimento Auto Center, oficina mecânica familiar em Porto Alegre desde 1998.",
+      skills: ["Automotivo", "Atendimento"],
+    },
+    {
+      email: "luciana@freela.dev",
+      full_name: "Luciana Ferreira Gomes",
+      display_name: "Lu Ferreira",
+      account_type: "merchant" as const,
+      bio: "Estilista do Ateliê Flor de Lis, moda feminina autoral feita em São Paulo.",
+      skills: ["Moda", "E-commerce"],
+    },
+    {
+      email: "marcos@freela.dev",
+      full_name: "Marcos Vinícius Prado",
+      display_name: "Marcos",
+      account_type: "merchant" as const,
+      bio: "Diretor da Prado Idiomas, escola de inglês e espanhol em Salvador.",
+      skills: ["Educação", "Gestão"],
+    },
+    {
+      email: "rafael@freela.dev",
+      full_name: "Rafael Costa Mendes",
+      display_name: "Rafa",
+      account_type: "freelancer" as const,
+      bio: "Desenvolvedor back-end (Node.js e Python) com experiência em logística e APIs de pagamento.",
+      skills: ["Node.js", "Python", "PostgreSQL"],
+    },
+    {
+      email: "camila@freela.dev",
+      full_name: "Camila Ribeiro",
+      display_name: "Camila",
+      account_type: "freelancer" as const,
+      bio: "Redatora e social media. Ajudo pequenos negócios a falar com o cliente certo.",
+      skills: ["Copywriting", "Instagram", "SEO"],
+    },
+    {
+      email: "thiago@freela.dev",
+      full_name: "Thiago Santos Oliveira",
+      display_name: "Thiago",
+      account_type: "freelancer" as const,
+      bio: "Editor de vídeo e motion designer. YouTube, Reels e vídeos institucionais.",
+      skills: ["Premiere", "After Effects", "Filmagem"],
+    },
+    {
+      email: "beatriz@freela.dev",
+      full_name: "Beatriz Almeida",
+      display_name: "Bia",
+      account_type: "freelancer" as const,
+      bio: "Tradutora de inglês e espanhol, com foco em textos técnicos, jurídicos e legendagem.",
+      skills: ["Inglês", "Espanhol", "Legendagem"],
+    },
+    {
+      email: "gabriel@freela.dev",
+      full_name: "Gabriel Moreira",
+      display_name: "Gabriel",
+      account_type: "freelancer" as const,
+      bio: "Analista de dados. Power BI, SQL e planilhas que o dono do negócio consegue usar.",
+      skills: ["Power BI", "SQL", "Excel"],
+    },
+    {
+      email: "larissa@freela.dev",
+      full_name: "Larissa Gomes Pereira",
+      display_name: "Larissa",
+      account_type: "freelancer" as const,
+      bio: "Assistente virtual e atendimento ao cliente por WhatsApp, e-mail e telefone.",
+      skills: ["Atendimento", "Organização", "WhatsApp"],
+    },
   ],
 };
 
-/** Seeds the demo accounts into an empty database; returns false when it already has users. */
+
+type Party = "merchant" | "freelancer";
+type Plan = { freelancer: string; status: ApplicationRow["status"]; rounds: number };
+
+/** A small deterministic generator, so every new demo database tells the same story. */
+export function prng(seed: number) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+
+// Who applies to what, when the story is not told explicitly below.
+const affinity: Record<string, string[]> = {
+  desenvolvimento: ["rafael@freela.dev", "pedro@freela.dev", "gabriel@freela.dev"],
+  design: ["pedro@freela.dev", "camila@freela.dev", "thiago@freela.dev"],
+  marketing: ["camila@freela.dev", "pedro@freela.dev", "larissa@freela.dev", "thiago@freela.dev"],
+  redacao: ["camila@freela.dev", "beatriz@freela.dev", "larissa@freela.dev"],
+  traducao: ["beatriz@freela.dev", "camila@freela.dev", "larissa@freela.dev"],
+  video: ["thiago@freela.dev", "pedro@freela.dev", "camila@freela.dev"],
+  dados: ["gabriel@freela.dev", "rafael@freela.dev", "larissa@freela.dev"],
+  suporte: ["larissa@freela.dev", "rafael@freela.dev", "beatriz@freela.dev"],
+  outros: ["larissa@freela.dev", "beatriz@freela.dev", "thiago@freela.dev", "gabriel@freela.dev"],
+};
+
+// The demo logins land on something to do: Ana has applications waiting for her, and Júlia has
+// applications in every state, two of them countered and waiting for her answer.
+const storyPlans: Record<string, Plan[]> = {
+  "Site com cardápio e encomendas para padaria": [
+    { freelancer: "julia@freela.dev", status: "countered", rounds: 2 },
+    { freelancer: "rafael@freela.dev", status: "pending", rounds: 3 },
+    { freelancer: "pedro@freela.dev", status: "pending", rounds: 1 },
+  ],
+  "Nova identidade visual para a Padaria Pão de Mel": [
+    { freelancer: "pedro@freela.dev", status: "pending", rounds: 1 },
+    { freelancer: "camila@freela.dev", status: "pending", rounds: 3 },
+    { freelancer: "thiago@freela.dev", status: "withdrawn", rounds: 1 },
+  ],
+  "Gestão do Instagram da padaria por 3 meses": [
+    { freelancer: "camila@freela.dev", status: "countered", rounds: 2 },
+    { freelancer: "larissa@freela.dev", status: "pending", rounds: 1 },
+  ],
+  "Planilha de custos e precificação dos produtos": [
+    { freelancer: "gabriel@freela.dev", status: "accepted", rounds: 2 },
+  ],
+  "Painel administrativo em React para transportadora": [
+    { freelancer: "julia@freela.dev", status: "pending", rounds: 1 },
+    { freelancer: "pedro@freela.dev", status: "accepted", rounds: 3 },
+    { freelancer: "rafael@freela.dev", status: "rejected", rounds: 1 },
+  ],
+  "API de rastreamento de entregas em Node.js": [
+    { freelancer: "julia@freela.dev", status: "countered", rounds: 4 },
+    { freelancer: "rafael@freela.dev", status: "pending", rounds: 1 },
+  ],
+  "Agendamento online para clínica odontológica": [
+    { freelancer: "julia@freela.dev", status: "accepted", rounds: 2 },
+    { freelancer: "rafael@freela.dev", status: "rejected", rounds: 1 },
+  ],
+  "Loja virtual na Nuvemshop para ateliê de moda": [
+    { freelancer: "julia@freela.dev", status: "rejected", rounds: 3 },
+    { freelancer: "pedro@freela.dev", status: "pending", rounds: 1 },
+  ],
+  "Manutenção do site WordPress da escola de idiomas": [
+    { freelancer: "julia@freela.dev", status: "withdrawn", rounds: 2 },
+    { freelancer: "rafael@freela.dev", status: "countered", rounds: 2 },
+  ],
+};
+
+// A few opportunities end closed by their merchant, the way real ones do.
+const closedTitles = new Set([
+  "Fachada e adesivagem da oficina",
+  "Newsletter mensal para clientes da transportadora",
+  "Tradução de manual de equipamento odontológico",
+  "Indicadores de atendimento da clínica",
+]);
+
+const roundTo = (value: number, step: number) => Math.max(step, Math.round(value / step) * step);
+
+/**
+ * The demo marketplace: the accounts above, the catalog's opportunities spread over the last six
+ * weeks, applications in every state with their negotiations, and the notifications they caused.
+ */
+async function seedMarketplace(db: Kysely<Database>, users: Map<string, UserRow>) {
+  const random = prng(20240611);
+  const pick = <T>(list: readonly T[]) => list[Math.floor(random() * list.length)];
+  const now = Date.now();
+  const notifications: Insertable<NotificationsTable>[] = [];
+  const notice = (userId: string, kind: NotificationKind, applicationId: string, opportunityId: number, at: number) =>
+    notifications.push({
+      id: randomUUID(),
+      user_id: userId,
+      kind,
+      application_id: applicationId,
+      opportunity_id: opportunityId,
+      created_at: new Date(at).toISOString(),
+      // What happened more than four days ago has been seen.
+      read_at: at < now - 4 * DAY ? new Date(at + HOUR).toISOString() : null,
+    });
+
+  for (const [index, job] of demoJobs.entries()) {
+    const merchant = users.get(job.merchant)!;
+    const createdAt = now - (1 + ((index * 7) % 40)) * DAY - Math.floor(random() * 10) * HOUR;
+    const step = job.hourly ? 500 : 5000;
+    const location = job.location ?? "remote";
+    const opportunity = await createOpportunity(db, {
+      merchant_id: merchant.id,
+      title: job.title,
+      description: job.description,
+      category: job.category,
+      skills: job.skills,
+      budget_type: job.hourly ? "hourly" : "fixed",
+      budget_min_cents: job.budget[0] * 100,
+      budget_max_cents: job.budget[1] * 100,
+      deadline: job.deadlineIn ? todayInSaoPaulo(new Date(now + job.deadlineIn * DAY)) : null,
+      location_type: location,
+      city: location === "remote" ? null : job.city ?? null,
+      vacancies: job.vacancies ?? 1,
+      created_at: new Date(createdAt).toISOString(),
+      updated_at: new Date(createdAt).toISOString(),
+    });
+
+    const plans: Plan[] =
+      storyPlans[job.title] ??
+      (() => {
+        const candidates = [...affinity[job.category]].sort(() => random() - 0.5);
+        const count = index % 6 === 5 ? 0 : 1 + Math.floor(random() * candidates.length);
+        return candidates.slice(0, count).map((freelancer) => ({
+          freelancer,
+          status: pick(["pending", "pending", "countered", "accepted", "rejected", "withdrawn"] as const),
+          rounds: 1 + Math.floor(random() * 4),
+        }));
+      })();
+
+    let accepted = 0;
+    const vacancies = job.vacancies ?? 1;
+    const closing = closedTitles.has(job.title);
+    const negotiating: { id: string; freelancerId: string; at: number }[] = [];
+    for (const [n, plan] of plans.entries()) {
+      const freelancer = users.get(plan.freelancer)!;
+      let status = plan.status;
+      // A hire that would fill an opportunity its merchant is going to close stays a negotiation.
+      if (status === "accepted" && accepted + (closing ? 1 : 0) >= vacancies) status = "pending";
+      // Pending ends on the freelancer's offer (odd count), countered on the merchant's (even).
+      let rounds = plan.rounds;
+      if (status === "pending" && rounds % 2 === 0) rounds -= 1;
+      if (status === "countered" && rounds % 2 === 1) rounds += 1;
+      const appliedAt = Math.min(createdAt + (2 + n * 5 + Math.floor(random() * 20)) * HOUR, now - 3 * HOUR);
+      const first = roundTo(job.budget[0] * 100 + (job.budget[1] - job.budget[0]) * 100 * (0.6 + random() * 0.4), step);
+      let price = first;
+      let days = job.hourly ? 30 : 7 + Math.floor(random() * 30);
+      const offers: OfferSeed[] = [];
+      let at = appliedAt;
+      for (let r = 0; r < rounds; r++) {
+        const author: Party = r % 2 === 0 ? "freelancer" : "merchant";
+        if (r > 0) {
+          at = Math.min(at + (3 + Math.floor(random() * 30)) * HOUR, now - (rounds - r) * HOUR);
+          price = author === "merchant" ? roundTo(price * 0.85, step) : roundTo(price * 1.06, step);
+          days = author === "merchant" ? Math.max(3, days - 3) : days + 2;
+        }
+        offers.push({
+          author,
+          price_cents: price,
+          delivery_days: days,
+          message: r === 0 ? null : pick(author === "merchant" ? merchantCounterMessages : freelancerCounterMessages),
+          created_at: new Date(at).toISOString(),
+        });
+      }
+      const endedAt = Math.min(at + (2 + Math.floor(random() * 20)) * HOUR, now - HOUR);
+      const final = status === "accepted" || status === "rejected" || status === "withdrawn";
+      const application = await createApplication(db, {
+        opportunity,
+        freelancer_id: freelancer.id,
+        status,
+        cover_letter: `${pick(coverLetterOpenings)} Trabalho com ${parseTags(freelancer.skills).join(", ")} e posso cuidar de "${job.title}" do começo ao fim. ${pick(coverLetterClosings)}`,
+        rejection_message: status === "rejected" ? pick(rejectionMessages) : null,
+        created_at: new Date(appliedAt).toISOString(),
+        updated_at: new Date(final ? endedAt : at).toISOString(),
+        offers,
+      });
+      if (status === "accepted") accepted += 1;
+
+      // The notifications this story caused, each to the other party.
+      notice(merchant.id, "application_received", application.id, opportunity.id, appliedAt);
+      offers.slice(1).forEach((offer) => {
+        const to = offer.author === "merchant" ? freelancer.id : merchant.id;
+        notice(to, "offer_received", application.id, opportunity.id, Date.parse(offer.created_at!));
+      });
+      const lastAuthor = offers[offers.length - 1].author;
+      if (status === "accepted") {
+        notice(lastAuthor === "merchant" ? merchant.id : freelancer.id, "application_accepted", application.id, opportunity.id, endedAt);
+      }
+      if (status === "rejected") notice(freelancer.id, "application_rejected", application.id, opportunity.id, endedAt);
+      if (status === "withdrawn") notice(merchant.id, "application_withdrawn", application.id, opportunity.id, endedAt);
+      if (status === "pending" || status === "countered") {
+        negotiating.push({ id: application.id, freelancerId: freelancer.id, at: endedAt });
+      }
+    }
+
+    // Filling or closing ends what was still under negotiation, as the services do.
+    const ending = accepted >= vacancies ? "filled" : closing ? "closed" : null;
+    if (ending) {
+      const endedAt = Math.max(...negotiating.map((a) => a.at), createdAt + DAY);
+      await db
+        .updateTable("opportunities")
+        .set({ status: ending, updated_at: new Date(endedAt).toISOString() })
+        .where("id", "=", opportunity.id)
+        .execute();
+      for (const app of negotiating) {
+        await db
+          .updateTable("applications")
+          .set({ status: "rejected", awaiting: null, rejection_reason: ending, updated_at: new Date(endedAt).toISOString() })
+          .where("id", "=", app.id)
+          .execute();
+        notice(app.freelancerId, "application_rejected", app.id, opportunity.id, endedAt);
+      }
+    }
+  }
+  for (let i = 0; i < notifications.length; i += 500) {
+    await db.insertInto("notifications").values(notifications.slice(i, i + 500)).execute();
+  }
+}
+
+/** Seeds the demo accounts and marketplace into an empty database; false when it already has users. */
 export async function seedDemo(db: Kysely<Database>) {
   const existing = await db.selectFrom("users").select("id").limit(1).executeTakeFirst();
   if (existing) return false;
-  for (const account of demoAccounts.users) {
-    await createUser(db, { ...account, password: demoAccounts.password });
-  }
+  await db.transaction().execute(async (trx) => {
+    const users = new Map<string, UserRow>();
+    for (const account of demoAccounts.users) {
+      users.set(account.email, await createUser(trx, { ...account, password: demoAccounts.password }));
+    }
+    await seedMarketplace(trx, users);
+  });
   return true;
 }

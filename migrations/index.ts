@@ -2,12 +2,14 @@ import type { Migration, MigrationProvider } from "kysely";
 import * as m001 from "./001_initial";
 import * as m002 from "./002_opportunities_fts";
 import * as m003 from "./003_marketplace_indexes";
+import * as m004 from "./004_sort_and_dashboard_indexes";
 
 // Listed in code, not read from disk, so the production build carries every migration.
 const migrations: Record<string, Migration> = {
   "001_initial": m001,
   "002_opportunities_fts": m002,
   "003_marketplace_indexes": m003,
+  "004_sort_and_dashboard_indexes": m004,
 };
 
 export const migrationProvider: MigrationProvider = {

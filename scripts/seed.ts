@@ -1,8 +1,28 @@
-// Seeds the demo data into the configured database (migrating it first).
-import { db, migrateToLatest } from "../db";
+// Seeds the configured database (migrating it first).
+//   npm run seed                          demo accounts and marketplace, on a new database
+//   npm run seed -- --opportunities 100000   adds volume data for benchmarks
+import { parseArgs } from "node:util";
+import { db, migrateToLatest, sqlite } from "../db";
+import { seedVolume } from "../db/bulk-seed";
 import { demoAccounts, seedDemo } from "../db/seed";
 
+const { values } = parseArgs({ options: { opportunities: { type: "string" } } });
+
 await migrateToLatest();
-const seeded = await seedDemo(db);
-console.info(seeded ? `Demo data seeded (password: ${demoAccounts.password}).` : "Database already has users; nothing seeded.");
+if (values.opportunities !== undefined) {
+  const count = Number(values.opportunities);
+  if (!Number.isInteger(count) || count < 1) {
+    console.error("--opportunities takes a positive whole number");
+    process.exit(1);
+  }
+  const r = seedVolume(sqlite, count);
+  console.info(
+    `Added ${r.opportunities} opportunities, ${r.applications} applications, ${r.offers} offers, ` +
+      `${r.notifications} notifications and ${r.users} users in ${(r.ms / 1000).toFixed(1)} s ` +
+      `(password: ${demoAccounts.password}).`,
+  );
+} else {
+  const seeded = await seedDemo(db);
+  console.info(seeded ? `Demo data seeded (password: ${demoAccounts.password}).` : "Database already has users; nothing seeded.");
+}
 await db.destroy();

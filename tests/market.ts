@@ -1,3 +1,4 @@
+import { sql } from "kysely";
 import { db } from "../db";
 import { createApplication, createOpportunity, createUser, type OpportunityOverrides } from "../db/factories";
 import type { ApplicationRow, UserRow } from "../db/schema";
@@ -64,4 +65,33 @@ export async function notificationsOf(user: Pick<UserRow, "id">) {
 
 export async function offersOf(applicationId: string) {
   return db.selectFrom("offers").selectAll().where("application_id", "=", applicationId).execute();
+}
+
+/** Rows that break the rules the services keep (counters, turns, terms, reasons); none is right. */
+export async function brokenInvariants() {
+  const broken = await sql<{ problem: string; id: string }>`
+      SELECT 'applications_count' AS problem, o.uuid AS id FROM opportunities o
+        WHERE o.applications_count != (SELECT count(*) FROM applications a WHERE a.opportunity_id = o.id)
+      UNION ALL SELECT 'accepted_count', o.uuid FROM opportunities o
+        WHERE o.accepted_count != (SELECT count(*) FROM applications a WHERE a.opportunity_id = o.id AND a.status = 'accepted')
+      UNION ALL SELECT 'filled', o.uuid FROM opportunities o
+        WHERE (o.status = 'filled') != (o.accepted_count = o.vacancies)
+      UNION ALL SELECT 'negotiating on a shut opportunity', a.id FROM applications a JOIN opportunities o ON o.id = a.opportunity_id
+        WHERE o.status != 'open' AND a.status IN ('pending', 'countered')
+      UNION ALL SELECT 'offers_count', a.id FROM applications a
+        WHERE a.offers_count != (SELECT count(*) FROM offers f WHERE f.application_id = a.id)
+      UNION ALL SELECT 'awaiting', a.id FROM applications a
+        WHERE coalesce(a.awaiting, '-') != CASE a.status WHEN 'pending' THEN 'merchant' WHEN 'countered' THEN 'freelancer' ELSE '-' END
+      UNION ALL SELECT 'last offer author', a.id FROM applications a
+        WHERE a.status IN ('pending', 'countered') AND (
+          SELECT author FROM offers f WHERE f.application_id = a.id ORDER BY f.created_at DESC, f.rowid DESC LIMIT 1
+        ) != CASE a.status WHEN 'pending' THEN 'freelancer' ELSE 'merchant' END
+      UNION ALL SELECT 'current terms', a.id FROM applications a
+        WHERE a.price_cents != (SELECT price_cents FROM offers f WHERE f.application_id = a.id ORDER BY f.created_at DESC, f.rowid DESC LIMIT 1)
+      UNION ALL SELECT 'rejection reason', a.id FROM applications a
+        WHERE (a.status = 'rejected') != (a.rejection_reason IS NOT NULL)
+      UNION ALL SELECT 'city', o.uuid FROM opportunities o WHERE o.location_type != 'remote' AND o.city IS NULL
+      UNION ALL SELECT 'future', a.id FROM applications a WHERE a.created_at > strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
+    `.execute(db);
+  return broken.rows;
 }

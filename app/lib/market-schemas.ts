@@ -63,9 +63,12 @@ function enumField<T extends readonly [string, ...string[]]>(values: T, key: str
   );
 }
 
+// Building a formatter is costly (it loads time-zone data); one is enough.
+const saoPauloDate = new Intl.DateTimeFormat("en-CA", { timeZone: TIME_ZONE });
+
 /** Today's date (YYYY-MM-DD) in São Paulo, where the product's users live. */
 export function todayInSaoPaulo(now = new Date()) {
-  return new Intl.DateTimeFormat("en-CA", { timeZone: TIME_ZONE }).format(now);
+  return saoPauloDate.format(now);
 }
 
 function isRealDate(value: string) {

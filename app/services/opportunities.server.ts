@@ -214,11 +214,12 @@ export function opportunityListQueries(user: UserRow, q: OpportunityQuery) {
       page = page.orderBy("opportunities.budget_min_cents", "asc").orderBy("opportunities.id", "desc");
       break;
     case "deadline":
-      // Soonest deadline first; those without one go last.
+      // Soonest deadline first, those without one last: the order of the index
+      // opportunities_status_deadline_sort (ties by id ascending, as the index keeps them).
       page = page
         .orderBy(sql`opportunities.deadline IS NULL`)
         .orderBy("opportunities.deadline", "asc")
-        .orderBy("opportunities.id", "desc");
+        .orderBy("opportunities.id", "asc");
       break;
     default:
       page = page.orderBy("opportunities.created_at", "desc").orderBy("opportunities.id", "desc");

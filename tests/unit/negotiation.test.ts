@@ -16,6 +16,7 @@ import { AppError } from "~/services/errors.server";
 import { closeOpportunity, reopenOpportunity } from "~/services/opportunities.server";
 import {
   applicationRow,
+  brokenInvariants,
   freelancer,
   merchant,
   negotiation,
@@ -83,7 +84,9 @@ describe("applying", () => {
     expect(await outcome(applyToOpportunity(applicant, opp.uuid, validApplication))).toBe(409);
     const closed = await createOpportunity(db, { status: "closed" });
     expect(await outcome(applyToOpportunity(applicant, closed.uuid, validApplication))).toBe(409);
-    const filled = await createOpportunity(db, { status: "filled", accepted_count: 1 });
+    const filled = await createOpportunity(db);
+    await createApplication(db, { opportunity: filled, status: "accepted" });
+    expect((await opportunityRow(filled.id)).status).toBe("filled");
     expect(await outcome(applyToOpportunity(applicant, filled.uuid, validApplication))).toBe(409);
     expect(await outcome(applyToOpportunity(applicant, "nope", validApplication))).toBe(404);
     expect(await outcome(applyToOpportunity(await merchant(), opp.uuid, validApplication))).toBe(403);
@@ -423,5 +426,11 @@ describe("concurrency", () => {
     expect(results.filter((s) => s === 409)).toHaveLength(2);
     const offers = await offersOf(application.id);
     expect(offers).toHaveLength(2);
+  });
+});
+
+describe("after every test above", () => {
+  it("the counters, turns, terms and reasons are all consistent", async () => {
+    expect(await brokenInvariants()).toEqual([]);
   });
 });

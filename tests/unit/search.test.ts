@@ -120,4 +120,19 @@ describe("query plans of the hot lists", () => {
       expect(details.some((d) => /(SEARCH|SCAN) opportunities(_fts)?\b/.test(d))).toBe(true);
     }
   });
+
+  it.each(["newest", "budget_desc", "budget_asc", "deadline"])(
+    "browsing sorted by %s reads open opportunities in index order (no sort of them all)",
+    (sort) => {
+      const { page } = opportunityListQueries(freelancer, opportunityQuerySchema.parse({ sort }));
+      const compiled = page.compile();
+      const details = (
+        sqlite.prepare(`EXPLAIN QUERY PLAN ${compiled.sql}`).all(...(compiled.parameters as unknown[])) as {
+          detail: string;
+        }[]
+      ).map((row) => row.detail);
+      // "LAST TERM OF ORDER BY" only orders rows that tie on the indexed column.
+      expect(details.filter((d) => d === "USE TEMP B-TREE FOR ORDER BY"), details.join("\n")).toEqual([]);
+    },
+  );
 });

@@ -1,0 +1,89 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { db } from "../../db";
+import { demoAccounts, seedDemo } from "../../db/seed";
+import { CATEGORIES } from "~/lib/market-schemas";
+import { listAwaitingConfirmation, listMyApplications } from "~/services/applications.server";
+import { listOpportunities } from "~/services/opportunities.server";
+import { brokenInvariants } from "../market";
+
+const userByEmail = (email: string) =>
+  db.selectFrom("users").selectAll().where("email", "=", email).executeTakeFirstOrThrow();
+
+beforeAll(async () => {
+  expect(await seedDemo(db)).toBe(true);
+});
+
+describe("demo seed", () => {
+  it("runs once: a database with users is left alone", async () => {
+    expect(await seedDemo(db)).toBe(false);
+    const { n } = await db.selectFrom("users").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
+    expect(Number(n)).toBe(demoAccounts.users.length);
+  });
+
+  it("covers every category with about 60 opportunities and every application state", async () => {
+    const opportunities = await db.selectFrom("opportunities").select(["category", "status"]).execute();
+    expect(opportunities.length).toBeGreaterThanOrEqual(55);
+    expect(new Set(opportunities.map((o) => o.category))).toEqual(new Set(CATEGORIES));
+    expect(new Set(opportunities.map((o) => o.status))).toEqual(new Set(["open", "closed", "filled"]));
+    const statuses = await db.selectFrom("applications").select("status").distinct().execute();
+    expect(new Set(statuses.map((s) => s.status))).toEqual(new Set(["pending", "countered", "accepted", "rejected", "withdrawn"]));
+    const reasons = await db.selectFrom("applications").select("rejection_reason").distinct().execute();
+    expect(new Set(reasons.map((r) => r.rejection_reason))).toEqual(new Set([null, "declined", "filled", "closed"]));
+  });
+
+  it("keeps the same invariants as the services", async () => {
+    expect(await brokenInvariants()).toEqual([]);
+  });
+
+  it("Ana has applications waiting for her; Júlia has them in several states, countered ones waiting for her", async () => {
+    const ana = await userByEmail("ana@freela.dev");
+    const julia = await userByEmail("julia@freela.dev");
+    const anaWaiting = await listAwaitingConfirmation(ana, {});
+    expect(anaWaiting.meta.total).toBeGreaterThanOrEqual(3);
+    expect((await listOpportunities(ana, {})).meta.total).toBeGreaterThanOrEqual(6);
+    const juliaWaiting = await listAwaitingConfirmation(julia, {});
+    expect(juliaWaiting.data.length).toBeGreaterThanOrEqual(1);
+    expect(juliaWaiting.data.every((a) => a.status === "countered" && a.awaiting === "freelancer")).toBe(true);
+    const mine = await listMyApplications(julia, {});
+    expect(new Set(mine.data.map((a) => a.status))).toEqual(
+      new Set(["pending", "countered", "accepted", "rejected", "withdrawn"]),
+    );
+  });
+
+  it("notifications follow the stories, some read and some not", async () => {
+    const rows = await db.selectFrom("notifications").select(["kind", "read_at"]).execute();
+    expect(new Set(rows.map((r) => r.kind))).toEqual(
+      new Set(["application_received", "offer_received", "application_accepted", "application_rejected", "application_withdrawn"]),
+    );
+    expect(rows.some((r) => r.read_at === null)).toBe(true);
+    expect(rows.some((r) => r.read_at !== null)).toBe(true);
+  });
+
+  it("every demo account signs in with the demo password", async () => {
+    const bcrypt = (await import("bcryptjs")).default;
+    for (const account of demoAccounts.users) {
+      const user = await userByEmail(account.email);
+      expect(await bcrypt.compare(demoAccounts.password, user.password_hash)).toBe(true);
+    }
+  });
+});
+
+describe("volume seed", () => {
+  it("adds consistent, searchable data and rebuilds every index it dropped", async () => {
+    const { sqlite } = await import("../../db");
+    const { seedVolume } = await import("../../db/bulk-seed");
+    const indexesBefore = sqlite.prepare("SELECT name FROM sqlite_master WHERE type = 'index' ORDER BY name").all();
+    const result = seedVolume(sqlite, 300);
+    expect(result).toMatchObject({ opportunities: 300 });
+    expect(result.applications).toBeGreaterThanOrEqual(600);
+    expect(sqlite.prepare("SELECT name FROM sqlite_master WHERE type = 'index' ORDER BY name").all()).toEqual(indexesBefore);
+    expect(await brokenInvariants()).toEqual([]);
+    const freelancer = await db
+      .selectFrom("users")
+      .selectAll()
+      .where("email", "like", "bulk-%")
+      .where("account_type", "=", "freelancer")
+      .executeTakeFirstOrThrow();
+    expect((await listOpportunities(freelancer, { q: "pizzaria" })).meta.total).toBeGreaterThan(0);
+  });
+});
