@@ -1,5 +1,5 @@
 import { expect, test, type APIRequestContext, type Browser, type Page, type TestInfo } from "@playwright/test";
-import { freshEmail } from "./support";
+import { registerViaApi } from "./support";
 
 // The marketplace story as real users live it, once with JavaScript and once without: a merchant
 // posts an opportunity with one vacancy, two freelancers apply, the merchant counters one, that
@@ -8,25 +8,14 @@ import { freshEmail } from "./support";
 /** Money as Intl writes it, with a no-break space after "R$". */
 const money = (text: string) => new RegExp(text.replace(/[.$]/g, "\\$&").replace(/ /g, "\\s"));
 
-let client = 0;
-/**
- * A fresh account through POST /api/register. Each comes from its own client address, so the
- * whole browser suite stays under the per-address sign-up limit of one server run.
- */
-async function register(
+/** A fresh account through POST /api/register. */
+function register(
   request: APIRequestContext,
   account_type: "merchant" | "freelancer",
   display_name: string,
   full_name = display_name === "Marina" ? "Marina Contratante" : `${display_name} Freelancer`,
 ) {
-  client += 1;
-  const body = { full_name, display_name, email: freshEmail(account_type), password: "senha-segura-1", account_type };
-  const res = await request.post("/api/register", {
-    data: body,
-    headers: { "X-Forwarded-For": `198.51.100.${client % 250}, 203.0.113.${(Date.now() + client) % 250}` },
-  });
-  expect(res.status(), await res.text()).toBe(201);
-  return body;
+  return registerViaApi(request, { account_type, display_name, full_name });
 }
 
 /** A browser of its own for each user, with the project's settings and JavaScript on or off. */

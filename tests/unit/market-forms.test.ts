@@ -50,7 +50,7 @@ describe("marketFormError", () => {
       budget_max: "budget_max_cents",
     });
     expect(response.status).toBe(422);
-    const body = await response.json();
+    const body = (await response.json()) as { errors: Record<string, string>; values: Record<string, string> };
     expect(Object.keys(body.errors).sort()).toEqual(["budget_max", "title"]);
     expect(body.errors.budget_max).not.toBe("budget_range");
     expect(body.values).toEqual({ title: "Abc", budget_max: "10" });
