@@ -3,6 +3,7 @@ import * as m001 from "./001_initial";
 import * as m002 from "./002_opportunities_fts";
 import * as m003 from "./003_marketplace_indexes";
 import * as m004 from "./004_sort_and_dashboard_indexes";
+import * as m005 from "./005_newest_first_indexes";
 
 // Listed in code, not read from disk, so the production build carries every migration.
 const migrations: Record<string, Migration> = {
@@ -10,6 +11,7 @@ const migrations: Record<string, Migration> = {
   "002_opportunities_fts": m002,
   "003_marketplace_indexes": m003,
   "004_sort_and_dashboard_indexes": m004,
+  "005_newest_first_indexes": m005,
 };
 
 export const migrationProvider: MigrationProvider = {

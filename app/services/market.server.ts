@@ -3,10 +3,23 @@ import { AppError } from "./errors.server";
 
 // Small pieces shared by the marketplace services.
 
-export type PageMeta = { page: number; per_page: number; total: number; total_pages: number };
+export type PageMeta = {
+  page: number;
+  per_page: number;
+  total: number;
+  total_pages: number;
+  /** Present (true) when more rows match than were counted: `total` is then a lower bound. */
+  total_capped?: true;
+};
 
-export function pageMeta(page: number, perPage: number, total: number): PageMeta {
-  return { page, per_page: perPage, total, total_pages: Math.max(1, Math.ceil(total / perPage)) };
+export function pageMeta(page: number, perPage: number, total: number, capped = false): PageMeta {
+  return {
+    page,
+    per_page: perPage,
+    total,
+    total_pages: Math.max(1, Math.ceil(total / perPage)),
+    ...(capped ? { total_capped: true as const } : {}),
+  };
 }
 
 export function offsetOf(page: number, perPage: number) {

@@ -72,9 +72,22 @@ export function toFtsQuery(text: string): string | null {
 // ---------------------------------------------------------------------------------------------
 // Reading
 
-function baseSelect(database: Kysely<Database>, viewer: UserRow) {
+type ListBuilder = SelectQueryBuilder<Database, "opportunities", object>;
+
+/**
+ * Opportunities read through the full-text index. FTS5 hands its matches over in rowid order,
+ * which is creation order, so a newest-first page stops at its last row instead of collecting
+ * and sorting every match of a common word; CROSS JOIN keeps SQLite from reordering the join.
+ */
+function fromSearch(database: Kysely<Database>): ListBuilder {
   return database
-    .selectFrom("opportunities")
+    .selectFrom(sql<{ rowid: number }>`opportunities_fts`.as("opportunities_fts"))
+    .crossJoin("opportunities")
+    .where(sql<boolean>`opportunities.id = opportunities_fts.rowid`) as unknown as ListBuilder;
+}
+
+function baseSelect(database: Kysely<Database>, viewer: UserRow, from?: ListBuilder) {
+  return (from ?? database.selectFrom("opportunities"))
     .innerJoin("users as merchant", "merchant.id", "opportunities.merchant_id")
     .selectAll("opportunities")
     .select([
@@ -156,10 +169,27 @@ export async function getOpportunity(user: UserRow, uuid: string): Promise<Oppor
   return toOpportunityJson(await findVisible(user, uuid), user);
 }
 
-type ListBuilder = SelectQueryBuilder<Database, "opportunities", object>;
+/**
+ * Totals count at most this many matches. Counting every open opportunity, or every match of a
+ * common word, costs more than the page itself and grows with the table; past the cap `total`
+ * reads TOTAL_CAP and `meta.total_capped` is true, so clients show "1000+" as search engines do.
+ */
+export const TOTAL_CAP = 1000;
 
-/** The WHERE of a list, shared by its count and its page so both always agree. */
-function applyFilters(qb: ListBuilder, viewer: UserRow, q: OpportunityQuery): ListBuilder {
+/**
+ * Whether the full-text index should lead a list (see fromSearch): freelancers browsing the open
+ * opportunities. Narrower lists (a merchant's own, those applied to) are read through their
+ * own indexes and matched against the search afterwards.
+ */
+function searchLeads(viewer: UserRow, q: OpportunityQuery, match: string | null): match is string {
+  return match !== null && viewer.account_type === "freelancer" && !q.mine && (!q.status || q.status === "open");
+}
+
+/**
+ * The WHERE of a list, shared by its count and its page so both always agree. `textLeads`: the
+ * query reads from fromSearch(), so the match applies to the full-text table directly.
+ */
+function applyFilters(qb: ListBuilder, viewer: UserRow, q: OpportunityQuery, textLeads = false): ListBuilder {
   let query = qb;
   if (viewer.account_type === "merchant") {
     // Merchants only ever see their own opportunities (mine=1 is implied).
@@ -194,7 +224,9 @@ function applyFilters(qb: ListBuilder, viewer: UserRow, q: OpportunityQuery): Li
   const match = q.q ? toFtsQuery(q.q) : null;
   if (match) {
     query = query.where(
-      sql<boolean>`opportunities.id IN (SELECT rowid FROM opportunities_fts WHERE opportunities_fts MATCH ${match})`,
+      textLeads
+        ? sql<boolean>`opportunities_fts MATCH ${match}`
+        : sql<boolean>`opportunities.id IN (SELECT rowid FROM opportunities_fts WHERE opportunities_fts MATCH ${match})`,
     );
   }
   return query;
@@ -202,10 +234,21 @@ function applyFilters(qb: ListBuilder, viewer: UserRow, q: OpportunityQuery): Li
 
 /** The count and page queries of a list, built apart so tests can read their query plans. */
 export function opportunityListQueries(user: UserRow, q: OpportunityQuery) {
-  const count = applyFilters(db.selectFrom("opportunities") as ListBuilder, user, q).select((eb) =>
-    eb.fn.countAll<number>().as("total"),
+  const match = q.q ? toFtsQuery(q.q) : null;
+  const leads = searchLeads(user, q, match);
+  // The count stops one row past the cap: enough to know the total is capped.
+  const matching = applyFilters(leads ? fromSearch(db) : (db.selectFrom("opportunities") as ListBuilder), user, q, leads)
+    .select(sql<number>`1`.as("one"))
+    .limit(TOTAL_CAP + 1);
+  const count = db.selectFrom(matching.as("matching")).select((eb) => eb.fn.countAll<number>().as("total"));
+  // Other sorts need every match anyway, so only newest-first pages read through the text index.
+  const pageLeads = leads && q.sort === "newest";
+  let page = applyFilters(
+    baseSelect(db, user, pageLeads ? fromSearch(db) : undefined) as unknown as ListBuilder,
+    user,
+    q,
+    pageLeads,
   );
-  let page = applyFilters(baseSelect(db, user) as unknown as ListBuilder, user, q);
   switch (q.sort) {
     case "budget_desc":
       page = page.orderBy("opportunities.budget_max_cents", "desc").orderBy("opportunities.id", "desc");
@@ -222,7 +265,11 @@ export function opportunityListQueries(user: UserRow, q: OpportunityQuery) {
         .orderBy("opportunities.id", "asc");
       break;
     default:
-      page = page.orderBy("opportunities.created_at", "desc").orderBy("opportunities.id", "desc");
+      // Newest first is id order: ids are handed out as opportunities are created, and unlike
+      // created_at the id is also the full-text index's rowid and the tail of every index.
+      page = pageLeads
+        ? page.orderBy(sql`opportunities_fts.rowid`, "desc")
+        : page.orderBy("opportunities.id", "desc");
   }
   return { count, page: page.limit(q.per_page).offset(offsetOf(q.page, q.per_page)) };
 }
@@ -243,7 +290,7 @@ export async function listOpportunities(
   ]);
   return {
     data: rows.map((row) => toOpportunityJson(row, user)),
-    meta: pageMeta(q.page, q.per_page, Number(total)),
+    meta: pageMeta(q.page, q.per_page, Math.min(Number(total), TOTAL_CAP), Number(total) > TOTAL_CAP),
   };
 }
 
