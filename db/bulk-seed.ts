@@ -89,6 +89,10 @@ export function seedVolume(sqlite: SQLite.Database, count: number, seed = 42): V
       .all() as { name: string; sql: string }[];
     for (const index of indexes) sqlite.exec(`DROP INDEX "${index.name}"`);
 
+    // The new opportunities come after any already there: over the last year, or less.
+    const latest = sqlite.prepare("SELECT max(created_at) AS at FROM opportunities").get() as { at: string | null };
+    const since = Math.max(now - 365 * 86_400_000, latest.at ? Date.parse(latest.at) + 1 : 0);
+
     const merchants: string[] = [];
     const freelancers: string[] = [];
     for (let i = 0; i < merchantCount + freelancerCount; i++) {
@@ -112,7 +116,8 @@ export function seedVolume(sqlite: SQLite.Database, count: number, seed = 42): V
       const job = demoJobs[i % demoJobs.length];
       const city = pick(CITIES);
       const business = pick(BUSINESSES);
-      const createdAt = now - Math.floor(random() * 365 * 86_400_000);
+      // Spread in insertion order, so ids follow creation order as in real use.
+      const createdAt = since + Math.floor(((i + random()) / count) * (now - since - 60_000));
       const roll = random();
       const status = roll < 0.85 ? "open" : roll < 0.93 ? "closed" : "filled";
       const vacancies = random() < 0.8 ? 1 : 2;

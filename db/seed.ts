@@ -237,9 +237,13 @@ async function seedMarketplace(db: Kysely<Database>, users: Map<string, UserRow>
       read_at: at < now - 4 * DAY ? new Date(at + HOUR).toISOString() : null,
     });
 
-  for (const [index, job] of demoJobs.entries()) {
+  // Posted over the last six weeks, and inserted oldest first: ids follow creation order, as
+  // they do in real use (newest-first lists rely on it).
+  const posted = demoJobs
+    .map((job, index) => ({ job, index, createdAt: now - (1 + ((index * 7) % 40)) * DAY - ((index * 5) % 10) * HOUR }))
+    .sort((a, b) => a.createdAt - b.createdAt);
+  for (const { job, index, createdAt } of posted) {
     const merchant = users.get(job.merchant)!;
-    const createdAt = now - (1 + ((index * 7) % 40)) * DAY - Math.floor(random() * 10) * HOUR;
     const step = job.hourly ? 500 : 5000;
     const location = job.location ?? "remote";
     const opportunity = await createOpportunity(db, {

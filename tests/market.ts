@@ -90,6 +90,8 @@ export async function brokenInvariants() {
         WHERE a.price_cents != (SELECT price_cents FROM offers f WHERE f.application_id = a.id ORDER BY f.created_at DESC, f.rowid DESC LIMIT 1)
       UNION ALL SELECT 'rejection reason', a.id FROM applications a
         WHERE (a.status = 'rejected') != (a.rejection_reason IS NOT NULL)
+      UNION ALL SELECT 'id order is creation order', o.uuid FROM opportunities o
+        WHERE EXISTS (SELECT 1 FROM opportunities p WHERE p.id < o.id AND p.created_at > o.created_at)
       UNION ALL SELECT 'city', o.uuid FROM opportunities o WHERE o.location_type != 'remote' AND o.city IS NULL
       UNION ALL SELECT 'future', a.id FROM applications a WHERE a.created_at > strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
     `.execute(db);
