@@ -2,12 +2,12 @@ import { json, type LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { MarketErrorBoundary } from "~/components/market/error-boundary";
 import { OpportunityList } from "~/components/market/opportunity-list";
-import { titleMeta } from "~/lib/meta";
+import { marketTitleMeta } from "~/lib/market-meta";
 import { loadOpportunityList } from "~/lib/opportunity-list.server";
 import { requireUser } from "~/services/auth.server";
 
 // The default route: the same list as /opportunities, under the title SPEC.md gives it.
-export const meta = titleMeta("titles.home");
+export const meta = marketTitleMeta("titles.home");
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);

@@ -6,11 +6,11 @@ import { ApplicationStatusBadge, OpportunityStatusBadge } from "~/components/mar
 import { MarketErrorBoundary } from "~/components/market/error-boundary";
 import { loadApplicationFor } from "~/lib/application-page.server";
 import { formatDate } from "~/lib/format";
-import { titleMeta } from "~/lib/meta";
+import { marketTitleMeta } from "~/lib/market-meta";
 import { formatMoney } from "~/lib/money";
 import { requireUser } from "~/services/auth.server";
 
-export const meta = titleMeta("titles.application");
+export const meta = marketTitleMeta("titles.application");
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireUser(request);

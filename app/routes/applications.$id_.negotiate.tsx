@@ -16,7 +16,7 @@ import {
   type PriceFields,
 } from "~/lib/market-forms.server";
 import { offerInputSchema } from "~/lib/market-schemas";
-import { titleMeta } from "~/lib/meta";
+import { marketTitleMeta } from "~/lib/market-meta";
 import { formatMoney } from "~/lib/money";
 import {
   acceptOffer,
@@ -27,7 +27,7 @@ import {
 import { requireUser } from "~/services/auth.server";
 import { formValues } from "~/services/forms.server";
 
-export const meta = titleMeta("titles.negotiate");
+export const meta = marketTitleMeta("titles.negotiate");
 
 const PRICES: PriceFields = { price: "price_cents" };
 

@@ -6,11 +6,11 @@ import { MarketErrorBoundary } from "~/components/market/error-boundary";
 import { EmptyState, PageHeader } from "~/components/market/page-header";
 import { Pagination } from "~/components/market/pagination";
 import { listFromUrl } from "~/lib/market-forms.server";
-import { titleMeta } from "~/lib/meta";
+import { marketTitleMeta } from "~/lib/market-meta";
 import { listAwaitingConfirmation } from "~/services/applications.server";
 import { requireUser } from "~/services/auth.server";
 
-export const meta = titleMeta("titles.awaiting_confirmation");
+export const meta = marketTitleMeta("titles.awaiting_confirmation");
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);

@@ -3,13 +3,13 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { BarChart } from "~/components/market/bar-chart";
 import { PageHeader } from "~/components/market/page-header";
-import { titleMeta } from "~/lib/meta";
+import { marketTitleMeta } from "~/lib/market-meta";
 import { requireUser } from "~/services/auth.server";
 import { getDashboard } from "~/services/dashboard.server";
 import { greetingName } from "~/components/shell";
 import { toUserJson } from "~/services/users.server";
 
-export const meta = titleMeta("titles.dashboard");
+export const meta = marketTitleMeta("titles.dashboard");
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);

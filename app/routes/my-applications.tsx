@@ -7,11 +7,11 @@ import { EmptyState, PageHeader } from "~/components/market/page-header";
 import { Pagination, StatusTabs } from "~/components/market/pagination";
 import { listFromUrl } from "~/lib/market-forms.server";
 import { APPLICATION_STATUSES } from "~/lib/market-schemas";
-import { titleMeta } from "~/lib/meta";
+import { marketTitleMeta } from "~/lib/market-meta";
 import { listMyApplications } from "~/services/applications.server";
 import { requireUser } from "~/services/auth.server";
 
-export const meta = titleMeta("titles.my_applications");
+export const meta = marketTitleMeta("titles.my_applications");
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);

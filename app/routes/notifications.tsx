@@ -6,12 +6,12 @@ import { NotificationEntry } from "~/components/market/notification-bell";
 import { EmptyState, PageHeader } from "~/components/market/page-header";
 import { Pagination } from "~/components/market/pagination";
 import { listFromUrl, redirectWithMarketToast } from "~/lib/market-forms.server";
-import { titleMeta } from "~/lib/meta";
+import { marketTitleMeta } from "~/lib/market-meta";
 import { requireUser, safeRedirect } from "~/services/auth.server";
 import { formValues } from "~/services/forms.server";
 import { listNotifications, markNotificationsRead } from "~/services/notifications.server";
 
-export const meta = titleMeta("titles.notifications");
+export const meta = marketTitleMeta("titles.notifications");
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);

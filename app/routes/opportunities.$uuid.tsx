@@ -17,6 +17,7 @@ import {
   type PriceFields,
 } from "~/lib/market-forms.server";
 import { applyInputSchema } from "~/lib/market-schemas";
+import { errorTitle } from "~/lib/market-meta";
 import { translateCommon } from "~/lib/meta";
 import { applyToOpportunity } from "~/services/applications.server";
 import { requireUser } from "~/services/auth.server";
@@ -28,7 +29,9 @@ import {
   reopenOpportunity,
 } from "~/services/opportunities.server";
 
-export const meta: MetaFunction<typeof loader> = ({ data, matches }) => {
+export const meta: MetaFunction<typeof loader> = (args) => {
+  if (args.error) return errorTitle(args);
+  const { data, matches } = args;
   const root = matches.find((m) => m.id === "root")?.data as { locale?: string } | undefined;
   const title = data?.opportunity.title ?? translateCommon(root?.locale, "titles.opportunity");
   return [{ title: `${title} | Freela` }];

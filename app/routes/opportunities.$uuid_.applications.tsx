@@ -8,12 +8,12 @@ import { EmptyState, PageHeader } from "~/components/market/page-header";
 import { Pagination, StatusTabs } from "~/components/market/pagination";
 import { listFromUrl, orRefusal } from "~/lib/market-forms.server";
 import { APPLICATION_STATUSES } from "~/lib/market-schemas";
-import { titleMeta } from "~/lib/meta";
+import { marketTitleMeta } from "~/lib/market-meta";
 import { listOpportunityApplications } from "~/services/applications.server";
 import { requireMerchant } from "~/services/auth.server";
 import { getOpportunity } from "~/services/opportunities.server";
 
-export const meta = titleMeta("titles.opportunity_applications");
+export const meta = marketTitleMeta("titles.opportunity_applications");
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireMerchant(request);

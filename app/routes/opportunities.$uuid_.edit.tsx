@@ -6,13 +6,13 @@ import { OpportunityForm } from "~/components/market/opportunity-form";
 import { PageHeader } from "~/components/market/page-header";
 import { marketFormError, orRefusal, priceInput, redirectWithMarketToast, type PriceFields } from "~/lib/market-forms.server";
 import { opportunityPatchSchema } from "~/lib/market-schemas";
-import { titleMeta } from "~/lib/meta";
+import { marketTitleMeta } from "~/lib/market-meta";
 import { centsToInput } from "~/lib/money";
 import { requireMerchant } from "~/services/auth.server";
 import { formValues } from "~/services/forms.server";
 import { getOpportunity, updateOpportunity } from "~/services/opportunities.server";
 
-export const meta = titleMeta("titles.opportunity_edit");
+export const meta = marketTitleMeta("titles.opportunity_edit");
 
 const PRICES: PriceFields = { budget_min: "budget_min_cents", budget_max: "budget_max_cents" };
 

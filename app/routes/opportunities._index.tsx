@@ -2,12 +2,15 @@ import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/nod
 import { useLoaderData } from "@remix-run/react";
 import { MarketErrorBoundary } from "~/components/market/error-boundary";
 import { OpportunityList } from "~/components/market/opportunity-list";
+import { errorTitle } from "~/lib/market-meta";
 import { translateCommon } from "~/lib/meta";
 import { loadOpportunityList } from "~/lib/opportunity-list.server";
 import { requireUser } from "~/services/auth.server";
 
 // Merchants see their own opportunities, freelancers the open ones (SPEC.md §2 top bar titles).
-export const meta: MetaFunction<typeof loader> = ({ data, matches }) => {
+export const meta: MetaFunction<typeof loader> = (args) => {
+  if (args.error) return errorTitle(args);
+  const { data, matches } = args;
   const root = matches.find((m) => m.id === "root")?.data as { locale?: string } | undefined;
   const key = data?.role === "merchant" ? "titles.home" : "titles.available_opportunities";
   return [{ title: `${translateCommon(root?.locale, key)} | Freela` }];

@@ -5,12 +5,12 @@ import { OpportunityForm } from "~/components/market/opportunity-form";
 import { PageHeader } from "~/components/market/page-header";
 import { marketFormError, priceInput, redirectWithMarketToast, type PriceFields } from "~/lib/market-forms.server";
 import { opportunityInputSchema } from "~/lib/market-schemas";
-import { titleMeta } from "~/lib/meta";
+import { marketTitleMeta } from "~/lib/market-meta";
 import { requireMerchant } from "~/services/auth.server";
 import { formValues } from "~/services/forms.server";
 import { createOpportunity } from "~/services/opportunities.server";
 
-export const meta = titleMeta("titles.opportunity_create");
+export const meta = marketTitleMeta("titles.opportunity_create");
 
 const PRICES: PriceFields = { budget_min: "budget_min_cents", budget_max: "budget_max_cents" };
 

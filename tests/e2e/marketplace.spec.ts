@@ -159,6 +159,13 @@ function story(javaScriptEnabled: boolean) {
     await expect(pedros.getByText("vagas preenchidas")).toBeVisible();
     await expect(pedroPage.locator(".bell-count")).toHaveText("1");
 
+    // Júlia's application is hers and the merchant's only; to Pedro it does not exist.
+    const foreign = await pedroPage.goto(`/applications/${juliaApp}/negotiate`);
+    expect(foreign?.status()).toBe(404);
+    await expect(pedroPage.getByRole("heading", { name: "Página não encontrada" })).toBeVisible();
+    const malformed = await pedroPage.goto("/applications/not-an-id!/negotiate");
+    expect(malformed?.status()).toBe(404);
+
     // Opening the notification marks it read and leads to the application.
     await pedroPage.goto("/notifications");
     await pedroPage.getByRole("button", { name: new RegExp(`Sua candidatura a “${title}” foi recusada`) }).click();
