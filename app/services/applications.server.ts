@@ -11,6 +11,7 @@ import {
 import { db } from "../../db";
 import type { ApplicationRow, Database, OfferRow, OpportunityRow, UserRow } from "../../db/schema";
 import { AppError, parseInput } from "./errors.server";
+import { consumeWrite } from "./rate-limit.server";
 import { assertRole, now, offsetOf, pageMeta, type PageMeta } from "./market.server";
 import { notify } from "./notifications.server";
 import { rejectOpenApplications } from "./opportunities.server";
@@ -287,6 +288,7 @@ const isUniqueViolation = (error: unknown) =>
 
 /** The freelancer applies: the application (pending, awaiting the merchant) and its first offer. */
 export async function applyToOpportunity(freelancer: UserRow, uuid: string, input: unknown): Promise<ApplicationJson> {
+  await consumeWrite(freelancer.id);
   assertRole(freelancer, "freelancer");
   const data = parseInput(applyInputSchema, input);
   const id = randomUUID();
@@ -360,6 +362,7 @@ export async function applyToOpportunity(freelancer: UserRow, uuid: string, inpu
 
 /** The awaited party answers with new terms; the turn passes to the other side. */
 export async function counterOffer(user: UserRow, id: string, input: unknown): Promise<OfferJson> {
+  await consumeWrite(user.id);
   const data = parseInput(offerInputSchema, input);
   return db.transaction().execute(async (trx) => {
     const { row, party } = await findForParticipant(trx, user, id);
@@ -408,6 +411,7 @@ export async function counterOffer(user: UserRow, id: string, input: unknown): P
  * the opportunity and ends its other negotiations with reason `filled`.
  */
 export async function acceptOffer(user: UserRow, id: string, input: unknown): Promise<ApplicationJson> {
+  await consumeWrite(user.id);
   const { offer_id } = parseInput(acceptInputSchema, input);
   await db.transaction().execute(async (trx) => {
     const { row, party } = await findForParticipant(trx, user, id);
@@ -465,6 +469,7 @@ export async function acceptOffer(user: UserRow, id: string, input: unknown): Pr
 
 /** The merchant declines an application under negotiation, whoever's turn it is. */
 export async function rejectApplication(merchant: UserRow, id: string, input: unknown): Promise<ApplicationJson> {
+  await consumeWrite(merchant.id);
   assertRole(merchant, "merchant");
   const { message } = parseInput(rejectInputSchema, input ?? {});
   await db.transaction().execute(async (trx) => {
@@ -496,6 +501,7 @@ export async function rejectApplication(merchant: UserRow, id: string, input: un
 
 /** The freelancer gives up an application under negotiation, whoever's turn it is. */
 export async function withdrawApplication(freelancer: UserRow, id: string): Promise<ApplicationJson> {
+  await consumeWrite(freelancer.id);
   assertRole(freelancer, "freelancer");
   await db.transaction().execute(async (trx) => {
     const { row, party } = await findForParticipant(trx, freelancer, id);

@@ -10,6 +10,7 @@ import {
 import { db } from "../../db";
 import type { Database, OpportunityRow, UserRow } from "../../db/schema";
 import { AppError, parseInput } from "./errors.server";
+import { consumeWrite } from "./rate-limit.server";
 import { assertRole, now, offsetOf, pageMeta, type PageMeta } from "./market.server";
 import { notify } from "./notifications.server";
 import { displayNameOf, parseTags, photoUrl } from "./users.server";
@@ -298,6 +299,7 @@ export async function listOpportunities(
 // Writing
 
 export async function createOpportunity(merchant: UserRow, input: unknown): Promise<OpportunityJson> {
+  await consumeWrite(merchant.id);
   assertRole(merchant, "merchant");
   const data = parseInput(opportunityInputSchema, input);
   const timestamp = now();
@@ -344,6 +346,7 @@ async function findOwned(database: Kysely<Database>, merchant: UserRow, uuid: st
 
 /** Partial update by the owner while the opportunity is open. */
 export async function updateOpportunity(merchant: UserRow, uuid: string, input: unknown): Promise<OpportunityJson> {
+  await consumeWrite(merchant.id);
   assertRole(merchant, "merchant");
   const patch = parseInput(opportunityPatchSchema, input);
   await db.transaction().execute(async (trx) => {
@@ -388,6 +391,7 @@ export async function updateOpportunity(merchant: UserRow, uuid: string, input: 
 
 /** Deletes an opportunity nobody has applied to. */
 export async function deleteOpportunity(merchant: UserRow, uuid: string): Promise<void> {
+  await consumeWrite(merchant.id);
   await db.transaction().execute(async (trx) => {
     const current = await findOwned(trx, merchant, uuid);
     const deleted = await trx
@@ -428,6 +432,7 @@ export async function rejectOpenApplications(
 }
 
 export async function closeOpportunity(merchant: UserRow, uuid: string): Promise<OpportunityJson> {
+  await consumeWrite(merchant.id);
   await db.transaction().execute(async (trx) => {
     const current = await findOwned(trx, merchant, uuid);
     const closed = await trx
@@ -444,6 +449,7 @@ export async function closeOpportunity(merchant: UserRow, uuid: string): Promise
 
 /** Opens a closed opportunity again, while it still has free vacancies. */
 export async function reopenOpportunity(merchant: UserRow, uuid: string): Promise<OpportunityJson> {
+  await consumeWrite(merchant.id);
   await db.transaction().execute(async (trx) => {
     const current = await findOwned(trx, merchant, uuid);
     const reopened = await trx
