@@ -6,14 +6,12 @@ import { PageHeader } from "~/components/market/page-header";
 import { marketTitleMeta } from "~/lib/market-meta";
 import { requireUser } from "~/services/auth.server";
 import { getDashboard } from "~/services/dashboard.server";
-import { greetingName } from "~/components/shell";
-import { toUserJson } from "~/services/users.server";
 
 export const meta = marketTitleMeta("titles.dashboard");
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
-  return json({ dashboard: await getDashboard(user), name: greetingName(toUserJson(user)) });
+  return json({ dashboard: await getDashboard(user) });
 }
 
 /** Where each figure leads, when it has a list of its own. */
@@ -28,13 +26,13 @@ const FIGURE_LINKS: Record<string, string> = {
 
 export default function DashboardPage() {
   const { t } = useTranslation("market");
-  const { dashboard, name } = useLoaderData<typeof loader>();
+  const { dashboard } = useLoaderData<typeof loader>();
   const role = dashboard.role;
   const highlight = role === "merchant" ? "pending_applications" : "awaiting_me";
   return (
     <div className="page">
       <PageHeader
-        title={t("dashboard.hello", { name: name ?? t("topbar.default_name", { ns: "common" }) })}
+        title={t("dashboard.heading")}
         intro={t(`dashboard.${role}_intro`)}
         actions={
           role === "merchant" ? (
