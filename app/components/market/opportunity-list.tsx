@@ -8,7 +8,7 @@ import { Pagination, type PageMeta } from "./pagination";
 
 type ListData = {
   data: OpportunityCardData[];
-  meta: PageMeta;
+  meta: PageMeta & { total_capped?: boolean };
   filters: Record<string, string>;
   errors: Record<string, string>;
 };
@@ -156,7 +156,9 @@ export function OpportunityList({ list, role }: { list: ListData; role: Role }) 
       />
       <Filters filters={list.filters} errors={list.errors} role={role} />
       <p className="list-count muted" aria-live="polite">
-        {t("list.count", { count: list.meta.total })}
+        {list.meta.total_capped
+          ? t("list.count_capped", { count: list.meta.total })
+          : t("list.count", { count: list.meta.total })}
       </p>
       {list.data.length ? (
         <div className="opp-list">
