@@ -1,0 +1,644 @@
+// Load benchmark of the production build (`npm run bench`; not part of `npm test`).
+//
+// Seeds a fresh temporary database through the seed CLI, starts `remix-serve ./build/index.js`
+// with NODE_ENV=production on a free port and drives it with autocannon. Prints a table and
+// writes bench/results/latest.json (bench/results/scale.json with --scale).
+//
+//   npm run bench                        100 000 opportunities, 50 connections, 10 s per case
+//   npm run bench -- --quick             3 s per case, 1 s warm-up
+//   npm run bench -- --duration 5        seconds per case
+//   npm run bench -- --only list,search  some cases only
+//   npm run bench -- --opportunities N   another data size
+//   npm run bench -- --db FILE           start from a copy of an already seeded database
+//   npm run bench -- --keep              keep the temporary directory (its path is printed)
+//   npm run bench -- --scale             list and search at 10 000 and at 1 000 000 opportunities
+//   npm run bench -- --profile           the server writes a CPU profile into bench/results/profiles
+import autocannon from "autocannon";
+import bcrypt from "bcryptjs";
+import SQLite from "better-sqlite3";
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { createHash, randomBytes, randomUUID } from "node:crypto";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
+import os from "node:os";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+
+// ---------------------------------------------------------------------------------------------
+// Options
+
+const { values: args } = parseArgs({
+  options: {
+    quick: { type: "boolean", default: false },
+    duration: { type: "string" },
+    warmup: { type: "string" },
+    connections: { type: "string", default: "50" },
+    opportunities: { type: "string", default: "100000" },
+    only: { type: "string" },
+    db: { type: "string" },
+    keep: { type: "boolean", default: false },
+    scale: { type: "boolean", default: false },
+    profile: { type: "boolean", default: false },
+  },
+});
+
+const DURATION = Number(args.duration ?? (args.quick ? 3 : 10));
+const WARMUP = Number(args.warmup ?? (args.quick ? 1 : 2));
+const CONNECTIONS = Number(args.connections);
+const OPPORTUNITIES = Number(args.opportunities);
+const ONLY = args.only ? new Set(args.only.split(",")) : null;
+const BCRYPT_COST = process.env.BCRYPT_COST || "10";
+const PASSWORD = "bench-password-123";
+// The search of the search cases: one word and two filters, as a freelancer would type them.
+const SEARCH = { q: "site", category: "desenvolvimento", location_type: "remote" };
+const WRITERS = 400; // freelancers sharing the application writes (each has a per-minute write limit)
+const LOGINS_PER_SECOND = 20;
+
+const BUDGETS = {
+  listRps: 1500,
+  listP99: 50,
+  pageRps: 400,
+  pageP99: 100,
+  burstRatio: 2,
+  scaleRatio: 2,
+};
+
+// ---------------------------------------------------------------------------------------------
+// Small helpers
+
+const root = process.cwd();
+const log = (message: string) => console.info(`[bench] ${message}`);
+const load = () => os.loadavg().map((n) => n.toFixed(2)).join(" ");
+const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
+const query = (params: Record<string, string | number>) =>
+  "?" + new URLSearchParams(Object.entries(params).map(([k, v]) => [k, String(v)])).toString();
+
+function machine() {
+  const cpu = readFileSync("/proc/cpuinfo", "utf8").match(/^model name\s*:\s*(.+)$/m)?.[1] ?? os.cpus()[0]?.model;
+  return { nproc: os.availableParallelism(), cpu, node: process.version, platform: `${os.platform()} ${os.release()}` };
+}
+
+/** CPU seconds (user + system, all threads) a process has used so far, from /proc. */
+function cpuSeconds(pid: number | undefined): number {
+  if (!pid) return NaN;
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+    return (Number(fields[11]) + Number(fields[12])) / 100; // utime + stime, in clock ticks of 1/100 s
+  } catch {
+    return NaN;
+  }
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+function run(command: string, argv: string[], env: NodeJS.ProcessEnv) {
+  const started = Date.now();
+  const result = spawnSync(command, argv, { cwd: root, env, stdio: "inherit" });
+  if (result.status !== 0) throw new Error(`${command} ${argv.join(" ")} failed (${result.status ?? result.signal})`);
+  return (Date.now() - started) / 1000;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Database: seed it, then add what the benchmark needs (known passwords, a pool of writers)
+
+type Fixture = {
+  dir: string;
+  dbPath: string;
+  counts: { opportunities: number; open: number; applications: number; users: number };
+  seedSeconds: number | null;
+  reader: { email: string; applications: number };
+  writerTokens: string[];
+  openUuids: string[];
+  loginEmail: string;
+};
+
+function prepareDatabase(opportunities: number, source?: string): Fixture {
+  const dir = mkdtempSync(join(os.tmpdir(), "freela-bench-"));
+  const dbPath = join(dir, "freela.db");
+  let seedSeconds: number | null = null;
+  const env = {
+    ...process.env,
+    NODE_ENV: "production",
+    SESSION_SECRET: randomBytes(32).toString("hex"),
+    DATABASE_PATH: dbPath,
+    UPLOADS_DIR: join(dir, "uploads"),
+    BCRYPT_COST,
+  };
+  const tsx = join(root, "node_modules/tsx/dist/cli.mjs");
+  if (source) {
+    log(`copying ${source}`);
+    copyFileSync(source, dbPath);
+    run(process.execPath, [tsx, "scripts/migrate.ts"], env);
+  } else {
+    log(`seeding ${opportunities.toLocaleString("en")} opportunities into ${dbPath} (load ${load()})`);
+    seedSeconds = run(process.execPath, [tsx, "scripts/seed.ts", "--opportunities", String(opportunities)], env);
+    log(`seeded in ${seedSeconds.toFixed(1)} s`);
+  }
+
+  const sqlite = new SQLite(dbPath);
+  sqlite.pragma("journal_mode = WAL");
+  const count = (sql: string) => (sqlite.prepare(sql).get() as { n: number }).n;
+  const counts = {
+    opportunities: count("SELECT count(*) AS n FROM opportunities"),
+    open: count("SELECT count(*) AS n FROM opportunities WHERE status = 'open'"),
+    applications: count("SELECT count(*) AS n FROM applications"),
+    users: count("SELECT count(*) AS n FROM users"),
+  };
+  log(`data: ${JSON.stringify(counts)}`);
+
+  // The reader: a freelancer with a typical number of applications (the median of those with any).
+  const readers = sqlite
+    .prepare(
+      `SELECT u.id, u.email, count(*) AS n FROM applications a JOIN users u ON u.id = a.freelancer_id
+       GROUP BY u.id ORDER BY n`,
+    )
+    .all() as { id: string; email: string; n: number }[];
+  if (readers.length === 0) throw new Error("The seeded database has no freelancer with applications.");
+  const reader = readers[Math.floor(readers.length / 2)];
+  const hash = bcrypt.hashSync(PASSWORD, Number(BCRYPT_COST));
+  sqlite.prepare("UPDATE users SET password_hash = ? WHERE id = ?").run(hash, reader.id);
+
+  // Freelancers for the writes: new accounts with sessions inserted directly (hash of the token,
+  // as the server stores it), so each request applies to an opportunity nobody of them applied to.
+  const now = new Date();
+  const expires = new Date(now.getTime() + 86_400_000).toISOString();
+  const insertUser = sqlite.prepare(
+    `INSERT INTO users (id, email, password_hash, display_name, full_name, account_type, bio, skills, photo_path, created_at, updated_at)
+     VALUES (?, ?, ?, NULL, ?, 'freelancer', '', '[]', NULL, ?, ?)`,
+  );
+  const insertSession = sqlite.prepare("INSERT INTO sessions (id, user_id, expires_at, created_at) VALUES (?, ?, ?, ?)");
+  const writerTokens: string[] = [];
+  const loginEmail = `bench-login-${randomUUID().slice(0, 8)}@freela.dev`;
+  sqlite.transaction(() => {
+    for (let i = 0; i < WRITERS; i++) {
+      const id = randomUUID();
+      const token = randomBytes(32).toString("base64url");
+      insertUser.run(id, `bench-writer-${i}@freela.dev`, hash, `Bench Writer ${i}`, now.toISOString(), now.toISOString());
+      insertSession.run(sha256(token), id, expires, now.toISOString());
+      writerTokens.push(token);
+    }
+    // The account of the login burst.
+    insertUser.run(randomUUID(), loginEmail, hash, "Bench Login", now.toISOString(), now.toISOString());
+  })();
+
+  // Open opportunities spread over the whole table, in random order.
+  const openUuids = (
+    sqlite.prepare("SELECT uuid FROM opportunities WHERE status = 'open' ORDER BY random() LIMIT 60000").all() as {
+      uuid: string;
+    }[]
+  ).map((r) => r.uuid);
+  sqlite.pragma("wal_checkpoint(TRUNCATE)");
+  sqlite.close();
+  return {
+    dir,
+    dbPath,
+    counts,
+    seedSeconds,
+    reader: { email: reader.email, applications: reader.n },
+    writerTokens,
+    openUuids,
+    loginEmail,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Server
+
+type Server = { base: string; child: ChildProcess; output: string[] };
+
+let serverPid: number | undefined;
+
+async function startServer(fixture: Fixture): Promise<Server> {
+  const port = await freePort();
+  const output: string[] = [];
+  const profile = args.profile ? ["--cpu-prof", `--cpu-prof-dir=${join(root, "bench/results/profiles")}`] : [];
+  const child = spawn(process.execPath, [...profile, join(root, "node_modules/@remix-run/serve/dist/cli.js"), "./build/index.js"], {
+    cwd: root,
+    env: {
+      ...process.env,
+      NODE_ENV: "production",
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      SESSION_SECRET: randomBytes(32).toString("hex"),
+      DATABASE_PATH: fixture.dbPath,
+      UPLOADS_DIR: join(fixture.dir, "uploads"),
+      BCRYPT_COST,
+      SEED_DEMO: "0",
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  const keep = (chunk: Buffer) => {
+    output.push(chunk.toString());
+    if (output.length > 200) output.shift();
+  };
+  child.stdout!.on("data", keep);
+  child.stderr!.on("data", keep);
+  const base = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) break;
+    try {
+      const res = await fetch(`${base}/healthz`);
+      if (res.ok) {
+        log(`server pid ${child.pid} on ${base}`);
+        serverPid = child.pid;
+        return { base, child, output };
+      }
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  child.kill("SIGKILL");
+  throw new Error(`The server did not start:\n${output.join("")}`);
+}
+
+async function stopServer(server: Server) {
+  if (server.child.exitCode !== null) return;
+  const exited = new Promise((r) => server.child.once("exit", r));
+  server.child.kill("SIGTERM");
+  const timer = setTimeout(() => server.child.kill("SIGKILL"), 10_000);
+  await exited;
+  clearTimeout(timer);
+}
+
+async function apiLogin(base: string, email: string): Promise<string> {
+  const res = await fetch(`${base}/api/login`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ email, password: PASSWORD }),
+  });
+  if (!res.ok) throw new Error(`POST /api/login answered ${res.status}: ${await res.text()}`);
+  return ((await res.json()) as { access_token: string }).access_token;
+}
+
+/** Signs in through the login page, as a browser does, and returns the session cookie. */
+async function pageLogin(base: string, email: string): Promise<string> {
+  const res = await fetch(`${base}/login`, {
+    method: "POST",
+    redirect: "manual",
+    headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: base },
+    body: new URLSearchParams({ email, password: PASSWORD, redirectFrom: "/opportunities" }),
+  });
+  const cookie = res.headers
+    .getSetCookie()
+    .map((c) => c.split(";")[0])
+    .find((c) => c.startsWith("freela_session="));
+  if (res.status !== 302 || !cookie) throw new Error(`POST /login answered ${res.status} without a session cookie`);
+  return cookie;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Load
+
+type CaseResult = {
+  name: string;
+  requests_per_sec: number;
+  requests: number;
+  p50_ms: number;
+  p90_ms: number;
+  p99_ms: number;
+  max_ms: number;
+  /** Server CPU time per request (all its threads): steadier than req/s on a shared machine. */
+  server_cpu_ms_per_req: number;
+  errors: number;
+  timeouts: number;
+  non_2xx: number;
+  load_before: string;
+};
+
+// Browsers and common HTTP clients ask for gzip; remix-serve compresses what they ask.
+const CLIENT_HEADERS = { "Accept-Encoding": "gzip" };
+
+function summarise(name: string, r: autocannon.Result, loadBefore: string, cpu = NaN): CaseResult {
+  return {
+    name,
+    requests_per_sec: Math.round(r.requests.average),
+    requests: r.requests.total,
+    p50_ms: r.latency.p50,
+    p90_ms: r.latency.p90,
+    p99_ms: r.latency.p99,
+    max_ms: r.latency.max,
+    server_cpu_ms_per_req: Number(((cpu * 1000) / Math.max(1, r.requests.total)).toFixed(3)),
+    errors: r.errors,
+    timeouts: r.timeouts,
+    non_2xx: r.non2xx,
+    load_before: loadBefore,
+  };
+}
+
+async function cannon(options: autocannon.Options) {
+  return autocannon({ connections: CONNECTIONS, ...options });
+}
+
+/** A warm-up run (discarded), then the measured one. */
+async function measure(name: string, options: autocannon.Options): Promise<CaseResult> {
+  if (WARMUP > 0) await cannon({ ...options, duration: WARMUP });
+  const before = load();
+  const cpu = cpuSeconds(serverPid);
+  const run = await cannon({ ...options, duration: DURATION });
+  const result = summarise(name, run, before, cpuSeconds(serverPid) - cpu);
+  print([result], false);
+  return result;
+}
+
+/** Cycles through a list of paths, one per request. */
+function rotating(paths: string[], headers: Record<string, string>): autocannon.Request[] {
+  let i = 0;
+  return [
+    {
+      setupRequest: (req) => ({ ...req, path: paths[i++ % paths.length], headers: { ...req.headers, ...headers } }),
+    },
+  ];
+}
+
+function print(rows: CaseResult[], header = true) {
+  const cols = ["case", "req/s", "p50 ms", "p99 ms", "errors/non-2xx", "cpu ms/req", "load"];
+  const widths = [44, 7, 8, 8, 15, 11, 6];
+  const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join(" ");
+  if (header) console.info(line(cols));
+  for (const r of rows) {
+    console.info(
+      line([
+        r.name,
+        String(r.requests_per_sec),
+        r.p50_ms.toFixed(1),
+        r.p99_ms.toFixed(1),
+        `${r.errors + r.timeouts}/${r.non_2xx}`,
+        Number.isNaN(r.server_cpu_ms_per_req) ? "-" : r.server_cpu_ms_per_req.toFixed(2),
+        r.load_before.split(" ")[0],
+      ]),
+    );
+  }
+}
+
+const wanted = (key: string) => !ONLY || ONLY.has(key);
+
+async function mainCases(server: Server, fixture: Fixture) {
+  const { base } = server;
+  const token = await apiLogin(base, fixture.reader.email);
+  const cookie = await pageLogin(base, fixture.reader.email);
+  const bearer = { ...CLIENT_HEADERS, Authorization: `Bearer ${token}` };
+  const browser = { ...CLIENT_HEADERS, Cookie: cookie, Accept: "text/html" };
+  const detailPaths = fixture.openUuids.slice(0, 2000);
+  const results: CaseResult[] = [];
+  let burst: Record<string, unknown> | null = null;
+
+  if (wanted("healthz")) {
+    // The floor: remix-serve, Remix's routing and one trivial query, no session.
+    results.push(await measure("GET /healthz (reference)", { url: `${base}/healthz`, headers: CLIENT_HEADERS }));
+  }
+  if (wanted("list")) {
+    results.push(await measure("GET /api/opportunities", { url: `${base}/api/opportunities`, headers: bearer }));
+  }
+  if (wanted("burst")) {
+    // The list under a burst of logins (bcrypt at BCRYPT_COST): the baseline is measured right
+    // before, so both runs see the same machine.
+    const listOptions = { url: `${base}/api/opportunities`, headers: bearer };
+    const baseline = await measure("GET /api/opportunities (burst baseline)", listOptions);
+    const loginBody = JSON.stringify({ email: fixture.loginEmail, password: PASSWORD });
+    const before = load();
+    const cpu = cpuSeconds(serverPid);
+    const [list, logins] = await Promise.all([
+      cannon({ ...listOptions, duration: DURATION }),
+      autocannon({
+        url: `${base}/api/login`,
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: loginBody,
+        // Enough connections to keep 20 a second coming while each login takes up to a second.
+        connections: LOGINS_PER_SECOND,
+        overallRate: LOGINS_PER_SECOND,
+        duration: DURATION,
+      }),
+    ]);
+    const burstCpu = cpuSeconds(serverPid) - cpu;
+    const withBurst = summarise(`GET /api/opportunities + ${LOGINS_PER_SECOND} logins/s`, list, before, burstCpu);
+    const loginRow = summarise(`  POST /api/login (${LOGINS_PER_SECOND}/s, bcrypt ${BCRYPT_COST})`, logins, before);
+    print([withBurst, loginRow], false);
+    results.push(withBurst, loginRow);
+    burst = {
+      p99_without_ms: baseline.p99_ms,
+      p99_with_ms: withBurst.p99_ms,
+      ratio: withBurst.p99_ms / baseline.p99_ms,
+      login_p50_ms: loginRow.p50_ms,
+      login_p99_ms: loginRow.p99_ms,
+      logins: loginRow.requests,
+    };
+  }
+  if (wanted("search")) {
+    results.push(
+      await measure("GET /api/opportunities?q+category+location", {
+        url: `${base}/api/opportunities${query(SEARCH)}`,
+        headers: bearer,
+      }),
+    );
+  }
+  if (wanted("detail")) {
+    results.push(
+      await measure("GET /api/opportunities/:uuid", {
+        url: `${base}/api/opportunities`,
+        requests: rotating(detailPaths.map((u) => `/api/opportunities/${u}`), bearer),
+      }),
+    );
+  }
+  if (wanted("mine")) {
+    results.push(
+      await measure(`GET /api/my-applications (${fixture.reader.applications} apps)`, {
+        url: `${base}/api/my-applications`,
+        headers: bearer,
+      }),
+    );
+  }
+  if (wanted("page")) {
+    results.push(
+      await measure("page /opportunities?q+category+location", {
+        url: `${base}/opportunities${query(SEARCH)}`,
+        headers: browser,
+      }),
+    );
+  }
+  if (wanted("page-detail")) {
+    results.push(
+      await measure("page /opportunities/:uuid", {
+        url: `${base}/opportunities`,
+        requests: rotating(detailPaths.map((u) => `/opportunities/${u}`), browser),
+      }),
+    );
+  }
+  if (wanted("apply")) {
+    // Every request is a new application: the i-th goes to the i-th opportunity of a shuffled
+    // sample, by one of the writers in turn (a writer never applies twice to one opportunity).
+    let i = 0;
+    const body = JSON.stringify({
+      cover_letter: "Tenho experiência com projetos parecidos e posso começar nesta semana.",
+      price_cents: 250_000,
+      delivery_days: 12,
+    });
+    results.push(
+      await measure("POST /api/opportunities/:uuid/applications", {
+        url: `${base}/api/opportunities`,
+        method: "POST",
+        requests: [
+          {
+            setupRequest: (req) => {
+              const n = i++;
+              const uuid = fixture.openUuids[n % fixture.openUuids.length];
+              const writer = fixture.writerTokens[(n + Math.floor(n / fixture.openUuids.length)) % WRITERS];
+              return {
+                ...req,
+                method: "POST",
+                path: `/api/opportunities/${uuid}/applications`,
+                headers: {
+                  ...CLIENT_HEADERS,
+                  "Content-Type": "application/json",
+                  Authorization: `Bearer ${writer}`,
+                },
+                body,
+              };
+            },
+          },
+        ],
+      }),
+    );
+  }
+  return { results, burst };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Budgets
+
+function verdicts(results: CaseResult[], burst: Record<string, unknown> | null) {
+  const find = (prefix: string) => results.find((r) => r.name.startsWith(prefix));
+  const out: { budget: string; holds: boolean; measured: string }[] = [];
+  const list = find("GET /api/opportunities");
+  if (list) {
+    out.push({
+      budget: `JSON list >= ${BUDGETS.listRps} req/s, p99 <= ${BUDGETS.listP99} ms`,
+      holds: list.requests_per_sec >= BUDGETS.listRps && list.p99_ms <= BUDGETS.listP99,
+      measured: `${list.requests_per_sec} req/s, p99 ${list.p99_ms} ms`,
+    });
+  }
+  const page = find("page /opportunities?");
+  if (page) {
+    out.push({
+      budget: `list page >= ${BUDGETS.pageRps} req/s, p99 <= ${BUDGETS.pageP99} ms`,
+      holds: page.requests_per_sec >= BUDGETS.pageRps && page.p99_ms <= BUDGETS.pageP99,
+      measured: `${page.requests_per_sec} req/s, p99 ${page.p99_ms} ms`,
+    });
+  }
+  const failures = results.reduce((n, r) => n + r.errors + r.timeouts + r.non_2xx, 0);
+  out.push({ budget: "zero errors and non-2xx", holds: failures === 0, measured: String(failures) });
+  if (burst) {
+    const ratio = burst.ratio as number;
+    out.push({
+      budget: `login burst raises list p99 < ${BUDGETS.burstRatio}x`,
+      holds: ratio < BUDGETS.burstRatio,
+      measured: `${burst.p99_without_ms} -> ${burst.p99_with_ms} ms (${ratio.toFixed(2)}x)`,
+    });
+  }
+  return out;
+}
+
+function printVerdicts(list: { budget: string; holds: boolean; measured: string }[]) {
+  for (const v of list) console.info(`${v.holds ? "OK  " : "MISS"} ${v.budget}: ${v.measured}`);
+}
+
+function writeResults(file: string, data: unknown) {
+  mkdirSync(join(root, "bench/results"), { recursive: true });
+  writeFileSync(join(root, "bench/results", file), JSON.stringify(data, null, 2) + "\n");
+  log(`wrote bench/results/${file}`);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Main
+
+function ensureBuild() {
+  if (existsSync(join(root, "build/index.js"))) return;
+  log("no build found: running `remix build`");
+  run(process.execPath, [join(root, "node_modules/@remix-run/dev/dist/cli.js"), "build"], process.env);
+}
+
+async function withServer<T>(opportunities: number, source: string | undefined, body: (s: Server, f: Fixture) => Promise<T>) {
+  const fixture = prepareDatabase(opportunities, source);
+  const server = await startServer(fixture);
+  try {
+    return { fixture, result: await body(server, fixture) };
+  } finally {
+    await stopServer(server);
+    if (args.keep) log(`kept ${fixture.dir}`);
+    else rmSync(fixture.dir, { recursive: true, force: true });
+  }
+}
+
+async function main() {
+  ensureBuild();
+  const facts = machine();
+  log(`${facts.nproc} cores, ${facts.cpu}, node ${facts.node}; load ${load()}`);
+  log(`${CONNECTIONS} connections, ${DURATION} s per case after ${WARMUP} s of warm-up`);
+
+  if (args.scale) {
+    const sizes = [10_000, 1_000_000];
+    const runs: { opportunities: number; counts: Fixture["counts"]; results: CaseResult[] }[] = [];
+    for (const size of sizes) {
+      const { fixture, result } = await withServer(size, undefined, async (server, f) => {
+        const token = await apiLogin(server.base, f.reader.email);
+        const headers = { ...CLIENT_HEADERS, Authorization: `Bearer ${token}` };
+        return [
+          await measure(`list @ ${size.toLocaleString("en")}`, { url: `${server.base}/api/opportunities`, headers }),
+          await measure(`search @ ${size.toLocaleString("en")}`, {
+            url: `${server.base}/api/opportunities${query(SEARCH)}`,
+            headers,
+          }),
+        ];
+      });
+      runs.push({ opportunities: size, counts: fixture.counts, results: result });
+    }
+    const [small, big] = runs;
+    const ratios = {
+      list_p99: big.results[0].p99_ms / small.results[0].p99_ms,
+      search_p99: big.results[1].p99_ms / small.results[1].p99_ms,
+    };
+    console.info("");
+    print(runs.flatMap((r) => r.results));
+    const checks = (["list_p99", "search_p99"] as const).map((k) => ({
+      budget: `${k.replace("_p99", "")} p99 10k -> 1M < ${BUDGETS.scaleRatio}x`,
+      holds: ratios[k] < BUDGETS.scaleRatio,
+      measured: `${ratios[k].toFixed(2)}x`,
+    }));
+    printVerdicts(checks);
+    writeResults("scale.json", { date: new Date().toISOString(), machine: facts, load_after: load(), runs, ratios, checks });
+    return;
+  }
+
+  const { fixture, result } = await withServer(OPPORTUNITIES, args.db, (server, f) => mainCases(server, f));
+  console.info("");
+  print(result.results);
+  const checks = verdicts(result.results, result.burst);
+  printVerdicts(checks);
+  writeResults("latest.json", {
+    date: new Date().toISOString(),
+    machine: facts,
+    load_after: load(),
+    options: { connections: CONNECTIONS, duration_s: DURATION, warmup_s: WARMUP, bcrypt_cost: Number(BCRYPT_COST) },
+    data: { ...fixture.counts, seed_seconds: fixture.seedSeconds, reader_applications: fixture.reader.applications },
+    search: SEARCH,
+    cases: result.results,
+    burst: result.burst,
+    checks,
+  });
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
