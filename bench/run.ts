@@ -125,7 +125,7 @@ function prepareDatabase(opportunities: number, source?: string): Fixture {
   const dir = mkdtempSync(join(os.tmpdir(), "freela-bench-"));
   const dbPath = join(dir, "freela.db");
   let seedSeconds: number | null = null;
-  const env = {
+  const env: NodeJS.ProcessEnv = {
     ...process.env,
     NODE_ENV: "production",
     SESSION_SECRET: randomBytes(32).toString("hex"),
