@@ -1,22 +1,21 @@
 import { randomBytes, randomUUID } from "node:crypto";
-import bcrypt from "bcryptjs";
 import type { z } from "zod";
-import { config } from "~/config.server";
 import { emailField, loginSchema, profileSchema, registerSchema, resetPasswordSchema } from "~/lib/schemas";
 import { db } from "../../db";
 import type { UserRow } from "../../db/schema";
 import { AppError, fieldErrorsOf, parseInput } from "./errors.server";
 import { apiT } from "./i18n.server";
 import { sendMail } from "./mail.server";
+import { hashPassword, verifyPassword } from "./passwords.server";
 import { assertNotLimited, clientIp, consume, consumeWrite, limiters } from "./rate-limit.server";
 import { createSession, hashToken } from "./sessions.server";
 import { deletePhoto, savePhoto } from "./uploads.server";
 
 const RESET_TTL_MS = 60 * 60 * 1000;
 
-// bcryptjs's async API yields to the event loop while hashing, so a burst of logins
-// does not freeze every other request.
-export const hashPassword = (password: string) => bcrypt.hash(password, config.BCRYPT_COST);
+// Hashing runs in worker threads (passwords.server.ts), so a burst of logins does not take the
+// event loop from every other request.
+export { hashPassword };
 
 let dummyHash: Promise<string> | undefined;
 /** Compared against when the e-mail is unknown, so both answers take the same time. */
@@ -71,7 +70,7 @@ export async function login(input: unknown, request: Request) {
   await assertNotLimited(limiters.loginByEmail, email);
   await assertNotLimited(limiters.loginByIp, ip);
   const user = await db.selectFrom("users").selectAll().where("email", "=", email).executeTakeFirst();
-  const ok = await bcrypt.compare(password, user?.password_hash ?? (await timingDummy()));
+  const ok = await verifyPassword(password, user?.password_hash ?? (await timingDummy()));
   if (!user || !ok) {
     await Promise.all([limiters.loginByEmail.penalty(email), ip && limiters.loginByIp.penalty(ip)]);
     throw new AppError(401, "invalid_credentials");

@@ -1,0 +1,43 @@
+import { availableParallelism } from "node:os";
+import { resolve } from "node:path";
+import { pathToFileURL } from "node:url";
+import { Piscina } from "piscina";
+import { config } from "~/config.server";
+import { AppError } from "./errors.server";
+
+// bcrypt is slow on purpose (about 70 ms of CPU at cost 10 with bcryptjs), and bcryptjs runs in
+// JavaScript: on the event loop, a burst of 20 logins a second would take all of it and every
+// other request would queue behind them. The hashing runs in worker threads instead, leaving a
+// core to the event loop (on a 2-core machine: one worker).
+
+const WORKER = resolve("app/workers/passwords.worker.mjs");
+/** Password checks waiting beyond this answer 429 at once instead of piling up. */
+const MAX_QUEUE = 200;
+
+let pool: Piscina | undefined;
+function workers() {
+  pool ??= new Piscina({
+    filename: pathToFileURL(WORKER).href,
+    minThreads: 0,
+    maxThreads: Math.max(1, availableParallelism() - 1),
+    idleTimeout: 60_000,
+    maxQueue: MAX_QUEUE,
+  });
+  return pool;
+}
+
+async function run<T>(task: Record<string, unknown>): Promise<T> {
+  try {
+    return (await workers().run(task)) as T;
+  } catch (error) {
+    if (error instanceof Error && /queue is at limit/i.test(error.message)) {
+      throw new AppError(429, "rate_limited", undefined, { minutes: 1, seconds: 5 }, { "Retry-After": "5" });
+    }
+    throw error;
+  }
+}
+
+export const hashPassword = (password: string) =>
+  run<string>({ op: "hash", password, cost: config.BCRYPT_COST });
+
+export const verifyPassword = (password: string, hash: string) => run<boolean>({ op: "compare", password, hash });
