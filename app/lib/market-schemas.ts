@@ -1,39 +1,24 @@
 import { z } from "zod";
+import {
+  APPLICATION_STATUSES,
+  BUDGET_TYPES,
+  CATEGORIES,
+  LOCATION_TYPES,
+  MAX_CENTS,
+  MAX_PER_PAGE,
+  DEFAULT_PER_PAGE,
+  OPPORTUNITY_STATUSES,
+  SORTS,
+  TIME_ZONE,
+  type LocationType,
+} from "./market-constants";
 import { optionalText, tagsField, text } from "./schemas";
 
 // Marketplace input schemas, shared by the page actions and the JSON API. Messages are keys
 // of the `messages` namespace. Inputs may be JSON values or form strings: numbers written as
 // digits are accepted as numbers, and an empty form field counts as absent.
 
-export const CATEGORIES = [
-  "desenvolvimento",
-  "design",
-  "marketing",
-  "redacao",
-  "traducao",
-  "video",
-  "dados",
-  "suporte",
-  "outros",
-] as const;
-export const BUDGET_TYPES = ["fixed", "hourly"] as const;
-export const LOCATION_TYPES = ["remote", "onsite", "hybrid"] as const;
-export const OPPORTUNITY_STATUSES = ["open", "closed", "filled"] as const;
-export const APPLICATION_STATUSES = ["pending", "countered", "accepted", "rejected", "withdrawn"] as const;
-export const SORTS = ["newest", "budget_desc", "budget_asc", "deadline"] as const;
-
-export type Category = (typeof CATEGORIES)[number];
-export type BudgetType = (typeof BUDGET_TYPES)[number];
-export type LocationType = (typeof LOCATION_TYPES)[number];
-export type OpportunityStatus = (typeof OPPORTUNITY_STATUSES)[number];
-export type ApplicationStatus = (typeof APPLICATION_STATUSES)[number];
-export type Sort = (typeof SORTS)[number];
-
-export const MAX_CENTS = 100_000_000;
-export const MAX_OFFERS = 30;
-export const MAX_PER_PAGE = 100;
-export const DEFAULT_PER_PAGE = 20;
-export const TIME_ZONE = "America/Sao_Paulo";
+export * from "./market-constants";
 
 const emptyToUndefined = (v: unknown) =>
   v === null || (typeof v === "string" && v.trim() === "") ? undefined : v;

@@ -6,7 +6,7 @@ import { MarketErrorBoundary } from "~/components/market/error-boundary";
 import { EmptyState, PageHeader } from "~/components/market/page-header";
 import { Pagination, StatusTabs } from "~/components/market/pagination";
 import { listFromUrl } from "~/lib/market-forms.server";
-import { APPLICATION_STATUSES } from "~/lib/market-schemas";
+import { APPLICATION_STATUSES } from "~/lib/market-constants";
 import { marketTitleMeta } from "~/lib/market-meta";
 import { listMyApplications } from "~/services/applications.server";
 import { requireUser } from "~/services/auth.server";

@@ -7,7 +7,7 @@ import { MarketErrorBoundary } from "~/components/market/error-boundary";
 import { EmptyState, PageHeader } from "~/components/market/page-header";
 import { Pagination, StatusTabs } from "~/components/market/pagination";
 import { listFromUrl, orRefusal } from "~/lib/market-forms.server";
-import { APPLICATION_STATUSES } from "~/lib/market-schemas";
+import { APPLICATION_STATUSES } from "~/lib/market-constants";
 import { marketTitleMeta } from "~/lib/market-meta";
 import { listOpportunityApplications } from "~/services/applications.server";
 import { requireMerchant } from "~/services/auth.server";

@@ -1,6 +1,6 @@
 import { Form, Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { BUDGET_TYPES, CATEGORIES, LOCATION_TYPES, OPPORTUNITY_STATUSES, SORTS } from "~/lib/market-schemas";
+import { BUDGET_TYPES, CATEGORIES, LOCATION_TYPES, OPPORTUNITY_STATUSES, SORTS } from "~/lib/market-constants";
 import type { Role } from "./badges";
 import { OpportunityCard, type OpportunityCardData } from "./opportunity-card";
 import { EmptyState, PageHeader } from "./page-header";

@@ -1,0 +1,33 @@
+// The marketplace's fixed values, without zod: browser code imports them from here, so the
+// schemas (and zod, ~15 kB gzipped) stay out of the pages' JavaScript. market-schemas.ts
+// re-exports everything.
+
+export const CATEGORIES = [
+  "desenvolvimento",
+  "design",
+  "marketing",
+  "redacao",
+  "traducao",
+  "video",
+  "dados",
+  "suporte",
+  "outros",
+] as const;
+export const BUDGET_TYPES = ["fixed", "hourly"] as const;
+export const LOCATION_TYPES = ["remote", "onsite", "hybrid"] as const;
+export const OPPORTUNITY_STATUSES = ["open", "closed", "filled"] as const;
+export const APPLICATION_STATUSES = ["pending", "countered", "accepted", "rejected", "withdrawn"] as const;
+export const SORTS = ["newest", "budget_desc", "budget_asc", "deadline"] as const;
+
+export type Category = (typeof CATEGORIES)[number];
+export type BudgetType = (typeof BUDGET_TYPES)[number];
+export type LocationType = (typeof LOCATION_TYPES)[number];
+export type OpportunityStatus = (typeof OPPORTUNITY_STATUSES)[number];
+export type ApplicationStatus = (typeof APPLICATION_STATUSES)[number];
+export type Sort = (typeof SORTS)[number];
+
+export const MAX_CENTS = 100_000_000;
+export const MAX_OFFERS = 30;
+export const MAX_PER_PAGE = 100;
+export const DEFAULT_PER_PAGE = 20;
+export const TIME_ZONE = "America/Sao_Paulo";
