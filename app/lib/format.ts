@@ -1,16 +1,33 @@
 const TIME_ZONE = "America/Sao_Paulo";
 
+// Building an Intl formatter costs far more than using one (it loads locale and time-zone
+// data): a list page formats dozens of values, so each formatter is built once per locale.
+const formatters = new Map<string, Intl.NumberFormat | Intl.DateTimeFormat>();
+
+function cached<T extends Intl.NumberFormat | Intl.DateTimeFormat>(key: string, build: () => T): T {
+  let formatter = formatters.get(key) as T | undefined;
+  if (!formatter) {
+    formatter = build();
+    formatters.set(key, formatter);
+  }
+  return formatter;
+}
+
+export const numberFormat = (locale: string, options: Intl.NumberFormatOptions) =>
+  cached(`n|${locale}|${JSON.stringify(options)}`, () => new Intl.NumberFormat(locale, options));
+
+export const dateTimeFormat = (locale: string, options: Intl.DateTimeFormatOptions) =>
+  cached(`d|${locale}|${JSON.stringify(options)}`, () => new Intl.DateTimeFormat(locale, options));
+
 /** Centavos as Brazilian reais: 150000 → "R$ 1.500,00". */
 export function formatMoney(cents: number, locale = "pt-BR") {
-  return new Intl.NumberFormat(locale, { style: "currency", currency: "BRL" }).format(cents / 100);
+  return numberFormat(locale, { style: "currency", currency: "BRL" }).format(cents / 100);
 }
 
 export function formatDate(iso: string, locale = "pt-BR") {
-  return new Intl.DateTimeFormat(locale, { dateStyle: "medium", timeZone: TIME_ZONE }).format(new Date(iso));
+  return dateTimeFormat(locale, { dateStyle: "medium", timeZone: TIME_ZONE }).format(new Date(iso));
 }
 
 export function formatDateTime(iso: string, locale = "pt-BR") {
-  return new Intl.DateTimeFormat(locale, { dateStyle: "short", timeStyle: "short", timeZone: TIME_ZONE }).format(
-    new Date(iso),
-  );
+  return dateTimeFormat(locale, { dateStyle: "short", timeStyle: "short", timeZone: TIME_ZONE }).format(new Date(iso));
 }

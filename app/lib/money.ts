@@ -1,4 +1,4 @@
-import { formatMoney } from "./format";
+import { formatMoney, numberFormat } from "./format";
 
 export { formatMoney };
 
@@ -68,7 +68,7 @@ function isGrouped(text: string, sep: string) {
 /** Centavos as the text a price field shows again: 150050 → "1.500,50", 150000 → "1.500,00". */
 export function centsToInput(cents: number | null | undefined): string {
   if (typeof cents !== "number" || !Number.isFinite(cents)) return "";
-  return new Intl.NumberFormat("pt-BR", { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(cents / 100);
+  return numberFormat("pt-BR", { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(cents / 100);
 }
 
 /** A budget as a range, or one value when both ends agree: "R$ 1.000,00 – R$ 2.000,00". */

@@ -1,6 +1,6 @@
 import { Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { formatDate } from "~/lib/format";
+import { dateTimeFormat, formatDate } from "~/lib/format";
 import { formatRange } from "~/lib/money";
 import { ApplicationStatusBadge, OpportunityStatusBadge, type Role } from "./badges";
 
@@ -29,7 +29,7 @@ export type OpportunityCardData = {
 /** A deadline is a calendar date: shown as it is, never shifted by a time zone. */
 export function formatDay(date: string, locale: string) {
   const [y, m, d] = date.slice(0, 10).split("-").map(Number);
-  return new Intl.DateTimeFormat(locale, { dateStyle: "medium", timeZone: "UTC" }).format(new Date(Date.UTC(y!, m! - 1, d!)));
+  return dateTimeFormat(locale, { dateStyle: "medium", timeZone: "UTC" }).format(new Date(Date.UTC(y!, m! - 1, d!)));
 }
 
 export function Budget({ item }: { item: Pick<OpportunityCardData, "budget_type" | "budget_min_cents" | "budget_max_cents"> }) {
