@@ -18,6 +18,22 @@ const ABORT_DELAY = 5_000;
 // The server build is loaded once per server process: the place for process-wide hooks.
 installShutdownDeadline();
 
+// One i18next instance per language, made once: the translations never change while the
+// server runs, and making an instance for every page cost ~0.6 ms of CPU. Renders only read it.
+const instances = new Map<string, Promise<typeof i18next>>();
+function i18nFor(lng: string) {
+  let instance = instances.get(lng);
+  if (!instance) {
+    const created = i18next.createInstance();
+    instance = created
+      .use(initReactI18next)
+      .init({ ...i18nOptions, lng })
+      .then(() => created);
+    instances.set(lng, instance);
+  }
+  return instance;
+}
+
 export default async function handleRequest(
   request: Request,
   responseStatusCode: number,
@@ -25,9 +41,7 @@ export default async function handleRequest(
   remixContext: EntryContext,
 ) {
   const nonce = randomBytes(16).toString("base64");
-  const lng = await i18nServer.getLocale(request);
-  const i18n = i18next.createInstance();
-  await i18n.use(initReactI18next).init({ ...i18nOptions, lng });
+  const i18n = await i18nFor(await i18nServer.getLocale(request));
 
   const waitForAll = isbot(request.headers.get("user-agent") ?? "");
   return new Promise((resolve, reject) => {
