@@ -8,7 +8,8 @@ RUN apt-get update && apt-get install -y --no-install-recommends python3 make g+
   && rm -rf /var/lib/apt/lists/*
 ENV PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1
 COPY package.json package-lock.json ./
-RUN npm ci --no-audit --no-fund
+# npm install honours the lock; see .ci/run for why not npm ci.
+RUN npm install --no-audit --no-fund
 
 FROM deps AS build
 COPY . .
