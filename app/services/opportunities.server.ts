@@ -176,6 +176,13 @@ export async function getOpportunity(user: UserRow, uuid: string): Promise<Oppor
  * reads TOTAL_CAP and `meta.total_capped` is true, so clients show "1000+" as search engines do.
  */
 export const TOTAL_CAP = 1000;
+/**
+ * Text searches count fewer: each counted match costs a lookup of its row (for the other
+ * filters), ~10 times an index-only count, and people rarely page far into a search.
+ */
+export const SEARCH_TOTAL_CAP = 200;
+
+const totalCap = (match: string | null) => (match ? SEARCH_TOTAL_CAP : TOTAL_CAP);
 
 /**
  * Whether the full-text index should lead a list (see fromSearch): freelancers browsing the open
@@ -240,7 +247,7 @@ export function opportunityListQueries(user: UserRow, q: OpportunityQuery) {
   // The count stops one row past the cap: enough to know the total is capped.
   const matching = applyFilters(leads ? fromSearch(db) : (db.selectFrom("opportunities") as ListBuilder), user, q, leads)
     .select(sql<number>`1`.as("one"))
-    .limit(TOTAL_CAP + 1);
+    .limit(totalCap(match) + 1);
   const count = db.selectFrom(matching.as("matching")).select((eb) => eb.fn.countAll<number>().as("total"));
   // Other sorts need every match anyway, so only newest-first pages read through the text index.
   const pageLeads = leads && q.sort === "newest";
@@ -285,13 +292,14 @@ export async function listOpportunities(
 ): Promise<{ data: OpportunityJson[]; meta: PageMeta }> {
   const q = parseInput(opportunityQuerySchema, query);
   const { count, page } = opportunityListQueries(user, q);
+  const cap = totalCap(q.q ? toFtsQuery(q.q) : null);
   const [{ total }, rows] = await Promise.all([
     count.executeTakeFirstOrThrow(),
     page.execute() as Promise<Row[]>,
   ]);
   return {
     data: rows.map((row) => toOpportunityJson(row, user)),
-    meta: pageMeta(q.page, q.per_page, Math.min(Number(total), TOTAL_CAP), Number(total) > TOTAL_CAP),
+    meta: pageMeta(q.page, q.per_page, Math.min(Number(total), cap), Number(total) > cap),
   };
 }
 
