@@ -28,9 +28,29 @@ function i18nFor(lng: string) {
     instance = created
       .use(initReactI18next)
       .init({ ...i18nOptions, lng })
-      .then(() => created);
+      .then(() => memoizeLanguageCodes(created));
     instances.set(lng, instance);
   }
+  return instance;
+}
+
+/**
+ * i18next normalises the language code ("pt-BR") with Intl.getCanonicalLocales several times
+ * for every t() call; a page makes hundreds of calls, and that was ~5% of its CPU. The answer
+ * only depends on the code, so it is remembered (codes come from supportedLngs: a few).
+ */
+function memoizeLanguageCodes(instance: typeof i18next) {
+  const utils = instance.services.languageUtils as { formatLanguageCode(code: string): string };
+  const format = utils.formatLanguageCode.bind(utils);
+  const known = new Map<string, string>();
+  utils.formatLanguageCode = (code: string) => {
+    let formatted = known.get(code);
+    if (formatted === undefined) {
+      formatted = format(code);
+      if (known.size < 32) known.set(code, formatted);
+    }
+    return formatted;
+  };
   return instance;
 }
 
