@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it, vi } from "vitest";
-import { db, sqlite } from "../../db";
+import { db, statements } from "../../db";
 import { createApplication, createOpportunity, createUser } from "../../db/factories";
 import type { UserRow } from "../../db/schema";
 import {
@@ -45,7 +45,7 @@ beforeAll(async () => {
 });
 
 async function statementsOf(run: () => Promise<{ data: unknown[] } | unknown>) {
-  const spy = vi.spyOn(sqlite, "prepare");
+  const spy = vi.spyOn(statements, "prepare");
   try {
     await run();
     return spy.mock.calls.length;
