@@ -1,6 +1,7 @@
+import { existsSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { resolve } from "node:path";
-import { pathToFileURL } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { Piscina } from "piscina";
 import { config } from "~/config.server";
 import { AppError } from "./errors.server";
@@ -10,7 +11,15 @@ import { AppError } from "./errors.server";
 // other request would queue behind them. The hashing runs in worker threads instead, leaving a
 // core to the event loop (on a 2-core machine: one worker).
 
-const WORKER = resolve("app/workers/passwords.worker.mjs");
+// The worker is a file of its own (app/workers), found from the source module, from the server
+// build (build/index.js) or from the working directory, whichever this process runs from.
+const WORKER_FILE = "passwords.worker.mjs";
+const WORKER =
+  [
+    fileURLToPath(new URL(`../workers/${WORKER_FILE}`, import.meta.url)),
+    fileURLToPath(new URL(`../app/workers/${WORKER_FILE}`, import.meta.url)),
+    resolve("app/workers", WORKER_FILE),
+  ].find((file) => existsSync(file)) ?? resolve("app/workers", WORKER_FILE);
 /** Password checks waiting beyond this answer 429 at once instead of piling up. */
 const MAX_QUEUE = 200;
 
