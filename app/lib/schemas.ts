@@ -4,13 +4,22 @@ import { z } from "zod";
 
 const byteLength = (s: string) => new TextEncoder().encode(s).length;
 
+/**
+ * Control characters (tab and line breaks aside) and lone surrogates: nothing a person types, and
+ * a lone surrogate cannot even be stored as UTF-8, so it would not come back as it was sent.
+ */
+const UNTYPEABLE = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+export const typeable = (s: string) => !UNTYPEABLE.test(s);
+
 /** A text field: trimmed, with one message for a missing, wrong-typed or out-of-bounds value. */
 export function text(key: string, min: number, max: number) {
   return z
     .string({ required_error: key, invalid_type_error: key })
     .trim()
     .min(min, key)
-    .max(max, key);
+    .max(max, key)
+    .refine(typeable, "text_invalid_characters");
 }
 
 /** An optional text field: empty means absent. */
@@ -43,7 +52,7 @@ export function tagsField(maxTags: number, key: string) {
       return [...new Set(tags)];
     },
     z
-      .array(z.string({ invalid_type_error: key }).min(2, key).max(30, key), {
+      .array(z.string({ invalid_type_error: key }).min(2, key).max(30, key).refine(typeable, key), {
         invalid_type_error: key,
       })
       .max(maxTags, key),
@@ -78,7 +87,7 @@ export const profileSchema = z.object({
   display_name: optionalText("display_name_length", 2, 60),
   bio: z.preprocess(
     (v) => v ?? "",
-    z.string({ invalid_type_error: "bio_length" }).trim().max(1000, "bio_length"),
+    z.string({ invalid_type_error: "bio_length" }).trim().max(1000, "bio_length").refine(typeable, "text_invalid_characters"),
   ),
   skills: tagsField(15, "skills_invalid"),
 });

@@ -1,5 +1,5 @@
 import { json, type ActionFunctionArgs } from "@remix-run/node";
-import { api, methodNotAllowed } from "~/services/api.server";
+import { api, methodNotAllowed, readOptionalJson } from "~/services/api.server";
 import { withdrawApplication } from "~/services/applications.server";
 import { requireApiRole } from "~/services/auth.server";
 import { apiT } from "~/services/i18n.server";
@@ -9,5 +9,7 @@ export const loader = methodNotAllowed;
 export const action = api(async ({ request, params }: ActionFunctionArgs) => {
   if (request.method !== "POST") return methodNotAllowed();
   const freelancer = await requireApiRole(request, "freelancer");
+  // No fields are read, but a body sent anyway is held to the same rules as everywhere (JSON, 1 MB).
+  await readOptionalJson(request);
   return json({ data: await withdrawApplication(freelancer, params.id!), message: apiT("application_withdrawn_done") });
 });

@@ -7,6 +7,7 @@ import { displayNameOf, toUserJson } from "~/services/users.server";
 export const loader = methodNotAllowed;
 
 export const action = api(async ({ request }: ActionFunctionArgs) => {
+  if (request.method !== "POST") return methodNotAllowed();
   const { user, token, expiresAt } = await login(await readJson(request), request);
   return json({
     access_token: token,

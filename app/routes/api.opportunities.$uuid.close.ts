@@ -1,5 +1,5 @@
 import { json, type ActionFunctionArgs } from "@remix-run/node";
-import { api, methodNotAllowed } from "~/services/api.server";
+import { api, methodNotAllowed, readOptionalJson } from "~/services/api.server";
 import { requireApiRole } from "~/services/auth.server";
 import { apiT } from "~/services/i18n.server";
 import { closeOpportunity } from "~/services/opportunities.server";
@@ -9,5 +9,7 @@ export const loader = methodNotAllowed;
 export const action = api(async ({ request, params }: ActionFunctionArgs) => {
   if (request.method !== "POST") return methodNotAllowed();
   const merchant = await requireApiRole(request, "merchant");
+  // No fields are read, but a body sent anyway is held to the same rules as everywhere (JSON, 1 MB).
+  await readOptionalJson(request);
   return json({ data: await closeOpportunity(merchant, params.uuid!), message: apiT("opportunity_closed") });
 });

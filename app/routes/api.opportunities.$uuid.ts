@@ -1,5 +1,5 @@
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
-import { api, methodNotAllowed, readJson } from "~/services/api.server";
+import { api, methodNotAllowed, readJson, readOptionalJson } from "~/services/api.server";
 import { requireApiRole, requireApiUser } from "~/services/auth.server";
 import { apiT } from "~/services/i18n.server";
 import { deleteOpportunity, getOpportunity, updateOpportunity } from "~/services/opportunities.server";
@@ -18,6 +18,8 @@ export const action = api(async ({ request, params }: ActionFunctionArgs) => {
   }
   if (request.method === "DELETE") {
     const merchant = await requireApiRole(request, "merchant");
+    // No fields are read, but a body sent anyway is held to the same rules as everywhere.
+    await readOptionalJson(request);
     await deleteOpportunity(merchant, params.uuid!);
     return json({ message: apiT("opportunity_deleted") });
   }

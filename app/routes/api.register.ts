@@ -8,6 +8,7 @@ import { toUserJson } from "~/services/users.server";
 export const loader = methodNotAllowed;
 
 export async function action({ request }: ActionFunctionArgs) {
+  if (request.method !== "POST") return methodNotAllowed();
   try {
     assertSameOrigin(request);
     const user = await registerUser(await readJson(request), request);

@@ -25,7 +25,7 @@ import {
   withdrawApplication,
 } from "~/services/applications.server";
 import { requireUser } from "~/services/auth.server";
-import { formValues } from "~/services/forms.server";
+import { formValues, readForm } from "~/services/forms.server";
 
 export const meta = marketTitleMeta("titles.negotiate");
 
@@ -39,9 +39,10 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 export async function action({ request, params }: ActionFunctionArgs) {
   const user = await requireUser(request);
   const id = applicationIdOr404(params.id);
-  const values = formValues(await request.formData());
   const here = `/applications/${id}/negotiate`;
+  let values: Record<string, string> = {};
   try {
+    values = formValues(await readForm(request));
     switch (values.intent) {
       case "counter":
         await counterOffer(user, id, priceInput(values, PRICES, offerInputSchema));

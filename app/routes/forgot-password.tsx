@@ -8,7 +8,7 @@ import { titleMeta } from "~/lib/meta";
 import { requestPasswordReset } from "~/services/accounts.server";
 import { assertSameOrigin } from "~/services/auth.server";
 import { parseInput } from "~/services/errors.server";
-import { formError, formValues, type FormErrorData } from "~/services/forms.server";
+import { formError, formValues, readForm, type FormErrorData } from "~/services/forms.server";
 import { getRequestT } from "~/services/i18n.server";
 
 export const meta = titleMeta("titles.forgot_password");
@@ -17,8 +17,9 @@ export { visitorLoader as loader } from "~/services/auth.server";
 
 export async function action({ request }: ActionFunctionArgs) {
   assertSameOrigin(request);
-  const values = formValues(await request.formData());
+  let values: Record<string, string> = {};
   try {
+    values = formValues(await readForm(request));
     const { email } = parseInput(forgotPasswordSchema, values);
     await requestPasswordReset(email, new URL(request.url).origin, request);
     const { t } = await getRequestT(request);

@@ -1,6 +1,7 @@
 import { redirect, type ActionFunctionArgs } from "@remix-run/node";
 import { supportedLngs } from "~/lib/i18n";
 import { assertSameOrigin, safeRedirect } from "~/services/auth.server";
+import { formError, readForm } from "~/services/forms.server";
 import { localeCookie } from "~/services/i18n.server";
 
 export async function loader() {
@@ -9,7 +10,12 @@ export async function loader() {
 
 export async function action({ request }: ActionFunctionArgs) {
   assertSameOrigin(request);
-  const form = await request.formData();
+  let form: FormData;
+  try {
+    form = await readForm(request);
+  } catch (error) {
+    return formError(request, error, {});
+  }
   const lng = form.get("lng");
   const target = safeRedirect(form.get("redirectTo"), "/");
   if (typeof lng !== "string" || !(supportedLngs as readonly string[]).includes(lng)) return redirect(target);

@@ -6,7 +6,7 @@ import { Field, FormMessage } from "~/components/form";
 import { titleMeta } from "~/lib/meta";
 import { login } from "~/services/accounts.server";
 import { assertSameOrigin, safeRedirect } from "~/services/auth.server";
-import { formError, formValues } from "~/services/forms.server";
+import { formError, formValues, readForm } from "~/services/forms.server";
 import { getRequestT } from "~/services/i18n.server";
 import { mirrorCookie } from "~/services/mirror.server";
 import { getRequestToken, revokeSession, sessionCookie } from "~/services/sessions.server";
@@ -19,8 +19,9 @@ export { visitorLoader as loader } from "~/services/auth.server";
 
 export async function action({ request }: ActionFunctionArgs) {
   assertSameOrigin(request);
-  const values = formValues(await request.formData());
+  let values: Record<string, string> = {};
   try {
+    values = formValues(await readForm(request));
     const { user, token } = await login(values, request);
     // Every login gets a new session; one this browser still carried is ended, not reused.
     const previous = await getRequestToken(request);

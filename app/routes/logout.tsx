@@ -1,9 +1,11 @@
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
-import { Form } from "@remix-run/react";
+import { Form, useActionData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { clearAuthStorage } from "~/components/auth-mirror";
+import { FormMessage } from "~/components/form";
 import { titleMeta } from "~/lib/meta";
 import { assertSameOrigin } from "~/services/auth.server";
+import { formError, readForm } from "~/services/forms.server";
 import { getRequestT } from "~/services/i18n.server";
 import { getOptionalUser, getRequestToken, revokeSession, sessionCookie } from "~/services/sessions.server";
 import { redirectWithSuccess } from "~/services/toast.server";
@@ -18,6 +20,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   assertSameOrigin(request);
+  // The form carries no fields, but a body that is not a form is refused like on every other form.
+  try {
+    await readForm(request);
+  } catch (error) {
+    return formError(request, error, {});
+  }
   const token = await getRequestToken(request);
   if (token) await revokeSession(token);
   const { t } = await getRequestT(request);
@@ -28,8 +36,10 @@ export async function action({ request }: ActionFunctionArgs) {
 
 export default function LogoutPage() {
   const { t } = useTranslation();
+  const refusal = useActionData<typeof action>();
   return (
     <section className="card narrow center">
+      <FormMessage data={refusal} />
       <h2>{t("auth.logout_title")}</h2>
       <p className="muted">{t("auth.logout_text")}</p>
       <Form method="post" onSubmit={() => clearAuthStorage()}>

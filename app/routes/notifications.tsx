@@ -1,5 +1,6 @@
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
-import { Form, useLoaderData } from "@remix-run/react";
+import { Form, useActionData, useLoaderData } from "@remix-run/react";
+import { FormMessage } from "~/components/form";
 import { useTranslation } from "react-i18next";
 import { MarketErrorBoundary } from "~/components/market/error-boundary";
 import { NotificationEntry } from "~/components/market/notification-bell";
@@ -8,7 +9,7 @@ import { Pagination } from "~/components/market/pagination";
 import { listFromUrl, redirectWithMarketToast } from "~/lib/market-forms.server";
 import { marketTitleMeta } from "~/lib/market-meta";
 import { requireUser, safeRedirect } from "~/services/auth.server";
-import { formValues } from "~/services/forms.server";
+import { formError, formValues, readForm } from "~/services/forms.server";
 import { listNotifications, markNotificationsRead } from "~/services/notifications.server";
 
 export const meta = marketTitleMeta("titles.notifications");
@@ -21,21 +22,27 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request);
-  const values = formValues(await request.formData());
-  if (values.intent === "open" && values.id) {
-    await markNotificationsRead(user, [values.id]);
-    return redirect(safeRedirect(values.to, "/notifications"));
+  let values: Record<string, string> = {};
+  try {
+    values = formValues(await readForm(request));
+    if (values.intent === "open" && values.id) {
+      await markNotificationsRead(user, [values.id]);
+      return redirect(safeRedirect(values.to, "/notifications"));
+    }
+    if (values.intent === "read_all") {
+      await markNotificationsRead(user);
+      return redirectWithMarketToast(request, safeRedirect(values.redirectTo, "/notifications"), "toasts.read");
+    }
+    return redirect("/notifications");
+  } catch (error) {
+    return formError(request, error, values);
   }
-  if (values.intent === "read_all") {
-    await markNotificationsRead(user);
-    return redirectWithMarketToast(request, safeRedirect(values.redirectTo, "/notifications"), "toasts.read");
-  }
-  return redirect("/notifications");
 }
 
 export default function NotificationsPage() {
   const { t } = useTranslation("market");
   const { data, meta, unread_count } = useLoaderData<typeof loader>();
+  const refusal = useActionData<typeof action>();
   return (
     <div className="page page-narrow">
       <PageHeader
@@ -51,6 +58,7 @@ export default function NotificationsPage() {
           ) : null
         }
       />
+      <FormMessage data={refusal} />
       {data.length ? (
         <section className="card notif-page-list">
           {data.map((n) => (

@@ -21,7 +21,7 @@ import { errorTitle } from "~/lib/market-meta";
 import { translateCommon } from "~/lib/meta";
 import { applyToOpportunity } from "~/services/applications.server";
 import { requireUser } from "~/services/auth.server";
-import { formValues } from "~/services/forms.server";
+import { formValues, readForm } from "~/services/forms.server";
 import {
   closeOpportunity,
   deleteOpportunity,
@@ -52,9 +52,10 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 export async function action({ request, params }: ActionFunctionArgs) {
   const user = await requireUser(request);
   const uuid = params.uuid!;
-  const values = formValues(await request.formData());
   const here = `/opportunities/${uuid}`;
+  let values: Record<string, string> = {};
   try {
+    values = formValues(await readForm(request));
     switch (values.intent) {
       case "apply": {
         const application = await applyToOpportunity(user, uuid, priceInput(values, PRICES, applyInputSchema));

@@ -9,7 +9,7 @@ import { opportunityPatchSchema } from "~/lib/market-schemas";
 import { marketTitleMeta } from "~/lib/market-meta";
 import { centsToInput } from "~/lib/money";
 import { requireMerchant } from "~/services/auth.server";
-import { formValues } from "~/services/forms.server";
+import { formValues, readForm } from "~/services/forms.server";
 import { getOpportunity, updateOpportunity } from "~/services/opportunities.server";
 
 export const meta = marketTitleMeta("titles.opportunity_edit");
@@ -40,8 +40,9 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 
 export async function action({ request, params }: ActionFunctionArgs) {
   const user = await requireMerchant(request);
-  const values = formValues(await request.formData());
+  let values: Record<string, string> = {};
   try {
+    values = formValues(await readForm(request));
     // A partial update would read an emptied price as "unchanged"; on this form it is a mistake.
     const input = priceInput(values, PRICES, opportunityPatchSchema, { required: true });
     const updated = await updateOpportunity(user, params.uuid!, input);

@@ -7,7 +7,7 @@ import { marketFormError, priceInput, redirectWithMarketToast, type PriceFields 
 import { opportunityInputSchema } from "~/lib/market-schemas";
 import { marketTitleMeta } from "~/lib/market-meta";
 import { requireMerchant } from "~/services/auth.server";
-import { formValues } from "~/services/forms.server";
+import { formValues, readForm } from "~/services/forms.server";
 import { createOpportunity } from "~/services/opportunities.server";
 
 export const meta = marketTitleMeta("titles.opportunity_create");
@@ -21,8 +21,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireMerchant(request);
-  const values = formValues(await request.formData());
+  let values: Record<string, string> = {};
   try {
+    values = formValues(await readForm(request));
     const created = await createOpportunity(user, priceInput(values, PRICES, opportunityInputSchema));
     return redirectWithMarketToast(request, `/opportunities/${created.uuid}`, "toasts.created");
   } catch (error) {

@@ -6,7 +6,7 @@ import { Field, FormMessage } from "~/components/form";
 import { titleMeta } from "~/lib/meta";
 import { registerUser } from "~/services/accounts.server";
 import { assertSameOrigin } from "~/services/auth.server";
-import { formError, formValues } from "~/services/forms.server";
+import { formError, formValues, readForm } from "~/services/forms.server";
 import { getRequestT } from "~/services/i18n.server";
 import { redirectWithSuccess } from "~/services/toast.server";
 
@@ -16,8 +16,9 @@ export { visitorLoader as loader } from "~/services/auth.server";
 
 export async function action({ request }: ActionFunctionArgs) {
   assertSameOrigin(request);
-  const values = formValues(await request.formData());
+  let values: Record<string, string> = {};
   try {
+    values = formValues(await readForm(request));
     await registerUser(values, request);
     const { t } = await getRequestT(request);
     return redirectWithSuccess("/auth/login", t("register_success"));

@@ -6,7 +6,7 @@ import { Alert, Field, FormMessage } from "~/components/form";
 import { titleMeta } from "~/lib/meta";
 import { findValidReset, resetPassword } from "~/services/accounts.server";
 import { assertSameOrigin } from "~/services/auth.server";
-import { formError, formValues } from "~/services/forms.server";
+import { formError, formValues, readForm } from "~/services/forms.server";
 import { getRequestT } from "~/services/i18n.server";
 import { sessionCookie } from "~/services/sessions.server";
 import { redirectWithSuccess } from "~/services/toast.server";
@@ -21,8 +21,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   assertSameOrigin(request);
-  const values = formValues(await request.formData());
+  let values: Record<string, string> = {};
   try {
+    values = formValues(await readForm(request));
     await resetPassword(values);
     const { t } = await getRequestT(request);
     // Every session ended with the reset, this browser's included.

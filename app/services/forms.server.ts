@@ -1,9 +1,5 @@
-import {
-  MaxPartSizeExceededError,
-  json,
-  unstable_createMemoryUploadHandler,
-  unstable_parseMultipartFormData,
-} from "@remix-run/node";
+import { json } from "@remix-run/node";
+import { readLimitedBytes, refuseBody } from "./api.server";
 import { AppError, describeError } from "./errors.server";
 import { getRequestT } from "./i18n.server";
 import { MAX_PHOTO_BYTES } from "./uploads.server";
@@ -35,25 +31,53 @@ export type FormErrorData = {
   values?: Record<string, string>;
 };
 
+/** A plain form's body limit; the photo form adds the photo's own. */
+export const MAX_FORM_BYTES = 1024 * 1024;
+
+const URLENCODED = /^application\/x-www-form-urlencoded\s*(;|$)/i;
+const MULTIPART = /^multipart\/form-data\s*(;|$)/i;
+
 /**
- * Reads a multipart (or url-encoded) form holding at most one photo. The photo part is
- * cut off at its limit, so an oversized upload is refused without being buffered whole.
+ * Reads a posted form the way every page action (and the profile API) takes it: 415 for a body
+ * that is not url-encoded or multipart, 413 past the limit (read no further than that), 400 when
+ * it does not parse. A post with no body at all is an empty form. Call it inside the action's
+ * try, so the refusal shows as the form's message with its status.
  */
-export async function readPhotoForm(request: Request) {
+export async function readForm(request: Request, { limit = MAX_FORM_BYTES } = {}): Promise<FormData> {
   const type = request.headers.get("Content-Type") ?? "";
-  if (type.startsWith("application/x-www-form-urlencoded")) return request.formData();
-  if (!type.startsWith("multipart/form-data")) throw new AppError(415, "unsupported_media_type");
+  if (type === "") {
+    // The server hands every POST a body stream, empty or not, so emptiness is known by reading.
+    if ((await readLimitedBytes(request, limit)).byteLength === 0) return new FormData();
+    throw new AppError(415, "unsupported_media_type");
+  }
+  if (!URLENCODED.test(type) && !MULTIPART.test(type)) throw refuseBody(request, 415, "unsupported_media_type");
+  const body = await readLimitedBytes(request, limit);
   try {
-    return await unstable_parseMultipartFormData(
-      request,
-      unstable_createMemoryUploadHandler({ maxPartSize: MAX_PHOTO_BYTES }),
-    );
-  } catch (error) {
-    if (error instanceof MaxPartSizeExceededError) {
-      throw new AppError(413, "photo_too_large", { photo: "photo_too_large" });
-    }
+    return await new Response(new Uint8Array(body), { headers: { "Content-Type": type } }).formData();
+  } catch {
     throw new AppError(400, "malformed_form");
   }
+}
+
+/**
+ * Reads a form holding at most one photo (JPEG/PNG/WebP, checked later by content). Only the
+ * photo can make such a form large, so anything over the limit is reported on the photo field.
+ */
+export async function readPhotoForm(request: Request) {
+  let form: FormData;
+  try {
+    form = await readForm(request, { limit: MAX_PHOTO_BYTES + MAX_FORM_BYTES });
+  } catch (error) {
+    if (error instanceof AppError && error.status === 413) throw photoTooLarge();
+    throw error;
+  }
+  const photo = form.get("photo");
+  if (photo instanceof Blob && photo.size > MAX_PHOTO_BYTES) throw photoTooLarge();
+  return form;
+}
+
+function photoTooLarge() {
+  return new AppError(413, "photo_too_large", { photo: "photo_too_large" });
 }
 
 /** The profile fields of a form; skills may come as one comma-separated field or several. */
