@@ -31,7 +31,7 @@ export default defineConfig({
           // Spawns the production build (build/index.js, so `npm run build` first) on free ports
           // with temporary databases, and kills it.
           name: "server",
-          include: ["tests/crash/**/*.test.ts"],
+          include: ["tests/crash/**/*.test.ts", "tests/hostile/**/*.test.ts"],
           fileParallelism: false,
           testTimeout: 120_000,
           hookTimeout: 60_000,

@@ -1,0 +1,1406 @@
+// Hostile input against the real production server: every JSON endpoint of PRODUCT.md §4 and
+// every page form, fed generated bad input (wrong types, bounds, odd Unicode, injections, bad
+// ids, wrong content types, malformed and oversized bodies). Nothing may answer 5xx, leak
+// internals, or store what it refused; accepted odd text must come back byte-identical.
+import { createHash } from "node:crypto";
+import { readFileSync, writeFileSync } from "node:fs";
+import { request } from "node:http";
+import { connect } from "node:net";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { BUDGET_TYPES, CATEGORIES, LOCATION_TYPES, MAX_CENTS } from "../../app/lib/market-constants";
+import { freePort, inspect, migrate, removeTempDirs, ROOT, serverEnv, startServer, type Server } from "../crash/server";
+import { PNG_1X1 } from "../fixtures";
+import {
+  BAD_IDS,
+  ODD,
+  SEARCHES,
+  int,
+  oneOf,
+  padded,
+  refusedForm,
+  refusedJson,
+  text,
+  type Field,
+  type Kind,
+} from "./values";
+
+// ---------------------------------------------------------------------------------------------
+// Requests and checks
+
+type Auth = string | { cookie: string } | { header: string } | null;
+type Body =
+  | { json: unknown }
+  | { raw: string | Uint8Array; type: string | null; chunked?: boolean }
+  | { form: [string, string][] }
+  | { multipart: [string, string | Blob, string?][] };
+
+type Case = {
+  name: string;
+  method: string;
+  path: string;
+  auth?: Auth;
+  body?: Body;
+  /** The statuses that are right for this input. */
+  expect: number[];
+  /** A JSON answer ({ message } on refusals) rather than a page. */
+  api: boolean;
+  /** A 422 must name this field (the API's `errors`). */
+  field?: string;
+  /** A message key whose Portuguese text the answer must carry. */
+  message?: string;
+};
+
+type Answer = { status: number; text: string; type: string; location: string | null };
+
+let base = "";
+
+function bytes(data: string | Uint8Array) {
+  return typeof data === "string" ? Buffer.from(data, "utf8") : data;
+}
+
+async function send(c: Case): Promise<Answer> {
+  const headers = new Headers();
+  if (typeof c.auth === "string") headers.set("Authorization", `Bearer ${c.auth}`);
+  else if (c.auth && "cookie" in c.auth) headers.set("Cookie", c.auth.cookie);
+  else if (c.auth && "header" in c.auth) headers.set("Authorization", c.auth.header);
+  let body: BodyInit | undefined;
+  if (c.body && "json" in c.body) {
+    headers.set("Content-Type", "application/json");
+    body = JSON.stringify(c.body.json);
+  } else if (c.body && "form" in c.body) {
+    headers.set("Content-Type", "application/x-www-form-urlencoded");
+    body = new URLSearchParams(c.body.form).toString();
+  } else if (c.body && "multipart" in c.body) {
+    const form = new FormData();
+    for (const [name, value, filename] of c.body.multipart) {
+      if (typeof value === "string") form.append(name, value);
+      else form.append(name, value, filename);
+    }
+    body = form;
+  } else if (c.body) {
+    // Bytes, so fetch adds no content type of its own.
+    const data = bytes(c.body.raw);
+    if (c.body.type !== null) headers.set("Content-Type", c.body.type);
+    body = (c.body.chunked
+      ? new ReadableStream({
+          start(controller) {
+            for (let at = 0; at < data.length; at += 64 * 1024) controller.enqueue(data.subarray(at, at + 64 * 1024));
+            controller.close();
+          },
+        })
+      : data) as BodyInit;
+  }
+  const res = await fetch(base + c.path, {
+    method: c.method,
+    headers,
+    body,
+    redirect: "manual",
+    ...(body instanceof ReadableStream ? { duplex: "half" } : {}),
+  } as RequestInit);
+  return {
+    status: res.status,
+    text: await res.text(),
+    type: res.headers.get("Content-Type") ?? "",
+    location: res.headers.get("Location"),
+  };
+}
+
+const PT: Record<string, string> = JSON.parse(
+  readFileSync(join(ROOT, "public/locales/pt-BR/messages.json"), "utf8"),
+);
+const PT_PATTERNS = Object.values(PT).map(
+  (m) => new RegExp(`^${m.split(/\{\{\w+\}\}/).map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join(".+")}$`, "s"),
+);
+const isPortuguese = (message: unknown) => typeof message === "string" && PT_PATTERNS.some((p) => p.test(message));
+
+/** What no answer may show: stack frames, SQL errors, file paths, error names. */
+const LEAKS: [string, RegExp][] = [
+  ["stack frame", /\bat [^\n]{0,200}\.tsx?:\d/],
+  ["SQLite", /SQLITE|SqliteError/],
+  ["path", /\/work\//],
+  ["node_modules", /node_modules/],
+  ["Error:", /Error:/],
+];
+
+function problemsOf(c: Case, r: Answer): string[] {
+  const label = `${c.name} [${c.method} ${c.path.slice(0, 80)}] → ${r.status}`;
+  const problems: string[] = [];
+  if (!c.expect.includes(r.status)) problems.push(`${label}: expected ${c.expect.join("/")}: ${r.text.slice(0, 200)}`);
+  if (r.status >= 300 && r.status < 400 && !/^\/(?![/\\])/.test(r.location?.replace(base, "") ?? "")) {
+    problems.push(`${label}: redirects off the site: ${r.location}`);
+  }
+  for (const [what, pattern] of LEAKS) if (pattern.test(r.text)) problems.push(`${label}: leaks ${what}`);
+  if (c.api && r.status >= 400) {
+    let body: { message?: unknown; errors?: Record<string, unknown> } = {};
+    try {
+      body = JSON.parse(r.text);
+    } catch {
+      problems.push(`${label}: not JSON (${r.type})`);
+    }
+    if (!isPortuguese(body.message)) problems.push(`${label}: message not Portuguese: ${String(body.message)}`);
+    if (c.message && body.message !== PT[c.message]) problems.push(`${label}: message ${String(body.message)}, not ${c.message}`);
+    if (c.field && r.status === 422 && !isPortuguese(body.errors?.[c.field])) {
+      problems.push(`${label}: no Portuguese errors.${c.field}: ${JSON.stringify(body.errors)}`);
+    }
+  }
+  if (!c.api && c.message && !r.text.includes(PT[c.message]!)) problems.push(`${label}: page lacks "${PT[c.message]}"`);
+  if (!c.api && r.status === 422 && !/field-error|alert-danger/.test(r.text)) problems.push(`${label}: no message on the page`);
+  return problems;
+}
+
+/** Runs cases a few at a time; returns every problem found. */
+async function runAll(cases: Case[], parallel = 6) {
+  const problems: string[] = [];
+  let next = 0;
+  const worker = async () => {
+    while (next < cases.length) {
+      const c = cases[next++]!;
+      let answer: Answer;
+      try {
+        answer = await send(c);
+      } catch (error) {
+        problems.push(`${c.name} [${c.method} ${c.path.slice(0, 80)}]: request failed: ${String((error as Error).cause ?? error)}`);
+        continue;
+      }
+      problems.push(...problemsOf(c, answer));
+    }
+  };
+  await Promise.all(Array.from({ length: parallel }, worker));
+  return problems;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The world: seeded demo data, and pools of users so the per-user write limit (120 a minute,
+// counted before validation) is never what answers.
+
+/** A pool user: merchant i owns `opp`, freelancer i applied to it (`app`); `other` is the next merchant's. */
+type Actor = { token: string; id: string; opp: string; app: string; offer: string; other: string };
+
+type World = {
+  ana: string;
+  julia: string;
+  juliaId: string;
+  logoutToken: string;
+  seeded: {
+    open: string;
+    openWithApps: string;
+    closed: string;
+    filled: string;
+    carlos: string;
+    pending: { id: string; opp: string };
+    countered: { id: string; firstOffer: string };
+    accepted: string;
+    notJulias: string;
+  };
+  merchants: Actor[];
+  freelancers: Actor[];
+};
+
+type Role = "merchant" | "freelancer";
+
+/** Hands out pool actors round-robin and counts the writes each role is given. */
+class Pool {
+  used = { merchant: 0, freelancer: 0 };
+  constructor(private world: World) {}
+  actor(role: Role): Actor {
+    const list = role === "merchant" ? this.world.merchants : this.world.freelancers;
+    return list[this.used[role]++ % list.length]!;
+  }
+}
+
+let serial = 0;
+const unique = (prefix: string) => `${prefix}-${++serial}-${Date.now().toString(36)}@example.com`;
+
+// ---------------------------------------------------------------------------------------------
+// The tables
+
+const opportunityFields: Field[] = [
+  text("title", 5, 120),
+  text("description", 20, 5000),
+  oneOf("category", CATEGORIES),
+  { name: "skills", kind: { type: "tags", max: 10 } },
+  oneOf("budget_type", BUDGET_TYPES),
+  int("budget_min_cents", 1, MAX_CENTS),
+  int("budget_max_cents", 1, MAX_CENTS),
+  { name: "deadline", kind: { type: "date" } },
+  oneOf("location_type", LOCATION_TYPES),
+  text("city", 2, 80, false),
+  int("vacancies", 1, 20, false),
+];
+
+/** The same fields for a partial update: a missing or emptied field means "unchanged". */
+const patchFields: Field[] = opportunityFields.map((f) =>
+  f.kind.type === "int" || f.kind.type === "enum" ? { ...f, kind: { ...f.kind, required: false } } : f,
+);
+
+const validOpportunity = {
+  title: "Loja virtual para confeitaria",
+  description: "Loja com catálogo de bolos, encomendas pelo WhatsApp e pagamento via Pix.",
+  category: "desenvolvimento",
+  skills: ["Shopify", "Pix"],
+  budget_type: "fixed",
+  budget_min_cents: 200_000,
+  budget_max_cents: 450_000,
+  location_type: "remote",
+  vacancies: 1,
+};
+
+const validApplication = {
+  cover_letter: "Já fiz três lojas para confeitarias e posso entregar em duas semanas.",
+  price_cents: 350_000,
+  delivery_days: 14,
+};
+
+type ApiBodyEndpoint = {
+  name: string;
+  method: string;
+  path: (a: Actor | null, w: World) => string;
+  /** Who may call it: a pool actor of a role, a fixed token, or anyone. */
+  who: Role | ((w: World) => string) | "anyone";
+  base: () => Record<string, unknown>;
+  fields: Field[];
+  /** A body is optional (or ignored): no body at all is fine. */
+  optional?: boolean;
+  /** What a well-formed string matching nothing answers in a `key` field (login: 401). */
+  keyMiss?: number;
+};
+
+const loginFields: Field[] = [
+  { name: "email", kind: { type: "key", max: 254 } },
+  { name: "password", kind: { type: "key", max: 1024 } },
+];
+
+const API_BODY: ApiBodyEndpoint[] = [
+  {
+    name: "register",
+    method: "POST",
+    path: () => "/api/register",
+    who: "anyone",
+    base: () => ({ full_name: "Pessoa De Teste", email: unique("hostil"), password: "senha-segura-1", account_type: "freelancer" }),
+    fields: [
+      text("full_name", 3, 120),
+      text("display_name", 2, 60, false),
+      { name: "email", kind: { type: "email" } },
+      { name: "password", kind: { type: "password" } },
+      oneOf("account_type", ["merchant", "freelancer"]),
+    ],
+  },
+  ...["/api/login", "/api/auth/signin"].map(
+    (path): ApiBodyEndpoint => ({
+      name: path.slice(5),
+      method: "POST",
+      path: () => path,
+      who: "anyone",
+      base: () => ({ email: unique("ninguem"), password: "senha-errada-1" }),
+      fields: loginFields,
+      keyMiss: 401,
+    }),
+  ),
+  {
+    name: "create opportunity",
+    method: "POST",
+    path: () => "/api/opportunities",
+    who: "merchant",
+    base: () => ({ ...validOpportunity }),
+    fields: opportunityFields,
+  },
+  {
+    name: "update opportunity",
+    method: "PATCH",
+    path: (a) => `/api/opportunities/${a!.opp}`,
+    who: "merchant",
+    base: () => ({}),
+    fields: patchFields,
+  },
+  {
+    name: "apply",
+    method: "POST",
+    path: (a) => `/api/opportunities/${a!.opp}/applications`,
+    who: "freelancer",
+    base: () => ({ ...validApplication }),
+    fields: [text("cover_letter", 20, 5000), int("price_cents", 1, MAX_CENTS), int("delivery_days", 1, 365)],
+  },
+  {
+    name: "counter",
+    method: "POST",
+    path: (a) => `/api/applications/${a!.app}/offers`,
+    who: "freelancer",
+    base: () => ({ price_cents: 100_000, delivery_days: 10, message: "Proposta" }),
+    fields: [int("price_cents", 1, MAX_CENTS), int("delivery_days", 1, 365), text("message", 1, 2000, false)],
+  },
+  {
+    name: "accept",
+    method: "POST",
+    path: (a) => `/api/applications/${a!.app}/accept`,
+    who: "freelancer",
+    base: () => ({}),
+    fields: [{ name: "offer_id", kind: { type: "key", max: 100 } }],
+    // Not this freelancer's turn: an id that parses is a conflict, whatever it names.
+    keyMiss: 409,
+  },
+  {
+    name: "reject",
+    method: "POST",
+    path: (a) => `/api/applications/${a!.app}/reject`,
+    who: "merchant",
+    base: () => ({}),
+    fields: [text("message", 1, 2000, false)],
+    optional: true,
+  },
+  {
+    name: "notifications read",
+    method: "POST",
+    path: () => "/api/notifications/read",
+    who: (w) => w.julia,
+    base: () => ({}),
+    fields: [{ name: "ids", kind: { type: "ids" } }],
+    optional: true,
+  },
+  // Endpoints without fields still hold a body sent anyway to the rules.
+  { name: "close", method: "POST", path: (a) => `/api/opportunities/${a!.opp}/close`, who: "merchant", base: () => ({}), fields: [], optional: true },
+  { name: "reopen", method: "POST", path: (a) => `/api/opportunities/${a!.opp}/reopen`, who: "merchant", base: () => ({}), fields: [], optional: true },
+  { name: "delete opportunity", method: "DELETE", path: (a) => `/api/opportunities/${a!.opp}`, who: "merchant", base: () => ({}), fields: [], optional: true },
+  { name: "withdraw", method: "POST", path: (a) => `/api/applications/${a!.app}/withdraw`, who: "freelancer", base: () => ({}), fields: [], optional: true },
+  { name: "logout", method: "POST", path: () => "/api/logout", who: (w) => w.logoutToken, base: () => ({}), fields: [], optional: true },
+];
+
+const profileFields: Field[] = [
+  text("full_name", 3, 120),
+  text("display_name", 2, 60, false),
+  text("bio", 0, 1000, false),
+  { name: "skills", kind: { type: "tags", max: 15 } },
+];
+
+/** Every API endpoint of PRODUCT.md §4 that needs a session: method, path, role (null: any user). */
+function authedEndpoints(w: World, p: Pool): { method: string; path: string; role: Role | null; body?: unknown }[] {
+  const m = p.actor("merchant");
+  return [
+    { method: "POST", path: "/api/logout", role: null },
+    { method: "GET", path: "/api/profile", role: null },
+    { method: "POST", path: "/api/profile", role: null },
+    { method: "GET", path: "/api/opportunities", role: null },
+    { method: "POST", path: "/api/opportunities", role: "merchant", body: validOpportunity },
+    { method: "GET", path: `/api/opportunities/${m.opp}`, role: null },
+    { method: "PATCH", path: `/api/opportunities/${m.opp}`, role: "merchant", body: { title: "Título novo válido" } },
+    { method: "DELETE", path: `/api/opportunities/${m.opp}`, role: "merchant" },
+    { method: "POST", path: `/api/opportunities/${m.opp}/close`, role: "merchant" },
+    { method: "POST", path: `/api/opportunities/${m.opp}/reopen`, role: "merchant" },
+    { method: "GET", path: `/api/opportunities/${m.opp}/applications`, role: "merchant" },
+    { method: "POST", path: `/api/opportunities/${m.opp}/applications`, role: "freelancer", body: validApplication },
+    { method: "GET", path: "/api/my-applications", role: "freelancer" },
+    { method: "GET", path: "/api/applications/awaiting-confirmation", role: null },
+    { method: "GET", path: `/api/applications/${m.app}`, role: null },
+    { method: "POST", path: `/api/applications/${m.app}/offers`, role: null, body: { price_cents: 1000, delivery_days: 3 } },
+    { method: "POST", path: `/api/applications/${m.app}/accept`, role: null, body: { offer_id: m.offer } },
+    { method: "POST", path: `/api/applications/${m.app}/reject`, role: "merchant" },
+    { method: "POST", path: `/api/applications/${m.app}/withdraw`, role: "freelancer" },
+    { method: "GET", path: "/api/dashboard", role: null },
+    { method: "GET", path: "/api/notifications", role: null },
+    { method: "POST", path: "/api/notifications/read", role: null },
+  ];
+}
+
+const BAD_AUTH: [string, Auth][] = [
+  ["no session", null],
+  ["garbage bearer", "garbage"],
+  ["10 kB bearer", "x".repeat(10_000)],
+  ["empty bearer", { header: "Bearer    " }],
+  ["basic auth", { header: "Basic dXNlcjpwYXNz" }],
+  ["sql bearer", "' OR 1=1 --"],
+  ["garbage cookie", { cookie: "freela_session=garbage" }],
+  ["forged cookie", { cookie: `freela_session=${Buffer.from(JSON.stringify("forjado")).toString("base64")}.AAAA` }],
+  ["cookie traversal", { cookie: "freela_session=..%2F..%2Fetc%2Fpasswd" }],
+];
+
+/** Well-formed strings that name nothing: looked up, never run. */
+const KEY_MISSES = ["' OR 1=1 --", '"; DROP TABLE users;--', "<script>alert(1)</script>", "00000000-0000-4000-8000-000000000000", "\u202Eadmin", "👩🏽‍💻", "*"];
+
+const ONE_MB = 1024 * 1024;
+const oversizeJson = () => `{"x":"${"a".repeat(ONE_MB)}"}`;
+const MALFORMED_JSON = [
+  "{",
+  '{"a":}',
+  "{'a':1}",
+  '{"a":1}}',
+  '{"a":1} lixo',
+  "\uFEFF{}",
+  "NaN",
+  "[1,2]",
+  '"texto"',
+  "null",
+  "123",
+  "true",
+  "[".repeat(100_000),
+  '{"a":"\\x00"}',
+  '{"a":"\\ud800',
+];
+const WRONG_TYPES: [string, string][] = [
+  ["text/plain", '{"a":1}'],
+  ["application/x-www-form-urlencoded", "a=1"],
+  ["multipart/form-data; boundary=xx", '--xx\r\nContent-Disposition: form-data; name="a"\r\n\r\n1\r\n--xx--\r\n'],
+  ["application/xml", "<a>1</a>"],
+  ["application/jsonx", "{}"],
+  ["text/html", "<script>alert(1)</script>"],
+];
+
+function apiBodyCases(w: World, p: Pool): Case[] {
+  const cases: Case[] = [];
+  for (const e of API_BODY) {
+    const auth = (): { auth: Auth; actor: Actor | null } => {
+      if (e.who === "anyone") return { auth: null, actor: null };
+      if (typeof e.who === "function") return { auth: e.who(w), actor: null };
+      const actor = p.actor(e.who);
+      return { auth: actor.token, actor };
+    };
+    // Field by field: every refused value of its kind, the rest of the body valid.
+    for (const field of e.fields) {
+      const values = [...refusedJson(field.kind), ...(field.kind.type === "key" ? KEY_MISSES : [])];
+      for (const value of values) {
+        const { auth: a, actor } = auth();
+        const miss = field.kind.type === "key" && typeof value === "string" && value.trim() !== "" && value.length <= field.kind.max;
+        const refusal = miss ? e.keyMiss! : 422;
+        cases.push({
+          name: `${e.name}: ${field.name}=${JSON.stringify(value)?.slice(0, 40)}`,
+          method: e.method,
+          path: e.path(actor, w),
+          auth: a,
+          body: { json: { ...e.base(), [field.name]: value } },
+          expect: [refusal],
+          api: true,
+          field: refusal === 422 ? field.name : undefined,
+        });
+      }
+    }
+    // The body itself: wrong content types, malformed JSON, too large.
+    const bodyCase = (name: string, body: Body, status: number, message: string) => {
+      const { auth: a, actor } = auth();
+      cases.push({ name: `${e.name}: ${name}`, method: e.method, path: e.path(actor, w), auth: a, body, expect: [status], api: true, message });
+    };
+    for (const [type, raw] of WRONG_TYPES) bodyCase(`content type ${type}`, { raw, type }, 415, "unsupported_media_type");
+    bodyCase("no content type", { raw: '{"a":1}', type: null }, 415, "unsupported_media_type");
+    for (const raw of MALFORMED_JSON) {
+      const message = ["[1,2]", '"texto"', "null", "123", "true"].includes(raw) ? "json_not_object" : "malformed_json";
+      bodyCase(`malformed ${raw.slice(0, 20)}`, { raw, type: "application/json" }, 400, message);
+    }
+    bodyCase("over 1 MB", { raw: oversizeJson(), type: "application/json" }, 413, "payload_too_large");
+    bodyCase("over 1 MB, chunked", { raw: oversizeJson(), type: "application/json", chunked: true }, 413, "payload_too_large");
+  }
+  return cases;
+}
+
+function apiProfileCases(w: World, p: Pool): Case[] {
+  const cases: Case[] = [];
+  const baseFields = (): [string, string][] => [
+    ["full_name", "Nome Válido"],
+    ["display_name", "Apelido"],
+    ["bio", ""],
+    ["skills", "React, Node"],
+  ];
+  const with_ = (name: string, value: string | Blob, filename?: string): [string, string | Blob, string?][] => [
+    ...baseFields().filter(([n]) => n !== name),
+    [name, value, filename],
+  ];
+  for (const path of ["/api/profile", "/pages/profile-setting"]) {
+    const api = path.startsWith("/api");
+    for (const field of profileFields) {
+      for (const value of refusedForm(field.kind)) {
+        cases.push({
+          name: `profile ${path}: ${field.name}=${JSON.stringify(value).slice(0, 40)}`,
+          method: "POST",
+          path,
+          auth: p.actor("freelancer").token,
+          body: { multipart: with_(field.name, value) },
+          expect: [422],
+          api,
+          field: field.name,
+        });
+      }
+    }
+    const photos: [string, Blob, string, number, string][] = [
+      ["text named like a path", new Blob(["root:x:0:0"], { type: "image/png" }), "../../etc/passwd", 422, "photo"],
+      ["svg with a script", new Blob(['<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'], { type: "image/svg+xml" }), "x.svg", 422, "photo"],
+      ["html as jpg", new Blob(["<html><body>oi</body></html>"], { type: "image/jpeg" }), "foto.jpg", 422, "photo"],
+      ["photo over 2 MB", new Blob([PNG_1X1, Buffer.alloc(2 * ONE_MB)], { type: "image/png" }), "grande.png", 413, "photo"],
+      ["photo over the whole limit", new Blob([PNG_1X1, Buffer.alloc(3 * ONE_MB + 10)], { type: "image/png" }), "enorme.png", 413, "photo"],
+    ];
+    for (const [name, blob, filename, status, field] of photos) {
+      cases.push({
+        name: `profile ${path}: ${name}`,
+        method: "POST",
+        path,
+        auth: p.actor("freelancer").token,
+        body: { multipart: with_("photo", blob, filename) },
+        expect: [status],
+        api,
+        field,
+        message: status === 413 ? "photo_too_large" : undefined,
+      });
+    }
+    const bodyCase = (name: string, body: Body, status: number, message: string) =>
+      cases.push({ name: `profile ${path}: ${name}`, method: "POST", path, auth: p.actor("freelancer").token, body, expect: [status], api, message });
+    bodyCase("json", { raw: '{"full_name":"Nome Válido"}', type: "application/json" }, 415, "unsupported_media_type");
+    bodyCase("text/plain", { raw: "full_name=Nome", type: "text/plain" }, 415, "unsupported_media_type");
+    bodyCase("no content type", { raw: "full_name=Nome", type: null }, 415, "unsupported_media_type");
+    bodyCase("multipart without boundary", { raw: "full_name=Nome", type: "multipart/form-data" }, 400, "malformed_form");
+    bodyCase(
+      "truncated multipart",
+      { raw: '--xx\r\nContent-Disposition: form-data; name="full_name"\r\n\r\nNome', type: "multipart/form-data; boundary=xx" },
+      400,
+      "malformed_form",
+    );
+    bodyCase("url-encoded over 3 MB", { raw: `bio=${"a".repeat(3 * ONE_MB + 10)}`, type: "application/x-www-form-urlencoded" }, 413, "photo_too_large");
+    bodyCase(
+      "chunked over 3 MB",
+      { raw: `bio=${"a".repeat(3 * ONE_MB + 10)}`, type: "application/x-www-form-urlencoded", chunked: true },
+      413,
+      "photo_too_large",
+    );
+  }
+  return cases;
+}
+
+function apiAuthCases(w: World, p: Pool): Case[] {
+  const cases: Case[] = [];
+  for (const e of authedEndpoints(w, p)) {
+    const body: Body | undefined =
+      e.method === "GET" ? undefined : e.path === "/api/profile" ? { form: [["full_name", "Nome Válido"]] } : { json: e.body ?? {} };
+    for (const [name, auth] of BAD_AUTH) {
+      cases.push({ name: `auth ${name}`, method: e.method, path: e.path, auth, body, expect: [401], api: true });
+    }
+    if (e.role) {
+      const wrong = e.role === "merchant" ? w.julia : w.ana;
+      cases.push({ name: `wrong role (${e.role} only)`, method: e.method, path: e.path, auth: wrong, body, expect: [403], api: true, message: "forbidden_role" });
+    }
+  }
+  return cases;
+}
+
+const idPath = (id: string) => (id.includes("%") ? id : encodeURIComponent(id));
+
+function apiIdCases(w: World, p: Pool): Case[] {
+  const cases: Case[] = [];
+  const table: { method: string; path: (id: string) => string; who: Role | null; body?: unknown }[] = [
+    { method: "GET", path: (id) => `/api/opportunities/${id}`, who: null },
+    { method: "PATCH", path: (id) => `/api/opportunities/${id}`, who: "merchant", body: { title: "Título novo válido" } },
+    { method: "DELETE", path: (id) => `/api/opportunities/${id}`, who: "merchant" },
+    { method: "POST", path: (id) => `/api/opportunities/${id}/close`, who: "merchant" },
+    { method: "POST", path: (id) => `/api/opportunities/${id}/reopen`, who: "merchant" },
+    { method: "GET", path: (id) => `/api/opportunities/${id}/applications`, who: "merchant" },
+    { method: "POST", path: (id) => `/api/opportunities/${id}/applications`, who: "freelancer", body: validApplication },
+    { method: "GET", path: (id) => `/api/applications/${id}`, who: null },
+    { method: "POST", path: (id) => `/api/applications/${id}/offers`, who: "freelancer", body: { price_cents: 1000, delivery_days: 3 } },
+    { method: "POST", path: (id) => `/api/applications/${id}/accept`, who: "freelancer", body: { offer_id: "00000000-0000-4000-8000-000000000000" } },
+    { method: "POST", path: (id) => `/api/applications/${id}/reject`, who: "merchant" },
+    { method: "POST", path: (id) => `/api/applications/${id}/withdraw`, who: "freelancer" },
+  ];
+  for (const e of table) {
+    for (const id of BAD_IDS) {
+      cases.push({
+        name: `unknown id ${id.slice(0, 30)}`,
+        method: e.method,
+        path: e.path(idPath(id)),
+        auth: e.who ? p.actor(e.who).token : w.julia,
+        body: e.method === "GET" ? undefined : { json: e.body ?? {} },
+        // remix-serve's static folder answers an id that climbs back to it with a redirect to
+        // that folder, before the app runs: not a refusal of ours, but never a file.
+        expect: id.startsWith("%2e%2e") ? [404, 301] : [404],
+        api: true,
+        message: "not_found",
+      });
+    }
+  }
+  for (const path of ["/api/nada", "/api/opportunities/x/y/z", "/api/profile%00", `/api/${"x".repeat(10_000)}`]) {
+    cases.push({ name: "unknown API path", method: "GET", path, auth: w.julia, expect: [404], api: true, message: "not_found" });
+  }
+  // Dot segments leave /api before routing: the not-found page.
+  cases.push({ name: "climbing out of the API", method: "GET", path: "/api/%2e%2e/%2e%2e/etc/passwd", auth: w.julia, expect: [404], api: false });
+  for (const [method, path] of [["PUT", "/api/login"], ["DELETE", "/api/profile"], ["GET", "/api/logout"], ["PUT", "/api/opportunities"], ["GET", "/api/notifications/read"]]) {
+    cases.push({ name: "wrong method", method: method!, path: path!, auth: w.julia, expect: [405], api: true, message: "method_not_allowed" });
+  }
+  return cases;
+}
+
+function queryCases(w: World, p: Pool): Case[] {
+  const cases: Case[] = [];
+  const intValues = ["0", "-1", "1.5", "1e20", "99999999999999999999", "abc", "NaN", "١٢", "x".repeat(5000)];
+  const enumValues = ["xyz", "' OR 1=1 --", "OPEN", "<script>", "\u0000", "x".repeat(5000)];
+  const lists: { path: string; auth: string; params: Record<string, string[]> }[] = [
+    {
+      path: "/api/opportunities",
+      auth: w.julia,
+      params: {
+        category: enumValues,
+        budget_type: enumValues,
+        location_type: enumValues,
+        status: enumValues,
+        sort: enumValues,
+        mine: ["2", "yes", "' OR 1=1"],
+        budget_min_cents: ["-1", "1.5", "1e20", "abc", "100000001"],
+        budget_max_cents: ["-1", "1.5", "1e20", "abc", "100000001"],
+        page: intValues,
+        per_page: [...intValues, "101"],
+        q: ["x".repeat(201), "x".repeat(10_000)],
+      },
+    },
+    { path: "/api/my-applications", auth: w.julia, params: { status: enumValues, page: intValues, per_page: ["101", "0"] } },
+    { path: `/api/opportunities/${w.seeded.openWithApps}/applications`, auth: w.ana, params: { status: enumValues, page: intValues } },
+    { path: "/api/applications/awaiting-confirmation", auth: w.ana, params: { page: intValues, per_page: ["101"] } },
+    { path: "/api/notifications", auth: w.julia, params: { unread: ["2", "sim", "' OR 1=1"], page: intValues, per_page: ["101"] } },
+  ];
+  for (const list of lists) {
+    for (const [param, values] of Object.entries(list.params)) {
+      for (const value of values) {
+        cases.push({
+          name: `query ${param}=${value.slice(0, 30)}`,
+          method: "GET",
+          path: `${list.path}?${new URLSearchParams({ [param]: value })}`,
+          auth: list.auth,
+          expect: [422],
+          api: true,
+          field: param,
+        });
+      }
+    }
+  }
+  // Search text is only text, whatever FTS5 would make of it; raw bytes that are not UTF-8 too.
+  for (const q of [...SEARCHES, ...Object.values(ODD)]) {
+    cases.push({ name: `search ${q.slice(0, 30)}`, method: "GET", path: `/api/opportunities?${new URLSearchParams({ q })}`, auth: w.julia, expect: [200], api: true });
+    cases.push({ name: `search page ${q.slice(0, 30)}`, method: "GET", path: `/opportunities?${new URLSearchParams({ q })}`, auth: w.julia, expect: [200], api: false });
+  }
+  for (const raw of ["%ff%fe", "%ED%A0%80", "%C0%AF", "%", "%%", "%zz"]) {
+    cases.push({ name: `search bytes ${raw}`, method: "GET", path: `/api/opportunities?q=${raw}`, auth: w.julia, expect: [200], api: true });
+  }
+  // Pages drop a parameter they cannot use and still show the list.
+  const pageLists: [string, string][] = [
+    ["/opportunities", w.julia],
+    ["/my-applications", w.julia],
+    ["/applications/awaiting-confirmation", w.ana],
+    ["/notifications", w.julia],
+    [`/opportunities/${w.seeded.openWithApps}/applications`, w.ana],
+    ["/", w.ana],
+  ];
+  for (const [path, auth] of pageLists) {
+    for (const [param, value] of [
+      ["page", "1e20"],
+      ["page", "-1"],
+      ["per_page", "x".repeat(5000)],
+      ["status", "' OR 1=1 --"],
+      ["category", "\u0000"],
+      ["sort", "<script>"],
+      ["budget_min_cents", "99999999999999999999"],
+    ] as const) {
+      cases.push({ name: `page query ${param}=${value.slice(0, 20)}`, method: "GET", path: `${path}?${new URLSearchParams({ [param]: value })}`, auth, expect: [200], api: false });
+    }
+  }
+  void p;
+  return cases;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Page forms
+
+type PageForm = {
+  name: string;
+  routeId: string;
+  path: (a: Actor | null, w: World) => string;
+  who: Role | ((w: World) => string) | "visitor";
+  base: () => Record<string, string>;
+  fields: (Field & { price?: boolean })[];
+  /** What a well-formed string matching nothing answers in a `key` field. */
+  keyMiss?: number;
+};
+
+const priceField = (name: string): Field & { price: boolean } => ({ name, kind: { type: "key", max: 0 }, price: true });
+
+const opportunityForm = {
+  title: "Loja virtual para confeitaria",
+  description: "Loja com catálogo de bolos, encomendas pelo WhatsApp e pagamento via Pix.",
+  category: "desenvolvimento",
+  skills: "Shopify, Pix",
+  budget_type: "fixed",
+  budget_min: "2.000,00",
+  budget_max: "4.500,00",
+  deadline: "",
+  location_type: "remote",
+  city: "",
+  vacancies: "1",
+};
+
+const opportunityFormFields = (fields: Field[]): (Field & { price?: boolean })[] =>
+  fields.map((f) =>
+    f.name === "budget_min_cents" ? priceField("budget_min") : f.name === "budget_max_cents" ? priceField("budget_max") : f,
+  );
+
+const PAGE_FORMS: PageForm[] = [
+  {
+    name: "login",
+    routeId: "routes/login",
+    path: () => "/login",
+    who: "visitor",
+    base: () => ({ email: unique("ninguem"), password: "senha-errada-1" }),
+    fields: loginFields,
+    keyMiss: 401,
+  },
+  {
+    name: "register",
+    routeId: "routes/register",
+    path: () => "/register",
+    who: "visitor",
+    base: () => ({ full_name: "Pessoa De Teste", display_name: "", email: unique("pagina"), password: "senha-segura-1", account_type: "freelancer" }),
+    fields: [
+      text("full_name", 3, 120),
+      text("display_name", 2, 60, false),
+      { name: "email", kind: { type: "email" } },
+      { name: "password", kind: { type: "password" } },
+      oneOf("account_type", ["merchant", "freelancer"]),
+    ],
+  },
+  {
+    name: "forgot password",
+    routeId: "routes/forgot-password",
+    path: () => "/forgot-password",
+    who: "visitor",
+    base: () => ({ email: unique("esqueci") }),
+    fields: [{ name: "email", kind: { type: "email" } }],
+  },
+  {
+    name: "reset password",
+    routeId: "routes/reset-password",
+    path: () => "/reset-password",
+    who: "visitor",
+    base: () => ({ token: "token-que-nao-existe", password: "senha-nova-123" }),
+    fields: [
+      { name: "token", kind: { type: "key", max: 200 } },
+      { name: "password", kind: { type: "password" } },
+    ],
+    keyMiss: 422,
+  },
+  {
+    name: "create opportunity",
+    routeId: "routes/opportunities.create",
+    path: () => "/opportunities/create",
+    who: "merchant",
+    base: () => ({ ...opportunityForm }),
+    fields: opportunityFormFields(opportunityFields),
+  },
+  {
+    name: "edit opportunity",
+    routeId: "routes/opportunities.$uuid_.edit",
+    path: (a) => `/opportunities/${a!.opp}/edit`,
+    who: "merchant",
+    base: () => ({ ...opportunityForm }),
+    fields: opportunityFormFields(patchFields),
+  },
+  {
+    name: "apply",
+    routeId: "routes/opportunities.$uuid",
+    // An opportunity this freelancer has not applied to, so the page shows the form and its errors.
+    path: (a) => `/opportunities/${a!.other}`,
+    who: "freelancer",
+    base: () => ({ intent: "apply", cover_letter: validApplication.cover_letter, price: "3.500,00", delivery_days: "14" }),
+    fields: [text("cover_letter", 20, 5000), priceField("price"), int("delivery_days", 1, 365)],
+  },
+  {
+    name: "counter",
+    routeId: "routes/applications.$id_.negotiate",
+    path: (a) => `/applications/${a!.app}/negotiate`,
+    // The pool's applications await the merchant, so the page shows the merchant these forms.
+    who: "merchant",
+    base: () => ({ intent: "counter", price: "1.000,00", delivery_days: "10", message: "" }),
+    fields: [priceField("price"), int("delivery_days", 1, 365), text("message", 1, 2000, false)],
+  },
+  {
+    name: "accept",
+    routeId: "routes/applications.$id_.negotiate",
+    path: (a) => `/applications/${a!.app}/negotiate`,
+    who: "merchant",
+    base: () => ({ intent: "accept" }),
+    fields: [{ name: "offer_id", kind: { type: "key", max: 100 } }],
+    // The merchant's turn, but not the latest offer.
+    keyMiss: 409,
+  },
+  {
+    name: "reject",
+    routeId: "routes/applications.$id_.negotiate",
+    path: (a) => `/applications/${a!.app}/negotiate`,
+    who: "merchant",
+    base: () => ({ intent: "reject", confirmed: "1" }),
+    fields: [text("message", 1, 2000, false)],
+  },
+  { name: "withdraw", routeId: "routes/applications.$id_.negotiate", path: (a) => `/applications/${a!.app}/negotiate`, who: "freelancer", base: () => ({ intent: "withdraw", confirmed: "1" }), fields: [] },
+  { name: "close", routeId: "routes/opportunities.$uuid", path: (a) => `/opportunities/${a!.opp}`, who: "merchant", base: () => ({ intent: "close", confirmed: "1" }), fields: [] },
+  { name: "reopen", routeId: "routes/opportunities.$uuid", path: (a) => `/opportunities/${a!.opp}`, who: "merchant", base: () => ({ intent: "reopen" }), fields: [] },
+  { name: "delete", routeId: "routes/opportunities.$uuid", path: (a) => `/opportunities/${a!.opp}`, who: "merchant", base: () => ({ intent: "delete", confirmed: "1" }), fields: [] },
+  {
+    name: "notifications read",
+    routeId: "routes/notifications",
+    path: () => "/notifications",
+    who: (w) => w.julia,
+    base: () => ({ intent: "open", id: "x", to: "/notifications" }),
+    fields: [{ name: "id", kind: { type: "ids" } }],
+  },
+  { name: "language", routeId: "routes/language", path: () => "/language", who: "visitor", base: () => ({ lng: "en", redirectTo: "/" }), fields: [] },
+  { name: "logout", routeId: "routes/logout", path: () => "/logout", who: (w) => w.logoutToken, base: () => ({}), fields: [] },
+];
+
+function pageFormCases(w: World, p: Pool): Case[] {
+  const cases: Case[] = [];
+  for (const f of PAGE_FORMS) {
+    const auth = (): { auth: Auth; actor: Actor | null } => {
+      if (f.who === "visitor") return { auth: null, actor: null };
+      if (typeof f.who === "function") return { auth: f.who(w), actor: null };
+      const actor = p.actor(f.who);
+      return { auth: actor.token, actor };
+    };
+    // The language switch answers JSON (it has no page of its own).
+    const api = f.name === "language";
+    for (const field of f.fields) {
+      const price = "price" in field && Boolean(field.price);
+      const refused = refusedForm(field.kind, price);
+      const values = [...refused, ...(field.kind.type === "key" && !price ? KEY_MISSES : [])];
+      for (const value of values) {
+        const { auth: a, actor } = auth();
+        const passes = field.kind.type === "key" && !price && value.trim() !== "" && value.length <= field.kind.max;
+        cases.push({
+          name: `page ${f.name}: ${field.name}=${JSON.stringify(value).slice(0, 40)}`,
+          method: "POST",
+          path: f.path(actor, w),
+          auth: a,
+          body: { form: Object.entries({ ...f.base(), [field.name]: value }) },
+          expect: passes ? [f.keyMiss!] : [422],
+          api,
+        });
+      }
+      // A repeated field: the last value counts, and it is refused.
+      const { auth: a, actor } = auth();
+      cases.push({
+        name: `page ${f.name}: ${field.name} twice`,
+        method: "POST",
+        path: f.path(actor, w),
+        auth: a,
+        body: { form: [...Object.entries(f.base()), [field.name, f.base()[field.name] ?? "ok"], [field.name, refused[refused.length - 1]!]] },
+        expect: [422],
+        api,
+      });
+    }
+    const bodyCase = (name: string, body: Body, status: number, message: string, path?: string) => {
+      const { auth: a, actor } = auth();
+      cases.push({
+        name: `page ${f.name}: ${name}`,
+        method: "POST",
+        path: path ?? f.path(actor, w),
+        auth: a,
+        body,
+        expect: [status],
+        api: api || path !== undefined,
+        message,
+      });
+    };
+    // Never empty: an empty post without a content type is an empty form, which is fine.
+    const fields = new URLSearchParams(f.base()).toString() || "x=1";
+    bodyCase("json", { raw: JSON.stringify(f.base()), type: "application/json" }, 415, "unsupported_media_type");
+    bodyCase("text/plain", { raw: fields, type: "text/plain" }, 415, "unsupported_media_type");
+    bodyCase("xml", { raw: "<a>1</a>", type: "application/xml" }, 415, "unsupported_media_type");
+    bodyCase("no content type", { raw: fields, type: null }, 415, "unsupported_media_type");
+    bodyCase("multipart without boundary", { raw: fields, type: "multipart/form-data" }, 400, "malformed_form");
+    bodyCase(
+      "truncated multipart",
+      { raw: '--xx\r\nContent-Disposition: form-data; name="intent"\r\n\r\nclose', type: "multipart/form-data; boundary=xx" },
+      400,
+      "malformed_form",
+    );
+    const huge = `${fields}&x=${"a".repeat(ONE_MB)}`;
+    bodyCase("over 1 MB", { raw: huge, type: "application/x-www-form-urlencoded" }, 413, "payload_too_large");
+    bodyCase("over 1 MB, chunked", { raw: huge, type: "application/x-www-form-urlencoded", chunked: true }, 413, "payload_too_large");
+    bodyCase(
+      "multipart over 1 MB",
+      { raw: `--xx\r\nContent-Disposition: form-data; name="x"\r\n\r\n${"a".repeat(ONE_MB)}\r\n--xx--\r\n`, type: "multipart/form-data; boundary=xx" },
+      413,
+      "payload_too_large",
+    );
+    // The same refusal for a script's data request (`?_data=`), as JSON.
+    const { actor } = auth();
+    bodyCase("data request, json", { raw: "{}", type: "application/json" }, 415, "unsupported_media_type", `${f.path(actor, w)}?_data=${encodeURIComponent(f.routeId)}`);
+    // Signed out: a protected form sends the visitor to the login page.
+    if (f.who !== "visitor") {
+      for (const [name, a] of [["no session", null], ["garbage bearer", "garbage"]] as const) {
+        cases.push({
+          name: `page ${f.name}: ${name}`,
+          method: "POST",
+          path: f.path(p.actor(f.who === "freelancer" ? "freelancer" : "merchant"), w),
+          auth: a,
+          body: { form: Object.entries(f.base()) },
+          expect: [302],
+          api: false,
+        });
+      }
+    }
+  }
+  return cases;
+}
+
+function pageIdCases(w: World, p: Pool): Case[] {
+  const cases: Case[] = [];
+  const table: { method: string; path: (id: string) => string; who: Role | null; form?: Record<string, string> }[] = [
+    { method: "GET", path: (id) => `/opportunities/${id}`, who: null },
+    { method: "POST", path: (id) => `/opportunities/${id}`, who: "merchant", form: { intent: "close", confirmed: "1" } },
+    { method: "POST", path: (id) => `/opportunities/${id}`, who: "freelancer", form: { intent: "apply", cover_letter: validApplication.cover_letter, price: "100,00", delivery_days: "3" } },
+    { method: "GET", path: (id) => `/opportunities/${id}/edit`, who: "merchant" },
+    { method: "POST", path: (id) => `/opportunities/${id}/edit`, who: "merchant", form: opportunityForm },
+    { method: "GET", path: (id) => `/opportunities/${id}/applications`, who: "merchant" },
+    { method: "GET", path: (id) => `/applications/${id}`, who: null },
+    { method: "GET", path: (id) => `/applications/${id}/negotiate`, who: null },
+    { method: "POST", path: (id) => `/applications/${id}/negotiate`, who: "freelancer", form: { intent: "withdraw", confirmed: "1" } },
+  ];
+  for (const e of table) {
+    for (const id of BAD_IDS) {
+      cases.push({
+        name: `page unknown id ${id.slice(0, 30)}`,
+        method: e.method,
+        path: e.path(idPath(id)),
+        auth: e.who ? p.actor(e.who).token : w.julia,
+        body: e.form ? { form: Object.entries(e.form) } : undefined,
+        expect: id.startsWith("%2e%2e") ? [404, 301] : [404],
+        api: false,
+      });
+    }
+  }
+  // Intents nobody offers go back to the page; a destructive one without its confirmation, to that step.
+  for (const intent of ["' OR 1=1 --", "x".repeat(10_000), "\u0000", ""]) {
+    const m = p.actor("merchant");
+    cases.push({ name: `odd intent ${intent.slice(0, 20)}`, method: "POST", path: `/opportunities/${m.opp}`, auth: m.token, body: { form: [["intent", intent]] }, expect: [302], api: false });
+    cases.push({ name: `odd intent ${intent.slice(0, 20)}`, method: "POST", path: `/applications/${m.app}/negotiate`, auth: m.token, body: { form: [["intent", intent]] }, expect: [302], api: false });
+  }
+  // The language switch ignores what it does not know and never leaves the site.
+  for (const [lng, to] of [["xx", "/"], ["' OR 1=1", "/"], ["en", "//evil.example"], ["en", "https://evil.example/"], ["en", "/\\evil.example"], ["en", "javascript:alert(1)"], ["pt-BR", "x".repeat(10_000)]]) {
+    cases.push({ name: `language ${lng} → ${to!.slice(0, 20)}`, method: "POST", path: "/language", body: { form: [["lng", lng!], ["redirectTo", to!]] }, expect: [302], api: false });
+  }
+  for (const path of ["/uploads/..%2f..%2fetc%2fpasswd", "/uploads/%2e%2e%2f%2e%2e%2fetc%2fpasswd", "/uploads/%00", "/uploads/x.png%00.txt", `/uploads/${"x".repeat(5000)}`]) {
+    cases.push({ name: "upload traversal", method: "GET", path, expect: [404], api: false });
+  }
+  // Malformed percent-encoding in the path: remix-serve (Express) answers 400 before the app runs.
+  for (const path of ["/opportunities/%E0%A4%A", "/api/opportunities/%E0%A4%A", "/%ZZ", "/applications/%C0%AF/negotiate"]) {
+    cases.push({ name: "malformed path encoding", method: "GET", path, auth: w.julia, expect: [400], api: false });
+  }
+  cases.push({ name: "reset link with a huge token", method: "GET", path: `/reset-password?token=${"x".repeat(10_000)}`, expect: [400], api: false });
+  cases.push({ name: "reset link with NUL", method: "GET", path: "/reset-password?token=%00", expect: [400], api: false });
+  return cases;
+}
+
+/** State conflicts, roles and ownership with the demo seed's own records (PRODUCT.md §3, §4). */
+function conflictCases(w: World): Case[] {
+  const s = w.seeded;
+  const c = (name: string, method: string, path: string, auth: string, json: unknown, status: number, message?: string): Case => ({
+    name,
+    method,
+    path,
+    auth,
+    body: method === "GET" ? undefined : { json },
+    expect: [status],
+    api: true,
+    message,
+  });
+  const cases: Case[] = [
+    c("close a closed opportunity", "POST", `/api/opportunities/${s.closed}/close`, w.ana, {}, 409),
+    c("reopen an open opportunity", "POST", `/api/opportunities/${s.open}/reopen`, w.ana, {}, 409, "opportunity_not_closed"),
+    c("reopen a filled opportunity", "POST", `/api/opportunities/${s.filled}/reopen`, w.ana, {}, 409, "opportunity_not_closed"),
+    c("delete with applications", "DELETE", `/api/opportunities/${s.openWithApps}`, w.ana, {}, 409, "opportunity_has_applications"),
+    c("edit a closed opportunity", "PATCH", `/api/opportunities/${s.closed}`, w.ana, { title: "Título novo válido" }, 409, "opportunity_not_open"),
+    c("apply to a closed opportunity", "POST", `/api/opportunities/${s.closed}/applications`, w.julia, validApplication, 409, "opportunity_not_open"),
+    c("apply twice", "POST", `/api/opportunities/${s.pending.opp}/applications`, w.julia, validApplication, 409, "already_applied"),
+    c("counter out of turn", "POST", `/api/applications/${s.pending.id}/offers`, w.julia, { price_cents: 1000, delivery_days: 3 }, 409, "not_your_turn"),
+    c("accept an older offer", "POST", `/api/applications/${s.countered.id}/accept`, w.julia, { offer_id: s.countered.firstOffer }, 409, "offer_not_latest"),
+    c("accept out of turn", "POST", `/api/applications/${s.countered.id}/accept`, w.ana, { offer_id: s.countered.firstOffer }, 409),
+    c("withdraw an accepted application", "POST", `/api/applications/${s.accepted}/withdraw`, w.julia, {}, 409, "application_final"),
+    c("someone else's application", "GET", `/api/applications/${s.notJulias}`, w.julia, null, 404, "not_found"),
+    c("someone else's opportunity's applications", "GET", `/api/opportunities/${s.carlos}/applications`, w.ana, null, 404, "not_found"),
+    c("edit someone else's opportunity", "PATCH", `/api/opportunities/${s.carlos}`, w.ana, { title: "Título novo válido" }, 404, "not_found"),
+    c("close someone else's opportunity", "POST", `/api/opportunities/${s.carlos}/close`, w.ana, {}, 404, "not_found"),
+    { ...c("register a taken e-mail", "POST", "/api/register", "", { full_name: "Outra Ana", email: "ANA@freela.dev", password: "senha-segura-1", account_type: "merchant" }, 422), field: "email" },
+    c("wrong password", "POST", "/api/login", "", { email: "pedro@freela.dev", password: "senha-errada-1" }, 401, "invalid_credentials"),
+    {
+      name: "page: close a closed opportunity",
+      method: "POST",
+      path: `/opportunities/${s.closed}`,
+      auth: w.ana,
+      body: { form: [["intent", "close"], ["confirmed", "1"]] },
+      expect: [409],
+      api: false,
+    },
+    {
+      name: "page: withdraw an accepted application",
+      method: "POST",
+      path: `/applications/${s.accepted}/negotiate`,
+      auth: w.julia,
+      body: { form: [["intent", "withdraw"], ["confirmed", "1"]] },
+      expect: [409],
+      api: false,
+    },
+    {
+      name: "page: delete without confirmation goes to the confirmation",
+      method: "POST",
+      path: `/opportunities/${s.openWithApps}`,
+      auth: w.ana,
+      body: { form: [["intent", "delete"]] },
+      expect: [302],
+      api: false,
+    },
+  ];
+  return cases.map((x) => (x.auth === "" ? { ...x, auth: null } : x));
+}
+
+function refusedCases(w: World, p: Pool): Record<string, Case[]> {
+  return {
+    "API fields and bodies": apiBodyCases(w, p),
+    "profile (API and page, with photos)": apiProfileCases(w, p),
+    "API sessions and roles": apiAuthCases(w, p),
+    "API ids, paths and methods": apiIdCases(w, p),
+    "list filters and search": queryCases(w, p),
+    "page forms": pageFormCases(w, p),
+    "page ids, intents, redirects, uploads": pageIdCases(w, p),
+    "conflicts with the seed": conflictCases(w),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Setup through the public API, as a client would
+
+async function call(method: string, path: string, token: string | null, json?: unknown) {
+  const res = await fetch(base + path, {
+    method,
+    headers: { ...(token ? { Authorization: `Bearer ${token}` } : {}), ...(json !== undefined ? { "Content-Type": "application/json" } : {}) },
+    body: json === undefined ? undefined : JSON.stringify(json),
+  });
+  const body = (await res.json()) as any;
+  return { status: res.status, body };
+}
+
+async function ok(method: string, path: string, token: string | null, json?: unknown) {
+  const { status, body } = await call(method, path, token, json);
+  if (status >= 300) throw new Error(`${method} ${path} → ${status}: ${JSON.stringify(body)}`);
+  return body;
+}
+
+async function login(email: string, password = "freela123") {
+  const body = await ok("POST", "/api/login", null, { email, password });
+  return { token: body.access_token as string, id: body.user.id as string };
+}
+
+async function newUser(role: Role) {
+  const email = unique(`pool-${role}`);
+  await ok("POST", "/api/register", null, { full_name: "Usuária Do Pool", email, password: "senha-segura-1", account_type: role });
+  return login(email, "senha-segura-1");
+}
+
+/** Merchant i owns an opportunity; freelancer i applied to it (pending, the merchant's turn). */
+async function makePool(size: number) {
+  const merchants: Actor[] = [];
+  const freelancers: Actor[] = [];
+  for (let i = 0; i < size; i++) {
+    const [m, f] = await Promise.all([newUser("merchant"), newUser("freelancer")]);
+    const opp = (await ok("POST", "/api/opportunities", m.token, { ...validOpportunity, vacancies: 20 })).data.uuid as string;
+    const app = (await ok("POST", `/api/opportunities/${opp}/applications`, f.token, validApplication)).data.id as string;
+    const detail = (await ok("GET", `/api/applications/${app}`, f.token)).data;
+    const offer = detail.offers[detail.offers.length - 1].id as string;
+    merchants.push({ ...m, opp, app, offer, other: "" });
+    freelancers.push({ ...f, opp, app, offer, other: "" });
+  }
+  freelancers.forEach((f, i) => (f.other = merchants[(i + 1) % size]!.opp));
+  return { merchants, freelancers };
+}
+
+async function seededRecords(ana: string, anaId: string, julia: string, juliaId: string, carlos: string): Promise<World["seeded"]> {
+  const mine = async (status: string) =>
+    (await ok("GET", `/api/opportunities?mine=1&per_page=100&status=${status}`, ana)).data as any[];
+  let [open, closed, filled] = await Promise.all([mine("open"), mine("closed"), mine("filled")]);
+  if (closed.length === 0) {
+    // The seed is random: when Ana has no closed opportunity, she closes her last open one.
+    await ok("POST", `/api/opportunities/${open[open.length - 1].uuid}/close`, ana, {});
+    [open, closed] = await Promise.all([mine("open"), mine("closed")]);
+  }
+  const apps = async (status: string) => (await ok("GET", `/api/my-applications?per_page=100&status=${status}`, julia)).data as any[];
+  const [pending, countered, accepted] = await Promise.all([apps("pending"), apps("countered"), apps("accepted")]);
+  const counteredApp = countered.find((a) => a.opportunity.merchant.id === anaId);
+  const counteredDetail = (await ok("GET", `/api/applications/${counteredApp.id}`, julia)).data;
+  const openWithApps = open.find((o) => o.applications_count > 0);
+  let notJulias: string | undefined;
+  for (const o of open.filter((x) => x.applications_count > 0)) {
+    const list = (await ok("GET", `/api/opportunities/${o.uuid}/applications?per_page=100`, ana)).data as any[];
+    notJulias = list.find((a) => a.freelancer.id !== juliaId)?.id;
+    if (notJulias) break;
+  }
+  const carlosOpp = (await ok("GET", "/api/opportunities?mine=1&per_page=1", carlos)).data[0];
+  const need = { open: open[0], closed: closed[0], filled: filled[0], openWithApps, pending: pending[0], counteredApp, accepted: accepted[0], notJulias, carlosOpp };
+  for (const [name, value] of Object.entries(need)) if (!value) throw new Error(`the demo seed has no ${name}`);
+  return {
+    open: open[0].uuid,
+    openWithApps: openWithApps.uuid,
+    closed: closed[0].uuid,
+    filled: filled[0].uuid,
+    carlos: carlosOpp.uuid,
+    pending: { id: pending[0].id, opp: pending[0].opportunity.uuid },
+    countered: { id: counteredApp.id, firstOffer: counteredDetail.offers[0].id },
+    accepted: accepted[0].id,
+    notJulias: notJulias!,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+
+const TABLES = ["users", "opportunities", "applications", "offers"] as const;
+
+function snapshot(dbPath: string) {
+  return inspect(dbPath, (db) =>
+    Object.fromEntries(
+      TABLES.map((t) => {
+        const rows = db.prepare(`SELECT * FROM ${t} ORDER BY rowid`).all();
+        return [t, { count: rows.length, hash: createHash("sha256").update(JSON.stringify(rows)).digest("hex") }];
+      }),
+    ),
+  );
+}
+
+/** A GET with the path exactly as written (fetch would resolve dot segments first). */
+function rawGet(path: string): Promise<{ status: number; location: string | undefined; body: string }> {
+  return new Promise((done, fail) => {
+    const req = request(`${base}${path}`, { path }, (res) => {
+      let body = "";
+      res.on("data", (chunk) => (body += chunk));
+      res.on("end", () => done({ status: res.statusCode ?? 0, location: res.headers.location, body }));
+    });
+    req.on("error", fail);
+    req.end();
+  });
+}
+
+/** Cuts text to a field's length without splitting a surrogate pair, and trims it. */
+function fit(s: string, max: number) {
+  let out = "";
+  for (const ch of s) {
+    if (out.length + ch.length > max) break;
+    out += ch;
+  }
+  return out.trim();
+}
+
+describe("hostile input against the production server", () => {
+  let server: Server;
+  let dbPath: string;
+  let world: World;
+  let pool: Pool;
+  const started = Date.now();
+
+  beforeAll(async () => {
+    const port = await freePort();
+    const setup = serverEnv(port);
+    setup.env.SEED_DEMO = "1";
+    base = setup.base;
+    dbPath = setup.dbPath;
+    migrate(setup.env);
+    server = await startServer(setup.env, base);
+
+    const [ana, julia, carlos, logout] = await Promise.all([
+      login("ana@freela.dev"),
+      login("julia@freela.dev"),
+      login("carlos@freela.dev"),
+      login("pedro@freela.dev"),
+    ]);
+    // Count the writes the cases give each role (a dry run), then make pools large enough that
+    // no user passes 90 writes: the limit (120 a minute per user) must never be what answers.
+    const fake: Actor = { token: "t", id: "i", opp: "o", app: "a", offer: "f", other: "x" };
+    const dry = new Pool({ merchants: [fake], freelancers: [fake] } as World);
+    const seeded = new Proxy({}, { get: () => ({ id: "x", opp: "x", firstOffer: "x" }) }) as World["seeded"];
+    refusedCases({ ana: "a", julia: "j", logoutToken: "l", merchants: [fake], freelancers: [fake], seeded } as World, dry);
+    const size = Math.max(2, Math.ceil(Math.max(dry.used.merchant, dry.used.freelancer) / 90));
+    world = {
+      ana: ana.token,
+      julia: julia.token,
+      juliaId: julia.id,
+      logoutToken: logout.token,
+      seeded: await seededRecords(ana.token, ana.id, julia.token, julia.id, carlos.token),
+      ...(await makePool(size)),
+    };
+    pool = new Pool(world);
+  });
+
+  afterAll(async () => {
+    server?.child.kill("SIGTERM");
+    await server?.exited;
+    removeTempDirs();
+  });
+
+  it("refuses every hostile input with the right 4xx, shows nothing internal, and stores nothing", async () => {
+    const before = snapshot(dbPath);
+    const groups = refusedCases(world, pool);
+    const cases = Object.values(groups).flat();
+    const t0 = Date.now();
+    const problems = await runAll(cases);
+    const after = snapshot(dbPath);
+    const counts = Object.entries(groups).map(([name, list]) => `${name} ${list.length}`).join(", ");
+    console.info(`hostile: ${cases.length} cases (${counts}) in ${((Date.now() - t0) / 1000).toFixed(1)} s; pools of ${world.merchants.length}`);
+    if (process.env.HOSTILE_REPORT) writeFileSync(process.env.HOSTILE_REPORT, problems.join("\n"));
+    expect(problems.slice(0, 40), `${problems.length} problems`).toEqual([]);
+    expect(after).toEqual(before);
+    // The sessions used for the refused logouts are still alive.
+    expect((await call("GET", "/api/profile", world.logoutToken)).status).toBe(200);
+  });
+
+  it("stores odd but valid text byte-identical, and shows it escaped", async () => {
+    const problems: string[] = [];
+    const same = (what: string, got: unknown, sent: unknown) => {
+      if (JSON.stringify(got) !== JSON.stringify(sent)) problems.push(`${what}: sent ${JSON.stringify(sent)}, got ${JSON.stringify(got)}`);
+    };
+    const entries = Object.entries(ODD);
+    for (const [name, odd] of entries) {
+      // Opportunity fields through the API.
+      const m = pool.actor("merchant");
+      const patch = {
+        title: fit(`Vaga ${odd}`, 120),
+        description: padded(odd, 20),
+        location_type: "hybrid",
+        city: fit(odd, 80),
+        skills: [fit(odd, 30)],
+      };
+      const patched = await call("PATCH", `/api/opportunities/${m.opp}`, m.token, patch);
+      if (patched.status !== 200) problems.push(`${name}: PATCH → ${patched.status} ${JSON.stringify(patched.body)}`);
+      const got = (await ok("GET", `/api/opportunities/${m.opp}`, world.julia)).data;
+      for (const key of Object.keys(patch) as (keyof typeof patch)[]) same(`${name} opportunity ${key}`, got[key], patch[key]);
+      const page = await fetch(`${base}/opportunities/${m.opp}`, { headers: { Authorization: `Bearer ${world.julia}` } });
+      const html = await page.text();
+      if (page.status !== 200) problems.push(`${name}: opportunity page → ${page.status}`);
+      if (html.includes("<script>alert(1)</script>") || html.includes("<img src=x")) problems.push(`${name}: page shows markup unescaped`);
+
+      // Profile fields through the API (multipart) and through the settings page (url-encoded).
+      const f = pool.actor("freelancer");
+      const profile = { full_name: fit(`Nome ${odd}`, 120), display_name: fit(`Ap ${odd}`, 60), bio: odd, skills: [fit(odd, 30), "Extra"] };
+      const form = new FormData();
+      for (const [key, value] of Object.entries(profile)) for (const v of [value].flat()) form.append(key, v);
+      const res = await fetch(`${base}/api/profile`, { method: "POST", headers: { Authorization: `Bearer ${f.token}` }, body: form });
+      if (res.status !== 200) problems.push(`${name}: profile → ${res.status} ${await res.text()}`);
+      else await res.body?.cancel();
+      const user = (await ok("GET", "/api/profile", f.token)).user;
+      for (const key of Object.keys(profile) as (keyof typeof profile)[]) same(`${name} profile ${key}`, user[key], profile[key]);
+
+      const settings = await fetch(`${base}/pages/profile-setting`, {
+        method: "POST",
+        redirect: "manual",
+        headers: { Authorization: `Bearer ${f.token}`, "Content-Type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams([["full_name", profile.full_name], ["bio", `${odd} (página)`], ["skills", profile.skills[0]!], ["skills", "Outra"]]),
+      });
+      if (settings.status !== 302) problems.push(`${name}: settings page → ${settings.status}`);
+      same(`${name} settings bio`, (await ok("GET", "/api/profile", f.token)).user.bio, `${odd} (página)`);
+
+      // A cover letter, an offer message and a registration.
+      const other = world.merchants[(world.merchants.indexOf(m) + 1) % world.merchants.length]!;
+      const applied = await call("POST", `/api/opportunities/${other.opp}/applications`, f.token, { ...validApplication, cover_letter: padded(odd, 20) });
+      if (applied.status === 201) same(`${name} cover letter`, applied.body.data.cover_letter, padded(odd, 20));
+      else if (applied.status !== 409) problems.push(`${name}: apply → ${applied.status} ${JSON.stringify(applied.body)}`);
+
+      const app = (await ok("GET", `/api/applications/${m.app}`, m.token)).data;
+      const turn = app.awaiting === "merchant" ? m.token : world.freelancers[world.merchants.indexOf(m)]!.token;
+      if (app.status === "pending" || app.status === "countered") {
+        const offered = await call("POST", `/api/applications/${m.app}/offers`, turn, { price_cents: 123_456, delivery_days: 9, message: odd });
+        if (offered.status !== 201) problems.push(`${name}: counter → ${offered.status} ${JSON.stringify(offered.body)}`);
+        const offers = (await ok("GET", `/api/applications/${m.app}`, m.token)).data.offers;
+        same(`${name} offer message`, offers[offers.length - 1].message, odd);
+      }
+
+      const registered = await call("POST", "/api/register", null, { full_name: fit(`Pessoa ${odd}`, 120), email: unique("odd"), password: "senha-segura-1", account_type: "freelancer" });
+      if (registered.status !== 201) problems.push(`${name}: register → ${registered.status}`);
+      else same(`${name} registered name`, registered.body.data.user.full_name, fit(`Pessoa ${odd}`, 120));
+    }
+    expect(problems).toEqual([]);
+  });
+
+  it("ignores fields nobody may set (PRODUCT.md §4: unknown fields are ignored)", async () => {
+    const m = pool.actor("merchant");
+    const other = world.merchants.find((x) => x !== m)!;
+    const smuggled = JSON.parse(
+      `{"__proto__":{"admin":true},"constructor":{"prototype":{"admin":true}},"id":1,"uuid":"00000000-0000-4000-8000-000000000000","merchant_id":"${other.id}","status":"filled","applications_count":99,"accepted_count":20,"currency":"USD","created_at":"2000-01-01T00:00:00.000Z"}`,
+    );
+    const created = await call("POST", "/api/opportunities", m.token, { ...validOpportunity, ...smuggled });
+    expect(created.status).toBe(201);
+    expect(created.body.data).toMatchObject({ status: "open", applications_count: 0, accepted_count: 0, currency: "BRL", merchant: { id: m.id } });
+    expect(created.body.data.uuid).not.toBe(smuggled.uuid);
+    expect(created.body.data.created_at).not.toBe(smuggled.created_at);
+    const patched = await call("PATCH", `/api/opportunities/${created.body.data.uuid}`, m.token, { ...smuggled, title: "Título trocado válido" });
+    expect(patched.status).toBe(200);
+    expect(patched.body.data).toMatchObject({ title: "Título trocado válido", status: "open", applications_count: 0, merchant: { id: m.id } });
+    expect(({} as Record<string, unknown>).admin).toBeUndefined();
+
+    const registered = await call("POST", "/api/register", null, {
+      full_name: "Pessoa Comum",
+      email: unique("comum"),
+      password: "senha-segura-1",
+      account_type: "freelancer",
+      id: other.id,
+      password_hash: "$2a$04$invalido",
+      photo_path: "../../etc/passwd",
+      role: "merchant",
+    });
+    expect(registered.status).toBe(201);
+    expect(registered.body.data.user).toMatchObject({ account_type: "freelancer", role: "freelancer", photo_url: null });
+    expect(registered.body.data.user.id).not.toBe(other.id);
+    expect(registered.body.data.user).not.toHaveProperty("password_hash");
+  });
+
+  it("keeps a photo under its own name whatever the upload calls it", async () => {
+    const f = pool.actor("freelancer");
+    const form = new FormData();
+    form.append("full_name", "Nome Com Foto");
+    form.append("photo", new Blob([PNG_1X1], { type: "image/png" }), "../../../etc/passwd.png");
+    const res = await fetch(`${base}/api/profile`, { method: "POST", headers: { Authorization: `Bearer ${f.token}` }, body: form });
+    expect(res.status).toBe(200);
+    const { user } = (await res.json()) as { user: { photo_url: string } };
+    expect(user.photo_url).toMatch(/^\/uploads\/[0-9a-f-]{36}\.png$/);
+    const photo = await fetch(base + user.photo_url);
+    expect(photo.status).toBe(200);
+    expect(Buffer.from(await photo.arrayBuffer()).equals(PNG_1X1)).toBe(true);
+    // Paths fetch would tidy up are sent as written. A bare ".." reaches the public folder, which
+    // remix-serve's static handler redirects to itself (before the app runs); nothing above it is served.
+    for (const path of ["/uploads/%2e%2e", "/uploads/%2e%2e/%2e%2e/etc/passwd", "/uploads/../../etc/passwd", "/uploads/..\\..\\etc\\passwd"]) {
+      const res = await rawGet(path);
+      expect([301, 404], path).toContain(res.status);
+      if (res.status === 301) expect(res.location, path).toMatch(/^\/uploads\//);
+      expect(res.body, path).not.toMatch(/root:/);
+    }
+  });
+
+  it("shrugs off uploads cut short", async () => {
+    // The body promised is never sent in full: the client hangs up mid-body.
+    for (const [path, type] of [["/api/login", "application/json"], ["/login", "application/x-www-form-urlencoded"], ["/api/profile", "multipart/form-data; boundary=xx"]]) {
+      await new Promise<void>((done) => {
+        const socket = connect(Number(new URL(base).port), "127.0.0.1", () => {
+          socket.write(`POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${world.julia}\r\nContent-Type: ${type}\r\nContent-Length: 100000\r\n\r\n{"email":`);
+          setTimeout(() => socket.destroy(), 100);
+        });
+        socket.on("close", () => done());
+        socket.on("error", () => done());
+      });
+    }
+    expect((await call("GET", "/healthz", null)).status).toBe(200);
+  });
+
+  it("is healthy afterwards: /healthz answers and the database checks out", async () => {
+    const health = await call("GET", "/healthz", null);
+    expect(health).toEqual({ status: 200, body: { status: "ok" } });
+    const checks = inspect(dbPath, (db) => ({
+      integrity: db.pragma("integrity_check", { simple: true }),
+      foreignKeys: (db.pragma("foreign_key_check") as unknown[]).length,
+      fts: (() => {
+        db.prepare("INSERT INTO opportunities_fts(opportunities_fts) VALUES ('integrity-check')").run();
+        return "ok";
+      })(),
+    }));
+    expect(checks).toEqual({ integrity: "ok", foreignKeys: 0, fts: "ok" });
+    if (process.env.HOSTILE_REPORT) writeFileSync(`${process.env.HOSTILE_REPORT}.log`, server.log());
+    // Refusals are answers, not failures: the log shows no unexpected error (Express's own notes
+    // on malformed path encoding and Remix's on methods without an action aside).
+    const unexpected = server.log()
+      .split(/\n(?=\S)/)
+      .filter((entry) => /\b(\w*Error|error)\b/.test(entry) && !/^(URIError: Failed to decode param|ErrorResponseImpl \{\s+status: 405)/.test(entry));
+    expect(unexpected).toEqual([]);
+    console.info(`hostile: whole file ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  });
+});
