@@ -3,10 +3,32 @@ import i18next from "i18next";
 import { StrictMode, startTransition } from "react";
 import { hydrateRoot } from "react-dom/client";
 import { I18nextProvider, initReactI18next } from "react-i18next";
-import { i18nOptions } from "~/lib/i18n";
+import { i18nOptions, namespaces } from "~/lib/i18n";
+
+/**
+ * The page's language only, from public/locales: the server has already rendered the text,
+ * so this waits only to hydrate. `no-cache` revalidates (a 304 when unchanged), so a new
+ * deploy's strings are never mixed with an old copy.
+ */
+async function loadResources(lng: string) {
+  const entries = await Promise.all(
+    namespaces.map(async (ns) => {
+      const response = await fetch(`/locales/${encodeURIComponent(lng)}/${ns}.json`, { cache: "no-cache" });
+      return [ns, response.ok ? await response.json() : {}] as const;
+    }),
+  );
+  return { [lng]: Object.fromEntries(entries) };
+}
 
 async function hydrate() {
-  await i18next.use(initReactI18next).init({ ...i18nOptions, lng: document.documentElement.lang });
+  const lng = document.documentElement.lang;
+  await i18next.use(initReactI18next).init({
+    ...i18nOptions,
+    lng,
+    // Only this language is loaded: a missing key shows as itself rather than fetching another.
+    fallbackLng: lng,
+    resources: await loadResources(lng),
+  });
   startTransition(() => {
     hydrateRoot(
       document,

@@ -5,9 +5,8 @@ import { RemixServer } from "@remix-run/react";
 import i18next from "i18next";
 import { renderToPipeableStream } from "react-dom/server";
 import { I18nextProvider, initReactI18next } from "react-i18next";
-import { i18nOptions } from "~/lib/i18n";
 import { NonceContext } from "~/lib/nonce";
-import { i18nServer } from "~/services/i18n.server";
+import { i18nOptions, i18nServer } from "~/services/i18n.server";
 import { applySecurityHeaders } from "~/services/security.server";
 import { installShutdownDeadline } from "~/services/shutdown.server";
 

@@ -1,14 +1,13 @@
 import type { MetaFunction } from "@remix-run/node";
-import { fallbackLng, resources, type Lng } from "./i18n";
+import i18next from "i18next";
+import { fallbackLng } from "./i18n";
 
-function lookup(tree: unknown, key: string): string | undefined {
-  const value = key.split(".").reduce<unknown>((node, part) => (node as Record<string, unknown>)?.[part], tree);
-  return typeof value === "string" ? value : undefined;
-}
-
+/**
+ * A title in the page's language, through the default i18next instance: the server's holds
+ * every language, the browser's the language of the page it loaded.
+ */
 export function translateCommon(lng: string | undefined, key: string) {
-  const language = (lng && lng in resources ? lng : fallbackLng) as Lng;
-  return lookup(resources[language].common, key) ?? lookup(resources[fallbackLng].common, key) ?? key;
+  return i18next.t(key, { lng: lng ?? fallbackLng, ns: "common" });
 }
 
 /** A meta function giving the document title `{title} | Freela`, in the page's language. */

@@ -2,7 +2,22 @@ import { createCookie } from "@remix-run/node";
 import i18next, { type TFunction } from "i18next";
 import { RemixI18Next } from "remix-i18next/server";
 import { isProduction } from "~/config.server";
-import { fallbackLng, i18nOptions, supportedLngs } from "~/lib/i18n";
+import { fallbackLng, i18nOptions as sharedOptions, supportedLngs } from "~/lib/i18n";
+import enCommon from "../../public/locales/en/common.json";
+import enMarket from "../../public/locales/en/market.json";
+import enMessages from "../../public/locales/en/messages.json";
+import ptCommon from "../../public/locales/pt-BR/common.json";
+import ptMarket from "../../public/locales/pt-BR/market.json";
+import ptMessages from "../../public/locales/pt-BR/messages.json";
+
+/** The server holds every language; pages render in the visitor's. */
+export const i18nOptions = {
+  ...sharedOptions,
+  resources: {
+    "pt-BR": { common: ptCommon, messages: ptMessages, market: ptMarket },
+    en: { common: enCommon, messages: enMessages, market: enMarket },
+  },
+};
 
 export const localeCookie = createCookie("lng", {
   path: "/",
@@ -23,7 +38,8 @@ export const i18nServer = new RemixI18Next({
   i18next: i18nOptions,
 });
 
-const instance = i18next.createInstance();
+// The default instance: document titles (app/lib/meta.ts) use it on both sides.
+const instance = i18next;
 void instance.init({ ...i18nOptions, initImmediate: false });
 
 /** Messages of the JSON API are always Portuguese, as the product contract says. */
