@@ -1,11 +1,11 @@
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { Field, FormMessage, TextAreaField } from "~/components/form";
+import { FormMessage, TextAreaField } from "~/components/form";
 import { ApplicationStatusBadge, OpportunityStatusBadge } from "~/components/market/badges";
 import { ConfirmPanel } from "~/components/market/confirm";
 import { MarketErrorBoundary } from "~/components/market/error-boundary";
-import { OfferHistory, TermsCompare } from "~/components/market/offers";
+import { OfferHistory, TermsCompare, TermsFields } from "~/components/market/offers";
 import { loadApplicationFor } from "~/lib/application-page.server";
 import {
   applicationIdOr404,
@@ -79,29 +79,7 @@ function CounterForm({ suggestedDays }: { suggestedDays: number }) {
       <FormMessage data={mine} />
       <Form method="post" className="stack" noValidate>
         <input type="hidden" name="intent" value="counter" />
-        <div className="grid-2">
-          <Field
-            name="price"
-            label={t("fields.offer_price")}
-            hint={t("fields.price_hint")}
-            inputMode="decimal"
-            placeholder="1.500,00"
-            required
-            defaultValue={mine?.values?.price}
-            error={errors.price}
-          />
-          <Field
-            name="delivery_days"
-            type="number"
-            min={1}
-            max={365}
-            label={t("fields.delivery_days")}
-            hint={t("fields.delivery_days_hint")}
-            required
-            defaultValue={mine?.values?.delivery_days ?? String(suggestedDays)}
-            error={errors.delivery_days}
-          />
-        </div>
+        <TermsFields priceLabel={t("fields.offer_price")} values={mine?.values} errors={errors} defaultDays={suggestedDays} />
         <TextAreaField
           name="message"
           label={t("fields.message")}

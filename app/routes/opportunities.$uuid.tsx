@@ -2,11 +2,12 @@ import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type 
 import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { Avatar } from "~/components/avatar";
-import { Field, FormMessage, TextAreaField } from "~/components/form";
+import { FormMessage, TextAreaField } from "~/components/form";
 import { ApplicationStatusBadge, OpportunityStatusBadge } from "~/components/market/badges";
 import { ConfirmPanel } from "~/components/market/confirm";
 import { MarketErrorBoundary } from "~/components/market/error-boundary";
 import { Budget, formatDay } from "~/components/market/opportunity-card";
+import { TermsFields } from "~/components/market/offers";
 import { formatDate } from "~/lib/format";
 import {
   marketFormError,
@@ -103,29 +104,7 @@ function ApplyForm() {
           defaultValue={mine?.values?.cover_letter}
           error={errors.cover_letter}
         />
-        <div className="grid-2">
-          <Field
-            name="price"
-            label={t("fields.price")}
-            hint={t("fields.price_hint")}
-            inputMode="decimal"
-            placeholder="1.500,00"
-            required
-            defaultValue={mine?.values?.price}
-            error={errors.price}
-          />
-          <Field
-            name="delivery_days"
-            type="number"
-            min={1}
-            max={365}
-            label={t("fields.delivery_days")}
-            hint={t("fields.delivery_days_hint")}
-            required
-            defaultValue={mine?.values?.delivery_days}
-            error={errors.delivery_days}
-          />
-        </div>
+        <TermsFields priceLabel={t("fields.price")} values={mine?.values} errors={errors} />
         <div className="form-actions">
           <button type="submit" className="btn btn-primary" disabled={busy}>
             {busy ? t("apply.submitting") : t("apply.submit")}

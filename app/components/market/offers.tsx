@@ -1,4 +1,5 @@
 import { useTranslation } from "react-i18next";
+import { Field } from "~/components/form";
 import { formatDateTime } from "~/lib/format";
 import { formatMoney } from "~/lib/money";
 import type { Role } from "./badges";
@@ -88,6 +89,49 @@ export function TermsCompare({ current, previous, viewer }: { current: OfferData
           <p className="muted">{t("negotiate.no_previous")}</p>
         )}
       </div>
+    </div>
+  );
+}
+
+/**
+ * The two terms every offer names: price in reais (typed the Brazilian way) and delivery days.
+ * Used by the apply form and the counter-offer form.
+ */
+export function TermsFields({
+  priceLabel,
+  values,
+  errors,
+  defaultDays,
+}: {
+  priceLabel: string;
+  values?: Record<string, string>;
+  errors: Record<string, string>;
+  defaultDays?: number;
+}) {
+  const { t } = useTranslation("market");
+  return (
+    <div className="grid-2">
+      <Field
+        name="price"
+        label={priceLabel}
+        hint={t("fields.price_hint")}
+        inputMode="decimal"
+        placeholder="1.500,00"
+        required
+        defaultValue={values?.price}
+        error={errors.price}
+      />
+      <Field
+        name="delivery_days"
+        type="number"
+        min={1}
+        max={365}
+        label={t("fields.delivery_days")}
+        hint={t("fields.delivery_days_hint")}
+        required
+        defaultValue={values?.delivery_days ?? (defaultDays === undefined ? undefined : String(defaultDays))}
+        error={errors.delivery_days}
+      />
     </div>
   );
 }
