@@ -2,29 +2,14 @@ import { sql } from "kysely";
 import { db } from "../db";
 import { createApplication, createOpportunity, createUser, type OpportunityOverrides } from "../db/factories";
 import type { ApplicationRow, UserRow } from "../db/schema";
+import { validApplication, validOpportunity } from "./fixtures";
+
+export { validApplication, validOpportunity };
 
 // Marketplace fixtures shared by the unit and API tests.
 
 export const merchant = () => createUser(db, { account_type: "merchant" });
 export const freelancer = () => createUser(db, { account_type: "freelancer" });
-
-export const validOpportunity = {
-  title: "Loja virtual para confeitaria",
-  description: "Loja com catálogo de bolos, encomendas pelo WhatsApp e pagamento via Pix.",
-  category: "desenvolvimento",
-  skills: ["Shopify", "Pix"],
-  budget_type: "fixed",
-  budget_min_cents: 200_000,
-  budget_max_cents: 450_000,
-  location_type: "remote",
-  vacancies: 1,
-};
-
-export const validApplication = {
-  cover_letter: "Já fiz três lojas para confeitarias e posso entregar em duas semanas.",
-  price_cents: 350_000,
-  delivery_days: 14,
-};
 
 /** The offers that lead to a status: countered means the merchant answered last. */
 export function offersFor(status: ApplicationRow["status"]) {

@@ -9,6 +9,7 @@ import { connect } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BUDGET_TYPES, CATEGORIES, LOCATION_TYPES, MAX_CENTS } from "../../app/lib/market-constants";
+import { validApplication, validOpportunity } from "../fixtures";
 import { freePort, inspect, migrate, removeTempDirs, ROOT, serverEnv, startServer, type Server } from "../crash/server";
 import { PNG_1X1 } from "../fixtures";
 import {
@@ -233,24 +234,6 @@ const opportunityFields: Field[] = [
 const patchFields: Field[] = opportunityFields.map((f) =>
   f.kind.type === "int" || f.kind.type === "enum" ? { ...f, kind: { ...f.kind, required: false } } : f,
 );
-
-const validOpportunity = {
-  title: "Loja virtual para confeitaria",
-  description: "Loja com catálogo de bolos, encomendas pelo WhatsApp e pagamento via Pix.",
-  category: "desenvolvimento",
-  skills: ["Shopify", "Pix"],
-  budget_type: "fixed",
-  budget_min_cents: 200_000,
-  budget_max_cents: 450_000,
-  location_type: "remote",
-  vacancies: 1,
-};
-
-const validApplication = {
-  cover_letter: "Já fiz três lojas para confeitarias e posso entregar em duas semanas.",
-  price_cents: 350_000,
-  delivery_days: 14,
-};
 
 type ApiBodyEndpoint = {
   name: string;
