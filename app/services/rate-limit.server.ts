@@ -1,21 +1,42 @@
-import { RateLimiterMemory, RateLimiterRes } from "rate-limiter-flexible";
+import { RateLimiterRes, RateLimiterSQLite } from "rate-limiter-flexible";
 import { config } from "~/config.server";
+import { openConnection } from "../../db";
 import { AppError } from "./errors.server";
 
 export const WRITES_PER_MINUTE = 120;
 
-// In-process limits: one server process owns the SQLite file, so memory is the shared state.
+// The counters live in the database file, in the library's own table (rate_limits), so every
+// server process shares them (npm start runs one per core) and a restart does not reset them.
+// They have a connection of their own: the library runs short transactions of its own, which
+// must not land inside a Kysely transaction open on the app's connection.
+const store = openConnection(config.DATABASE_PATH);
+process.once("exit", () => store.close());
+
+const limiter = (keyPrefix: string, points: number, duration: number, clearExpiredByTimeout = false) =>
+  new RateLimiterSQLite({
+    storeClient: store,
+    storeType: "better-sqlite3",
+    tableName: "rate_limits",
+    keyPrefix,
+    points,
+    duration,
+    // One limiter sweeps the shared table of counters expired over an hour ago, every 5 minutes.
+    clearExpiredByTimeout,
+  });
+
 export const limiters = {
   /** Failed logins per e-mail. */
-  loginByEmail: new RateLimiterMemory({ keyPrefix: "login_email", points: 5, duration: 15 * 60 }),
+  loginByEmail: limiter("login_email", 5, 15 * 60),
   /** Failed logins per client address. */
-  loginByIp: new RateLimiterMemory({ keyPrefix: "login_ip", points: 50, duration: 15 * 60 }),
-  registerByIp: new RateLimiterMemory({ keyPrefix: "register_ip", points: 20, duration: 60 * 60 }),
-  resetByEmail: new RateLimiterMemory({ keyPrefix: "reset_email", points: 3, duration: 60 * 60 }),
-  resetByIp: new RateLimiterMemory({ keyPrefix: "reset_ip", points: 20, duration: 60 * 60 }),
+  loginByIp: limiter("login_ip", 50, 15 * 60),
+  registerByIp: limiter("register_ip", 20, 60 * 60),
+  resetByEmail: limiter("reset_email", 3, 60 * 60),
+  resetByIp: limiter("reset_ip", 20, 60 * 60),
   /** Writes per signed-in user: generous for people, a ceiling for runaway scripts. */
-  writeByUser: new RateLimiterMemory({ keyPrefix: "write_user", points: WRITES_PER_MINUTE, duration: 60 }),
+  writeByUser: limiter("write_user", WRITES_PER_MINUTE, 60, true),
 };
+
+type Limiter = RateLimiterSQLite;
 
 /**
  * The client address, or null when it is unknown. remix-serve does not hand the socket to
@@ -38,14 +59,14 @@ function tooMany(res: RateLimiterRes, key = "rate_limited"): AppError {
 }
 
 /** Throws a 429 when the key has no points left, without spending one. A null key is not limited. */
-export async function assertNotLimited(limiter: RateLimiterMemory, key: string | null) {
+export async function assertNotLimited(limiter: Limiter, key: string | null) {
   if (key === null) return;
   const res = await limiter.get(key);
   if (res && res.remainingPoints <= 0) throw tooMany(res);
 }
 
 /** Spends one point; throws a 429 when none was left. A null key is not limited. */
-export async function consume(limiter: RateLimiterMemory, key: string | null, messageKey?: string) {
+export async function consume(limiter: Limiter, key: string | null, messageKey?: string) {
   if (key === null) return;
   try {
     await limiter.consume(key);
