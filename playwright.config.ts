@@ -30,8 +30,9 @@ export default defineConfig({
   },
   projects: [{ name: "chromium", use: { ...devices["Desktop Chrome"] } }],
   webServer: {
-    // A fresh database for every run; the production build, as users get it.
-    command: `rm -rf ${E2E_DIR} && tsx scripts/migrate.ts && remix-serve ./build/index.js`,
+    // A fresh database for every run; the production build served as `npm start` serves it
+    // (one remix-serve process per core).
+    command: `rm -rf ${E2E_DIR} && tsx scripts/migrate.ts && node --import tsx scripts/serve.ts`,
     url: `http://localhost:${PORT}/healthz`,
     reuseExistingServer: false,
     timeout: 60_000,

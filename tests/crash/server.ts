@@ -11,6 +11,7 @@ export const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const BUILD = join(ROOT, "build/index.js");
 const SERVE = join(ROOT, "node_modules/@remix-run/serve/dist/cli.js");
 const TSX = join(ROOT, "node_modules/.bin/tsx");
+const LAUNCHER = join(ROOT, "scripts/serve.ts");
 
 export function requireBuild() {
   if (!existsSync(BUILD)) throw new Error("build/index.js is missing: run `npm run build` before these tests");
@@ -69,10 +70,14 @@ export type Server = {
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 };
 
-/** Starts remix-serve on the build and waits until /healthz answers. */
-export async function startServer(env: NodeJS.ProcessEnv, base: string): Promise<Server> {
+/**
+ * Starts remix-serve on the build and waits until /healthz answers. With `cluster`, it starts
+ * the way `npm start` does: the launcher (scripts/serve.ts) and its WEB_CONCURRENCY workers.
+ */
+export async function startServer(env: NodeJS.ProcessEnv, base: string, { cluster = false } = {}): Promise<Server> {
   requireBuild();
-  const child = spawn(process.execPath, [SERVE, BUILD], { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
+  const argv = cluster ? ["--import", "tsx", LAUNCHER, BUILD] : [SERVE, BUILD];
+  const child = spawn(process.execPath, argv, { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
   let output = "";
   child.stdout!.on("data", (d) => (output += d));
   child.stderr!.on("data", (d) => (output += d));

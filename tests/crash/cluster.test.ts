@@ -1,0 +1,148 @@
+// `npm start` serves with several remix-serve processes on one SQLite file (scripts/serve.ts).
+// These run the launcher with two workers and check what must not change with the process
+// count: shared rate limits, races that end in 409 (never a 500), a clean stop, a dead worker
+// replaced.
+import { request as httpRequest } from "node:http";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { validApplication, validOpportunity } from "../fixtures";
+import {
+  apiUser,
+  freePort,
+  inspect,
+  migrate,
+  removeTempDirs,
+  requireBuild,
+  serverEnv,
+  startServer,
+  waitUntilRefused,
+  type Server,
+} from "./server";
+
+const running: Server[] = [];
+afterEach(() => {
+  for (const server of running.splice(0)) if (server.child.exitCode === null) server.child.kill("SIGKILL");
+});
+afterAll(() => removeTempDirs());
+beforeAll(() => requireBuild());
+
+async function startCluster() {
+  const port = await freePort();
+  const setup = serverEnv(port);
+  setup.env.WEB_CONCURRENCY = "2";
+  migrate(setup.env);
+  const server = await startServer(setup.env, setup.base, { cluster: true });
+  running.push(server);
+  // Both workers listen before the launcher's first health check can be sure to reach either.
+  await until(() => workerPids(server).length === 2);
+  return { ...setup, port, server };
+}
+
+const workerPids = (server: Server) => [...server.log().matchAll(/worker (\d+) serving/g)].map((m) => Number(m[1]));
+
+async function until(condition: () => boolean) {
+  while (!condition()) await new Promise((r) => setTimeout(r, 50));
+}
+
+/**
+ * One request on a connection of its own: the launcher hands each new connection to the next
+ * worker in turn, so consecutive calls alternate between the two processes.
+ */
+function fresh(base: string, method: string, path: string, { token, body }: { token?: string; body?: unknown } = {}) {
+  const payload = body === undefined ? undefined : JSON.stringify(body);
+  return new Promise<{ status: number; json: Record<string, unknown> }>((done, fail) => {
+    const req = httpRequest(`${base}${path}`, {
+      agent: false,
+      method,
+      headers: {
+        ...(token ? { Authorization: `Bearer ${token}` } : {}),
+        ...(payload ? { "Content-Type": "application/json", "Content-Length": Buffer.byteLength(payload) } : {}),
+      },
+    });
+    req.once("response", (res) => {
+      let text = "";
+      res.setEncoding("utf8");
+      res.on("data", (chunk) => (text += chunk));
+      res.on("end", () => done({ status: res.statusCode ?? 0, json: text ? JSON.parse(text) : {} }));
+    });
+    req.once("error", fail);
+    req.end(payload);
+  });
+}
+
+describe("npm start with two worker processes", () => {
+  it("counts failed logins across both workers", async () => {
+    const { base } = await startCluster();
+    const user = await apiUser(base, "limite@example.com");
+    const attempt = () => fresh(base, "POST", "/api/login", { body: { email: user.email, password: "senha-errada-1" } });
+    // Five failures are allowed per e-mail; they land on both workers in turn.
+    for (let i = 0; i < 5; i++) expect((await attempt()).status).toBe(401);
+    // Kept per process, each worker would have seen only two or three of them.
+    const refused = await attempt();
+    expect(refused.status).toBe(429);
+    expect(String(refused.json.message)).toMatch(/tentativas/i);
+    // Even the right password waits now, on either worker.
+    const right = await fresh(base, "POST", "/api/login", { body: { email: user.email, password: user.password } });
+    expect(right.status).toBe(429);
+  });
+
+  it("settles races between the workers with one winner and a 409, never an error", async () => {
+    const { base, dbPath } = await startCluster();
+    const merchant = await apiUser(base, "contratante@example.com", "merchant");
+    const freelancers = [];
+    for (let i = 0; i < 2; i++) freelancers.push(await apiUser(base, `freela${i}@example.com`));
+
+    const ROUNDS = 8;
+    for (let round = 0; round < ROUNDS; round++) {
+      const created = await fresh(base, "POST", "/api/opportunities", {
+        token: merchant.token,
+        body: { ...validOpportunity, title: `Vaga única ${round + 1}`, vacancies: 1 },
+      });
+      expect(created.status).toBe(201);
+      const uuid = String((created.json.data as { uuid: string }).uuid);
+      // Both freelancers apply at the same moment (writes on both workers at once).
+      const applied = await Promise.all(
+        freelancers.map((f) =>
+          fresh(base, "POST", `/api/opportunities/${uuid}/applications`, { token: f.token, body: validApplication }),
+        ),
+      );
+      expect(applied.map((r) => r.status)).toEqual([201, 201]);
+      // The merchant accepts both first offers at the same moment: the one vacancy goes to one.
+      const ids = applied.map((a) => (a.json.data as { id: string }).id);
+      const offers = await Promise.all(
+        ids.map(async (id) => {
+          const detail = await fresh(base, "GET", `/api/applications/${id}`, { token: merchant.token });
+          return (detail.json.data as { offers: { id: string }[] }).offers[0].id;
+        }),
+      );
+      const accepted = await Promise.all(
+        ids.map((id, i) =>
+          fresh(base, "POST", `/api/applications/${id}/accept`, { token: merchant.token, body: { offer_id: offers[i] } }),
+        ),
+      );
+      expect(accepted.map((r) => r.status).sort()).toEqual([200, 409]);
+    }
+
+    const state = inspect(dbPath, (db) => ({
+      filled: db.prepare("SELECT count(*) AS n FROM opportunities WHERE status = 'filled' AND accepted_count = 1").get(),
+      accepted: db.prepare("SELECT count(*) AS n FROM applications WHERE status = 'accepted'").get(),
+      rejected: db.prepare("SELECT count(*) AS n FROM applications WHERE status = 'rejected'").get(),
+    }));
+    expect(state).toEqual({ filled: { n: ROUNDS }, accepted: { n: ROUNDS }, rejected: { n: ROUNDS } });
+  });
+
+  it("replaces a worker that dies, and stops every worker on SIGTERM", async () => {
+    const { base, port, server } = await startCluster();
+    const [first, second] = workerPids(server);
+    process.kill(first, "SIGKILL");
+    await until(() => workerPids(server).length === 3);
+    const replacement = workerPids(server)[2];
+    expect([first, second]).not.toContain(replacement);
+    for (let i = 0; i < 4; i++) expect((await fresh(base, "GET", "/healthz")).status).toBe(200);
+
+    server.child.kill("SIGTERM");
+    expect(await server.exited).toEqual({ code: 0, signal: null });
+    await waitUntilRefused(port);
+    for (const pid of [second, replacement]) expect(() => process.kill(pid, 0)).toThrow();
+    expect(server.log()).toContain(`worker ${first} exited (SIGKILL); starting another`);
+  });
+});
