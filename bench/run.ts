@@ -1,7 +1,8 @@
 // Load benchmark of the production build (`npm run bench`; not part of `npm test`).
 //
-// Seeds a fresh temporary database through the seed CLI, starts `remix-serve ./build/index.js`
-// with NODE_ENV=production on a free port and drives it with autocannon. Prints a table and
+// Seeds a fresh temporary database through the seed CLI, starts the production build as
+// `npm start` does (scripts/serve.ts: one remix-serve process per core) on a free port and
+// drives it with autocannon. Prints a table and
 // writes bench/results/latest.json (bench/results/scale.json with --scale).
 //
 //   npm run bench                        100 000 opportunities, 50 connections, 10 s per case
@@ -14,7 +15,8 @@
 //   npm run bench -- --keep              keep the temporary directory (its path is printed)
 //   npm run bench -- --scale             list and search at 10 000 and at 1 000 000 opportunities
 //                                        (both servers up, alternating runs, median p99 of 3 rounds)
-//   npm run bench -- --profile           the server writes a CPU profile into bench/results/profiles
+//   npm run bench -- --profile           the server writes CPU profiles into bench/results/profiles
+//   npm run bench -- --workers N         N server processes (WEB_CONCURRENCY; default one per core)
 import autocannon from "autocannon";
 import bcrypt from "bcryptjs";
 import SQLite from "better-sqlite3";
@@ -42,6 +44,7 @@ const { values: args } = parseArgs({
     keep: { type: "boolean", default: false },
     scale: { type: "boolean", default: false },
     profile: { type: "boolean", default: false },
+    workers: { type: "string" },
   },
 });
 
@@ -49,6 +52,8 @@ const DURATION = Number(args.duration ?? (args.quick ? 3 : 10));
 const WARMUP = Number(args.warmup ?? (args.quick ? 1 : 2));
 const CONNECTIONS = Number(args.connections);
 const OPPORTUNITIES = Number(args.opportunities);
+/** Server processes (WEB_CONCURRENCY); by default as `npm start`: one per core. */
+const WORKERS_ARG = args.workers;
 const ONLY = args.only ? new Set(args.only.split(",")) : null;
 const BCRYPT_COST = process.env.BCRYPT_COST || "10";
 const PASSWORD = "bench-password-123";
@@ -78,15 +83,22 @@ const query = (params: Record<string, string | number>) =>
 
 function machine() {
   const cpu = readFileSync("/proc/cpuinfo", "utf8").match(/^model name\s*:\s*(.+)$/m)?.[1] ?? os.cpus()[0]?.model;
-  return { nproc: os.availableParallelism(), cpu, node: process.version, platform: `${os.platform()} ${os.release()}` };
+  const nproc = os.availableParallelism();
+  const workers = Number(WORKERS_ARG ?? process.env.WEB_CONCURRENCY) || nproc;
+  return { nproc, cpu, node: process.version, platform: `${os.platform()} ${os.release()}`, server_processes: workers };
 }
 
-/** CPU seconds (user + system, all threads) a process has used so far, from /proc. */
+/**
+ * CPU seconds (user + system, all threads) the server has used so far: the launcher and its
+ * worker processes, from /proc.
+ */
 function cpuSeconds(pid: number | undefined): number {
   if (!pid) return NaN;
   try {
     const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
-    return (Number(fields[11]) + Number(fields[12])) / 100; // utime + stime, in clock ticks of 1/100 s
+    const own = (Number(fields[11]) + Number(fields[12])) / 100; // utime + stime, in ticks of 1/100 s
+    const children = readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim().split(/\s+/).filter(Boolean);
+    return children.reduce((sum, child) => sum + cpuSeconds(Number(child)), own);
   } catch {
     return NaN;
   }
@@ -234,13 +246,15 @@ async function startServer(fixture: Fixture): Promise<Server> {
   const port = await freePort();
   const output: string[] = [];
   const profile = args.profile ? ["--cpu-prof", `--cpu-prof-dir=${join(root, "bench/results/profiles")}`] : [];
-  const child = spawn(process.execPath, [...profile, join(root, "node_modules/@remix-run/serve/dist/cli.js"), "./build/index.js"], {
+  // As `npm start` serves (migrations are already applied): the launcher and its workers.
+  const child = spawn(process.execPath, [...profile, "--import", "tsx", join(root, "scripts/serve.ts"), "./build/index.js"], {
     cwd: root,
     env: {
       ...process.env,
       NODE_ENV: "production",
       PORT: String(port),
       HOST: "127.0.0.1",
+      ...(WORKERS_ARG ? { WEB_CONCURRENCY: WORKERS_ARG } : {}),
       SESSION_SECRET: randomBytes(32).toString("hex"),
       DATABASE_PATH: fixture.dbPath,
       UPLOADS_DIR: join(fixture.dir, "uploads"),
@@ -723,7 +737,7 @@ async function scale(facts: ReturnType<typeof machine>) {
 async function main() {
   ensureBuild();
   const facts = machine();
-  log(`${facts.nproc} cores, ${facts.cpu}, node ${facts.node}; load ${load()}`);
+  log(`${facts.nproc} cores, ${facts.cpu}, node ${facts.node}, ${facts.server_processes} server process(es); load ${load()}`);
   log(`${CONNECTIONS} connections, ${DURATION} s per case after ${WARMUP} s of warm-up`);
 
   if (args.scale) {
