@@ -8,8 +8,9 @@ import { AppError } from "./errors.server";
 
 // bcrypt is slow on purpose (about 70 ms of CPU at cost 10 with bcryptjs), and bcryptjs runs in
 // JavaScript: on the event loop, a burst of 20 logins a second would take all of it and every
-// other request would queue behind them. The hashing runs in worker threads instead, leaving a
-// core to the event loop (on a 2-core machine: one worker).
+// other request would queue behind them. The hashing runs in worker threads instead: one fewer
+// than the cores per server process, and at least one (with one server process per core, as
+// npm start runs, each process has one).
 
 // The worker is a file of its own (app/workers), found from the source module, from the server
 // build (build/index.js) or from the working directory, whichever this process runs from.

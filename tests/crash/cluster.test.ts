@@ -25,10 +25,10 @@ afterEach(() => {
 afterAll(() => removeTempDirs());
 beforeAll(() => requireBuild());
 
-async function startCluster() {
+async function startCluster(extraEnv: NodeJS.ProcessEnv = {}) {
   const port = await freePort();
   const setup = serverEnv(port);
-  setup.env.WEB_CONCURRENCY = "2";
+  Object.assign(setup.env, { WEB_CONCURRENCY: "2", ...extraEnv });
   migrate(setup.env);
   const server = await startServer(setup.env, setup.base, { cluster: true });
   running.push(server);
@@ -144,5 +144,22 @@ describe("npm start with two worker processes", () => {
     await waitUntilRefused(port);
     for (const pid of [second, replacement]) expect(() => process.kill(pid, 0)).toThrow();
     expect(server.log()).toContain(`worker ${first} exited (SIGKILL); starting another`);
+  });
+
+  it("gives up on a client that holds its request open past the deadline, with code 1", async () => {
+    const { base, server } = await startCluster({ SHUTDOWN_GRACE_MS: "300" });
+    // A login whose body never finishes: its worker waits for the rest.
+    const req = httpRequest(`${base}/api/login`, {
+      agent: false,
+      method: "POST",
+      headers: { "Content-Type": "application/json", "Content-Length": 1000 },
+    });
+    req.on("error", () => {});
+    req.write("{");
+    await new Promise((r) => setTimeout(r, 200));
+    server.child.kill("SIGTERM");
+    expect(await server.exited).toEqual({ code: 1, signal: null });
+    expect(server.log()).toMatch(/workers still running \d+ ms after SIGTERM; killing them/);
+    req.destroy();
   });
 });
