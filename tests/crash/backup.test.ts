@@ -1,14 +1,10 @@
 import { existsSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import SQLite from "better-sqlite3";
-import { afterAll, afterEach, describe, expect, it } from "vitest";
-import { apiUser, freePort, inspect, migrate, removeTempDirs, runScript, serverEnv, startServer, type Server } from "./server";
+import { describe, expect, it } from "vitest";
+import { apiUser, freePort, inspect, migrate, runScript, serverEnv, serversPerTest } from "./server";
 
-const running: Server[] = [];
-afterEach(() => {
-  for (const server of running.splice(0)) if (server.child.exitCode === null) server.child.kill("SIGKILL");
-});
-afterAll(() => removeTempDirs());
+const start = serversPerTest();
 
 const emails = (dbPath: string) =>
   inspect(dbPath, (db) => (db.prepare("select email from users order by email").all() as { email: string }[]).map((r) => r.email));
@@ -18,8 +14,7 @@ describe("npm run backup / npm run restore", () => {
     const port = await freePort();
     const { env, base, dbPath, dir } = serverEnv(port);
     migrate(env);
-    let server = await startServer(env, base);
-    running.push(server);
+    let server = await start(env, base);
     await apiUser(base, "antes1@example.com");
     await apiUser(base, "antes2@example.com");
 
@@ -60,8 +55,7 @@ describe("npm run backup / npm run restore", () => {
     expect(emails(join(dir, kept[0]))).toContain("depois@example.com");
 
     // The restored database serves: an account from the backup signs in.
-    server = await startServer(env, base);
-    running.push(server);
+    server = await start(env, base);
     const login = await fetch(`${base}/api/login`, {
       method: "POST",
       headers: { "Content-Type": "application/json" },

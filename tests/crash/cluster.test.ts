@@ -3,35 +3,27 @@
 // count: shared rate limits, races that end in 409 (never a 500), a clean stop, a dead worker
 // replaced.
 import { request as httpRequest } from "node:http";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { validApplication, validOpportunity } from "../fixtures";
 import {
   apiUser,
   freePort,
   inspect,
   migrate,
-  removeTempDirs,
-  requireBuild,
   serverEnv,
-  startServer,
+  serversPerTest,
   waitUntilRefused,
   type Server,
 } from "./server";
 
-const running: Server[] = [];
-afterEach(() => {
-  for (const server of running.splice(0)) if (server.child.exitCode === null) server.child.kill("SIGKILL");
-});
-afterAll(() => removeTempDirs());
-beforeAll(() => requireBuild());
+const start = serversPerTest();
 
-async function startCluster(extraEnv: NodeJS.ProcessEnv = {}) {
+async function startCluster(extraEnv: Record<string, string> = {}) {
   const port = await freePort();
   const setup = serverEnv(port);
   Object.assign(setup.env, { WEB_CONCURRENCY: "2", ...extraEnv });
   migrate(setup.env);
-  const server = await startServer(setup.env, setup.base, { cluster: true });
-  running.push(server);
+  const server = await start(setup.env, setup.base, { cluster: true });
   // Both workers listen before the launcher's first health check can be sure to reach either.
   await until(() => workerPids(server).length === 2);
   return { ...setup, port, server };

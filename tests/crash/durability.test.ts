@@ -1,33 +1,18 @@
 import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
 import { request as httpRequest } from "node:http";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   apiUser,
   freePort,
   inspect,
   migrate,
-  removeTempDirs,
-  requireBuild,
   serverEnv,
-  startServer,
+  serversPerTest,
   waitUntilRefused,
-  type Server,
 } from "./server";
 
-const running: Server[] = [];
-afterEach(() => {
-  for (const server of running.splice(0)) if (server.child.exitCode === null) server.child.kill("SIGKILL");
-});
-afterAll(() => removeTempDirs());
-
-beforeAll(() => requireBuild());
-
-async function start(env: NodeJS.ProcessEnv, base: string) {
-  const server = await startServer(env, base);
-  running.push(server);
-  return server;
-}
+const start = serversPerTest();
 
 const sha256 = (token: string) => createHash("sha256").update(token).digest("hex");
 

@@ -6,6 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import SQLite from "better-sqlite3";
+import { afterAll, afterEach, beforeAll } from "vitest";
 
 export const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const BUILD = join(ROOT, "build/index.js");
@@ -98,6 +99,24 @@ export async function startServer(env: NodeJS.ProcessEnv, base: string, { cluste
     await new Promise((r) => setTimeout(r, 100));
   }
   return { child, log: () => output, exited };
+}
+
+/**
+ * For a test file whose tests start servers: returns the function that starts one. The build
+ * must exist; each test's servers are killed when it ends, the data folders when the file ends.
+ */
+export function serversPerTest() {
+  const running: Server[] = [];
+  beforeAll(() => requireBuild());
+  afterEach(() => {
+    for (const server of running.splice(0)) if (server.child.exitCode === null) server.child.kill("SIGKILL");
+  });
+  afterAll(() => removeTempDirs());
+  return async (...args: Parameters<typeof startServer>) => {
+    const server = await startServer(...args);
+    running.push(server);
+    return server;
+  };
 }
 
 /** Resolves once the port refuses new connections (the server stopped listening). */
