@@ -16,7 +16,7 @@ import { availableParallelism } from "node:os";
 const require = createRequire(import.meta.url);
 const SERVE = require.resolve("@remix-run/serve/dist/cli.js");
 const BUILD = process.argv[2] ?? "./build/index.js";
-/** After the workers' own deadline (app/services/shutdown.server.ts), a last margin. */
+/** The longest a stop may take: the grace of requests in flight, and a margin. */
 const STOP_DEADLINE_MS = (Number(process.env.SHUTDOWN_GRACE_MS) || 25_000) + 5_000;
 
 const log = (message: string) => console.info(`[freela] ${message}`);
@@ -77,6 +77,7 @@ cluster.on("exit", (worker, code, signal) => {
   if (!ready.has(worker)) {
     // It died before serving anything (a bad configuration, a missing build): so will the next.
     console.error(`[freela] worker ${worker.process.pid} exited (${how}) before it could serve; stopping`);
+    failed = true;
     stop("SIGTERM");
     return;
   }

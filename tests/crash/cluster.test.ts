@@ -154,4 +154,14 @@ describe("npm start with two worker processes", () => {
     expect(server.log()).toMatch(/workers still running \d+ ms after SIGTERM; killing them/);
     req.destroy();
   });
+
+  it("stops with code 1 when its workers cannot start", async () => {
+    const port = await freePort();
+    const { env, base } = serverEnv(port);
+    migrate(env);
+    env.SESSION_SECRET = "curto-demais";
+    await expect(start(env, base, { cluster: true })).rejects.toThrow(
+      /exited \(code 1\) before it was ready[\s\S]*SESSION_SECRET: must be at least 32 characters[\s\S]*before it could serve; stopping/,
+    );
+  });
 });

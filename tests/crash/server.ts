@@ -85,11 +85,12 @@ export async function startServer(env: NodeJS.ProcessEnv, base: string, { cluste
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done) =>
     child.once("exit", (code, signal) => done({ code, signal })),
   );
-  let gone = false;
-  void exited.then(() => (gone = true));
+  const state: { gone?: { code: number | null; signal: NodeJS.Signals | null } } = {};
+  void exited.then((how) => (state.gone = how));
   // Readiness polling (bounded by the hook timeout); nothing is asserted on how long it takes.
   for (;;) {
-    if (gone) throw new Error(`server exited before it was ready:\n${output}`);
+    const { gone } = state;
+    if (gone) throw new Error(`server exited (${gone.signal ?? `code ${gone.code}`}) before it was ready:\n${output}`);
     try {
       const res = await fetch(`${base}/healthz`);
       if (res.ok) break;
