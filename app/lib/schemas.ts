@@ -12,13 +12,24 @@ const UNTYPEABLE = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]|[\ud800-\udbf
 
 export const typeable = (s: string) => !UNTYPEABLE.test(s);
 
-/** A text field: trimmed, with one message for a missing, wrong-typed or out-of-bounds value. */
+/** Invisible format characters: zero-width spaces and joiners, word joiners, BOMs, bidi marks. */
+const INVISIBLE = /\p{Cf}/gu;
+
+/** Characters a reader sees: the text without format characters and surrounding spaces. */
+export const visibleLength = (s: string) => s.replace(INVISIBLE, "").trim().length;
+
+/**
+ * A text field: trimmed, with one message for a missing, wrong-typed or out-of-bounds value.
+ * The minimum counts visible characters, so a title of zero-width spaces is too short; the
+ * text is kept as sent (a joiner inside an emoji stays).
+ */
 export function text(key: string, min: number, max: number) {
   return z
     .string({ required_error: key, invalid_type_error: key })
     .trim()
     .min(min, key)
     .max(max, key)
+    .refine((s) => visibleLength(s) >= min, key)
     .refine(typeable, "text_invalid_characters");
 }
 

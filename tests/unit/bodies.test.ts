@@ -133,6 +133,16 @@ describe("text fields refuse what nobody types", () => {
     expect(reg.success).toBe(false);
   });
 
+  it("counts only visible characters toward a minimum length", () => {
+    for (const invisible of ["\u200B".repeat(10), "\u200B \u200C \u200D \u2060 \uFEFF", "a\u200B\u200B\u200B\u200Bb", "\u202E\u202Eabcd\u202C"]) {
+      expect(titleErrors(invisible), JSON.stringify(invisible)).toEqual({ title: "title_length" });
+    }
+    const reg = registerSchema.safeParse({ full_name: "\u200B\u200B\u200B", email: "a@b.com", password: "senha-segura-1", account_type: "merchant" });
+    expect(reg.success).toBe(false);
+    // Five visible characters are enough, whatever else the text carries.
+    expect(titleErrors("a\u200Bbcde")).toEqual({});
+  });
+
   it("line breaks, tabs, emoji, right-to-left and combining marks are kept as sent", () => {
     for (const good of ["Linha\nquebrada\tcom tab", "Vaga 👩🏽‍💻 🇧🇷", "\u202Egnp.exe\u202C", "مرحبا", "Ze\u0301\u0301", "a\u200Bb\uFEFFc"]) {
       const title = `Título ${good} aqui`;
