@@ -1,13 +1,18 @@
 // Writes a consistent copy of the live database, safe to run while the server is serving:
-//   npm run backup                  -> backups/freela-<UTC timestamp>.db
+//   npm run backup                  -> backups/freela-<UTC timestamp>.db (+ .uploads/)
 //   npm run backup -- path/to/copy.db
 // SQLite's online backup API copies the pages under the database's own locks, so the copy holds
-// exactly the transactions committed when it finished, never half of one.
-import { existsSync, mkdirSync, renameSync, rmSync, statSync } from "node:fs";
+// exactly the transactions committed when it finished, never half of one. The profile photos
+// (UPLOADS_DIR) go into <copy>.uploads/, copied before the database and topped up after it:
+// a photo is written before the row naming it and removed only after no row names it, so
+// every photo the copied rows name is in one of the two passes (unless it was both added and
+// replaced while the backup ran). Stored photos never change under their name.
+import { cpSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import SQLite from "better-sqlite3";
 
 const source = resolve(process.env.DATABASE_PATH || "data/freela.db");
+const uploads = resolve(process.env.UPLOADS_DIR || "data/uploads");
 const stamp = new Date().toISOString().replace(/[:.]/g, "-");
 const target = resolve(process.argv[2] ?? join("backups", `freela-${stamp}.db`));
 
@@ -18,7 +23,8 @@ function fail(message: string): never {
 
 if (!existsSync(source)) fail(`database not found: ${source}`);
 if (target === source) fail("the copy cannot be the live database itself");
-if (existsSync(target)) fail(`refusing to overwrite ${target}`);
+const uploadsTarget = `${target}.uploads`;
+if (existsSync(target) || existsSync(uploadsTarget)) fail(`refusing to overwrite ${target}`);
 mkdirSync(dirname(target), { recursive: true });
 
 // Written beside the target and renamed at the end, so a failed run never leaves a half file
@@ -26,11 +32,27 @@ mkdirSync(dirname(target), { recursive: true });
 const partial = `${target}.partial`;
 rmSync(partial, { force: true });
 
+/** Copies the uploads folder into `to`, adding the files not there yet. */
+function copyUploads(to: string) {
+  try {
+    cpSync(uploads, to, { recursive: true, force: false });
+  } catch (error) {
+    rmSync(to, { recursive: true, force: true });
+    rmSync(partial, { force: true });
+    fail(`copying ${uploads} failed: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+const partialUploads = `${uploadsTarget}.partial`;
+const withUploads = existsSync(uploads);
+rmSync(partialUploads, { recursive: true, force: true });
+if (withUploads) copyUploads(partialUploads);
+
 const live = new SQLite(source, { fileMustExist: true, timeout: 5000 });
 try {
   await live.backup(partial);
 } catch (error) {
   rmSync(partial, { force: true });
+  rmSync(partialUploads, { recursive: true, force: true });
   fail(`copy failed: ${error instanceof Error ? error.message : String(error)}`);
 } finally {
   live.close();
@@ -47,10 +69,23 @@ try {
 } catch (error) {
   copy.close();
   rmSync(partial, { force: true });
+  rmSync(partialUploads, { recursive: true, force: true });
   fail(`the copy did not verify: ${error instanceof Error ? error.message : String(error)}`);
 }
 copy.close();
+
+let photos = 0;
+if (withUploads) {
+  copyUploads(partialUploads);
+  photos = readdirSync(partialUploads).length;
+  renameSync(partialUploads, uploadsTarget);
+}
 renameSync(partial, target);
 
 const kb = Math.ceil(statSync(target).size / 1024);
 console.info(`backup: ${source} -> ${target} (${kb} KB, ${users} users, integrity ok)`);
+console.info(
+  existsSync(uploadsTarget)
+    ? `backup: ${uploads} -> ${uploadsTarget} (${photos} files)`
+    : `backup: no uploads folder at ${uploads}; no photos copied`,
+);

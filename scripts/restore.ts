@@ -4,12 +4,15 @@
 // The file is checked (integrity_check, a users table) before anything is touched; the current
 // database is kept as <database>.before-restore-<timestamp>; the new file is written beside the
 // live one and renamed over it in one step, and stale -wal/-shm files are removed so SQLite
-// cannot replay the old database's journal onto the restored one.
-import { copyFileSync, existsSync, mkdirSync, renameSync, rmSync } from "node:fs";
+// cannot replay the old database's journal onto the restored one. When the backup has its
+// photos (<backup>.uploads/, written by npm run backup), they replace UPLOADS_DIR the same way;
+// the current folder is kept as <uploads>.before-restore-<timestamp>.
+import { copyFileSync, cpSync, existsSync, mkdirSync, renameSync, rmSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import SQLite from "better-sqlite3";
 
 const live = resolve(process.env.DATABASE_PATH || "data/freela.db");
+const uploads = resolve(process.env.UPLOADS_DIR || "data/uploads");
 const sourceArg = process.argv[2];
 const stamp = new Date().toISOString().replace(/[:.]/g, "-");
 
@@ -84,6 +87,29 @@ if (existsSync(live)) {
   const kept = `${live}.before-restore-${stamp}`;
   copyFileSync(live, kept);
   console.info(`restore: current database kept as ${kept}`);
+}
+
+const sourceUploads = `${source}.uploads`;
+if (existsSync(sourceUploads)) {
+  const incomingUploads = `${uploads}.restore-tmp`;
+  mkdirSync(dirname(uploads), { recursive: true });
+  rmSync(incomingUploads, { recursive: true, force: true });
+  try {
+    cpSync(sourceUploads, incomingUploads, { recursive: true });
+  } catch (error) {
+    rmSync(incomingUploads, { recursive: true, force: true });
+    rmSync(incoming, { force: true });
+    fail(`${sourceUploads} cannot be copied, nothing changed: ${errorText(error)}`);
+  }
+  if (existsSync(uploads)) {
+    const keptUploads = `${uploads}.before-restore-${stamp}`;
+    renameSync(uploads, keptUploads);
+    console.info(`restore: current photos kept in ${keptUploads}`);
+  }
+  renameSync(incomingUploads, uploads);
+  console.info(`restore: ${sourceUploads} -> ${uploads}`);
+} else {
+  console.info(`restore: the backup has no photos folder (${sourceUploads}); ${uploads} left as it is`);
 }
 
 for (const s of ["-wal", "-shm", "-journal"]) rmSync(live + s, { force: true });

@@ -2,9 +2,20 @@ import { existsSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import SQLite from "better-sqlite3";
 import { describe, expect, it } from "vitest";
+import { PNG_1X1 } from "../fixtures";
 import { apiUser, freePort, inspect, migrate, runScript, serverEnv, serversPerTest } from "./server";
 
 const start = serversPerTest();
+
+/** Sends a new profile photo through the API; returns its URL. */
+async function uploadPhoto(base: string, token: string) {
+  const form = new FormData();
+  form.set("full_name", "Usuária De Teste");
+  form.set("photo", new Blob([PNG_1X1], { type: "image/png" }), "foto.png");
+  const res = await fetch(`${base}/api/profile`, { method: "POST", headers: { Authorization: `Bearer ${token}` }, body: form });
+  expect(res.status).toBe(200);
+  return ((await res.json()) as { user: { photo_url: string } }).user.photo_url;
+}
 
 const emails = (dbPath: string) =>
   inspect(dbPath, (db) => (db.prepare("select email from users order by email").all() as { email: string }[]).map((r) => r.email));
@@ -15,8 +26,9 @@ describe("npm run backup / npm run restore", () => {
     const { env, base, dbPath, dir } = serverEnv(port);
     migrate(env);
     let server = await start(env, base);
-    await apiUser(base, "antes1@example.com");
+    const ana = await apiUser(base, "antes1@example.com");
     await apiUser(base, "antes2@example.com");
+    const photo = await uploadPhoto(base, ana.token);
 
     // Online backup while the server runs.
     const copy = join(dir, "copias", "freela-copia.db");
@@ -26,10 +38,15 @@ describe("npm run backup / npm run restore", () => {
     expect(existsSync(`${copy}-wal`)).toBe(false);
     expect(inspect(copy, (db) => db.pragma("integrity_check", { simple: true }))).toBe("ok");
     expect(emails(copy)).toEqual(["antes1@example.com", "antes2@example.com"]);
+    // The photos come along, beside the copy.
+    expect(readdirSync(`${copy}.uploads`)).toEqual([photo.split("/").pop()]);
     // It never overwrites an existing file.
     expect(runScript("scripts/backup.ts", env, [copy]).code).not.toBe(0);
 
     await apiUser(base, "depois@example.com");
+    // A new photo replaces the old file on disk.
+    const newer = await uploadPhoto(base, ana.token);
+    expect((await fetch(`${base}${photo}`)).status).toBe(404);
 
     // Refused while the server holds the database; nothing changes.
     const busy = runScript("scripts/restore.ts", env, [copy]);
@@ -54,7 +71,12 @@ describe("npm run backup / npm run restore", () => {
     expect(kept).toHaveLength(1);
     expect(emails(join(dir, kept[0]))).toContain("depois@example.com");
 
-    // The restored database serves: an account from the backup signs in.
+    // The photos folder was replaced too; the one it replaced was kept.
+    const keptPhotos = readdirSync(dir).filter((name) => name.startsWith("uploads.before-restore-"));
+    expect(keptPhotos).toHaveLength(1);
+    expect(readdirSync(join(dir, keptPhotos[0]))).toEqual([newer.split("/").pop()]);
+
+    // The restored database serves: an account from the backup signs in, its photo shows.
     server = await start(env, base);
     const login = await fetch(`${base}/api/login`, {
       method: "POST",
@@ -62,6 +84,9 @@ describe("npm run backup / npm run restore", () => {
       body: JSON.stringify({ email: "antes1@example.com", password: "senha-segura-1" }),
     });
     expect(login.status).toBe(200);
+    const restoredPhoto = await fetch(`${base}${photo}`);
+    expect(restoredPhoto.status).toBe(200);
+    expect(Buffer.from(await restoredPhoto.arrayBuffer())).toEqual(PNG_1X1);
     server.child.kill("SIGTERM");
     expect(await server.exited).toEqual({ code: 0, signal: null });
   });
