@@ -135,24 +135,12 @@ export default function NegotiatePage() {
 
       <FormMessage data={pageError} />
       {confirm === "reject" && actions.includes("reject") ? (
-        <ConfirmPanel
-          intent="reject"
-          title={t("confirm.reject_title")}
-          text={t("confirm.reject_text")}
-          confirmLabel={t("confirm.reject_button")}
-          cancelHref={here}
-        >
+        <ConfirmPanel intent="reject" cancelHref={here}>
           <TextAreaField name="message" label={t("fields.reject_message")} rows={3} maxLength={2000} />
         </ConfirmPanel>
       ) : null}
       {confirm === "withdraw" && actions.includes("withdraw") ? (
-        <ConfirmPanel
-          intent="withdraw"
-          title={t("confirm.withdraw_title")}
-          text={t("confirm.withdraw_text")}
-          confirmLabel={t("confirm.withdraw_button")}
-          cancelHref={here}
-        />
+        <ConfirmPanel intent="withdraw" cancelHref={here} />
       ) : null}
 
       <div className="detail-layout">

@@ -132,22 +132,10 @@ export default function OpportunityPage() {
       </nav>
       <FormMessage data={pageError} />
       {confirm === "close" && o.status === "open" ? (
-        <ConfirmPanel
-          intent="close"
-          title={t("confirm.close_title")}
-          text={t("confirm.close_text")}
-          confirmLabel={t("confirm.close_button")}
-          cancelHref={here}
-        />
+        <ConfirmPanel intent="close" cancelHref={here} />
       ) : null}
       {confirm === "delete" && o.applications_count === 0 ? (
-        <ConfirmPanel
-          intent="delete"
-          title={t("confirm.delete_title")}
-          text={t("confirm.delete_text")}
-          confirmLabel={t("confirm.delete_button")}
-          cancelHref={here}
-        />
+        <ConfirmPanel intent="delete" cancelHref={here} />
       ) : null}
       <div className="detail-layout">
         <div className="detail-main">
