@@ -42,6 +42,25 @@ describe("a server killed mid-load", () => {
       }
     };
 
+    /**
+     * One request counted while in flight. Null when it got no answer (the kill) or was
+     * refused (the status is kept): the worker stops there.
+     */
+    const send = async (path: string, init: RequestInit) => {
+      tally.inFlight += 1;
+      let res: Response;
+      try {
+        res = await fetch(`${base}${path}`, { method: "POST", ...init });
+      } catch {
+        return null;
+      } finally {
+        tally.inFlight -= 1;
+      }
+      if (res.status === 200) return res;
+      tally.refusals.push(res.status);
+      return null;
+    };
+
     // Profile updates, one at a time per user: an acknowledged bio "seq-N" means the stored one
     // must be N or a later write that was in flight at the kill.
     const updates = users.map(async (user) => {
@@ -49,23 +68,11 @@ describe("a server killed mid-load", () => {
       let lastSent = 0;
       for (let seq = 1; seq <= MAX_PER_WORKER; seq++) {
         lastSent = seq;
-        tally.inFlight += 1;
-        let res: Response;
-        try {
-          res = await fetch(`${base}/api/profile`, {
-            method: "POST",
-            headers: { Authorization: `Bearer ${user.token}`, "Content-Type": "application/x-www-form-urlencoded" },
-            body: profileForm("Usuária De Teste", `seq-${seq}`),
-          });
-        } catch {
-          break;
-        } finally {
-          tally.inFlight -= 1;
-        }
-        if (res.status !== 200) {
-          tally.refusals.push(res.status);
-          break;
-        }
+        const res = await send("/api/profile", {
+          headers: { Authorization: `Bearer ${user.token}`, "Content-Type": "application/x-www-form-urlencoded" },
+          body: profileForm("Usuária De Teste", `seq-${seq}`),
+        });
+        if (!res) break;
         lastAcked = seq;
         ack();
       }
@@ -77,23 +84,11 @@ describe("a server killed mid-load", () => {
       const tokens: string[] = [];
       const user = users[w];
       for (let i = 0; i < MAX_PER_WORKER; i++) {
-        tally.inFlight += 1;
-        let res: Response;
-        try {
-          res = await fetch(`${base}/api/login`, {
-            method: "POST",
-            headers: { "Content-Type": "application/json" },
-            body: JSON.stringify({ email: user.email, password: user.password }),
-          });
-        } catch {
-          break;
-        } finally {
-          tally.inFlight -= 1;
-        }
-        if (res.status !== 200) {
-          tally.refusals.push(res.status);
-          break;
-        }
+        const res = await send("/api/login", {
+          headers: { "Content-Type": "application/json" },
+          body: JSON.stringify({ email: user.email, password: user.password }),
+        });
+        if (!res) break;
         let body: { access_token: string };
         try {
           body = (await res.json()) as { access_token: string };
