@@ -52,7 +52,7 @@ function memoizeLanguageCodes(instance: typeof i18next) {
 }
 
 /** Options react-i18next's t() passes to every call; anything else (count, values) is a variable. */
-const FIXED_OPTIONS = new Set(["lng", "lngs", "ns", "keyPrefix"]);
+const FIXED_OPTIONS = ["lng", "lngs", "ns", "keyPrefix"];
 
 /**
  * A page translates ~300 strings, most of them plain labels repeated on every card (each
@@ -65,10 +65,10 @@ function memoizeTranslations(instance: typeof i18next) {
   const known = new Map<string, unknown>();
   const MAX = 5_000;
   instance.t = ((key: unknown, options?: Record<string, unknown>) => {
-    if (typeof key !== "string" || (options && Object.keys(options).some((name) => !FIXED_OPTIONS.has(name)))) {
+    if (typeof key !== "string" || (options && Object.keys(options).some((name) => !FIXED_OPTIONS.includes(name)))) {
       return translate(key, options);
     }
-    const id = `${[...FIXED_OPTIONS].map((name) => String(options?.[name] ?? "")).join("|")}|${key}`;
+    const id = `${FIXED_OPTIONS.map((name) => String(options?.[name] ?? "")).join("|")}|${key}`;
     let text = known.get(id);
     if (text === undefined) {
       text = translate(key, options);

@@ -32,28 +32,32 @@ mkdirSync(dirname(target), { recursive: true });
 const partial = `${target}.partial`;
 rmSync(partial, { force: true });
 
-/** Copies the uploads folder into `to`, adding the files not there yet. */
-function copyUploads(to: string) {
+const partialUploads = `${uploadsTarget}.partial`;
+rmSync(partialUploads, { recursive: true, force: true });
+
+/** Removes what this run wrote so far and stops. */
+function abandon(message: string, error: unknown): never {
+  rmSync(partial, { force: true });
+  rmSync(partialUploads, { recursive: true, force: true });
+  fail(`${message}: ${error instanceof Error ? error.message : String(error)}`);
+}
+
+/** Copies the uploads folder into the partial copy, adding the files not there yet. */
+function copyUploads() {
   try {
-    cpSync(uploads, to, { recursive: true, force: false });
+    cpSync(uploads, partialUploads, { recursive: true, force: false });
   } catch (error) {
-    rmSync(to, { recursive: true, force: true });
-    rmSync(partial, { force: true });
-    fail(`copying ${uploads} failed: ${error instanceof Error ? error.message : String(error)}`);
+    abandon(`copying ${uploads} failed`, error);
   }
 }
-const partialUploads = `${uploadsTarget}.partial`;
 const withUploads = existsSync(uploads);
-rmSync(partialUploads, { recursive: true, force: true });
-if (withUploads) copyUploads(partialUploads);
+if (withUploads) copyUploads();
 
 const live = new SQLite(source, { fileMustExist: true, timeout: 5000 });
 try {
   await live.backup(partial);
 } catch (error) {
-  rmSync(partial, { force: true });
-  rmSync(partialUploads, { recursive: true, force: true });
-  fail(`copy failed: ${error instanceof Error ? error.message : String(error)}`);
+  abandon("copy failed", error);
 } finally {
   live.close();
 }
@@ -68,15 +72,13 @@ try {
   users = (copy.prepare("select count(*) as n from users").get() as { n: number }).n;
 } catch (error) {
   copy.close();
-  rmSync(partial, { force: true });
-  rmSync(partialUploads, { recursive: true, force: true });
-  fail(`the copy did not verify: ${error instanceof Error ? error.message : String(error)}`);
+  abandon("the copy did not verify", error);
 }
 copy.close();
 
 let photos = 0;
 if (withUploads) {
-  copyUploads(partialUploads);
+  copyUploads();
   photos = readdirSync(partialUploads).length;
   renameSync(partialUploads, uploadsTarget);
 }

@@ -88,7 +88,7 @@ cluster.on("exit", (worker, code, signal) => {
 function stop(signal: NodeJS.Signals) {
   if (stopping) return;
   stopping = true;
-  log(`${signal}: stopping ${count} worker(s)`);
+  log(`${signal}: stopping ${alive.size} worker(s)`);
   if (alive.size === 0) process.exit(failed ? 1 : 0);
   // Each worker closes its server (idle connections at once, busy ones once answered) and its
   // channel to this process; with nothing left to do it exits, closing SQLite on the way.

@@ -36,8 +36,6 @@ export const limiters = {
   writeByUser: limiter("write_user", WRITES_PER_MINUTE, 60, true),
 };
 
-type Limiter = RateLimiterSQLite;
-
 /**
  * The client address, or null when it is unknown. remix-serve does not hand the socket to
  * Remix, so the address can only come from a proxy: with TRUST_PROXY set, the last
@@ -59,14 +57,14 @@ function tooMany(res: RateLimiterRes, key = "rate_limited"): AppError {
 }
 
 /** Throws a 429 when the key has no points left, without spending one. A null key is not limited. */
-export async function assertNotLimited(limiter: Limiter, key: string | null) {
+export async function assertNotLimited(limiter: RateLimiterSQLite, key: string | null) {
   if (key === null) return;
   const res = await limiter.get(key);
   if (res && res.remainingPoints <= 0) throw tooMany(res);
 }
 
 /** Spends one point; throws a 429 when none was left. A null key is not limited. */
-export async function consume(limiter: Limiter, key: string | null, messageKey?: string) {
+export async function consume(limiter: RateLimiterSQLite, key: string | null, messageKey?: string) {
   if (key === null) return;
   try {
     await limiter.consume(key);
