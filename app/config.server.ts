@@ -11,6 +11,13 @@ const schema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
   DATABASE_PATH: z.string().min(1).default("data/freela.db"),
+  /** postgres://… selects PostgreSQL (several servers on one database); unset, SQLite at DATABASE_PATH. */
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\/./, "must be a postgres:// URL")
+    .optional(),
+  /** Connections each server process keeps open to PostgreSQL. */
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(10),
   UPLOADS_DIR: z.string().min(1).default("data/uploads"),
   SESSION_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
   BCRYPT_COST: z.coerce.number().int().min(4).max(15).default(10),

@@ -62,8 +62,8 @@ export function seedVolume(sqlite: SQLite.Database, count: number, seed = 42): V
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, ?, ?)`,
   );
   const insertOffer = sqlite.prepare(
-    `INSERT INTO offers (id, application_id, author, price_cents, delivery_days, message, created_at)
-     VALUES (?, ?, ?, ?, ?, NULL, ?)`,
+    `INSERT INTO offers (id, application_id, seq, author, price_cents, delivery_days, message, created_at)
+     VALUES (?, ?, ?, ?, ?, ?, NULL, ?)`,
   );
   const insertNotification = sqlite.prepare(
     `INSERT INTO notifications (id, user_id, kind, application_id, opportunity_id, created_at, read_at)
@@ -186,8 +186,8 @@ export function seedVolume(sqlite: SQLite.Database, count: number, seed = 42): V
           iso(appliedAt),
           iso(appliedAt + (offers - 1) * 3_600_000),
         );
-        insertOffer.run(randomUUID(), id, "freelancer", price, 14, iso(appliedAt));
-        if (offers === 2) insertOffer.run(randomUUID(), id, "merchant", counter, 14, iso(appliedAt + 3_600_000));
+        insertOffer.run(randomUUID(), id, 1, "freelancer", price, 14, iso(appliedAt));
+        if (offers === 2) insertOffer.run(randomUUID(), id, 2, "merchant", counter, 14, iso(appliedAt + 3_600_000));
         insertNotification.run(
           randomUUID(),
           merchants[i % merchants.length],

@@ -137,9 +137,10 @@ export async function createApplication(db: Kysely<Database>, seed: ApplicationS
     offers_count: offers.length,
   };
   await db.insertInto("applications").values(application).execute();
-  const offerRows: OfferRow[] = offers.map((o) => ({
+  const offerRows: OfferRow[] = offers.map((o, i) => ({
     id: randomUUID(),
     application_id: application.id,
+    seq: i + 1,
     author: o.author,
     price_cents: o.price_cents,
     delivery_days: o.delivery_days,

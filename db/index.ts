@@ -1,10 +1,23 @@
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import SQLite from "better-sqlite3";
-import { CompiledQuery, Kysely, Migrator, SqliteDialect, SqliteDriver, type DatabaseConnection } from "kysely";
+import {
+  CompiledQuery,
+  Kysely,
+  Migrator,
+  PostgresDialect,
+  SqliteDialect,
+  SqliteDriver,
+  type DatabaseConnection,
+  type Transaction,
+} from "kysely";
+import pg from "pg";
 import { config } from "../app/config.server";
 import { migrationProvider } from "../migrations";
+import { engine, isRetryable } from "./dialect";
 import type { Database } from "./schema";
+
+export { engine } from "./dialect";
 
 /** A better-sqlite3 connection with the settings every connection of the app uses. */
 export function openConnection(path: string) {
@@ -90,8 +103,8 @@ export function cachedStatements(sqlite: SQLite.Database) {
  * Folds the WAL back into the database file and closes the connection, so the file on disk is
  * complete by itself. Safe to call twice (scripts close through Kysely's `db.destroy()`).
  */
-export function closeDatabase(connection: SQLite.Database) {
-  if (!connection.open) return;
+export function closeDatabase(connection: SQLite.Database | undefined) {
+  if (!connection?.open) return;
   try {
     connection.pragma("wal_checkpoint(TRUNCATE)");
   } catch {
@@ -100,7 +113,31 @@ export function closeDatabase(connection: SQLite.Database) {
   connection.close();
 }
 
-function openProcessDatabase() {
+// PostgreSQL sends 64-bit integers (count(*), sum()) and numerics as strings, since they may
+// not fit a JavaScript number; every such value of this app (counts, centavo sums) does.
+pg.types.setTypeParser(pg.types.builtins.INT8, Number);
+pg.types.setTypeParser(pg.types.builtins.NUMERIC, Number);
+
+/** A pool of DATABASE_POOL_SIZE connections to PostgreSQL, shared by the whole process. */
+export function openPostgres(url: string, max = config.DATABASE_POOL_SIZE) {
+  // allowExitOnIdle: idle connections do not keep a stopping server alive.
+  const pool = new pg.Pool({ connectionString: url, max, allowExitOnIdle: true, connectionTimeoutMillis: 5_000 });
+  // A connection the server drops while idle (a PostgreSQL restart) reports here; the pool has
+  // already discarded it and opens a new one on the next query. Unhandled, it would end the process.
+  pool.on("error", (error) => console.error(`[db] PostgreSQL connection lost: ${error.message}`));
+  return { pool, db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }) };
+}
+
+type Opened = {
+  db: Kysely<Database>;
+  pool?: pg.Pool;
+  /** SQLite only: the connection, and the statement cache Kysely prepares through. */
+  sqlite?: SQLite.Database;
+  statements?: ReturnType<typeof cachedStatements>;
+};
+
+function openProcessDatabase(): Opened {
+  if (config.DATABASE_URL) return openPostgres(config.DATABASE_URL);
   const opened = openDatabase(config.DATABASE_PATH);
   // 'exit' runs once the event loop is empty: after remix-serve's SIGTERM handler has let the
   // requests in flight finish and the HTTP server close (or after an explicit process.exit).
@@ -109,21 +146,48 @@ function openProcessDatabase() {
   return opened;
 }
 
-// One connection per process; remix dev re-imports modules, so it is kept on globalThis
-// (except under test, where every test file must get a database of its own).
-const globalStore = globalThis as unknown as { __freelaDb?: ReturnType<typeof openDatabase> };
-const opened =
+// One connection (or pool) per process; remix dev re-imports modules, so it is kept on
+// globalThis (except under test, where every test file must get a database of its own).
+const globalStore = globalThis as unknown as { __freelaDb?: Opened };
+const opened: Opened =
   config.NODE_ENV === "test"
-    ? openDatabase(config.DATABASE_PATH)
+    ? config.DATABASE_URL
+      ? openPostgres(config.DATABASE_URL)
+      : openDatabase(config.DATABASE_PATH)
     : (globalStore.__freelaDb ??= openProcessDatabase());
 
 export const db = opened.db;
+/** PostgreSQL only (undefined on SQLite): the pool behind `db`, shared with the rate limiter. */
+export const postgresPool = opened.pool;
+/** SQLite only (undefined on PostgreSQL): the connection. */
 export const sqlite = opened.sqlite;
-/** The statement cache Kysely prepares through (tests count queries here). */
+/** SQLite only: the statement cache Kysely prepares through (tests count queries here). */
 export const statements = opened.statements;
 
+const TRANSACTION_ATTEMPTS = 5;
+
+/**
+ * Runs `work` in a transaction, again from the start when PostgreSQL ends it with a deadlock or
+ * a serialization failure (up to TRANSACTION_ATTEMPTS times, after a short random pause). The
+ * work must therefore touch nothing but the database. The loser of a race still loses: on the
+ * next attempt its WHERE finds the winner's change and it answers 409, as on SQLite (whose
+ * BEGIN IMMEDIATE makes racing transactions wait their turn instead).
+ */
+export async function transaction<T>(work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await db.transaction().execute(work);
+    } catch (error) {
+      if (attempt >= TRANSACTION_ATTEMPTS || !isRetryable(error)) throw error;
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * 20 * attempt));
+    }
+  }
+}
+
 export async function migrateToLatest(database: Kysely<Database> = db) {
-  const migrator = new Migrator({ db: database, provider: migrationProvider });
+  // On PostgreSQL the migrator holds an advisory lock, so servers starting together apply
+  // each migration once; SQLite's write lock does the same for processes on one file.
+  const migrator = new Migrator({ db: database, provider: migrationProvider(engine) });
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw error;
   return results ?? [];

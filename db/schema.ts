@@ -79,6 +79,8 @@ export interface ApplicationsTable {
 export interface OffersTable {
   id: string;
   application_id: string;
+  /** 1, 2, … per application: the highest is the latest offer. */
+  seq: number;
   author: "freelancer" | "merchant";
   price_cents: number;
   delivery_days: number;

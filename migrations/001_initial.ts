@@ -1,9 +1,19 @@
 import { sql, type Kysely } from "kysely";
 
-// Portable schema: only types and constraints that PostgreSQL shares with SQLite.
-// SQLite-only features (full-text search) live in their own migration.
+// Portable schema: only types and constraints that PostgreSQL shares with SQLite, but for the
+// opportunities' integer key (autoincrement on SQLite, serial on PostgreSQL).
+// Full-text search lives in its own migration.
 
 export async function up(db: Kysely<unknown>): Promise<void> {
+  await createSchema(db, "sqlite");
+}
+
+export const postgres = {
+  up: (db: Kysely<unknown>) => createSchema(db, "postgres"),
+  down,
+};
+
+async function createSchema(db: Kysely<unknown>, engine: "sqlite" | "postgres"): Promise<void> {
   await db.schema
     .createTable("users")
     .addColumn("id", "text", (c) => c.primaryKey())
@@ -47,7 +57,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createTable("opportunities")
     // An integer key keeps the full-text index (and joins) compact; the uuid is the public id.
-    .addColumn("id", "integer", (c) => c.primaryKey().autoIncrement())
+    .addColumn("id", engine === "postgres" ? "serial" : "integer", (c) =>
+      engine === "postgres" ? c.primaryKey() : c.primaryKey().autoIncrement(),
+    )
     .addColumn("uuid", "text", (c) => c.notNull().unique())
     .addColumn("merchant_id", "text", (c) =>
       c.notNull().references("users.id").onDelete("cascade"),

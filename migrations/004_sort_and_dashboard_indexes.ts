@@ -7,7 +7,7 @@ import { sql, type Kysely } from "kysely";
 
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema.dropIndex("opportunities_status_deadline").execute();
-  await sql`CREATE INDEX opportunities_status_deadline_sort ON opportunities (status, deadline IS NULL, deadline)`.execute(
+  await sql`CREATE INDEX opportunities_status_deadline_sort ON opportunities (status, (deadline IS NULL), deadline)`.execute(
     db,
   );
   await db.schema

@@ -1,21 +1,33 @@
 import type { Migration, MigrationProvider } from "kysely";
+import type { Engine } from "../db/dialect";
 import * as m001 from "./001_initial";
 import * as m002 from "./002_opportunities_fts";
 import * as m003 from "./003_marketplace_indexes";
 import * as m004 from "./004_sort_and_dashboard_indexes";
 import * as m005 from "./005_newest_first_indexes";
 import * as m006 from "./006_fts_prefix_indexes";
+import * as m007 from "./007_offer_sequence";
+import * as m008 from "./008_rate_limits";
 
-// Listed in code, not read from disk, so the production build carries every migration.
-const migrations: Record<string, Migration> = {
+/** A migration, with its PostgreSQL version where the SQL differs. */
+type Step = Migration & { postgres?: Migration };
+
+// Listed in code, not read from disk, so the production build carries every migration. Both
+// engines run the same list, by the same names.
+const steps: Record<string, Step> = {
   "001_initial": m001,
   "002_opportunities_fts": m002,
   "003_marketplace_indexes": m003,
   "004_sort_and_dashboard_indexes": m004,
   "005_newest_first_indexes": m005,
   "006_fts_prefix_indexes": m006,
+  "007_offer_sequence": m007,
+  "008_rate_limits": m008,
 };
 
-export const migrationProvider: MigrationProvider = {
-  getMigrations: async () => migrations,
-};
+export function migrationProvider(engine: Engine): MigrationProvider {
+  const list = Object.fromEntries(
+    Object.entries(steps).map(([name, step]) => [name, engine === "postgres" && step.postgres ? step.postgres : step]),
+  );
+  return { getMigrations: async () => list };
+}

@@ -15,6 +15,10 @@ if (values.opportunities !== undefined) {
     console.error("--opportunities takes a positive whole number");
     process.exit(1);
   }
+  if (!sqlite) {
+    console.error("--opportunities writes through SQLite: seed a SQLite file, then copy it with npm run db:copy");
+    process.exit(1);
+  }
   const r = seedVolume(sqlite, count);
   console.info(
     `Added ${r.opportunities} opportunities, ${r.applications} applications, ${r.offers} offers, ` +

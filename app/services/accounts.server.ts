@@ -1,7 +1,8 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import type { z } from "zod";
 import { emailField, loginSchema, profileSchema, registerSchema, resetPasswordSchema } from "~/lib/schemas";
-import { db } from "../../db";
+import { transaction, db } from "../../db";
+import { isUniqueViolation } from "../../db/dialect";
 import type { UserRow } from "../../db/schema";
 import { AppError, fieldErrorsOf, parseInput } from "./errors.server";
 import { apiT } from "./i18n.server";
@@ -20,10 +21,6 @@ export { hashPassword };
 let dummyHash: Promise<string> | undefined;
 /** Compared against when the e-mail is unknown, so both answers take the same time. */
 const timingDummy = () => (dummyHash ??= hashPassword(randomBytes(16).toString("hex")));
-
-function isUniqueViolation(error: unknown) {
-  return error instanceof Error && /UNIQUE constraint failed: users\.email/.test(error.message);
-}
 
 async function emailTaken(email: string) {
   return Boolean(await db.selectFrom("users").select("id").where("email", "=", email).executeTakeFirst());
@@ -57,7 +54,7 @@ export async function registerUser(input: unknown, request?: Request) {
   try {
     await db.insertInto("users").values(user).execute();
   } catch (error) {
-    if (isUniqueViolation(error)) throw new AppError(422, "register_failed", { email: "email_taken" });
+    if (isUniqueViolation(error, "users")) throw new AppError(422, "register_failed", { email: "email_taken" });
     throw error;
   }
   return user;
@@ -152,7 +149,7 @@ export async function resetPassword(input: unknown) {
   const { token, password } = parseInput(resetPasswordSchema, input);
   const passwordHash = await hashPassword(password);
   const now = new Date().toISOString();
-  const userId = await db.transaction().execute(async (trx) => {
+  const userId = await transaction(async (trx) => {
     const reset = await trx
       .updateTable("password_resets")
       .set({ used_at: now })

@@ -8,7 +8,8 @@ import {
   offerInputSchema,
   rejectInputSchema,
 } from "~/lib/market-schemas";
-import { db } from "../../db";
+import { db, transaction } from "../../db";
+import { isUniqueViolation, lockOpportunity } from "../../db/dialect";
 import type { ApplicationRow, Database, OfferRow, OpportunityRow, UserRow } from "../../db/schema";
 import { AppError, parseInput } from "./errors.server";
 import { consumeWrite } from "./rate-limit.server";
@@ -19,8 +20,9 @@ import { displayNameOf, parseTags, photoUrl } from "./users.server";
 
 // The negotiation state machine of PRODUCT.md §3. Every transition is one transaction whose
 // UPDATE repeats, in its WHERE, the state the decision was taken on (status, whose turn, the
-// number of offers). SQLite runs one writer at a time, so of two requests racing for the same
-// application the second finds the row changed, updates nothing, and answers 409.
+// number of offers). Of two requests racing for the same application the second finds the row
+// changed, updates nothing, and answers 409: SQLite runs one writer at a time, and PostgreSQL
+// checks the WHERE again against the winner's row once the winner's lock is released.
 
 export type Party = "merchant" | "freelancer";
 export type ApplicationAction = "accept" | "counter" | "reject" | "withdraw";
@@ -197,8 +199,7 @@ export async function getApplication(user: UserRow, id: string): Promise<Applica
     .selectFrom("offers")
     .selectAll()
     .where("application_id", "=", id)
-    .orderBy("created_at", "asc")
-    .orderBy(sql`rowid`, "asc")
+    .orderBy("seq", "asc")
     .execute();
   return { ...toApplicationJson(row), offers: offers.map(toOfferJson) };
 }
@@ -292,9 +293,6 @@ export async function listAwaitingConfirmation(user: UserRow, query: unknown): P
 // ---------------------------------------------------------------------------------------------
 // Transitions
 
-const isUniqueViolation = (error: unknown) =>
-  error instanceof Error && /UNIQUE constraint failed: applications\./.test(error.message);
-
 /** The freelancer applies: the application (pending, awaiting the merchant) and its first offer. */
 export async function applyToOpportunity(freelancer: UserRow, uuid: string, input: unknown): Promise<ApplicationJson> {
   await consumeWrite(freelancer.id);
@@ -302,7 +300,7 @@ export async function applyToOpportunity(freelancer: UserRow, uuid: string, inpu
   const data = parseInput(applyInputSchema, input);
   const id = randomUUID();
   try {
-    await db.transaction().execute(async (trx) => {
+    await transaction(async (trx) => {
       const opportunity = await trx
         .selectFrom("opportunities")
         .select(["id", "merchant_id", "status"])
@@ -347,6 +345,7 @@ export async function applyToOpportunity(freelancer: UserRow, uuid: string, inpu
         .values({
           id: randomUUID(),
           application_id: id,
+          seq: 1,
           author: "freelancer",
           price_cents: data.price_cents,
           delivery_days: data.delivery_days,
@@ -363,7 +362,7 @@ export async function applyToOpportunity(freelancer: UserRow, uuid: string, inpu
     });
   } catch (error) {
     // The unique index is the last word when two submissions of one freelancer race.
-    if (isUniqueViolation(error)) throw new AppError(409, "already_applied");
+    if (isUniqueViolation(error, "applications")) throw new AppError(409, "already_applied");
     throw error;
   }
   return loadJson(id);
@@ -373,7 +372,7 @@ export async function applyToOpportunity(freelancer: UserRow, uuid: string, inpu
 export async function counterOffer(user: UserRow, id: string, input: unknown): Promise<OfferJson> {
   await consumeWrite(user.id);
   const data = parseInput(offerInputSchema, input);
-  return db.transaction().execute(async (trx) => {
+  return transaction(async (trx) => {
     const { row, party } = await findForParticipant(trx, user, id);
     assertTurn(row, party);
     if (row.offers_count >= MAX_OFFERS) throw new AppError(409, "offers_limit", undefined, { max: MAX_OFFERS });
@@ -398,6 +397,8 @@ export async function counterOffer(user: UserRow, id: string, input: unknown): P
     const offer: OfferRow = {
       id: randomUUID(),
       application_id: id,
+      // The WHERE above held offers_count at the value read, so this is the next number.
+      seq: row.offers_count + 1,
       author: party,
       price_cents: data.price_cents,
       delivery_days: data.delivery_days,
@@ -422,15 +423,16 @@ export async function counterOffer(user: UserRow, id: string, input: unknown): P
 export async function acceptOffer(user: UserRow, id: string, input: unknown): Promise<ApplicationJson> {
   await consumeWrite(user.id);
   const { offer_id } = parseInput(acceptInputSchema, input);
-  await db.transaction().execute(async (trx) => {
+  await transaction(async (trx) => {
     const { row, party } = await findForParticipant(trx, user, id);
     assertTurn(row, party);
+    // The opportunity first, as closing it does: see lockOpportunity.
+    await lockOpportunity(trx, row.opportunity_id);
     const latest = await trx
       .selectFrom("offers")
       .selectAll()
       .where("application_id", "=", id)
-      .orderBy("created_at", "desc")
-      .orderBy(sql`rowid`, "desc")
+      .orderBy("seq", "desc")
       .limit(1)
       .executeTakeFirst();
     if (!latest || latest.id !== offer_id) throw new AppError(409, "offer_not_latest");
@@ -481,7 +483,7 @@ export async function rejectApplication(merchant: UserRow, id: string, input: un
   await consumeWrite(merchant.id);
   assertRole(merchant, "merchant");
   const { message } = parseInput(rejectInputSchema, input ?? {});
-  await db.transaction().execute(async (trx) => {
+  await transaction(async (trx) => {
     const { row, party } = await findForParticipant(trx, merchant, id);
     if (party !== "merchant") throw new AppError(404, "not_found");
     if (!(NEGOTIATING as readonly string[]).includes(row.status)) throw new AppError(409, "application_final");
@@ -512,7 +514,7 @@ export async function rejectApplication(merchant: UserRow, id: string, input: un
 export async function withdrawApplication(freelancer: UserRow, id: string): Promise<ApplicationJson> {
   await consumeWrite(freelancer.id);
   assertRole(freelancer, "freelancer");
-  await db.transaction().execute(async (trx) => {
+  await transaction(async (trx) => {
     const { row, party } = await findForParticipant(trx, freelancer, id);
     if (party !== "freelancer") throw new AppError(404, "not_found");
     if (!(NEGOTIATING as readonly string[]).includes(row.status)) throw new AppError(409, "application_final");

@@ -1,6 +1,7 @@
 import { sql } from "kysely";
 import { todayInSaoPaulo } from "~/lib/market-schemas";
 import { db } from "../../db";
+import { saoPauloDay } from "../../db/dialect";
 import type { UserRow } from "../../db/schema";
 
 export const SERIES_DAYS = 30;
@@ -10,10 +11,6 @@ export type Dashboard = {
   figures: Record<string, number>;
   series: { date: string; value: number }[];
 };
-
-// São Paulo has kept UTC−3 all year since daylight saving ended in 2019, so a fixed offset
-// turns stored UTC times into local calendar days inside SQLite.
-const SAO_PAULO_OFFSET = "-3 hours";
 
 /** The last 30 local days, oldest first, and the UTC instant the first one starts. */
 function seriesDays(now = new Date()) {
@@ -45,15 +42,15 @@ export async function getDashboard(user: UserRow): Promise<Dashboard> {
         total_applications: number;
       }>`SELECT
           (SELECT count(*) FROM opportunities WHERE merchant_id = ${user.id} AND status = 'open') AS open_opportunities,
-          coalesce(sum(a.status = 'pending'), 0) AS pending_applications,
-          coalesce(sum(a.status = 'accepted'), 0) AS accepted_applications,
+          count(*) FILTER (WHERE a.status = 'pending') AS pending_applications,
+          count(*) FILTER (WHERE a.status = 'accepted') AS accepted_applications,
           count(a.id) AS total_applications
         FROM opportunities o JOIN applications a ON a.opportunity_id = o.id
         WHERE o.merchant_id = ${user.id}`.execute(db),
-      sql<{ day: string; n: number }>`SELECT date(a.created_at, ${SAO_PAULO_OFFSET}) AS day, count(*) AS n
+      sql<{ day: string; n: number }>`SELECT ${saoPauloDay("a.created_at")} AS day, count(*) AS n
         FROM opportunities o JOIN applications a ON a.opportunity_id = o.id
         WHERE o.merchant_id = ${user.id} AND a.created_at >= ${since}
-        GROUP BY day`.execute(db),
+        GROUP BY 1`.execute(db),
     ]);
     const f = figures.rows[0];
     return {
@@ -70,15 +67,15 @@ export async function getDashboard(user: UserRow): Promise<Dashboard> {
   const [figures, series] = await Promise.all([
     sql<{ total: number; active: number; awaiting_me: number; accepted: number; rejected: number }>`SELECT
         count(*) AS total,
-        coalesce(sum(status IN ('pending', 'countered')), 0) AS active,
-        coalesce(sum(status = 'countered'), 0) AS awaiting_me,
-        coalesce(sum(status = 'accepted'), 0) AS accepted,
-        coalesce(sum(status = 'rejected'), 0) AS rejected
+        count(*) FILTER (WHERE status IN ('pending', 'countered')) AS active,
+        count(*) FILTER (WHERE status = 'countered') AS awaiting_me,
+        count(*) FILTER (WHERE status = 'accepted') AS accepted,
+        count(*) FILTER (WHERE status = 'rejected') AS rejected
       FROM applications WHERE freelancer_id = ${user.id}`.execute(db),
-    sql<{ day: string; n: number }>`SELECT date(created_at, ${SAO_PAULO_OFFSET}) AS day, count(*) AS n
+    sql<{ day: string; n: number }>`SELECT ${saoPauloDay("created_at")} AS day, count(*) AS n
       FROM applications
       WHERE freelancer_id = ${user.id} AND created_at >= ${since}
-      GROUP BY day`.execute(db),
+      GROUP BY 1`.execute(db),
   ]);
   const f = figures.rows[0];
   const decided = Number(f.accepted) + Number(f.rejected);

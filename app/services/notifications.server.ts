@@ -101,7 +101,7 @@ export async function listNotifications(
         "actor.photo_path as actor_photo_path",
       ])
       .orderBy("notifications.created_at", "desc")
-      .orderBy(sql`notifications.rowid`, "desc")
+      .orderBy("notifications.id", "desc")
       .limit(per_page)
       .offset(offsetOf(page, per_page))
       .execute(),

@@ -7,7 +7,8 @@ import {
   opportunityRuleErrors,
   type OpportunityQuery,
 } from "~/lib/market-schemas";
-import { db } from "../../db";
+import { db, transaction } from "../../db";
+import { searchIndexLeads, textMatch, textQuery } from "../../db/dialect";
 import type { Database, OpportunityRow, UserRow } from "../../db/schema";
 import { AppError, parseInput } from "./errors.server";
 import { consumeWrite } from "./rate-limit.server";
@@ -57,17 +58,21 @@ type Row = OpportunityRow & {
 
 const MAX_SEARCH_TOKENS = 12;
 
+/** The words of a search: runs of letters and digits, lower case, each once, at most 12. */
+export function searchWords(text: string): string[] {
+  const tokens = text.normalize("NFKC").toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+  return [...new Set(tokens)].slice(0, MAX_SEARCH_TOKENS);
+}
+
 /**
- * Turns anything a user types into a safe FTS5 query: only runs of letters and digits survive,
- * each one quoted (so NEAR, AND, `:` or `*` are plain words) and matched as a prefix. Returns
- * null when nothing searchable is left (only punctuation or emoji).
+ * Turns anything a user types into a safe full-text query for the database engine: only runs
+ * of letters and digits survive (so NEAR, AND, `:`, `*`, `&` or `!` are plain words or nothing),
+ * each matched as a prefix. Returns null when nothing searchable is left (only punctuation or
+ * emoji).
  */
 export function toFtsQuery(text: string): string | null {
-  const tokens = text.normalize("NFKC").toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
-  const unique = [...new Set(tokens)].slice(0, MAX_SEARCH_TOKENS);
-  if (unique.length === 0) return null;
-  // A one-letter prefix would expand to most of the vocabulary; it is matched as a whole word.
-  return unique.map((t) => (t.length > 1 ? `"${t}"*` : `"${t}"`)).join(" ");
+  const words = searchWords(text);
+  return words.length === 0 ? null : textQuery(words);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -87,10 +92,34 @@ function fromSearch(database: Kysely<Database>): ListBuilder {
     .where(sql<boolean>`opportunities.id = opportunities_fts.rowid`) as unknown as ListBuilder;
 }
 
+// Every column but PostgreSQL's search vector, which only the WHERE reads.
+const OPPORTUNITY_COLUMNS = [
+  "opportunities.id",
+  "opportunities.uuid",
+  "opportunities.merchant_id",
+  "opportunities.title",
+  "opportunities.description",
+  "opportunities.category",
+  "opportunities.skills",
+  "opportunities.budget_type",
+  "opportunities.budget_min_cents",
+  "opportunities.budget_max_cents",
+  "opportunities.currency",
+  "opportunities.deadline",
+  "opportunities.location_type",
+  "opportunities.city",
+  "opportunities.vacancies",
+  "opportunities.status",
+  "opportunities.applications_count",
+  "opportunities.accepted_count",
+  "opportunities.created_at",
+  "opportunities.updated_at",
+] as const;
+
 function baseSelect(database: Kysely<Database>, viewer: UserRow, from?: ListBuilder) {
   return (from ?? database.selectFrom("opportunities"))
     .innerJoin("users as merchant", "merchant.id", "opportunities.merchant_id")
-    .selectAll("opportunities")
+    .select(OPPORTUNITY_COLUMNS)
     .select([
       "merchant.display_name as merchant_display_name",
       "merchant.full_name as merchant_full_name",
@@ -190,7 +219,13 @@ const totalCap = (match: string | null) => (match ? SEARCH_TOTAL_CAP : TOTAL_CAP
  * own indexes and matched against the search afterwards.
  */
 function searchLeads(viewer: UserRow, q: OpportunityQuery, match: string | null): match is string {
-  return match !== null && viewer.account_type === "freelancer" && !q.mine && (!q.status || q.status === "open");
+  return (
+    searchIndexLeads &&
+    match !== null &&
+    viewer.account_type === "freelancer" &&
+    !q.mine &&
+    (!q.status || q.status === "open")
+  );
 }
 
 /**
@@ -230,13 +265,7 @@ function applyFilters(qb: ListBuilder, viewer: UserRow, q: OpportunityQuery, tex
   if (q.budget_min_cents !== undefined) query = query.where("opportunities.budget_max_cents", ">=", q.budget_min_cents);
   if (q.budget_max_cents !== undefined) query = query.where("opportunities.budget_min_cents", "<=", q.budget_max_cents);
   const match = q.q ? toFtsQuery(q.q) : null;
-  if (match) {
-    query = query.where(
-      textLeads
-        ? sql<boolean>`opportunities_fts MATCH ${match}`
-        : sql<boolean>`opportunities.id IN (SELECT rowid FROM opportunities_fts WHERE opportunities_fts MATCH ${match})`,
-    );
-  }
+  if (match) query = query.where(textMatch(match, textLeads));
   return query;
 }
 
@@ -357,7 +386,7 @@ export async function updateOpportunity(merchant: UserRow, uuid: string, input: 
   await consumeWrite(merchant.id);
   assertRole(merchant, "merchant");
   const patch = parseInput(opportunityPatchSchema, input);
-  await db.transaction().execute(async (trx) => {
+  await transaction(async (trx) => {
     const current = await findOwned(trx, merchant, uuid);
     if (current.status !== "open") throw new AppError(409, "opportunity_not_open");
     const merged = {
@@ -400,7 +429,7 @@ export async function updateOpportunity(merchant: UserRow, uuid: string, input: 
 /** Deletes an opportunity nobody has applied to. */
 export async function deleteOpportunity(merchant: UserRow, uuid: string): Promise<void> {
   await consumeWrite(merchant.id);
-  await db.transaction().execute(async (trx) => {
+  await transaction(async (trx) => {
     const current = await findOwned(trx, merchant, uuid);
     const deleted = await trx
       .deleteFrom("opportunities")
@@ -441,7 +470,7 @@ export async function rejectOpenApplications(
 
 export async function closeOpportunity(merchant: UserRow, uuid: string): Promise<OpportunityJson> {
   await consumeWrite(merchant.id);
-  await db.transaction().execute(async (trx) => {
+  await transaction(async (trx) => {
     const current = await findOwned(trx, merchant, uuid);
     const closed = await trx
       .updateTable("opportunities")
@@ -458,7 +487,7 @@ export async function closeOpportunity(merchant: UserRow, uuid: string): Promise
 /** Opens a closed opportunity again, while it still has free vacancies. */
 export async function reopenOpportunity(merchant: UserRow, uuid: string): Promise<OpportunityJson> {
   await consumeWrite(merchant.id);
-  await db.transaction().execute(async (trx) => {
+  await transaction(async (trx) => {
     const current = await findOwned(trx, merchant, uuid);
     const reopened = await trx
       .updateTable("opportunities")

@@ -1,28 +1,26 @@
-import { RateLimiterRes, RateLimiterSQLite } from "rate-limiter-flexible";
+import { RateLimiterPostgres, RateLimiterRes, RateLimiterSQLite, type RateLimiterStoreAbstract } from "rate-limiter-flexible";
 import { config } from "~/config.server";
-import { openConnection } from "../../db";
+import { openConnection, postgresPool } from "../../db";
 import { AppError } from "./errors.server";
 
 export const WRITES_PER_MINUTE = 120;
 
-// The counters live in the database file, in the library's own table (rate_limits), so every
-// server process shares them (npm start runs one per core) and a restart does not reset them.
-// They have a connection of their own: the library runs short transactions of its own, which
-// must not land inside a Kysely transaction open on the app's connection.
-const store = openConnection(config.DATABASE_PATH);
-process.once("exit", () => store.close());
+// The counters live in the database, in the table rate_limits (rate-limiter-flexible's layout,
+// made by migration 008), so every server process shares them (npm start runs one per core;
+// on PostgreSQL, every server) and a restart does not reset them.
+// On SQLite they have a connection of their own: the library runs short transactions of its
+// own, which must not land inside a Kysely transaction open on the app's connection. On
+// PostgreSQL they take their turn on the app's pool.
+const sqliteStore = postgresPool ? undefined : openConnection(config.DATABASE_PATH);
+if (sqliteStore) process.once("exit", () => sqliteStore.close());
 
-const limiter = (keyPrefix: string, points: number, duration: number, clearExpiredByTimeout = false) =>
-  new RateLimiterSQLite({
-    storeClient: store,
-    storeType: "better-sqlite3",
-    tableName: "rate_limits",
-    keyPrefix,
-    points,
-    duration,
-    // One limiter sweeps the shared table of counters expired over an hour ago, every 5 minutes.
-    clearExpiredByTimeout,
-  });
+const limiter = (keyPrefix: string, points: number, duration: number, clearExpiredByTimeout = false) => {
+  // One limiter sweeps the shared table of counters expired over an hour ago, every 5 minutes.
+  const options = { tableName: "rate_limits", keyPrefix, points, duration, clearExpiredByTimeout };
+  return postgresPool
+    ? new RateLimiterPostgres({ ...options, storeClient: postgresPool, tableCreated: true })
+    : new RateLimiterSQLite({ ...options, storeClient: sqliteStore, storeType: "better-sqlite3" });
+};
 
 export const limiters = {
   /** Failed logins per e-mail. */
@@ -57,14 +55,14 @@ function tooMany(res: RateLimiterRes, key = "rate_limited"): AppError {
 }
 
 /** Throws a 429 when the key has no points left, without spending one. A null key is not limited. */
-export async function assertNotLimited(limiter: RateLimiterSQLite, key: string | null) {
+export async function assertNotLimited(limiter: RateLimiterStoreAbstract, key: string | null) {
   if (key === null) return;
   const res = await limiter.get(key);
   if (res && res.remainingPoints <= 0) throw tooMany(res);
 }
 
 /** Spends one point; throws a 429 when none was left. A null key is not limited. */
-export async function consume(limiter: RateLimiterSQLite, key: string | null, messageKey?: string) {
+export async function consume(limiter: RateLimiterStoreAbstract, key: string | null, messageKey?: string) {
   if (key === null) return;
   try {
     await limiter.consume(key);

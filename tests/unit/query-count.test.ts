@@ -1,3 +1,4 @@
+import pg from "pg";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { db, statements } from "../../db";
 import { createApplication, createOpportunity, createUser } from "../../db/factories";
@@ -44,8 +45,10 @@ beforeAll(async () => {
   for (let i = 0; i < 39; i++) await createApplication(db, { opportunity: opp });
 });
 
+/** How many statements `run` sends to the database. */
 async function statementsOf(run: () => Promise<{ data: unknown[] } | unknown>) {
-  const spy = vi.spyOn(statements, "prepare");
+  // SQLite: every statement Kysely runs is prepared through the cache; PostgreSQL: sent by a client.
+  const spy = statements ? vi.spyOn(statements, "prepare") : vi.spyOn(pg.Client.prototype, "query");
   try {
     await run();
     return spy.mock.calls.length;

@@ -1,0 +1,102 @@
+import { sql, type Kysely, type RawBuilder } from "kysely";
+import { config } from "../app/config.server";
+import type { Database } from "./schema";
+
+// Everything that differs between the two database engines, so that services are written once.
+// SQLite (embedded, the default) serves one machine; PostgreSQL (DATABASE_URL) several servers.
+
+export type Engine = "sqlite" | "postgres";
+export const engine: Engine = config.DATABASE_URL ? "postgres" : "sqlite";
+const postgres = engine === "postgres";
+
+// ---------------------------------------------------------------------------------------------
+// Full-text search over opportunities (title, description, skills)
+//
+// Both engines match every word as a prefix, ignoring case and accents, with no stemming and no
+// stop words: SQLite through the FTS5 table opportunities_fts (unicode61, remove_diacritics),
+// PostgreSQL through the generated tsvector column opportunities.search (text-search
+// configuration `freela`: unaccent, then the simple dictionary).
+
+/**
+ * The engine's query for words already reduced to runs of letters and digits. Each is quoted
+ * (FTS5) or is a bare lexeme (tsquery), so nothing a user types is read as query syntax. A
+ * one-letter prefix would expand to most of the vocabulary: it is matched as a whole word.
+ */
+export function textQuery(words: string[]): string {
+  if (postgres) return words.map((w) => (w.length > 1 ? `${w}:*` : w)).join(" & ");
+  return words.map((w) => (w.length > 1 ? `"${w}"*` : `"${w}"`)).join(" ");
+}
+
+/**
+ * SQLite only: FTS5 hands its matches over in rowid (creation) order, so a newest-first list
+ * can be read through the full-text table and stop at its last row. PostgreSQL reads the
+ * matches from the GIN index as a bitmap and sorts them.
+ */
+export const searchIndexLeads = !postgres;
+
+/**
+ * The WHERE that keeps opportunities matching `query` (from textQuery). `leading`: the list
+ * reads from the FTS5 table itself (see searchIndexLeads).
+ */
+export function textMatch(query: string, leading = false): RawBuilder<boolean> {
+  if (postgres) return sql<boolean>`opportunities.search @@ to_tsquery('freela', ${query})`;
+  return leading
+    ? sql<boolean>`opportunities_fts MATCH ${query}`
+    : sql<boolean>`opportunities.id IN (SELECT rowid FROM opportunities_fts WHERE opportunities_fts MATCH ${query})`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Dates
+
+/**
+ * The calendar day (YYYY-MM-DD) in São Paulo of a stored UTC timestamp (ISO 8601 text). São Paulo
+ * has kept UTC−3 all year since daylight saving ended in 2019, so a fixed offset does.
+ */
+export function saoPauloDay(column: string): RawBuilder<string> {
+  const ref = sql.ref(column);
+  if (postgres) return sql<string>`to_char(${ref}::timestamptz - interval '3 hours', 'YYYY-MM-DD')`;
+  return sql<string>`date(${ref}, '-3 hours')`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Locks and errors
+
+/**
+ * Locks the opportunity's row until the transaction ends. Transitions that change both an
+ * opportunity and its applications take this lock first, so two of them (an accept and a
+ * close, two accepts for the last vacancy) always lock in the same order and never deadlock.
+ * SQLite needs nothing: BEGIN IMMEDIATE already runs write transactions one at a time.
+ * FOR NO KEY UPDATE, not FOR UPDATE: inserting a notification or an application that refers
+ * to the opportunity does not have to wait for it.
+ */
+export async function lockOpportunity(trx: Kysely<Database>, id: number) {
+  if (!postgres) return;
+  await trx.selectFrom("opportunities").select("id").where("id", "=", id).forNoKeyUpdate().execute();
+}
+
+type DatabaseError = Error & { code?: string; table?: string };
+
+/** A unique index of `table` refused the row. */
+export function isUniqueViolation(error: unknown, table: string): boolean {
+  if (!(error instanceof Error)) return false;
+  const e = error as DatabaseError;
+  if (e.code === "23505") return e.table === table;
+  return /^SQLITE_CONSTRAINT_(UNIQUE|PRIMARYKEY)$/.test(e.code ?? "") && e.message.includes(`failed: ${table}.`);
+}
+
+/** PostgreSQL ended the transaction to break a deadlock or a serialization conflict: try again. */
+export function isRetryable(error: unknown): boolean {
+  const code = (error as DatabaseError | undefined)?.code;
+  return code === "40P01" || code === "40001";
+}
+
+/** The database could not be reached (PostgreSQL down or restarting, connections refused). */
+export function isUnavailable(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  const code = (error as DatabaseError).code ?? "";
+  return (
+    ["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", "57P01", "57P02", "57P03"].includes(code) ||
+    code.startsWith("08") ||
+    /Connection terminated|timeout exceeded when trying to connect/i.test(error.message)
+  );
+}
