@@ -28,10 +28,29 @@ export default defineConfig({
       {
         extends: true,
         test: {
+          // The same suites against PostgreSQL: one throwaway server for the run (initdb in a
+          // temporary folder), a new database in it for every test file.
+          name: "app-pg",
+          include: ["tests/unit/**/*.test.ts", "tests/api/**/*.test.ts"],
+          globalSetup: ["tests/support/postgres-global.ts"],
+          setupFiles: ["tests/setup.ts"],
+          isolate: true,
+          env: {
+            NODE_ENV: "test",
+            TEST_ENGINE: "postgres",
+            BCRYPT_COST: "4",
+            UPLOADS_DIR: join(tmpdir(), "freela-test-uploads"),
+            SEED_DEMO: "0",
+          },
+        },
+      },
+      {
+        extends: true,
+        test: {
           // Spawns the production build (build/index.js, so `npm run build` first) on free ports
           // with temporary databases, and kills it.
           name: "server",
-          include: ["tests/crash/**/*.test.ts", "tests/hostile/**/*.test.ts"],
+          include: ["tests/crash/**/*.test.ts", "tests/hostile/**/*.test.ts", "tests/multinode/**/*.test.ts"],
           fileParallelism: false,
           testTimeout: 120_000,
           hookTimeout: 60_000,

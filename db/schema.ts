@@ -105,6 +105,14 @@ export interface NotificationsTable {
   read_at: string | null;
 }
 
+/** PostgreSQL only: profile photos (on SQLite they are files in UPLOADS_DIR). */
+export interface PhotosTable {
+  name: string;
+  content_type: string;
+  bytes: Buffer;
+  created_at: string;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -113,6 +121,7 @@ export interface Database {
   applications: ApplicationsTable;
   offers: OffersTable;
   notifications: NotificationsTable;
+  photos: PhotosTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -8,6 +8,7 @@ import * as m005 from "./005_newest_first_indexes";
 import * as m006 from "./006_fts_prefix_indexes";
 import * as m007 from "./007_offer_sequence";
 import * as m008 from "./008_rate_limits";
+import * as m009 from "./009_photos";
 
 /** A migration, with its PostgreSQL version where the SQL differs. */
 type Step = Migration & { postgres?: Migration };
@@ -23,6 +24,7 @@ const steps: Record<string, Step> = {
   "006_fts_prefix_indexes": m006,
   "007_offer_sequence": m007,
   "008_rate_limits": m008,
+  "009_photos": m009,
 };
 
 export function migrationProvider(engine: Engine): MigrationProvider {

@@ -21,6 +21,7 @@ function fail(message: string): never {
   process.exit(1);
 }
 
+if (process.env.DATABASE_URL) fail("DATABASE_URL is set: back up PostgreSQL with pg_dump (see the README)");
 if (!existsSync(source)) fail(`database not found: ${source}`);
 if (target === source) fail("the copy cannot be the live database itself");
 const uploadsTarget = `${target}.uploads`;

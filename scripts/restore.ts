@@ -25,6 +25,7 @@ function errorText(error: unknown) {
   return error instanceof Error ? error.message : String(error);
 }
 
+if (process.env.DATABASE_URL) fail("DATABASE_URL is set: restore PostgreSQL with pg_restore (see the README)");
 if (!sourceArg) fail("usage: npm run restore -- <backup file>");
 const source = resolve(sourceArg);
 if (!existsSync(source)) fail(`file not found: ${source}`);

@@ -65,20 +65,22 @@ export async function brokenInvariants() {
         WHERE o.status != 'open' AND a.status IN ('pending', 'countered')
       UNION ALL SELECT 'offers_count', a.id FROM applications a
         WHERE a.offers_count != (SELECT count(*) FROM offers f WHERE f.application_id = a.id)
+      UNION ALL SELECT 'offers numbered 1 to offers_count', a.id FROM applications a
+        WHERE a.offers_count != (SELECT max(f.seq) FROM offers f WHERE f.application_id = a.id)
       UNION ALL SELECT 'awaiting', a.id FROM applications a
         WHERE coalesce(a.awaiting, '-') != CASE a.status WHEN 'pending' THEN 'merchant' WHEN 'countered' THEN 'freelancer' ELSE '-' END
       UNION ALL SELECT 'last offer author', a.id FROM applications a
         WHERE a.status IN ('pending', 'countered') AND (
-          SELECT author FROM offers f WHERE f.application_id = a.id ORDER BY f.created_at DESC, f.rowid DESC LIMIT 1
+          SELECT author FROM offers f WHERE f.application_id = a.id ORDER BY f.seq DESC LIMIT 1
         ) != CASE a.status WHEN 'pending' THEN 'freelancer' ELSE 'merchant' END
       UNION ALL SELECT 'current terms', a.id FROM applications a
-        WHERE a.price_cents != (SELECT price_cents FROM offers f WHERE f.application_id = a.id ORDER BY f.created_at DESC, f.rowid DESC LIMIT 1)
+        WHERE a.price_cents != (SELECT price_cents FROM offers f WHERE f.application_id = a.id ORDER BY f.seq DESC LIMIT 1)
       UNION ALL SELECT 'rejection reason', a.id FROM applications a
         WHERE (a.status = 'rejected') != (a.rejection_reason IS NOT NULL)
       UNION ALL SELECT 'id order is creation order', o.uuid FROM opportunities o
         WHERE EXISTS (SELECT 1 FROM opportunities p WHERE p.id < o.id AND p.created_at > o.created_at)
       UNION ALL SELECT 'city', o.uuid FROM opportunities o WHERE o.location_type != 'remote' AND o.city IS NULL
-      UNION ALL SELECT 'future', a.id FROM applications a WHERE a.created_at > strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
+      UNION ALL SELECT 'future', a.id FROM applications a WHERE a.created_at > ${new Date().toISOString()}
     `.execute(db);
   return broken.rows;
 }

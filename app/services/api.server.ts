@@ -1,5 +1,6 @@
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { assertSameOrigin } from "./csrf.server";
+import { isUnavailable } from "../../db/dialect";
 import { AppError, describeError } from "./errors.server";
 import { apiT } from "./i18n.server";
 import { applySecurityHeaders } from "./security.server";
@@ -108,6 +109,11 @@ export function apiErrorResponse(error: unknown): Response {
   if (error instanceof Response) return error;
   if (error instanceof AppError) {
     return json(describeError(error, apiT), { status: error.status, headers: error.headers });
+  }
+  if (isUnavailable(error)) {
+    // PostgreSQL is restarting or out of reach: a passing state, the client may try again.
+    console.error(`[db] ${error instanceof Error ? error.message : error}`);
+    return json({ message: apiT("database_unavailable") }, { status: 503, headers: { "Retry-After": "5" } });
   }
   console.error(error);
   return json({ message: apiT("internal_error") }, { status: 500 });

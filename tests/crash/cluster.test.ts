@@ -8,6 +8,7 @@ import { validApplication, validOpportunity } from "../fixtures";
 import {
   apiUser,
   freePort,
+  fresh,
   inspect,
   migrate,
   serverEnv,
@@ -33,32 +34,6 @@ const workerPids = (server: Server) => [...server.log().matchAll(/worker (\d+) s
 
 async function until(condition: () => boolean) {
   while (!condition()) await new Promise((r) => setTimeout(r, 50));
-}
-
-/**
- * One request on a connection of its own: the launcher hands each new connection to the next
- * worker in turn, so consecutive calls alternate between the two processes.
- */
-function fresh(base: string, method: string, path: string, { token, body }: { token?: string; body?: unknown } = {}) {
-  const payload = body === undefined ? undefined : JSON.stringify(body);
-  return new Promise<{ status: number; json: Record<string, unknown> }>((done, fail) => {
-    const req = httpRequest(`${base}${path}`, {
-      agent: false,
-      method,
-      headers: {
-        ...(token ? { Authorization: `Bearer ${token}` } : {}),
-        ...(payload ? { "Content-Type": "application/json", "Content-Length": Buffer.byteLength(payload) } : {}),
-      },
-    });
-    req.once("response", (res) => {
-      let text = "";
-      res.setEncoding("utf8");
-      res.on("data", (chunk) => (text += chunk));
-      res.on("end", () => done({ status: res.statusCode ?? 0, json: text ? JSON.parse(text) : {} }));
-    });
-    req.once("error", fail);
-    req.end(payload);
-  });
 }
 
 describe("npm start with two worker processes", () => {

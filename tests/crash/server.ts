@@ -1,5 +1,6 @@
 // Runs the production build as a real process, the way `npm start` does, for tests that kill it.
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { request as httpRequest } from "node:http";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { createServer, connect } from "node:net";
 import { tmpdir } from "node:os";
@@ -163,4 +164,30 @@ export function inspect<T>(dbPath: string, read: (db: SQLite.Database) => T): T 
   } finally {
     db.close();
   }
+}
+
+/**
+ * One request on a connection of its own: the launcher hands each new connection to the next
+ * worker in turn, so consecutive calls alternate between its processes.
+ */
+export function fresh(base: string, method: string, path: string, { token, body }: { token?: string; body?: unknown } = {}) {
+  const payload = body === undefined ? undefined : JSON.stringify(body);
+  return new Promise<{ status: number; json: Record<string, unknown> }>((done, fail) => {
+    const req = httpRequest(`${base}${path}`, {
+      agent: false,
+      method,
+      headers: {
+        ...(token ? { Authorization: `Bearer ${token}` } : {}),
+        ...(payload ? { "Content-Type": "application/json", "Content-Length": Buffer.byteLength(payload) } : {}),
+      },
+    });
+    req.once("response", (res) => {
+      let text = "";
+      res.setEncoding("utf8");
+      res.on("data", (chunk) => (text += chunk));
+      res.on("end", () => done({ status: res.statusCode ?? 0, json: text ? JSON.parse(text) : {} }));
+    });
+    req.once("error", fail);
+    req.end(payload);
+  });
 }

@@ -48,8 +48,7 @@ async function getApplicationOffers(applicationId: string) {
     .selectFrom("offers")
     .select("id")
     .where("application_id", "=", applicationId)
-    .orderBy("created_at")
-    .orderBy(db.dynamic.ref("rowid"))
+    .orderBy("seq")
     .execute();
 }
 

@@ -1,0 +1,84 @@
+// Copies a SQLite database of Freela into an empty PostgreSQL one: the move from one machine to
+// several servers (and how the benchmark loads PostgreSQL with its seeded data).
+//   DATABASE_URL=postgres://… npm run db:copy -- [data/freela.db]
+// The target is migrated first and must have no users yet; everything is copied in one
+// transaction, so a failed copy leaves it empty. Profile photos come from UPLOADS_DIR into the
+// photos table. Rate-limit counters are not copied.
+import { existsSync, readFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import SQLite from "better-sqlite3";
+import { sql } from "kysely";
+import { config } from "../app/config.server";
+import { contentTypeOf } from "../app/services/uploads.server";
+import { db, engine, migrateToLatest } from "../db";
+
+/** Parents before children, as the foreign keys want them. */
+const TABLES = ["users", "sessions", "password_resets", "opportunities", "applications", "offers", "notifications"];
+const BATCH = 1000;
+
+function fail(message: string): never {
+  console.error(`db:copy: ${message}`);
+  process.exit(1);
+}
+
+if (engine !== "postgres") fail("set DATABASE_URL to the PostgreSQL database to copy into");
+const source = resolve(process.argv[2] ?? config.DATABASE_PATH);
+if (!existsSync(source)) fail(`SQLite database not found: ${source}`);
+
+const sqlite = new SQLite(source, { readonly: true, fileMustExist: true });
+await migrateToLatest();
+const applied = (names: { name: string }[]) => names.map((n) => n.name).join(",");
+const sourceMigrations = sqlite.prepare("SELECT name FROM kysely_migration ORDER BY name").all() as { name: string }[];
+const targetMigrations = await db.selectFrom("kysely_migration" as never).select("name" as never).orderBy("name" as never).execute();
+if (applied(sourceMigrations) !== applied(targetMigrations as { name: string }[])) {
+  fail(`${source} is not at the latest schema: run DATABASE_PATH=${source} npm run migrate first`);
+}
+if (await db.selectFrom("users").select("id").limit(1).executeTakeFirst()) fail("the PostgreSQL database already has users");
+
+const started = Date.now();
+const counts: Record<string, number> = {};
+await db.transaction().execute(async (trx) => {
+  for (const table of TABLES) {
+    const columns = (sqlite.prepare(`SELECT name FROM pragma_table_info(?)`).all(table) as { name: string }[]).map(
+      (c) => c.name,
+    );
+    const rows = sqlite.prepare(`SELECT ${columns.map((c) => `"${c}"`).join(", ")} FROM "${table}"`).iterate();
+    let batch: Record<string, unknown>[] = [];
+    const flush = async () => {
+      if (batch.length > 0) await trx.insertInto(table as "users").values(batch as never).execute();
+      counts[table] = (counts[table] ?? 0) + batch.length;
+      batch = [];
+    };
+    for (const row of rows) {
+      batch.push(row as Record<string, unknown>);
+      if (batch.length === BATCH) await flush();
+    }
+    await flush();
+  }
+  // Opportunities keep their ids; new ones continue after the highest.
+  await sql`SELECT setval(pg_get_serial_sequence('opportunities', 'id'), coalesce(max(id), 0) + 1, false) FROM opportunities`.execute(
+    trx,
+  );
+  let photos = 0;
+  for (const { photo_path } of sqlite.prepare("SELECT photo_path FROM users WHERE photo_path IS NOT NULL").all() as {
+    photo_path: string;
+  }[]) {
+    const file = join(config.UPLOADS_DIR, photo_path);
+    if (!existsSync(file)) {
+      console.warn(`db:copy: photo ${file} is missing; the profile will show none`);
+      await trx.updateTable("users").set({ photo_path: null }).where("photo_path", "=", photo_path).execute();
+      continue;
+    }
+    await trx
+      .insertInto("photos")
+      .values({ name: photo_path, content_type: contentTypeOf(photo_path), bytes: readFileSync(file), created_at: new Date().toISOString() })
+      .execute();
+    photos++;
+  }
+  counts.photos = photos;
+});
+// Fresh statistics, so the planner knows the tables' sizes from the first query.
+await sql`ANALYZE`.execute(db);
+sqlite.close();
+await db.destroy();
+console.info(`db:copy: ${JSON.stringify(counts)} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
