@@ -17,6 +17,8 @@
 //                                        (both servers up, alternating runs, median p99 of 3 rounds)
 //   npm run bench -- --profile           the server writes CPU profiles into bench/results/profiles
 //   npm run bench -- --workers N         N server processes (WEB_CONCURRENCY; default one per core)
+//   npm run bench -- --database postgres the same cases on a throwaway PostgreSQL holding a copy of
+//                                        the seeded data (npm run db:copy); results in latest-postgres.json
 import autocannon from "autocannon";
 import bcrypt from "bcryptjs";
 import SQLite from "better-sqlite3";
@@ -27,6 +29,7 @@ import { createServer } from "node:net";
 import os from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
+import { startPostgres, type Postgres } from "../tests/support/postgres";
 
 // ---------------------------------------------------------------------------------------------
 // Options
@@ -45,8 +48,15 @@ const { values: args } = parseArgs({
     scale: { type: "boolean", default: false },
     profile: { type: "boolean", default: false },
     workers: { type: "string" },
+    database: { type: "string", default: "sqlite" },
   },
 });
+
+if (args.database !== "sqlite" && args.database !== "postgres") {
+  console.error("--database takes sqlite or postgres");
+  process.exit(1);
+}
+const POSTGRES = args.database === "postgres";
 
 const DURATION = Number(args.duration ?? (args.quick ? 3 : 10));
 const WARMUP = Number(args.warmup ?? (args.quick ? 1 : 2));
@@ -242,7 +252,7 @@ type Server = { base: string; child: ChildProcess; output: string[] };
 
 let serverPid: number | undefined;
 
-async function startServer(fixture: Fixture): Promise<Server> {
+async function startServer(fixture: Fixture, databaseUrl?: string): Promise<Server> {
   const port = await freePort();
   const output: string[] = [];
   const profile = args.profile ? ["--cpu-prof", `--cpu-prof-dir=${join(root, "bench/results/profiles")}`] : [];
@@ -257,6 +267,7 @@ async function startServer(fixture: Fixture): Promise<Server> {
       ...(WORKERS_ARG ? { WEB_CONCURRENCY: WORKERS_ARG } : {}),
       SESSION_SECRET: randomBytes(32).toString("hex"),
       DATABASE_PATH: fixture.dbPath,
+      ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
       UPLOADS_DIR: join(fixture.dir, "uploads"),
       BCRYPT_COST,
       SEED_DEMO: "0",
@@ -653,13 +664,35 @@ function ensureBuild() {
   run(process.execPath, [join(root, "node_modules/@remix-run/dev/dist/cli.js"), "build"], process.env);
 }
 
+/**
+ * --database postgres: a throwaway PostgreSQL server (as the tests start it) holding a copy of
+ * the prepared SQLite database, made by npm run db:copy.
+ */
+async function postgresCopy(fixture: Fixture): Promise<{ postgres: Postgres; url: string }> {
+  const postgres = await startPostgres();
+  await postgres.createDatabase("freela");
+  const url = postgres.url("freela");
+  log(`copying the data into PostgreSQL (port ${postgres.port})`);
+  const seconds = run(process.execPath, [join(root, "node_modules/tsx/dist/cli.mjs"), "scripts/copy-to-postgres.ts", fixture.dbPath], {
+    ...process.env,
+    NODE_ENV: "production",
+    SESSION_SECRET: randomBytes(32).toString("hex"),
+    DATABASE_URL: url,
+    UPLOADS_DIR: join(fixture.dir, "uploads"),
+  });
+  log(`copied in ${seconds.toFixed(1)} s`);
+  return { postgres, url };
+}
+
 async function withServer<T>(opportunities: number, source: string | undefined, body: (s: Server, f: Fixture) => Promise<T>) {
   const fixture = prepareDatabase(opportunities, source);
-  const server = await startServer(fixture);
+  const copy = POSTGRES ? await postgresCopy(fixture) : undefined;
+  const server = await startServer(fixture, copy?.url);
   try {
     return { fixture, result: await body(server, fixture) };
   } finally {
     await stopServer(server);
+    await copy?.postgres.destroy();
     if (args.keep) log(`kept ${fixture.dir}`);
     else rmSync(fixture.dir, { recursive: true, force: true });
   }
@@ -741,6 +774,7 @@ async function main() {
   log(`${CONNECTIONS} connections, ${DURATION} s per case after ${WARMUP} s of warm-up`);
 
   if (args.scale) {
+    if (POSTGRES) throw new Error("--scale runs on SQLite only");
     await scale(facts);
     return;
   }
@@ -750,8 +784,9 @@ async function main() {
   print(result.results);
   const checks = verdicts(result.results, result.burst);
   printVerdicts(checks);
-  writeResults("latest.json", {
+  writeResults(POSTGRES ? "latest-postgres.json" : "latest.json", {
     date: new Date().toISOString(),
+    database: args.database,
     machine: facts,
     load_after: load(),
     options: { connections: CONNECTIONS, duration_s: DURATION, warmup_s: WARMUP, bcrypt_cost: Number(BCRYPT_COST) },
