@@ -25,10 +25,10 @@ import SQLite from "better-sqlite3";
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { createHash, randomBytes, randomUUID } from "node:crypto";
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import os from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
+import { freePort } from "../tests/support/net";
 import { startPostgres, type Postgres } from "../tests/support/postgres";
 
 // ---------------------------------------------------------------------------------------------
@@ -112,17 +112,6 @@ function cpuSeconds(pid: number | undefined): number {
   } catch {
     return NaN;
   }
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 function run(command: string, argv: string[], env: NodeJS.ProcessEnv) {

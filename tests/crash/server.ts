@@ -2,12 +2,15 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { request as httpRequest } from "node:http";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
-import { createServer, connect } from "node:net";
+import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import SQLite from "better-sqlite3";
 import { afterAll, afterEach, beforeAll } from "vitest";
+import { freePort } from "../support/net";
+
+export { freePort };
 
 export const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const BUILD = join(ROOT, "build/index.js");
@@ -17,17 +20,6 @@ const LAUNCHER = join(ROOT, "scripts/serve.ts");
 
 export function requireBuild() {
   if (!existsSync(BUILD)) throw new Error("build/index.js is missing: run `npm run build` before these tests");
-}
-
-export function freePort(): Promise<number> {
-  return new Promise((resolvePort, reject) => {
-    const probe = createServer();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolvePort(port));
-    });
-  });
 }
 
 const tempDirs: string[] = [];

@@ -2,10 +2,10 @@
 // a free port on 127.0.0.1, durability off (fsync) since the data dies with the run anyway.
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
+import { freePort } from "./net";
 
 /** The folder with initdb and postgres: pg_config's, else the newest Debian one, else PATH. */
 function binDir(): string {
@@ -21,17 +21,6 @@ function binDir(): string {
   const which = spawnSync("sh", ["-c", "command -v initdb"], { encoding: "utf8" });
   if (which.status === 0) return join(which.stdout.trim(), "..");
   throw new Error("PostgreSQL is needed for these tests: install it (apt-get install postgresql)");
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
 }
 
 // initdb and postgres refuse to run as root: as root they run as the system user postgres.
