@@ -119,9 +119,15 @@ pg.types.setTypeParser(pg.types.builtins.INT8, Number);
 pg.types.setTypeParser(pg.types.builtins.NUMERIC, Number);
 
 /** A pool of DATABASE_POOL_SIZE connections to PostgreSQL, shared by the whole process. */
-export function openPostgres(url: string, max = config.DATABASE_POOL_SIZE) {
+function openPostgres(url: string) {
   // allowExitOnIdle: idle connections do not keep a stopping server alive.
-  const pool = new pg.Pool({ connectionString: url, max, allowExitOnIdle: true, connectionTimeoutMillis: 5_000 });
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: config.DATABASE_POOL_SIZE,
+    allowExitOnIdle: true,
+    // While PostgreSQL is unreachable a request fails after 5 s (a 503) instead of hanging.
+    connectionTimeoutMillis: 5_000,
+  });
   // A connection the server drops while idle (a PostgreSQL restart) reports here; the pool has
   // already discarded it and opens a new one on the next query. Unhandled, it would end the process.
   pool.on("error", (error) => console.error(`[db] PostgreSQL connection lost: ${error.message}`));
