@@ -14,6 +14,14 @@ export interface UsersTable {
   bio: string;
   skills: string;
   photo_path: string | null;
+  city: string | null;
+  /** 1 when the person takes remote work, else 0. */
+  remote: number;
+  /** Derived from the profile for the directory (app/lib/directory.ts); never shown. */
+  search_text: string;
+  search_skills: string;
+  search_city: string | null;
+  sort_name: string;
   created_at: string;
   updated_at: string;
 }

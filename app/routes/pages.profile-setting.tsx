@@ -23,7 +23,9 @@ export async function action({ request }: ActionFunctionArgs) {
   let values: Record<string, string> = {};
   try {
     const { input, photo } = profileInput(await readPhotoForm(request));
-    values = { ...input, skills: Array.isArray(input.skills) ? input.skills.join(", ") : input.skills };
+    values = Object.fromEntries(
+      Object.entries(input).map(([k, v]) => [k, Array.isArray(v) ? v.join(", ") : String(v)]),
+    );
     await updateProfile(user, input, photo);
     const { t } = await getRequestT(request);
     return redirectWithSuccess("/profile", t("profile_updated"));
@@ -38,7 +40,8 @@ export default function ProfileSettingsPage() {
   const data = useActionData<typeof action>();
   const busy = useNavigation().state === "submitting";
   if (!user) return null;
-  const value = (field: "full_name" | "display_name" | "bio") => data?.values?.[field] ?? user[field] ?? "";
+  const value = (field: "full_name" | "display_name" | "bio" | "city") => data?.values?.[field] ?? user[field] ?? "";
+  const remote = data?.values?.remote !== undefined ? ["1", "on", "true"].includes(data.values.remote) : user.remote;
   return (
     <div className="page">
       <section className="card form-card">
@@ -95,6 +98,23 @@ export default function ProfileSettingsPage() {
             defaultValue={data?.values?.skills ?? user.skills.join(", ")}
             error={data?.errors?.skills}
           />
+          <div className="grid-2">
+            <Field
+              name="city"
+              label={t("fields.city_optional")}
+              maxLength={80}
+              autoComplete="address-level2"
+              defaultValue={value("city")}
+              error={data?.errors?.city}
+            />
+            <div className="field field-check">
+              {/* Unticked boxes send nothing: the hidden field says "no" unless the box follows it. */}
+              <input type="hidden" name="remote" value="0" />
+              <label>
+                <input type="checkbox" name="remote" value="1" defaultChecked={remote} /> {t("fields.remote")}
+              </label>
+            </div>
+          </div>
           <div className="form-actions">
             <Link to="/profile" className="btn btn-ghost">{t("actions.cancel")}</Link>
             <button type="submit" className="btn btn-primary" disabled={busy}>

@@ -80,12 +80,17 @@ function photoTooLarge() {
   return new AppError(413, "photo_too_large", { photo: "photo_too_large" });
 }
 
-/** The profile fields of a form; skills may come as one comma-separated field or several. */
+/**
+ * The profile fields of a form, only those it carries (a field left out stays as it is); skills
+ * may come as one comma-separated field or several. A check box is sent after a hidden field of
+ * the same name, so the last value is the box's when ticked and the hidden one's otherwise.
+ */
 export function profileInput(form: FormData) {
+  const input: Record<string, unknown> = formValues(form);
   const skills = form.getAll("skills").filter((v): v is string => typeof v === "string");
+  if (skills.length > 1) input.skills = skills;
+  const remote = form.getAll("remote").filter((v): v is string => typeof v === "string");
+  if (remote.length > 0) input.remote = remote[remote.length - 1];
   const photo = form.get("photo");
-  return {
-    input: { ...formValues(form), skills: skills.length > 1 ? skills : skills[0] ?? "" },
-    photo: photo instanceof Blob ? photo : null,
-  };
+  return { input, photo: photo instanceof Blob ? photo : null };
 }
