@@ -121,6 +121,17 @@ export interface PhotosTable {
   created_at: string;
 }
 
+export interface PortfolioItemsTable {
+  id: string;
+  user_id: string;
+  title: string;
+  description: string;
+  link: string | null;
+  image_path: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -130,6 +141,7 @@ export interface Database {
   offers: OffersTable;
   notifications: NotificationsTable;
   photos: PhotosTable;
+  portfolio_items: PortfolioItemsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;
@@ -139,3 +151,4 @@ export type OpportunityRow = Selectable<OpportunitiesTable>;
 export type ApplicationRow = Selectable<ApplicationsTable>;
 export type OfferRow = Selectable<OffersTable>;
 export type NotificationRow = Selectable<NotificationsTable>;
+export type PortfolioItemRow = Selectable<PortfolioItemsTable>;

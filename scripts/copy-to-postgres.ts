@@ -13,7 +13,7 @@ import { contentTypeOf } from "../app/services/uploads.server";
 import { db, engine, migrateToLatest } from "../db";
 
 /** Parents before children, as the foreign keys want them. */
-const TABLES = ["users", "sessions", "password_resets", "opportunities", "applications", "offers", "notifications"];
+const TABLES = ["users", "sessions", "password_resets", "opportunities", "applications", "offers", "notifications", "portfolio_items"];
 const BATCH = 1000;
 
 function fail(message: string): never {
@@ -60,13 +60,18 @@ await db.transaction().execute(async (trx) => {
     trx,
   );
   let photos = 0;
-  for (const { photo_path } of sqlite.prepare("SELECT photo_path FROM users WHERE photo_path IS NOT NULL").all() as {
-    photo_path: string;
-  }[]) {
+  // Profile photos and portfolio images share the store.
+  const stored = sqlite
+    .prepare(
+      "SELECT photo_path FROM users WHERE photo_path IS NOT NULL UNION SELECT image_path FROM portfolio_items WHERE image_path IS NOT NULL",
+    )
+    .all() as { photo_path: string }[];
+  for (const { photo_path } of stored) {
     const file = join(config.UPLOADS_DIR, photo_path);
     if (!existsSync(file)) {
-      console.warn(`db:copy: photo ${file} is missing; the profile will show none`);
+      console.warn(`db:copy: photo ${file} is missing; the profile or portfolio item will show none`);
       await trx.updateTable("users").set({ photo_path: null }).where("photo_path", "=", photo_path).execute();
+      await trx.updateTable("portfolio_items").set({ image_path: null }).where("image_path", "=", photo_path).execute();
       continue;
     }
     await trx

@@ -124,6 +124,31 @@ export const profileSchema = z.object({
   remote: flagField("remote_invalid").optional(),
 });
 
+export const MAX_PORTFOLIO_ITEMS = 20;
+
+/** A web address to show as a link: http or https only (no javascript:, data: or file:). */
+const webLink = z
+  .string({ invalid_type_error: "portfolio_link_invalid" })
+  .trim()
+  .max(500, "portfolio_link_invalid")
+  .refine((s) => {
+    try {
+      const url = new URL(s);
+      return (url.protocol === "http:" || url.protocol === "https:") && url.hostname.includes(".");
+    } catch {
+      return false;
+    }
+  }, "portfolio_link_invalid");
+
+/** A portfolio item; for an edit every field is optional (left out: unchanged; link sent empty: removed). */
+export const portfolioItemSchema = z.object({
+  title: text("portfolio_title_length", 3, 120),
+  description: text("portfolio_description_length", 10, 1000),
+  link: z.preprocess((v) => (typeof v === "string" && v.trim() === "" ? null : v), webLink.nullable().optional()),
+  remove_image: flagField("remove_image_invalid").optional(),
+});
+export const portfolioPatchSchema = portfolioItemSchema.partial();
+
 export const forgotPasswordSchema = z.object({ email: emailField });
 
 export const resetPasswordSchema = z.object({

@@ -1,12 +1,14 @@
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
-import { Form, Link, useActionData, useNavigation } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { Avatar } from "~/components/avatar";
 import { Field, FormMessage, TextAreaField } from "~/components/form";
 import { titleMeta } from "~/lib/meta";
 import { updateProfile } from "~/services/accounts.server";
 import { requireUser } from "~/services/auth.server";
-import { formError, profileInput, readPhotoForm } from "~/services/forms.server";
+import { fileOf, formError, formValues, profileInput, readPhotoForm } from "~/services/forms.server";
+import { addPortfolioItem, deletePortfolioItem, listPortfolio, updatePortfolioItem } from "~/services/portfolio.server";
+import { PortfolioEditor } from "~/components/portfolio";
 import { getRequestT } from "~/services/i18n.server";
 import { redirectWithSuccess } from "~/services/toast.server";
 import { useRootData } from "~/lib/root-data";
@@ -14,15 +16,30 @@ import { useRootData } from "~/lib/root-data";
 export const meta = titleMeta("titles.profile_settings");
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requireUser(request);
-  return json(null);
+  const user = await requireUser(request);
+  return json({ portfolio: user.account_type === "freelancer" ? await listPortfolio(user.id) : [] });
 }
+
+const PORTFOLIO_DONE = { add: "portfolio_item_added", update: "portfolio_item_updated", remove: "portfolio_item_deleted" } as const;
 
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request);
   let values: Record<string, string> = {};
   try {
-    const { input, photo } = profileInput(await readPhotoForm(request));
+    // Both kinds of form may carry a picture: the profile's photo or a portfolio item's image.
+    const form = await readPhotoForm(request, new URL(request.url).searchParams.has("portfolio") ? "image" : "photo");
+    const intent = form.get("intent");
+    if (intent === "portfolio_add" || intent === "portfolio_update" || intent === "portfolio_remove") {
+      values = formValues(form);
+      const id = values.id ?? "";
+      if (intent === "portfolio_add") await addPortfolioItem(user, values, fileOf(form, "image"));
+      else if (intent === "portfolio_update") await updatePortfolioItem(user, id, values, fileOf(form, "image"));
+      else await deletePortfolioItem(user, id);
+      const { t } = await getRequestT(request);
+      const done = PORTFOLIO_DONE[intent.slice("portfolio_".length) as keyof typeof PORTFOLIO_DONE];
+      return redirectWithSuccess("/pages/profile-setting#portfolio", t(done));
+    }
+    const { input, photo } = profileInput(form);
     values = Object.fromEntries(
       Object.entries(input).map(([k, v]) => [k, Array.isArray(v) ? v.join(", ") : String(v)]),
     );
@@ -37,7 +54,10 @@ export async function action({ request }: ActionFunctionArgs) {
 export default function ProfileSettingsPage() {
   const { t } = useTranslation();
   const user = useRootData()?.user;
-  const data = useActionData<typeof action>();
+  const refusal = useActionData<typeof action>();
+  const { portfolio } = useLoaderData<typeof loader>();
+  const portfolioRefusal = refusal?.values?.intent?.startsWith("portfolio_") ? refusal : undefined;
+  const data = portfolioRefusal ? undefined : refusal;
   const busy = useNavigation().state === "submitting";
   if (!user) return null;
   const value = (field: "full_name" | "display_name" | "bio" | "city") => data?.values?.[field] ?? user[field] ?? "";
@@ -123,6 +143,7 @@ export default function ProfileSettingsPage() {
           </div>
         </Form>
       </section>
+      {user.account_type === "freelancer" ? <PortfolioEditor items={portfolio} refusal={portfolioRefusal} /> : null}
     </div>
   );
 }
