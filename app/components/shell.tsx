@@ -16,12 +16,15 @@ function navItems(role: UserJson["account_type"]): NavItem[] {
         { to: "/dashboard", label: "nav.dashboard", icon: "dashboard" },
         { to: "/opportunities", label: "nav.my_opportunities", icon: "briefcase" },
         { to: "/applications/awaiting-confirmation", label: "nav.pending_applications", icon: "inbox" },
+        { to: "/freelancers", label: "nav.freelancers", icon: "people" },
         { to: "/profile", label: "nav.profile", icon: "user" },
       ]
     : [
         { to: "/dashboard", label: "nav.dashboard", icon: "dashboard" },
         { to: "/opportunities", label: "nav.opportunities", icon: "briefcase" },
         { to: "/my-applications", label: "nav.my_applications", icon: "send" },
+        { to: "/invitations", label: "nav.invitations", icon: "inbox" },
+        { to: "/freelancers", label: "nav.freelancers", icon: "people" },
         { to: "/profile", label: "nav.profile", icon: "user" },
       ];
 }
@@ -35,6 +38,8 @@ export function topbarTitleKey(pathname: string, role: UserJson["account_type"])
   if (pathname.startsWith("/my-applications")) return "nav.my_applications";
   if (pathname.startsWith("/applications/awaiting-confirmation")) return "nav.pending_applications";
   if (pathname.startsWith("/profile")) return "nav.profile";
+  if (pathname.startsWith("/freelancers")) return "nav.freelancers";
+  if (pathname.startsWith("/invitations")) return "nav.invitations";
   return "brand";
 }
 

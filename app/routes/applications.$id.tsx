@@ -105,7 +105,9 @@ export default function ApplicationPage() {
                 <div className="byline">
                   <Avatar user={a.freelancer} size="md" />
                   <div>
-                    <strong>{a.freelancer.display_name || a.freelancer.full_name}</strong>
+                    <strong>
+                      <Link to={`/freelancers/${a.freelancer.id}`}>{a.freelancer.display_name || a.freelancer.full_name}</Link>
+                    </strong>
                     {a.freelancer.display_name ? <p className="muted small">{a.freelancer.full_name}</p> : null}
                   </div>
                 </div>
@@ -120,7 +122,9 @@ export default function ApplicationPage() {
             ) : (
               <div className="byline">
                 <Avatar user={{ full_name: a.opportunity.merchant.display_name ?? "?", photo_url: a.opportunity.merchant.photo_url }} size="md" />
-                <strong>{a.opportunity.merchant.display_name}</strong>
+                <strong>
+                  <Link to={`/merchants/${a.opportunity.merchant.id}`}>{a.opportunity.merchant.display_name}</Link>
+                </strong>
               </div>
             )}
           </section>

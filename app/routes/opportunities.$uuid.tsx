@@ -149,7 +149,10 @@ export default function OpportunityPage() {
             <div className="byline">
               <Avatar user={{ full_name: o.merchant.display_name ?? "?", photo_url: o.merchant.photo_url }} size="sm" />
               <span>
-                {t("details.posted_by")} <strong>{o.merchant.display_name}</strong> · {formatDate(o.created_at, i18n.language)}
+                {t("details.posted_by")}{" "}
+                <strong>
+                  <Link to={`/merchants/${o.merchant.id}`}>{o.merchant.display_name}</Link>
+                </strong> · {formatDate(o.created_at, i18n.language)}
               </span>
             </div>
             <dl className="facts">

@@ -11,6 +11,7 @@ import {
 import { getDashboard } from "~/services/dashboard.server";
 import { listNotifications } from "~/services/notifications.server";
 import { listOpportunities } from "~/services/opportunities.server";
+import { listFreelancers } from "~/services/profiles.server";
 import { offersFor } from "../market";
 
 // Lists must not query once per item: the number of statements is the same for a page of 5
@@ -41,6 +42,7 @@ beforeAll(async () => {
       })
       .execute();
   }
+  for (let i = 0; i < 39; i++) await createUser(db, { account_type: "freelancer" });
   const opp = await db.selectFrom("opportunities").select("id").where("uuid", "=", uuid).executeTakeFirstOrThrow();
   for (let i = 0; i < 39; i++) await createApplication(db, { opportunity: opp });
 });
@@ -66,6 +68,8 @@ describe("statements per list, whatever the page size", () => {
     ["awaiting confirmation", (n: number) => listAwaitingConfirmation(merchant, { per_page: String(n) })],
     ["applications of an opportunity", (n: number) => listOpportunityApplications(merchant, uuid, { per_page: String(n) })],
     ["notifications", (n: number) => listNotifications(merchant, { per_page: String(n) })],
+    ["freelancer directory", (n: number) => listFreelancers({ per_page: String(n) })],
+    ["freelancer directory (search)", (n: number) => listFreelancers({ per_page: String(n), q: "joão freel", sort: "name" })],
   ])("%s", async (_name, list) => {
     const few = await statementsOf(() => list(5));
     const many = await statementsOf(() => list(50));

@@ -58,6 +58,9 @@ export function ApplicationCard({
             <h3 className="app-card-title">
               <Link to={`/applications/${item.id}`}>{item.freelancer.display_name || item.freelancer.full_name}</Link>
             </h3>
+            <p className="app-card-sub">
+              <Link to={`/freelancers/${item.freelancer.id}`} className="plain-link">{t("profile_link.freelancer")}</Link>
+            </p>
             {showOpportunity ? (
               <p className="app-card-sub">
                 <Link to={`/opportunities/${item.opportunity.uuid}`} className="plain-link">{item.opportunity.title}</Link>

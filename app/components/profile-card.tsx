@@ -1,0 +1,41 @@
+import { Link } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { Avatar } from "./avatar";
+
+export type ProfileCardData = {
+  id: string;
+  name: string;
+  full_name: string;
+  display_name: string | null;
+  photo_url: string | null;
+  bio: string;
+  skills: string[];
+  city: string | null;
+  remote: boolean;
+};
+
+/** A freelancer in the directory: the whole card leads to the public profile. */
+export function FreelancerCard({ person }: { person: ProfileCardData }) {
+  const { t } = useTranslation();
+  return (
+    <li className="card person-card">
+      <Avatar user={person} size="md" />
+      <div className="person-body">
+        <h3>
+          <Link to={`/freelancers/${person.id}`} className="stretched-link">{person.name}</Link>
+        </h3>
+        <p className="muted person-where">
+          {[person.city, person.remote ? t("directory.remote_badge") : null].filter(Boolean).join(" · ")}
+        </p>
+        {person.bio ? <p className="person-bio">{person.bio}</p> : null}
+        {person.skills.length ? (
+          <ul className="tags tags-sm">
+            {person.skills.map((s) => (
+              <li key={s} className="tag">{s}</li>
+            ))}
+          </ul>
+        ) : null}
+      </div>
+    </li>
+  );
+}
