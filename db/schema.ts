@@ -101,7 +101,8 @@ export type NotificationKind =
   | "offer_received"
   | "application_accepted"
   | "application_rejected"
-  | "application_withdrawn";
+  | "application_withdrawn"
+  | "invitation_received";
 
 export interface NotificationsTable {
   id: string;
@@ -132,6 +133,17 @@ export interface PortfolioItemsTable {
   updated_at: string;
 }
 
+export interface InvitationsTable {
+  id: string;
+  opportunity_id: number;
+  freelancer_id: string;
+  merchant_id: string;
+  message: string;
+  status: "pending" | "declined";
+  created_at: string;
+  updated_at: string;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -142,6 +154,7 @@ export interface Database {
   notifications: NotificationsTable;
   photos: PhotosTable;
   portfolio_items: PortfolioItemsTable;
+  invitations: InvitationsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

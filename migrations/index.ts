@@ -11,6 +11,7 @@ import * as m008 from "./008_rate_limits";
 import * as m009 from "./009_photos";
 import * as m011 from "./011_profile_city_directory";
 import * as m012 from "./012_portfolio";
+import * as m013 from "./013_invitations";
 
 /** A migration, with its PostgreSQL version where the SQL differs. */
 type Step = Migration & { postgres?: Migration };
@@ -29,6 +30,7 @@ const steps: Record<string, Step> = {
   "009_photos": m009,
   "011_profile_city_directory": m011,
   "012_portfolio": m012,
+  "013_invitations": m013,
 };
 
 export function migrationProvider(engine: Engine): MigrationProvider {

@@ -13,7 +13,7 @@ import { contentTypeOf } from "../app/services/uploads.server";
 import { db, engine, migrateToLatest } from "../db";
 
 /** Parents before children, as the foreign keys want them. */
-const TABLES = ["users", "sessions", "password_resets", "opportunities", "applications", "offers", "notifications", "portfolio_items"];
+const TABLES = ["users", "sessions", "password_resets", "opportunities", "applications", "offers", "notifications", "portfolio_items", "invitations"];
 const BATCH = 1000;
 
 function fail(message: string): never {
