@@ -228,7 +228,7 @@ export const notificationListQuerySchema = z.object({
 
 export const markReadInputSchema = z.object({
   ids: z
-    .array(z.string({ invalid_type_error: "notification_ids_invalid" }).max(100, "notification_ids_invalid"), {
+    .array(z.string({ invalid_type_error: "notification_ids_invalid" }).uuid("notification_ids_invalid"), {
       invalid_type_error: "notification_ids_invalid",
     })
     .max(500, "notification_ids_invalid")

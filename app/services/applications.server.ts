@@ -13,7 +13,7 @@ import { isUniqueViolation, lockOpportunity } from "../../db/dialect";
 import type { ApplicationRow, Database, OfferRow, OpportunityRow, UserRow } from "../../db/schema";
 import { AppError, parseInput } from "./errors.server";
 import { consumeWrite } from "./rate-limit.server";
-import { assertRole, now, offsetOf, pageMeta, type PageMeta } from "./market.server";
+import { assertId, assertRole, now, offsetOf, pageMeta, type PageMeta } from "./market.server";
 import { notify } from "./notifications.server";
 import { rejectOpenApplications } from "./opportunities.server";
 import { displayNameOf, parseTags, photoUrl } from "./users.server";
@@ -145,6 +145,7 @@ function partyOf(user: Pick<UserRow, "id">, row: { freelancer_id: string; mercha
 
 /** The application as a participant sees it; anyone else gets 404, never its contents. */
 async function findForParticipant(database: Kysely<Database>, user: UserRow, id: string) {
+  assertId(id);
   const row = await baseSelect(database).where("applications.id", "=", id).executeTakeFirst();
   const party = row ? partyOf(user, row) : null;
   if (!row || !party) throw new AppError(404, "not_found");
@@ -245,6 +246,7 @@ export async function listOpportunityApplications(
 ): Promise<ListResult> {
   assertRole(merchant, "merchant");
   const { status, page, per_page } = parseInput(applicationListQuerySchema, query);
+  assertId(uuid);
   const opportunity = await db
     .selectFrom("opportunities")
     .select("id")
@@ -298,6 +300,7 @@ export async function applyToOpportunity(freelancer: UserRow, uuid: string, inpu
   await consumeWrite(freelancer.id);
   assertRole(freelancer, "freelancer");
   const data = parseInput(applyInputSchema, input);
+  assertId(uuid);
   const id = randomUUID();
   try {
     await transaction(async (trx) => {
