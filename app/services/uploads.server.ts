@@ -150,3 +150,26 @@ export async function readAttachment(name: string): Promise<StoredFile | null> {
   if (!attachmentName.test(name)) return null;
   return store.read(name);
 }
+
+const INLINE_TYPES = new Set(["image/jpeg", "image/png", "image/webp", "image/gif"]);
+
+/**
+ * The answer carrying a contract file: images shown inline, anything else downloaded, never
+ * sniffed into another type, sandboxed, kept by no shared cache (only the two sides may see it).
+ */
+export function attachmentResponse(file: { name: string; contentType: string; body: Buffer }) {
+  const ascii = file.name.replace(/[^\x20-\x7e]|["\\]/g, "_");
+  const disposition = INLINE_TYPES.has(file.contentType) ? "inline" : "attachment";
+  return new Response(new Uint8Array(file.body), {
+    headers: {
+      "Content-Type": file.contentType,
+      "Content-Length": String(file.body.byteLength),
+      "Content-Disposition": `${disposition}; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(file.name)}`,
+      "Cache-Control": "private, no-store",
+      "X-Content-Type-Options": "nosniff",
+      "Content-Security-Policy": "default-src 'none'; sandbox",
+      "Cross-Origin-Resource-Policy": "same-origin",
+      "Referrer-Policy": "no-referrer",
+    },
+  });
+}
