@@ -93,7 +93,16 @@ export type NotificationKind =
   | "offer_received"
   | "application_accepted"
   | "application_rejected"
-  | "application_withdrawn";
+  | "application_withdrawn"
+  | "contract_delivered"
+  | "contract_changes_requested"
+  | "contract_completed"
+  | "contract_auto_completed"
+  | "contract_cancelled"
+  | "contract_cancel_requested"
+  | "contract_cancel_declined"
+  | "contract_review_reminder"
+  | "contract_overdue";
 
 export interface NotificationsTable {
   id: string;
@@ -105,11 +114,80 @@ export interface NotificationsTable {
   read_at: string | null;
 }
 
-/** PostgreSQL only: profile photos (on SQLite they are files in UPLOADS_DIR). */
+/** PostgreSQL only: stored files, profile photos and contract files (on SQLite they are files in UPLOADS_DIR). */
 export interface PhotosTable {
   name: string;
   content_type: string;
   bytes: Buffer;
+  created_at: string;
+}
+
+export type ContractStatus = "in_progress" | "delivered" | "completed" | "cancelled";
+export type ContractParty = "merchant" | "freelancer";
+
+/** One per accepted application, under the application's id. */
+export interface ContractsTable {
+  id: string;
+  opportunity_id: number;
+  merchant_id: string;
+  freelancer_id: string;
+  price_cents: number;
+  delivery_days: number;
+  status: ContractStatus;
+  /** The hire plus delivery_days. */
+  due_at: string;
+  /** When the schedule found the work still in progress past due_at. */
+  overdue_at: string | null;
+  /** The latest delivery, while it waits for review; review_due_at is 14 days later. */
+  delivered_at: string | null;
+  review_due_at: string | null;
+  /** When the merchant was reminded of the delivery waiting for review (once per delivery). */
+  reminded_at: string | null;
+  deliveries_count: number;
+  /** The timeline's length: the next event is numbered events_count + 1. */
+  events_count: number;
+  /** A cancellation asked for after a delivery, waiting for the other side's answer. */
+  cancel_requested_by: ContractParty | null;
+  cancel_request_reason: string | null;
+  ended_at: string | null;
+  ended_by: ContractParty | "system" | null;
+  /** Why it was cancelled. */
+  end_reason: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export type ContractEventKind =
+  | "created"
+  | "delivered"
+  | "changes_requested"
+  | "completed"
+  | "auto_completed"
+  | "cancelled"
+  | "cancel_requested"
+  | "cancel_accepted"
+  | "cancel_declined"
+  | "overdue";
+
+export interface ContractEventsTable {
+  id: string;
+  contract_id: string;
+  seq: number;
+  kind: ContractEventKind;
+  author: ContractParty | "system";
+  message: string | null;
+  created_at: string;
+}
+
+export interface ContractFilesTable {
+  id: string;
+  contract_id: string;
+  event_id: string;
+  /** Its name in the file store (uploads.server.ts). */
+  stored_name: string;
+  original_name: string;
+  content_type: string;
+  size_bytes: number;
   created_at: string;
 }
 
@@ -122,6 +200,9 @@ export interface Database {
   offers: OffersTable;
   notifications: NotificationsTable;
   photos: PhotosTable;
+  contracts: ContractsTable;
+  contract_events: ContractEventsTable;
+  contract_files: ContractFilesTable;
 }
 
 export type UserRow = Selectable<UsersTable>;
@@ -131,3 +212,6 @@ export type OpportunityRow = Selectable<OpportunitiesTable>;
 export type ApplicationRow = Selectable<ApplicationsTable>;
 export type OfferRow = Selectable<OffersTable>;
 export type NotificationRow = Selectable<NotificationsTable>;
+export type ContractRow = Selectable<ContractsTable>;
+export type ContractEventRow = Selectable<ContractEventsTable>;
+export type ContractFileRow = Selectable<ContractFilesTable>;

@@ -9,6 +9,7 @@ import * as m006 from "./006_fts_prefix_indexes";
 import * as m007 from "./007_offer_sequence";
 import * as m008 from "./008_rate_limits";
 import * as m009 from "./009_photos";
+import * as m010 from "./010_contracts";
 
 /** A migration, with its PostgreSQL version where the SQL differs. */
 type Step = Migration & { postgres?: Migration };
@@ -25,6 +26,7 @@ const steps: Record<string, Step> = {
   "007_offer_sequence": m007,
   "008_rate_limits": m008,
   "009_photos": m009,
+  "010_contracts": m010,
 };
 
 export function migrationProvider(engine: Engine): MigrationProvider {

@@ -16,12 +16,14 @@ function navItems(role: UserJson["account_type"]): NavItem[] {
         { to: "/dashboard", label: "nav.dashboard", icon: "dashboard" },
         { to: "/opportunities", label: "nav.my_opportunities", icon: "briefcase" },
         { to: "/applications/awaiting-confirmation", label: "nav.pending_applications", icon: "inbox" },
+        { to: "/contracts", label: "nav.contracts", icon: "contract" },
         { to: "/profile", label: "nav.profile", icon: "user" },
       ]
     : [
         { to: "/dashboard", label: "nav.dashboard", icon: "dashboard" },
         { to: "/opportunities", label: "nav.opportunities", icon: "briefcase" },
         { to: "/my-applications", label: "nav.my_applications", icon: "send" },
+        { to: "/contracts", label: "nav.contracts", icon: "contract" },
         { to: "/profile", label: "nav.profile", icon: "user" },
       ];
 }
@@ -34,6 +36,7 @@ export function topbarTitleKey(pathname: string, role: UserJson["account_type"])
   }
   if (pathname.startsWith("/my-applications")) return "nav.my_applications";
   if (pathname.startsWith("/applications/awaiting-confirmation")) return "nav.pending_applications";
+  if (pathname.startsWith("/contracts")) return "nav.contracts";
   if (pathname.startsWith("/profile")) return "nav.profile";
   return "brand";
 }

@@ -39,6 +39,9 @@ export default function ApplicationPage() {
           </p>
         </div>
         <div className="page-header-actions">
+          {a.status === "accepted" ? (
+            <Link to={`/contracts/${a.id}`} className="btn btn-primary">{t("application.contract_link")}</Link>
+          ) : null}
           <Link to={`/applications/${a.id}/negotiate`} className={`btn ${yourTurn ? "btn-primary" : "btn-secondary"}`}>
             {negotiating ? t("application.negotiate") : t("application.view_negotiation")}
           </Link>

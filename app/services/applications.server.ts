@@ -12,6 +12,7 @@ import { db, transaction } from "../../db";
 import { isUniqueViolation, lockOpportunity } from "../../db/dialect";
 import type { ApplicationRow, Database, OfferRow, OpportunityRow, UserRow } from "../../db/schema";
 import { AppError, parseInput } from "./errors.server";
+import { createContract } from "./contracts.server";
 import { consumeWrite } from "./rate-limit.server";
 import { assertId, assertRole, now, offsetOf, pageMeta, type PageMeta } from "./market.server";
 import { notify } from "./notifications.server";
@@ -420,8 +421,8 @@ export async function counterOffer(user: UserRow, id: string, input: unknown): P
 }
 
 /**
- * The awaited party accepts the latest offer, named by its id. Taking the last vacancy fills
- * the opportunity and ends its other negotiations with reason `filled`.
+ * The awaited party accepts the latest offer, named by its id, and the contract starts. Taking
+ * the last vacancy fills the opportunity and ends its other negotiations with reason `filled`.
  */
 export async function acceptOffer(user: UserRow, id: string, input: unknown): Promise<ApplicationJson> {
   await consumeWrite(user.id);
@@ -456,6 +457,19 @@ export async function acceptOffer(user: UserRow, id: string, input: unknown): Pr
       .where("offers_count", "=", row.offers_count)
       .executeTakeFirst();
     if (Number(accepted.numUpdatedRows) === 0) throw new AppError(409, "application_changed");
+    // The hire starts the work: its contract, on the terms just agreed.
+    await createContract(
+      trx,
+      {
+        id,
+        opportunity_id: row.opportunity_id,
+        merchant_id: row.merchant_id,
+        freelancer_id: row.freelancer_id,
+        price_cents: latest.price_cents,
+        delivery_days: latest.delivery_days,
+      },
+      timestamp,
+    );
     const opportunity = await trx
       .updateTable("opportunities")
       .set({

@@ -76,8 +76,8 @@ describe("statements per list, whatever the page size", () => {
     expect(((await list(50)) as { data: unknown[] }).data.length).toBeGreaterThan(5);
   });
 
-  it("the dashboard takes two statements", async () => {
-    expect(await statementsOf(() => getDashboard(merchant))).toBe(2);
-    expect(await statementsOf(() => getDashboard(freelancer))).toBe(2);
+  it("the dashboard takes three statements (figures, series, contracts)", async () => {
+    expect(await statementsOf(() => getDashboard(merchant))).toBe(3);
+    expect(await statementsOf(() => getDashboard(freelancer))).toBe(3);
   });
 });

@@ -78,10 +78,13 @@ export function StatusTabs({
   statuses,
   current,
   label,
+  names = "application_status",
 }: {
   statuses: readonly string[];
   current: string | null;
   label: string;
+  /** The market keys naming the statuses. */
+  names?: string;
 }) {
   const { t } = useTranslation("market");
   const hrefWith = useHrefWith();
@@ -97,7 +100,7 @@ export function StatusTabs({
           to={hrefWith({ status, page: null })}
           aria-current={current === status ? "page" : undefined}
         >
-          {t(`application_status.${status}`)}
+          {t(`${names}.${status}`)}
         </Link>
       ))}
     </nav>
