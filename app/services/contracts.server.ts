@@ -653,13 +653,12 @@ export async function runContractSchedule(at = new Date()): Promise<ScheduleResu
   return result;
 }
 
-const SCHEDULE_INTERVAL_MS = 60_000;
-
 /**
- * Runs the schedule every minute in this server process (each process of `npm start` runs its
- * own; see runContractSchedule for why that is safe). The timer does not keep a stopping server alive.
+ * Runs the schedule every `interval` ms (CONTRACT_SCHEDULE_SECONDS) in this server process; each
+ * process of `npm start` runs its own (see runContractSchedule for why that is safe). The timer
+ * does not keep a stopping server alive.
  */
-export function startContractSchedule(interval = SCHEDULE_INTERVAL_MS) {
+export function startContractSchedule(interval: number) {
   let running = false;
   const tick = async () => {
     if (running) return;
@@ -674,6 +673,6 @@ export function startContractSchedule(interval = SCHEDULE_INTERVAL_MS) {
   };
   const timer = setInterval(tick, interval);
   timer.unref();
-  setTimeout(tick, 5_000).unref();
+  setTimeout(tick, Math.min(interval, 5_000)).unref();
   return () => clearInterval(timer);
 }
