@@ -19,7 +19,9 @@ installShutdownDeadline();
 // Time-based contract moves (reminders, automatic completion, overdue work). Once per process,
 // though remix dev loads the build again after every change.
 const scheduled = globalThis as unknown as { __freelaSchedule?: () => void };
-if (config.NODE_ENV !== "test") scheduled.__freelaSchedule ??= startContractSchedule();
+if (config.NODE_ENV !== "test" && config.CONTRACT_SCHEDULE_SECONDS > 0) {
+  scheduled.__freelaSchedule ??= startContractSchedule(config.CONTRACT_SCHEDULE_SECONDS * 1000);
+}
 
 // One i18next instance per language, made once: the translations never change while the
 // server runs, and making an instance for every page cost ~0.6 ms of CPU. Renders only read it.

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import bcrypt from "bcryptjs";
 import { sql, type Kysely } from "kysely";
+import { insertContract } from "./contracts";
 import type { AccountType, ApplicationRow, Database, OfferRow, OpportunityRow, UserRow } from "./schema";
 
 // One set of factories for the demo seed, the unit tests and the browser tests.
@@ -160,43 +161,25 @@ export async function createApplication(db: Kysely<Database>, seed: ApplicationS
     .where("id", "=", opportunity.id)
     .execute();
   if (status === "accepted") {
-    // The hire's contract, as acceptOffer makes it: in progress, due delivery_days after the hire.
+    // The hire's contract, as acceptOffer makes it.
     const hiredAt = application.updated_at;
     const { merchant_id } = await db
       .selectFrom("opportunities")
       .select("merchant_id")
       .where("id", "=", opportunity.id)
       .executeTakeFirstOrThrow();
-    await db
-      .insertInto("contracts")
-      .values({
+    await insertContract(
+      db,
+      {
         id: application.id,
         opportunity_id: opportunity.id,
         merchant_id,
         freelancer_id: freelancerId,
         price_cents: application.price_cents,
         delivery_days: application.delivery_days,
-        status: "in_progress",
-        due_at: new Date(Date.parse(hiredAt) + application.delivery_days * 86_400_000).toISOString(),
-        overdue_at: null,
-        delivered_at: null,
-        review_due_at: null,
-        reminded_at: null,
-        deliveries_count: 0,
-        events_count: 1,
-        cancel_requested_by: null,
-        cancel_request_reason: null,
-        ended_at: null,
-        ended_by: null,
-        end_reason: null,
-        created_at: hiredAt,
-        updated_at: hiredAt,
-      })
-      .execute();
-    await db
-      .insertInto("contract_events")
-      .values({ id: randomUUID(), contract_id: application.id, seq: 1, kind: "created", author: "system", message: null, created_at: hiredAt })
-      .execute();
+      },
+      hiredAt,
+    );
   }
   return { ...application, offers: offerRows };
 }

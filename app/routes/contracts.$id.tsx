@@ -120,7 +120,7 @@ function DeliverForm() {
           {errors.files ? (
             <p className="field-error" id="files-error">{errors.files}</p>
           ) : (
-            <p className="field-hint" id="files-hint">{t("contract.files_count", { count: MAX_DELIVERY_FILES })} · 10 MB</p>
+            <p className="field-hint" id="files-hint">{t("contract.files_hint", { max: MAX_DELIVERY_FILES })}</p>
           )}
         </div>
         <div className="form-actions">

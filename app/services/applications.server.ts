@@ -9,10 +9,10 @@ import {
   rejectInputSchema,
 } from "~/lib/market-schemas";
 import { db, transaction } from "../../db";
+import { insertContract } from "../../db/contracts";
 import { isUniqueViolation, lockOpportunity } from "../../db/dialect";
 import type { ApplicationRow, Database, OfferRow, OpportunityRow, UserRow } from "../../db/schema";
 import { AppError, parseInput } from "./errors.server";
-import { createContract } from "./contracts.server";
 import { consumeWrite } from "./rate-limit.server";
 import { assertId, assertRole, now, offsetOf, pageMeta, type PageMeta } from "./market.server";
 import { notify } from "./notifications.server";
@@ -458,7 +458,7 @@ export async function acceptOffer(user: UserRow, id: string, input: unknown): Pr
       .executeTakeFirst();
     if (Number(accepted.numUpdatedRows) === 0) throw new AppError(409, "application_changed");
     // The hire starts the work: its contract, on the terms just agreed.
-    await createContract(
+    await insertContract(
       trx,
       {
         id,

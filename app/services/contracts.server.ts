@@ -1,5 +1,13 @@
 import { randomUUID } from "node:crypto";
-import { sql, type Kysely, type Updateable } from "kysely";
+import {
+  sql,
+  type Expression,
+  type ExpressionBuilder,
+  type Kysely,
+  type SqlBool,
+  type UpdateObject,
+  type Updateable,
+} from "kysely";
 import {
   MAX_DELIVERY_FILES,
   REMINDER_DAYS_LEFT,
@@ -301,42 +309,6 @@ export async function getContractFile(user: UserRow, contractId: string, fileId:
 }
 
 // ---------------------------------------------------------------------------------------------
-// Creation (inside the accept's transaction)
-
-/** The contract of an application being accepted: in progress, due delivery_days from now. */
-export async function createContract(
-  trx: Kysely<Database>,
-  input: Pick<ContractRow, "id" | "opportunity_id" | "merchant_id" | "freelancer_id" | "price_cents" | "delivery_days">,
-  at = now(),
-) {
-  await trx
-    .insertInto("contracts")
-    .values({
-      ...input,
-      status: "in_progress",
-      due_at: new Date(Date.parse(at) + input.delivery_days * DAY_MS).toISOString(),
-      overdue_at: null,
-      delivered_at: null,
-      review_due_at: null,
-      reminded_at: null,
-      deliveries_count: 0,
-      events_count: 1,
-      cancel_requested_by: null,
-      cancel_request_reason: null,
-      ended_at: null,
-      ended_by: null,
-      end_reason: null,
-      created_at: at,
-      updated_at: at,
-    })
-    .execute();
-  await trx
-    .insertInto("contract_events")
-    .values({ id: randomUUID(), contract_id: input.id, seq: 1, kind: "created", author: "system", message: null, created_at: at })
-    .execute();
-}
-
-// ---------------------------------------------------------------------------------------------
 // Moves
 
 type Step = {
@@ -547,119 +519,82 @@ export type ScheduleResult = { completed: number; reminded: number; overdue: num
  */
 export async function runContractSchedule(at = new Date()): Promise<ScheduleResult> {
   const stamp = at.toISOString();
-  const result: ScheduleResult = { completed: 0, reminded: 0, overdue: 0 };
+  const delivered = (eb: ContractsWhere) => [eb("status", "=", "delivered"), eb("cancel_requested_by", "is", null)];
 
-  const due = await db
-    .selectFrom("contracts")
-    .select("id")
-    .where("status", "=", "delivered")
-    .where("review_due_at", "<=", stamp)
-    .where("cancel_requested_by", "is", null)
-    .limit(SCHEDULE_BATCH)
-    .execute();
-  for (const { id } of due) {
-    const done = await transaction(async (trx) => {
-      const row = await trx
-        .updateTable("contracts")
-        .set({ status: "completed", ...ended("system", stamp), events_count: sql<number>`events_count + 1`, updated_at: stamp })
-        .where("id", "=", id)
-        .where("status", "=", "delivered")
-        .where("review_due_at", "<=", stamp)
-        .where("cancel_requested_by", "is", null)
-        .returning(["events_count", "merchant_id", "freelancer_id", "opportunity_id"])
-        .executeTakeFirst();
-      if (!row) return false;
-      await addEvent(trx, id, row.events_count, { kind: "auto_completed", author: "system", message: null, created_at: stamp });
-      await notify(
-        trx,
-        [row.merchant_id, row.freelancer_id].map((user_id) => ({
-          user_id,
-          kind: "contract_auto_completed" as const,
-          application_id: id,
-          opportunity_id: row.opportunity_id,
-        })),
-      );
-      return true;
-    });
-    if (done) result.completed++;
-  }
+  const completed = await eachOnce(
+    (eb) => eb.and([...delivered(eb), eb("review_due_at", "<=", stamp)]),
+    { status: "completed", ...ended("system", stamp), events_count: sql<number>`events_count + 1`, updated_at: stamp },
+    async (trx, row) => {
+      await addEvent(trx, row.id, row.events_count, { kind: "auto_completed", author: "system", message: null, created_at: stamp });
+      await notifyBoth(trx, row, "contract_auto_completed");
+    },
+  );
 
   const remindBefore = new Date(at.getTime() + REMINDER_DAYS_LEFT * DAY_MS).toISOString();
-  const reminders = await db
-    .selectFrom("contracts")
-    .select("id")
-    .where("status", "=", "delivered")
-    .where("review_due_at", "<=", remindBefore)
-    .where("reminded_at", "is", null)
-    .where("cancel_requested_by", "is", null)
-    .limit(SCHEDULE_BATCH)
-    .execute();
-  for (const { id } of reminders) {
-    const done = await transaction(async (trx) => {
-      const row = await trx
-        .updateTable("contracts")
-        .set({ reminded_at: stamp })
-        .where("id", "=", id)
-        .where("status", "=", "delivered")
-        .where("reminded_at", "is", null)
-        .returning(["merchant_id", "opportunity_id"])
-        .executeTakeFirst();
-      if (!row) return false;
-      await notify(trx, {
-        user_id: row.merchant_id,
-        kind: "contract_review_reminder",
-        application_id: id,
-        opportunity_id: row.opportunity_id,
-      });
-      return true;
-    });
-    if (done) result.reminded++;
-  }
+  const reminded = await eachOnce(
+    (eb) => eb.and([...delivered(eb), eb("review_due_at", "<=", remindBefore), eb("reminded_at", "is", null)]),
+    { reminded_at: stamp },
+    (trx, row) =>
+      notify(trx, { user_id: row.merchant_id, kind: "contract_review_reminder", application_id: row.id, opportunity_id: row.opportunity_id }),
+  );
 
-  const late = await db
-    .selectFrom("contracts")
-    .select("id")
-    .where("status", "=", "in_progress")
-    .where("due_at", "<", stamp)
-    .where("overdue_at", "is", null)
-    .limit(SCHEDULE_BATCH)
-    .execute();
-  for (const { id } of late) {
-    const done = await transaction(async (trx) => {
-      const row = await trx
-        .updateTable("contracts")
-        .set({ overdue_at: stamp, events_count: sql<number>`events_count + 1` })
-        .where("id", "=", id)
-        .where("status", "=", "in_progress")
-        .where("due_at", "<", stamp)
-        .where("overdue_at", "is", null)
-        .returning(["events_count", "merchant_id", "freelancer_id", "opportunity_id"])
-        .executeTakeFirst();
-      if (!row) return false;
-      await addEvent(trx, id, row.events_count, { kind: "overdue", author: "system", message: null, created_at: stamp });
-      await notify(
-        trx,
-        [row.merchant_id, row.freelancer_id].map((user_id) => ({
-          user_id,
-          kind: "contract_overdue" as const,
-          application_id: id,
-          opportunity_id: row.opportunity_id,
-        })),
-      );
-      return true;
-    });
-    if (done) result.overdue++;
-  }
-  return result;
+  const overdue = await eachOnce(
+    (eb) => eb.and([eb("status", "=", "in_progress"), eb("due_at", "<", stamp), eb("overdue_at", "is", null)]),
+    { overdue_at: stamp, events_count: sql<number>`events_count + 1` },
+    async (trx, row) => {
+      await addEvent(trx, row.id, row.events_count, { kind: "overdue", author: "system", message: null, created_at: stamp });
+      await notifyBoth(trx, row, "contract_overdue");
+    },
+  );
+  return { completed, reminded, overdue };
 }
 
-const SCHEDULE_INTERVAL_MS = 60_000;
+type ContractsWhere = ExpressionBuilder<Database, "contracts">;
+type Changed = Pick<ContractRow, "id" | "events_count" | "merchant_id" | "freelancer_id" | "opportunity_id">;
 
 /**
- * Runs the schedule every minute in this server process (each process of `npm start` runs its
- * own; see runContractSchedule for why that is safe). The timer does not keep a stopping server alive.
+ * Finds the contracts `which` selects and changes each in a transaction of its own, with `which`
+ * repeated in the UPDATE's WHERE: a contract another process changed first is left alone, and
+ * `then` (the event, the notifications) runs only for the rows this run changed. Returns how many.
  */
-export function startContractSchedule(interval = SCHEDULE_INTERVAL_MS) {
+async function eachOnce(
+  which: (eb: ContractsWhere) => Expression<SqlBool>,
+  set: UpdateObject<Database, "contracts">,
+  then: (trx: Kysely<Database>, row: Changed) => Promise<unknown>,
+): Promise<number> {
+  const found = await db.selectFrom("contracts").select("id").where(which).limit(SCHEDULE_BATCH).execute();
+  let changed = 0;
+  for (const { id } of found) {
+    const done = await transaction(async (trx) => {
+      const row = await trx
+        .updateTable("contracts")
+        .set(set)
+        .where("id", "=", id)
+        .where(which)
+        .returning(["id", "events_count", "merchant_id", "freelancer_id", "opportunity_id"])
+        .executeTakeFirst();
+      if (!row) return false;
+      await then(trx, row);
+      return true;
+    });
+    if (done) changed++;
+  }
+  return changed;
+}
+
+function notifyBoth(trx: Kysely<Database>, row: Changed, kind: NotificationKind) {
+  return notify(
+    trx,
+    [row.merchant_id, row.freelancer_id].map((user_id) => ({ user_id, kind, application_id: row.id, opportunity_id: row.opportunity_id })),
+  );
+}
+
+/**
+ * Runs the schedule every `interval` ms (CONTRACT_SCHEDULE_SECONDS) in this server process; each
+ * process of `npm start` runs its own (see runContractSchedule for why that is safe). The timer
+ * does not keep a stopping server alive.
+ */
+export function startContractSchedule(interval: number) {
   let running = false;
   const tick = async () => {
     if (running) return;
@@ -674,6 +609,6 @@ export function startContractSchedule(interval = SCHEDULE_INTERVAL_MS) {
   };
   const timer = setInterval(tick, interval);
   timer.unref();
-  setTimeout(tick, 5_000).unref();
+  setTimeout(tick, Math.min(interval, 5_000)).unref();
   return () => clearInterval(timer);
 }

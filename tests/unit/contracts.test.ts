@@ -19,24 +19,12 @@ import {
   runContractSchedule,
   type ContractAction,
 } from "~/services/contracts.server";
-import { AppError } from "~/services/errors.server";
 import { readAttachment } from "~/services/uploads.server";
 import { PNG_1X1 } from "../fixtures";
-import { brokenInvariants, freelancer, negotiation, notificationsOf } from "../market";
+import { brokenInvariants, freelancer, negotiation, notificationsOf, outcome } from "../market";
 
 const DAY = 86_400_000;
 const PDF = Buffer.from("%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n");
-
-/** The status of the AppError a promise rejects with, or 200 when it resolves. */
-async function outcome(promise: Promise<unknown>) {
-  try {
-    await promise;
-    return 200;
-  } catch (error) {
-    if (error instanceof AppError) return error.status;
-    throw error;
-  }
-}
 
 /** A merchant and a freelancer just after the hire: the contract in progress. */
 async function hired() {

@@ -153,7 +153,7 @@ export function ContractTimeline({
                   {event.files.map((file) => (
                     <li key={file.id}>
                       <a href={`/contracts/${contract.id}/files/${file.id}`} className="link" download={file.name}>
-                        📎 {file.name}
+                        {file.name}
                       </a>{" "}
                       <span className="muted small">{fileSize(file.size_bytes, i18n.language)}</span>
                     </li>
