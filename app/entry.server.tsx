@@ -12,6 +12,9 @@ import { config } from "~/config.server";
 import { startContractSchedule } from "~/services/contracts.server";
 import { installShutdownDeadline } from "~/services/shutdown.server";
 
+// The server entry (scripts/server.js) refuses cross-site writes with this before Remix runs.
+export { crossSiteRefusal } from "~/services/csrf.server";
+
 const ABORT_DELAY = 5_000;
 
 // The server build is loaded once per server process: the place for process-wide hooks.
