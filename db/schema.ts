@@ -191,6 +191,40 @@ export interface ContractFilesTable {
   created_at: string;
 }
 
+/** An application's conversation: how many messages it has (the next is numbered one more). */
+export interface ConversationsTable {
+  application_id: string;
+  messages_count: number;
+  last_message_at: string;
+}
+
+export interface MessagesTable {
+  id: string;
+  application_id: string;
+  seq: number;
+  author: ContractParty;
+  body: string;
+  created_at: string;
+}
+
+export interface MessageFilesTable {
+  id: string;
+  application_id: string;
+  message_id: string;
+  stored_name: string;
+  original_name: string;
+  content_type: string;
+  size_bytes: number;
+  created_at: string;
+}
+
+/** The last message of a conversation a user has seen. */
+export interface ConversationReadsTable {
+  application_id: string;
+  user_id: string;
+  last_read_seq: number;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -203,6 +237,10 @@ export interface Database {
   contracts: ContractsTable;
   contract_events: ContractEventsTable;
   contract_files: ContractFilesTable;
+  conversations: ConversationsTable;
+  messages: MessagesTable;
+  message_files: MessageFilesTable;
+  conversation_reads: ConversationReadsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;
@@ -215,3 +253,5 @@ export type NotificationRow = Selectable<NotificationsTable>;
 export type ContractRow = Selectable<ContractsTable>;
 export type ContractEventRow = Selectable<ContractEventsTable>;
 export type ContractFileRow = Selectable<ContractFilesTable>;
+export type MessageRow = Selectable<MessagesTable>;
+export type MessageFileRow = Selectable<MessageFilesTable>;

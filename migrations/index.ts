@@ -10,6 +10,7 @@ import * as m007 from "./007_offer_sequence";
 import * as m008 from "./008_rate_limits";
 import * as m009 from "./009_photos";
 import * as m010 from "./010_contracts";
+import * as m011 from "./011_messages";
 
 /** A migration, with its PostgreSQL version where the SQL differs. */
 type Step = Migration & { postgres?: Migration };
@@ -27,6 +28,7 @@ const steps: Record<string, Step> = {
   "008_rate_limits": m008,
   "009_photos": m009,
   "010_contracts": m010,
+  "011_messages": m011,
 };
 
 export function migrationProvider(engine: Engine): MigrationProvider {

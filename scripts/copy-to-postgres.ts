@@ -24,6 +24,10 @@ const TABLES = [
   "contracts",
   "contract_events",
   "contract_files",
+  "conversations",
+  "messages",
+  "message_files",
+  "conversation_reads",
 ];
 const BATCH = 1000;
 
@@ -87,12 +91,13 @@ await db.transaction().execute(async (trx) => {
     photos++;
   }
   counts.photos = photos;
-  // Contract files are stored like photos.
+  // Contract and message files are stored like photos.
   let files = 0;
-  for (const { stored_name } of sqlite.prepare("SELECT stored_name FROM contract_files").all() as { stored_name: string }[]) {
+  const attachments = sqlite.prepare("SELECT stored_name FROM contract_files UNION ALL SELECT stored_name FROM message_files").all();
+  for (const { stored_name } of attachments as { stored_name: string }[]) {
     const file = join(config.UPLOADS_DIR, stored_name);
     if (!existsSync(file)) {
-      console.warn(`db:copy: contract file ${file} is missing; its link will answer 404`);
+      console.warn(`db:copy: file ${file} is missing; its link will answer 404`);
       continue;
     }
     await trx
@@ -101,7 +106,7 @@ await db.transaction().execute(async (trx) => {
       .execute();
     files++;
   }
-  counts.contract_file_bytes = files;
+  counts.attachment_bytes = files;
 });
 // Fresh statistics, so the planner knows the tables' sizes from the first query; VACUUM also
 // moves the search index's pending entries into the index proper (a search read them 3 times

@@ -39,3 +39,7 @@ export const MAX_DELIVERY_FILES = 10;
 export const REVIEW_DAYS = 14;
 /** The merchant is reminded of a delivery waiting for review when this many days are left. */
 export const REMINDER_DAYS_LEFT = 5;
+
+/** Files per message, and how long a conversation stays open after its application or contract ends. */
+export const MAX_MESSAGE_FILES = 5;
+export const MESSAGES_OPEN_DAYS = 30;

@@ -253,5 +253,9 @@ export const cancelInputSchema = z.object({
   reason: text("cancel_reason_length", 5, 2000),
 });
 
+export const messageInputSchema = z.object({
+  body: text("message_body_length", 1, 4000),
+});
+
 export type ApplyInput = z.output<typeof applyInputSchema>;
 export type OfferInput = z.output<typeof offerInputSchema>;

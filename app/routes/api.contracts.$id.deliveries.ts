@@ -14,8 +14,8 @@ export const loader = methodNotAllowed;
 export const action = api(async ({ request, params }: ActionFunctionArgs) => {
   if (request.method !== "POST") return methodNotAllowed();
   const user = await requireApiUser(request);
-  const json_ = /json/i.test(request.headers.get("Content-Type") ?? "");
-  const { values, files } = json_ ? { values: await readJson(request), files: [] } : await readFilesForm(request);
+  const isJson = /json/i.test(request.headers.get("Content-Type") ?? "");
+  const { values, files } = isJson ? { values: await readJson(request), files: [] } : await readFilesForm(request);
   await deliverContract(user, params.id!, values, files);
   return json({ data: await getContract(user, params.id!), message: apiT("delivery_sent") }, { status: 201 });
 });

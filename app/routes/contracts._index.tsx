@@ -25,7 +25,7 @@ export default function ContractsPage() {
   return (
     <div className="page">
       <PageHeader title={t("contracts.heading")} intro={t(`contracts.intro_${viewer}`)} />
-      <StatusTabs statuses={CONTRACT_STATUSES} current={status} label={t("contracts.status_filter")} names="contract_status" />
+      <StatusTabs statuses={CONTRACT_STATUSES} current={status} label={t("contracts.status_filter")} names="contract_status" allKey="contracts.all" />
       {data.length ? (
         <div className="app-list">
           {data.map((item) => (

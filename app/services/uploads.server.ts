@@ -34,7 +34,8 @@ const contentTypes: Record<string, string> = Object.fromEntries(
 export const contentTypeOf = (name: string) => contentTypes[name.split(".").pop()!];
 
 // Stored names are generated here, never taken from the client, so they cannot leave the folder.
-// Photos are public (/uploads); contract files (c_…) are served only to the contract's two sides.
+// Photos are public (/uploads); attachments (c_…: contract and message files) are served only to
+// the two sides of their contract or conversation.
 const storedName = /^[0-9a-f-]{36}\.(jpg|png|webp)$/;
 const attachmentName = new RegExp(`^c_[0-9a-f-]{36}\\.(${Object.values(attachmentTypes).join("|")})$`);
 

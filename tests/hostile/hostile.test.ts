@@ -420,6 +420,9 @@ function authedEndpoints(w: World, p: Pool): { method: string; path: string; rol
     { method: "POST", path: `/api/contracts/${w.seeded.accepted}/cancel`, role: null, body: { reason: "Motivo válido" } },
     { method: "POST", path: `/api/contracts/${w.seeded.accepted}/cancellation-requests`, role: null, body: { reason: "Motivo válido" } },
     { method: "GET", path: `/api/contracts/${w.seeded.accepted}/files/x`, role: null },
+    { method: "GET", path: `/api/applications/${m.app}/messages`, role: null },
+    { method: "POST", path: `/api/applications/${m.app}/messages`, role: null, body: { body: "Oi" } },
+    { method: "GET", path: "/api/messages/unread", role: null },
   ];
 }
 
@@ -624,6 +627,9 @@ function apiIdCases(w: World, p: Pool): Case[] {
     { method: "POST", path: (id) => `/api/contracts/${id}/cancellation-requests/accept`, who: "freelancer" },
     { method: "POST", path: (id) => `/api/contracts/${id}/cancellation-requests/decline`, who: "freelancer" },
     { method: "GET", path: (id) => `/api/contracts/${id}/files/x`, who: null },
+    { method: "GET", path: (id) => `/api/applications/${id}/messages`, who: null },
+    { method: "POST", path: (id) => `/api/applications/${id}/messages`, who: "freelancer", body: { body: "Oi" } },
+    { method: "GET", path: (id) => `/api/applications/${id}/messages/files/x`, who: null },
   ];
   for (const e of table) {
     for (const id of BAD_IDS) {
@@ -986,6 +992,8 @@ function pageIdCases(w: World, p: Pool): Case[] {
     { method: "GET", path: (id) => `/contracts/${id}`, who: null },
     { method: "POST", path: (id) => `/contracts/${id}`, who: "merchant", form: { intent: "approve" } },
     { method: "GET", path: (id) => `/contracts/${id}/files/x`, who: null },
+    { method: "GET", path: (id) => `/applications/${id}/messages`, who: null },
+    { method: "GET", path: (id) => `/applications/${id}/messages/files/x`, who: null },
   ];
   for (const e of table) {
     for (const id of BAD_IDS) {
@@ -1131,6 +1139,37 @@ function contractCases(w: World, p: Pool): Case[] {
   ];
 }
 
+/** Messages of a pool freelancer's own application, each refused for its text or its files. */
+function messageCases(w: World, p: Pool): Case[] {
+  const png = () => new Blob([PNG_1X1], { type: "image/png" });
+  const cases: Case[] = [];
+  const send = (name: string, parts: [string, string | Blob, string?][], status: number, field?: string) => {
+    const a = p.actor("freelancer");
+    const path = `/applications/${a.app}/messages`;
+    cases.push({ name: `message: ${name}`, method: "POST", path: `/api${path}`, auth: a.token, body: { multipart: parts }, expect: [status], api: true, field });
+    cases.push({ name: `page message: ${name}`, method: "POST", path, auth: a.token, body: { multipart: parts }, expect: [status], api: false });
+  };
+  send("no text", [["files", png(), "a.png"]], 422, "body");
+  send("text of spaces", [["body", " \u200b\t "]], 422, "body");
+  send("text too long", [["body", "x".repeat(4001)]], 422, "body");
+  send("6 files", [["body", "Arquivos"], ...Array.from({ length: 6 }, (_, i): [string, Blob, string] => ["files", png(), `${i}.png`])], 422, "files");
+  send("script called .pdf", [["body", "Arquivo"], ["files", new Blob(["<script>alert(1)</script>"]), "a.pdf"]], 422, "files");
+  send("file over 10 MB", [["body", "Grande"], ["files", new Blob([new Uint8Array(10 * 1024 * 1024 + 1)]), "g.zip"]], 413, "files");
+  const a = p.actor("freelancer");
+  const api = `/api/applications/${a.app}/messages`;
+  cases.push(
+    { name: "message: text/plain", method: "POST", path: api, auth: a.token, body: { raw: "body=oi", type: "text/plain" }, expect: [415], api: true, message: "unsupported_media_type" },
+    { name: "message: malformed JSON", method: "POST", path: api, auth: a.token, body: { raw: '{"body":', type: "application/json" }, expect: [400], api: true, message: "malformed_json" },
+    { name: "message: body not text", method: "POST", path: api, auth: a.token, body: { json: { body: ["x"] } }, expect: [422], api: true, field: "body" },
+    // Someone else's conversation, its messages and files do not exist for them.
+    { name: "someone else's messages", method: "GET", path: api, auth: w.julia, expect: [404], api: true, message: "not_found" },
+    { name: "someone else writes", method: "POST", path: api, auth: w.julia, body: { json: { body: "Oi" } }, expect: [404], api: true, message: "not_found" },
+    { name: "someone else's message file", method: "GET", path: `${api}/files/00000000-0000-4000-8000-000000000000`, auth: w.julia, expect: [404], api: true },
+    { name: "someone else's conversation page", method: "GET", path: `/applications/${a.app}/messages`, auth: w.julia, expect: [404], api: false },
+  );
+  return cases;
+}
+
 function refusedCases(w: World, p: Pool): Record<string, Case[]> {
   return {
     "API fields and bodies": apiBodyCases(w, p),
@@ -1142,6 +1181,7 @@ function refusedCases(w: World, p: Pool): Record<string, Case[]> {
     "page ids, intents, redirects, uploads": pageIdCases(w, p),
     "conflicts with the seed": conflictCases(w),
     "contract deliveries and files": contractCases(w, p),
+    "messages and their files": messageCases(w, p),
   };
 }
 
@@ -1230,7 +1270,18 @@ async function seededRecords(ana: string, anaId: string, julia: string, juliaId:
 
 // ---------------------------------------------------------------------------------------------
 
-const TABLES = ["users", "opportunities", "applications", "offers", "contracts", "contract_events", "contract_files"] as const;
+const TABLES = [
+  "users",
+  "opportunities",
+  "applications",
+  "offers",
+  "contracts",
+  "contract_events",
+  "contract_files",
+  "conversations",
+  "messages",
+  "message_files",
+] as const;
 
 function snapshot(dbPath: string) {
   return inspect(dbPath, (db) =>

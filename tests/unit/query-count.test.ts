@@ -8,6 +8,7 @@ import {
   listMyApplications,
   listOpportunityApplications,
 } from "~/services/applications.server";
+import { listContracts } from "~/services/contracts.server";
 import { getDashboard } from "~/services/dashboard.server";
 import { listNotifications } from "~/services/notifications.server";
 import { listOpportunities } from "~/services/opportunities.server";
@@ -43,6 +44,12 @@ beforeAll(async () => {
   }
   const opp = await db.selectFrom("opportunities").select("id").where("uuid", "=", uuid).executeTakeFirstOrThrow();
   for (let i = 0; i < 39; i++) await createApplication(db, { opportunity: opp });
+  // Eight hires of the merchant: eight contracts.
+  const hired = await createUser(db, { account_type: "freelancer" });
+  for (let i = 0; i < 8; i++) {
+    const opportunity = await createOpportunity(db, { merchant_id: merchant.id });
+    await createApplication(db, { opportunity, freelancer_id: hired.id, status: "accepted" });
+  }
 });
 
 /** How many statements `run` sends to the database. */
@@ -66,6 +73,7 @@ describe("statements per list, whatever the page size", () => {
     ["awaiting confirmation", (n: number) => listAwaitingConfirmation(merchant, { per_page: String(n) })],
     ["applications of an opportunity", (n: number) => listOpportunityApplications(merchant, uuid, { per_page: String(n) })],
     ["notifications", (n: number) => listNotifications(merchant, { per_page: String(n) })],
+    ["contracts", (n: number) => listContracts(merchant, { per_page: String(n) })],
   ])("%s", async (_name, list) => {
     const few = await statementsOf(() => list(5));
     const many = await statementsOf(() => list(50));

@@ -79,19 +79,21 @@ export function StatusTabs({
   current,
   label,
   names = "application_status",
+  allKey = "applications.all",
 }: {
   statuses: readonly string[];
   current: string | null;
   label: string;
-  /** The market keys naming the statuses. */
+  /** The market keys naming the statuses, and the tab without a filter. */
   names?: string;
+  allKey?: string;
 }) {
   const { t } = useTranslation("market");
   const hrefWith = useHrefWith();
   return (
     <nav className="tabs" aria-label={label}>
       <Link className={`tab${!current ? " active" : ""}`} to={hrefWith({ status: null, page: null })} aria-current={!current ? "page" : undefined}>
-        {t("applications.all")}
+        {t(allKey)}
       </Link>
       {statuses.map((status) => (
         <Link
