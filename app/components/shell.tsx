@@ -37,6 +37,7 @@ export function topbarTitleKey(pathname: string, role: UserJson["account_type"])
   if (pathname.startsWith("/my-applications")) return "nav.my_applications";
   if (pathname.startsWith("/applications/awaiting-confirmation")) return "nav.pending_applications";
   if (pathname.startsWith("/contracts")) return "nav.contracts";
+  if (/^\/applications\/[^/]+\/messages/.test(pathname)) return "nav.messages";
   if (pathname.startsWith("/profile")) return "nav.profile";
   return "brand";
 }

@@ -248,7 +248,8 @@ export default function ContractPage() {
             ) : (
               <p className={`notice ${actions.includes("deliver") || actions.includes("approve") ? "notice-warning" : "notice-info"}`}>
                 {t(`contract.state_${c.status}_${viewer}`)}
-                {c.status === "delivered" && c.review_due_at ? (
+                {/* A pending cancellation request holds the automatic approval. */}
+                {c.status === "delivered" && c.review_due_at && !c.cancel_request ? (
                   <>
                     <br />
                     <strong>

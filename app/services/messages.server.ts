@@ -161,28 +161,28 @@ export async function sendMessage(user: UserRow, applicationId: string, input: u
 
 /**
  * Unread messages per conversation of the user (only those with any) and in all, leaving out the
- * conversation `except` (the one being read). One statement.
+ * conversation `except` (the one being read). One statement, run on every page of the shell: each
+ * side starts from the user's own rows (applications of a freelancer, opportunities of a
+ * merchant, both indexed), and only conversations with more messages than the user has read go
+ * on to count their messages.
  */
 export async function unreadMessages(
   user: Pick<UserRow, "id">,
-  except?: string,
+  except = "",
 ): Promise<{ total: number; by_application: Record<string, number> }> {
-  const rows = await db
-    .selectFrom("messages as m")
-    .innerJoin("applications as a", "a.id", "m.application_id")
-    .innerJoin("opportunities as o", "o.id", "a.opportunity_id")
-    .leftJoin("conversation_reads as r", (join) => join.onRef("r.application_id", "=", "m.application_id").on("r.user_id", "=", user.id))
-    .select(["m.application_id", (eb) => eb.fn.countAll<number>().as("n")])
-    .where((eb) =>
-      eb.or([
-        eb.and([eb("a.freelancer_id", "=", user.id), eb("m.author", "=", "merchant")]),
-        eb.and([eb("o.merchant_id", "=", user.id), eb("m.author", "=", "freelancer")]),
-      ]),
-    )
-    .where((eb) => eb("m.seq", ">", eb.fn.coalesce("r.last_read_seq", sql<number>`0`)))
-    .$if(except !== undefined, (qb) => qb.where("m.application_id", "!=", except!))
-    .groupBy("m.application_id")
-    .execute();
+  const unread = (author: ContractParty) => sql`
+    JOIN conversations c ON c.application_id = a.id
+    LEFT JOIN conversation_reads r ON r.application_id = a.id AND r.user_id = ${user.id}
+    JOIN messages m ON m.application_id = a.id AND m.author = ${author} AND m.seq > coalesce(r.last_read_seq, 0)
+    WHERE c.messages_count > coalesce(r.last_read_seq, 0) AND a.id != ${except}`;
+  const { rows } = await sql<{ application_id: string; n: number }>`
+    SELECT a.id AS application_id, count(*) AS n FROM applications a ${unread("merchant")}
+      AND a.freelancer_id = ${user.id}
+      GROUP BY a.id
+    UNION ALL
+    SELECT a.id, count(*) FROM opportunities o JOIN applications a ON a.opportunity_id = o.id ${unread("freelancer")}
+      AND o.merchant_id = ${user.id}
+      GROUP BY a.id`.execute(db);
   const by_application = Object.fromEntries(rows.map((r) => [r.application_id, Number(r.n)]));
   return { total: rows.reduce((sum, r) => sum + Number(r.n), 0), by_application };
 }

@@ -10,6 +10,7 @@ import {
 } from "~/services/applications.server";
 import { listContracts } from "~/services/contracts.server";
 import { getDashboard } from "~/services/dashboard.server";
+import { unreadMessages } from "~/services/messages.server";
 import { listNotifications } from "~/services/notifications.server";
 import { listOpportunities } from "~/services/opportunities.server";
 import { offersFor } from "../market";
@@ -82,6 +83,11 @@ describe("statements per list, whatever the page size", () => {
     expect(few).toBeLessThanOrEqual(3);
     expect(((await list(5)) as { data: unknown[] }).data).toHaveLength(5);
     expect(((await list(50)) as { data: unknown[] }).data.length).toBeGreaterThan(5);
+  });
+
+  it("the top bar's unread messages take one statement", async () => {
+    expect(await statementsOf(() => unreadMessages(merchant))).toBe(1);
+    expect(await statementsOf(() => unreadMessages(freelancer))).toBe(1);
   });
 
   it("the dashboard takes three statements (figures, series, contracts)", async () => {
