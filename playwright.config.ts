@@ -9,6 +9,13 @@ export const E2E_DATABASE = `${E2E_DIR}/freela.db`;
 // Debian's Chromium where it is installed (CI); Playwright's own browser elsewhere.
 const systemChromium = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].find((p) => existsSync(p));
 
+const serverEnv = {
+  NODE_ENV: "production",
+  SESSION_SECRET: "e2e-secret-0123456789abcdef0123456789abcdef",
+  SEED_DEMO: "1",
+  BCRYPT_COST: "4",
+};
+
 export default defineConfig({
   testDir: "tests/e2e",
   fullyParallel: false,
@@ -28,22 +35,29 @@ export default defineConfig({
         }
       : {},
   },
-  projects: [{ name: "chromium", use: { ...devices["Desktop Chrome"] } }],
-  webServer: {
-    // A fresh database for every run; the production build served as `npm start` serves it
-    // (one remix-serve process per core).
-    command: `rm -rf ${E2E_DIR} && tsx scripts/migrate.ts && node --import tsx scripts/serve.ts`,
-    url: `http://localhost:${PORT}/healthz`,
-    reuseExistingServer: false,
-    timeout: 60_000,
-    env: {
-      PORT: String(PORT),
-      NODE_ENV: "production",
-      DATABASE_PATH: E2E_DATABASE,
-      UPLOADS_DIR: `${E2E_DIR}/uploads`,
-      SESSION_SECRET: "e2e-secret-0123456789abcdef0123456789abcdef",
-      SEED_DEMO: "1",
-      BCRYPT_COST: "4",
+  // Every test twice: on the SQLite default and on PostgreSQL (DATABASE_URL), one server each.
+  projects: [
+    { name: "chromium", use: { ...devices["Desktop Chrome"] } },
+    { name: "chromium-postgres", use: { ...devices["Desktop Chrome"], baseURL: `http://localhost:${PORT + 1}` } },
+  ],
+  webServer: [
+    {
+      // A fresh database for every run; the production build served as `npm start` serves it
+      // (one remix-serve process per core).
+      command: `rm -rf ${E2E_DIR} && tsx scripts/migrate.ts && node --import tsx scripts/serve.ts`,
+      url: `http://localhost:${PORT}/healthz`,
+      reuseExistingServer: false,
+      timeout: 60_000,
+      env: { ...serverEnv, PORT: String(PORT), DATABASE_PATH: E2E_DATABASE, UPLOADS_DIR: `${E2E_DIR}/uploads` },
     },
-  },
+    {
+      // The same on a throwaway PostgreSQL server, removed when the run ends.
+      command: "tsx tests/support/serve-on-postgres.ts",
+      url: `http://localhost:${PORT + 1}/healthz`,
+      reuseExistingServer: false,
+      timeout: 60_000,
+      gracefulShutdown: { signal: "SIGTERM", timeout: 15_000 },
+      env: { ...serverEnv, PORT: String(PORT + 1) },
+    },
+  ],
 });

@@ -24,6 +24,8 @@ const schema = z.object({
   SMTP_URL: z.string().url().optional(),
   MAIL_FROM: z.string().default("Freela <nao-responda@freela.local>"),
   SEED_DEMO: flag.optional(),
+  /** How often each server process runs the contracts' schedule (reminders, automatic completion, overdue); 0: never. */
+  CONTRACT_SCHEDULE_SECONDS: z.coerce.number().int().min(0).max(86_400).default(60),
   /** Set behind a reverse proxy that appends the client address to X-Forwarded-For. */
   TRUST_PROXY: flag.default("0"),
 });

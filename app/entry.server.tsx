@@ -8,12 +8,23 @@ import { I18nextProvider, initReactI18next } from "react-i18next";
 import { NonceContext } from "~/lib/nonce";
 import { i18nOptions, i18nServer } from "~/services/i18n.server";
 import { applySecurityHeaders } from "~/services/security.server";
+import { config } from "~/config.server";
+import { startContractSchedule } from "~/services/contracts.server";
 import { installShutdownDeadline } from "~/services/shutdown.server";
+
+// The server entry (scripts/server.js) refuses cross-site writes with this before Remix runs.
+export { crossSiteRefusal } from "~/services/csrf.server";
 
 const ABORT_DELAY = 5_000;
 
 // The server build is loaded once per server process: the place for process-wide hooks.
 installShutdownDeadline();
+// Time-based contract moves (reminders, automatic completion, overdue work). Once per process,
+// though remix dev loads the build again after every change.
+const scheduled = globalThis as unknown as { __freelaSchedule?: () => void };
+if (config.NODE_ENV !== "test" && config.CONTRACT_SCHEDULE_SECONDS > 0) {
+  scheduled.__freelaSchedule ??= startContractSchedule(config.CONTRACT_SCHEDULE_SECONDS * 1000);
+}
 
 // One i18next instance per language, made once: the translations never change while the
 // server runs, and making an instance for every page cost ~0.6 ms of CPU. Renders only read it.

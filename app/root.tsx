@@ -8,11 +8,13 @@ import {
   ScrollRestoration,
   isRouteErrorResponse,
   useRouteError,
+  type ShouldRevalidateFunction,
 } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { useChangeLanguage } from "remix-i18next/react";
 import { AuthMirror } from "~/components/auth-mirror";
+import { MessagesBadge } from "~/components/market/messages";
 import { NotificationBell } from "~/components/market/notification-bell";
 import { Shell } from "~/components/shell";
 import { Toaster } from "~/components/toaster";
@@ -21,6 +23,7 @@ import { useNonce } from "~/lib/nonce";
 import { useRootData } from "~/lib/root-data";
 import { i18nServer } from "~/services/i18n.server";
 import { listNotifications } from "~/services/notifications.server";
+import { unreadMessages } from "~/services/messages.server";
 import { takeMirrorToken } from "~/services/mirror.server";
 import { getSession } from "~/services/sessions.server";
 import { getToast } from "~/services/toast.server";
@@ -47,13 +50,19 @@ export async function loader({ request }: LoaderFunctionArgs) {
     if (mirror.setCookie) headers.append("Set-Cookie", mirror.setCookie);
   }
   // The top bar's bell: the unread count and the latest few, on every page of the shell.
-  const notifications = session ? await listNotifications(session.user, { per_page: 5 }) : null;
+  // And the unread messages of the user's conversations, but for the one being opened (its page
+  // marks it read while this loader runs).
+  const reading = /^\/applications\/([^/]+)\/messages\/?$/.exec(new URL(request.url).pathname)?.[1];
+  const [notifications, messages] = session
+    ? await Promise.all([listNotifications(session.user, { per_page: 5 }), unreadMessages(session.user, reading)])
+    : [null, null];
   return json(
     {
       locale,
       user: session ? toUserJson(session.user) : null,
       mirrorToken,
       notifications: notifications ? { unread: notifications.unread_count, latest: notifications.data } : null,
+      messages,
       toast: toast
         ? {
             id: randomUUID(),
@@ -68,6 +77,13 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export const handle = { i18n: ["common", "messages"] };
+
+/**
+ * The top bar's counts are read again on the way into or out of a conversation (opening one reads
+ * its messages), besides Remix's own reasons (after an action, a changed query).
+ */
+export const shouldRevalidate: ShouldRevalidateFunction = ({ currentUrl, nextUrl, defaultShouldRevalidate }) =>
+  defaultShouldRevalidate || [currentUrl, nextUrl].some((url) => /^\/applications\/[^/]+\/messages\/?$/.test(url.pathname));
 
 
 
@@ -98,7 +114,14 @@ export default function App() {
       {data.user ? (
         <Shell
           user={data.user}
-          bell={data.notifications ? <NotificationBell unread={data.notifications.unread} latest={data.notifications.latest} /> : null}
+          bell={
+            data.notifications ? (
+              <>
+                {data.messages ? <MessagesBadge unread={data.messages} /> : null}
+                <NotificationBell unread={data.notifications.unread} latest={data.notifications.latest} />
+              </>
+            ) : null
+          }
         >
           <Outlet />
         </Shell>

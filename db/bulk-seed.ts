@@ -65,6 +65,15 @@ export function seedVolume(sqlite: SQLite.Database, count: number, seed = 42): V
     `INSERT INTO offers (id, application_id, seq, author, price_cents, delivery_days, message, created_at)
      VALUES (?, ?, ?, ?, ?, ?, NULL, ?)`,
   );
+  // A hire's contract (in progress, due 14 days after it) and the start of its history.
+  const insertContract = sqlite.prepare(
+    `INSERT INTO contracts (id, opportunity_id, merchant_id, freelancer_id, price_cents, delivery_days, status, due_at,
+       deliveries_count, events_count, created_at, updated_at)
+     VALUES (?, ?, ?, ?, ?, 14, 'in_progress', ?, 0, 1, ?, ?)`,
+  );
+  const insertContractEvent = sqlite.prepare(
+    `INSERT INTO contract_events (id, contract_id, seq, kind, author, message, created_at) VALUES (?, ?, 1, 'created', 'system', NULL, ?)`,
+  );
   const insertNotification = sqlite.prepare(
     `INSERT INTO notifications (id, user_id, kind, application_id, opportunity_id, created_at, read_at)
      VALUES (?, ?, 'application_received', ?, ?, ?, ?)`,
@@ -187,6 +196,11 @@ export function seedVolume(sqlite: SQLite.Database, count: number, seed = 42): V
           iso(appliedAt + (offers - 1) * 3_600_000),
         );
         insertOffer.run(randomUUID(), id, 1, "freelancer", price, 14, iso(appliedAt));
+        if (applicationStatus === "accepted") {
+          const hiredAt = appliedAt + (offers - 1) * 3_600_000;
+          insertContract.run(id, opportunityId, merchants[i % merchants.length], freelancerId, finalPrice, iso(hiredAt + 14 * 86_400_000), iso(hiredAt), iso(hiredAt));
+          insertContractEvent.run(randomUUID(), id, iso(hiredAt));
+        }
         if (offers === 2) insertOffer.run(randomUUID(), id, 2, "merchant", counter, 14, iso(appliedAt + 3_600_000));
         insertNotification.run(
           randomUUID(),

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import bcrypt from "bcryptjs";
 import { sql, type Kysely } from "kysely";
 import { directoryColumns } from "../app/lib/directory";
+import { insertContract } from "./contracts";
 import type { AccountType, ApplicationRow, Database, OfferRow, OpportunityRow, UserRow } from "./schema";
 
 // One set of factories for the demo seed, the unit tests and the browser tests.
@@ -166,5 +167,26 @@ export async function createApplication(db: Kysely<Database>, seed: ApplicationS
     }))
     .where("id", "=", opportunity.id)
     .execute();
+  if (status === "accepted") {
+    // The hire's contract, as acceptOffer makes it.
+    const hiredAt = application.updated_at;
+    const { merchant_id } = await db
+      .selectFrom("opportunities")
+      .select("merchant_id")
+      .where("id", "=", opportunity.id)
+      .executeTakeFirstOrThrow();
+    await insertContract(
+      db,
+      {
+        id: application.id,
+        opportunity_id: opportunity.id,
+        merchant_id,
+        freelancer_id: freelancerId,
+        price_cents: application.price_cents,
+        delivery_days: application.delivery_days,
+      },
+      hiredAt,
+    );
+  }
   return { ...application, offers: offerRows };
 }

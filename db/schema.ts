@@ -102,6 +102,15 @@ export type NotificationKind =
   | "application_accepted"
   | "application_rejected"
   | "application_withdrawn"
+  | "contract_delivered"
+  | "contract_changes_requested"
+  | "contract_completed"
+  | "contract_auto_completed"
+  | "contract_cancelled"
+  | "contract_cancel_requested"
+  | "contract_cancel_declined"
+  | "contract_review_reminder"
+  | "contract_overdue"
   | "invitation_received";
 
 export interface NotificationsTable {
@@ -114,12 +123,47 @@ export interface NotificationsTable {
   read_at: string | null;
 }
 
-/** PostgreSQL only: profile photos (on SQLite they are files in UPLOADS_DIR). */
+/** PostgreSQL only: stored files, profile photos and contract files (on SQLite they are files in UPLOADS_DIR). */
 export interface PhotosTable {
   name: string;
   content_type: string;
   bytes: Buffer;
   created_at: string;
+}
+
+export type ContractStatus = "in_progress" | "delivered" | "completed" | "cancelled";
+export type ContractParty = "merchant" | "freelancer";
+
+/** One per accepted application, under the application's id. */
+export interface ContractsTable {
+  id: string;
+  opportunity_id: number;
+  merchant_id: string;
+  freelancer_id: string;
+  price_cents: number;
+  delivery_days: number;
+  status: ContractStatus;
+  /** The hire plus delivery_days. */
+  due_at: string;
+  /** When the schedule found the work still in progress past due_at. */
+  overdue_at: string | null;
+  /** The latest delivery, while it waits for review; review_due_at is 14 days later. */
+  delivered_at: string | null;
+  review_due_at: string | null;
+  /** When the merchant was reminded of the delivery waiting for review (once per delivery). */
+  reminded_at: string | null;
+  deliveries_count: number;
+  /** The timeline's length: the next event is numbered events_count + 1. */
+  events_count: number;
+  /** A cancellation asked for after a delivery, waiting for the other side's answer. */
+  cancel_requested_by: ContractParty | null;
+  cancel_request_reason: string | null;
+  ended_at: string | null;
+  ended_by: ContractParty | "system" | null;
+  /** Why it was cancelled. */
+  end_reason: string | null;
+  created_at: string;
+  updated_at: string;
 }
 
 export interface PortfolioItemsTable {
@@ -144,6 +188,74 @@ export interface InvitationsTable {
   updated_at: string;
 }
 
+export type ContractEventKind =
+  | "created"
+  | "delivered"
+  | "changes_requested"
+  | "completed"
+  | "auto_completed"
+  | "cancelled"
+  | "cancel_requested"
+  | "cancel_accepted"
+  | "cancel_declined"
+  | "overdue";
+
+export interface ContractEventsTable {
+  id: string;
+  contract_id: string;
+  seq: number;
+  kind: ContractEventKind;
+  author: ContractParty | "system";
+  message: string | null;
+  created_at: string;
+}
+
+export interface ContractFilesTable {
+  id: string;
+  contract_id: string;
+  event_id: string;
+  /** Its name in the file store (uploads.server.ts). */
+  stored_name: string;
+  original_name: string;
+  content_type: string;
+  size_bytes: number;
+  created_at: string;
+}
+
+/** An application's conversation: how many messages it has (the next is numbered one more). */
+export interface ConversationsTable {
+  application_id: string;
+  messages_count: number;
+  last_message_at: string;
+}
+
+export interface MessagesTable {
+  id: string;
+  application_id: string;
+  seq: number;
+  author: ContractParty;
+  body: string;
+  created_at: string;
+}
+
+export interface MessageFilesTable {
+  id: string;
+  application_id: string;
+  message_id: string;
+  stored_name: string;
+  original_name: string;
+  content_type: string;
+  size_bytes: number;
+  created_at: string;
+}
+
+/** The last message of a conversation a user has seen. */
+export interface ConversationReadsTable {
+  application_id: string;
+  user_id: string;
+  last_read_seq: number;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -153,6 +265,13 @@ export interface Database {
   offers: OffersTable;
   notifications: NotificationsTable;
   photos: PhotosTable;
+  contracts: ContractsTable;
+  contract_events: ContractEventsTable;
+  contract_files: ContractFilesTable;
+  conversations: ConversationsTable;
+  messages: MessagesTable;
+  message_files: MessageFilesTable;
+  conversation_reads: ConversationReadsTable;
   portfolio_items: PortfolioItemsTable;
   invitations: InvitationsTable;
 }
@@ -164,4 +283,9 @@ export type OpportunityRow = Selectable<OpportunitiesTable>;
 export type ApplicationRow = Selectable<ApplicationsTable>;
 export type OfferRow = Selectable<OffersTable>;
 export type NotificationRow = Selectable<NotificationsTable>;
+export type ContractRow = Selectable<ContractsTable>;
+export type ContractEventRow = Selectable<ContractEventsTable>;
+export type ContractFileRow = Selectable<ContractFilesTable>;
+export type MessageRow = Selectable<MessagesTable>;
+export type MessageFileRow = Selectable<MessageFilesTable>;
 export type PortfolioItemRow = Selectable<PortfolioItemsTable>;

@@ -9,9 +9,11 @@ import * as m006 from "./006_fts_prefix_indexes";
 import * as m007 from "./007_offer_sequence";
 import * as m008 from "./008_rate_limits";
 import * as m009 from "./009_photos";
-import * as m011 from "./011_profile_city_directory";
-import * as m012 from "./012_portfolio";
-import * as m013 from "./013_invitations";
+import * as m010 from "./010_contracts";
+import * as m011 from "./011_messages";
+import * as m012 from "./012_profile_city_directory";
+import * as m013 from "./013_portfolio";
+import * as m014 from "./014_invitations";
 
 /** A migration, with its PostgreSQL version where the SQL differs. */
 type Step = Migration & { postgres?: Migration };
@@ -28,9 +30,11 @@ const steps: Record<string, Step> = {
   "007_offer_sequence": m007,
   "008_rate_limits": m008,
   "009_photos": m009,
-  "011_profile_city_directory": m011,
-  "012_portfolio": m012,
-  "013_invitations": m013,
+  "010_contracts": m010,
+  "011_messages": m011,
+  "012_profile_city_directory": m012,
+  "013_portfolio": m013,
+  "014_invitations": m014,
 };
 
 export function migrationProvider(engine: Engine): MigrationProvider {

@@ -2,8 +2,8 @@
 // several servers (and how the benchmark loads PostgreSQL with its seeded data).
 //   DATABASE_URL=postgres://… npm run db:copy -- [data/freela.db]
 // The target is migrated first and must have no users yet; everything is copied in one
-// transaction, so a failed copy leaves it empty. Profile photos come from UPLOADS_DIR into the
-// photos table. Rate-limit counters are not copied.
+// transaction, so a failed copy leaves it empty. Profile photos and contract files come from
+// UPLOADS_DIR into the photos table. Rate-limit counters are not copied.
 import { existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import SQLite from "better-sqlite3";
@@ -13,7 +13,24 @@ import { contentTypeOf } from "../app/services/uploads.server";
 import { db, engine, migrateToLatest } from "../db";
 
 /** Parents before children, as the foreign keys want them. */
-const TABLES = ["users", "sessions", "password_resets", "opportunities", "applications", "offers", "notifications", "portfolio_items", "invitations"];
+const TABLES = [
+  "users",
+  "sessions",
+  "password_resets",
+  "opportunities",
+  "applications",
+  "offers",
+  "notifications",
+  "contracts",
+  "contract_events",
+  "contract_files",
+  "conversations",
+  "messages",
+  "message_files",
+  "conversation_reads",
+  "portfolio_items",
+  "invitations",
+];
 const BATCH = 1000;
 
 function fail(message: string): never {
@@ -81,6 +98,22 @@ await db.transaction().execute(async (trx) => {
     photos++;
   }
   counts.photos = photos;
+  // Contract and message files are stored like photos.
+  let files = 0;
+  const attachments = sqlite.prepare("SELECT stored_name FROM contract_files UNION ALL SELECT stored_name FROM message_files").all();
+  for (const { stored_name } of attachments as { stored_name: string }[]) {
+    const file = join(config.UPLOADS_DIR, stored_name);
+    if (!existsSync(file)) {
+      console.warn(`db:copy: file ${file} is missing; its link will answer 404`);
+      continue;
+    }
+    await trx
+      .insertInto("photos")
+      .values({ name: stored_name, content_type: contentTypeOf(stored_name), bytes: readFileSync(file), created_at: new Date().toISOString() })
+      .execute();
+    files++;
+  }
+  counts.attachment_bytes = files;
 });
 // Fresh statistics, so the planner knows the tables' sizes from the first query; VACUUM also
 // moves the search index's pending entries into the index proper (a search read them 3 times

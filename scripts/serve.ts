@@ -1,20 +1,19 @@
-// Serves the production build with one remix-serve process per core (`npm start`).
+// Serves the production build with one server process per core (`npm start`).
 //
-// A Node.js process runs JavaScript on one core. node:cluster starts WEB_CONCURRENCY remix-serve
-// processes (by default one per core) that share the port: this primary process accepts the
-// connections and hands them out in turn, and restarts a worker that dies. What the workers
-// share lives in the SQLite file: the data, the sessions and the rate-limit counters. Write
-// transactions begin IMMEDIATE (db/index.ts), so two processes racing for one change end as
-// one process would: one wins, the other gets its 409.
+// A Node.js process runs JavaScript on one core. node:cluster starts WEB_CONCURRENCY server
+// processes (by default one per core; each runs scripts/server.js) that share the port: this
+// primary process accepts the connections and hands them out in turn, and restarts a worker
+// that dies. What the workers share lives in the database: the data, the sessions and the
+// rate-limit counters. On SQLite write transactions begin IMMEDIATE (db/index.ts), so two
+// processes racing for one change end as one process would: one wins, the other gets its 409.
 //
 // SIGTERM or SIGINT: every worker is disconnected (each finishes its requests in flight and
 // closes SQLite), then the primary exits; 0 when every worker stopped cleanly.
 import cluster, { type Worker } from "node:cluster";
-import { createRequire } from "node:module";
 import { availableParallelism } from "node:os";
+import { fileURLToPath } from "node:url";
 
-const require = createRequire(import.meta.url);
-const SERVE = require.resolve("@remix-run/serve/dist/cli.js");
+const SERVE = fileURLToPath(new URL("./server.js", import.meta.url));
 const BUILD = process.argv[2] ?? "./build/index.js";
 /** The longest a stop may take: the grace of requests in flight, and a margin. */
 const STOP_DEADLINE_MS = (Number(process.env.SHUTDOWN_GRACE_MS) || 25_000) + 5_000;
@@ -32,7 +31,6 @@ function workerCount(): number {
   return n;
 }
 
-// remix-serve picks another free port by itself when PORT is unset; the workers must agree.
 process.env.PORT ||= "3000";
 const count = workerCount();
 let stopping = false;
@@ -51,7 +49,7 @@ function workerFlags(flags: string[]) {
   return kept;
 }
 
-// The workers run remix-serve itself: the built server needs no TypeScript loader.
+// The workers run plain JavaScript: the built server needs no TypeScript loader.
 cluster.setupPrimary({ exec: SERVE, args: [BUILD], execArgv: workerFlags(process.execArgv) });
 
 function fork() {

@@ -1,4 +1,5 @@
 import { sql } from "kysely";
+import { AppError } from "~/services/errors.server";
 import { db } from "../db";
 import { createApplication, createOpportunity, createUser, type OpportunityOverrides } from "../db/factories";
 import type { ApplicationRow, UserRow } from "../db/schema";
@@ -83,4 +84,15 @@ export async function brokenInvariants() {
       UNION ALL SELECT 'future', a.id FROM applications a WHERE a.created_at > ${new Date().toISOString()}
     `.execute(db);
   return broken.rows;
+}
+
+/** The status of the AppError a promise rejects with, or 200 when it resolves. */
+export async function outcome(promise: Promise<unknown>) {
+  try {
+    await promise;
+    return 200;
+  } catch (error) {
+    if (error instanceof AppError) return error.status;
+    throw error;
+  }
 }

@@ -17,6 +17,7 @@ export const BUDGET_TYPES = ["fixed", "hourly"] as const;
 export const LOCATION_TYPES = ["remote", "onsite", "hybrid"] as const;
 export const OPPORTUNITY_STATUSES = ["open", "closed", "filled"] as const;
 export const APPLICATION_STATUSES = ["pending", "countered", "accepted", "rejected", "withdrawn"] as const;
+export const CONTRACT_STATUSES = ["in_progress", "delivered", "completed", "cancelled"] as const;
 export const SORTS = ["newest", "budget_desc", "budget_asc", "deadline"] as const;
 
 export type Category = (typeof CATEGORIES)[number];
@@ -24,6 +25,7 @@ export type BudgetType = (typeof BUDGET_TYPES)[number];
 export type LocationType = (typeof LOCATION_TYPES)[number];
 export type OpportunityStatus = (typeof OPPORTUNITY_STATUSES)[number];
 export type ApplicationStatus = (typeof APPLICATION_STATUSES)[number];
+export type ContractStatus = (typeof CONTRACT_STATUSES)[number];
 export type Sort = (typeof SORTS)[number];
 
 export const MAX_CENTS = 100_000_000;
@@ -31,3 +33,13 @@ export const MAX_OFFERS = 30;
 export const MAX_PER_PAGE = 100;
 export const DEFAULT_PER_PAGE = 20;
 export const TIME_ZONE = "America/Sao_Paulo";
+
+/** Files per delivery, and how long a delivery may wait for review before it is completed. */
+export const MAX_DELIVERY_FILES = 10;
+export const REVIEW_DAYS = 14;
+/** The merchant is reminded of a delivery waiting for review when this many days are left. */
+export const REMINDER_DAYS_LEFT = 5;
+
+/** Files per message, and how long a conversation stays open after its application or contract ends. */
+export const MAX_MESSAGE_FILES = 5;
+export const MESSAGES_OPEN_DAYS = 30;

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import {
   APPLICATION_STATUSES,
+  CONTRACT_STATUSES,
   BUDGET_TYPES,
   CATEGORIES,
   LOCATION_TYPES,
@@ -228,11 +229,32 @@ export const notificationListQuerySchema = z.object({
 
 export const markReadInputSchema = z.object({
   ids: z
-    .array(z.string({ invalid_type_error: "notification_ids_invalid" }).max(100, "notification_ids_invalid"), {
+    .array(z.string({ invalid_type_error: "notification_ids_invalid" }).uuid("notification_ids_invalid"), {
       invalid_type_error: "notification_ids_invalid",
     })
     .max(500, "notification_ids_invalid")
     .optional(),
+});
+
+export const contractListQuerySchema = z.object({
+  status: optionalEnum(CONTRACT_STATUSES, "status_invalid"),
+  ...pageFields,
+});
+
+export const deliveryInputSchema = z.object({
+  message: text("delivery_message_length", 1, 4000),
+});
+
+export const changeRequestInputSchema = z.object({
+  message: text("change_request_message_length", 1, 4000),
+});
+
+export const cancelInputSchema = z.object({
+  reason: text("cancel_reason_length", 5, 2000),
+});
+
+export const messageInputSchema = z.object({
+  body: text("message_body_length", 1, 4000),
 });
 
 export type ApplyInput = z.output<typeof applyInputSchema>;

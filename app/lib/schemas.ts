@@ -86,6 +86,8 @@ export const loginSchema = z.object({
     .trim()
     .min(1, "email_required")
     .max(254, "email_invalid")
+    // No account has such an address; PostgreSQL could not even be asked about one with a NUL.
+    .refine(typeable, "email_invalid")
     .transform((s) => s.toLowerCase()),
   password: z
     .string({ required_error: "password_required", invalid_type_error: "password_required" })

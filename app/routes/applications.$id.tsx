@@ -6,6 +6,7 @@ import { ApplicationStatusBadge, OpportunityStatusBadge } from "~/components/mar
 import { MarketErrorBoundary } from "~/components/market/error-boundary";
 import { loadApplicationFor } from "~/lib/application-page.server";
 import { formatDate } from "~/lib/format";
+import { useRootData } from "~/lib/root-data";
 import { marketTitleMeta } from "~/lib/market-meta";
 import { formatMoney } from "~/lib/money";
 import { requireUser } from "~/services/auth.server";
@@ -20,6 +21,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 export default function ApplicationPage() {
   const { application: a, viewer, actions } = useLoaderData<typeof loader>();
   const { t, i18n } = useTranslation("market");
+  // The top bar already knows the unread messages of every conversation.
+  const unreadHere = useRootData()?.messages?.by_application[a.id] ?? 0;
   const negotiating = a.status === "pending" || a.status === "countered";
   const yourTurn = negotiating && a.awaiting === viewer;
   const days = t("applications.days", { count: a.delivery_days });
@@ -39,6 +42,12 @@ export default function ApplicationPage() {
           </p>
         </div>
         <div className="page-header-actions">
+          <Link to={`/applications/${a.id}/messages`} className="btn btn-secondary">
+            {unreadHere ? t("messages.open_count", { count: unreadHere }) : t("messages.open")}
+          </Link>
+          {a.status === "accepted" ? (
+            <Link to={`/contracts/${a.id}`} className="btn btn-primary">{t("application.contract_link")}</Link>
+          ) : null}
           <Link to={`/applications/${a.id}/negotiate`} className={`btn ${yourTurn ? "btn-primary" : "btn-secondary"}`}>
             {negotiating ? t("application.negotiate") : t("application.view_negotiation")}
           </Link>

@@ -4,6 +4,7 @@ import { useTranslation } from "react-i18next";
 import { BarChart } from "~/components/market/bar-chart";
 import { PageHeader } from "~/components/market/page-header";
 import { marketTitleMeta } from "~/lib/market-meta";
+import { formatMoney } from "~/lib/money";
 import { requireUser } from "~/services/auth.server";
 import { getDashboard } from "~/services/dashboard.server";
 
@@ -22,10 +23,13 @@ const FIGURE_LINKS: Record<string, string> = {
   awaiting_me: "/applications/awaiting-confirmation",
   accepted_applications: "",
   total_applications: "",
+  contracts_in_progress: "/contracts?status=in_progress",
+  contracts_awaiting_me: "/contracts",
+  contracts_completed_value_cents: "/contracts?status=completed",
 };
 
 export default function DashboardPage() {
-  const { t } = useTranslation("market");
+  const { t, i18n } = useTranslation("market");
   const { dashboard } = useLoaderData<typeof loader>();
   const role = dashboard.role;
   const highlight = role === "merchant" ? "pending_applications" : "awaiting_me";
@@ -47,12 +51,15 @@ export default function DashboardPage() {
           const link = FIGURE_LINKS[key];
           const body = (
             <>
-              <span className="figure-value">{key === "success_rate" ? `${value}%` : value}</span>
+              <span className="figure-value">
+                {key === "success_rate" ? `${value}%` : key.endsWith("_cents") ? formatMoney(value, i18n.language) : value}
+              </span>
               <span className="figure-label">{t(`dashboard.figures_${role}.${key}`)}</span>
               {key === "success_rate" ? <span className="figure-hint">{t("dashboard.success_hint")}</span> : null}
             </>
           );
-          const className = `card figure${key === highlight && value > 0 ? " figure-alert" : ""}`;
+          const alert = (key === highlight || key === "contracts_awaiting_me") && value > 0;
+          const className = `card figure${alert ? " figure-alert" : ""}`;
           return link ? (
             <Link key={key} to={link} className={`${className} figure-link`}>
               {body}
@@ -73,6 +80,7 @@ export default function DashboardPage() {
           {role === "merchant" ? (
             <>
               <Link to="/applications/awaiting-confirmation" className="btn btn-secondary">{t("dashboard.go_pending")}</Link>
+              <Link to="/contracts" className="btn btn-ghost">{t("dashboard.go_contracts")}</Link>
               <Link to="/opportunities" className="btn btn-ghost">{t("nav.my_opportunities", { ns: "common" })}</Link>
               <Link to="/opportunities/create" className="btn btn-ghost">{t("dashboard.go_create")}</Link>
             </>
@@ -80,6 +88,7 @@ export default function DashboardPage() {
             <>
               <Link to="/applications/awaiting-confirmation" className="btn btn-secondary">{t("dashboard.go_awaiting")}</Link>
               <Link to="/my-applications" className="btn btn-ghost">{t("dashboard.go_my_applications")}</Link>
+              <Link to="/contracts" className="btn btn-ghost">{t("dashboard.go_contracts")}</Link>
               <Link to="/opportunities" className="btn btn-ghost">{t("dashboard.go_opportunities")}</Link>
             </>
           )}

@@ -9,11 +9,12 @@ import {
   rejectInputSchema,
 } from "~/lib/market-schemas";
 import { db, transaction } from "../../db";
+import { insertContract } from "../../db/contracts";
 import { isUniqueViolation, lockOpportunity } from "../../db/dialect";
 import type { ApplicationRow, Database, OfferRow, OpportunityRow, UserRow } from "../../db/schema";
 import { AppError, parseInput } from "./errors.server";
 import { consumeWrite } from "./rate-limit.server";
-import { assertRole, now, offsetOf, pageMeta, type PageMeta } from "./market.server";
+import { assertId, assertRole, now, offsetOf, pageMeta, type PageMeta } from "./market.server";
 import { notify } from "./notifications.server";
 import { rejectOpenApplications } from "./opportunities.server";
 import { displayNameOf, parseTags, photoUrl } from "./users.server";
@@ -145,6 +146,7 @@ function partyOf(user: Pick<UserRow, "id">, row: { freelancer_id: string; mercha
 
 /** The application as a participant sees it; anyone else gets 404, never its contents. */
 async function findForParticipant(database: Kysely<Database>, user: UserRow, id: string) {
+  assertId(id);
   const row = await baseSelect(database).where("applications.id", "=", id).executeTakeFirst();
   const party = row ? partyOf(user, row) : null;
   if (!row || !party) throw new AppError(404, "not_found");
@@ -245,6 +247,7 @@ export async function listOpportunityApplications(
 ): Promise<ListResult> {
   assertRole(merchant, "merchant");
   const { status, page, per_page } = parseInput(applicationListQuerySchema, query);
+  assertId(uuid);
   const opportunity = await db
     .selectFrom("opportunities")
     .select("id")
@@ -298,6 +301,7 @@ export async function applyToOpportunity(freelancer: UserRow, uuid: string, inpu
   await consumeWrite(freelancer.id);
   assertRole(freelancer, "freelancer");
   const data = parseInput(applyInputSchema, input);
+  assertId(uuid);
   const id = randomUUID();
   try {
     await transaction(async (trx) => {
@@ -417,8 +421,8 @@ export async function counterOffer(user: UserRow, id: string, input: unknown): P
 }
 
 /**
- * The awaited party accepts the latest offer, named by its id. Taking the last vacancy fills
- * the opportunity and ends its other negotiations with reason `filled`.
+ * The awaited party accepts the latest offer, named by its id, and the contract starts. Taking
+ * the last vacancy fills the opportunity and ends its other negotiations with reason `filled`.
  */
 export async function acceptOffer(user: UserRow, id: string, input: unknown): Promise<ApplicationJson> {
   await consumeWrite(user.id);
@@ -453,6 +457,19 @@ export async function acceptOffer(user: UserRow, id: string, input: unknown): Pr
       .where("offers_count", "=", row.offers_count)
       .executeTakeFirst();
     if (Number(accepted.numUpdatedRows) === 0) throw new AppError(409, "application_changed");
+    // The hire starts the work: its contract, on the terms just agreed.
+    await insertContract(
+      trx,
+      {
+        id,
+        opportunity_id: row.opportunity_id,
+        merchant_id: row.merchant_id,
+        freelancer_id: row.freelancer_id,
+        price_cents: latest.price_cents,
+        delivery_days: latest.delivery_days,
+      },
+      timestamp,
+    );
     const opportunity = await trx
       .updateTable("opportunities")
       .set({

@@ -71,3 +71,12 @@ export function assertSameOrigin(request: Request) {
     throw json({ message: apiT("cross_site_refused") }, { status: 403 });
   }
 }
+
+/**
+ * For the server entry (scripts/server.js), before Remix sees the request: the 403 for a write
+ * from another site, or null. Remix's own check on document POSTs would answer an empty 500.
+ */
+export function crossSiteRefusal(request: Request): Response | null {
+  if (originDecision(request) !== "cross-site") return null;
+  return json({ message: apiT("cross_site_refused") }, { status: 403, headers: { "Cache-Control": "no-store" } });
+}

@@ -28,13 +28,36 @@ function fillSeries(dates: string[], rows: { day: string; n: number }[]) {
 }
 
 /**
+ * The user's contracts: in progress (or delivered, waiting for review), waiting for the user's
+ * move (a delivery to review, or work to deliver; an answer to a cancellation request), and the
+ * value completed in the last 30 days (spent by a merchant, earned by a freelancer).
+ */
+async function contractFigures(user: UserRow) {
+  const merchant = user.account_type === "merchant";
+  const side = sql.ref(merchant ? "merchant_id" : "freelancer_id");
+  const mine = merchant ? "delivered" : "in_progress";
+  const other = merchant ? "freelancer" : "merchant";
+  const since = new Date(Date.now() - SERIES_DAYS * 86_400_000).toISOString();
+  const { rows } = await sql<{ active: number; awaiting: number; value: number | null }>`SELECT
+      count(*) FILTER (WHERE status IN ('in_progress', 'delivered')) AS active,
+      count(*) FILTER (WHERE status = ${mine} OR (status IN ('in_progress', 'delivered') AND cancel_requested_by = ${other})) AS awaiting,
+      sum(price_cents) FILTER (WHERE status = 'completed' AND ended_at >= ${since}) AS value
+    FROM contracts WHERE ${side} = ${user.id}`.execute(db);
+  return {
+    contracts_in_progress: Number(rows[0].active),
+    contracts_awaiting_me: Number(rows[0].awaiting),
+    contracts_completed_value_cents: Number(rows[0].value ?? 0),
+  };
+}
+
+/**
  * Role-specific figures and the daily count of applications received (merchant) or sent
- * (freelancer) over 30 days. Two queries.
+ * (freelancer) over 30 days, and the contract figures. Three queries.
  */
 export async function getDashboard(user: UserRow): Promise<Dashboard> {
   const { dates, since } = seriesDays();
   if (user.account_type === "merchant") {
-    const [figures, series] = await Promise.all([
+    const [figures, series, contracts] = await Promise.all([
       sql<{
         open_opportunities: number;
         pending_applications: number;
@@ -51,6 +74,7 @@ export async function getDashboard(user: UserRow): Promise<Dashboard> {
         FROM opportunities o JOIN applications a ON a.opportunity_id = o.id
         WHERE o.merchant_id = ${user.id} AND a.created_at >= ${since}
         GROUP BY 1`.execute(db),
+      contractFigures(user),
     ]);
     const f = figures.rows[0];
     return {
@@ -60,11 +84,12 @@ export async function getDashboard(user: UserRow): Promise<Dashboard> {
         pending_applications: Number(f.pending_applications),
         accepted_applications: Number(f.accepted_applications),
         total_applications: Number(f.total_applications),
+        ...contracts,
       },
       series: fillSeries(dates, series.rows),
     };
   }
-  const [figures, series] = await Promise.all([
+  const [figures, series, contracts] = await Promise.all([
     sql<{ total: number; active: number; awaiting_me: number; accepted: number; rejected: number }>`SELECT
         count(*) AS total,
         count(*) FILTER (WHERE status IN ('pending', 'countered')) AS active,
@@ -76,6 +101,7 @@ export async function getDashboard(user: UserRow): Promise<Dashboard> {
       FROM applications
       WHERE freelancer_id = ${user.id} AND created_at >= ${since}
       GROUP BY 1`.execute(db),
+    contractFigures(user),
   ]);
   const f = figures.rows[0];
   const decided = Number(f.accepted) + Number(f.rejected);
@@ -88,6 +114,7 @@ export async function getDashboard(user: UserRow): Promise<Dashboard> {
       total_applications: Number(f.total),
       // Share of decided applications that were accepted; withdrawn ones were the freelancer's choice.
       success_rate: decided === 0 ? 0 : Math.round((Number(f.accepted) / decided) * 100),
+      ...contracts,
     },
     series: fillSeries(dates, series.rows),
   };

@@ -4,6 +4,9 @@ import { AppError, describeError } from "./errors.server";
 import { getRequestT } from "./i18n.server";
 import { MAX_PHOTO_BYTES } from "./uploads.server";
 
+/** A delivery's body: its files (10 MB each, checked one by one later) and text, 50 MB in all. */
+export const MAX_DELIVERY_BYTES = 50 * 1024 * 1024;
+
 /** A form's text fields as an object (files are left out). */
 export function formValues(form: FormData): Record<string, string> {
   const values: Record<string, string> = {};
@@ -99,4 +102,25 @@ export function profileInput(form: FormData) {
 export function fileOf(form: FormData, field: string): Blob | null {
   const file = form.get(field);
   return file instanceof Blob && file.size > 0 ? file : null;
+}
+
+/**
+ * Reads a form carrying files (a contract delivery): past MAX_DELIVERY_BYTES the refusal is
+ * reported on the files field, where the size comes from. Returns the text fields and the files
+ * chosen (a file input left empty sends a nameless empty part, which is no file).
+ */
+export async function readFilesForm(request: Request, field = "files") {
+  let form: FormData;
+  try {
+    form = await readForm(request, { limit: MAX_DELIVERY_BYTES });
+  } catch (error) {
+    if (error instanceof AppError && error.status === 413) {
+      throw new AppError(413, "delivery_too_large", { [field]: "delivery_too_large" });
+    }
+    throw error;
+  }
+  const files = form
+    .getAll(field)
+    .filter((v): v is File => v instanceof Blob && !(v.size === 0 && (v as File).name === ""));
+  return { values: formValues(form), files };
 }

@@ -12,7 +12,7 @@ import { searchIndexLeads, textMatch, textQuery } from "../../db/dialect";
 import type { Database, OpportunityRow, UserRow } from "../../db/schema";
 import { AppError, parseInput } from "./errors.server";
 import { consumeWrite } from "./rate-limit.server";
-import { assertRole, now, offsetOf, pageMeta, type PageMeta } from "./market.server";
+import { assertId, assertRole, now, offsetOf, pageMeta, type PageMeta } from "./market.server";
 import { notify } from "./notifications.server";
 import { displayNameOf, parseTags, photoUrl } from "./users.server";
 
@@ -188,6 +188,7 @@ function canSee(row: Row, viewer: UserRow) {
 }
 
 async function findVisible(viewer: UserRow, uuid: string, database: Kysely<Database> = db) {
+  assertId(uuid);
   const row = (await baseSelect(database, viewer).where("opportunities.uuid", "=", uuid).executeTakeFirst()) as
     | Row
     | undefined;
@@ -371,6 +372,7 @@ export async function createOpportunity(merchant: UserRow, input: unknown): Prom
 
 async function findOwned(database: Kysely<Database>, merchant: UserRow, uuid: string) {
   assertRole(merchant, "merchant");
+  assertId(uuid);
   const row = await database
     .selectFrom("opportunities")
     .selectAll()

@@ -196,3 +196,62 @@ describe("unexpected errors in the API", () => {
     }
   });
 });
+
+describe("odd ids in the path", () => {
+  // PostgreSQL refuses a NUL character in text outright; no id may reach it as an error.
+  const ODD = ["\u0000", "a\u0000b", "\ud800", "x".repeat(5000), "'; DROP TABLE users; --", "%00", "../../etc/passwd"];
+
+  it.each(ODD.map((id) => [JSON.stringify(id).slice(0, 30), id]))("%s is a 404 everywhere, never a 500", async (_label, id) => {
+    const merchant = await signedInUser({ account_type: "merchant" });
+    const freelancer = await signedInUser({ account_type: "freelancer" });
+    const routes = await Promise.all([
+      import("~/routes/api.opportunities.$uuid"),
+      import("~/routes/api.opportunities.$uuid.applications"),
+      import("~/routes/api.opportunities.$uuid.close"),
+      import("~/routes/api.opportunities.$uuid.reopen"),
+      import("~/routes/api.applications.$id"),
+      import("~/routes/api.applications.$id.offers"),
+      import("~/routes/api.applications.$id.accept"),
+      import("~/routes/api.applications.$id.reject"),
+      import("~/routes/api.applications.$id.withdraw"),
+    ]);
+    const params = { uuid: id, id };
+    const body = { offer_id: "x", price_cents: 1000, delivery_days: 3, cover_letter: "Carta de apresentação válida." };
+    for (const who of [merchant, freelancer]) {
+      for (const route of routes) {
+        const handlers = [
+          "loader" in route && route.loader !== route.action ? call(route.loader as never, jsonRequest("/x", undefined, { token: who.token }), params) : null,
+          "action" in route ? call(route.action as never, jsonRequest("/x", body, { token: who.token }), params) : null,
+        ];
+        for (const res of await Promise.all(handlers.filter(Boolean))) {
+          expect(res!.status, JSON.stringify(res!.body)).toBeLessThan(500);
+        }
+      }
+    }
+  });
+
+  it("odd notification ids are refused or ignored, never a 500", async () => {
+    const user = await signedInUser();
+    const read = await import("~/routes/api.notifications.read");
+    for (const ids of [["\u0000"], ["a\u0000b", "\ud800"], ["x".repeat(5000)]]) {
+      const res = await call(read.action, jsonRequest("/api/notifications/read", { ids }, { token: user.token }));
+      expect(res.status, JSON.stringify(res.body)).toBeLessThan(500);
+    }
+  });
+});
+
+describe("a NUL character anywhere a client may type", () => {
+  it("is refused or harmless on login, register and search, never a 500", async () => {
+    const user = await signedInUser();
+    const search = await import("~/routes/api.opportunities._index");
+    const answers = await Promise.all([
+      call(apiLogin, jsonRequest("/api/login", { email: "a\u0000@example.com", password: "senha-segura-1" })),
+      call(apiLogin, jsonRequest("/api/login", { email: user.user.email, password: "senha\u0000segura" })),
+      call(apiRegister, jsonRequest("/api/register", {
+        full_name: "Nome\u0000Completo", email: "nul\u0000@example.com", password: "senha-segura-1", account_type: "freelancer",
+      })),
+      call(search.loader, jsonRequest("/api/opportunities?q=site%00padaria&category=%00", undefined, { token: user.token })),
+    ]);
+    for (const res of answers) expect(res.status, JSON.stringify(res.body)).toBeLessThan(500);
+  });
+});

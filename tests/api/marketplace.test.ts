@@ -422,6 +422,9 @@ describe("notifications and dashboard", () => {
       pending_applications: 1,
       accepted_applications: 1,
       total_applications: 3,
+      contracts_in_progress: 1,
+      contracts_awaiting_me: 0,
+      contracts_completed_value_cents: 0,
     });
     expect(mDash.body.data.series).toHaveLength(30);
     expect(mDash.body.data.series.at(-1).value).toBe(3);
@@ -434,6 +437,10 @@ describe("notifications and dashboard", () => {
       accepted_applications: 1,
       total_applications: 4,
       success_rate: 50,
+      // The hire's contract waits for the freelancer's delivery.
+      contracts_in_progress: 1,
+      contracts_awaiting_me: 1,
+      contracts_completed_value_cents: 0,
     });
     expect(fDash.body.data.series.reduce((s: number, d: any) => s + d.value, 0)).toBe(4);
   });

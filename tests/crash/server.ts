@@ -14,7 +14,7 @@ export { freePort };
 
 export const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const BUILD = join(ROOT, "build/index.js");
-const SERVE = join(ROOT, "node_modules/@remix-run/serve/dist/cli.js");
+const SERVE = join(ROOT, "scripts/server.js");
 const TSX = join(ROOT, "node_modules/.bin/tsx");
 const LAUNCHER = join(ROOT, "scripts/serve.ts");
 
@@ -65,7 +65,7 @@ export type Server = {
 };
 
 /**
- * Starts remix-serve on the build and waits until /healthz answers. With `cluster`, it starts
+ * Starts one server process (scripts/server.js) on the build and waits until /healthz answers. With `cluster`, it starts
  * the way `npm start` does: the launcher (scripts/serve.ts) and its WEB_CONCURRENCY workers.
  */
 export async function startServer(env: NodeJS.ProcessEnv, base: string, { cluster = false } = {}): Promise<Server> {

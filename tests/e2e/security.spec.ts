@@ -145,12 +145,13 @@ test.describe("cookies and sessions", () => {
 });
 
 test.describe("cross-site requests", () => {
-  // A plain HTML form on another site makes a document request, which Remix itself refuses
-  // before any action runs (an empty 500); a script-driven submission (Remix's `?_data=`
-  // requests) and the API reach our own check, which answers 403 with a Portuguese message.
+  // A plain HTML form on another site makes a document request, which the server entry refuses
+  // before Remix runs (Remix's own check would answer an empty 500); a script-driven submission
+  // (Remix's `?_data=` requests) and the API reach the app's check: 403 and a Portuguese message.
   test("a login posted from another site is refused and opens no session", async ({ request }) => {
     const document = await request.post("/login", { form: DEMO, headers: { Origin: EVIL }, maxRedirects: 0 });
-    expect(document.status()).toBeGreaterThanOrEqual(400);
+    expect(document.status()).toBe(403);
+    expect((await document.json()).message).toMatch(/^Requisição recusada: ela veio de outro site/);
     expect(cookiePair(document, "freela_session")).toBeNull();
 
     const data = await request.post("/login?_data=routes%2Flogin", { form: DEMO, headers: { Origin: EVIL }, maxRedirects: 0 });
@@ -172,7 +173,8 @@ test.describe("cross-site requests", () => {
       headers: { Cookie: session, Origin: EVIL },
       maxRedirects: 0,
     });
-    expect(document.status()).toBeGreaterThanOrEqual(400);
+    expect(document.status()).toBe(403);
+    expect((await document.json()).message).toMatch(/^Requisição recusada/);
     const data = await request.post("/pages/profile-setting?_data=routes%2Fpages.profile-setting", {
       form,
       headers: { Cookie: session, Origin: EVIL },
@@ -191,7 +193,7 @@ test.describe("cross-site requests", () => {
 
     for (const path of ["/logout", "/logout?_data=routes%2Flogout", "/api/logout"]) {
       const res = await request.post(path, { headers: { Cookie: session, Origin: EVIL }, maxRedirects: 0 });
-      expect(res.status(), path).toBeGreaterThanOrEqual(400);
+      expect(res.status(), path).toBe(403);
     }
     expect((await request.get("/api/profile", { headers: { Cookie: session } })).status()).toBe(200);
 

@@ -346,6 +346,37 @@ const API_BODY: ApiBodyEndpoint[] = [
   { name: "delete opportunity", method: "DELETE", path: (a) => `/api/opportunities/${a!.opp}`, who: "merchant", base: () => ({}), fields: [], optional: true },
   { name: "withdraw", method: "POST", path: (a) => `/api/applications/${a!.app}/withdraw`, who: "freelancer", base: () => ({}), fields: [], optional: true },
   { name: "logout", method: "POST", path: () => "/api/logout", who: (w) => w.logoutToken, base: () => ({}), fields: [], optional: true },
+  // Contract moves read and check their body before looking at the contract, so a pool user (no
+  // side of Júlia's contract) gets the body's refusal; a valid body would be a 404.
+  {
+    name: "change request",
+    method: "POST",
+    path: (_a, w) => `/api/contracts/${w.seeded.accepted}/change-requests`,
+    who: "merchant",
+    base: () => ({}),
+    fields: [text("message", 1, 4000)],
+  },
+  ...(["cancel", "cancellation-requests"] as const).map(
+    (action): ApiBodyEndpoint => ({
+      name: `contract ${action}`,
+      method: "POST",
+      path: (_a, w) => `/api/contracts/${w.seeded.accepted}/${action}`,
+      who: "merchant",
+      base: () => ({}),
+      fields: [text("reason", 5, 2000)],
+    }),
+  ),
+  ...["approve", "cancellation-requests/accept", "cancellation-requests/decline"].map(
+    (action): ApiBodyEndpoint => ({
+      name: `contract ${action}`,
+      method: "POST",
+      path: (_a, w) => `/api/contracts/${w.seeded.accepted}/${action}`,
+      who: "merchant",
+      base: () => ({}),
+      fields: [],
+      optional: true,
+    }),
+  ),
 ];
 
 const profileFields: Field[] = [
@@ -381,6 +412,17 @@ function authedEndpoints(w: World, p: Pool): { method: string; path: string; rol
     { method: "GET", path: "/api/dashboard", role: null },
     { method: "GET", path: "/api/notifications", role: null },
     { method: "POST", path: "/api/notifications/read", role: null },
+    { method: "GET", path: "/api/contracts", role: null },
+    { method: "GET", path: `/api/contracts/${w.seeded.accepted}`, role: null },
+    { method: "POST", path: `/api/contracts/${w.seeded.accepted}/deliveries`, role: null, body: { message: "Entrega" } },
+    { method: "POST", path: `/api/contracts/${w.seeded.accepted}/approve`, role: null },
+    { method: "POST", path: `/api/contracts/${w.seeded.accepted}/change-requests`, role: null, body: { message: "Ajustes" } },
+    { method: "POST", path: `/api/contracts/${w.seeded.accepted}/cancel`, role: null, body: { reason: "Motivo válido" } },
+    { method: "POST", path: `/api/contracts/${w.seeded.accepted}/cancellation-requests`, role: null, body: { reason: "Motivo válido" } },
+    { method: "GET", path: `/api/contracts/${w.seeded.accepted}/files/x`, role: null },
+    { method: "GET", path: `/api/applications/${m.app}/messages`, role: null },
+    { method: "POST", path: `/api/applications/${m.app}/messages`, role: null, body: { body: "Oi" } },
+    { method: "GET", path: "/api/messages/unread", role: null },
   ];
 }
 
@@ -576,6 +618,18 @@ function apiIdCases(w: World, p: Pool): Case[] {
     { method: "POST", path: (id) => `/api/applications/${id}/accept`, who: "freelancer", body: { offer_id: "00000000-0000-4000-8000-000000000000" } },
     { method: "POST", path: (id) => `/api/applications/${id}/reject`, who: "merchant" },
     { method: "POST", path: (id) => `/api/applications/${id}/withdraw`, who: "freelancer" },
+    { method: "GET", path: (id) => `/api/contracts/${id}`, who: null },
+    { method: "POST", path: (id) => `/api/contracts/${id}/deliveries`, who: "freelancer", body: { message: "Entrega pronta." } },
+    { method: "POST", path: (id) => `/api/contracts/${id}/approve`, who: "merchant" },
+    { method: "POST", path: (id) => `/api/contracts/${id}/change-requests`, who: "merchant", body: { message: "Ajustes." } },
+    { method: "POST", path: (id) => `/api/contracts/${id}/cancel`, who: "merchant", body: { reason: "Motivo válido" } },
+    { method: "POST", path: (id) => `/api/contracts/${id}/cancellation-requests`, who: "merchant", body: { reason: "Motivo válido" } },
+    { method: "POST", path: (id) => `/api/contracts/${id}/cancellation-requests/accept`, who: "freelancer" },
+    { method: "POST", path: (id) => `/api/contracts/${id}/cancellation-requests/decline`, who: "freelancer" },
+    { method: "GET", path: (id) => `/api/contracts/${id}/files/x`, who: null },
+    { method: "GET", path: (id) => `/api/applications/${id}/messages`, who: null },
+    { method: "POST", path: (id) => `/api/applications/${id}/messages`, who: "freelancer", body: { body: "Oi" } },
+    { method: "GET", path: (id) => `/api/applications/${id}/messages/files/x`, who: null },
   ];
   for (const e of table) {
     for (const id of BAD_IDS) {
@@ -935,6 +989,11 @@ function pageIdCases(w: World, p: Pool): Case[] {
     { method: "GET", path: (id) => `/applications/${id}`, who: null },
     { method: "GET", path: (id) => `/applications/${id}/negotiate`, who: null },
     { method: "POST", path: (id) => `/applications/${id}/negotiate`, who: "freelancer", form: { intent: "withdraw", confirmed: "1" } },
+    { method: "GET", path: (id) => `/contracts/${id}`, who: null },
+    { method: "POST", path: (id) => `/contracts/${id}`, who: "merchant", form: { intent: "approve" } },
+    { method: "GET", path: (id) => `/contracts/${id}/files/x`, who: null },
+    { method: "GET", path: (id) => `/applications/${id}/messages`, who: null },
+    { method: "GET", path: (id) => `/applications/${id}/messages/files/x`, who: null },
   ];
   for (const e of table) {
     for (const id of BAD_IDS) {
@@ -954,6 +1013,7 @@ function pageIdCases(w: World, p: Pool): Case[] {
     const m = p.actor("merchant");
     cases.push({ name: `odd intent ${intent.slice(0, 20)}`, method: "POST", path: `/opportunities/${m.opp}`, auth: m.token, body: { form: [["intent", intent]] }, expect: [302], api: false });
     cases.push({ name: `odd intent ${intent.slice(0, 20)}`, method: "POST", path: `/applications/${m.app}/negotiate`, auth: m.token, body: { form: [["intent", intent]] }, expect: [302], api: false });
+    cases.push({ name: `odd contract intent ${intent.slice(0, 20)}`, method: "POST", path: `/contracts/${w.seeded.accepted}`, auth: w.julia, body: { form: [["intent", intent]] }, expect: [302], api: false });
   }
   // The language switch ignores what it does not know and never leaves the site.
   for (const [lng, to] of [["xx", "/"], ["' OR 1=1", "/"], ["en", "//evil.example"], ["en", "https://evil.example/"], ["en", "/\\evil.example"], ["en", "javascript:alert(1)"], ["pt-BR", "x".repeat(10_000)]]) {
@@ -1033,6 +1093,83 @@ function conflictCases(w: World): Case[] {
   return cases.map((x) => (x.auth === "" ? { ...x, auth: null } : x));
 }
 
+/**
+ * Deliveries of Júlia's contract from the seed (in progress, hers to deliver), each refused for
+ * its body or its files before anything is kept; and the contract as seen by someone else.
+ */
+function contractCases(w: World, p: Pool): Case[] {
+  const id = w.seeded.accepted;
+  const path = `/api/contracts/${id}/deliveries`;
+  const page = `/contracts/${id}`;
+  const png = () => new Blob([PNG_1X1], { type: "image/png" });
+  const fake = () => new Blob(["<html><script>alert(1)</script></html>"], { type: "application/pdf" });
+  const deliver = (name: string, parts: [string, string | Blob, string?][], status: number, field?: string, message?: string): Case[] => [
+    { name: `delivery: ${name}`, method: "POST", path, auth: w.julia, body: { multipart: parts }, expect: [status], api: true, field, message },
+    {
+      name: `page delivery: ${name}`,
+      method: "POST",
+      path: page,
+      auth: w.julia,
+      body: { multipart: [["intent", "deliver"], ...parts] },
+      expect: [status],
+      api: false,
+    },
+  ];
+  const ok = "Entrega com arquivos.";
+  return [
+    ...deliver("no message", [["files", png(), "a.png"]], 422, "message"),
+    ...deliver("message of spaces", [["message", "   \u200b "], ["files", png(), "a.png"]], 422, "message"),
+    ...deliver("message too long", [["message", "x".repeat(4001)]], 422, "message"),
+    ...deliver("HTML called .pdf", [["message", ok], ["files", png(), "ok.png"], ["files", fake(), "relatorio.pdf"]], 422, "files", "validation_failed"),
+    ...deliver("empty file", [["message", ok], ["files", new Blob([]), "vazio.pdf"]], 422, "files"),
+    ...deliver("file over 10 MB", [["message", ok], ["files", new Blob([new Uint8Array(10 * 1024 * 1024 + 1)]), "grande.zip"]], 413, "files"),
+    ...deliver("11 files", [["message", ok], ...Array.from({ length: 11 }, (_, i): [string, Blob, string] => ["files", png(), `${i}.png`])], 422, "files"),
+    { name: "delivery: text/plain", method: "POST", path, auth: w.julia, body: { raw: "message=oi", type: "text/plain" }, expect: [415], api: true, message: "unsupported_media_type" },
+    { name: "delivery: broken multipart", method: "POST", path, auth: w.julia, body: { raw: "--xx\r\nlixo", type: "multipart/form-data; boundary=xx" }, expect: [400], api: true },
+    // Someone else: the contract and its files do not exist for them.
+    { name: "someone else's contract", method: "GET", path: `/api/contracts/${id}`, auth: p.actor("merchant").token, expect: [404], api: true, message: "not_found" },
+    { name: "someone else delivers", method: "POST", path, auth: p.actor("freelancer").token, body: { multipart: [["message", ok], ["files", png(), "a.png"]] }, expect: [404], api: true, message: "not_found" },
+    { name: "someone else's contract page", method: "GET", path: page, auth: p.actor("merchant").token, expect: [404], api: false },
+    // Júlia's own contract, refused by its state or her role.
+    { name: "approve as the freelancer", method: "POST", path: `/api/contracts/${id}/approve`, auth: w.julia, expect: [403], api: true, message: "forbidden_role" },
+    { name: "accept a cancellation nobody asked for", method: "POST", path: `/api/contracts/${id}/cancellation-requests/accept`, auth: w.julia, expect: [409], api: true, message: "contract_action_unavailable" },
+    { name: "ask to cancel before any delivery", method: "POST", path: `/api/contracts/${id}/cancellation-requests`, auth: w.julia, body: { json: { reason: "Motivo válido" } }, expect: [409], api: true },
+    { name: "a file that is not there", method: "GET", path: `/api/contracts/${id}/files/00000000-0000-4000-8000-000000000000`, auth: w.julia, expect: [404], api: true },
+    { name: "a file through the public photos", method: "GET", path: "/uploads/c_00000000-0000-4000-8000-000000000000.pdf", expect: [404], api: false },
+  ];
+}
+
+/** Messages of a pool freelancer's own application, each refused for its text or its files. */
+function messageCases(w: World, p: Pool): Case[] {
+  const png = () => new Blob([PNG_1X1], { type: "image/png" });
+  const cases: Case[] = [];
+  const send = (name: string, parts: [string, string | Blob, string?][], status: number, field?: string) => {
+    const a = p.actor("freelancer");
+    const path = `/applications/${a.app}/messages`;
+    cases.push({ name: `message: ${name}`, method: "POST", path: `/api${path}`, auth: a.token, body: { multipart: parts }, expect: [status], api: true, field });
+    cases.push({ name: `page message: ${name}`, method: "POST", path, auth: a.token, body: { multipart: parts }, expect: [status], api: false });
+  };
+  send("no text", [["files", png(), "a.png"]], 422, "body");
+  send("text of spaces", [["body", " \u200b\t "]], 422, "body");
+  send("text too long", [["body", "x".repeat(4001)]], 422, "body");
+  send("6 files", [["body", "Arquivos"], ...Array.from({ length: 6 }, (_, i): [string, Blob, string] => ["files", png(), `${i}.png`])], 422, "files");
+  send("script called .pdf", [["body", "Arquivo"], ["files", new Blob(["<script>alert(1)</script>"]), "a.pdf"]], 422, "files");
+  send("file over 10 MB", [["body", "Grande"], ["files", new Blob([new Uint8Array(10 * 1024 * 1024 + 1)]), "g.zip"]], 413, "files");
+  const a = p.actor("freelancer");
+  const api = `/api/applications/${a.app}/messages`;
+  cases.push(
+    { name: "message: text/plain", method: "POST", path: api, auth: a.token, body: { raw: "body=oi", type: "text/plain" }, expect: [415], api: true, message: "unsupported_media_type" },
+    { name: "message: malformed JSON", method: "POST", path: api, auth: a.token, body: { raw: '{"body":', type: "application/json" }, expect: [400], api: true, message: "malformed_json" },
+    { name: "message: body not text", method: "POST", path: api, auth: a.token, body: { json: { body: ["x"] } }, expect: [422], api: true, field: "body" },
+    // Someone else's conversation, its messages and files do not exist for them.
+    { name: "someone else's messages", method: "GET", path: api, auth: w.julia, expect: [404], api: true, message: "not_found" },
+    { name: "someone else writes", method: "POST", path: api, auth: w.julia, body: { json: { body: "Oi" } }, expect: [404], api: true, message: "not_found" },
+    { name: "someone else's message file", method: "GET", path: `${api}/files/00000000-0000-4000-8000-000000000000`, auth: w.julia, expect: [404], api: true },
+    { name: "someone else's conversation page", method: "GET", path: `/applications/${a.app}/messages`, auth: w.julia, expect: [404], api: false },
+  );
+  return cases;
+}
+
 function refusedCases(w: World, p: Pool): Record<string, Case[]> {
   return {
     "API fields and bodies": apiBodyCases(w, p),
@@ -1043,6 +1180,8 @@ function refusedCases(w: World, p: Pool): Record<string, Case[]> {
     "page forms": pageFormCases(w, p),
     "page ids, intents, redirects, uploads": pageIdCases(w, p),
     "conflicts with the seed": conflictCases(w),
+    "contract deliveries and files": contractCases(w, p),
+    "messages and their files": messageCases(w, p),
   };
 }
 
@@ -1131,7 +1270,18 @@ async function seededRecords(ana: string, anaId: string, julia: string, juliaId:
 
 // ---------------------------------------------------------------------------------------------
 
-const TABLES = ["users", "opportunities", "applications", "offers"] as const;
+const TABLES = [
+  "users",
+  "opportunities",
+  "applications",
+  "offers",
+  "contracts",
+  "contract_events",
+  "contract_files",
+  "conversations",
+  "messages",
+  "message_files",
+] as const;
 
 function snapshot(dbPath: string) {
   return inspect(dbPath, (db) =>
@@ -1178,6 +1328,8 @@ describe("hostile input against the production server", () => {
     const port = await freePort();
     const setup = serverEnv(port);
     setup.env.SEED_DEMO = "1";
+    // The contracts' schedule would mark the seed's late contracts while the cases run.
+    setup.env.CONTRACT_SCHEDULE_SECONDS = "0";
     base = setup.base;
     dbPath = setup.dbPath;
     migrate(setup.env);
@@ -1340,12 +1492,12 @@ describe("hostile input against the production server", () => {
     const photo = await fetch(base + user.photo_url);
     expect(photo.status).toBe(200);
     expect(Buffer.from(await photo.arrayBuffer()).equals(PNG_1X1)).toBe(true);
-    // Paths fetch would tidy up are sent as written. A bare ".." reaches the public folder, which
-    // remix-serve's static handler redirects to itself (before the app runs); nothing above it is served.
+    // Paths fetch would tidy up are sent as written. A bare ".." is the home page to the router,
+    // which sends a visitor to the login page; nothing outside the app is ever served.
     for (const path of ["/uploads/%2e%2e", "/uploads/%2e%2e/%2e%2e/etc/passwd", "/uploads/../../etc/passwd", "/uploads/..\\..\\etc\\passwd"]) {
       const res = await rawGet(path);
-      expect([301, 404], path).toContain(res.status);
-      if (res.status === 301) expect(res.location, path).toMatch(/^\/uploads\//);
+      expect([302, 404], path).toContain(res.status);
+      if (res.status === 302) expect(res.location, path).toMatch(/^\/login(\?|$)/);
       expect(res.body, path).not.toMatch(/root:/);
     }
   });

@@ -56,7 +56,8 @@ function migrateProcess(env: NodeJS.ProcessEnv) {
 async function startNode(): Promise<Node> {
   const port = await freePort();
   const { env, base, dir } = serverEnv(port);
-  Object.assign(env, { DATABASE_URL: url, WEB_CONCURRENCY: "1", DATABASE_POOL_SIZE: "5" });
+  // The contracts' schedule every second, on both servers: see the test of the automatic completion.
+  Object.assign(env, { DATABASE_URL: url, WEB_CONCURRENCY: "1", DATABASE_POOL_SIZE: "5", CONTRACT_SCHEDULE_SECONDS: "1" });
   const server = await startServer(env, base, { cluster: true });
   running.push(server);
   return { base, port, server, dir };
@@ -205,6 +206,53 @@ describe("two servers on one PostgreSQL", () => {
       wrong_offers_count: 0,
     });
     expect(counts.filled + counts.closed).toBe(ROUNDS);
+  });
+
+  it("share contract files, and complete a delivery left unanswered once, though both run the schedule", async () => {
+    const merchant = await apiUser(a.base, "contratante-agenda@example.com", "merchant");
+    const freelancer = await apiUser(b.base, "freela-agenda@example.com");
+    const opp = dataOf<{ uuid: string }>(await fresh(a.base, "POST", "/api/opportunities", { token: merchant.token, body: validOpportunity }));
+    const app = dataOf<{ id: string }>(
+      await fresh(b.base, "POST", `/api/opportunities/${opp.uuid}/applications`, { token: freelancer.token, body: validApplication }),
+    );
+    const offers = dataOf<{ offers: { id: string }[] }>(await fresh(a.base, "GET", `/api/applications/${app.id}`, { token: merchant.token })).offers;
+    expect((await fresh(a.base, "POST", `/api/applications/${app.id}/accept`, { token: merchant.token, body: { offer_id: offers[0].id } })).status).toBe(200);
+
+    // Delivered with a file through B; the merchant downloads it through A.
+    const form = new FormData();
+    form.set("message", "Entrega pronta.");
+    form.append("files", new Blob([PNG_1X1], { type: "image/png" }), "entrega.png");
+    const delivered = await fetch(`${b.base}/api/contracts/${app.id}/deliveries`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${freelancer.token}` },
+      body: form,
+    });
+    expect(delivered.status, await delivered.clone().text()).toBe(201);
+    const events = ((await delivered.json()) as { data: { events: { files: { url: string }[] }[] } }).data.events;
+    const file = await fetch(`${a.base}${events.at(-1)!.files[0]!.url}`, { headers: { Authorization: `Bearer ${merchant.token}` } });
+    expect(file.status).toBe(200);
+    expect(Buffer.from(await file.arrayBuffer())).toEqual(PNG_1X1);
+
+    // Fourteen days pass without an answer: both servers' schedules find the delivery.
+    await query("UPDATE contracts SET review_due_at = '2000-01-01T00:00:00.000Z' WHERE id = $1", [app.id]);
+    let status = "";
+    for (let i = 0; i < 100 && status !== "completed"; i++) {
+      status = (await query<{ status: string }>("SELECT status FROM contracts WHERE id = $1", [app.id]))[0]!.status;
+      if (status !== "completed") await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(status).toBe("completed");
+    // A few more rounds of both schedules change nothing.
+    await new Promise((r) => setTimeout(r, 2_500));
+    const completions = await query<{ n: number }>(
+      "SELECT count(*)::int AS n FROM contract_events WHERE contract_id = $1 AND kind = 'auto_completed'",
+      [app.id],
+    );
+    expect(completions[0]!.n).toBe(1);
+    const notices = await query<{ user_id: string }>(
+      "SELECT user_id FROM notifications WHERE application_id = $1 AND kind = 'contract_auto_completed' ORDER BY user_id",
+      [app.id],
+    );
+    expect(notices.map((n) => n.user_id)).toEqual([merchant.id, freelancer.id].sort());
   });
 
   it("loses no acknowledged write when one server is killed with SIGKILL, and the other keeps serving", async () => {

@@ -20,16 +20,29 @@ function binDir(): string {
   }
   const which = spawnSync("sh", ["-c", "command -v initdb"], { encoding: "utf8" });
   if (which.status === 0) return join(which.stdout.trim(), "..");
-  throw new Error("PostgreSQL is needed for these tests: install it (apt-get install postgresql)");
+  throw new Error("PostgreSQL is needed for the tests: apt-get install postgresql");
 }
 
 // initdb and postgres refuse to run as root: as root they run as the system user postgres.
 const asRoot = process.getuid?.() === 0;
 function postgresUser() {
   if (!asRoot) return {};
-  const id = (flag: string) => Number(spawnSync("id", [flag, "postgres"], { encoding: "utf8" }).stdout);
+  const id = (flag: string) => {
+    const out = spawnSync("id", [flag, "postgres"], { encoding: "utf8" });
+    if (out.status !== 0) throw new Error("As root, the tests run PostgreSQL as the system user postgres: create it");
+    return Number(out.stdout);
+  };
   return { uid: id("-u"), gid: id("-g") };
 }
+
+// The server must not outlive a test run killed with SIGKILL (no 'exit' handler runs then): on
+// Linux, setpriv asks the kernel to send it SIGINT (fast shutdown) when its parent dies.
+const deathSignal = spawnSync("setpriv", ["--help"], { encoding: "utf8" }).stdout?.includes("--pdeathsig")
+  ? ["setpriv", "--pdeathsig", "INT", "--"]
+  : undefined;
+
+// A process killed by a signal has exitCode null and signalCode set.
+const exited = (child: ChildProcess) => child.exitCode !== null || child.signalCode !== null;
 
 export type Postgres = Awaited<ReturnType<typeof startPostgres>>;
 
@@ -61,13 +74,15 @@ export async function startPostgres() {
       "-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off",
       "-c", "max_connections=300",
     ];
-    const server = spawn(join(bin, "postgres"), args, { stdio: ["ignore", "pipe", "pipe"], cwd: dir, ...user });
+    const command = [...(deathSignal ?? []), join(bin, "postgres"), ...args];
+    // Not detached: a Ctrl-C in the terminal reaches the server too.
+    const server = spawn(command[0], command.slice(1), { stdio: ["ignore", "pipe", "pipe"], cwd: dir, ...user });
     child = server;
     server.stdout!.on("data", (d) => (log += d));
     server.stderr!.on("data", (d) => (log += d));
     // Ready once it accepts a connection (bounded: 30 s).
     for (let i = 0; i < 300; i++) {
-      if (server.exitCode !== null) break;
+      if (exited(server)) break;
       const client = new pg.Client(url());
       try {
         await client.connect();
@@ -83,10 +98,10 @@ export async function startPostgres() {
   /** Fast shutdown (SIGINT: sessions are cut, nothing waits); the data folder stays. */
   async function stop() {
     const server = child;
-    if (!server || server.exitCode !== null) return;
-    const exited = new Promise((r) => server.once("exit", r));
+    if (!server || exited(server)) return;
+    const exit = new Promise((r) => server.once("exit", r));
     server.kill("SIGINT");
-    await exited;
+    await exit;
   }
 
   async function admin(text: string) {

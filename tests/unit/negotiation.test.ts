@@ -24,19 +24,9 @@ import {
   offersFor,
   offersOf,
   opportunityRow,
+  outcome,
   validApplication,
 } from "../market";
-
-/** The status of the AppError a promise rejects with, or 200 when it resolves. */
-async function outcome(promise: Promise<unknown>) {
-  try {
-    await promise;
-    return 200;
-  } catch (error) {
-    if (error instanceof AppError) return error.status;
-    throw error;
-  }
-}
 
 async function latestOfferId(applicationId: string) {
   const offers = await getApplicationOffers(applicationId);

@@ -8,7 +8,9 @@ import {
   listMyApplications,
   listOpportunityApplications,
 } from "~/services/applications.server";
+import { listContracts } from "~/services/contracts.server";
 import { getDashboard } from "~/services/dashboard.server";
+import { unreadMessages } from "~/services/messages.server";
 import { listNotifications } from "~/services/notifications.server";
 import { listOpportunities } from "~/services/opportunities.server";
 import { listFreelancers } from "~/services/profiles.server";
@@ -51,6 +53,12 @@ beforeAll(async () => {
   for (let i = 0; i < 39; i++) await createUser(db, { account_type: "freelancer" });
   const opp = await db.selectFrom("opportunities").select("id").where("uuid", "=", uuid).executeTakeFirstOrThrow();
   for (let i = 0; i < 39; i++) await createApplication(db, { opportunity: opp });
+  // Eight hires of the merchant: eight contracts.
+  const hired = await createUser(db, { account_type: "freelancer" });
+  for (let i = 0; i < 8; i++) {
+    const opportunity = await createOpportunity(db, { merchant_id: merchant.id });
+    await createApplication(db, { opportunity, freelancer_id: hired.id, status: "accepted" });
+  }
 });
 
 /** How many statements `run` sends to the database. */
@@ -74,6 +82,7 @@ describe("statements per list, whatever the page size", () => {
     ["awaiting confirmation", (n: number) => listAwaitingConfirmation(merchant, { per_page: String(n) })],
     ["applications of an opportunity", (n: number) => listOpportunityApplications(merchant, uuid, { per_page: String(n) })],
     ["notifications", (n: number) => listNotifications(merchant, { per_page: String(n) })],
+    ["contracts", (n: number) => listContracts(merchant, { per_page: String(n) })],
     ["invitations (freelancer)", (n: number) => listInvitations(freelancer, { per_page: String(n) })],
     ["invitations (merchant)", (n: number) => listInvitations(merchant, { per_page: String(n) })],
     ["freelancer directory", (n: number) => listFreelancers({ per_page: String(n) })],
@@ -88,8 +97,13 @@ describe("statements per list, whatever the page size", () => {
     expect(((await list(50)) as { data: unknown[] }).data.length).toBeGreaterThan(5);
   });
 
-  it("the dashboard takes two statements", async () => {
-    expect(await statementsOf(() => getDashboard(merchant))).toBe(2);
-    expect(await statementsOf(() => getDashboard(freelancer))).toBe(2);
+  it("the top bar's unread messages take one statement", async () => {
+    expect(await statementsOf(() => unreadMessages(merchant))).toBe(1);
+    expect(await statementsOf(() => unreadMessages(freelancer))).toBe(1);
+  });
+
+  it("the dashboard takes three statements (figures, series, contracts)", async () => {
+    expect(await statementsOf(() => getDashboard(merchant))).toBe(3);
+    expect(await statementsOf(() => getDashboard(freelancer))).toBe(3);
   });
 });

@@ -79,6 +79,12 @@ describe.skipIf(engine !== "sqlite")("volume seed", () => {
     expect(result.applications).toBeGreaterThanOrEqual(600);
     expect(sqlite.prepare("SELECT name FROM sqlite_master WHERE type = 'index' ORDER BY name").all()).toEqual(indexesBefore);
     expect(await brokenInvariants()).toEqual([]);
+    // Every hire has its contract.
+    const { hires, contracts } = sqlite
+      .prepare("SELECT (SELECT count(*) FROM applications WHERE status = 'accepted') AS hires, (SELECT count(*) FROM contracts) AS contracts")
+      .get() as { hires: number; contracts: number };
+    expect(hires).toBeGreaterThan(0);
+    expect(contracts).toBe(hires);
     const freelancer = await db
       .selectFrom("users")
       .selectAll()

@@ -14,8 +14,10 @@ export type NotificationItem = {
   read_at: string | null;
 };
 
-/** Where a notification leads: its application, else its opportunity. */
-export function notificationTarget(n: Pick<NotificationItem, "application_id" | "opportunity_uuid">) {
+/** Where a notification leads: its contract or application, else its opportunity. */
+export function notificationTarget(n: Pick<NotificationItem, "kind" | "application_id" | "opportunity_uuid">) {
+  // A contract has its application's id.
+  if (n.application_id && n.kind.startsWith("contract_")) return `/contracts/${n.application_id}`;
   if (n.application_id) return `/applications/${n.application_id}`;
   if (n.opportunity_uuid) return `/opportunities/${n.opportunity_uuid}`;
   return "/notifications";

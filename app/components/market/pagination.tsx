@@ -78,17 +78,22 @@ export function StatusTabs({
   statuses,
   current,
   label,
+  names = "application_status",
+  allKey = "applications.all",
 }: {
   statuses: readonly string[];
   current: string | null;
   label: string;
+  /** The market keys naming the statuses, and the tab without a filter. */
+  names?: string;
+  allKey?: string;
 }) {
   const { t } = useTranslation("market");
   const hrefWith = useHrefWith();
   return (
     <nav className="tabs" aria-label={label}>
       <Link className={`tab${!current ? " active" : ""}`} to={hrefWith({ status: null, page: null })} aria-current={!current ? "page" : undefined}>
-        {t("applications.all")}
+        {t(allKey)}
       </Link>
       {statuses.map((status) => (
         <Link
@@ -97,7 +102,7 @@ export function StatusTabs({
           to={hrefWith({ status, page: null })}
           aria-current={current === status ? "page" : undefined}
         >
-          {t(`application_status.${status}`)}
+          {t(`${names}.${status}`)}
         </Link>
       ))}
     </nav>

@@ -1,0 +1,169 @@
+import { Link } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { Avatar } from "~/components/avatar";
+import { formatDate, formatDateTime } from "~/lib/format";
+import { REVIEW_DAYS } from "~/lib/market-constants";
+import { formatMoney } from "~/lib/money";
+import type { Role } from "./badges";
+
+type Person = { id: string; display_name: string | null; photo_url: string | null };
+
+export type ContractCardData = {
+  id: string;
+  opportunity: { uuid: string; title: string };
+  merchant: Person;
+  freelancer: Person;
+  price_cents: number;
+  delivery_days: number;
+  status: string;
+  due_at: string;
+  overdue: boolean;
+  review_due_at: string | null;
+  cancel_request: { by: Role; reason: string } | null;
+  ended_at: string | null;
+  updated_at: string;
+};
+
+export type ContractEventData = {
+  id: string;
+  kind: string;
+  author: Role | "system";
+  message: string | null;
+  created_at: string;
+  files: { id: string; name: string; content_type: string; size_bytes: number }[];
+};
+
+const DAY_MS = 86_400_000;
+
+/** Whole days from `now` to `iso`, rounded up (a deadline later today is 1 day away); negative when past. */
+export function daysUntil(iso: string, now: number) {
+  const ms = Date.parse(iso) - now;
+  return ms >= 0 ? Math.ceil(ms / DAY_MS) : -Math.ceil(-ms / DAY_MS);
+}
+
+/** Whether the viewer has the next move: a delivery to make or review, a cancellation to answer. */
+export function isYourMove(c: Pick<ContractCardData, "status" | "cancel_request">, viewer: Role) {
+  if (c.status !== "in_progress" && c.status !== "delivered") return false;
+  if (c.cancel_request && c.cancel_request.by !== viewer) return true;
+  return c.status === (viewer === "merchant" ? "delivered" : "in_progress");
+}
+
+export function ContractStatusBadge({ status, overdue = false }: { status: string; overdue?: boolean }) {
+  const { t } = useTranslation("market");
+  return (
+    <span className="status-line">
+      <span className={`badge contract-${status}`}>{t(`contract_status.${status}`)}</span>
+      {overdue ? <span className="badge contract-overdue">{t("contract.overdue")}</span> : null}
+    </span>
+  );
+}
+
+/** The time left before the due date (or how late the work is), computed against the server's clock. */
+export function DueCountdown({ dueAt, now }: { dueAt: string; now: number }) {
+  const { t } = useTranslation("market");
+  const days = daysUntil(dueAt, now);
+  if (days < 0) return <span className="countdown late">{t("contract.late", { count: -days })}</span>;
+  if (days === 0) return <span className="countdown late">{t("contract.due_today")}</span>;
+  return <span className="countdown">{t("contract.due_in", { count: days })}</span>;
+}
+
+export function ContractCard({ item, viewer, now }: { item: ContractCardData; viewer: Role; now: number }) {
+  const { t, i18n } = useTranslation("market");
+  const other = viewer === "merchant" ? item.freelancer : item.merchant;
+  const yourMove = isYourMove(item, viewer);
+  return (
+    <article className={`card app-card${yourMove ? " app-card-turn" : ""}`}>
+      <Avatar user={{ full_name: other.display_name ?? "?", photo_url: other.photo_url }} size="md" />
+      <div className="app-card-body">
+        <h3 className="app-card-title">
+          <Link to={`/contracts/${item.id}`}>{item.opportunity.title}</Link>
+        </h3>
+        <p className="app-card-sub">
+          {t(viewer === "merchant" ? "contracts.with_freelancer" : "contracts.with_merchant", { name: other.display_name ?? "?" })}
+        </p>
+        <div className="app-card-meta">
+          <ContractStatusBadge status={item.status} overdue={item.overdue} />
+          {yourMove ? <span className="badge your-turn app-pending">{t("contracts.your_move")}</span> : null}
+          <span className="terms">
+            <strong>{formatMoney(item.price_cents, i18n.language)}</strong>
+          </span>
+          {item.status === "in_progress" ? (
+            <span className="muted small">
+              {t("contract.due_at")}: {formatDate(item.due_at, i18n.language)} · <DueCountdown dueAt={item.due_at} now={now} />
+            </span>
+          ) : item.ended_at ? (
+            <span className="muted small">{formatDate(item.ended_at, i18n.language)}</span>
+          ) : null}
+        </div>
+      </div>
+      <div className="app-card-actions">
+        <Link to={`/contracts/${item.id}`} className={`btn btn-sm ${yourMove ? "btn-primary" : "btn-secondary"}`}>
+          {t("contracts.open")}
+        </Link>
+      </div>
+    </article>
+  );
+}
+
+function fileSize(bytes: number, locale: string) {
+  const mb = bytes / (1024 * 1024);
+  return mb >= 1
+    ? `${mb.toLocaleString(locale, { maximumFractionDigits: 1 })} MB`
+    : `${Math.max(1, Math.round(bytes / 1024)).toLocaleString(locale)} KB`;
+}
+
+/** The contract's history, oldest first, each event with its message and files. */
+export function ContractTimeline({
+  contract,
+  events,
+  viewer,
+}: {
+  contract: Pick<ContractCardData, "id" | "price_cents" | "delivery_days">;
+  events: ContractEventData[];
+  viewer: Role;
+}) {
+  const { t, i18n } = useTranslation("market");
+  return (
+    <ol className="timeline">
+      {events.map((event, i) => {
+        const mine = event.author === viewer;
+        const who = event.author === "system" ? t("contract.system") : mine ? t("authors.you") : t(`authors.${event.author}`);
+        return (
+          <li
+            key={event.id}
+            className={`timeline-item ${event.author === "system" ? "system" : mine ? "mine" : "theirs"}${i === events.length - 1 ? " latest" : ""}`}
+          >
+            <div className="timeline-dot" aria-hidden="true" />
+            <div className="timeline-card">
+              <div className="timeline-head">
+                <strong>{who}</strong>
+                <span>
+                  {t(`contract.events.${event.kind}`, {
+                    price: formatMoney(contract.price_cents, i18n.language),
+                    days: event.kind === "auto_completed" ? REVIEW_DAYS : t("applications.days", { count: contract.delivery_days }),
+                  })}
+                </span>
+                <time className="muted small" dateTime={event.created_at}>
+                  {formatDateTime(event.created_at, i18n.language)}
+                </time>
+              </div>
+              {event.message ? <p className="timeline-message">{event.message}</p> : null}
+              {event.files.length ? (
+                <ul className="file-list" aria-label={t("contract.files_count", { count: event.files.length })}>
+                  {event.files.map((file) => (
+                    <li key={file.id}>
+                      <a href={`/contracts/${contract.id}/files/${file.id}`} className="link" download={file.name}>
+                        {file.name}
+                      </a>{" "}
+                      <span className="muted small">{fileSize(file.size_bytes, i18n.language)}</span>
+                    </li>
+                  ))}
+                </ul>
+              ) : null}
+            </div>
+          </li>
+        );
+      })}
+    </ol>
+  );
+}

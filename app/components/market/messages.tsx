@@ -1,0 +1,58 @@
+import { Link } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { formatDateTime } from "~/lib/format";
+import { Icon } from "../icons";
+import type { Role } from "./badges";
+
+export type MessageData = {
+  id: string;
+  seq: number;
+  author: Role;
+  body: string;
+  created_at: string;
+  files: { id: string; name: string; size_bytes: number }[];
+};
+
+/** The top bar's count of unread messages, leading to the first conversation with any. */
+export function MessagesBadge({ unread }: { unread: { total: number; by_application: Record<string, number> } }) {
+  const { t } = useTranslation("market");
+  const first = Object.keys(unread.by_application)[0];
+  if (!unread.total || !first) return null;
+  const label = t("messages.unread", { count: unread.total });
+  return (
+    <Link to={`/applications/${first}/messages`} className="icon-button messages-link" title={label} aria-label={label}>
+      <Icon name="chat" />
+      <span className="messages-count">{unread.total > 99 ? "99+" : unread.total}</span>
+    </Link>
+  );
+}
+
+/** A conversation, oldest first: the viewer's messages on one side, the other's on the other. */
+export function MessageThread({ applicationId, messages, viewer }: { applicationId: string; messages: MessageData[]; viewer: Role }) {
+  const { t, i18n } = useTranslation("market");
+  if (messages.length === 0) return <p className="muted">{t("messages.empty")}</p>;
+  return (
+    <ol className="thread">
+      {messages.map((m, i) => (
+        <li key={m.id} className={`thread-item ${m.author === viewer ? "mine" : "theirs"}`} id={i === messages.length - 1 ? "latest" : undefined}>
+          <div className="thread-head">
+            <strong>{m.author === viewer ? t("authors.you") : t(`authors.${m.author}`)}</strong>
+            <time className="muted small" dateTime={m.created_at}>{formatDateTime(m.created_at, i18n.language)}</time>
+          </div>
+          <p className="thread-body">{m.body}</p>
+          {m.files.length ? (
+            <ul className="file-list">
+              {m.files.map((f) => (
+                <li key={f.id}>
+                  <a className="link" href={`/applications/${applicationId}/messages/files/${f.id}`} download={f.name}>
+                    {f.name}
+                  </a>
+                </li>
+              ))}
+            </ul>
+          ) : null}
+        </li>
+      ))}
+    </ol>
+  );
+}

@@ -1,0 +1,39 @@
+import { randomUUID } from "node:crypto";
+import type { Kysely } from "kysely";
+import type { ContractRow, Database } from "./schema";
+
+const DAY_MS = 86_400_000;
+
+export type NewContract = Pick<ContractRow, "id" | "opportunity_id" | "merchant_id" | "freelancer_id" | "price_cents" | "delivery_days">;
+
+/**
+ * The contract of a hire made at `at` (the accept's transaction, or a seeded accepted
+ * application): in progress, due delivery_days later, its history opened with a `created` event.
+ */
+export async function insertContract(trx: Kysely<Database>, input: NewContract, at: string) {
+  await trx
+    .insertInto("contracts")
+    .values({
+      ...input,
+      status: "in_progress",
+      due_at: new Date(Date.parse(at) + input.delivery_days * DAY_MS).toISOString(),
+      overdue_at: null,
+      delivered_at: null,
+      review_due_at: null,
+      reminded_at: null,
+      deliveries_count: 0,
+      events_count: 1,
+      cancel_requested_by: null,
+      cancel_request_reason: null,
+      ended_at: null,
+      ended_by: null,
+      end_reason: null,
+      created_at: at,
+      updated_at: at,
+    })
+    .execute();
+  await trx
+    .insertInto("contract_events")
+    .values({ id: randomUUID(), contract_id: input.id, seq: 1, kind: "created", author: "system", message: null, created_at: at })
+    .execute();
+}

@@ -1,0 +1,74 @@
+// The HTTP server of one process (`npm start` runs one per core through scripts/serve.ts):
+// Express with the Remix request handler, as remix-serve does, less what every request paid for
+// there and nobody needed:
+// - no compression: the reverse proxy in front compresses (it terminates TLS anyway), once per
+//   response and outside these processes. remix-serve gzipped every answer, even a 15-byte
+//   /healthz, with a new zlib stream and a flush each (Remix writes its bodies in pieces).
+// - no per-request access log: the proxy keeps it. Errors are still logged by the app.
+// - static files only where they are: /build/ (fingerprinted names: cached for a year) and the
+//   few public files (an hour); any other path goes straight to Remix without a disk lookup.
+// Plain JavaScript, so the workers need no TypeScript loader.
+import { createRequestHandler } from "@remix-run/express";
+import { installGlobals } from "@remix-run/node";
+import express from "express";
+import cluster from "node:cluster";
+import { existsSync } from "node:fs";
+import { resolve } from "node:path";
+import { pathToFileURL } from "node:url";
+
+const buildPath = resolve(process.argv[2] ?? "build/index.js");
+if (!existsSync(buildPath)) {
+  console.error(`[freela] server build not found: ${buildPath} (run npm run build)`);
+  process.exit(1);
+}
+// Remix 2 without single fetch runs on the fetch polyfills (measured faster here than Node's own).
+installGlobals();
+const build = await import(pathToFileURL(buildPath).href);
+
+const app = express();
+app.disable("x-powered-by");
+// Kept off: Express would read X-Forwarded-* only with it set, and nothing here needs req.ip.
+app.use(build.publicPath, express.static(build.assetsBuildDirectory, { immutable: true, maxAge: "1y", fallthrough: false }));
+app.use("/locales", express.static("public/locales", { maxAge: "1h", fallthrough: false }));
+app.get("/favicon.svg", express.static("public", { maxAge: "1h" }));
+// A write from another site gets the app's 403 and its Portuguese message here: Remix would
+// refuse a cross-site document POST itself, but with an empty 500.
+const { crossSiteRefusal } = build.entry.module;
+const SAFE = new Set(["GET", "HEAD", "OPTIONS"]);
+app.use(async (req, res, next) => {
+  if (SAFE.has(req.method)) return next();
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(", ") : value);
+  }
+  const refusal = crossSiteRefusal(new Request(`http://${req.headers.host ?? "localhost"}${req.originalUrl}`, { method: req.method, headers }));
+  if (!refusal) return next();
+  // The body is left unread: the connection closes after the answer.
+  res.status(refusal.status).set(Object.fromEntries(refusal.headers)).set("Connection", "close").send(await refusal.text());
+});
+app.all("*", createRequestHandler({ build, mode: build.mode }));
+
+const port = Number(process.env.PORT) || 3000;
+const host = process.env.HOST;
+const server = app.listen(port, ...(host ? [host] : []), () => {
+  console.info(`[freela] process ${process.pid} serving on http://${host ?? "localhost"}:${port}`);
+});
+// A reverse proxy keeps connections open for reuse (nginx: 60 s by default); this side must keep
+// them a little longer, or the proxy may send a request on a socket this side is closing.
+server.keepAliveTimeout = 65_000;
+server.headersTimeout = 66_000;
+
+// Stopping (SIGTERM/SIGINT, or the launcher disconnecting this worker): no new connections,
+// idle ones closed at once (a proxy's would otherwise hold the process for keepAliveTimeout),
+// requests in flight finish; the process exits once nothing is left (the build's shutdown
+// deadline bounds the wait).
+let stopping = false;
+function stop() {
+  if (stopping) return;
+  stopping = true;
+  server.close();
+  server.closeIdleConnections();
+}
+process.once("SIGTERM", stop);
+process.once("SIGINT", stop);
+if (cluster.isWorker) cluster.worker.once("disconnect", stop);

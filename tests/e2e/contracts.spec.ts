@@ -1,0 +1,137 @@
+import { expect, test, type APIRequestContext, type Browser, type Page, type TestInfo } from "@playwright/test";
+import { PNG_1X1, registerViaApi, signIn } from "./support";
+
+// After the hire, as real users live it, once with JavaScript and once without: the freelancer
+// delivers with a file, the merchant asks for changes, the freelancer delivers again and the
+// merchant approves. The hire itself is made through the API (the marketplace story covers it).
+
+const money = (text: string) => new RegExp(text.replace(/[.$]/g, "\\$&").replace(/ /g, "\\s"));
+
+async function token(request: APIRequestContext, email: string, password: string) {
+  const res = await request.post("/api/login", { data: { email, password } });
+  return { Authorization: `Bearer ${(await res.json()).access_token}` };
+}
+
+/** A merchant and a freelancer with a contract: opportunity, application and accept, by the API. */
+async function hire(request: APIRequestContext) {
+  const merchant = await registerViaApi(request, { account_type: "merchant", display_name: "Marina" });
+  const freelancer = await registerViaApi(request, { account_type: "freelancer", display_name: "Julinha" });
+  const asMerchant = await token(request, merchant.email, merchant.password);
+  const asFreelancer = await token(request, freelancer.email, freelancer.password);
+  const title = `Identidade visual ${Date.now().toString(36)}`;
+  const opp = await request.post("/api/opportunities", {
+    headers: asMerchant,
+    data: {
+      title,
+      description: "Logotipo, paleta de cores e cartão de visita para uma cafeteria de bairro.",
+      category: "design",
+      skills: ["Figma"],
+      budget_type: "fixed",
+      budget_min_cents: 100_000,
+      budget_max_cents: 200_000,
+      location_type: "remote",
+    },
+  });
+  const { uuid } = (await opp.json()).data;
+  const app = await request.post(`/api/opportunities/${uuid}/applications`, {
+    headers: asFreelancer,
+    data: { cover_letter: "Desenho marcas para cafés e padarias há seis anos.", price_cents: 150_000, delivery_days: 10 },
+  });
+  const { id } = (await app.json()).data;
+  const offers = (await (await request.get(`/api/applications/${id}`, { headers: asMerchant })).json()).data.offers;
+  const accepted = await request.post(`/api/applications/${id}/accept`, { headers: asMerchant, data: { offer_id: offers[0].id } });
+  expect(accepted.status()).toBe(200);
+  return { merchant, freelancer, id, title };
+}
+
+async function userPage(browser: Browser, testInfo: TestInfo, javaScriptEnabled: boolean, who: { email: string; password: string }) {
+  const { baseURL, locale, timezoneId } = testInfo.project.use;
+  const context = await browser.newContext({ baseURL, locale, timezoneId, javaScriptEnabled });
+  const page = await context.newPage();
+  await signIn(page, who.email, who.password);
+  return page;
+}
+
+const toast = (page: Page, text: string | RegExp) => page.getByRole("status").filter({ hasText: text });
+
+function story(javaScriptEnabled: boolean) {
+  test("hire → deliver → request changes → deliver → approve", async ({ request, browser }, testInfo) => {
+    const { merchant, freelancer, id, title } = await hire(request);
+    const marina = await userPage(browser, testInfo, javaScriptEnabled, merchant);
+    const julia = await userPage(browser, testInfo, javaScriptEnabled, freelancer);
+
+    // The merchant finds the contract from the sidebar.
+    await marina.goto("/dashboard");
+    await marina.getByRole("complementary", { name: "Menu principal" }).getByRole("link", { name: "Contratos" }).click();
+    await expect(marina).toHaveURL(/\/contracts$/);
+    await marina.locator(".app-card").filter({ hasText: title }).getByRole("link", { name: "Abrir contrato" }).click();
+    await expect(marina).toHaveURL(new RegExp(`/contracts/${id}$`));
+    await expect(marina.locator(".badge.contract-in_progress")).toHaveText("Em andamento");
+    await expect(marina.locator(".facts")).toContainText(money("R$ 1.500,00"));
+    await expect(marina.getByText("faltam 10 dias")).toBeVisible();
+    await expect(marina.getByRole("button", { name: "Enviar entrega" })).toHaveCount(0);
+
+    // The freelancer reaches it from the application, and delivers with a file.
+    await julia.goto(`/applications/${id}`);
+    await julia.getByRole("link", { name: "Abrir o contrato" }).click();
+    await expect(julia).toHaveURL(new RegExp(`/contracts/${id}$`));
+    await julia.getByLabel("Arquivos").setInputFiles({ name: "logo final.png", mimeType: "image/png", buffer: PNG_1X1 });
+    await julia.getByRole("button", { name: "Enviar entrega" }).click();
+    await expect(julia.locator("#message-error")).toHaveText("Descreva a entrega em até 4000 caracteres.");
+    await julia.getByLabel("Mensagem da entrega").fill("Seguem o logotipo e a paleta de cores.");
+    await julia.getByLabel("Arquivos").setInputFiles({ name: "logo final.png", mimeType: "image/png", buffer: PNG_1X1 });
+    await julia.getByRole("button", { name: "Enviar entrega" }).click();
+    await expect(toast(julia, "Entrega enviada!")).toBeVisible();
+    await expect(julia.locator(".badge.contract-delivered")).toHaveText("Entregue");
+    await expect(julia.getByRole("link", { name: /logo final\.png/ })).toBeVisible();
+
+    // The merchant sees the delivery and the countdown to its automatic approval, and asks for changes.
+    await marina.goto(`/contracts/${id}`);
+    await expect(marina.getByText(/aprovada automaticamente em 14 dias/)).toBeVisible();
+    const fileHref = (await marina.getByRole("link", { name: /logo final\.png/ }).getAttribute("href"))!;
+    const download = await marina.request.get(fileHref);
+    expect(download.status()).toBe(200);
+    expect(download.headers()["content-type"]).toBe("image/png");
+    await marina.getByRole("button", { name: "Pedir alterações" }).click();
+    await expect(marina.locator("#message-error")).toHaveText("Explique as alterações pedidas em até 4000 caracteres.");
+    await marina.getByLabel("O que precisa mudar").fill("Gostaria de uma versão do logotipo em fundo escuro.");
+    await marina.getByRole("button", { name: "Pedir alterações" }).click();
+    await expect(toast(marina, "Pedido de alterações enviado.")).toBeVisible();
+    await expect(marina.locator(".badge.contract-in_progress")).toHaveText("Em andamento");
+
+    // The freelancer is told, and delivers again.
+    await julia.goto("/notifications");
+    await julia.getByRole("button", { name: new RegExp(`Marina pediu alterações em “${title}”`) }).click();
+    await expect(julia).toHaveURL(new RegExp(`/contracts/${id}$`));
+    await expect(julia.getByText("Gostaria de uma versão do logotipo em fundo escuro.")).toBeVisible();
+    await julia.getByLabel("Mensagem da entrega").fill("Versão em fundo escuro incluída.");
+    await julia.getByRole("button", { name: "Enviar entrega" }).click();
+    await expect(toast(julia, "Entrega enviada!")).toBeVisible();
+
+    // The merchant approves: the contract is completed, with every round in its history.
+    await marina.goto(`/contracts/${id}`);
+    await marina.getByRole("button", { name: "Aprovar entrega" }).click();
+    await expect(toast(marina, "Entrega aprovada. Contrato concluído!")).toBeVisible();
+    await expect(marina.locator(".badge.contract-completed")).toHaveText("Concluído");
+    await expect(marina.locator(".timeline-item")).toHaveCount(5);
+    await expect(marina.getByText("Nenhuma ação disponível para você neste momento.")).toBeVisible();
+
+    // The dashboard counts the value completed in the last 30 days.
+    await marina.goto("/dashboard");
+    await expect(marina.locator(".figure").filter({ hasText: "Concluído nos últimos 30 dias" })).toContainText(money("R$ 1.500,00"));
+
+    // Nobody else sees the contract or its files.
+    const stranger = await registerViaApi(request, { account_type: "freelancer" });
+    const other = await userPage(browser, testInfo, javaScriptEnabled, stranger);
+    expect((await other.goto(`/contracts/${id}`))?.status()).toBe(404);
+    expect((await other.request.get(fileHref)).status()).toBe(404);
+  });
+}
+
+test.describe("contracts, with JavaScript", () => {
+  story(true);
+});
+
+test.describe("contracts, without JavaScript", () => {
+  story(false);
+});

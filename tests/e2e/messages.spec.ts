@@ -1,0 +1,78 @@
+import { expect, test, type APIRequestContext, type Browser, type TestInfo } from "@playwright/test";
+import { PNG_1X1, registerViaApi, signIn } from "./support";
+
+// A conversation about an application, with JavaScript on and off: the freelancer writes with a
+// file, the merchant sees the unread count in the top bar, opens it and answers.
+
+async function applied(request: APIRequestContext) {
+  const merchant = await registerViaApi(request, { account_type: "merchant", display_name: "Marina" });
+  const freelancer = await registerViaApi(request, { account_type: "freelancer", display_name: "Julinha" });
+  const token = async (who: { email: string; password: string }) => ({
+    Authorization: `Bearer ${(await (await request.post("/api/login", { data: who })).json()).access_token}`,
+  });
+  const opp = await request.post("/api/opportunities", {
+    headers: await token(merchant),
+    data: {
+      title: `Cardápio digital ${Date.now().toString(36)}`,
+      description: "Cardápio com fotos dos pratos e link para pedidos pelo WhatsApp.",
+      category: "design",
+      budget_type: "fixed",
+      budget_min_cents: 50_000,
+      budget_max_cents: 90_000,
+      location_type: "remote",
+    },
+  });
+  const app = await request.post(`/api/opportunities/${(await opp.json()).data.uuid}/applications`, {
+    headers: await token(freelancer),
+    data: { cover_letter: "Faço cardápios digitais leves e bonitos para restaurantes.", price_cents: 70_000, delivery_days: 7 },
+  });
+  return { merchant, freelancer, id: (await app.json()).data.id as string };
+}
+
+async function userPage(browser: Browser, testInfo: TestInfo, javaScriptEnabled: boolean, who: { email: string; password: string }) {
+  const { baseURL, locale, timezoneId } = testInfo.project.use;
+  const page = await (await browser.newContext({ baseURL, locale, timezoneId, javaScriptEnabled })).newPage();
+  await signIn(page, who.email, who.password);
+  return page;
+}
+
+for (const javaScriptEnabled of [true, false]) {
+  test(`messages with files, unread counts ${javaScriptEnabled ? "with" : "without"} JavaScript`, async ({ request, browser }, testInfo) => {
+    // With JavaScript the answer is awaited from the page's own polling (every 10 s).
+    test.setTimeout(60_000);
+    const { merchant, freelancer, id } = await applied(request);
+    const julia = await userPage(browser, testInfo, javaScriptEnabled, freelancer);
+    const marina = await userPage(browser, testInfo, javaScriptEnabled, merchant);
+
+    await julia.goto(`/applications/${id}`);
+    await julia.getByRole("link", { name: "Mensagens" }).click();
+    await expect(julia.getByText("Nenhuma mensagem ainda.")).toBeVisible();
+    await julia.getByRole("button", { name: "Enviar mensagem" }).click();
+    await expect(julia.locator("#body-error")).toHaveText("Escreva a mensagem em até 4000 caracteres.");
+    await julia.getByLabel("Mensagem", { exact: true }).fill("Olá! Segue um exemplo de cardápio que fiz.");
+    await julia.getByLabel("Arquivos").setInputFiles({ name: "exemplo.png", mimeType: "image/png", buffer: PNG_1X1 });
+    await julia.getByRole("button", { name: "Enviar mensagem" }).click();
+    await expect(julia.getByRole("status").filter({ hasText: "Mensagem enviada." })).toBeVisible();
+    await expect(julia.getByRole("link", { name: "exemplo.png" })).toBeVisible();
+
+    // The merchant sees one unread message in the top bar, opens it, and the count goes away.
+    await marina.goto("/dashboard");
+    await expect(marina.locator(".messages-count")).toHaveText("1");
+    // (Followed by its address: without JavaScript the welcome toast stays over the top bar.)
+    await marina.goto((await marina.getByRole("link", { name: "1 mensagem não lida" }).getAttribute("href"))!);
+    await expect(marina).toHaveURL(new RegExp(`/applications/${id}/messages`));
+    await expect(marina.getByText("Olá! Segue um exemplo de cardápio que fiz.")).toBeVisible();
+    await expect(marina.locator(".messages-count")).toHaveCount(0);
+    await marina.getByLabel("Mensagem", { exact: true }).fill("Gostei! Pode fazer um com fundo claro?");
+    await marina.getByRole("button", { name: "Enviar mensagem" }).click();
+    await expect(marina.getByRole("status").filter({ hasText: "Mensagem enviada." })).toBeVisible();
+
+    if (javaScriptEnabled) {
+      // The open page shows the answer without reloading.
+      await expect(julia.getByText("Gostei! Pode fazer um com fundo claro?")).toBeVisible({ timeout: 15_000 });
+    } else {
+      await julia.reload();
+      await expect(julia.getByText("Gostei! Pode fazer um com fundo claro?")).toBeVisible();
+    }
+  });
+}
