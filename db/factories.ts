@@ -45,6 +45,8 @@ export async function createUser(db: Kysely<Database>, overrides: UserOverrides 
     photo_path: null,
     city: null,
     remote: 1,
+    rating_count: 0,
+    rating_sum: 0,
     created_at: now,
     updated_at: now,
     ...rest,

@@ -22,6 +22,9 @@ export interface UsersTable {
   search_skills: string;
   search_city: string | null;
   sort_name: string;
+  /** Published reviews of this user: how many and the sum of their stars (015_reviews). */
+  rating_count: Generated<number>;
+  rating_sum: Generated<number>;
   created_at: string;
   updated_at: string;
 }
@@ -111,6 +114,7 @@ export type NotificationKind =
   | "contract_cancel_declined"
   | "contract_review_reminder"
   | "contract_overdue"
+  | "contract_reviewed"
   | "invitation_received";
 
 export interface NotificationsTable {
@@ -162,6 +166,8 @@ export interface ContractsTable {
   ended_by: ContractParty | "system" | null;
   /** Why it was cancelled. */
   end_reason: string | null;
+  /** Reviews written about this contract (0–2); see ReviewsTable. */
+  reviews_count: Generated<number>;
   created_at: string;
   updated_at: string;
 }
@@ -256,6 +262,23 @@ export interface ConversationReadsTable {
   last_read_seq: number;
 }
 
+/** A review of one side by the other after a contract; hidden until published_at. */
+export interface ReviewsTable {
+  id: string;
+  contract_id: string;
+  author_id: string;
+  subject_id: string;
+  author_role: ContractParty;
+  rating: number;
+  comment: string;
+  reply: string | null;
+  replied_at: string | null;
+  /** The contract's end plus 14 days: published then if the other side has not written. */
+  publish_due_at: string;
+  published_at: string | null;
+  created_at: string;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -274,6 +297,7 @@ export interface Database {
   conversation_reads: ConversationReadsTable;
   portfolio_items: PortfolioItemsTable;
   invitations: InvitationsTable;
+  reviews: ReviewsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

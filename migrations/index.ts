@@ -14,6 +14,7 @@ import * as m011 from "./011_messages";
 import * as m012 from "./012_profile_city_directory";
 import * as m013 from "./013_portfolio";
 import * as m014 from "./014_invitations";
+import * as m015 from "./015_reviews";
 
 /** A migration, with its PostgreSQL version where the SQL differs. */
 type Step = Migration & { postgres?: Migration };
@@ -35,6 +36,7 @@ const steps: Record<string, Step> = {
   "012_profile_city_directory": m012,
   "013_portfolio": m013,
   "014_invitations": m014,
+  "015_reviews": m015,
 };
 
 export function migrationProvider(engine: Engine): MigrationProvider {

@@ -53,6 +53,8 @@ export async function registerUser(input: unknown, request?: Request) {
     city: null,
     remote: 1,
     ...directoryColumns({ full_name: data.full_name, display_name: data.display_name ?? null, bio: "", skills: [], city: null }),
+    rating_count: 0,
+    rating_sum: 0,
     created_at: now,
     updated_at: now,
   };

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { sql } from "kysely";
 import { z } from "zod";
-import { DEFAULT_PER_PAGE, MAX_PER_PAGE } from "~/lib/market-constants";
+import { pageQuerySchema } from "~/lib/market-schemas";
 import { text } from "~/lib/schemas";
 import { db, transaction } from "../../db";
 import { isUniqueViolation } from "../../db/dialect";
@@ -40,21 +40,6 @@ export const inviteInputSchema = z.object({
   message: text("invite_message_length", 1, 500),
 });
 
-const listQuerySchema = z.object({
-  page: z.preprocess(
-    (v) => (typeof v === "string" && /^\d+$/.test(v) ? Number(v) : v),
-    z.number({ invalid_type_error: "page_invalid" }).int("page_invalid").min(1, "page_invalid").max(1_000_000, "page_invalid").default(1),
-  ),
-  per_page: z.preprocess(
-    (v) => (typeof v === "string" && /^\d+$/.test(v) ? Number(v) : v),
-    z
-      .number({ invalid_type_error: "per_page_invalid" })
-      .int("per_page_invalid")
-      .min(1, "per_page_invalid")
-      .max(MAX_PER_PAGE, "per_page_invalid")
-      .default(DEFAULT_PER_PAGE),
-  ),
-});
 
 /** Invitations with what their shown status and JSON need: one query, whatever the count. */
 function invitationRows() {
@@ -181,7 +166,7 @@ export async function inviteFreelancer(merchant: UserRow, uuid: string, input: u
 
 /** A freelancer's invitations (or, for a merchant, those they sent), newest first. Two queries. */
 export async function listInvitations(user: UserRow, query: unknown): Promise<{ data: InvitationJson[]; meta: PageMeta }> {
-  const { page, per_page } = parseInput(listQuerySchema, query);
+  const { page, per_page } = parseInput(pageQuerySchema, query);
   const mine = user.account_type === "freelancer" ? ("i.freelancer_id" as const) : ("i.merchant_id" as const);
   const [{ total }, rows] = await Promise.all([
     db

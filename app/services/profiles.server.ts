@@ -6,6 +6,7 @@ import { db } from "../../db";
 import type { UserRow } from "../../db/schema";
 import { AppError, parseInput } from "./errors.server";
 import { offsetOf, pageMeta, type PageMeta } from "./market.server";
+import { ratingOf, type Rating } from "./reviews.server";
 import { listPortfolio, type PortfolioItemJson } from "./portfolio.server";
 import { displayNameOf, parseTags, photoUrl } from "./users.server";
 
@@ -24,12 +25,16 @@ export type PublicProfileJson = {
   city: string | null;
   remote: boolean;
   member_since: string;
+  /** From published reviews only. */
+  rating: Rating;
+  /** Contracts completed on either side. */
+  completed_contracts: number;
 };
 
 type ProfileColumns = Pick<
   UserRow,
-  "id" | "account_type" | "full_name" | "display_name" | "photo_path" | "bio" | "skills" | "city" | "remote" | "created_at"
->;
+  "id" | "account_type" | "full_name" | "display_name" | "photo_path" | "bio" | "skills" | "city" | "remote" | "created_at" | "rating_count" | "rating_sum"
+> & { completed_contracts: number | string | null };
 
 const PROFILE_COLUMNS = [
   "users.id",
@@ -42,7 +47,12 @@ const PROFILE_COLUMNS = [
   "users.city",
   "users.remote",
   "users.created_at",
+  "users.rating_count",
+  "users.rating_sum",
 ] as const;
+
+/** The user's completed contracts, as either side: a subquery, so a page of profiles stays one query. */
+const completedContracts = sql<number>`(SELECT count(*) FROM contracts c WHERE c.status = 'completed' AND (c.freelancer_id = users.id OR c.merchant_id = users.id))`;
 
 export function toPublicProfile(u: ProfileColumns): PublicProfileJson {
   return {
@@ -57,6 +67,8 @@ export function toPublicProfile(u: ProfileColumns): PublicProfileJson {
     city: u.city,
     remote: u.remote === 1,
     member_since: u.created_at,
+    rating: ratingOf(u),
+    completed_contracts: Number(u.completed_contracts ?? 0),
   };
 }
 
@@ -66,7 +78,7 @@ const USER_ID = /^[0-9a-f-]{36}$/i;
 export async function getFreelancerProfile(id: string): Promise<PublicProfileJson & { portfolio: PortfolioItemJson[] }> {
   if (!USER_ID.test(id)) throw new AppError(404, "profile_not_found");
   const [user, portfolio] = await Promise.all([
-    db.selectFrom("users").select(PROFILE_COLUMNS).where("id", "=", id).where("account_type", "=", "freelancer").executeTakeFirst(),
+    db.selectFrom("users").select(PROFILE_COLUMNS).select(completedContracts.as("completed_contracts")).where("id", "=", id).where("account_type", "=", "freelancer").executeTakeFirst(),
     listPortfolio(id),
   ]);
   if (!user) throw new AppError(404, "profile_not_found");
@@ -78,6 +90,7 @@ export async function getMerchantProfile(id: string): Promise<PublicProfileJson 
   const user = await db
     .selectFrom("users")
     .select(PROFILE_COLUMNS)
+    .select(completedContracts.as("completed_contracts"))
     .select((eb) =>
       eb
         .selectFrom("opportunities")
@@ -96,7 +109,7 @@ export async function getMerchantProfile(id: string): Promise<PublicProfileJson 
 // ---------------------------------------------------------------------------------------------
 // Directory
 
-export const DIRECTORY_SORTS = ["newest", "name"] as const;
+export const DIRECTORY_SORTS = ["newest", "name", "rating", "contracts"] as const;
 
 const emptyToUndefined = (v: unknown) => (typeof v === "string" && v.trim() === "" ? undefined : v);
 const intParam = (key: string, max: number, fallback: number) =>
@@ -114,6 +127,10 @@ export const directoryQuerySchema = z.object({
   remote: z.preprocess(
     emptyToUndefined,
     z.enum(["1", "true"], { errorMap: () => ({ message: "remote_filter_invalid" }) }).optional(),
+  ),
+  min_rating: z.preprocess(
+    (v) => (typeof v === "string" && /^\s*[1-5]([.,]\d)?\s*$/.test(v) ? Number(v.replace(",", ".")) : emptyToUndefined(v)),
+    z.number({ invalid_type_error: "min_rating_invalid" }).min(1, "min_rating_invalid").max(5, "min_rating_invalid").optional(),
   ),
   sort: z.preprocess(emptyToUndefined, z.enum(DIRECTORY_SORTS, { errorMap: () => ({ message: "sort_invalid" }) }).default("newest")),
   page: intParam("page_invalid", 1_000_000, 1),
@@ -148,11 +165,24 @@ export async function listFreelancers(query: unknown): Promise<{ data: PublicPro
     )
     .$if(skill !== "", (qb) => qb.where(sql<boolean>`users.search_skills LIKE ${`%|${likeLiteral(skill)}|%`} ESCAPE '\\'`))
     .$if(city !== "", (qb) => qb.where("users.search_city", "=", city))
-    .$if(q.remote !== undefined, (qb) => qb.where("users.remote", "=", 1));
+    .$if(q.remote !== undefined, (qb) => qb.where("users.remote", "=", 1))
+    // Average ≥ min, in integers: sum × 10 ≥ round(min × 10) × count.
+    .$if(q.min_rating !== undefined, (qb) =>
+      qb.where("users.rating_count", ">", 0).where(sql<boolean>`users.rating_sum * 10 >= ${Math.round(q.min_rating! * 10)} * users.rating_count`),
+    );
   const [{ total }, rows] = await Promise.all([
     base.select((eb) => eb.fn.countAll<number>().as("total")).executeTakeFirstOrThrow(),
     base
       .select(PROFILE_COLUMNS)
+      .select(completedContracts.as("completed_contracts"))
+      .$if(q.sort === "rating", (qb) =>
+        qb
+          .orderBy(sql`CASE WHEN users.rating_count = 0 THEN 1 ELSE 0 END`)
+          .orderBy(sql`users.rating_sum * 1.0 / CASE WHEN users.rating_count = 0 THEN 1 ELSE users.rating_count END`, "desc")
+          .orderBy("users.rating_count", "desc")
+          .orderBy("users.id"),
+      )
+      .$if(q.sort === "contracts", (qb) => qb.orderBy(sql`completed_contracts`, "desc").orderBy("users.id"))
       .$if(q.sort === "newest", (qb) => qb.orderBy("users.created_at", "desc").orderBy("users.id", "desc"))
       .$if(q.sort === "name", (qb) => qb.orderBy("users.sort_name").orderBy("users.id"))
       .limit(q.per_page)
