@@ -1,6 +1,7 @@
 import { Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { Avatar } from "./avatar";
+import { RatingSummary, type RatingData } from "./market/reviews";
 
 export type ProfileCardData = {
   id: string;
@@ -12,6 +13,8 @@ export type ProfileCardData = {
   skills: string[];
   city: string | null;
   remote: boolean;
+  rating: RatingData;
+  completed_contracts: number;
 };
 
 /** A freelancer in the directory: the whole card leads to the public profile. */
@@ -26,6 +29,10 @@ export function FreelancerCard({ person }: { person: ProfileCardData }) {
         </h3>
         <p className="muted person-where">
           {[person.city, person.remote ? t("directory.remote_badge") : null].filter(Boolean).join(" · ")}
+        </p>
+        <p className="person-where">
+          <RatingSummary rating={person.rating} />
+          {person.completed_contracts ? <span className="muted"> · {t("directory.completed", { count: person.completed_contracts })}</span> : null}
         </p>
         {person.bio ? <p className="person-bio">{person.bio}</p> : null}
         {person.skills.length ? (

@@ -2,6 +2,7 @@ import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { formatDate } from "~/lib/format";
 import { Avatar } from "./avatar";
+import { RatingSummary, type RatingData } from "./market/reviews";
 
 export type PublicProfileData = {
   name: string;
@@ -14,6 +15,8 @@ export type PublicProfileData = {
   city: string | null;
   remote: boolean;
   member_since: string;
+  rating: RatingData;
+  completed_contracts: number;
 };
 
 /** The head and details of a public profile; what differs by account type comes as children. */
@@ -34,6 +37,14 @@ export function PublicProfile({ profile, facts, children }: { profile: PublicPro
           <div>
             <dt>{t("profile.member_since")}</dt>
             <dd>{formatDate(profile.member_since, i18n.language)}</dd>
+          </div>
+          <div>
+            <dt>{t("reviews.rating_label", { ns: "market" })}</dt>
+            <dd><RatingSummary rating={profile.rating} /></dd>
+          </div>
+          <div>
+            <dt>{t("reviews.completed_contracts", { ns: "market" })}</dt>
+            <dd>{profile.completed_contracts}</dd>
           </div>
           {profile.city ? (
             <div>

@@ -45,3 +45,9 @@ export function directoryColumns(p: Profile) {
     sort_name: foldKey(name),
   };
 }
+
+/** The directory's orders (the first is the default). */
+export const DIRECTORY_SORTS = ["newest", "name", "rating", "contracts"] as const;
+
+/** The minimum-rating filter's choices. */
+export const MIN_RATINGS = ["4.5", "4", "3"] as const;

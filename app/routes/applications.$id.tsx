@@ -1,3 +1,4 @@
+import { RatingSummary } from "~/components/market/reviews";
 import { json, type LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
@@ -118,6 +119,7 @@ export default function ApplicationPage() {
                       <Link to={`/freelancers/${a.freelancer.id}`}>{a.freelancer.display_name || a.freelancer.full_name}</Link>
                     </strong>
                     {a.freelancer.display_name ? <p className="muted small">{a.freelancer.full_name}</p> : null}
+                    <RatingSummary rating={a.freelancer.rating} />
                   </div>
                 </div>
                 {a.freelancer.skills.length ? (

@@ -5,20 +5,26 @@ import { FormMessage, TextAreaField } from "~/components/form";
 import { MarketErrorBoundary } from "~/components/market/error-boundary";
 import { PortfolioList } from "~/components/portfolio";
 import { PublicProfile } from "~/components/public-profile";
-import { orRefusal, redirectWithMarketToast } from "~/lib/market-forms.server";
+import { ProfileReviews } from "~/components/market/reviews";
+import { listFromUrl, orRefusal, redirectWithMarketToast } from "~/lib/market-forms.server";
 import { marketTitleMeta } from "~/lib/market-meta";
 import { requireUser } from "~/services/auth.server";
 import { AppError } from "~/services/errors.server";
 import { formError, formValues, readForm } from "~/services/forms.server";
 import { inviteFreelancer, openOpportunitiesOf } from "~/services/invitations.server";
 import { getFreelancerProfile } from "~/services/profiles.server";
+import { listUserReviews } from "~/services/reviews.server";
 
 export const meta = marketTitleMeta("titles.profile");
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireUser(request);
-  const [profile, openings] = await Promise.all([orRefusal(getFreelancerProfile(params.id!)), openOpportunitiesOf(user)]);
-  return json({ profile, openings, merchant: user.account_type === "merchant" });
+  const profile = await orRefusal(getFreelancerProfile(params.id!));
+  const [{ list: reviews }, openings] = await Promise.all([
+    listFromUrl(request, ["page"], (q) => listUserReviews(profile.id, q)),
+    openOpportunitiesOf(user),
+  ]);
+  return json({ profile, reviews, openings, merchant: user.account_type === "merchant" });
 }
 
 /** A merchant invites this freelancer to one of their open opportunities. */
@@ -91,13 +97,14 @@ function InviteForm({ name, openings }: { name: string; openings: { uuid: string
 
 export default function FreelancerProfilePage() {
   const { t } = useTranslation();
-  const { profile, openings, merchant } = useLoaderData<typeof loader>();
+  const { profile, reviews, openings, merchant } = useLoaderData<typeof loader>();
   return (
     <PublicProfile profile={profile}>
       <section className="card" aria-labelledby="portfolio-title">
         <h3 id="portfolio-title">{t("public_profile.portfolio")}</h3>
         {profile.portfolio.length ? <PortfolioList items={profile.portfolio} /> : <p className="muted">{t("portfolio.empty")}</p>}
       </section>
+      <ProfileReviews reviews={reviews.data} meta={reviews.meta} />
       {merchant ? <InviteForm name={profile.name} openings={openings} /> : null}
     </PublicProfile>
   );

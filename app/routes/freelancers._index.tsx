@@ -8,11 +8,12 @@ import { FreelancerCard } from "~/components/profile-card";
 import { listFromUrl } from "~/lib/market-forms.server";
 import { marketTitleMeta } from "~/lib/market-meta";
 import { requireUser } from "~/services/auth.server";
-import { DIRECTORY_SORTS, listFreelancers } from "~/services/profiles.server";
+import { DIRECTORY_SORTS, MIN_RATINGS } from "~/lib/directory";
+import { listFreelancers } from "~/services/profiles.server";
 
 export const meta = marketTitleMeta("titles.freelancers");
 
-const FILTERS = ["q", "skill", "city", "remote", "sort", "page"] as const;
+const FILTERS = ["q", "skill", "city", "remote", "min_rating", "sort", "page"] as const;
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireUser(request);
@@ -21,7 +22,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export default function FreelancersPage() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const { data, meta, filters } = useLoaderData<typeof loader>();
   const filtered = Object.keys(filters).some((k) => k !== "page" && k !== "sort");
   return (
@@ -40,6 +41,15 @@ export default function FreelancersPage() {
         <div className="field">
           <label htmlFor="d-city">{t("directory.city")}</label>
           <input id="d-city" name="city" maxLength={80} defaultValue={filters.city ?? ""} autoComplete="address-level2" />
+        </div>
+        <div className="field">
+          <label htmlFor="d-min-rating">{t("directory.min_rating")}</label>
+          <select id="d-min-rating" name="min_rating" defaultValue={filters.min_rating ?? ""}>
+            <option value="">{t("directory.min_rating_any")}</option>
+            {MIN_RATINGS.map((r) => (
+              <option key={r} value={r}>{t("directory.min_rating_at_least", { value: Number(r).toLocaleString(i18n.language) })}</option>
+            ))}
+          </select>
         </div>
         <div className="field">
           <label htmlFor="d-sort">{t("directory.sort")}</label>

@@ -1,3 +1,4 @@
+import { RatingSummary } from "~/components/market/reviews";
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
@@ -152,7 +153,7 @@ export default function OpportunityPage() {
                 {t("details.posted_by")}{" "}
                 <strong>
                   <Link to={`/merchants/${o.merchant.id}`}>{o.merchant.display_name}</Link>
-                </strong> · {formatDate(o.created_at, i18n.language)}
+                </strong> · <RatingSummary rating={o.merchant.rating} /> · {formatDate(o.created_at, i18n.language)}
               </span>
             </div>
             <dl className="facts">

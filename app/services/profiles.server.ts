@@ -1,6 +1,6 @@
 import { sql } from "kysely";
 import { z } from "zod";
-import { foldKey, queryWords } from "~/lib/directory";
+import { DIRECTORY_SORTS, foldKey, queryWords } from "~/lib/directory";
 import { DEFAULT_PER_PAGE, MAX_PER_PAGE } from "~/lib/market-constants";
 import { db } from "../../db";
 import type { UserRow } from "../../db/schema";
@@ -109,7 +109,6 @@ export async function getMerchantProfile(id: string): Promise<PublicProfileJson 
 // ---------------------------------------------------------------------------------------------
 // Directory
 
-export const DIRECTORY_SORTS = ["newest", "name", "rating", "contracts"] as const;
 
 const emptyToUndefined = (v: unknown) => (typeof v === "string" && v.trim() === "" ? undefined : v);
 const intParam = (key: string, max: number, fallback: number) =>
