@@ -168,8 +168,9 @@ async function countInRatings(trx: Kysely<Database>, published: { subject_id: st
  * published at once.
  */
 export async function writeReview(user: UserRow, contractId: string, input: unknown): Promise<ReviewJson> {
-  const { contract, party } = await contractOf(user, contractId);
+  // The body is checked before the contract is looked at, as every contract move does.
   const data = parseInput(reviewInputSchema, input, "review_failed");
+  const { contract, party } = await contractOf(user, contractId);
   const { eligible, closes_at } = reviewWindow(contract);
   if (!eligible) throw new AppError(409, "review_not_allowed");
   const at = now();
