@@ -60,7 +60,7 @@ describe("GET /api/freelancers", () => {
     const page = await list("per_page=2&page=2");
     expect(page.data).toHaveLength(1);
     expect(page.meta).toMatchObject({ total: 3, total_pages: 2 });
-    const bad = await call(directoryLoader, jsonRequest("/api/freelancers?sort=rating&per_page=500", undefined, { token }));
+    const bad = await call(directoryLoader, jsonRequest("/api/freelancers?sort=stars&per_page=500", undefined, { token }));
     expect(bad.status).toBe(422);
     expect(Object.keys(bad.body.errors).sort()).toEqual(["per_page", "sort"]);
     expect((await call(directoryLoader, jsonRequest("/api/freelancers"))).status).toBe(401);
