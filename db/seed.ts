@@ -364,6 +364,109 @@ async function seedMarketplace(db: Kysely<Database>, users: Map<string, UserRow>
   }
 }
 
+const DELIVERY_NOTES = [
+  "Segue a entrega completa, com os arquivos-fonte e um guia rápido de uso.",
+  "Trabalho concluído conforme combinado. Qualquer ajuste, é só falar.",
+  "Entrega final com as revisões pedidas na conversa.",
+];
+const REVIEWS_OF_FREELANCERS = [
+  { rating: 5, comment: "Entregou antes do prazo e explicou cada decisão. Contrataria de novo." },
+  { rating: 4, comment: "Bom trabalho e boa comunicação; um ajuste final levou mais um dia." },
+  { rating: 5, comment: "Profissional excelente, atento aos detalhes." },
+];
+const REVIEWS_OF_MERCHANTS = [
+  { rating: 5, comment: "Briefing claro, respostas rápidas e pagamento em dia." },
+  { rating: 4, comment: "Cliente organizado; as aprovações às vezes demoravam um pouco." },
+  { rating: 5, comment: "Ótima parceria do começo ao fim." },
+];
+
+/**
+ * Every other hire is finished: delivered, approved, and reviewed by both sides (published, so the
+ * profiles and lists show ratings), as the services would have recorded it.
+ */
+async function seedReputation(db: Kysely<Database>) {
+  const now = Date.now();
+  const contracts = await db.selectFrom("contracts").selectAll().orderBy("created_at").orderBy("id").execute();
+  const ratings = new Map<string, { count: number; sum: number }>();
+  const rate = (userId: string, rating: number) => {
+    const r = ratings.get(userId) ?? { count: 0, sum: 0 };
+    ratings.set(userId, { count: r.count + 1, sum: r.sum + rating });
+  };
+  for (const [i, c] of contracts.filter((_, n) => n % 2 === 0).entries()) {
+    const hired = Date.parse(c.created_at);
+    const deliveredAt = hired + Math.max(HOUR, Math.floor((now - hired) / 3));
+    const endedAt = deliveredAt + Math.floor((now - deliveredAt) / 2);
+    const reviewedAt = endedAt + Math.floor((now - endedAt) / 2);
+    const iso = (t: number) => new Date(t).toISOString();
+    await db
+      .insertInto("contract_events")
+      .values([
+        { id: randomUUID(), contract_id: c.id, seq: 2, kind: "delivered", author: "freelancer", message: DELIVERY_NOTES[i % DELIVERY_NOTES.length], created_at: iso(deliveredAt) },
+        { id: randomUUID(), contract_id: c.id, seq: 3, kind: "completed", author: "merchant", message: null, created_at: iso(endedAt) },
+      ])
+      .execute();
+    await db
+      .updateTable("contracts")
+      .set({ status: "completed", deliveries_count: 1, events_count: 3, ended_at: iso(endedAt), ended_by: "merchant", reviews_count: 2, updated_at: iso(endedAt) })
+      .where("id", "=", c.id)
+      .execute();
+    const ofFreelancer = REVIEWS_OF_FREELANCERS[i % REVIEWS_OF_FREELANCERS.length];
+    const ofMerchant = REVIEWS_OF_MERCHANTS[i % REVIEWS_OF_MERCHANTS.length];
+    const review = (author: string, subject: string, role: "merchant" | "freelancer", r: { rating: number; comment: string }) => ({
+      id: randomUUID(),
+      contract_id: c.id,
+      author_id: author,
+      subject_id: subject,
+      author_role: role,
+      rating: r.rating,
+      comment: r.comment,
+      reply: null,
+      replied_at: null,
+      publish_due_at: iso(endedAt + 14 * DAY),
+      published_at: iso(reviewedAt),
+      created_at: iso(reviewedAt),
+    });
+    await db
+      .insertInto("reviews")
+      .values([
+        review(c.merchant_id, c.freelancer_id, "merchant", ofFreelancer),
+        review(c.freelancer_id, c.merchant_id, "freelancer", ofMerchant),
+      ])
+      .execute();
+    rate(c.freelancer_id, ofFreelancer.rating);
+    rate(c.merchant_id, ofMerchant.rating);
+  }
+  for (const [id, r] of ratings) {
+    await db.updateTable("users").set({ rating_count: r.count, rating_sum: r.sum }).where("id", "=", id).execute();
+  }
+}
+
+/** Ana invites Júlia to one of her open opportunities Júlia has not applied to. */
+async function seedInvitation(db: Kysely<Database>, users: Map<string, UserRow>) {
+  const ana = users.get("ana@freela.dev")!;
+  const julia = users.get("julia@freela.dev")!;
+  const opportunity = await db
+    .selectFrom("opportunities")
+    .select(["id", "created_at"])
+    .where("merchant_id", "=", ana.id)
+    .where("status", "=", "open")
+    .where(({ not, exists, selectFrom }) =>
+      not(exists(selectFrom("applications").select("id").whereRef("applications.opportunity_id", "=", "opportunities.id").where("freelancer_id", "=", julia.id))),
+    )
+    .orderBy("created_at", "desc")
+    .executeTakeFirst();
+  if (!opportunity) return;
+  const at = new Date(Date.now() - 2 * HOUR).toISOString();
+  await db
+    .insertInto("invitations")
+    .values({ id: randomUUID(), opportunity_id: opportunity.id, freelancer_id: julia.id, merchant_id: ana.id, message: "Júlia, vi seu trabalho na clínica da Dra. Fernanda. Topa conversar sobre este projeto?", status: "pending", created_at: at, updated_at: at })
+    .execute();
+  await db
+    .insertInto("notifications")
+    .values({ id: randomUUID(), user_id: julia.id, kind: "invitation_received", application_id: null, opportunity_id: opportunity.id, created_at: at, read_at: null })
+    .execute();
+}
+
 /** Seeds the demo accounts and marketplace into an empty database; false when it already has users. */
 export async function seedDemo(db: Kysely<Database>) {
   const existing = await db.selectFrom("users").select("id").limit(1).executeTakeFirst();
@@ -374,6 +477,8 @@ export async function seedDemo(db: Kysely<Database>) {
       users.set(account.email, await createUser(trx, { ...account, password: demoAccounts.password }));
     }
     await seedMarketplace(trx, users);
+    await seedReputation(trx);
+    await seedInvitation(trx, users);
   });
   return true;
 }

@@ -31,6 +31,21 @@ describe("demo seed", () => {
     expect(new Set(reasons.map((r) => r.rejection_reason))).toEqual(new Set([null, "declined", "filled", "closed"]));
   });
 
+  it("finishes some hires with published reviews both ways, and ratings that add them up", async () => {
+    const completed = await db.selectFrom("contracts").select(["id", "reviews_count", "events_count"]).where("status", "=", "completed").execute();
+    expect(completed.length).toBeGreaterThanOrEqual(2);
+    expect(completed.every((c) => c.reviews_count === 2 && c.events_count === 3)).toBe(true);
+    const reviews = await db.selectFrom("reviews").select(["subject_id", "rating", "published_at"]).execute();
+    expect(reviews).toHaveLength(completed.length * 2);
+    expect(reviews.every((r) => r.published_at !== null)).toBe(true);
+    const users = await db.selectFrom("users").select(["id", "rating_count", "rating_sum"]).execute();
+    for (const u of users) {
+      const mine = reviews.filter((r) => r.subject_id === u.id);
+      expect([u.rating_count, u.rating_sum]).toEqual([mine.length, mine.reduce((n, r) => n + r.rating, 0)]);
+    }
+    expect(await db.selectFrom("contracts").select("id").where("status", "=", "in_progress").executeTakeFirst()).toBeDefined();
+  });
+
   it("keeps the same invariants as the services", async () => {
     expect(await brokenInvariants()).toEqual([]);
   });
@@ -53,7 +68,7 @@ describe("demo seed", () => {
   it("notifications follow the stories, some read and some not", async () => {
     const rows = await db.selectFrom("notifications").select(["kind", "read_at"]).execute();
     expect(new Set(rows.map((r) => r.kind))).toEqual(
-      new Set(["application_received", "offer_received", "application_accepted", "application_rejected", "application_withdrawn"]),
+      new Set(["application_received", "offer_received", "application_accepted", "application_rejected", "application_withdrawn", "invitation_received"]),
     );
     expect(rows.some((r) => r.read_at === null)).toBe(true);
     expect(rows.some((r) => r.read_at !== null)).toBe(true);
