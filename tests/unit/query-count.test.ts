@@ -14,6 +14,7 @@ import { unreadMessages } from "~/services/messages.server";
 import { listNotifications } from "~/services/notifications.server";
 import { listOpportunities } from "~/services/opportunities.server";
 import { listFreelancers } from "~/services/profiles.server";
+import { listUserReviews } from "~/services/reviews.server";
 import { listInvitations } from "~/services/invitations.server";
 import { offersFor } from "../market";
 
@@ -23,6 +24,7 @@ import { offersFor } from "../market";
 let merchant: UserRow;
 let freelancer: UserRow;
 let uuid: string;
+let hiredId: string;
 
 beforeAll(async () => {
   merchant = await createUser(db, { account_type: "merchant" });
@@ -55,9 +57,16 @@ beforeAll(async () => {
   for (let i = 0; i < 39; i++) await createApplication(db, { opportunity: opp });
   // Eight hires of the merchant: eight contracts.
   const hired = await createUser(db, { account_type: "freelancer" });
+  hiredId = hired.id;
   for (let i = 0; i < 8; i++) {
     const opportunity = await createOpportunity(db, { merchant_id: merchant.id });
-    await createApplication(db, { opportunity, freelancer_id: hired.id, status: "accepted" });
+    const application = await createApplication(db, { opportunity, freelancer_id: hired.id, status: "accepted" });
+    // Each hire reviewed by the merchant, published.
+    const at = new Date().toISOString();
+    await db
+      .insertInto("reviews")
+      .values({ id: crypto.randomUUID(), contract_id: application.id, author_id: merchant.id, subject_id: hired.id, author_role: "merchant", rating: 1 + (i % 5), comment: "Bom", reply: null, replied_at: null, publish_due_at: at, published_at: at, created_at: at })
+      .execute();
   }
 });
 
@@ -83,6 +92,7 @@ describe("statements per list, whatever the page size", () => {
     ["applications of an opportunity", (n: number) => listOpportunityApplications(merchant, uuid, { per_page: String(n) })],
     ["notifications", (n: number) => listNotifications(merchant, { per_page: String(n) })],
     ["contracts", (n: number) => listContracts(merchant, { per_page: String(n) })],
+    ["a user's published reviews", (n: number) => listUserReviews(hiredId, { per_page: String(n) })],
     ["invitations (freelancer)", (n: number) => listInvitations(freelancer, { per_page: String(n) })],
     ["invitations (merchant)", (n: number) => listInvitations(merchant, { per_page: String(n) })],
     ["freelancer directory", (n: number) => listFreelancers({ per_page: String(n) })],
