@@ -42,6 +42,7 @@ export async function createUser(db: Kysely<Database>, overrides: UserOverrides 
     account_type: accountType,
     bio: "",
     photo_path: null,
+    locale: null,
     created_at: now,
     updated_at: now,
     ...rest,

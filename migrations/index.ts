@@ -11,6 +11,7 @@ import * as m008 from "./008_rate_limits";
 import * as m009 from "./009_photos";
 import * as m010 from "./010_contracts";
 import * as m011 from "./011_messages";
+import * as m012 from "./012_email";
 
 /** A migration, with its PostgreSQL version where the SQL differs. */
 type Step = Migration & { postgres?: Migration };
@@ -29,6 +30,7 @@ const steps: Record<string, Step> = {
   "009_photos": m009,
   "010_contracts": m010,
   "011_messages": m011,
+  "012_email": m012,
 };
 
 export function migrationProvider(engine: Engine): MigrationProvider {

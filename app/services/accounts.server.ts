@@ -5,7 +5,7 @@ import { transaction, db } from "../../db";
 import { isUniqueViolation } from "../../db/dialect";
 import type { UserRow } from "../../db/schema";
 import { AppError, fieldErrorsOf, parseInput } from "./errors.server";
-import { apiT } from "./i18n.server";
+import { apiT, storedLocale } from "./i18n.server";
 import { sendMail } from "./mail.server";
 import { hashPassword, verifyPassword } from "./passwords.server";
 import { assertNotLimited, clientIp, consume, consumeWrite, limiters } from "./rate-limit.server";
@@ -48,6 +48,8 @@ export async function registerUser(input: unknown, request?: Request) {
     bio: "",
     skills: "[]",
     photo_path: null,
+    // The language picked before signing up (the lng cookie), for the user's e-mails.
+    locale: request ? await storedLocale(request) : null,
     created_at: now,
     updated_at: now,
   };
