@@ -28,6 +28,8 @@ const TABLES = [
   "messages",
   "message_files",
   "conversation_reads",
+  "email_opt_outs",
+  "outbox",
 ];
 const BATCH = 1000;
 
