@@ -1,28 +1,39 @@
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
-import { Form, Link, useActionData, useNavigation } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { Avatar } from "~/components/avatar";
 import { Field, FormMessage, TextAreaField } from "~/components/form";
 import { titleMeta } from "~/lib/meta";
 import { updateProfile } from "~/services/accounts.server";
 import { requireUser } from "~/services/auth.server";
+import { emailSettingsFromForm, getEmailSettings, updateEmailSettings } from "~/services/email.server";
 import { formError, profileInput, readPhotoForm } from "~/services/forms.server";
 import { getRequestT } from "~/services/i18n.server";
 import { redirectWithSuccess } from "~/services/toast.server";
 import { useRootData } from "~/lib/root-data";
+import { EMAIL_KIND_GROUPS, type EmailKindGroup } from "~/lib/email-kinds";
+import { supportedLngs } from "~/lib/i18n";
 
 export const meta = titleMeta("titles.profile_settings");
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requireUser(request);
-  return json(null);
+  const user = await requireUser(request);
+  return json({ email: await getEmailSettings(user) });
 }
 
+/** Two forms post here: the profile (multipart, with the photo) and the e-mail settings (intent=email). */
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request);
   let values: Record<string, string> = {};
   try {
-    const { input, photo } = profileInput(await readPhotoForm(request));
+    const form = await readPhotoForm(request);
+    if (form.get("intent") === "email") {
+      values = { intent: "email" };
+      await updateEmailSettings(user, emailSettingsFromForm(form));
+      const { t } = await getRequestT(request);
+      return redirectWithSuccess("/pages/profile-setting#email", t("email_settings_saved"));
+    }
+    const { input, photo } = profileInput(form);
     values = { ...input, skills: Array.isArray(input.skills) ? input.skills.join(", ") : input.skills };
     await updateProfile(user, input, photo);
     const { t } = await getRequestT(request);
@@ -35,7 +46,10 @@ export async function action({ request }: ActionFunctionArgs) {
 export default function ProfileSettingsPage() {
   const { t } = useTranslation();
   const user = useRootData()?.user;
-  const data = useActionData<typeof action>();
+  const actionData = useActionData<typeof action>();
+  const emailRefused = actionData?.values?.intent === "email";
+  // A refusal belongs to the form that was sent.
+  const data = emailRefused ? undefined : actionData;
   const busy = useNavigation().state === "submitting";
   if (!user) return null;
   const value = (field: "full_name" | "display_name" | "bio") => data?.values?.[field] ?? user[field] ?? "";
@@ -103,6 +117,50 @@ export default function ProfileSettingsPage() {
           </div>
         </Form>
       </section>
+      <EmailSettings refusal={emailRefused ? actionData : undefined} />
     </div>
+  );
+}
+
+/** Checkboxes per kind of e-mail, in groups, and the e-mails' language: a plain form. */
+function EmailSettings({ refusal }: { refusal?: { message?: string; errors?: Record<string, string> } }) {
+  const { t } = useTranslation("market");
+  const { email } = useLoaderData<typeof loader>();
+  const busy = useNavigation().formData?.get("intent") === "email";
+  return (
+    <section className="card form-card" id="email" aria-labelledby="email-title">
+      <h2 id="email-title">{t("email_settings.title")}</h2>
+      <p className="muted">{t("email_settings.intro")}</p>
+      <FormMessage data={refusal} />
+      <Form method="post" className="stack" noValidate>
+        <input type="hidden" name="intent" value="email" />
+        {(Object.keys(EMAIL_KIND_GROUPS) as EmailKindGroup[]).map((group) => (
+          <fieldset key={group} className="field email-kinds">
+            <legend>{t(`email_settings.groups.${group}`)}</legend>
+            {EMAIL_KIND_GROUPS[group].map((kind) => (
+              <label key={kind} className="checkbox-line">
+                <input type="checkbox" name="kinds" value={kind} defaultChecked={email.kinds[kind]} />{" "}
+                {t(`email_settings.kinds.${kind}`)}
+              </label>
+            ))}
+          </fieldset>
+        ))}
+        <div className={`field${refusal?.errors?.locale ? " has-error" : ""}`}>
+          <label htmlFor="email-locale">{t("email_settings.locale")}</label>
+          <select id="email-locale" name="locale" defaultValue={email.locale ?? ""}>
+            <option value="">{t("email_settings.locale_default")}</option>
+            {supportedLngs.map((lng) => (
+              <option key={lng} value={lng}>{t(`email_settings.locales.${lng}`)}</option>
+            ))}
+          </select>
+          {refusal?.errors?.locale ? <p className="field-error">{refusal.errors.locale}</p> : null}
+        </div>
+        <div className="form-actions">
+          <button type="submit" className="btn btn-primary" disabled={busy}>
+            {t("email_settings.save")}
+          </button>
+        </div>
+      </Form>
+    </section>
   );
 }
