@@ -190,7 +190,12 @@ export function emailSettingsFromForm(form: FormData) {
 
 /** The user picked a language in the app: their e-mails follow it. */
 export async function rememberLocale(user: Pick<UserRow, "id">, locale: Lng) {
-  await db.updateTable("users").set({ locale }).where("id", "=", user.id).where("locale", "is not", locale).execute();
+  await db
+    .updateTable("users")
+    .set({ locale })
+    .where("id", "=", user.id)
+    .where((eb) => eb.or([eb("locale", "is", null), eb("locale", "!=", locale)]))
+    .execute();
 }
 
 // ---------------------------------------------------------------------------------------------
