@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { db } from "../../db";
 import { config } from "~/config.server";
 import { acceptOffer, applyToOpportunity, counterOffer, getApplication, rejectApplication } from "~/services/applications.server";
-import { approveContract, deliverContract, requestChanges } from "~/services/contracts.server";
+import { approveContract, cancelContract, deliverContract, requestChanges, runContractSchedule } from "~/services/contracts.server";
 import {
   describeUnsubscribe,
   getEmailSettings,
@@ -92,6 +92,37 @@ describe("e-mail notifications through SMTP", () => {
       [owner.email, expect.stringMatching(/^Freela: João Freelancer enviou uma entrega em “/), contract],
       [applicant.email, expect.stringMatching(/^Freela: Maria Contratante aprovou a entrega de “/), contract],
     ]);
+  });
+
+  it("tell of a cancellation, and of the schedule's reminder and automatic completion", async () => {
+    const cancelled = await negotiation("pending");
+    const offer = (await getApplication(cancelled.owner, cancelled.application.id)).offers.at(-1)!;
+    await acceptOffer(cancelled.owner, cancelled.application.id, { offer_id: offer.id });
+    const delivered = await negotiation("pending");
+    const other = (await getApplication(delivered.owner, delivered.application.id)).offers.at(-1)!;
+    await acceptOffer(delivered.owner, delivered.application.id, { offer_id: other.id });
+    await cancelContract(cancelled.owner, cancelled.application.id, { reason: "O projeto foi adiado" });
+    await deliverContract(delivered.applicant, delivered.application.id, { message: "Pronto" });
+    await drain();
+    smtp.received.length = 0;
+
+    // 10 days after the delivery: the reminder; 14 days after: the automatic completion.
+    await runContractSchedule(new Date(Date.now() + 10 * 24 * 60 * MINUTE));
+    await runContractSchedule(new Date(Date.now() + 15 * 24 * 60 * MINUTE));
+    await drain();
+    const contract = `${config.APP_URL}/contracts/${delivered.application.id}`;
+    const mails = smtp.received.map((m) => [m.to[0], m.subject, linkIn(m.text)]);
+    expect(mails).toEqual(
+      expect.arrayContaining([
+        [delivered.owner.email, expect.stringMatching(/^Freela: Faltam 5 dias para a entrega de “.*” ser aprovada automaticamente$/), contract],
+        [delivered.owner.email, expect.stringMatching(/^Freela: O contrato de “.*” foi concluído automaticamente$/), contract],
+        [delivered.applicant.email, expect.stringMatching(/^Freela: O contrato de “.*” foi concluído automaticamente$/), contract],
+      ]),
+    );
+    const cancellation = await outboxOf(cancelled.applicant.id);
+    expect(cancellation.map((r) => [r.kind, r.status])).toEqual(
+      expect.arrayContaining([["contract_cancelled", "sent"]]),
+    );
   });
 
   it("are written in the recipient's language when one is stored", async () => {
