@@ -423,6 +423,8 @@ function authedEndpoints(w: World, p: Pool): { method: string; path: string; rol
     { method: "GET", path: `/api/applications/${m.app}/messages`, role: null },
     { method: "POST", path: `/api/applications/${m.app}/messages`, role: null, body: { body: "Oi" } },
     { method: "GET", path: "/api/messages/unread", role: null },
+    { method: "GET", path: "/api/notification-settings", role: null },
+    { method: "POST", path: "/api/notification-settings", role: null, body: { kinds: { message_received: false } } },
   ];
 }
 
