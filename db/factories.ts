@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import bcrypt from "bcryptjs";
 import { sql, type Kysely } from "kysely";
+import { directoryColumns } from "../app/lib/directory";
 import { insertContract } from "./contracts";
 import type { AccountType, ApplicationRow, Database, OfferRow, OpportunityRow, UserRow } from "./schema";
 
@@ -34,7 +35,7 @@ export async function createUser(db: Kysely<Database>, overrides: UserOverrides 
   const now = new Date().toISOString();
   const { password = DEFAULT_PASSWORD, skills = [], ...rest } = overrides;
   const accountType: AccountType = rest.account_type ?? "freelancer";
-  const user: UserRow = {
+  const base = {
     id: randomUUID(),
     email: uniqueEmail(accountType),
     display_name: null,
@@ -42,10 +43,18 @@ export async function createUser(db: Kysely<Database>, overrides: UserOverrides 
     account_type: accountType,
     bio: "",
     photo_path: null,
+    city: null,
+    remote: 1,
+    rating_count: 0,
+    rating_sum: 0,
     locale: null,
     created_at: now,
     updated_at: now,
     ...rest,
+  };
+  const user: UserRow = {
+    ...base,
+    ...directoryColumns({ ...base, skills }),
     skills: JSON.stringify(skills),
     password_hash: passwordHash(password),
   };

@@ -14,6 +14,17 @@ export interface UsersTable {
   bio: string;
   skills: string;
   photo_path: string | null;
+  city: string | null;
+  /** 1 when the person takes remote work, else 0. */
+  remote: number;
+  /** Derived from the profile for the directory (app/lib/directory.ts); never shown. */
+  search_text: string;
+  search_skills: string;
+  search_city: string | null;
+  sort_name: string;
+  /** Published reviews of this user: how many and the sum of their stars (015_reviews). */
+  rating_count: Generated<number>;
+  rating_sum: Generated<number>;
   /** The language of the user's e-mails (a supported language); null: Portuguese. */
   locale: string | null;
   created_at: string;
@@ -104,7 +115,9 @@ export type NotificationKind =
   | "contract_cancel_requested"
   | "contract_cancel_declined"
   | "contract_review_reminder"
-  | "contract_overdue";
+  | "contract_overdue"
+  | "contract_reviewed"
+  | "invitation_received";
 
 export interface NotificationsTable {
   id: string;
@@ -155,6 +168,30 @@ export interface ContractsTable {
   ended_by: ContractParty | "system" | null;
   /** Why it was cancelled. */
   end_reason: string | null;
+  /** Reviews written about this contract (0–2); see ReviewsTable. */
+  reviews_count: Generated<number>;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface PortfolioItemsTable {
+  id: string;
+  user_id: string;
+  title: string;
+  description: string;
+  link: string | null;
+  image_path: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface InvitationsTable {
+  id: string;
+  opportunity_id: number;
+  freelancer_id: string;
+  merchant_id: string;
+  message: string;
+  status: "pending" | "declined";
   created_at: string;
   updated_at: string;
 }
@@ -227,6 +264,23 @@ export interface ConversationReadsTable {
   last_read_seq: number;
 }
 
+/** A review of one side by the other after a contract; hidden until published_at. */
+export interface ReviewsTable {
+  id: string;
+  contract_id: string;
+  author_id: string;
+  subject_id: string;
+  author_role: ContractParty;
+  rating: number;
+  comment: string;
+  reply: string | null;
+  replied_at: string | null;
+  /** The contract's end plus 14 days: published then if the other side has not written. */
+  publish_due_at: string;
+  published_at: string | null;
+  created_at: string;
+}
+
 /** What e-mails tell about: every notification kind, and new messages of a conversation. */
 export type EmailKind = NotificationKind | "message_received";
 
@@ -277,6 +331,9 @@ export interface Database {
   messages: MessagesTable;
   message_files: MessageFilesTable;
   conversation_reads: ConversationReadsTable;
+  portfolio_items: PortfolioItemsTable;
+  invitations: InvitationsTable;
+  reviews: ReviewsTable;
   email_opt_outs: EmailOptOutsTable;
   outbox: OutboxTable;
 }
@@ -293,4 +350,5 @@ export type ContractEventRow = Selectable<ContractEventsTable>;
 export type ContractFileRow = Selectable<ContractFilesTable>;
 export type MessageRow = Selectable<MessagesTable>;
 export type MessageFileRow = Selectable<MessageFilesTable>;
+export type PortfolioItemRow = Selectable<PortfolioItemsTable>;
 export type OutboxRow = Selectable<OutboxTable>;

@@ -11,7 +11,11 @@ import * as m008 from "./008_rate_limits";
 import * as m009 from "./009_photos";
 import * as m010 from "./010_contracts";
 import * as m011 from "./011_messages";
-import * as m012 from "./012_email";
+import * as m012 from "./012_profile_city_directory";
+import * as m013 from "./013_portfolio";
+import * as m014 from "./014_invitations";
+import * as m015 from "./015_reviews";
+import * as m016 from "./016_email";
 
 /** A migration, with its PostgreSQL version where the SQL differs. */
 type Step = Migration & { postgres?: Migration };
@@ -30,7 +34,11 @@ const steps: Record<string, Step> = {
   "009_photos": m009,
   "010_contracts": m010,
   "011_messages": m011,
-  "012_email": m012,
+  "012_profile_city_directory": m012,
+  "013_portfolio": m013,
+  "014_invitations": m014,
+  "015_reviews": m015,
+  "016_email": m016,
 };
 
 export function migrationProvider(engine: Engine): MigrationProvider {

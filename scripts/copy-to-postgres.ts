@@ -28,6 +28,8 @@ const TABLES = [
   "messages",
   "message_files",
   "conversation_reads",
+  "portfolio_items",
+  "invitations",
   "email_opt_outs",
   "outbox",
 ];
@@ -77,13 +79,18 @@ await db.transaction().execute(async (trx) => {
     trx,
   );
   let photos = 0;
-  for (const { photo_path } of sqlite.prepare("SELECT photo_path FROM users WHERE photo_path IS NOT NULL").all() as {
-    photo_path: string;
-  }[]) {
+  // Profile photos and portfolio images share the store.
+  const stored = sqlite
+    .prepare(
+      "SELECT photo_path FROM users WHERE photo_path IS NOT NULL UNION SELECT image_path FROM portfolio_items WHERE image_path IS NOT NULL",
+    )
+    .all() as { photo_path: string }[];
+  for (const { photo_path } of stored) {
     const file = join(config.UPLOADS_DIR, photo_path);
     if (!existsSync(file)) {
-      console.warn(`db:copy: photo ${file} is missing; the profile will show none`);
+      console.warn(`db:copy: photo ${file} is missing; the profile or portfolio item will show none`);
       await trx.updateTable("users").set({ photo_path: null }).where("photo_path", "=", photo_path).execute();
+      await trx.updateTable("portfolio_items").set({ image_path: null }).where("image_path", "=", photo_path).execute();
       continue;
     }
     await trx

@@ -11,6 +11,7 @@ const paths: Record<string, ReactNode> = {
   inbox: (
     <path d="M19 3H5a2 2 0 0 0-2 2v14a2 2 0 0 0 2 2h14a2 2 0 0 0 2-2V5a2 2 0 0 0-2-2zm0 12h-4a3 3 0 0 1-6 0H5V5h14z" />
   ),
+  people: <path d="M9 11a4 4 0 1 0 0-8 4 4 0 0 0 0 8zm8 0a3 3 0 1 0 0-6 3 3 0 0 0 0 6zM9 13c-3.3 0-7 1.6-7 4.5V20h14v-2.5C16 14.6 12.3 13 9 13zm8 0c-.5 0-1 0-1.6.1 1.6 1.1 2.6 2.6 2.6 4.4V20h4v-2.5c0-2.9-2.6-4.5-5-4.5z" />,
   user: <path d="M12 12a5 5 0 1 0 0-10 5 5 0 0 0 0 10zm0 2c-4 0-9 2-9 6v2h18v-2c0-4-5-6-9-6z" />,
   logout: <path d="M16 17v-3H9v-4h7V7l5 5zM14 2a2 2 0 0 1 2 2v2h-2V4H5v16h9v-2h2v2a2 2 0 0 1-2 2H5a2 2 0 0 1-2-2V4a2 2 0 0 1 2-2z" />,
   menu: <path d="M3 6h18v2H3zm0 5h18v2H3zm0 5h18v2H3z" />,

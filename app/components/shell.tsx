@@ -17,6 +17,7 @@ function navItems(role: UserJson["account_type"]): NavItem[] {
         { to: "/opportunities", label: "nav.my_opportunities", icon: "briefcase" },
         { to: "/applications/awaiting-confirmation", label: "nav.pending_applications", icon: "inbox" },
         { to: "/contracts", label: "nav.contracts", icon: "contract" },
+        { to: "/freelancers", label: "nav.freelancers", icon: "people" },
         { to: "/profile", label: "nav.profile", icon: "user" },
       ]
     : [
@@ -24,6 +25,8 @@ function navItems(role: UserJson["account_type"]): NavItem[] {
         { to: "/opportunities", label: "nav.opportunities", icon: "briefcase" },
         { to: "/my-applications", label: "nav.my_applications", icon: "send" },
         { to: "/contracts", label: "nav.contracts", icon: "contract" },
+        { to: "/invitations", label: "nav.invitations", icon: "inbox" },
+        { to: "/freelancers", label: "nav.freelancers", icon: "people" },
         { to: "/profile", label: "nav.profile", icon: "user" },
       ];
 }
@@ -39,6 +42,8 @@ export function topbarTitleKey(pathname: string, role: UserJson["account_type"])
   if (pathname.startsWith("/contracts")) return "nav.contracts";
   if (/^\/applications\/[^/]+\/messages/.test(pathname)) return "nav.messages";
   if (pathname.startsWith("/profile")) return "nav.profile";
+  if (pathname.startsWith("/freelancers")) return "nav.freelancers";
+  if (pathname.startsWith("/invitations")) return "nav.invitations";
   return "brand";
 }
 

@@ -20,6 +20,7 @@ export const EMAIL_KIND_GROUPS = {
     "contract_overdue",
   ],
   messages: ["message_received"],
+  reputation: ["contract_reviewed", "invitation_received"],
 } as const;
 
 export type EmailKindGroup = keyof typeof EMAIL_KIND_GROUPS;

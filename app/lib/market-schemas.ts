@@ -150,6 +150,9 @@ const pageFields = {
     .default(DEFAULT_PER_PAGE)),
 };
 
+/** `page` and `per_page` of any list. */
+export const pageQuerySchema = z.object(pageFields);
+
 const optionalEnum = <T extends readonly [string, ...string[]]>(values: T, key: string) =>
   z.preprocess(emptyToUndefined, z.enum(values, { errorMap: () => ({ message: key }) }).optional());
 

@@ -95,15 +95,61 @@ export const loginSchema = z.object({
     .max(1024, "password_length"),
 });
 
+/** A yes/no form or JSON value: true/false, "1"/"0", "true"/"false", "on" (a checked box). */
+export function flagField(key: string) {
+  return z.preprocess(
+    (v) => (typeof v === "string" ? ({ "1": true, true: true, on: true, "0": false, false: false } as Record<string, boolean>)[v.trim()] ?? v : v),
+    z.boolean({ invalid_type_error: key, required_error: key }),
+  );
+}
+
+/**
+ * A profile update: every field is optional and a field left out stays as it is (an API client
+ * may send only the bio, or only a photo). A field sent empty clears it (the page form always
+ * sends every field); only the full name, which an account cannot be without, refuses that.
+ */
 export const profileSchema = z.object({
-  full_name: text("full_name_length", 3, 120),
-  display_name: optionalText("display_name_length", 2, 60),
-  bio: z.preprocess(
-    (v) => v ?? "",
-    z.string({ invalid_type_error: "bio_length" }).trim().max(1000, "bio_length").refine(typeable, "text_invalid_characters"),
+  full_name: text("full_name_length", 3, 120).optional(),
+  display_name: z.preprocess(
+    (v) => (typeof v === "string" && v.trim() === "" ? null : v),
+    text("display_name_length", 2, 60).nullable().optional(),
   ),
-  skills: tagsField(15, "skills_invalid"),
+  bio: z.preprocess(
+    (v) => (v === null ? "" : v),
+    z.string({ invalid_type_error: "bio_length" }).trim().max(1000, "bio_length").refine(typeable, "text_invalid_characters").optional(),
+  ),
+  skills: z.preprocess((v) => (v === null ? [] : v), tagsField(15, "skills_invalid").optional()),
+  city: z.preprocess(
+    (v) => (typeof v === "string" && v.trim() === "" ? null : v),
+    text("city_length", 2, 80).nullable().optional(),
+  ),
+  remote: flagField("remote_invalid").optional(),
 });
+
+export const MAX_PORTFOLIO_ITEMS = 20;
+
+/** A web address to show as a link: http or https only (no javascript:, data: or file:). */
+const webLink = z
+  .string({ invalid_type_error: "portfolio_link_invalid" })
+  .trim()
+  .max(500, "portfolio_link_invalid")
+  .refine((s) => {
+    try {
+      const url = new URL(s);
+      return (url.protocol === "http:" || url.protocol === "https:") && url.hostname.includes(".");
+    } catch {
+      return false;
+    }
+  }, "portfolio_link_invalid");
+
+/** A portfolio item; for an edit every field is optional (left out: unchanged; link sent empty: removed). */
+export const portfolioItemSchema = z.object({
+  title: text("portfolio_title_length", 3, 120),
+  description: text("portfolio_description_length", 10, 1000),
+  link: z.preprocess((v) => (typeof v === "string" && v.trim() === "" ? null : v), webLink.nullable().optional()),
+  remove_image: flagField("remove_image_invalid").optional(),
+});
+export const portfolioPatchSchema = portfolioItemSchema.partial();
 
 export const forgotPasswordSchema = z.object({ email: emailField });
 

@@ -1,3 +1,4 @@
+import { RatingSummary } from "~/components/market/reviews";
 import { json, type LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
@@ -114,8 +115,11 @@ export default function ApplicationPage() {
                 <div className="byline">
                   <Avatar user={a.freelancer} size="md" />
                   <div>
-                    <strong>{a.freelancer.display_name || a.freelancer.full_name}</strong>
+                    <strong>
+                      <Link to={`/freelancers/${a.freelancer.id}`}>{a.freelancer.display_name || a.freelancer.full_name}</Link>
+                    </strong>
                     {a.freelancer.display_name ? <p className="muted small">{a.freelancer.full_name}</p> : null}
+                    <RatingSummary rating={a.freelancer.rating} />
                   </div>
                 </div>
                 {a.freelancer.skills.length ? (
@@ -129,7 +133,9 @@ export default function ApplicationPage() {
             ) : (
               <div className="byline">
                 <Avatar user={{ full_name: a.opportunity.merchant.display_name ?? "?", photo_url: a.opportunity.merchant.photo_url }} size="md" />
-                <strong>{a.opportunity.merchant.display_name}</strong>
+                <strong>
+                  <Link to={`/merchants/${a.opportunity.merchant.id}`}>{a.opportunity.merchant.display_name}</Link>
+                </strong>
               </div>
             )}
           </section>

@@ -5,6 +5,7 @@ import { FormMessage, TextAreaField } from "~/components/form";
 import { ConfirmPanel } from "~/components/market/confirm";
 import { ContractStatusBadge, ContractTimeline, DueCountdown, daysUntil } from "~/components/market/contracts";
 import { MarketErrorBoundary } from "~/components/market/error-boundary";
+import { ContractReviewsSection } from "~/components/market/reviews";
 import { formatDate } from "~/lib/format";
 import { MAX_DELIVERY_FILES, REVIEW_DAYS } from "~/lib/market-constants";
 import {
@@ -28,6 +29,7 @@ import {
   requestChanges,
 } from "~/services/contracts.server";
 import { readFilesForm } from "~/services/forms.server";
+import { getContractReviews, replyToReview, writeReview } from "~/services/reviews.server";
 
 export const meta = marketTitleMeta("titles.contract");
 
@@ -36,10 +38,11 @@ const ACCEPT = ".pdf,.png,.jpg,.jpeg,.webp,.gif,.zip,.docx,.xlsx,.pptx,.odt,.ods
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireUser(request);
-  const contract = await orRefusal(getContract(user, applicationIdOr404(params.id)));
+  const id = applicationIdOr404(params.id);
+  const [contract, reviews] = await Promise.all([orRefusal(getContract(user, id)), orRefusal(getContractReviews(user, id))]);
   const viewer: "merchant" | "freelancer" = contract.freelancer.id === user.id ? "freelancer" : "merchant";
   // One clock for the server render and the browser's, so countdowns agree when hydrating.
-  return json({ contract, viewer, now: Date.now() });
+  return json({ contract, reviews, viewer, now: Date.now() });
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
@@ -75,6 +78,12 @@ export async function action({ request, params }: ActionFunctionArgs) {
       case "decline_cancellation":
         await declineCancellation(user, id);
         return redirectWithMarketToast(request, here, "toasts.cancellation_declined");
+      case "review":
+        await writeReview(user, id, { rating: values.rating, comment: values.comment });
+        return redirectWithMarketToast(request, here, "toasts.review_saved");
+      case "reply":
+        await replyToReview(user, values.review_id ?? "", { reply: values.reply });
+        return redirectWithMarketToast(request, here, "toasts.review_reply_saved");
       default:
         return redirect(here);
     }
@@ -183,7 +192,7 @@ function ReasonField({ intent }: { intent: string }) {
 }
 
 export default function ContractPage() {
-  const { contract: c, viewer, now } = useLoaderData<typeof loader>();
+  const { contract: c, reviews, viewer, now } = useLoaderData<typeof loader>();
   const data = useActionData<typeof action>();
   const { t, i18n } = useTranslation("market");
   const [params] = useSearchParams();
@@ -192,7 +201,7 @@ export default function ContractPage() {
   const confirm = params.get("confirm");
   const actions = c.allowed_actions;
   const other = viewer === "merchant" ? c.freelancer : c.merchant;
-  const formIntents = ["deliver", "request_changes"];
+  const formIntents = ["deliver", "request_changes", "review", "reply"];
   const pageError = data && !formIntents.includes(data.values?.intent ?? "") && !data.errors?.files && !data.errors?.reason ? data : null;
   const date = (iso: string | null) => (iso ? formatDate(iso, i18n.language) : "");
 
@@ -350,6 +359,7 @@ export default function ContractPage() {
 
           {actions.includes("deliver") ? <DeliverForm /> : null}
           {actions.includes("request_changes") ? <ChangesForm /> : null}
+          <ContractReviewsSection reviews={reviews} otherName={other.display_name ?? "?"} />
         </div>
 
         <aside className="detail-aside">

@@ -1,3 +1,4 @@
+import { RatingSummary } from "~/components/market/reviews";
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
@@ -149,7 +150,10 @@ export default function OpportunityPage() {
             <div className="byline">
               <Avatar user={{ full_name: o.merchant.display_name ?? "?", photo_url: o.merchant.photo_url }} size="sm" />
               <span>
-                {t("details.posted_by")} <strong>{o.merchant.display_name}</strong> · {formatDate(o.created_at, i18n.language)}
+                {t("details.posted_by")}{" "}
+                <strong>
+                  <Link to={`/merchants/${o.merchant.id}`}>{o.merchant.display_name}</Link>
+                </strong> · <RatingSummary rating={o.merchant.rating} /> · {formatDate(o.created_at, i18n.language)}
               </span>
             </div>
             <dl className="facts">

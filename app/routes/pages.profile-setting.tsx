@@ -7,7 +7,9 @@ import { titleMeta } from "~/lib/meta";
 import { updateProfile } from "~/services/accounts.server";
 import { requireUser } from "~/services/auth.server";
 import { emailSettingsFromForm, getEmailSettings, updateEmailSettings } from "~/services/email.server";
-import { formError, profileInput, readPhotoForm } from "~/services/forms.server";
+import { fileOf, formError, formValues, profileInput, readPhotoForm } from "~/services/forms.server";
+import { addPortfolioItem, deletePortfolioItem, listPortfolio, updatePortfolioItem } from "~/services/portfolio.server";
+import { PortfolioEditor } from "~/components/portfolio";
 import { getRequestT } from "~/services/i18n.server";
 import { redirectWithSuccess } from "~/services/toast.server";
 import { useRootData } from "~/lib/root-data";
@@ -18,23 +20,43 @@ export const meta = titleMeta("titles.profile_settings");
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
-  return json({ email: await getEmailSettings(user) });
+  const [email, portfolio] = await Promise.all([
+    getEmailSettings(user),
+    user.account_type === "freelancer" ? listPortfolio(user.id) : Promise.resolve([]),
+  ]);
+  return json({ email, portfolio });
 }
 
-/** Two forms post here: the profile (multipart, with the photo) and the e-mail settings (intent=email). */
+const PORTFOLIO_DONE = { add: "portfolio_item_added", update: "portfolio_item_updated", remove: "portfolio_item_deleted" } as const;
+
+/** The forms that post here: the profile (multipart, with the photo), the e-mail settings (intent=email), the portfolio's items. */
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request);
   let values: Record<string, string> = {};
   try {
-    const form = await readPhotoForm(request);
-    if (form.get("intent") === "email") {
+    // Both kinds of form may carry a picture: the profile's photo or a portfolio item's image.
+    const form = await readPhotoForm(request, new URL(request.url).searchParams.has("portfolio") ? "image" : "photo");
+    const intent = form.get("intent");
+    if (intent === "email") {
       values = { intent: "email" };
       await updateEmailSettings(user, emailSettingsFromForm(form));
       const { t } = await getRequestT(request);
       return redirectWithSuccess("/pages/profile-setting#email", t("email_settings_saved"));
     }
+    if (intent === "portfolio_add" || intent === "portfolio_update" || intent === "portfolio_remove") {
+      values = formValues(form);
+      const id = values.id ?? "";
+      if (intent === "portfolio_add") await addPortfolioItem(user, values, fileOf(form, "image"));
+      else if (intent === "portfolio_update") await updatePortfolioItem(user, id, values, fileOf(form, "image"));
+      else await deletePortfolioItem(user, id);
+      const { t } = await getRequestT(request);
+      const done = PORTFOLIO_DONE[intent.slice("portfolio_".length) as keyof typeof PORTFOLIO_DONE];
+      return redirectWithSuccess("/pages/profile-setting#portfolio", t(done));
+    }
     const { input, photo } = profileInput(form);
-    values = { ...input, skills: Array.isArray(input.skills) ? input.skills.join(", ") : input.skills };
+    values = Object.fromEntries(
+      Object.entries(input).map(([k, v]) => [k, Array.isArray(v) ? v.join(", ") : String(v)]),
+    );
     await updateProfile(user, input, photo);
     const { t } = await getRequestT(request);
     return redirectWithSuccess("/profile", t("profile_updated"));
@@ -46,13 +68,16 @@ export async function action({ request }: ActionFunctionArgs) {
 export default function ProfileSettingsPage() {
   const { t } = useTranslation();
   const user = useRootData()?.user;
-  const actionData = useActionData<typeof action>();
-  const emailRefused = actionData?.values?.intent === "email";
+  const refusal = useActionData<typeof action>();
+  const { portfolio } = useLoaderData<typeof loader>();
   // A refusal belongs to the form that was sent.
-  const data = emailRefused ? undefined : actionData;
+  const emailRefused = refusal?.values?.intent === "email";
+  const portfolioRefusal = refusal?.values?.intent?.startsWith("portfolio_") ? refusal : undefined;
+  const data = portfolioRefusal || emailRefused ? undefined : refusal;
   const busy = useNavigation().state === "submitting";
   if (!user) return null;
-  const value = (field: "full_name" | "display_name" | "bio") => data?.values?.[field] ?? user[field] ?? "";
+  const value = (field: "full_name" | "display_name" | "bio" | "city") => data?.values?.[field] ?? user[field] ?? "";
+  const remote = data?.values?.remote !== undefined ? ["1", "on", "true"].includes(data.values.remote) : user.remote;
   return (
     <div className="page">
       <section className="card form-card">
@@ -109,6 +134,23 @@ export default function ProfileSettingsPage() {
             defaultValue={data?.values?.skills ?? user.skills.join(", ")}
             error={data?.errors?.skills}
           />
+          <div className="grid-2">
+            <Field
+              name="city"
+              label={t("fields.city_optional")}
+              maxLength={80}
+              autoComplete="address-level2"
+              defaultValue={value("city")}
+              error={data?.errors?.city}
+            />
+            <div className="field field-check">
+              {/* Unticked boxes send nothing: the hidden field says "no" unless the box follows it. */}
+              <input type="hidden" name="remote" value="0" />
+              <label>
+                <input type="checkbox" name="remote" value="1" defaultChecked={remote} /> {t("fields.remote")}
+              </label>
+            </div>
+          </div>
           <div className="form-actions">
             <Link to="/profile" className="btn btn-ghost">{t("actions.cancel")}</Link>
             <button type="submit" className="btn btn-primary" disabled={busy}>
@@ -117,7 +159,8 @@ export default function ProfileSettingsPage() {
           </div>
         </Form>
       </section>
-      <EmailSettings refusal={emailRefused ? actionData : undefined} />
+      {user.account_type === "freelancer" ? <PortfolioEditor items={portfolio} refusal={portfolioRefusal} /> : null}
+      <EmailSettings refusal={emailRefused ? refusal : undefined} />
     </div>
   );
 }

@@ -2,7 +2,8 @@ import { randomBytes, randomUUID } from "node:crypto";
 import type { z } from "zod";
 import { emailField, loginSchema, profileSchema, registerSchema, resetPasswordSchema } from "~/lib/schemas";
 import { transaction, db } from "../../db";
-import { isUniqueViolation } from "../../db/dialect";
+import { engine, isUniqueViolation } from "../../db/dialect";
+import { directoryColumns } from "~/lib/directory";
 import type { UserRow } from "../../db/schema";
 import { AppError, fieldErrorsOf, parseInput } from "./errors.server";
 import { apiT, storedLocale } from "./i18n.server";
@@ -11,6 +12,7 @@ import { hashPassword, verifyPassword } from "./passwords.server";
 import { assertNotLimited, clientIp, consume, consumeWrite, limiters } from "./rate-limit.server";
 import { createSession, hashToken } from "./sessions.server";
 import { deletePhoto, savePhoto } from "./uploads.server";
+import { parseTags } from "./users.server";
 
 const RESET_TTL_MS = 60 * 60 * 1000;
 
@@ -48,6 +50,11 @@ export async function registerUser(input: unknown, request?: Request) {
     bio: "",
     skills: "[]",
     photo_path: null,
+    city: null,
+    remote: 1,
+    ...directoryColumns({ full_name: data.full_name, display_name: data.display_name ?? null, bio: "", skills: [], city: null }),
+    rating_count: 0,
+    rating_sum: 0,
     // The language picked before signing up (the lng cookie), for the user's e-mails.
     locale: request ? await storedLocale(request) : null,
     created_at: now,
@@ -85,24 +92,42 @@ export async function getUserById(id: string) {
 
 export type ProfileInput = z.input<typeof profileSchema>;
 
-/** Updates the profile; a new photo is checked by content and replaces the old file. */
+/**
+ * Updates the fields the input carries (a field left out stays as it is); a new photo is checked
+ * by content and replaces the old one. The directory's search columns follow the profile.
+ */
 export async function updateProfile(user: UserRow, input: unknown, photo?: Blob | null) {
   await consumeWrite(user.id);
   const data = parseInput(profileSchema, input, "profile_update_failed");
   const photoPath = photo && photo.size > 0 ? await savePhoto(photo) : undefined;
-  const updated = await db
-    .updateTable("users")
-    .set({
-      full_name: data.full_name,
-      display_name: data.display_name ?? null,
-      bio: data.bio,
-      skills: JSON.stringify(data.skills),
-      ...(photoPath ? { photo_path: photoPath } : {}),
-      updated_at: new Date().toISOString(),
-    })
-    .where("id", "=", user.id)
-    .returningAll()
-    .executeTakeFirstOrThrow();
+  const updated = await transaction(async (trx) => {
+    const current = await trx
+      .selectFrom("users")
+      .selectAll()
+      .where("id", "=", user.id)
+      .$if(engine === "postgres", (qb) => qb.forUpdate())
+      .executeTakeFirstOrThrow();
+    const next = {
+      full_name: data.full_name ?? current.full_name,
+      display_name: data.display_name === undefined ? current.display_name : data.display_name,
+      bio: data.bio ?? current.bio,
+      skills: data.skills ?? parseTags(current.skills),
+      city: data.city === undefined ? current.city : data.city,
+    };
+    return trx
+      .updateTable("users")
+      .set({
+        ...next,
+        skills: JSON.stringify(next.skills),
+        ...(data.remote === undefined ? {} : { remote: data.remote ? 1 : 0 }),
+        ...directoryColumns(next),
+        ...(photoPath ? { photo_path: photoPath } : {}),
+        updated_at: new Date().toISOString(),
+      })
+      .where("id", "=", user.id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+  });
   if (photoPath) await deletePhoto(user.photo_path);
   return updated;
 }

@@ -17,6 +17,7 @@ import { consumeWrite } from "./rate-limit.server";
 import { assertId, assertRole, now, offsetOf, pageMeta, type PageMeta } from "./market.server";
 import { notify } from "./notifications.server";
 import { rejectOpenApplications } from "./opportunities.server";
+import { ratingOf, type Rating } from "./reviews.server";
 import { displayNameOf, parseTags, photoUrl } from "./users.server";
 
 // The negotiation state machine of PRODUCT.md §3. Every transition is one transaction whose
@@ -51,6 +52,7 @@ export type ApplicationJson = {
     display_name: string | null;
     photo_url: string | null;
     skills: string[];
+    rating: Rating;
   };
   cover_letter: string;
   price_cents: number;
@@ -88,6 +90,8 @@ function baseSelect(database: Kysely<Database>) {
       "f.full_name as freelancer_full_name",
       "f.photo_path as freelancer_photo_path",
       "f.skills as freelancer_skills",
+      "f.rating_count as freelancer_rating_count",
+      "f.rating_sum as freelancer_rating_sum",
     ]);
 }
 
@@ -112,6 +116,7 @@ export function toApplicationJson(row: Row): ApplicationJson {
       display_name: row.freelancer_display_name,
       photo_url: photoUrl(row.freelancer_photo_path),
       skills: parseTags(row.freelancer_skills),
+      rating: ratingOf({ rating_count: row.freelancer_rating_count, rating_sum: row.freelancer_rating_sum }),
     },
     cover_letter: row.cover_letter,
     price_cents: row.price_cents,

@@ -33,6 +33,7 @@ import { AppError, parseInput } from "./errors.server";
 import { consumeWrite } from "./rate-limit.server";
 import { now, offsetOf, pageMeta, type PageMeta } from "./market.server";
 import { notify } from "./notifications.server";
+import { publishDueReviews } from "./reviews.server";
 import { deleteAttachment, readAttachment, saveAttachment, type SavedAttachment } from "./uploads.server";
 import { displayNameOf, photoUrl } from "./users.server";
 
@@ -601,6 +602,7 @@ export function startContractSchedule(interval: number) {
     running = true;
     try {
       await runContractSchedule();
+      await publishDueReviews();
     } catch (error) {
       console.error(`[contracts] schedule failed: ${error instanceof Error ? error.message : error}`);
     } finally {

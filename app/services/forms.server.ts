@@ -63,34 +63,45 @@ export async function readForm(request: Request, { limit = MAX_FORM_BYTES } = {}
 }
 
 /**
- * Reads a form holding at most one photo (JPEG/PNG/WebP, checked later by content). Only the
+ * Reads a form holding at most one photo (in `field`) (JPEG/PNG/WebP, checked later by content). Only the
  * photo can make such a form large, so anything over the limit is reported on the photo field.
  */
-export async function readPhotoForm(request: Request) {
+export async function readPhotoForm(request: Request, field = "photo") {
   let form: FormData;
   try {
     form = await readForm(request, { limit: MAX_PHOTO_BYTES + MAX_FORM_BYTES });
   } catch (error) {
-    if (error instanceof AppError && error.status === 413) throw photoTooLarge();
+    if (error instanceof AppError && error.status === 413) throw photoTooLarge(field);
     throw error;
   }
-  const photo = form.get("photo");
-  if (photo instanceof Blob && photo.size > MAX_PHOTO_BYTES) throw photoTooLarge();
+  const photo = form.get(field);
+  if (photo instanceof Blob && photo.size > MAX_PHOTO_BYTES) throw photoTooLarge(field);
   return form;
 }
 
-function photoTooLarge() {
-  return new AppError(413, "photo_too_large", { photo: "photo_too_large" });
+function photoTooLarge(field: string) {
+  return new AppError(413, "photo_too_large", { [field]: "photo_too_large" });
 }
 
-/** The profile fields of a form; skills may come as one comma-separated field or several. */
+/**
+ * The profile fields of a form, only those it carries (a field left out stays as it is); skills
+ * may come as one comma-separated field or several. A check box is sent after a hidden field of
+ * the same name, so the last value is the box's when ticked and the hidden one's otherwise.
+ */
 export function profileInput(form: FormData) {
+  const input: Record<string, unknown> = formValues(form);
   const skills = form.getAll("skills").filter((v): v is string => typeof v === "string");
+  if (skills.length > 1) input.skills = skills;
+  const remote = form.getAll("remote").filter((v): v is string => typeof v === "string");
+  if (remote.length > 0) input.remote = remote[remote.length - 1];
   const photo = form.get("photo");
-  return {
-    input: { ...formValues(form), skills: skills.length > 1 ? skills : skills[0] ?? "" },
-    photo: photo instanceof Blob ? photo : null,
-  };
+  return { input, photo: photo instanceof Blob ? photo : null };
+}
+
+/** The file in a form's `field`, if one was chosen. */
+export function fileOf(form: FormData, field: string): Blob | null {
+  const file = form.get(field);
+  return file instanceof Blob && file.size > 0 ? file : null;
 }
 
 /**

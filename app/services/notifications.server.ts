@@ -83,12 +83,13 @@ export async function listNotifications(
     base
       .leftJoin("opportunities as o", "o.id", "notifications.opportunity_id")
       .leftJoin("applications as a", "a.id", "notifications.application_id")
-      // The actor is the other party: the freelancer when a merchant is notified, else the merchant.
+      // The actor is the other party: the freelancer when a merchant is notified, else the merchant
+      // (who, for an invitation, is the opportunity's owner: there is no application yet).
       .leftJoin("users as actor", (join) =>
         join.on(
           sql`actor.id`,
           "=",
-          sql`CASE WHEN a.freelancer_id = notifications.user_id THEN o.merchant_id ELSE a.freelancer_id END`,
+          sql`CASE WHEN notifications.kind = 'invitation_received' OR a.freelancer_id = notifications.user_id THEN o.merchant_id ELSE a.freelancer_id END`,
         ),
       )
       .select([

@@ -14,13 +14,14 @@ import { AppError, parseInput } from "./errors.server";
 import { consumeWrite } from "./rate-limit.server";
 import { assertId, assertRole, now, offsetOf, pageMeta, type PageMeta } from "./market.server";
 import { notify } from "./notifications.server";
+import { ratingOf, type Rating } from "./reviews.server";
 import { displayNameOf, parseTags, photoUrl } from "./users.server";
 
 export type { PageMeta } from "./market.server";
 
 export type OpportunityJson = {
   uuid: string;
-  merchant: { id: string; display_name: string | null; photo_url: string | null };
+  merchant: { id: string; display_name: string | null; photo_url: string | null; rating: Rating };
   title: string;
   description: string;
   category: string;
@@ -48,6 +49,8 @@ type Row = OpportunityRow & {
   merchant_display_name: string | null;
   merchant_full_name: string;
   merchant_photo_path: string | null;
+  merchant_rating_count: number;
+  merchant_rating_sum: number;
   awaiting_count?: number | null;
   my_application_id?: string | null;
   my_application_status?: string | null;
@@ -124,6 +127,8 @@ function baseSelect(database: Kysely<Database>, viewer: UserRow, from?: ListBuil
       "merchant.display_name as merchant_display_name",
       "merchant.full_name as merchant_full_name",
       "merchant.photo_path as merchant_photo_path",
+      "merchant.rating_count as merchant_rating_count",
+      "merchant.rating_sum as merchant_rating_sum",
     ])
     .$if(viewer.account_type === "merchant", (qb) =>
       qb.select(
@@ -151,6 +156,7 @@ export function toOpportunityJson(row: Row, viewer: UserRow): OpportunityJson {
       id: row.merchant_id,
       display_name: displayNameOf({ display_name: row.merchant_display_name, full_name: row.merchant_full_name }),
       photo_url: photoUrl(row.merchant_photo_path),
+      rating: ratingOf({ rating_count: row.merchant_rating_count, rating_sum: row.merchant_rating_sum }),
     },
     title: row.title,
     description: row.description,

@@ -30,6 +30,8 @@ export const limiters = {
   registerByIp: limiter("register_ip", 20, 60 * 60),
   resetByEmail: limiter("reset_email", 3, 60 * 60),
   resetByIp: limiter("reset_ip", 20, 60 * 60),
+  /** Invitations sent per merchant: enough to reach out, too few to spam the directory. */
+  inviteByMerchant: limiter("invite_merchant", 30, 60 * 60),
   /** Writes per signed-in user: generous for people, a ceiling for runaway scripts. */
   writeByUser: limiter("write_user", WRITES_PER_MINUTE, 60, true),
 };

@@ -81,13 +81,16 @@ const store = postgresPool
       },
     };
 
-/** Checks a photo by its bytes (not its name or declared type) and stores it under a new name. */
-export async function savePhoto(file: Blob): Promise<string> {
-  if (file.size > MAX_PHOTO_BYTES) throw new AppError(413, "photo_too_large", { photo: "photo_too_large" });
+/**
+ * Checks a photo by its bytes (not its name or declared type) and stores it under a new name.
+ * A refusal names `field`, the form field the photo came in.
+ */
+export async function savePhoto(file: Blob, field = "photo", failKey = "profile_update_failed"): Promise<string> {
+  if (file.size > MAX_PHOTO_BYTES) throw new AppError(413, "photo_too_large", { [field]: "photo_too_large" });
   const bytes = Buffer.from(await file.arrayBuffer());
   const type = await fileTypeFromBuffer(bytes);
   const ext = type && allowed[type.mime];
-  if (!ext) throw new AppError(422, "profile_update_failed", { photo: "photo_invalid_type" });
+  if (!ext) throw new AppError(422, failKey, { [field]: "photo_invalid_type" });
   const name = `${randomUUID()}.${ext}`;
   await store.write(name, bytes);
   return name;

@@ -28,6 +28,8 @@ export function toUserJson(user: UserRow) {
     skills: parseTags(user.skills),
     photo_path: user.photo_path,
     photo_url: photoUrl(user.photo_path),
+    city: user.city,
+    remote: user.remote === 1,
     created_at: user.created_at,
     updated_at: user.updated_at,
   };

@@ -1,58 +1,11 @@
-import { expect, test, type APIRequestContext, type Browser, type Page, type TestInfo } from "@playwright/test";
-import { PNG_1X1, registerViaApi, signIn } from "./support";
+import { expect, test } from "@playwright/test";
+import { hire, PNG_1X1, registerViaApi, toast, userPage } from "./support";
 
 // After the hire, as real users live it, once with JavaScript and once without: the freelancer
 // delivers with a file, the merchant asks for changes, the freelancer delivers again and the
 // merchant approves. The hire itself is made through the API (the marketplace story covers it).
 
 const money = (text: string) => new RegExp(text.replace(/[.$]/g, "\\$&").replace(/ /g, "\\s"));
-
-async function token(request: APIRequestContext, email: string, password: string) {
-  const res = await request.post("/api/login", { data: { email, password } });
-  return { Authorization: `Bearer ${(await res.json()).access_token}` };
-}
-
-/** A merchant and a freelancer with a contract: opportunity, application and accept, by the API. */
-async function hire(request: APIRequestContext) {
-  const merchant = await registerViaApi(request, { account_type: "merchant", display_name: "Marina" });
-  const freelancer = await registerViaApi(request, { account_type: "freelancer", display_name: "Julinha" });
-  const asMerchant = await token(request, merchant.email, merchant.password);
-  const asFreelancer = await token(request, freelancer.email, freelancer.password);
-  const title = `Identidade visual ${Date.now().toString(36)}`;
-  const opp = await request.post("/api/opportunities", {
-    headers: asMerchant,
-    data: {
-      title,
-      description: "Logotipo, paleta de cores e cartão de visita para uma cafeteria de bairro.",
-      category: "design",
-      skills: ["Figma"],
-      budget_type: "fixed",
-      budget_min_cents: 100_000,
-      budget_max_cents: 200_000,
-      location_type: "remote",
-    },
-  });
-  const { uuid } = (await opp.json()).data;
-  const app = await request.post(`/api/opportunities/${uuid}/applications`, {
-    headers: asFreelancer,
-    data: { cover_letter: "Desenho marcas para cafés e padarias há seis anos.", price_cents: 150_000, delivery_days: 10 },
-  });
-  const { id } = (await app.json()).data;
-  const offers = (await (await request.get(`/api/applications/${id}`, { headers: asMerchant })).json()).data.offers;
-  const accepted = await request.post(`/api/applications/${id}/accept`, { headers: asMerchant, data: { offer_id: offers[0].id } });
-  expect(accepted.status()).toBe(200);
-  return { merchant, freelancer, id, title };
-}
-
-async function userPage(browser: Browser, testInfo: TestInfo, javaScriptEnabled: boolean, who: { email: string; password: string }) {
-  const { baseURL, locale, timezoneId } = testInfo.project.use;
-  const context = await browser.newContext({ baseURL, locale, timezoneId, javaScriptEnabled });
-  const page = await context.newPage();
-  await signIn(page, who.email, who.password);
-  return page;
-}
-
-const toast = (page: Page, text: string | RegExp) => page.getByRole("status").filter({ hasText: text });
 
 function story(javaScriptEnabled: boolean) {
   test("hire → deliver → request changes → deliver → approve", async ({ request, browser }, testInfo) => {

@@ -1,4 +1,4 @@
-import { test, type APIRequestContext, type Page } from "@playwright/test";
+import { test, type APIRequestContext, type Browser, type Page, type TestInfo } from "@playwright/test";
 
 export { PNG_1X1 } from "../fixtures";
 
@@ -37,3 +37,50 @@ export async function signIn(page: Page, email: string, password: string) {
   });
   if (res.status() !== 302) throw new Error(`sign-in failed: ${res.status()}`);
 }
+
+export async function apiToken(request: APIRequestContext, email: string, password: string) {
+  const res = await request.post("/api/login", { data: { email, password } });
+  return { Authorization: `Bearer ${(await res.json()).access_token}` };
+}
+
+/** A merchant and a freelancer with a contract: opportunity, application and accept, by the API. */
+export async function hire(request: APIRequestContext) {
+  const merchant = await registerViaApi(request, { account_type: "merchant", display_name: "Marina" });
+  const freelancer = await registerViaApi(request, { account_type: "freelancer", display_name: "Julinha" });
+  const asMerchant = await apiToken(request, merchant.email, merchant.password);
+  const asFreelancer = await apiToken(request, freelancer.email, freelancer.password);
+  const title = `Identidade visual ${Date.now().toString(36)}`;
+  const opp = await request.post("/api/opportunities", {
+    headers: asMerchant,
+    data: {
+      title,
+      description: "Logotipo, paleta de cores e cartão de visita para uma cafeteria de bairro.",
+      category: "design",
+      skills: ["Figma"],
+      budget_type: "fixed",
+      budget_min_cents: 100_000,
+      budget_max_cents: 200_000,
+      location_type: "remote",
+    },
+  });
+  const { uuid } = (await opp.json()).data;
+  const app = await request.post(`/api/opportunities/${uuid}/applications`, {
+    headers: asFreelancer,
+    data: { cover_letter: "Desenho marcas para cafés e padarias há seis anos.", price_cents: 150_000, delivery_days: 10 },
+  });
+  const { id } = (await app.json()).data;
+  const offers = (await (await request.get(`/api/applications/${id}`, { headers: asMerchant })).json()).data.offers;
+  const accepted = await request.post(`/api/applications/${id}/accept`, { headers: asMerchant, data: { offer_id: offers[0].id } });
+  if (accepted.status() !== 200) throw new Error(`accept failed: ${accepted.status()}`);
+  return { merchant, freelancer, id, title };
+}
+
+export async function userPage(browser: Browser, testInfo: TestInfo, javaScriptEnabled: boolean, who: { email: string; password: string }) {
+  const { baseURL, locale, timezoneId } = testInfo.project.use;
+  const context = await browser.newContext({ baseURL, locale, timezoneId, javaScriptEnabled });
+  const page = await context.newPage();
+  await signIn(page, who.email, who.password);
+  return page;
+}
+
+export const toast = (page: Page, text: string | RegExp) => page.getByRole("status").filter({ hasText: text });

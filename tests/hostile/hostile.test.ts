@@ -366,6 +366,30 @@ const API_BODY: ApiBodyEndpoint[] = [
       fields: [text("reason", 5, 2000)],
     }),
   ),
+  {
+    name: "review",
+    method: "POST",
+    path: (_a, w) => `/api/contracts/${w.seeded.accepted}/reviews`,
+    who: "merchant",
+    base: () => ({ rating: 5 }),
+    fields: [int("rating", 1, 5), text("comment", 0, 1000, false)],
+  },
+  {
+    name: "review reply",
+    method: "POST",
+    path: () => "/api/reviews/00000000-0000-4000-8000-000000000000/reply",
+    who: "freelancer",
+    base: () => ({}),
+    fields: [text("reply", 1, 1000)],
+  },
+  {
+    name: "invitation",
+    method: "POST",
+    path: (a) => `/api/opportunities/${a!.opp}/invitations`,
+    who: "merchant",
+    base: () => ({ freelancer_id: "00000000-0000-4000-8000-000000000000" }),
+    fields: [text("message", 1, 500)],
+  },
   ...["approve", "cancellation-requests/accept", "cancellation-requests/decline"].map(
     (action): ApiBodyEndpoint => ({
       name: `contract ${action}`,
@@ -423,6 +447,16 @@ function authedEndpoints(w: World, p: Pool): { method: string; path: string; rol
     { method: "GET", path: `/api/applications/${m.app}/messages`, role: null },
     { method: "POST", path: `/api/applications/${m.app}/messages`, role: null, body: { body: "Oi" } },
     { method: "GET", path: "/api/messages/unread", role: null },
+    { method: "GET", path: `/api/contracts/${w.seeded.accepted}/reviews`, role: null },
+    { method: "POST", path: `/api/contracts/${w.seeded.accepted}/reviews`, role: null, body: { rating: 5 } },
+    { method: "POST", path: "/api/reviews/00000000-0000-4000-8000-000000000000/reply", role: null, body: { reply: "Obrigado" } },
+    { method: "GET", path: `/api/users/${w.juliaId}/reviews`, role: null },
+    { method: "GET", path: "/api/freelancers", role: null },
+    { method: "GET", path: `/api/freelancers/${w.juliaId}`, role: null },
+    { method: "GET", path: "/api/invitations", role: null },
+    { method: "POST", path: "/api/invitations/00000000-0000-4000-8000-000000000000/decline", role: "freelancer" },
+    { method: "POST", path: `/api/opportunities/${m.opp}/invitations`, role: "merchant", body: { freelancer_id: w.juliaId, message: "Oi" } },
+    { method: "GET", path: "/api/portfolio", role: null },
     { method: "GET", path: "/api/notification-settings", role: null },
     { method: "POST", path: "/api/notification-settings", role: null, body: { kinds: { message_received: false } } },
   ];
@@ -607,7 +641,7 @@ const idPath = (id: string) => (id.includes("%") ? id : encodeURIComponent(id));
 
 function apiIdCases(w: World, p: Pool): Case[] {
   const cases: Case[] = [];
-  const table: { method: string; path: (id: string) => string; who: Role | null; body?: unknown }[] = [
+  const table: { method: string; path: (id: string) => string; who: Role | null; body?: unknown; message?: string }[] = [
     { method: "GET", path: (id) => `/api/opportunities/${id}`, who: null },
     { method: "PATCH", path: (id) => `/api/opportunities/${id}`, who: "merchant", body: { title: "Título novo válido" } },
     { method: "DELETE", path: (id) => `/api/opportunities/${id}`, who: "merchant" },
@@ -632,6 +666,13 @@ function apiIdCases(w: World, p: Pool): Case[] {
     { method: "GET", path: (id) => `/api/applications/${id}/messages`, who: null },
     { method: "POST", path: (id) => `/api/applications/${id}/messages`, who: "freelancer", body: { body: "Oi" } },
     { method: "GET", path: (id) => `/api/applications/${id}/messages/files/x`, who: null },
+    { method: "GET", path: (id) => `/api/contracts/${id}/reviews`, who: null },
+    { method: "POST", path: (id) => `/api/contracts/${id}/reviews`, who: "merchant", body: { rating: 4 } },
+    { method: "POST", path: (id) => `/api/reviews/${id}/reply`, who: "freelancer", body: { reply: "Obrigado pela avaliação." } },
+    { method: "GET", path: (id) => `/api/users/${id}/reviews`, who: null },
+    { method: "GET", path: (id) => `/api/freelancers/${id}`, who: null, message: "profile_not_found" },
+    { method: "GET", path: (id) => `/api/merchants/${id}`, who: null, message: "profile_not_found" },
+    { method: "POST", path: (id) => `/api/invitations/${id}/decline`, who: "freelancer", message: "invitation_not_found" },
   ];
   for (const e of table) {
     for (const id of BAD_IDS) {
@@ -645,7 +686,7 @@ function apiIdCases(w: World, p: Pool): Case[] {
         // that folder, before the app runs: not a refusal of ours, but never a file.
         expect: id.startsWith("%2e%2e") ? [404, 301] : [404],
         api: true,
-        message: "not_found",
+        message: e.message ?? "not_found",
       });
     }
   }
@@ -686,6 +727,9 @@ function queryCases(w: World, p: Pool): Case[] {
     { path: `/api/opportunities/${w.seeded.openWithApps}/applications`, auth: w.ana, params: { status: enumValues, page: intValues } },
     { path: "/api/applications/awaiting-confirmation", auth: w.ana, params: { page: intValues, per_page: ["101"] } },
     { path: "/api/notifications", auth: w.julia, params: { unread: ["2", "sim", "' OR 1=1"], page: intValues, per_page: ["101"] } },
+    { path: "/api/freelancers", auth: w.ana, params: { min_rating: ["0", "6", "4.55", "abc", "' OR 1=1"], sort: enumValues, page: intValues, per_page: ["101"] } },
+    { path: `/api/users/${w.juliaId}/reviews`, auth: w.ana, params: { page: intValues, per_page: ["101", "0"] } },
+    { path: "/api/invitations", auth: w.julia, params: { page: intValues, per_page: ["101"] } },
   ];
   for (const list of lists) {
     for (const [param, values] of Object.entries(list.params)) {
@@ -1283,6 +1327,9 @@ const TABLES = [
   "conversations",
   "messages",
   "message_files",
+  "reviews",
+  "invitations",
+  "portfolio_items",
 ] as const;
 
 function snapshot(dbPath: string) {

@@ -13,6 +13,8 @@ import { getDashboard } from "~/services/dashboard.server";
 import { unreadMessages } from "~/services/messages.server";
 import { listNotifications } from "~/services/notifications.server";
 import { listOpportunities } from "~/services/opportunities.server";
+import { listFreelancers } from "~/services/profiles.server";
+import { listInvitations } from "~/services/invitations.server";
 import { offersFor } from "../market";
 
 // Lists must not query once per item: the number of statements is the same for a page of 5
@@ -42,7 +44,13 @@ beforeAll(async () => {
         read_at: null,
       })
       .execute();
+    const at = new Date().toISOString();
+    await db
+      .insertInto("invitations")
+      .values({ id: crypto.randomUUID(), opportunity_id: opp.id, freelancer_id: freelancer.id, merchant_id: merchant.id, message: "Oi", status: "pending", created_at: at, updated_at: at })
+      .execute();
   }
+  for (let i = 0; i < 39; i++) await createUser(db, { account_type: "freelancer" });
   const opp = await db.selectFrom("opportunities").select("id").where("uuid", "=", uuid).executeTakeFirstOrThrow();
   for (let i = 0; i < 39; i++) await createApplication(db, { opportunity: opp });
   // Eight hires of the merchant: eight contracts.
@@ -75,6 +83,10 @@ describe("statements per list, whatever the page size", () => {
     ["applications of an opportunity", (n: number) => listOpportunityApplications(merchant, uuid, { per_page: String(n) })],
     ["notifications", (n: number) => listNotifications(merchant, { per_page: String(n) })],
     ["contracts", (n: number) => listContracts(merchant, { per_page: String(n) })],
+    ["invitations (freelancer)", (n: number) => listInvitations(freelancer, { per_page: String(n) })],
+    ["invitations (merchant)", (n: number) => listInvitations(merchant, { per_page: String(n) })],
+    ["freelancer directory", (n: number) => listFreelancers({ per_page: String(n) })],
+    ["freelancer directory (search)", (n: number) => listFreelancers({ per_page: String(n), q: "joão freel", sort: "name" })],
   ])("%s", async (_name, list) => {
     const few = await statementsOf(() => list(5));
     const many = await statementsOf(() => list(50));

@@ -4,11 +4,12 @@ import { Avatar } from "~/components/avatar";
 import { formatDate } from "~/lib/format";
 import { formatMoney } from "~/lib/money";
 import { ApplicationStatusBadge, type Role } from "./badges";
+import { RatingSummary, type RatingData } from "./reviews";
 
 export type ApplicationCardData = {
   id: string;
   opportunity: { uuid: string; title: string; status: string; merchant: { id: string; display_name: string | null; photo_url: string | null } };
-  freelancer: { id: string; full_name: string; display_name: string | null; photo_url: string | null; skills: string[] };
+  freelancer: { id: string; full_name: string; display_name: string | null; photo_url: string | null; skills: string[]; rating?: RatingData };
   price_cents: number;
   delivery_days: number;
   status: string;
@@ -58,6 +59,10 @@ export function ApplicationCard({
             <h3 className="app-card-title">
               <Link to={`/applications/${item.id}`}>{item.freelancer.display_name || item.freelancer.full_name}</Link>
             </h3>
+            <p className="app-card-sub">
+              {item.freelancer.rating ? <><RatingSummary rating={item.freelancer.rating} /> · </> : null}
+              <Link to={`/freelancers/${item.freelancer.id}`} className="plain-link">{t("profile_link.freelancer")}</Link>
+            </p>
             {showOpportunity ? (
               <p className="app-card-sub">
                 <Link to={`/opportunities/${item.opportunity.uuid}`} className="plain-link">{item.opportunity.title}</Link>

@@ -16,6 +16,7 @@ export type NotificationItem = {
 
 /** Where a notification leads: its contract or application, else its opportunity. */
 export function notificationTarget(n: Pick<NotificationItem, "kind" | "application_id" | "opportunity_uuid">) {
+  if (n.kind === "invitation_received") return "/invitations";
   // A contract has its application's id.
   if (n.application_id && n.kind.startsWith("contract_")) return `/contracts/${n.application_id}`;
   if (n.application_id) return `/applications/${n.application_id}`;

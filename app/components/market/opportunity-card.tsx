@@ -1,3 +1,4 @@
+import { RatingSummary, type RatingData } from "./reviews";
 import { Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { dateTimeFormat, formatDate } from "~/lib/format";
@@ -23,7 +24,7 @@ export type OpportunityCardData = {
   created_at: string;
   awaiting_count?: number;
   my_application?: { id: string; status: string; awaiting?: Role | null } | null;
-  merchant?: { id: string; display_name: string | null; photo_url?: string | null };
+  merchant?: { id: string; display_name: string | null; photo_url?: string | null; rating?: RatingData };
 };
 
 /** A deadline is a calendar date: shown as it is, never shifted by a time zone. */
@@ -70,6 +71,11 @@ export function OpportunityCard({ item, viewer }: { item: OpportunityCardData; v
         <li>{place}</li>
         <li>{item.deadline ? t("list.deadline", { date: formatDay(item.deadline, i18n.language) }) : t("list.no_deadline")}</li>
         <li>{t("list.published", { date: formatDate(item.created_at, i18n.language) })}</li>
+        {viewer === "freelancer" && item.merchant?.rating ? (
+          <li>
+            {item.merchant.display_name} · <RatingSummary rating={item.merchant.rating} />
+          </li>
+        ) : null}
         {viewer === "merchant" ? <li>{t("list.hired", { accepted: item.accepted_count, vacancies: item.vacancies })}</li> : null}
       </ul>
       <div className="opp-card-foot">

@@ -1,0 +1,145 @@
+import { Form } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { Field, FormMessage, TextAreaField } from "~/components/form";
+import { MAX_PORTFOLIO_ITEMS } from "~/lib/schemas";
+import type { FormErrorData } from "~/services/forms.server";
+
+export type PortfolioItem = {
+  id: string;
+  title: string;
+  description: string;
+  link: string | null;
+  image_url: string | null;
+};
+
+/** A portfolio as others see it. */
+export function PortfolioList({ items }: { items: PortfolioItem[] }) {
+  return (
+    <ul className="portfolio-grid">
+      {items.map((item) => (
+        <li key={item.id} className="portfolio-item">
+          <PortfolioBody item={item} />
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+function PortfolioBody({ item }: { item: PortfolioItem }) {
+  const { t } = useTranslation();
+  return (
+    <>
+      {item.image_url ? <img src={item.image_url} alt="" className="portfolio-image" loading="lazy" /> : null}
+      <h4>{item.title}</h4>
+      <p className="portfolio-description">{item.description}</p>
+      {item.link ? (
+        <a href={item.link} rel="noopener noreferrer nofollow ugc" target="_blank" className="portfolio-link">
+          {t("portfolio.open_link")}
+        </a>
+      ) : null}
+    </>
+  );
+}
+
+type ItemFormProps = { item?: PortfolioItem; refusal?: FormErrorData };
+
+/** The fields of an item, to add or to edit one; the page posts them with an `intent`. */
+function ItemFields({ item, refusal }: ItemFormProps) {
+  const { t } = useTranslation();
+  const prefix = item ? `pf-${item.id}-` : "pf-new-";
+  const value = (field: "title" | "description" | "link") => refusal?.values?.[field] ?? item?.[field] ?? "";
+  const errors = refusal?.errors ?? {};
+  return (
+    <>
+      <Field id={`${prefix}title`} name="title" label={t("portfolio.title")} required maxLength={120} defaultValue={value("title")} error={errors.title} />
+      <TextAreaField
+        id={`${prefix}description`}
+        name="description"
+        label={t("portfolio.description")}
+        required
+        rows={3}
+        maxLength={1000}
+        defaultValue={value("description")}
+        error={errors.description}
+      />
+      <Field
+        id={`${prefix}link`}
+        name="link"
+        type="url"
+        label={t("portfolio.link")}
+        hint={t("portfolio.link_hint")}
+        maxLength={500}
+        defaultValue={value("link")}
+        error={errors.link}
+      />
+      <Field
+        id={`${prefix}image`}
+        name="image"
+        type="file"
+        accept="image/jpeg,image/png,image/webp"
+        label={t("portfolio.image")}
+        hint={t("fields.photo_hint")}
+        error={errors.image}
+      />
+      {item?.image_url ? (
+        <label className="check">
+          <input type="checkbox" name="remove_image" value="1" /> {t("portfolio.remove_image")}
+        </label>
+      ) : null}
+    </>
+  );
+}
+
+/** The portfolio on the settings page: each item with its edit and remove forms, then the add form. */
+export function PortfolioEditor({ items, refusal }: { items: PortfolioItem[]; refusal?: FormErrorData }) {
+  const { t } = useTranslation();
+  const refusedId = refusal?.values?.intent === "portfolio_add" ? "new" : refusal?.values?.id;
+  return (
+    <section className="card form-card" id="portfolio" aria-labelledby="portfolio-title">
+      <h2 id="portfolio-title">{t("portfolio.heading")}</h2>
+      <p className="muted">{t("portfolio.intro", { count: items.length, max: MAX_PORTFOLIO_ITEMS })}</p>
+      {items.length ? (
+        <ul className="portfolio-grid">
+          {items.map((item) => (
+            <li key={item.id} className="portfolio-item">
+              <PortfolioBody item={item} />
+              <details open={refusedId === item.id}>
+                <summary className="btn btn-ghost btn-sm">{t("portfolio.edit")}</summary>
+                {refusedId === item.id ? <FormMessage data={refusal} /> : null}
+                <Form method="post" action="?portfolio" encType="multipart/form-data" className="stack" noValidate>
+                  <input type="hidden" name="intent" value="portfolio_update" />
+                  <input type="hidden" name="id" value={item.id} />
+                  <ItemFields item={item} refusal={refusedId === item.id ? refusal : undefined} />
+                  <button type="submit" className="btn btn-primary btn-sm">{t("actions.save")}</button>
+                </Form>
+              </details>
+              <Form method="post" action="?portfolio" encType="multipart/form-data">
+                <input type="hidden" name="intent" value="portfolio_remove" />
+                <input type="hidden" name="id" value={item.id} />
+                <button type="submit" className="btn btn-sm btn-danger-ghost">
+                  {t("portfolio.remove")}
+                  <span className="sr-only"> {item.title}</span>
+                </button>
+              </Form>
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      {items.length < MAX_PORTFOLIO_ITEMS ? (
+        <>
+          <h3>{t("portfolio.add")}</h3>
+          {refusedId === "new" ? <FormMessage data={refusal} /> : null}
+          <Form method="post" action="?portfolio" encType="multipart/form-data" className="stack" noValidate>
+            <input type="hidden" name="intent" value="portfolio_add" />
+            <ItemFields refusal={refusedId === "new" ? refusal : undefined} />
+            <div className="form-actions">
+              <button type="submit" className="btn btn-primary">{t("portfolio.add_button")}</button>
+            </div>
+          </Form>
+        </>
+      ) : (
+        <p className="muted">{t("portfolio.full", { max: MAX_PORTFOLIO_ITEMS })}</p>
+      )}
+    </section>
+  );
+}

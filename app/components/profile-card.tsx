@@ -1,0 +1,48 @@
+import { Link } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { Avatar } from "./avatar";
+import { RatingSummary, type RatingData } from "./market/reviews";
+
+export type ProfileCardData = {
+  id: string;
+  name: string;
+  full_name: string;
+  display_name: string | null;
+  photo_url: string | null;
+  bio: string;
+  skills: string[];
+  city: string | null;
+  remote: boolean;
+  rating: RatingData;
+  completed_contracts: number;
+};
+
+/** A freelancer in the directory: the whole card leads to the public profile. */
+export function FreelancerCard({ person }: { person: ProfileCardData }) {
+  const { t } = useTranslation();
+  return (
+    <li className="card person-card">
+      <Avatar user={person} size="md" />
+      <div className="person-body">
+        <h3>
+          <Link to={`/freelancers/${person.id}`} className="stretched-link">{person.name}</Link>
+        </h3>
+        <p className="muted person-where">
+          {[person.city, person.remote ? t("directory.remote_badge") : null].filter(Boolean).join(" · ")}
+        </p>
+        <p className="person-where">
+          <RatingSummary rating={person.rating} />
+          {person.completed_contracts ? <span className="muted"> · {t("directory.completed", { count: person.completed_contracts })}</span> : null}
+        </p>
+        {person.bio ? <p className="person-bio">{person.bio}</p> : null}
+        {person.skills.length ? (
+          <ul className="tags tags-sm">
+            {person.skills.map((s) => (
+              <li key={s} className="tag">{s}</li>
+            ))}
+          </ul>
+        ) : null}
+      </div>
+    </li>
+  );
+}

@@ -1,0 +1,22 @@
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { api, methodNotAllowed } from "~/services/api.server";
+import { requireApiRole } from "~/services/auth.server";
+import { fileOf, formValues, readPhotoForm } from "~/services/forms.server";
+import { apiT } from "~/services/i18n.server";
+import { addPortfolioItem, listPortfolio } from "~/services/portfolio.server";
+
+
+/** The signed-in freelancer's own portfolio (others see it on GET /api/freelancers/:id). */
+export const loader = api(async ({ request }: LoaderFunctionArgs) => {
+  const freelancer = await requireApiRole(request, "freelancer");
+  return json({ data: await listPortfolio(freelancer.id) });
+});
+
+/** Multipart (or url-encoded): title, description, link?, image? (JPEG/PNG/WebP ≤ 2 MB). */
+export const action = api(async ({ request }: ActionFunctionArgs) => {
+  if (request.method !== "POST") return methodNotAllowed();
+  const freelancer = await requireApiRole(request, "freelancer");
+  const form = await readPhotoForm(request, "image");
+  const data = await addPortfolioItem(freelancer, formValues(form), fileOf(form, "image"));
+  return json({ data, message: apiT("portfolio_item_added") }, { status: 201 });
+});
