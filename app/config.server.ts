@@ -23,6 +23,14 @@ const schema = z.object({
   BCRYPT_COST: z.coerce.number().int().min(4).max(15).default(10),
   SMTP_URL: z.string().url().optional(),
   MAIL_FROM: z.string().default("Freela <nao-responda@freela.local>"),
+  /** The site's address as users reach it (links in e-mails); unset, http://localhost:PORT. */
+  APP_URL: z
+    .string()
+    .url()
+    .regex(/^https?:\/\//, "must be an http(s):// URL")
+    .optional(),
+  /** How often each server process drains the e-mail outbox; 0: never. */
+  OUTBOX_SECONDS: z.coerce.number().int().min(0).max(3_600).default(10),
   SEED_DEMO: flag.optional(),
   /** How often each server process runs the contracts' schedule (reminders, automatic completion, overdue); 0: never. */
   CONTRACT_SCHEDULE_SECONDS: z.coerce.number().int().min(0).max(86_400).default(60),
@@ -30,7 +38,7 @@ const schema = z.object({
   TRUST_PROXY: flag.default("0"),
 });
 
-export type Config = z.infer<typeof schema> & { SESSION_SECRET: string; SEED_DEMO: boolean };
+export type Config = z.infer<typeof schema> & { SESSION_SECRET: string; SEED_DEMO: boolean; APP_URL: string };
 
 const DEV_SECRET_FILE = "data/session-secret";
 
@@ -65,6 +73,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ...c,
     SESSION_SECRET: secret,
     SEED_DEMO: c.SEED_DEMO ?? c.NODE_ENV !== "production",
+    APP_URL: (c.APP_URL ?? `http://localhost:${c.PORT}`).replace(/\/+$/, ""),
   };
 }
 

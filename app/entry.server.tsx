@@ -10,6 +10,7 @@ import { i18nOptions, i18nServer } from "~/services/i18n.server";
 import { applySecurityHeaders } from "~/services/security.server";
 import { config } from "~/config.server";
 import { startContractSchedule } from "~/services/contracts.server";
+import { startOutbox } from "~/services/outbox.server";
 import { installShutdownDeadline } from "~/services/shutdown.server";
 
 // The server entry (scripts/server.js) refuses cross-site writes with this before Remix runs.
@@ -24,6 +25,11 @@ installShutdownDeadline();
 const scheduled = globalThis as unknown as { __freelaSchedule?: () => void };
 if (config.NODE_ENV !== "test" && config.CONTRACT_SCHEDULE_SECONDS > 0) {
   scheduled.__freelaSchedule ??= startContractSchedule(config.CONTRACT_SCHEDULE_SECONDS * 1000);
+}
+// The e-mail outbox: sent through SMTP_URL's server (to the log without one), by every process.
+const outbox = globalThis as unknown as { __freelaOutbox?: () => void };
+if (config.NODE_ENV !== "test" && config.OUTBOX_SECONDS > 0) {
+  outbox.__freelaOutbox ??= startOutbox(config.OUTBOX_SECONDS * 1000);
 }
 
 // One i18next instance per language, made once: the translations never change while the

@@ -47,6 +47,7 @@ export async function createUser(db: Kysely<Database>, overrides: UserOverrides 
     remote: 1,
     rating_count: 0,
     rating_sum: 0,
+    locale: null,
     created_at: now,
     updated_at: now,
     ...rest,
@@ -58,7 +59,10 @@ export async function createUser(db: Kysely<Database>, overrides: UserOverrides 
     password_hash: passwordHash(password),
   };
   user.email = user.email.toLowerCase();
-  await db.insertInto("users").values(user).execute();
+  // Without a language the column is left out, so the factory also serves schemas before it
+  // existed (the migration tests go back to earlier versions).
+  const { locale, ...row } = user;
+  await db.insertInto("users").values(locale === null ? row : user).execute();
   return { ...user, password };
 }
 

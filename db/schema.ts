@@ -25,6 +25,8 @@ export interface UsersTable {
   /** Published reviews of this user: how many and the sum of their stars (015_reviews). */
   rating_count: Generated<number>;
   rating_sum: Generated<number>;
+  /** The language of the user's e-mails (a supported language); null: Portuguese. */
+  locale: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -279,6 +281,40 @@ export interface ReviewsTable {
   created_at: string;
 }
 
+/** What e-mails tell about: every notification kind, and new messages of a conversation. */
+export type EmailKind = NotificationKind | "message_received";
+
+/** A kind of e-mail the user turned off (every kind is on by default). */
+export interface EmailOptOutsTable {
+  user_id: string;
+  kind: EmailKind;
+  created_at: string;
+}
+
+export type OutboxStatus = "pending" | "sending" | "sent" | "skipped" | "failed";
+
+/** An e-mail to send: written with the event, drained by the server processes. */
+export interface OutboxTable {
+  id: string;
+  user_id: string;
+  kind: EmailKind;
+  application_id: string | null;
+  opportunity_id: number | null;
+  /** Events folded into this e-mail (new messages of one conversation). */
+  items: number;
+  status: OutboxStatus;
+  /** Tries so far (counted when claimed). */
+  attempts: number;
+  /** Due from then: the first try, or the next after a failure (exponential backoff). */
+  next_attempt_at: string;
+  /** The drain that claimed it (status 'sending'), until locked_until. */
+  claim: string | null;
+  locked_until: string | null;
+  last_error: string | null;
+  created_at: string;
+  sent_at: string | null;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -298,6 +334,8 @@ export interface Database {
   portfolio_items: PortfolioItemsTable;
   invitations: InvitationsTable;
   reviews: ReviewsTable;
+  email_opt_outs: EmailOptOutsTable;
+  outbox: OutboxTable;
 }
 
 export type UserRow = Selectable<UsersTable>;
@@ -313,3 +351,4 @@ export type ContractFileRow = Selectable<ContractFilesTable>;
 export type MessageRow = Selectable<MessagesTable>;
 export type MessageFileRow = Selectable<MessageFilesTable>;
 export type PortfolioItemRow = Selectable<PortfolioItemsTable>;
+export type OutboxRow = Selectable<OutboxTable>;

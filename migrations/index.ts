@@ -15,6 +15,7 @@ import * as m012 from "./012_profile_city_directory";
 import * as m013 from "./013_portfolio";
 import * as m014 from "./014_invitations";
 import * as m015 from "./015_reviews";
+import * as m016 from "./016_email";
 
 /** A migration, with its PostgreSQL version where the SQL differs. */
 type Step = Migration & { postgres?: Migration };
@@ -37,6 +38,7 @@ const steps: Record<string, Step> = {
   "013_portfolio": m013,
   "014_invitations": m014,
   "015_reviews": m015,
+  "016_email": m016,
 };
 
 export function migrationProvider(engine: Engine): MigrationProvider {

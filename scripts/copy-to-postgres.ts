@@ -30,6 +30,8 @@ const TABLES = [
   "conversation_reads",
   "portfolio_items",
   "invitations",
+  "email_opt_outs",
+  "outbox",
 ];
 const BATCH = 1000;
 

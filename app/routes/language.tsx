@@ -1,8 +1,10 @@
 import { redirect, type ActionFunctionArgs } from "@remix-run/node";
-import { supportedLngs } from "~/lib/i18n";
+import { supportedLngs, type Lng } from "~/lib/i18n";
 import { assertSameOrigin, safeRedirect } from "~/services/auth.server";
 import { formError, readForm } from "~/services/forms.server";
+import { rememberLocale } from "~/services/email.server";
 import { localeCookie } from "~/services/i18n.server";
+import { getOptionalUser } from "~/services/sessions.server";
 
 export async function loader() {
   return redirect("/");
@@ -19,5 +21,8 @@ export async function action({ request }: ActionFunctionArgs) {
   const lng = form.get("lng");
   const target = safeRedirect(form.get("redirectTo"), "/");
   if (typeof lng !== "string" || !(supportedLngs as readonly string[]).includes(lng)) return redirect(target);
+  // A signed-in user's e-mails follow the language they picked.
+  const user = await getOptionalUser(request);
+  if (user) await rememberLocale(user, lng as Lng);
   return redirect(target, { headers: { "Set-Cookie": await localeCookie.serialize(lng) } });
 }

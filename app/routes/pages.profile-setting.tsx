@@ -6,22 +6,30 @@ import { Field, FormMessage, TextAreaField } from "~/components/form";
 import { titleMeta } from "~/lib/meta";
 import { updateProfile } from "~/services/accounts.server";
 import { requireUser } from "~/services/auth.server";
+import { emailSettingsFromForm, getEmailSettings, updateEmailSettings } from "~/services/email.server";
 import { fileOf, formError, formValues, profileInput, readPhotoForm } from "~/services/forms.server";
 import { addPortfolioItem, deletePortfolioItem, listPortfolio, updatePortfolioItem } from "~/services/portfolio.server";
 import { PortfolioEditor } from "~/components/portfolio";
 import { getRequestT } from "~/services/i18n.server";
 import { redirectWithSuccess } from "~/services/toast.server";
 import { useRootData } from "~/lib/root-data";
+import { EMAIL_KIND_GROUPS, type EmailKindGroup } from "~/lib/email-kinds";
+import { supportedLngs } from "~/lib/i18n";
 
 export const meta = titleMeta("titles.profile_settings");
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
-  return json({ portfolio: user.account_type === "freelancer" ? await listPortfolio(user.id) : [] });
+  const [email, portfolio] = await Promise.all([
+    getEmailSettings(user),
+    user.account_type === "freelancer" ? listPortfolio(user.id) : Promise.resolve([]),
+  ]);
+  return json({ email, portfolio });
 }
 
 const PORTFOLIO_DONE = { add: "portfolio_item_added", update: "portfolio_item_updated", remove: "portfolio_item_deleted" } as const;
 
+/** The forms that post here: the profile (multipart, with the photo), the e-mail settings (intent=email), the portfolio's items. */
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request);
   let values: Record<string, string> = {};
@@ -29,6 +37,12 @@ export async function action({ request }: ActionFunctionArgs) {
     // Both kinds of form may carry a picture: the profile's photo or a portfolio item's image.
     const form = await readPhotoForm(request, new URL(request.url).searchParams.has("portfolio") ? "image" : "photo");
     const intent = form.get("intent");
+    if (intent === "email") {
+      values = { intent: "email" };
+      await updateEmailSettings(user, emailSettingsFromForm(form));
+      const { t } = await getRequestT(request);
+      return redirectWithSuccess("/pages/profile-setting#email", t("email_settings_saved"));
+    }
     if (intent === "portfolio_add" || intent === "portfolio_update" || intent === "portfolio_remove") {
       values = formValues(form);
       const id = values.id ?? "";
@@ -56,8 +70,10 @@ export default function ProfileSettingsPage() {
   const user = useRootData()?.user;
   const refusal = useActionData<typeof action>();
   const { portfolio } = useLoaderData<typeof loader>();
+  // A refusal belongs to the form that was sent.
+  const emailRefused = refusal?.values?.intent === "email";
   const portfolioRefusal = refusal?.values?.intent?.startsWith("portfolio_") ? refusal : undefined;
-  const data = portfolioRefusal ? undefined : refusal;
+  const data = portfolioRefusal || emailRefused ? undefined : refusal;
   const busy = useNavigation().state === "submitting";
   if (!user) return null;
   const value = (field: "full_name" | "display_name" | "bio" | "city") => data?.values?.[field] ?? user[field] ?? "";
@@ -144,6 +160,50 @@ export default function ProfileSettingsPage() {
         </Form>
       </section>
       {user.account_type === "freelancer" ? <PortfolioEditor items={portfolio} refusal={portfolioRefusal} /> : null}
+      <EmailSettings refusal={emailRefused ? refusal : undefined} />
     </div>
+  );
+}
+
+/** Checkboxes per kind of e-mail, in groups, and the e-mails' language: a plain form. */
+function EmailSettings({ refusal }: { refusal?: { message?: string; errors?: Record<string, string> } }) {
+  const { t } = useTranslation("market");
+  const { email } = useLoaderData<typeof loader>();
+  const busy = useNavigation().formData?.get("intent") === "email";
+  return (
+    <section className="card form-card" id="email" aria-labelledby="email-title">
+      <h2 id="email-title">{t("email_settings.title")}</h2>
+      <p className="muted">{t("email_settings.intro")}</p>
+      <FormMessage data={refusal} />
+      <Form method="post" className="stack" noValidate>
+        <input type="hidden" name="intent" value="email" />
+        {(Object.keys(EMAIL_KIND_GROUPS) as EmailKindGroup[]).map((group) => (
+          <fieldset key={group} className="field email-kinds">
+            <legend>{t(`email_settings.groups.${group}`)}</legend>
+            {EMAIL_KIND_GROUPS[group].map((kind) => (
+              <label key={kind} className="checkbox-line">
+                <input type="checkbox" name="kinds" value={kind} defaultChecked={email.kinds[kind]} />{" "}
+                {t(`email_settings.kinds.${kind}`)}
+              </label>
+            ))}
+          </fieldset>
+        ))}
+        <div className={`field${refusal?.errors?.locale ? " has-error" : ""}`}>
+          <label htmlFor="email-locale">{t("email_settings.locale")}</label>
+          <select id="email-locale" name="locale" defaultValue={email.locale ?? ""}>
+            <option value="">{t("email_settings.locale_default")}</option>
+            {supportedLngs.map((lng) => (
+              <option key={lng} value={lng}>{t(`email_settings.locales.${lng}`)}</option>
+            ))}
+          </select>
+          {refusal?.errors?.locale ? <p className="field-error">{refusal.errors.locale}</p> : null}
+        </div>
+        <div className="form-actions">
+          <button type="submit" className="btn btn-primary" disabled={busy}>
+            {t("email_settings.save")}
+          </button>
+        </div>
+      </Form>
+    </section>
   );
 }

@@ -6,7 +6,7 @@ import { engine, isUniqueViolation } from "../../db/dialect";
 import { directoryColumns } from "~/lib/directory";
 import type { UserRow } from "../../db/schema";
 import { AppError, fieldErrorsOf, parseInput } from "./errors.server";
-import { apiT } from "./i18n.server";
+import { apiT, storedLocale } from "./i18n.server";
 import { sendMail } from "./mail.server";
 import { hashPassword, verifyPassword } from "./passwords.server";
 import { assertNotLimited, clientIp, consume, consumeWrite, limiters } from "./rate-limit.server";
@@ -55,6 +55,8 @@ export async function registerUser(input: unknown, request?: Request) {
     ...directoryColumns({ full_name: data.full_name, display_name: data.display_name ?? null, bio: "", skills: [], city: null }),
     rating_count: 0,
     rating_sum: 0,
+    // The language picked before signing up (the lng cookie), for the user's e-mails.
+    locale: request ? await storedLocale(request) : null,
     created_at: now,
     updated_at: now,
   };

@@ -2,7 +2,7 @@ import { createCookie } from "@remix-run/node";
 import i18next, { type TFunction } from "i18next";
 import { RemixI18Next } from "remix-i18next/server";
 import { isProduction } from "~/config.server";
-import { fallbackLng, i18nOptions as sharedOptions, supportedLngs } from "~/lib/i18n";
+import { fallbackLng, i18nOptions as sharedOptions, supportedLngs, type Lng } from "~/lib/i18n";
 import enCommon from "../../public/locales/en/common.json";
 import enMarket from "../../public/locales/en/market.json";
 import enMessages from "../../public/locales/en/messages.json";
@@ -44,6 +44,17 @@ void instance.init({ ...i18nOptions, initImmediate: false });
 
 /** Messages of the JSON API are always Portuguese, as the product contract says. */
 export const apiT: TFunction = instance.getFixedT("pt-BR", "messages");
+
+/** The language the visitor picked (the lng cookie), or null when none was picked. */
+export async function storedLocale(request: Request): Promise<Lng | null> {
+  const picked: unknown = await localeCookie.parse(request.headers.get("Cookie"));
+  return typeof picked === "string" && (supportedLngs as readonly string[]).includes(picked) ? (picked as Lng) : null;
+}
+
+/** A stored language if it is still supported, else Portuguese: the language of a user's e-mails. */
+export function emailLocale(locale: string | null | undefined): Lng {
+  return (supportedLngs as readonly string[]).includes(locale ?? "") ? (locale as Lng) : fallbackLng;
+}
 
 export async function getRequestT(request: Request) {
   const lng = await i18nServer.getLocale(request);

@@ -1,13 +1,24 @@
 import { createTransport } from "nodemailer";
 import { config } from "~/config.server";
 
-const transport = config.SMTP_URL ? createTransport(config.SMTP_URL) : null;
+export type Mail = { to: string; subject: string; text: string; headers?: Record<string, string> };
+export type SendMail = (message: Mail) => Promise<void>;
+
+/**
+ * A sender through the SMTP server at `url` (smtp://user:pass@host:587, smtps://…); without a URL,
+ * one that writes each message to the server log instead.
+ */
+export function mailer(url: string | undefined): SendMail {
+  if (!url) {
+    return async (message) => {
+      console.info(`[mail] to ${message.to}: ${message.subject}\n${message.text}`);
+    };
+  }
+  const transport = createTransport(url);
+  return async (message) => {
+    await transport.sendMail({ from: config.MAIL_FROM, ...message });
+  };
+}
 
 /** Sends through SMTP when SMTP_URL is set; otherwise writes the message to the server log. */
-export async function sendMail(message: { to: string; subject: string; text: string }) {
-  if (!transport) {
-    console.info(`[mail] to ${message.to}: ${message.subject}\n${message.text}`);
-    return;
-  }
-  await transport.sendMail({ from: config.MAIL_FROM, ...message });
-}
+export const sendMail: SendMail = mailer(config.SMTP_URL);

@@ -4,6 +4,7 @@ import { MAX_MESSAGE_FILES, MESSAGES_OPEN_DAYS, messageInputSchema } from "~/lib
 import { db, transaction } from "../../db";
 import type { ContractParty, Database, MessageFileRow, MessageRow, UserRow } from "../../db/schema";
 import type { Kysely } from "kysely";
+import { queueMessageEmail } from "./email.server";
 import { AppError, parseInput } from "./errors.server";
 import { consumeWrite } from "./rate-limit.server";
 import { now } from "./market.server";
@@ -129,7 +130,7 @@ export async function sendMessage(user: UserRow, applicationId: string, input: u
   try {
     for (const file of files) saved.push(await saveAttachment(file, "files"));
     return await transaction(async (trx) => {
-      const { party, open } = await access(trx, user, applicationId);
+      const { party, open, opportunityId, otherId } = await access(trx, user, applicationId);
       if (!open) throw new AppError(409, "conversation_closed");
       const at = now();
       // The next number, taken atomically: two messages sent at once get two numbers.
@@ -151,6 +152,8 @@ export async function sendMessage(user: UserRow, applicationId: string, input: u
         .values({ application_id: applicationId, user_id: user.id, last_read_seq: seq })
         .onConflict((oc) => oc.columns(["application_id", "user_id"]).doUpdateSet({ last_read_seq: seq }))
         .execute();
+      // The other side hears of it by e-mail, at most once per conversation every 10 minutes.
+      await queueMessageEmail(trx, { user_id: otherId, application_id: applicationId, opportunity_id: opportunityId }, at);
       return toMessageJson(message, fileRows);
     });
   } catch (error) {

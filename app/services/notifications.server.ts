@@ -3,6 +3,7 @@ import { sql, type Kysely } from "kysely";
 import { markReadInputSchema, notificationListQuerySchema } from "~/lib/market-schemas";
 import { db } from "../../db";
 import type { Database, NotificationKind, UserRow } from "../../db/schema";
+import { queueEmails } from "./email.server";
 import { parseInput } from "./errors.server";
 import { now, offsetOf, pageMeta, type PageMeta } from "./market.server";
 import { displayNameOf, photoUrl } from "./users.server";
@@ -31,16 +32,18 @@ const INSERT_CHUNK = 500;
 
 /**
  * Records notifications inside the caller's transaction (pass the transaction, never `db`,
- * or the insert would wait for the connection the transaction holds).
+ * or the insert would wait for the connection the transaction holds), and queues their e-mails
+ * in it for the recipients who have that kind on (email.server.ts).
  */
 export async function notify(trx: Kysely<Database>, input: NotificationInput | NotificationInput[]) {
   const list = Array.isArray(input) ? input : [input];
   const createdAt = now();
   for (let i = 0; i < list.length; i += INSERT_CHUNK) {
+    const chunk = list.slice(i, i + INSERT_CHUNK);
     await trx
       .insertInto("notifications")
       .values(
-        list.slice(i, i + INSERT_CHUNK).map((n) => ({
+        chunk.map((n) => ({
           id: randomUUID(),
           user_id: n.user_id,
           kind: n.kind,
@@ -51,6 +54,7 @@ export async function notify(trx: Kysely<Database>, input: NotificationInput | N
         })),
       )
       .execute();
+    await queueEmails(trx, chunk, createdAt);
   }
 }
 

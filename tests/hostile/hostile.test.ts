@@ -457,6 +457,8 @@ function authedEndpoints(w: World, p: Pool): { method: string; path: string; rol
     { method: "POST", path: "/api/invitations/00000000-0000-4000-8000-000000000000/decline", role: "freelancer" },
     { method: "POST", path: `/api/opportunities/${m.opp}/invitations`, role: "merchant", body: { freelancer_id: w.juliaId, message: "Oi" } },
     { method: "GET", path: "/api/portfolio", role: null },
+    { method: "GET", path: "/api/notification-settings", role: null },
+    { method: "POST", path: "/api/notification-settings", role: null, body: { kinds: { message_received: false } } },
   ];
 }
 
