@@ -2,9 +2,9 @@
 // the static handler; and once more in React Router while rendering). The patch in
 // patches/@remix-run+router+1.23.4.patch, applied by patch-package on `npm install`/`npm ci`
 // (postinstall), makes @remix-run/router's CommonJS build rank the branches of a routes array
-// once and compile a route path's RegExp once. These tests fail when the patch is missing, and
-// check that Freela's own routes still match as before. Drop both with the move to React
-// Router 7, which caches the branches upstream.
+// once, remember the matches of the paths it matched last and compile a route path's RegExp
+// once. These tests fail when the patch is missing, and check that Freela's own routes still
+// match as before. Drop both with the move to React Router 7, which caches the branches upstream.
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -96,6 +96,30 @@ describe("route matching (patched @remix-run/router)", () => {
     for (const path of paths) leaf(again, path);
     globalThis.RegExp = OriginalRegExp;
     expect(built).toBe(0);
+  });
+
+  it("remembers the matches of a path: matching it again runs no route RegExp, each caller gets its own copy", () => {
+    const routes = freelaRoutes();
+    const first = matchServerRoutes(routes, "/api/opportunities/u1/applications")!;
+    const exec = OriginalRegExp.prototype.exec;
+    let runs = 0;
+    // A route path compiles to a RegExp anchored with ^ (decoding the pathname runs others).
+    OriginalRegExp.prototype.exec = function (this: RegExp, text: string) {
+      if (this.source.startsWith("^")) runs++;
+      return exec.call(this, text);
+    };
+    let again: Match[] | null;
+    try {
+      again = matchServerRoutes(routes, "/api/opportunities/u1/applications");
+    } finally {
+      OriginalRegExp.prototype.exec = exec;
+    }
+    expect(runs).toBe(0);
+    expect(again).toEqual(first);
+    // A caller changing what it got changes nobody else's matches.
+    again!.at(-1)!.params.uuid = "changed";
+    expect(leaf(routes, "/api/opportunities/u1/applications")?.params).toEqual({ uuid: "u1" });
+    expect(first.at(-1)!.params).toEqual({ uuid: "u1" });
   });
 
   describe("Freela's routes still match as before", () => {
