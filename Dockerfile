@@ -8,6 +8,8 @@ RUN apt-get update && apt-get install -y --no-install-recommends python3 make g+
   && rm -rf /var/lib/apt/lists/*
 ENV PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1
 COPY package.json package-lock.json ./
+# The postinstall script (patch-package) applies patches/ to node_modules: it must be there first.
+COPY patches ./patches
 # npm install honours the lock; see .ci/run for why not npm ci.
 RUN npm install --no-audit --no-fund
 

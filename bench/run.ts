@@ -1,14 +1,17 @@
 // Load benchmark of the production build (`npm run bench`; not part of `npm test`).
 //
 // Seeds a fresh temporary database through the seed CLI, starts the production build as
-// `npm start` does (scripts/serve.ts: one remix-serve process per core) on a free port and
-// drives it with autocannon. Prints a table and
-// writes bench/results/latest.json (bench/results/scale.json with --scale).
+// `npm start` does (scripts/serve.ts: one server process per core, scripts/server.js) on a free
+// port and drives it with autocannon. Prints a table and writes bench/results/latest.json
+// (bench/results/scale.json with --scale, bench/results/bare.json for the case "bare").
 //
 //   npm run bench                        100 000 opportunities, 50 connections, 10 s per case
 //   npm run bench -- --quick             3 s per case, 1 s warm-up
 //   npm run bench -- --duration 5        seconds per case
 //   npm run bench -- --only list,search  some cases only
+//   npm run bench -- --only bare         the JSON list on a bare node:http + better-sqlite3 server
+//                                        (bench/bare-server.ts) against the app with one server
+//                                        process, and the CPU per request of one process
 //   npm run bench -- --opportunities N   another data size
 //   npm run bench -- --db FILE           start from a copy of an already seeded database
 //   npm run bench -- --cache DIR         keep seeded databases in DIR (seed-N.db) and reuse them
@@ -79,6 +82,12 @@ const BUDGETS = {
   pageP99: 100,
   burstRatio: 2,
   scaleRatio: 2,
+  /** Case "bare": req/s of the app (one process) over the bare server's, on the JSON list. */
+  bareRatio: 0.5,
+  /** Case "bare": CPU ms per request of one server process. */
+  healthzCpuMs: 0.5,
+  listCpuMs: 1.1,
+  pageCpuMs: 7,
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -241,19 +250,28 @@ type Server = { base: string; child: ChildProcess; output: string[] };
 
 let serverPid: number | undefined;
 
-async function startServer(fixture: Fixture, databaseUrl?: string): Promise<Server> {
+/**
+ * Starts the app as `npm start` serves it (migrations are already applied): the launcher and
+ * its workers (`workers`, else --workers, else one per core). `script`: another server to run
+ * in its place on the same database (the bare one).
+ */
+async function startServer(
+  fixture: Fixture,
+  databaseUrl?: string,
+  { workers = WORKERS_ARG, script }: { workers?: string; script?: string } = {},
+): Promise<Server> {
   const port = await freePort();
   const output: string[] = [];
   const profile = args.profile ? ["--cpu-prof", `--cpu-prof-dir=${join(root, "bench/results/profiles")}`] : [];
-  // As `npm start` serves (migrations are already applied): the launcher and its workers.
-  const child = spawn(process.execPath, [...profile, "--import", "tsx", join(root, "scripts/serve.ts"), "./build/index.js"], {
+  const entry = script ? [join(root, script)] : [join(root, "scripts/serve.ts"), "./build/index.js"];
+  const child = spawn(process.execPath, [...profile, "--import", "tsx", ...entry], {
     cwd: root,
     env: {
       ...process.env,
       NODE_ENV: "production",
       PORT: String(port),
       HOST: "127.0.0.1",
-      ...(WORKERS_ARG ? { WEB_CONCURRENCY: WORKERS_ARG } : {}),
+      ...(workers ? { WEB_CONCURRENCY: workers } : {}),
       SESSION_SECRET: randomBytes(32).toString("hex"),
       DATABASE_PATH: fixture.dbPath,
       ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
@@ -275,7 +293,8 @@ async function startServer(fixture: Fixture, databaseUrl?: string): Promise<Serv
     if (child.exitCode !== null) break;
     try {
       const res = await fetch(`${base}/healthz`);
-      if (res.ok) {
+      // The bare server has no /healthz: any answer means it listens.
+      if (res.ok || script) {
         log(`server pid ${child.pid} on ${base}`);
         serverPid = child.pid;
         return { base, child, output };
@@ -345,7 +364,8 @@ type CaseResult = {
   load_before: string;
 };
 
-// Browsers and common HTTP clients ask for gzip; remix-serve compresses what they ask.
+// Browsers and common HTTP clients ask for gzip (the server does not compress: the reverse
+// proxy in front does, see deploy/nginx.conf).
 const CLIENT_HEADERS = { "Accept-Encoding": "gzip" };
 
 function summarise(name: string, r: Run, loadBefore: string, cpu = NaN): CaseResult {
@@ -756,6 +776,105 @@ async function scale(facts: ReturnType<typeof machine>) {
   }
 }
 
+/** The worker of a launcher started with one worker process. */
+function onlyWorker(launcher: number): number {
+  const children = readFileSync(`/proc/${launcher}/task/${launcher}/children`, "utf8").trim().split(/\s+/).filter(Boolean);
+  if (children.length !== 1) throw new Error(`expected one server process under ${launcher}, found ${children.length}`);
+  return Number(children[0]);
+}
+
+/**
+ * Case "bare": the first page of GET /api/opportunities from bench/bare-server.ts (node:http and
+ * better-sqlite3, the same statements and the same JSON body) and from the app with one server
+ * process, on the same database file, one after the other; then the CPU time per request of
+ * that one process (from /proc: its user + system time over the requests it answered) for
+ * /healthz, the JSON list and the list page signed in. The launcher's own CPU (it only hands
+ * the connections over) is left out. Writes bench/results/bare.json.
+ */
+async function bareCase(facts: ReturnType<typeof machine>) {
+  if (POSTGRES) throw new Error("the case bare runs on SQLite only");
+  const fixture = prepareDatabase(OPPORTUNITIES, args.db);
+  const servers: Server[] = [];
+  try {
+    const app = await startServer(fixture, undefined, { workers: "1" });
+    servers.push(app);
+    const bare = await startServer(fixture, undefined, { script: "bench/bare-server.ts" });
+    servers.push(bare);
+    const token = await apiLogin(app.base, fixture.reader.email);
+    const cookie = await pageLogin(app.base, fixture.reader.email);
+    const bearer = { ...CLIENT_HEADERS, Authorization: `Bearer ${token}` };
+    const browser = { ...CLIENT_HEADERS, Cookie: cookie, Accept: "text/html" };
+
+    // Both do the same work: the same body, byte for byte.
+    const bodyOf = async (base: string) => {
+      const res = await fetch(`${base}/api/opportunities`, { headers: bearer });
+      if (!res.ok) throw new Error(`${base}/api/opportunities answered ${res.status}`);
+      return res.text();
+    };
+    const [appBody, bareBody] = [await bodyOf(app.base), await bodyOf(bare.base)];
+    if (appBody !== bareBody) {
+      throw new Error(`the bare server's list differs from the app's:\n${bareBody.slice(0, 300)}\n${appBody.slice(0, 300)}`);
+    }
+    log(`same JSON body from both servers (${Buffer.byteLength(appBody)} bytes)`);
+
+    const loadBefore = load();
+    const appWorker = onlyWorker(app.child.pid!);
+    console.info("");
+    print([], true);
+    serverPid = bare.child.pid;
+    const bareList = await measure("bare node:http: GET /api/opportunities", {
+      url: `${bare.base}/api/opportunities`,
+      headers: bearer,
+    });
+    serverPid = appWorker;
+    const appList = await measure("app, 1 process: GET /api/opportunities", {
+      url: `${app.base}/api/opportunities`,
+      headers: bearer,
+    });
+    const healthz = await measure("app, 1 process: GET /healthz", { url: `${app.base}/healthz`, headers: CLIENT_HEADERS });
+    const page = await measure("app, 1 process: page /opportunities", { url: `${app.base}/opportunities`, headers: browser });
+    const loadAfter = load();
+
+    const ratio = appList.requests_per_sec / bareList.requests_per_sec;
+    const cpu = (r: CaseResult) => r.server_cpu_ms_per_req;
+    console.info("");
+    console.info(`load average (1, 5, 15 min): ${loadBefore} before, ${loadAfter} after`);
+    console.info(
+      `JSON list, app (1 process) / bare: ${appList.requests_per_sec} / ${bareList.requests_per_sec} req/s = ${ratio.toFixed(2)} (target >= ${BUDGETS.bareRatio})`,
+    );
+    console.info(`CPU per request, one process: healthz ${cpu(healthz).toFixed(3)} ms (budget <= ${BUDGETS.healthzCpuMs}), ` +
+      `list ${cpu(appList).toFixed(3)} ms (<= ${BUDGETS.listCpuMs}), page ${cpu(page).toFixed(3)} ms (<= ${BUDGETS.pageCpuMs}); ` +
+      `bare list ${cpu(bareList).toFixed(3)} ms`);
+    const failures = [bareList, appList, healthz, page].reduce((n, r) => n + r.errors + r.non_2xx, 0);
+    const checks = [
+      { budget: `list app/bare >= ${BUDGETS.bareRatio}`, holds: ratio >= BUDGETS.bareRatio, measured: ratio.toFixed(2) },
+      { budget: `healthz <= ${BUDGETS.healthzCpuMs} ms CPU/req`, holds: cpu(healthz) <= BUDGETS.healthzCpuMs, measured: `${cpu(healthz)} ms` },
+      { budget: `JSON list <= ${BUDGETS.listCpuMs} ms CPU/req`, holds: cpu(appList) <= BUDGETS.listCpuMs, measured: `${cpu(appList)} ms` },
+      { budget: `list page <= ${BUDGETS.pageCpuMs} ms CPU/req`, holds: cpu(page) <= BUDGETS.pageCpuMs, measured: `${cpu(page)} ms` },
+      { budget: "zero errors and non-2xx", holds: failures === 0, measured: String(failures) },
+    ];
+    printVerdicts(checks);
+    writeResults("bare.json", {
+      date: new Date().toISOString(),
+      machine: { ...facts, server_processes: 1 },
+      load_before: loadBefore,
+      load_after: loadAfter,
+      options: { connections: CONNECTIONS, duration_s: DURATION, warmup_s: WARMUP },
+      data: fixture.counts,
+      list_body_bytes: Buffer.byteLength(appBody),
+      cases: [bareList, appList, healthz, page],
+      ratio_app_over_bare: Number(ratio.toFixed(3)),
+      checks,
+    });
+  } finally {
+    for (const server of servers) await stopServer(server);
+    if (args.keep) log(`kept ${fixture.dir}`);
+    else rmSync(fixture.dir, { recursive: true, force: true });
+  }
+}
+
+const MAIN_CASES = ["healthz", "list", "burst", "search", "detail", "mine", "page", "page-detail", "apply"];
+
 async function main() {
   ensureBuild();
   const facts = machine();
@@ -767,6 +886,9 @@ async function main() {
     await scale(facts);
     return;
   }
+
+  if (wanted("bare")) await bareCase(facts);
+  if (!MAIN_CASES.some(wanted)) return;
 
   const { fixture, result } = await withServer(OPPORTUNITIES, args.db, (server, f) => mainCases(server, f));
   console.info("");
