@@ -381,7 +381,7 @@ const REVIEWS_OF_MERCHANTS = [
 ];
 
 /**
- * Every other hire is finished: delivered, approved, and reviewed by both sides (published, so the
+ * Older hires are finished: delivered, approved, and reviewed by both sides (published, so the
  * profiles and lists show ratings), as the services would have recorded it.
  */
 async function seedReputation(db: Kysely<Database>) {
@@ -392,7 +392,10 @@ async function seedReputation(db: Kysely<Database>) {
     const r = ratings.get(userId) ?? { count: 0, sum: 0 };
     ratings.set(userId, { count: r.count + 1, sum: r.sum + rating });
   };
-  for (const [i, c] of contracts.filter((_, n) => n % 2 === 0).entries()) {
+  // Each freelancer's newest hire stays in progress (so every hired demo account still has work
+  // to deliver); the older ones are done.
+  const newest = new Map(contracts.map((c) => [c.freelancer_id, c.id]));
+  for (const [i, c] of contracts.filter((c) => newest.get(c.freelancer_id) !== c.id).entries()) {
     const hired = Date.parse(c.created_at);
     const deliveredAt = hired + Math.max(HOUR, Math.floor((now - hired) / 3));
     const endedAt = deliveredAt + Math.floor((now - deliveredAt) / 2);
@@ -459,7 +462,7 @@ async function seedInvitation(db: Kysely<Database>, users: Map<string, UserRow>)
   const at = new Date(Date.now() - 2 * HOUR).toISOString();
   await db
     .insertInto("invitations")
-    .values({ id: randomUUID(), opportunity_id: opportunity.id, freelancer_id: julia.id, merchant_id: ana.id, message: "Júlia, vi seu trabalho na clínica da Dra. Fernanda. Topa conversar sobre este projeto?", status: "pending", created_at: at, updated_at: at })
+    .values({ id: randomUUID(), opportunity_id: opportunity.id, freelancer_id: julia.id, merchant_id: ana.id, message: "Júlia, gostei muito do seu perfil e do seu portfólio. Topa conversar sobre este projeto?", status: "pending", created_at: at, updated_at: at })
     .execute();
   await db
     .insertInto("notifications")
