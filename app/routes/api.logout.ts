@@ -1,5 +1,5 @@
 import { json, type ActionFunctionArgs } from "@remix-run/node";
-import { api, methodNotAllowed, readOptionalJson } from "~/services/api.server";
+import { apiPost, methodNotAllowed, readOptionalJson } from "~/services/api.server";
 import { requireApiUser } from "~/services/auth.server";
 import { apiT } from "~/services/i18n.server";
 import { getRequestToken, revokeSession, sessionCookie } from "~/services/sessions.server";
@@ -7,8 +7,7 @@ import { getRequestToken, revokeSession, sessionCookie } from "~/services/sessio
 export const loader = methodNotAllowed;
 
 /** Deletes the session row, so the token is dead for every client that holds it. */
-export const action = api(async ({ request }: ActionFunctionArgs) => {
-  if (request.method !== "POST") return methodNotAllowed();
+export const action = apiPost(async ({ request }: ActionFunctionArgs) => {
   await requireApiUser(request);
   // No fields are read, but a body sent anyway is held to the same rules as everywhere (JSON, 1 MB).
   await readOptionalJson(request);
