@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Insertable, Kysely } from "kysely";
 import { todayInSaoPaulo } from "../app/lib/market-schemas";
-import { parseTags } from "../app/services/users.server";
+import { parseTags } from "../app/lib/users";
 import {
   coverLetterClosings,
   coverLetterOpenings,

@@ -5,7 +5,7 @@ import { useTranslation } from "react-i18next";
 import { Avatar } from "~/components/avatar";
 import { ApplicationStatusBadge, OpportunityStatusBadge } from "~/components/market/badges";
 import { MarketErrorBoundary } from "~/components/market/error-boundary";
-import { loadApplicationFor } from "~/lib/application-page.server";
+import { loadApplicationFor } from "~/services/application-page.server";
 import { formatDate } from "~/lib/format";
 import { useRootData } from "~/lib/root-data";
 import { marketTitleMeta } from "~/lib/market-meta";

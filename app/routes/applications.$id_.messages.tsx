@@ -7,7 +7,7 @@ import { MarketErrorBoundary } from "~/components/market/error-boundary";
 import { MessageThread } from "~/components/market/messages";
 import { formatDate } from "~/lib/format";
 import { MAX_MESSAGE_FILES } from "~/lib/market-constants";
-import { applicationIdOr404, marketFormError, orRefusal, redirectWithMarketToast } from "~/lib/market-forms.server";
+import { applicationIdOr404, marketFormError, orRefusal, redirectWithMarketToast } from "~/services/market-forms.server";
 import { marketTitleMeta } from "~/lib/market-meta";
 import { getApplication } from "~/services/applications.server";
 import { requireUser } from "~/services/auth.server";

@@ -6,7 +6,7 @@ import { ApplicationStatusBadge, OpportunityStatusBadge } from "~/components/mar
 import { ConfirmPanel } from "~/components/market/confirm";
 import { MarketErrorBoundary } from "~/components/market/error-boundary";
 import { OfferHistory, TermsCompare, TermsFields } from "~/components/market/offers";
-import { loadApplicationFor } from "~/lib/application-page.server";
+import { loadApplicationFor } from "~/services/application-page.server";
 import {
   applicationIdOr404,
   marketFormError,
@@ -14,7 +14,7 @@ import {
   redirectWithMarketToast,
   requireConfirmed,
   type PriceFields,
-} from "~/lib/market-forms.server";
+} from "~/services/market-forms.server";
 import { offerInputSchema } from "~/lib/market-schemas";
 import { marketTitleMeta } from "~/lib/market-meta";
 import { formatMoney } from "~/lib/money";

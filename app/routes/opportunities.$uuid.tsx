@@ -17,7 +17,7 @@ import {
   redirectWithMarketToast,
   requireConfirmed,
   type PriceFields,
-} from "~/lib/market-forms.server";
+} from "~/services/market-forms.server";
 import { applyInputSchema } from "~/lib/market-schemas";
 import { errorTitle } from "~/lib/market-meta";
 import { translateCommon } from "~/lib/meta";

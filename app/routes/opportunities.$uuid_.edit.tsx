@@ -4,7 +4,7 @@ import { useTranslation } from "react-i18next";
 import { MarketErrorBoundary } from "~/components/market/error-boundary";
 import { OpportunityForm } from "~/components/market/opportunity-form";
 import { PageHeader } from "~/components/market/page-header";
-import { marketFormError, orRefusal, priceInput, redirectWithMarketToast, type PriceFields } from "~/lib/market-forms.server";
+import { marketFormError, orRefusal, priceInput, redirectWithMarketToast, type PriceFields } from "~/services/market-forms.server";
 import { opportunityPatchSchema } from "~/lib/market-schemas";
 import { marketTitleMeta } from "~/lib/market-meta";
 import { centsToInput } from "~/lib/money";

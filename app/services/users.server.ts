@@ -1,16 +1,11 @@
 import type { UserRow } from "../../db/schema";
+import { parseTags } from "~/lib/users";
+
+// Shared with the seed, which must not import services; the services take it from here.
+export { parseTags };
 
 export function photoUrl(photoPath: string | null) {
   return photoPath ? `/uploads/${photoPath}` : null;
-}
-
-export function parseTags(json: string): string[] {
-  try {
-    const value = JSON.parse(json);
-    return Array.isArray(value) ? value.filter((v) => typeof v === "string") : [];
-  } catch {
-    return [];
-  }
 }
 
 /** The public shape of a user; the legacy aliases repeat account_type. No secret leaves here. */
