@@ -21,7 +21,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const o = await orRefusal(getOpportunity(user, params.uuid!));
   return json({
     uuid: o.uuid,
-    status: o.status,
+    editable: o.allowed_actions.includes("edit"),
     values: {
       title: o.title,
       description: o.description,
@@ -54,13 +54,13 @@ export async function action({ request, params }: ActionFunctionArgs) {
 
 export default function EditOpportunityPage() {
   const { t } = useTranslation("market");
-  const { uuid, status, values } = useLoaderData<typeof loader>();
+  const { uuid, editable, values } = useLoaderData<typeof loader>();
   const data = useActionData<typeof action>();
   return (
     <div className="page">
       <section className="card form-card">
         <PageHeader title={t("edit.heading")} />
-        {status === "open" ? (
+        {editable ? (
           <OpportunityForm
             values={values}
             data={data}
