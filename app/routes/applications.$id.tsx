@@ -9,6 +9,7 @@ import { loadApplicationFor } from "~/services/application-page.server";
 import { formatDate } from "~/lib/format";
 import { useRootData } from "~/lib/root-data";
 import { marketTitleMeta } from "~/lib/market-meta";
+import { isNegotiating } from "~/lib/market-constants";
 import { formatMoney } from "~/lib/money";
 import { requireUser } from "~/services/auth.server";
 
@@ -24,7 +25,7 @@ export default function ApplicationPage() {
   const { t, i18n } = useTranslation("market");
   // The top bar already knows the unread messages of every conversation.
   const unreadHere = useRootData()?.messages?.by_application[a.id] ?? 0;
-  const negotiating = a.status === "pending" || a.status === "countered";
+  const negotiating = isNegotiating(a.status);
   const yourTurn = negotiating && a.awaiting === viewer;
   const days = t("applications.days", { count: a.delivery_days });
   return (

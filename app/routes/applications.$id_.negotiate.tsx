@@ -17,6 +17,7 @@ import {
 } from "~/services/market-forms.server";
 import { offerInputSchema } from "~/lib/market-schemas";
 import { marketTitleMeta } from "~/lib/market-meta";
+import { isNegotiating } from "~/lib/market-constants";
 import { formatMoney } from "~/lib/money";
 import {
   acceptOffer,
@@ -110,7 +111,7 @@ export default function NegotiatePage() {
   const current = offers[offers.length - 1];
   const previous = offers.length > 1 ? offers[offers.length - 2]! : null;
   const pageError = data && data.values?.intent !== "counter" ? data : null;
-  const negotiating = a.status === "pending" || a.status === "countered";
+  const negotiating = isNegotiating(a.status);
   const yourTurn = negotiating && a.awaiting === viewer;
   const other = viewer === "merchant" ? a.freelancer.display_name || a.freelancer.full_name : a.opportunity.merchant.display_name;
 

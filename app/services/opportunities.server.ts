@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { sql, type ExpressionBuilder, type Kysely, type SelectQueryBuilder } from "kysely";
 import {
+  NEGOTIATING_STATUSES,
   opportunityInputSchema,
   opportunityPatchSchema,
   opportunityQuerySchema,
@@ -490,7 +491,7 @@ export async function rejectOpenApplications(
     .updateTable("applications")
     .set({ status: "rejected", awaiting: null, rejection_reason: reason, updated_at: now() })
     .where("opportunity_id", "=", opportunityId)
-    .where("status", "in", ["pending", "countered"])
+    .where("status", "in", NEGOTIATING_STATUSES)
     .returning(["id", "freelancer_id"])
     .execute();
   await notify(

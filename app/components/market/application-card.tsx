@@ -2,6 +2,7 @@ import { Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { Avatar } from "~/components/avatar";
 import { formatDate } from "~/lib/format";
+import { isNegotiating } from "~/lib/market-constants";
 import { formatMoney } from "~/lib/money";
 import { ApplicationStatusBadge, type Role } from "./badges";
 import { RatingSummary, type RatingData } from "./reviews";
@@ -44,7 +45,7 @@ export function ApplicationCard({
   showOpportunity?: boolean;
 }) {
   const { t, i18n } = useTranslation("market");
-  const negotiating = item.status === "pending" || item.status === "countered";
+  const negotiating = isNegotiating(item.status);
   const yourTurn = negotiating && item.awaiting === viewer;
   const person =
     viewer === "merchant"
