@@ -10,3 +10,12 @@ export function parseTags(json: string): string[] {
     return [];
   }
 }
+
+type Named = { display_name?: string | null; full_name?: string | null };
+
+/** The name to show for a person: the display name they chose, else their full name. */
+export function displayNameOf(user: Named & { full_name: string }): string;
+export function displayNameOf(user: Named | null | undefined): string | null;
+export function displayNameOf(user: Named | null | undefined): string | null {
+  return user?.display_name || user?.full_name || null;
+}

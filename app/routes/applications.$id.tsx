@@ -11,6 +11,7 @@ import { useRootData } from "~/lib/root-data";
 import { marketTitleMeta } from "~/lib/market-meta";
 import { isNegotiating } from "~/lib/market-constants";
 import { formatMoney } from "~/lib/money";
+import { displayNameOf } from "~/lib/users";
 import { requireUser } from "~/services/auth.server";
 
 export const meta = marketTitleMeta("titles.application");
@@ -117,7 +118,7 @@ export default function ApplicationPage() {
                   <Avatar user={a.freelancer} size="md" />
                   <div>
                     <strong>
-                      <Link to={`/freelancers/${a.freelancer.id}`}>{a.freelancer.display_name || a.freelancer.full_name}</Link>
+                      <Link to={`/freelancers/${a.freelancer.id}`}>{displayNameOf(a.freelancer)}</Link>
                     </strong>
                     {a.freelancer.display_name ? <p className="muted small">{a.freelancer.full_name}</p> : null}
                     <RatingSummary rating={a.freelancer.rating} />

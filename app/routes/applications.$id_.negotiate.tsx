@@ -19,6 +19,7 @@ import { offerInputSchema } from "~/lib/market-schemas";
 import { marketTitleMeta } from "~/lib/market-meta";
 import { isNegotiating } from "~/lib/market-constants";
 import { formatMoney } from "~/lib/money";
+import { displayNameOf } from "~/lib/users";
 import {
   acceptOffer,
   counterOffer,
@@ -113,7 +114,7 @@ export default function NegotiatePage() {
   const pageError = data && data.values?.intent !== "counter" ? data : null;
   const negotiating = isNegotiating(a.status);
   const yourTurn = negotiating && a.awaiting === viewer;
-  const other = viewer === "merchant" ? a.freelancer.display_name || a.freelancer.full_name : a.opportunity.merchant.display_name;
+  const other = viewer === "merchant" ? displayNameOf(a.freelancer) : a.opportunity.merchant.display_name;
 
   return (
     <div className="page">

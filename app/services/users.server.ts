@@ -1,8 +1,8 @@
 import type { UserRow } from "../../db/schema";
-import { parseTags } from "~/lib/users";
+import { displayNameOf, parseTags } from "~/lib/users";
 
-// Shared with the seed, which must not import services; the services take it from here.
-export { parseTags };
+// Shared with the seed and the pages, which must not import services; the services take them from here.
+export { displayNameOf, parseTags };
 
 export function photoUrl(photoPath: string | null) {
   return photoPath ? `/uploads/${photoPath}` : null;
@@ -32,6 +32,3 @@ export function toUserJson(user: UserRow) {
 
 export type UserJson = ReturnType<typeof toUserJson>;
 
-export function displayNameOf(user: Pick<UserRow, "display_name" | "full_name"> | null) {
-  return user?.display_name || user?.full_name || null;
-}
