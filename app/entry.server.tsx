@@ -10,6 +10,7 @@ import { i18nOptions, i18nServer } from "~/services/i18n.server";
 import { applySecurityHeaders } from "~/services/security.server";
 import { config } from "~/config.server";
 import { startContractSchedule } from "~/services/contracts.server";
+import { startPruning } from "~/services/housekeeping.server";
 import { installShutdownDeadline } from "~/services/shutdown.server";
 
 // The server entry (scripts/server.js) refuses cross-site writes with this before Remix runs.
@@ -21,10 +22,12 @@ const ABORT_DELAY = 5_000;
 installShutdownDeadline();
 // Time-based contract moves (reminders, automatic completion, overdue work). Once per process,
 // though remix dev loads the build again after every change.
-const scheduled = globalThis as unknown as { __freelaSchedule?: () => void };
+const scheduled = globalThis as unknown as { __freelaSchedule?: () => void; __freelaPruning?: () => void };
 if (config.NODE_ENV !== "test" && config.CONTRACT_SCHEDULE_SECONDS > 0) {
   scheduled.__freelaSchedule ??= startContractSchedule(config.CONTRACT_SCHEDULE_SECONDS * 1000);
 }
+// Expired sessions and rate-limit counters are deleted from time to time, by every process.
+if (config.NODE_ENV !== "test") scheduled.__freelaPruning ??= startPruning();
 
 // One i18next instance per language, made once: the translations never change while the
 // server runs, and making an instance for every page cost ~0.6 ms of CPU. Renders only read it.
