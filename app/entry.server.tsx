@@ -10,6 +10,7 @@ import { i18nOptions, i18nServer } from "~/services/i18n.server";
 import { applySecurityHeaders } from "~/services/security.server";
 import { config } from "~/config.server";
 import { startContractSchedule } from "~/services/contracts.server";
+import { startPruning } from "~/services/housekeeping.server";
 import { startOutbox } from "~/services/outbox.server";
 import { installShutdownDeadline } from "~/services/shutdown.server";
 
@@ -22,10 +23,12 @@ const ABORT_DELAY = 5_000;
 installShutdownDeadline();
 // Time-based contract moves (reminders, automatic completion, overdue work). Once per process,
 // though remix dev loads the build again after every change.
-const scheduled = globalThis as unknown as { __freelaSchedule?: () => void };
+const scheduled = globalThis as unknown as { __freelaSchedule?: () => void; __freelaPruning?: () => void };
 if (config.NODE_ENV !== "test" && config.CONTRACT_SCHEDULE_SECONDS > 0) {
   scheduled.__freelaSchedule ??= startContractSchedule(config.CONTRACT_SCHEDULE_SECONDS * 1000);
 }
+// Expired sessions and rate-limit counters are deleted from time to time, by every process.
+if (config.NODE_ENV !== "test") scheduled.__freelaPruning ??= startPruning();
 // The e-mail outbox: sent through SMTP_URL's server (to the log without one), by every process.
 const outbox = globalThis as unknown as { __freelaOutbox?: () => void };
 if (config.NODE_ENV !== "test" && config.OUTBOX_SECONDS > 0) {

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import bcrypt from "bcryptjs";
 import type SQLite from "better-sqlite3";
-import { todayInSaoPaulo } from "../app/lib/market-schemas";
+import { isNegotiating, todayInSaoPaulo } from "../app/lib/market-schemas";
 import { demoJobs } from "./demo-catalog";
 import { DEFAULT_PASSWORD } from "./factories";
 import { prng } from "./seed";
@@ -142,7 +142,7 @@ export function seedVolume(sqlite: SQLite.Database, count: number, seed = 42): V
         let s = pick(["pending", "pending", "countered", "rejected", "withdrawn", "accepted"]);
         if (status === "filled" && accepted < vacancies) s = "accepted";
         if (s === "accepted" && (accepted + 1 > vacancies || (status !== "filled" && accepted + 1 >= vacancies))) s = "pending";
-        if (status !== "open" && (s === "pending" || s === "countered")) s = "rejected";
+        if (status !== "open" && isNegotiating(s)) s = "rejected";
         if (s === "accepted") accepted += 1;
         statuses.push(s);
       }

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Insertable, Kysely } from "kysely";
-import { todayInSaoPaulo } from "../app/lib/market-schemas";
-import { parseTags } from "../app/services/users.server";
+import { isNegotiating, todayInSaoPaulo } from "../app/lib/market-schemas";
+import { parseTags } from "../app/lib/users";
 import {
   coverLetterClosings,
   coverLetterOpenings,
@@ -335,7 +335,7 @@ async function seedMarketplace(db: Kysely<Database>, users: Map<string, UserRow>
       }
       if (status === "rejected") notice(freelancer.id, "application_rejected", application.id, opportunity.id, endedAt);
       if (status === "withdrawn") notice(merchant.id, "application_withdrawn", application.id, opportunity.id, endedAt);
-      if (status === "pending" || status === "countered") {
+      if (isNegotiating(status)) {
         negotiating.push({ id: application.id, freelancerId: freelancer.id, at: endedAt });
       }
     }

@@ -1,3 +1,5 @@
+import { displayNameOf } from "~/lib/users";
+
 type Person = { full_name: string; display_name?: string | null; photo_url?: string | null };
 
 function initials(name: string) {
@@ -10,7 +12,7 @@ function initials(name: string) {
 }
 
 export function Avatar({ user, size = "md" }: { user: Person; size?: "sm" | "md" | "lg" }) {
-  const name = user.display_name || user.full_name;
+  const name = displayNameOf(user);
   return user.photo_url ? (
     <img className={`avatar avatar-${size}`} src={user.photo_url} alt="" />
   ) : (

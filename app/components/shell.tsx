@@ -2,6 +2,7 @@ import { Form, NavLink, useLocation } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { APP_VERSION } from "~/lib/layout";
+import { displayNameOf } from "~/lib/users";
 import type { UserJson } from "~/services/users.server";
 import { clearAuthStorage } from "./auth-mirror";
 import { Avatar } from "./avatar";
@@ -45,10 +46,6 @@ export function topbarTitleKey(pathname: string, role: UserJson["account_type"])
   if (pathname.startsWith("/freelancers")) return "nav.freelancers";
   if (pathname.startsWith("/invitations")) return "nav.invitations";
   return "brand";
-}
-
-export function greetingName(user: Pick<UserJson, "display_name" | "full_name">) {
-  return user.display_name || user.full_name || null;
 }
 
 function LogoutButton({ className, children }: { className: string; children: ReactNode }) {
@@ -107,7 +104,7 @@ export function Shell({ user, children, bell }: { user: UserJson; children: Reac
               <summary>
                 <Avatar user={user} size="sm" />
                 <span className="greeting">
-                  {t("topbar.greeting", { name: greetingName(user) ?? t("topbar.default_name") })}
+                  {t("topbar.greeting", { name: displayNameOf(user) ?? t("topbar.default_name") })}
                 </span>
               </summary>
               <div className="menu">

@@ -2,6 +2,7 @@
 // Text is folded the same way on both engines before it is stored or searched: NFKD, combining
 // marks removed, lower case. So "José", "JOSE" and "jose" are one word on SQLite and PostgreSQL
 // alike, with no collation or extension involved.
+import { displayNameOf } from "./users";
 
 export function fold(text: string): string {
   return text.normalize("NFKD").replace(/\p{M}/gu, "").toLowerCase();
@@ -35,7 +36,7 @@ type Profile = { full_name: string; display_name: string | null; bio: string; sk
  * - sort_name: the name shown, folded, so sorting by name is the same on both engines.
  */
 export function directoryColumns(p: Profile) {
-  const name = p.display_name || p.full_name;
+  const name = displayNameOf(p);
   const words = foldedWords([p.full_name, p.display_name ?? "", p.bio, p.skills.join(" ")].join(" "));
   const skills = p.skills.map(foldKey).filter(Boolean);
   return {

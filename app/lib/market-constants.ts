@@ -28,6 +28,13 @@ export type ApplicationStatus = (typeof APPLICATION_STATUSES)[number];
 export type ContractStatus = (typeof CONTRACT_STATUSES)[number];
 export type Sort = (typeof SORTS)[number];
 
+/** Application statuses still under negotiation: an offer on the table, waiting for one side. */
+export const NEGOTIATING_STATUSES = ["pending", "countered"] as const satisfies readonly ApplicationStatus[];
+
+export function isNegotiating(status: string): status is (typeof NEGOTIATING_STATUSES)[number] {
+  return (NEGOTIATING_STATUSES as readonly string[]).includes(status);
+}
+
 export const MAX_CENTS = 100_000_000;
 export const MAX_OFFERS = 30;
 export const MAX_PER_PAGE = 100;

@@ -3,7 +3,7 @@ import { useLoaderData } from "@remix-run/react";
 import { MarketErrorBoundary } from "~/components/market/error-boundary";
 import { OpportunityList } from "~/components/market/opportunity-list";
 import { marketTitleMeta } from "~/lib/market-meta";
-import { loadOpportunityList } from "~/lib/opportunity-list.server";
+import { loadOpportunityList } from "~/services/opportunity-list.server";
 import { requireUser } from "~/services/auth.server";
 
 // The default route: the same list as /opportunities, under the title SPEC.md gives it.

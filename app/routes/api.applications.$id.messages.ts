@@ -1,5 +1,5 @@
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
-import { api, methodNotAllowed, readJson } from "~/services/api.server";
+import { api, apiPost, readJson } from "~/services/api.server";
 import { requireApiUser } from "~/services/auth.server";
 import { readFilesForm } from "~/services/forms.server";
 import { apiT } from "~/services/i18n.server";
@@ -12,8 +12,7 @@ export const loader = api(async ({ request, params }: LoaderFunctionArgs) => {
 });
 
 /** Multipart `body` and up to 5 `files` (10 MB each), or JSON `{ body }`. */
-export const action = api(async ({ request, params }: ActionFunctionArgs) => {
-  if (request.method !== "POST") return methodNotAllowed();
+export const action = apiPost(async ({ request, params }: ActionFunctionArgs) => {
   const user = await requireApiUser(request);
   const isJson = /json/i.test(request.headers.get("Content-Type") ?? "");
   const { values, files } = isJson ? { values: await readJson(request), files: [] } : await readFilesForm(request);

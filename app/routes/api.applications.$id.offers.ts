@@ -1,5 +1,5 @@
 import { json, type ActionFunctionArgs } from "@remix-run/node";
-import { api, methodNotAllowed, readJson } from "~/services/api.server";
+import { apiPost, methodNotAllowed, readJson } from "~/services/api.server";
 import { counterOffer } from "~/services/applications.server";
 import { requireApiUser } from "~/services/auth.server";
 import { apiT } from "~/services/i18n.server";
@@ -7,8 +7,7 @@ import { apiT } from "~/services/i18n.server";
 export const loader = methodNotAllowed;
 
 /** The awaited party counters with new terms. */
-export const action = api(async ({ request, params }: ActionFunctionArgs) => {
-  if (request.method !== "POST") return methodNotAllowed();
+export const action = apiPost(async ({ request, params }: ActionFunctionArgs) => {
   const user = await requireApiUser(request);
   const data = await counterOffer(user, params.id!, await readJson(request));
   return json({ data, message: apiT("offer_sent") }, { status: 201 });

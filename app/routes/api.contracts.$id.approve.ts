@@ -1,5 +1,5 @@
 import { json, type ActionFunctionArgs } from "@remix-run/node";
-import { api, methodNotAllowed, readOptionalJson } from "~/services/api.server";
+import { apiPost, methodNotAllowed, readOptionalJson } from "~/services/api.server";
 import { requireApiUser } from "~/services/auth.server";
 import { approveContract, getContract } from "~/services/contracts.server";
 import { apiT } from "~/services/i18n.server";
@@ -7,8 +7,7 @@ import { apiT } from "~/services/i18n.server";
 export const loader = methodNotAllowed;
 
 /** The merchant approves the delivery: the contract is completed. */
-export const action = api(async ({ request, params }: ActionFunctionArgs) => {
-  if (request.method !== "POST") return methodNotAllowed();
+export const action = apiPost(async ({ request, params }: ActionFunctionArgs) => {
   const user = await requireApiUser(request);
   // No fields are read, but a body sent anyway is held to the same rules as everywhere (JSON, 1 MB).
   await readOptionalJson(request);

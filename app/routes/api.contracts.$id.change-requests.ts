@@ -1,5 +1,5 @@
 import { json, type ActionFunctionArgs } from "@remix-run/node";
-import { api, methodNotAllowed, readJson } from "~/services/api.server";
+import { apiPost, methodNotAllowed, readJson } from "~/services/api.server";
 import { requireApiUser } from "~/services/auth.server";
 import { requestChanges, getContract } from "~/services/contracts.server";
 import { apiT } from "~/services/i18n.server";
@@ -7,8 +7,7 @@ import { apiT } from "~/services/i18n.server";
 export const loader = methodNotAllowed;
 
 /** The merchant asks for changes: `{ message }`. */
-export const action = api(async ({ request, params }: ActionFunctionArgs) => {
-  if (request.method !== "POST") return methodNotAllowed();
+export const action = apiPost(async ({ request, params }: ActionFunctionArgs) => {
   const user = await requireApiUser(request);
   await requestChanges(user, params.id!, await readJson(request));
   return json({ data: await getContract(user, params.id!), message: apiT("changes_requested_done") }, { status: 201 });

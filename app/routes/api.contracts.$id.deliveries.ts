@@ -1,5 +1,5 @@
 import { json, type ActionFunctionArgs } from "@remix-run/node";
-import { api, methodNotAllowed, readJson } from "~/services/api.server";
+import { apiPost, methodNotAllowed, readJson } from "~/services/api.server";
 import { requireApiUser } from "~/services/auth.server";
 import { deliverContract, getContract } from "~/services/contracts.server";
 import { readFilesForm } from "~/services/forms.server";
@@ -11,8 +11,7 @@ export const loader = methodNotAllowed;
  * The freelancer delivers: multipart `message` and up to 10 `files` (10 MB each, 50 MB in all),
  * or JSON `{ message }` for a delivery without files.
  */
-export const action = api(async ({ request, params }: ActionFunctionArgs) => {
-  if (request.method !== "POST") return methodNotAllowed();
+export const action = apiPost(async ({ request, params }: ActionFunctionArgs) => {
   const user = await requireApiUser(request);
   const isJson = /json/i.test(request.headers.get("Content-Type") ?? "");
   const { values, files } = isJson ? { values: await readJson(request), files: [] } : await readFilesForm(request);

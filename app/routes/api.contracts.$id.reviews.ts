@@ -1,5 +1,5 @@
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
-import { api, methodNotAllowed, readJson } from "~/services/api.server";
+import { api, apiPost, readJson } from "~/services/api.server";
 import { requireApiUser } from "~/services/auth.server";
 import { apiT } from "~/services/i18n.server";
 import { getContractReviews, writeReview } from "~/services/reviews.server";
@@ -11,8 +11,7 @@ export const loader = api(async ({ request, params }: LoaderFunctionArgs) => {
 });
 
 /** `{ rating: 1–5, comment? }` → 201 with the review (hidden from the other side until published). */
-export const action = api(async ({ request, params }: ActionFunctionArgs) => {
-  if (request.method !== "POST") return methodNotAllowed();
+export const action = apiPost(async ({ request, params }: ActionFunctionArgs) => {
   const user = await requireApiUser(request);
   const data = await writeReview(user, params.id!, await readJson(request));
   return json({ data, message: apiT("review_saved") }, { status: 201 });

@@ -1,21 +1,16 @@
 import { json, type ActionFunctionArgs } from "@remix-run/node";
-import { api, methodNotAllowed, readOptionalJson } from "~/services/api.server";
+import { apiPost, methodNotAllowed, readOptionalJson } from "~/services/api.server";
 import { requireApiUser } from "~/services/auth.server";
 import { apiT } from "~/services/i18n.server";
-import { getRequestToken, revokeSession, sessionCookie } from "~/services/sessions.server";
+import { endSession } from "~/services/sessions.server";
 
 export const loader = methodNotAllowed;
 
 /** Deletes the session row, so the token is dead for every client that holds it. */
-export const action = api(async ({ request }: ActionFunctionArgs) => {
-  if (request.method !== "POST") return methodNotAllowed();
+export const action = apiPost(async ({ request }: ActionFunctionArgs) => {
   await requireApiUser(request);
   // No fields are read, but a body sent anyway is held to the same rules as everywhere (JSON, 1 MB).
   await readOptionalJson(request);
-  const token = await getRequestToken(request);
-  if (token) await revokeSession(token);
-  return json(
-    { message: apiT("logout_done") },
-    { headers: { "Set-Cookie": await sessionCookie.serialize("", { maxAge: 0 }) } },
-  );
+  const clearCookie = await endSession(request);
+  return json({ message: apiT("logout_done") }, { headers: { "Set-Cookie": clearCookie } });
 });

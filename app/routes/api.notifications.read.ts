@@ -1,5 +1,5 @@
 import { json, type ActionFunctionArgs } from "@remix-run/node";
-import { api, methodNotAllowed, readOptionalJson } from "~/services/api.server";
+import { apiPost, methodNotAllowed, readOptionalJson } from "~/services/api.server";
 import { requireApiUser } from "~/services/auth.server";
 import { apiT } from "~/services/i18n.server";
 import { markNotificationsRead } from "~/services/notifications.server";
@@ -7,8 +7,7 @@ import { markNotificationsRead } from "~/services/notifications.server";
 export const loader = methodNotAllowed;
 
 /** `{ ids? }`: those notifications, or all of them when no ids are sent. */
-export const action = api(async ({ request }: ActionFunctionArgs) => {
-  if (request.method !== "POST") return methodNotAllowed();
+export const action = apiPost(async ({ request }: ActionFunctionArgs) => {
   const user = await requireApiUser(request);
   const { ids } = await readOptionalJson(request);
   const { unread_count } = await markNotificationsRead(user, ids);

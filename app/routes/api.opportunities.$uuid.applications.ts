@@ -1,5 +1,5 @@
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
-import { api, methodNotAllowed, queryOf, readJson } from "~/services/api.server";
+import { api, apiPost, queryOf, readJson } from "~/services/api.server";
 import { applyToOpportunity, listOpportunityApplications } from "~/services/applications.server";
 import { requireApiRole } from "~/services/auth.server";
 import { apiT } from "~/services/i18n.server";
@@ -11,8 +11,7 @@ export const loader = api(async ({ request, params }: LoaderFunctionArgs) => {
 });
 
 /** POST: a freelancer applies. */
-export const action = api(async ({ request, params }: ActionFunctionArgs) => {
-  if (request.method !== "POST") return methodNotAllowed();
+export const action = apiPost(async ({ request, params }: ActionFunctionArgs) => {
   const freelancer = await requireApiRole(request, "freelancer");
   const data = await applyToOpportunity(freelancer, params.uuid!, await readJson(request));
   return json({ data, message: apiT("application_sent") }, { status: 201 });

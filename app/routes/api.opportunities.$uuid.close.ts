@@ -1,13 +1,12 @@
 import { json, type ActionFunctionArgs } from "@remix-run/node";
-import { api, methodNotAllowed, readOptionalJson } from "~/services/api.server";
+import { apiPost, methodNotAllowed, readOptionalJson } from "~/services/api.server";
 import { requireApiRole } from "~/services/auth.server";
 import { apiT } from "~/services/i18n.server";
 import { closeOpportunity } from "~/services/opportunities.server";
 
 export const loader = methodNotAllowed;
 
-export const action = api(async ({ request, params }: ActionFunctionArgs) => {
-  if (request.method !== "POST") return methodNotAllowed();
+export const action = apiPost(async ({ request, params }: ActionFunctionArgs) => {
   const merchant = await requireApiRole(request, "merchant");
   // No fields are read, but a body sent anyway is held to the same rules as everywhere (JSON, 1 MB).
   await readOptionalJson(request);

@@ -1,5 +1,5 @@
 import { json, type ActionFunctionArgs } from "@remix-run/node";
-import { api, methodNotAllowed, readJson } from "~/services/api.server";
+import { apiPost, methodNotAllowed, readJson } from "~/services/api.server";
 import { requireApiRole } from "~/services/auth.server";
 import { apiT } from "~/services/i18n.server";
 import { inviteFreelancer } from "~/services/invitations.server";
@@ -7,8 +7,7 @@ import { inviteFreelancer } from "~/services/invitations.server";
 export const loader = methodNotAllowed;
 
 /** `{ freelancer_id, message }` → 201 `{ data, message }`. */
-export const action = api(async ({ request, params }: ActionFunctionArgs) => {
-  if (request.method !== "POST") return methodNotAllowed();
+export const action = apiPost(async ({ request, params }: ActionFunctionArgs) => {
   const merchant = await requireApiRole(request, "merchant");
   const data = await inviteFreelancer(merchant, params.uuid!, await readJson(request));
   return json({ data, message: apiT("invitation_sent") }, { status: 201 });

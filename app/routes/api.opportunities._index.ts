@@ -1,5 +1,5 @@
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
-import { api, methodNotAllowed, queryOf, readJson } from "~/services/api.server";
+import { api, apiPost, queryOf, readJson } from "~/services/api.server";
 import { requireApiRole, requireApiUser } from "~/services/auth.server";
 import { apiT } from "~/services/i18n.server";
 import { createOpportunity, listOpportunities } from "~/services/opportunities.server";
@@ -11,8 +11,7 @@ export const loader = api(async ({ request }: LoaderFunctionArgs) => {
 });
 
 /** POST /api/opportunities: merchants publish. */
-export const action = api(async ({ request }: ActionFunctionArgs) => {
-  if (request.method !== "POST") return methodNotAllowed();
+export const action = apiPost(async ({ request }: ActionFunctionArgs) => {
   const merchant = await requireApiRole(request, "merchant");
   const data = await createOpportunity(merchant, await readJson(request));
   return json({ data, message: apiT("opportunity_created") }, { status: 201 });

@@ -1,5 +1,5 @@
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
-import { api, methodNotAllowed } from "~/services/api.server";
+import { api, apiPost } from "~/services/api.server";
 import { requireApiRole } from "~/services/auth.server";
 import { fileOf, formValues, readPhotoForm } from "~/services/forms.server";
 import { apiT } from "~/services/i18n.server";
@@ -13,8 +13,7 @@ export const loader = api(async ({ request }: LoaderFunctionArgs) => {
 });
 
 /** Multipart (or url-encoded): title, description, link?, image? (JPEG/PNG/WebP ≤ 2 MB). */
-export const action = api(async ({ request }: ActionFunctionArgs) => {
-  if (request.method !== "POST") return methodNotAllowed();
+export const action = apiPost(async ({ request }: ActionFunctionArgs) => {
   const freelancer = await requireApiRole(request, "freelancer");
   const form = await readPhotoForm(request, "image");
   const data = await addPortfolioItem(freelancer, formValues(form), fileOf(form, "image"));

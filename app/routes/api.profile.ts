@@ -1,6 +1,6 @@
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { updateProfile } from "~/services/accounts.server";
-import { api, methodNotAllowed } from "~/services/api.server";
+import { api, apiPost } from "~/services/api.server";
 import { requireApiUser } from "~/services/auth.server";
 import { profileInput, readPhotoForm } from "~/services/forms.server";
 import { apiT } from "~/services/i18n.server";
@@ -12,8 +12,7 @@ export const loader = api(async ({ request }: LoaderFunctionArgs) => {
 });
 
 /** Multipart (or url-encoded) profile update; the photo is checked by its content. */
-export const action = api(async ({ request }: ActionFunctionArgs) => {
-  if (request.method !== "POST") return methodNotAllowed();
+export const action = apiPost(async ({ request }: ActionFunctionArgs) => {
   const user = await requireApiUser(request, "token_missing");
   const { input, photo } = profileInput(await readPhotoForm(request));
   const updated = await updateProfile(user, input, photo);

@@ -5,11 +5,13 @@ import { useTranslation } from "react-i18next";
 import { Avatar } from "~/components/avatar";
 import { ApplicationStatusBadge, OpportunityStatusBadge } from "~/components/market/badges";
 import { MarketErrorBoundary } from "~/components/market/error-boundary";
-import { loadApplicationFor } from "~/lib/application-page.server";
+import { loadApplicationFor } from "~/services/application-page.server";
 import { formatDate } from "~/lib/format";
 import { useRootData } from "~/lib/root-data";
 import { marketTitleMeta } from "~/lib/market-meta";
+import { isNegotiating } from "~/lib/market-constants";
 import { formatMoney } from "~/lib/money";
+import { displayNameOf } from "~/lib/users";
 import { requireUser } from "~/services/auth.server";
 
 export const meta = marketTitleMeta("titles.application");
@@ -24,7 +26,7 @@ export default function ApplicationPage() {
   const { t, i18n } = useTranslation("market");
   // The top bar already knows the unread messages of every conversation.
   const unreadHere = useRootData()?.messages?.by_application[a.id] ?? 0;
-  const negotiating = a.status === "pending" || a.status === "countered";
+  const negotiating = isNegotiating(a.status);
   const yourTurn = negotiating && a.awaiting === viewer;
   const days = t("applications.days", { count: a.delivery_days });
   return (
@@ -116,7 +118,7 @@ export default function ApplicationPage() {
                   <Avatar user={a.freelancer} size="md" />
                   <div>
                     <strong>
-                      <Link to={`/freelancers/${a.freelancer.id}`}>{a.freelancer.display_name || a.freelancer.full_name}</Link>
+                      <Link to={`/freelancers/${a.freelancer.id}`}>{displayNameOf(a.freelancer)}</Link>
                     </strong>
                     {a.freelancer.display_name ? <p className="muted small">{a.freelancer.full_name}</p> : null}
                     <RatingSummary rating={a.freelancer.rating} />

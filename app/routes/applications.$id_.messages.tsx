@@ -7,8 +7,9 @@ import { MarketErrorBoundary } from "~/components/market/error-boundary";
 import { MessageThread } from "~/components/market/messages";
 import { formatDate } from "~/lib/format";
 import { MAX_MESSAGE_FILES } from "~/lib/market-constants";
-import { applicationIdOr404, marketFormError, orRefusal, redirectWithMarketToast } from "~/lib/market-forms.server";
+import { applicationIdOr404, marketFormError, orRefusal, redirectWithMarketToast } from "~/services/market-forms.server";
 import { marketTitleMeta } from "~/lib/market-meta";
+import { displayNameOf } from "~/lib/users";
 import { getApplication } from "~/services/applications.server";
 import { requireUser } from "~/services/auth.server";
 import { readFilesForm } from "~/services/forms.server";
@@ -25,7 +26,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const application = await orRefusal(getApplication(user, id));
   const conversation = await orRefusal(listMessages(user, id));
   const viewer: "merchant" | "freelancer" = application.freelancer.id === user.id ? "freelancer" : "merchant";
-  const other = viewer === "merchant" ? application.freelancer.display_name || application.freelancer.full_name : application.opportunity.merchant.display_name;
+  const other = viewer === "merchant" ? displayNameOf(application.freelancer) : application.opportunity.merchant.display_name;
   return json({ id, title: application.opportunity.title, status: application.status, other, viewer, conversation });
 }
 

@@ -6,7 +6,7 @@ import { ApplicationStatusBadge, OpportunityStatusBadge } from "~/components/mar
 import { ConfirmPanel } from "~/components/market/confirm";
 import { MarketErrorBoundary } from "~/components/market/error-boundary";
 import { OfferHistory, TermsCompare, TermsFields } from "~/components/market/offers";
-import { loadApplicationFor } from "~/lib/application-page.server";
+import { loadApplicationFor } from "~/services/application-page.server";
 import {
   applicationIdOr404,
   marketFormError,
@@ -14,10 +14,12 @@ import {
   redirectWithMarketToast,
   requireConfirmed,
   type PriceFields,
-} from "~/lib/market-forms.server";
+} from "~/services/market-forms.server";
 import { offerInputSchema } from "~/lib/market-schemas";
 import { marketTitleMeta } from "~/lib/market-meta";
+import { isNegotiating } from "~/lib/market-constants";
 import { formatMoney } from "~/lib/money";
+import { displayNameOf } from "~/lib/users";
 import {
   acceptOffer,
   counterOffer,
@@ -110,9 +112,9 @@ export default function NegotiatePage() {
   const current = offers[offers.length - 1];
   const previous = offers.length > 1 ? offers[offers.length - 2]! : null;
   const pageError = data && data.values?.intent !== "counter" ? data : null;
-  const negotiating = a.status === "pending" || a.status === "countered";
+  const negotiating = isNegotiating(a.status);
   const yourTurn = negotiating && a.awaiting === viewer;
-  const other = viewer === "merchant" ? a.freelancer.display_name || a.freelancer.full_name : a.opportunity.merchant.display_name;
+  const other = viewer === "merchant" ? displayNameOf(a.freelancer) : a.opportunity.merchant.display_name;
 
   return (
     <div className="page">

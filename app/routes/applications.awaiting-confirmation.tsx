@@ -5,7 +5,7 @@ import { ApplicationCard } from "~/components/market/application-card";
 import { MarketErrorBoundary } from "~/components/market/error-boundary";
 import { EmptyState, PageHeader } from "~/components/market/page-header";
 import { Pagination } from "~/components/market/pagination";
-import { listFromUrl } from "~/lib/market-forms.server";
+import { listFromUrl } from "~/services/market-forms.server";
 import { marketTitleMeta } from "~/lib/market-meta";
 import { listAwaitingConfirmation } from "~/services/applications.server";
 import { requireUser } from "~/services/auth.server";

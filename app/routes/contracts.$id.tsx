@@ -14,7 +14,7 @@ import {
   orRefusal,
   redirectWithMarketToast,
   requireConfirmed,
-} from "~/lib/market-forms.server";
+} from "~/services/market-forms.server";
 import { marketTitleMeta } from "~/lib/market-meta";
 import { formatMoney } from "~/lib/money";
 import { requireUser } from "~/services/auth.server";

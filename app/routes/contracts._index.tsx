@@ -6,7 +6,7 @@ import { MarketErrorBoundary } from "~/components/market/error-boundary";
 import { EmptyState, PageHeader } from "~/components/market/page-header";
 import { Pagination, StatusTabs } from "~/components/market/pagination";
 import { CONTRACT_STATUSES } from "~/lib/market-constants";
-import { listFromUrl } from "~/lib/market-forms.server";
+import { listFromUrl } from "~/services/market-forms.server";
 import { marketTitleMeta } from "~/lib/market-meta";
 import { requireUser } from "~/services/auth.server";
 import { listContracts } from "~/services/contracts.server";

@@ -6,7 +6,7 @@ import { MarketErrorBoundary } from "~/components/market/error-boundary";
 import { PortfolioList } from "~/components/portfolio";
 import { PublicProfile } from "~/components/public-profile";
 import { ProfileReviews } from "~/components/market/reviews";
-import { listFromUrl, orRefusal, redirectWithMarketToast } from "~/lib/market-forms.server";
+import { listFromUrl, orRefusal, redirectWithMarketToast } from "~/services/market-forms.server";
 import { marketTitleMeta } from "~/lib/market-meta";
 import { requireUser } from "~/services/auth.server";
 import { AppError } from "~/services/errors.server";

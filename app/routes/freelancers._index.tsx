@@ -5,7 +5,7 @@ import { MarketErrorBoundary } from "~/components/market/error-boundary";
 import { EmptyState, PageHeader } from "~/components/market/page-header";
 import { Pagination } from "~/components/market/pagination";
 import { FreelancerCard } from "~/components/profile-card";
-import { listFromUrl } from "~/lib/market-forms.server";
+import { listFromUrl } from "~/services/market-forms.server";
 import { marketTitleMeta } from "~/lib/market-meta";
 import { requireUser } from "~/services/auth.server";
 import { DIRECTORY_SORTS, MIN_RATINGS } from "~/lib/directory";

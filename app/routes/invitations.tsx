@@ -6,7 +6,7 @@ import { MarketErrorBoundary } from "~/components/market/error-boundary";
 import { EmptyState, PageHeader } from "~/components/market/page-header";
 import { Pagination } from "~/components/market/pagination";
 import { formatDate } from "~/lib/format";
-import { listFromUrl, redirectWithMarketToast } from "~/lib/market-forms.server";
+import { listFromUrl, redirectWithMarketToast } from "~/services/market-forms.server";
 import { marketTitleMeta } from "~/lib/market-meta";
 import { requireUser } from "~/services/auth.server";
 import { formError, formValues, readForm } from "~/services/forms.server";

@@ -8,8 +8,7 @@ import { login } from "~/services/accounts.server";
 import { assertSameOrigin, safeRedirect } from "~/services/auth.server";
 import { formError, formValues, readForm } from "~/services/forms.server";
 import { getRequestT } from "~/services/i18n.server";
-import { mirrorCookie } from "~/services/mirror.server";
-import { getRequestToken, revokeSession, sessionCookie } from "~/services/sessions.server";
+import { browserSignIn } from "~/services/sessions.server";
 import { redirectWithSuccess } from "~/services/toast.server";
 import { displayNameOf } from "~/services/users.server";
 
@@ -23,13 +22,8 @@ export async function action({ request }: ActionFunctionArgs) {
   try {
     values = formValues(await readForm(request));
     const { user, token } = await login(values, request);
-    // Every login gets a new session; one this browser still carried is ended, not reused.
-    const previous = await getRequestToken(request);
-    if (previous) await revokeSession(previous);
+    const headers = await browserSignIn(request, token);
     const { t } = await getRequestT(request);
-    const headers = new Headers();
-    headers.append("Set-Cookie", await sessionCookie.serialize(token));
-    headers.append("Set-Cookie", await mirrorCookie.serialize(token));
     return redirectWithSuccess(
       safeRedirect(values.redirectFrom, "/"),
       t("welcome_back", { name: displayNameOf(user) }),

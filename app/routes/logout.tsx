@@ -7,7 +7,7 @@ import { titleMeta } from "~/lib/meta";
 import { assertSameOrigin } from "~/services/auth.server";
 import { formError, readForm } from "~/services/forms.server";
 import { getRequestT } from "~/services/i18n.server";
-import { getOptionalUser, getRequestToken, revokeSession, sessionCookie } from "~/services/sessions.server";
+import { endSession, getOptionalUser } from "~/services/sessions.server";
 import { redirectWithSuccess } from "~/services/toast.server";
 
 export const meta = titleMeta("nav.logout");
@@ -26,12 +26,9 @@ export async function action({ request }: ActionFunctionArgs) {
   } catch (error) {
     return formError(request, error, {});
   }
-  const token = await getRequestToken(request);
-  if (token) await revokeSession(token);
+  const clearCookie = await endSession(request);
   const { t } = await getRequestT(request);
-  return redirectWithSuccess("/auth/login", t("logout_done"), {
-    headers: { "Set-Cookie": await sessionCookie.serialize("", { maxAge: 0 }) },
-  });
+  return redirectWithSuccess("/auth/login", t("logout_done"), { headers: { "Set-Cookie": clearCookie } });
 }
 
 export default function LogoutPage() {

@@ -4,7 +4,7 @@ import { useTranslation } from "react-i18next";
 import { MarketErrorBoundary } from "~/components/market/error-boundary";
 import { PublicProfile } from "~/components/public-profile";
 import { ProfileReviews } from "~/components/market/reviews";
-import { listFromUrl, orRefusal } from "~/lib/market-forms.server";
+import { listFromUrl, orRefusal } from "~/services/market-forms.server";
 import { marketTitleMeta } from "~/lib/market-meta";
 import { requireUser } from "~/services/auth.server";
 import { getMerchantProfile } from "~/services/profiles.server";

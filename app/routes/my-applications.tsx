@@ -5,7 +5,7 @@ import { ApplicationCard } from "~/components/market/application-card";
 import { MarketErrorBoundary } from "~/components/market/error-boundary";
 import { EmptyState, PageHeader } from "~/components/market/page-header";
 import { Pagination, StatusTabs } from "~/components/market/pagination";
-import { listFromUrl } from "~/lib/market-forms.server";
+import { listFromUrl } from "~/services/market-forms.server";
 import { APPLICATION_STATUSES } from "~/lib/market-constants";
 import { marketTitleMeta } from "~/lib/market-meta";
 import { listMyApplications } from "~/services/applications.server";

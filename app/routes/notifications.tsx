@@ -6,7 +6,7 @@ import { MarketErrorBoundary } from "~/components/market/error-boundary";
 import { NotificationEntry } from "~/components/market/notification-bell";
 import { EmptyState, PageHeader } from "~/components/market/page-header";
 import { Pagination } from "~/components/market/pagination";
-import { listFromUrl, redirectWithMarketToast } from "~/lib/market-forms.server";
+import { listFromUrl, redirectWithMarketToast } from "~/services/market-forms.server";
 import { marketTitleMeta } from "~/lib/market-meta";
 import { requireUser, safeRedirect } from "~/services/auth.server";
 import { formError, formValues, readForm } from "~/services/forms.server";

@@ -17,7 +17,7 @@ import {
   redirectWithMarketToast,
   requireConfirmed,
   type PriceFields,
-} from "~/lib/market-forms.server";
+} from "~/services/market-forms.server";
 import { applyInputSchema } from "~/lib/market-schemas";
 import { errorTitle } from "~/lib/market-meta";
 import { translateCommon } from "~/lib/meta";
@@ -122,6 +122,7 @@ export default function OpportunityPage() {
   const { t, i18n } = useTranslation("market");
   const [params] = useSearchParams();
   const confirm = isOwner ? params.get("confirm") : null;
+  const may = (action: (typeof o.allowed_actions)[number]) => o.allowed_actions.includes(action);
   const here = `/opportunities/${o.uuid}`;
   const place = o.location_type === "remote" || !o.city ? t(`location_types.${o.location_type}`) : `${t(`location_types.${o.location_type}`)} · ${o.city}`;
   const pageError = data && data.values?.intent !== "apply" ? data : null;
@@ -132,10 +133,10 @@ export default function OpportunityPage() {
         <Link to="/opportunities" className="link">← {t("details.back")}</Link>
       </nav>
       <FormMessage data={pageError} />
-      {confirm === "close" && o.status === "open" ? (
+      {confirm === "close" && may("close") ? (
         <ConfirmPanel intent="close" cancelHref={here} />
       ) : null}
-      {confirm === "delete" && o.applications_count === 0 ? (
+      {confirm === "delete" && may("delete") ? (
         <ConfirmPanel intent="delete" cancelHref={here} />
       ) : null}
       <div className="detail-layout">
@@ -205,29 +206,27 @@ export default function OpportunityPage() {
                 <Link to={`${here}/applications`} className="btn btn-primary">
                   {t("details.view_applications")}
                 </Link>
-                {o.status === "open" ? (
+                {may("edit") ? (
                   <Link to={`${here}/edit`} className="btn btn-secondary">
                     {t("details.edit")}
                   </Link>
                 ) : null}
-                {o.status === "open" ? (
+                {may("close") ? (
                   <Link to={`${here}?confirm=close`} className="btn btn-ghost" preventScrollReset>
                     {t("details.close")}
                   </Link>
                 ) : null}
-                {o.status === "closed" ? (
-                  o.accepted_count < o.vacancies ? (
-                    <Form method="post">
-                      <input type="hidden" name="intent" value="reopen" />
-                      <button type="submit" className="btn btn-secondary btn-block">
-                        {t("details.reopen")}
-                      </button>
-                    </Form>
-                  ) : (
-                    <p className="field-hint">{t("details.reopen_blocked")}</p>
-                  )
+                {may("reopen") ? (
+                  <Form method="post">
+                    <input type="hidden" name="intent" value="reopen" />
+                    <button type="submit" className="btn btn-secondary btn-block">
+                      {t("details.reopen")}
+                    </button>
+                  </Form>
+                ) : o.status === "closed" ? (
+                  <p className="field-hint">{t("details.reopen_blocked")}</p>
                 ) : null}
-                {o.applications_count === 0 ? (
+                {may("delete") ? (
                   <Link to={`${here}?confirm=delete`} className="btn btn-danger-ghost" preventScrollReset>
                     {t("details.delete")}
                   </Link>

@@ -6,7 +6,7 @@ import { OpportunityStatusBadge } from "~/components/market/badges";
 import { MarketErrorBoundary } from "~/components/market/error-boundary";
 import { EmptyState, PageHeader } from "~/components/market/page-header";
 import { Pagination, StatusTabs } from "~/components/market/pagination";
-import { listFromUrl, orRefusal } from "~/lib/market-forms.server";
+import { listFromUrl, orRefusal } from "~/services/market-forms.server";
 import { APPLICATION_STATUSES } from "~/lib/market-constants";
 import { marketTitleMeta } from "~/lib/market-meta";
 import { listOpportunityApplications } from "~/services/applications.server";

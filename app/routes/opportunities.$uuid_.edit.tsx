@@ -4,7 +4,7 @@ import { useTranslation } from "react-i18next";
 import { MarketErrorBoundary } from "~/components/market/error-boundary";
 import { OpportunityForm } from "~/components/market/opportunity-form";
 import { PageHeader } from "~/components/market/page-header";
-import { marketFormError, orRefusal, priceInput, redirectWithMarketToast, type PriceFields } from "~/lib/market-forms.server";
+import { marketFormError, orRefusal, priceInput, redirectWithMarketToast, type PriceFields } from "~/services/market-forms.server";
 import { opportunityPatchSchema } from "~/lib/market-schemas";
 import { marketTitleMeta } from "~/lib/market-meta";
 import { centsToInput } from "~/lib/money";
@@ -21,7 +21,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const o = await orRefusal(getOpportunity(user, params.uuid!));
   return json({
     uuid: o.uuid,
-    status: o.status,
+    editable: o.allowed_actions.includes("edit"),
     values: {
       title: o.title,
       description: o.description,
@@ -54,13 +54,13 @@ export async function action({ request, params }: ActionFunctionArgs) {
 
 export default function EditOpportunityPage() {
   const { t } = useTranslation("market");
-  const { uuid, status, values } = useLoaderData<typeof loader>();
+  const { uuid, editable, values } = useLoaderData<typeof loader>();
   const data = useActionData<typeof action>();
   return (
     <div className="page">
       <section className="card form-card">
         <PageHeader title={t("edit.heading")} />
-        {status === "open" ? (
+        {editable ? (
           <OpportunityForm
             values={values}
             data={data}

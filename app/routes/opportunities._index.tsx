@@ -4,7 +4,7 @@ import { MarketErrorBoundary } from "~/components/market/error-boundary";
 import { OpportunityList } from "~/components/market/opportunity-list";
 import { errorTitle } from "~/lib/market-meta";
 import { translateCommon } from "~/lib/meta";
-import { loadOpportunityList } from "~/lib/opportunity-list.server";
+import { loadOpportunityList } from "~/services/opportunity-list.server";
 import { requireUser } from "~/services/auth.server";
 
 // Merchants see their own opportunities, freelancers the open ones (SPEC.md §2 top bar titles).

@@ -3,7 +3,7 @@ import { useActionData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { OpportunityForm } from "~/components/market/opportunity-form";
 import { PageHeader } from "~/components/market/page-header";
-import { marketFormError, priceInput, redirectWithMarketToast, type PriceFields } from "~/lib/market-forms.server";
+import { marketFormError, priceInput, redirectWithMarketToast, type PriceFields } from "~/services/market-forms.server";
 import { opportunityInputSchema } from "~/lib/market-schemas";
 import { marketTitleMeta } from "~/lib/market-meta";
 import { requireMerchant } from "~/services/auth.server";

@@ -7,6 +7,7 @@ import { titleMeta } from "~/lib/meta";
 import { requireUser } from "~/services/auth.server";
 import { toUserJson } from "~/services/users.server";
 import { useRootData } from "~/lib/root-data";
+import { displayNameOf } from "~/lib/users";
 
 export const meta = titleMeta("titles.profile");
 
@@ -24,7 +25,7 @@ export default function ProfilePage() {
         <div className="profile-head">
           <Avatar user={user} size="lg" />
           <div>
-            <h2>{user.display_name || user.full_name}</h2>
+            <h2>{displayNameOf(user)}</h2>
             {user.display_name ? <p className="muted">{user.full_name}</p> : null}
             <span className={`badge badge-${user.account_type}`}>{t(`account_types.${user.account_type}`)}</span>
           </div>

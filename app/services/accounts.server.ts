@@ -86,10 +86,6 @@ export async function login(input: unknown, request: Request) {
   return { user, ...session };
 }
 
-export async function getUserById(id: string) {
-  return (await db.selectFrom("users").selectAll().where("id", "=", id).executeTakeFirst()) ?? null;
-}
-
 export type ProfileInput = z.input<typeof profileSchema>;
 
 /**

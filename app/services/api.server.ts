@@ -155,3 +155,13 @@ export function withApiHeaders(response: Response) {
 export function methodNotAllowed() {
   return withApiHeaders(json({ message: apiT("method_not_allowed") }, { status: 405 }));
 }
+
+/**
+ * The action of an endpoint that takes only POST: any other method gets the 405, after the
+ * same-origin check of api() (so a cross-site write is still a 403 whatever its method).
+ */
+export function apiPost(handler: Handler<ActionFunctionArgs>) {
+  return api<ActionFunctionArgs>((args) =>
+    args.request.method === "POST" ? handler(args) : Promise.resolve(methodNotAllowed()),
+  );
+}

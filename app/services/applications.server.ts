@@ -2,9 +2,11 @@ import { randomUUID } from "node:crypto";
 import { sql, type Kysely } from "kysely";
 import {
   MAX_OFFERS,
+  NEGOTIATING_STATUSES,
   acceptInputSchema,
   applicationListQuerySchema,
   applyInputSchema,
+  isNegotiating,
   offerInputSchema,
   rejectInputSchema,
 } from "~/lib/market-schemas";
@@ -68,8 +70,6 @@ export type ApplicationJson = {
 };
 
 export type ApplicationDetailJson = ApplicationJson & { offers: OfferJson[] };
-
-const NEGOTIATING = ["pending", "countered"] as const;
 
 function baseSelect(database: Kysely<Database>) {
   return database
@@ -160,7 +160,7 @@ async function findForParticipant(database: Kysely<Database>, user: UserRow, id:
 
 /** Refuses a move when the application is over or it is the other side's turn. */
 function assertTurn(row: Row, party: Party) {
-  if (!(NEGOTIATING as readonly string[]).includes(row.status)) throw new AppError(409, "application_final");
+  if (!isNegotiating(row.status)) throw new AppError(409, "application_final");
   if (row.awaiting !== party) throw new AppError(409, "not_your_turn");
   if (row.opportunity_status !== "open") throw new AppError(409, "opportunity_not_open");
 }
@@ -182,7 +182,7 @@ export function allowedActions(
     freelancer_id: application.freelancer.id,
     merchant_id: application.opportunity.merchant.id,
   });
-  if (!party || !(NEGOTIATING as readonly string[]).includes(application.status)) return [];
+  if (!party || !isNegotiating(application.status)) return [];
   const actions: ApplicationAction[] = [];
   const myTurn = application.awaiting === party && application.opportunity.status === "open";
   if (myTurn) {
@@ -508,7 +508,7 @@ export async function rejectApplication(merchant: UserRow, id: string, input: un
   await transaction(async (trx) => {
     const { row, party } = await findForParticipant(trx, merchant, id);
     if (party !== "merchant") throw new AppError(404, "not_found");
-    if (!(NEGOTIATING as readonly string[]).includes(row.status)) throw new AppError(409, "application_final");
+    if (!isNegotiating(row.status)) throw new AppError(409, "application_final");
     const rejected = await trx
       .updateTable("applications")
       .set({
@@ -519,7 +519,7 @@ export async function rejectApplication(merchant: UserRow, id: string, input: un
         updated_at: now(),
       })
       .where("id", "=", id)
-      .where("status", "in", NEGOTIATING)
+      .where("status", "in", NEGOTIATING_STATUSES)
       .executeTakeFirst();
     if (Number(rejected.numUpdatedRows) === 0) throw new AppError(409, "application_changed");
     await notify(trx, {
@@ -539,12 +539,12 @@ export async function withdrawApplication(freelancer: UserRow, id: string): Prom
   await transaction(async (trx) => {
     const { row, party } = await findForParticipant(trx, freelancer, id);
     if (party !== "freelancer") throw new AppError(404, "not_found");
-    if (!(NEGOTIATING as readonly string[]).includes(row.status)) throw new AppError(409, "application_final");
+    if (!isNegotiating(row.status)) throw new AppError(409, "application_final");
     const withdrawn = await trx
       .updateTable("applications")
       .set({ status: "withdrawn", awaiting: null, updated_at: now() })
       .where("id", "=", id)
-      .where("status", "in", NEGOTIATING)
+      .where("status", "in", NEGOTIATING_STATUSES)
       .executeTakeFirst();
     if (Number(withdrawn.numUpdatedRows) === 0) throw new AppError(409, "application_changed");
     await notify(trx, {

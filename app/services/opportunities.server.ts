@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { sql, type ExpressionBuilder, type Kysely, type SelectQueryBuilder } from "kysely";
 import {
+  NEGOTIATING_STATUSES,
   opportunityInputSchema,
   opportunityPatchSchema,
   opportunityQuerySchema,
@@ -43,7 +44,35 @@ export type OpportunityJson = {
   awaiting_count?: number;
   /** Freelancers only: their own application to it, if any. */
   my_application?: { id: string; status: string } | null;
+  /** What the viewer may do with it now (only its owner may do anything); pages show only these. */
+  allowed_actions: OpportunityAction[];
 };
+
+export type OpportunityAction = "edit" | "close" | "reopen" | "delete";
+
+type OpportunityState = Pick<OpportunityRow, "status" | "applications_count" | "accepted_count" | "vacancies">;
+
+/**
+ * The one table of what the owner may do with an opportunity, and when. Each move checks the
+ * same condition in its WHERE, so a change in between still ends in a 409.
+ */
+const OPPORTUNITY_RULES: Record<OpportunityAction, (o: OpportunityState) => boolean> = {
+  edit: (o) => o.status === "open",
+  close: (o) => o.status === "open",
+  // Reopening needs a free vacancy: a filled opportunity stays filled.
+  reopen: (o) => o.status === "closed" && o.accepted_count < o.vacancies,
+  // Once someone applied, the opportunity is part of their history.
+  delete: (o) => o.applications_count === 0,
+};
+
+/** The moves open to the viewer on the opportunity right now. */
+export function allowedOpportunityActions(
+  viewer: Pick<UserRow, "id" | "account_type">,
+  opportunity: OpportunityState & { merchant_id: string },
+): OpportunityAction[] {
+  if (viewer.account_type !== "merchant" || viewer.id !== opportunity.merchant_id) return [];
+  return (Object.keys(OPPORTUNITY_RULES) as OpportunityAction[]).filter((action) => OPPORTUNITY_RULES[action](opportunity));
+}
 
 type Row = OpportunityRow & {
   merchant_display_name: string | null;
@@ -175,6 +204,7 @@ export function toOpportunityJson(row: Row, viewer: UserRow): OpportunityJson {
     accepted_count: row.accepted_count,
     created_at: row.created_at,
     updated_at: row.updated_at,
+    allowed_actions: allowedOpportunityActions(viewer, row),
   };
   if (viewer.account_type === "merchant" && viewer.id === row.merchant_id) {
     json.awaiting_count = Number(row.awaiting_count ?? 0);
@@ -396,7 +426,7 @@ export async function updateOpportunity(merchant: UserRow, uuid: string, input: 
   const patch = parseInput(opportunityPatchSchema, input);
   await transaction(async (trx) => {
     const current = await findOwned(trx, merchant, uuid);
-    if (current.status !== "open") throw new AppError(409, "opportunity_not_open");
+    if (!OPPORTUNITY_RULES.edit(current)) throw new AppError(409, "opportunity_not_open");
     const merged = {
       budget_min_cents: patch.budget_min_cents ?? current.budget_min_cents,
       budget_max_cents: patch.budget_max_cents ?? current.budget_max_cents,
@@ -461,7 +491,7 @@ export async function rejectOpenApplications(
     .updateTable("applications")
     .set({ status: "rejected", awaiting: null, rejection_reason: reason, updated_at: now() })
     .where("opportunity_id", "=", opportunityId)
-    .where("status", "in", ["pending", "countered"])
+    .where("status", "in", NEGOTIATING_STATUSES)
     .returning(["id", "freelancer_id"])
     .execute();
   await notify(

@@ -1,6 +1,7 @@
 import { RateLimiterPostgres, RateLimiterRes, RateLimiterSQLite, type RateLimiterStoreAbstract } from "rate-limiter-flexible";
 import { config } from "~/config.server";
-import { openConnection, postgresPool } from "../../db";
+import { sql } from "kysely";
+import { db, openConnection, postgresPool } from "../../db";
 import { AppError } from "./errors.server";
 
 export const WRITES_PER_MINUTE = 120;
@@ -14,9 +15,10 @@ export const WRITES_PER_MINUTE = 120;
 const sqliteStore = postgresPool ? undefined : openConnection(config.DATABASE_PATH);
 if (sqliteStore) process.once("exit", () => sqliteStore.close());
 
-const limiter = (keyPrefix: string, points: number, duration: number, clearExpiredByTimeout = false) => {
-  // One limiter sweeps the shared table of counters expired over an hour ago, every 5 minutes.
-  const options = { tableName: "rate_limits", keyPrefix, points, duration, clearExpiredByTimeout };
+const limiter = (keyPrefix: string, points: number, duration: number) => {
+  // Expired counters are swept by the server's housekeeping (deleteExpiredRateLimits), not by
+  // a timer in every limiter of every process.
+  const options = { tableName: "rate_limits", keyPrefix, points, duration, clearExpiredByTimeout: false };
   return postgresPool
     ? new RateLimiterPostgres({ ...options, storeClient: postgresPool, tableCreated: true })
     : new RateLimiterSQLite({ ...options, storeClient: sqliteStore, storeType: "better-sqlite3" });
@@ -33,7 +35,7 @@ export const limiters = {
   /** Invitations sent per merchant: enough to reach out, too few to spam the directory. */
   inviteByMerchant: limiter("invite_merchant", 30, 60 * 60),
   /** Writes per signed-in user: generous for people, a ceiling for runaway scripts. */
-  writeByUser: limiter("write_user", WRITES_PER_MINUTE, 60, true),
+  writeByUser: limiter("write_user", WRITES_PER_MINUTE, 60),
 };
 
 /**
@@ -80,4 +82,13 @@ export async function consume(limiter: RateLimiterStoreAbstract, key: string | n
  */
 export async function consumeWrite(userId: string) {
   await consume(limiters.writeByUser, userId, "write_rate_limited");
+}
+
+/**
+ * Deletes the counters whose window ended before `now` (the library ignores them and starts a
+ * new window over them); a counter with no end (`expire` null) stays. Returns how many.
+ */
+export async function deleteExpiredRateLimits(now = Date.now()) {
+  const result = await sql`DELETE FROM rate_limits WHERE expire < ${now}`.execute(db);
+  return Number(result.numAffectedRows ?? 0);
 }

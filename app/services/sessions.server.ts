@@ -3,6 +3,7 @@ import { createCookie } from "@remix-run/node";
 import { config, isProduction } from "~/config.server";
 import { db } from "../../db";
 import type { UserRow } from "../../db/schema";
+import { mirrorCookie } from "./mirror.server";
 
 export const SESSION_DAYS = 30;
 
@@ -46,12 +47,34 @@ export async function revokeSession(token: string) {
   await db.deleteFrom("sessions").where("id", "=", hashToken(token)).execute();
 }
 
-export async function revokeAllSessions(userId: string) {
-  await db.deleteFrom("sessions").where("user_id", "=", userId).execute();
+/**
+ * The cookies that sign a browser in with the token of a session just created (login() makes
+ * it): the session cookie, and the one-time mirror of the token for the page's script. Every
+ * login gets a new session; one this browser still carried is ended, not reused.
+ */
+export async function browserSignIn(request: Request, token: string): Promise<Headers> {
+  const previous = await getRequestToken(request);
+  if (previous && previous !== token) await revokeSession(previous);
+  const headers = new Headers();
+  headers.append("Set-Cookie", await sessionCookie.serialize(token));
+  headers.append("Set-Cookie", await mirrorCookie.serialize(token));
+  return headers;
 }
 
-export async function deleteExpiredSessions() {
-  await db.deleteFrom("sessions").where("expires_at", "<=", new Date().toISOString()).execute();
+/**
+ * Signs out the client of a request, page or API: its session row is deleted, so the token is
+ * dead for every client that holds it. Returns the Set-Cookie that clears a browser's cookie.
+ */
+export async function endSession(request: Request): Promise<string> {
+  const token = await getRequestToken(request);
+  if (token) await revokeSession(token);
+  return sessionCookie.serialize("", { maxAge: 0 });
+}
+
+/** Deletes the sessions expired before `now` (they already sign nobody in); returns how many. */
+export async function deleteExpiredSessions(now = new Date()) {
+  const deleted = await db.deleteFrom("sessions").where("expires_at", "<", now.toISOString()).executeTakeFirst();
+  return Number(deleted.numDeletedRows);
 }
 
 /** The token a request carries: a Bearer header (API clients) or the signed cookie (browsers). */

@@ -1,16 +1,11 @@
 import type { UserRow } from "../../db/schema";
+import { displayNameOf, parseTags } from "~/lib/users";
+
+// Shared with the seed and the pages, which must not import services; the services take them from here.
+export { displayNameOf, parseTags };
 
 export function photoUrl(photoPath: string | null) {
   return photoPath ? `/uploads/${photoPath}` : null;
-}
-
-export function parseTags(json: string): string[] {
-  try {
-    const value = JSON.parse(json);
-    return Array.isArray(value) ? value.filter((v) => typeof v === "string") : [];
-  } catch {
-    return [];
-  }
 }
 
 /** The public shape of a user; the legacy aliases repeat account_type. No secret leaves here. */
@@ -37,6 +32,3 @@ export function toUserJson(user: UserRow) {
 
 export type UserJson = ReturnType<typeof toUserJson>;
 
-export function displayNameOf(user: Pick<UserRow, "display_name" | "full_name"> | null) {
-  return user?.display_name || user?.full_name || null;
-}

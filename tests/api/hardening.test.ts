@@ -8,7 +8,7 @@ import { action as apiLogout } from "~/routes/api.logout";
 import { action as loginPage } from "~/routes/login";
 import { action as languagePage } from "~/routes/language";
 import { action as settingsPage } from "~/routes/pages.profile-setting";
-import { api } from "~/services/api.server";
+import { api, apiPost } from "~/services/api.server";
 import { WRITES_PER_MINUTE, consumeWrite, limiters } from "~/services/rate-limit.server";
 import { createSession, findSessionUser, sessionCookie } from "~/services/sessions.server";
 import { BASE, call, jsonRequest, signedInUser } from "../helpers";
@@ -253,5 +253,34 @@ describe("a NUL character anywhere a client may type", () => {
       call(search.loader, jsonRequest("/api/opportunities?q=site%00padaria&category=%00", undefined, { token: user.token })),
     ]);
     for (const res of answers) expect(res.status, JSON.stringify(res.body)).toBeLessThan(500);
+  });
+});
+
+describe("POST-only endpoints (apiPost)", () => {
+  it("answer any other method with the 405, its body and API headers, without running the handler", async () => {
+    let ran = 0;
+    const action = apiPost(async () => {
+      ran++;
+      return new Response(null, { status: 204 });
+    });
+    for (const method of ["PUT", "PATCH", "DELETE"]) {
+      const res = await call(action, new Request(`${BASE}/api/x`, { method }));
+      expect(res.status).toBe(405);
+      expect(res.body).toEqual({ message: expect.any(String) });
+      expect(res.headers.get("Cache-Control")).toBe("no-store");
+      expect(res.headers.get("X-Content-Type-Options")).toBe("nosniff");
+    }
+    expect(ran).toBe(0);
+    expect((await call(action, new Request(`${BASE}/api/x`, { method: "POST" }))).status).toBe(204);
+    expect(ran).toBe(1);
+  });
+
+  it("a real route answers a PUT with 405, and a cross-site PUT with 403 as before", async () => {
+    const user = await signedInUser();
+    const close = await import("~/routes/api.opportunities.$uuid.close");
+    const put = (headers: Record<string, string>) =>
+      new Request(`${BASE}/api/opportunities/x/close`, { method: "PUT", headers: { Authorization: `Bearer ${user.token}`, ...headers } });
+    expect((await call(close.action, put({}), { uuid: "x" })).status).toBe(405);
+    expect((await call(close.action, put({ Cookie: "a=b", Origin: EVIL }), { uuid: "x" })).status).toBe(403);
   });
 });

@@ -1288,7 +1288,21 @@ async function seededRecords(ana: string, anaId: string, julia: string, juliaId:
     [open, closed] = await Promise.all([mine("open"), mine("closed")]);
   }
   const apps = async (status: string) => (await ok("GET", `/api/my-applications?per_page=100&status=${status}`, julia)).data as any[];
-  const [pending, countered, accepted] = await Promise.all([apps("pending"), apps("countered"), apps("accepted")]);
+  const [pending, countered] = await Promise.all([apps("pending"), apps("countered")]);
+  // A hire of Júlia's in progress with nothing delivered yet. The seed finishes some hires (hers
+  // among them), so when none is left Ana hires her for a new opportunity.
+  const working = async () =>
+    ((await ok("GET", "/api/contracts?status=in_progress&per_page=100", julia)).data as any[]).filter(
+      (c) => c.freelancer.id === juliaId && c.deliveries_count === 0,
+    );
+  let accepted = await working();
+  if (accepted.length === 0) {
+    const opp = (await ok("POST", "/api/opportunities", ana, validOpportunity)).data.uuid as string;
+    const app = (await ok("POST", `/api/opportunities/${opp}/applications`, julia, validApplication)).data.id as string;
+    const detail = (await ok("GET", `/api/applications/${app}`, ana)).data;
+    await ok("POST", `/api/applications/${app}/accept`, ana, { offer_id: detail.offers[detail.offers.length - 1].id });
+    accepted = await working();
+  }
   const counteredApp = countered.find((a) => a.opportunity.merchant.id === anaId);
   const counteredDetail = (await ok("GET", `/api/applications/${counteredApp.id}`, julia)).data;
   const openWithApps = open.find((o) => o.applications_count > 0);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { marketFormError, priceInput } from "~/lib/market-forms.server";
+import { marketFormError, priceInput, reaisToCents, readWithoutRefused } from "~/services/market-forms.server";
 import { applyInputSchema, opportunityPatchSchema } from "~/lib/market-schemas";
 import { AppError } from "~/services/errors.server";
 
@@ -58,5 +58,41 @@ describe("marketFormError", () => {
 
   it("lets anything that is not a refusal through", async () => {
     await expect(marketFormError(request, new Error("boom"), {})).rejects.toThrow("boom");
+  });
+});
+
+describe("reaisToCents", () => {
+  it("converts the prices, names the ones that are not, and leaves empty ones out", () => {
+    const prices = { budget_min: "budget_min_cents", budget_max: "budget_max_cents" } as const;
+    expect(reaisToCents({ q: "site", budget_min: "R$ 10,50", budget_max: "muito" }, prices)).toEqual({
+      input: { q: "site", budget_min_cents: 1050 },
+      invalid: ["budget_max"],
+    });
+    expect(reaisToCents({ budget_min: " " }, prices)).toEqual({ input: {}, invalid: [] });
+    expect(reaisToCents({ budget_min: "" }, prices, { required: true }).invalid).toEqual(["budget_min", "budget_max"]);
+  });
+});
+
+describe("readWithoutRefused", () => {
+  it("reads again without the fields the service refused, and says which", async () => {
+    const seen: Record<string, unknown>[] = [];
+    const read = async (query: Record<string, unknown>) => {
+      seen.push({ ...query });
+      if ("sort" in query) throw new AppError(422, "validation_failed", { sort: "sort_invalid" });
+      return ["ok"];
+    };
+    expect(await readWithoutRefused({ q: "site", sort: "x" }, read)).toEqual({ list: ["ok"], refused: { sort: "sort_invalid" } });
+    expect(seen).toEqual([{ q: "site", sort: "x" }, { q: "site" }]);
+  });
+
+  it("lets any other error through, and reads at most twice", async () => {
+    await expect(readWithoutRefused({}, async () => Promise.reject(new AppError(404, "not_found")))).rejects.toMatchObject({ status: 404 });
+    let reads = 0;
+    const stubborn = async () => {
+      reads++;
+      throw new AppError(422, "validation_failed", { page: "bad" });
+    };
+    await expect(readWithoutRefused({ page: "0" }, stubborn)).rejects.toMatchObject({ status: 422 });
+    expect(reads).toBe(2);
   });
 });

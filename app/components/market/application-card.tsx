@@ -2,7 +2,9 @@ import { Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { Avatar } from "~/components/avatar";
 import { formatDate } from "~/lib/format";
+import { isNegotiating } from "~/lib/market-constants";
 import { formatMoney } from "~/lib/money";
+import { displayNameOf } from "~/lib/users";
 import { ApplicationStatusBadge, type Role } from "./badges";
 import { RatingSummary, type RatingData } from "./reviews";
 
@@ -44,7 +46,7 @@ export function ApplicationCard({
   showOpportunity?: boolean;
 }) {
   const { t, i18n } = useTranslation("market");
-  const negotiating = item.status === "pending" || item.status === "countered";
+  const negotiating = isNegotiating(item.status);
   const yourTurn = negotiating && item.awaiting === viewer;
   const person =
     viewer === "merchant"
@@ -57,7 +59,7 @@ export function ApplicationCard({
         {viewer === "merchant" ? (
           <>
             <h3 className="app-card-title">
-              <Link to={`/applications/${item.id}`}>{item.freelancer.display_name || item.freelancer.full_name}</Link>
+              <Link to={`/applications/${item.id}`}>{displayNameOf(item.freelancer)}</Link>
             </h3>
             <p className="app-card-sub">
               {item.freelancer.rating ? <><RatingSummary rating={item.freelancer.rating} /> · </> : null}

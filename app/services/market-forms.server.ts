@@ -1,16 +1,38 @@
 import { redirect } from "@remix-run/node";
 import type { ZodTypeAny } from "zod";
-import { AppError, fieldErrorsOf } from "~/services/errors.server";
-import { formError } from "~/services/forms.server";
-import { fixedT, getRequestT } from "~/services/i18n.server";
-import { redirectWithSuccess } from "~/services/toast.server";
-import { parseMoney } from "./money";
+import { AppError, fieldErrorsOf } from "./errors.server";
+import { formError } from "./forms.server";
+import { fixedT, getRequestT } from "./i18n.server";
+import { redirectWithSuccess } from "./toast.server";
+import { parseMoney } from "~/lib/money";
 
 // Page glue for the marketplace forms: price fields are typed in reais and the services take
 // centavos, so the page converts on the way in and maps the services' errors back on the way out.
 
 /** Page field (reais, as typed) → service field (centavos). */
 export type PriceFields = Record<string, `${string}_cents`>;
+
+/**
+ * Reais as typed → centavos: the values without the price fields, with their `*_cents` fields
+ * for those that are prices, and the page fields that are not (or are empty when `required`).
+ * Forms and list filters both convert through here.
+ */
+export function reaisToCents(values: Record<string, string>, prices: PriceFields, { required = false } = {}) {
+  const input: Record<string, unknown> = { ...values };
+  const invalid: string[] = [];
+  for (const [field, centsField] of Object.entries(prices)) {
+    delete input[field];
+    const typed = values[field]?.trim() ?? "";
+    if (typed === "") {
+      if (required) invalid.push(field);
+      continue;
+    }
+    const cents = parseMoney(typed);
+    if (cents === null) invalid.push(field);
+    else input[centsField] = cents;
+  }
+  return { input, invalid };
+}
 
 /**
  * The service input for a form: every price field converted to centavos. A price that is not a
@@ -23,20 +45,9 @@ export function priceInput(
   schema?: ZodTypeAny,
   { required = false } = {},
 ) {
-  const input: Record<string, unknown> = { ...values };
-  const moneyErrors: Record<string, string> = {};
-  for (const [field, centsField] of Object.entries(prices)) {
-    delete input[field];
-    const typed = values[field]?.trim() ?? "";
-    if (typed === "") {
-      if (required) moneyErrors[centsField] = "money_invalid";
-      continue;
-    }
-    const cents = parseMoney(typed);
-    if (cents === null) moneyErrors[centsField] = "money_invalid";
-    else input[centsField] = cents;
-  }
-  if (Object.keys(moneyErrors).length > 0) {
+  const { input, invalid } = reaisToCents(values, prices, { required });
+  if (invalid.length > 0) {
+    const moneyErrors = Object.fromEntries(invalid.map((field) => [prices[field], "money_invalid"]));
     const others = schema?.safeParse(input);
     const schemaErrors = others && !others.success ? fieldErrorsOf(others.error) : {};
     throw new AppError(422, "validation_failed", { ...schemaErrors, ...moneyErrors });
@@ -107,28 +118,44 @@ export async function orRefusal<T>(promise: Promise<T>): Promise<T> {
   }
 }
 
-/**
- * A list read with query parameters from the URL. A parameter the service refuses (a hand-edited
- * link) is dropped and the list read again, so a bad link still shows a page.
- */
-export async function listFromUrl<T>(
-  request: Request,
-  fields: readonly string[],
-  read: (query: Record<string, string>) => Promise<T>,
-): Promise<{ list: T; query: Record<string, string> }> {
+/** The URL's non-empty query parameters among `fields`. */
+export function queryFromUrl(request: Request, fields: readonly string[]): Record<string, string> {
   const params = new URL(request.url).searchParams;
   const query: Record<string, string> = {};
   for (const field of fields) {
     const value = params.get(field);
     if (value) query[field] = value;
   }
+  return query;
+}
+
+/**
+ * Reads a list; when the service refuses some of the query's fields (a hand-edited link), they
+ * are dropped from `query` and the list read once more, so a bad link still shows a page.
+ * `refused` holds the dropped fields with their message keys.
+ */
+export async function readWithoutRefused<T, Q extends Record<string, unknown>>(
+  query: Q,
+  read: (query: Q) => Promise<T>,
+): Promise<{ list: T; refused: Record<string, string> }> {
   try {
-    return { list: await read(query), query };
+    return { list: await read(query), refused: {} };
   } catch (error) {
     if (!(error instanceof AppError) || error.status !== 422 || !error.fieldErrors) throw error;
     for (const field of Object.keys(error.fieldErrors)) delete query[field];
-    return { list: await read(query), query };
+    return { list: await read(query), refused: error.fieldErrors };
   }
+}
+
+/** A list read with query parameters from the URL, a refused parameter left out (see readWithoutRefused). */
+export async function listFromUrl<T>(
+  request: Request,
+  fields: readonly string[],
+  read: (query: Record<string, string>) => Promise<T>,
+): Promise<{ list: T; query: Record<string, string> }> {
+  const query = queryFromUrl(request, fields);
+  const { list } = await readWithoutRefused(query, read);
+  return { list, query };
 }
 
 /** Application ids are UUIDs: hex digits and dashes (SPEC.md §2); anything else is not found. */
