@@ -8,11 +8,12 @@ import { createSession, findSessionUser } from "~/services/sessions.server";
 describe("pruneExpired", () => {
   it("deletes only the sessions and rate-limit counters that have expired", async () => {
     const user = await createUser(db);
-    const live = await createSession(user.id);
-    const old = await createSession(user.id);
     const now = new Date();
     const past = new Date(now.getTime() - 1000).toISOString();
-    await db.updateTable("sessions").set({ expires_at: past }).where("expires_at", "=", old.expiresAt).execute();
+    // The expired one first (two sessions made in the same millisecond expire at the same instant).
+    await createSession(user.id);
+    await db.updateTable("sessions").set({ expires_at: past }).execute();
+    const live = await createSession(user.id);
 
     const ms = now.getTime();
     await sql`DELETE FROM rate_limits`.execute(db);
