@@ -68,7 +68,7 @@ export function Shell({ user, children, bell }: { user: UserJson; children: Reac
           <span className="logo-mark" aria-hidden="true">F</span>
           <span>Freela</span>
         </a>
-        <nav>
+        <nav aria-label={t("nav.label")}>
           <ul>
             {navItems(user.account_type).map((item) => (
               <li key={item.to}>

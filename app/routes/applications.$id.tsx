@@ -4,6 +4,7 @@ import { useTranslation } from "react-i18next";
 import { Avatar } from "~/components/avatar";
 import { ApplicationStatusBadge, OpportunityStatusBadge } from "~/components/market/badges";
 import { MarketErrorBoundary } from "~/components/market/error-boundary";
+import { Breadcrumb } from "~/components/market/page-header";
 import { loadApplicationFor } from "~/lib/application-page.server";
 import { formatDate } from "~/lib/format";
 import { useRootData } from "~/lib/root-data";
@@ -28,11 +29,11 @@ export default function ApplicationPage() {
   const days = t("applications.days", { count: a.delivery_days });
   return (
     <div className="page">
-      <nav className="breadcrumb">
+      <Breadcrumb>
         <Link to={viewer === "merchant" ? `/opportunities/${a.opportunity.uuid}/applications` : "/my-applications"} className="link">
           ← {viewer === "merchant" ? t("applications.heading") : t("my_applications.heading")}
         </Link>
-      </nav>
+      </Breadcrumb>
       <header className="page-header">
         <div>
           <h2>{t("application.heading")}</h2>

@@ -6,6 +6,7 @@ import { ApplicationStatusBadge, OpportunityStatusBadge } from "~/components/mar
 import { ConfirmPanel } from "~/components/market/confirm";
 import { MarketErrorBoundary } from "~/components/market/error-boundary";
 import { OfferHistory, TermsCompare, TermsFields } from "~/components/market/offers";
+import { Breadcrumb } from "~/components/market/page-header";
 import { loadApplicationFor } from "~/lib/application-page.server";
 import {
   applicationIdOr404,
@@ -116,10 +117,10 @@ export default function NegotiatePage() {
 
   return (
     <div className="page">
-      <nav className="breadcrumb">
+      <Breadcrumb>
         <Link to={`/applications/${a.id}`} className="link">← {t("negotiate.application_link")}</Link>
         <Link to={`/opportunities/${a.opportunity.uuid}`} className="link">{t("negotiate.opportunity_link")}</Link>
-      </nav>
+      </Breadcrumb>
       <header className="page-header">
         <div>
           <h2>{t("negotiate.heading")}</h2>

@@ -13,7 +13,7 @@ export function ConfirmPanel({ intent, cancelHref, children }: { intent: string;
   const busy = useNavigation().state === "submitting";
   return (
     <section className="card confirm-panel confirm-danger" role="alertdialog" aria-labelledby={`confirm-${intent}-title`}>
-      <h3 id={`confirm-${intent}-title`}>{t(`confirm.${intent}_title`)}</h3>
+      <h2 id={`confirm-${intent}-title`}>{t(`confirm.${intent}_title`)}</h2>
       <p>{t(`confirm.${intent}_text`)}</p>
       <Form method="post" className="stack" preventScrollReset>
         <input type="hidden" name="intent" value={intent} />

@@ -1,0 +1,172 @@
+import AxeBuilder from "@axe-core/playwright";
+import { expect, test, type Browser, type Page, type TestInfo } from "@playwright/test";
+import { signIn } from "./support";
+
+// Every page a visitor, a merchant and a freelancer of the demo data reach, found by following
+// their links rather than listed by hand (so a new page cannot escape), checked with axe-core
+// against WCAG 2.0/2.1 A and AA and axe's best practices, in both languages, at desktop and phone
+// widths.
+
+const AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"];
+// WCAG 2.5.3 (label in name) is still an experimental rule in axe, off unless asked for.
+const AXE_RULES = { "label-content-name-mismatch": { enabled: true } };
+const DEMO_PASSWORD = "freela123";
+/** A crawl stops after this many pages; the demo data's roles reach fewer distinct ones. */
+const MAX_PAGES = 60;
+/**
+ * Pages of one shape checked per crawl: a route with another id may be in another state (an
+ * application pending, countered, accepted…), so a few of them; a list with another filter shows
+ * the same cards, so one.
+ */
+const perShape = (shape: string) => (shape.includes("?") ? 1 : 4);
+
+type Role = { name: string; email?: string; start: string[] };
+
+// A path nobody links to stands for the not-found page.
+const MISSING = "/pagina-que-nao-existe";
+const roles: Role[] = [
+  { name: "visitor", start: ["/", "/login", "/register", "/forgot-password", MISSING] },
+  { name: "merchant", email: "ana@freela.dev", start: ["/", MISSING] },
+  { name: "freelancer", email: "julia@freela.dev", start: ["/", MISSING] },
+];
+const languages = ["pt-BR", "en"] as const;
+const viewports = {
+  desktop: { viewport: { width: 1280, height: 800 } },
+  phone: { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true },
+} as const;
+
+/** Links that are not pages to check: actions, downloads, the JSON API. */
+function skipped(url: URL) {
+  const path = url.pathname;
+  return (
+    path === "/logout" ||
+    path === "/language" ||
+    path.startsWith("/api/") ||
+    path.startsWith("/uploads/") ||
+    /\/files\//.test(path) ||
+    /\.[a-z0-9]{2,4}$/i.test(path)
+  );
+}
+
+/**
+ * The shape of a page: the path with its ids blanked, and the query's names with its values
+ * unless they are numbers (a page of a list is the same page as the next one; `?confirm=reject`
+ * and `?status=accepted` are not).
+ */
+function shapeOf(url: URL) {
+  const path = url.pathname
+    .split("/")
+    .map((s) => (/^(\d+|[0-9a-f]{8}-[0-9a-f-]{27}|[0-9a-f]{16,})$/i.test(s) ? ":id" : s))
+    .join("/");
+  const query = [...url.searchParams.entries()]
+    .map(([k, v]) => (/^\d+$/.test(v) ? k : `${k}=${v}`))
+    .sort()
+    .join("&");
+  return query ? `${path}?${query}` : path;
+}
+
+/** The key of one page: its path and query, with the page number of a list dropped. */
+function pageKey(url: URL) {
+  const params = [...url.searchParams.entries()].filter(([k]) => k !== "page").sort(([a], [b]) => a.localeCompare(b));
+  return url.pathname + (params.length ? `?${new URLSearchParams(params)}` : "");
+}
+
+async function newUserPage(browser: Browser, testInfo: TestInfo, role: Role, lng: string, viewport: keyof typeof viewports) {
+  const { baseURL, timezoneId } = testInfo.project.use;
+  const context = await browser.newContext({ baseURL, timezoneId, locale: "pt-BR", reducedMotion: "reduce", ...viewports[viewport] });
+  const page = await context.newPage();
+  if (role.email) await signIn(page, role.email, DEMO_PASSWORD);
+  if (lng !== "pt-BR") {
+    const res = await page.request.post("/language", {
+      form: { lng, redirectTo: "/" },
+      headers: { Origin: new URL(baseURL!).origin },
+      maxRedirects: 0,
+    });
+    expect(res.status()).toBe(302);
+  }
+  return page;
+}
+
+type Finding = { rule: string; impact: string; page: string; target: string; help: string };
+
+/** Visits every page the role reaches from its start pages, checking each with axe. */
+async function crawl(page: Page, start: string[]) {
+  const origin = new URL(page.url() === "about:blank" ? test.info().project.use.baseURL! : page.url()).origin;
+  const queue = start.map((p) => new URL(p, origin));
+  const seen = new Set(queue.map(pageKey));
+  const shapes = new Map<string, number>();
+  for (const url of queue) shapes.set(shapeOf(url), (shapes.get(shapeOf(url)) ?? 0) + 1);
+  const visited: string[] = [];
+  const findings: Finding[] = [];
+
+  while (queue.length > 0 && visited.length < MAX_PAGES) {
+    const url = queue.shift()!;
+    const where = url.pathname + url.search;
+    const response = await page.goto(where);
+    visited.push(where);
+    const status = response?.status() ?? 0;
+    if (status >= 500) {
+      findings.push({ rule: `http-${status}`, impact: "critical", page: where, target: "document", help: "server error" });
+      continue;
+    }
+    const results = await new AxeBuilder({ page }).options({ rules: AXE_RULES }).withTags(AXE_TAGS).analyze();
+    for (const v of results.violations) {
+      for (const node of v.nodes) {
+        findings.push({ rule: v.id, impact: v.impact ?? "", page: where, target: node.target.join(" "), help: v.help });
+      }
+    }
+    // A redirect (to the login page, the dashboard) lands on a page of its own.
+    const landed = new URL(page.url());
+    if (landed.origin === origin && !seen.has(pageKey(landed))) seen.add(pageKey(landed));
+
+    const hrefs = await page.locator("a[href]:not([download])").evaluateAll((links) => links.map((a) => (a as HTMLAnchorElement).href));
+    for (const href of hrefs) {
+      const next = new URL(href);
+      next.hash = "";
+      if (next.origin !== origin || skipped(next)) continue;
+      const key = pageKey(next);
+      if (seen.has(key)) continue;
+      const shape = shapeOf(next);
+      if ((shapes.get(shape) ?? 0) >= perShape(shape)) continue;
+      seen.add(key);
+      shapes.set(shape, (shapes.get(shape) ?? 0) + 1);
+      queue.push(next);
+    }
+  }
+  return { visited, findings };
+}
+
+/** One line per problem (rule and element), with the pages it was found on. */
+function report(findings: Finding[]) {
+  const grouped = new Map<string, { finding: Finding; pages: string[] }>();
+  for (const f of findings) {
+    const key = `${f.rule} ${f.target}`;
+    const entry = grouped.get(key) ?? { finding: f, pages: [] };
+    if (!entry.pages.includes(f.page)) entry.pages.push(f.page);
+    grouped.set(key, entry);
+  }
+  return [...grouped.values()].map(({ finding: f, pages }) => {
+    const where = pages.length > 1 ? `${pages[0]} and ${pages.length - 1} more` : pages[0];
+    return `${f.rule} (${f.impact}) at ${f.target} on ${where}: ${f.help}`;
+  });
+}
+
+for (const role of roles) {
+  for (const lng of languages) {
+    for (const viewport of Object.keys(viewports) as (keyof typeof viewports)[]) {
+      test(`axe: every page of the ${role.name}, ${lng}, ${viewport}`, async ({ browser }, testInfo) => {
+        test.setTimeout(240_000);
+        const page = await newUserPage(browser, testInfo, role, lng, viewport);
+        const { visited, findings } = await crawl(page, role.start);
+        await testInfo.attach("pages", { body: visited.join("\n"), contentType: "text/plain" });
+        console.log(`${role.name} ${lng} ${viewport}: ${visited.length} pages, ${findings.length} findings`);
+        if (process.env.A11Y_DEBUG) console.log(visited.join("\n"));
+        // The crawl really walked the role's pages (a broken sign-in would leave only the login page).
+        expect(visited.length).toBeGreaterThanOrEqual(role.email ? 15 : 4);
+        const lines = report(findings);
+        expect(lines, `axe found ${lines.length} problems:\n${lines.join("\n")}`).toEqual([]);
+        await page.context().close();
+      });
+    }
+  }
+}
