@@ -67,7 +67,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
   }
 }
 
-function CounterForm({ suggestedDays }: { suggestedDays: number }) {
+/** Starts with the current terms, to be changed where the counter-offer differs. */
+function CounterForm({ current }: { current: { price_cents: number; delivery_days: number } }) {
   const { t } = useTranslation("market");
   const data = useActionData<typeof action>();
   const busy = useNavigation().state === "submitting";
@@ -80,7 +81,7 @@ function CounterForm({ suggestedDays }: { suggestedDays: number }) {
       <FormMessage data={mine} />
       <Form method="post" className="stack" noValidate>
         <input type="hidden" name="intent" value="counter" />
-        <TermsFields priceLabel={t("fields.offer_price")} values={mine?.values} errors={errors} defaultDays={suggestedDays} />
+        <TermsFields priceLabel={t("fields.offer_price")} values={mine?.values} errors={errors} defaultCents={current.price_cents} defaultDays={current.delivery_days} />
         <TextAreaField
           name="message"
           label={t("fields.message")}
@@ -199,7 +200,7 @@ export default function NegotiatePage() {
             )}
           </section>
 
-          {actions.includes("counter") ? <CounterForm suggestedDays={a.delivery_days} /> : null}
+          {actions.includes("counter") ? <CounterForm current={a} /> : null}
         </div>
 
         <aside className="detail-aside">

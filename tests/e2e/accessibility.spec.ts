@@ -1,6 +1,6 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Browser, type Page, type TestInfo } from "@playwright/test";
-import { signIn } from "./support";
+import { registerViaApi, signIn } from "./support";
 
 // Every page a visitor, a merchant and a freelancer of the demo data reach, found by following
 // their links rather than listed by hand (so a new page cannot escape), checked with axe-core
@@ -30,10 +30,8 @@ const roles: Role[] = [
   { name: "freelancer", email: "julia@freela.dev", start: ["/", MISSING] },
 ];
 const languages = ["pt-BR", "en"] as const;
-const viewports = {
-  desktop: { viewport: { width: 1280, height: 800 } },
-  phone: { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true },
-} as const;
+const DESKTOP = { width: 1280, height: 800 };
+const PHONE = { width: 390, height: 844 };
 
 /** Links that are not pages to check: actions, downloads, the JSON API. */
 function skipped(url: URL) {
@@ -71,9 +69,9 @@ function pageKey(url: URL) {
   return url.pathname + (params.length ? `?${new URLSearchParams(params)}` : "");
 }
 
-async function newUserPage(browser: Browser, testInfo: TestInfo, role: Role, lng: string, viewport: keyof typeof viewports) {
+async function newUserPage(browser: Browser, testInfo: TestInfo, role: Role, lng: string) {
   const { baseURL, timezoneId } = testInfo.project.use;
-  const context = await browser.newContext({ baseURL, timezoneId, locale: "pt-BR", reducedMotion: "reduce", ...viewports[viewport] });
+  const context = await browser.newContext({ baseURL, timezoneId, locale: "pt-BR", reducedMotion: "reduce", viewport: DESKTOP });
   const page = await context.newPage();
   if (role.email) await signIn(page, role.email, DEMO_PASSWORD);
   if (lng !== "pt-BR") {
@@ -87,7 +85,7 @@ async function newUserPage(browser: Browser, testInfo: TestInfo, role: Role, lng
   return page;
 }
 
-type Finding = { rule: string; impact: string; page: string; target: string; help: string };
+type Finding = { rule: string; impact: string; width?: string; page: string; target: string; help: string };
 
 /** Visits every page the role reaches from its start pages, checking each with axe. */
 async function crawl(page: Page, start: string[]) {
@@ -109,12 +107,17 @@ async function crawl(page: Page, start: string[]) {
       findings.push({ rule: `http-${status}`, impact: "critical", page: where, target: "document", help: "server error" });
       continue;
     }
-    const results = await new AxeBuilder({ page }).options({ rules: AXE_RULES }).withTags(AXE_TAGS).analyze();
-    for (const v of results.violations) {
-      for (const node of v.nodes) {
-        findings.push({ rule: v.id, impact: v.impact ?? "", page: where, target: node.target.join(" "), help: v.help });
+    // Each page at both widths: the phone layout hides, folds and moves things of its own.
+    for (const [width, size] of [["desktop", DESKTOP], ["phone", PHONE]] as const) {
+      await page.setViewportSize(size);
+      const results = await new AxeBuilder({ page }).options({ rules: AXE_RULES, resultTypes: ["violations"] }).withTags(AXE_TAGS).analyze();
+      for (const v of results.violations) {
+        for (const node of v.nodes) {
+          findings.push({ rule: v.id, impact: v.impact ?? "", width, page: where, target: node.target.join(" "), help: v.help });
+        }
       }
     }
+    await page.setViewportSize(DESKTOP);
     // A redirect (to the login page, the dashboard) lands on a page of its own.
     const landed = new URL(page.url());
     if (landed.origin === origin && !seen.has(pageKey(landed))) seen.add(pageKey(landed));
@@ -140,33 +143,158 @@ async function crawl(page: Page, start: string[]) {
 function report(findings: Finding[]) {
   const grouped = new Map<string, { finding: Finding; pages: string[] }>();
   for (const f of findings) {
-    const key = `${f.rule} ${f.target}`;
+    const key = `${f.rule} ${f.width} ${f.target}`;
     const entry = grouped.get(key) ?? { finding: f, pages: [] };
     if (!entry.pages.includes(f.page)) entry.pages.push(f.page);
     grouped.set(key, entry);
   }
   return [...grouped.values()].map(({ finding: f, pages }) => {
     const where = pages.length > 1 ? `${pages[0]} and ${pages.length - 1} more` : pages[0];
-    return `${f.rule} (${f.impact}) at ${f.target} on ${where}: ${f.help}`;
+    return `${f.rule} (${f.impact}) at ${f.target} on ${where}${f.width ? `, ${f.width}` : ""}: ${f.help}`;
   });
 }
 
 for (const role of roles) {
   for (const lng of languages) {
-    for (const viewport of Object.keys(viewports) as (keyof typeof viewports)[]) {
-      test(`axe: every page of the ${role.name}, ${lng}, ${viewport}`, async ({ browser }, testInfo) => {
-        test.setTimeout(240_000);
-        const page = await newUserPage(browser, testInfo, role, lng, viewport);
-        const { visited, findings } = await crawl(page, role.start);
-        await testInfo.attach("pages", { body: visited.join("\n"), contentType: "text/plain" });
-        console.log(`${role.name} ${lng} ${viewport}: ${visited.length} pages, ${findings.length} findings`);
-        if (process.env.A11Y_DEBUG) console.log(visited.join("\n"));
-        // The crawl really walked the role's pages (a broken sign-in would leave only the login page).
-        expect(visited.length).toBeGreaterThanOrEqual(role.email ? 15 : 4);
-        const lines = report(findings);
-        expect(lines, `axe found ${lines.length} problems:\n${lines.join("\n")}`).toEqual([]);
-        await page.context().close();
-      });
-    }
+    test(`axe: every page of the ${role.name}, ${lng}, desktop and phone`, async ({ browser }, testInfo) => {
+      test.setTimeout(300_000);
+      const page = await newUserPage(browser, testInfo, role, lng);
+      const started = Date.now();
+      const { visited, findings } = await crawl(page, role.start);
+      await testInfo.attach("pages", { body: visited.join("\n"), contentType: "text/plain" });
+      console.log(`${role.name}, ${lng}: ${visited.length} pages in ${Math.round((Date.now() - started) / 1000)} s, ${findings.length} findings`);
+      // The crawl really walked the role's pages (a broken sign-in would leave only the login page).
+      expect(visited.length).toBeGreaterThanOrEqual(role.email ? 15 : 4);
+      const lines = report(findings);
+      expect(lines, `axe found ${lines.length} problems:\n${lines.join("\n")}`).toEqual([]);
+      await page.context().close();
+    });
   }
 }
+
+// The keyboard alone: the skip link, the phone menu and the confirmation steps.
+test.describe("keyboard", () => {
+  /** React has taken the page over (the menu button replaces its no-script label then). */
+  const hydrated = (page: Page) => page.locator("button.menu-button").waitFor({ state: "attached" });
+  const focusInside = (page: Page, id: string) =>
+    page.evaluate((id) => document.getElementById(id)?.contains(document.activeElement) ?? false, id);
+
+  test("the skip link is the first stop and leads to the content", async ({ page }) => {
+    await signIn(page, "ana@freela.dev", DEMO_PASSWORD);
+    await page.goto("/dashboard");
+    await page.keyboard.press("Tab");
+    const skip = page.getByRole("link", { name: "Pular para o conteúdo" });
+    await expect(skip).toBeFocused();
+    await expect(skip).toBeInViewport();
+    await page.keyboard.press("Enter");
+    await expect(page.getByRole("main")).toBeFocused();
+    await page.keyboard.press("Tab");
+    expect(await focusInside(page, "content")).toBe(true);
+  });
+
+  test("the phone menu holds the keyboard while open and gives it back", async ({ browser }, testInfo) => {
+    const { baseURL, locale, timezoneId } = testInfo.project.use;
+    const context = await browser.newContext({ baseURL, locale, timezoneId, viewport: { width: 390, height: 844 } });
+    const page = await context.newPage();
+    await signIn(page, "julia@freela.dev", DEMO_PASSWORD);
+    await page.goto("/dashboard");
+    await hydrated(page);
+    const menuButton = page.getByRole("button", { name: "Abrir menu" });
+    const sidebar = page.getByRole("complementary", { name: "Menu principal" });
+    // Closed, the menu's links are out of the way: skip link, then the menu button.
+    await expect(sidebar).toBeHidden();
+    await page.keyboard.press("Tab");
+    await page.keyboard.press("Tab");
+    await expect(menuButton).toBeFocused();
+    await expect(menuButton).toHaveAttribute("aria-expanded", "false");
+
+    await page.keyboard.press("Enter");
+    await expect(menuButton).toHaveAttribute("aria-expanded", "true");
+    await expect(sidebar).toBeVisible();
+    await expect.poll(() => focusInside(page, "sidebar")).toBe(true);
+    // Around and around, forwards and backwards, never out of the menu.
+    for (let i = 0; i < 10; i += 1) {
+      await page.keyboard.press("Tab");
+      expect(await focusInside(page, "sidebar")).toBe(true);
+    }
+    for (let i = 0; i < 10; i += 1) {
+      await page.keyboard.press("Shift+Tab");
+      expect(await focusInside(page, "sidebar")).toBe(true);
+    }
+    await page.keyboard.press("Escape");
+    await expect(menuButton).toHaveAttribute("aria-expanded", "false");
+    await expect(menuButton).toBeFocused();
+    await expect(sidebar).toBeHidden();
+
+    // Its close button closes it too.
+    await page.keyboard.press("Enter");
+    await sidebar.getByRole("button", { name: "Fechar menu" }).focus();
+    await page.keyboard.press("Enter");
+    await expect(sidebar).toBeHidden();
+    await expect(menuButton).toBeFocused();
+
+    // A link followed from the menu closes it, and focus starts at the new page's content.
+    await page.keyboard.press("Enter");
+    await sidebar.getByRole("link", { name: "Contratos" }).focus();
+    await page.keyboard.press("Enter");
+    await expect(page).toHaveURL(/\/contracts$/);
+    await expect(menuButton).toHaveAttribute("aria-expanded", "false");
+    await expect(page.getByRole("main")).toBeFocused();
+    await context.close();
+  });
+
+  test("a confirmation step holds the keyboard and gives it back to its button", async ({ page, request }) => {
+    const merchant = await registerViaApi(request, { account_type: "merchant", display_name: "Marina" });
+    const login = await request.post("/api/login", { data: { email: merchant.email, password: merchant.password } });
+    const headers = { Authorization: `Bearer ${(await login.json()).access_token}` };
+    const created = await request.post("/api/opportunities", {
+      headers,
+      data: {
+        title: `Cardápio digital ${Date.now().toString(36)}`,
+        description: "Cardápio com fotos e preços para a lanchonete, fácil de atualizar pelo celular.",
+        category: "design",
+        skills: ["Figma"],
+        budget_type: "fixed",
+        budget_min_cents: 50_000,
+        budget_max_cents: 90_000,
+        location_type: "remote",
+      },
+    });
+    expect(created.status()).toBe(201);
+    const { uuid } = (await created.json()).data;
+    await signIn(page, merchant.email, merchant.password);
+    await page.goto(`/opportunities/${uuid}`);
+    await hydrated(page);
+
+    const opener = page.getByRole("link", { name: "Encerrar", exact: true });
+    const panel = page.getByRole("alertdialog", { name: "Encerrar esta oportunidade?" });
+    await opener.focus();
+    await page.keyboard.press("Enter");
+    await expect(panel).toBeVisible();
+    await expect(page).toHaveURL(/\?confirm=close$/);
+    // Focus starts on the way back (the least harmful choice) and Tab stays in the panel.
+    await expect(panel.getByRole("link", { name: "Voltar" })).toBeFocused();
+    const inPanel = () => panel.evaluate((el) => el.contains(document.activeElement));
+    for (let i = 0; i < 5; i += 1) {
+      await page.keyboard.press("Tab");
+      expect(await inPanel()).toBe(true);
+    }
+    await page.keyboard.press("Shift+Tab");
+    await page.keyboard.press("Shift+Tab");
+    await page.keyboard.press("Shift+Tab");
+    expect(await inPanel()).toBe(true);
+
+    // Escape cancels, and focus is back on the button that opened it.
+    await page.keyboard.press("Escape");
+    await expect(panel).toBeHidden();
+    await expect(page).toHaveURL(new RegExp(`/opportunities/${uuid}$`));
+    await expect(opener).toBeFocused();
+
+    // So does its own way back.
+    await page.keyboard.press("Enter");
+    await expect(panel).toBeVisible();
+    await page.keyboard.press("Enter");
+    await expect(panel).toBeHidden();
+    await expect(opener).toBeFocused();
+  });
+});
