@@ -67,7 +67,7 @@ const PHONE_QUERY = "(max-width: 900px)";
  * page behind it inert, then gives focus back to the button, or to the content after a link.
  */
 function useMobileMenu() {
-  const { pathname } = useLocation();
+  const location = useLocation();
   const hydrated = useHydrated();
   const [open, setOpen] = useState(false);
   const sidebar = useRef<HTMLElement>(null);
@@ -75,10 +75,11 @@ function useMobileMenu() {
   const button = useRef<HTMLButtonElement>(null);
   const followedLink = useRef(false);
 
+  // Any navigation (a link of the menu, even to the page already shown) closes it.
   useEffect(() => {
     followedLink.current = true;
     setOpen(false);
-  }, [pathname]);
+  }, [location.key]);
   useEffect(() => {
     // Widened past the phone layout, the sidebar is no longer a menu over the page.
     const query = window.matchMedia(PHONE_QUERY);

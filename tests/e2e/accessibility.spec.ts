@@ -95,6 +95,7 @@ async function crawl(page: Page, start: string[]) {
   const shapes = new Map<string, number>();
   for (const url of queue) shapes.set(shapeOf(url), (shapes.get(shapeOf(url)) ?? 0) + 1);
   const visited: string[] = [];
+  const phoneChecked = new Set<string>();
   const findings: Finding[] = [];
 
   while (queue.length > 0 && visited.length < MAX_PAGES) {
@@ -107,8 +108,14 @@ async function crawl(page: Page, start: string[]) {
       findings.push({ rule: `http-${status}`, impact: "critical", page: where, target: "document", help: "server error" });
       continue;
     }
-    // Each page at both widths: the phone layout hides, folds and moves things of its own.
-    for (const [width, size] of [["desktop", DESKTOP], ["phone", PHONE]] as const) {
+    // What most people meet is the page after React took it over (the shell's menu button and
+    // the toast's close button are real buttons only then).
+    if (await page.locator(".shell").count()) await page.locator("button.menu-button").waitFor({ state: "attached" });
+    // Each page at desktop width, and each shape of page at phone width too: the phone layout
+    // hides, folds and moves things of its own, the same way for every page of one shape.
+    const widths = phoneChecked.has(shapeOf(url)) ? ([["desktop", DESKTOP]] as const) : ([["desktop", DESKTOP], ["phone", PHONE]] as const);
+    phoneChecked.add(shapeOf(url));
+    for (const [width, size] of widths) {
       await page.setViewportSize(size);
       const results = await new AxeBuilder({ page }).options({ rules: AXE_RULES, resultTypes: ["violations"] }).withTags(AXE_TAGS).analyze();
       for (const v of results.violations) {
