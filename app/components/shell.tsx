@@ -1,6 +1,8 @@
 import { Form, NavLink, useLocation } from "@remix-run/react";
-import type { ReactNode } from "react";
+import { useEffect, useRef, useState, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
+import { useFocusTrap } from "~/lib/focus-trap";
+import { useHydrated } from "~/lib/hydrated";
 import { APP_VERSION } from "~/lib/layout";
 import { displayNameOf } from "~/lib/users";
 import type { UserJson } from "~/services/users.server";
@@ -58,19 +60,85 @@ function LogoutButton({ className, children }: { className: string; children: Re
   );
 }
 
+/** The width below which the sidebar folds away behind the menu button (app.css). */
+const PHONE_QUERY = "(max-width: 900px)";
+
+/**
+ * The phone menu. Without JavaScript a checkbox and its labels open and close it; with it, a real
+ * button does, and the open menu holds the keyboard (Tab stays inside, Escape closes) with the
+ * page behind it inert, then gives focus back to the button, or to the content after a link.
+ */
+function useMobileMenu() {
+  const location = useLocation();
+  const hydrated = useHydrated();
+  const [open, setOpen] = useState(false);
+  const sidebar = useRef<HTMLElement>(null);
+  const page = useRef<HTMLDivElement>(null);
+  const button = useRef<HTMLButtonElement>(null);
+  const followedLink = useRef(false);
+
+  // Any navigation (a link of the menu, even to the page already shown) closes it.
+  useEffect(() => {
+    followedLink.current = true;
+    setOpen(false);
+  }, [location.key]);
+  useEffect(() => {
+    // Widened past the phone layout, the sidebar is no longer a menu over the page.
+    const query = window.matchMedia(PHONE_QUERY);
+    const onChange = () => {
+      if (!query.matches) setOpen(false);
+    };
+    query.addEventListener("change", onChange);
+    return () => query.removeEventListener("change", onChange);
+  }, []);
+  useEffect(() => {
+    if (page.current) page.current.inert = open;
+  }, [open]);
+  useFocusTrap(sidebar, open, {
+    onEscape: () => setOpen(false),
+    returnTo: () => (followedLink.current ? document.getElementById("content") : button.current),
+  });
+
+  const openMenu = () => {
+    followedLink.current = false;
+    setOpen(true);
+  };
+  return { hydrated, open, setOpen, openMenu, sidebar, page, button };
+}
+
 export function Shell({ user, children, bell }: { user: UserJson; children: ReactNode; bell?: ReactNode }) {
   const { t } = useTranslation();
   const { pathname } = useLocation();
+  const menu = useMobileMenu();
   return (
     <div className="shell">
+      <a href="#content" className="skip-link">
+        {t("nav.skip_to_content")}
+      </a>
       {/* A checkbox opens the sidebar on phones, with or without JavaScript. */}
-      <input type="checkbox" id="nav-toggle" className="nav-toggle" aria-hidden="true" tabIndex={-1} />
-      <aside className="sidebar" aria-label={t("nav.label")}>
-        <a href="/" className="sidebar-brand">
-          <span className="logo-mark" aria-hidden="true">F</span>
-          <span>Freela</span>
-        </a>
-        <nav>
+      <input
+        type="checkbox"
+        id="nav-toggle"
+        className="nav-toggle"
+        aria-hidden="true"
+        tabIndex={-1}
+        checked={menu.open}
+        onChange={(event) => (event.currentTarget.checked ? menu.openMenu() : menu.setOpen(false))}
+      />
+      <aside className="sidebar" id="sidebar" aria-label={t("nav.label")} ref={menu.sidebar}>
+        <div className="sidebar-head">
+          <a href="/" className="sidebar-brand">
+            <span className="logo-mark" aria-hidden="true">F</span>
+            <span>Freela</span>
+          </a>
+          {menu.hydrated ? (
+            <button type="button" className="icon-button sidebar-close" onClick={() => menu.setOpen(false)} title={t("nav.close_menu")}>
+              <Icon name="close" />
+              <span className="sr-only">{t("nav.close_menu")}</span>
+            </button>
+          ) : null}
+        </div>
+        <nav aria-label={t("nav.label")}>
           <ul>
             {navItems(user.account_type).map((item) => (
               <li key={item.to}>
@@ -90,12 +158,27 @@ export function Shell({ user, children, bell }: { user: UserJson; children: Reac
         </nav>
       </aside>
       <label htmlFor="nav-toggle" className="sidebar-backdrop" aria-hidden="true" />
-      <div className="main">
+      <div className="main" ref={menu.page}>
         <header className="topbar">
-          <label htmlFor="nav-toggle" className="icon-button menu-button" title={t("nav.open_menu")}>
-            <Icon name="menu" />
-            <span className="sr-only">{t("nav.open_menu")}</span>
-          </label>
+          {menu.hydrated ? (
+            <button
+              type="button"
+              ref={menu.button}
+              className="icon-button menu-button"
+              aria-expanded={menu.open}
+              aria-controls="sidebar"
+              onClick={menu.openMenu}
+              title={t("nav.open_menu")}
+            >
+              <Icon name="menu" />
+              <span className="sr-only">{t("nav.open_menu")}</span>
+            </button>
+          ) : (
+            <label htmlFor="nav-toggle" className="icon-button menu-button" title={t("nav.open_menu")}>
+              <Icon name="menu" />
+              <span className="sr-only">{t("nav.open_menu")}</span>
+            </label>
+          )}
           <h1 className="topbar-title">{t(topbarTitleKey(pathname, user.account_type))}</h1>
           <div className="topbar-actions">
             <LanguageSwitch />
@@ -118,7 +201,10 @@ export function Shell({ user, children, bell }: { user: UserJson; children: Reac
             </details>
           </div>
         </header>
-        <main className="content">{children}</main>
+        {/* The skip link's target: focusable by script only, so it takes no place in the tab order. */}
+        <main className="content" id="content" tabIndex={-1}>
+          {children}
+        </main>
         <footer className="footer">
           <span>© {new Date().getFullYear()} Freela</span>
           <span>{t("footer.version", { version: APP_VERSION })}</span>

@@ -1,5 +1,6 @@
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { useHydrated } from "~/lib/hydrated";
 
 export type Toast = {
   id: string;
@@ -10,11 +11,13 @@ export type Toast = {
 
 /**
  * One toast, top right. It fades out by CSS after its duration and closes with the ×
- * (a label over a hidden checkbox), so both work without JavaScript too.
+ * (a label over a hidden checkbox), so both work without JavaScript too; with it, the × is a
+ * button the keyboard reaches.
  */
 export function Toaster({ toast }: { toast: Toast | null }) {
   const { t } = useTranslation();
   const [visible, setVisible] = useState(toast);
+  const hydrated = useHydrated();
   useEffect(() => setVisible(toast), [toast]);
   if (!visible) return null;
   const inputId = `toast-${visible.id}`;
@@ -30,10 +33,17 @@ export function Toaster({ toast }: { toast: Toast | null }) {
         onAnimationEnd={() => setVisible(null)}
       >
         <span className="toast-message">{visible.message}</span>
-        <label htmlFor={inputId} className="toast-close" title={t("actions.close")}>
-          <span aria-hidden="true">×</span>
-          <span className="sr-only">{t("actions.close")}</span>
-        </label>
+        {hydrated ? (
+          <button type="button" className="toast-close" title={t("actions.close")} onClick={() => setVisible(null)}>
+            <span aria-hidden="true">×</span>
+            <span className="sr-only">{t("actions.close")}</span>
+          </button>
+        ) : (
+          <label htmlFor={inputId} className="toast-close" title={t("actions.close")}>
+            <span aria-hidden="true">×</span>
+            <span className="sr-only">{t("actions.close")}</span>
+          </label>
+        )}
       </div>
     </div>
   );

@@ -2,6 +2,7 @@ import { json, type LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { titleMeta } from "~/lib/meta";
+import { useRootData } from "~/lib/root-data";
 
 export const meta = titleMeta("not_found.title");
 
@@ -16,16 +17,21 @@ export async function action({ request }: LoaderFunctionArgs) {
 export default function NotFoundPage() {
   const { t } = useTranslation();
   const { path } = useLoaderData<typeof loader>();
+  // Signed in, the page sits in the shell's <main> under the top bar's <h1>; a visitor's page is
+  // the whole document, so it is its own main landmark and level-one heading.
+  const inShell = Boolean(useRootData()?.user);
+  const Landmark = inShell ? "div" : "main";
+  const Heading = inShell ? "h2" : "h1";
   return (
-    <main className="not-found">
+    <Landmark className="not-found">
       <section className="card narrow center">
         <p className="error-code">404</p>
-        <h2>{t("not_found.title")}</h2>
+        <Heading>{t("not_found.title")}</Heading>
         <p className="muted">{t("not_found.text", { path })}</p>
         <Link to="/" className="btn btn-primary">
           {t("not_found.back_home")}
         </Link>
       </section>
-    </main>
+    </Landmark>
   );
 }

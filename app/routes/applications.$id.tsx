@@ -6,6 +6,7 @@ import { Avatar } from "~/components/avatar";
 import { ApplicationStatusBadge, OpportunityStatusBadge } from "~/components/market/badges";
 import { MarketErrorBoundary } from "~/components/market/error-boundary";
 import { loadApplicationFor } from "~/services/application-page.server";
+import { Breadcrumb } from "~/components/market/page-header";
 import { formatDate } from "~/lib/format";
 import { useRootData } from "~/lib/root-data";
 import { marketTitleMeta } from "~/lib/market-meta";
@@ -31,11 +32,11 @@ export default function ApplicationPage() {
   const days = t("applications.days", { count: a.delivery_days });
   return (
     <div className="page">
-      <nav className="breadcrumb">
+      <Breadcrumb>
         <Link to={viewer === "merchant" ? `/opportunities/${a.opportunity.uuid}/applications` : "/my-applications"} className="link">
           ← {viewer === "merchant" ? t("applications.heading") : t("my_applications.heading")}
         </Link>
-      </nav>
+      </Breadcrumb>
       <header className="page-header">
         <div>
           <h2>{t("application.heading")}</h2>

@@ -5,6 +5,7 @@ import { useTranslation } from "react-i18next";
 import { FormMessage, TextAreaField } from "~/components/form";
 import { MarketErrorBoundary } from "~/components/market/error-boundary";
 import { MessageThread } from "~/components/market/messages";
+import { Breadcrumb } from "~/components/market/page-header";
 import { formatDate } from "~/lib/format";
 import { MAX_MESSAGE_FILES } from "~/lib/market-constants";
 import { applicationIdOr404, marketFormError, orRefusal, redirectWithMarketToast } from "~/services/market-forms.server";
@@ -60,10 +61,10 @@ export default function MessagesPage() {
   const errors = data?.errors ?? {};
   return (
     <div className="page">
-      <nav className="breadcrumb">
+      <Breadcrumb>
         <Link to={`/applications/${id}`} className="link">← {t("negotiate.application_link")}</Link>
         {status === "accepted" ? <Link to={`/contracts/${id}`} className="link">{t("application.contract_link")}</Link> : null}
-      </nav>
+      </Breadcrumb>
       <header className="page-header">
         <div>
           <h2>{t("messages.heading", { name: other ?? "?" })}</h2>

@@ -7,6 +7,7 @@ import { ConfirmPanel } from "~/components/market/confirm";
 import { MarketErrorBoundary } from "~/components/market/error-boundary";
 import { OfferHistory, TermsCompare, TermsFields } from "~/components/market/offers";
 import { loadApplicationFor } from "~/services/application-page.server";
+import { Breadcrumb } from "~/components/market/page-header";
 import {
   applicationIdOr404,
   marketFormError,
@@ -68,7 +69,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
   }
 }
 
-function CounterForm({ suggestedDays }: { suggestedDays: number }) {
+/** Starts with the current terms, to be changed where the counter-offer differs. */
+function CounterForm({ current }: { current: { price_cents: number; delivery_days: number } }) {
   const { t } = useTranslation("market");
   const data = useActionData<typeof action>();
   const busy = useNavigation().state === "submitting";
@@ -81,7 +83,7 @@ function CounterForm({ suggestedDays }: { suggestedDays: number }) {
       <FormMessage data={mine} />
       <Form method="post" className="stack" noValidate>
         <input type="hidden" name="intent" value="counter" />
-        <TermsFields priceLabel={t("fields.offer_price")} values={mine?.values} errors={errors} defaultDays={suggestedDays} />
+        <TermsFields priceLabel={t("fields.offer_price")} values={mine?.values} errors={errors} defaultCents={current.price_cents} defaultDays={current.delivery_days} />
         <TextAreaField
           name="message"
           label={t("fields.message")}
@@ -118,10 +120,10 @@ export default function NegotiatePage() {
 
   return (
     <div className="page">
-      <nav className="breadcrumb">
+      <Breadcrumb>
         <Link to={`/applications/${a.id}`} className="link">← {t("negotiate.application_link")}</Link>
         <Link to={`/opportunities/${a.opportunity.uuid}`} className="link">{t("negotiate.opportunity_link")}</Link>
-      </nav>
+      </Breadcrumb>
       <header className="page-header">
         <div>
           <h2>{t("negotiate.heading")}</h2>
@@ -200,7 +202,7 @@ export default function NegotiatePage() {
             )}
           </section>
 
-          {actions.includes("counter") ? <CounterForm suggestedDays={a.delivery_days} /> : null}
+          {actions.includes("counter") ? <CounterForm current={a} /> : null}
         </div>
 
         <aside className="detail-aside">

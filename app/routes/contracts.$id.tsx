@@ -6,6 +6,7 @@ import { ConfirmPanel } from "~/components/market/confirm";
 import { ContractStatusBadge, ContractTimeline, DueCountdown, daysUntil } from "~/components/market/contracts";
 import { MarketErrorBoundary } from "~/components/market/error-boundary";
 import { ContractReviewsSection } from "~/components/market/reviews";
+import { Breadcrumb } from "~/components/market/page-header";
 import { formatDate } from "~/lib/format";
 import { MAX_DELIVERY_FILES, REVIEW_DAYS } from "~/lib/market-constants";
 import {
@@ -207,10 +208,10 @@ export default function ContractPage() {
 
   return (
     <div className="page">
-      <nav className="breadcrumb">
+      <Breadcrumb>
         <Link to="/contracts" className="link">← {t("contract.back")}</Link>
         <Link to={`/applications/${c.application_id}`} className="link">{t("contract.application_link")}</Link>
-      </nav>
+      </Breadcrumb>
       <header className="page-header">
         <div>
           <h2>{t("contract.heading")}</h2>

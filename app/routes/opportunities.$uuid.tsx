@@ -9,6 +9,7 @@ import { ConfirmPanel } from "~/components/market/confirm";
 import { MarketErrorBoundary } from "~/components/market/error-boundary";
 import { Budget, formatDay } from "~/components/market/opportunity-card";
 import { TermsFields } from "~/components/market/offers";
+import { Breadcrumb } from "~/components/market/page-header";
 import { formatDate } from "~/lib/format";
 import {
   marketFormError,
@@ -129,9 +130,9 @@ export default function OpportunityPage() {
 
   return (
     <div className="page">
-      <nav className="breadcrumb">
+      <Breadcrumb>
         <Link to="/opportunities" className="link">← {t("details.back")}</Link>
-      </nav>
+      </Breadcrumb>
       <FormMessage data={pageError} />
       {confirm === "close" && may("close") ? (
         <ConfirmPanel intent="close" cancelHref={here} />

@@ -4,7 +4,7 @@ import { useTranslation } from "react-i18next";
 import { ApplicationCard } from "~/components/market/application-card";
 import { OpportunityStatusBadge } from "~/components/market/badges";
 import { MarketErrorBoundary } from "~/components/market/error-boundary";
-import { EmptyState, PageHeader } from "~/components/market/page-header";
+import { Breadcrumb, EmptyState, PageHeader } from "~/components/market/page-header";
 import { Pagination, StatusTabs } from "~/components/market/pagination";
 import { listFromUrl, orRefusal } from "~/services/market-forms.server";
 import { APPLICATION_STATUSES } from "~/lib/market-constants";
@@ -28,9 +28,9 @@ export default function OpportunityApplicationsPage() {
   const { data, meta, status, opportunity: o } = useLoaderData<typeof loader>();
   return (
     <div className="page">
-      <nav className="breadcrumb">
+      <Breadcrumb>
         <Link to={`/opportunities/${o.uuid}`} className="link">← {t("applications.back")}</Link>
-      </nav>
+      </Breadcrumb>
       <PageHeader
         title={t("applications.heading")}
         intro={

@@ -118,6 +118,9 @@ function story(javaScriptEnabled: boolean) {
     await expect(juliaCard.getByText("Pendente · aguardando você")).toBeVisible();
     await juliaCard.getByRole("link", { name: "Negociar" }).click();
     await expect(page).toHaveTitle("Negociação de Candidatura | Freela");
+    // The counter-offer form starts with the terms on the table, price as the field takes it.
+    await expect(page.getByLabel("Preço (R$)")).toHaveValue("2.500,00");
+    await expect(page.getByLabel("Prazo de entrega (dias)")).toHaveValue("20");
     await page.getByLabel("Preço (R$)").fill("2.000,00");
     await page.getByLabel("Prazo de entrega (dias)").fill("15");
     await page.getByLabel("Mensagem (opcional)").fill("Fechamos em R$ 2.000 com entrega em 15 dias?");

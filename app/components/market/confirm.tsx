@@ -1,20 +1,41 @@
-import { Form, Link, useNavigation } from "@remix-run/react";
-import type { ReactNode } from "react";
+import { Form, Link, useNavigate, useNavigation } from "@remix-run/react";
+import { useRef, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
+import { useFocusTrap } from "~/lib/focus-trap";
 
 /**
  * The confirmation step of a destructive action. The first button is a link to `?confirm=intent`,
  * which shows this panel with the real form, so the action is confirmed with or without
  * JavaScript; the action refuses the intent unless `confirmed=1` came with it. Its texts are
  * the market keys `confirm.<intent>_title`, `_text` and `_button`.
+ *
+ * With JavaScript it holds the keyboard while open, as a dialog does: focus moves into it, Tab
+ * stays inside, Escape cancels, and focus goes back to the button that opened it.
  */
 export function ConfirmPanel({ intent, cancelHref, children }: { intent: string; cancelHref: string; children?: ReactNode }) {
   const { t } = useTranslation("market");
   const busy = useNavigation().state === "submitting";
+  const navigate = useNavigate();
+  const panel = useRef<HTMLElement>(null);
+  const opener = `${cancelHref}?confirm=${intent}`;
+  useFocusTrap(panel, true, {
+    onEscape: () => navigate(cancelHref, { preventScrollReset: true }),
+    returnTo: () =>
+      [...document.querySelectorAll<HTMLAnchorElement>("a[href]")].find((a) => a.getAttribute("href") === opener) ??
+      document.getElementById("content"),
+  });
   return (
-    <section className="card confirm-panel confirm-danger" role="alertdialog" aria-labelledby={`confirm-${intent}-title`}>
-      <h3 id={`confirm-${intent}-title`}>{t(`confirm.${intent}_title`)}</h3>
-      <p>{t(`confirm.${intent}_text`)}</p>
+    <section
+      ref={panel}
+      className="card confirm-panel confirm-danger"
+      role="alertdialog"
+      aria-modal="true"
+      aria-labelledby={`confirm-${intent}-title`}
+      aria-describedby={`confirm-${intent}-text`}
+      tabIndex={-1}
+    >
+      <h2 id={`confirm-${intent}-title`}>{t(`confirm.${intent}_title`)}</h2>
+      <p id={`confirm-${intent}-text`}>{t(`confirm.${intent}_text`)}</p>
       <Form method="post" className="stack" preventScrollReset>
         <input type="hidden" name="intent" value={intent} />
         <input type="hidden" name="confirmed" value="1" />

@@ -18,7 +18,8 @@ export function MessagesBadge({ unread }: { unread: { total: number; by_applicat
   const { t } = useTranslation("market");
   const first = Object.keys(unread.by_application)[0];
   if (!unread.total || !first) return null;
-  const label = t("messages.unread", { count: unread.total });
+  // The name holds the count as shown ("99+" past 99), so speech input can say what it sees.
+  const label = unread.total > 99 ? t("messages.unread_capped") : t("messages.unread", { count: unread.total });
   return (
     <Link to={`/applications/${first}/messages`} className="icon-button messages-link" title={label} aria-label={label}>
       <Icon name="chat" />

@@ -60,7 +60,9 @@ export function NotificationEntry({ item, className = "" }: { item: Notification
 export function NotificationBell({ unread, latest }: { unread: number; latest: NotificationItem[] }) {
   const { t } = useTranslation("market");
   const location = useLocation();
-  const label = `${t("notifications.bell")}${unread ? ` (${t("notifications.unread", { count: unread })})` : ""}`;
+  // The name holds the count as shown ("99+" past 99), so speech input can say what it sees.
+  const count = unread > 99 ? t("notifications.unread_capped") : t("notifications.unread", { count: unread });
+  const label = `${t("notifications.bell")}${unread ? ` (${count})` : ""}`;
   return (
     <details className="bell-menu" key={location.key}>
       <summary className="icon-button" title={label} aria-label={label}>

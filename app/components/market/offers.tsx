@@ -1,7 +1,7 @@
 import { useTranslation } from "react-i18next";
 import { Field } from "~/components/form";
 import { formatDateTime } from "~/lib/format";
-import { formatMoney } from "~/lib/money";
+import { centsToInput, formatMoney } from "~/lib/money";
 import type { Role } from "./badges";
 
 export type OfferData = {
@@ -101,11 +101,14 @@ export function TermsFields({
   priceLabel,
   values,
   errors,
+  defaultCents,
   defaultDays,
 }: {
   priceLabel: string;
   values?: Record<string, string>;
   errors: Record<string, string>;
+  /** The terms the fields start with (the counter-offer form starts with the current ones). */
+  defaultCents?: number;
   defaultDays?: number;
 }) {
   const { t } = useTranslation("market");
@@ -118,7 +121,7 @@ export function TermsFields({
         inputMode="decimal"
         placeholder="1.500,00"
         required
-        defaultValue={values?.price}
+        defaultValue={values?.price ?? (defaultCents === undefined ? undefined : centsToInput(defaultCents))}
         error={errors.price}
       />
       <Field

@@ -1,4 +1,15 @@
 import type { ReactNode } from "react";
+import { useTranslation } from "react-i18next";
+
+/** The links back to where a detail page came from; named, so it is told apart from the main menu. */
+export function Breadcrumb({ children }: { children: ReactNode }) {
+  const { t } = useTranslation();
+  return (
+    <nav className="breadcrumb" aria-label={t("nav.breadcrumb")}>
+      {children}
+    </nav>
+  );
+}
 
 /** The heading of a content page, with its intro line and its main actions on the right. */
 export function PageHeader({ title, intro, actions, children }: { title: ReactNode; intro?: ReactNode; actions?: ReactNode; children?: ReactNode }) {

@@ -1,0 +1,309 @@
+import AxeBuilder from "@axe-core/playwright";
+import { expect, test, type Browser, type Page, type TestInfo } from "@playwright/test";
+import { registerViaApi, signIn } from "./support";
+
+// Every page a visitor, a merchant and a freelancer of the demo data reach, found by following
+// their links rather than listed by hand (so a new page cannot escape), checked with axe-core
+// against WCAG 2.0/2.1 A and AA and axe's best practices, in both languages, at desktop and phone
+// widths.
+
+const AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"];
+// WCAG 2.5.3 (label in name) is still an experimental rule in axe, off unless asked for.
+const AXE_RULES = { "label-content-name-mismatch": { enabled: true } };
+const DEMO_PASSWORD = "freela123";
+/** A crawl stops after this many pages; the demo data's roles reach fewer distinct ones. */
+const MAX_PAGES = 60;
+/**
+ * Pages of one shape checked per crawl: a route with another id may be in another state (an
+ * application pending, countered, accepted…), so a few of them; a list with another filter shows
+ * the same cards, so one.
+ */
+const perShape = (shape: string) => (shape.includes("?") ? 1 : 4);
+
+type Role = { name: string; email?: string; start: string[] };
+
+// A path nobody links to stands for the not-found page.
+const MISSING = "/pagina-que-nao-existe";
+const roles: Role[] = [
+  { name: "visitor", start: ["/", "/login", "/register", "/forgot-password", MISSING] },
+  { name: "merchant", email: "ana@freela.dev", start: ["/", MISSING] },
+  { name: "freelancer", email: "julia@freela.dev", start: ["/", MISSING] },
+];
+const languages = ["pt-BR", "en"] as const;
+const DESKTOP = { width: 1280, height: 800 };
+const PHONE = { width: 390, height: 844 };
+
+/** Links that are not pages to check: actions, downloads, the JSON API. */
+function skipped(url: URL) {
+  const path = url.pathname;
+  return (
+    path === "/logout" ||
+    path === "/language" ||
+    path.startsWith("/api/") ||
+    path.startsWith("/uploads/") ||
+    /\/files\//.test(path) ||
+    /\.[a-z0-9]{2,4}$/i.test(path)
+  );
+}
+
+/**
+ * The shape of a page: the path with its ids blanked, and the query's names with its values
+ * unless they are numbers (a page of a list is the same page as the next one; `?confirm=reject`
+ * and `?status=accepted` are not).
+ */
+function shapeOf(url: URL) {
+  const path = url.pathname
+    .split("/")
+    .map((s) => (/^(\d+|[0-9a-f]{8}-[0-9a-f-]{27}|[0-9a-f]{16,})$/i.test(s) ? ":id" : s))
+    .join("/");
+  const query = [...url.searchParams.entries()]
+    .map(([k, v]) => (/^\d+$/.test(v) ? k : `${k}=${v}`))
+    .sort()
+    .join("&");
+  return query ? `${path}?${query}` : path;
+}
+
+/** The key of one page: its path and query, with the page number of a list dropped. */
+function pageKey(url: URL) {
+  const params = [...url.searchParams.entries()].filter(([k]) => k !== "page").sort(([a], [b]) => a.localeCompare(b));
+  return url.pathname + (params.length ? `?${new URLSearchParams(params)}` : "");
+}
+
+async function newUserPage(browser: Browser, testInfo: TestInfo, role: Role, lng: string) {
+  const { baseURL, timezoneId } = testInfo.project.use;
+  const context = await browser.newContext({ baseURL, timezoneId, locale: "pt-BR", reducedMotion: "reduce", viewport: DESKTOP });
+  const page = await context.newPage();
+  if (role.email) await signIn(page, role.email, DEMO_PASSWORD);
+  if (lng !== "pt-BR") {
+    const res = await page.request.post("/language", {
+      form: { lng, redirectTo: "/" },
+      headers: { Origin: new URL(baseURL!).origin },
+      maxRedirects: 0,
+    });
+    expect(res.status()).toBe(302);
+  }
+  return page;
+}
+
+type Finding = { rule: string; impact: string; width?: string; page: string; target: string; help: string };
+
+/** Visits every page the role reaches from its start pages, checking each with axe. */
+async function crawl(page: Page, start: string[]) {
+  const origin = new URL(page.url() === "about:blank" ? test.info().project.use.baseURL! : page.url()).origin;
+  const queue = start.map((p) => new URL(p, origin));
+  const seen = new Set(queue.map(pageKey));
+  const shapes = new Map<string, number>();
+  for (const url of queue) shapes.set(shapeOf(url), (shapes.get(shapeOf(url)) ?? 0) + 1);
+  const visited: string[] = [];
+  const phoneChecked = new Set<string>();
+  const findings: Finding[] = [];
+
+  while (queue.length > 0 && visited.length < MAX_PAGES) {
+    const url = queue.shift()!;
+    const where = url.pathname + url.search;
+    const response = await page.goto(where);
+    visited.push(where);
+    const status = response?.status() ?? 0;
+    if (status >= 500) {
+      findings.push({ rule: `http-${status}`, impact: "critical", page: where, target: "document", help: "server error" });
+      continue;
+    }
+    // What most people meet is the page after React took it over (the shell's menu button and
+    // the toast's close button are real buttons only then).
+    if (await page.locator(".shell").count()) await page.locator("button.menu-button").waitFor({ state: "attached" });
+    // Each page at desktop width, and each shape of page at phone width too: the phone layout
+    // hides, folds and moves things of its own, the same way for every page of one shape.
+    const widths = phoneChecked.has(shapeOf(url)) ? ([["desktop", DESKTOP]] as const) : ([["desktop", DESKTOP], ["phone", PHONE]] as const);
+    phoneChecked.add(shapeOf(url));
+    for (const [width, size] of widths) {
+      await page.setViewportSize(size);
+      const results = await new AxeBuilder({ page }).options({ rules: AXE_RULES, resultTypes: ["violations"] }).withTags(AXE_TAGS).analyze();
+      for (const v of results.violations) {
+        for (const node of v.nodes) {
+          findings.push({ rule: v.id, impact: v.impact ?? "", width, page: where, target: node.target.join(" "), help: v.help });
+        }
+      }
+    }
+    await page.setViewportSize(DESKTOP);
+    // A redirect (to the login page, the dashboard) lands on a page of its own.
+    const landed = new URL(page.url());
+    if (landed.origin === origin && !seen.has(pageKey(landed))) seen.add(pageKey(landed));
+
+    const hrefs = await page.locator("a[href]:not([download])").evaluateAll((links) => links.map((a) => (a as HTMLAnchorElement).href));
+    for (const href of hrefs) {
+      const next = new URL(href);
+      next.hash = "";
+      if (next.origin !== origin || skipped(next)) continue;
+      const key = pageKey(next);
+      if (seen.has(key)) continue;
+      const shape = shapeOf(next);
+      if ((shapes.get(shape) ?? 0) >= perShape(shape)) continue;
+      seen.add(key);
+      shapes.set(shape, (shapes.get(shape) ?? 0) + 1);
+      queue.push(next);
+    }
+  }
+  return { visited, findings, unvisited: queue.map((url) => url.pathname + url.search) };
+}
+
+/** One line per problem (rule and element), with the pages it was found on. */
+function report(findings: Finding[]) {
+  const grouped = new Map<string, { finding: Finding; pages: string[] }>();
+  for (const f of findings) {
+    const key = `${f.rule} ${f.width} ${f.target}`;
+    const entry = grouped.get(key) ?? { finding: f, pages: [] };
+    if (!entry.pages.includes(f.page)) entry.pages.push(f.page);
+    grouped.set(key, entry);
+  }
+  return [...grouped.values()].map(({ finding: f, pages }) => {
+    const where = pages.length > 1 ? `${pages[0]} and ${pages.length - 1} more` : pages[0];
+    return `${f.rule} (${f.impact}) at ${f.target} on ${where}${f.width ? `, ${f.width}` : ""}: ${f.help}`;
+  });
+}
+
+for (const role of roles) {
+  for (const lng of languages) {
+    test(`axe: every page of the ${role.name}, ${lng}, desktop and phone`, async ({ browser }, testInfo) => {
+      test.setTimeout(300_000);
+      const page = await newUserPage(browser, testInfo, role, lng);
+      const started = Date.now();
+      const { visited, findings, unvisited } = await crawl(page, role.start);
+      // Past the cap the rest is named, so that a grown demo shows what went unchecked.
+      if (unvisited.length) testInfo.annotations.push({ type: "unvisited", description: unvisited.join(", ") });
+      await testInfo.attach("pages", { body: visited.join("\n"), contentType: "text/plain" });
+      console.log(`${role.name}, ${lng}: ${visited.length} pages in ${Math.round((Date.now() - started) / 1000)} s, ${findings.length} findings`);
+      // The crawl really walked the role's pages (a broken sign-in would leave only the login page).
+      expect(visited.length).toBeGreaterThanOrEqual(role.email ? 15 : 4);
+      const lines = report(findings);
+      expect(lines, `axe found ${lines.length} problems:\n${lines.join("\n")}`).toEqual([]);
+      await page.context().close();
+    });
+  }
+}
+
+// The keyboard alone: the skip link, the phone menu and the confirmation steps.
+test.describe("keyboard", () => {
+  /** React has taken the page over (the menu button replaces its no-script label then). */
+  const hydrated = (page: Page) => page.locator("button.menu-button").waitFor({ state: "attached" });
+  const focusInside = (page: Page, id: string) =>
+    page.evaluate((id) => document.getElementById(id)?.contains(document.activeElement) ?? false, id);
+
+  test("the skip link is the first stop and leads to the content", async ({ page }) => {
+    await signIn(page, "ana@freela.dev", DEMO_PASSWORD);
+    await page.goto("/dashboard");
+    await page.keyboard.press("Tab");
+    const skip = page.getByRole("link", { name: "Pular para o conteúdo" });
+    await expect(skip).toBeFocused();
+    await expect(skip).toBeInViewport();
+    await page.keyboard.press("Enter");
+    await expect(page.getByRole("main")).toBeFocused();
+    await page.keyboard.press("Tab");
+    expect(await focusInside(page, "content")).toBe(true);
+  });
+
+  test("the phone menu holds the keyboard while open and gives it back", async ({ browser }, testInfo) => {
+    const { baseURL, locale, timezoneId } = testInfo.project.use;
+    const context = await browser.newContext({ baseURL, locale, timezoneId, viewport: { width: 390, height: 844 } });
+    const page = await context.newPage();
+    await signIn(page, "julia@freela.dev", DEMO_PASSWORD);
+    await page.goto("/dashboard");
+    await hydrated(page);
+    const menuButton = page.getByRole("button", { name: "Abrir menu" });
+    const sidebar = page.getByRole("complementary", { name: "Menu principal" });
+    // Closed, the menu's links are out of the way: skip link, then the menu button.
+    await expect(sidebar).toBeHidden();
+    await page.keyboard.press("Tab");
+    await page.keyboard.press("Tab");
+    await expect(menuButton).toBeFocused();
+    await expect(menuButton).toHaveAttribute("aria-expanded", "false");
+
+    await page.keyboard.press("Enter");
+    await expect(menuButton).toHaveAttribute("aria-expanded", "true");
+    await expect(sidebar).toBeVisible();
+    await expect.poll(() => focusInside(page, "sidebar")).toBe(true);
+    // Around and around, forwards and backwards, never out of the menu.
+    for (let i = 0; i < 10; i += 1) {
+      await page.keyboard.press("Tab");
+      expect(await focusInside(page, "sidebar")).toBe(true);
+    }
+    for (let i = 0; i < 10; i += 1) {
+      await page.keyboard.press("Shift+Tab");
+      expect(await focusInside(page, "sidebar")).toBe(true);
+    }
+    await page.keyboard.press("Escape");
+    await expect(menuButton).toHaveAttribute("aria-expanded", "false");
+    await expect(menuButton).toBeFocused();
+    await expect(sidebar).toBeHidden();
+
+    // Its close button closes it too.
+    await page.keyboard.press("Enter");
+    await sidebar.getByRole("button", { name: "Fechar menu" }).focus();
+    await page.keyboard.press("Enter");
+    await expect(sidebar).toBeHidden();
+    await expect(menuButton).toBeFocused();
+
+    // A link followed from the menu closes it, and focus starts at the new page's content.
+    await page.keyboard.press("Enter");
+    await sidebar.getByRole("link", { name: "Contratos" }).focus();
+    await page.keyboard.press("Enter");
+    await expect(page).toHaveURL(/\/contracts$/);
+    await expect(menuButton).toHaveAttribute("aria-expanded", "false");
+    await expect(page.getByRole("main")).toBeFocused();
+    await context.close();
+  });
+
+  test("a confirmation step holds the keyboard and gives it back to its button", async ({ page, request }) => {
+    const merchant = await registerViaApi(request, { account_type: "merchant", display_name: "Marina" });
+    const login = await request.post("/api/login", { data: { email: merchant.email, password: merchant.password } });
+    const headers = { Authorization: `Bearer ${(await login.json()).access_token}` };
+    const created = await request.post("/api/opportunities", {
+      headers,
+      data: {
+        title: `Cardápio digital ${Date.now().toString(36)}`,
+        description: "Cardápio com fotos e preços para a lanchonete, fácil de atualizar pelo celular.",
+        category: "design",
+        skills: ["Figma"],
+        budget_type: "fixed",
+        budget_min_cents: 50_000,
+        budget_max_cents: 90_000,
+        location_type: "remote",
+      },
+    });
+    expect(created.status()).toBe(201);
+    const { uuid } = (await created.json()).data;
+    await signIn(page, merchant.email, merchant.password);
+    await page.goto(`/opportunities/${uuid}`);
+    await hydrated(page);
+
+    const opener = page.getByRole("link", { name: "Encerrar", exact: true });
+    const panel = page.getByRole("alertdialog", { name: "Encerrar esta oportunidade?" });
+    await opener.focus();
+    await page.keyboard.press("Enter");
+    await expect(panel).toBeVisible();
+    await expect(page).toHaveURL(/\?confirm=close$/);
+    // Focus starts on the way back (the least harmful choice) and Tab stays in the panel.
+    await expect(panel.getByRole("link", { name: "Voltar" })).toBeFocused();
+    const inPanel = () => panel.evaluate((el) => el.contains(document.activeElement));
+    for (let i = 0; i < 5; i += 1) {
+      await page.keyboard.press("Tab");
+      expect(await inPanel()).toBe(true);
+    }
+    await page.keyboard.press("Shift+Tab");
+    await page.keyboard.press("Shift+Tab");
+    await page.keyboard.press("Shift+Tab");
+    expect(await inPanel()).toBe(true);
+
+    // Escape cancels, and focus is back on the button that opened it.
+    await page.keyboard.press("Escape");
+    await expect(panel).toBeHidden();
+    await expect(page).toHaveURL(new RegExp(`/opportunities/${uuid}$`));
+    await expect(opener).toBeFocused();
+
+    // So does its own way back.
+    await page.keyboard.press("Enter");
+    await expect(panel).toBeVisible();
+    await page.keyboard.press("Enter");
+    await expect(panel).toBeHidden();
+    await expect(opener).toBeFocused();
+  });
+});
