@@ -1,3 +1,4 @@
+import { LIMITS } from "~/lib/limits";
 import { Form } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { Field, FormMessage, TextAreaField } from "~/components/form";
@@ -51,14 +52,14 @@ function ItemFields({ item, refusal }: ItemFormProps) {
   const errors = refusal?.errors ?? {};
   return (
     <>
-      <Field id={`${prefix}title`} name="title" label={t("portfolio.title")} required maxLength={120} defaultValue={value("title")} error={errors.title} />
+      <Field id={`${prefix}title`} name="title" label={t("portfolio.title")} required maxLength={LIMITS.portfolio_title.max} defaultValue={value("title")} error={errors.title} />
       <TextAreaField
         id={`${prefix}description`}
         name="description"
         label={t("portfolio.description")}
         required
         rows={3}
-        maxLength={1000}
+        maxLength={LIMITS.portfolio_description.max}
         defaultValue={value("description")}
         error={errors.description}
       />
@@ -68,7 +69,7 @@ function ItemFields({ item, refusal }: ItemFormProps) {
         type="url"
         label={t("portfolio.link")}
         hint={t("portfolio.link_hint")}
-        maxLength={500}
+        maxLength={LIMITS.portfolio_link.max}
         defaultValue={value("link")}
         error={errors.link}
       />

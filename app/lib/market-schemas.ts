@@ -1,3 +1,4 @@
+import { LIMITS } from "~/lib/limits";
 import { z } from "zod";
 import {
   APPLICATION_STATUSES,
@@ -79,8 +80,8 @@ const deadlineField = z.preprocess(
 );
 
 const opportunityFields = z.object({
-  title: text("title_length", 5, 120),
-  description: text("description_length", 20, 5000),
+  title: text("title_length", LIMITS.title.min, LIMITS.title.max),
+  description: text("description_length", LIMITS.description.min, LIMITS.description.max),
   category: enumField(CATEGORIES, "category_invalid"),
   skills: tagsField(10, "opportunity_skills_invalid"),
   budget_type: enumField(BUDGET_TYPES, "budget_type_invalid"),
@@ -166,7 +167,7 @@ const optionalCents = (key: string) =>
 export const opportunityQuerySchema = z.object({
   q: z.preprocess(
     emptyToUndefined,
-    z.string({ invalid_type_error: "query_invalid" }).trim().max(200, "query_invalid").optional(),
+    z.string({ invalid_type_error: "query_invalid" }).trim().max(LIMITS.search.max, "query_invalid").optional(),
   ),
   category: optionalEnum(CATEGORIES, "category_invalid"),
   budget_type: optionalEnum(BUDGET_TYPES, "budget_type_invalid"),
@@ -191,7 +192,7 @@ export const opportunityQuerySchema = z.object({
 export type OpportunityQuery = z.output<typeof opportunityQuerySchema>;
 
 export const applyInputSchema = z.object({
-  cover_letter: text("cover_letter_length", 20, 5000),
+  cover_letter: text("cover_letter_length", LIMITS.cover_letter.min, LIMITS.cover_letter.max),
   price_cents: intField("price_invalid", 1, MAX_CENTS),
   delivery_days: intField("delivery_days_invalid", 1, 365),
 });
@@ -199,7 +200,7 @@ export const applyInputSchema = z.object({
 export const offerInputSchema = z.object({
   price_cents: intField("price_invalid", 1, MAX_CENTS),
   delivery_days: intField("delivery_days_invalid", 1, 365),
-  message: optionalText("offer_message_length", 1, 2000),
+  message: optionalText("offer_message_length", LIMITS.offer_message.min, LIMITS.offer_message.max),
 });
 
 export const acceptInputSchema = z.object({
@@ -211,7 +212,7 @@ export const acceptInputSchema = z.object({
 });
 
 export const rejectInputSchema = z.object({
-  message: optionalText("reject_message_length", 1, 2000),
+  message: optionalText("reject_message_length", LIMITS.reject_message.min, LIMITS.reject_message.max),
 });
 
 export const applicationListQuerySchema = z.object({
@@ -245,19 +246,19 @@ export const contractListQuerySchema = z.object({
 });
 
 export const deliveryInputSchema = z.object({
-  message: text("delivery_message_length", 1, 4000),
+  message: text("delivery_message_length", LIMITS.delivery_message.min, LIMITS.delivery_message.max),
 });
 
 export const changeRequestInputSchema = z.object({
-  message: text("change_request_message_length", 1, 4000),
+  message: text("change_request_message_length", LIMITS.change_request_message.min, LIMITS.change_request_message.max),
 });
 
 export const cancelInputSchema = z.object({
-  reason: text("cancel_reason_length", 5, 2000),
+  reason: text("cancel_reason_length", LIMITS.cancel_reason.min, LIMITS.cancel_reason.max),
 });
 
 export const messageInputSchema = z.object({
-  body: text("message_body_length", 1, 4000),
+  body: text("message_body_length", LIMITS.message_body.min, LIMITS.message_body.max),
 });
 
 export type ApplyInput = z.output<typeof applyInputSchema>;

@@ -1,3 +1,4 @@
+import { LIMITS } from "~/lib/limits";
 import { z } from "zod";
 
 // Messages are keys of the `messages` namespace; the door that answers translates them.
@@ -51,7 +52,7 @@ export const emailField = z
 
 export const newPasswordField = z
   .string({ required_error: "password_required", invalid_type_error: "password_length" })
-  .refine((s) => byteLength(s) >= 8 && byteLength(s) <= 72, "password_length");
+  .refine((s) => byteLength(s) >= LIMITS.password.min && byteLength(s) <= LIMITS.password.max, "password_length");
 
 /** Tags from an array or a comma-separated string: trimmed, de-duplicated. */
 export function tagsField(maxTags: number, key: string) {
@@ -63,7 +64,7 @@ export function tagsField(maxTags: number, key: string) {
       return [...new Set(tags)];
     },
     z
-      .array(z.string({ invalid_type_error: key }).min(2, key).max(30, key).refine(typeable, key), {
+      .array(z.string({ invalid_type_error: key }).min(LIMITS.skill.min, key).max(LIMITS.skill.max, key).refine(typeable, key), {
         invalid_type_error: key,
       })
       .max(maxTags, key),
@@ -73,7 +74,7 @@ export function tagsField(maxTags: number, key: string) {
 export const accountTypes = ["merchant", "freelancer"] as const;
 
 export const registerSchema = z.object({
-  full_name: text("full_name_length", 3, 120),
+  full_name: text("full_name_length", LIMITS.full_name.min, LIMITS.full_name.max),
   display_name: optionalText("display_name_length", 2, 60),
   email: emailField,
   password: newPasswordField,
@@ -109,19 +110,19 @@ export function flagField(key: string) {
  * sends every field); only the full name, which an account cannot be without, refuses that.
  */
 export const profileSchema = z.object({
-  full_name: text("full_name_length", 3, 120).optional(),
+  full_name: text("full_name_length", LIMITS.full_name.min, LIMITS.full_name.max).optional(),
   display_name: z.preprocess(
     (v) => (typeof v === "string" && v.trim() === "" ? null : v),
-    text("display_name_length", 2, 60).nullable().optional(),
+    text("display_name_length", LIMITS.display_name.min, LIMITS.display_name.max).nullable().optional(),
   ),
   bio: z.preprocess(
     (v) => (v === null ? "" : v),
-    z.string({ invalid_type_error: "bio_length" }).trim().max(1000, "bio_length").refine(typeable, "text_invalid_characters").optional(),
+    z.string({ invalid_type_error: "bio_length" }).trim().max(LIMITS.bio.max, "bio_length").refine(typeable, "text_invalid_characters").optional(),
   ),
   skills: z.preprocess((v) => (v === null ? [] : v), tagsField(15, "skills_invalid").optional()),
   city: z.preprocess(
     (v) => (typeof v === "string" && v.trim() === "" ? null : v),
-    text("city_length", 2, 80).nullable().optional(),
+    text("city_length", LIMITS.city.min, LIMITS.city.max).nullable().optional(),
   ),
   remote: flagField("remote_invalid").optional(),
 });
@@ -132,7 +133,7 @@ export const MAX_PORTFOLIO_ITEMS = 20;
 const webLink = z
   .string({ invalid_type_error: "portfolio_link_invalid" })
   .trim()
-  .max(500, "portfolio_link_invalid")
+  .max(LIMITS.portfolio_link.max, "portfolio_link_invalid")
   .refine((s) => {
     try {
       const url = new URL(s);
@@ -144,8 +145,8 @@ const webLink = z
 
 /** A portfolio item; for an edit every field is optional (left out: unchanged; link sent empty: removed). */
 export const portfolioItemSchema = z.object({
-  title: text("portfolio_title_length", 3, 120),
-  description: text("portfolio_description_length", 10, 1000),
+  title: text("portfolio_title_length", LIMITS.portfolio_title.min, LIMITS.portfolio_title.max),
+  description: text("portfolio_description_length", LIMITS.portfolio_description.min, LIMITS.portfolio_description.max),
   link: z.preprocess((v) => (typeof v === "string" && v.trim() === "" ? null : v), webLink.nullable().optional()),
   remove_image: flagField("remove_image_invalid").optional(),
 });

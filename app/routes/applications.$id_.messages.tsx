@@ -1,3 +1,4 @@
+import { LIMITS } from "~/lib/limits";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation, useRevalidator } from "@remix-run/react";
 import { useEffect } from "react";
@@ -82,7 +83,7 @@ export default function MessagesPage() {
               <h3 id="send-title">{t("messages.send_heading")}</h3>
               <FormMessage data={data} />
               <Form method="post" encType="multipart/form-data" className="stack" noValidate preventScrollReset>
-                <TextAreaField name="body" label={t("messages.body")} rows={3} maxLength={4000} required defaultValue={data?.values?.body} error={errors.body} />
+                <TextAreaField name="body" label={t("messages.body")} rows={3} maxLength={LIMITS.message_body.max} required defaultValue={data?.values?.body} error={errors.body} />
                 <div className={`field${errors.files ? " has-error" : ""}`}>
                   <label htmlFor="files">{t("contract.deliver_files")}</label>
                   <input id="files" name="files" type="file" multiple aria-describedby={errors.files ? "files-error" : "files-hint"} aria-invalid={errors.files ? true : undefined} />

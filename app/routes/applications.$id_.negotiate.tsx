@@ -1,3 +1,4 @@
+import { LIMITS } from "~/lib/limits";
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
@@ -88,7 +89,7 @@ function CounterForm({ current }: { current: { price_cents: number; delivery_day
           name="message"
           label={t("fields.message")}
           rows={3}
-          maxLength={2000}
+          maxLength={LIMITS.offer_message.max}
           defaultValue={mine?.values?.message}
           error={errors.message}
         />
@@ -140,7 +141,7 @@ export default function NegotiatePage() {
       <FormMessage data={pageError} />
       {confirm === "reject" && actions.includes("reject") ? (
         <ConfirmPanel intent="reject" cancelHref={here}>
-          <TextAreaField name="message" label={t("fields.reject_message")} rows={3} maxLength={2000} />
+          <TextAreaField name="message" label={t("fields.reject_message")} rows={3} maxLength={LIMITS.reject_message.max} />
         </ConfirmPanel>
       ) : null}
       {confirm === "withdraw" && actions.includes("withdraw") ? (

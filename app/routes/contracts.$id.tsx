@@ -1,3 +1,4 @@
+import { LIMITS } from "~/lib/limits";
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
@@ -111,7 +112,7 @@ function DeliverForm() {
           name="message"
           label={t("contract.deliver_message")}
           rows={4}
-          maxLength={4000}
+          maxLength={LIMITS.delivery_message.max}
           required
           defaultValue={mine?.values?.message}
           error={errors.message}
@@ -159,7 +160,7 @@ function ChangesForm() {
           name="message"
           label={t("contract.changes_message")}
           rows={4}
-          maxLength={4000}
+          maxLength={LIMITS.change_request_message.max}
           required
           defaultValue={mine?.values?.message}
           error={mine?.errors?.message}
@@ -184,7 +185,7 @@ function ReasonField({ intent }: { intent: string }) {
       name="reason"
       label={t("contract.reason")}
       rows={3}
-      maxLength={2000}
+      maxLength={LIMITS.cancel_reason.max}
       required
       defaultValue={mine?.values?.reason}
       error={mine?.errors?.reason}

@@ -1,3 +1,4 @@
+import { LIMITS } from "~/lib/limits";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
@@ -78,7 +79,7 @@ function InviteForm({ name, openings }: { name: string; openings: { uuid: string
               label={t("invitations.message")}
               hint={t("invitations.message_hint")}
               rows={3}
-              maxLength={500}
+              maxLength={LIMITS.invite_message.max}
               required
               defaultValue={refusal?.values?.message}
               error={errors.message}

@@ -1,3 +1,4 @@
+import { LIMITS } from "~/lib/limits";
 import { json, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
@@ -32,15 +33,15 @@ export default function FreelancersPage() {
       <Form method="get" className="card filters directory-filters" role="search" aria-label={t("directory.label")}>
         <div className="field">
           <label htmlFor="d-q">{t("directory.q")}</label>
-          <input id="d-q" name="q" type="search" maxLength={200} defaultValue={filters.q ?? ""} placeholder={t("directory.q_placeholder")} />
+          <input id="d-q" name="q" type="search" maxLength={LIMITS.search.max} defaultValue={filters.q ?? ""} placeholder={t("directory.q_placeholder")} />
         </div>
         <div className="field">
           <label htmlFor="d-skill">{t("directory.skill")}</label>
-          <input id="d-skill" name="skill" maxLength={30} defaultValue={filters.skill ?? ""} />
+          <input id="d-skill" name="skill" maxLength={LIMITS.skill.max} defaultValue={filters.skill ?? ""} />
         </div>
         <div className="field">
           <label htmlFor="d-city">{t("directory.city")}</label>
-          <input id="d-city" name="city" maxLength={80} defaultValue={filters.city ?? ""} autoComplete="address-level2" />
+          <input id="d-city" name="city" maxLength={LIMITS.city.max} defaultValue={filters.city ?? ""} autoComplete="address-level2" />
         </div>
         <div className="field">
           <label htmlFor="d-min-rating">{t("directory.min_rating")}</label>

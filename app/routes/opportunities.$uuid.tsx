@@ -1,3 +1,4 @@
+import { LIMITS } from "~/lib/limits";
 import { RatingSummary } from "~/components/market/reviews";
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
@@ -101,7 +102,7 @@ function ApplyForm() {
           label={t("fields.cover_letter")}
           hint={t("fields.cover_letter_hint")}
           rows={6}
-          maxLength={5000}
+          maxLength={LIMITS.cover_letter.max}
           required
           defaultValue={mine?.values?.cover_letter}
           error={errors.cover_letter}

@@ -1,3 +1,4 @@
+import { LIMITS } from "~/lib/limits";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
@@ -107,14 +108,14 @@ export default function ProfileSettingsPage() {
               name="full_name"
               label={t("fields.full_name")}
               required
-              maxLength={120}
+              maxLength={LIMITS.full_name.max}
               defaultValue={value("full_name")}
               error={data?.errors?.full_name}
             />
             <Field
               name="display_name"
               label={t("fields.display_name_optional")}
-              maxLength={60}
+              maxLength={LIMITS.display_name.max}
               defaultValue={value("display_name")}
               error={data?.errors?.display_name}
             />
@@ -123,7 +124,7 @@ export default function ProfileSettingsPage() {
             name="bio"
             label={t("fields.bio")}
             rows={5}
-            maxLength={1000}
+            maxLength={LIMITS.bio.max}
             defaultValue={value("bio")}
             error={data?.errors?.bio}
           />
@@ -138,7 +139,7 @@ export default function ProfileSettingsPage() {
             <Field
               name="city"
               label={t("fields.city_optional")}
-              maxLength={80}
+              maxLength={LIMITS.city.max}
               autoComplete="address-level2"
               defaultValue={value("city")}
               error={data?.errors?.city}

@@ -1,3 +1,4 @@
+import { LIMITS } from "~/lib/limits";
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { Form, Link, useActionData, useNavigation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
@@ -56,7 +57,7 @@ export default function RegisterPage() {
           label={t("fields.full_name")}
           autoComplete="name"
           required
-          maxLength={120}
+          maxLength={LIMITS.full_name.max}
           defaultValue={data?.values?.full_name}
           error={data?.errors?.full_name}
         />
@@ -64,7 +65,7 @@ export default function RegisterPage() {
           name="display_name"
           label={t("fields.display_name_optional")}
           autoComplete="nickname"
-          maxLength={60}
+          maxLength={LIMITS.display_name.max}
           defaultValue={data?.values?.display_name}
           error={data?.errors?.display_name}
         />
@@ -83,7 +84,7 @@ export default function RegisterPage() {
           label={t("fields.password")}
           autoComplete="new-password"
           required
-          minLength={8}
+          minLength={LIMITS.password.min}
           hint={t("fields.password_hint")}
           error={data?.errors?.password}
         />

@@ -1,3 +1,4 @@
+import { LIMITS } from "~/lib/limits";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
@@ -61,7 +62,7 @@ export default function ResetPasswordPage() {
               label={t("fields.new_password")}
               autoComplete="new-password"
               required
-              minLength={8}
+              minLength={LIMITS.password.min}
               hint={t("fields.password_hint")}
               error={data?.errors?.password}
             />

@@ -1,3 +1,4 @@
+import { LIMITS } from "~/lib/limits";
 import { randomUUID } from "node:crypto";
 import { sql } from "kysely";
 import { z } from "zod";
@@ -37,7 +38,7 @@ export const inviteInputSchema = z.object({
   freelancer_id: z
     .string({ required_error: "invite_freelancer_invalid", invalid_type_error: "invite_freelancer_invalid" })
     .regex(/^[0-9a-f-]{36}$/i, "invite_freelancer_invalid"),
-  message: text("invite_message_length", 1, 500),
+  message: text("invite_message_length", LIMITS.invite_message.min, LIMITS.invite_message.max),
 });
 
 

@@ -1,3 +1,4 @@
+import { LIMITS } from "~/lib/limits";
 import { randomUUID } from "node:crypto";
 import { sql, type Kysely } from "kysely";
 import { z } from "zod";
@@ -71,10 +72,10 @@ export const reviewInputSchema = z.object({
     toInt,
     z.number({ required_error: "review_rating_invalid", invalid_type_error: "review_rating_invalid" }).int("review_rating_invalid").min(1, "review_rating_invalid").max(5, "review_rating_invalid"),
   ),
-  comment: z.preprocess((v) => v ?? "", text("review_comment_length", 0, 1000)),
+  comment: z.preprocess((v) => v ?? "", text("review_comment_length", LIMITS.review_comment.min, LIMITS.review_comment.max)),
 });
 
-export const replyInputSchema = z.object({ reply: text("review_reply_length", 1, 1000) });
+export const replyInputSchema = z.object({ reply: text("review_reply_length", LIMITS.review_reply.min, LIMITS.review_reply.max) });
 
 type ContractForReview = Pick<ContractRow, "id" | "status" | "deliveries_count" | "ended_at" | "merchant_id" | "freelancer_id" | "opportunity_id">;
 

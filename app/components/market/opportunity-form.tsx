@@ -1,3 +1,4 @@
+import { LIMITS } from "~/lib/limits";
 import { Form, Link, useNavigation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { Field, FormMessage, TextAreaField } from "~/components/form";
@@ -88,14 +89,14 @@ export function OpportunityForm({
       <Form method="post" className="stack opp-form" noValidate>
         <fieldset className="form-section">
           <legend>{t("create.section_basics")}</legend>
-          <Field name="title" label={t("fields.title")} hint={t("fields.title_hint")} required maxLength={120} defaultValue={v("title")} error={errors.title} />
+          <Field name="title" label={t("fields.title")} hint={t("fields.title_hint")} required maxLength={LIMITS.title.max} defaultValue={v("title")} error={errors.title} />
           <TextAreaField
             name="description"
             label={t("fields.description")}
             hint={t("fields.description_hint")}
             required
             rows={7}
-            maxLength={5000}
+            maxLength={LIMITS.description.max}
             defaultValue={v("description")}
             error={errors.description}
           />
@@ -168,7 +169,7 @@ export function OpportunityForm({
               options={LOCATION_TYPES.map((c) => ({ value: c, label: t(`location_types.${c}`) }))}
               error={errors.location_type}
             />
-            <Field name="city" label={t("fields.city")} hint={t("fields.city_hint")} maxLength={80} autoComplete="address-level2" defaultValue={v("city")} error={errors.city} />
+            <Field name="city" label={t("fields.city")} hint={t("fields.city_hint")} maxLength={LIMITS.city.max} autoComplete="address-level2" defaultValue={v("city")} error={errors.city} />
           </div>
           <Field
             name="vacancies"

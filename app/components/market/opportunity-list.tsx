@@ -1,3 +1,4 @@
+import { LIMITS } from "~/lib/limits";
 import { Form, Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { BUDGET_TYPES, CATEGORIES, LOCATION_TYPES, OPPORTUNITY_STATUSES, SORTS } from "~/lib/market-constants";
@@ -57,7 +58,7 @@ function Filters({ filters, errors, role }: { filters: Record<string, string>; e
       <div className="filters-search">
         <div className={`field${errors.q ? " has-error" : ""}`}>
           <label htmlFor="f-q">{t("filters.q")}</label>
-          <input id="f-q" name="q" type="search" defaultValue={filters.q ?? ""} placeholder={t("filters.q_placeholder")} maxLength={200} />
+          <input id="f-q" name="q" type="search" defaultValue={filters.q ?? ""} placeholder={t("filters.q_placeholder")} maxLength={LIMITS.search.max} />
           {errors.q ? <p className="field-error">{errors.q}</p> : null}
         </div>
         <Select

@@ -1,3 +1,4 @@
+import { LIMITS } from "~/lib/limits";
 import { Form, useActionData, useNavigation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { FormMessage, TextAreaField } from "~/components/form";
@@ -111,7 +112,7 @@ export function ContractReviewsSection({ reviews, otherName }: { reviews: Contra
               label={t("reviews.comment")}
               hint={t("reviews.comment_hint")}
               rows={4}
-              maxLength={1000}
+              maxLength={LIMITS.review_comment.max}
               defaultValue={mine?.values?.comment}
               error={mine?.errors?.comment}
             />
@@ -146,7 +147,7 @@ export function ContractReviewsSection({ reviews, otherName }: { reviews: Contra
                 label={t("reviews.reply")}
                 hint={t("reviews.reply_hint")}
                 rows={3}
-                maxLength={1000}
+                maxLength={LIMITS.review_reply.max}
                 required
                 defaultValue={replying?.values?.reply}
                 error={replying?.errors?.reply}
