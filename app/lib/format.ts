@@ -31,3 +31,8 @@ export function formatDate(iso: string, locale = "pt-BR") {
 export function formatDateTime(iso: string, locale = "pt-BR") {
   return dateTimeFormat(locale, { dateStyle: "short", timeStyle: "short", timeZone: TIME_ZONE }).format(new Date(iso));
 }
+
+/** A rating with one decimal: 4.5 → "4,5" (pt-BR), "4.5" (en). */
+export function formatRating(value: number, locale = "pt-BR") {
+  return numberFormat(locale, { minimumFractionDigits: 1, maximumFractionDigits: 1 }).format(value);
+}

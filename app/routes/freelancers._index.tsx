@@ -1,3 +1,4 @@
+import { formatRating } from "~/lib/format";
 import { LIMITS } from "~/lib/limits";
 import { json, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useLoaderData } from "@remix-run/react";
@@ -48,7 +49,7 @@ export default function FreelancersPage() {
           <select id="d-min-rating" name="min_rating" defaultValue={filters.min_rating ?? ""}>
             <option value="">{t("directory.min_rating_any")}</option>
             {MIN_RATINGS.map((r) => (
-              <option key={r} value={r}>{t("directory.min_rating_at_least", { value: Number(r).toLocaleString(i18n.language) })}</option>
+              <option key={r} value={r}>{t("directory.min_rating_at_least", { value: formatRating(Number(r), i18n.language) })}</option>
             ))}
           </select>
         </div>

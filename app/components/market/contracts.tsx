@@ -1,7 +1,7 @@
 import { Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { Avatar } from "~/components/avatar";
-import { formatDate, formatDateTime } from "~/lib/format";
+import { formatDate, formatDateTime, numberFormat } from "~/lib/format";
 import { REVIEW_DAYS } from "~/lib/market-constants";
 import { formatMoney } from "~/lib/money";
 import type { Role } from "./badges";
@@ -108,8 +108,8 @@ export function ContractCard({ item, viewer, now }: { item: ContractCardData; vi
 function fileSize(bytes: number, locale: string) {
   const mb = bytes / (1024 * 1024);
   return mb >= 1
-    ? `${mb.toLocaleString(locale, { maximumFractionDigits: 1 })} MB`
-    : `${Math.max(1, Math.round(bytes / 1024)).toLocaleString(locale)} KB`;
+    ? `${numberFormat(locale, { maximumFractionDigits: 1 }).format(mb)} MB`
+    : `${numberFormat(locale, {}).format(Math.max(1, Math.round(bytes / 1024)))} KB`;
 }
 
 /** The contract's history, oldest first, each event with its message and files. */

@@ -2,7 +2,7 @@ import { LIMITS } from "~/lib/limits";
 import { Form, useActionData, useNavigation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { FormMessage, TextAreaField } from "~/components/form";
-import { formatDate } from "~/lib/format";
+import { formatDate, formatRating } from "~/lib/format";
 import type { FormErrorData } from "~/services/forms.server";
 import { Pagination, type PageMeta } from "./pagination";
 
@@ -26,7 +26,7 @@ export function Stars({ value }: { value: number }) {
   const { t, i18n } = useTranslation("market");
   const full = Math.round(value);
   return (
-    <span className="stars" role="img" aria-label={t("reviews.stars", { value: value.toLocaleString(i18n.language), count: value })}>
+    <span className="stars" role="img" aria-label={t("reviews.stars", { value: Number.isInteger(value) ? String(value) : formatRating(value, i18n.language), count: value })}>
       {"★".repeat(full)}
       <span className="stars-off">{"★".repeat(5 - full)}</span>
     </span>
@@ -40,7 +40,7 @@ export function RatingSummary({ rating }: { rating: RatingData }) {
   return (
     <span className="rating">
       <Stars value={rating.average} />{" "}
-      <strong>{rating.average.toLocaleString(i18n.language, { minimumFractionDigits: 1, maximumFractionDigits: 1 })}</strong>{" "}
+      <strong>{formatRating(rating.average, i18n.language)}</strong>{" "}
       <span className="muted">{t("reviews.count", { count: rating.count })}</span>
     </span>
   );
