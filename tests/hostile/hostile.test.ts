@@ -6,7 +6,7 @@ import { writeFileSync } from "node:fs";
 import { connect } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { validApplication, validOpportunity } from "../fixtures";
-import { freePort, inspect, migrate, removeTempDirs, serverEnv, startServer, type Server } from "../crash/server";
+import { freePort, inspect, migrate, removeTempDirs, serverEnv, startServer, stopServer, type Server } from "../crash/server";
 import { PNG_1X1 } from "../fixtures";
 import { ODD, padded } from "./values";
 import { refusedCases } from "./cases";
@@ -71,8 +71,7 @@ describe("hostile input against the production server", () => {
   });
 
   afterAll(async () => {
-    server?.child.kill("SIGTERM");
-    await server?.exited;
+    if (server) await stopServer(server);
     removeTempDirs();
   });
 
