@@ -25,13 +25,14 @@
 import autocannon from "autocannon";
 import bcrypt from "bcryptjs";
 import SQLite from "better-sqlite3";
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { createHash, randomBytes, randomUUID } from "node:crypto";
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { freePort } from "../tests/support/net";
+import { spawnServer, stopServer, type ServerProcess } from "../tests/support/server";
 import { startPostgres, type Postgres } from "../tests/support/postgres";
 
 // ---------------------------------------------------------------------------------------------
@@ -246,7 +247,7 @@ function prepareDatabase(opportunities: number, given?: string): Fixture {
 // ---------------------------------------------------------------------------------------------
 // Server
 
-type Server = { base: string; child: ChildProcess; output: string[] };
+type Server = ServerProcess & { base: string };
 
 let serverPid: number | undefined;
 
@@ -261,11 +262,11 @@ async function startServer(
   { workers = WORKERS_ARG, script }: { workers?: string; script?: string } = {},
 ): Promise<Server> {
   const port = await freePort();
-  const output: string[] = [];
-  const profile = args.profile ? ["--cpu-prof", `--cpu-prof-dir=${join(root, "bench/results/profiles")}`] : [];
-  const entry = script ? [join(root, script)] : [join(root, "scripts/serve.ts"), "./build/index.js"];
-  const child = spawn(process.execPath, [...profile, "--import", "tsx", ...entry], {
-    cwd: root,
+  const base = `http://127.0.0.1:${port}`;
+  const server = await spawnServer({
+    base,
+    nodeArgs: [...(args.profile ? ["--cpu-prof", `--cpu-prof-dir=${join(root, "bench/results/profiles")}`] : []), "--import", "tsx"],
+    script: script ? [join(root, script)] : [join(root, "scripts/serve.ts"), "./build/index.js"],
     env: {
       ...process.env,
       NODE_ENV: "production",
@@ -279,42 +280,15 @@ async function startServer(
       BCRYPT_COST,
       SEED_DEMO: "0",
     },
-    stdio: ["ignore", "pipe", "pipe"],
+    // The bare server has no /healthz: any answer means it listens.
+    anyAnswer: Boolean(script),
+    pollMs: 200,
+    timeoutMs: 60_000,
+    keepChunks: 200,
   });
-  const keep = (chunk: Buffer) => {
-    output.push(chunk.toString());
-    if (output.length > 200) output.shift();
-  };
-  child.stdout!.on("data", keep);
-  child.stderr!.on("data", keep);
-  const base = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 60_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) break;
-    try {
-      const res = await fetch(`${base}/healthz`);
-      // The bare server has no /healthz: any answer means it listens.
-      if (res.ok || script) {
-        log(`server pid ${child.pid} on ${base}`);
-        serverPid = child.pid;
-        return { base, child, output };
-      }
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  child.kill("SIGKILL");
-  throw new Error(`The server did not start:\n${output.join("")}`);
-}
-
-async function stopServer(server: Server) {
-  if (server.child.exitCode !== null) return;
-  const exited = new Promise((r) => server.child.once("exit", r));
-  server.child.kill("SIGTERM");
-  const timer = setTimeout(() => server.child.kill("SIGKILL"), 10_000);
-  await exited;
-  clearTimeout(timer);
+  log(`server pid ${server.child.pid} on ${base}`);
+  serverPid = server.child.pid;
+  return { base, ...server };
 }
 
 async function apiLogin(base: string, email: string): Promise<string> {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { apiUser, freePort, inspect, migrate, removeTempDirs, serverEnv, startServer, type Server } from "./server";
+import { apiUser, freePort, inspect, migrate, removeTempDirs, serverEnv, startServer, stopServer, type Server } from "./server";
 
 // What an unexpected failure must never show: the error text, SQL, stack frames, file paths.
 const LEAKS = [/no such table/i, /SqliteError/i, /sessions_gone/, /\bselect\b.*\bfrom\b/i, /\n\s+at /, /\/(work|home|tmp|app)\//, /\.tsx?:\d+/, /node_modules/];
@@ -27,8 +27,7 @@ describe("an unexpected error in the production server", () => {
   });
 
   afterAll(async () => {
-    server.child.kill("SIGTERM");
-    await server.exited;
+    await stopServer(server);
     removeTempDirs();
   });
 

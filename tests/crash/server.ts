@@ -1,22 +1,17 @@
 // Runs the production build as a real process, the way `npm start` does, for tests that kill it.
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { request as httpRequest } from "node:http";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import SQLite from "better-sqlite3";
 import { afterAll, afterEach, beforeAll } from "vitest";
-import { freePort } from "../support/net";
+import { BUILD, freePort, LAUNCHER, ROOT, SERVER_SCRIPT, spawnServer, stopServer, type ServerProcess } from "../support/server";
 
-export { freePort };
+export { freePort, ROOT, stopServer };
 
-export const ROOT = fileURLToPath(new URL("../..", import.meta.url));
-const BUILD = join(ROOT, "build/index.js");
-const SERVE = join(ROOT, "scripts/server.js");
 const TSX = join(ROOT, "node_modules/.bin/tsx");
-const LAUNCHER = join(ROOT, "scripts/serve.ts");
 
 export function requireBuild() {
   if (!existsSync(BUILD)) throw new Error("build/index.js is missing: run `npm run build` before these tests");
@@ -57,12 +52,7 @@ export function migrate(env: NodeJS.ProcessEnv) {
   if (result.code !== 0) throw new Error(`migrate failed: ${result.output}`);
 }
 
-export type Server = {
-  child: ChildProcess;
-  /** Everything the process printed, for diagnosis and log assertions. */
-  log: () => string;
-  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-};
+export type Server = ServerProcess;
 
 /**
  * Starts one server process (scripts/server.js) on the build and waits until /healthz answers. With `cluster`, it starts
@@ -70,29 +60,7 @@ export type Server = {
  */
 export async function startServer(env: NodeJS.ProcessEnv, base: string, { cluster = false } = {}): Promise<Server> {
   requireBuild();
-  const argv = cluster ? ["--import", "tsx", LAUNCHER, BUILD] : [SERVE, BUILD];
-  const child = spawn(process.execPath, argv, { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
-  let output = "";
-  child.stdout!.on("data", (d) => (output += d));
-  child.stderr!.on("data", (d) => (output += d));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done) =>
-    child.once("exit", (code, signal) => done({ code, signal })),
-  );
-  const state: { gone?: { code: number | null; signal: NodeJS.Signals | null } } = {};
-  void exited.then((how) => (state.gone = how));
-  // Readiness polling (bounded by the hook timeout); nothing is asserted on how long it takes.
-  for (;;) {
-    const { gone } = state;
-    if (gone) throw new Error(`server exited (${gone.signal ?? `code ${gone.code}`}) before it was ready:\n${output}`);
-    try {
-      const res = await fetch(`${base}/healthz`);
-      if (res.ok) break;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  return { child, log: () => output, exited };
+  return spawnServer({ env, base, script: cluster ? [LAUNCHER, BUILD] : [SERVER_SCRIPT, BUILD], nodeArgs: cluster ? ["--import", "tsx"] : [] });
 }
 
 /**

@@ -1,0 +1,100 @@
+// Starts the production server as a real process (scripts/server.js, or scripts/serve.ts as
+// `npm start` does), waits until it answers, and stops it: shared by the crash, hostile and
+// multinode tests (tests/crash/server.ts) and the bench (bench/run.ts).
+import { spawn, type ChildProcess } from "node:child_process";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { freePort } from "./net";
+
+export { freePort };
+
+export const ROOT = fileURLToPath(new URL("../..", import.meta.url));
+export const BUILD = join(ROOT, "build/index.js");
+/** One server process on the build. */
+export const SERVER_SCRIPT = join(ROOT, "scripts/server.js");
+/** The launcher of `npm start`: WEB_CONCURRENCY workers, each a server process. */
+export const LAUNCHER = join(ROOT, "scripts/serve.ts");
+
+export type Exit = { code: number | null; signal: NodeJS.Signals | null };
+
+export type ServerProcess = {
+  child: ChildProcess;
+  /** What the process printed (the last `keepChunks` pieces of it), for diagnosis and log assertions. */
+  log: () => string;
+  exited: Promise<Exit>;
+};
+
+export type SpawnServerOptions = {
+  /** The whole environment of the process (PORT, DATABASE_PATH, UPLOADS_DIR, SESSION_SECRET…). */
+  env: NodeJS.ProcessEnv;
+  /** Where it listens, e.g. http://127.0.0.1:3000: readiness is asked of `${base}/healthz`. */
+  base: string;
+  /** The script and its arguments; by default one server process on the build. */
+  script?: string[];
+  /** Node's own flags, before the script (e.g. --cpu-prof). */
+  nodeArgs?: string[];
+  /** Any answer of /healthz means ready, not only a 2xx (a server without /healthz). */
+  anyAnswer?: boolean;
+  /** Milliseconds between readiness polls. */
+  pollMs?: number;
+  /** Gives up (and kills the process) after this many milliseconds; none by default. */
+  timeoutMs?: number;
+  /** Keeps only the last so many pieces of output (a long run's log stays small). */
+  keepChunks?: number;
+};
+
+/** Spawns the server with node and resolves once /healthz answers; throws if it exits first. */
+export async function spawnServer({
+  env,
+  base,
+  script = [SERVER_SCRIPT, BUILD],
+  nodeArgs = [],
+  anyAnswer = false,
+  pollMs = 100,
+  timeoutMs = Infinity,
+  keepChunks = Infinity,
+}: SpawnServerOptions): Promise<ServerProcess> {
+  const child = spawn(process.execPath, [...nodeArgs, ...script], { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
+  const chunks: string[] = [];
+  const keep = (chunk: Buffer) => {
+    chunks.push(chunk.toString());
+    if (chunks.length > keepChunks) chunks.shift();
+  };
+  child.stdout!.on("data", keep);
+  child.stderr!.on("data", keep);
+  const log = () => chunks.join("");
+  const exited = new Promise<Exit>((done) => child.once("exit", (code, signal) => done({ code, signal })));
+  const state: { gone?: Exit } = {};
+  void exited.then((how) => (state.gone = how));
+  const deadline = Date.now() + timeoutMs;
+  // Readiness polling (bounded by the caller's timeout); nothing is asserted on how long it takes.
+  for (;;) {
+    const { gone } = state;
+    if (gone) throw new Error(`server exited (${gone.signal ?? `code ${gone.code}`}) before it was ready:\n${log()}`);
+    if (Date.now() >= deadline) {
+      child.kill("SIGKILL");
+      throw new Error(`The server did not start within ${timeoutMs} ms:\n${log()}`);
+    }
+    try {
+      const res = await fetch(`${base}/healthz`);
+      await res.body?.cancel();
+      if (res.ok || anyAnswer) break;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, pollMs));
+  }
+  return { child, log, exited };
+}
+
+/** SIGTERM, then SIGKILL if it is still running after `killAfterMs`; resolves once it has exited. */
+export async function stopServer(server: Pick<ServerProcess, "child" | "exited">, { killAfterMs = 10_000 } = {}) {
+  if (server.child.exitCode !== null || server.child.signalCode !== null) return server.exited;
+  server.child.kill("SIGTERM");
+  const timer = setTimeout(() => server.child.kill("SIGKILL"), killAfterMs);
+  try {
+    return await server.exited;
+  } finally {
+    clearTimeout(timer);
+  }
+}
