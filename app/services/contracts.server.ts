@@ -33,6 +33,7 @@ import { AppError, parseInput } from "./errors.server";
 import { consumeWrite } from "./rate-limit.server";
 import { now, offsetOf, pageMeta, type PageMeta } from "./market.server";
 import { notify } from "./notifications.server";
+import { every } from "./jobs.server";
 import { publishDueReviews } from "./reviews.server";
 import { deleteAttachment, readAttachment, saveAttachment, type SavedAttachment } from "./uploads.server";
 import { displayNameOf, photoUrl } from "./users.server";
@@ -596,21 +597,13 @@ function notifyBoth(trx: Kysely<Database>, row: Changed, kind: NotificationKind)
  * does not keep a stopping server alive.
  */
 export function startContractSchedule(interval: number) {
-  let running = false;
-  const tick = async () => {
-    if (running) return;
-    running = true;
-    try {
+  return every(
+    interval,
+    "[contracts] schedule failed",
+    async () => {
       await runContractSchedule();
       await publishDueReviews();
-    } catch (error) {
-      console.error(`[contracts] schedule failed: ${error instanceof Error ? error.message : error}`);
-    } finally {
-      running = false;
-    }
-  };
-  const timer = setInterval(tick, interval);
-  timer.unref();
-  setTimeout(tick, Math.min(interval, 5_000)).unref();
-  return () => clearInterval(timer);
+    },
+    { firstAfter: Math.min(interval, 5_000) },
+  );
 }

@@ -1,3 +1,4 @@
+import { every } from "./jobs.server";
 import { deleteExpiredRateLimits } from "./rate-limit.server";
 import { deleteExpiredSessions } from "./sessions.server";
 
@@ -17,12 +18,5 @@ export async function pruneExpired(now = new Date()) {
 
 /** Runs pruneExpired every PRUNE_INTERVAL_MS in this process; the timer keeps no server alive. */
 export function startPruning(interval = PRUNE_INTERVAL_MS) {
-  const tick = () =>
-    pruneExpired().catch((error) => {
-      console.error(`[housekeeping] pruning failed: ${error instanceof Error ? error.message : error}`);
-    });
-  const timer = setInterval(tick, interval);
-  timer.unref();
-  setTimeout(tick, Math.min(interval, 60_000)).unref();
-  return () => clearInterval(timer);
+  return every(interval, "[housekeeping] pruning failed", () => pruneExpired(), { firstAfter: Math.min(interval, 60_000) });
 }

@@ -5,6 +5,7 @@ import { db, engine } from "../../db";
 import type { ContractParty, Database, OutboxRow } from "../../db/schema";
 import { unsubscribeUrl } from "./email.server";
 import { emailLocale, fixedT } from "./i18n.server";
+import { every } from "./jobs.server";
 import { sendMail, type Mail, type SendMail } from "./mail.server";
 import { displayNameOf } from "./users.server";
 
@@ -227,23 +228,11 @@ async function unreadFrom(applicationId: string, userId: string, author: Contrac
  * The timer does not keep a stopping server alive.
  */
 export function startOutbox(interval: number) {
-  let running = false;
-  const tick = async () => {
-    if (running) return;
-    running = true;
-    try {
-      // A full batch means more may be due: go on until a drain finds less.
-      for (;;) {
-        const r = await drainOutbox();
-        if (r.sent + r.skipped + r.retried + r.failed < CLAIM_BATCH) break;
-      }
-    } catch (error) {
-      console.error(`[mail] outbox drain failed: ${error instanceof Error ? error.message : error}`);
-    } finally {
-      running = false;
+  return every(interval, "[mail] outbox drain failed", async () => {
+    // A full batch means more may be due: go on until a drain finds less.
+    for (;;) {
+      const r = await drainOutbox();
+      if (r.sent + r.skipped + r.retried + r.failed < CLAIM_BATCH) break;
     }
-  };
-  const timer = setInterval(tick, interval);
-  timer.unref();
-  return () => clearInterval(timer);
+  });
 }
