@@ -8,7 +8,7 @@ import { db, transaction } from "../../db";
 import { isUniqueViolation } from "../../db/dialect";
 import type { UserRow } from "../../db/schema";
 import { AppError, parseInput } from "./errors.server";
-import { assertRole, now, offsetOf, pageMeta, type PageMeta } from "./market.server";
+import { UUID, assertId, assertRole, now, offsetOf, pageMeta, type PageMeta } from "./market.server";
 import { notify } from "./notifications.server";
 import { consume, consumeWrite, limiters } from "./rate-limit.server";
 import { displayNameOf, photoUrl } from "./users.server";
@@ -37,7 +37,7 @@ export type InvitationJson = {
 export const inviteInputSchema = z.object({
   freelancer_id: z
     .string({ required_error: "invite_freelancer_invalid", invalid_type_error: "invite_freelancer_invalid" })
-    .regex(/^[0-9a-f-]{36}$/i, "invite_freelancer_invalid"),
+    .regex(UUID, "invite_freelancer_invalid"),
   message: text("invite_message_length", LIMITS.invite_message.min, LIMITS.invite_message.max),
 });
 
@@ -196,7 +196,7 @@ export async function invitationTo(freelancer: UserRow, opportunityUuid: string)
 /** Declines a pending invitation: 404 if it is not the freelancer's, 409 once it is not pending. */
 export async function declineInvitation(freelancer: UserRow, id: string): Promise<InvitationJson> {
   assertRole(freelancer, "freelancer");
-  if (!/^[0-9a-f-]{36}$/i.test(id)) throw new AppError(404, "invitation_not_found");
+  assertId(id, "invitation_not_found");
   await consumeWrite(freelancer.id);
   const current = await invitationRows().where("i.id", "=", id).where("i.freelancer_id", "=", freelancer.id).executeTakeFirst();
   if (!current) throw new AppError(404, "invitation_not_found");

@@ -33,12 +33,14 @@ export function assertRole(user: UserRow, role: UserRow["account_type"]) {
 
 export const now = () => new Date().toISOString();
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+/** An id as this app makes them (randomUUID: lowercase). */
+export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /**
- * Ids in paths are uuids, as this app makes them: anything else names nothing (404) and is never
- * sent to the database (PostgreSQL refuses a NUL character in text with an error).
+ * Ids in paths are uuids, as this app makes them: anything else names nothing (404, with the
+ * message `key`) and is never sent to the database (PostgreSQL refuses a NUL character in text
+ * with an error).
  */
-export function assertId(id: string) {
-  if (!UUID.test(id)) throw new AppError(404, "not_found");
+export function assertId(id: string, key = "not_found") {
+  if (!UUID.test(id)) throw new AppError(404, key);
 }

@@ -5,7 +5,7 @@ import { DEFAULT_PER_PAGE, MAX_PER_PAGE } from "~/lib/market-constants";
 import { db } from "../../db";
 import type { UserRow } from "../../db/schema";
 import { AppError, parseInput } from "./errors.server";
-import { offsetOf, pageMeta, type PageMeta } from "./market.server";
+import { assertId, offsetOf, pageMeta, type PageMeta } from "./market.server";
 import { ratingOf, type Rating } from "./reviews.server";
 import { listPortfolio, type PortfolioItemJson } from "./portfolio.server";
 import { displayNameOf, parseTags, photoUrl } from "./users.server";
@@ -72,11 +72,8 @@ export function toPublicProfile(u: ProfileColumns): PublicProfileJson {
   };
 }
 
-// User ids are UUIDs; anything else is simply not found (and never reaches the database).
-const USER_ID = /^[0-9a-f-]{36}$/i;
-
 export async function getFreelancerProfile(id: string): Promise<PublicProfileJson & { portfolio: PortfolioItemJson[] }> {
-  if (!USER_ID.test(id)) throw new AppError(404, "profile_not_found");
+  assertId(id, "profile_not_found");
   const [user, portfolio] = await Promise.all([
     db.selectFrom("users").select(PROFILE_COLUMNS).select(completedContracts.as("completed_contracts")).where("id", "=", id).where("account_type", "=", "freelancer").executeTakeFirst(),
     listPortfolio(id),
@@ -86,7 +83,7 @@ export async function getFreelancerProfile(id: string): Promise<PublicProfileJso
 }
 
 export async function getMerchantProfile(id: string): Promise<PublicProfileJson & { open_opportunities_count: number }> {
-  if (!USER_ID.test(id)) throw new AppError(404, "profile_not_found");
+  assertId(id, "profile_not_found");
   const user = await db
     .selectFrom("users")
     .select(PROFILE_COLUMNS)
