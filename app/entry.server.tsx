@@ -2,11 +2,11 @@ import { randomBytes } from "node:crypto";
 import { Writable } from "node:stream";
 import type { EntryContext, HandleDataRequestFunction } from "@remix-run/node";
 import { RemixServer } from "@remix-run/react";
-import i18next from "i18next";
 import { renderToPipeableStream } from "react-dom/server";
-import { I18nextProvider, initReactI18next } from "react-i18next";
+import { I18nextProvider } from "react-i18next";
 import { NonceContext } from "~/lib/nonce";
-import { i18nOptions, i18nServer } from "~/services/i18n.server";
+import { i18nServer } from "~/services/i18n.server";
+import { i18nFor } from "~/services/i18n-render.server";
 import { applySecurityHeaders } from "~/services/security.server";
 import { config } from "~/config.server";
 import { startContractSchedule } from "~/services/contracts.server";
@@ -33,70 +33,6 @@ if (config.NODE_ENV !== "test") scheduled.__freelaPruning ??= startPruning();
 const outbox = globalThis as unknown as { __freelaOutbox?: () => void };
 if (config.NODE_ENV !== "test" && config.OUTBOX_SECONDS > 0) {
   outbox.__freelaOutbox ??= startOutbox(config.OUTBOX_SECONDS * 1000);
-}
-
-// One i18next instance per language, made once: the translations never change while the
-// server runs, and making an instance for every page cost ~0.6 ms of CPU. Renders only read it.
-const instances = new Map<string, Promise<typeof i18next>>();
-function i18nFor(lng: string) {
-  let instance = instances.get(lng);
-  if (!instance) {
-    const created = i18next.createInstance();
-    instance = created
-      .use(initReactI18next)
-      .init({ ...i18nOptions, lng })
-      .then(() => memoizeTranslations(memoizeLanguageCodes(created)));
-    instances.set(lng, instance);
-  }
-  return instance;
-}
-
-/**
- * i18next normalises the language code ("pt-BR") with Intl.getCanonicalLocales several times
- * for every t() call; a page makes hundreds of calls, and that was ~5% of its CPU. The answer
- * only depends on the code, so it is remembered (codes come from supportedLngs: a few).
- */
-function memoizeLanguageCodes(instance: typeof i18next) {
-  const utils = instance.services.languageUtils as { formatLanguageCode(code: string): string };
-  const format = utils.formatLanguageCode.bind(utils);
-  const known = new Map<string, string>();
-  utils.formatLanguageCode = (code: string) => {
-    let formatted = known.get(code);
-    if (formatted === undefined) {
-      formatted = format(code);
-      if (known.size < 32) known.set(code, formatted);
-    }
-    return formatted;
-  };
-  return instance;
-}
-
-/** Options react-i18next's t() passes to every call; anything else (count, values) is a variable. */
-const FIXED_OPTIONS = ["lng", "lngs", "ns", "keyPrefix"];
-
-/**
- * A page translates ~300 strings, most of them plain labels repeated on every card (each
- * t() call costs ~5 µs in i18next: ~10% of a list page's CPU). A label without variables
- * depends only on its language, namespaces and key, and translations never change while the
- * server runs, so the text is remembered. Calls with variables (count, values) go through.
- */
-function memoizeTranslations(instance: typeof i18next) {
-  const translate = instance.t.bind(instance) as (key: unknown, options?: Record<string, unknown>) => unknown;
-  const known = new Map<string, unknown>();
-  const MAX = 5_000;
-  instance.t = ((key: unknown, options?: Record<string, unknown>) => {
-    if (typeof key !== "string" || (options && Object.keys(options).some((name) => !FIXED_OPTIONS.includes(name)))) {
-      return translate(key, options);
-    }
-    const id = `${FIXED_OPTIONS.map((name) => String(options?.[name] ?? "")).join("|")}|${key}`;
-    let text = known.get(id);
-    if (text === undefined) {
-      text = translate(key, options);
-      if (typeof text === "string" && known.size < MAX) known.set(id, text);
-    }
-    return text;
-  }) as typeof instance.t;
-  return instance;
 }
 
 export default async function handleRequest(
