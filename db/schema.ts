@@ -233,6 +233,9 @@ export interface ContractFilesTable {
 /** An application's conversation: how many messages it has (the next is numbered one more). */
 export interface ConversationsTable {
   application_id: string;
+  /** The two sides (migration 017): always set, though the columns are nullable. */
+  freelancer_id: string;
+  merchant_id: string;
   messages_count: number;
   last_message_at: string;
 }

@@ -16,6 +16,7 @@ import * as m013 from "./013_portfolio";
 import * as m014 from "./014_invitations";
 import * as m015 from "./015_reviews";
 import * as m016 from "./016_email";
+import * as m017 from "./017_conversation_parties";
 
 /** A migration, with its PostgreSQL version where the SQL differs. */
 type Step = Migration & { postgres?: Migration };
@@ -39,6 +40,7 @@ const steps: Record<string, Step> = {
   "014_invitations": m014,
   "015_reviews": m015,
   "016_email": m016,
+  "017_conversation_parties": m017,
 };
 
 export function migrationProvider(engine: Engine): MigrationProvider {

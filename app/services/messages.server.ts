@@ -136,7 +136,13 @@ export async function sendMessage(user: UserRow, applicationId: string, input: u
       // The next number, taken atomically: two messages sent at once get two numbers.
       const { messages_count: seq } = await trx
         .insertInto("conversations")
-        .values({ application_id: applicationId, messages_count: 1, last_message_at: at })
+        .values({
+          application_id: applicationId,
+          freelancer_id: party === "freelancer" ? user.id : otherId,
+          merchant_id: party === "merchant" ? user.id : otherId,
+          messages_count: 1,
+          last_message_at: at,
+        })
         .onConflict((oc) =>
           oc.column("application_id").doUpdateSet({ messages_count: sql<number>`conversations.messages_count + 1`, last_message_at: at }),
         )
@@ -164,28 +170,22 @@ export async function sendMessage(user: UserRow, applicationId: string, input: u
 
 /**
  * Unread messages per conversation of the user (only those with any) and in all, leaving out the
- * conversation `except` (the one being read). One statement, run on every page of the shell: each
- * side starts from the user's own rows (applications of a freelancer, opportunities of a
- * merchant, both indexed), and only conversations with more messages than the user has read go
- * on to count their messages.
+ * conversation `except` (the one being read). One statement, run on every page of the shell: it
+ * starts from the user's own conversations (indexed by each side), and only those with more
+ * messages than the user has read go on to count the other side's messages.
  */
 export async function unreadMessages(
   user: Pick<UserRow, "id">,
   except = "",
 ): Promise<{ total: number; by_application: Record<string, number> }> {
-  const unread = (author: ContractParty) => sql`
-    JOIN conversations c ON c.application_id = a.id
-    LEFT JOIN conversation_reads r ON r.application_id = a.id AND r.user_id = ${user.id}
-    JOIN messages m ON m.application_id = a.id AND m.author = ${author} AND m.seq > coalesce(r.last_read_seq, 0)
-    WHERE c.messages_count > coalesce(r.last_read_seq, 0) AND a.id != ${except}`;
+  const unread = (side: "freelancer_id" | "merchant_id", author: ContractParty) => sql`
+    SELECT c.application_id, count(*) AS n FROM conversations c
+    LEFT JOIN conversation_reads r ON r.application_id = c.application_id AND r.user_id = ${user.id}
+    JOIN messages m ON m.application_id = c.application_id AND m.author = ${author} AND m.seq > coalesce(r.last_read_seq, 0)
+    WHERE c.${sql.ref(side)} = ${user.id} AND c.messages_count > coalesce(r.last_read_seq, 0) AND c.application_id != ${except}
+    GROUP BY c.application_id`;
   const { rows } = await sql<{ application_id: string; n: number }>`
-    SELECT a.id AS application_id, count(*) AS n FROM applications a ${unread("merchant")}
-      AND a.freelancer_id = ${user.id}
-      GROUP BY a.id
-    UNION ALL
-    SELECT a.id, count(*) FROM opportunities o JOIN applications a ON a.opportunity_id = o.id ${unread("freelancer")}
-      AND o.merchant_id = ${user.id}
-      GROUP BY a.id`.execute(db);
+    ${unread("freelancer_id", "merchant")} UNION ALL ${unread("merchant_id", "freelancer")}`.execute(db);
   const by_application = Object.fromEntries(rows.map((r) => [r.application_id, Number(r.n)]));
   return { total: rows.reduce((sum, r) => sum + Number(r.n), 0), by_application };
 }
