@@ -348,8 +348,11 @@ export function opportunityListQueries(user: UserRow, q: OpportunityQuery) {
   return { count, page: page.limit(q.per_page).offset(offsetOf(q.page, q.per_page)) };
 }
 
-/** Stands for the viewer's id in a compiled list query (a bound parameter, never SQL text). */
-const VIEWER_ID = "\u0000viewer";
+/**
+ * Stands for the viewer's id in a compiled list query (a bound parameter, never SQL text): an
+ * object of its own, so no value typed into a filter can ever be taken for it.
+ */
+const VIEWER_ID = Object.freeze({ viewer: true }) as unknown as string;
 const COMPILED_KEPT = 500;
 const compiledLists = new Map<string, { count: CompiledQuery; page: CompiledQuery }>();
 
