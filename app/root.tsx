@@ -14,7 +14,7 @@ import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { useChangeLanguage } from "remix-i18next/react";
 import { AuthMirror } from "~/components/auth-mirror";
-import { MessagesBadge } from "~/components/market/messages";
+import { MessagesBadge } from "~/components/market/messages-badge";
 import { NotificationBell } from "~/components/market/notification-bell";
 import { Shell } from "~/components/shell";
 import { Toaster } from "~/components/toaster";

@@ -1,7 +1,7 @@
 import { Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { Avatar } from "./avatar";
-import { RatingSummary, type RatingData } from "./market/reviews";
+import { RatingSummary, type RatingData } from "./market/rating";
 
 export type ProfileCardData = {
   id: string;

@@ -2,7 +2,7 @@ import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { formatDate } from "~/lib/format";
 import { Avatar } from "./avatar";
-import { RatingSummary, type RatingData } from "./market/reviews";
+import { RatingSummary, type RatingData } from "./market/rating";
 
 export type PublicProfileData = {
   name: string;

@@ -1,4 +1,4 @@
-import { RatingSummary } from "~/components/market/reviews";
+import { RatingSummary } from "~/components/market/rating";
 import { json, type LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";

@@ -1,5 +1,5 @@
 import { LIMITS } from "~/lib/limits";
-import { RatingSummary } from "~/components/market/reviews";
+import { RatingSummary } from "~/components/market/rating";
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
 import { useTranslation } from "react-i18next";

@@ -6,7 +6,7 @@ import { isNegotiating } from "~/lib/market-constants";
 import { formatMoney } from "~/lib/money";
 import { displayNameOf } from "~/lib/users";
 import { ApplicationStatusBadge, type Role } from "./badges";
-import { RatingSummary, type RatingData } from "./reviews";
+import { RatingSummary, type RatingData } from "./rating";
 
 export type ApplicationCardData = {
   id: string;

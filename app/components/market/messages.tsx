@@ -1,7 +1,5 @@
-import { Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { formatDateTime } from "~/lib/format";
-import { Icon } from "../icons";
 import type { Role } from "./badges";
 
 export type MessageData = {
@@ -12,21 +10,6 @@ export type MessageData = {
   created_at: string;
   files: { id: string; name: string; size_bytes: number }[];
 };
-
-/** The top bar's count of unread messages, leading to the first conversation with any. */
-export function MessagesBadge({ unread }: { unread: { total: number; by_application: Record<string, number> } }) {
-  const { t } = useTranslation("market");
-  const first = Object.keys(unread.by_application)[0];
-  if (!unread.total || !first) return null;
-  // The name holds the count as shown ("99+" past 99), so speech input can say what it sees.
-  const label = unread.total > 99 ? t("messages.unread_capped") : t("messages.unread", { count: unread.total });
-  return (
-    <Link to={`/applications/${first}/messages`} className="icon-button messages-link" title={label} aria-label={label}>
-      <Icon name="chat" />
-      <span className="messages-count">{unread.total > 99 ? "99+" : unread.total}</span>
-    </Link>
-  );
-}
 
 /** A conversation, oldest first: the viewer's messages on one side, the other's on the other. */
 export function MessageThread({ applicationId, messages, viewer }: { applicationId: string; messages: MessageData[]; viewer: Role }) {

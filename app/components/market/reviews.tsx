@@ -2,11 +2,10 @@ import { LIMITS } from "~/lib/limits";
 import { Form, useActionData, useNavigation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { FormMessage, TextAreaField } from "~/components/form";
-import { formatDate, formatRating } from "~/lib/format";
+import { formatDate } from "~/lib/format";
 import type { FormErrorData } from "~/services/forms.server";
 import { Pagination, type PageMeta } from "./pagination";
-
-export type RatingData = { average: number | null; count: number };
+import { Stars } from "./rating";
 
 export type ReviewData = {
   id: string;
@@ -20,31 +19,6 @@ export type ReviewData = {
   created_at: string;
   opportunity_title?: string;
 };
-
-/** ★★★★☆ with its value in words for screen readers. */
-export function Stars({ value }: { value: number }) {
-  const { t, i18n } = useTranslation("market");
-  const full = Math.round(value);
-  return (
-    <span className="stars" role="img" aria-label={t("reviews.stars", { value: Number.isInteger(value) ? String(value) : formatRating(value, i18n.language), count: value })}>
-      {"★".repeat(full)}
-      <span className="stars-off">{"★".repeat(5 - full)}</span>
-    </span>
-  );
-}
-
-/** "4,5 ★ (12 avaliações)", or "Sem avaliações ainda". */
-export function RatingSummary({ rating }: { rating: RatingData }) {
-  const { t, i18n } = useTranslation("market");
-  if (!rating.count || rating.average === null) return <span className="rating rating-none">{t("reviews.none")}</span>;
-  return (
-    <span className="rating">
-      <Stars value={rating.average} />{" "}
-      <strong>{formatRating(rating.average, i18n.language)}</strong>{" "}
-      <span className="muted">{t("reviews.count", { count: rating.count })}</span>
-    </span>
-  );
-}
 
 export function ReviewItem({ review, replyTitle }: { review: ReviewData; replyTitle?: string }) {
   const { t, i18n } = useTranslation("market");

@@ -1,0 +1,21 @@
+import { Link } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { Icon } from "../icons";
+
+// Apart from the conversation (./messages): every page's top bar shows this badge, only the
+// conversation page needs the thread.
+
+/** The top bar's count of unread messages, leading to the first conversation with any. */
+export function MessagesBadge({ unread }: { unread: { total: number; by_application: Record<string, number> } }) {
+  const { t } = useTranslation("market");
+  const first = Object.keys(unread.by_application)[0];
+  if (!unread.total || !first) return null;
+  // The name holds the count as shown ("99+" past 99), so speech input can say what it sees.
+  const label = unread.total > 99 ? t("messages.unread_capped") : t("messages.unread", { count: unread.total });
+  return (
+    <Link to={`/applications/${first}/messages`} className="icon-button messages-link" title={label} aria-label={label}>
+      <Icon name="chat" />
+      <span className="messages-count">{unread.total > 99 ? "99+" : unread.total}</span>
+    </Link>
+  );
+}
