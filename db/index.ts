@@ -11,6 +11,7 @@ import {
   type DatabaseConnection,
   type Transaction,
 } from "kysely";
+import { LRUCache } from "lru-cache";
 import pg from "pg";
 import { config } from "../app/config.server";
 import { migrationProvider } from "../migrations";
@@ -78,22 +79,15 @@ const STATEMENT_CACHE = 256;
  * if the schema changes under it.
  */
 export function cachedStatements(sqlite: SQLite.Database) {
-  const cache = new Map<string, SQLite.Statement>();
+  const cache = new LRUCache<string, SQLite.Statement>({ max: STATEMENT_CACHE });
   return {
     close: () => sqlite.close(),
     prepare(source: string): SQLite.Statement {
       const found = cache.get(source);
       // A statement still being iterated (a streamed query) cannot start over: use another.
-      if (found && !found.busy) {
-        cache.delete(source);
-        cache.set(source, found);
-        return found;
-      }
+      if (found && !found.busy) return found;
       const statement = sqlite.prepare(source);
-      if (!found) {
-        cache.set(source, statement);
-        if (cache.size > STATEMENT_CACHE) cache.delete(cache.keys().next().value!);
-      }
+      if (!found) cache.set(source, statement);
       return statement;
     },
   };

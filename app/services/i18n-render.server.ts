@@ -1,6 +1,7 @@
 // The i18next instances the server renders pages with (app/entry.server.tsx): one per language,
 // with the answers of their hottest calls remembered.
 import i18next from "i18next";
+import { LRUCache } from "lru-cache";
 import { initReactI18next } from "react-i18next";
 import { i18nOptions } from "./i18n.server";
 
@@ -55,10 +56,10 @@ const WITH_VALUES_KEPT = 2_000;
  *   some values (names, titles) come up once.
  * Calls with anything else among their options (objects, React elements) go through.
  */
-export function memoizeTranslations(instance: typeof i18next) {
+function memoizeTranslations(instance: typeof i18next) {
   const translate = instance.t.bind(instance) as (key: unknown, options?: Record<string, unknown>) => unknown;
-  const labels = new Map<string, unknown>();
-  const withValues = new Map<string, unknown>();
+  const labels = new Map<string, string>();
+  const withValues = new LRUCache<string, string>({ max: WITH_VALUES_KEPT });
   instance.t = ((key: unknown, options?: Record<string, unknown>) => {
     if (typeof key !== "string") return translate(key, options);
     let id = `${FIXED_OPTIONS.map((name) => String(options?.[name] ?? "")).join("|")}|${key}`;
@@ -71,20 +72,13 @@ export function memoizeTranslations(instance: typeof i18next) {
       // The type goes in too: the count 1 and the text "1" may translate differently.
       values += `|${name}=${type[0]}${String(value)}`;
     }
-    const kept = values ? withValues : labels;
     id += values;
-    let text = kept.get(id);
-    if (text === undefined) {
-      text = translate(key, options);
-      if (typeof text !== "string") return text;
-      if (!values && labels.size >= LABELS_KEPT) return text;
-      if (values && withValues.size >= WITH_VALUES_KEPT) withValues.delete(withValues.keys().next().value!);
-      kept.set(id, text);
-    } else if (values) {
-      // Most recently used last: the first key is the one to drop.
-      withValues.delete(id);
-      withValues.set(id, text);
-    }
+    const known = values ? withValues.get(id) : labels.get(id);
+    if (known !== undefined) return known;
+    const text = translate(key, options);
+    if (typeof text !== "string") return text;
+    if (values) withValues.set(id, text);
+    else if (labels.size < LABELS_KEPT) labels.set(id, text);
     return text;
   }) as typeof instance.t;
   return instance;

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { sql, type CompiledQuery, type ExpressionBuilder, type Kysely, type SelectQueryBuilder } from "kysely";
+import { LRUCache } from "lru-cache";
 import {
   NEGOTIATING_STATUSES,
   opportunityInputSchema,
@@ -354,7 +355,7 @@ export function opportunityListQueries(user: UserRow, q: OpportunityQuery) {
  */
 const VIEWER_ID = Object.freeze({ viewer: true }) as unknown as string;
 const COMPILED_KEPT = 500;
-const compiledLists = new Map<string, { count: CompiledQuery; page: CompiledQuery }>();
+const compiledLists = new LRUCache<string, { count: CompiledQuery; page: CompiledQuery }>({ max: COMPILED_KEPT });
 
 /**
  * The compiled count and page queries of a list. Building and compiling them through Kysely cost
@@ -366,14 +367,11 @@ const compiledLists = new Map<string, { count: CompiledQuery; page: CompiledQuer
 export function compiledListQueries(user: UserRow, q: OpportunityQuery) {
   const key = `${user.account_type}|${JSON.stringify(q)}`;
   let compiled = compiledLists.get(key);
-  if (compiled) {
-    compiledLists.delete(key);
-  } else {
+  if (!compiled) {
     const { count, page } = opportunityListQueries({ ...user, id: VIEWER_ID }, q);
     compiled = { count: count.compile(), page: page.compile() };
-    if (compiledLists.size >= COMPILED_KEPT) compiledLists.delete(compiledLists.keys().next().value!);
+    compiledLists.set(key, compiled);
   }
-  compiledLists.set(key, compiled);
   const bind = (query: CompiledQuery): CompiledQuery => ({
     ...query,
     parameters: query.parameters.map((value) => (value === VIEWER_ID ? user.id : value)),
