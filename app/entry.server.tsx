@@ -5,17 +5,17 @@ import { RemixServer } from "@remix-run/react";
 import { renderToPipeableStream } from "react-dom/server";
 import { I18nextProvider } from "react-i18next";
 import { NonceContext } from "~/lib/nonce";
-import { i18nServer } from "~/services/i18n.server";
-import { i18nFor } from "~/services/i18n-render.server";
-import { applySecurityHeaders } from "~/services/security.server";
+import { i18nServer } from "~/services/platform/i18n.server";
+import { i18nFor } from "~/services/platform/i18n-render.server";
+import { applySecurityHeaders } from "~/web/security.server";
 import { config } from "~/config.server";
-import { startContractSchedule } from "~/services/contracts.server";
-import { startPruning } from "~/services/housekeeping.server";
-import { startOutbox } from "~/services/outbox.server";
-import { installShutdownDeadline } from "~/services/shutdown.server";
+import { startContractSchedule } from "~/services/contracts/contracts.server";
+import { startPruning } from "~/services/platform/housekeeping.server";
+import { startOutbox } from "~/services/platform/outbox.server";
+import { installShutdownDeadline } from "~/services/platform/shutdown.server";
 
 // The server entry (scripts/server.js) refuses cross-site writes with this before Remix runs.
-export { crossSiteRefusal } from "~/services/csrf.server";
+export { crossSiteRefusal } from "~/web/csrf.server";
 
 const ABORT_DELAY = 5_000;
 

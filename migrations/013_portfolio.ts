@@ -1,7 +1,7 @@
 import type { Kysely } from "kysely";
 
 // A freelancer's portfolio: up to 20 pieces of work (the service keeps the count), each with an
-// optional link and an optional image kept in the photo store (app/services/uploads.server.ts).
+// optional link and an optional image kept in the photo store (app/services/platform/uploads.server.ts).
 
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema

@@ -9,7 +9,7 @@ import { join, resolve } from "node:path";
 import SQLite from "better-sqlite3";
 import { sql } from "kysely";
 import { config } from "../app/config.server";
-import { contentTypeOf } from "../app/services/uploads.server";
+import { contentTypeOf } from "../app/services/platform/uploads.server";
 import { db, engine, migrateToLatest } from "../db";
 
 /** Parents before children, as the foreign keys want them. */

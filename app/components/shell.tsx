@@ -5,7 +5,7 @@ import { useFocusTrap } from "~/lib/focus-trap";
 import { useHydrated } from "~/lib/hydrated";
 import { APP_VERSION } from "~/lib/layout";
 import { displayNameOf } from "~/lib/users";
-import type { UserJson } from "~/services/users.server";
+import type { UserJson } from "~/services/accounts/users.server";
 import { clearAuthStorage } from "./auth-mirror";
 import { Avatar } from "./avatar";
 import { Icon, type IconName } from "./icons";

@@ -1,6 +1,6 @@
 import { test, type APIRequestContext, type Browser, type Page, type TestInfo } from "@playwright/test";
 
-export { PNG_1X1 } from "../fixtures";
+export { PNG_1X1 } from "../support/fixtures";
 
 let counter = 0;
 export function freshEmail(prefix: string) {
