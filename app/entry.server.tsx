@@ -5,7 +5,7 @@ import { RemixServer } from "@remix-run/react";
 import { renderToPipeableStream } from "react-dom/server";
 import { I18nextProvider } from "react-i18next";
 import { NonceContext } from "~/lib/nonce";
-import { i18nServer } from "~/services/platform/i18n.server";
+import { i18nServer } from "~/web/i18n.server";
 import { i18nFor } from "~/services/platform/i18n-render.server";
 import { applySecurityHeaders } from "~/web/security.server";
 import { config } from "~/config.server";

@@ -21,7 +21,7 @@ import { Toaster } from "~/components/toaster";
 import { DEFAULT_TOAST_DURATION, layoutAttributes, toastDurations } from "~/lib/layout";
 import { useNonce } from "~/lib/nonce";
 import { useRootData } from "~/lib/root-data";
-import { i18nServer } from "~/services/platform/i18n.server";
+import { i18nServer } from "~/web/i18n.server";
 import { listNotifications } from "~/services/messaging/notifications.server";
 import { unreadMessages } from "~/services/messaging/messages.server";
 import { takeMirrorToken } from "~/services/accounts/mirror.server";

@@ -3,7 +3,7 @@ import { supportedLngs, type Lng } from "~/lib/i18n";
 import { assertSameOrigin, safeRedirect } from "~/web/auth.server";
 import { formError, readForm } from "~/web/forms.server";
 import { rememberLocale } from "~/services/messaging/email.server";
-import { localeCookie } from "~/services/platform/i18n.server";
+import { localeCookie } from "~/web/i18n.server";
 import { getOptionalUser } from "~/services/accounts/sessions.server";
 
 export async function loader() {

@@ -1,8 +1,8 @@
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { assertSameOrigin } from "./csrf.server";
 import { isUnavailable } from "../../db/dialect";
-import { AppError, describeError } from "../services/platform/errors.server";
-import { apiT } from "../services/platform/i18n.server";
+import { AppError, describeError } from "~/services/platform/errors.server";
+import { apiT } from "~/services/platform/i18n.server";
 import { applySecurityHeaders } from "./security.server";
 
 export const MAX_JSON_BYTES = 1024 * 1024;

@@ -1,5 +1,5 @@
 import type { UserRow } from "../../db/schema";
-import { allowedActions, getApplication } from "../services/marketplace/applications.server";
+import { allowedActions, getApplication } from "~/services/marketplace/applications.server";
 import { applicationIdOr404, orRefusal } from "./market-forms.server";
 
 /** An application as one of its two participants sees it, with the moves open to them now. */

@@ -1,8 +1,8 @@
 import { json, redirect } from "@remix-run/node";
 import type { UserRow } from "../../db/schema";
 import { assertSameOrigin } from "./csrf.server";
-import { apiT } from "../services/platform/i18n.server";
-import { getOptionalUser } from "../services/accounts/sessions.server";
+import { apiT } from "~/services/platform/i18n.server";
+import { getOptionalUser } from "~/services/accounts/sessions.server";
 
 /** Only same-site relative paths are honoured, so a link cannot send a user elsewhere. */
 export function safeRedirect(to: FormDataEntryValue | string | null | undefined, fallback = "/") {

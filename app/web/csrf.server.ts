@@ -1,5 +1,5 @@
 import { json } from "@remix-run/node";
-import { apiT } from "../services/platform/i18n.server";
+import { apiT } from "~/services/platform/i18n.server";
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 

@@ -1,8 +1,8 @@
 import { json } from "@remix-run/node";
 import { readLimitedBytes, refuseBody } from "./api.server";
-import { AppError, describeError } from "../services/platform/errors.server";
-import { getRequestT } from "../services/platform/i18n.server";
-import { MAX_PHOTO_BYTES } from "../services/platform/uploads.server";
+import { AppError, describeError } from "~/services/platform/errors.server";
+import { getRequestT } from "./i18n.server";
+import { MAX_PHOTO_BYTES } from "~/services/platform/uploads.server";
 
 /** A delivery's body: its files (10 MB each, checked one by one later) and text, 50 MB in all. */
 export const MAX_DELIVERY_BYTES = 50 * 1024 * 1024;

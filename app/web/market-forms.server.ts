@@ -1,8 +1,9 @@
 import { redirect } from "@remix-run/node";
 import type { ZodTypeAny } from "zod";
-import { AppError, fieldErrorsOf } from "../services/platform/errors.server";
+import { AppError, fieldErrorsOf } from "~/services/platform/errors.server";
 import { formError } from "./forms.server";
-import { fixedT, getRequestT } from "../services/platform/i18n.server";
+import { fixedT } from "~/services/platform/i18n.server";
+import { getRequestT } from "./i18n.server";
 import { redirectWithSuccess } from "./toast.server";
 import { parseMoney } from "~/lib/money";
 

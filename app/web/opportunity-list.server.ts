@@ -1,7 +1,8 @@
 import type { UserRow } from "../../db/schema";
-import { fixedT, getRequestT } from "../services/platform/i18n.server";
+import { fixedT } from "~/services/platform/i18n.server";
+import { getRequestT } from "./i18n.server";
 import { queryFromUrl, reaisToCents, readWithoutRefused } from "./market-forms.server";
-import { listOpportunities } from "../services/marketplace/opportunities.server";
+import { listOpportunities } from "~/services/marketplace/opportunities.server";
 
 /** The filters a list page reads from its URL; prices are in reais, as the visitor typed them. */
 export const FILTER_FIELDS = ["q", "category", "budget_type", "location_type", "status", "budget_min", "budget_max", "sort", "page"] as const;

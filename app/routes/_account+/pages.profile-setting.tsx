@@ -11,7 +11,7 @@ import { emailSettingsFromForm, getEmailSettings, updateEmailSettings } from "~/
 import { fileOf, formError, formValues, profileInput, readPhotoForm } from "~/web/forms.server";
 import { addPortfolioItem, deletePortfolioItem, listPortfolio, updatePortfolioItem } from "~/services/reputation/portfolio.server";
 import { PortfolioEditor } from "~/components/portfolio";
-import { getRequestT } from "~/services/platform/i18n.server";
+import { getRequestT } from "~/web/i18n.server";
 import { redirectWithSuccess } from "~/web/toast.server";
 import { useRootData } from "~/lib/root-data";
 import { EMAIL_KIND_GROUPS, type EmailKindGroup } from "~/lib/email-kinds";

@@ -6,7 +6,7 @@ import { Alert } from "~/components/form";
 import { titleMeta } from "~/lib/meta";
 import { describeUnsubscribe, unsubscribe } from "~/services/messaging/email.server";
 import { AppError } from "~/services/platform/errors.server";
-import { getRequestT } from "~/services/platform/i18n.server";
+import { getRequestT } from "~/web/i18n.server";
 
 // The link at the foot of every e-mail (README, "E-mail"): no sign-in, the signed token names the
 // user and the kind. GET asks (a link scanner opening it changes nothing); POST turns the kind

@@ -9,7 +9,7 @@ import { requestPasswordReset } from "~/services/accounts/accounts.server";
 import { assertSameOrigin } from "~/web/auth.server";
 import { parseInput } from "~/services/platform/errors.server";
 import { formError, formValues, readForm, type FormErrorData } from "~/web/forms.server";
-import { getRequestT } from "~/services/platform/i18n.server";
+import { getRequestT } from "~/web/i18n.server";
 
 export const meta = titleMeta("titles.forgot_password");
 

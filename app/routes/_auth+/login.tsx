@@ -7,7 +7,7 @@ import { titleMeta } from "~/lib/meta";
 import { login } from "~/services/accounts/accounts.server";
 import { assertSameOrigin, safeRedirect } from "~/web/auth.server";
 import { formError, formValues, readForm } from "~/web/forms.server";
-import { getRequestT } from "~/services/platform/i18n.server";
+import { getRequestT } from "~/web/i18n.server";
 import { browserSignIn } from "~/services/accounts/sessions.server";
 import { redirectWithSuccess } from "~/web/toast.server";
 import { displayNameOf } from "~/services/accounts/users.server";

@@ -6,7 +6,7 @@ import { FormMessage } from "~/components/form";
 import { titleMeta } from "~/lib/meta";
 import { assertSameOrigin } from "~/web/auth.server";
 import { formError, readForm } from "~/web/forms.server";
-import { getRequestT } from "~/services/platform/i18n.server";
+import { getRequestT } from "~/web/i18n.server";
 import { endSession, getOptionalUser } from "~/services/accounts/sessions.server";
 import { redirectWithSuccess } from "~/web/toast.server";
 

@@ -8,7 +8,7 @@ import { titleMeta } from "~/lib/meta";
 import { registerUser } from "~/services/accounts/accounts.server";
 import { assertSameOrigin } from "~/web/auth.server";
 import { formError, formValues, readForm } from "~/web/forms.server";
-import { getRequestT } from "~/services/platform/i18n.server";
+import { getRequestT } from "~/web/i18n.server";
 import { redirectWithSuccess } from "~/web/toast.server";
 
 export const meta = titleMeta("titles.register");
