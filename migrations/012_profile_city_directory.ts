@@ -1,4 +1,4 @@
-import { sql, type Kysely } from "kysely";
+import type { Kysely } from "kysely";
 import { directoryColumns } from "../app/lib/directory";
 
 // Profiles gain a city and whether the person takes remote work; the freelancer directory

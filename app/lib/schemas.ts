@@ -9,6 +9,7 @@ const byteLength = (s: string) => new TextEncoder().encode(s).length;
  * Control characters (tab and line breaks aside) and lone surrogates: nothing a person types, and
  * a lone surrogate cannot even be stored as UTF-8, so it would not come back as it was sent.
  */
+// eslint-disable-next-line no-control-regex -- control characters are what it looks for
 const UNTYPEABLE = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
 export const typeable = (s: string) => !UNTYPEABLE.test(s);

@@ -183,16 +183,6 @@ describe("allowedActions agrees with the transitions", () => {
   });
 });
 
-async function ownerOf(applicationId: string) {
-  return db
-    .selectFrom("applications")
-    .innerJoin("opportunities", "opportunities.id", "applications.opportunity_id")
-    .innerJoin("users", "users.id", "opportunities.merchant_id")
-    .selectAll("users")
-    .where("applications.id", "=", applicationId)
-    .executeTakeFirstOrThrow();
-}
-
 async function applicantOf(applicationId: string) {
   return db
     .selectFrom("applications")

@@ -39,8 +39,11 @@ export async function action({ request, params }: ActionFunctionArgs) {
     return redirectWithMarketToast(request, `/freelancers/${params.id}`, "toasts.invitation_sent");
   } catch (error) {
     // An opportunity that is not the merchant's (or no longer exists) is a field error here.
-    if (error instanceof AppError && error.status === 404) error = new AppError(422, "invite_failed", { opportunity: "invite_opportunity_required" });
-    return formError(request, error, values);
+    const refusal =
+      error instanceof AppError && error.status === 404
+        ? new AppError(422, "invite_failed", { opportunity: "invite_opportunity_required" })
+        : error;
+    return formError(request, refusal, values);
   }
 }
 

@@ -88,7 +88,6 @@ const RULES: Record<ContractAction, { by?: ContractParty; when: (c: ContractStat
 const isActive = (c: Pick<ContractState, "status">) => (ACTIVE as readonly string[]).includes(c.status);
 const answersRequest = (c: ContractState, party: ContractParty) =>
   c.cancel_requested_by !== null && c.cancel_requested_by !== party;
-const otherParty = (party: ContractParty): ContractParty => (party === "merchant" ? "freelancer" : "merchant");
 
 function partyOf(user: Pick<UserRow, "id">, row: { merchant_id: string; freelancer_id: string }): ContractParty | null {
   if (row.freelancer_id === user.id) return "freelancer";

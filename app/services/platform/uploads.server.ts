@@ -138,6 +138,7 @@ export async function saveAttachment(file: Blob, field: string): Promise<SavedAt
 export function displayFileName(name: string, ext: string): string {
   const cleaned = (name.split(/[\\/]/).pop() ?? "")
     .replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, "")
+    // eslint-disable-next-line no-control-regex -- control characters are what it removes
     .replace(/[\u0000-\u001f\u007f"<>|:*?]|\p{Cf}/gu, "")
     .trim()
     .replace(/\.[^.]*$/, "");

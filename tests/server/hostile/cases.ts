@@ -352,7 +352,7 @@ export function apiBodyCases(w: World, p: Pool): Case[] {
   return cases;
 }
 
-export function apiProfileCases(w: World, p: Pool): Case[] {
+export function apiProfileCases(_w: World, p: Pool): Case[] {
   const cases: Case[] = [];
   const baseFields = (): [string, string][] => [
     ["full_name", "Nome Válido"],
