@@ -5,16 +5,25 @@ import globals from "globals";
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
-  { ignores: ["build/", "public/build/", "data/", "backups/", "test-results/", "playwright-report/", "bench/results/"] },
+  {
+    ignores: ["build/", "public/build/", "data/", "backups/", "test-results/", "playwright-report/", "bench/results/"],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
+    linterOptions: { reportUnusedDisableDirectives: "error" },
     languageOptions: { globals: { ...globals.node, ...globals.browser } },
     rules: {
       // No unused locals or parameters; a name starting with "_" marks one kept on purpose.
       "@typescript-eslint/no-unused-vars": [
         "error",
-        { args: "all", argsIgnorePattern: "^_", varsIgnorePattern: "^_", caughtErrors: "none", ignoreRestSiblings: true },
+        {
+          args: "all",
+          argsIgnorePattern: "^_",
+          varsIgnorePattern: "^_",
+          caughtErrors: "none",
+          ignoreRestSiblings: true,
+        },
       ],
       "prefer-const": ["error", { destructuring: "all" }],
     },

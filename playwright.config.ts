@@ -31,7 +31,13 @@ export default defineConfig({
     launchOptions: systemChromium
       ? {
           executablePath: systemChromium,
-          args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+          args: [
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+          ],
         }
       : {},
   },

@@ -66,9 +66,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       "Invalid configuration in the environment:\n  SESSION_SECRET: required when NODE_ENV=production (at least 32 characters)",
     );
   }
-  const secret =
-    c.SESSION_SECRET ??
-    (c.NODE_ENV === "test" ? randomBytes(32).toString("hex") : developmentSecret());
+  const secret = c.SESSION_SECRET ?? (c.NODE_ENV === "test" ? randomBytes(32).toString("hex") : developmentSecret());
   return {
     ...c,
     SESSION_SECRET: secret,

@@ -83,9 +83,8 @@ export const handle = { i18n: ["common", "messages"] };
  * its messages), besides Remix's own reasons (after an action, a changed query).
  */
 export const shouldRevalidate: ShouldRevalidateFunction = ({ currentUrl, nextUrl, defaultShouldRevalidate }) =>
-  defaultShouldRevalidate || [currentUrl, nextUrl].some((url) => /^\/applications\/[^/]+\/messages\/?$/.test(url.pathname));
-
-
+  defaultShouldRevalidate ||
+  [currentUrl, nextUrl].some((url) => /^\/applications\/[^/]+\/messages\/?$/.test(url.pathname));
 
 function Document({ children, locale }: { children: ReactNode; locale: string }) {
   const nonce = useNonce();

@@ -62,7 +62,10 @@ export async function createUser(db: Kysely<Database>, overrides: UserOverrides 
   // Without a language the column is left out, so the factory also serves schemas before it
   // existed (the migration tests go back to earlier versions).
   const { locale, ...row } = user;
-  await db.insertInto("users").values(locale === null ? row : user).execute();
+  await db
+    .insertInto("users")
+    .values(locale === null ? row : user)
+    .execute();
   return { ...user, password };
 }
 
@@ -129,14 +132,19 @@ export async function createApplication(db: Kysely<Database>, seed: ApplicationS
   const freelancerId = rest.freelancer_id ?? (await createUser(db, { account_type: "freelancer" })).id;
   const offers = offerSeeds?.length
     ? offerSeeds
-    : [{ author: "freelancer" as const, price_cents: rest.price_cents ?? 200_000, delivery_days: rest.delivery_days ?? 15 }];
+    : [
+        {
+          author: "freelancer" as const,
+          price_cents: rest.price_cents ?? 200_000,
+          delivery_days: rest.delivery_days ?? 15,
+        },
+      ];
   const last = offers[offers.length - 1];
   const status = rest.status ?? "pending";
   const createdAt = rest.created_at ?? offers[0].created_at ?? now;
   const application: ApplicationRow = {
     id: randomUUID(),
-    cover_letter:
-      "Olá! Tenho experiência com projetos parecidos e posso começar nesta semana. Vamos conversar?",
+    cover_letter: "Olá! Tenho experiência com projetos parecidos e posso começar nesta semana. Vamos conversar?",
     awaiting: awaitingOf(status),
     rejection_reason: status === "rejected" ? "declined" : null,
     rejection_message: null,
@@ -169,7 +177,9 @@ export async function createApplication(db: Kysely<Database>, seed: ApplicationS
       applications_count: eb("applications_count", "+", 1),
       accepted_count: eb("accepted_count", "+", hired),
       // As in the services, taking the last vacancy fills an open opportunity.
-      status: sql<OpportunityRow["status"]>`CASE WHEN status = 'open' AND accepted_count + ${hired} >= vacancies THEN 'filled' ELSE status END`,
+      status: sql<
+        OpportunityRow["status"]
+      >`CASE WHEN status = 'open' AND accepted_count + ${hired} >= vacancies THEN 'filled' ELSE status END`,
     }))
     .where("id", "=", opportunity.id)
     .execute();

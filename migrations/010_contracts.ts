@@ -41,7 +41,11 @@ async function createContracts(db: Kysely<unknown>, dueAt: RawBuilder<unknown>):
     .addColumn("created_at", "text", (c) => c.notNull())
     .addColumn("updated_at", "text", (c) => c.notNull())
     .execute();
-  await db.schema.createIndex("contracts_merchant_updated").on("contracts").columns(["merchant_id", "updated_at"]).execute();
+  await db.schema
+    .createIndex("contracts_merchant_updated")
+    .on("contracts")
+    .columns(["merchant_id", "updated_at"])
+    .execute();
   await db.schema
     .createIndex("contracts_freelancer_updated")
     .on("contracts")
@@ -90,4 +94,3 @@ async function createContracts(db: Kysely<unknown>, dueAt: RawBuilder<unknown>):
 export async function down(db: Kysely<unknown>): Promise<void> {
   for (const table of ["contract_files", "contract_events", "contracts"]) await db.schema.dropTable(table).execute();
 }
-

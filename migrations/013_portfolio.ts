@@ -15,7 +15,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn("created_at", "text", (c) => c.notNull())
     .addColumn("updated_at", "text", (c) => c.notNull())
     .execute();
-  await db.schema.createIndex("portfolio_items_user_created").on("portfolio_items").columns(["user_id", "created_at"]).execute();
+  await db.schema
+    .createIndex("portfolio_items_user_created")
+    .on("portfolio_items")
+    .columns(["user_id", "created_at"])
+    .execute();
 }
 
 export async function down(db: Kysely<any>): Promise<void> {

@@ -28,7 +28,10 @@ const build = await import(pathToFileURL(buildPath).href);
 const app = express();
 app.disable("x-powered-by");
 // Kept off: Express would read X-Forwarded-* only with it set, and nothing here needs req.ip.
-app.use(build.publicPath, express.static(build.assetsBuildDirectory, { immutable: true, maxAge: "1y", fallthrough: false }));
+app.use(
+  build.publicPath,
+  express.static(build.assetsBuildDirectory, { immutable: true, maxAge: "1y", fallthrough: false }),
+);
 app.use("/locales", express.static("public/locales", { maxAge: "1h", fallthrough: false }));
 app.get("/favicon.svg", express.static("public", { maxAge: "1h" }));
 // A write from another site gets the app's 403 and its Portuguese message here: Remix would
@@ -41,10 +44,16 @@ app.use(async (req, res, next) => {
   for (const [name, value] of Object.entries(req.headers)) {
     if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(", ") : value);
   }
-  const refusal = crossSiteRefusal(new Request(`http://${req.headers.host ?? "localhost"}${req.originalUrl}`, { method: req.method, headers }));
+  const refusal = crossSiteRefusal(
+    new Request(`http://${req.headers.host ?? "localhost"}${req.originalUrl}`, { method: req.method, headers }),
+  );
   if (!refusal) return next();
   // The body is left unread: the connection closes after the answer.
-  res.status(refusal.status).set(Object.fromEntries(refusal.headers)).set("Connection", "close").send(await refusal.text());
+  res
+    .status(refusal.status)
+    .set(Object.fromEntries(refusal.headers))
+    .set("Connection", "close")
+    .send(await refusal.text());
 });
 app.all("*", createRequestHandler({ build, mode: build.mode }));
 

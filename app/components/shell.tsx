@@ -128,11 +128,18 @@ export function Shell({ user, children, bell }: { user: UserJson; children: Reac
       <aside className="sidebar" id="sidebar" aria-label={t("nav.label")} ref={menu.sidebar}>
         <div className="sidebar-head">
           <a href="/" className="sidebar-brand">
-            <span className="logo-mark" aria-hidden="true">F</span>
+            <span className="logo-mark" aria-hidden="true">
+              F
+            </span>
             <span>Freela</span>
           </a>
           {menu.hydrated ? (
-            <button type="button" className="icon-button sidebar-close" onClick={() => menu.setOpen(false)} title={t("nav.close_menu")}>
+            <button
+              type="button"
+              className="icon-button sidebar-close"
+              onClick={() => menu.setOpen(false)}
+              title={t("nav.close_menu")}
+            >
               <Icon name="close" />
               <span className="sr-only">{t("nav.close_menu")}</span>
             </button>

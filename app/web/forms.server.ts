@@ -22,10 +22,7 @@ export async function formError(request: Request, error: unknown, values: Record
   if (!(error instanceof AppError)) throw error;
   const { t } = await getRequestT(request);
   const { password: _password, ...kept } = values;
-  return json(
-    { ...describeError(error, t), values: kept },
-    { status: error.status, headers: error.headers },
-  );
+  return json({ ...describeError(error, t), values: kept }, { status: error.status, headers: error.headers });
 }
 
 export type FormErrorData = {

@@ -5,7 +5,17 @@ import { queryFromUrl, reaisToCents, readWithoutRefused } from "./market-forms.s
 import { listOpportunities } from "~/services/marketplace/opportunities.server";
 
 /** The filters a list page reads from its URL; prices are in reais, as the visitor typed them. */
-export const FILTER_FIELDS = ["q", "category", "budget_type", "location_type", "status", "budget_min", "budget_max", "sort", "page"] as const;
+export const FILTER_FIELDS = [
+  "q",
+  "category",
+  "budget_type",
+  "location_type",
+  "status",
+  "budget_min",
+  "budget_max",
+  "sort",
+  "page",
+] as const;
 
 const PRICE_FILTERS = { budget_min: "budget_min_cents", budget_max: "budget_max_cents" } as const;
 

@@ -69,12 +69,18 @@ describe("POST /api/login and /api/auth/signin", () => {
   it("returns a bearer token that opens the profile", async () => {
     const user = await createUser(db, { email: "login@example.com" });
     for (const handler of [loginAction, signinAction]) {
-      const res = await call(handler, jsonRequest("/api/login", { email: "LOGIN@example.com", password: user.password }));
+      const res = await call(
+        handler,
+        jsonRequest("/api/login", { email: "LOGIN@example.com", password: user.password }),
+      );
       expect(res.status).toBe(200);
       expect(res.body.token_type).toBe("Bearer");
       expect(res.body.access_token).toMatch(/^[\w-]{40,}$/);
       expect(res.body.user.id).toBe(user.id);
-      const profile = await call(profileLoader, jsonRequest("/api/profile", undefined, { token: res.body.access_token }));
+      const profile = await call(
+        profileLoader,
+        jsonRequest("/api/profile", undefined, { token: res.body.access_token }),
+      );
       expect(profile.status).toBe(200);
       expect(profile.body.user.email).toBe("login@example.com");
     }
@@ -82,8 +88,14 @@ describe("POST /api/login and /api/auth/signin", () => {
 
   it("answers 401 for a wrong password or an unknown e-mail, with the same message", async () => {
     await createUser(db, { email: "wrong@example.com" });
-    const wrong = await call(loginAction, jsonRequest("/api/login", { email: "wrong@example.com", password: "errada123" }));
-    const unknown = await call(loginAction, jsonRequest("/api/login", { email: "ghost@example.com", password: "errada123" }));
+    const wrong = await call(
+      loginAction,
+      jsonRequest("/api/login", { email: "wrong@example.com", password: "errada123" }),
+    );
+    const unknown = await call(
+      loginAction,
+      jsonRequest("/api/login", { email: "ghost@example.com", password: "errada123" }),
+    );
     expect(wrong.status).toBe(401);
     expect(unknown.status).toBe(401);
     expect(wrong.body).toEqual({ message: "E-mail ou senha inválidos." });
@@ -95,7 +107,10 @@ describe("POST /api/login and /api/auth/signin", () => {
     const statuses: number[] = [];
     let last;
     for (let i = 0; i < 7; i++) {
-      last = await call(loginAction, jsonRequest("/api/login", { email: "brute@example.com", password: `x${i}xxxxxxx` }));
+      last = await call(
+        loginAction,
+        jsonRequest("/api/login", { email: "brute@example.com", password: `x${i}xxxxxxx` }),
+      );
       statuses.push(last.status);
     }
     expect(statuses.slice(0, 5)).toEqual([401, 401, 401, 401, 401]);
@@ -117,7 +132,10 @@ describe("sessions", () => {
 
   it("an expired session is refused", async () => {
     const { token } = await signedInUser();
-    await db.updateTable("sessions").set({ expires_at: new Date(Date.now() - 1000).toISOString() }).execute();
+    await db
+      .updateTable("sessions")
+      .set({ expires_at: new Date(Date.now() - 1000).toISOString() })
+      .execute();
     const res = await call(profileLoader, jsonRequest("/api/profile", undefined, { token }));
     expect(res.status).toBe(401);
   });

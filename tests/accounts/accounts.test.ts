@@ -2,7 +2,13 @@ import { describe, expect, it, vi } from "vitest";
 import { db } from "../../db";
 import { createUser } from "../../db/factories";
 import { AppError } from "~/services/platform/errors.server";
-import { findValidReset, login, requestPasswordReset, resetPassword, updateProfile } from "~/services/accounts/accounts.server";
+import {
+  findValidReset,
+  login,
+  requestPasswordReset,
+  resetPassword,
+  updateProfile,
+} from "~/services/accounts/accounts.server";
 import { createSession, findSessionUser } from "~/services/accounts/sessions.server";
 import { PNG_1X1 } from "../support/fixtures";
 
@@ -28,7 +34,9 @@ describe("password reset", () => {
     await resetPassword({ token, password: "nova-senha-123" });
     expect(await findSessionUser(a.token)).toBeNull();
     expect(await findSessionUser(b.token)).toBeNull();
-    await expect(login({ email: "reset@example.com", password: user.password }, request())).rejects.toMatchObject({ status: 401 });
+    await expect(login({ email: "reset@example.com", password: user.password }, request())).rejects.toMatchObject({
+      status: 401,
+    });
     const ok = await login({ email: "reset@example.com", password: "nova-senha-123" }, request());
     expect(ok.user.id).toBe(user.id);
 
@@ -43,7 +51,10 @@ describe("password reset", () => {
     expect(await captureResetLink("ninguem@example.com")).toBeUndefined();
     await createUser(db, { email: "late@example.com" });
     const token = decodeURIComponent((await captureResetLink("late@example.com"))!);
-    await db.updateTable("password_resets").set({ expires_at: new Date(Date.now() - 1).toISOString() }).execute();
+    await db
+      .updateTable("password_resets")
+      .set({ expires_at: new Date(Date.now() - 1).toISOString() })
+      .execute();
     await expect(resetPassword({ token, password: "nova-senha-123" })).rejects.toBeInstanceOf(AppError);
   });
 });
@@ -76,7 +87,11 @@ describe("profile", () => {
       updateProfile(user, { full_name: "Com Foto" }, new Blob(["<svg onload=alert(1)>"], { type: "image/png" })),
     ).rejects.toMatchObject({ status: 422, fieldErrors: { photo: "photo_invalid_type" } });
     await expect(
-      updateProfile(user, { full_name: "Com Foto" }, new Blob([new Uint8Array(2 * 1024 * 1024 + 1)], { type: "image/png" })),
+      updateProfile(
+        user,
+        { full_name: "Com Foto" },
+        new Blob([new Uint8Array(2 * 1024 * 1024 + 1)], { type: "image/png" }),
+      ),
     ).rejects.toMatchObject({ status: 413 });
   });
 

@@ -18,7 +18,9 @@ describe("password hashing in worker threads", () => {
 
   it("runs many checks at once", async () => {
     const hash = await hashPassword("concorrente-1");
-    const results = await Promise.all(Array.from({ length: 8 }, (_, i) => verifyPassword(`concorrente-${i % 2}`, hash)));
+    const results = await Promise.all(
+      Array.from({ length: 8 }, (_, i) => verifyPassword(`concorrente-${i % 2}`, hash)),
+    );
     expect(results).toEqual([false, true, false, true, false, true, false, true]);
   });
 });

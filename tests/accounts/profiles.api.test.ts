@@ -14,7 +14,11 @@ const PNG_1X1 = Buffer.from(
 function apiPost(token: string, fields: Record<string, string | Blob>) {
   const form = new FormData();
   for (const [k, v] of Object.entries(fields)) form.append(k, v);
-  return new Request(`${BASE}/api/profile`, { method: "POST", body: form, headers: { Authorization: `Bearer ${token}` } });
+  return new Request(`${BASE}/api/profile`, {
+    method: "POST",
+    body: form,
+    headers: { Authorization: `Bearer ${token}` },
+  });
 }
 
 const stored = (id: string) => db.selectFrom("users").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
@@ -53,14 +57,24 @@ describe("POST /api/profile is a partial update", () => {
     const res = await call(profileUpdate, apiPost(token, { photo: new Blob([PNG_1X1], { type: "image/png" }) }));
     expect(res.status).toBe(200);
     expect(res.body.user.photo_url).toMatch(/^\/uploads\/[0-9a-f-]{36}\.png$/);
-    expect(res.body.user).toMatchObject({ full_name: "Ana Souza", bio: "Desenvolvedora React.", skills: ["React", "Node"] });
+    expect(res.body.user).toMatchObject({
+      full_name: "Ana Souza",
+      bio: "Desenvolvedora React.",
+      skills: ["React", "Node"],
+    });
   });
 
   it("a field sent empty is cleared; the full name cannot be", async () => {
     const { token } = await freelancerWithProfile();
     const cleared = await call(profileUpdate, apiPost(token, { display_name: "", bio: "", skills: "", city: "" }));
     expect(cleared.status).toBe(200);
-    expect(cleared.body.user).toMatchObject({ display_name: null, bio: "", skills: [], city: null, full_name: "Ana Souza" });
+    expect(cleared.body.user).toMatchObject({
+      display_name: null,
+      bio: "",
+      skills: [],
+      city: null,
+      full_name: "Ana Souza",
+    });
     const refused = await call(profileUpdate, apiPost(token, { full_name: "" }));
     expect(refused.status).toBe(422);
     expect(refused.body.errors.full_name).toBe("O nome completo deve ter entre 3 e 120 caracteres.");
@@ -105,7 +119,11 @@ describe("the settings page", () => {
     expect(res.status).toBe(302);
     const row = await stored(user.id);
     expect(row).toMatchObject({ display_name: null, bio: "", skills: "[]", city: null, remote: 0 });
-    await pagePost(user.id, [["full_name", "Ana Souza"], ["remote", "0"], ["remote", "1"]]);
+    await pagePost(user.id, [
+      ["full_name", "Ana Souza"],
+      ["remote", "0"],
+      ["remote", "1"],
+    ]);
     expect((await stored(user.id)).remote).toBe(1);
   });
 });

@@ -30,7 +30,11 @@ describe("migration 010_contracts", () => {
       created_at: "2026-03-01T10:00:00.000Z",
     });
     // Accepted the way the services did before contracts existed.
-    await db.updateTable("applications").set({ status: "accepted", awaiting: null, updated_at: hiredAt }).where("id", "=", hired.id).execute();
+    await db
+      .updateTable("applications")
+      .set({ status: "accepted", awaiting: null, updated_at: hiredAt })
+      .where("id", "=", hired.id)
+      .execute();
     const pending = await createApplication(db, { opportunity, freelancer_id: (await userAt009("freelancer")).id });
 
     await migrateToLatest();
@@ -50,6 +54,8 @@ describe("migration 010_contracts", () => {
     });
     expect(contracts.some((c) => c.id === pending.id)).toBe(false);
     const events = await db.selectFrom("contract_events").selectAll().execute();
-    expect(events).toMatchObject([{ contract_id: hired.id, seq: 1, kind: "created", author: "system", created_at: hiredAt }]);
+    expect(events).toMatchObject([
+      { contract_id: hired.id, seq: 1, kind: "created", author: "system", created_at: hiredAt },
+    ]);
   });
 });

@@ -19,8 +19,13 @@ import { BASE, call, jsonRequest, signedInUser } from "../support/helpers";
 type Who = { token: string };
 const get = (route: { loader: any }, path: string, who?: Who, params: Record<string, string> = {}) =>
   call(route.loader, jsonRequest(path, undefined, { token: who?.token }), params);
-const send = (route: { action: any }, path: string, who: Who | undefined, body: unknown, params: Record<string, string> = {}) =>
-  call(route.action, jsonRequest(path, body, { token: who?.token, method: "POST" }), params);
+const send = (
+  route: { action: any },
+  path: string,
+  who: Who | undefined,
+  body: unknown,
+  params: Record<string, string> = {},
+) => call(route.action, jsonRequest(path, body, { token: who?.token, method: "POST" }), params);
 
 function multipart(path: string, who: Who, fields: Record<string, string>, files: File[]) {
   const form = new FormData();
@@ -37,7 +42,9 @@ async function hiredViaApi() {
   const app = await createApplication(db, { opportunity: opp, freelancer_id: f.user.id, status: "pending" });
   const id = { id: app.id };
   const offer = (await get(applicationRoute, `/api/applications/${app.id}`, m, id)).body.data.offers[0];
-  expect((await send(acceptRoute, `/api/applications/${app.id}/accept`, m, { offer_id: offer.id }, id)).status).toBe(200);
+  expect((await send(acceptRoute, `/api/applications/${app.id}/accept`, m, { offer_id: offer.id }, id)).status).toBe(
+    200,
+  );
   return { m, f, id, base: `/api/contracts/${app.id}`, price: app.price_cents };
 }
 
@@ -50,15 +57,24 @@ describe("contracts by the API alone", () => {
 
     const delivered = await call(
       deliveriesRoute.action,
-      multipart(`${base}/deliveries`, f, { message: "Primeira versão pronta." }, [new File([PNG_1X1], "tela inicial.png")]),
+      multipart(`${base}/deliveries`, f, { message: "Primeira versão pronta." }, [
+        new File([PNG_1X1], "tela inicial.png"),
+      ]),
       id,
     );
     expect(delivered.status).toBe(201);
     expect(delivered.body.data.status).toBe("delivered");
     const file = delivered.body.data.events.at(-1).files[0];
-    expect(file).toMatchObject({ name: "tela inicial.png", content_type: "image/png", url: `${base}/files/${file.id}` });
+    expect(file).toMatchObject({
+      name: "tela inicial.png",
+      content_type: "image/png",
+      url: `${base}/files/${file.id}`,
+    });
 
-    const download = await call(fileRoute.loader, jsonRequest(file.url, undefined, { token: m.token }), { ...id, file: file.id });
+    const download = await call(fileRoute.loader, jsonRequest(file.url, undefined, { token: m.token }), {
+      ...id,
+      file: file.id,
+    });
     expect(download.status).toBe(200);
     expect(download.headers.get("Content-Type")).toBe("image/png");
     expect(download.headers.get("X-Content-Type-Options")).toBe("nosniff");
@@ -85,7 +101,11 @@ describe("contracts by the API alone", () => {
     const list = await get(listRoute, "/api/contracts?status=completed", f);
     expect(list.body.data.map((c: { id: string }) => c.id)).toEqual([id.id]);
     const dashboard = await get(dashboardRoute, "/api/dashboard", f);
-    expect(dashboard.body.data.figures).toMatchObject({ contracts_in_progress: 0, contracts_awaiting_me: 0, contracts_completed_value_cents: price });
+    expect(dashboard.body.data.figures).toMatchObject({
+      contracts_in_progress: 0,
+      contracts_awaiting_me: 0,
+      contracts_completed_value_cents: price,
+    });
   });
 
   it("answers 401, 403, 404, 409, 413, 415 and 422 where PRODUCT.md §4 says", async () => {
@@ -97,27 +117,36 @@ describe("contracts by the API alone", () => {
     expect((await send(approveRoute, `${base}/approve`, f, undefined, id)).status).toBe(403);
     expect((await send(deliveriesRoute, `${base}/deliveries`, m, { message: "Eu entrego?" }, id)).status).toBe(403);
     expect((await send(approveRoute, `${base}/approve`, m, undefined, id)).status).toBe(409);
-    expect((await send(requestCancelRoute, `${base}/cancellation-requests`, m, { reason: "Sem entrega ainda." }, id)).status).toBe(409);
+    expect(
+      (await send(requestCancelRoute, `${base}/cancellation-requests`, m, { reason: "Sem entrega ainda." }, id)).status,
+    ).toBe(409);
 
     const missing = await send(deliveriesRoute, `${base}/deliveries`, f, {}, id);
     expect(missing.status).toBe(422);
     expect(missing.body.errors.message).toMatch(/4000/);
     const wrongType = await call(
       deliveriesRoute.action,
-      multipart(`${base}/deliveries`, f, { message: "Arquivo" }, [new File(["<script>alert(1)</script>"], "x.png", { type: "image/png" })]),
+      multipart(`${base}/deliveries`, f, { message: "Arquivo" }, [
+        new File(["<script>alert(1)</script>"], "x.png", { type: "image/png" }),
+      ]),
       id,
     );
     expect(wrongType.status).toBe(422);
     expect(wrongType.body.errors.files).toMatch(/PDF/);
     const big = await call(
       deliveriesRoute.action,
-      multipart(`${base}/deliveries`, f, { message: "Grande" }, [new File([Buffer.alloc(10 * 1024 * 1024 + 10)], "big.zip")]),
+      multipart(`${base}/deliveries`, f, { message: "Grande" }, [
+        new File([Buffer.alloc(10 * 1024 * 1024 + 10)], "big.zip"),
+      ]),
       id,
     );
     expect(big.status).toBe(413);
     const textPlain = await call(
       changesRoute.action,
-      jsonRequest(`${base}/change-requests`, "message=oi", { token: m.token, headers: { "Content-Type": "text/plain" } }),
+      jsonRequest(`${base}/change-requests`, "message=oi", {
+        token: m.token,
+        headers: { "Content-Type": "text/plain" },
+      }),
       id,
     );
     expect(textPlain.status).toBe(415);
@@ -125,9 +154,16 @@ describe("contracts by the API alone", () => {
 
     // A file of this contract is not reachable through another one, nor by a stranger.
     expect((await send(deliveriesRoute, `${base}/deliveries`, f, { message: "Sem arquivos." }, id)).status).toBe(201);
-    expect((await send(requestCancelRoute, `${base}/cancellation-requests`, m, { reason: "Desisti do projeto." }, id)).status).toBe(201);
+    expect(
+      (await send(requestCancelRoute, `${base}/cancellation-requests`, m, { reason: "Desisti do projeto." }, id))
+        .status,
+    ).toBe(201);
     expect((await send(acceptCancelRoute, `${base}/cancellation-requests/accept`, m, undefined, id)).status).toBe(409);
     const accepted = await send(acceptCancelRoute, `${base}/cancellation-requests/accept`, f, undefined, id);
-    expect(accepted.body.data).toMatchObject({ status: "cancelled", ended_by: "merchant", end_reason: "Desisti do projeto." });
+    expect(accepted.body.data).toMatchObject({
+      status: "cancelled",
+      ended_by: "merchant",
+      end_reason: "Desisti do projeto.",
+    });
   });
 });

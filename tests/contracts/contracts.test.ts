@@ -55,7 +55,11 @@ async function storedFileCount() {
 
 /** The schedule looks at every contract: the ones of earlier tests are ended first. */
 async function onlyNewContracts() {
-  await db.updateTable("contracts").set({ status: "cancelled" }).where("status", "in", ["in_progress", "delivered"]).execute();
+  await db
+    .updateTable("contracts")
+    .set({ status: "cancelled" })
+    .where("status", "in", ["in_progress", "delivered"])
+    .execute();
 }
 
 const deliver = (user: UserRow, id: string, files: Blob[] = []) =>
@@ -96,7 +100,10 @@ describe("the hire", () => {
 describe("deliver, ask for changes, deliver again, approve", () => {
   it("records every round in the timeline and notifies the other side each time", async () => {
     const { owner, applicant, id } = await hired();
-    const first = await deliver(applicant, id, [new File([PNG_1X1], "capa.png"), new File([PDF], "../../escopo final.pdf")]);
+    const first = await deliver(applicant, id, [
+      new File([PNG_1X1], "capa.png"),
+      new File([PDF], "../../escopo final.pdf"),
+    ]);
     expect(first).toMatchObject({ kind: "delivered", author: "freelancer", seq: 2 });
     expect(first.files.map((f) => [f.name, f.content_type])).toEqual([
       ["capa.png", "image/png"],
@@ -105,7 +112,11 @@ describe("deliver, ask for changes, deliver again, approve", () => {
     let row = await contractRow(id);
     expect(row).toMatchObject({ status: "delivered", deliveries_count: 1, reminded_at: null });
     expect(Date.parse(row.review_due_at!) - Date.parse(row.delivered_at!)).toBe(REVIEW_DAYS * DAY);
-    expect((await getContract(owner, id)).allowed_actions).toEqual(["approve", "request_changes", "request_cancellation"]);
+    expect((await getContract(owner, id)).allowed_actions).toEqual([
+      "approve",
+      "request_changes",
+      "request_cancellation",
+    ]);
 
     await requestChanges(owner, id, { message: "Faltou a página de contato e o rodapé com o endereço." });
     row = await contractRow(id);
@@ -153,7 +164,10 @@ describe("deliver, ask for changes, deliver again, approve", () => {
     const refused = await deliver(applicant, id, [new File([PNG_1X1], "ok.png"), fake]).catch((e) => e);
     expect(refused).toMatchObject({ status: 422, fieldErrors: { files: "file_invalid_type" } });
     const tooMany = Array.from({ length: 11 }, (_, i) => new File([PNG_1X1], `${i}.png`));
-    expect(await deliver(applicant, id, tooMany).catch((e) => e)).toMatchObject({ status: 422, fieldErrors: { files: "files_too_many" } });
+    expect(await deliver(applicant, id, tooMany).catch((e) => e)).toMatchObject({
+      status: 422,
+      fieldErrors: { files: "files_too_many" },
+    });
     const big = new File([Buffer.alloc(10 * 1024 * 1024 + 1)], "grande.zip");
     expect(await outcome(deliver(applicant, id, [big]))).toBe(413);
     expect(await outcome(deliverContract(applicant, id, { message: "   " }))).toBe(422);
@@ -176,7 +190,11 @@ describe("cancelling", () => {
     const a = await hired();
     expect(await outcome(cancelContract(a.owner, a.id, { reason: "" }))).toBe(422);
     await cancelContract(a.owner, a.id, { reason: "O projeto foi adiado pela diretoria." });
-    expect(await contractRow(a.id)).toMatchObject({ status: "cancelled", ended_by: "merchant", end_reason: "O projeto foi adiado pela diretoria." });
+    expect(await contractRow(a.id)).toMatchObject({
+      status: "cancelled",
+      ended_by: "merchant",
+      end_reason: "O projeto foi adiado pela diretoria.",
+    });
     expect((await notificationsOf(a.applicant)).map((n) => n.kind)).toContain("contract_cancelled");
 
     const b = await hired();
@@ -190,7 +208,10 @@ describe("cancelling", () => {
     await deliver(applicant, id);
     expect(await outcome(cancelContract(owner, id, { reason: "Não gostei do resultado." }))).toBe(409);
     await requestCancellation(owner, id, { reason: "Não gostei do resultado final." });
-    expect((await getContract(owner, id)).cancel_request).toEqual({ by: "merchant", reason: "Não gostei do resultado final." });
+    expect((await getContract(owner, id)).cancel_request).toEqual({
+      by: "merchant",
+      reason: "Não gostei do resultado final.",
+    });
     // The one who asked cannot answer, nor ask twice.
     expect(await outcome(acceptCancellation(owner, id))).toBe(409);
     expect(await outcome(requestCancellation(owner, id, { reason: "De novo, por favor." }))).toBe(409);
@@ -207,7 +228,14 @@ describe("cancelling", () => {
       cancel_requested_by: null,
     });
     const kinds = (await getContract(owner, id)).events.map((e) => e.kind);
-    expect(kinds).toEqual(["created", "delivered", "cancel_requested", "cancel_declined", "cancel_requested", "cancel_accepted"]);
+    expect(kinds).toEqual([
+      "created",
+      "delivered",
+      "cancel_requested",
+      "cancel_declined",
+      "cancel_requested",
+      "cancel_accepted",
+    ]);
     expect((await notificationsOf(owner)).map((n) => n.kind)).toEqual(
       expect.arrayContaining(["contract_cancel_declined", "contract_cancel_requested"]),
     );
@@ -252,7 +280,11 @@ describe("allowedContractActions agrees with the moves (every action, side and s
         const listed = await (async () => {
           const s = await inState(state);
           const user = side === "merchant" ? s.owner : s.applicant;
-          return allowedContractActions(user, { ...(await contractRow(s.id)), merchant: { id: s.owner.id }, freelancer: { id: s.applicant.id } });
+          return allowedContractActions(user, {
+            ...(await contractRow(s.id)),
+            merchant: { id: s.owner.id },
+            freelancer: { id: s.applicant.id },
+          });
         })();
         for (const action of Object.keys(ACTIONS) as ContractAction[]) {
           const s = await inState(state);
@@ -303,7 +335,11 @@ describe("the schedule", () => {
     await deliver(applicant, id);
     const deliveredAt = Date.parse((await contractRow(id)).delivered_at!);
 
-    expect(await runContractSchedule(new Date(deliveredAt + 8 * DAY))).toEqual({ completed: 0, reminded: 0, overdue: 0 });
+    expect(await runContractSchedule(new Date(deliveredAt + 8 * DAY))).toEqual({
+      completed: 0,
+      reminded: 0,
+      overdue: 0,
+    });
     expect(await runContractSchedule(new Date(deliveredAt + 9 * DAY + 60_000))).toMatchObject({ reminded: 1 });
     expect(await runContractSchedule(new Date(deliveredAt + 10 * DAY))).toMatchObject({ reminded: 0 });
     expect((await notificationsOf(owner)).filter((n) => n.kind === "contract_review_reminder")).toHaveLength(1);
@@ -340,7 +376,10 @@ describe("the schedule", () => {
     const { owner, applicant, id } = await hired();
     const due = Date.parse((await contractRow(id)).due_at);
     expect(await runContractSchedule(new Date(due - 1000))).toMatchObject({ overdue: 0 });
-    const runs = await Promise.all([runContractSchedule(new Date(due + 1000)), runContractSchedule(new Date(due + 2000))]);
+    const runs = await Promise.all([
+      runContractSchedule(new Date(due + 1000)),
+      runContractSchedule(new Date(due + 2000)),
+    ]);
     expect(runs.map((r) => r.overdue).sort()).toEqual([0, 1]);
     expect(await contractRow(id)).toMatchObject({ status: "in_progress" });
     expect((await contractRow(id)).overdue_at).not.toBeNull();
@@ -379,7 +418,9 @@ describe("after every test above", () => {
     expect(missing).toEqual([]);
     const contracts = await db.selectFrom("contracts").select(["id", "events_count"]).execute();
     for (const c of contracts) {
-      const seqs = (await db.selectFrom("contract_events").select("seq").where("contract_id", "=", c.id).orderBy("seq").execute()).map((e) => e.seq);
+      const seqs = (
+        await db.selectFrom("contract_events").select("seq").where("contract_id", "=", c.id).orderBy("seq").execute()
+      ).map((e) => e.seq);
       expect(seqs).toEqual(Array.from({ length: c.events_count }, (_, i) => i + 1));
     }
     const files = await db.selectFrom("contract_files").select("stored_name").execute();

@@ -23,7 +23,10 @@ const listOf = (token: string) => call(listLoader, jsonRequest("/api/invitations
 describe("invitations", () => {
   it("a merchant invites; the freelancer is notified, sees it and may decline once", async () => {
     const { merchant, freelancer, opportunity } = await setup();
-    const res = await invite(opportunity.uuid, merchant.token, { freelancer_id: freelancer.user.id, message: "Gostei do seu portfólio!" });
+    const res = await invite(opportunity.uuid, merchant.token, {
+      freelancer_id: freelancer.user.id,
+      message: "Gostei do seu portfólio!",
+    });
     expect(res.status).toBe(201);
     expect(res.body.data).toMatchObject({
       status: "pending",
@@ -31,7 +34,10 @@ describe("invitations", () => {
       opportunity: { uuid: opportunity.uuid, title: "Site da padaria" },
       merchant: { id: merchant.user.id },
     });
-    const notes = await call(notificationsLoader, jsonRequest("/api/notifications", undefined, { token: freelancer.token }));
+    const notes = await call(
+      notificationsLoader,
+      jsonRequest("/api/notifications", undefined, { token: freelancer.token }),
+    );
     expect(notes.body.data[0]).toMatchObject({
       kind: "invitation_received",
       opportunity_uuid: opportunity.uuid,
@@ -51,9 +57,14 @@ describe("invitations", () => {
   it("one invitation per freelancer and opportunity; none after applying", async () => {
     const { merchant, freelancer, opportunity } = await setup();
     const body = { freelancer_id: freelancer.user.id, message: "Olá!" };
-    const both = await Promise.all([invite(opportunity.uuid, merchant.token, body), invite(opportunity.uuid, merchant.token, body)]);
+    const both = await Promise.all([
+      invite(opportunity.uuid, merchant.token, body),
+      invite(opportunity.uuid, merchant.token, body),
+    ]);
     expect(both.map((r) => r.status).sort()).toEqual([201, 409]);
-    expect(both.find((r) => r.status === 409)!.body.message).toBe("Este freelancer já foi convidado para esta oportunidade.");
+    expect(both.find((r) => r.status === 409)!.body.message).toBe(
+      "Este freelancer já foi convidado para esta oportunidade.",
+    );
 
     const other = await signedInUser({ account_type: "freelancer" });
     await createApplication(db, { opportunity, freelancer_id: other.user.id });
@@ -73,7 +84,10 @@ describe("invitations", () => {
     expect((await listOf(second.token)).body.data[0].status).toBe("void");
     expect((await decline(b.body.data.id, second.token)).status).toBe(409);
     expect(a.status).toBe(201);
-    const late = await invite(opportunity.uuid, merchant.token, { freelancer_id: (await signedInUser()).user.id, message: "Oi" });
+    const late = await invite(opportunity.uuid, merchant.token, {
+      freelancer_id: (await signedInUser()).user.id,
+      message: "Oi",
+    });
     expect(late.status).toBe(409);
     expect(late.body.message).toBe("Só é possível convidar para oportunidades abertas.");
   });
@@ -84,10 +98,16 @@ describe("invitations", () => {
     const body = { freelancer_id: freelancer.user.id, message: "Olá" };
     expect((await invite(opportunity.uuid, freelancer.token, body)).status).toBe(403);
     expect((await invite(opportunity.uuid, stranger.token, body)).status).toBe(404);
-    const bad = await invite(opportunity.uuid, merchant.token, { freelancer_id: merchant.user.id, message: "x".repeat(501) });
+    const bad = await invite(opportunity.uuid, merchant.token, {
+      freelancer_id: merchant.user.id,
+      message: "x".repeat(501),
+    });
     expect(bad.status).toBe(422);
     expect(bad.body.errors).toEqual({ message: "A mensagem do convite deve ter entre 1 e 500 caracteres." });
-    const notFreelancer = await invite(opportunity.uuid, merchant.token, { freelancer_id: stranger.user.id, message: "Oi" });
+    const notFreelancer = await invite(opportunity.uuid, merchant.token, {
+      freelancer_id: stranger.user.id,
+      message: "Oi",
+    });
     expect(notFreelancer.status).toBe(422);
     expect(notFreelancer.body.errors.freelancer_id).toBe("Escolha um freelancer para convidar.");
 
@@ -104,7 +124,9 @@ describe("invitations", () => {
     const statuses: number[] = [];
     for (let i = 0; i < 31; i++) {
       const f = await signedInUser({ account_type: "freelancer" });
-      statuses.push((await invite(opportunity.uuid, merchant.token, { freelancer_id: f.user.id, message: "Oi" })).status);
+      statuses.push(
+        (await invite(opportunity.uuid, merchant.token, { freelancer_id: f.user.id, message: "Oi" })).status,
+      );
     }
     expect(statuses.filter((s) => s === 201)).toHaveLength(30);
     expect(statuses[30]).toBe(429);

@@ -136,7 +136,11 @@ describe("application and offer bounds", () => {
 
 describe("list query", () => {
   it("defaults and empty form fields", () => {
-    expect(opportunityQuerySchema.parse({ q: "", category: "", sort: "" })).toEqual({ sort: "newest", page: 1, per_page: 20 });
+    expect(opportunityQuerySchema.parse({ q: "", category: "", sort: "" })).toEqual({
+      sort: "newest",
+      page: 1,
+      per_page: 20,
+    });
   });
 
   it.each([

@@ -39,7 +39,12 @@ async function negotiationViaApi(status: "pending" | "countered" = "pending", va
   const m = await asMerchant();
   const f = await asFreelancer();
   const opp = await createOpportunity(db, { merchant_id: m.user.id, vacancies });
-  const app = await createApplication(db, { opportunity: opp, freelancer_id: f.user.id, status, offers: offersFor(status) });
+  const app = await createApplication(db, {
+    opportunity: opp,
+    freelancer_id: f.user.id,
+    status,
+    offers: offersFor(status),
+  });
   return { m, f, opp, app, id: { id: app.id } };
 }
 
@@ -120,7 +125,11 @@ describe("opportunities", () => {
     const m = await asMerchant();
     const other = await asMerchant();
     for (let i = 0; i < 25; i++) {
-      await createOpportunity(db, { merchant_id: m.user.id, title: `Vaga número ${i}`, created_at: new Date(Date.UTC(2026, 0, 1, 0, i)).toISOString() });
+      await createOpportunity(db, {
+        merchant_id: m.user.id,
+        title: `Vaga número ${i}`,
+        created_at: new Date(Date.UTC(2026, 0, 1, 0, i)).toISOString(),
+      });
     }
     await createOpportunity(db, { merchant_id: other.user.id, status: "closed" });
     const page2 = await get(listRoute, "/api/opportunities?page=2&per_page=10", m);
@@ -147,11 +156,32 @@ describe("opportunities", () => {
   it("filters and sorts", async () => {
     const m = await asMerchant();
     const make = (o: Record<string, unknown>) => createOpportunity(db, { merchant_id: m.user.id, ...o });
-    await make({ title: "Logo barato", category: "design", budget_min_cents: 10_000, budget_max_cents: 30_000, deadline: "2099-01-10" });
-    await make({ title: "Logo caro", category: "design", budget_min_cents: 200_000, budget_max_cents: 500_000, deadline: "2099-01-05" });
-    await make({ title: "Vídeo institucional", category: "video", budget_type: "hourly", budget_min_cents: 8_000, budget_max_cents: 15_000, location_type: "onsite", city: "Recife" });
+    await make({
+      title: "Logo barato",
+      category: "design",
+      budget_min_cents: 10_000,
+      budget_max_cents: 30_000,
+      deadline: "2099-01-10",
+    });
+    await make({
+      title: "Logo caro",
+      category: "design",
+      budget_min_cents: 200_000,
+      budget_max_cents: 500_000,
+      deadline: "2099-01-05",
+    });
+    await make({
+      title: "Vídeo institucional",
+      category: "video",
+      budget_type: "hourly",
+      budget_min_cents: 8_000,
+      budget_max_cents: 15_000,
+      location_type: "onsite",
+      city: "Recife",
+    });
     await make({ title: "Campanha encerrada", category: "marketing", status: "closed" });
-    const titles = async (qs: string) => (await get(listRoute, `/api/opportunities?${qs}`, m)).body.data.map((o: any) => o.title);
+    const titles = async (qs: string) =>
+      (await get(listRoute, `/api/opportunities?${qs}`, m)).body.data.map((o: any) => o.title);
     expect(await titles("category=design&sort=budget_desc")).toEqual(["Logo caro", "Logo barato"]);
     expect(await titles("category=design&sort=budget_asc")).toEqual(["Logo barato", "Logo caro"]);
     expect((await titles("sort=deadline")).slice(0, 2)).toEqual(["Logo caro", "Logo barato"]);
@@ -160,7 +190,7 @@ describe("opportunities", () => {
     expect(await titles("status=closed")).toEqual(["Campanha encerrada"]);
     // Budget filters keep the ranges that overlap the one asked for.
     expect((await titles("budget_min_cents=100000")).sort()).toEqual(["Campanha encerrada", "Logo caro"]);
-    expect((await titles("budget_max_cents=20000&category=design"))).toEqual(["Logo barato"]);
+    expect(await titles("budget_max_cents=20000&category=design")).toEqual(["Logo barato"]);
     expect(await titles("q=logo&sort=budget_asc")).toEqual(["Logo barato", "Logo caro"]);
     expect((await get(listRoute, "/api/opportunities?sort=popular", m)).status).toBe(422);
   });
@@ -197,15 +227,23 @@ describe("opportunities", () => {
     const uuid = { uuid: opp.uuid };
     const ok = await send(opportunityRoute, "/x", m, { title: "Título revisado da vaga", vacancies: 2 }, uuid, "PATCH");
     expect(ok.status).toBe(200);
-    expect(ok.body.data).toMatchObject({ title: "Título revisado da vaga", vacancies: 2, description: opp.description });
+    expect(ok.body.data).toMatchObject({
+      title: "Título revisado da vaga",
+      vacancies: 2,
+      description: opp.description,
+    });
     expect(ok.body.message).toBe("Oportunidade atualizada com sucesso.");
     const range = await send(opportunityRoute, "/x", m, { budget_min_cents: opp.budget_max_cents + 1 }, uuid, "PATCH");
     expect(range.status).toBe(422);
     expect(range.body.errors).toEqual({ budget_max_cents: "O orçamento máximo deve ser maior ou igual ao mínimo." });
     const city = await send(opportunityRoute, "/x", m, { location_type: "hybrid" }, uuid, "PATCH");
     expect(city.body.errors).toEqual({ city: "Informe a cidade para trabalhos presenciais ou híbridos." });
-    expect((await send(opportunityRoute, "/x", await asMerchant(), { title: "Outro título" }, uuid, "PATCH")).status).toBe(404);
-    expect((await send(opportunityRoute, "/x", await asFreelancer(), { title: "Outro título" }, uuid, "PATCH")).status).toBe(403);
+    expect(
+      (await send(opportunityRoute, "/x", await asMerchant(), { title: "Outro título" }, uuid, "PATCH")).status,
+    ).toBe(404);
+    expect(
+      (await send(opportunityRoute, "/x", await asFreelancer(), { title: "Outro título" }, uuid, "PATCH")).status,
+    ).toBe(403);
     await send(closeRoute, "/x", m, undefined, uuid);
     expect((await send(opportunityRoute, "/x", m, { title: "Depois de fechar" }, uuid, "PATCH")).status).toBe(409);
     expect((await opportunityRow(opp.id)).title).toBe("Título revisado da vaga");
@@ -222,7 +260,9 @@ describe("opportunities", () => {
   it("DELETE only without applications (409 otherwise)", async () => {
     const m = await asMerchant();
     const empty = await createOpportunity(db, { merchant_id: m.user.id });
-    expect((await send(opportunityRoute, "/x", await asMerchant(), undefined, { uuid: empty.uuid }, "DELETE")).status).toBe(404);
+    expect(
+      (await send(opportunityRoute, "/x", await asMerchant(), undefined, { uuid: empty.uuid }, "DELETE")).status,
+    ).toBe(404);
     const res = await send(opportunityRoute, "/x", m, undefined, { uuid: empty.uuid }, "DELETE");
     expect(res.status).toBe(200);
     expect((await get(opportunityRoute, "/x", m, { uuid: empty.uuid })).status).toBe(404);
@@ -261,9 +301,13 @@ describe("applications", () => {
     expect(again.body.message).toBe("Você já se candidatou a esta oportunidade.");
     expect((await send(opportunityApplicationsRoute, "/x", m, validApplication, uuid)).status).toBe(403);
     expect((await send(opportunityApplicationsRoute, "/x", f, "{nope", uuid)).status).toBe(400);
-    expect((await send(opportunityApplicationsRoute, "/x", await asFreelancer(), { price_cents: -1 }, uuid)).status).toBe(422);
+    expect(
+      (await send(opportunityApplicationsRoute, "/x", await asFreelancer(), { price_cents: -1 }, uuid)).status,
+    ).toBe(422);
     await send(closeRoute, "/x", m, undefined, uuid);
-    expect((await send(opportunityApplicationsRoute, "/x", await asFreelancer(), validApplication, uuid)).status).toBe(409);
+    expect((await send(opportunityApplicationsRoute, "/x", await asFreelancer(), validApplication, uuid)).status).toBe(
+      409,
+    );
     expect((await send(opportunityApplicationsRoute, "/x", f, validApplication, { uuid: "missing" })).status).toBe(404);
   });
 
@@ -328,7 +372,10 @@ describe("applications", () => {
     });
     const countered = await send(offersRoute, "/x", m, { ...counter, message: "Consegue por esse valor?" }, id);
     expect(countered.status).toBe(201);
-    expect(countered.body).toMatchObject({ data: { author: "merchant", price_cents: 123_400 }, message: "Contraproposta enviada." });
+    expect(countered.body).toMatchObject({
+      data: { author: "merchant", price_cents: 123_400 },
+      message: "Contraproposta enviada.",
+    });
     const stale = await send(acceptRoute, "/x", f, offer, id);
     expect(stale.status).toBe(409);
     expect(stale.body.message).toMatch(/não é mais a mais recente/);
@@ -344,13 +391,22 @@ describe("applications", () => {
     const [a, b] = await Promise.all([send(acceptRoute, "/x", m, body, id), send(acceptRoute, "/x", m, body, id)]);
     expect([a.status, b.status].sort()).toEqual([200, 409]);
     expect(await opportunityRow(opp.id)).toMatchObject({ accepted_count: 1, status: "filled", applications_count: 1 });
-    const notes = await db.selectFrom("notifications").selectAll().where("application_id", "=", app.id).where("kind", "=", "application_accepted").execute();
+    const notes = await db
+      .selectFrom("notifications")
+      .selectAll()
+      .where("application_id", "=", app.id)
+      .where("kind", "=", "application_accepted")
+      .execute();
     expect(notes).toHaveLength(1);
   });
 
   it("reject takes an optional message, with or without a body", async () => {
     const first = await negotiationViaApi();
-    const bare = await call(rejectRoute.action, new Request("http://localhost/x", { method: "POST", headers: { Authorization: `Bearer ${first.m.token}` } }), first.id);
+    const bare = await call(
+      rejectRoute.action,
+      new Request("http://localhost/x", { method: "POST", headers: { Authorization: `Bearer ${first.m.token}` } }),
+      first.id,
+    );
     expect(bare.status).toBe(200);
     expect(bare.body.data).toMatchObject({ status: "rejected", rejection_reason: "declined", rejection_message: null });
     const second = await negotiationViaApi("countered");
@@ -362,7 +418,12 @@ describe("applications", () => {
   it("my-applications (freelancers only) and awaiting-confirmation for both roles", async () => {
     const { m, f, opp } = await negotiationViaApi("pending", 5);
     const second = await createOpportunity(db, { merchant_id: m.user.id });
-    await createApplication(db, { opportunity: second, freelancer_id: f.user.id, status: "countered", offers: offersFor("countered") });
+    await createApplication(db, {
+      opportunity: second,
+      freelancer_id: f.user.id,
+      status: "countered",
+      offers: offersFor("countered"),
+    });
     await createApplication(db, { opportunity: opp, status: "pending" });
     expect((await get(myApplicationsRoute, "/x", m)).status).toBe(403);
     const mine = await get(myApplicationsRoute, "/x", f);
@@ -401,7 +462,10 @@ describe("notifications and dashboard", () => {
     expect(one.body.unread_count).toBe(1);
     // Someone else's id is ignored.
     expect((await get(notificationsRoute, "/x?unread=1", m)).body.unread_count).toBe(1);
-    const all = await call(readRoute.action, new Request("http://localhost/x", { method: "POST", headers: { Authorization: `Bearer ${f.token}` } }));
+    const all = await call(
+      readRoute.action,
+      new Request("http://localhost/x", { method: "POST", headers: { Authorization: `Bearer ${f.token}` } }),
+    );
     expect(all.body.unread_count).toBe(0);
     expect((await get(notificationsRoute, "/x?unread=1", f)).body.data).toEqual([]);
     expect((await send(readRoute, "/x", f, { ids: "all" })).status).toBe(422);
@@ -410,9 +474,22 @@ describe("notifications and dashboard", () => {
   it("dashboard figures and a 30-day series for each role", async () => {
     const { m, f, opp } = await negotiationViaApi("pending", 3);
     await createApplication(db, { opportunity: opp, status: "accepted" });
-    await createApplication(db, { opportunity: await createOpportunity(db, { merchant_id: m.user.id, status: "closed" }), freelancer_id: f.user.id, status: "rejected" });
-    await createApplication(db, { opportunity: await createOpportunity(db), freelancer_id: f.user.id, status: "accepted" });
-    await createApplication(db, { opportunity: await createOpportunity(db), freelancer_id: f.user.id, status: "countered", offers: offersFor("countered") });
+    await createApplication(db, {
+      opportunity: await createOpportunity(db, { merchant_id: m.user.id, status: "closed" }),
+      freelancer_id: f.user.id,
+      status: "rejected",
+    });
+    await createApplication(db, {
+      opportunity: await createOpportunity(db),
+      freelancer_id: f.user.id,
+      status: "accepted",
+    });
+    await createApplication(db, {
+      opportunity: await createOpportunity(db),
+      freelancer_id: f.user.id,
+      status: "countered",
+      offers: offersFor("countered"),
+    });
 
     const mDash = await get(dashboardRoute, "/x", m);
     expect(mDash.status).toBe(200);

@@ -34,12 +34,7 @@ async function latestOfferId(applicationId: string) {
 }
 
 async function getApplicationOffers(applicationId: string) {
-  return db
-    .selectFrom("offers")
-    .select("id")
-    .where("application_id", "=", applicationId)
-    .orderBy("seq")
-    .execute();
+  return db.selectFrom("offers").select("id").where("application_id", "=", applicationId).orderBy("seq").execute();
 }
 
 describe("applying", () => {
@@ -195,8 +190,17 @@ async function applicantOf(applicationId: string) {
 describe("counter-offers", () => {
   it("pass the turn back and forth, record each offer and notify the other party", async () => {
     const { owner, applicant, application } = await negotiation("pending");
-    const offer = await counterOffer(owner, application.id, { price_cents: 260_000, delivery_days: 18, message: "Fecha em 2.600?" });
-    expect(offer).toMatchObject({ author: "merchant", price_cents: 260_000, delivery_days: 18, message: "Fecha em 2.600?" });
+    const offer = await counterOffer(owner, application.id, {
+      price_cents: 260_000,
+      delivery_days: 18,
+      message: "Fecha em 2.600?",
+    });
+    expect(offer).toMatchObject({
+      author: "merchant",
+      price_cents: 260_000,
+      delivery_days: 18,
+      message: "Fecha em 2.600?",
+    });
     expect(await applicationRow(application.id)).toMatchObject({
       status: "countered",
       awaiting: "freelancer",
@@ -204,10 +208,16 @@ describe("counter-offers", () => {
       delivery_days: 18,
       offers_count: 2,
     });
-    expect(await notificationsOf(applicant)).toMatchObject([{ kind: "offer_received", application_id: application.id }]);
+    expect(await notificationsOf(applicant)).toMatchObject([
+      { kind: "offer_received", application_id: application.id },
+    ]);
 
     await counterOffer(applicant, application.id, { price_cents: 280_000, delivery_days: 15 });
-    expect(await applicationRow(application.id)).toMatchObject({ status: "pending", awaiting: "merchant", offers_count: 3 });
+    expect(await applicationRow(application.id)).toMatchObject({
+      status: "pending",
+      awaiting: "merchant",
+      offers_count: 3,
+    });
     expect((await notificationsOf(owner)).map((n) => n.kind)).toEqual(["offer_received"]);
 
     const detail = await getApplication(applicant, application.id);
@@ -246,7 +256,11 @@ describe("counter-offers", () => {
     }).catch((e) => e);
     expect(error).toMatchObject({
       status: 422,
-      fieldErrors: { price_cents: "price_invalid", delivery_days: "delivery_days_invalid", message: "offer_message_length" },
+      fieldErrors: {
+        price_cents: "price_invalid",
+        delivery_days: "delivery_days_invalid",
+        message: "offer_message_length",
+      },
     });
     expect((await applicationRow(application.id)).offers_count).toBe(1);
   });
@@ -257,7 +271,11 @@ describe("accepting", () => {
     const { owner, applicant, application, opportunity } = await negotiation("pending", { vacancies: 2 });
     const result = await acceptOffer(owner, application.id, { offer_id: application.offers[0].id });
     expect(result).toMatchObject({ status: "accepted", awaiting: null, price_cents: 300_000, delivery_days: 20 });
-    expect(await opportunityRow(opportunity.id)).toMatchObject({ status: "open", accepted_count: 1, applications_count: 1 });
+    expect(await opportunityRow(opportunity.id)).toMatchObject({
+      status: "open",
+      accepted_count: 1,
+      applications_count: 1,
+    });
     expect(await notificationsOf(applicant)).toMatchObject([{ kind: "application_accepted" }]);
   });
 
@@ -265,7 +283,9 @@ describe("accepting", () => {
     const { owner, applicant, application } = await negotiation("countered", { vacancies: 3 });
     const result = await acceptOffer(applicant, application.id, { offer_id: application.offers[1].id });
     expect(result).toMatchObject({ status: "accepted", price_cents: 250_000 });
-    expect(await notificationsOf(owner)).toMatchObject([{ kind: "application_accepted", application_id: application.id }]);
+    expect(await notificationsOf(owner)).toMatchObject([
+      { kind: "application_accepted", application_id: application.id },
+    ]);
   });
 
   it("answers 409 for an offer that is no longer the latest, and changes nothing", async () => {
@@ -300,8 +320,14 @@ describe("accepting", () => {
 
     expect(await opportunityRow(opp.id)).toMatchObject({ status: "filled", accepted_count: 2, applications_count: 5 });
     for (const other of [countered, pending]) {
-      expect(await applicationRow(other.id)).toMatchObject({ status: "rejected", rejection_reason: "filled", awaiting: null });
-      expect(await notificationsOf({ id: other.freelancer_id })).toMatchObject([{ kind: "application_rejected", application_id: other.id }]);
+      expect(await applicationRow(other.id)).toMatchObject({
+        status: "rejected",
+        rejection_reason: "filled",
+        awaiting: null,
+      });
+      expect(await notificationsOf({ id: other.freelancer_id })).toMatchObject([
+        { kind: "application_rejected", application_id: other.id },
+      ]);
     }
     expect((await applicationRow(withdrawn.id)).status).toBe("withdrawn");
     expect(await notificationsOf({ id: withdrawn.freelancer_id })).toEqual([]);
@@ -337,7 +363,11 @@ describe("closing and reopening", () => {
     const opp = await createOpportunity(db, { merchant_id: owner.id, vacancies: 3 });
     const hired = await createApplication(db, { opportunity: opp, status: "accepted" });
     const pending = await createApplication(db, { opportunity: opp, status: "pending" });
-    const countered = await createApplication(db, { opportunity: opp, status: "countered", offers: offersFor("countered") });
+    const countered = await createApplication(db, {
+      opportunity: opp,
+      status: "countered",
+      offers: offersFor("countered"),
+    });
     const closed = await closeOpportunity(owner, opp.uuid);
     expect(closed).toMatchObject({ status: "closed", accepted_count: 1, applications_count: 3 });
     expect((await applicationRow(hired.id)).status).toBe("accepted");

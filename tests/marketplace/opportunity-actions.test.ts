@@ -63,7 +63,9 @@ describe("list queries compiled once per role and query", () => {
 
     // Freelancers: the same list, each with their own application (or none).
     const mine = (viewer: typeof carla) =>
-      listOpportunities(viewer, {}).then((list) => list.data.find((o) => o.uuid === anas.uuid)?.my_application?.status ?? null);
+      listOpportunities(viewer, {}).then(
+        (list) => list.data.find((o) => o.uuid === anas.uuid)?.my_application?.status ?? null,
+      );
     expect(await mine(carla)).toBe("pending");
     expect(await mine(davi)).toBeNull();
     expect(await mine(carla)).toBe("pending");

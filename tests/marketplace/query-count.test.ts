@@ -49,7 +49,16 @@ beforeAll(async () => {
     const at = new Date().toISOString();
     await db
       .insertInto("invitations")
-      .values({ id: crypto.randomUUID(), opportunity_id: opp.id, freelancer_id: freelancer.id, merchant_id: merchant.id, message: "Oi", status: "pending", created_at: at, updated_at: at })
+      .values({
+        id: crypto.randomUUID(),
+        opportunity_id: opp.id,
+        freelancer_id: freelancer.id,
+        merchant_id: merchant.id,
+        message: "Oi",
+        status: "pending",
+        created_at: at,
+        updated_at: at,
+      })
       .execute();
   }
   for (let i = 0; i < 39; i++) await createUser(db, { account_type: "freelancer" });
@@ -65,7 +74,20 @@ beforeAll(async () => {
     const at = new Date().toISOString();
     await db
       .insertInto("reviews")
-      .values({ id: crypto.randomUUID(), contract_id: application.id, author_id: merchant.id, subject_id: hired.id, author_role: "merchant", rating: 1 + (i % 5), comment: "Bom", reply: null, replied_at: null, publish_due_at: at, published_at: at, created_at: at })
+      .values({
+        id: crypto.randomUUID(),
+        contract_id: application.id,
+        author_id: merchant.id,
+        subject_id: hired.id,
+        author_role: "merchant",
+        rating: 1 + (i % 5),
+        comment: "Bom",
+        reply: null,
+        replied_at: null,
+        publish_due_at: at,
+        published_at: at,
+        created_at: at,
+      })
       .execute();
   }
 });
@@ -86,17 +108,26 @@ describe("statements per list, whatever the page size", () => {
   it.each([
     ["opportunities (freelancer)", (n: number) => listOpportunities(freelancer, { per_page: String(n) })],
     ["opportunities (merchant)", (n: number) => listOpportunities(merchant, { per_page: String(n) })],
-    ["opportunities (search)", (n: number) => listOpportunities(freelancer, { per_page: String(n), q: "site padaria" })],
+    [
+      "opportunities (search)",
+      (n: number) => listOpportunities(freelancer, { per_page: String(n), q: "site padaria" }),
+    ],
     ["my applications", (n: number) => listMyApplications(freelancer, { per_page: String(n) })],
     ["awaiting confirmation", (n: number) => listAwaitingConfirmation(merchant, { per_page: String(n) })],
-    ["applications of an opportunity", (n: number) => listOpportunityApplications(merchant, uuid, { per_page: String(n) })],
+    [
+      "applications of an opportunity",
+      (n: number) => listOpportunityApplications(merchant, uuid, { per_page: String(n) }),
+    ],
     ["notifications", (n: number) => listNotifications(merchant, { per_page: String(n) })],
     ["contracts", (n: number) => listContracts(merchant, { per_page: String(n) })],
     ["a user's published reviews", (n: number) => listUserReviews(hiredId, { per_page: String(n) })],
     ["invitations (freelancer)", (n: number) => listInvitations(freelancer, { per_page: String(n) })],
     ["invitations (merchant)", (n: number) => listInvitations(merchant, { per_page: String(n) })],
     ["freelancer directory", (n: number) => listFreelancers({ per_page: String(n) })],
-    ["freelancer directory (search)", (n: number) => listFreelancers({ per_page: String(n), q: "joão freel", sort: "name" })],
+    [
+      "freelancer directory (search)",
+      (n: number) => listFreelancers({ per_page: String(n), q: "joão freel", sort: "name" }),
+    ],
   ])("%s", async (_name, list) => {
     const few = await statementsOf(() => list(5));
     const many = await statementsOf(() => list(50));

@@ -3,7 +3,12 @@ import { db, engine, sqlite } from "../../db";
 import { createOpportunity, createUser } from "../../db/factories";
 import type { UserRow } from "../../db/schema";
 import { opportunityQuerySchema } from "~/lib/market-schemas";
-import { listOpportunities, opportunityListQueries, searchWords, toFtsQuery } from "~/services/marketplace/opportunities.server";
+import {
+  listOpportunities,
+  opportunityListQueries,
+  searchWords,
+  toFtsQuery,
+} from "~/services/marketplace/opportunities.server";
 
 let merchant: UserRow;
 let freelancer: UserRow;
@@ -24,7 +29,8 @@ beforeAll(async () => {
   await make("Tradução de catálogo", "Traduzir catálogo de produtos (português → inglês), 40 páginas.", {
     skills: ["Inglês"],
     category: "traducao",
-  });  await make("Programação de loja virtual", "Loja em e-commerce para a pizzaria.com.br, com 3D e MP3.", {
+  });
+  await make("Programação de loja virtual", "Loja em e-commerce para a pizzaria.com.br, com 3D e MP3.", {
     skills: ["Node.js"],
     category: "desenvolvimento",
   });
@@ -35,7 +41,15 @@ const titles = async (user: UserRow, query: Record<string, string>) =>
 
 describe("toFtsQuery", () => {
   it("keeps only runs of letters and digits, lower case, each once", () => {
-    expect(searchWords('site "padaria" NEAR(a b) title:x* site')).toEqual(["site", "padaria", "near", "a", "b", "title", "x"]);
+    expect(searchWords('site "padaria" NEAR(a b) title:x* site')).toEqual([
+      "site",
+      "padaria",
+      "near",
+      "a",
+      "b",
+      "title",
+      "x",
+    ]);
     expect(searchWords("'; DROP TABLE users;--")).toEqual(["drop", "table", "users"]);
     expect(searchWords("café São João!")).toEqual(["café", "são", "joão"]);
     expect(searchWords("a:b & c | !d <-> e")).toEqual(["a", "b", "c", "d", "e"]);
@@ -127,7 +141,11 @@ const HOT_QUERIES: [string, "merchant" | "freelancer", Record<string, string>][]
   ["browse budget_asc", "freelancer", { sort: "budget_asc" }],
   ["browse deadline", "freelancer", { sort: "deadline" }],
   ["browse by category", "freelancer", { category: "design" }],
-  ["browse by category and budget", "freelancer", { category: "design", sort: "budget_desc", budget_min_cents: "1000" }],
+  [
+    "browse by category and budget",
+    "freelancer",
+    { category: "design", sort: "budget_desc", budget_min_cents: "1000" },
+  ],
   ["search", "freelancer", { q: "padaria" }],
   ["search sorted by budget", "freelancer", { q: "site padaria", sort: "budget_asc" }],
   ["search with filters", "freelancer", { q: "site", category: "design", location_type: "remote" }],
@@ -145,9 +163,9 @@ describe.skipIf(!sqlite)("query plans of the hot lists", () => {
     const user = role === "merchant" ? merchant : freelancer;
     const { count, page } = opportunityListQueries(user, opportunityQuerySchema.parse(query));
     for (const compiled of [count.compile(), page.compile()]) {
-      const plan = sqlite!
-        .prepare(`EXPLAIN QUERY PLAN ${compiled.sql}`)
-        .all(...(compiled.parameters as unknown[])) as { detail: string }[];
+      const plan = sqlite!.prepare(`EXPLAIN QUERY PLAN ${compiled.sql}`).all(...(compiled.parameters as unknown[])) as {
+        detail: string;
+      }[];
       const details = plan.map((row) => row.detail);
       const fullScans = details.filter((d) => /^SCAN (opportunities|applications|users)\b(?!_fts)/.test(d));
       expect(fullScans, details.join("\n")).toEqual([]);
@@ -166,7 +184,10 @@ describe.skipIf(!sqlite)("query plans of the hot lists", () => {
         }[]
       ).map((row) => row.detail);
       // "LAST TERM OF ORDER BY" only orders rows that tie on the indexed column.
-      expect(details.filter((d) => d === "USE TEMP B-TREE FOR ORDER BY"), details.join("\n")).toEqual([]);
+      expect(
+        details.filter((d) => d === "USE TEMP B-TREE FOR ORDER BY"),
+        details.join("\n"),
+      ).toEqual([]);
     },
   );
 });

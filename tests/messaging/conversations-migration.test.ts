@@ -20,17 +20,31 @@ describe("migration 017_conversation_parties", () => {
     const at = "2026-03-01T10:00:00.000Z";
     // A conversation as sendMessage wrote it before 017: the merchant wrote twice, the
     // freelancer once and read the first message only.
-    await sql`INSERT INTO conversations (application_id, messages_count, last_message_at) VALUES (${application.id}, 3, ${at})`.execute(db);
-    for (const [seq, author] of [[1, "merchant"], [2, "freelancer"], [3, "merchant"]] as const) {
+    await sql`INSERT INTO conversations (application_id, messages_count, last_message_at) VALUES (${application.id}, 3, ${at})`.execute(
+      db,
+    );
+    for (const [seq, author] of [
+      [1, "merchant"],
+      [2, "freelancer"],
+      [3, "merchant"],
+    ] as const) {
       await sql`INSERT INTO messages (id, application_id, seq, author, body, created_at)
         VALUES (${randomUUID()}, ${application.id}, ${seq}, ${author}, 'Olá', ${at})`.execute(db);
     }
-    await sql`INSERT INTO conversation_reads (application_id, user_id, last_read_seq) VALUES (${application.id}, ${worker.id}, 1)`.execute(db);
+    await sql`INSERT INTO conversation_reads (application_id, user_id, last_read_seq) VALUES (${application.id}, ${worker.id}, 1)`.execute(
+      db,
+    );
 
     await migrateToLatest();
     const rows = await db.selectFrom("conversations").selectAll().execute();
     expect(rows).toEqual([
-      { application_id: application.id, freelancer_id: worker.id, merchant_id: owner.id, messages_count: 3, last_message_at: at },
+      {
+        application_id: application.id,
+        freelancer_id: worker.id,
+        merchant_id: owner.id,
+        messages_count: 3,
+        last_message_at: at,
+      },
     ]);
     expect(await unreadMessages(worker)).toEqual({ total: 1, by_application: { [application.id]: 1 } });
     expect(await unreadMessages(owner)).toEqual({ total: 1, by_application: { [application.id]: 1 } });

@@ -13,7 +13,11 @@ const PATH = "/api/notification-settings";
 function form(path: string, fields: [string, string][], token?: string, headers: Record<string, string> = {}) {
   return new Request(BASE + path, {
     method: "POST",
-    headers: { "Content-Type": "application/x-www-form-urlencoded", ...(token ? { Authorization: `Bearer ${token}` } : {}), ...headers },
+    headers: {
+      "Content-Type": "application/x-www-form-urlencoded",
+      ...(token ? { Authorization: `Bearer ${token}` } : {}),
+      ...headers,
+    },
     body: new URLSearchParams(fields).toString(),
   });
 }
@@ -40,9 +44,18 @@ describe("e-mail settings by the API", () => {
     );
     expect(off.status).toBe(200);
     expect(off.body.message).toBe("Preferências de e-mail salvas.");
-    expect(off.body.settings).toMatchObject({ locale: "en", kinds: { message_received: false, contract_overdue: false, offer_received: true } });
-    const on = await call(settingsRoute.action, jsonRequest(PATH, { kinds: { message_received: true }, locale: null }, { token }));
-    expect(on.body.settings).toMatchObject({ locale: null, kinds: { message_received: true, contract_overdue: false } });
+    expect(off.body.settings).toMatchObject({
+      locale: "en",
+      kinds: { message_received: false, contract_overdue: false, offer_received: true },
+    });
+    const on = await call(
+      settingsRoute.action,
+      jsonRequest(PATH, { kinds: { message_received: true }, locale: null }, { token }),
+    );
+    expect(on.body.settings).toMatchObject({
+      locale: null,
+      kinds: { message_received: true, contract_overdue: false },
+    });
     expect(await getEmailSettings(user)).toEqual(on.body.settings);
   });
 
@@ -61,7 +74,10 @@ describe("e-mail settings by the API", () => {
     expect((await bad({ admin: true })).body.errors.form).toBe("Envie apenas “kinds” e “locale”.");
     expect((await bad("{nope")).status).toBe(400);
     expect((await bad([])).status).toBe(400);
-    const plain = await call(settingsRoute.action, jsonRequest(PATH, "kinds=x", { token, headers: { "Content-Type": "text/plain" } }));
+    const plain = await call(
+      settingsRoute.action,
+      jsonRequest(PATH, "kinds=x", { token, headers: { "Content-Type": "text/plain" } }),
+    );
     expect(plain.status).toBe(415);
     expect((await call(settingsRoute.action, jsonRequest(PATH, {}, { token, method: "PUT" }))).status).toBe(405);
   });
@@ -83,12 +99,27 @@ describe("the settings form of /pages/profile-setting", () => {
     expect(saved.headers.get("Location")).toBe("/pages/profile-setting#email");
     const settings = await getEmailSettings(user);
     expect(settings.locale).toBe("en");
-    expect(Object.entries(settings.kinds).filter(([, on]) => on).map(([k]) => k).sort()).toEqual(["contract_delivered", "offer_received"]);
+    expect(
+      Object.entries(settings.kinds)
+        .filter(([, on]) => on)
+        .map(([k]) => k)
+        .sort(),
+    ).toEqual(["contract_delivered", "offer_received"]);
   });
 
   it("answers 422 with the message in the visitor's language for an unknown kind, changing nothing", async () => {
     const { user, token } = await signedInUser();
-    const refused = await call(profileSettingsPage.action, form("/pages/profile-setting", [["intent", "email"], ["kinds", "spam"]], token));
+    const refused = await call(
+      profileSettingsPage.action,
+      form(
+        "/pages/profile-setting",
+        [
+          ["intent", "email"],
+          ["kinds", "spam"],
+        ],
+        token,
+      ),
+    );
     expect(refused.status).toBe(422);
     expect(refused.body).toMatchObject({ message: "Preferências de e-mail inválidas.", values: { intent: "email" } });
     expect(Object.values((await getEmailSettings(user)).kinds).every(Boolean)).toBe(true);
@@ -96,7 +127,17 @@ describe("the settings form of /pages/profile-setting", () => {
 
   it("picking a language while signed in makes it the language of the e-mails", async () => {
     const { user, token } = await signedInUser();
-    const answer = await call(languageRoute.action, form("/language", [["lng", "en"], ["redirectTo", "/dashboard"]], token));
+    const answer = await call(
+      languageRoute.action,
+      form(
+        "/language",
+        [
+          ["lng", "en"],
+          ["redirectTo", "/dashboard"],
+        ],
+        token,
+      ),
+    );
     expect(answer.status).toBe(302);
     expect((await getEmailSettings(user)).locale).toBe("en");
   });
@@ -121,7 +162,11 @@ describe("unsubscribe links", () => {
   it("takes the one-click POST of a mail program (RFC 8058)", async () => {
     const { user } = await signedInUser();
     const token = unsubscribeToken(user.id, "contract_review_reminder");
-    const oneClick = await call(unsubscribeRoute.action, form(`/unsubscribe/${token}`, [["List-Unsubscribe", "One-Click"]]), { token });
+    const oneClick = await call(
+      unsubscribeRoute.action,
+      form(`/unsubscribe/${token}`, [["List-Unsubscribe", "One-Click"]]),
+      { token },
+    );
     expect(oneClick.status).toBe(200);
     expect((await getEmailSettings(user)).kinds.contract_review_reminder).toBe(false);
   });
@@ -131,7 +176,10 @@ describe("unsubscribe links", () => {
     const token = unsubscribeToken(user.id, "offer_received");
     const tampered = token.replace("offer_received", "message_received");
     for (const handler of [unsubscribeRoute.loader, unsubscribeRoute.action]) {
-      const request = handler === unsubscribeRoute.loader ? new Request(`${BASE}/unsubscribe/${tampered}`) : form(`/unsubscribe/${tampered}`, []);
+      const request =
+        handler === unsubscribeRoute.loader
+          ? new Request(`${BASE}/unsubscribe/${tampered}`)
+          : form(`/unsubscribe/${tampered}`, []);
       const refused = await call(handler, request, { token: tampered });
       expect(refused.status).toBe(400);
       expect(refused.body.ok).toBe(false);

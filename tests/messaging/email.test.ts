@@ -1,8 +1,20 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { db } from "../../db";
 import { config } from "~/config.server";
-import { acceptOffer, applyToOpportunity, counterOffer, getApplication, rejectApplication } from "~/services/marketplace/applications.server";
-import { approveContract, cancelContract, deliverContract, requestChanges, runContractSchedule } from "~/services/contracts/contracts.server";
+import {
+  acceptOffer,
+  applyToOpportunity,
+  counterOffer,
+  getApplication,
+  rejectApplication,
+} from "~/services/marketplace/applications.server";
+import {
+  approveContract,
+  cancelContract,
+  deliverContract,
+  requestChanges,
+  runContractSchedule,
+} from "~/services/contracts/contracts.server";
 import {
   describeUnsubscribe,
   getEmailSettings,
@@ -56,7 +68,9 @@ describe("e-mail notifications through SMTP", () => {
     expect(linkIn(received.text)).toBe(`${config.APP_URL}/applications/${application.id}`);
     expect(received.text).toContain("Olá, Maria Contratante!");
     expect(countered.to).toEqual([applicant.email]);
-    expect(countered.subject).toBe("Freela: Maria Contratante enviou uma contraproposta em “Loja virtual para confeitaria”");
+    expect(countered.subject).toBe(
+      "Freela: Maria Contratante enviou uma contraproposta em “Loja virtual para confeitaria”",
+    );
     expect(linkIn(countered.text)).toBe(`${config.APP_URL}/applications/${application.id}`);
     // The unsubscribe link names the recipient and the kind, in the text and in the RFC 8058 headers.
     const unsubscribeLink = `${config.APP_URL}/unsubscribe/${unsubscribeToken(applicant.id, "offer_received")}`;
@@ -85,8 +99,16 @@ describe("e-mail notifications through SMTP", () => {
     const mails = smtp.received.map((m) => [m.to[0], m.subject, linkIn(m.text)]);
     const contract = `${config.APP_URL}/contracts/${application.id}`;
     expect(mails).toEqual([
-      [applicant.email, expect.stringMatching(/^Freela: Maria Contratante aceitou a proposta em “/), `${config.APP_URL}/applications/${application.id}`],
-      [lost.applicant.email, expect.stringMatching(/^Freela: Sua candidatura a “.*” foi recusada$/), `${config.APP_URL}/applications/${lost.application.id}`],
+      [
+        applicant.email,
+        expect.stringMatching(/^Freela: Maria Contratante aceitou a proposta em “/),
+        `${config.APP_URL}/applications/${application.id}`,
+      ],
+      [
+        lost.applicant.email,
+        expect.stringMatching(/^Freela: Sua candidatura a “.*” foi recusada$/),
+        `${config.APP_URL}/applications/${lost.application.id}`,
+      ],
       [owner.email, expect.stringMatching(/^Freela: João Freelancer enviou uma entrega em “/), contract],
       [applicant.email, expect.stringMatching(/^Freela: Maria Contratante pediu alterações em “/), contract],
       [owner.email, expect.stringMatching(/^Freela: João Freelancer enviou uma entrega em “/), contract],
@@ -114,9 +136,21 @@ describe("e-mail notifications through SMTP", () => {
     const mails = smtp.received.map((m) => [m.to[0], m.subject, linkIn(m.text)]);
     expect(mails).toEqual(
       expect.arrayContaining([
-        [delivered.owner.email, expect.stringMatching(/^Freela: Faltam 5 dias para a entrega de “.*” ser aprovada automaticamente$/), contract],
-        [delivered.owner.email, expect.stringMatching(/^Freela: O contrato de “.*” foi concluído automaticamente$/), contract],
-        [delivered.applicant.email, expect.stringMatching(/^Freela: O contrato de “.*” foi concluído automaticamente$/), contract],
+        [
+          delivered.owner.email,
+          expect.stringMatching(/^Freela: Faltam 5 dias para a entrega de “.*” ser aprovada automaticamente$/),
+          contract,
+        ],
+        [
+          delivered.owner.email,
+          expect.stringMatching(/^Freela: O contrato de “.*” foi concluído automaticamente$/),
+          contract,
+        ],
+        [
+          delivered.applicant.email,
+          expect.stringMatching(/^Freela: O contrato de “.*” foi concluído automaticamente$/),
+          contract,
+        ],
       ]),
     );
     const cancellation = await outboxOf(cancelled.applicant.id);
@@ -184,16 +218,32 @@ describe("settings", () => {
     await updateEmailSettings(applicant, { kinds: { message_received: false, offer_received: true } });
     expect(await drain()).toEqual({ sent: 0, skipped: 1, retried: 0, failed: 0 });
     expect(smtp.received).toEqual([]);
-    expect((await getEmailSettings(applicant)).kinds).toMatchObject({ offer_received: true, message_received: false, contract_delivered: true });
+    expect((await getEmailSettings(applicant)).kinds).toMatchObject({
+      offer_received: true,
+      message_received: false,
+      contract_delivered: true,
+    });
   });
 
   it("refuses unknown kinds, values that are not booleans and unknown languages", async () => {
     const user = await freelancer();
     const refusal = (input: unknown) => updateEmailSettings(user, input).catch((e) => e);
-    expect(await refusal({ kinds: { nope: false } })).toMatchObject({ status: 422, fieldErrors: { kinds: "email_kinds_invalid" } });
-    expect(await refusal({ kinds: { offer_received: "no" } })).toMatchObject({ status: 422, fieldErrors: { kinds: "email_kinds_invalid" } });
-    expect(await refusal({ kinds: ["offer_received"] })).toMatchObject({ status: 422, fieldErrors: { kinds: "email_kinds_invalid" } });
-    expect(await refusal({ locale: "fr" })).toMatchObject({ status: 422, fieldErrors: { locale: "email_locale_invalid" } });
+    expect(await refusal({ kinds: { nope: false } })).toMatchObject({
+      status: 422,
+      fieldErrors: { kinds: "email_kinds_invalid" },
+    });
+    expect(await refusal({ kinds: { offer_received: "no" } })).toMatchObject({
+      status: 422,
+      fieldErrors: { kinds: "email_kinds_invalid" },
+    });
+    expect(await refusal({ kinds: ["offer_received"] })).toMatchObject({
+      status: 422,
+      fieldErrors: { kinds: "email_kinds_invalid" },
+    });
+    expect(await refusal({ locale: "fr" })).toMatchObject({
+      status: 422,
+      fieldErrors: { locale: "email_locale_invalid" },
+    });
     expect(await refusal({ admin: true })).toMatchObject({ status: 422, key: "email_settings_invalid" });
     expect(await getEmailSettings(user)).toMatchObject({ locale: null, kinds: { offer_received: true } });
   });
@@ -207,7 +257,11 @@ describe("the drain", () => {
     smtp.refuse(1);
     expect(await drain(new Date(start))).toEqual({ sent: 0, skipped: 0, retried: 1, failed: 0 });
     let [row] = await outboxOf(applicant.id);
-    expect(row).toMatchObject({ status: "pending", attempts: 1, next_attempt_at: new Date(start + BACKOFF_BASE_MS).toISOString() });
+    expect(row).toMatchObject({
+      status: "pending",
+      attempts: 1,
+      next_attempt_at: new Date(start + BACKOFF_BASE_MS).toISOString(),
+    });
     expect(row.last_error).toMatch(/451/);
     // Not before its time; then sent.
     expect(await drain(new Date(start + BACKOFF_BASE_MS - 1000))).toMatchObject({ sent: 0, retried: 0 });
@@ -254,7 +308,10 @@ describe("the drain", () => {
     const { owner, applicant, application } = await negotiation("pending");
     await counterOffer(owner, application.id, { price_cents: 250_000, delivery_days: 10 });
     const stuck = new Date(Date.now() - 10 * MINUTE).toISOString();
-    await db.updateTable("outbox").set({ status: "sending", claim: "dead", locked_until: stuck, attempts: 1 }).execute();
+    await db
+      .updateTable("outbox")
+      .set({ status: "sending", claim: "dead", locked_until: stuck, attempts: 1 })
+      .execute();
     expect(await drain()).toMatchObject({ sent: 1 });
     expect((await outboxOf(applicant.id))[0]).toMatchObject({ status: "sent", attempts: 2 });
   });
@@ -294,6 +351,8 @@ describe("unsubscribe links", () => {
       expect(await outcome(unsubscribe(bad))).toBe(400);
       expect(await outcome(describeUnsubscribe(bad))).toBe(400);
     }
-    expect(await db.selectFrom("email_opt_outs").selectAll().where("user_id", "in", [user.id, other.id]).execute()).toEqual([]);
+    expect(
+      await db.selectFrom("email_opt_outs").selectAll().where("user_id", "in", [user.id, other.id]).execute(),
+    ).toEqual([]);
   });
 });

@@ -12,8 +12,14 @@ describe("messages of an application", () => {
   it("go both ways from the moment of applying, oldest first, with files", async () => {
     const { owner, applicant, application } = await negotiation("pending");
     await sendMessage(applicant, application.id, { body: "Olá! Posso mandar o portfólio?" });
-    const reply = await sendMessage(owner, application.id, { body: "Pode sim, obrigado." }, [new File([PNG_1X1], "briefing.png")]);
-    expect(reply).toMatchObject({ seq: 2, author: "merchant", files: [{ name: "briefing.png", content_type: "image/png" }] });
+    const reply = await sendMessage(owner, application.id, { body: "Pode sim, obrigado." }, [
+      new File([PNG_1X1], "briefing.png"),
+    ]);
+    expect(reply).toMatchObject({
+      seq: 2,
+      author: "merchant",
+      files: [{ name: "briefing.png", content_type: "image/png" }],
+    });
     const seen = await listMessages(applicant, application.id);
     expect(seen.data.map((m) => [m.seq, m.author, m.body])).toEqual([
       [1, "freelancer", "Olá! Posso mandar o portfólio?"],
@@ -26,7 +32,9 @@ describe("messages of an application", () => {
 
   it("are the two sides' only: anyone else gets 404, for the messages and the files", async () => {
     const { owner, application } = await negotiation("pending");
-    const sent = await sendMessage(owner, application.id, { body: "Mensagem com anexo" }, [new File([PNG_1X1], "a.png")]);
+    const sent = await sendMessage(owner, application.id, { body: "Mensagem com anexo" }, [
+      new File([PNG_1X1], "a.png"),
+    ]);
     const stranger = await freelancer();
     expect(await outcome(listMessages(stranger, application.id))).toBe(404);
     expect(await outcome(sendMessage(stranger, application.id, { body: "Oi" }))).toBe(404);
@@ -44,7 +52,9 @@ describe("messages of an application", () => {
     });
     const fake = new File(["<html></html>"], "contrato.pdf");
     expect(await outcome(sendMessage(applicant, application.id, { body: "Arquivo" }, [fake]))).toBe(422);
-    expect(await db.selectFrom("messages").selectAll().where("application_id", "=", application.id).execute()).toEqual([]);
+    expect(await db.selectFrom("messages").selectAll().where("application_id", "=", application.id).execute()).toEqual(
+      [],
+    );
   });
 
   it("counts unread messages per conversation and in all; opening one marks it read", async () => {
@@ -64,7 +74,9 @@ describe("messages of an application", () => {
   it("numbers messages sent at once without a gap or a double", async () => {
     const { owner, applicant, application } = await negotiation("pending");
     await Promise.all(
-      Array.from({ length: 6 }, (_, i) => sendMessage(i % 2 ? owner : applicant, application.id, { body: `Mensagem ${i}` })),
+      Array.from({ length: 6 }, (_, i) =>
+        sendMessage(i % 2 ? owner : applicant, application.id, { body: `Mensagem ${i}` }),
+      ),
     );
     const seqs = (await listMessages(owner, application.id)).data.map((m) => m.seq);
     expect(seqs).toEqual([1, 2, 3, 4, 5, 6]);
@@ -75,7 +87,11 @@ describe("messages of an application", () => {
     await withdrawApplication(withdrawn.applicant, withdrawn.application.id);
     expect(await outcome(sendMessage(withdrawn.owner, withdrawn.application.id, { body: "Que pena!" }))).toBe(200);
     const longAgo = new Date(Date.now() - 31 * DAY).toISOString();
-    await db.updateTable("applications").set({ updated_at: longAgo }).where("id", "=", withdrawn.application.id).execute();
+    await db
+      .updateTable("applications")
+      .set({ updated_at: longAgo })
+      .where("id", "=", withdrawn.application.id)
+      .execute();
     expect(await outcome(sendMessage(withdrawn.owner, withdrawn.application.id, { body: "Ainda aí?" }))).toBe(409);
     expect((await listMessages(withdrawn.owner, withdrawn.application.id)).open).toBe(false);
 

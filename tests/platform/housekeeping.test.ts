@@ -17,7 +17,11 @@ describe("pruneExpired", () => {
 
     const ms = now.getTime();
     await sql`DELETE FROM rate_limits`.execute(db);
-    for (const [key, expire] of [["gone", ms - 1], ["running", ms + 60_000], ["forever", null]] as const) {
+    for (const [key, expire] of [
+      ["gone", ms - 1],
+      ["running", ms + 60_000],
+      ["forever", null],
+    ] as const) {
       await sql`INSERT INTO rate_limits (key, points, expire) VALUES (${key}, ${1}, ${expire})`.execute(db);
     }
 

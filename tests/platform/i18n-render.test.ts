@@ -46,7 +46,9 @@ describe("the render's i18next instances", () => {
       const t = (await i18nFor(lng)).getFixedT(lng, "market");
       for (let round = 0; round < 2; round++) {
         for (const [key, options] of calls) {
-          expect(t(key, options as never), `${key} ${JSON.stringify(options)} round ${round}`).toBe(expected(key, options as never));
+          expect(t(key, options as never), `${key} ${JSON.stringify(options)} round ${round}`).toBe(
+            expected(key, options as never),
+          );
         }
       }
       expect(t("list.applications", { count: 1 })).not.toBe(t("list.applications", { count: 2 }));
@@ -57,6 +59,7 @@ describe("the render's i18next instances", () => {
     const expected = await plainT("pt-BR", "common");
     const t = (await i18nFor("pt-BR")).getFixedT("pt-BR", "common");
     for (let i = 0; i < 2_500; i++) expect(t("topbar.greeting", { name: `Pessoa ${i}` })).toBe(`Olá, Pessoa ${i}`);
-    for (const i of [0, 1_000, 2_499]) expect(t("topbar.greeting", { name: `Pessoa ${i}` })).toBe(expected("topbar.greeting", { name: `Pessoa ${i}` }));
+    for (const i of [0, 1_000, 2_499])
+      expect(t("topbar.greeting", { name: `Pessoa ${i}` })).toBe(expected("topbar.greeting", { name: `Pessoa ${i}` }));
   });
 });

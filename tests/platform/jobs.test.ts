@@ -12,11 +12,16 @@ describe("every", () => {
     const error = vi.spyOn(console, "error").mockImplementation(() => {});
     let runs = 0;
     let release!: () => void;
-    const stop = every(1_000, "[test] job failed", async () => {
-      runs++;
-      if (runs === 1) await new Promise<void>((done) => (release = done));
-      if (runs === 2) throw new Error("boom");
-    }, { firstAfter: 10 });
+    const stop = every(
+      1_000,
+      "[test] job failed",
+      async () => {
+        runs++;
+        if (runs === 1) await new Promise<void>((done) => (release = done));
+        if (runs === 2) throw new Error("boom");
+      },
+      { firstAfter: 10 },
+    );
 
     await vi.advanceTimersByTimeAsync(10);
     expect(runs).toBe(1);

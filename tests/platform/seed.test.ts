@@ -16,7 +16,10 @@ beforeAll(async () => {
 describe("demo seed", () => {
   it("runs once: a database with users is left alone", async () => {
     expect(await seedDemo(db)).toBe(false);
-    const { n } = await db.selectFrom("users").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
+    const { n } = await db
+      .selectFrom("users")
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .executeTakeFirstOrThrow();
     expect(Number(n)).toBe(demoAccounts.users.length);
   });
 
@@ -26,13 +29,19 @@ describe("demo seed", () => {
     expect(new Set(opportunities.map((o) => o.category))).toEqual(new Set(CATEGORIES));
     expect(new Set(opportunities.map((o) => o.status))).toEqual(new Set(["open", "closed", "filled"]));
     const statuses = await db.selectFrom("applications").select("status").distinct().execute();
-    expect(new Set(statuses.map((s) => s.status))).toEqual(new Set(["pending", "countered", "accepted", "rejected", "withdrawn"]));
+    expect(new Set(statuses.map((s) => s.status))).toEqual(
+      new Set(["pending", "countered", "accepted", "rejected", "withdrawn"]),
+    );
     const reasons = await db.selectFrom("applications").select("rejection_reason").distinct().execute();
     expect(new Set(reasons.map((r) => r.rejection_reason))).toEqual(new Set([null, "declined", "filled", "closed"]));
   });
 
   it("finishes the older hires with published reviews both ways, and ratings that add them up", async () => {
-    const completed = await db.selectFrom("contracts").select(["id", "reviews_count", "events_count"]).where("status", "=", "completed").execute();
+    const completed = await db
+      .selectFrom("contracts")
+      .select(["id", "reviews_count", "events_count"])
+      .where("status", "=", "completed")
+      .execute();
     expect(completed.length).toBeGreaterThanOrEqual(2);
     expect(completed.every((c) => c.reviews_count === 2 && c.events_count === 3)).toBe(true);
     const reviews = await db.selectFrom("reviews").select(["subject_id", "rating", "published_at"]).execute();
@@ -45,7 +54,12 @@ describe("demo seed", () => {
     }
     // Every hired freelancer still has work in progress (their newest hire).
     const hired = await db.selectFrom("contracts").select("freelancer_id").distinct().execute();
-    const working = await db.selectFrom("contracts").select("freelancer_id").distinct().where("status", "=", "in_progress").execute();
+    const working = await db
+      .selectFrom("contracts")
+      .select("freelancer_id")
+      .distinct()
+      .where("status", "=", "in_progress")
+      .execute();
     expect(working.length).toBe(hired.length);
   });
 
@@ -71,7 +85,14 @@ describe("demo seed", () => {
   it("notifications follow the stories, some read and some not", async () => {
     const rows = await db.selectFrom("notifications").select(["kind", "read_at"]).execute();
     expect(new Set(rows.map((r) => r.kind))).toEqual(
-      new Set(["application_received", "offer_received", "application_accepted", "application_rejected", "application_withdrawn", "invitation_received"]),
+      new Set([
+        "application_received",
+        "offer_received",
+        "application_accepted",
+        "application_rejected",
+        "application_withdrawn",
+        "invitation_received",
+      ]),
     );
     expect(rows.some((r) => r.read_at === null)).toBe(true);
     expect(rows.some((r) => r.read_at !== null)).toBe(true);
@@ -95,11 +116,15 @@ describe.skipIf(engine !== "sqlite")("volume seed", () => {
     const result = seedVolume(sqlite, 300);
     expect(result).toMatchObject({ opportunities: 300 });
     expect(result.applications).toBeGreaterThanOrEqual(600);
-    expect(sqlite.prepare("SELECT name FROM sqlite_master WHERE type = 'index' ORDER BY name").all()).toEqual(indexesBefore);
+    expect(sqlite.prepare("SELECT name FROM sqlite_master WHERE type = 'index' ORDER BY name").all()).toEqual(
+      indexesBefore,
+    );
     expect(await brokenInvariants()).toEqual([]);
     // Every hire has its contract.
     const { hires, contracts } = sqlite
-      .prepare("SELECT (SELECT count(*) FROM applications WHERE status = 'accepted') AS hires, (SELECT count(*) FROM contracts) AS contracts")
+      .prepare(
+        "SELECT (SELECT count(*) FROM applications WHERE status = 'accepted') AS hires, (SELECT count(*) FROM contracts) AS contracts",
+      )
       .get() as { hires: number; contracts: number };
     expect(hires).toBeGreaterThan(0);
     expect(contracts).toBe(hires);

@@ -34,7 +34,10 @@ describe.runIf(engine === "postgres")("transaction()", () => {
     await expect(
       transaction(async (trx) => {
         attempts++;
-        await trx.insertInto("users").values({ id: "x" } as never).execute();
+        await trx
+          .insertInto("users")
+          .values({ id: "x" } as never)
+          .execute();
       }),
     ).rejects.toThrow(/null value/);
     expect(attempts).toBe(1);

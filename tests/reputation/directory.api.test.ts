@@ -13,9 +13,31 @@ const ids: Record<string, string> = {};
 beforeAll(async () => {
   token = (await signedInUser({ account_type: "merchant" })).token;
   const people = [
-    { key: "jose", full_name: "José Araújo", bio: "Fotógrafo de eventos e produtos.", skills: ["Fotografia", "Lightroom"], city: "São Paulo", remote: 0 },
-    { key: "ana", full_name: "Ana Beatriz", display_name: "Bia", bio: "Desenvolvedora React e Node.", skills: ["React", "Node.js"], city: "Recife", remote: 1 },
-    { key: "carla", full_name: "Carla Dias", bio: "Design de marcas, 100% remoto.", skills: ["Design", "C++"], city: "sao paulo", remote: 1 },
+    {
+      key: "jose",
+      full_name: "José Araújo",
+      bio: "Fotógrafo de eventos e produtos.",
+      skills: ["Fotografia", "Lightroom"],
+      city: "São Paulo",
+      remote: 0,
+    },
+    {
+      key: "ana",
+      full_name: "Ana Beatriz",
+      display_name: "Bia",
+      bio: "Desenvolvedora React e Node.",
+      skills: ["React", "Node.js"],
+      city: "Recife",
+      remote: 1,
+    },
+    {
+      key: "carla",
+      full_name: "Carla Dias",
+      bio: "Design de marcas, 100% remoto.",
+      skills: ["Design", "C++"],
+      city: "sao paulo",
+      remote: 1,
+    },
   ];
   for (const [i, { key, ...p }] of people.entries()) {
     const u = await createUser(db, { account_type: "freelancer", created_at: `2026-01-0${i + 1}T12:00:00.000Z`, ...p });
@@ -60,7 +82,10 @@ describe("GET /api/freelancers", () => {
     const page = await list("per_page=2&page=2");
     expect(page.data).toHaveLength(1);
     expect(page.meta).toMatchObject({ total: 3, total_pages: 2 });
-    const bad = await call(directoryLoader, jsonRequest("/api/freelancers?sort=stars&per_page=500", undefined, { token }));
+    const bad = await call(
+      directoryLoader,
+      jsonRequest("/api/freelancers?sort=stars&per_page=500", undefined, { token }),
+    );
     expect(bad.status).toBe(422);
     expect(Object.keys(bad.body.errors).sort()).toEqual(["per_page", "sort"]);
     expect((await call(directoryLoader, jsonRequest("/api/freelancers"))).status).toBe(401);
@@ -70,8 +95,13 @@ describe("GET /api/freelancers", () => {
 describe("public profiles", () => {
   it("a freelancer's profile shows the portfolio and never the e-mail", async () => {
     const freelancer = await db.selectFrom("users").selectAll().where("id", "=", ids.ana!).executeTakeFirstOrThrow();
-    await addPortfolioItem(freelancer, { title: "App de delivery", description: "Aplicativo React Native para pedidos." });
-    const res = await call(freelancerLoader, jsonRequest(`/api/freelancers/${ids.ana}`, undefined, { token }), { id: ids.ana! });
+    await addPortfolioItem(freelancer, {
+      title: "App de delivery",
+      description: "Aplicativo React Native para pedidos.",
+    });
+    const res = await call(freelancerLoader, jsonRequest(`/api/freelancers/${ids.ana}`, undefined, { token }), {
+      id: ids.ana!,
+    });
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({ name: "Bia", city: "Recife", remote: true, skills: ["React", "Node.js"] });
     expect(res.body.data.portfolio.map((p: { title: string }) => p.title)).toEqual(["App de delivery"]);
@@ -83,7 +113,9 @@ describe("public profiles", () => {
     await createOpportunity(db, { merchant_id: merchant.id });
     await createOpportunity(db, { merchant_id: merchant.id });
     await createOpportunity(db, { merchant_id: merchant.id, status: "closed" });
-    const res = await call(merchantLoader, jsonRequest(`/api/merchants/${merchant.id}`, undefined, { token }), { id: merchant.id });
+    const res = await call(merchantLoader, jsonRequest(`/api/merchants/${merchant.id}`, undefined, { token }), {
+      id: merchant.id,
+    });
     expect(res.body.data.open_opportunities_count).toBe(2);
     expect(JSON.stringify(res.body)).not.toMatch(/email/);
     for (const [loader, id] of [

@@ -32,16 +32,26 @@ describe("portfolio API", () => {
     expect((await readPhoto(image))?.contentType).toBe("image/png");
 
     const id = added.body.data.id;
-    const edited = await call(itemAction, multipart(`/api/portfolio/${id}`, token, { title: "Loja da Padaria", link: "" }, "PATCH"), { id });
+    const edited = await call(
+      itemAction,
+      multipart(`/api/portfolio/${id}`, token, { title: "Loja da Padaria", link: "" }, "PATCH"),
+      { id },
+    );
     expect(edited.status).toBe(200);
     expect(edited.body.data).toMatchObject({ title: "Loja da Padaria", description: item.description, link: null });
     expect(edited.body.data.image_url).toBe(added.body.data.image_url);
 
-    const noImage = await call(itemAction, multipart(`/api/portfolio/${id}`, token, { remove_image: "1" }, "PATCH"), { id });
+    const noImage = await call(itemAction, multipart(`/api/portfolio/${id}`, token, { remove_image: "1" }, "PATCH"), {
+      id,
+    });
     expect(noImage.body.data.image_url).toBeNull();
     expect(await readPhoto(image)).toBeNull();
 
-    const removed = await call(itemAction, jsonRequest(`/api/portfolio/${id}`, undefined, { method: "DELETE", token }), { id });
+    const removed = await call(
+      itemAction,
+      jsonRequest(`/api/portfolio/${id}`, undefined, { method: "DELETE", token }),
+      { id },
+    );
     expect(removed.status).toBe(200);
     const list = await call(listAction, jsonRequest("/api/portfolio", undefined, { token }));
     expect(list.body.data).toEqual([]);
@@ -66,9 +76,15 @@ describe("portfolio API", () => {
     const mine = await call(addAction, multipart("/api/portfolio", token, item));
     const other = await signedInUser({ account_type: "freelancer" });
     const id = mine.body.data.id;
-    const res = await call(itemAction, multipart(`/api/portfolio/${id}`, other.token, { title: "Roubado" }, "PATCH"), { id });
+    const res = await call(itemAction, multipart(`/api/portfolio/${id}`, other.token, { title: "Roubado" }, "PATCH"), {
+      id,
+    });
     expect(res.status).toBe(404);
-    const del = await call(itemAction, jsonRequest(`/api/portfolio/${id}`, undefined, { method: "DELETE", token: other.token }), { id });
+    const del = await call(
+      itemAction,
+      jsonRequest(`/api/portfolio/${id}`, undefined, { method: "DELETE", token: other.token }),
+      { id },
+    );
     expect(del.status).toBe(404);
   });
 

@@ -2,7 +2,13 @@ import { describe, expect, it } from "vitest";
 import { db } from "../../db";
 import { createOpportunity } from "../../db/factories";
 import { acceptOffer, getApplication } from "~/services/marketplace/applications.server";
-import { approveContract, cancelContract, deliverContract, requestCancellation, acceptCancellation } from "~/services/contracts/contracts.server";
+import {
+  approveContract,
+  cancelContract,
+  deliverContract,
+  requestCancellation,
+  acceptCancellation,
+} from "~/services/contracts/contracts.server";
 import { getOpportunity, listOpportunities } from "~/services/marketplace/opportunities.server";
 import { getFreelancerProfile, getMerchantProfile, listFreelancers } from "~/services/reputation/profiles.server";
 import {
@@ -62,7 +68,8 @@ describe("who may review, and when", () => {
     const stranger = await freelancer();
     expect(await outcome(writeReview(stranger, id, { rating: 5 }))).toBe(404);
     expect(await outcome(writeReview(owner, "not-a-uuid", { rating: 5 }))).toBe(404);
-    for (const rating of [0, 6, 2.5, "cinco", null]) expect(await outcome(writeReview(owner, id, { rating }))).toBe(422);
+    for (const rating of [0, 6, 2.5, "cinco", null])
+      expect(await outcome(writeReview(owner, id, { rating }))).toBe(422);
     expect(await outcome(writeReview(owner, id, { rating: 4, comment: "x".repeat(1001) }))).toBe(422);
     expect(await outcome(writeReview(owner, id, { rating: "4", comment: "x".repeat(1000) }))).toBe(200);
     expect(await outcome(writeReview(owner, id, { rating: 5 }))).toBe(409);
@@ -107,7 +114,11 @@ describe("publication", () => {
   it("publishes a lone review exactly when the window ends, once, whoever runs the schedule", async () => {
     const { owner, applicant, id } = await completed();
     await writeReview(applicant, id, { rating: 5, comment: "Ótimo cliente." });
-    const { publish_due_at } = await db.selectFrom("reviews").select("publish_due_at").where("contract_id", "=", id).executeTakeFirstOrThrow();
+    const { publish_due_at } = await db
+      .selectFrom("reviews")
+      .select("publish_due_at")
+      .where("contract_id", "=", id)
+      .executeTakeFirstOrThrow();
     const due = new Date(publish_due_at);
     await publishDueReviews(new Date(due.getTime() - 1));
     expect((await getContractReviews(owner, id)).theirs).toBeNull();

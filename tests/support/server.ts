@@ -54,7 +54,11 @@ export async function spawnServer({
   timeoutMs = Infinity,
   keepChunks = Infinity,
 }: SpawnServerOptions): Promise<ServerProcess> {
-  const child = spawn(process.execPath, [...nodeArgs, ...script], { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [...nodeArgs, ...script], {
+    cwd: ROOT,
+    env,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   const chunks: string[] = [];
   const keep = (chunk: Buffer) => {
     chunks.push(chunk.toString());

@@ -44,7 +44,10 @@ async function refusal(promise: Promise<unknown>) {
 describe("readForm (every page action)", () => {
   it("reads url-encoded and multipart forms", async () => {
     const encoded = await readForm(post("a=1&b=%C3%A9", "application/x-www-form-urlencoded"));
-    expect([...encoded]).toEqual([["a", "1"], ["b", "é"]]);
+    expect([...encoded]).toEqual([
+      ["a", "1"],
+      ["b", "é"],
+    ]);
     const data = new FormData();
     data.append("a", "1");
     const multipart = await readForm(new Request(URL_, { method: "POST", body: data }));
@@ -57,21 +60,30 @@ describe("readForm (every page action)", () => {
 
   it("refuses other content types with 415, a body without a type included", async () => {
     for (const type of ["application/json", "text/plain", "application/xml", "multipart/mixed; boundary=x"]) {
-      expect(await refusal(readForm(post("a=1", type))), type).toMatchObject({ status: 415, key: "unsupported_media_type" });
+      expect(await refusal(readForm(post("a=1", type))), type).toMatchObject({
+        status: 415,
+        key: "unsupported_media_type",
+      });
     }
     expect(await refusal(readForm(post(new TextEncoder().encode("a=1"), null)))).toMatchObject({ status: 415 });
   });
 
   it("refuses a body past 1 MB with 413, declared or not", async () => {
     const big = "a=" + "x".repeat(MAX_FORM_BYTES);
-    expect(await refusal(readForm(post(big, "application/x-www-form-urlencoded")))).toMatchObject({ status: 413, key: "payload_too_large" });
+    expect(await refusal(readForm(post(big, "application/x-www-form-urlencoded")))).toMatchObject({
+      status: 413,
+      key: "payload_too_large",
+    });
     const streamed = post(streamOf(MAX_FORM_BYTES + 1), "application/x-www-form-urlencoded");
     expect(streamed.headers.get("Content-Length")).toBeNull();
     expect(await refusal(readForm(streamed))).toMatchObject({ status: 413 });
   });
 
   it("refuses a multipart body that does not parse with 400", async () => {
-    expect(await refusal(readForm(post("a=1", "multipart/form-data")))).toMatchObject({ status: 400, key: "malformed_form" });
+    expect(await refusal(readForm(post("a=1", "multipart/form-data")))).toMatchObject({
+      status: 400,
+      key: "malformed_form",
+    });
     const truncated = '--xx\r\nContent-Disposition: form-data; name="a"\r\n\r\nsem fim';
     expect(await refusal(readForm(post(truncated, "multipart/form-data; boundary=xx")))).toMatchObject({ status: 400 });
   });
@@ -83,7 +95,10 @@ describe("readForm (every page action)", () => {
         controller.error(new Error("aborted"));
       },
     });
-    expect(await refusal(readForm(post(broken, "application/x-www-form-urlencoded")))).toMatchObject({ status: 400, key: "body_incomplete" });
+    expect(await refusal(readForm(post(broken, "application/x-www-form-urlencoded")))).toMatchObject({
+      status: 400,
+      key: "body_incomplete",
+    });
   });
 });
 
@@ -102,7 +117,11 @@ describe("readPhotoForm (profile)", () => {
 
   it("reports anything larger on the photo field with 413", async () => {
     for (const size of [MAX_PHOTO_BYTES + 1, MAX_PHOTO_BYTES + MAX_FORM_BYTES + 1]) {
-      expect(await refusal(readPhotoForm(photoForm(size)))).toEqual({ status: 413, key: "photo_too_large", fields: { photo: "photo_too_large" } });
+      expect(await refusal(readPhotoForm(photoForm(size)))).toEqual({
+        status: 413,
+        key: "photo_too_large",
+        fields: { photo: "photo_too_large" },
+      });
     }
   });
 });
@@ -129,22 +148,44 @@ describe("text fields refuse what nobody types", () => {
     for (const bad of ["\u0000", "\u0007", "\u001b[2J", "\u007f", "\ud800", "\udfff", "fim\ud83d"]) {
       expect(titleErrors(`Título ${bad} aqui`), JSON.stringify(bad)).toEqual({ title: "text_invalid_characters" });
     }
-    const reg = registerSchema.safeParse({ full_name: "Nome\u0000", email: "a@b.com", password: "senha-segura-1", account_type: "merchant" });
+    const reg = registerSchema.safeParse({
+      full_name: "Nome\u0000",
+      email: "a@b.com",
+      password: "senha-segura-1",
+      account_type: "merchant",
+    });
     expect(reg.success).toBe(false);
   });
 
   it("counts only visible characters toward a minimum length", () => {
-    for (const invisible of ["\u200B".repeat(10), "\u200B \u200C \u200D \u2060 \uFEFF", "a\u200B\u200B\u200B\u200Bb", "\u202E\u202Eabcd\u202C"]) {
+    for (const invisible of [
+      "\u200B".repeat(10),
+      "\u200B \u200C \u200D \u2060 \uFEFF",
+      "a\u200B\u200B\u200B\u200Bb",
+      "\u202E\u202Eabcd\u202C",
+    ]) {
       expect(titleErrors(invisible), JSON.stringify(invisible)).toEqual({ title: "title_length" });
     }
-    const reg = registerSchema.safeParse({ full_name: "\u200B\u200B\u200B", email: "a@b.com", password: "senha-segura-1", account_type: "merchant" });
+    const reg = registerSchema.safeParse({
+      full_name: "\u200B\u200B\u200B",
+      email: "a@b.com",
+      password: "senha-segura-1",
+      account_type: "merchant",
+    });
     expect(reg.success).toBe(false);
     // Five visible characters are enough, whatever else the text carries.
     expect(titleErrors("a\u200Bbcde")).toEqual({});
   });
 
   it("line breaks, tabs, emoji, right-to-left and combining marks are kept as sent", () => {
-    for (const good of ["Linha\nquebrada\tcom tab", "Vaga 👩🏽‍💻 🇧🇷", "\u202Egnp.exe\u202C", "مرحبا", "Ze\u0301\u0301", "a\u200Bb\uFEFFc"]) {
+    for (const good of [
+      "Linha\nquebrada\tcom tab",
+      "Vaga 👩🏽‍💻 🇧🇷",
+      "\u202Egnp.exe\u202C",
+      "مرحبا",
+      "Ze\u0301\u0301",
+      "a\u200Bb\uFEFFc",
+    ]) {
       const title = `Título ${good} aqui`;
       const parsed = opportunityInputSchema.parse({ ...validOpportunity, title });
       expect(parsed.title).toBe(title);

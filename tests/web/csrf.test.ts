@@ -16,12 +16,19 @@ describe("originDecision", () => {
     expect(originDecision(req("POST", { Origin: "http://freela.test" }))).toBe("allowed");
     expect(originDecision(req("POST", { Origin: "http://freela.test", Host: "freela.test" }))).toBe("allowed");
     expect(
-      originDecision(req("DELETE", { Origin: "http://localhost:3100", Host: "localhost:3100" }, "http://localhost:3100/api/x")),
+      originDecision(
+        req("DELETE", { Origin: "http://localhost:3100", Host: "localhost:3100" }, "http://localhost:3100/api/x"),
+      ),
     ).toBe("allowed");
   });
 
   it("refuses a write from another site, another port or a null origin", () => {
-    for (const origin of ["https://evil.example", "http://freela.test.evil.example", "http://freela.test:8080", "null"]) {
+    for (const origin of [
+      "https://evil.example",
+      "http://freela.test.evil.example",
+      "http://freela.test:8080",
+      "null",
+    ]) {
       expect(originDecision(req("POST", { Origin: origin })), origin).toBe("cross-site");
     }
     for (const method of ["PUT", "PATCH", "DELETE"]) {
@@ -40,9 +47,13 @@ describe("originDecision", () => {
   it("allows a Bearer API client with no cookie, but not a cookie-carrying request from elsewhere", () => {
     expect(originDecision(req("POST", { Authorization: "Bearer abc", Origin: "https://app.example" }))).toBe("allowed");
     expect(
-      originDecision(req("POST", { Authorization: "Bearer abc", Cookie: "freela_session=x", Origin: "https://evil.example" })),
+      originDecision(
+        req("POST", { Authorization: "Bearer abc", Cookie: "freela_session=x", Origin: "https://evil.example" }),
+      ),
     ).toBe("cross-site");
-    expect(originDecision(req("POST", { Cookie: "freela_session=x", Origin: "https://evil.example" }))).toBe("cross-site");
+    expect(originDecision(req("POST", { Cookie: "freela_session=x", Origin: "https://evil.example" }))).toBe(
+      "cross-site",
+    );
   });
 
   it("behind a proxy, compares with X-Forwarded-Host and X-Forwarded-Proto", () => {
@@ -52,12 +63,18 @@ describe("originDecision", () => {
     expect(originDecision(req("POST", { ...proxied, Origin: "http://freela.com.br" }, internal))).toBe("cross-site");
     expect(originDecision(req("POST", { ...proxied, Origin: "https://evil.example" }, internal))).toBe("cross-site");
     // A TLS proxy that does not say so: the https page of the same host is still this site.
-    expect(originDecision(req("POST", { Host: "freela.com.br", Origin: "https://freela.com.br" }, "http://freela.com.br/login"))).toBe(
+    expect(
+      originDecision(
+        req("POST", { Host: "freela.com.br", Origin: "https://freela.com.br" }, "http://freela.com.br/login"),
+      ),
+    ).toBe("allowed");
+    // An https request never accepts an http page.
+    expect(originDecision(req("POST", { Origin: "http://freela.com.br" }, "https://freela.com.br/login"))).toBe(
+      "cross-site",
+    );
+    expect(originDecision(req("POST", { Origin: "https://freela.com.br" }, "https://freela.com.br:443/login"))).toBe(
       "allowed",
     );
-    // An https request never accepts an http page.
-    expect(originDecision(req("POST", { Origin: "http://freela.com.br" }, "https://freela.com.br/login"))).toBe("cross-site");
-    expect(originDecision(req("POST", { Origin: "https://freela.com.br" }, "https://freela.com.br:443/login"))).toBe("allowed");
   });
 });
 

@@ -34,7 +34,11 @@ describe("cross-site writes", () => {
     const { cookie } = await cookieFor(user.id);
     const res = await call(
       settingsPage,
-      formPost("/pages/profile-setting", { full_name: "Nome Trocado", bio: "", skills: "" }, { Cookie: cookie, Origin: EVIL }),
+      formPost(
+        "/pages/profile-setting",
+        { full_name: "Nome Trocado", bio: "", skills: "" },
+        { Cookie: cookie, Origin: EVIL },
+      ),
     );
     expect(res.status).toBe(403);
     expect(res.body.message).toMatch(/^Requisição recusada/);
@@ -47,7 +51,11 @@ describe("cross-site writes", () => {
     const { cookie } = await cookieFor(user.id);
     const res = await call(
       settingsPage,
-      formPost("/pages/profile-setting", { full_name: "Nome Novo", bio: "", skills: "" }, { Cookie: cookie, Origin: BASE }),
+      formPost(
+        "/pages/profile-setting",
+        { full_name: "Nome Novo", bio: "", skills: "" },
+        { Cookie: cookie, Origin: BASE },
+      ),
     );
     expect(res.status).toBe(302);
     const row = await db.selectFrom("users").select("full_name").where("id", "=", user.id).executeTakeFirstOrThrow();
@@ -56,7 +64,10 @@ describe("cross-site writes", () => {
 
   it("visitor forms (login, language) refuse another site's post", async () => {
     const user = await createUser(db);
-    const login = await call(loginPage, formPost("/login", { email: user.email, password: user.password }, { Origin: EVIL }));
+    const login = await call(
+      loginPage,
+      formPost("/login", { email: user.email, password: user.password }, { Origin: EVIL }),
+    );
     expect(login.status).toBe(403);
     const lang = await call(languagePage, formPost("/language", { lng: "en" }, { "Sec-Fetch-Site": "cross-site" }));
     expect(lang.status).toBe(403);
@@ -87,7 +98,10 @@ describe("cross-site writes", () => {
     );
     expect(register.status).toBe(403);
     expect(register.body.success).toBe(false);
-    const login = await call(apiLogin, jsonRequest("/api/login", { email: user.email, password: user.password }, { headers: { Origin: EVIL } }));
+    const login = await call(
+      apiLogin,
+      jsonRequest("/api/login", { email: user.email, password: user.password }, { headers: { Origin: EVIL } }),
+    );
     expect(login.status).toBe(403);
   });
 
@@ -112,10 +126,15 @@ describe("page login", () => {
   it("issues a new session and ends the one the browser carried", async () => {
     const user = await createUser(db);
     const { token: old, cookie } = await cookieFor(user.id);
-    const res = await call(loginPage, formPost("/login", { email: user.email, password: user.password }, { Cookie: cookie, Origin: BASE }));
+    const res = await call(
+      loginPage,
+      formPost("/login", { email: user.email, password: user.password }, { Cookie: cookie, Origin: BASE }),
+    );
     expect(res.status).toBe(302);
     const setCookie = res.headers.get("Set-Cookie") ?? "";
-    const fresh = await sessionCookie.parse(setCookie.split(/,(?=\s*freela_session=)/).find((c) => c.includes("freela_session=")) ?? "");
+    const fresh = await sessionCookie.parse(
+      setCookie.split(/,(?=\s*freela_session=)/).find((c) => c.includes("freela_session=")) ?? "",
+    );
     expect(typeof fresh).toBe("string");
     expect(fresh).not.toBe(old);
     expect(await findSessionUser(fresh)).not.toBeNull();
@@ -145,7 +164,9 @@ describe("write rate limit", () => {
     const retryAfter = Number(res.headers.get("Retry-After"));
     expect(retryAfter).toBeGreaterThan(0);
     expect(retryAfter).toBeLessThanOrEqual(60);
-    expect(res.body.message).toBe(`Muitas alterações em pouco tempo. Aguarde ${retryAfter} segundo(s) e tente novamente.`);
+    expect(res.body.message).toBe(
+      `Muitas alterações em pouco tempo. Aguarde ${retryAfter} segundo(s) e tente novamente.`,
+    );
     const row = await db.selectFrom("users").select("full_name").where("id", "=", user.id).executeTakeFirstOrThrow();
     expect(row.full_name).toBe("Antes Do Limite");
   });
@@ -201,34 +222,46 @@ describe("odd ids in the path", () => {
   // PostgreSQL refuses a NUL character in text outright; no id may reach it as an error.
   const ODD = ["\u0000", "a\u0000b", "\ud800", "x".repeat(5000), "'; DROP TABLE users; --", "%00", "../../etc/passwd"];
 
-  it.each(ODD.map((id) => [JSON.stringify(id).slice(0, 30), id]))("%s is a 404 everywhere, never a 500", async (_label, id) => {
-    const merchant = await signedInUser({ account_type: "merchant" });
-    const freelancer = await signedInUser({ account_type: "freelancer" });
-    const routes = await Promise.all([
-      import("~/routes/api+/opportunities+/$uuid"),
-      import("~/routes/api+/opportunities+/$uuid.applications"),
-      import("~/routes/api+/opportunities+/$uuid.close"),
-      import("~/routes/api+/opportunities+/$uuid.reopen"),
-      import("~/routes/api+/applications+/$id"),
-      import("~/routes/api+/applications+/$id.offers"),
-      import("~/routes/api+/applications+/$id.accept"),
-      import("~/routes/api+/applications+/$id.reject"),
-      import("~/routes/api+/applications+/$id.withdraw"),
-    ]);
-    const params = { uuid: id, id };
-    const body = { offer_id: "x", price_cents: 1000, delivery_days: 3, cover_letter: "Carta de apresentação válida." };
-    for (const who of [merchant, freelancer]) {
-      for (const route of routes) {
-        const handlers = [
-          "loader" in route && route.loader !== route.action ? call(route.loader as never, jsonRequest("/x", undefined, { token: who.token }), params) : null,
-          "action" in route ? call(route.action as never, jsonRequest("/x", body, { token: who.token }), params) : null,
-        ];
-        for (const res of await Promise.all(handlers.filter(Boolean))) {
-          expect(res!.status, JSON.stringify(res!.body)).toBeLessThan(500);
+  it.each(ODD.map((id) => [JSON.stringify(id).slice(0, 30), id]))(
+    "%s is a 404 everywhere, never a 500",
+    async (_label, id) => {
+      const merchant = await signedInUser({ account_type: "merchant" });
+      const freelancer = await signedInUser({ account_type: "freelancer" });
+      const routes = await Promise.all([
+        import("~/routes/api+/opportunities+/$uuid"),
+        import("~/routes/api+/opportunities+/$uuid.applications"),
+        import("~/routes/api+/opportunities+/$uuid.close"),
+        import("~/routes/api+/opportunities+/$uuid.reopen"),
+        import("~/routes/api+/applications+/$id"),
+        import("~/routes/api+/applications+/$id.offers"),
+        import("~/routes/api+/applications+/$id.accept"),
+        import("~/routes/api+/applications+/$id.reject"),
+        import("~/routes/api+/applications+/$id.withdraw"),
+      ]);
+      const params = { uuid: id, id };
+      const body = {
+        offer_id: "x",
+        price_cents: 1000,
+        delivery_days: 3,
+        cover_letter: "Carta de apresentação válida.",
+      };
+      for (const who of [merchant, freelancer]) {
+        for (const route of routes) {
+          const handlers = [
+            "loader" in route && route.loader !== route.action
+              ? call(route.loader as never, jsonRequest("/x", undefined, { token: who.token }), params)
+              : null,
+            "action" in route
+              ? call(route.action as never, jsonRequest("/x", body, { token: who.token }), params)
+              : null,
+          ];
+          for (const res of await Promise.all(handlers.filter(Boolean))) {
+            expect(res!.status, JSON.stringify(res!.body)).toBeLessThan(500);
+          }
         }
       }
-    }
-  });
+    },
+  );
 
   it("odd notification ids are refused or ignored, never a 500", async () => {
     const user = await signedInUser();
@@ -247,10 +280,19 @@ describe("a NUL character anywhere a client may type", () => {
     const answers = await Promise.all([
       call(apiLogin, jsonRequest("/api/login", { email: "a\u0000@example.com", password: "senha-segura-1" })),
       call(apiLogin, jsonRequest("/api/login", { email: user.user.email, password: "senha\u0000segura" })),
-      call(apiRegister, jsonRequest("/api/register", {
-        full_name: "Nome\u0000Completo", email: "nul\u0000@example.com", password: "senha-segura-1", account_type: "freelancer",
-      })),
-      call(search.loader, jsonRequest("/api/opportunities?q=site%00padaria&category=%00", undefined, { token: user.token })),
+      call(
+        apiRegister,
+        jsonRequest("/api/register", {
+          full_name: "Nome\u0000Completo",
+          email: "nul\u0000@example.com",
+          password: "senha-segura-1",
+          account_type: "freelancer",
+        }),
+      ),
+      call(
+        search.loader,
+        jsonRequest("/api/opportunities?q=site%00padaria&category=%00", undefined, { token: user.token }),
+      ),
     ]);
     for (const res of answers) expect(res.status, JSON.stringify(res.body)).toBeLessThan(500);
   });
@@ -279,7 +321,10 @@ describe("POST-only endpoints (apiPost)", () => {
     const user = await signedInUser();
     const close = await import("~/routes/api+/opportunities+/$uuid.close");
     const put = (headers: Record<string, string>) =>
-      new Request(`${BASE}/api/opportunities/x/close`, { method: "PUT", headers: { Authorization: `Bearer ${user.token}`, ...headers } });
+      new Request(`${BASE}/api/opportunities/x/close`, {
+        method: "PUT",
+        headers: { Authorization: `Bearer ${user.token}`, ...headers },
+      });
     expect((await call(close.action, put({}), { uuid: "x" })).status).toBe(405);
     expect((await call(close.action, put({ Cookie: "a=b", Origin: EVIL }), { uuid: "x" })).status).toBe(403);
   });

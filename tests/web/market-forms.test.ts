@@ -21,12 +21,20 @@ describe("priceInput", () => {
       { price: "price_cents" },
       applyInputSchema,
     );
-    expect(input).toEqual({ cover_letter: "Tenho experiência com sites de padaria.", price_cents: 150_050, delivery_days: "10" });
+    expect(input).toEqual({
+      cover_letter: "Tenho experiência com sites de padaria.",
+      price_cents: 150_050,
+      delivery_days: "10",
+    });
   });
 
   it("refuses a price that is not one, with the other fields' problems in the same answer", () => {
     const error = thrown(() =>
-      priceInput({ cover_letter: "curta", price: "mil reais", delivery_days: "10" }, { price: "price_cents" }, applyInputSchema),
+      priceInput(
+        { cover_letter: "curta", price: "mil reais", delivery_days: "10" },
+        { price: "price_cents" },
+        applyInputSchema,
+      ),
     );
     expect(error).toBeInstanceOf(AppError);
     expect(error.status).toBe(422);
@@ -45,10 +53,15 @@ describe("priceInput", () => {
 describe("marketFormError", () => {
   it("puts the service's *_cents errors back on the price fields, translated, keeping what was typed", async () => {
     const error = new AppError(422, "validation_failed", { budget_max_cents: "budget_range", title: "title_length" });
-    const response = await marketFormError(request, error, { title: "Abc", budget_max: "10" }, {
-      budget_min: "budget_min_cents",
-      budget_max: "budget_max_cents",
-    });
+    const response = await marketFormError(
+      request,
+      error,
+      { title: "Abc", budget_max: "10" },
+      {
+        budget_min: "budget_min_cents",
+        budget_max: "budget_max_cents",
+      },
+    );
     expect(response.status).toBe(422);
     const body = (await response.json()) as { errors: Record<string, string>; values: Record<string, string> };
     expect(Object.keys(body.errors).sort()).toEqual(["budget_max", "title"]);
@@ -81,12 +94,17 @@ describe("readWithoutRefused", () => {
       if ("sort" in query) throw new AppError(422, "validation_failed", { sort: "sort_invalid" });
       return ["ok"];
     };
-    expect(await readWithoutRefused({ q: "site", sort: "x" }, read)).toEqual({ list: ["ok"], refused: { sort: "sort_invalid" } });
+    expect(await readWithoutRefused({ q: "site", sort: "x" }, read)).toEqual({
+      list: ["ok"],
+      refused: { sort: "sort_invalid" },
+    });
     expect(seen).toEqual([{ q: "site", sort: "x" }, { q: "site" }]);
   });
 
   it("lets any other error through, and reads at most twice", async () => {
-    await expect(readWithoutRefused({}, async () => Promise.reject(new AppError(404, "not_found")))).rejects.toMatchObject({ status: 404 });
+    await expect(
+      readWithoutRefused({}, async () => Promise.reject(new AppError(404, "not_found"))),
+    ).rejects.toMatchObject({ status: 404 });
     let reads = 0;
     const stubborn = async () => {
       reads++;

@@ -35,10 +35,22 @@ async function render(manifestRoutes: Record<string, unknown>, message: string) 
   const staticHandlerContext = await handler.query(new Request("http://localhost/"));
   if (staticHandlerContext instanceof Response) throw new Error("unexpected response");
   const context = {
-    manifest: { routes: manifestRoutes, entry: { module: "/build/entry.js", imports: [] }, url: "/build/manifest.js", version: "1" },
+    manifest: {
+      routes: manifestRoutes,
+      entry: { module: "/build/entry.js", imports: [] },
+      url: "/build/manifest.js",
+      version: "1",
+    },
     routeModules: { root: { default: Root } },
     staticHandlerContext,
-    future: { v3_fetcherPersist: true, v3_relativeSplatPath: true, v3_throwAbortReason: true, v3_lazyRouteDiscovery: true, v3_singleFetch: false, v3_routeConfig: false },
+    future: {
+      v3_fetcherPersist: true,
+      v3_relativeSplatPath: true,
+      v3_throwAbortReason: true,
+      v3_lazyRouteDiscovery: true,
+      v3_singleFetch: false,
+      v3_routeConfig: false,
+    },
     isSpaMode: false,
     serverHandoffString: "{}",
     criticalCss: undefined,
@@ -50,7 +62,16 @@ async function render(manifestRoutes: Record<string, unknown>, message: string) 
 }
 
 const rootManifest = () => ({
-  root: { id: "root", path: "/", hasLoader: true, hasAction: false, hasClientLoader: false, hasClientAction: false, hasErrorBoundary: false, module: "/build/root.js" },
+  root: {
+    id: "root",
+    path: "/",
+    hasLoader: true,
+    hasAction: false,
+    hasClientLoader: false,
+    hasClientAction: false,
+    hasErrorBoundary: false,
+    module: "/build/root.js",
+  },
 });
 
 describe("page render routes (patched @remix-run/react and react-router-dom)", () => {

@@ -136,7 +136,11 @@ describe("route matching (patched @remix-run/router)", () => {
       ["/applications/42", "routes/applications+/$id", { id: "42" }],
       ["/api/opportunities", "routes/api+/opportunities+/_index", {}],
       ["/api/opportunities/u1/applications", "routes/api+/opportunities+/$uuid.applications", { uuid: "u1" }],
-      ["/api/contracts/7/cancellation-requests/accept", "routes/api+/contracts+/$id.cancellation-requests.accept", { id: "7" }],
+      [
+        "/api/contracts/7/cancellation-requests/accept",
+        "routes/api+/contracts+/$id.cancellation-requests.accept",
+        { id: "7" },
+      ],
       ["/api/no/such/thing", "routes/api+/$", { "*": "no/such/thing" }],
       ["/no/such/page", "routes/$", { "*": "no/such/page" }],
       // Folders whose name starts with "_" add nothing to the URL.

@@ -40,9 +40,13 @@ export default function DashboardPage() {
         intro={t(`dashboard.${role}_intro`)}
         actions={
           role === "merchant" ? (
-            <Link to="/opportunities/create" className="btn btn-primary">+ {t("dashboard.go_create")}</Link>
+            <Link to="/opportunities/create" className="btn btn-primary">
+              + {t("dashboard.go_create")}
+            </Link>
           ) : (
-            <Link to="/opportunities" className="btn btn-primary">{t("dashboard.go_opportunities")}</Link>
+            <Link to="/opportunities" className="btn btn-primary">
+              {t("dashboard.go_opportunities")}
+            </Link>
           )
         }
       />
@@ -52,7 +56,11 @@ export default function DashboardPage() {
           const body = (
             <>
               <span className="figure-value">
-                {key === "success_rate" ? `${value}%` : key.endsWith("_cents") ? formatMoney(value, i18n.language) : value}
+                {key === "success_rate"
+                  ? `${value}%`
+                  : key.endsWith("_cents")
+                    ? formatMoney(value, i18n.language)
+                    : value}
               </span>
               <span className="figure-label">{t(`dashboard.figures_${role}.${key}`)}</span>
               {key === "success_rate" ? <span className="figure-hint">{t("dashboard.success_hint")}</span> : null}
@@ -79,17 +87,33 @@ export default function DashboardPage() {
         <div className="action-row">
           {role === "merchant" ? (
             <>
-              <Link to="/applications/awaiting-confirmation" className="btn btn-secondary">{t("dashboard.go_pending")}</Link>
-              <Link to="/contracts" className="btn btn-ghost">{t("dashboard.go_contracts")}</Link>
-              <Link to="/opportunities" className="btn btn-ghost">{t("nav.my_opportunities", { ns: "common" })}</Link>
-              <Link to="/opportunities/create" className="btn btn-ghost">{t("dashboard.go_create")}</Link>
+              <Link to="/applications/awaiting-confirmation" className="btn btn-secondary">
+                {t("dashboard.go_pending")}
+              </Link>
+              <Link to="/contracts" className="btn btn-ghost">
+                {t("dashboard.go_contracts")}
+              </Link>
+              <Link to="/opportunities" className="btn btn-ghost">
+                {t("nav.my_opportunities", { ns: "common" })}
+              </Link>
+              <Link to="/opportunities/create" className="btn btn-ghost">
+                {t("dashboard.go_create")}
+              </Link>
             </>
           ) : (
             <>
-              <Link to="/applications/awaiting-confirmation" className="btn btn-secondary">{t("dashboard.go_awaiting")}</Link>
-              <Link to="/my-applications" className="btn btn-ghost">{t("dashboard.go_my_applications")}</Link>
-              <Link to="/contracts" className="btn btn-ghost">{t("dashboard.go_contracts")}</Link>
-              <Link to="/opportunities" className="btn btn-ghost">{t("dashboard.go_opportunities")}</Link>
+              <Link to="/applications/awaiting-confirmation" className="btn btn-secondary">
+                {t("dashboard.go_awaiting")}
+              </Link>
+              <Link to="/my-applications" className="btn btn-ghost">
+                {t("dashboard.go_my_applications")}
+              </Link>
+              <Link to="/contracts" className="btn btn-ghost">
+                {t("dashboard.go_contracts")}
+              </Link>
+              <Link to="/opportunities" className="btn btn-ghost">
+                {t("dashboard.go_opportunities")}
+              </Link>
             </>
           )}
         </div>

@@ -47,7 +47,10 @@ export default function InvitationsPage() {
   const freelancer = viewer === "freelancer";
   return (
     <div className="page page-narrow">
-      <PageHeader title={t("invitations.title")} intro={t(freelancer ? "invitations.intro_freelancer" : "invitations.intro_merchant")} />
+      <PageHeader
+        title={t("invitations.title")}
+        intro={t(freelancer ? "invitations.intro_freelancer" : "invitations.intro_merchant")}
+      />
       <FormMessage data={refusal} />
       {data.length ? (
         <ul className="stack invitation-list">
@@ -63,7 +66,8 @@ export default function InvitationsPage() {
                   <span className={`badge ${BADGE[inv.status]}`}>{t(`invitations.status.${inv.status}`)}</span>
                 </div>
                 <p className="muted">
-                  {t(freelancer ? "invitations.from" : "invitations.to")} <Link to={otherHref}>{other.display_name}</Link> ·{" "}
+                  {t(freelancer ? "invitations.from" : "invitations.to")}{" "}
+                  <Link to={otherHref}>{other.display_name}</Link> ·{" "}
                   <time dateTime={inv.created_at}>{formatDate(inv.created_at, i18n.language)}</time>
                 </p>
                 <blockquote className="prewrap">{inv.message}</blockquote>
@@ -85,7 +89,10 @@ export default function InvitationsPage() {
           })}
         </ul>
       ) : (
-        <EmptyState title={t("invitations.empty")} text={t(freelancer ? "invitations.empty_freelancer" : "invitations.empty_merchant")} />
+        <EmptyState
+          title={t("invitations.empty")}
+          text={t(freelancer ? "invitations.empty_freelancer" : "invitations.empty_merchant")}
+        />
       )}
       <Pagination meta={meta} />
     </div>

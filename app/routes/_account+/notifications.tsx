@@ -53,7 +53,9 @@ export default function NotificationsPage() {
             <Form method="post">
               <input type="hidden" name="intent" value="read_all" />
               <input type="hidden" name="redirectTo" value="/notifications" />
-              <button type="submit" className="btn btn-secondary">{t("notifications.mark_all")}</button>
+              <button type="submit" className="btn btn-secondary">
+                {t("notifications.mark_all")}
+              </button>
             </Form>
           ) : null
         }

@@ -9,7 +9,12 @@ import { updateProfile } from "~/services/accounts/accounts.server";
 import { requireUser } from "~/web/auth.server";
 import { emailSettingsFromForm, getEmailSettings, updateEmailSettings } from "~/services/messaging/email.server";
 import { fileOf, formError, formValues, profileInput, readPhotoForm } from "~/web/forms.server";
-import { addPortfolioItem, deletePortfolioItem, listPortfolio, updatePortfolioItem } from "~/services/reputation/portfolio.server";
+import {
+  addPortfolioItem,
+  deletePortfolioItem,
+  listPortfolio,
+  updatePortfolioItem,
+} from "~/services/reputation/portfolio.server";
 import { PortfolioEditor } from "~/components/portfolio";
 import { getRequestT } from "~/web/i18n.server";
 import { redirectWithSuccess } from "~/web/toast.server";
@@ -28,7 +33,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return json({ email, portfolio });
 }
 
-const PORTFOLIO_DONE = { add: "portfolio_item_added", update: "portfolio_item_updated", remove: "portfolio_item_deleted" } as const;
+const PORTFOLIO_DONE = {
+  add: "portfolio_item_added",
+  update: "portfolio_item_updated",
+  remove: "portfolio_item_deleted",
+} as const;
 
 /** The forms that post here: the profile (multipart, with the photo), the e-mail settings (intent=email), the portfolio's items. */
 export async function action({ request }: ActionFunctionArgs) {
@@ -97,9 +106,13 @@ export default function ProfileSettingsPage() {
                 aria-describedby={data?.errors?.photo ? "photo-error" : "photo-hint"}
               />
               {data?.errors?.photo ? (
-                <p className="field-error" id="photo-error">{data.errors.photo}</p>
+                <p className="field-error" id="photo-error">
+                  {data.errors.photo}
+                </p>
               ) : (
-                <p className="field-hint" id="photo-hint">{t("fields.photo_hint")}</p>
+                <p className="field-hint" id="photo-hint">
+                  {t("fields.photo_hint")}
+                </p>
               )}
             </div>
           </div>
@@ -153,7 +166,9 @@ export default function ProfileSettingsPage() {
             </div>
           </div>
           <div className="form-actions">
-            <Link to="/profile" className="btn btn-ghost">{t("actions.cancel")}</Link>
+            <Link to="/profile" className="btn btn-ghost">
+              {t("actions.cancel")}
+            </Link>
             <button type="submit" className="btn btn-primary" disabled={busy}>
               {busy ? t("actions.saving") : t("actions.save")}
             </button>
@@ -194,7 +209,9 @@ function EmailSettings({ refusal }: { refusal?: { message?: string; errors?: Rec
           <select id="email-locale" name="locale" defaultValue={email.locale ?? ""}>
             <option value="">{t("email_settings.locale_default")}</option>
             {supportedLngs.map((lng) => (
-              <option key={lng} value={lng}>{t(`email_settings.locales.${lng}`)}</option>
+              <option key={lng} value={lng}>
+                {t(`email_settings.locales.${lng}`)}
+              </option>
             ))}
           </select>
           {refusal?.errors?.locale ? <p className="field-error">{refusal.errors.locale}</p> : null}

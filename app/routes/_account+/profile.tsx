@@ -52,7 +52,9 @@ export default function ProfilePage() {
               {user.skills.length ? (
                 <ul className="tags">
                   {user.skills.map((skill) => (
-                    <li key={skill} className="tag">{skill}</li>
+                    <li key={skill} className="tag">
+                      {skill}
+                    </li>
                   ))}
                 </ul>
               ) : (

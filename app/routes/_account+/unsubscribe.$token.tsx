@@ -50,7 +50,9 @@ export default function UnsubscribePage() {
       <AuthLayout title={t("unsubscribe.invalid_title")}>
         <Alert type="danger">{data.message}</Alert>
         <p className="auth-switch">
-          <Link to="/pages/profile-setting#email" className="link">{t("unsubscribe.settings")}</Link>
+          <Link to="/pages/profile-setting#email" className="link">
+            {t("unsubscribe.settings")}
+          </Link>
         </p>
       </AuthLayout>
     );
@@ -72,7 +74,9 @@ export default function UnsubscribePage() {
         </Form>
       )}
       <p className="auth-switch">
-        <Link to="/pages/profile-setting#email" className="link">{t("unsubscribe.settings")}</Link>
+        <Link to="/pages/profile-setting#email" className="link">
+          {t("unsubscribe.settings")}
+        </Link>
       </p>
     </AuthLayout>
   );

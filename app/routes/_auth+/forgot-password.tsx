@@ -51,7 +51,9 @@ export default function ForgotPasswordPage() {
         </button>
       </Form>
       <p className="auth-switch">
-        <Link to="/login" className="link">{t("auth.back_to_login")}</Link>
+        <Link to="/login" className="link">
+          {t("auth.back_to_login")}
+        </Link>
       </p>
     </AuthLayout>
   );

@@ -43,7 +43,11 @@ export default function LoginPage() {
     <AuthLayout title={t("auth.login_title")} subtitle={t("auth.login_subtitle")}>
       <FormMessage data={data} />
       <Form method="post" className="stack" noValidate>
-        <input type="hidden" name="redirectFrom" value={params.get("redirectFrom") ?? data?.values?.redirectFrom ?? ""} />
+        <input
+          type="hidden"
+          name="redirectFrom"
+          value={params.get("redirectFrom") ?? data?.values?.redirectFrom ?? ""}
+        />
         <Field
           name="email"
           type="email"
@@ -71,7 +75,10 @@ export default function LoginPage() {
         </button>
       </Form>
       <p className="auth-switch">
-        {t("auth.no_account")} <Link to="/register" className="link">{t("auth.create_account")}</Link>
+        {t("auth.no_account")}{" "}
+        <Link to="/register" className="link">
+          {t("auth.create_account")}
+        </Link>
       </p>
     </AuthLayout>
   );

@@ -93,7 +93,10 @@ export default function RegisterPage() {
         </button>
       </Form>
       <p className="auth-switch">
-        {t("auth.have_account")} <Link to="/login" className="link">{t("auth.sign_in_link")}</Link>
+        {t("auth.have_account")}{" "}
+        <Link to="/login" className="link">
+          {t("auth.sign_in_link")}
+        </Link>
       </p>
     </AuthLayout>
   );

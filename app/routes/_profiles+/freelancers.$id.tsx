@@ -72,10 +72,16 @@ function InviteForm({ name, openings }: { name: string; openings: { uuid: string
               >
                 <option value="">{t("invitations.choose")}</option>
                 {openings.map((o) => (
-                  <option key={o.uuid} value={o.uuid}>{o.title}</option>
+                  <option key={o.uuid} value={o.uuid}>
+                    {o.title}
+                  </option>
                 ))}
               </select>
-              {errors.opportunity ? <p className="field-error" id="opportunity-error">{errors.opportunity}</p> : null}
+              {errors.opportunity ? (
+                <p className="field-error" id="opportunity-error">
+                  {errors.opportunity}
+                </p>
+              ) : null}
             </div>
             <TextAreaField
               name="message"
@@ -88,7 +94,9 @@ function InviteForm({ name, openings }: { name: string; openings: { uuid: string
               error={errors.message}
             />
             <div className="form-actions">
-              <button type="submit" className="btn btn-primary" disabled={busy}>{t("invitations.send")}</button>
+              <button type="submit" className="btn btn-primary" disabled={busy}>
+                {t("invitations.send")}
+              </button>
             </div>
           </Form>
         </>
@@ -106,7 +114,11 @@ export default function FreelancerProfilePage() {
     <PublicProfile profile={profile}>
       <section className="card" aria-labelledby="portfolio-title">
         <h3 id="portfolio-title">{t("public_profile.portfolio")}</h3>
-        {profile.portfolio.length ? <PortfolioList items={profile.portfolio} /> : <p className="muted">{t("portfolio.empty")}</p>}
+        {profile.portfolio.length ? (
+          <PortfolioList items={profile.portfolio} />
+        ) : (
+          <p className="muted">{t("portfolio.empty")}</p>
+        )}
       </section>
       <ProfileReviews reviews={reviews.data} meta={reviews.meta} />
       {merchant ? <InviteForm name={profile.name} openings={openings} /> : null}

@@ -34,7 +34,14 @@ export default function FreelancersPage() {
       <Form method="get" className="card filters directory-filters" role="search" aria-label={t("directory.label")}>
         <div className="field">
           <label htmlFor="d-q">{t("directory.q")}</label>
-          <input id="d-q" name="q" type="search" maxLength={LIMITS.search.max} defaultValue={filters.q ?? ""} placeholder={t("directory.q_placeholder")} />
+          <input
+            id="d-q"
+            name="q"
+            type="search"
+            maxLength={LIMITS.search.max}
+            defaultValue={filters.q ?? ""}
+            placeholder={t("directory.q_placeholder")}
+          />
         </div>
         <div className="field">
           <label htmlFor="d-skill">{t("directory.skill")}</label>
@@ -42,14 +49,22 @@ export default function FreelancersPage() {
         </div>
         <div className="field">
           <label htmlFor="d-city">{t("directory.city")}</label>
-          <input id="d-city" name="city" maxLength={LIMITS.city.max} defaultValue={filters.city ?? ""} autoComplete="address-level2" />
+          <input
+            id="d-city"
+            name="city"
+            maxLength={LIMITS.city.max}
+            defaultValue={filters.city ?? ""}
+            autoComplete="address-level2"
+          />
         </div>
         <div className="field">
           <label htmlFor="d-min-rating">{t("directory.min_rating")}</label>
           <select id="d-min-rating" name="min_rating" defaultValue={filters.min_rating ?? ""}>
             <option value="">{t("directory.min_rating_any")}</option>
             {MIN_RATINGS.map((r) => (
-              <option key={r} value={r}>{t("directory.min_rating_at_least", { value: formatRating(Number(r), i18n.language) })}</option>
+              <option key={r} value={r}>
+                {t("directory.min_rating_at_least", { value: formatRating(Number(r), i18n.language) })}
+              </option>
             ))}
           </select>
         </div>
@@ -57,19 +72,30 @@ export default function FreelancersPage() {
           <label htmlFor="d-sort">{t("directory.sort")}</label>
           <select id="d-sort" name="sort" defaultValue={filters.sort ?? "newest"}>
             {DIRECTORY_SORTS.map((s) => (
-              <option key={s} value={s}>{t(`directory.sort_${s}`)}</option>
+              <option key={s} value={s}>
+                {t(`directory.sort_${s}`)}
+              </option>
             ))}
           </select>
         </div>
         <label className="check directory-remote">
-          <input type="checkbox" name="remote" value="1" defaultChecked={filters.remote === "1"} /> {t("directory.remote")}
+          <input type="checkbox" name="remote" value="1" defaultChecked={filters.remote === "1"} />{" "}
+          {t("directory.remote")}
         </label>
         <div className="form-actions">
-          {filtered ? <Link to="/freelancers" className="btn btn-ghost">{t("directory.clear")}</Link> : null}
-          <button type="submit" className="btn btn-primary">{t("directory.apply")}</button>
+          {filtered ? (
+            <Link to="/freelancers" className="btn btn-ghost">
+              {t("directory.clear")}
+            </Link>
+          ) : null}
+          <button type="submit" className="btn btn-primary">
+            {t("directory.apply")}
+          </button>
         </div>
       </Form>
-      <p className="muted" role="status">{t("directory.count", { count: meta.total })}</p>
+      <p className="muted" role="status">
+        {t("directory.count", { count: meta.total })}
+      </p>
       {data.length ? (
         <ul className="person-grid">
           {data.map((person) => (

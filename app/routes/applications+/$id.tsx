@@ -33,7 +33,10 @@ export default function ApplicationPage() {
   return (
     <div className="page">
       <Breadcrumb>
-        <Link to={viewer === "merchant" ? `/opportunities/${a.opportunity.uuid}/applications` : "/my-applications"} className="link">
+        <Link
+          to={viewer === "merchant" ? `/opportunities/${a.opportunity.uuid}/applications` : "/my-applications"}
+          className="link"
+        >
           ← {viewer === "merchant" ? t("applications.heading") : t("my_applications.heading")}
         </Link>
       </Breadcrumb>
@@ -41,7 +44,9 @@ export default function ApplicationPage() {
         <div>
           <h2>{t("application.heading")}</h2>
           <p className="muted">
-            <Link to={`/opportunities/${a.opportunity.uuid}`} className="link">{a.opportunity.title}</Link>{" "}
+            <Link to={`/opportunities/${a.opportunity.uuid}`} className="link">
+              {a.opportunity.title}
+            </Link>{" "}
             {a.opportunity.status !== "open" ? <OpportunityStatusBadge status={a.opportunity.status} /> : null}
           </p>
         </div>
@@ -50,7 +55,9 @@ export default function ApplicationPage() {
             {unreadHere ? t("messages.open_count", { count: unreadHere }) : t("messages.open")}
           </Link>
           {a.status === "accepted" ? (
-            <Link to={`/contracts/${a.id}`} className="btn btn-primary">{t("application.contract_link")}</Link>
+            <Link to={`/contracts/${a.id}`} className="btn btn-primary">
+              {t("application.contract_link")}
+            </Link>
           ) : null}
           <Link to={`/applications/${a.id}/negotiate`} className={`btn ${yourTurn ? "btn-primary" : "btn-secondary"}`}>
             {negotiating ? t("application.negotiate") : t("application.view_negotiation")}
@@ -63,7 +70,12 @@ export default function ApplicationPage() {
           <section className="card">
             <div className="row-between wrap">
               <h3>{t("application.status")}</h3>
-              <ApplicationStatusBadge status={a.status} awaiting={a.awaiting} viewer={viewer} reason={a.rejection_reason} />
+              <ApplicationStatusBadge
+                status={a.status}
+                awaiting={a.awaiting}
+                viewer={viewer}
+                reason={a.rejection_reason}
+              />
             </div>
             {a.status === "accepted" ? (
               <p className="notice notice-success">
@@ -76,7 +88,11 @@ export default function ApplicationPage() {
             ) : a.status === "rejected" && a.rejection_reason ? (
               <p className="notice notice-danger">
                 {t("application.reason", { reason: t(`reasons.${a.rejection_reason}`) })}
-                {a.rejection_message ? <><br />“{a.rejection_message}”</> : null}
+                {a.rejection_message ? (
+                  <>
+                    <br />“{a.rejection_message}”
+                  </>
+                ) : null}
               </p>
             ) : (
               <p className="notice notice-info">{t("application.final")}</p>
@@ -101,7 +117,10 @@ export default function ApplicationPage() {
             </dl>
             {actions.length ? (
               <p className="muted small">
-                {t("negotiate.actions")}: {actions.map((action) => t(`negotiate.${action === "counter" ? "counter_heading" : action}`)).join(" · ")}
+                {t("negotiate.actions")}:{" "}
+                {actions
+                  .map((action) => t(`negotiate.${action === "counter" ? "counter_heading" : action}`))
+                  .join(" · ")}
               </p>
             ) : null}
           </section>
@@ -112,7 +131,9 @@ export default function ApplicationPage() {
         </div>
         <aside className="detail-aside">
           <section className="card side-card person-card">
-            <p className="compare-label">{viewer === "merchant" ? t("application.freelancer") : t("application.merchant")}</p>
+            <p className="compare-label">
+              {viewer === "merchant" ? t("application.freelancer") : t("application.merchant")}
+            </p>
             {viewer === "merchant" ? (
               <>
                 <div className="byline">
@@ -128,14 +149,22 @@ export default function ApplicationPage() {
                 {a.freelancer.skills.length ? (
                   <ul className="tags">
                     {a.freelancer.skills.map((s) => (
-                      <li key={s} className="tag">{s}</li>
+                      <li key={s} className="tag">
+                        {s}
+                      </li>
                     ))}
                   </ul>
                 ) : null}
               </>
             ) : (
               <div className="byline">
-                <Avatar user={{ full_name: a.opportunity.merchant.display_name ?? "?", photo_url: a.opportunity.merchant.photo_url }} size="md" />
+                <Avatar
+                  user={{
+                    full_name: a.opportunity.merchant.display_name ?? "?",
+                    photo_url: a.opportunity.merchant.photo_url,
+                  }}
+                  size="md"
+                />
                 <strong>
                   <Link to={`/merchants/${a.opportunity.merchant.id}`}>{a.opportunity.merchant.display_name}</Link>
                 </strong>

@@ -10,7 +10,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   try {
     return attachmentResponse(await getMessageFile(user, params.id ?? "", params.file ?? ""));
   } catch (error) {
-    if (error instanceof AppError) return new Response("Not found", { status: 404, headers: { "Content-Type": "text/plain" } });
+    if (error instanceof AppError)
+      return new Response("Not found", { status: 404, headers: { "Content-Type": "text/plain" } });
     throw error;
   }
 }

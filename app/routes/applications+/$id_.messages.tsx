@@ -28,7 +28,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const application = await orRefusal(getApplication(user, id));
   const conversation = await orRefusal(listMessages(user, id));
   const viewer: "merchant" | "freelancer" = application.freelancer.id === user.id ? "freelancer" : "merchant";
-  const other = viewer === "merchant" ? displayNameOf(application.freelancer) : application.opportunity.merchant.display_name;
+  const other =
+    viewer === "merchant" ? displayNameOf(application.freelancer) : application.opportunity.merchant.display_name;
   return json({ id, title: application.opportunity.title, status: application.status, other, viewer, conversation });
 }
 
@@ -63,8 +64,14 @@ export default function MessagesPage() {
   return (
     <div className="page">
       <Breadcrumb>
-        <Link to={`/applications/${id}`} className="link">← {t("negotiate.application_link")}</Link>
-        {status === "accepted" ? <Link to={`/contracts/${id}`} className="link">{t("application.contract_link")}</Link> : null}
+        <Link to={`/applications/${id}`} className="link">
+          ← {t("negotiate.application_link")}
+        </Link>
+        {status === "accepted" ? (
+          <Link to={`/contracts/${id}`} className="link">
+            {t("application.contract_link")}
+          </Link>
+        ) : null}
       </Breadcrumb>
       <header className="page-header">
         <div>
@@ -75,7 +82,9 @@ export default function MessagesPage() {
       <div className="detail-layout">
         <div className="detail-main">
           <section className="card" aria-labelledby="thread-title">
-            <h3 id="thread-title" className="sr-only">{t("messages.thread")}</h3>
+            <h3 id="thread-title" className="sr-only">
+              {t("messages.thread")}
+            </h3>
             <MessageThread applicationId={id} messages={conversation.data} viewer={viewer} />
           </section>
           {conversation.open ? (
@@ -83,22 +92,45 @@ export default function MessagesPage() {
               <h3 id="send-title">{t("messages.send_heading")}</h3>
               <FormMessage data={data} />
               <Form method="post" encType="multipart/form-data" className="stack" noValidate preventScrollReset>
-                <TextAreaField name="body" label={t("messages.body")} rows={3} maxLength={LIMITS.message_body.max} required defaultValue={data?.values?.body} error={errors.body} />
+                <TextAreaField
+                  name="body"
+                  label={t("messages.body")}
+                  rows={3}
+                  maxLength={LIMITS.message_body.max}
+                  required
+                  defaultValue={data?.values?.body}
+                  error={errors.body}
+                />
                 <div className={`field${errors.files ? " has-error" : ""}`}>
                   <label htmlFor="files">{t("contract.deliver_files")}</label>
-                  <input id="files" name="files" type="file" multiple aria-describedby={errors.files ? "files-error" : "files-hint"} aria-invalid={errors.files ? true : undefined} />
+                  <input
+                    id="files"
+                    name="files"
+                    type="file"
+                    multiple
+                    aria-describedby={errors.files ? "files-error" : "files-hint"}
+                    aria-invalid={errors.files ? true : undefined}
+                  />
                   {errors.files ? (
-                    <p className="field-error" id="files-error">{errors.files}</p>
+                    <p className="field-error" id="files-error">
+                      {errors.files}
+                    </p>
                   ) : (
-                    <p className="field-hint" id="files-hint">{t("contract.files_hint", { max: MAX_MESSAGE_FILES })}</p>
+                    <p className="field-hint" id="files-hint">
+                      {t("contract.files_hint", { max: MAX_MESSAGE_FILES })}
+                    </p>
                   )}
                 </div>
                 <div className="form-actions">
-                  <button type="submit" className="btn btn-primary" disabled={busy}>{t("messages.send")}</button>
+                  <button type="submit" className="btn btn-primary" disabled={busy}>
+                    {t("messages.send")}
+                  </button>
                 </div>
               </Form>
               {conversation.closes_at ? (
-                <p className="muted small">{t("messages.closes_at", { date: formatDate(conversation.closes_at, i18n.language) })}</p>
+                <p className="muted small">
+                  {t("messages.closes_at", { date: formatDate(conversation.closes_at, i18n.language) })}
+                </p>
               ) : null}
             </section>
           ) : (

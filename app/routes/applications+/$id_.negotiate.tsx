@@ -84,7 +84,13 @@ function CounterForm({ current }: { current: { price_cents: number; delivery_day
       <FormMessage data={mine} />
       <Form method="post" className="stack" noValidate>
         <input type="hidden" name="intent" value="counter" />
-        <TermsFields priceLabel={t("fields.offer_price")} values={mine?.values} errors={errors} defaultCents={current.price_cents} defaultDays={current.delivery_days} />
+        <TermsFields
+          priceLabel={t("fields.offer_price")}
+          values={mine?.values}
+          errors={errors}
+          defaultCents={current.price_cents}
+          defaultDays={current.delivery_days}
+        />
         <TextAreaField
           name="message"
           label={t("fields.message")}
@@ -122,8 +128,12 @@ export default function NegotiatePage() {
   return (
     <div className="page">
       <Breadcrumb>
-        <Link to={`/applications/${a.id}`} className="link">← {t("negotiate.application_link")}</Link>
-        <Link to={`/opportunities/${a.opportunity.uuid}`} className="link">{t("negotiate.opportunity_link")}</Link>
+        <Link to={`/applications/${a.id}`} className="link">
+          ← {t("negotiate.application_link")}
+        </Link>
+        <Link to={`/opportunities/${a.opportunity.uuid}`} className="link">
+          {t("negotiate.opportunity_link")}
+        </Link>
       </Breadcrumb>
       <header className="page-header">
         <div>
@@ -141,7 +151,12 @@ export default function NegotiatePage() {
       <FormMessage data={pageError} />
       {confirm === "reject" && actions.includes("reject") ? (
         <ConfirmPanel intent="reject" cancelHref={here}>
-          <TextAreaField name="message" label={t("fields.reject_message")} rows={3} maxLength={LIMITS.reject_message.max} />
+          <TextAreaField
+            name="message"
+            label={t("fields.reject_message")}
+            rows={3}
+            maxLength={LIMITS.reject_message.max}
+          />
         </ConfirmPanel>
       ) : null}
       {confirm === "withdraw" && actions.includes("withdraw") ? (

@@ -41,7 +41,10 @@ const ACCEPT = ".pdf,.png,.jpg,.jpeg,.webp,.gif,.zip,.docx,.xlsx,.pptx,.odt,.ods
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   const id = applicationIdOr404(params.id);
-  const [contract, reviews] = await Promise.all([orRefusal(getContract(user, id)), orRefusal(getContractReviews(user, id))]);
+  const [contract, reviews] = await Promise.all([
+    orRefusal(getContract(user, id)),
+    orRefusal(getContractReviews(user, id)),
+  ]);
   const viewer: "merchant" | "freelancer" = contract.freelancer.id === user.id ? "freelancer" : "merchant";
   // One clock for the server render and the browser's, so countdowns agree when hydrating.
   return json({ contract, reviews, viewer, now: Date.now() });
@@ -129,9 +132,13 @@ function DeliverForm() {
             aria-describedby={errors.files ? "files-error" : "files-hint"}
           />
           {errors.files ? (
-            <p className="field-error" id="files-error">{errors.files}</p>
+            <p className="field-error" id="files-error">
+              {errors.files}
+            </p>
           ) : (
-            <p className="field-hint" id="files-hint">{t("contract.files_hint", { max: MAX_DELIVERY_FILES })}</p>
+            <p className="field-hint" id="files-hint">
+              {t("contract.files_hint", { max: MAX_DELIVERY_FILES })}
+            </p>
           )}
         </div>
         <div className="form-actions">
@@ -204,21 +211,33 @@ export default function ContractPage() {
   const actions = c.allowed_actions;
   const other = viewer === "merchant" ? c.freelancer : c.merchant;
   const formIntents = ["deliver", "request_changes", "review", "reply"];
-  const pageError = data && !formIntents.includes(data.values?.intent ?? "") && !data.errors?.files && !data.errors?.reason ? data : null;
+  const pageError =
+    data && !formIntents.includes(data.values?.intent ?? "") && !data.errors?.files && !data.errors?.reason
+      ? data
+      : null;
   const date = (iso: string | null) => (iso ? formatDate(iso, i18n.language) : "");
 
   return (
     <div className="page">
       <Breadcrumb>
-        <Link to="/contracts" className="link">← {t("contract.back")}</Link>
-        <Link to={`/applications/${c.application_id}`} className="link">{t("contract.application_link")}</Link>
+        <Link to="/contracts" className="link">
+          ← {t("contract.back")}
+        </Link>
+        <Link to={`/applications/${c.application_id}`} className="link">
+          {t("contract.application_link")}
+        </Link>
       </Breadcrumb>
       <header className="page-header">
         <div>
           <h2>{t("contract.heading")}</h2>
           <p className="muted">
-            <Link to={`/opportunities/${c.opportunity.uuid}`} className="link">{c.opportunity.title}</Link> ·{" "}
-            {t(viewer === "merchant" ? "contracts.with_freelancer" : "contracts.with_merchant", { name: other.display_name ?? "?" })}
+            <Link to={`/opportunities/${c.opportunity.uuid}`} className="link">
+              {c.opportunity.title}
+            </Link>{" "}
+            ·{" "}
+            {t(viewer === "merchant" ? "contracts.with_freelancer" : "contracts.with_merchant", {
+              name: other.display_name ?? "?",
+            })}
           </p>
         </div>
         <div className="page-header-actions">
@@ -254,10 +273,17 @@ export default function ContractPage() {
             ) : c.status === "cancelled" ? (
               <p className="notice notice-danger">
                 {t("contract.state_cancelled", { date: date(c.ended_at) })}
-                {c.end_reason ? <><br />{t("contract.cancel_reason", { reason: c.end_reason })}</> : null}
+                {c.end_reason ? (
+                  <>
+                    <br />
+                    {t("contract.cancel_reason", { reason: c.end_reason })}
+                  </>
+                ) : null}
               </p>
             ) : (
-              <p className={`notice ${actions.includes("deliver") || actions.includes("approve") ? "notice-warning" : "notice-info"}`}>
+              <p
+                className={`notice ${actions.includes("deliver") || actions.includes("approve") ? "notice-warning" : "notice-info"}`}
+              >
                 {t(`contract.state_${c.status}_${viewer}`)}
                 {/* A pending cancellation request holds the automatic approval. */}
                 {c.status === "delivered" && c.review_due_at && !c.cancel_request ? (
@@ -277,7 +303,10 @@ export default function ContractPage() {
               <p className="notice notice-danger">
                 {c.cancel_request.by === viewer
                   ? t("contract.cancel_request_mine", { reason: c.cancel_request.reason })
-                  : t("contract.cancel_request_theirs", { name: other.display_name ?? "?", reason: c.cancel_request.reason })}
+                  : t("contract.cancel_request_theirs", {
+                      name: other.display_name ?? "?",
+                      reason: c.cancel_request.reason,
+                    })}
               </p>
             ) : null}
             <dl className="facts">
@@ -321,16 +350,25 @@ export default function ContractPage() {
                 {actions.includes("approve") ? (
                   <Form method="post">
                     <input type="hidden" name="intent" value="approve" />
-                    <button type="submit" className="btn btn-primary" disabled={busy} title={t("contract.approve_hint")}>
+                    <button
+                      type="submit"
+                      className="btn btn-primary"
+                      disabled={busy}
+                      title={t("contract.approve_hint")}
+                    >
                       ✓ {t("contract.approve")}
                     </button>
                   </Form>
                 ) : null}
                 {actions.includes("deliver") ? (
-                  <a href="#deliver-title" className="btn btn-secondary">{t("contract.deliver_heading")}</a>
+                  <a href="#deliver-title" className="btn btn-secondary">
+                    {t("contract.deliver_heading")}
+                  </a>
                 ) : null}
                 {actions.includes("request_changes") ? (
-                  <a href="#changes-title" className="btn btn-secondary">{t("contract.changes_heading")}</a>
+                  <a href="#changes-title" className="btn btn-secondary">
+                    {t("contract.changes_heading")}
+                  </a>
                 ) : null}
                 {actions.includes("accept_cancellation") ? (
                   <Link to={`${here}?confirm=accept_cancellation`} className="btn btn-danger-ghost">

@@ -25,7 +25,13 @@ export default function ContractsPage() {
   return (
     <div className="page">
       <PageHeader title={t("contracts.heading")} intro={t(`contracts.intro_${viewer}`)} />
-      <StatusTabs statuses={CONTRACT_STATUSES} current={status} label={t("contracts.status_filter")} names="contract_status" allKey="contracts.all" />
+      <StatusTabs
+        statuses={CONTRACT_STATUSES}
+        current={status}
+        label={t("contracts.status_filter")}
+        names="contract_status"
+        allKey="contracts.all"
+      />
       {data.length ? (
         <div className="app-list">
           {data.map((item) => (
@@ -33,7 +39,10 @@ export default function ContractsPage() {
           ))}
         </div>
       ) : (
-        <EmptyState title={t("contracts.empty_title")} text={status ? t("contracts.empty_filtered") : t(`contracts.empty_${viewer}`)} />
+        <EmptyState
+          title={t("contracts.empty_title")}
+          text={status ? t("contracts.empty_filtered") : t(`contracts.empty_${viewer}`)}
+        />
       )}
       <Pagination meta={meta} />
     </div>

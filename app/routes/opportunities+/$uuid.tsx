@@ -126,21 +126,22 @@ export default function OpportunityPage() {
   const confirm = isOwner ? params.get("confirm") : null;
   const may = (action: (typeof o.allowed_actions)[number]) => o.allowed_actions.includes(action);
   const here = `/opportunities/${o.uuid}`;
-  const place = o.location_type === "remote" || !o.city ? t(`location_types.${o.location_type}`) : `${t(`location_types.${o.location_type}`)} · ${o.city}`;
+  const place =
+    o.location_type === "remote" || !o.city
+      ? t(`location_types.${o.location_type}`)
+      : `${t(`location_types.${o.location_type}`)} · ${o.city}`;
   const pageError = data && data.values?.intent !== "apply" ? data : null;
 
   return (
     <div className="page">
       <Breadcrumb>
-        <Link to="/opportunities" className="link">← {t("details.back")}</Link>
+        <Link to="/opportunities" className="link">
+          ← {t("details.back")}
+        </Link>
       </Breadcrumb>
       <FormMessage data={pageError} />
-      {confirm === "close" && may("close") ? (
-        <ConfirmPanel intent="close" cancelHref={here} />
-      ) : null}
-      {confirm === "delete" && may("delete") ? (
-        <ConfirmPanel intent="delete" cancelHref={here} />
-      ) : null}
+      {confirm === "close" && may("close") ? <ConfirmPanel intent="close" cancelHref={here} /> : null}
+      {confirm === "delete" && may("delete") ? <ConfirmPanel intent="delete" cancelHref={here} /> : null}
       <div className="detail-layout">
         <div className="detail-main">
           <article className="card opp-detail">
@@ -156,13 +157,16 @@ export default function OpportunityPage() {
                 {t("details.posted_by")}{" "}
                 <strong>
                   <Link to={`/merchants/${o.merchant.id}`}>{o.merchant.display_name}</Link>
-                </strong> · <RatingSummary rating={o.merchant.rating} /> · {formatDate(o.created_at, i18n.language)}
+                </strong>{" "}
+                · <RatingSummary rating={o.merchant.rating} /> · {formatDate(o.created_at, i18n.language)}
               </span>
             </div>
             <dl className="facts">
               <div>
                 <dt>{t("details.budget")}</dt>
-                <dd><Budget item={o} /></dd>
+                <dd>
+                  <Budget item={o} />
+                </dd>
               </div>
               <div>
                 <dt>{t("details.location")}</dt>
@@ -183,7 +187,9 @@ export default function OpportunityPage() {
             {o.skills.length ? (
               <ul className="tags">
                 {o.skills.map((skill) => (
-                  <li key={skill} className="tag">{skill}</li>
+                  <li key={skill} className="tag">
+                    {skill}
+                  </li>
                 ))}
               </ul>
             ) : (

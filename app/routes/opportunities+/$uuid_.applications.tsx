@@ -19,7 +19,9 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireMerchant(request);
   const uuid = params.uuid!;
   const opportunity = await orRefusal(getOpportunity(user, uuid));
-  const { list, query } = await listFromUrl(request, ["status", "page"], (q) => listOpportunityApplications(user, uuid, q));
+  const { list, query } = await listFromUrl(request, ["status", "page"], (q) =>
+    listOpportunityApplications(user, uuid, q),
+  );
   return json({ ...list, opportunity, status: query.status ?? null });
 }
 
@@ -29,7 +31,9 @@ export default function OpportunityApplicationsPage() {
   return (
     <div className="page">
       <Breadcrumb>
-        <Link to={`/opportunities/${o.uuid}`} className="link">← {t("applications.back")}</Link>
+        <Link to={`/opportunities/${o.uuid}`} className="link">
+          ← {t("applications.back")}
+        </Link>
       </Breadcrumb>
       <PageHeader
         title={t("applications.heading")}

@@ -4,7 +4,13 @@ import { useTranslation } from "react-i18next";
 import { MarketErrorBoundary } from "~/components/market/error-boundary";
 import { OpportunityForm } from "~/components/market/opportunity-form";
 import { PageHeader } from "~/components/market/page-header";
-import { marketFormError, orRefusal, priceInput, redirectWithMarketToast, type PriceFields } from "~/web/market-forms.server";
+import {
+  marketFormError,
+  orRefusal,
+  priceInput,
+  redirectWithMarketToast,
+  type PriceFields,
+} from "~/web/market-forms.server";
 import { opportunityPatchSchema } from "~/lib/market-schemas";
 import { marketTitleMeta } from "~/lib/market-meta";
 import { centsToInput } from "~/lib/money";

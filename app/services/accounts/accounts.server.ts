@@ -53,7 +53,13 @@ export async function registerUser(input: unknown, request?: Request) {
     photo_path: null,
     city: null,
     remote: 1,
-    ...directoryColumns({ full_name: data.full_name, display_name: data.display_name ?? null, bio: "", skills: [], city: null }),
+    ...directoryColumns({
+      full_name: data.full_name,
+      display_name: data.display_name ?? null,
+      bio: "",
+      skills: [],
+      city: null,
+    }),
     rating_count: 0,
     rating_sum: 0,
     // The language picked before signing up (the lng cookie), for the user's e-mails.
@@ -136,11 +142,7 @@ export async function updateProfile(user: UserRow, input: unknown, photo?: Blob 
 export async function requestPasswordReset(email: string, origin: string, request?: Request) {
   await consume(limiters.resetByEmail, email);
   if (request) await consume(limiters.resetByIp, clientIp(request));
-  const user = await db
-    .selectFrom("users")
-    .select(["id", "email"])
-    .where("email", "=", email)
-    .executeTakeFirst();
+  const user = await db.selectFrom("users").select(["id", "email"]).where("email", "=", email).executeTakeFirst();
   if (!user) return;
   const token = randomBytes(32).toString("base64url");
   const now = Date.now();

@@ -47,7 +47,6 @@ async function run<T>(task: Record<string, unknown>): Promise<T> {
   }
 }
 
-export const hashPassword = (password: string) =>
-  run<string>({ op: "hash", password, cost: config.BCRYPT_COST });
+export const hashPassword = (password: string) => run<string>({ op: "hash", password, cost: config.BCRYPT_COST });
 
 export const verifyPassword = (password: string, hash: string) => run<boolean>({ op: "compare", password, hash });

@@ -31,4 +31,3 @@ export function toUserJson(user: UserRow) {
 }
 
 export type UserJson = ReturnType<typeof toUserJson>;
-

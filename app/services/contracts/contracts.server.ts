@@ -71,19 +71,20 @@ type ContractState = Pick<ContractRow, "status" | "deliveries_count" | "cancel_r
  * The one table of who may do what, and when. allowedContractActions lists the moves it lets
  * through; each move checks it before writing and its WHERE holds the state it read.
  */
-const RULES: Record<ContractAction, { by?: ContractParty; when: (c: ContractState, party: ContractParty) => boolean }> = {
-  deliver: { by: "freelancer", when: (c) => c.status === "in_progress" },
-  approve: { by: "merchant", when: (c) => c.status === "delivered" },
-  request_changes: { by: "merchant", when: (c) => c.status === "delivered" },
-  // Before any delivery either side ends the contract alone (the freelancer "withdraws").
-  cancel: { when: (c) => c.status === "in_progress" && c.deliveries_count === 0 },
-  // After a delivery it takes both: one asks, the other answers.
-  request_cancellation: {
-    when: (c) => isActive(c) && c.deliveries_count > 0 && c.cancel_requested_by === null,
-  },
-  accept_cancellation: { when: (c, party) => isActive(c) && answersRequest(c, party) },
-  decline_cancellation: { when: (c, party) => isActive(c) && answersRequest(c, party) },
-};
+const RULES: Record<ContractAction, { by?: ContractParty; when: (c: ContractState, party: ContractParty) => boolean }> =
+  {
+    deliver: { by: "freelancer", when: (c) => c.status === "in_progress" },
+    approve: { by: "merchant", when: (c) => c.status === "delivered" },
+    request_changes: { by: "merchant", when: (c) => c.status === "delivered" },
+    // Before any delivery either side ends the contract alone (the freelancer "withdraws").
+    cancel: { when: (c) => c.status === "in_progress" && c.deliveries_count === 0 },
+    // After a delivery it takes both: one asks, the other answers.
+    request_cancellation: {
+      when: (c) => isActive(c) && c.deliveries_count > 0 && c.cancel_requested_by === null,
+    },
+    accept_cancellation: { when: (c, party) => isActive(c) && answersRequest(c, party) },
+    decline_cancellation: { when: (c, party) => isActive(c) && answersRequest(c, party) },
+  };
 
 const isActive = (c: Pick<ContractState, "status">) => (ACTIVE as readonly string[]).includes(c.status);
 const answersRequest = (c: ContractState, party: ContractParty) =>
@@ -256,13 +257,23 @@ export async function getContract(user: UserRow, id: string): Promise<ContractDe
   const { row } = await findForParticipant(user, id);
   const [events, files] = await Promise.all([
     db.selectFrom("contract_events").selectAll().where("contract_id", "=", id).orderBy("seq", "asc").execute(),
-    db.selectFrom("contract_files").selectAll().where("contract_id", "=", id).orderBy("created_at").orderBy("id").execute(),
+    db
+      .selectFrom("contract_files")
+      .selectAll()
+      .where("contract_id", "=", id)
+      .orderBy("created_at")
+      .orderBy("id")
+      .execute(),
   ]);
   const contract = toContractJson(row);
   return {
     ...contract,
     events: events.map((e) => toEventJson(e, files)),
-    allowed_actions: allowedContractActions(user, { ...row, merchant: contract.merchant, freelancer: contract.freelancer }),
+    allowed_actions: allowedContractActions(user, {
+      ...row,
+      merchant: contract.merchant,
+      freelancer: contract.freelancer,
+    }),
   };
 }
 
@@ -526,7 +537,12 @@ export async function runContractSchedule(at = new Date()): Promise<ScheduleResu
     (eb) => eb.and([...delivered(eb), eb("review_due_at", "<=", stamp)]),
     { status: "completed", ...ended("system", stamp), events_count: sql<number>`events_count + 1`, updated_at: stamp },
     async (trx, row) => {
-      await addEvent(trx, row.id, row.events_count, { kind: "auto_completed", author: "system", message: null, created_at: stamp });
+      await addEvent(trx, row.id, row.events_count, {
+        kind: "auto_completed",
+        author: "system",
+        message: null,
+        created_at: stamp,
+      });
       await notifyBoth(trx, row, "contract_auto_completed");
     },
   );
@@ -536,14 +552,24 @@ export async function runContractSchedule(at = new Date()): Promise<ScheduleResu
     (eb) => eb.and([...delivered(eb), eb("review_due_at", "<=", remindBefore), eb("reminded_at", "is", null)]),
     { reminded_at: stamp },
     (trx, row) =>
-      notify(trx, { user_id: row.merchant_id, kind: "contract_review_reminder", application_id: row.id, opportunity_id: row.opportunity_id }),
+      notify(trx, {
+        user_id: row.merchant_id,
+        kind: "contract_review_reminder",
+        application_id: row.id,
+        opportunity_id: row.opportunity_id,
+      }),
   );
 
   const overdue = await eachOnce(
     (eb) => eb.and([eb("status", "=", "in_progress"), eb("due_at", "<", stamp), eb("overdue_at", "is", null)]),
     { overdue_at: stamp, events_count: sql<number>`events_count + 1` },
     async (trx, row) => {
-      await addEvent(trx, row.id, row.events_count, { kind: "overdue", author: "system", message: null, created_at: stamp });
+      await addEvent(trx, row.id, row.events_count, {
+        kind: "overdue",
+        author: "system",
+        message: null,
+        created_at: stamp,
+      });
       await notifyBoth(trx, row, "contract_overdue");
     },
   );
@@ -586,7 +612,12 @@ async function eachOnce(
 function notifyBoth(trx: Kysely<Database>, row: Changed, kind: NotificationKind) {
   return notify(
     trx,
-    [row.merchant_id, row.freelancer_id].map((user_id) => ({ user_id, kind, application_id: row.id, opportunity_id: row.opportunity_id })),
+    [row.merchant_id, row.freelancer_id].map((user_id) => ({
+      user_id,
+      kind,
+      application_id: row.id,
+      opportunity_id: row.opportunity_id,
+    })),
   );
 }
 

@@ -224,11 +224,9 @@ async function listWhere(
 ): Promise<ListResult> {
   // The count joins only what the filter reads: the other joins follow foreign keys and keep
   // every row, but each costs a lookup per counted application (600 for a busy freelancer).
-  const countBase = (
-    filterUsesOpportunity
-      ? db.selectFrom("applications").innerJoin("opportunities as o", "o.id", "applications.opportunity_id")
-      : db.selectFrom("applications")
-  ) as unknown as ReturnType<typeof baseSelect>;
+  const countBase = (filterUsesOpportunity
+    ? db.selectFrom("applications").innerJoin("opportunities as o", "o.id", "applications.opportunity_id")
+    : db.selectFrom("applications")) as unknown as ReturnType<typeof baseSelect>;
   const [{ total }, rows] = await Promise.all([
     filter(countBase)
       .clearSelect()

@@ -41,7 +41,6 @@ export const inviteInputSchema = z.object({
   message: text("invite_message_length", LIMITS.invite_message.min, LIMITS.invite_message.max),
 });
 
-
 /** Invitations with what their shown status and JSON need: one query, whatever the count. */
 function invitationRows() {
   return db
@@ -114,8 +113,18 @@ export async function inviteFreelancer(merchant: UserRow, uuid: string, input: u
   assertRole(merchant, "merchant");
   const data = parseInput(inviteInputSchema, input, "invite_failed");
   const [opportunity, freelancer] = await Promise.all([
-    db.selectFrom("opportunities").select(["id", "status"]).where("uuid", "=", uuid).where("merchant_id", "=", merchant.id).executeTakeFirst(),
-    db.selectFrom("users").select("id").where("id", "=", data.freelancer_id).where("account_type", "=", "freelancer").executeTakeFirst(),
+    db
+      .selectFrom("opportunities")
+      .select(["id", "status"])
+      .where("uuid", "=", uuid)
+      .where("merchant_id", "=", merchant.id)
+      .executeTakeFirst(),
+    db
+      .selectFrom("users")
+      .select("id")
+      .where("id", "=", data.freelancer_id)
+      .where("account_type", "=", "freelancer")
+      .executeTakeFirst(),
   ]);
   if (!opportunity) throw new AppError(404, "not_found");
   if (!freelancer) throw new AppError(422, "invite_failed", { freelancer_id: "invite_freelancer_invalid" });
@@ -130,7 +139,16 @@ export async function inviteFreelancer(merchant: UserRow, uuid: string, input: u
       // the check and the insert are one statement, so a close in between cannot slip through.
       const inserted = await trx
         .insertInto("invitations")
-        .columns(["id", "opportunity_id", "freelancer_id", "merchant_id", "message", "status", "created_at", "updated_at"])
+        .columns([
+          "id",
+          "opportunity_id",
+          "freelancer_id",
+          "merchant_id",
+          "message",
+          "status",
+          "created_at",
+          "updated_at",
+        ])
         .expression((eb) =>
           eb
             .selectFrom("opportunities")
@@ -156,7 +174,12 @@ export async function inviteFreelancer(merchant: UserRow, uuid: string, input: u
         .where("freelancer_id", "=", data.freelancer_id)
         .executeTakeFirst();
       if (applied) throw new AppError(409, "invite_already_applied");
-      await notify(trx, { user_id: data.freelancer_id, kind: "invitation_received", application_id: null, opportunity_id: opportunity.id });
+      await notify(trx, {
+        user_id: data.freelancer_id,
+        kind: "invitation_received",
+        application_id: null,
+        opportunity_id: opportunity.id,
+      });
     });
   } catch (error) {
     if (isUniqueViolation(error, "invitations")) throw new AppError(409, "invite_exists");
@@ -166,7 +189,10 @@ export async function inviteFreelancer(merchant: UserRow, uuid: string, input: u
 }
 
 /** A freelancer's invitations (or, for a merchant, those they sent), newest first. Two queries. */
-export async function listInvitations(user: UserRow, query: unknown): Promise<{ data: InvitationJson[]; meta: PageMeta }> {
+export async function listInvitations(
+  user: UserRow,
+  query: unknown,
+): Promise<{ data: InvitationJson[]; meta: PageMeta }> {
   const { page, per_page } = parseInput(pageQuerySchema, query);
   const mine = user.account_type === "freelancer" ? ("i.freelancer_id" as const) : ("i.merchant_id" as const);
   const [{ total }, rows] = await Promise.all([
@@ -189,7 +215,10 @@ export async function listInvitations(user: UserRow, query: unknown): Promise<{ 
 /** The freelancer's invitation to an opportunity, if there is one (for the opportunity page). */
 export async function invitationTo(freelancer: UserRow, opportunityUuid: string): Promise<InvitationJson | null> {
   if (freelancer.account_type !== "freelancer") return null;
-  const row = await invitationRows().where("i.freelancer_id", "=", freelancer.id).where("o.uuid", "=", opportunityUuid).executeTakeFirst();
+  const row = await invitationRows()
+    .where("i.freelancer_id", "=", freelancer.id)
+    .where("o.uuid", "=", opportunityUuid)
+    .executeTakeFirst();
   return row ? toInvitationJson(row) : null;
 }
 
@@ -198,7 +227,10 @@ export async function declineInvitation(freelancer: UserRow, id: string): Promis
   assertRole(freelancer, "freelancer");
   assertId(id, "invitation_not_found");
   await consumeWrite(freelancer.id);
-  const current = await invitationRows().where("i.id", "=", id).where("i.freelancer_id", "=", freelancer.id).executeTakeFirst();
+  const current = await invitationRows()
+    .where("i.id", "=", id)
+    .where("i.freelancer_id", "=", freelancer.id)
+    .executeTakeFirst();
   if (!current) throw new AppError(404, "invitation_not_found");
   if (shownStatus(current) !== "pending") throw new AppError(409, "invitation_not_pending");
   const updated = await db

@@ -72,7 +72,9 @@ export function allowedOpportunityActions(
   opportunity: OpportunityState & { merchant_id: string },
 ): OpportunityAction[] {
   if (viewer.account_type !== "merchant" || viewer.id !== opportunity.merchant_id) return [];
-  return (Object.keys(OPPORTUNITY_RULES) as OpportunityAction[]).filter((action) => OPPORTUNITY_RULES[action](opportunity));
+  return (Object.keys(OPPORTUNITY_RULES) as OpportunityAction[]).filter((action) =>
+    OPPORTUNITY_RULES[action](opportunity),
+  );
 }
 
 type Row = OpportunityRow & {
@@ -93,7 +95,11 @@ const MAX_SEARCH_TOKENS = 12;
 
 /** The words of a search: runs of letters and digits, lower case, each once, at most 12. */
 export function searchWords(text: string): string[] {
-  const tokens = text.normalize("NFKC").toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+  const tokens =
+    text
+      .normalize("NFKC")
+      .toLowerCase()
+      .match(/[\p{L}\p{N}]+/gu) ?? [];
   return [...new Set(tokens)].slice(0, MAX_SEARCH_TOKENS);
 }
 
@@ -171,9 +177,7 @@ function baseSelect(database: Kysely<Database>, viewer: UserRow, from?: ListBuil
       qb
         // The unique (opportunity_id, freelancer_id) index answers this join in one lookup per row.
         .leftJoin("applications as mine", (join) =>
-          join
-            .onRef("mine.opportunity_id", "=", "opportunities.id")
-            .on("mine.freelancer_id", "=", viewer.id),
+          join.onRef("mine.opportunity_id", "=", "opportunities.id").on("mine.freelancer_id", "=", viewer.id),
         )
         .select(["mine.id as my_application_id", "mine.status as my_application_status"]),
     );
@@ -227,8 +231,7 @@ function canSee(row: Row, viewer: UserRow) {
 async function findVisible(viewer: UserRow, uuid: string, database: Kysely<Database> = db) {
   assertId(uuid);
   const row = (await baseSelect(database, viewer).where("opportunities.uuid", "=", uuid).executeTakeFirst()) as
-    | Row
-    | undefined;
+    Row | undefined;
   if (!row || !canSee(row, viewer)) throw new AppError(404, "not_found");
   return row;
 }
@@ -312,7 +315,12 @@ export function opportunityListQueries(user: UserRow, q: OpportunityQuery) {
   const match = q.q ? toFtsQuery(q.q) : null;
   const leads = searchLeads(user, q, match);
   // The count stops one row past the cap: enough to know the total is capped.
-  const matching = applyFilters(leads ? fromSearch(db) : (db.selectFrom("opportunities") as ListBuilder), user, q, leads)
+  const matching = applyFilters(
+    leads ? fromSearch(db) : (db.selectFrom("opportunities") as ListBuilder),
+    user,
+    q,
+    leads,
+  )
     .select(sql<number>`1`.as("one"))
     .limit(totalCap(match) + 1);
   const count = db.selectFrom(matching.as("matching")).select((eb) => eb.fn.countAll<number>().as("total"));
@@ -342,9 +350,7 @@ export function opportunityListQueries(user: UserRow, q: OpportunityQuery) {
     default:
       // Newest first is id order: ids are handed out as opportunities are created, and unlike
       // created_at the id is also the full-text index's rowid and the tail of every index.
-      page = pageLeads
-        ? page.orderBy(sql`opportunities_fts.rowid`, "desc")
-        : page.orderBy("opportunities.id", "desc");
+      page = pageLeads ? page.orderBy(sql`opportunities_fts.rowid`, "desc") : page.orderBy("opportunities.id", "desc");
   }
   return { count, page: page.limit(q.per_page).offset(offsetOf(q.page, q.per_page)) };
 }
@@ -390,7 +396,10 @@ export async function listOpportunities(
   const q = parseInput(opportunityQuerySchema, query);
   const { count, page } = compiledListQueries(user, q);
   const cap = totalCap(q.q ? toFtsQuery(q.q) : null);
-  const [counted, { rows }] = await Promise.all([db.executeQuery<{ total: number }>(count), db.executeQuery<Row>(page)]);
+  const [counted, { rows }] = await Promise.all([
+    db.executeQuery<{ total: number }>(count),
+    db.executeQuery<Row>(page),
+  ]);
   const total = counted.rows[0]!.total;
   return {
     data: rows.map((row) => toOpportunityJson(row, user)),
@@ -423,7 +432,7 @@ export async function createOpportunity(merchant: UserRow, input: unknown): Prom
       deadline: data.deadline ?? null,
       location_type: data.location_type,
       // A remote job has no city, even if the form still carried one.
-      city: data.location_type === "remote" ? null : data.city ?? null,
+      city: data.location_type === "remote" ? null : (data.city ?? null),
       vacancies: data.vacancies,
       status: "open",
       applications_count: 0,

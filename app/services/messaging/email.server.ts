@@ -146,7 +146,10 @@ export const emailSettingsInputSchema = z
         })
         .refine((kinds) => Object.keys(kinds).every(isEmailKind), "email_kinds_invalid")
         .optional(),
-      locale: z.enum(supportedLngs, { errorMap: () => ({ message: "email_locale_invalid" }) }).nullable().optional(),
+      locale: z
+        .enum(supportedLngs, { errorMap: () => ({ message: "email_locale_invalid" }) })
+        .nullable()
+        .optional(),
     },
     { invalid_type_error: "email_settings_invalid" },
   )
@@ -163,7 +166,8 @@ export async function updateEmailSettings(user: Pick<UserRow, "id">, input: unkn
   const on = Object.keys(kinds).filter((k) => kinds[k] === true) as EmailKindName[];
   const at = now();
   await transaction(async (trx) => {
-    if (on.length) await trx.deleteFrom("email_opt_outs").where("user_id", "=", user.id).where("kind", "in", on).execute();
+    if (on.length)
+      await trx.deleteFrom("email_opt_outs").where("user_id", "=", user.id).where("kind", "in", on).execute();
     if (off.length) {
       await trx
         .insertInto("email_opt_outs")

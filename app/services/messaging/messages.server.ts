@@ -39,15 +39,34 @@ export type ConversationJson = {
 type Access = { party: ContractParty; open: boolean; closesAt: string | null; opportunityId: number; otherId: string };
 
 /** The application's two sides only (404 for anyone else), and whether its conversation is open. */
-async function access(database: Kysely<Database>, user: Pick<UserRow, "id">, applicationId: string, at = now()): Promise<Access> {
+async function access(
+  database: Kysely<Database>,
+  user: Pick<UserRow, "id">,
+  applicationId: string,
+  at = now(),
+): Promise<Access> {
   const row = await database
     .selectFrom("applications as a")
     .innerJoin("opportunities as o", "o.id", "a.opportunity_id")
     .leftJoin("contracts as c", "c.id", "a.id")
-    .select(["a.status", "a.updated_at", "a.freelancer_id", "a.opportunity_id", "o.merchant_id", "c.status as contract_status", "c.ended_at"])
+    .select([
+      "a.status",
+      "a.updated_at",
+      "a.freelancer_id",
+      "a.opportunity_id",
+      "o.merchant_id",
+      "c.status as contract_status",
+      "c.ended_at",
+    ])
     .where("a.id", "=", applicationId)
     .executeTakeFirst();
-  const party = !row ? null : row.freelancer_id === user.id ? "freelancer" : row.merchant_id === user.id ? "merchant" : null;
+  const party = !row
+    ? null
+    : row.freelancer_id === user.id
+      ? "freelancer"
+      : row.merchant_id === user.id
+        ? "merchant"
+        : null;
   if (!row || !party) throw new AppError(404, "not_found");
   const endedAt =
     row.status === "rejected" || row.status === "withdrawn"
@@ -65,7 +84,8 @@ async function access(database: Kysely<Database>, user: Pick<UserRow, "id">, app
   };
 }
 
-const fileUrl = (applicationId: string, fileId: string) => `/api/applications/${applicationId}/messages/files/${fileId}`;
+const fileUrl = (applicationId: string, fileId: string) =>
+  `/api/applications/${applicationId}/messages/files/${fileId}`;
 
 function toMessageJson(message: MessageRow, files: MessageFileRow[]): MessageJson {
   return {
@@ -76,7 +96,13 @@ function toMessageJson(message: MessageRow, files: MessageFileRow[]): MessageJso
     created_at: message.created_at,
     files: files
       .filter((f) => f.message_id === message.id)
-      .map((f) => ({ id: f.id, name: f.original_name, content_type: f.content_type, size_bytes: f.size_bytes, url: fileUrl(f.application_id, f.id) })),
+      .map((f) => ({
+        id: f.id,
+        name: f.original_name,
+        content_type: f.content_type,
+        size_bytes: f.size_bytes,
+        url: fileUrl(f.application_id, f.id),
+      })),
   };
 }
 
@@ -85,7 +111,13 @@ export async function listMessages(user: UserRow, applicationId: string): Promis
   const { party, open, closesAt } = await access(db, user, applicationId);
   const [messages, files, read] = await Promise.all([
     db.selectFrom("messages").selectAll().where("application_id", "=", applicationId).orderBy("seq").execute(),
-    db.selectFrom("message_files").selectAll().where("application_id", "=", applicationId).orderBy("created_at").orderBy("id").execute(),
+    db
+      .selectFrom("message_files")
+      .selectAll()
+      .where("application_id", "=", applicationId)
+      .orderBy("created_at")
+      .orderBy("id")
+      .execute(),
     db
       .selectFrom("conversation_reads")
       .select("last_read_seq")
@@ -118,7 +150,12 @@ async function markRead(userId: string, applicationId: string, seq: number) {
  * Sends a message (text up to 4 000 characters, up to 5 files checked by content, 10 MB each).
  * The files are stored first and removed again if the message is refused.
  */
-export async function sendMessage(user: UserRow, applicationId: string, input: unknown, files: Blob[] = []): Promise<MessageJson> {
+export async function sendMessage(
+  user: UserRow,
+  applicationId: string,
+  input: unknown,
+  files: Blob[] = [],
+): Promise<MessageJson> {
   await consumeWrite(user.id);
   const { body } = parseInput(messageInputSchema, input);
   if (files.length > MAX_MESSAGE_FILES) {
@@ -144,13 +181,28 @@ export async function sendMessage(user: UserRow, applicationId: string, input: u
           last_message_at: at,
         })
         .onConflict((oc) =>
-          oc.column("application_id").doUpdateSet({ messages_count: sql<number>`conversations.messages_count + 1`, last_message_at: at }),
+          oc
+            .column("application_id")
+            .doUpdateSet({ messages_count: sql<number>`conversations.messages_count + 1`, last_message_at: at }),
         )
         .returning("messages_count")
         .executeTakeFirstOrThrow();
-      const message: MessageRow = { id: randomUUID(), application_id: applicationId, seq, author: party, body, created_at: at };
+      const message: MessageRow = {
+        id: randomUUID(),
+        application_id: applicationId,
+        seq,
+        author: party,
+        body,
+        created_at: at,
+      };
       await trx.insertInto("messages").values(message).execute();
-      const fileRows: MessageFileRow[] = saved.map((f) => ({ id: randomUUID(), application_id: applicationId, message_id: message.id, ...f, created_at: at }));
+      const fileRows: MessageFileRow[] = saved.map((f) => ({
+        id: randomUUID(),
+        application_id: applicationId,
+        message_id: message.id,
+        ...f,
+        created_at: at,
+      }));
       if (fileRows.length) await trx.insertInto("message_files").values(fileRows).execute();
       // The author has read their own conversation up to here.
       await trx
@@ -159,7 +211,11 @@ export async function sendMessage(user: UserRow, applicationId: string, input: u
         .onConflict((oc) => oc.columns(["application_id", "user_id"]).doUpdateSet({ last_read_seq: seq }))
         .execute();
       // The other side hears of it by e-mail, at most once per conversation every 10 minutes.
-      await queueMessageEmail(trx, { user_id: otherId, application_id: applicationId, opportunity_id: opportunityId }, at);
+      await queueMessageEmail(
+        trx,
+        { user_id: otherId, application_id: applicationId, opportunity_id: opportunityId },
+        at,
+      );
       return toMessageJson(message, fileRows);
     });
   } catch (error) {

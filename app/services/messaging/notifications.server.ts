@@ -122,7 +122,10 @@ export async function listNotifications(
       actor: r.actor_id
         ? {
             id: r.actor_id,
-            display_name: displayNameOf({ display_name: r.actor_display_name ?? null, full_name: r.actor_full_name ?? "" }),
+            display_name: displayNameOf({
+              display_name: r.actor_display_name ?? null,
+              full_name: r.actor_full_name ?? "",
+            }),
             photo_url: photoUrl(r.actor_photo_path ?? null),
           }
         : null,

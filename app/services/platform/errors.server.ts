@@ -40,9 +40,7 @@ export function parseInput<S extends ZodTypeAny>(
 
 export function describeError(error: AppError, t: TFunction) {
   const errors = error.fieldErrors
-    ? Object.fromEntries(
-        Object.entries(error.fieldErrors).map(([field, key]) => [field, t(key, error.params)]),
-      )
+    ? Object.fromEntries(Object.entries(error.fieldErrors).map(([field, key]) => [field, t(key, error.params)]))
     : undefined;
   return { message: t(error.key, error.params), ...(errors ? { errors } : {}) };
 }

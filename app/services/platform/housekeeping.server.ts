@@ -18,5 +18,7 @@ export async function pruneExpired(now = new Date()) {
 
 /** Runs pruneExpired every PRUNE_INTERVAL_MS in this process; the timer keeps no server alive. */
 export function startPruning(interval = PRUNE_INTERVAL_MS) {
-  return every(interval, "[housekeeping] pruning failed", () => pruneExpired(), { firstAfter: Math.min(interval, 60_000) });
+  return every(interval, "[housekeeping] pruning failed", () => pruneExpired(), {
+    firstAfter: Math.min(interval, 60_000),
+  });
 }

@@ -4,7 +4,12 @@
  * next tick tries again. `firstAfter` runs the first one sooner than a whole interval. The
  * timers keep no stopping server alive. Returns the function that stops it.
  */
-export function every(interval: number, failure: string, job: () => Promise<unknown>, { firstAfter }: { firstAfter?: number } = {}) {
+export function every(
+  interval: number,
+  failure: string,
+  job: () => Promise<unknown>,
+  { firstAfter }: { firstAfter?: number } = {},
+) {
   let running = false;
   const tick = async () => {
     if (running) return;

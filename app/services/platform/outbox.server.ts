@@ -68,7 +68,10 @@ async function claim(stamp: string, limit: number): Promise<OutboxRow[]> {
 }
 
 /** Records a claimed row's outcome, unless its claim lapsed and another drain took it over. */
-async function settle(row: OutboxRow, set: Partial<Pick<OutboxRow, "status" | "sent_at" | "last_error" | "next_attempt_at">>) {
+async function settle(
+  row: OutboxRow,
+  set: Partial<Pick<OutboxRow, "status" | "sent_at" | "last_error" | "next_attempt_at">>,
+) {
   await db
     .updateTable("outbox")
     .set({ ...set, claim: null, locked_until: null })
@@ -104,17 +107,26 @@ export async function drainOutbox(options: { at?: Date; send?: SendMail; limit?:
         const next = new Date(at.getTime() + backoffMs(row.attempts)).toISOString();
         await settle(row, { status: "pending", next_attempt_at: next, last_error: message });
         result.retried++;
-        console.warn(`[mail] ${row.kind} e-mail ${row.id} failed (attempt ${row.attempts}), again at ${next}: ${message}`);
+        console.warn(
+          `[mail] ${row.kind} e-mail ${row.id} failed (attempt ${row.attempts}), again at ${next}: ${message}`,
+        );
       }
       continue;
     }
-    await settle(row, mail ? { status: "sent", sent_at: stamp, last_error: null } : { status: "skipped", last_error: null });
+    await settle(
+      row,
+      mail ? { status: "sent", sent_at: stamp, last_error: null } : { status: "skipped", last_error: null },
+    );
     if (mail) result.sent++;
     else result.skipped++;
   }
   if (rows.length) {
     const cutoff = new Date(at.getTime() - KEEP_DAYS * DAY_MS).toISOString();
-    await db.deleteFrom("outbox").where("status", "in", ["sent", "skipped"]).where("next_attempt_at", "<", cutoff).execute();
+    await db
+      .deleteFrom("outbox")
+      .where("status", "in", ["sent", "skipped"])
+      .where("next_attempt_at", "<", cutoff)
+      .execute();
   }
   return result;
 }
@@ -134,8 +146,17 @@ function pathOf(row: Pick<OutboxRow, "kind" | "application_id">) {
  */
 async function compose(row: OutboxRow): Promise<Mail | null> {
   const [user, off, application, opportunity] = await Promise.all([
-    db.selectFrom("users").select(["id", "email", "locale", "display_name", "full_name"]).where("id", "=", row.user_id).executeTakeFirst(),
-    db.selectFrom("email_opt_outs").select("kind").where("user_id", "=", row.user_id).where("kind", "=", row.kind).executeTakeFirst(),
+    db
+      .selectFrom("users")
+      .select(["id", "email", "locale", "display_name", "full_name"])
+      .where("id", "=", row.user_id)
+      .executeTakeFirst(),
+    db
+      .selectFrom("email_opt_outs")
+      .select("kind")
+      .where("user_id", "=", row.user_id)
+      .where("kind", "=", row.kind)
+      .executeTakeFirst(),
     row.application_id
       ? db
           .selectFrom("applications as a")

@@ -1,4 +1,9 @@
-import { RateLimiterPostgres, RateLimiterRes, RateLimiterSQLite, type RateLimiterStoreAbstract } from "rate-limiter-flexible";
+import {
+  RateLimiterPostgres,
+  RateLimiterRes,
+  RateLimiterSQLite,
+  type RateLimiterStoreAbstract,
+} from "rate-limiter-flexible";
 import { config } from "~/config.server";
 import { sql } from "kysely";
 import { db, openConnection, postgresPool } from "../../../db";
@@ -53,9 +58,15 @@ export function clientIp(request: Request): string | null {
 
 function tooMany(res: RateLimiterRes, key = "rate_limited"): AppError {
   const seconds = Math.max(1, Math.ceil(res.msBeforeNext / 1000));
-  return new AppError(429, key, undefined, { minutes: Math.ceil(seconds / 60), seconds }, {
-    "Retry-After": String(seconds),
-  });
+  return new AppError(
+    429,
+    key,
+    undefined,
+    { minutes: Math.ceil(seconds / 60), seconds },
+    {
+      "Retry-After": String(seconds),
+    },
+  );
 }
 
 /** Throws a 429 when the key has no points left, without spending one. A null key is not limited. */

@@ -58,7 +58,11 @@ const store = postgresPool
         await db.deleteFrom("photos").where("name", "=", name).execute();
       },
       async read(name: string): Promise<StoredFile | null> {
-        const row = await db.selectFrom("photos").select(["bytes", "content_type"]).where("name", "=", name).executeTakeFirst();
+        const row = await db
+          .selectFrom("photos")
+          .select(["bytes", "content_type"])
+          .where("name", "=", name)
+          .executeTakeFirst();
         // pg hands bytea over as a Buffer of its own.
         return row ? { body: row.bytes as Buffer<ArrayBuffer>, contentType: row.content_type } : null;
       },

@@ -58,13 +58,15 @@ export async function addPortfolioItem(user: UserRow, input: unknown, image?: Bl
     const row = await transaction(async (trx) => {
       // The count and the insert must not interleave with another add of the same user: on
       // PostgreSQL the user's row is locked; SQLite's write transactions already run one at a time.
-      if (engine === "postgres") await trx.selectFrom("users").select("id").where("id", "=", user.id).forUpdate().execute();
+      if (engine === "postgres")
+        await trx.selectFrom("users").select("id").where("id", "=", user.id).forUpdate().execute();
       const { n } = await trx
         .selectFrom("portfolio_items")
         .select((eb) => eb.fn.countAll<number>().as("n"))
         .where("user_id", "=", user.id)
         .executeTakeFirstOrThrow();
-      if (Number(n) >= MAX_PORTFOLIO_ITEMS) throw new AppError(409, "portfolio_full", undefined, { max: MAX_PORTFOLIO_ITEMS });
+      if (Number(n) >= MAX_PORTFOLIO_ITEMS)
+        throw new AppError(409, "portfolio_full", undefined, { max: MAX_PORTFOLIO_ITEMS });
       const at = now();
       return trx
         .insertInto("portfolio_items")

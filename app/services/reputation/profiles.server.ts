@@ -33,7 +33,18 @@ export type PublicProfileJson = {
 
 type ProfileColumns = Pick<
   UserRow,
-  "id" | "account_type" | "full_name" | "display_name" | "photo_path" | "bio" | "skills" | "city" | "remote" | "created_at" | "rating_count" | "rating_sum"
+  | "id"
+  | "account_type"
+  | "full_name"
+  | "display_name"
+  | "photo_path"
+  | "bio"
+  | "skills"
+  | "city"
+  | "remote"
+  | "created_at"
+  | "rating_count"
+  | "rating_sum"
 > & { completed_contracts: number | string | null };
 
 const PROFILE_COLUMNS = [
@@ -72,17 +83,27 @@ export function toPublicProfile(u: ProfileColumns): PublicProfileJson {
   };
 }
 
-export async function getFreelancerProfile(id: string): Promise<PublicProfileJson & { portfolio: PortfolioItemJson[] }> {
+export async function getFreelancerProfile(
+  id: string,
+): Promise<PublicProfileJson & { portfolio: PortfolioItemJson[] }> {
   assertId(id, "profile_not_found");
   const [user, portfolio] = await Promise.all([
-    db.selectFrom("users").select(PROFILE_COLUMNS).select(completedContracts.as("completed_contracts")).where("id", "=", id).where("account_type", "=", "freelancer").executeTakeFirst(),
+    db
+      .selectFrom("users")
+      .select(PROFILE_COLUMNS)
+      .select(completedContracts.as("completed_contracts"))
+      .where("id", "=", id)
+      .where("account_type", "=", "freelancer")
+      .executeTakeFirst(),
     listPortfolio(id),
   ]);
   if (!user) throw new AppError(404, "profile_not_found");
   return { ...toPublicProfile(user), portfolio };
 }
 
-export async function getMerchantProfile(id: string): Promise<PublicProfileJson & { open_opportunities_count: number }> {
+export async function getMerchantProfile(
+  id: string,
+): Promise<PublicProfileJson & { open_opportunities_count: number }> {
   assertId(id, "profile_not_found");
   const user = await db
     .selectFrom("users")
@@ -106,7 +127,6 @@ export async function getMerchantProfile(id: string): Promise<PublicProfileJson 
 // ---------------------------------------------------------------------------------------------
 // Directory
 
-
 const emptyToUndefined = (v: unknown) => (typeof v === "string" && v.trim() === "" ? undefined : v);
 const intParam = (key: string, max: number, fallback: number) =>
   z.preprocess(
@@ -125,10 +145,18 @@ export const directoryQuerySchema = z.object({
     z.enum(["1", "true"], { errorMap: () => ({ message: "remote_filter_invalid" }) }).optional(),
   ),
   min_rating: z.preprocess(
-    (v) => (typeof v === "string" && /^\s*[1-5]([.,]\d)?\s*$/.test(v) ? Number(v.replace(",", ".")) : emptyToUndefined(v)),
-    z.number({ invalid_type_error: "min_rating_invalid" }).min(1, "min_rating_invalid").max(5, "min_rating_invalid").optional(),
+    (v) =>
+      typeof v === "string" && /^\s*[1-5]([.,]\d)?\s*$/.test(v) ? Number(v.replace(",", ".")) : emptyToUndefined(v),
+    z
+      .number({ invalid_type_error: "min_rating_invalid" })
+      .min(1, "min_rating_invalid")
+      .max(5, "min_rating_invalid")
+      .optional(),
   ),
-  sort: z.preprocess(emptyToUndefined, z.enum(DIRECTORY_SORTS, { errorMap: () => ({ message: "sort_invalid" }) }).default("newest")),
+  sort: z.preprocess(
+    emptyToUndefined,
+    z.enum(DIRECTORY_SORTS, { errorMap: () => ({ message: "sort_invalid" }) }).default("newest"),
+  ),
   page: intParam("page_invalid", 1_000_000, 1),
   per_page: intParam("per_page_invalid", MAX_PER_PAGE, DEFAULT_PER_PAGE),
 });
@@ -159,12 +187,16 @@ export async function listFreelancers(query: unknown): Promise<{ data: PublicPro
     .$call((qb) =>
       words.reduce((b, w) => b.where(sql<boolean>`users.search_text LIKE ${`% ${likeLiteral(w)}%`} ESCAPE '\\'`), qb),
     )
-    .$if(skill !== "", (qb) => qb.where(sql<boolean>`users.search_skills LIKE ${`%|${likeLiteral(skill)}|%`} ESCAPE '\\'`))
+    .$if(skill !== "", (qb) =>
+      qb.where(sql<boolean>`users.search_skills LIKE ${`%|${likeLiteral(skill)}|%`} ESCAPE '\\'`),
+    )
     .$if(city !== "", (qb) => qb.where("users.search_city", "=", city))
     .$if(q.remote !== undefined, (qb) => qb.where("users.remote", "=", 1))
     // Average ≥ min, in integers: sum × 10 ≥ round(min × 10) × count.
     .$if(q.min_rating !== undefined, (qb) =>
-      qb.where("users.rating_count", ">", 0).where(sql<boolean>`users.rating_sum * 10 >= ${Math.round(q.min_rating! * 10)} * users.rating_count`),
+      qb
+        .where("users.rating_count", ">", 0)
+        .where(sql<boolean>`users.rating_sum * 10 >= ${Math.round(q.min_rating! * 10)} * users.rating_count`),
     );
   const [{ total }, rows] = await Promise.all([
     base.select((eb) => eb.fn.countAll<number>().as("total")).executeTakeFirstOrThrow(),
@@ -174,7 +206,10 @@ export async function listFreelancers(query: unknown): Promise<{ data: PublicPro
       .$if(q.sort === "rating", (qb) =>
         qb
           .orderBy(sql`CASE WHEN users.rating_count = 0 THEN 1 ELSE 0 END`)
-          .orderBy(sql`users.rating_sum * 1.0 / CASE WHEN users.rating_count = 0 THEN 1 ELSE users.rating_count END`, "desc")
+          .orderBy(
+            sql`users.rating_sum * 1.0 / CASE WHEN users.rating_count = 0 THEN 1 ELSE users.rating_count END`,
+            "desc",
+          )
           .orderBy("users.rating_count", "desc")
           .orderBy("users.id"),
       )

@@ -70,19 +70,38 @@ const toInt = (v: unknown) => (typeof v === "string" && /^\s*\d+\s*$/.test(v) ? 
 export const reviewInputSchema = z.object({
   rating: z.preprocess(
     toInt,
-    z.number({ required_error: "review_rating_invalid", invalid_type_error: "review_rating_invalid" }).int("review_rating_invalid").min(1, "review_rating_invalid").max(5, "review_rating_invalid"),
+    z
+      .number({ required_error: "review_rating_invalid", invalid_type_error: "review_rating_invalid" })
+      .int("review_rating_invalid")
+      .min(1, "review_rating_invalid")
+      .max(5, "review_rating_invalid"),
   ),
-  comment: z.preprocess((v) => v ?? "", text("review_comment_length", LIMITS.review_comment.min, LIMITS.review_comment.max)),
+  comment: z.preprocess(
+    (v) => v ?? "",
+    text("review_comment_length", LIMITS.review_comment.min, LIMITS.review_comment.max),
+  ),
 });
 
-export const replyInputSchema = z.object({ reply: text("review_reply_length", LIMITS.review_reply.min, LIMITS.review_reply.max) });
+export const replyInputSchema = z.object({
+  reply: text("review_reply_length", LIMITS.review_reply.min, LIMITS.review_reply.max),
+});
 
-type ContractForReview = Pick<ContractRow, "id" | "status" | "deliveries_count" | "ended_at" | "merchant_id" | "freelancer_id" | "opportunity_id">;
+type ContractForReview = Pick<
+  ContractRow,
+  "id" | "status" | "deliveries_count" | "ended_at" | "merchant_id" | "freelancer_id" | "opportunity_id"
+>;
 
 /** Completed, or cancelled after a delivery; and when the window closes. */
-export function reviewWindow(c: Pick<ContractRow, "status" | "deliveries_count" | "ended_at">): { eligible: boolean; closes_at: string | null } {
-  const eligible = !!c.ended_at && (c.status === "completed" || (c.status === "cancelled" && Number(c.deliveries_count) > 0));
-  return { eligible, closes_at: eligible ? new Date(Date.parse(c.ended_at!) + REVIEW_WINDOW_DAYS * DAY_MS).toISOString() : null };
+export function reviewWindow(c: Pick<ContractRow, "status" | "deliveries_count" | "ended_at">): {
+  eligible: boolean;
+  closes_at: string | null;
+} {
+  const eligible =
+    !!c.ended_at && (c.status === "completed" || (c.status === "cancelled" && Number(c.deliveries_count) > 0));
+  return {
+    eligible,
+    closes_at: eligible ? new Date(Date.parse(c.ended_at!) + REVIEW_WINDOW_DAYS * DAY_MS).toISOString() : null,
+  };
 }
 
 function reviewRows(database: Kysely<Database> = db) {
@@ -90,7 +109,11 @@ function reviewRows(database: Kysely<Database> = db) {
     .selectFrom("reviews as r")
     .innerJoin("users as a", "a.id", "r.author_id")
     .selectAll("r")
-    .select(["a.display_name as author_display_name", "a.full_name as author_full_name", "a.photo_path as author_photo_path"]);
+    .select([
+      "a.display_name as author_display_name",
+      "a.full_name as author_full_name",
+      "a.photo_path as author_photo_path",
+    ]);
 }
 
 type ReviewRow = Awaited<ReturnType<ReturnType<typeof reviewRows>["executeTakeFirstOrThrow"]>>;
@@ -117,14 +140,18 @@ function toReviewJson(r: ReviewRow): ReviewJson {
   };
 }
 
-async function contractOf(user: Pick<UserRow, "id">, contractId: string): Promise<{ contract: ContractForReview; party: ContractParty }> {
+async function contractOf(
+  user: Pick<UserRow, "id">,
+  contractId: string,
+): Promise<{ contract: ContractForReview; party: ContractParty }> {
   assertId(contractId);
   const contract = await db
     .selectFrom("contracts")
     .select(["id", "status", "deliveries_count", "ended_at", "merchant_id", "freelancer_id", "opportunity_id"])
     .where("id", "=", contractId)
     .executeTakeFirst();
-  const party = contract?.merchant_id === user.id ? "merchant" : contract?.freelancer_id === user.id ? "freelancer" : null;
+  const party =
+    contract?.merchant_id === user.id ? "merchant" : contract?.freelancer_id === user.id ? "freelancer" : null;
   if (!contract || !party) throw new AppError(404, "not_found");
   return { contract, party };
 }
@@ -136,7 +163,12 @@ export async function getContractReviews(user: UserRow, contractId: string): Pro
   return contractReviewsJson(user, contract, rows);
 }
 
-function contractReviewsJson(user: Pick<UserRow, "id">, contract: ContractForReview, rows: ReviewRow[], at = now()): ContractReviewsJson {
+function contractReviewsJson(
+  user: Pick<UserRow, "id">,
+  contract: ContractForReview,
+  rows: ReviewRow[],
+  at = now(),
+): ContractReviewsJson {
   const { eligible, closes_at } = reviewWindow(contract);
   const mine = rows.find((r) => r.author_id === user.id) ?? null;
   const theirs = rows.find((r) => r.author_id !== user.id) ?? null;
@@ -219,7 +251,12 @@ export async function writeReview(user: UserRow, contractId: string, input: unkn
           .execute();
         await countInRatings(trx, published);
       }
-      await notify(trx, { user_id: subject, kind: "contract_reviewed", application_id: contractId, opportunity_id: contract.opportunity_id });
+      await notify(trx, {
+        user_id: subject,
+        kind: "contract_reviewed",
+        application_id: contractId,
+        opportunity_id: contract.opportunity_id,
+      });
     });
   } catch (error) {
     if (isUniqueViolation(error, "reviews")) throw new AppError(409, "review_exists");
@@ -284,7 +321,10 @@ export async function replyToReview(user: UserRow, reviewId: string, input: unkn
 export type UserReviewJson = ReviewJson & { opportunity_title: string };
 
 /** A user's published reviews, newest first, one page: two queries. 404 if there is no such user. */
-export async function listUserReviews(userId: string, query: unknown): Promise<{ data: UserReviewJson[]; meta: PageMeta; rating: Rating }> {
+export async function listUserReviews(
+  userId: string,
+  query: unknown,
+): Promise<{ data: UserReviewJson[]; meta: PageMeta; rating: Rating }> {
   assertId(userId);
   const { page, per_page } = parseInput(pageQuerySchema, query);
   const [subject, rows] = await Promise.all([

@@ -12,13 +12,19 @@ async function uploadPhoto(base: string, token: string) {
   const form = new FormData();
   form.set("full_name", "Usuária De Teste");
   form.set("photo", new Blob([PNG_1X1], { type: "image/png" }), "foto.png");
-  const res = await fetch(`${base}/api/profile`, { method: "POST", headers: { Authorization: `Bearer ${token}` }, body: form });
+  const res = await fetch(`${base}/api/profile`, {
+    method: "POST",
+    headers: { Authorization: `Bearer ${token}` },
+    body: form,
+  });
   expect(res.status).toBe(200);
   return ((await res.json()) as { user: { photo_url: string } }).user.photo_url;
 }
 
 const emails = (dbPath: string) =>
-  inspect(dbPath, (db) => (db.prepare("select email from users order by email").all() as { email: string }[]).map((r) => r.email));
+  inspect(dbPath, (db) =>
+    (db.prepare("select email from users order by email").all() as { email: string }[]).map((r) => r.email),
+  );
 
 describe("npm run backup / npm run restore", () => {
   it("backs up a live server's database and restores it once the server is stopped", async () => {

@@ -40,7 +40,8 @@ describe("npm start with two worker processes", () => {
   it("counts failed logins across both workers", async () => {
     const { base } = await startCluster();
     const user = await apiUser(base, "limite@example.com");
-    const attempt = () => fresh(base, "POST", "/api/login", { body: { email: user.email, password: "senha-errada-1" } });
+    const attempt = () =>
+      fresh(base, "POST", "/api/login", { body: { email: user.email, password: "senha-errada-1" } });
     // Five failures are allowed per e-mail; they land on both workers in turn.
     for (let i = 0; i < 5; i++) expect((await attempt()).status).toBe(401);
     // Kept per process, each worker would have seen only two or three of them.
@@ -83,14 +84,19 @@ describe("npm start with two worker processes", () => {
       );
       const accepted = await Promise.all(
         ids.map((id, i) =>
-          fresh(base, "POST", `/api/applications/${id}/accept`, { token: merchant.token, body: { offer_id: offers[i] } }),
+          fresh(base, "POST", `/api/applications/${id}/accept`, {
+            token: merchant.token,
+            body: { offer_id: offers[i] },
+          }),
         ),
       );
       expect(accepted.map((r) => r.status).sort()).toEqual([200, 409]);
     }
 
     const state = inspect(dbPath, (db) => ({
-      filled: db.prepare("SELECT count(*) AS n FROM opportunities WHERE status = 'filled' AND accepted_count = 1").get(),
+      filled: db
+        .prepare("SELECT count(*) AS n FROM opportunities WHERE status = 'filled' AND accepted_count = 1")
+        .get(),
       accepted: db.prepare("SELECT count(*) AS n FROM applications WHERE status = 'accepted'").get(),
       rejected: db.prepare("SELECT count(*) AS n FROM applications WHERE status = 'rejected'").get(),
     }));

@@ -2,15 +2,7 @@ import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
 import { request as httpRequest } from "node:http";
 import { describe, expect, it } from "vitest";
-import {
-  apiUser,
-  freePort,
-  inspect,
-  migrate,
-  serverEnv,
-  serversPerTest,
-  waitUntilRefused,
-} from "./server";
+import { apiUser, freePort, inspect, migrate, serverEnv, serversPerTest, waitUntilRefused } from "./server";
 
 const start = serversPerTest();
 

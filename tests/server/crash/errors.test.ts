@@ -1,8 +1,27 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { apiUser, freePort, inspect, migrate, removeTempDirs, serverEnv, startServer, stopServer, type Server } from "./server";
+import {
+  apiUser,
+  freePort,
+  inspect,
+  migrate,
+  removeTempDirs,
+  serverEnv,
+  startServer,
+  stopServer,
+  type Server,
+} from "./server";
 
 // What an unexpected failure must never show: the error text, SQL, stack frames, file paths.
-const LEAKS = [/no such table/i, /SqliteError/i, /sessions_gone/, /\bselect\b.*\bfrom\b/i, /\n\s+at /, /\/(work|home|tmp|app)\//, /\.tsx?:\d+/, /node_modules/];
+const LEAKS = [
+  /no such table/i,
+  /SqliteError/i,
+  /sessions_gone/,
+  /\bselect\b.*\bfrom\b/i,
+  /\n\s+at /,
+  /\/(work|home|tmp|app)\//,
+  /\.tsx?:\d+/,
+  /node_modules/,
+];
 
 function expectNoLeak(text: string) {
   for (const pattern of LEAKS) expect(text, String(pattern)).not.toMatch(pattern);

@@ -7,7 +7,16 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import SQLite from "better-sqlite3";
 import { afterAll, afterEach, beforeAll } from "vitest";
-import { BUILD, freePort, LAUNCHER, ROOT, SERVER_SCRIPT, spawnServer, stopServer, type ServerProcess } from "../../support/server";
+import {
+  BUILD,
+  freePort,
+  LAUNCHER,
+  ROOT,
+  SERVER_SCRIPT,
+  spawnServer,
+  stopServer,
+  type ServerProcess,
+} from "../../support/server";
 
 export { freePort, ROOT, stopServer };
 
@@ -60,7 +69,12 @@ export type Server = ServerProcess;
  */
 export async function startServer(env: NodeJS.ProcessEnv, base: string, { cluster = false } = {}): Promise<Server> {
   requireBuild();
-  return spawnServer({ env, base, script: cluster ? [LAUNCHER, BUILD] : [SERVER_SCRIPT, BUILD], nodeArgs: cluster ? ["--import", "tsx"] : [] });
+  return spawnServer({
+    env,
+    base,
+    script: cluster ? [LAUNCHER, BUILD] : [SERVER_SCRIPT, BUILD],
+    nodeArgs: cluster ? ["--import", "tsx"] : [],
+  });
 }
 
 /**
@@ -130,7 +144,12 @@ export function inspect<T>(dbPath: string, read: (db: SQLite.Database) => T): T 
  * One request on a connection of its own: the launcher hands each new connection to the next
  * worker in turn, so consecutive calls alternate between its processes.
  */
-export function fresh(base: string, method: string, path: string, { token, body }: { token?: string; body?: unknown } = {}) {
+export function fresh(
+  base: string,
+  method: string,
+  path: string,
+  { token, body }: { token?: string; body?: unknown } = {},
+) {
   const payload = body === undefined ? undefined : JSON.stringify(body);
   return new Promise<{ status: number; json: Record<string, unknown> }>((done, fail) => {
     const req = httpRequest(`${base}${path}`, {

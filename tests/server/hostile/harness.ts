@@ -70,14 +70,16 @@ export async function send(c: Case): Promise<Answer> {
     // Bytes, so fetch adds no content type of its own.
     const data = bytes(c.body.raw);
     if (c.body.type !== null) headers.set("Content-Type", c.body.type);
-    body = (c.body.chunked
-      ? new ReadableStream({
-          start(controller) {
-            for (let at = 0; at < data.length; at += 64 * 1024) controller.enqueue(data.subarray(at, at + 64 * 1024));
-            controller.close();
-          },
-        })
-      : data) as BodyInit;
+    body = (
+      c.body.chunked
+        ? new ReadableStream({
+            start(controller) {
+              for (let at = 0; at < data.length; at += 64 * 1024) controller.enqueue(data.subarray(at, at + 64 * 1024));
+              controller.close();
+            },
+          })
+        : data
+    ) as BodyInit;
   }
   const res = await fetch(base + c.path, {
     method: c.method,
@@ -98,9 +100,17 @@ export const PT: Record<string, string> = JSON.parse(
   readFileSync(join(ROOT, "public/locales/pt-BR/messages.json"), "utf8"),
 );
 export const PT_PATTERNS = Object.values(PT).map(
-  (m) => new RegExp(`^${m.split(/\{\{\w+\}\}/).map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join(".+")}$`, "s"),
+  (m) =>
+    new RegExp(
+      `^${m
+        .split(/\{\{\w+\}\}/)
+        .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"))
+        .join(".+")}$`,
+      "s",
+    ),
 );
-export const isPortuguese = (message: unknown) => typeof message === "string" && PT_PATTERNS.some((p) => p.test(message));
+export const isPortuguese = (message: unknown) =>
+  typeof message === "string" && PT_PATTERNS.some((p) => p.test(message));
 
 /** What no answer may show: stack frames, SQL errors, file paths, error names. */
 export const LEAKS: [string, RegExp][] = [
@@ -127,13 +137,15 @@ export function problemsOf(c: Case, r: Answer): string[] {
       problems.push(`${label}: not JSON (${r.type})`);
     }
     if (!isPortuguese(body.message)) problems.push(`${label}: message not Portuguese: ${String(body.message)}`);
-    if (c.message && body.message !== PT[c.message]) problems.push(`${label}: message ${String(body.message)}, not ${c.message}`);
+    if (c.message && body.message !== PT[c.message])
+      problems.push(`${label}: message ${String(body.message)}, not ${c.message}`);
     if (c.field && r.status === 422 && !isPortuguese(body.errors?.[c.field])) {
       problems.push(`${label}: no Portuguese errors.${c.field}: ${JSON.stringify(body.errors)}`);
     }
   }
   if (!c.api && c.message && !r.text.includes(PT[c.message]!)) problems.push(`${label}: page lacks "${PT[c.message]}"`);
-  if (!c.api && r.status === 422 && !/field-error|alert-danger/.test(r.text)) problems.push(`${label}: no message on the page`);
+  if (!c.api && r.status === 422 && !/field-error|alert-danger/.test(r.text))
+    problems.push(`${label}: no message on the page`);
   return problems;
 }
 
@@ -148,7 +160,9 @@ export async function runAll(cases: Case[], parallel = 6) {
       try {
         answer = await send(c);
       } catch (error) {
-        problems.push(`${c.name} [${c.method} ${c.path.slice(0, 80)}]: request failed: ${String((error as Error).cause ?? error)}`);
+        problems.push(
+          `${c.name} [${c.method} ${c.path.slice(0, 80)}]: request failed: ${String((error as Error).cause ?? error)}`,
+        );
         continue;
       }
       problems.push(...problemsOf(c, answer));
@@ -206,7 +220,10 @@ export const unique = (prefix: string) => `${prefix}-${++serial}-${Date.now().to
 export async function call(method: string, path: string, token: string | null, json?: unknown) {
   const res = await fetch(base + path, {
     method,
-    headers: { ...(token ? { Authorization: `Bearer ${token}` } : {}), ...(json !== undefined ? { "Content-Type": "application/json" } : {}) },
+    headers: {
+      ...(token ? { Authorization: `Bearer ${token}` } : {}),
+      ...(json !== undefined ? { "Content-Type": "application/json" } : {}),
+    },
     body: json === undefined ? undefined : JSON.stringify(json),
   });
   const body = (await res.json()) as any;
@@ -226,7 +243,12 @@ export async function login(email: string, password = "freela123") {
 
 export async function newUser(role: Role) {
   const email = unique(`pool-${role}`);
-  await ok("POST", "/api/register", null, { full_name: "Usuária Do Pool", email, password: "senha-segura-1", account_type: role });
+  await ok("POST", "/api/register", null, {
+    full_name: "Usuária Do Pool",
+    email,
+    password: "senha-segura-1",
+    account_type: role,
+  });
   return login(email, "senha-segura-1");
 }
 
@@ -236,8 +258,10 @@ export async function makePool(size: number) {
   const freelancers: Actor[] = [];
   for (let i = 0; i < size; i++) {
     const [m, f] = await Promise.all([newUser("merchant"), newUser("freelancer")]);
-    const opp = (await ok("POST", "/api/opportunities", m.token, { ...validOpportunity, vacancies: 20 })).data.uuid as string;
-    const app = (await ok("POST", `/api/opportunities/${opp}/applications`, f.token, validApplication)).data.id as string;
+    const opp = (await ok("POST", "/api/opportunities", m.token, { ...validOpportunity, vacancies: 20 })).data
+      .uuid as string;
+    const app = (await ok("POST", `/api/opportunities/${opp}/applications`, f.token, validApplication)).data
+      .id as string;
     const detail = (await ok("GET", `/api/applications/${app}`, f.token)).data;
     const offer = detail.offers[detail.offers.length - 1].id as string;
     merchants.push({ ...m, opp, app, offer, other: "" });
@@ -247,7 +271,13 @@ export async function makePool(size: number) {
   return { merchants, freelancers };
 }
 
-export async function seededRecords(ana: string, anaId: string, julia: string, juliaId: string, carlos: string): Promise<World["seeded"]> {
+export async function seededRecords(
+  ana: string,
+  anaId: string,
+  julia: string,
+  juliaId: string,
+  carlos: string,
+): Promise<World["seeded"]> {
   const mine = async (status: string) =>
     (await ok("GET", `/api/opportunities?mine=1&per_page=100&status=${status}`, ana)).data as any[];
   let [open, closed, filled] = await Promise.all([mine("open"), mine("closed"), mine("filled")]);
@@ -256,7 +286,8 @@ export async function seededRecords(ana: string, anaId: string, julia: string, j
     await ok("POST", `/api/opportunities/${open[open.length - 1].uuid}/close`, ana, {});
     [open, closed] = await Promise.all([mine("open"), mine("closed")]);
   }
-  const apps = async (status: string) => (await ok("GET", `/api/my-applications?per_page=100&status=${status}`, julia)).data as any[];
+  const apps = async (status: string) =>
+    (await ok("GET", `/api/my-applications?per_page=100&status=${status}`, julia)).data as any[];
   const [pending, countered] = await Promise.all([apps("pending"), apps("countered")]);
   // A hire of Júlia's in progress with nothing delivered yet. The seed finishes some hires (hers
   // among them), so when none is left Ana hires her for a new opportunity.
@@ -282,7 +313,17 @@ export async function seededRecords(ana: string, anaId: string, julia: string, j
     if (notJulias) break;
   }
   const carlosOpp = (await ok("GET", "/api/opportunities?mine=1&per_page=1", carlos)).data[0];
-  const need = { open: open[0], closed: closed[0], filled: filled[0], openWithApps, pending: pending[0], counteredApp, accepted: accepted[0], notJulias, carlosOpp };
+  const need = {
+    open: open[0],
+    closed: closed[0],
+    filled: filled[0],
+    openWithApps,
+    pending: pending[0],
+    counteredApp,
+    accepted: accepted[0],
+    notJulias,
+    carlosOpp,
+  };
   for (const [name, value] of Object.entries(need)) if (!value) throw new Error(`the demo seed has no ${name}`);
   return {
     open: open[0].uuid,

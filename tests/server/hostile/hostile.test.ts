@@ -6,7 +6,16 @@ import { writeFileSync } from "node:fs";
 import { connect } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { validApplication, validOpportunity } from "../../support/fixtures";
-import { freePort, inspect, migrate, removeTempDirs, serverEnv, startServer, stopServer, type Server } from "../crash/server";
+import {
+  freePort,
+  inspect,
+  migrate,
+  removeTempDirs,
+  serverEnv,
+  startServer,
+  stopServer,
+  type Server,
+} from "../crash/server";
 import { PNG_1X1 } from "../../support/fixtures";
 import { ODD, padded } from "./values";
 import { refusedCases } from "./cases";
@@ -57,7 +66,10 @@ describe("hostile input against the production server", () => {
     const fake: Actor = { token: "t", id: "i", opp: "o", app: "a", offer: "f", other: "x" };
     const dry = new Pool({ merchants: [fake], freelancers: [fake] } as World);
     const seeded = new Proxy({}, { get: () => ({ id: "x", opp: "x", firstOffer: "x" }) }) as World["seeded"];
-    refusedCases({ ana: "a", julia: "j", logoutToken: "l", merchants: [fake], freelancers: [fake], seeded } as World, dry);
+    refusedCases(
+      { ana: "a", julia: "j", logoutToken: "l", merchants: [fake], freelancers: [fake], seeded } as World,
+      dry,
+    );
     const size = Math.max(2, Math.ceil(Math.max(dry.used.merchant, dry.used.freelancer) / 90));
     world = {
       ana: ana.token,
@@ -82,8 +94,12 @@ describe("hostile input against the production server", () => {
     const t0 = Date.now();
     const problems = await runAll(cases);
     const after = snapshot(dbPath);
-    const counts = Object.entries(groups).map(([name, list]) => `${name} ${list.length}`).join(", ");
-    console.info(`hostile: ${cases.length} cases (${counts}) in ${((Date.now() - t0) / 1000).toFixed(1)} s; pools of ${world.merchants.length}`);
+    const counts = Object.entries(groups)
+      .map(([name, list]) => `${name} ${list.length}`)
+      .join(", ");
+    console.info(
+      `hostile: ${cases.length} cases (${counts}) in ${((Date.now() - t0) / 1000).toFixed(1)} s; pools of ${world.merchants.length}`,
+    );
     if (process.env.HOSTILE_REPORT) writeFileSync(process.env.HOSTILE_REPORT, problems.join("\n"));
     expect(problems.slice(0, 40), `${problems.length} problems`).toEqual([]);
     expect(after).toEqual(before);
@@ -94,7 +110,8 @@ describe("hostile input against the production server", () => {
   it("stores odd but valid text byte-identical, and shows it escaped", async () => {
     const problems: string[] = [];
     const same = (what: string, got: unknown, sent: unknown) => {
-      if (JSON.stringify(got) !== JSON.stringify(sent)) problems.push(`${what}: sent ${JSON.stringify(sent)}, got ${JSON.stringify(got)}`);
+      if (JSON.stringify(got) !== JSON.stringify(sent))
+        problems.push(`${what}: sent ${JSON.stringify(sent)}, got ${JSON.stringify(got)}`);
     };
     const entries = Object.entries(ODD);
     for (const [name, odd] of entries) {
@@ -110,48 +127,81 @@ describe("hostile input against the production server", () => {
       const patched = await call("PATCH", `/api/opportunities/${m.opp}`, m.token, patch);
       if (patched.status !== 200) problems.push(`${name}: PATCH → ${patched.status} ${JSON.stringify(patched.body)}`);
       const got = (await ok("GET", `/api/opportunities/${m.opp}`, world.julia)).data;
-      for (const key of Object.keys(patch) as (keyof typeof patch)[]) same(`${name} opportunity ${key}`, got[key], patch[key]);
-      const page = await fetch(`${base}/opportunities/${m.opp}`, { headers: { Authorization: `Bearer ${world.julia}` } });
+      for (const key of Object.keys(patch) as (keyof typeof patch)[])
+        same(`${name} opportunity ${key}`, got[key], patch[key]);
+      const page = await fetch(`${base}/opportunities/${m.opp}`, {
+        headers: { Authorization: `Bearer ${world.julia}` },
+      });
       const html = await page.text();
       if (page.status !== 200) problems.push(`${name}: opportunity page → ${page.status}`);
-      if (html.includes("<script>alert(1)</script>") || html.includes("<img src=x")) problems.push(`${name}: page shows markup unescaped`);
+      if (html.includes("<script>alert(1)</script>") || html.includes("<img src=x"))
+        problems.push(`${name}: page shows markup unescaped`);
 
       // Profile fields through the API (multipart) and through the settings page (url-encoded).
       const f = pool.actor("freelancer");
-      const profile = { full_name: fit(`Nome ${odd}`, 120), display_name: fit(`Ap ${odd}`, 60), bio: odd, skills: [fit(odd, 30), "Extra"] };
+      const profile = {
+        full_name: fit(`Nome ${odd}`, 120),
+        display_name: fit(`Ap ${odd}`, 60),
+        bio: odd,
+        skills: [fit(odd, 30), "Extra"],
+      };
       const form = new FormData();
       for (const [key, value] of Object.entries(profile)) for (const v of [value].flat()) form.append(key, v);
-      const res = await fetch(`${base}/api/profile`, { method: "POST", headers: { Authorization: `Bearer ${f.token}` }, body: form });
+      const res = await fetch(`${base}/api/profile`, {
+        method: "POST",
+        headers: { Authorization: `Bearer ${f.token}` },
+        body: form,
+      });
       if (res.status !== 200) problems.push(`${name}: profile → ${res.status} ${await res.text()}`);
       else await res.body?.cancel();
       const user = (await ok("GET", "/api/profile", f.token)).user;
-      for (const key of Object.keys(profile) as (keyof typeof profile)[]) same(`${name} profile ${key}`, user[key], profile[key]);
+      for (const key of Object.keys(profile) as (keyof typeof profile)[])
+        same(`${name} profile ${key}`, user[key], profile[key]);
 
       const settings = await fetch(`${base}/pages/profile-setting`, {
         method: "POST",
         redirect: "manual",
         headers: { Authorization: `Bearer ${f.token}`, "Content-Type": "application/x-www-form-urlencoded" },
-        body: new URLSearchParams([["full_name", profile.full_name], ["bio", `${odd} (página)`], ["skills", profile.skills[0]!], ["skills", "Outra"]]),
+        body: new URLSearchParams([
+          ["full_name", profile.full_name],
+          ["bio", `${odd} (página)`],
+          ["skills", profile.skills[0]!],
+          ["skills", "Outra"],
+        ]),
       });
       if (settings.status !== 302) problems.push(`${name}: settings page → ${settings.status}`);
       same(`${name} settings bio`, (await ok("GET", "/api/profile", f.token)).user.bio, `${odd} (página)`);
 
       // A cover letter, an offer message and a registration.
       const other = world.merchants[(world.merchants.indexOf(m) + 1) % world.merchants.length]!;
-      const applied = await call("POST", `/api/opportunities/${other.opp}/applications`, f.token, { ...validApplication, cover_letter: padded(odd, 20) });
+      const applied = await call("POST", `/api/opportunities/${other.opp}/applications`, f.token, {
+        ...validApplication,
+        cover_letter: padded(odd, 20),
+      });
       if (applied.status === 201) same(`${name} cover letter`, applied.body.data.cover_letter, padded(odd, 20));
-      else if (applied.status !== 409) problems.push(`${name}: apply → ${applied.status} ${JSON.stringify(applied.body)}`);
+      else if (applied.status !== 409)
+        problems.push(`${name}: apply → ${applied.status} ${JSON.stringify(applied.body)}`);
 
       const app = (await ok("GET", `/api/applications/${m.app}`, m.token)).data;
       const turn = app.awaiting === "merchant" ? m.token : world.freelancers[world.merchants.indexOf(m)]!.token;
       if (app.status === "pending" || app.status === "countered") {
-        const offered = await call("POST", `/api/applications/${m.app}/offers`, turn, { price_cents: 123_456, delivery_days: 9, message: odd });
-        if (offered.status !== 201) problems.push(`${name}: counter → ${offered.status} ${JSON.stringify(offered.body)}`);
+        const offered = await call("POST", `/api/applications/${m.app}/offers`, turn, {
+          price_cents: 123_456,
+          delivery_days: 9,
+          message: odd,
+        });
+        if (offered.status !== 201)
+          problems.push(`${name}: counter → ${offered.status} ${JSON.stringify(offered.body)}`);
         const offers = (await ok("GET", `/api/applications/${m.app}`, m.token)).data.offers;
         same(`${name} offer message`, offers[offers.length - 1].message, odd);
       }
 
-      const registered = await call("POST", "/api/register", null, { full_name: fit(`Pessoa ${odd}`, 120), email: unique("odd"), password: "senha-segura-1", account_type: "freelancer" });
+      const registered = await call("POST", "/api/register", null, {
+        full_name: fit(`Pessoa ${odd}`, 120),
+        email: unique("odd"),
+        password: "senha-segura-1",
+        account_type: "freelancer",
+      });
       if (registered.status !== 201) problems.push(`${name}: register → ${registered.status}`);
       else same(`${name} registered name`, registered.body.data.user.full_name, fit(`Pessoa ${odd}`, 120));
     }
@@ -166,12 +216,26 @@ describe("hostile input against the production server", () => {
     );
     const created = await call("POST", "/api/opportunities", m.token, { ...validOpportunity, ...smuggled });
     expect(created.status).toBe(201);
-    expect(created.body.data).toMatchObject({ status: "open", applications_count: 0, accepted_count: 0, currency: "BRL", merchant: { id: m.id } });
+    expect(created.body.data).toMatchObject({
+      status: "open",
+      applications_count: 0,
+      accepted_count: 0,
+      currency: "BRL",
+      merchant: { id: m.id },
+    });
     expect(created.body.data.uuid).not.toBe(smuggled.uuid);
     expect(created.body.data.created_at).not.toBe(smuggled.created_at);
-    const patched = await call("PATCH", `/api/opportunities/${created.body.data.uuid}`, m.token, { ...smuggled, title: "Título trocado válido" });
+    const patched = await call("PATCH", `/api/opportunities/${created.body.data.uuid}`, m.token, {
+      ...smuggled,
+      title: "Título trocado válido",
+    });
     expect(patched.status).toBe(200);
-    expect(patched.body.data).toMatchObject({ title: "Título trocado válido", status: "open", applications_count: 0, merchant: { id: m.id } });
+    expect(patched.body.data).toMatchObject({
+      title: "Título trocado válido",
+      status: "open",
+      applications_count: 0,
+      merchant: { id: m.id },
+    });
     expect(({} as Record<string, unknown>).admin).toBeUndefined();
 
     const registered = await call("POST", "/api/register", null, {
@@ -185,7 +249,11 @@ describe("hostile input against the production server", () => {
       role: "merchant",
     });
     expect(registered.status).toBe(201);
-    expect(registered.body.data.user).toMatchObject({ account_type: "freelancer", role: "freelancer", photo_url: null });
+    expect(registered.body.data.user).toMatchObject({
+      account_type: "freelancer",
+      role: "freelancer",
+      photo_url: null,
+    });
     expect(registered.body.data.user.id).not.toBe(other.id);
     expect(registered.body.data.user).not.toHaveProperty("password_hash");
   });
@@ -195,7 +263,11 @@ describe("hostile input against the production server", () => {
     const form = new FormData();
     form.append("full_name", "Nome Com Foto");
     form.append("photo", new Blob([PNG_1X1], { type: "image/png" }), "../../../etc/passwd.png");
-    const res = await fetch(`${base}/api/profile`, { method: "POST", headers: { Authorization: `Bearer ${f.token}` }, body: form });
+    const res = await fetch(`${base}/api/profile`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${f.token}` },
+      body: form,
+    });
     expect(res.status).toBe(200);
     const { user } = (await res.json()) as { user: { photo_url: string } };
     expect(user.photo_url).toMatch(/^\/uploads\/[0-9a-f-]{36}\.png$/);
@@ -204,7 +276,12 @@ describe("hostile input against the production server", () => {
     expect(Buffer.from(await photo.arrayBuffer()).equals(PNG_1X1)).toBe(true);
     // Paths fetch would tidy up are sent as written. A bare ".." is the home page to the router,
     // which sends a visitor to the login page; nothing outside the app is ever served.
-    for (const path of ["/uploads/%2e%2e", "/uploads/%2e%2e/%2e%2e/etc/passwd", "/uploads/../../etc/passwd", "/uploads/..\\..\\etc\\passwd"]) {
+    for (const path of [
+      "/uploads/%2e%2e",
+      "/uploads/%2e%2e/%2e%2e/etc/passwd",
+      "/uploads/../../etc/passwd",
+      "/uploads/..\\..\\etc\\passwd",
+    ]) {
       const res = await rawGet(path);
       expect([302, 404], path).toContain(res.status);
       if (res.status === 302) expect(res.location, path).toMatch(/^\/login(\?|$)/);
@@ -214,10 +291,16 @@ describe("hostile input against the production server", () => {
 
   it("shrugs off uploads cut short", async () => {
     // The body promised is never sent in full: the client hangs up mid-body.
-    for (const [path, type] of [["/api/login", "application/json"], ["/login", "application/x-www-form-urlencoded"], ["/api/profile", "multipart/form-data; boundary=xx"]]) {
+    for (const [path, type] of [
+      ["/api/login", "application/json"],
+      ["/login", "application/x-www-form-urlencoded"],
+      ["/api/profile", "multipart/form-data; boundary=xx"],
+    ]) {
       await new Promise<void>((done) => {
         const socket = connect(Number(new URL(base).port), "127.0.0.1", () => {
-          socket.write(`POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${world.julia}\r\nContent-Type: ${type}\r\nContent-Length: 100000\r\n\r\n{"email":`);
+          socket.write(
+            `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${world.julia}\r\nContent-Type: ${type}\r\nContent-Length: 100000\r\n\r\n{"email":`,
+          );
           setTimeout(() => socket.destroy(), 100);
         });
         socket.on("close", () => done());
@@ -242,9 +325,14 @@ describe("hostile input against the production server", () => {
     if (process.env.HOSTILE_REPORT) writeFileSync(`${process.env.HOSTILE_REPORT}.log`, server.log());
     // Refusals are answers, not failures: the log shows no unexpected error (Express's own notes
     // on malformed path encoding and Remix's on methods without an action aside).
-    const unexpected = server.log()
+    const unexpected = server
+      .log()
       .split(/\n(?=\S)/)
-      .filter((entry) => /\b(\w*Error|error)\b/.test(entry) && !/^(URIError: Failed to decode param|ErrorResponseImpl \{\s+status: 405)/.test(entry));
+      .filter(
+        (entry) =>
+          /\b(\w*Error|error)\b/.test(entry) &&
+          !/^(URIError: Failed to decode param|ErrorResponseImpl \{\s+status: 405)/.test(entry),
+      );
     expect(unexpected).toEqual([]);
     console.info(`hostile: whole file ${((Date.now() - started) / 1000).toFixed(1)} s`);
   });

@@ -49,10 +49,10 @@ export const ODD: Record<string, string> = {
   astral: "Matemática 𝔘𝔫𝔦𝔠𝔬𝔡𝔢 e ideograma 𠜎",
   separators: "linha\u2028separada\u2029parágrafo",
   sql_or: "' OR 1=1 -- comentário",
-  sql_drop: "\"; DROP TABLE users;-- fim",
+  sql_drop: '"; DROP TABLE users;-- fim',
   html: "<script>alert(1)</script><img src=x onerror=alert(2)>",
   template: "{{constructor.constructor('x')()}} ${7*7} #{1}",
-  fts: "\" NEAR( * col: ( AND OR NOT",
+  fts: '" NEAR( * col: ( AND OR NOT',
   traversal: "../../etc/passwd %2e%2e%2f",
 };
 
@@ -230,7 +230,22 @@ export function refusedJson(kind: Kind): unknown[] {
 export function refusedForm(kind: Kind, price = false): string[] {
   const huge = "x".repeat(100_000);
   if (price) {
-    return ["", "abc", "-1", "0", "0,00", "1e20", "NaN", "1.000.000,01", "99999999999999999999", "1,2,3", "R$", "12abc", "١٢", huge];
+    return [
+      "",
+      "abc",
+      "-1",
+      "0",
+      "0,00",
+      "1e20",
+      "NaN",
+      "1.000.000,01",
+      "99999999999999999999",
+      "1,2,3",
+      "R$",
+      "12abc",
+      "١٢",
+      huge,
+    ];
   }
   switch (kind.type) {
     case "text": {
@@ -240,7 +255,16 @@ export function refusedForm(kind: Kind, price = false): string[] {
       return values;
     }
     case "int": {
-      const values = [String(kind.min - 1), String(kind.max + 1), "abc", "1.5", "1e20", "99999999999999999999", "NaN", "١٢"];
+      const values = [
+        String(kind.min - 1),
+        String(kind.max + 1),
+        "abc",
+        "1.5",
+        "1e20",
+        "99999999999999999999",
+        "NaN",
+        "١٢",
+      ];
       if (kind.required) values.push("");
       return values;
     }

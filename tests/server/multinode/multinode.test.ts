@@ -57,7 +57,12 @@ async function startNode(): Promise<Node> {
   const port = await freePort();
   const { env, base, dir } = serverEnv(port);
   // The contracts' schedule every second, on both servers: see the test of the automatic completion.
-  Object.assign(env, { DATABASE_URL: url, WEB_CONCURRENCY: "1", DATABASE_POOL_SIZE: "5", CONTRACT_SCHEDULE_SECONDS: "1" });
+  Object.assign(env, {
+    DATABASE_URL: url,
+    WEB_CONCURRENCY: "1",
+    DATABASE_POOL_SIZE: "5",
+    CONTRACT_SCHEDULE_SECONDS: "1",
+  });
   const server = await startServer(env, base, { cluster: true });
   running.push(server);
   return { base, port, server, dir };
@@ -162,7 +167,10 @@ describe("two servers on one PostgreSQL", () => {
       expect(duplicate.map((r) => r.status).sort()).toEqual([201, 409]);
       const second = await track(fresh(b.base, "POST", applyPath, { token: f2.token, body: validApplication }));
       expect(second.status).toBe(201);
-      const ids = [dataOf<{ id: string }>(duplicate.find((r) => r.status === 201)!).id, dataOf<{ id: string }>(second).id];
+      const ids = [
+        dataOf<{ id: string }>(duplicate.find((r) => r.status === 201)!).id,
+        dataOf<{ id: string }>(second).id,
+      ];
       const offers = await Promise.all(
         ids.map(async (id) => {
           const detail = await fresh(a.base, "GET", `/api/applications/${id}`, { token: merchant.token });
@@ -173,9 +181,21 @@ describe("two servers on one PostgreSQL", () => {
       // The last vacancy accepted twice (one on each server) and the opportunity closed, all at
       // once: exactly one of the three wins.
       const moves = await Promise.all([
-        track(fresh(a.base, "POST", `/api/applications/${ids[0]}/accept`, { token: merchant.token, body: { offer_id: offers[0] } })),
-        track(fresh(b.base, "POST", `/api/applications/${ids[1]}/accept`, { token: merchant.token, body: { offer_id: offers[1] } })),
-        track(fresh(round % 2 ? a.base : b.base, "POST", `/api/opportunities/${uuid}/close`, { token: merchant.token })),
+        track(
+          fresh(a.base, "POST", `/api/applications/${ids[0]}/accept`, {
+            token: merchant.token,
+            body: { offer_id: offers[0] },
+          }),
+        ),
+        track(
+          fresh(b.base, "POST", `/api/applications/${ids[1]}/accept`, {
+            token: merchant.token,
+            body: { offer_id: offers[1] },
+          }),
+        ),
+        track(
+          fresh(round % 2 ? a.base : b.base, "POST", `/api/opportunities/${uuid}/close`, { token: merchant.token }),
+        ),
       ]);
       expect(moves.map((r) => r.status).sort(), JSON.stringify(moves.map((r) => r.json))).toEqual([200, 409, 409]);
     }
@@ -211,12 +231,26 @@ describe("two servers on one PostgreSQL", () => {
   it("share contract files, and complete a delivery left unanswered once, though both run the schedule", async () => {
     const merchant = await apiUser(a.base, "contratante-agenda@example.com", "merchant");
     const freelancer = await apiUser(b.base, "freela-agenda@example.com");
-    const opp = dataOf<{ uuid: string }>(await fresh(a.base, "POST", "/api/opportunities", { token: merchant.token, body: validOpportunity }));
-    const app = dataOf<{ id: string }>(
-      await fresh(b.base, "POST", `/api/opportunities/${opp.uuid}/applications`, { token: freelancer.token, body: validApplication }),
+    const opp = dataOf<{ uuid: string }>(
+      await fresh(a.base, "POST", "/api/opportunities", { token: merchant.token, body: validOpportunity }),
     );
-    const offers = dataOf<{ offers: { id: string }[] }>(await fresh(a.base, "GET", `/api/applications/${app.id}`, { token: merchant.token })).offers;
-    expect((await fresh(a.base, "POST", `/api/applications/${app.id}/accept`, { token: merchant.token, body: { offer_id: offers[0].id } })).status).toBe(200);
+    const app = dataOf<{ id: string }>(
+      await fresh(b.base, "POST", `/api/opportunities/${opp.uuid}/applications`, {
+        token: freelancer.token,
+        body: validApplication,
+      }),
+    );
+    const offers = dataOf<{ offers: { id: string }[] }>(
+      await fresh(a.base, "GET", `/api/applications/${app.id}`, { token: merchant.token }),
+    ).offers;
+    expect(
+      (
+        await fresh(a.base, "POST", `/api/applications/${app.id}/accept`, {
+          token: merchant.token,
+          body: { offer_id: offers[0].id },
+        })
+      ).status,
+    ).toBe(200);
 
     // Delivered with a file through B; the merchant downloads it through A.
     const form = new FormData();
@@ -229,7 +263,9 @@ describe("two servers on one PostgreSQL", () => {
     });
     expect(delivered.status, await delivered.clone().text()).toBe(201);
     const events = ((await delivered.json()) as { data: { events: { files: { url: string }[] }[] } }).data.events;
-    const file = await fetch(`${a.base}${events.at(-1)!.files[0]!.url}`, { headers: { Authorization: `Bearer ${merchant.token}` } });
+    const file = await fetch(`${a.base}${events.at(-1)!.files[0]!.url}`, {
+      headers: { Authorization: `Bearer ${merchant.token}` },
+    });
     expect(file.status).toBe(200);
     expect(Buffer.from(await file.arrayBuffer())).toEqual(PNG_1X1);
 

@@ -5,7 +5,6 @@ import { fileOf, formValues, readPhotoForm } from "~/web/forms.server";
 import { apiT } from "~/services/platform/i18n.server";
 import { deletePortfolioItem, updatePortfolioItem } from "~/services/reputation/portfolio.server";
 
-
 export const loader = methodNotAllowed;
 
 /** PATCH (or POST): multipart partial update of one's own item. DELETE: removes it. */

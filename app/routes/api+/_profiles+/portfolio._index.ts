@@ -5,7 +5,6 @@ import { fileOf, formValues, readPhotoForm } from "~/web/forms.server";
 import { apiT } from "~/services/platform/i18n.server";
 import { addPortfolioItem, listPortfolio } from "~/services/reputation/portfolio.server";
 
-
 /** The signed-in freelancer's own portfolio (others see it on GET /api/freelancers/:id). */
 export const loader = api(async ({ request }: LoaderFunctionArgs) => {
   const freelancer = await requireApiRole(request, "freelancer");
