@@ -1,8 +1,8 @@
 import { LIMITS } from "~/lib/limits";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
-import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { FormMessage, TextAreaField } from "~/components/form";
+import { FieldsForm, TextAreaField } from "~/components/form";
 import { MarketErrorBoundary } from "~/components/market/error-boundary";
 import { PortfolioList } from "~/components/portfolio";
 import { PublicProfile } from "~/components/public-profile";
@@ -12,7 +12,8 @@ import { marketTitleMeta } from "~/lib/market-meta";
 import { requireUser } from "~/web/auth.server";
 import { AppError } from "~/services/platform/errors.server";
 import { formError, formValues, readForm } from "~/web/forms.server";
-import { inviteFreelancer, openOpportunitiesOf } from "~/services/marketplace/invitations.server";
+import { checkFields } from "~/lib/schemas";
+import { inviteFreelancer, inviteInputSchema, openOpportunitiesOf } from "~/services/marketplace/invitations.server";
 import { getFreelancerProfile } from "~/services/reputation/profiles.server";
 import { listUserReviews } from "~/services/reputation/reviews.server";
 
@@ -34,7 +35,11 @@ export async function action({ request, params }: ActionFunctionArgs) {
   let values: Record<string, string> = {};
   try {
     values = formValues(await readForm(request));
-    if (!values.opportunity) throw new AppError(422, "invite_failed", { opportunity: "invite_opportunity_required" });
+    if (!values.opportunity) {
+      // With the message's own problems, so the form reports both at once.
+      const { errors } = checkFields(inviteInputSchema, { freelancer_id: params.id, message: values.message ?? "" });
+      throw new AppError(422, "invite_failed", { ...errors, opportunity: "invite_opportunity_required" });
+    }
     await inviteFreelancer(merchant, values.opportunity, { freelancer_id: params.id, message: values.message ?? "" });
     return redirectWithMarketToast(request, `/freelancers/${params.id}`, "toasts.invitation_sent");
   } catch (error) {
@@ -58,8 +63,7 @@ function InviteForm({ name, openings }: { name: string; openings: { uuid: string
       {openings.length ? (
         <>
           <p className="muted">{t("invitations.invite_intro", { name })}</p>
-          <FormMessage data={refusal} />
-          <Form method="post" className="stack" noValidate>
+          <FieldsForm id="invite-form" data={refusal} className="stack">
             <div className={`field${errors.opportunity ? " has-error" : ""}`}>
               <label htmlFor="opportunity">{t("invitations.opportunity")}</label>
               <select
@@ -98,7 +102,7 @@ function InviteForm({ name, openings }: { name: string; openings: { uuid: string
                 {t("invitations.send")}
               </button>
             </div>
-          </Form>
+          </FieldsForm>
         </>
       ) : (
         <p className="muted">{t("invitations.no_open")}</p>

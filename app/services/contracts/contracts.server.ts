@@ -27,6 +27,7 @@ import type {
   ContractsTable,
   Database,
   NotificationKind,
+  OpportunityRow,
   UserRow,
 } from "../../../db/schema";
 import { AppError, parseInput } from "../platform/errors.server";
@@ -35,7 +36,14 @@ import { now, offsetOf, pageMeta, type PageMeta } from "../platform/records.serv
 import { notify } from "../messaging/notifications.server";
 import { every } from "../platform/jobs.server";
 import { publishDueReviews } from "../reputation/reviews.server";
-import { deleteAttachment, readAttachment, saveAttachment, type SavedAttachment } from "../platform/uploads.server";
+import {
+  attachmentProblems,
+  deleteAttachment,
+  readAttachment,
+  saveAttachment,
+  type SavedAttachment,
+} from "../platform/uploads.server";
+import { checkFields } from "~/lib/schemas";
 import { displayNameOf, photoUrl } from "../accounts/users.server";
 
 // The contract of an accepted application (README, "Contracts"):
@@ -136,7 +144,8 @@ export type ContractJson = {
   id: string;
   /** The application the contract came from (the same id). */
   application_id: string;
-  opportunity: { uuid: string; title: string };
+  /** budget_type says how price_cents counts: a total (fixed) or per hour (hourly). */
+  opportunity: { uuid: string; title: string; budget_type: OpportunityRow["budget_type"] };
   merchant: Person;
   freelancer: Person;
   price_cents: number;
@@ -170,6 +179,7 @@ function baseSelect(database: Kysely<Database>) {
     .select([
       "o.uuid as opportunity_uuid",
       "o.title as opportunity_title",
+      "o.budget_type as opportunity_budget_type",
       "m.display_name as merchant_display_name",
       "m.full_name as merchant_full_name",
       "m.photo_path as merchant_photo_path",
@@ -185,7 +195,7 @@ function toContractJson(row: Row, at = now()): ContractJson {
   return {
     id: row.id,
     application_id: row.id,
-    opportunity: { uuid: row.opportunity_uuid, title: row.opportunity_title },
+    opportunity: { uuid: row.opportunity_uuid, title: row.opportunity_title, budget_type: row.opportunity_budget_type },
     merchant: {
       id: row.merchant_id,
       display_name: displayNameOf({ display_name: row.merchant_display_name, full_name: row.merchant_full_name }),
@@ -410,10 +420,13 @@ export async function deliverContract(
   files: Blob[] = [],
 ): Promise<ContractEventJson> {
   await consumeWrite(freelancer.id);
-  const { message } = parseInput(deliveryInputSchema, input);
-  if (files.length > MAX_DELIVERY_FILES) {
-    throw new AppError(422, "validation_failed", { files: "files_too_many" }, { max: MAX_DELIVERY_FILES });
+  const checked = checkFields(deliveryInputSchema, input);
+  if (checked.data === null || files.length > MAX_DELIVERY_FILES) {
+    // The message's problems and the files' in one answer.
+    const fileErrors = await attachmentProblems(files, "files", MAX_DELIVERY_FILES, "files_too_many");
+    throw new AppError(422, "validation_failed", { ...checked.errors, ...fileErrors }, { max: MAX_DELIVERY_FILES });
   }
+  const { message } = checked.data;
   // Who may deliver is known before any file is stored.
   const { row, party } = await findForParticipant(freelancer, id);
   assertAllowed("deliver", row, party);
