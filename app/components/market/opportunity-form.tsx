@@ -1,7 +1,7 @@
 import { LIMITS } from "~/lib/limits";
-import { Form, Link, useNavigation } from "@remix-run/react";
+import { Link, useNavigation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { Field, FormMessage, TextAreaField } from "~/components/form";
+import { Field, FieldsForm, TextAreaField } from "~/components/form";
 import { BUDGET_TYPES, CATEGORIES, LOCATION_TYPES } from "~/lib/market-constants";
 import type { FormErrorData } from "~/web/forms.server";
 
@@ -95,8 +95,7 @@ export function OpportunityForm({
   const v = (field: keyof OpportunityFormValues) => data?.values?.[field] ?? values[field] ?? "";
   return (
     <>
-      <FormMessage data={data} />
-      <Form method="post" className="stack opp-form" noValidate>
+      <FieldsForm id="opportunity-form" data={data} className="stack opp-form">
         <fieldset className="form-section">
           <legend>{t("create.section_basics")}</legend>
           <Field
@@ -138,7 +137,7 @@ export function OpportunityForm({
         </fieldset>
         <fieldset className="form-section">
           <legend>{t("create.section_budget")}</legend>
-          <fieldset className={`field choice-group${errors.budget_type ? " has-error" : ""}`}>
+          <fieldset id="budget_type" className={`field choice-group${errors.budget_type ? " has-error" : ""}`}>
             <legend>{t("fields.budget_type")}</legend>
             <div className="choices">
               {BUDGET_TYPES.map((type) => (
@@ -228,7 +227,7 @@ export function OpportunityForm({
             {busy ? busyLabel : submitLabel}
           </button>
         </div>
-      </Form>
+      </FieldsForm>
     </>
   );
 }

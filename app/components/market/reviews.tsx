@@ -1,7 +1,7 @@
 import { LIMITS } from "~/lib/limits";
-import { Form, useActionData, useNavigation } from "@remix-run/react";
+import { useActionData, useNavigation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { FormMessage, TextAreaField } from "~/components/form";
+import { FieldsForm, TextAreaField } from "~/components/form";
 import { formatDate } from "~/lib/format";
 import type { FormErrorData } from "~/web/forms.server";
 import { Pagination, type PageMeta } from "./pagination";
@@ -75,10 +75,10 @@ export function ContractReviewsSection({ reviews, otherName }: { reviews: Contra
               date: closes,
             })}
           </p>
-          <FormMessage data={mine} />
-          <Form method="post" className="stack" noValidate>
+          <FieldsForm id="review-form" data={mine} className="stack">
             <input type="hidden" name="intent" value="review" />
             <fieldset
+              id="rating"
               className={`field stars-field${mine?.errors?.rating ? " has-error" : ""}`}
               aria-describedby={mine?.errors?.rating ? "rating-error" : undefined}
             >
@@ -117,7 +117,7 @@ export function ContractReviewsSection({ reviews, otherName }: { reviews: Contra
                 {t("reviews.submit")}
               </button>
             </div>
-          </Form>
+          </FieldsForm>
         </>
       ) : null}
       {reviews.mine ? (
@@ -141,10 +141,9 @@ export function ContractReviewsSection({ reviews, otherName }: { reviews: Contra
           <h4>{t("reviews.theirs", { name: otherName })}</h4>
           <ReviewItem review={reviews.theirs} replyTitle={t("reviews.my_reply")} />
           {reviews.can_reply ? (
-            <Form method="post" className="stack" noValidate>
+            <FieldsForm id="reply-form" data={replying} className="stack">
               <input type="hidden" name="intent" value="reply" />
               <input type="hidden" name="review_id" value={reviews.theirs.id} />
-              <FormMessage data={replying} />
               <TextAreaField
                 name="reply"
                 label={t("reviews.reply")}
@@ -160,7 +159,7 @@ export function ContractReviewsSection({ reviews, otherName }: { reviews: Contra
                   {t("reviews.reply_submit")}
                 </button>
               </div>
-            </Form>
+            </FieldsForm>
           ) : null}
         </div>
       ) : reviews.theirs_written && reviews.mine ? null : reviews.theirs_written ? (

@@ -1,9 +1,9 @@
 import { LIMITS } from "~/lib/limits";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { Avatar } from "~/components/avatar";
-import { Field, FormMessage, TextAreaField } from "~/components/form";
+import { Field, FieldsForm, TextAreaField } from "~/components/form";
 import { titleMeta } from "~/lib/meta";
 import { updateProfile } from "~/services/accounts/accounts.server";
 import { requireUser } from "~/web/auth.server";
@@ -92,8 +92,7 @@ export default function ProfileSettingsPage() {
     <div className="page">
       <section className="card form-card">
         <h2>{t("titles.profile_settings")}</h2>
-        <FormMessage data={data} />
-        <Form method="post" encType="multipart/form-data" className="stack" noValidate>
+        <FieldsForm id="profile-form" data={data} encType="multipart/form-data" className="stack">
           <div className={`field photo-field${data?.errors?.photo ? " has-error" : ""}`}>
             <Avatar user={user} size="lg" />
             <div>
@@ -173,7 +172,7 @@ export default function ProfileSettingsPage() {
               {busy ? t("actions.saving") : t("actions.save")}
             </button>
           </div>
-        </Form>
+        </FieldsForm>
       </section>
       {user.account_type === "freelancer" ? <PortfolioEditor items={portfolio} refusal={portfolioRefusal} /> : null}
       <EmailSettings refusal={emailRefused ? refusal : undefined} />
@@ -190,8 +189,7 @@ function EmailSettings({ refusal }: { refusal?: { message?: string; errors?: Rec
     <section className="card form-card" id="email" aria-labelledby="email-title">
       <h2 id="email-title">{t("email_settings.title")}</h2>
       <p className="muted">{t("email_settings.intro")}</p>
-      <FormMessage data={refusal} />
-      <Form method="post" className="stack" noValidate>
+      <FieldsForm id="email-settings-form" data={refusal} className="stack">
         <input type="hidden" name="intent" value="email" />
         {(Object.keys(EMAIL_KIND_GROUPS) as EmailKindGroup[]).map((group) => (
           <fieldset key={group} className="field email-kinds">
@@ -205,8 +203,8 @@ function EmailSettings({ refusal }: { refusal?: { message?: string; errors?: Rec
           </fieldset>
         ))}
         <div className={`field${refusal?.errors?.locale ? " has-error" : ""}`}>
-          <label htmlFor="email-locale">{t("email_settings.locale")}</label>
-          <select id="email-locale" name="locale" defaultValue={email.locale ?? ""}>
+          <label htmlFor="locale">{t("email_settings.locale")}</label>
+          <select id="locale" name="locale" defaultValue={email.locale ?? ""}>
             <option value="">{t("email_settings.locale_default")}</option>
             {supportedLngs.map((lng) => (
               <option key={lng} value={lng}>
@@ -221,7 +219,7 @@ function EmailSettings({ refusal }: { refusal?: { message?: string; errors?: Rec
             {t("email_settings.save")}
           </button>
         </div>
-      </Form>
+      </FieldsForm>
     </section>
   );
 }

@@ -1,8 +1,8 @@
 import { json, type ActionFunctionArgs } from "@remix-run/node";
-import { Form, Link, useActionData, useNavigation } from "@remix-run/react";
+import { Link, useActionData, useNavigation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { AuthLayout } from "~/components/auth-layout";
-import { Alert, Field, FormMessage } from "~/components/form";
+import { Alert, Field, FieldsForm } from "~/components/form";
 import { forgotPasswordSchema } from "~/lib/schemas";
 import { titleMeta } from "~/lib/meta";
 import { requestPasswordReset } from "~/services/accounts/accounts.server";
@@ -35,8 +35,8 @@ export default function ForgotPasswordPage() {
   const busy = useNavigation().state === "submitting";
   return (
     <AuthLayout title={t("auth.forgot_title")} subtitle={t("auth.forgot_subtitle")}>
-      {data && "sent" in data && data.sent ? <Alert type="success">{data.sent}</Alert> : <FormMessage data={data} />}
-      <Form method="post" className="stack" noValidate>
+      {data && "sent" in data && data.sent ? <Alert type="success">{data.sent}</Alert> : null}
+      <FieldsForm id="forgot-form" data={data && "sent" in data ? null : data} className="stack">
         <Field
           name="email"
           type="email"
@@ -49,7 +49,7 @@ export default function ForgotPasswordPage() {
         <button type="submit" className="btn btn-primary btn-block" disabled={busy}>
           {t("actions.send_reset_link")}
         </button>
-      </Form>
+      </FieldsForm>
       <p className="auth-switch">
         <Link to="/login" className="link">
           {t("auth.back_to_login")}

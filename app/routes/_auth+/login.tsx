@@ -1,8 +1,8 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { Form, Link, useActionData, useNavigation, useSearchParams } from "@remix-run/react";
+import { Link, useActionData, useNavigation, useSearchParams } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { AuthLayout } from "~/components/auth-layout";
-import { Field, FormMessage } from "~/components/form";
+import { Field, FieldsForm } from "~/components/form";
 import { titleMeta } from "~/lib/meta";
 import { login } from "~/services/accounts/accounts.server";
 import { assertSameOrigin, safeRedirect } from "~/web/auth.server";
@@ -41,8 +41,7 @@ export default function LoginPage() {
   const busy = useNavigation().state === "submitting";
   return (
     <AuthLayout title={t("auth.login_title")} subtitle={t("auth.login_subtitle")}>
-      <FormMessage data={data} />
-      <Form method="post" className="stack" noValidate>
+      <FieldsForm id="login-form" data={data} className="stack">
         <input
           type="hidden"
           name="redirectFrom"
@@ -73,7 +72,7 @@ export default function LoginPage() {
         <button type="submit" className="btn btn-primary btn-block" disabled={busy}>
           {busy ? t("actions.signing_in") : t("actions.sign_in")}
         </button>
-      </Form>
+      </FieldsForm>
       <p className="auth-switch">
         {t("auth.no_account")}{" "}
         <Link to="/register" className="link">

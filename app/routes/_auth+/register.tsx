@@ -1,9 +1,9 @@
 import { LIMITS } from "~/lib/limits";
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { Form, Link, useActionData, useNavigation } from "@remix-run/react";
+import { Link, useActionData, useNavigation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { AuthLayout } from "~/components/auth-layout";
-import { Field, FormMessage } from "~/components/form";
+import { Field, FieldsForm } from "~/components/form";
 import { titleMeta } from "~/lib/meta";
 import { registerUser } from "~/services/accounts/accounts.server";
 import { assertSameOrigin } from "~/web/auth.server";
@@ -35,9 +35,8 @@ export default function RegisterPage() {
   const accountType = data?.values?.account_type ?? "freelancer";
   return (
     <AuthLayout title={t("auth.register_title")} subtitle={t("auth.register_subtitle")}>
-      <FormMessage data={data} />
-      <Form method="post" className="stack" noValidate>
-        <fieldset className={`field choice-group${data?.errors?.account_type ? " has-error" : ""}`}>
+      <FieldsForm id="register-form" data={data} className="stack">
+        <fieldset id="account_type" className={`field choice-group${data?.errors?.account_type ? " has-error" : ""}`}>
           <legend>{t("fields.account_type")}</legend>
           <div className="choices">
             {(["freelancer", "merchant"] as const).map((type) => (
@@ -91,7 +90,7 @@ export default function RegisterPage() {
         <button type="submit" className="btn btn-primary btn-block" disabled={busy}>
           {busy ? t("actions.creating_account") : t("actions.create_account")}
         </button>
-      </Form>
+      </FieldsForm>
       <p className="auth-switch">
         {t("auth.have_account")}{" "}
         <Link to="/login" className="link">

@@ -1,9 +1,9 @@
 import { LIMITS } from "~/lib/limits";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { AuthLayout } from "~/components/auth-layout";
-import { Alert, Field, FormMessage } from "~/components/form";
+import { Alert, Field, FieldsForm } from "~/components/form";
 import { titleMeta } from "~/lib/meta";
 import { findValidReset, resetPassword } from "~/services/accounts/accounts.server";
 import { assertSameOrigin } from "~/web/auth.server";
@@ -53,8 +53,7 @@ export default function ResetPasswordPage() {
         </>
       ) : (
         <>
-          <FormMessage data={data} />
-          <Form method="post" className="stack" noValidate>
+          <FieldsForm id="reset-form" data={data} className="stack">
             <input type="hidden" name="token" value={token} />
             <Field
               name="password"
@@ -69,7 +68,7 @@ export default function ResetPasswordPage() {
             <button type="submit" className="btn btn-primary btn-block" disabled={busy}>
               {t("actions.save_password")}
             </button>
-          </Form>
+          </FieldsForm>
         </>
       )}
     </AuthLayout>

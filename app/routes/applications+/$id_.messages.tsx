@@ -1,9 +1,9 @@
 import { LIMITS } from "~/lib/limits";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useNavigation, useRevalidator } from "@remix-run/react";
+import { Link, useActionData, useLoaderData, useNavigation, useRevalidator } from "@remix-run/react";
 import { useEffect } from "react";
 import { useTranslation } from "react-i18next";
-import { FormMessage, TextAreaField } from "~/components/form";
+import { FieldsForm, TextAreaField } from "~/components/form";
 import { MarketErrorBoundary } from "~/components/market/error-boundary";
 import { MessageThread } from "~/components/market/messages";
 import { Breadcrumb } from "~/components/market/page-header";
@@ -90,8 +90,13 @@ export default function MessagesPage() {
           {conversation.open ? (
             <section className="card" aria-labelledby="send-title">
               <h3 id="send-title">{t("messages.send_heading")}</h3>
-              <FormMessage data={data} />
-              <Form method="post" encType="multipart/form-data" className="stack" noValidate preventScrollReset>
+              <FieldsForm
+                id="message-form"
+                data={data}
+                encType="multipart/form-data"
+                className="stack"
+                preventScrollReset
+              >
                 <TextAreaField
                   name="body"
                   label={t("messages.body")}
@@ -126,7 +131,7 @@ export default function MessagesPage() {
                     {t("messages.send")}
                   </button>
                 </div>
-              </Form>
+              </FieldsForm>
               {conversation.closes_at ? (
                 <p className="muted small">
                   {t("messages.closes_at", { date: formatDate(conversation.closes_at, i18n.language) })}
