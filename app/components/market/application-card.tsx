@@ -3,10 +3,10 @@ import { useTranslation } from "react-i18next";
 import { Avatar } from "~/components/avatar";
 import { formatDate } from "~/lib/format";
 import { isNegotiating } from "~/lib/market-constants";
-import { formatMoney } from "~/lib/money";
 import { displayNameOf } from "~/lib/users";
 import { ApplicationStatusBadge, type Role } from "./badges";
 import { RatingSummary, type RatingData } from "./rating";
+import { Price, type PriceBasis } from "./price";
 
 export type ApplicationCardData = {
   id: string;
@@ -14,6 +14,7 @@ export type ApplicationCardData = {
     uuid: string;
     title: string;
     status: string;
+    budget_type: PriceBasis;
     merchant: { id: string; display_name: string | null; photo_url: string | null };
   };
   freelancer: {
@@ -34,11 +35,11 @@ export type ApplicationCardData = {
   updated_at: string;
 };
 
-export function Terms({ price, days }: { price: number; days: number }) {
-  const { t, i18n } = useTranslation("market");
+export function Terms({ price, days, basis }: { price: number; days: number; basis: PriceBasis }) {
+  const { t } = useTranslation("market");
   return (
     <span className="terms">
-      <strong>{formatMoney(price, i18n.language)}</strong>
+      <Price cents={price} basis={basis} />
       <span className="muted"> · {t("applications.days", { count: days })}</span>
     </span>
   );
@@ -122,7 +123,7 @@ export function ApplicationCard({
             viewer={viewer}
             reason={item.rejection_reason}
           />
-          <Terms price={item.price_cents} days={item.delivery_days} />
+          <Terms price={item.price_cents} days={item.delivery_days} basis={item.opportunity.budget_type} />
           <span className="muted small">
             {t("applications.updated", { date: formatDate(item.updated_at, i18n.language) })}
           </span>

@@ -7,11 +7,11 @@ import { ApplicationStatusBadge, OpportunityStatusBadge } from "~/components/mar
 import { MarketErrorBoundary } from "~/components/market/error-boundary";
 import { loadApplicationFor } from "~/web/application-page.server";
 import { Breadcrumb } from "~/components/market/page-header";
+import { Price, usePriceText } from "~/components/market/price";
 import { formatDate } from "~/lib/format";
 import { useRootData } from "~/lib/root-data";
 import { marketTitleMeta } from "~/lib/market-meta";
 import { isNegotiating } from "~/lib/market-constants";
-import { formatMoney } from "~/lib/money";
 import { displayNameOf } from "~/lib/users";
 import { requireUser } from "~/web/auth.server";
 
@@ -25,6 +25,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 export default function ApplicationPage() {
   const { application: a, viewer, actions } = useLoaderData<typeof loader>();
   const { t, i18n } = useTranslation("market");
+  const priceText = usePriceText();
   // The top bar already knows the unread messages of every conversation.
   const unreadHere = useRootData()?.messages?.by_application[a.id] ?? 0;
   const negotiating = isNegotiating(a.status);
@@ -79,7 +80,7 @@ export default function ApplicationPage() {
             </div>
             {a.status === "accepted" ? (
               <p className="notice notice-success">
-                {t("application.accepted_note", { price: formatMoney(a.price_cents, i18n.language), days })}
+                {t("application.accepted_note", { price: priceText(a.price_cents, a.opportunity.budget_type), days })}
               </p>
             ) : negotiating ? (
               <p className={`notice ${yourTurn ? "notice-warning" : "notice-info"}`}>
@@ -100,7 +101,9 @@ export default function ApplicationPage() {
             <dl className="facts">
               <div>
                 <dt>{t("application.price")}</dt>
-                <dd className="fact-strong">{formatMoney(a.price_cents, i18n.language)}</dd>
+                <dd className="fact-strong">
+                  <Price cents={a.price_cents} basis={a.opportunity.budget_type} days={a.delivery_days} />
+                </dd>
               </div>
               <div>
                 <dt>{t("application.delivery")}</dt>

@@ -1,14 +1,15 @@
 import { LIMITS } from "~/lib/limits";
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
+import { Link, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { FormMessage, TextAreaField } from "~/components/form";
+import { FieldsForm, FormMessage, TextAreaField } from "~/components/form";
 import { ApplicationStatusBadge, OpportunityStatusBadge } from "~/components/market/badges";
 import { ConfirmPanel } from "~/components/market/confirm";
 import { MarketErrorBoundary } from "~/components/market/error-boundary";
 import { OfferHistory, TermsCompare, TermsFields } from "~/components/market/offers";
 import { loadApplicationFor } from "~/web/application-page.server";
 import { Breadcrumb } from "~/components/market/page-header";
+import { useEstimateText, usePriceText, type PriceBasis } from "~/components/market/price";
 import {
   applicationIdOr404,
   marketFormError,
@@ -17,10 +18,8 @@ import {
   requireConfirmed,
   type PriceFields,
 } from "~/web/market-forms.server";
-import { offerInputSchema } from "~/lib/market-schemas";
 import { marketTitleMeta } from "~/lib/market-meta";
 import { isNegotiating } from "~/lib/market-constants";
-import { formatMoney } from "~/lib/money";
 import { displayNameOf } from "~/lib/users";
 import {
   acceptOffer,
@@ -49,9 +48,10 @@ export async function action({ request, params }: ActionFunctionArgs) {
     values = formValues(await readForm(request));
     switch (values.intent) {
       case "counter":
-        await counterOffer(user, id, priceInput(values, PRICES, offerInputSchema));
+        await counterOffer(user, id, priceInput(values, PRICES));
         return redirectWithMarketToast(request, here, "toasts.countered");
       case "accept":
+        requireConfirmed(values, `${here}?confirm=accept`);
         await acceptOffer(user, id, { offer_id: values.offer_id });
         return redirectWithMarketToast(request, `/applications/${id}`, "toasts.accepted");
       case "reject":
@@ -71,7 +71,13 @@ export async function action({ request, params }: ActionFunctionArgs) {
 }
 
 /** Starts with the current terms, to be changed where the counter-offer differs. */
-function CounterForm({ current }: { current: { price_cents: number; delivery_days: number } }) {
+function CounterForm({
+  current,
+  basis,
+}: {
+  current: { price_cents: number; delivery_days: number };
+  basis: PriceBasis;
+}) {
   const { t } = useTranslation("market");
   const data = useActionData<typeof action>();
   const busy = useNavigation().state === "submitting";
@@ -81,11 +87,11 @@ function CounterForm({ current }: { current: { price_cents: number; delivery_day
     <section className="card" aria-labelledby="counter-title">
       <h3 id="counter-title">{t("negotiate.counter_heading")}</h3>
       <p className="muted">{t("negotiate.counter_intro")}</p>
-      <FormMessage data={mine} />
-      <Form method="post" className="stack" noValidate>
+      <FieldsForm id="counter-form" data={mine} className="stack">
         <input type="hidden" name="intent" value="counter" />
         <TermsFields
-          priceLabel={t("fields.offer_price")}
+          counter
+          basis={basis}
           values={mine?.values}
           errors={errors}
           defaultCents={current.price_cents}
@@ -104,7 +110,7 @@ function CounterForm({ current }: { current: { price_cents: number; delivery_day
             {busy ? t("negotiate.counter_submitting") : t("negotiate.counter_submit")}
           </button>
         </div>
-      </Form>
+      </FieldsForm>
     </section>
   );
 }
@@ -112,15 +118,17 @@ function CounterForm({ current }: { current: { price_cents: number; delivery_day
 export default function NegotiatePage() {
   const { application: a, viewer, actions } = useLoaderData<typeof loader>();
   const data = useActionData<typeof action>();
-  const { t, i18n } = useTranslation("market");
+  const { t } = useTranslation("market");
+  const priceText = usePriceText();
+  const estimateText = useEstimateText();
   const [params] = useSearchParams();
-  const busy = useNavigation().state === "submitting";
   const here = `/applications/${a.id}/negotiate`;
   const confirm = params.get("confirm");
   const offers = a.offers;
   const current = offers[offers.length - 1];
   const previous = offers.length > 1 ? offers[offers.length - 2]! : null;
-  const pageError = data && data.values?.intent !== "counter" ? data : null;
+  // The counter form and the confirmation step show their own fields' problems.
+  const pageError = data && data.values?.intent !== "counter" && !data.errors ? data : null;
   const negotiating = isNegotiating(a.status);
   const yourTurn = negotiating && a.awaiting === viewer;
   const other = viewer === "merchant" ? displayNameOf(a.freelancer) : a.opportunity.merchant.display_name;
@@ -162,16 +170,39 @@ export default function NegotiatePage() {
       {confirm === "withdraw" && actions.includes("withdraw") ? (
         <ConfirmPanel intent="withdraw" cancelHref={here} />
       ) : null}
+      {confirm === "accept" && actions.includes("accept") && current ? (
+        // Accepting hires: the step says on which terms, and that it becomes a contract.
+        <ConfirmPanel
+          intent="accept"
+          tone="primary"
+          cancelHref={here}
+          params={{ name: other }}
+          facts={[
+            t("confirm.accept_terms", {
+              price: priceText(current.price_cents, a.opportunity.budget_type),
+              days: t("applications.days", { count: current.delivery_days }),
+            }),
+            ...(a.opportunity.budget_type === "hourly"
+              ? [estimateText(current.price_cents, current.delivery_days)]
+              : []),
+            t(`confirm.accept_becomes_contract_${viewer}`, { name: other }),
+          ]}
+        >
+          <input type="hidden" name="offer_id" value={current.id} />
+        </ConfirmPanel>
+      ) : null}
 
       <div className="detail-layout">
         <div className="detail-main">
           <section className="card" aria-labelledby="terms-title">
             <h3 id="terms-title">{t("application.current_terms")}</h3>
-            {current ? <TermsCompare current={current} previous={previous} viewer={viewer} /> : null}
+            {current ? (
+              <TermsCompare current={current} previous={previous} viewer={viewer} basis={a.opportunity.budget_type} />
+            ) : null}
             {a.status === "accepted" ? (
               <p className="notice notice-success">
                 {t("application.accepted_note", {
-                  price: formatMoney(a.price_cents, i18n.language),
+                  price: priceText(a.price_cents, a.opportunity.budget_type),
                   days: t("applications.days", { count: a.delivery_days }),
                 })}
               </p>
@@ -191,13 +222,9 @@ export default function NegotiatePage() {
             ) : (
               <div className="action-row">
                 {actions.includes("accept") && current ? (
-                  <Form method="post">
-                    <input type="hidden" name="intent" value="accept" />
-                    <input type="hidden" name="offer_id" value={current.id} />
-                    <button type="submit" className="btn btn-primary" disabled={busy}>
-                      ✓ {t("negotiate.accept")} ({formatMoney(current.price_cents, i18n.language)})
-                    </button>
-                  </Form>
+                  <Link to={`${here}?confirm=accept`} className="btn btn-primary">
+                    ✓ {t("negotiate.accept")} ({priceText(current.price_cents, a.opportunity.budget_type)})
+                  </Link>
                 ) : null}
                 {actions.includes("counter") ? (
                   <a href="#counter-title" className="btn btn-secondary">
@@ -218,14 +245,14 @@ export default function NegotiatePage() {
             )}
           </section>
 
-          {actions.includes("counter") ? <CounterForm current={a} /> : null}
+          {actions.includes("counter") ? <CounterForm current={a} basis={a.opportunity.budget_type} /> : null}
         </div>
 
         <aside className="detail-aside">
           <section className="card" aria-labelledby="history-title">
             <h3 id="history-title">{t("negotiate.history")}</h3>
             <p className="muted small">{t("application.history_count", { count: offers.length })}</p>
-            <OfferHistory offers={offers} viewer={viewer} />
+            <OfferHistory offers={offers} viewer={viewer} basis={a.opportunity.budget_type} />
           </section>
         </aside>
       </div>

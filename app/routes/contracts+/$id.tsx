@@ -2,7 +2,7 @@ import { LIMITS } from "~/lib/limits";
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { FormMessage, TextAreaField } from "~/components/form";
+import { FieldsForm, FormMessage, TextAreaField } from "~/components/form";
 import { ConfirmPanel } from "~/components/market/confirm";
 import { ContractStatusBadge, ContractTimeline, DueCountdown, daysUntil } from "~/components/market/contracts";
 import { MarketErrorBoundary } from "~/components/market/error-boundary";
@@ -18,7 +18,7 @@ import {
   requireConfirmed,
 } from "~/web/market-forms.server";
 import { marketTitleMeta } from "~/lib/market-meta";
-import { formatMoney } from "~/lib/money";
+import { Price, usePriceText } from "~/components/market/price";
 import { requireUser } from "~/web/auth.server";
 import {
   acceptCancellation,
@@ -66,6 +66,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
         await requestChanges(user, id, { message: values.message });
         return redirectWithMarketToast(request, here, "toasts.changes_requested");
       case "approve":
+        requireConfirmed(values, `${here}?confirm=approve`);
         await approveContract(user, id);
         return redirectWithMarketToast(request, here, "toasts.approved");
       case "cancel_contract":
@@ -108,8 +109,7 @@ function DeliverForm() {
     <section className="card" aria-labelledby="deliver-title">
       <h3 id="deliver-title">{t("contract.deliver_heading")}</h3>
       <p className="muted">{t("contract.deliver_intro")}</p>
-      <FormMessage data={mine} />
-      <Form method="post" encType="multipart/form-data" className="stack" noValidate>
+      <FieldsForm id="deliver-form" data={mine} encType="multipart/form-data" className="stack">
         <input type="hidden" name="intent" value="deliver" />
         <TextAreaField
           name="message"
@@ -146,7 +146,7 @@ function DeliverForm() {
             {busy ? t("contract.deliver_submitting") : t("contract.deliver_submit")}
           </button>
         </div>
-      </Form>
+      </FieldsForm>
     </section>
   );
 }
@@ -160,8 +160,7 @@ function ChangesForm() {
     <section className="card" aria-labelledby="changes-title">
       <h3 id="changes-title">{t("contract.changes_heading")}</h3>
       <p className="muted">{t("contract.changes_intro")}</p>
-      <FormMessage data={mine} />
-      <Form method="post" className="stack" noValidate>
+      <FieldsForm id="changes-form" data={mine} className="stack">
         <input type="hidden" name="intent" value="request_changes" />
         <TextAreaField
           name="message"
@@ -177,7 +176,7 @@ function ChangesForm() {
             {t("contract.changes_submit")}
           </button>
         </div>
-      </Form>
+      </FieldsForm>
     </section>
   );
 }
@@ -204,6 +203,7 @@ export default function ContractPage() {
   const { contract: c, reviews, viewer, now } = useLoaderData<typeof loader>();
   const data = useActionData<typeof action>();
   const { t, i18n } = useTranslation("market");
+  const priceText = usePriceText();
   const [params] = useSearchParams();
   const busy = useNavigation().state === "submitting";
   const here = `/contracts/${c.id}`;
@@ -216,6 +216,11 @@ export default function ContractPage() {
       ? data
       : null;
   const date = (iso: string | null) => (iso ? formatDate(iso, i18n.language) : "");
+  // What approving settles, one line each (the amount agreed; with payments, what it releases).
+  const approveFacts = [
+    t("confirm.approve_ends", { name: other.display_name ?? "?" }),
+    t("confirm.approve_amount", { price: priceText(c.price_cents, c.opportunity.budget_type) }),
+  ];
 
   return (
     <div className="page">
@@ -258,6 +263,10 @@ export default function ContractPage() {
       ) : null}
       {confirm === "accept_cancellation" && actions.includes("accept_cancellation") ? (
         <ConfirmPanel intent="accept_cancellation" cancelHref={here} />
+      ) : null}
+      {confirm === "approve" && actions.includes("approve") ? (
+        // Approving ends the contract: the step says so, with the amount agreed.
+        <ConfirmPanel intent="approve" tone="primary" cancelHref={here} facts={approveFacts} />
       ) : null}
 
       <div className="detail-layout">
@@ -312,7 +321,9 @@ export default function ContractPage() {
             <dl className="facts">
               <div>
                 <dt>{t("contract.price")}</dt>
-                <dd className="fact-strong">{formatMoney(c.price_cents, i18n.language)}</dd>
+                <dd className="fact-strong">
+                  <Price cents={c.price_cents} basis={c.opportunity.budget_type} days={c.delivery_days} />
+                </dd>
               </div>
               <div>
                 <dt>{t("contract.delivery")}</dt>
@@ -343,22 +354,25 @@ export default function ContractPage() {
 
           <section className="card" aria-labelledby="actions-title">
             <h3 id="actions-title">{t("contract.actions")}</h3>
-            {actions.length === 0 ? (
+            {actions.length === 0 && !reviews.can_review && !reviews.can_reply ? (
               <p className="muted">{t("contract.no_actions")}</p>
             ) : (
               <div className="action-row">
+                {/* Reviewing (or answering a review) is what is left to do once the work ended. */}
+                {reviews.can_review ? (
+                  <a href="#review-form" className="btn btn-primary">
+                    {t("contract.review", { name: other.display_name ?? "?" })}
+                  </a>
+                ) : null}
+                {reviews.can_reply ? (
+                  <a href="#reply-form" className="btn btn-secondary">
+                    {t("contract.reply")}
+                  </a>
+                ) : null}
                 {actions.includes("approve") ? (
-                  <Form method="post">
-                    <input type="hidden" name="intent" value="approve" />
-                    <button
-                      type="submit"
-                      className="btn btn-primary"
-                      disabled={busy}
-                      title={t("contract.approve_hint")}
-                    >
-                      ✓ {t("contract.approve")}
-                    </button>
-                  </Form>
+                  <Link to={`${here}?confirm=approve`} className="btn btn-primary" title={t("contract.approve_hint")}>
+                    ✓ {t("contract.approve")}
+                  </Link>
                 ) : null}
                 {actions.includes("deliver") ? (
                   <a href="#deliver-title" className="btn btn-secondary">

@@ -4,12 +4,13 @@ import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type 
 import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { Avatar } from "~/components/avatar";
-import { FormMessage, TextAreaField } from "~/components/form";
+import { FieldsForm, FormMessage, TextAreaField } from "~/components/form";
 import { ApplicationStatusBadge, OpportunityStatusBadge } from "~/components/market/badges";
 import { ConfirmPanel } from "~/components/market/confirm";
 import { MarketErrorBoundary } from "~/components/market/error-boundary";
 import { Budget, formatDay } from "~/components/market/opportunity-card";
 import { TermsFields } from "~/components/market/offers";
+import type { PriceBasis } from "~/components/market/price";
 import { Breadcrumb } from "~/components/market/page-header";
 import { formatDate } from "~/lib/format";
 import {
@@ -20,7 +21,6 @@ import {
   requireConfirmed,
   type PriceFields,
 } from "~/web/market-forms.server";
-import { applyInputSchema } from "~/lib/market-schemas";
 import { errorTitle } from "~/lib/market-meta";
 import { translateCommon } from "~/lib/meta";
 import { applyToOpportunity } from "~/services/marketplace/applications.server";
@@ -62,7 +62,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
     values = formValues(await readForm(request));
     switch (values.intent) {
       case "apply": {
-        const application = await applyToOpportunity(user, uuid, priceInput(values, PRICES, applyInputSchema));
+        const application = await applyToOpportunity(user, uuid, priceInput(values, PRICES));
         return redirectWithMarketToast(request, `/applications/${application.id}`, "toasts.applied");
       }
       case "close":
@@ -84,7 +84,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   }
 }
 
-function ApplyForm() {
+function ApplyForm({ basis }: { basis: PriceBasis }) {
   const { t } = useTranslation("market");
   const data = useActionData<typeof action>();
   const busy = useNavigation().state === "submitting";
@@ -94,8 +94,7 @@ function ApplyForm() {
     <section className="card" id="apply" aria-labelledby="apply-title">
       <h3 id="apply-title">{t("apply.heading")}</h3>
       <p className="muted">{t("apply.intro")}</p>
-      <FormMessage data={mine} />
-      <Form method="post" className="stack" noValidate>
+      <FieldsForm id="apply-form" data={mine} className="stack">
         <input type="hidden" name="intent" value="apply" />
         <TextAreaField
           name="cover_letter"
@@ -107,13 +106,13 @@ function ApplyForm() {
           defaultValue={mine?.values?.cover_letter}
           error={errors.cover_letter}
         />
-        <TermsFields priceLabel={t("fields.price")} values={mine?.values} errors={errors} />
+        <TermsFields basis={basis} values={mine?.values} errors={errors} />
         <div className="form-actions">
           <button type="submit" className="btn btn-primary" disabled={busy}>
             {busy ? t("apply.submitting") : t("apply.submit")}
           </button>
         </div>
-      </Form>
+      </FieldsForm>
     </section>
   );
 }
@@ -196,7 +195,9 @@ export default function OpportunityPage() {
               <p className="muted">{t("details.no_skills")}</p>
             )}
           </article>
-          {role === "freelancer" && !o.my_application && o.status === "open" ? <ApplyForm /> : null}
+          {role === "freelancer" && !o.my_application && o.status === "open" ? (
+            <ApplyForm basis={o.budget_type} />
+          ) : null}
         </div>
 
         <aside className="detail-aside">

@@ -46,6 +46,8 @@ export type ApplicationJson = {
     uuid: string;
     title: string;
     status: OpportunityRow["status"];
+    /** How the prices are counted: a total (fixed) or per hour (hourly). */
+    budget_type: OpportunityRow["budget_type"];
     merchant: { id: string; display_name: string | null; photo_url: string | null };
   };
   freelancer: {
@@ -82,6 +84,7 @@ function baseSelect(database: Kysely<Database>) {
       "o.uuid as opportunity_uuid",
       "o.title as opportunity_title",
       "o.status as opportunity_status",
+      "o.budget_type as opportunity_budget_type",
       "o.merchant_id as merchant_id",
       "m.display_name as merchant_display_name",
       "m.full_name as merchant_full_name",
@@ -104,6 +107,7 @@ export function toApplicationJson(row: Row): ApplicationJson {
       uuid: row.opportunity_uuid,
       title: row.opportunity_title,
       status: row.opportunity_status,
+      budget_type: row.opportunity_budget_type,
       merchant: {
         id: row.merchant_id,
         display_name: displayNameOf({ display_name: row.merchant_display_name, full_name: row.merchant_full_name }),
