@@ -1,5 +1,5 @@
 import type { InputHTMLAttributes, ReactNode, TextareaHTMLAttributes } from "react";
-import type { FormErrorData } from "~/web/forms.server";
+import type { FormErrorData } from "~/web/errors.server";
 
 type FieldFrameProps = { id: string; label: string; error?: string; hint?: ReactNode };
 

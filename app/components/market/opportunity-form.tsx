@@ -3,7 +3,7 @@ import { Form, Link, useNavigation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { Field, FormMessage, TextAreaField } from "~/components/form";
 import { BUDGET_TYPES, CATEGORIES, LOCATION_TYPES } from "~/lib/market-constants";
-import type { FormErrorData } from "~/web/forms.server";
+import type { FormErrorData } from "~/web/errors.server";
 
 /** The opportunity fields as the form shows them: prices in reais, skills comma-separated. */
 export type OpportunityFormValues = Partial<

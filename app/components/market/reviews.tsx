@@ -3,7 +3,7 @@ import { Form, useActionData, useNavigation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { FormMessage, TextAreaField } from "~/components/form";
 import { formatDate } from "~/lib/format";
-import type { FormErrorData } from "~/web/forms.server";
+import type { FormErrorData } from "~/web/errors.server";
 import { Pagination, type PageMeta } from "./pagination";
 import { Stars } from "./rating";
 

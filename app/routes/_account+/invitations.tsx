@@ -9,7 +9,8 @@ import { formatDate } from "~/lib/format";
 import { listFromUrl, redirectWithMarketToast } from "~/web/market-forms.server";
 import { marketTitleMeta } from "~/lib/market-meta";
 import { requireUser } from "~/web/auth.server";
-import { formError, formValues, readForm } from "~/web/forms.server";
+import { formError } from "~/web/errors.server";
+import { formValues, readForm } from "~/web/bodies.server";
 import { declineInvitation, listInvitations, type InvitationStatus } from "~/services/marketplace/invitations.server";
 
 export const meta = marketTitleMeta("titles.invitations");

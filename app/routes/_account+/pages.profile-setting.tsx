@@ -7,8 +7,10 @@ import { Field, FormMessage, TextAreaField } from "~/components/form";
 import { titleMeta } from "~/lib/meta";
 import { updateProfile } from "~/services/accounts/accounts.server";
 import { requireUser } from "~/web/auth.server";
-import { emailSettingsFromForm, getEmailSettings, updateEmailSettings } from "~/services/messaging/email.server";
-import { fileOf, formError, formValues, profileInput, readPhotoForm } from "~/web/forms.server";
+import { emailSettingsFromForm } from "~/web/bodies.server";
+import { getEmailSettings, updateEmailSettings } from "~/services/messaging/email.server";
+import { fileOf, formValues, profileInput, readPhotoForm } from "~/web/bodies.server";
+import { formError } from "~/web/errors.server";
 import {
   addPortfolioItem,
   deletePortfolioItem,

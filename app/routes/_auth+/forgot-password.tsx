@@ -8,8 +8,10 @@ import { titleMeta } from "~/lib/meta";
 import { requestPasswordReset } from "~/services/accounts/accounts.server";
 import { assertSameOrigin } from "~/web/auth.server";
 import { parseInput } from "~/services/platform/errors.server";
-import { formError, formValues, readForm, type FormErrorData } from "~/web/forms.server";
+import { formError, type FormErrorData } from "~/web/errors.server";
+import { formValues, readForm } from "~/web/bodies.server";
 import { getRequestT } from "~/web/i18n.server";
+import { clientOf } from "~/web/client.server";
 
 export const meta = titleMeta("titles.forgot_password");
 
@@ -21,7 +23,7 @@ export async function action({ request }: ActionFunctionArgs) {
   try {
     values = formValues(await readForm(request));
     const { email } = parseInput(forgotPasswordSchema, values);
-    await requestPasswordReset(email, new URL(request.url).origin, request);
+    await requestPasswordReset(email, new URL(request.url).origin, await clientOf(request));
     const { t } = await getRequestT(request);
     return json<{ sent?: string } & FormErrorData>({ sent: t("reset_requested"), values });
   } catch (error) {

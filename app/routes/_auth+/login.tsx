@@ -6,11 +6,13 @@ import { Field, FormMessage } from "~/components/form";
 import { titleMeta } from "~/lib/meta";
 import { login } from "~/services/accounts/accounts.server";
 import { assertSameOrigin, safeRedirect } from "~/web/auth.server";
-import { formError, formValues, readForm } from "~/web/forms.server";
+import { formError } from "~/web/errors.server";
+import { formValues, readForm } from "~/web/bodies.server";
 import { getRequestT } from "~/web/i18n.server";
-import { browserSignIn } from "~/services/accounts/sessions.server";
+import { browserSignIn } from "~/web/session.server";
 import { redirectWithSuccess } from "~/web/toast.server";
 import { displayNameOf } from "~/services/accounts/users.server";
+import { clientOf } from "~/web/client.server";
 
 export const meta = titleMeta("titles.login");
 
@@ -21,7 +23,7 @@ export async function action({ request }: ActionFunctionArgs) {
   let values: Record<string, string> = {};
   try {
     values = formValues(await readForm(request));
-    const { user, token } = await login(values, request);
+    const { user, token } = await login(values, await clientOf(request));
     const headers = await browserSignIn(request, token);
     const { t } = await getRequestT(request);
     return redirectWithSuccess(

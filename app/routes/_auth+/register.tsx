@@ -7,9 +7,11 @@ import { Field, FormMessage } from "~/components/form";
 import { titleMeta } from "~/lib/meta";
 import { registerUser } from "~/services/accounts/accounts.server";
 import { assertSameOrigin } from "~/web/auth.server";
-import { formError, formValues, readForm } from "~/web/forms.server";
+import { formError } from "~/web/errors.server";
+import { formValues, readForm } from "~/web/bodies.server";
 import { getRequestT } from "~/web/i18n.server";
 import { redirectWithSuccess } from "~/web/toast.server";
+import { clientOf } from "~/web/client.server";
 
 export const meta = titleMeta("titles.register");
 
@@ -20,7 +22,7 @@ export async function action({ request }: ActionFunctionArgs) {
   let values: Record<string, string> = {};
   try {
     values = formValues(await readForm(request));
-    await registerUser(values, request);
+    await registerUser(values, await clientOf(request));
     const { t } = await getRequestT(request);
     return redirectWithSuccess("/auth/login", t("register_success"));
   } catch (error) {

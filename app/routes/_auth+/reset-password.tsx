@@ -7,9 +7,10 @@ import { Alert, Field, FormMessage } from "~/components/form";
 import { titleMeta } from "~/lib/meta";
 import { findValidReset, resetPassword } from "~/services/accounts/accounts.server";
 import { assertSameOrigin } from "~/web/auth.server";
-import { formError, formValues, readForm } from "~/web/forms.server";
+import { formError } from "~/web/errors.server";
+import { formValues, readForm } from "~/web/bodies.server";
 import { getRequestT } from "~/web/i18n.server";
-import { sessionCookie } from "~/services/accounts/sessions.server";
+import { sessionCookie } from "~/web/session.server";
 import { redirectWithSuccess } from "~/web/toast.server";
 
 export const meta = titleMeta("titles.reset_password");

@@ -7,20 +7,23 @@ import { MarketErrorBoundary } from "~/components/market/error-boundary";
 import { PortfolioList } from "~/components/portfolio";
 import { PublicProfile } from "~/components/public-profile";
 import { ProfileReviews } from "~/components/market/reviews";
-import { listFromUrl, orRefusal, redirectWithMarketToast } from "~/web/market-forms.server";
+import { listFromUrl, redirectWithMarketToast } from "~/web/market-forms.server";
+import { orRefusal } from "~/web/errors.server";
 import { marketTitleMeta } from "~/lib/market-meta";
 import { requireUser } from "~/web/auth.server";
 import { AppError } from "~/services/platform/errors.server";
-import { formError, formValues, readForm } from "~/web/forms.server";
+import { formError } from "~/web/errors.server";
+import { formValues, readForm } from "~/web/bodies.server";
 import { inviteFreelancer, openOpportunitiesOf } from "~/services/marketplace/invitations.server";
 import { getFreelancerProfile } from "~/services/reputation/profiles.server";
 import { listUserReviews } from "~/services/reputation/reviews.server";
+import { pageId } from "~/web/params.server";
 
 export const meta = marketTitleMeta("titles.profile");
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireUser(request);
-  const profile = await orRefusal(getFreelancerProfile(params.id!));
+  const profile = await orRefusal(getFreelancerProfile(pageId(params, "id", "profile_not_found")));
   const [{ list: reviews }, openings] = await Promise.all([
     listFromUrl(request, ["page"], (q) => listUserReviews(profile.id, q)),
     openOpportunitiesOf(user),

@@ -10,7 +10,6 @@ import { OfferHistory, TermsCompare, TermsFields } from "~/components/market/off
 import { loadApplicationFor } from "~/web/application-page.server";
 import { Breadcrumb } from "~/components/market/page-header";
 import {
-  applicationIdOr404,
   marketFormError,
   priceInput,
   redirectWithMarketToast,
@@ -29,7 +28,8 @@ import {
   withdrawApplication,
 } from "~/services/marketplace/applications.server";
 import { requireUser } from "~/web/auth.server";
-import { formValues, readForm } from "~/web/forms.server";
+import { formValues, readForm } from "~/web/bodies.server";
+import { pageId } from "~/web/params.server";
 
 export const meta = marketTitleMeta("titles.negotiate");
 
@@ -37,12 +37,12 @@ const PRICES: PriceFields = { price: "price_cents" };
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireUser(request);
-  return json(await loadApplicationFor(user, params.id));
+  return json(await loadApplicationFor(user, pageId(params, "id")));
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
   const user = await requireUser(request);
-  const id = applicationIdOr404(params.id);
+  const id = pageId(params, "id");
   const here = `/applications/${id}/negotiate`;
   let values: Record<string, string> = {};
   try {

@@ -10,13 +10,8 @@ import { ContractReviewsSection } from "~/components/market/reviews";
 import { Breadcrumb } from "~/components/market/page-header";
 import { formatDate } from "~/lib/format";
 import { MAX_DELIVERY_FILES, REVIEW_DAYS } from "~/lib/market-constants";
-import {
-  applicationIdOr404,
-  marketFormError,
-  orRefusal,
-  redirectWithMarketToast,
-  requireConfirmed,
-} from "~/web/market-forms.server";
+import { marketFormError, redirectWithMarketToast, requireConfirmed } from "~/web/market-forms.server";
+import { orRefusal } from "~/web/errors.server";
 import { marketTitleMeta } from "~/lib/market-meta";
 import { formatMoney } from "~/lib/money";
 import { requireUser } from "~/web/auth.server";
@@ -30,8 +25,9 @@ import {
   requestCancellation,
   requestChanges,
 } from "~/services/contracts/contracts.server";
-import { readFilesForm } from "~/web/forms.server";
+import { readFilesForm } from "~/web/bodies.server";
 import { getContractReviews, replyToReview, writeReview } from "~/services/reputation/reviews.server";
+import { pageId } from "~/web/params.server";
 
 export const meta = marketTitleMeta("titles.contract");
 
@@ -40,7 +36,7 @@ const ACCEPT = ".pdf,.png,.jpg,.jpeg,.webp,.gif,.zip,.docx,.xlsx,.pptx,.odt,.ods
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireUser(request);
-  const id = applicationIdOr404(params.id);
+  const id = pageId(params, "id");
   const [contract, reviews] = await Promise.all([
     orRefusal(getContract(user, id)),
     orRefusal(getContractReviews(user, id)),
@@ -52,7 +48,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 
 export async function action({ request, params }: ActionFunctionArgs) {
   const user = await requireUser(request);
-  const id = applicationIdOr404(params.id);
+  const id = pageId(params, "id");
   const here = `/contracts/${id}`;
   let values: Record<string, string> = {};
   try {

@@ -14,24 +14,25 @@ import { Breadcrumb } from "~/components/market/page-header";
 import { formatDate } from "~/lib/format";
 import {
   marketFormError,
-  orRefusal,
   priceInput,
   redirectWithMarketToast,
   requireConfirmed,
   type PriceFields,
 } from "~/web/market-forms.server";
+import { orRefusal } from "~/web/errors.server";
 import { applyInputSchema } from "~/lib/market-schemas";
 import { errorTitle } from "~/lib/market-meta";
 import { translateCommon } from "~/lib/meta";
 import { applyToOpportunity } from "~/services/marketplace/applications.server";
 import { requireUser } from "~/web/auth.server";
-import { formValues, readForm } from "~/web/forms.server";
+import { formValues, readForm } from "~/web/bodies.server";
 import {
   closeOpportunity,
   deleteOpportunity,
   getOpportunity,
   reopenOpportunity,
 } from "~/services/marketplace/opportunities.server";
+import { pageId } from "~/web/params.server";
 
 export const meta: MetaFunction<typeof loader> = (args) => {
   if (args.error) return errorTitle(args);
@@ -45,7 +46,7 @@ const PRICES: PriceFields = { price: "price_cents" };
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireUser(request);
-  const opportunity = await orRefusal(getOpportunity(user, params.uuid!));
+  const opportunity = await orRefusal(getOpportunity(user, pageId(params, "uuid")));
   return json({
     opportunity,
     role: user.account_type,

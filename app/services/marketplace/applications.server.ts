@@ -15,8 +15,9 @@ import { insertContract } from "../../../db/contracts";
 import { isUniqueViolation, lockOpportunity } from "../../../db/dialect";
 import type { ApplicationRow, Database, OfferRow, OpportunityRow, UserRow } from "../../../db/schema";
 import { AppError, parseInput } from "../platform/errors.server";
+import { assertRoleFor } from "../platform/roles.server";
 import { consumeWrite } from "../platform/rate-limit.server";
-import { assertId, assertRole, now, offsetOf, pageMeta, type PageMeta } from "../platform/records.server";
+import { assertId, now, offsetOf, pageMeta, type PageMeta } from "../platform/records.server";
 import { notify } from "../messaging/notifications.server";
 import { rejectOpenApplications } from "./opportunities.server";
 import { ratingOf, type Rating } from "../reputation/reviews.server";
@@ -248,7 +249,7 @@ export async function listOpportunityApplications(
   uuid: string,
   query: unknown,
 ): Promise<ListResult> {
-  assertRole(merchant, "merchant");
+  assertRoleFor(merchant, "opportunity.applications");
   const { status, page, per_page } = parseInput(applicationListQuerySchema, query);
   assertId(uuid);
   const opportunity = await db
@@ -269,7 +270,7 @@ export async function listOpportunityApplications(
 }
 
 export async function listMyApplications(freelancer: UserRow, query: unknown): Promise<ListResult> {
-  assertRole(freelancer, "freelancer");
+  assertRoleFor(freelancer, "applications.mine");
   const { status, page, per_page } = parseInput(applicationListQuerySchema, query);
   return listWhere(
     (qb) =>
@@ -302,7 +303,7 @@ export async function listAwaitingConfirmation(user: UserRow, query: unknown): P
 /** The freelancer applies: the application (pending, awaiting the merchant) and its first offer. */
 export async function applyToOpportunity(freelancer: UserRow, uuid: string, input: unknown): Promise<ApplicationJson> {
   await consumeWrite(freelancer.id);
-  assertRole(freelancer, "freelancer");
+  assertRoleFor(freelancer, "application.apply");
   const data = parseInput(applyInputSchema, input);
   assertId(uuid);
   const id = randomUUID();
@@ -501,7 +502,7 @@ export async function acceptOffer(user: UserRow, id: string, input: unknown): Pr
 /** The merchant declines an application under negotiation, whoever's turn it is. */
 export async function rejectApplication(merchant: UserRow, id: string, input: unknown): Promise<ApplicationJson> {
   await consumeWrite(merchant.id);
-  assertRole(merchant, "merchant");
+  assertRoleFor(merchant, "application.reject");
   const { message } = parseInput(rejectInputSchema, input ?? {});
   await transaction(async (trx) => {
     const { row, party } = await findForParticipant(trx, merchant, id);
@@ -533,7 +534,7 @@ export async function rejectApplication(merchant: UserRow, id: string, input: un
 /** The freelancer gives up an application under negotiation, whoever's turn it is. */
 export async function withdrawApplication(freelancer: UserRow, id: string): Promise<ApplicationJson> {
   await consumeWrite(freelancer.id);
-  assertRole(freelancer, "freelancer");
+  assertRoleFor(freelancer, "application.withdraw");
   await transaction(async (trx) => {
     const { row, party } = await findForParticipant(trx, freelancer, id);
     if (party !== "freelancer") throw new AppError(404, "not_found");

@@ -13,8 +13,9 @@ import { db, transaction } from "../../../db";
 import { searchIndexLeads, textMatch, textQuery } from "../../../db/dialect";
 import type { Database, OpportunityRow, UserRow } from "../../../db/schema";
 import { AppError, parseInput } from "../platform/errors.server";
+import { assertRoleFor } from "../platform/roles.server";
 import { consumeWrite } from "../platform/rate-limit.server";
-import { assertId, assertRole, now, offsetOf, pageMeta, type PageMeta } from "../platform/records.server";
+import { assertId, now, offsetOf, pageMeta, type PageMeta } from "../platform/records.server";
 import { notify } from "../messaging/notifications.server";
 import { ratingOf, type Rating } from "../reputation/reviews.server";
 import { displayNameOf, parseTags, photoUrl } from "../accounts/users.server";
@@ -412,7 +413,7 @@ export async function listOpportunities(
 
 export async function createOpportunity(merchant: UserRow, input: unknown): Promise<OpportunityJson> {
   await consumeWrite(merchant.id);
-  assertRole(merchant, "merchant");
+  assertRoleFor(merchant, "opportunity.create");
   const data = parseInput(opportunityInputSchema, input);
   const timestamp = now();
   const uuid = randomUUID();
@@ -445,7 +446,7 @@ export async function createOpportunity(merchant: UserRow, input: unknown): Prom
 }
 
 async function findOwned(database: Kysely<Database>, merchant: UserRow, uuid: string) {
-  assertRole(merchant, "merchant");
+  assertRoleFor(merchant, "opportunity.manage");
   assertId(uuid);
   const row = await database
     .selectFrom("opportunities")
@@ -460,7 +461,7 @@ async function findOwned(database: Kysely<Database>, merchant: UserRow, uuid: st
 /** Partial update by the owner while the opportunity is open. */
 export async function updateOpportunity(merchant: UserRow, uuid: string, input: unknown): Promise<OpportunityJson> {
   await consumeWrite(merchant.id);
-  assertRole(merchant, "merchant");
+  assertRoleFor(merchant, "opportunity.manage");
   const patch = parseInput(opportunityPatchSchema, input);
   await transaction(async (trx) => {
     const current = await findOwned(trx, merchant, uuid);
