@@ -1,5 +1,5 @@
 import { json, type ActionFunctionArgs } from "@remix-run/node";
-import { Form, Link, useActionData, useNavigation } from "@remix-run/react";
+import { Form, Link, useActionData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { AuthLayout } from "~/components/auth-layout";
 import { Alert, Field, FormMessage } from "~/components/form";
@@ -12,6 +12,7 @@ import { formError, type FormErrorData } from "~/web/errors.server";
 import { formValues, readForm } from "~/web/bodies.server";
 import { getRequestT } from "~/web/i18n.server";
 import { clientOf } from "~/web/client.server";
+import { usePending } from "~/lib/pending";
 
 export const meta = titleMeta("titles.forgot_password");
 
@@ -34,7 +35,7 @@ export async function action({ request }: ActionFunctionArgs) {
 export default function ForgotPasswordPage() {
   const { t } = useTranslation();
   const data = useActionData<typeof action>();
-  const busy = useNavigation().state === "submitting";
+  const busy = usePending();
   return (
     <AuthLayout title={t("auth.forgot_title")} subtitle={t("auth.forgot_subtitle")}>
       {data && "sent" in data && data.sent ? <Alert type="success">{data.sent}</Alert> : <FormMessage data={data} />}

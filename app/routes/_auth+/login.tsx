@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { Form, Link, useActionData, useNavigation, useSearchParams } from "@remix-run/react";
+import { Form, Link, useActionData, useSearchParams } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { AuthLayout } from "~/components/auth-layout";
 import { Field, FormMessage } from "~/components/form";
@@ -13,6 +13,7 @@ import { browserSignIn } from "~/web/session.server";
 import { redirectWithSuccess } from "~/web/toast.server";
 import { displayNameOf } from "~/services/accounts/users.server";
 import { clientOf } from "~/web/client.server";
+import { usePending } from "~/lib/pending";
 
 export const meta = titleMeta("titles.login");
 
@@ -40,7 +41,7 @@ export default function LoginPage() {
   const { t } = useTranslation();
   const data = useActionData<typeof action>();
   const [params] = useSearchParams();
-  const busy = useNavigation().state === "submitting";
+  const busy = usePending();
   return (
     <AuthLayout title={t("auth.login_title")} subtitle={t("auth.login_subtitle")}>
       <FormMessage data={data} />

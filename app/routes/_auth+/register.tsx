@@ -1,6 +1,6 @@
 import { LIMITS } from "~/lib/limits";
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { Form, Link, useActionData, useNavigation } from "@remix-run/react";
+import { Form, Link, useActionData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { AuthLayout } from "~/components/auth-layout";
 import { Field, FormMessage } from "~/components/form";
@@ -12,6 +12,7 @@ import { formValues, readForm } from "~/web/bodies.server";
 import { getRequestT } from "~/web/i18n.server";
 import { redirectWithSuccess } from "~/web/toast.server";
 import { clientOf } from "~/web/client.server";
+import { usePending } from "~/lib/pending";
 
 export const meta = titleMeta("titles.register");
 
@@ -33,7 +34,7 @@ export async function action({ request }: ActionFunctionArgs) {
 export default function RegisterPage() {
   const { t } = useTranslation();
   const data = useActionData<typeof action>();
-  const busy = useNavigation().state === "submitting";
+  const busy = usePending();
   const accountType = data?.values?.account_type ?? "freelancer";
   return (
     <AuthLayout title={t("auth.register_title")} subtitle={t("auth.register_subtitle")}>

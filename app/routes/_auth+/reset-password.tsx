@@ -1,6 +1,6 @@
 import { LIMITS } from "~/lib/limits";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { AuthLayout } from "~/components/auth-layout";
 import { Alert, Field, FormMessage } from "~/components/form";
@@ -12,6 +12,7 @@ import { formValues, readForm } from "~/web/bodies.server";
 import { getRequestT } from "~/web/i18n.server";
 import { sessionCookie } from "~/web/session.server";
 import { redirectWithSuccess } from "~/web/toast.server";
+import { usePending } from "~/lib/pending";
 
 export const meta = titleMeta("titles.reset_password");
 
@@ -41,7 +42,7 @@ export default function ResetPasswordPage() {
   const { t } = useTranslation();
   const { token, valid } = useLoaderData<typeof loader>();
   const data = useActionData<typeof action>();
-  const busy = useNavigation().state === "submitting";
+  const busy = usePending();
   const tokenError = data?.errors?.token;
   return (
     <AuthLayout title={t("auth.reset_title")} subtitle={valid ? t("auth.reset_subtitle") : undefined}>

@@ -1,6 +1,6 @@
 import { LIMITS } from "~/lib/limits";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
-import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { FormMessage, TextAreaField } from "~/components/form";
 import { MarketErrorBoundary } from "~/components/market/error-boundary";
@@ -18,6 +18,7 @@ import { inviteFreelancer, openOpportunitiesOf } from "~/services/marketplace/in
 import { getFreelancerProfile } from "~/services/reputation/profiles.server";
 import { listUserReviews } from "~/services/reputation/reviews.server";
 import { pageId } from "~/web/params.server";
+import { usePending } from "~/lib/pending";
 
 export const meta = marketTitleMeta("titles.profile");
 
@@ -53,7 +54,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 function InviteForm({ name, openings }: { name: string; openings: { uuid: string; title: string }[] }) {
   const { t } = useTranslation();
   const refusal = useActionData<typeof action>();
-  const busy = useNavigation().state === "submitting";
+  const busy = usePending();
   const errors = refusal?.errors ?? {};
   return (
     <section className="card" aria-labelledby="invite-title">

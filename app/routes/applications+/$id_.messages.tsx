@@ -1,6 +1,6 @@
 import { LIMITS } from "~/lib/limits";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useNavigation, useRevalidator } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData, useRevalidator } from "@remix-run/react";
 import { useEffect } from "react";
 import { useTranslation } from "react-i18next";
 import { FormMessage, TextAreaField } from "~/components/form";
@@ -18,6 +18,7 @@ import { requireUser } from "~/web/auth.server";
 import { readFilesForm } from "~/web/bodies.server";
 import { listMessages, sendMessage } from "~/services/messaging/messages.server";
 import { pageId } from "~/web/params.server";
+import { usePending } from "~/lib/pending";
 
 export const meta = marketTitleMeta("titles.messages");
 
@@ -53,7 +54,7 @@ export default function MessagesPage() {
   const { id, title, status, other, viewer, conversation } = useLoaderData<typeof loader>();
   const data = useActionData<typeof action>();
   const { t, i18n } = useTranslation("market");
-  const busy = useNavigation().state === "submitting";
+  const busy = usePending();
   const revalidator = useRevalidator();
   // New messages appear without reloading while the page is in view.
   useEffect(() => {

@@ -1,6 +1,6 @@
 import { LIMITS } from "~/lib/limits";
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { FormMessage, TextAreaField } from "~/components/form";
 import { ApplicationStatusBadge, OpportunityStatusBadge } from "~/components/market/badges";
@@ -30,6 +30,7 @@ import {
 import { requireUser } from "~/web/auth.server";
 import { formValues, readForm } from "~/web/bodies.server";
 import { pageId } from "~/web/params.server";
+import { usePending } from "~/lib/pending";
 
 export const meta = marketTitleMeta("titles.negotiate");
 
@@ -74,7 +75,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 function CounterForm({ current }: { current: { price_cents: number; delivery_days: number } }) {
   const { t } = useTranslation("market");
   const data = useActionData<typeof action>();
-  const busy = useNavigation().state === "submitting";
+  const busy = usePending("counter");
   const mine = data?.values?.intent === "counter" ? data : null;
   const errors = mine?.errors ?? {};
   return (
@@ -114,7 +115,7 @@ export default function NegotiatePage() {
   const data = useActionData<typeof action>();
   const { t, i18n } = useTranslation("market");
   const [params] = useSearchParams();
-  const busy = useNavigation().state === "submitting";
+  const busy = usePending("accept");
   const here = `/applications/${a.id}/negotiate`;
   const confirm = params.get("confirm");
   const offers = a.offers;

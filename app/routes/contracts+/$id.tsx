@@ -1,6 +1,6 @@
 import { LIMITS } from "~/lib/limits";
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { FormMessage, TextAreaField } from "~/components/form";
 import { ConfirmPanel } from "~/components/market/confirm";
@@ -28,6 +28,7 @@ import {
 import { readFilesForm } from "~/web/bodies.server";
 import { getContractReviews, replyToReview, writeReview } from "~/services/reputation/reviews.server";
 import { pageId } from "~/web/params.server";
+import { usePending } from "~/lib/pending";
 
 export const meta = marketTitleMeta("titles.contract");
 
@@ -96,7 +97,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 function DeliverForm() {
   const { t } = useTranslation("market");
   const data = useActionData<typeof action>();
-  const busy = useNavigation().state === "submitting";
+  const busy = usePending("deliver");
   // A delivery too large to read comes back without its fields, but with the error on the files.
   const mine = data?.values?.intent === "deliver" || data?.errors?.files ? data : null;
   const errors = mine?.errors ?? {};
@@ -150,7 +151,7 @@ function DeliverForm() {
 function ChangesForm() {
   const { t } = useTranslation("market");
   const data = useActionData<typeof action>();
-  const busy = useNavigation().state === "submitting";
+  const busy = usePending("request_changes");
   const mine = data?.values?.intent === "request_changes" ? data : null;
   return (
     <section className="card" aria-labelledby="changes-title">
@@ -201,7 +202,8 @@ export default function ContractPage() {
   const data = useActionData<typeof action>();
   const { t, i18n } = useTranslation("market");
   const [params] = useSearchParams();
-  const busy = useNavigation().state === "submitting";
+  const approving = usePending("approve");
+  const declining = usePending("decline_cancellation");
   const here = `/contracts/${c.id}`;
   const confirm = params.get("confirm");
   const actions = c.allowed_actions;
@@ -349,7 +351,7 @@ export default function ContractPage() {
                     <button
                       type="submit"
                       className="btn btn-primary"
-                      disabled={busy}
+                      disabled={approving}
                       title={t("contract.approve_hint")}
                     >
                       ✓ {t("contract.approve")}
@@ -374,7 +376,7 @@ export default function ContractPage() {
                 {actions.includes("decline_cancellation") ? (
                   <Form method="post">
                     <input type="hidden" name="intent" value="decline_cancellation" />
-                    <button type="submit" className="btn btn-secondary" disabled={busy}>
+                    <button type="submit" className="btn btn-secondary" disabled={declining}>
                       {t("contract.decline_cancellation")}
                     </button>
                   </Form>

@@ -1,7 +1,7 @@
 import { LIMITS } from "~/lib/limits";
 import { RatingSummary } from "~/components/market/rating";
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { Avatar } from "~/components/avatar";
 import { FormMessage, TextAreaField } from "~/components/form";
@@ -33,6 +33,7 @@ import {
   reopenOpportunity,
 } from "~/services/marketplace/opportunities.server";
 import { pageId } from "~/web/params.server";
+import { usePending } from "~/lib/pending";
 
 export const meta: MetaFunction<typeof loader> = (args) => {
   if (args.error) return errorTitle(args);
@@ -88,7 +89,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 function ApplyForm() {
   const { t } = useTranslation("market");
   const data = useActionData<typeof action>();
-  const busy = useNavigation().state === "submitting";
+  const busy = usePending("apply");
   const mine = data?.values?.intent === "apply" ? data : null;
   const errors = mine?.errors ?? {};
   return (
