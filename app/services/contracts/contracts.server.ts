@@ -30,13 +30,13 @@ import type {
   UserRow,
 } from "../../../db/schema";
 import { AppError, parseInput } from "../platform/errors.server";
+import { asParty, partyOf, personJson, PEOPLE_COLUMNS } from "../platform/participants.server";
 import { consumeWrite } from "../platform/rate-limit.server";
 import { now, offsetOf, pageMeta, type PageMeta } from "../platform/records.server";
 import { notify } from "../messaging/notifications.server";
 import { every } from "../platform/jobs.server";
 import { publishDueReviews } from "../reputation/reviews.server";
 import { deleteAttachment, readAttachment, saveAttachment, type SavedAttachment } from "../platform/uploads.server";
-import { displayNameOf, photoUrl } from "../accounts/users.server";
 
 // The contract of an accepted application (README, "Contracts"):
 //
@@ -89,12 +89,6 @@ const RULES: Record<ContractAction, { by?: ContractParty; when: (c: ContractStat
 const isActive = (c: Pick<ContractState, "status">) => (ACTIVE as readonly string[]).includes(c.status);
 const answersRequest = (c: ContractState, party: ContractParty) =>
   c.cancel_requested_by !== null && c.cancel_requested_by !== party;
-
-function partyOf(user: Pick<UserRow, "id">, row: { merchant_id: string; freelancer_id: string }): ContractParty | null {
-  if (row.freelancer_id === user.id) return "freelancer";
-  if (row.merchant_id === user.id) return "merchant";
-  return null;
-}
 
 /** The moves open to the user on the contract right now; pages show only these. */
 export function allowedContractActions(
@@ -167,16 +161,7 @@ function baseSelect(database: Kysely<Database>) {
     .innerJoin("users as m", "m.id", "contracts.merchant_id")
     .innerJoin("users as f", "f.id", "contracts.freelancer_id")
     .selectAll("contracts")
-    .select([
-      "o.uuid as opportunity_uuid",
-      "o.title as opportunity_title",
-      "m.display_name as merchant_display_name",
-      "m.full_name as merchant_full_name",
-      "m.photo_path as merchant_photo_path",
-      "f.display_name as freelancer_display_name",
-      "f.full_name as freelancer_full_name",
-      "f.photo_path as freelancer_photo_path",
-    ]);
+    .select(["o.uuid as opportunity_uuid", "o.title as opportunity_title", ...PEOPLE_COLUMNS]);
 }
 
 type Row = Awaited<ReturnType<ReturnType<typeof baseSelect>["executeTakeFirstOrThrow"]>>;
@@ -186,16 +171,8 @@ function toContractJson(row: Row, at = now()): ContractJson {
     id: row.id,
     application_id: row.id,
     opportunity: { uuid: row.opportunity_uuid, title: row.opportunity_title },
-    merchant: {
-      id: row.merchant_id,
-      display_name: displayNameOf({ display_name: row.merchant_display_name, full_name: row.merchant_full_name }),
-      photo_url: photoUrl(row.merchant_photo_path),
-    },
-    freelancer: {
-      id: row.freelancer_id,
-      display_name: displayNameOf({ display_name: row.freelancer_display_name, full_name: row.freelancer_full_name }),
-      photo_url: photoUrl(row.freelancer_photo_path),
-    },
+    merchant: personJson(row, "merchant"),
+    freelancer: personJson(row, "freelancer"),
     price_cents: row.price_cents,
     delivery_days: row.delivery_days,
     status: row.status,
@@ -245,11 +222,8 @@ function toEventJson(event: ContractEventRow, files: ContractFileRow[]): Contrac
 // Reading
 
 /** The contract as one of its two sides sees it; anyone else gets 404, never its contents. */
-async function findForParticipant(user: Pick<UserRow, "id">, id: string) {
-  const row = await baseSelect(db).where("contracts.id", "=", id).executeTakeFirst();
-  const party = row ? partyOf(user, row) : null;
-  if (!row || !party) throw new AppError(404, "not_found");
-  return { row, party };
+function findForParticipant(user: Pick<UserRow, "id">, id: string) {
+  return asParty(user, id, (id) => baseSelect(db).where("contracts.id", "=", id).executeTakeFirst());
 }
 
 /** The contract with its timeline (oldest first, files included) and the moves open now. */
@@ -354,9 +328,9 @@ async function move(
   files: SavedAttachment[] = [],
 ): Promise<ContractEventJson> {
   return transaction(async (trx) => {
-    const row = await trx.selectFrom("contracts").selectAll().where("id", "=", id).executeTakeFirst();
-    const party = row ? partyOf(user, row) : null;
-    if (!row || !party) throw new AppError(404, "not_found");
+    const { row, party } = await asParty(user, id, (id) =>
+      trx.selectFrom("contracts").selectAll().where("id", "=", id).executeTakeFirst(),
+    );
     assertAllowed(action, row, party);
     const at = now();
     const { set, kind, message, notice } = step(row, party, at);

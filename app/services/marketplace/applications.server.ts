@@ -15,13 +15,14 @@ import { insertContract } from "../../../db/contracts";
 import { isUniqueViolation, lockOpportunity } from "../../../db/dialect";
 import type { ApplicationRow, Database, OfferRow, OpportunityRow, UserRow } from "../../../db/schema";
 import { AppError, parseInput } from "../platform/errors.server";
+import { asParty, otherParty, partyOf, personJson, PEOPLE_COLUMNS } from "../platform/participants.server";
 import { assertRoleFor } from "../platform/roles.server";
 import { consumeWrite } from "../platform/rate-limit.server";
 import { assertId, now, offsetOf, pageMeta, type PageMeta } from "../platform/records.server";
 import { notify } from "../messaging/notifications.server";
 import { rejectOpenApplications } from "./opportunities.server";
 import { ratingOf, type Rating } from "../reputation/reviews.server";
-import { displayNameOf, parseTags, photoUrl } from "../accounts/users.server";
+import { parseTags, photoUrl } from "../accounts/users.server";
 
 // The negotiation state machine of PRODUCT.md §3. Every transition is one transaction whose
 // UPDATE repeats, in its WHERE, the state the decision was taken on (status, whose turn, the
@@ -84,12 +85,7 @@ function baseSelect(database: Kysely<Database>) {
       "o.title as opportunity_title",
       "o.status as opportunity_status",
       "o.merchant_id as merchant_id",
-      "m.display_name as merchant_display_name",
-      "m.full_name as merchant_full_name",
-      "m.photo_path as merchant_photo_path",
-      "f.display_name as freelancer_display_name",
-      "f.full_name as freelancer_full_name",
-      "f.photo_path as freelancer_photo_path",
+      ...PEOPLE_COLUMNS,
       "f.skills as freelancer_skills",
       "f.rating_count as freelancer_rating_count",
       "f.rating_sum as freelancer_rating_sum",
@@ -105,11 +101,7 @@ export function toApplicationJson(row: Row): ApplicationJson {
       uuid: row.opportunity_uuid,
       title: row.opportunity_title,
       status: row.opportunity_status,
-      merchant: {
-        id: row.merchant_id,
-        display_name: displayNameOf({ display_name: row.merchant_display_name, full_name: row.merchant_full_name }),
-        photo_url: photoUrl(row.merchant_photo_path),
-      },
+      merchant: personJson(row, "merchant"),
     },
     freelancer: {
       id: row.freelancer_id,
@@ -143,20 +135,9 @@ export function toOfferJson(offer: OfferRow): OfferJson {
   };
 }
 
-/** The user's side of an application, or null for anyone else. */
-function partyOf(user: Pick<UserRow, "id">, row: { freelancer_id: string; merchant_id: string }): Party | null {
-  if (row.freelancer_id === user.id) return "freelancer";
-  if (row.merchant_id === user.id) return "merchant";
-  return null;
-}
-
 /** The application as a participant sees it; anyone else gets 404, never its contents. */
-async function findForParticipant(database: Kysely<Database>, user: UserRow, id: string) {
-  assertId(id);
-  const row = await baseSelect(database).where("applications.id", "=", id).executeTakeFirst();
-  const party = row ? partyOf(user, row) : null;
-  if (!row || !party) throw new AppError(404, "not_found");
-  return { row, party };
+function findForParticipant(database: Kysely<Database>, user: UserRow, id: string) {
+  return asParty(user, id, (id) => baseSelect(database).where("applications.id", "=", id).executeTakeFirst());
 }
 
 /** Refuses a move when the application is over or it is the other side's turn. */
@@ -165,8 +146,6 @@ function assertTurn(row: Row, party: Party) {
   if (row.awaiting !== party) throw new AppError(409, "not_your_turn");
   if (row.opportunity_status !== "open") throw new AppError(409, "opportunity_not_open");
 }
-
-const otherParty = (party: Party): Party => (party === "merchant" ? "freelancer" : "merchant");
 
 /**
  * The moves the user may make on the application right now; pages show only these buttons.
