@@ -24,7 +24,7 @@ import { rejectOpenApplications } from "./opportunities.server";
 import { ratingOf, type Rating } from "../reputation/reviews.server";
 import { parseTags, photoUrl } from "../accounts/users.server";
 
-// The negotiation state machine of PRODUCT.md §3. Every transition is one transaction whose
+// The negotiation state machine of docs/product.md §3. Every transition is one transaction whose
 // UPDATE repeats, in its WHERE, the state the decision was taken on (status, whose turn, the
 // number of offers). Of two requests racing for the same application the second finds the row
 // changed, updates nothing, and answers 409: SQLite runs one writer at a time, and PostgreSQL
