@@ -31,6 +31,7 @@ import type {
 } from "../../../db/schema";
 import { AppError, parseInput } from "../platform/errors.server";
 import { asParty, partyOf, personJson, PEOPLE_COLUMNS } from "../platform/participants.server";
+import { stateMachine } from "../platform/state-machine.server";
 import { consumeWrite } from "../platform/rate-limit.server";
 import { now, offsetOf, pageMeta, type PageMeta } from "../platform/records.server";
 import { notify } from "../messaging/notifications.server";
@@ -67,28 +68,29 @@ const DAY_MS = 86_400_000;
 
 type ContractState = Pick<ContractRow, "status" | "deliveries_count" | "cancel_requested_by">;
 
-/**
- * The one table of who may do what, and when. allowedContractActions lists the moves it lets
- * through; each move checks it before writing and its WHERE holds the state it read.
- */
-const RULES: Record<ContractAction, { by?: ContractParty; when: (c: ContractState, party: ContractParty) => boolean }> =
-  {
-    deliver: { by: "freelancer", when: (c) => c.status === "in_progress" },
-    approve: { by: "merchant", when: (c) => c.status === "delivered" },
-    request_changes: { by: "merchant", when: (c) => c.status === "delivered" },
-    // Before any delivery either side ends the contract alone (the freelancer "withdraws").
-    cancel: { when: (c) => c.status === "in_progress" && c.deliveries_count === 0 },
-    // After a delivery it takes both: one asks, the other answers.
-    request_cancellation: {
-      when: (c) => isActive(c) && c.deliveries_count > 0 && c.cancel_requested_by === null,
-    },
-    accept_cancellation: { when: (c, party) => isActive(c) && answersRequest(c, party) },
-    decline_cancellation: { when: (c, party) => isActive(c) && answersRequest(c, party) },
-  };
-
 const isActive = (c: Pick<ContractState, "status">) => (ACTIVE as readonly string[]).includes(c.status);
 const answersRequest = (c: ContractState, party: ContractParty) =>
   c.cancel_requested_by !== null && c.cancel_requested_by !== party;
+
+/** A move open in this state, or 409. */
+const when = (test: (c: ContractState, party: ContractParty) => boolean) =>
+  ({ checks: [[test, 409, "contract_action_unavailable"]] }) as const;
+
+/** Who may do what, and when (docs/product.md §3); a move by the wrong side is 403. */
+const CONTRACT = stateMachine<ContractAction, ContractState, ContractParty>(
+  {
+    deliver: { by: "freelancer", ...when((c) => c.status === "in_progress") },
+    approve: { by: "merchant", ...when((c) => c.status === "delivered") },
+    request_changes: { by: "merchant", ...when((c) => c.status === "delivered") },
+    // Before any delivery either side ends the contract alone (the freelancer "withdraws").
+    cancel: when((c) => c.status === "in_progress" && c.deliveries_count === 0),
+    // After a delivery it takes both: one asks, the other answers.
+    request_cancellation: when((c) => isActive(c) && c.deliveries_count > 0 && c.cancel_requested_by === null),
+    accept_cancellation: when((c, party) => isActive(c) && answersRequest(c, party)),
+    decline_cancellation: when((c, party) => isActive(c) && answersRequest(c, party)),
+  },
+  { wrongSide: [403, "forbidden_role"] },
+);
 
 /** The moves open to the user on the contract right now; pages show only these. */
 export function allowedContractActions(
@@ -96,17 +98,7 @@ export function allowedContractActions(
   contract: ContractState & { merchant: { id: string }; freelancer: { id: string } },
 ): ContractAction[] {
   const party = partyOf(user, { merchant_id: contract.merchant.id, freelancer_id: contract.freelancer.id });
-  if (!party) return [];
-  return (Object.keys(RULES) as ContractAction[]).filter((action) => {
-    const rule = RULES[action];
-    return (!rule.by || rule.by === party) && rule.when(contract, party);
-  });
-}
-
-function assertAllowed(action: ContractAction, row: ContractRow, party: ContractParty) {
-  const rule = RULES[action];
-  if (rule.by && rule.by !== party) throw new AppError(403, "forbidden_role");
-  if (!rule.when(row, party)) throw new AppError(409, "contract_action_unavailable");
+  return CONTRACT.allowed(contract, party);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -331,7 +323,7 @@ async function move(
     const { row, party } = await asParty(user, id, (id) =>
       trx.selectFrom("contracts").selectAll().where("id", "=", id).executeTakeFirst(),
     );
-    assertAllowed(action, row, party);
+    CONTRACT.assert(action, row, party);
     const at = now();
     const { set, kind, message, notice } = step(row, party, at);
     const updated = await trx
@@ -390,7 +382,7 @@ export async function deliverContract(
   }
   // Who may deliver is known before any file is stored.
   const { row, party } = await findForParticipant(freelancer, id);
-  assertAllowed("deliver", row, party);
+  CONTRACT.assert("deliver", row, party);
   const saved: SavedAttachment[] = [];
   try {
     for (const file of files) saved.push(await saveAttachment(file, "files"));

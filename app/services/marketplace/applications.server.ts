@@ -15,6 +15,7 @@ import { insertContract } from "../../../db/contracts";
 import { isUniqueViolation, lockOpportunity } from "../../../db/dialect";
 import type { ApplicationRow, Database, OfferRow, OpportunityRow, UserRow } from "../../../db/schema";
 import { AppError, parseInput } from "../platform/errors.server";
+import { stateMachine } from "../platform/state-machine.server";
 import { asParty, otherParty, partyOf, personJson, PEOPLE_COLUMNS } from "../platform/participants.server";
 import { assertRoleFor } from "../platform/roles.server";
 import { consumeWrite } from "../platform/rate-limit.server";
@@ -140,17 +141,30 @@ function findForParticipant(database: Kysely<Database>, user: UserRow, id: strin
   return asParty(user, id, (id) => baseSelect(database).where("applications.id", "=", id).executeTakeFirst());
 }
 
-/** Refuses a move when the application is over or it is the other side's turn. */
-function assertTurn(row: Row, party: Party) {
-  if (!isNegotiating(row.status)) throw new AppError(409, "application_final");
-  if (row.awaiting !== party) throw new AppError(409, "not_your_turn");
-  if (row.opportunity_status !== "open") throw new AppError(409, "opportunity_not_open");
-}
+type NegotiationState = Pick<Row, "status" | "awaiting" | "offers_count" | "opportunity_status">;
+
+const negotiating = [(a: NegotiationState) => isNegotiating(a.status), 409, "application_final"] as const;
+const myTurn = [
+  [(a: NegotiationState, party: Party) => a.awaiting === party, 409, "not_your_turn"],
+  [(a: NegotiationState) => a.opportunity_status === "open", 409, "opportunity_not_open"],
+] as const;
 
 /**
- * The moves the user may make on the application right now; pages show only these buttons.
- * Mirrors the checks of the transitions below.
+ * The negotiation (docs/product.md §3): the awaited side accepts or counters while the
+ * opportunity is open; the merchant rejects and the freelancer withdraws whoever's turn it is.
+ * A move by the wrong side is 404, as for anyone who is no side.
  */
+const NEGOTIATION = stateMachine<ApplicationAction, NegotiationState, Party>(
+  {
+    accept: { checks: [negotiating, ...myTurn] },
+    counter: { checks: [negotiating, ...myTurn, [(a) => a.offers_count < MAX_OFFERS, 409, "offers_limit"]] },
+    reject: { by: "merchant", checks: [negotiating] },
+    withdraw: { by: "freelancer", checks: [negotiating] },
+  },
+  { wrongSide: [404, "not_found"] },
+);
+
+/** The moves the user may make on the application right now; pages show only these buttons. */
 export function allowedActions(
   user: Pick<UserRow, "id">,
   application: Pick<ApplicationJson, "status" | "awaiting" | "offers_count"> & {
@@ -162,15 +176,8 @@ export function allowedActions(
     freelancer_id: application.freelancer.id,
     merchant_id: application.opportunity.merchant.id,
   });
-  if (!party || !isNegotiating(application.status)) return [];
-  const actions: ApplicationAction[] = [];
-  const myTurn = application.awaiting === party && application.opportunity.status === "open";
-  if (myTurn) {
-    actions.push("accept");
-    if (application.offers_count < MAX_OFFERS) actions.push("counter");
-  }
-  actions.push(party === "merchant" ? "reject" : "withdraw");
-  return actions;
+  const opportunity_status = application.opportunity.status as NegotiationState["opportunity_status"];
+  return NEGOTIATION.allowed({ ...application, opportunity_status }, party);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -361,8 +368,7 @@ export async function counterOffer(user: UserRow, id: string, input: unknown): P
   const data = parseInput(offerInputSchema, input);
   return transaction(async (trx) => {
     const { row, party } = await findForParticipant(trx, user, id);
-    assertTurn(row, party);
-    if (row.offers_count >= MAX_OFFERS) throw new AppError(409, "offers_limit", undefined, { max: MAX_OFFERS });
+    NEGOTIATION.assert("counter", row, party, { max: MAX_OFFERS });
     const timestamp = now();
     const updated = await trx
       .updateTable("applications")
@@ -412,7 +418,7 @@ export async function acceptOffer(user: UserRow, id: string, input: unknown): Pr
   const { offer_id } = parseInput(acceptInputSchema, input);
   await transaction(async (trx) => {
     const { row, party } = await findForParticipant(trx, user, id);
-    assertTurn(row, party);
+    NEGOTIATION.assert("accept", row, party);
     // The opportunity first, as closing it does: see lockOpportunity.
     await lockOpportunity(trx, row.opportunity_id);
     const latest = await trx
@@ -485,8 +491,7 @@ export async function rejectApplication(merchant: UserRow, id: string, input: un
   const { message } = parseInput(rejectInputSchema, input ?? {});
   await transaction(async (trx) => {
     const { row, party } = await findForParticipant(trx, merchant, id);
-    if (party !== "merchant") throw new AppError(404, "not_found");
-    if (!isNegotiating(row.status)) throw new AppError(409, "application_final");
+    NEGOTIATION.assert("reject", row, party);
     const rejected = await trx
       .updateTable("applications")
       .set({
@@ -516,8 +521,7 @@ export async function withdrawApplication(freelancer: UserRow, id: string): Prom
   assertRoleFor(freelancer, "application.withdraw");
   await transaction(async (trx) => {
     const { row, party } = await findForParticipant(trx, freelancer, id);
-    if (party !== "freelancer") throw new AppError(404, "not_found");
-    if (!isNegotiating(row.status)) throw new AppError(409, "application_final");
+    NEGOTIATION.assert("withdraw", row, party);
     const withdrawn = await trx
       .updateTable("applications")
       .set({ status: "withdrawn", awaiting: null, updated_at: now() })
