@@ -1,15 +1,8 @@
-import { approveContract, getContract } from "~/services/contracts/contracts.server";
+import { approveContract } from "~/services/contracts/contracts.server";
 import { apiRoute } from "~/web/api-route.server";
+import { contractMove } from "~/web/contract-move.server";
 
 export const { loader, action } = apiRoute({
   /** The merchant approves the delivery: the contract is completed. */
-  POST: {
-    body: "none",
-    ids: { id: "not_found" },
-    message: "contract_approved",
-    handle: async ({ user, params }) => {
-      await approveContract(user, params.id);
-      return { data: await getContract(user, params.id) };
-    },
-  },
+  POST: contractMove(({ user, params }) => approveContract(user, params.id), { message: "contract_approved" }),
 });

@@ -1,15 +1,11 @@
-import { cancelContract, getContract } from "~/services/contracts/contracts.server";
+import { cancelContract } from "~/services/contracts/contracts.server";
 import { apiRoute } from "~/web/api-route.server";
+import { contractMove } from "~/web/contract-move.server";
 
 export const { loader, action } = apiRoute({
   /** Before any delivery, either side ends the contract: `{ reason }`. */
-  POST: {
+  POST: contractMove(({ user, params, body }) => cancelContract(user, params.id, body), {
     body: "json",
-    ids: { id: "not_found" },
     message: "contract_cancelled_done",
-    handle: async ({ user, params, body }) => {
-      await cancelContract(user, params.id, body);
-      return { data: await getContract(user, params.id) };
-    },
-  },
+  }),
 });

@@ -1,15 +1,8 @@
-import { acceptCancellation, getContract } from "~/services/contracts/contracts.server";
+import { acceptCancellation } from "~/services/contracts/contracts.server";
 import { apiRoute } from "~/web/api-route.server";
+import { contractMove } from "~/web/contract-move.server";
 
 export const { loader, action } = apiRoute({
   /** The other side agrees to the cancellation asked for. */
-  POST: {
-    body: "none",
-    ids: { id: "not_found" },
-    message: "cancellation_accepted",
-    handle: async ({ user, params }) => {
-      await acceptCancellation(user, params.id);
-      return { data: await getContract(user, params.id) };
-    },
-  },
+  POST: contractMove(({ user, params }) => acceptCancellation(user, params.id), { message: "cancellation_accepted" }),
 });

@@ -1,15 +1,8 @@
-import { declineCancellation, getContract } from "~/services/contracts/contracts.server";
+import { declineCancellation } from "~/services/contracts/contracts.server";
 import { apiRoute } from "~/web/api-route.server";
+import { contractMove } from "~/web/contract-move.server";
 
 export const { loader, action } = apiRoute({
   /** The other side refuses the cancellation asked for. */
-  POST: {
-    body: "none",
-    ids: { id: "not_found" },
-    message: "cancellation_declined",
-    handle: async ({ user, params }) => {
-      await declineCancellation(user, params.id);
-      return { data: await getContract(user, params.id) };
-    },
-  },
+  POST: contractMove(({ user, params }) => declineCancellation(user, params.id), { message: "cancellation_declined" }),
 });

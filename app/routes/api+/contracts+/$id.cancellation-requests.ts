@@ -1,16 +1,12 @@
-import { requestCancellation, getContract } from "~/services/contracts/contracts.server";
+import { requestCancellation } from "~/services/contracts/contracts.server";
 import { apiRoute } from "~/web/api-route.server";
+import { contractMove } from "~/web/contract-move.server";
 
 export const { loader, action } = apiRoute({
   /** After a delivery, one side asks to cancel: `{ reason }`. */
-  POST: {
+  POST: contractMove(({ user, params, body }) => requestCancellation(user, params.id, body), {
     body: "json",
-    ids: { id: "not_found" },
     status: 201,
     message: "cancellation_requested",
-    handle: async ({ user, params, body }) => {
-      await requestCancellation(user, params.id, body);
-      return { data: await getContract(user, params.id) };
-    },
-  },
+  }),
 });

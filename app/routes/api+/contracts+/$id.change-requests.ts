@@ -1,16 +1,12 @@
-import { requestChanges, getContract } from "~/services/contracts/contracts.server";
+import { requestChanges } from "~/services/contracts/contracts.server";
 import { apiRoute } from "~/web/api-route.server";
+import { contractMove } from "~/web/contract-move.server";
 
 export const { loader, action } = apiRoute({
   /** The merchant asks for changes: `{ message }`. */
-  POST: {
+  POST: contractMove(({ user, params, body }) => requestChanges(user, params.id, body), {
     body: "json",
-    ids: { id: "not_found" },
     status: 201,
     message: "changes_requested_done",
-    handle: async ({ user, params, body }) => {
-      await requestChanges(user, params.id, body);
-      return { data: await getContract(user, params.id) };
-    },
-  },
+  }),
 });
