@@ -1,6 +1,6 @@
 import { Form, type FormProps } from "@remix-run/react";
 import { useEffect, useRef, type InputHTMLAttributes, type ReactNode, type TextareaHTMLAttributes } from "react";
-import type { FormErrorData } from "~/web/forms.server";
+import type { FormErrorData } from "~/web/errors.server";
 
 type FieldFrameProps = { id: string; label: string; error?: string; hint?: ReactNode };
 
@@ -60,7 +60,7 @@ export function TextAreaField({ name, label, error, hint, id = name, ...area }: 
   );
 }
 
-/** The form-level notice: alert-success or alert-danger, as SPEC.md's notification state. */
+/** The form-level notice: alert-success or alert-danger, as the product's notification state (alert-success / alert-danger). */
 export function Alert({ type, children }: { type: "success" | "danger"; children: ReactNode }) {
   return (
     <div className={`alert alert-${type}`} role={type === "danger" ? "alert" : "status"}>

@@ -1,9 +1,10 @@
-import { Link, useActionData, useNavigate, useNavigation } from "@remix-run/react";
+import { Link, useActionData, useNavigate } from "@remix-run/react";
 import { FieldsForm } from "~/components/form";
-import type { FormErrorData } from "~/web/forms.server";
+import type { FormErrorData } from "~/web/errors.server";
 import { useRef, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { useFocusTrap } from "~/lib/focus-trap";
+import { usePending } from "~/lib/pending";
 
 /**
  * The confirmation step of a destructive or binding action (one that hires, or ends a contract).
@@ -33,7 +34,7 @@ export function ConfirmPanel({
   children?: ReactNode;
 }) {
   const { t } = useTranslation("market");
-  const busy = useNavigation().state === "submitting";
+  const busy = usePending(intent);
   const navigate = useNavigate();
   const panel = useRef<HTMLElement>(null);
   // Its fields' problems (the reason asked for) in its own summary; a refusal of the move itself

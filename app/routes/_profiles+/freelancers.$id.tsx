@@ -1,27 +1,31 @@
 import { LIMITS } from "~/lib/limits";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
-import { useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { FieldsForm, TextAreaField } from "~/components/form";
 import { MarketErrorBoundary } from "~/components/market/error-boundary";
 import { PortfolioList } from "~/components/portfolio";
 import { PublicProfile } from "~/components/public-profile";
 import { ProfileReviews } from "~/components/market/reviews";
-import { listFromUrl, orRefusal, redirectWithMarketToast } from "~/web/market-forms.server";
+import { listFromUrl, redirectWithMarketToast } from "~/web/market-forms.server";
+import { orRefusal } from "~/web/errors.server";
 import { marketTitleMeta } from "~/lib/market-meta";
 import { requireUser } from "~/web/auth.server";
 import { AppError } from "~/services/platform/errors.server";
-import { formError, formValues, readForm } from "~/web/forms.server";
+import { formError } from "~/web/errors.server";
+import { formValues, readForm } from "~/web/bodies.server";
 import { checkFields } from "~/lib/schemas";
 import { inviteFreelancer, inviteInputSchema, openOpportunitiesOf } from "~/services/marketplace/invitations.server";
 import { getFreelancerProfile } from "~/services/reputation/profiles.server";
 import { listUserReviews } from "~/services/reputation/reviews.server";
+import { pageId } from "~/web/params.server";
+import { usePending } from "~/lib/pending";
 
 export const meta = marketTitleMeta("titles.profile");
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireUser(request);
-  const profile = await orRefusal(getFreelancerProfile(params.id!));
+  const profile = await orRefusal(getFreelancerProfile(pageId(params, "id", "profile_not_found")));
   const [{ list: reviews }, openings] = await Promise.all([
     listFromUrl(request, ["page"], (q) => listUserReviews(profile.id, q)),
     openOpportunitiesOf(user),
@@ -38,7 +42,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
     if (!values.opportunity) {
       // With the message's own problems, so the form reports both at once.
       const { errors } = checkFields(inviteInputSchema, { freelancer_id: params.id, message: values.message ?? "" });
-      throw new AppError(422, "invite_failed", { ...errors, opportunity: "invite_opportunity_required" });
+      throw new AppError(422, "invite_failed", { opportunity: "invite_opportunity_required", ...errors });
     }
     await inviteFreelancer(merchant, values.opportunity, { freelancer_id: params.id, message: values.message ?? "" });
     return redirectWithMarketToast(request, `/freelancers/${params.id}`, "toasts.invitation_sent");
@@ -55,7 +59,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 function InviteForm({ name, openings }: { name: string; openings: { uuid: string; title: string }[] }) {
   const { t } = useTranslation();
   const refusal = useActionData<typeof action>();
-  const busy = useNavigation().state === "submitting";
+  const busy = usePending();
   const errors = refusal?.errors ?? {};
   return (
     <section className="card" aria-labelledby="invite-title">

@@ -1,6 +1,6 @@
 import { LIMITS } from "~/lib/limits";
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
-import { Link, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
+import { Link, useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { FieldsForm, FormMessage, TextAreaField } from "~/components/form";
 import { ApplicationStatusBadge, OpportunityStatusBadge } from "~/components/market/badges";
@@ -11,7 +11,6 @@ import { loadApplicationFor } from "~/web/application-page.server";
 import { Breadcrumb } from "~/components/market/page-header";
 import { useEstimateText, usePriceText, type PriceBasis } from "~/components/market/price";
 import {
-  applicationIdOr404,
   marketFormError,
   priceInput,
   redirectWithMarketToast,
@@ -28,7 +27,9 @@ import {
   withdrawApplication,
 } from "~/services/marketplace/applications.server";
 import { requireUser } from "~/web/auth.server";
-import { formValues, readForm } from "~/web/forms.server";
+import { formValues, readForm } from "~/web/bodies.server";
+import { pageId } from "~/web/params.server";
+import { usePending } from "~/lib/pending";
 
 export const meta = marketTitleMeta("titles.negotiate");
 
@@ -36,12 +37,12 @@ const PRICES: PriceFields = { price: "price_cents" };
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireUser(request);
-  return json(await loadApplicationFor(user, params.id));
+  return json(await loadApplicationFor(user, pageId(params, "id")));
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
   const user = await requireUser(request);
-  const id = applicationIdOr404(params.id);
+  const id = pageId(params, "id");
   const here = `/applications/${id}/negotiate`;
   let values: Record<string, string> = {};
   try {
@@ -80,7 +81,7 @@ function CounterForm({
 }) {
   const { t } = useTranslation("market");
   const data = useActionData<typeof action>();
-  const busy = useNavigation().state === "submitting";
+  const busy = usePending("counter");
   const mine = data?.values?.intent === "counter" ? data : null;
   const errors = mine?.errors ?? {};
   return (

@@ -5,7 +5,8 @@ import { db, transaction } from "../../../db";
 import { engine } from "../../../db/dialect";
 import type { PortfolioItemRow, UserRow } from "../../../db/schema";
 import { AppError } from "../platform/errors.server";
-import { assertRole, now } from "../platform/records.server";
+import { now } from "../platform/records.server";
+import { assertRoleFor } from "../platform/roles.server";
 import { consumeWrite } from "../platform/rate-limit.server";
 import { deletePhoto, photoProblems, savePhoto } from "../platform/uploads.server";
 import { photoUrl } from "../accounts/users.server";
@@ -62,7 +63,7 @@ async function checkedItem<S extends z.ZodRawShape>(
 
 /** Adds an item: freelancers only, at most 20 (a 409 past that). */
 export async function addPortfolioItem(user: UserRow, input: unknown, image?: Blob | null): Promise<PortfolioItemJson> {
-  assertRole(user, "freelancer");
+  assertRoleFor(user, "portfolio.manage");
   await consumeWrite(user.id);
   const data = await checkedItem(portfolioItemSchema, input, image);
   const imagePath = hasImage(image) ? await savePhoto(image, "image", "portfolio_failed") : null;
@@ -120,7 +121,7 @@ export async function updatePortfolioItem(
   input: unknown,
   image?: Blob | null,
 ): Promise<PortfolioItemJson> {
-  assertRole(user, "freelancer");
+  assertRoleFor(user, "portfolio.manage");
   await consumeWrite(user.id);
   const data = await checkedItem(portfolioPatchSchema, input, image);
   const current = await ownItem(user, id);
@@ -147,7 +148,7 @@ export async function updatePortfolioItem(
 }
 
 export async function deletePortfolioItem(user: UserRow, id: string): Promise<void> {
-  assertRole(user, "freelancer");
+  assertRoleFor(user, "portfolio.manage");
   await consumeWrite(user.id);
   const row = await db
     .deleteFrom("portfolio_items")
