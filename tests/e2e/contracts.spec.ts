@@ -9,6 +9,8 @@ const money = (text: string) => new RegExp(text.replace(/[.$]/g, "\\$&").replace
 
 function story() {
   test("hire → deliver → request changes → deliver → approve", async ({ hired, newUser }) => {
+    // A long story (and the shared machine is slow): three times the usual time.
+    test.slow();
     const { id, title } = hired;
     const marina = hired.merchant.page;
     const julia = hired.freelancer.page;

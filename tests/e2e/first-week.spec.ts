@@ -67,6 +67,7 @@ async function completedContract(request: APIRequestContext, priceCents: number)
 
 test.describe("defect 1: money stays inside its dashboard card", () => {
   test("R$ 999.999,99 completed, on both dashboards, at every width", async ({ request, browser }, testInfo) => {
+    test.slow();
     const { merchant, freelancer } = await completedContract(request, 99_999_999);
     for (const who of [merchant, freelancer]) {
       const page = await userPage(browser, testInfo, true, who);
@@ -119,6 +120,7 @@ test.describe("defect 3: every form reports every error at once", () => {
       request,
       browser,
     }, testInfo) => {
+      test.slow();
       const merchant = await registerViaApi(request, { account_type: "merchant" });
       const page = await userPage(browser, testInfo, javaScriptEnabled, merchant);
       await page.goto("/opportunities/create");
@@ -205,6 +207,7 @@ test.describe("defect 5: an hourly price says /hora wherever it is asked or show
       request,
       browser,
     }, testInfo) => {
+      test.slow();
       const merchant = await registerViaApi(request, { account_type: "merchant", display_name: "Marina" });
       const freelancer = await registerViaApi(request, { account_type: "freelancer", display_name: "Julinha" });
       const asMerchant = await apiToken(request, merchant.email, merchant.password);

@@ -88,6 +88,8 @@ async function apply(page: Page, title: string, price: string, days: string) {
 
 function story(javaScriptEnabled: boolean) {
   test("a merchant hires one of two freelancers after a counter-offer", async ({ page, browser }, testInfo) => {
+    // A long story of three people (and the shared machine is slow): three times the usual time.
+    test.slow();
     const stamp = Date.now().toString(36);
     const title = `Site da padaria ${stamp}`;
     const merchant = await register(page.request, "merchant", "Marina");
@@ -185,6 +187,7 @@ function story(javaScriptEnabled: boolean) {
   });
 
   test("a destructive action waits for its confirmation", async ({ page, browser }, testInfo) => {
+    test.slow();
     const title = `Logo da confeitaria ${Date.now().toString(36)}`;
     const merchant = await register(page.request, "merchant", "Marina");
     const freelancer = await register(page.request, "freelancer", "Rafa");
