@@ -2,14 +2,14 @@ import { LIMITS } from "~/lib/limits";
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { FieldsForm, FormMessage, TextAreaField } from "~/components/form";
-import { ApplicationStatusBadge, OpportunityStatusBadge } from "~/components/market/badges";
-import { ConfirmPanel } from "~/components/market/confirm";
-import { MarketErrorBoundary } from "~/components/market/error-boundary";
-import { OfferHistory, TermsCompare, TermsFields } from "~/components/market/offers";
+import { FieldsForm, FormMessage, TextAreaField } from "~/components/ui/form";
+import { ApplicationStatusBadge, OpportunityStatusBadge } from "~/components/marketplace/badges";
+import { ConfirmPanel } from "~/components/ui/confirm";
+import { MarketErrorBoundary } from "~/components/layout/error-boundary";
+import { OfferHistory, TermsCompare, TermsFields } from "~/components/marketplace/offers";
 import { loadApplicationFor } from "~/web/application-page.server";
-import { Breadcrumb } from "~/components/market/page-header";
-import { useEstimateText, usePriceText, type PriceBasis } from "~/components/market/price";
+import { Breadcrumb } from "~/components/ui/page-header";
+import { useEstimateText, usePriceText, type PriceBasis } from "~/components/marketplace/price";
 import {
   marketFormError,
   priceInput,

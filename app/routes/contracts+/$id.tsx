@@ -2,18 +2,18 @@ import { LIMITS } from "~/lib/limits";
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { FieldsForm, FormMessage, TextAreaField } from "~/components/form";
-import { ConfirmPanel } from "~/components/market/confirm";
-import { ContractStatusBadge, ContractTimeline, DueCountdown, daysUntil } from "~/components/market/contracts";
-import { MarketErrorBoundary } from "~/components/market/error-boundary";
-import { ContractReviewsSection } from "~/components/market/reviews";
-import { Breadcrumb } from "~/components/market/page-header";
+import { FieldsForm, FormMessage, TextAreaField } from "~/components/ui/form";
+import { ConfirmPanel } from "~/components/ui/confirm";
+import { ContractStatusBadge, ContractTimeline, DueCountdown, daysUntil } from "~/components/contracts/contract";
+import { MarketErrorBoundary } from "~/components/layout/error-boundary";
+import { ContractReviewsSection } from "~/components/reputation/reviews";
+import { Breadcrumb } from "~/components/ui/page-header";
 import { formatDate } from "~/lib/format";
 import { MAX_DELIVERY_FILES, REVIEW_DAYS } from "~/lib/market-constants";
 import { marketFormError, redirectWithMarketToast, requireConfirmed } from "~/web/market-forms.server";
 import { orRefusal } from "~/web/errors.server";
 import { marketTitleMeta } from "~/lib/market-meta";
-import { Price, usePriceText } from "~/components/market/price";
+import { Price, usePriceText } from "~/components/marketplace/price";
 import { requireUser } from "~/web/auth.server";
 import {
   acceptCancellation,

@@ -1,6 +1,6 @@
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { Field } from "~/components/form";
+import { Field } from "~/components/ui/form";
 import { formatDateTime } from "~/lib/format";
 import { centsToInput, HOURS_PER_DAY, parseMoney } from "~/lib/money";
 import type { Role } from "./badges";

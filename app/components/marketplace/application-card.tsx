@@ -1,11 +1,11 @@
 import { Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { Avatar } from "~/components/avatar";
+import { Avatar } from "~/components/ui/avatar";
 import { formatDate } from "~/lib/format";
 import { isNegotiating } from "~/lib/market-constants";
 import { displayNameOf } from "~/lib/users";
 import { ApplicationStatusBadge, type Role } from "./badges";
-import { RatingSummary, type RatingData } from "./rating";
+import { RatingSummary, type RatingData } from "~/components/reputation/rating";
 import { Price, type PriceBasis } from "./price";
 
 export type ApplicationCardData = {

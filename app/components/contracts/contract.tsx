@@ -1,10 +1,10 @@
 import { Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { Avatar } from "~/components/avatar";
+import { Avatar } from "~/components/ui/avatar";
 import { formatDate, formatDateTime, numberFormat } from "~/lib/format";
 import { REVIEW_DAYS } from "~/lib/market-constants";
-import type { Role } from "./badges";
-import { Price, usePriceText, type PriceBasis } from "./price";
+import type { Role } from "~/components/marketplace/badges";
+import { Price, usePriceText, type PriceBasis } from "~/components/marketplace/price";
 
 type Person = { id: string; display_name: string | null; photo_url: string | null };
 

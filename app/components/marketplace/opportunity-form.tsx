@@ -1,7 +1,7 @@
 import { LIMITS } from "~/lib/limits";
 import { Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { Field, FieldsForm, TextAreaField } from "~/components/form";
+import { Field, FieldsForm, TextAreaField } from "~/components/ui/form";
 import { BUDGET_TYPES, CATEGORIES, LOCATION_TYPES } from "~/lib/market-constants";
 import type { FormErrorData } from "~/web/errors.server";
 import { usePending } from "~/lib/pending";

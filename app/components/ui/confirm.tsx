@@ -1,5 +1,5 @@
 import { Link, useActionData, useNavigate } from "@remix-run/react";
-import { FieldsForm } from "~/components/form";
+import { FieldsForm } from "~/components/ui/form";
 import type { FormErrorData } from "~/web/errors.server";
 import { useRef, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
