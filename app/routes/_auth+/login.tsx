@@ -1,13 +1,13 @@
-import type { ActionFunctionArgs } from "@remix-run/node";
-import { Link, useActionData, useSearchParams } from "@remix-run/react";
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { Link, useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { AuthLayout } from "~/components/accounts/auth-layout";
 import { Field, FieldsForm } from "~/components/ui/form";
 import { titleMeta } from "~/lib/meta";
 import { login } from "~/services/accounts/accounts.server";
-import { safeRedirect } from "~/web/auth.server";
+import { redirectIfSignedIn, safeRedirect } from "~/web/auth.server";
 import { getRequestT } from "~/web/i18n.server";
-import { browserSignIn } from "~/web/session.server";
+import { browserSignIn, registeredEmailOf } from "~/web/session.server";
 import { redirectWithSuccess } from "~/web/toast.server";
 import { displayNameOf } from "~/services/accounts/users.server";
 import { clientOf } from "~/web/client.server";
@@ -16,7 +16,11 @@ import { visitorFormAction } from "~/web/page-form.server";
 
 export const meta = titleMeta("titles.login");
 
-export { visitorLoader as loader } from "~/web/auth.server";
+/** A visitor's page; the e-mail of the account just registered in this browser comes filled in. */
+export async function loader({ request }: LoaderFunctionArgs) {
+  await redirectIfSignedIn(request);
+  return json({ registeredEmail: await registeredEmailOf(request) });
+}
 
 export async function action(args: ActionFunctionArgs) {
   return visitorFormAction(args, async ({ request, values }) => {
@@ -36,6 +40,7 @@ export async function action(args: ActionFunctionArgs) {
 export default function LoginPage() {
   const { t } = useTranslation();
   const data = useActionData<typeof action>();
+  const { registeredEmail } = useLoaderData<typeof loader>();
   const [params] = useSearchParams();
   const busy = usePending();
   return (
@@ -52,7 +57,7 @@ export default function LoginPage() {
           label={t("fields.email")}
           autoComplete="email"
           required
-          defaultValue={data?.values?.email}
+          defaultValue={data?.values?.email ?? registeredEmail ?? undefined}
           error={data?.errors?.email}
         />
         <Field

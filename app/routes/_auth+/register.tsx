@@ -11,6 +11,7 @@ import { redirectWithSuccess } from "~/web/toast.server";
 import { clientOf } from "~/web/client.server";
 import { usePending } from "~/lib/pending";
 import { visitorFormAction } from "~/web/page-form.server";
+import { registeredEmailCookie } from "~/web/session.server";
 
 export const meta = titleMeta("titles.register");
 
@@ -18,9 +19,11 @@ export { visitorLoader as loader } from "~/web/auth.server";
 
 export async function action(args: ActionFunctionArgs) {
   return visitorFormAction(args, async ({ request, values }) => {
-    await registerUser(values, await clientOf(request));
+    const user = await registerUser(values, await clientOf(request));
     const { t } = await getRequestT(request);
-    return redirectWithSuccess("/auth/login", t("register_success"));
+    // The login page fills in the e-mail just registered.
+    const headers = { "Set-Cookie": await registeredEmailCookie.serialize(user.email) };
+    return redirectWithSuccess("/auth/login", t("register_success"), { headers });
   });
 }
 
