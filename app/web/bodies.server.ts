@@ -1,5 +1,5 @@
 import { AppError } from "~/services/platform/errors.server";
-import { EMAIL_KINDS } from "~/lib/email-kinds";
+import { emailKindsFor } from "~/lib/email-kinds";
 import { MAX_PHOTO_BYTES } from "~/services/platform/uploads.server";
 
 // Body readers, for the API and pages alike: JSON, url-encoded and multipart forms, each with its
@@ -207,12 +207,13 @@ export async function readFilesForm(request: Request, field = "files") {
 }
 
 /**
- * The settings form's fields as the JSON input: every kind checked is on, every other kind off
- * (a checkbox left unchecked sends nothing); an unknown kind is kept, for the 422.
+ * The settings form's fields as the JSON input: every kind checked is on, every other kind the
+ * form offers to this account off (a checkbox left unchecked sends nothing), the kinds it does not
+ * offer (the other side's) as they are; an unknown kind is kept, for the 422.
  */
-export function emailSettingsFromForm(form: FormData) {
+export function emailSettingsFromForm(form: FormData, role: "merchant" | "freelancer") {
   const checked = form.getAll("kinds").filter((v): v is string => typeof v === "string");
-  const kinds: Record<string, boolean> = Object.fromEntries(EMAIL_KINDS.map((k) => [k, false]));
+  const kinds: Record<string, boolean> = Object.fromEntries(emailKindsFor(role).map((k) => [k, false]));
   for (const kind of checked) kinds[kind] = true;
   const locale = form.get("locale");
   return { kinds, ...(typeof locale === "string" ? { locale: locale === "" ? null : locale } : {}) };

@@ -21,7 +21,7 @@ import { PortfolioEditor } from "~/components/reputation/portfolio";
 import { getRequestT } from "~/web/i18n.server";
 import { redirectWithSuccess } from "~/web/toast.server";
 import { useRootData } from "~/lib/root-data";
-import { EMAIL_KIND_GROUPS, type EmailKindGroup } from "~/lib/email-kinds";
+import { emailKindGroupsFor } from "~/lib/email-kinds";
 import { supportedLngs } from "~/lib/i18n";
 import { usePending } from "~/lib/pending";
 
@@ -52,7 +52,7 @@ export async function action({ request }: ActionFunctionArgs) {
     const intent = form.get("intent");
     if (intent === "email") {
       values = { intent: "email" };
-      await updateEmailSettings(user, emailSettingsFromForm(form));
+      await updateEmailSettings(user, emailSettingsFromForm(form, user.account_type));
       const { t } = await getRequestT(request);
       return redirectWithSuccess("/pages/profile-setting#email", t("email_settings_saved"));
     }
@@ -178,13 +178,19 @@ export default function ProfileSettingsPage() {
         </FieldsForm>
       </section>
       {user.account_type === "freelancer" ? <PortfolioEditor items={portfolio} refusal={portfolioRefusal} /> : null}
-      <EmailSettings refusal={emailRefused ? refusal : undefined} />
+      <EmailSettings role={user.account_type} refusal={emailRefused ? refusal : undefined} />
     </div>
   );
 }
 
 /** Checkboxes per kind of e-mail, in groups, and the e-mails' language: a plain form. */
-function EmailSettings({ refusal }: { refusal?: { message?: string; errors?: Record<string, string> } }) {
+function EmailSettings({
+  role,
+  refusal,
+}: {
+  role: "merchant" | "freelancer";
+  refusal?: { message?: string; errors?: Record<string, string> };
+}) {
   const { t } = useTranslation("market");
   const { email } = useLoaderData<typeof loader>();
   const busy = usePending("email");
@@ -194,10 +200,10 @@ function EmailSettings({ refusal }: { refusal?: { message?: string; errors?: Rec
       <p className="muted">{t("email_settings.intro")}</p>
       <FieldsForm id="email-settings-form" data={refusal} className="stack">
         <input type="hidden" name="intent" value="email" />
-        {(Object.keys(EMAIL_KIND_GROUPS) as EmailKindGroup[]).map((group) => (
+        {emailKindGroupsFor(role).map(({ group, kinds }) => (
           <fieldset key={group} className="field email-kinds">
             <legend>{t(`email_settings.groups.${group}`)}</legend>
-            {EMAIL_KIND_GROUPS[group].map((kind) => (
+            {kinds.map((kind) => (
               <label key={kind} className="checkbox-line">
                 <input type="checkbox" name="kinds" value={kind} defaultChecked={email.kinds[kind]} />{" "}
                 {t(`email_settings.kinds.${kind}`)}
@@ -207,8 +213,8 @@ function EmailSettings({ refusal }: { refusal?: { message?: string; errors?: Rec
         ))}
         <div className={`field${refusal?.errors?.locale ? " has-error" : ""}`}>
           <label htmlFor="locale">{t("email_settings.locale")}</label>
-          <select id="locale" name="locale" defaultValue={email.locale ?? ""}>
-            <option value="">{t("email_settings.locale_default")}</option>
+          {/* No locale stored means Portuguese: one entry for it, not a "default" beside it. */}
+          <select id="locale" name="locale" defaultValue={email.locale ?? "pt-BR"}>
             {supportedLngs.map((lng) => (
               <option key={lng} value={lng}>
                 {t(`email_settings.locales.${lng}`)}
