@@ -516,3 +516,35 @@ test.describe("defect 8: e-mail settings offer one Portuguese and each side its 
     });
   }
 });
+
+test.describe("defect 7: Meu Perfil shows what others see, and links to it", () => {
+  test("a freelancer with a completed contract, and a merchant without skills", async ({
+    request,
+    browser,
+  }, testInfo) => {
+    test.slow();
+    const { merchant, freelancer } = await completedContract(request, 150_000);
+    for (const [who, kind] of [
+      [freelancer, "freelancers"],
+      [merchant, "merchants"],
+    ] as const) {
+      const page = await userPage(browser, testInfo, true, who);
+      await page.goto("/profile");
+      const mine = await page.locator(".details dt").allTextContents();
+      const sections = await page.locator("h3").allTextContents();
+      await page.getByRole("link", { name: "Ver como os outros me veem" }).click();
+      await expect(page).toHaveURL(new RegExp(`/${kind}/[0-9a-f-]{36}$`));
+      const theirs = await page.locator(".details dt").allTextContents();
+      // Everything the public profile shows, Meu Perfil shows too (and the e-mail, for its owner only).
+      expect(mine).toEqual(expect.arrayContaining(theirs));
+      expect(mine).toContain("E-mail");
+      expect(theirs).not.toContain("E-mail");
+      expect(sections).toEqual(expect.arrayContaining(await page.locator("h3").allTextContents()));
+      expect(theirs).toContain("Contratos concluídos");
+      if (kind === "freelancers") expect(sections).toContain("Portfólio");
+      // A merchant who listed no skills has no "Habilidades: nenhuma" on either page.
+      else expect(theirs).not.toContain("Habilidades");
+      await page.context().close();
+    }
+  });
+});

@@ -23,10 +23,13 @@ export type PublicProfileData = {
 export function PublicProfile({
   profile,
   facts,
+  actions,
   children,
 }: {
   profile: PublicProfileData;
   facts?: ReactNode;
+  /** Beside the name: the owner's own links (edit, see the public page). */
+  actions?: ReactNode;
   children?: ReactNode;
 }) {
   const { t, i18n } = useTranslation();
@@ -40,6 +43,7 @@ export function PublicProfile({
             {profile.display_name ? <p className="muted">{profile.full_name}</p> : null}
             <span className={`badge badge-${profile.account_type}`}>{t(`account_types.${profile.account_type}`)}</span>
           </div>
+          {actions}
         </div>
         <dl className="details">
           <div>
@@ -73,22 +77,25 @@ export function PublicProfile({
             <dt>{t("public_profile.about")}</dt>
             <dd className="prewrap">{profile.bio || <span className="muted">{t("public_profile.no_bio")}</span>}</dd>
           </div>
-          <div className="wide">
-            <dt>{t("public_profile.skills")}</dt>
-            <dd>
-              {profile.skills.length ? (
-                <ul className="tags">
-                  {profile.skills.map((skill) => (
-                    <li key={skill} className="tag">
-                      {skill}
-                    </li>
-                  ))}
-                </ul>
-              ) : (
-                <span className="muted">{t("public_profile.no_skills")}</span>
-              )}
-            </dd>
-          </div>
+          {/* A merchant without skills listed has nothing to show there ("none" would read as a flaw). */}
+          {profile.account_type === "merchant" && !profile.skills.length ? null : (
+            <div className="wide">
+              <dt>{t("public_profile.skills")}</dt>
+              <dd>
+                {profile.skills.length ? (
+                  <ul className="tags">
+                    {profile.skills.map((skill) => (
+                      <li key={skill} className="tag">
+                        {skill}
+                      </li>
+                    ))}
+                  </ul>
+                ) : (
+                  <span className="muted">{t("public_profile.no_skills")}</span>
+                )}
+              </dd>
+            </div>
+          )}
         </dl>
       </section>
       {children}

@@ -1,69 +1,79 @@
 import { json, type LoaderFunctionArgs } from "@remix-run/node";
-import { Link } from "@remix-run/react";
+import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { Avatar } from "~/components/ui/avatar";
-import { formatDate } from "~/lib/format";
+import { PortfolioList } from "~/components/reputation/portfolio";
+import { PublicProfile } from "~/components/reputation/public-profile";
+import { ProfileReviews } from "~/components/reputation/reviews";
 import { titleMeta } from "~/lib/meta";
 import { requireUser } from "~/web/auth.server";
-import { toUserJson } from "~/services/accounts/users.server";
-import { useRootData } from "~/lib/root-data";
-import { displayNameOf } from "~/lib/users";
+import { listFromUrl } from "~/web/market-forms.server";
+import { getFreelancerProfile, getMerchantProfile } from "~/services/reputation/profiles.server";
+import { listUserReviews } from "~/services/reputation/reviews.server";
 
 export const meta = titleMeta("titles.profile");
 
+/**
+ * One's own profile: everything the public profile shows (rating, city, portfolio, reviews),
+ * plus what only its owner sees (the e-mail), the way to edit it and a link to the public page.
+ */
 export async function loader({ request }: LoaderFunctionArgs) {
-  return json({ user: toUserJson(await requireUser(request)) });
+  const user = await requireUser(request);
+  const [profile, { list: reviews }] = await Promise.all([
+    user.account_type === "freelancer"
+      ? getFreelancerProfile(user.id)
+      : getMerchantProfile(user.id).then((p) => ({ ...p, portfolio: null })),
+    listFromUrl(request, ["page"], (q) => listUserReviews(user.id, q)),
+  ]);
+  return json({ profile, reviews, email: user.email });
 }
 
 export default function ProfilePage() {
-  const { t, i18n } = useTranslation();
-  const user = useRootData()?.user;
-  if (!user) return null;
+  const { t } = useTranslation();
+  const { profile, reviews, email } = useLoaderData<typeof loader>();
+  const publicPath = `/${profile.account_type === "freelancer" ? "freelancers" : "merchants"}/${profile.id}`;
   return (
-    <div className="page">
-      <section className="card profile-card">
-        <div className="profile-head">
-          <Avatar user={user} size="lg" />
-          <div>
-            <h2>{displayNameOf(user)}</h2>
-            {user.display_name ? <p className="muted">{user.full_name}</p> : null}
-            <span className={`badge badge-${user.account_type}`}>{t(`account_types.${user.account_type}`)}</span>
-          </div>
-          <Link to="/pages/profile-setting" className="btn btn-secondary profile-edit">
+    <PublicProfile
+      profile={profile}
+      actions={
+        <div className="profile-edit profile-actions">
+          <Link to={publicPath} className="btn btn-secondary">
+            {t("profile.view_public")}
+          </Link>
+          <Link to="/pages/profile-setting" className="btn btn-secondary">
             {t("profile.edit")}
           </Link>
         </div>
-        <dl className="details">
+      }
+      facts={
+        <>
           <div>
             <dt>{t("fields.email")}</dt>
-            <dd>{user.email}</dd>
-          </div>
-          <div>
-            <dt>{t("profile.member_since")}</dt>
-            <dd>{formatDate(user.created_at, i18n.language)}</dd>
-          </div>
-          <div className="wide">
-            <dt>{t("fields.bio")}</dt>
-            <dd>{user.bio || <span className="muted">{t("profile.no_bio")}</span>}</dd>
-          </div>
-          <div className="wide">
-            <dt>{t("fields.skills")}</dt>
             <dd>
-              {user.skills.length ? (
-                <ul className="tags">
-                  {user.skills.map((skill) => (
-                    <li key={skill} className="tag">
-                      {skill}
-                    </li>
-                  ))}
-                </ul>
-              ) : (
-                <span className="muted">{t("profile.no_skills")}</span>
-              )}
+              {email} <span className="muted small">{t("profile.only_you")}</span>
             </dd>
           </div>
-        </dl>
-      </section>
-    </div>
+          {"open_opportunities_count" in profile ? (
+            <div>
+              <dt>{t("nav.opportunities")}</dt>
+              <dd>{t("public_profile.open_opportunities", { count: profile.open_opportunities_count })}</dd>
+            </div>
+          ) : null}
+        </>
+      }
+    >
+      {profile.portfolio ? (
+        <section className="card" aria-labelledby="portfolio-title">
+          <h3 id="portfolio-title">{t("public_profile.portfolio")}</h3>
+          {profile.portfolio.length ? (
+            <PortfolioList items={profile.portfolio} />
+          ) : (
+            <p className="muted">
+              {t("portfolio.empty")} <Link to="/pages/profile-setting#portfolio">{t("profile.add_portfolio")}</Link>
+            </p>
+          )}
+        </section>
+      ) : null}
+      <ProfileReviews reviews={reviews.data} meta={reviews.meta} />
+    </PublicProfile>
   );
 }
