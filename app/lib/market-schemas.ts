@@ -215,6 +215,14 @@ export const applicationListQuerySchema = z.object({
   ...pageFields,
 });
 
+/** How a merchant may order the applications to an opportunity, to compare the candidates. */
+export const APPLICATION_SORTS = ["recent", "price", "days", "rating", "contracts"] as const;
+export type ApplicationSort = (typeof APPLICATION_SORTS)[number];
+
+export const opportunityApplicationsQuerySchema = applicationListQuerySchema.extend({
+  sort: optionalEnum(APPLICATION_SORTS, "sort_invalid"),
+});
+
 export const notificationListQuerySchema = z.object({
   unread: z.preprocess(
     emptyToUndefined,

@@ -548,3 +548,61 @@ test.describe("defect 7: Meu Perfil shows what others see, and links to it", () 
     }
   });
 });
+
+test.describe("friction 3: the candidates of an opportunity side by side, sortable", () => {
+  for (const javaScriptEnabled of [true, false]) {
+    test(`cover letter, price, days, rating and contracts; by price (JavaScript ${javaScriptEnabled ? "on" : "off"})`, async ({
+      request,
+      browser,
+    }, testInfo) => {
+      const merchant = await registerViaApi(request, { account_type: "merchant" });
+      const asMerchant = await apiToken(request, merchant.email, merchant.password);
+      const opp = await request.post("/api/opportunities", {
+        headers: asMerchant,
+        data: {
+          title: `Cardápio digital ${Date.now().toString(36)}`,
+          description: "Um cardápio digital para o restaurante, com fotos e preços atualizáveis.",
+          category: "design",
+          budget_type: "fixed",
+          budget_min_cents: 100_000,
+          budget_max_cents: 500_000,
+          location_type: "remote",
+        },
+      });
+      const { uuid } = (await opp.json()).data;
+      for (const [name, price, days, letter] of [
+        ["Bruna", 400_000, 10, "Faço cardápios para restaurantes há oito anos, com fotografia própria."],
+        ["Caio", 200_000, 20, "Sou designer e desenvolvo cardápios digitais responsivos."],
+      ] as const) {
+        const who = await registerViaApi(request, { account_type: "freelancer", display_name: name });
+        const asFreelancer = await apiToken(request, who.email, who.password);
+        const applied = await request.post(`/api/opportunities/${uuid}/applications`, {
+          headers: asFreelancer,
+          data: { cover_letter: letter, price_cents: price, delivery_days: days },
+        });
+        expect(applied.status()).toBe(201);
+      }
+      const page = await userPage(browser, testInfo, javaScriptEnabled, merchant);
+      await page.goto(`/opportunities/${uuid}/applications`);
+      const names = page.locator(".app-card-title");
+      await expect(names).toHaveText(["Caio", "Bruna"]);
+      // Each candidate's letter, terms, rating and completed contracts without opening it.
+      const bruna = page.locator(".app-card").filter({ hasText: "Bruna" });
+      await expect(bruna.locator(".app-card-letter")).toContainText("Faço cardápios para restaurantes");
+      await expect(bruna).toContainText(money("R$ 4.000,00"));
+      await expect(bruna).toContainText("10 dias");
+      await expect(bruna).toContainText("Sem avaliações ainda");
+      await expect(bruna).toContainText("Nenhum contrato concluído");
+      await page.getByLabel("Ordenar por").selectOption("price");
+      if (!javaScriptEnabled) await page.getByRole("button", { name: "Ordenar", exact: true }).click();
+      await expect(page).toHaveURL(/sort=price/);
+      await expect(names).toHaveText(["Caio", "Bruna"]);
+      await page.getByLabel("Ordenar por").selectOption("days");
+      if (!javaScriptEnabled) await page.getByRole("button", { name: "Ordenar", exact: true }).click();
+      await expect(page).toHaveURL(/sort=days/);
+      await expect(names).toHaveText(["Bruna", "Caio"]);
+      await expect(page.getByLabel("Ordenar por")).toHaveValue("days");
+      await page.context().close();
+    });
+  }
+});

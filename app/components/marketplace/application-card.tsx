@@ -24,7 +24,10 @@ export type ApplicationCardData = {
     photo_url: string | null;
     skills: string[];
     rating?: RatingData;
+    completed_contracts?: number;
   };
+  /** Shown (its opening) where the merchant compares the candidates of one opportunity. */
+  cover_letter?: string;
   price_cents: number;
   delivery_days: number;
   status: string;
@@ -88,10 +91,19 @@ export function ApplicationCard({
                   <RatingSummary rating={item.freelancer.rating} /> ·{" "}
                 </>
               ) : null}
+              {item.freelancer.completed_contracts !== undefined ? (
+                <>
+                  <span className="app-card-contracts">
+                    {t("applications.completed_contracts", { count: item.freelancer.completed_contracts })}
+                  </span>{" "}
+                  ·{" "}
+                </>
+              ) : null}
               <Link to={`/freelancers/${item.freelancer.id}`} className="plain-link">
                 {t("profile_link.freelancer")}
               </Link>
             </p>
+            {!showOpportunity && item.cover_letter ? <p className="app-card-letter">{item.cover_letter}</p> : null}
             {showOpportunity ? (
               <p className="app-card-sub">
                 <Link to={`/opportunities/${item.opportunity.uuid}`} className="plain-link">
