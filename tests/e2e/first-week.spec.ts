@@ -602,6 +602,11 @@ test.describe("friction 3: the candidates of an opportunity side by side, sortab
       await expect(page).toHaveURL(/sort=days/);
       await expect(names).toHaveText(["Bruna", "Caio"]);
       await expect(page.getByLabel("Ordenar por")).toHaveValue("days");
+      // The negotiation page has the letter too, beside the terms being answered.
+      await page.locator(".app-card").filter({ hasText: "Caio" }).getByRole("link", { name: "Negociar" }).click();
+      await expect(page.getByRole("region", { name: "Carta de apresentação" })).toContainText(
+        "Sou designer e desenvolvo cardápios digitais responsivos.",
+      );
       await page.context().close();
     });
   }

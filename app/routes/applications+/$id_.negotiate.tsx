@@ -250,6 +250,11 @@ export default function NegotiatePage() {
         </div>
 
         <aside className="detail-aside">
+          {/* What the freelancer wrote when applying, at hand while answering the terms. */}
+          <section className="card" aria-labelledby="letter-title">
+            <h3 id="letter-title">{t("application.cover_letter")}</h3>
+            <p className="prose negotiate-letter">{a.cover_letter}</p>
+          </section>
           <section className="card" aria-labelledby="history-title">
             <h3 id="history-title">{t("negotiate.history")}</h3>
             <p className="muted small">{t("application.history_count", { count: offers.length })}</p>
