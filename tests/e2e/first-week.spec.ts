@@ -611,3 +611,51 @@ test.describe("friction 3: the candidates of an opportunity side by side, sortab
     });
   }
 });
+
+test.describe("friction 2: the changes asked for are at the top of the contract, with their text", () => {
+  test("the freelancer's and the merchant's contract page, phone and desktop", async ({
+    request,
+    browser,
+  }, testInfo) => {
+    const { merchant, freelancer, id } = await hire(request);
+    const asMerchant = await apiToken(request, merchant.email, merchant.password);
+    const asFreelancer = await apiToken(request, freelancer.email, freelancer.password);
+    const ask = "Por favor, troque a fonte do logotipo por uma serifada e aumente o contraste.";
+    expect(
+      (
+        await request.post(`/api/contracts/${id}/deliveries`, {
+          headers: asFreelancer,
+          data: { message: "Primeira versão." },
+        })
+      ).status(),
+    ).toBe(201);
+    expect(
+      (
+        await request.post(`/api/contracts/${id}/change-requests`, { headers: asMerchant, data: { message: ask } })
+      ).status(),
+    ).toBe(201);
+    for (const who of [freelancer, merchant]) {
+      const page = await userPage(browser, testInfo, true, who);
+      for (const width of [390, 1440]) {
+        await page.setViewportSize({ width, height: 844 });
+        await page.goto(`/contracts/${id}`);
+        const asked = page.getByRole("region", { name: /Alterações pedidas em/ });
+        await expect(asked).toContainText(ask);
+        // The first thing of the contract's body, not the history column.
+        await expect(asked).toBeInViewport();
+        expect((await asked.boundingBox())!.y).toBeLessThan((await page.locator("#terms-title").boundingBox())!.y);
+      }
+      if (who === freelancer) {
+        await expect(page.getByText("Trabalho em andamento")).toHaveCount(0);
+        await expect(page.getByText("Alterações pedidas: ajuste o trabalho")).toBeVisible();
+      }
+      await page.context().close();
+    }
+    // Once delivered again, the request is history.
+    await request.post(`/api/contracts/${id}/deliveries`, { headers: asFreelancer, data: { message: "Nova versão." } });
+    const page = await userPage(browser, testInfo, false, freelancer);
+    await page.goto(`/contracts/${id}`);
+    await expect(page.getByRole("region", { name: /Alterações pedidas em/ })).toHaveCount(0);
+    await page.context().close();
+  });
+});

@@ -213,6 +213,12 @@ export default function ContractPage() {
       ? data
       : null;
   const date = (iso: string | null) => (iso ? formatDate(iso, i18n.language) : "");
+  // The changes asked for after the last delivery, while the work on them is under way: shown at
+  // the top, with their text, instead of only in the history.
+  const lastRound = [...c.events]
+    .sort((x, y) => y.seq - x.seq)
+    .find((e) => e.kind === "delivered" || e.kind === "changes_requested");
+  const changesAsked = c.status === "in_progress" && lastRound?.kind === "changes_requested" ? lastRound : null;
   // What approving settles, one line each (the amount agreed; with payments, what it releases).
   const approveFacts = [
     t("confirm.approve_ends", { name: other.display_name ?? "?" }),
@@ -268,6 +274,13 @@ export default function ContractPage() {
 
       <div className="detail-layout">
         <div className="detail-main">
+          {changesAsked ? (
+            <section className="card changes-asked" aria-labelledby="changes-title">
+              <h3 id="changes-title">{t("contract.changes_asked_title", { date: date(changesAsked.created_at) })}</h3>
+              <blockquote className="prose changes-asked-text">{changesAsked.message}</blockquote>
+              <p className="muted small">{t(`contract.changes_asked_next_${viewer}`)}</p>
+            </section>
+          ) : null}
           <section className="card" aria-labelledby="terms-title">
             <h3 id="terms-title">{t("contract.terms")}</h3>
             {c.status === "completed" ? (
@@ -290,7 +303,7 @@ export default function ContractPage() {
               <p
                 className={`notice ${actions.includes("deliver") || actions.includes("approve") ? "notice-warning" : "notice-info"}`}
               >
-                {t(`contract.state_${c.status}_${viewer}`)}
+                {t(changesAsked ? `contract.state_changes_${viewer}` : `contract.state_${c.status}_${viewer}`)}
                 {/* A pending cancellation request holds the automatic approval. */}
                 {c.status === "delivered" && c.review_due_at && !c.cancel_request ? (
                   <>
