@@ -8,7 +8,7 @@ import { NonceContext } from "~/lib/nonce";
 import { i18nServer } from "~/services/i18n.server";
 import { i18nFor } from "~/services/i18n-render.server";
 import { applySecurityHeaders } from "~/services/security.server";
-import { config } from "~/config.server";
+import { assertServerConfig, config } from "~/config.server";
 import { startContractSchedule } from "~/services/contracts.server";
 import { startPruning } from "~/services/housekeeping.server";
 import { startOutbox } from "~/services/outbox.server";
@@ -20,6 +20,8 @@ export { crossSiteRefusal } from "~/services/csrf.server";
 const ABORT_DELAY = 5_000;
 
 // The server build is loaded once per server process: the place for process-wide hooks.
+// In production the server does not start without APP_URL (links in e-mails come from it).
+assertServerConfig();
 installShutdownDeadline();
 // Time-based contract moves (reminders, automatic completion, overdue work). Once per process,
 // though remix dev loads the build again after every change.

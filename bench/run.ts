@@ -272,6 +272,7 @@ async function startServer(
       NODE_ENV: "production",
       PORT: String(port),
       HOST: "127.0.0.1",
+      APP_URL: base,
       ...(workers ? { WEB_CONCURRENCY: workers } : {}),
       SESSION_SECRET: randomBytes(32).toString("hex"),
       DATABASE_PATH: fixture.dbPath,

@@ -21,7 +21,7 @@ export async function action({ request }: ActionFunctionArgs) {
   try {
     values = formValues(await readForm(request));
     const { email } = parseInput(forgotPasswordSchema, values);
-    await requestPasswordReset(email, new URL(request.url).origin, request);
+    await requestPasswordReset(email, request);
     const { t } = await getRequestT(request);
     return json<{ sent?: string } & FormErrorData>({ sent: t("reset_requested"), values });
   } catch (error) {

@@ -1,4 +1,5 @@
 import { randomBytes, randomUUID } from "node:crypto";
+import { config } from "~/config.server";
 import type { z } from "zod";
 import { emailField, loginSchema, profileSchema, registerSchema, resetPasswordSchema } from "~/lib/schemas";
 import { transaction, db } from "../../db";
@@ -132,7 +133,11 @@ export async function updateProfile(user: UserRow, input: unknown, photo?: Blob 
  * Starts a password reset. The answer never says whether the e-mail exists; the link goes
  * by e-mail when SMTP is configured, otherwise to the server log.
  */
-export async function requestPasswordReset(email: string, origin: string, request?: Request) {
+/**
+ * Sends a reset link to the account's address, if there is one. The link is built from APP_URL
+ * only: a request's Host (which anyone may set) never goes into an e-mail.
+ */
+export async function requestPasswordReset(email: string, request?: Request) {
   await consume(limiters.resetByEmail, email);
   if (request) await consume(limiters.resetByIp, clientIp(request));
   const user = await db
@@ -153,7 +158,7 @@ export async function requestPasswordReset(email: string, origin: string, reques
       created_at: new Date(now).toISOString(),
     })
     .execute();
-  const link = `${origin}/reset-password?token=${encodeURIComponent(token)}`;
+  const link = `${config.APP_URL}/reset-password?token=${encodeURIComponent(token)}`;
   await sendMail({ to: user.email, subject: apiT("reset_email_subject"), text: apiT("reset_email_body", { link }) });
 }
 

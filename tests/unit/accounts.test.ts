@@ -10,7 +10,7 @@ const request = () => new Request("http://localhost/login", { method: "POST" });
 
 async function captureResetLink(email: string) {
   const log = vi.spyOn(console, "info").mockImplementation(() => undefined);
-  await requestPasswordReset(email, "http://localhost:3000");
+  await requestPasswordReset(email);
   const text = log.mock.calls.map((c) => String(c[0])).join("\n");
   log.mockRestore();
   return text.match(/reset-password\?token=([\w%-]+)/)?.[1];
