@@ -129,11 +129,18 @@ export const profileSchema = z.object({
 
 export const MAX_PORTFOLIO_ITEMS = 20;
 
-/** A web address to show as a link: http or https only (no javascript:, data: or file:). */
+/** Bidirectional overrides, embeddings and isolates: in an address they disguise where it goes. */
+const BIDI_CONTROLS = /[\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]/;
+
+/**
+ * A web address to show as a link: http or https only (no javascript:, data: or file:), with no
+ * control characters (the URL parser would quietly drop or escape them) nor bidi controls.
+ */
 const webLink = z
   .string({ invalid_type_error: "portfolio_link_invalid" })
   .trim()
   .max(LIMITS.portfolio_link.max, "portfolio_link_invalid")
+  .refine((s) => typeable(s) && !/[\u0080-\u009f]/.test(s) && !BIDI_CONTROLS.test(s), "portfolio_link_invalid")
   .refine((s) => {
     try {
       const url = new URL(s);

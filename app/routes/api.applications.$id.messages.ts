@@ -1,7 +1,7 @@
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { api, apiPost, readJson } from "~/services/api.server";
 import { requireApiUser } from "~/services/auth.server";
-import { readFilesForm } from "~/services/forms.server";
+import { MESSAGE_FORM, readFilesForm } from "~/services/forms.server";
 import { apiT } from "~/services/i18n.server";
 import { listMessages, sendMessage } from "~/services/messages.server";
 
@@ -15,7 +15,7 @@ export const loader = api(async ({ request, params }: LoaderFunctionArgs) => {
 export const action = apiPost(async ({ request, params }: ActionFunctionArgs) => {
   const user = await requireApiUser(request);
   const isJson = /json/i.test(request.headers.get("Content-Type") ?? "");
-  const { values, files } = isJson ? { values: await readJson(request), files: [] } : await readFilesForm(request);
+  const { values, files } = isJson ? { values: await readJson(request), files: [] } : await readFilesForm(request, MESSAGE_FORM);
   const data = await sendMessage(user, params.id!, values, files);
   return json({ data, message: apiT("message_sent") }, { status: 201 });
 });

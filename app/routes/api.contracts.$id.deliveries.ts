@@ -2,7 +2,7 @@ import { json, type ActionFunctionArgs } from "@remix-run/node";
 import { apiPost, methodNotAllowed, readJson } from "~/services/api.server";
 import { requireApiUser } from "~/services/auth.server";
 import { deliverContract, getContract } from "~/services/contracts.server";
-import { readFilesForm } from "~/services/forms.server";
+import { DELIVERY_FORM, readFilesForm } from "~/services/forms.server";
 import { apiT } from "~/services/i18n.server";
 
 export const loader = methodNotAllowed;
@@ -14,7 +14,7 @@ export const loader = methodNotAllowed;
 export const action = apiPost(async ({ request, params }: ActionFunctionArgs) => {
   const user = await requireApiUser(request);
   const isJson = /json/i.test(request.headers.get("Content-Type") ?? "");
-  const { values, files } = isJson ? { values: await readJson(request), files: [] } : await readFilesForm(request);
+  const { values, files } = isJson ? { values: await readJson(request), files: [] } : await readFilesForm(request, DELIVERY_FORM);
   await deliverContract(user, params.id!, values, files);
   return json({ data: await getContract(user, params.id!), message: apiT("delivery_sent") }, { status: 201 });
 });

@@ -14,7 +14,7 @@ import { marketTitleMeta } from "~/lib/market-meta";
 import { displayNameOf } from "~/lib/users";
 import { getApplication } from "~/services/applications.server";
 import { requireUser } from "~/services/auth.server";
-import { readFilesForm } from "~/services/forms.server";
+import { MESSAGE_FORM, readFilesForm } from "~/services/forms.server";
 import { listMessages, sendMessage } from "~/services/messages.server";
 
 export const meta = marketTitleMeta("titles.messages");
@@ -37,7 +37,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const id = applicationIdOr404(params.id);
   let values: Record<string, string> = {};
   try {
-    const form = await readFilesForm(request);
+    const form = await readFilesForm(request, MESSAGE_FORM);
     values = form.values;
     await sendMessage(user, id, { body: values.body }, form.files);
     return redirectWithMarketToast(request, `/applications/${id}/messages#latest`, "toasts.message_sent");

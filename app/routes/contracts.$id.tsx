@@ -30,7 +30,7 @@ import {
   requestCancellation,
   requestChanges,
 } from "~/services/contracts.server";
-import { readFilesForm } from "~/services/forms.server";
+import { DELIVERY_FORM, readFilesForm } from "~/services/forms.server";
 import { getContractReviews, replyToReview, writeReview } from "~/services/reviews.server";
 
 export const meta = marketTitleMeta("titles.contract");
@@ -53,7 +53,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const here = `/contracts/${id}`;
   let values: Record<string, string> = {};
   try {
-    const form = await readFilesForm(request);
+    const form = await readFilesForm(request, DELIVERY_FORM);
     values = form.values;
     switch (values.intent) {
       case "deliver":

@@ -3,6 +3,7 @@ import { assertSameOrigin } from "./csrf.server";
 import { isUnavailable } from "../../db/dialect";
 import { AppError, describeError } from "./errors.server";
 import { apiT } from "./i18n.server";
+import { refuseUntypeable } from "./input.server";
 import { applySecurityHeaders } from "./security.server";
 
 export const MAX_JSON_BYTES = 1024 * 1024;
@@ -11,7 +12,9 @@ export const MAX_JSON_BYTES = 1024 * 1024;
 export async function readJson(request: Request): Promise<Record<string, unknown>> {
   const type = request.headers.get("Content-Type") ?? "";
   if (!/^application\/([\w.+-]+\+)?json\b/i.test(type)) throw refuseBody(request, 415, "unsupported_media_type");
-  return parseJsonObject(await readLimited(request, MAX_JSON_BYTES));
+  const body = parseJsonObject(await readLimited(request, MAX_JSON_BYTES));
+  refuseUntypeable(body);
+  return body;
 }
 
 function parseJsonObject(body: string): Record<string, unknown> {
@@ -36,9 +39,14 @@ export async function readOptionalJson(request: Request): Promise<Record<string,
   throw new AppError(415, "unsupported_media_type");
 }
 
-/** A URL's query string as a plain object, for the list schemas. */
+/**
+ * A URL's query string as a plain object, for the list schemas; a parameter holding control
+ * characters is a 422 naming it, like a body field.
+ */
 export function queryOf(request: Request): Record<string, string> {
-  return Object.fromEntries(new URL(request.url).searchParams);
+  const query = Object.fromEntries(new URL(request.url).searchParams);
+  refuseUntypeable(query);
+  return query;
 }
 
 /** Reads the body as text, stopping at the limit instead of buffering whatever is sent. */
@@ -88,7 +96,7 @@ export function refuseBody(request: Request, status: number, key: string) {
   return new AppError(status, key);
 }
 
-function discard(reader: ReadableStreamDefaultReader<Uint8Array>) {
+export function discard(reader: ReadableStreamDefaultReader<Uint8Array>) {
   void (async () => {
     let left = DISCARD_BYTES;
     try {

@@ -31,7 +31,7 @@ import type {
 } from "../../db/schema";
 import { AppError, parseInput } from "./errors.server";
 import { consumeWrite } from "./rate-limit.server";
-import { now, offsetOf, pageMeta, type PageMeta } from "./market.server";
+import { assertId, now, offsetOf, pageMeta, type PageMeta } from "./market.server";
 import { notify } from "./notifications.server";
 import { every } from "./jobs.server";
 import { publishDueReviews } from "./reviews.server";
@@ -246,6 +246,7 @@ function toEventJson(event: ContractEventRow, files: ContractFileRow[]): Contrac
 
 /** The contract as one of its two sides sees it; anyone else gets 404, never its contents. */
 async function findForParticipant(user: Pick<UserRow, "id">, id: string) {
+  assertId(id);
   const row = await baseSelect(db).where("contracts.id", "=", id).executeTakeFirst();
   const party = row ? partyOf(user, row) : null;
   if (!row || !party) throw new AppError(404, "not_found");
@@ -299,6 +300,7 @@ export async function listContracts(user: UserRow, query: unknown): Promise<Cont
 /** A file of a contract, for its two sides only (404 for anyone else and for unknown files). */
 export async function getContractFile(user: UserRow, contractId: string, fileId: string) {
   await findForParticipant(user, contractId);
+  assertId(fileId);
   const file = await db
     .selectFrom("contract_files")
     .selectAll()
@@ -343,6 +345,7 @@ async function move(
   step: (row: ContractRow, party: ContractParty, at: string) => Step,
   files: SavedAttachment[] = [],
 ): Promise<ContractEventJson> {
+  assertId(id);
   return transaction(async (trx) => {
     const row = await trx.selectFrom("contracts").selectAll().where("id", "=", id).executeTakeFirst();
     const party = row ? partyOf(user, row) : null;

@@ -2,6 +2,7 @@ import { redirect } from "@remix-run/node";
 import type { ZodTypeAny } from "zod";
 import { AppError, fieldErrorsOf } from "./errors.server";
 import { formError } from "./forms.server";
+import { untypeableFields } from "./input.server";
 import { fixedT, getRequestT } from "./i18n.server";
 import { redirectWithSuccess } from "./toast.server";
 import { parseMoney } from "~/lib/money";
@@ -118,7 +119,10 @@ export async function orRefusal<T>(promise: Promise<T>): Promise<T> {
   }
 }
 
-/** The URL's non-empty query parameters among `fields`. */
+/**
+ * The URL's non-empty query parameters among `fields`. One holding control characters is left
+ * out, as any parameter a page cannot use (the API refuses it: queryOf).
+ */
 export function queryFromUrl(request: Request, fields: readonly string[]): Record<string, string> {
   const params = new URL(request.url).searchParams;
   const query: Record<string, string> = {};
@@ -126,6 +130,7 @@ export function queryFromUrl(request: Request, fields: readonly string[]): Recor
     const value = params.get(field);
     if (value) query[field] = value;
   }
+  for (const field of Object.keys(untypeableFields(query))) delete query[field];
   return query;
 }
 

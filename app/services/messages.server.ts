@@ -7,7 +7,7 @@ import type { Kysely } from "kysely";
 import { queueMessageEmail } from "./email.server";
 import { AppError, parseInput } from "./errors.server";
 import { consumeWrite } from "./rate-limit.server";
-import { now } from "./market.server";
+import { assertId, now } from "./market.server";
 import { deleteAttachment, readAttachment, saveAttachment, type SavedAttachment } from "./uploads.server";
 
 // The conversation of an application between its merchant and its freelancer, from the moment
@@ -40,6 +40,7 @@ type Access = { party: ContractParty; open: boolean; closesAt: string | null; op
 
 /** The application's two sides only (404 for anyone else), and whether its conversation is open. */
 async function access(database: Kysely<Database>, user: Pick<UserRow, "id">, applicationId: string, at = now()): Promise<Access> {
+  assertId(applicationId);
   const row = await database
     .selectFrom("applications as a")
     .innerJoin("opportunities as o", "o.id", "a.opportunity_id")
@@ -193,6 +194,7 @@ export async function unreadMessages(
 /** A message's file, for the application's two sides only (404 for anyone else). */
 export async function getMessageFile(user: UserRow, applicationId: string, fileId: string) {
   await access(db, user, applicationId);
+  assertId(fileId);
   const file = await db
     .selectFrom("message_files")
     .selectAll()

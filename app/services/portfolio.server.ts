@@ -4,7 +4,7 @@ import { db, transaction } from "../../db";
 import { engine } from "../../db/dialect";
 import type { PortfolioItemRow, UserRow } from "../../db/schema";
 import { AppError, parseInput } from "./errors.server";
-import { assertRole, now } from "./market.server";
+import { assertId, assertRole, now } from "./market.server";
 import { consumeWrite } from "./rate-limit.server";
 import { deletePhoto, savePhoto } from "./uploads.server";
 import { photoUrl } from "./users.server";
@@ -89,6 +89,7 @@ export async function addPortfolioItem(user: UserRow, input: unknown, image?: Bl
 }
 
 async function ownItem(user: UserRow, id: string) {
+  assertId(id, "portfolio_item_not_found");
   const row = await db
     .selectFrom("portfolio_items")
     .selectAll()
@@ -135,6 +136,7 @@ export async function updatePortfolioItem(
 export async function deletePortfolioItem(user: UserRow, id: string): Promise<void> {
   assertRole(user, "freelancer");
   await consumeWrite(user.id);
+  assertId(id, "portfolio_item_not_found");
   const row = await db
     .deleteFrom("portfolio_items")
     .where("id", "=", id)
