@@ -1,16 +1,13 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { requireUser } from "~/services/auth.server";
 import { getContractFile } from "~/services/contracts.server";
-import { AppError } from "~/services/errors.server";
+import { fileRoute } from "~/services/api.server";
 import { attachmentResponse } from "~/services/uploads.server";
 
 /** A delivered file, for the contract's two sides only; anyone else gets 404. */
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  const user = await requireUser(request);
-  try {
+  return fileRoute(async () => {
+    const user = await requireUser(request);
     return attachmentResponse(await getContractFile(user, params.id ?? "", params.file ?? ""));
-  } catch (error) {
-    if (error instanceof AppError) return new Response("Not found", { status: 404, headers: { "Content-Type": "text/plain" } });
-    throw error;
-  }
+  });
 }

@@ -127,6 +127,29 @@ export function apiErrorResponse(error: unknown): Response {
   return json({ message: apiT("internal_error") }, { status: 500 });
 }
 
+const notFoundText = () => new Response("Not found", { status: 404, headers: { "Content-Type": "text/plain" } });
+
+/**
+ * Resource routes that serve a file to a page (photos, contract and message files): a refusal of
+ * the service is a plain 404 (nobody learns what exists), the database out of reach a 503 with
+ * Retry-After; a redirect (to the login page) goes through.
+ */
+export async function fileRoute(work: () => Promise<Response | null>): Promise<Response> {
+  try {
+    return (await work()) ?? notFoundText();
+  } catch (error) {
+    if (error instanceof AppError) return notFoundText();
+    if (isUnavailable(error)) {
+      console.error(`[db] ${error instanceof Error ? error.message : error}`);
+      return new Response(apiT("database_unavailable"), {
+        status: 503,
+        headers: { "Content-Type": "text/plain; charset=utf-8", "Retry-After": "5", "Cache-Control": "no-store" },
+      });
+    }
+    throw error;
+  }
+}
+
 type Handler<A> = (args: A) => Promise<Response>;
 
 /**
