@@ -38,6 +38,8 @@ const schema = z.object({
   SEED_DEMO: flag.optional(),
   /** How often each server process runs the contracts' schedule (reminders, automatic completion, overdue); 0: never. */
   CONTRACT_SCHEDULE_SECONDS: z.coerce.number().int().min(0).max(86_400).default(60),
+  /** What each user may keep in message and delivery files, in MB. */
+  STORAGE_QUOTA_MB: z.coerce.number().int().min(1).max(1_000_000).default(1024),
   /** Set behind a reverse proxy that appends the client address to X-Forwarded-For. */
   TRUST_PROXY: flag.default("0"),
 });

@@ -47,6 +47,7 @@ export async function createUser(db: Kysely<Database>, overrides: UserOverrides 
     remote: 1,
     rating_count: 0,
     rating_sum: 0,
+    storage_bytes: 0,
     locale: null,
     created_at: now,
     updated_at: now,

@@ -56,6 +56,7 @@ export async function registerUser(input: unknown, request?: Request) {
     ...directoryColumns({ full_name: data.full_name, display_name: data.display_name ?? null, bio: "", skills: [], city: null }),
     rating_count: 0,
     rating_sum: 0,
+    storage_bytes: 0,
     // The language picked before signing up (the lng cookie), for the user's e-mails.
     locale: request ? await storedLocale(request) : null,
     created_at: now,

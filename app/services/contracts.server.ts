@@ -32,6 +32,7 @@ import type {
 import { AppError, parseInput } from "./errors.server";
 import { consumeWrite } from "./rate-limit.server";
 import { assertId, now, offsetOf, pageMeta, type PageMeta } from "./market.server";
+import { reserveStorage } from "./storage.server";
 import { notify } from "./notifications.server";
 import { every } from "./jobs.server";
 import { publishDueReviews } from "./reviews.server";
@@ -371,7 +372,10 @@ async function move(
       ...f,
       created_at: at,
     }));
-    if (fileRows.length) await trx.insertInto("contract_files").values(fileRows).execute();
+    if (fileRows.length) {
+      await reserveStorage(trx, user.id, files.reduce((sum, f) => sum + f.size_bytes, 0));
+      await trx.insertInto("contract_files").values(fileRows).execute();
+    }
     await notify(trx, {
       user_id: party === "merchant" ? row.freelancer_id : row.merchant_id,
       kind: notice,

@@ -8,6 +8,7 @@ import { queueMessageEmail } from "./email.server";
 import { AppError, parseInput } from "./errors.server";
 import { consumeWrite } from "./rate-limit.server";
 import { assertId, now } from "./market.server";
+import { reserveStorage } from "./storage.server";
 import { deleteAttachment, readAttachment, saveAttachment, type SavedAttachment } from "./uploads.server";
 
 // The conversation of an application between its merchant and its freelancer, from the moment
@@ -152,7 +153,10 @@ export async function sendMessage(user: UserRow, applicationId: string, input: u
       const message: MessageRow = { id: randomUUID(), application_id: applicationId, seq, author: party, body, created_at: at };
       await trx.insertInto("messages").values(message).execute();
       const fileRows: MessageFileRow[] = saved.map((f) => ({ id: randomUUID(), application_id: applicationId, message_id: message.id, ...f, created_at: at }));
-      if (fileRows.length) await trx.insertInto("message_files").values(fileRows).execute();
+      if (fileRows.length) {
+        await reserveStorage(trx, user.id, saved.reduce((sum, f) => sum + f.size_bytes, 0));
+        await trx.insertInto("message_files").values(fileRows).execute();
+      }
       // The author has read their own conversation up to here.
       await trx
         .insertInto("conversation_reads")
