@@ -6,10 +6,10 @@ import { z } from "zod";
 const byteLength = (s: string) => new TextEncoder().encode(s).length;
 
 /**
- * Control characters (tab and line breaks aside) and lone surrogates: nothing a person types, and
- * a lone surrogate cannot even be stored as UTF-8, so it would not come back as it was sent.
+ * Control characters (C0 and C1; tab and line breaks aside) and lone surrogates: nothing a person
+ * types, and a lone surrogate cannot even be stored as UTF-8, so it would not come back as it was sent.
  */
-const UNTYPEABLE = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+const UNTYPEABLE = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
 export const typeable = (s: string) => !UNTYPEABLE.test(s);
 
@@ -140,7 +140,7 @@ const webLink = z
   .string({ invalid_type_error: "portfolio_link_invalid" })
   .trim()
   .max(LIMITS.portfolio_link.max, "portfolio_link_invalid")
-  .refine((s) => typeable(s) && !/[\u0080-\u009f]/.test(s) && !BIDI_CONTROLS.test(s), "portfolio_link_invalid")
+  .refine((s) => typeable(s) && !BIDI_CONTROLS.test(s), "portfolio_link_invalid")
   .refine((s) => {
     try {
       const url = new URL(s);

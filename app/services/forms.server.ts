@@ -63,6 +63,12 @@ export type FormLimits = {
   fileTooLarge?: (field: string) => AppError;
 };
 
+/**
+ * A file name as the browser meant it: browsers (and fetch) write `"` as %22 and drop line
+ * breaks as %0D/%0A inside the quoted name (HTML's multipart encoding); the rest is as typed.
+ */
+const browserFileName = (name: string) => name.replace(/%22/g, '"').replace(/%0[DA]/gi, "");
+
 const payloadTooLarge = () => new AppError(413, "payload_too_large");
 
 /**
@@ -119,7 +125,7 @@ export async function readForm(request: Request, options: FormLimits = {}): Prom
     pending.push(
       new Promise((done) => {
         stream.on("end", () => {
-          form.append(name, new File([new Uint8Array(Buffer.concat(chunks))], filename ?? "", { type: mimeType || "application/octet-stream" }));
+          form.append(name, new File([new Uint8Array(Buffer.concat(chunks))], browserFileName(filename ?? ""), { type: mimeType || "application/octet-stream" }));
           done();
         });
         // A body cut short mid-file: the parser's own error says so.

@@ -113,6 +113,7 @@ async function getInvitationJson(id: string) {
 export async function inviteFreelancer(merchant: UserRow, uuid: string, input: unknown): Promise<InvitationJson> {
   assertRole(merchant, "merchant");
   const data = parseInput(inviteInputSchema, input, "invite_failed");
+  assertId(uuid);
   const [opportunity, freelancer] = await Promise.all([
     db.selectFrom("opportunities").select(["id", "status"]).where("uuid", "=", uuid).where("merchant_id", "=", merchant.id).executeTakeFirst(),
     db.selectFrom("users").select("id").where("id", "=", data.freelancer_id).where("account_type", "=", "freelancer").executeTakeFirst(),

@@ -99,7 +99,7 @@ describe("readForm streams: limits while parsing, real file names, text checked 
     const names: [string, string][] = [
       ['filename="Relatório; versão final.pdf"', "Relatório; versão final.pdf"],
       ['filename="a=b.pdf"', "a=b.pdf"],
-      ['filename="diga %22oi%22.pdf"', 'diga %22oi%22.pdf'],
+      ['filename="diga %22oi%22.pdf"', 'diga "oi".pdf'],
       ['filename="diga \\"oi\\".pdf"', 'diga "oi".pdf'],
       ["filename*=UTF-8''Relat%C3%B3rio%20final.pdf", "Relatório final.pdf"],
       ['filename="日本語 ✓.pdf"', "日本語 ✓.pdf"],
