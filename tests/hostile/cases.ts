@@ -855,6 +855,9 @@ export function pageIdCases(w: World, p: Pool): Case[] {
     { method: "GET", path: (id) => `/applications/${id}/messages`, who: null },
     { method: "GET", path: (id) => `/applications/${id}/messages/files/x`, who: null },
     { method: "GET", path: (id) => `/freelancers/${id}`, who: null },
+    { method: "POST", path: (id) => `/applications/${id}/messages`, who: "freelancer", form: { body: "Oi" } },
+    // Inviting someone who is not a freelancer of this site: the form's field error.
+    { method: "POST", path: (id) => `/freelancers/${id}`, who: "merchant", form: { opportunity: w.seeded.open, message: "Oi" }, status: 422 },
     { method: "GET", path: (id) => `/merchants/${id}`, who: null },
     { method: "GET", path: (id) => `/uploads/${id}`, who: null },
     { method: "GET", path: (id) => `/contracts/${w.seeded.accepted}/files/${id}`, who: null },
