@@ -31,7 +31,13 @@ export default defineConfig({
     launchOptions: systemChromium
       ? {
           executablePath: systemChromium,
-          args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+          args: [
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+          ],
         }
       : {},
   },
@@ -53,7 +59,13 @@ export default defineConfig({
       url: `http://localhost:${PORT}/healthz`,
       reuseExistingServer: false,
       timeout: 60_000,
-      env: { ...serverEnv, PORT: String(PORT), APP_URL: `http://localhost:${PORT}`, DATABASE_PATH: E2E_DATABASE, UPLOADS_DIR: `${E2E_DIR}/uploads` },
+      env: {
+        ...serverEnv,
+        PORT: String(PORT),
+        APP_URL: `http://localhost:${PORT}`,
+        DATABASE_PATH: E2E_DATABASE,
+        UPLOADS_DIR: `${E2E_DIR}/uploads`,
+      },
     },
     {
       // The same on a throwaway PostgreSQL server, removed when the run ends.

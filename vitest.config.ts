@@ -1,7 +1,13 @@
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { defineConfig } from "vitest/config";
+import { configDefaults, defineConfig } from "vitest/config";
+
+// Tests live by domain (tests/accounts, tests/marketplace, tests/contracts, …): services and API
+// handlers, each file with its own database, on SQLite (app) and PostgreSQL (app-pg). The suites
+// under tests/server start the production build instead (server project); tests/e2e is Playwright's.
+const APP_TESTS = ["tests/**/*.test.ts"];
+const SERVER_TESTS = ["tests/server/**/*.test.ts"];
 
 export default defineConfig({
   resolve: { alias: { "~": fileURLToPath(new URL("./app", import.meta.url)) } },
@@ -12,8 +18,9 @@ export default defineConfig({
         extends: true,
         test: {
           name: "app",
-          include: ["tests/unit/**/*.test.ts", "tests/api/**/*.test.ts"],
-          setupFiles: ["tests/setup.ts"],
+          include: APP_TESTS,
+          exclude: [...configDefaults.exclude, ...SERVER_TESTS],
+          setupFiles: ["tests/support/setup.ts"],
           // Every test file runs in its own process with its own in-memory database.
           isolate: true,
           env: {
@@ -31,9 +38,10 @@ export default defineConfig({
           // The same suites against PostgreSQL: one throwaway server for the run (initdb in a
           // temporary folder), a new database in it for every test file.
           name: "app-pg",
-          include: ["tests/unit/**/*.test.ts", "tests/api/**/*.test.ts"],
+          include: APP_TESTS,
+          exclude: [...configDefaults.exclude, ...SERVER_TESTS],
           globalSetup: ["tests/support/postgres-global.ts"],
-          setupFiles: ["tests/setup.ts"],
+          setupFiles: ["tests/support/setup.ts"],
           isolate: true,
           env: {
             NODE_ENV: "test",
@@ -50,7 +58,7 @@ export default defineConfig({
           // Spawns the production build (build/index.js, so `npm run build` first) on free ports
           // with temporary databases, and kills it.
           name: "server",
-          include: ["tests/crash/**/*.test.ts", "tests/hostile/**/*.test.ts", "tests/multinode/**/*.test.ts"],
+          include: SERVER_TESTS,
           fileParallelism: false,
           testTimeout: 120_000,
           hookTimeout: 60_000,

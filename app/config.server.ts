@@ -44,7 +44,12 @@ const schema = z.object({
   TRUST_PROXY: flag.default("0"),
 });
 
-export type Config = z.infer<typeof schema> & { SESSION_SECRET: string; SEED_DEMO: boolean; APP_URL: string; APP_URL_SET: boolean };
+export type Config = z.infer<typeof schema> & {
+  SESSION_SECRET: string;
+  SEED_DEMO: boolean;
+  APP_URL: string;
+  APP_URL_SET: boolean;
+};
 
 const DEV_SECRET_FILE = "data/session-secret";
 
@@ -72,9 +77,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       "Invalid configuration in the environment:\n  SESSION_SECRET: required when NODE_ENV=production (at least 32 characters)",
     );
   }
-  const secret =
-    c.SESSION_SECRET ??
-    (c.NODE_ENV === "test" ? randomBytes(32).toString("hex") : developmentSecret());
+  const secret = c.SESSION_SECRET ?? (c.NODE_ENV === "test" ? randomBytes(32).toString("hex") : developmentSecret());
   return {
     ...c,
     SESSION_SECRET: secret,

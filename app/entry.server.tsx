@@ -5,20 +5,21 @@ import { RemixServer } from "@remix-run/react";
 import { renderToPipeableStream } from "react-dom/server";
 import { I18nextProvider } from "react-i18next";
 import { NonceContext } from "~/lib/nonce";
-import { i18nServer } from "~/services/i18n.server";
-import { i18nFor } from "~/services/i18n-render.server";
-import { applySecurityHeaders } from "~/services/security.server";
+import { i18nServer } from "~/web/i18n.server";
+import { i18nFor } from "~/services/platform/i18n-render.server";
+import { applySecurityHeaders } from "~/web/security.server";
 import { assertServerConfig, config } from "~/config.server";
-import { startContractSchedule } from "~/services/contracts.server";
-import { startPruning } from "~/services/housekeeping.server";
-import { startOutbox } from "~/services/outbox.server";
-import { installShutdownDeadline } from "~/services/shutdown.server";
-import { fixedT, getRequestT } from "~/services/i18n.server";
+import { startContractSchedule } from "~/services/contracts/contracts.server";
+import { startPruning } from "~/services/platform/housekeeping.server";
+import { startOutbox } from "~/services/platform/outbox.server";
+import { installShutdownDeadline } from "~/services/platform/shutdown.server";
+import { fixedT } from "~/services/platform/i18n.server";
+import { getRequestT } from "~/web/i18n.server";
 import { isUnavailable } from "../db/dialect";
 import styles from "~/styles/app.css";
 
 // The server entry (scripts/server.js) refuses cross-site writes with this before Remix runs.
-export { crossSiteRefusal } from "~/services/csrf.server";
+export { crossSiteRefusal } from "~/web/csrf.server";
 
 const ABORT_DELAY = 5_000;
 
@@ -55,7 +56,14 @@ async function unavailablePage(request: Request) {
   const common = fixedT(lng, "common");
   const messages = fixedT(lng, "messages");
   const html = `<!DOCTYPE html><html lang="${lng === "en" ? "en" : "pt-BR"}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Freela</title><link rel="stylesheet" href="${styles}"></head><body><main class="auth-page"><section class="card auth-card center"><p class="error-code">503</p><h1>${common("errors.generic_title")}</h1><p class="muted">${messages("database_unavailable")}</p><a class="btn btn-primary" href="/">${common("not_found.back_home")}</a></section></main></body></html>`;
-  const headers = applySecurityHeaders(new Headers({ "Content-Type": "text/html; charset=utf-8", "Retry-After": RETRY_AFTER, "Cache-Control": "no-store" }), randomBytes(16).toString("base64"));
+  const headers = applySecurityHeaders(
+    new Headers({
+      "Content-Type": "text/html; charset=utf-8",
+      "Retry-After": RETRY_AFTER,
+      "Cache-Control": "no-store",
+    }),
+    randomBytes(16).toString("base64"),
+  );
   return new Response(html, { status: 503, headers });
 }
 

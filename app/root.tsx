@@ -21,13 +21,13 @@ import { Toaster } from "~/components/toaster";
 import { DEFAULT_TOAST_DURATION, layoutAttributes, toastDurations } from "~/lib/layout";
 import { useNonce } from "~/lib/nonce";
 import { useRootData } from "~/lib/root-data";
-import { i18nServer } from "~/services/i18n.server";
-import { listNotifications } from "~/services/notifications.server";
-import { unreadMessages } from "~/services/messages.server";
-import { takeMirrorToken } from "~/services/mirror.server";
-import { getSession } from "~/services/sessions.server";
-import { getToast } from "~/services/toast.server";
-import { toUserJson } from "~/services/users.server";
+import { i18nServer } from "~/web/i18n.server";
+import { listNotifications } from "~/services/messaging/notifications.server";
+import { unreadMessages } from "~/services/messaging/messages.server";
+import { takeMirrorToken } from "~/services/accounts/mirror.server";
+import { getSession } from "~/services/accounts/sessions.server";
+import { getToast } from "~/web/toast.server";
+import { toUserJson } from "~/services/accounts/users.server";
 import styles from "~/styles/app.css";
 
 export const links: LinksFunction = () => [
@@ -83,9 +83,8 @@ export const handle = { i18n: ["common", "messages"] };
  * its messages), besides Remix's own reasons (after an action, a changed query).
  */
 export const shouldRevalidate: ShouldRevalidateFunction = ({ currentUrl, nextUrl, defaultShouldRevalidate }) =>
-  defaultShouldRevalidate || [currentUrl, nextUrl].some((url) => /^\/applications\/[^/]+\/messages\/?$/.test(url.pathname));
-
-
+  defaultShouldRevalidate ||
+  [currentUrl, nextUrl].some((url) => /^\/applications\/[^/]+\/messages\/?$/.test(url.pathname));
 
 function Document({ children, locale }: { children: ReactNode; locale: string }) {
   const nonce = useNonce();

@@ -10,10 +10,10 @@
 import { createServer } from "node:http";
 import type { Statement } from "better-sqlite3";
 import { opportunityQuerySchema } from "../app/lib/market-schemas";
-import { parseInput } from "../app/services/errors.server";
-import { pageMeta } from "../app/services/market.server";
-import { opportunityListQueries, toOpportunityJson, TOTAL_CAP } from "../app/services/opportunities.server";
-import { hashToken } from "../app/services/sessions.server";
+import { parseInput } from "../app/services/platform/errors.server";
+import { pageMeta } from "../app/services/platform/records.server";
+import { opportunityListQueries, toOpportunityJson, TOTAL_CAP } from "../app/services/marketplace/opportunities.server";
+import { hashToken } from "../app/services/accounts/sessions.server";
 import { sqlite as connection } from "../db";
 import type { UserRow } from "../db/schema";
 

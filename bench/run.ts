@@ -97,7 +97,11 @@ const BUDGETS = {
 
 const root = process.cwd();
 const log = (message: string) => console.info(`[bench] ${message}`);
-const load = () => os.loadavg().map((n) => n.toFixed(2)).join(" ");
+const load = () =>
+  os
+    .loadavg()
+    .map((n) => n.toFixed(2))
+    .join(" ");
 const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
 const query = (params: Record<string, string | number>) =>
   "?" + new URLSearchParams(Object.entries(params).map(([k, v]) => [k, String(v)])).toString();
@@ -210,14 +214,23 @@ function prepareDatabase(opportunities: number, given?: string): Fixture {
     `INSERT INTO users (id, email, password_hash, display_name, full_name, account_type, bio, skills, photo_path, created_at, updated_at)
      VALUES (?, ?, ?, NULL, ?, 'freelancer', '', '[]', NULL, ?, ?)`,
   );
-  const insertSession = sqlite.prepare("INSERT INTO sessions (id, user_id, expires_at, created_at) VALUES (?, ?, ?, ?)");
+  const insertSession = sqlite.prepare(
+    "INSERT INTO sessions (id, user_id, expires_at, created_at) VALUES (?, ?, ?, ?)",
+  );
   const writerTokens: string[] = [];
   const loginEmail = `bench-login-${randomUUID().slice(0, 8)}@freela.dev`;
   sqlite.transaction(() => {
     for (let i = 0; i < WRITERS; i++) {
       const id = randomUUID();
       const token = randomBytes(32).toString("base64url");
-      insertUser.run(id, `bench-writer-${i}@freela.dev`, hash, `Bench Writer ${i}`, now.toISOString(), now.toISOString());
+      insertUser.run(
+        id,
+        `bench-writer-${i}@freela.dev`,
+        hash,
+        `Bench Writer ${i}`,
+        now.toISOString(),
+        now.toISOString(),
+      );
       insertSession.run(sha256(token), id, expires, now.toISOString());
       writerTokens.push(token);
     }
@@ -266,7 +279,11 @@ async function startServer(
   const base = `http://127.0.0.1:${port}`;
   const server = await spawnServer({
     base,
-    nodeArgs: [...(args.profile ? ["--cpu-prof", `--cpu-prof-dir=${join(root, "bench/results/profiles")}`] : []), "--import", "tsx"],
+    nodeArgs: [
+      ...(args.profile ? ["--cpu-prof", `--cpu-prof-dir=${join(root, "bench/results/profiles")}`] : []),
+      "--import",
+      "tsx",
+    ],
     script: script ? [join(root, script)] : [join(root, "scripts/serve.ts"), "./build/index.js"],
     env: {
       ...process.env,
@@ -394,7 +411,8 @@ async function loginBurst(url: string, body: string, seconds: number): Promise<R
         else non2xx++;
       } catch (error) {
         errors++;
-        const code = (error as Error).name === "TimeoutError" ? "timeout (30 s)" : ((error as Error).message ?? "error");
+        const code =
+          (error as Error).name === "TimeoutError" ? "timeout (30 s)" : ((error as Error).message ?? "error");
         if ((error as Error).name === "TimeoutError") timeouts++;
         errorCodes[code] = (errorCodes[code] ?? 0) + 1;
       }
@@ -403,7 +421,10 @@ async function loginBurst(url: string, body: string, seconds: number): Promise<R
   };
   await Promise.all(Array.from({ length: LOGINS_PER_SECOND }, (_, i) => client((i * 1000) / LOGINS_PER_SECOND)));
   latencies.sort((a, b) => a - b);
-  const at = (q: number) => (latencies.length ? Number(latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))].toFixed(1)) : 0);
+  const at = (q: number) =>
+    latencies.length
+      ? Number(latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))].toFixed(1))
+      : 0;
   const total = latencies.length + non2xx;
   return {
     requests: { average: total / ((Date.now() - started) / 1000), total },
@@ -453,7 +474,8 @@ function rotating(paths: string[], headers: Record<string, string>): autocannon.
 function print(rows: CaseResult[], header = true) {
   const cols = ["case", "req/s", "p50 ms", "p99 ms", "errors/non-2xx", "cpu ms/req", "load"];
   const widths = [44, 7, 8, 8, 15, 11, 6];
-  const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join(" ");
+  const line = (cells: string[]) =>
+    cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join(" ");
   if (header) console.info(line(cols));
   for (const r of rows) {
     console.info(
@@ -528,7 +550,10 @@ async function mainCases(server: Server, fixture: Fixture) {
     results.push(
       await measure("GET /api/opportunities/:uuid", {
         url: `${base}/api/opportunities`,
-        requests: rotating(detailPaths.map((u) => `/api/opportunities/${u}`), bearer),
+        requests: rotating(
+          detailPaths.map((u) => `/api/opportunities/${u}`),
+          bearer,
+        ),
       }),
     );
   }
@@ -552,7 +577,10 @@ async function mainCases(server: Server, fixture: Fixture) {
     results.push(
       await measure("page /opportunities/:uuid", {
         url: `${base}/opportunities`,
-        requests: rotating(detailPaths.map((u) => `/opportunities/${u}`), browser),
+        requests: rotating(
+          detailPaths.map((u) => `/opportunities/${u}`),
+          browser,
+        ),
       }),
     );
   }
@@ -606,7 +634,9 @@ let manyParts: Record<string, unknown> | null = null;
  * (p99 under 100 ms) is printed with the others, never asserted in the test suite.
  */
 async function manyPartsCase(base: string, token: string) {
-  const mine = await fetch(`${base}/api/my-applications?per_page=1`, { headers: { ...CLIENT_HEADERS, Authorization: `Bearer ${token}` } });
+  const mine = await fetch(`${base}/api/my-applications?per_page=1`, {
+    headers: { ...CLIENT_HEADERS, Authorization: `Bearer ${token}` },
+  });
   const application = ((await mine.json()) as { data: { id: string }[] }).data[0]?.id;
   if (!application) throw new Error("the reader has no application to post messages to");
   const part = '--xx\r\nContent-Disposition: form-data; name="f"\r\n\r\nx\r\n';
@@ -626,8 +656,14 @@ async function manyPartsCase(base: string, token: string) {
     }
     return times.sort((a, b) => a - b);
   };
-  const pct = (sorted: number[], p: number) => Number(sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))]!.toFixed(1));
-  const figures = (sorted: number[]) => ({ requests: sorted.length, p50_ms: pct(sorted, 50), p99_ms: pct(sorted, 99), max_ms: Number(sorted[sorted.length - 1]!.toFixed(1)) });
+  const pct = (sorted: number[], p: number) =>
+    Number(sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))]!.toFixed(1));
+  const figures = (sorted: number[]) => ({
+    requests: sorted.length,
+    p50_ms: pct(sorted, 50),
+    p99_ms: pct(sorted, 99),
+    max_ms: Number(sorted[sorted.length - 1]!.toFixed(1)),
+  });
 
   const quiet = figures(await probe(Math.min(DURATION, 5)));
   // The posting clients run in a process of their own, so that the probe's latency is the
@@ -655,13 +691,17 @@ async function manyPartsCase(base: string, token: string) {
     stdio: ["ignore", "inherit", "inherit", "ipc"],
     env: { ...process.env, BODY: bodyFile, URL: `${base}/api/applications/${application}/messages`, TOKEN: token },
   });
-  const reported = new Promise<Record<string, number>>((done) => posters.once("message", (m) => done(m as Record<string, number>)));
+  const reported = new Promise<Record<string, number>>((done) =>
+    posters.once("message", (m) => done(m as Record<string, number>)),
+  );
   await new Promise((r) => setTimeout(r, 500));
   const loaded = figures(await probe(DURATION));
   posters.send("stop");
   const statuses = await reported;
   rmSync(bodyFile, { force: true });
-  const posts = Object.entries(statuses).filter(([k]) => k !== "ms").reduce((n, [, v]) => n + v, 0);
+  const posts = Object.entries(statuses)
+    .filter(([k]) => k !== "ms")
+    .reduce((n, [, v]) => n + v, 0);
   const result = {
     body_mb: Number((body.length / 1024 / 1024).toFixed(1)),
     parts,
@@ -749,18 +789,26 @@ async function postgresCopy(fixture: Fixture): Promise<{ postgres: Postgres; url
   await postgres.createDatabase("freela");
   const url = postgres.url("freela");
   log(`copying the data into PostgreSQL (port ${postgres.port})`);
-  const seconds = run(process.execPath, [join(root, "node_modules/tsx/dist/cli.mjs"), "scripts/copy-to-postgres.ts", fixture.dbPath], {
-    ...process.env,
-    NODE_ENV: "production",
-    SESSION_SECRET: randomBytes(32).toString("hex"),
-    DATABASE_URL: url,
-    UPLOADS_DIR: join(fixture.dir, "uploads"),
-  });
+  const seconds = run(
+    process.execPath,
+    [join(root, "node_modules/tsx/dist/cli.mjs"), "scripts/copy-to-postgres.ts", fixture.dbPath],
+    {
+      ...process.env,
+      NODE_ENV: "production",
+      SESSION_SECRET: randomBytes(32).toString("hex"),
+      DATABASE_URL: url,
+      UPLOADS_DIR: join(fixture.dir, "uploads"),
+    },
+  );
   log(`copied in ${seconds.toFixed(1)} s`);
   return { postgres, url };
 }
 
-async function withServer<T>(opportunities: number, source: string | undefined, body: (s: Server, f: Fixture) => Promise<T>) {
+async function withServer<T>(
+  opportunities: number,
+  source: string | undefined,
+  body: (s: Server, f: Fixture) => Promise<T>,
+) {
   const fixture = prepareDatabase(opportunities, source);
   const copy = POSTGRES ? await postgresCopy(fixture) : undefined;
   const server = await startServer(fixture, copy?.url);
@@ -791,7 +839,10 @@ async function scale(facts: ReturnType<typeof machine>) {
       servers.map(async (server, i) => ({
         size: sizes[i],
         server,
-        headers: { ...CLIENT_HEADERS, Authorization: `Bearer ${await apiLogin(server.base, fixtures[i].reader.email)}` },
+        headers: {
+          ...CLIENT_HEADERS,
+          Authorization: `Bearer ${await apiLogin(server.base, fixtures[i].reader.email)}`,
+        },
       })),
     );
     const runs = new Map<string, CaseResult[]>();
@@ -810,7 +861,9 @@ async function scale(facts: ReturnType<typeof machine>) {
       const list = [...runs.get(name)!].sort((x, y) => x.p99_ms - y.p99_ms);
       return list[Math.floor(list.length / 2)];
     };
-    const rows = ["list", "search"].flatMap((kind) => sizes.map((size) => median(`${kind} @ ${size.toLocaleString("en")}`)));
+    const rows = ["list", "search"].flatMap((kind) =>
+      sizes.map((size) => median(`${kind} @ ${size.toLocaleString("en")}`)),
+    );
     const ratios = {
       list_p99: rows[1].p99_ms / rows[0].p99_ms,
       search_p99: rows[3].p99_ms / rows[2].p99_ms,
@@ -845,7 +898,10 @@ async function scale(facts: ReturnType<typeof machine>) {
 
 /** The worker of a launcher started with one worker process. */
 function onlyWorker(launcher: number): number {
-  const children = readFileSync(`/proc/${launcher}/task/${launcher}/children`, "utf8").trim().split(/\s+/).filter(Boolean);
+  const children = readFileSync(`/proc/${launcher}/task/${launcher}/children`, "utf8")
+    .trim()
+    .split(/\s+/)
+    .filter(Boolean);
   if (children.length !== 1) throw new Error(`expected one server process under ${launcher}, found ${children.length}`);
   return Number(children[0]);
 }
@@ -880,7 +936,9 @@ async function bareCase(facts: ReturnType<typeof machine>) {
     };
     const [appBody, bareBody] = [await bodyOf(app.base), await bodyOf(bare.base)];
     if (appBody !== bareBody) {
-      throw new Error(`the bare server's list differs from the app's:\n${bareBody.slice(0, 300)}\n${appBody.slice(0, 300)}`);
+      throw new Error(
+        `the bare server's list differs from the app's:\n${bareBody.slice(0, 300)}\n${appBody.slice(0, 300)}`,
+      );
     }
     log(`same JSON body from both servers (${Buffer.byteLength(appBody)} bytes)`);
 
@@ -898,8 +956,14 @@ async function bareCase(facts: ReturnType<typeof machine>) {
       url: `${app.base}/api/opportunities`,
       headers: bearer,
     });
-    const healthz = await measure("app, 1 process: GET /healthz", { url: `${app.base}/healthz`, headers: CLIENT_HEADERS });
-    const page = await measure("app, 1 process: page /opportunities", { url: `${app.base}/opportunities`, headers: browser });
+    const healthz = await measure("app, 1 process: GET /healthz", {
+      url: `${app.base}/healthz`,
+      headers: CLIENT_HEADERS,
+    });
+    const page = await measure("app, 1 process: page /opportunities", {
+      url: `${app.base}/opportunities`,
+      headers: browser,
+    });
     const loadAfter = load();
 
     const ratio = appList.requests_per_sec / bareList.requests_per_sec;
@@ -909,15 +973,33 @@ async function bareCase(facts: ReturnType<typeof machine>) {
     console.info(
       `JSON list, app (1 process) / bare: ${appList.requests_per_sec} / ${bareList.requests_per_sec} req/s = ${ratio.toFixed(2)} (target >= ${BUDGETS.bareRatio})`,
     );
-    console.info(`CPU per request, one process: healthz ${cpu(healthz).toFixed(3)} ms (budget <= ${BUDGETS.healthzCpuMs}), ` +
-      `list ${cpu(appList).toFixed(3)} ms (<= ${BUDGETS.listCpuMs}), page ${cpu(page).toFixed(3)} ms (<= ${BUDGETS.pageCpuMs}); ` +
-      `bare list ${cpu(bareList).toFixed(3)} ms`);
+    console.info(
+      `CPU per request, one process: healthz ${cpu(healthz).toFixed(3)} ms (budget <= ${BUDGETS.healthzCpuMs}), ` +
+        `list ${cpu(appList).toFixed(3)} ms (<= ${BUDGETS.listCpuMs}), page ${cpu(page).toFixed(3)} ms (<= ${BUDGETS.pageCpuMs}); ` +
+        `bare list ${cpu(bareList).toFixed(3)} ms`,
+    );
     const failures = [bareList, appList, healthz, page].reduce((n, r) => n + r.errors + r.non_2xx, 0);
     const checks = [
-      { budget: `list app/bare >= ${BUDGETS.bareRatio}`, holds: ratio >= BUDGETS.bareRatio, measured: ratio.toFixed(2) },
-      { budget: `healthz <= ${BUDGETS.healthzCpuMs} ms CPU/req`, holds: cpu(healthz) <= BUDGETS.healthzCpuMs, measured: `${cpu(healthz)} ms` },
-      { budget: `JSON list <= ${BUDGETS.listCpuMs} ms CPU/req`, holds: cpu(appList) <= BUDGETS.listCpuMs, measured: `${cpu(appList)} ms` },
-      { budget: `list page <= ${BUDGETS.pageCpuMs} ms CPU/req`, holds: cpu(page) <= BUDGETS.pageCpuMs, measured: `${cpu(page)} ms` },
+      {
+        budget: `list app/bare >= ${BUDGETS.bareRatio}`,
+        holds: ratio >= BUDGETS.bareRatio,
+        measured: ratio.toFixed(2),
+      },
+      {
+        budget: `healthz <= ${BUDGETS.healthzCpuMs} ms CPU/req`,
+        holds: cpu(healthz) <= BUDGETS.healthzCpuMs,
+        measured: `${cpu(healthz)} ms`,
+      },
+      {
+        budget: `JSON list <= ${BUDGETS.listCpuMs} ms CPU/req`,
+        holds: cpu(appList) <= BUDGETS.listCpuMs,
+        measured: `${cpu(appList)} ms`,
+      },
+      {
+        budget: `list page <= ${BUDGETS.pageCpuMs} ms CPU/req`,
+        holds: cpu(page) <= BUDGETS.pageCpuMs,
+        measured: `${cpu(page)} ms`,
+      },
       { budget: "zero errors and non-2xx", holds: failures === 0, measured: String(failures) },
     ];
     printVerdicts(checks);
@@ -945,7 +1027,9 @@ const MAIN_CASES = ["healthz", "list", "burst", "search", "detail", "mine", "pag
 async function main() {
   ensureBuild();
   const facts = machine();
-  log(`${facts.nproc} cores, ${facts.cpu}, node ${facts.node}, ${facts.server_processes} server process(es); load ${load()}`);
+  log(
+    `${facts.nproc} cores, ${facts.cpu}, node ${facts.node}, ${facts.server_processes} server process(es); load ${load()}`,
+  );
   log(`${CONNECTIONS} connections, ${DURATION} s per case after ${WARMUP} s of warm-up`);
 
   if (args.scale) {

@@ -10,13 +10,39 @@ import { prng } from "./seed";
 // with prepared statements in one transaction (Kysely's per-query overhead would dominate).
 
 const CITIES = [
-  "São Paulo", "Rio de Janeiro", "Belo Horizonte", "Salvador", "Fortaleza", "Recife", "Curitiba",
-  "Porto Alegre", "Manaus", "Belém", "Goiânia", "Campinas", "Florianópolis", "Natal", "Vitória",
+  "São Paulo",
+  "Rio de Janeiro",
+  "Belo Horizonte",
+  "Salvador",
+  "Fortaleza",
+  "Recife",
+  "Curitiba",
+  "Porto Alegre",
+  "Manaus",
+  "Belém",
+  "Goiânia",
+  "Campinas",
+  "Florianópolis",
+  "Natal",
+  "Vitória",
 ];
 const BUSINESSES = [
-  "pizzaria", "pet shop", "academia", "salão de beleza", "escritório de advocacia", "imobiliária",
-  "loja de roupas", "hamburgueria", "clínica veterinária", "escola infantil", "mercadinho",
-  "floricultura", "barbearia", "estúdio de pilates", "distribuidora de bebidas", "ótica",
+  "pizzaria",
+  "pet shop",
+  "academia",
+  "salão de beleza",
+  "escritório de advocacia",
+  "imobiliária",
+  "loja de roupas",
+  "hamburgueria",
+  "clínica veterinária",
+  "escola infantil",
+  "mercadinho",
+  "floricultura",
+  "barbearia",
+  "estúdio de pilates",
+  "distribuidora de bebidas",
+  "ótica",
 ];
 const EXTRAS = [
   "Atendemos principalmente clientes do bairro e queremos crescer com qualidade.",
@@ -141,7 +167,8 @@ export function seedVolume(sqlite: SQLite.Database, count: number, seed = 42): V
       for (let a = 0; a < applicants; a++) {
         let s = pick(["pending", "pending", "countered", "rejected", "withdrawn", "accepted"]);
         if (status === "filled" && accepted < vacancies) s = "accepted";
-        if (s === "accepted" && (accepted + 1 > vacancies || (status !== "filled" && accepted + 1 >= vacancies))) s = "pending";
+        if (s === "accepted" && (accepted + 1 > vacancies || (status !== "filled" && accepted + 1 >= vacancies)))
+          s = "pending";
         if (status !== "open" && isNegotiating(s)) s = "rejected";
         if (s === "accepted") accepted += 1;
         statuses.push(s);
@@ -173,14 +200,14 @@ export function seedVolume(sqlite: SQLite.Database, count: number, seed = 42): V
       for (let a = 0; a < applicants; a++) {
         const applicationStatus = statuses[a];
         const appliedAt = Math.min(createdAt + (1 + a) * 3_600_000 * (1 + Math.floor(random() * 24)), now);
-        const offers = applicationStatus === "countered" ? 2 : applicationStatus === "pending" ? 1 : 1 + Math.floor(random() * 2);
+        const offers =
+          applicationStatus === "countered" ? 2 : applicationStatus === "pending" ? 1 : 1 + Math.floor(random() * 2);
         const price = min + Math.floor(random() * (max - min + 1));
         const counter = Math.max(1, Math.round(price * 0.9));
         const finalPrice = offers === 2 ? counter : price;
         const id = randomUUID();
         const freelancerId = freelancers[(first + a) % freelancers.length];
-        const reason =
-          applicationStatus === "rejected" ? (status === "open" ? "declined" : status) : null;
+        const reason = applicationStatus === "rejected" ? (status === "open" ? "declined" : status) : null;
         insertApplication.run(
           id,
           opportunityId,
@@ -198,7 +225,16 @@ export function seedVolume(sqlite: SQLite.Database, count: number, seed = 42): V
         insertOffer.run(randomUUID(), id, 1, "freelancer", price, 14, iso(appliedAt));
         if (applicationStatus === "accepted") {
           const hiredAt = appliedAt + (offers - 1) * 3_600_000;
-          insertContract.run(id, opportunityId, merchants[i % merchants.length], freelancerId, finalPrice, iso(hiredAt + 14 * 86_400_000), iso(hiredAt), iso(hiredAt));
+          insertContract.run(
+            id,
+            opportunityId,
+            merchants[i % merchants.length],
+            freelancerId,
+            finalPrice,
+            iso(hiredAt + 14 * 86_400_000),
+            iso(hiredAt),
+            iso(hiredAt),
+          );
           insertContractEvent.run(randomUUID(), id, iso(hiredAt));
         }
         if (offers === 2) insertOffer.run(randomUUID(), id, 2, "merchant", counter, 14, iso(appliedAt + 3_600_000));

@@ -4,7 +4,10 @@ import type { ContractRow, Database } from "./schema";
 
 const DAY_MS = 86_400_000;
 
-export type NewContract = Pick<ContractRow, "id" | "opportunity_id" | "merchant_id" | "freelancer_id" | "price_cents" | "delivery_days">;
+export type NewContract = Pick<
+  ContractRow,
+  "id" | "opportunity_id" | "merchant_id" | "freelancer_id" | "price_cents" | "delivery_days"
+>;
 
 /**
  * The contract of a hire made at `at` (the accept's transaction, or a seeded accepted
@@ -34,6 +37,14 @@ export async function insertContract(trx: Kysely<Database>, input: NewContract, 
     .execute();
   await trx
     .insertInto("contract_events")
-    .values({ id: randomUUID(), contract_id: input.id, seq: 1, kind: "created", author: "system", message: null, created_at: at })
+    .values({
+      id: randomUUID(),
+      contract_id: input.id,
+      seq: 1,
+      kind: "created",
+      author: "system",
+      message: null,
+      created_at: at,
+    })
     .execute();
 }

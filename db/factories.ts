@@ -65,7 +65,11 @@ export async function createUser(db: Kysely<Database>, overrides: UserOverrides 
   const { locale, storage_bytes, ...row } = user;
   await db
     .insertInto("users")
-    .values({ ...row, ...(locale === null ? {} : { locale }), ...(Number(storage_bytes) === 0 ? {} : { storage_bytes }) })
+    .values({
+      ...row,
+      ...(locale === null ? {} : { locale }),
+      ...(Number(storage_bytes) === 0 ? {} : { storage_bytes }),
+    })
     .execute();
   return { ...user, password };
 }
@@ -133,14 +137,19 @@ export async function createApplication(db: Kysely<Database>, seed: ApplicationS
   const freelancerId = rest.freelancer_id ?? (await createUser(db, { account_type: "freelancer" })).id;
   const offers = offerSeeds?.length
     ? offerSeeds
-    : [{ author: "freelancer" as const, price_cents: rest.price_cents ?? 200_000, delivery_days: rest.delivery_days ?? 15 }];
+    : [
+        {
+          author: "freelancer" as const,
+          price_cents: rest.price_cents ?? 200_000,
+          delivery_days: rest.delivery_days ?? 15,
+        },
+      ];
   const last = offers[offers.length - 1];
   const status = rest.status ?? "pending";
   const createdAt = rest.created_at ?? offers[0].created_at ?? now;
   const application: ApplicationRow = {
     id: randomUUID(),
-    cover_letter:
-      "Olá! Tenho experiência com projetos parecidos e posso começar nesta semana. Vamos conversar?",
+    cover_letter: "Olá! Tenho experiência com projetos parecidos e posso começar nesta semana. Vamos conversar?",
     awaiting: awaitingOf(status),
     rejection_reason: status === "rejected" ? "declined" : null,
     rejection_message: null,
@@ -173,7 +182,9 @@ export async function createApplication(db: Kysely<Database>, seed: ApplicationS
       applications_count: eb("applications_count", "+", 1),
       accepted_count: eb("accepted_count", "+", hired),
       // As in the services, taking the last vacancy fills an open opportunity.
-      status: sql<OpportunityRow["status"]>`CASE WHEN status = 'open' AND accepted_count + ${hired} >= vacancies THEN 'filled' ELSE status END`,
+      status: sql<
+        OpportunityRow["status"]
+      >`CASE WHEN status = 'open' AND accepted_count + ${hired} >= vacancies THEN 'filled' ELSE status END`,
     }))
     .where("id", "=", opportunity.id)
     .execute();

@@ -131,7 +131,6 @@ export const demoAccounts = {
   ],
 };
 
-
 type Party = "merchant" | "freelancer";
 type Plan = { freelancer: string; status: ApplicationRow["status"]; rounds: number };
 
@@ -257,7 +256,7 @@ async function seedMarketplace(db: Kysely<Database>, users: Map<string, UserRow>
       budget_max_cents: job.budget[1] * 100,
       deadline: job.deadlineIn ? todayInSaoPaulo(new Date(now + job.deadlineIn * DAY)) : null,
       location_type: location,
-      city: location === "remote" ? null : job.city ?? null,
+      city: location === "remote" ? null : (job.city ?? null),
       vacancies: job.vacancies ?? 1,
       created_at: new Date(createdAt).toISOString(),
       updated_at: new Date(createdAt).toISOString(),
@@ -331,7 +330,13 @@ async function seedMarketplace(db: Kysely<Database>, users: Map<string, UserRow>
       });
       const lastAuthor = offers[offers.length - 1].author;
       if (status === "accepted") {
-        notice(lastAuthor === "merchant" ? merchant.id : freelancer.id, "application_accepted", application.id, opportunity.id, endedAt);
+        notice(
+          lastAuthor === "merchant" ? merchant.id : freelancer.id,
+          "application_accepted",
+          application.id,
+          opportunity.id,
+          endedAt,
+        );
       }
       if (status === "rejected") notice(freelancer.id, "application_rejected", application.id, opportunity.id, endedAt);
       if (status === "withdrawn") notice(merchant.id, "application_withdrawn", application.id, opportunity.id, endedAt);
@@ -352,7 +357,12 @@ async function seedMarketplace(db: Kysely<Database>, users: Map<string, UserRow>
       for (const app of negotiating) {
         await db
           .updateTable("applications")
-          .set({ status: "rejected", awaiting: null, rejection_reason: ending, updated_at: new Date(endedAt).toISOString() })
+          .set({
+            status: "rejected",
+            awaiting: null,
+            rejection_reason: ending,
+            updated_at: new Date(endedAt).toISOString(),
+          })
           .where("id", "=", app.id)
           .execute();
         notice(app.freelancerId, "application_rejected", app.id, opportunity.id, endedAt);
@@ -360,7 +370,10 @@ async function seedMarketplace(db: Kysely<Database>, users: Map<string, UserRow>
     }
   }
   for (let i = 0; i < notifications.length; i += 500) {
-    await db.insertInto("notifications").values(notifications.slice(i, i + 500)).execute();
+    await db
+      .insertInto("notifications")
+      .values(notifications.slice(i, i + 500))
+      .execute();
   }
 }
 
@@ -404,18 +417,47 @@ async function seedReputation(db: Kysely<Database>) {
     await db
       .insertInto("contract_events")
       .values([
-        { id: randomUUID(), contract_id: c.id, seq: 2, kind: "delivered", author: "freelancer", message: DELIVERY_NOTES[i % DELIVERY_NOTES.length], created_at: iso(deliveredAt) },
-        { id: randomUUID(), contract_id: c.id, seq: 3, kind: "completed", author: "merchant", message: null, created_at: iso(endedAt) },
+        {
+          id: randomUUID(),
+          contract_id: c.id,
+          seq: 2,
+          kind: "delivered",
+          author: "freelancer",
+          message: DELIVERY_NOTES[i % DELIVERY_NOTES.length],
+          created_at: iso(deliveredAt),
+        },
+        {
+          id: randomUUID(),
+          contract_id: c.id,
+          seq: 3,
+          kind: "completed",
+          author: "merchant",
+          message: null,
+          created_at: iso(endedAt),
+        },
       ])
       .execute();
     await db
       .updateTable("contracts")
-      .set({ status: "completed", deliveries_count: 1, events_count: 3, ended_at: iso(endedAt), ended_by: "merchant", reviews_count: 2, updated_at: iso(endedAt) })
+      .set({
+        status: "completed",
+        deliveries_count: 1,
+        events_count: 3,
+        ended_at: iso(endedAt),
+        ended_by: "merchant",
+        reviews_count: 2,
+        updated_at: iso(endedAt),
+      })
       .where("id", "=", c.id)
       .execute();
     const ofFreelancer = REVIEWS_OF_FREELANCERS[i % REVIEWS_OF_FREELANCERS.length];
     const ofMerchant = REVIEWS_OF_MERCHANTS[i % REVIEWS_OF_MERCHANTS.length];
-    const review = (author: string, subject: string, role: "merchant" | "freelancer", r: { rating: number; comment: string }) => ({
+    const review = (
+      author: string,
+      subject: string,
+      role: "merchant" | "freelancer",
+      r: { rating: number; comment: string },
+    ) => ({
       id: randomUUID(),
       contract_id: c.id,
       author_id: author,
@@ -454,7 +496,14 @@ async function seedInvitation(db: Kysely<Database>, users: Map<string, UserRow>)
     .where("merchant_id", "=", ana.id)
     .where("status", "=", "open")
     .where(({ not, exists, selectFrom }) =>
-      not(exists(selectFrom("applications").select("id").whereRef("applications.opportunity_id", "=", "opportunities.id").where("freelancer_id", "=", julia.id))),
+      not(
+        exists(
+          selectFrom("applications")
+            .select("id")
+            .whereRef("applications.opportunity_id", "=", "opportunities.id")
+            .where("freelancer_id", "=", julia.id),
+        ),
+      ),
     )
     .orderBy("created_at", "desc")
     .executeTakeFirst();
@@ -462,11 +511,28 @@ async function seedInvitation(db: Kysely<Database>, users: Map<string, UserRow>)
   const at = new Date(Date.now() - 2 * HOUR).toISOString();
   await db
     .insertInto("invitations")
-    .values({ id: randomUUID(), opportunity_id: opportunity.id, freelancer_id: julia.id, merchant_id: ana.id, message: "Júlia, gostei muito do seu perfil e do seu portfólio. Topa conversar sobre este projeto?", status: "pending", created_at: at, updated_at: at })
+    .values({
+      id: randomUUID(),
+      opportunity_id: opportunity.id,
+      freelancer_id: julia.id,
+      merchant_id: ana.id,
+      message: "Júlia, gostei muito do seu perfil e do seu portfólio. Topa conversar sobre este projeto?",
+      status: "pending",
+      created_at: at,
+      updated_at: at,
+    })
     .execute();
   await db
     .insertInto("notifications")
-    .values({ id: randomUUID(), user_id: julia.id, kind: "invitation_received", application_id: null, opportunity_id: opportunity.id, created_at: at, read_at: null })
+    .values({
+      id: randomUUID(),
+      user_id: julia.id,
+      kind: "invitation_received",
+      application_id: null,
+      opportunity_id: opportunity.id,
+      created_at: at,
+      read_at: null,
+    })
     .execute();
 }
 

@@ -21,9 +21,7 @@ async function createSchema(db: Kysely<unknown>, engine: "sqlite" | "postgres"):
     .addColumn("password_hash", "text", (c) => c.notNull())
     .addColumn("display_name", "text")
     .addColumn("full_name", "text", (c) => c.notNull())
-    .addColumn("account_type", "text", (c) =>
-      c.notNull().check(sql`account_type in ('merchant', 'freelancer')`),
-    )
+    .addColumn("account_type", "text", (c) => c.notNull().check(sql`account_type in ('merchant', 'freelancer')`))
     .addColumn("bio", "text", (c) => c.notNull().defaultTo(""))
     .addColumn("skills", "text", (c) => c.notNull().defaultTo("[]"))
     .addColumn("photo_path", "text")
@@ -48,11 +46,7 @@ async function createSchema(db: Kysely<unknown>, engine: "sqlite" | "postgres"):
     .addColumn("used_at", "text")
     .addColumn("created_at", "text", (c) => c.notNull())
     .execute();
-  await db.schema
-    .createIndex("password_resets_user_id")
-    .on("password_resets")
-    .column("user_id")
-    .execute();
+  await db.schema.createIndex("password_resets_user_id").on("password_resets").column("user_id").execute();
 
   await db.schema
     .createTable("opportunities")
@@ -61,27 +55,24 @@ async function createSchema(db: Kysely<unknown>, engine: "sqlite" | "postgres"):
       engine === "postgres" ? c.primaryKey() : c.primaryKey().autoIncrement(),
     )
     .addColumn("uuid", "text", (c) => c.notNull().unique())
-    .addColumn("merchant_id", "text", (c) =>
-      c.notNull().references("users.id").onDelete("cascade"),
-    )
+    .addColumn("merchant_id", "text", (c) => c.notNull().references("users.id").onDelete("cascade"))
     .addColumn("title", "text", (c) => c.notNull())
     .addColumn("description", "text", (c) => c.notNull())
     .addColumn("category", "text", (c) => c.notNull())
     .addColumn("skills", "text", (c) => c.notNull().defaultTo("[]"))
-    .addColumn("budget_type", "text", (c) =>
-      c.notNull().check(sql`budget_type in ('fixed', 'hourly')`),
-    )
+    .addColumn("budget_type", "text", (c) => c.notNull().check(sql`budget_type in ('fixed', 'hourly')`))
     .addColumn("budget_min_cents", "integer", (c) => c.notNull())
     .addColumn("budget_max_cents", "integer", (c) => c.notNull())
     .addColumn("currency", "text", (c) => c.notNull().defaultTo("BRL"))
     .addColumn("deadline", "text")
-    .addColumn("location_type", "text", (c) =>
-      c.notNull().check(sql`location_type in ('remote', 'onsite', 'hybrid')`),
-    )
+    .addColumn("location_type", "text", (c) => c.notNull().check(sql`location_type in ('remote', 'onsite', 'hybrid')`))
     .addColumn("city", "text")
     .addColumn("vacancies", "integer", (c) => c.notNull().defaultTo(1))
     .addColumn("status", "text", (c) =>
-      c.notNull().defaultTo("open").check(sql`status in ('open', 'closed', 'filled')`),
+      c
+        .notNull()
+        .defaultTo("open")
+        .check(sql`status in ('open', 'closed', 'filled')`),
     )
     .addColumn("applications_count", "integer", (c) => c.notNull().defaultTo(0))
     .addColumn("accepted_count", "integer", (c) => c.notNull().defaultTo(0))
@@ -109,19 +100,13 @@ async function createSchema(db: Kysely<unknown>, engine: "sqlite" | "postgres"):
   await db.schema
     .createTable("applications")
     .addColumn("id", "text", (c) => c.primaryKey())
-    .addColumn("opportunity_id", "integer", (c) =>
-      c.notNull().references("opportunities.id").onDelete("cascade"),
-    )
-    .addColumn("freelancer_id", "text", (c) =>
-      c.notNull().references("users.id").onDelete("cascade"),
-    )
+    .addColumn("opportunity_id", "integer", (c) => c.notNull().references("opportunities.id").onDelete("cascade"))
+    .addColumn("freelancer_id", "text", (c) => c.notNull().references("users.id").onDelete("cascade"))
     .addColumn("cover_letter", "text", (c) => c.notNull())
     .addColumn("price_cents", "integer", (c) => c.notNull())
     .addColumn("delivery_days", "integer", (c) => c.notNull())
     .addColumn("status", "text", (c) =>
-      c
-        .notNull()
-        .check(sql`status in ('pending', 'countered', 'accepted', 'rejected', 'withdrawn')`),
+      c.notNull().check(sql`status in ('pending', 'countered', 'accepted', 'rejected', 'withdrawn')`),
     )
     .addColumn("awaiting", "text")
     .addColumn("rejection_reason", "text")
@@ -144,12 +129,8 @@ async function createSchema(db: Kysely<unknown>, engine: "sqlite" | "postgres"):
   await db.schema
     .createTable("offers")
     .addColumn("id", "text", (c) => c.primaryKey())
-    .addColumn("application_id", "text", (c) =>
-      c.notNull().references("applications.id").onDelete("cascade"),
-    )
-    .addColumn("author", "text", (c) =>
-      c.notNull().check(sql`author in ('freelancer', 'merchant')`),
-    )
+    .addColumn("application_id", "text", (c) => c.notNull().references("applications.id").onDelete("cascade"))
+    .addColumn("author", "text", (c) => c.notNull().check(sql`author in ('freelancer', 'merchant')`))
     .addColumn("price_cents", "integer", (c) => c.notNull())
     .addColumn("delivery_days", "integer", (c) => c.notNull())
     .addColumn("message", "text")
@@ -166,12 +147,8 @@ async function createSchema(db: Kysely<unknown>, engine: "sqlite" | "postgres"):
     .addColumn("id", "text", (c) => c.primaryKey())
     .addColumn("user_id", "text", (c) => c.notNull().references("users.id").onDelete("cascade"))
     .addColumn("kind", "text", (c) => c.notNull())
-    .addColumn("application_id", "text", (c) =>
-      c.references("applications.id").onDelete("cascade"),
-    )
-    .addColumn("opportunity_id", "integer", (c) =>
-      c.references("opportunities.id").onDelete("cascade"),
-    )
+    .addColumn("application_id", "text", (c) => c.references("applications.id").onDelete("cascade"))
+    .addColumn("opportunity_id", "integer", (c) => c.references("opportunities.id").onDelete("cascade"))
     .addColumn("created_at", "text", (c) => c.notNull())
     .addColumn("read_at", "text")
     .execute();

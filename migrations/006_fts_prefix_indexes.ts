@@ -10,11 +10,15 @@ import { sql, type Kysely } from "kysely";
 
 async function rebuild(db: Kysely<unknown>, prefix: string) {
   await sql`DROP TABLE opportunities_fts`.execute(db);
-  await sql.raw(`CREATE VIRTUAL TABLE opportunities_fts USING fts5(
+  await sql
+    .raw(
+      `CREATE VIRTUAL TABLE opportunities_fts USING fts5(
     title, description, skills,
     content='opportunities', content_rowid='id',
     tokenize='unicode61 remove_diacritics 2'${prefix}
-  )`).execute(db);
+  )`,
+    )
+    .execute(db);
   await sql`INSERT INTO opportunities_fts(opportunities_fts) VALUES ('rebuild')`.execute(db);
 }
 

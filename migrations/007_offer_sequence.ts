@@ -8,10 +8,14 @@ import { sql, type Kysely } from "kysely";
 async function addSequence(db: Kysely<unknown>, tieBreak: "rowid" | "id") {
   await sql`ALTER TABLE offers ADD COLUMN seq integer NOT NULL DEFAULT 0`.execute(db);
   // Offers made before this migration are numbered in the order they were stored.
-  await sql.raw(`UPDATE offers SET seq = numbered.n
+  await sql
+    .raw(
+      `UPDATE offers SET seq = numbered.n
     FROM (SELECT ${tieBreak} AS ref, row_number() OVER (PARTITION BY application_id ORDER BY created_at, ${tieBreak}) AS n
           FROM offers) AS numbered
-    WHERE offers.${tieBreak} = numbered.ref`).execute(db);
+    WHERE offers.${tieBreak} = numbered.ref`,
+    )
+    .execute(db);
   await sql`CREATE UNIQUE INDEX offers_application_seq ON offers (application_id, seq)`.execute(db);
   await sql`DROP INDEX offers_application_created`.execute(db);
 }

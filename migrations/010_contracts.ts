@@ -3,7 +3,7 @@ import { sql, type Kysely, type RawBuilder } from "kysely";
 // Contracts: what an accepted application becomes (one each, keyed by the application's id).
 // Its timeline (deliveries, change requests, cancellation requests…) is contract_events, numbered
 // 1, 2, … per contract; the files of a delivery are contract_files, whose bytes live in the
-// store of the profile photos (app/services/uploads.server.ts). Accepted applications made
+// store of the profile photos (app/services/platform/uploads.server.ts). Accepted applications made
 // before this migration get their contract, in progress, due delivery_days after the hire.
 
 // due_at = the hire plus delivery_days, as an ISO 8601 UTC text like every timestamp.
@@ -41,7 +41,11 @@ async function createContracts(db: Kysely<unknown>, dueAt: RawBuilder<unknown>):
     .addColumn("created_at", "text", (c) => c.notNull())
     .addColumn("updated_at", "text", (c) => c.notNull())
     .execute();
-  await db.schema.createIndex("contracts_merchant_updated").on("contracts").columns(["merchant_id", "updated_at"]).execute();
+  await db.schema
+    .createIndex("contracts_merchant_updated")
+    .on("contracts")
+    .columns(["merchant_id", "updated_at"])
+    .execute();
   await db.schema
     .createIndex("contracts_freelancer_updated")
     .on("contracts")
@@ -90,4 +94,3 @@ async function createContracts(db: Kysely<unknown>, dueAt: RawBuilder<unknown>):
 export async function down(db: Kysely<unknown>): Promise<void> {
   for (const table of ["contract_files", "contract_events", "contracts"]) await db.schema.dropTable(table).execute();
 }
-

@@ -1,4 +1,4 @@
-import { sql, type Kysely } from "kysely";
+import type { Kysely } from "kysely";
 import { directoryColumns } from "../app/lib/directory";
 
 // Profiles gain a city and whether the person takes remote work; the freelancer directory
@@ -7,11 +7,23 @@ import { directoryColumns } from "../app/lib/directory";
 
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.alterTable("users").addColumn("city", "text").execute();
-  await db.schema.alterTable("users").addColumn("remote", "integer", (c) => c.notNull().defaultTo(1)).execute();
-  await db.schema.alterTable("users").addColumn("search_text", "text", (c) => c.notNull().defaultTo(" ")).execute();
-  await db.schema.alterTable("users").addColumn("search_skills", "text", (c) => c.notNull().defaultTo("||")).execute();
+  await db.schema
+    .alterTable("users")
+    .addColumn("remote", "integer", (c) => c.notNull().defaultTo(1))
+    .execute();
+  await db.schema
+    .alterTable("users")
+    .addColumn("search_text", "text", (c) => c.notNull().defaultTo(" "))
+    .execute();
+  await db.schema
+    .alterTable("users")
+    .addColumn("search_skills", "text", (c) => c.notNull().defaultTo("||"))
+    .execute();
   await db.schema.alterTable("users").addColumn("search_city", "text").execute();
-  await db.schema.alterTable("users").addColumn("sort_name", "text", (c) => c.notNull().defaultTo("")).execute();
+  await db.schema
+    .alterTable("users")
+    .addColumn("sort_name", "text", (c) => c.notNull().defaultTo(""))
+    .execute();
 
   const users = await db.selectFrom("users").select(["id", "full_name", "display_name", "bio", "skills"]).execute();
   for (const u of users) {
@@ -35,7 +47,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .on("users")
     .columns(["account_type", "created_at desc", "id desc"])
     .execute();
-  await db.schema.createIndex("users_directory_name").on("users").columns(["account_type", "sort_name", "id"]).execute();
+  await db.schema
+    .createIndex("users_directory_name")
+    .on("users")
+    .columns(["account_type", "sort_name", "id"])
+    .execute();
 }
 
 export async function down(db: Kysely<any>): Promise<void> {

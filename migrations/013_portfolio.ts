@@ -1,7 +1,7 @@
 import type { Kysely } from "kysely";
 
 // A freelancer's portfolio: up to 20 pieces of work (the service keeps the count), each with an
-// optional link and an optional image kept in the photo store (app/services/uploads.server.ts).
+// optional link and an optional image kept in the photo store (app/services/platform/uploads.server.ts).
 
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema
@@ -15,7 +15,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn("created_at", "text", (c) => c.notNull())
     .addColumn("updated_at", "text", (c) => c.notNull())
     .execute();
-  await db.schema.createIndex("portfolio_items_user_created").on("portfolio_items").columns(["user_id", "created_at"]).execute();
+  await db.schema
+    .createIndex("portfolio_items_user_created")
+    .on("portfolio_items")
+    .columns(["user_id", "created_at"])
+    .execute();
 }
 
 export async function down(db: Kysely<any>): Promise<void> {

@@ -17,8 +17,16 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn("updated_at", "text", (c) => c.notNull())
     .addUniqueConstraint("invitations_one_per_freelancer", ["opportunity_id", "freelancer_id"])
     .execute();
-  await db.schema.createIndex("invitations_freelancer_created").on("invitations").columns(["freelancer_id", "created_at"]).execute();
-  await db.schema.createIndex("invitations_merchant_created").on("invitations").columns(["merchant_id", "created_at"]).execute();
+  await db.schema
+    .createIndex("invitations_freelancer_created")
+    .on("invitations")
+    .columns(["freelancer_id", "created_at"])
+    .execute();
+  await db.schema
+    .createIndex("invitations_merchant_created")
+    .on("invitations")
+    .columns(["merchant_id", "created_at"])
+    .execute();
 }
 
 export async function down(db: Kysely<any>): Promise<void> {

@@ -24,12 +24,25 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn("created_at", "text", (c) => c.notNull())
     .addUniqueConstraint("reviews_one_per_author", ["contract_id", "author_id"])
     .execute();
-  await db.schema.createIndex("reviews_subject_published").on("reviews").columns(["subject_id", "published_at"]).execute();
+  await db.schema
+    .createIndex("reviews_subject_published")
+    .on("reviews")
+    .columns(["subject_id", "published_at"])
+    .execute();
   // The schedule's question: hidden reviews whose time has come.
   await db.schema.createIndex("reviews_hidden_due").on("reviews").columns(["published_at", "publish_due_at"]).execute();
-  await db.schema.alterTable("users").addColumn("rating_count", "integer", (c) => c.notNull().defaultTo(0)).execute();
-  await db.schema.alterTable("users").addColumn("rating_sum", "integer", (c) => c.notNull().defaultTo(0)).execute();
-  await db.schema.alterTable("contracts").addColumn("reviews_count", "integer", (c) => c.notNull().defaultTo(0)).execute();
+  await db.schema
+    .alterTable("users")
+    .addColumn("rating_count", "integer", (c) => c.notNull().defaultTo(0))
+    .execute();
+  await db.schema
+    .alterTable("users")
+    .addColumn("rating_sum", "integer", (c) => c.notNull().defaultTo(0))
+    .execute();
+  await db.schema
+    .alterTable("contracts")
+    .addColumn("reviews_count", "integer", (c) => c.notNull().defaultTo(0))
+    .execute();
 }
 
 export async function down(db: Kysely<any>): Promise<void> {

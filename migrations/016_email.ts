@@ -26,7 +26,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn("opportunity_id", "integer", (c) => c.references("opportunities.id").onDelete("cascade"))
     // Events folded into this e-mail (new messages of one conversation): 1, 2, …
     .addColumn("items", "integer", (c) => c.notNull().defaultTo(1))
-    .addColumn("status", "text", (c) => c.notNull().check(sql`status in ('pending', 'sending', 'sent', 'skipped', 'failed')`))
+    .addColumn("status", "text", (c) =>
+      c.notNull().check(sql`status in ('pending', 'sending', 'sent', 'skipped', 'failed')`),
+    )
     .addColumn("attempts", "integer", (c) => c.notNull().defaultTo(0))
     .addColumn("next_attempt_at", "text", (c) => c.notNull())
     .addColumn("claim", "text")

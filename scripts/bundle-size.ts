@@ -22,8 +22,12 @@ function readManifest(): Manifest {
   const url = readFileSync("build/index.js", "utf8").match(/\/build\/manifest-[A-Za-z0-9]+\.js/)?.[0];
   const file = url ? join("public", url) : null;
   if (!file || !existsSync(file)) {
-    const found = existsSync("public/build") ? readdirSync("public/build").filter((f) => f.startsWith("manifest-")) : [];
-    fail(`The manifest named by build/index.js (${url ?? "none"}) is missing; found: ${found.join(", ") || "nothing"}.`);
+    const found = existsSync("public/build")
+      ? readdirSync("public/build").filter((f) => f.startsWith("manifest-"))
+      : [];
+    fail(
+      `The manifest named by build/index.js (${url ?? "none"}) is missing; found: ${found.join(", ") || "nothing"}.`,
+    );
   }
   const text = readFileSync(file, "utf8");
   return JSON.parse(text.slice(text.indexOf("{"), text.lastIndexOf("}") + 1)) as Manifest;
@@ -43,7 +47,8 @@ function matchRoutes(manifest: Manifest, pathname: string): string[] {
   const leaf = leaves.find((r) => r.index) ?? leaves[0];
   if (!leaf) fail(`No route renders ${pathname}.`);
   const chain: string[] = [];
-  for (let r: RouteEntry | undefined = leaf; r; r = r.parentId ? manifest.routes[r.parentId] : undefined) chain.unshift(r.id);
+  for (let r: RouteEntry | undefined = leaf; r; r = r.parentId ? manifest.routes[r.parentId] : undefined)
+    chain.unshift(r.id);
   return chain;
 }
 
@@ -73,5 +78,7 @@ rows.sort((a, b) => b.size - a.size);
 for (const page of PAGES) console.info(`${page}: ${perPage[page].join(" > ")}`);
 for (const { url, size } of rows) console.info(`${(size / 1000).toFixed(1).padStart(7)} kB  ${url}`);
 const kb = (n: number) => `${(n / 1000).toFixed(1)} kB`;
-console.info(`First-page JavaScript: ${kb(total)} gzipped (${kb(totalRaw)} raw, ${rows.length} files); budget ${kb(BUDGET_BYTES)}.`);
+console.info(
+  `First-page JavaScript: ${kb(total)} gzipped (${kb(totalRaw)} raw, ${rows.length} files); budget ${kb(BUDGET_BYTES)}.`,
+);
 if (total > BUDGET_BYTES) fail(`Over budget by ${kb(total - BUDGET_BYTES)}.`);

@@ -9,7 +9,7 @@ import { join, resolve } from "node:path";
 import SQLite from "better-sqlite3";
 import { sql } from "kysely";
 import { config } from "../app/config.server";
-import { contentTypeOf } from "../app/services/uploads.server";
+import { contentTypeOf } from "../app/services/platform/uploads.server";
 import { db, engine, migrateToLatest } from "../db";
 
 /** Parents before children, as the foreign keys want them. */
@@ -48,11 +48,16 @@ const sqlite = new SQLite(source, { readonly: true, fileMustExist: true });
 await migrateToLatest();
 const applied = (names: { name: string }[]) => names.map((n) => n.name).join(",");
 const sourceMigrations = sqlite.prepare("SELECT name FROM kysely_migration ORDER BY name").all() as { name: string }[];
-const targetMigrations = await db.selectFrom("kysely_migration" as never).select("name" as never).orderBy("name" as never).execute();
+const targetMigrations = await db
+  .selectFrom("kysely_migration" as never)
+  .select("name" as never)
+  .orderBy("name" as never)
+  .execute();
 if (applied(sourceMigrations) !== applied(targetMigrations as { name: string }[])) {
   fail(`${source} is not at the latest schema: run DATABASE_PATH=${source} npm run migrate first`);
 }
-if (await db.selectFrom("users").select("id").limit(1).executeTakeFirst()) fail("the PostgreSQL database already has users");
+if (await db.selectFrom("users").select("id").limit(1).executeTakeFirst())
+  fail("the PostgreSQL database already has users");
 
 const started = Date.now();
 const counts: Record<string, number> = {};
@@ -64,7 +69,11 @@ await db.transaction().execute(async (trx) => {
     const rows = sqlite.prepare(`SELECT ${columns.map((c) => `"${c}"`).join(", ")} FROM "${table}"`).iterate();
     let batch: Record<string, unknown>[] = [];
     const flush = async () => {
-      if (batch.length > 0) await trx.insertInto(table as "users").values(batch as never).execute();
+      if (batch.length > 0)
+        await trx
+          .insertInto(table as "users")
+          .values(batch as never)
+          .execute();
       counts[table] = (counts[table] ?? 0) + batch.length;
       batch = [];
     };
@@ -95,14 +104,21 @@ await db.transaction().execute(async (trx) => {
     }
     await trx
       .insertInto("photos")
-      .values({ name: photo_path, content_type: contentTypeOf(photo_path), bytes: readFileSync(file), created_at: new Date().toISOString() })
+      .values({
+        name: photo_path,
+        content_type: contentTypeOf(photo_path),
+        bytes: readFileSync(file),
+        created_at: new Date().toISOString(),
+      })
       .execute();
     photos++;
   }
   counts.photos = photos;
   // Contract and message files are stored like photos.
   let files = 0;
-  const attachments = sqlite.prepare("SELECT stored_name FROM contract_files UNION ALL SELECT stored_name FROM message_files").all();
+  const attachments = sqlite
+    .prepare("SELECT stored_name FROM contract_files UNION ALL SELECT stored_name FROM message_files")
+    .all();
   for (const { stored_name } of attachments as { stored_name: string }[]) {
     const file = join(config.UPLOADS_DIR, stored_name);
     if (!existsSync(file)) {
@@ -111,7 +127,12 @@ await db.transaction().execute(async (trx) => {
     }
     await trx
       .insertInto("photos")
-      .values({ name: stored_name, content_type: contentTypeOf(stored_name), bytes: readFileSync(file), created_at: new Date().toISOString() })
+      .values({
+        name: stored_name,
+        content_type: contentTypeOf(stored_name),
+        bytes: readFileSync(file),
+        created_at: new Date().toISOString(),
+      })
       .execute();
     files++;
   }

@@ -27,6 +27,8 @@ if (values.opportunities !== undefined) {
   );
 } else {
   const seeded = await seedDemo(db);
-  console.info(seeded ? `Demo data seeded (password: ${demoAccounts.password}).` : "Database already has users; nothing seeded.");
+  console.info(
+    seeded ? `Demo data seeded (password: ${demoAccounts.password}).` : "Database already has users; nothing seeded.",
+  );
 }
 await db.destroy();

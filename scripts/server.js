@@ -28,7 +28,10 @@ const build = await import(pathToFileURL(buildPath).href);
 const app = express();
 app.disable("x-powered-by");
 // Kept off: Express would read X-Forwarded-* only with it set, and nothing here needs req.ip.
-app.use(build.publicPath, express.static(build.assetsBuildDirectory, { immutable: true, maxAge: "1y", fallthrough: false }));
+app.use(
+  build.publicPath,
+  express.static(build.assetsBuildDirectory, { immutable: true, maxAge: "1y", fallthrough: false }),
+);
 app.use("/locales", express.static("public/locales", { maxAge: "1h", fallthrough: false }));
 app.get("/favicon.svg", express.static("public", { maxAge: "1h" }));
 // A request answered before its body was read (a 401 or 415 refuses without reading, say): the
@@ -40,7 +43,8 @@ const UNREAD_BODY_LIMIT = 16 * 1024 * 1024;
 app.use((req, res, next) => {
   const writeHead = res.writeHead;
   res.writeHead = function (...args) {
-    if (!req.complete && Number(req.headers["content-length"] ?? 0) > UNREAD_BODY_LIMIT) res.setHeader("Connection", "close");
+    if (!req.complete && Number(req.headers["content-length"] ?? 0) > UNREAD_BODY_LIMIT)
+      res.setHeader("Connection", "close");
     return writeHead.apply(this, args);
   };
   res.once("finish", () => {
@@ -66,10 +70,16 @@ app.use(async (req, res, next) => {
   for (const [name, value] of Object.entries(req.headers)) {
     if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(", ") : value);
   }
-  const refusal = crossSiteRefusal(new Request(`http://${req.headers.host ?? "localhost"}${req.originalUrl}`, { method: req.method, headers }));
+  const refusal = crossSiteRefusal(
+    new Request(`http://${req.headers.host ?? "localhost"}${req.originalUrl}`, { method: req.method, headers }),
+  );
   if (!refusal) return next();
   // The body is left unread: the connection closes after the answer.
-  res.status(refusal.status).set(Object.fromEntries(refusal.headers)).set("Connection", "close").send(await refusal.text());
+  res
+    .status(refusal.status)
+    .set(Object.fromEntries(refusal.headers))
+    .set("Connection", "close")
+    .send(await refusal.text());
 });
 app.all("*", createRequestHandler({ build, mode: build.mode }));
 

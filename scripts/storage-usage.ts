@@ -3,9 +3,9 @@
 //   npm run storage                 -> the 50 largest
 //   npm run storage -- --limit 200
 // Reads the database the server uses (DATABASE_PATH or DATABASE_URL). The operator console will
-// show the same through storageUsage (app/services/storage.server.ts).
+// show the same through storageUsage (app/services/platform/storage.server.ts).
 import { db } from "../db";
-import { describeBytes, quotaBytes, storageUsage } from "../app/services/storage.server";
+import { describeBytes, quotaBytes, storageUsage } from "../app/services/platform/storage.server";
 
 const at = process.argv.indexOf("--limit");
 const limit = at >= 0 ? Number(process.argv[at + 1]) : 50;
@@ -19,7 +19,14 @@ if (rows.length === 0) console.info("no user keeps any file yet");
 else {
   console.info(["used".padStart(10), "quota".padStart(6), "account".padEnd(10), "e-mail"].join("  "));
   for (const r of rows) {
-    console.info([describeBytes(r.used_bytes).padStart(10), `${r.percent.toLocaleString("pt-BR")}%`.padStart(6), r.account_type.padEnd(10), r.email].join("  "));
+    console.info(
+      [
+        describeBytes(r.used_bytes).padStart(10),
+        `${r.percent.toLocaleString("pt-BR")}%`.padStart(6),
+        r.account_type.padEnd(10),
+        r.email,
+      ].join("  "),
+    );
   }
 }
 await db.destroy();

@@ -1,5 +1,5 @@
 import { useEffect } from "react";
-import type { UserJson } from "~/services/users.server";
+import type { UserJson } from "~/services/accounts/users.server";
 
 export const STORAGE_TOKEN_KEY = "auth_token";
 export const STORAGE_USER_KEY = "user";

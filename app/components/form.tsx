@@ -1,5 +1,5 @@
 import type { InputHTMLAttributes, ReactNode, TextareaHTMLAttributes } from "react";
-import type { FormErrorData } from "~/services/forms.server";
+import type { FormErrorData } from "~/web/forms.server";
 
 type FieldFrameProps = { id: string; label: string; error?: string; hint?: ReactNode };
 
@@ -29,7 +29,12 @@ function ariaFor({ id, error, hint }: Omit<FieldFrameProps, "label">) {
   };
 }
 
-type FieldProps = { name: string; label: string; error?: string; hint?: ReactNode } & InputHTMLAttributes<HTMLInputElement>;
+type FieldProps = {
+  name: string;
+  label: string;
+  error?: string;
+  hint?: ReactNode;
+} & InputHTMLAttributes<HTMLInputElement>;
 
 export function Field({ name, label, error, hint, id = name, ...input }: FieldProps) {
   return (
@@ -39,7 +44,12 @@ export function Field({ name, label, error, hint, id = name, ...input }: FieldPr
   );
 }
 
-type TextAreaProps = { name: string; label: string; error?: string; hint?: ReactNode } & TextareaHTMLAttributes<HTMLTextAreaElement>;
+type TextAreaProps = {
+  name: string;
+  label: string;
+  error?: string;
+  hint?: ReactNode;
+} & TextareaHTMLAttributes<HTMLTextAreaElement>;
 
 export function TextAreaField({ name, label, error, hint, id = name, ...area }: TextAreaProps) {
   return (

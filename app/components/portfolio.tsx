@@ -3,7 +3,7 @@ import { Form } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { Field, FormMessage, TextAreaField } from "~/components/form";
 import { MAX_PORTFOLIO_ITEMS } from "~/lib/schemas";
-import type { FormErrorData } from "~/services/forms.server";
+import type { FormErrorData } from "~/web/forms.server";
 
 export type PortfolioItem = {
   id: string;
@@ -52,7 +52,15 @@ function ItemFields({ item, refusal }: ItemFormProps) {
   const errors = refusal?.errors ?? {};
   return (
     <>
-      <Field id={`${prefix}title`} name="title" label={t("portfolio.title")} required maxLength={LIMITS.portfolio_title.max} defaultValue={value("title")} error={errors.title} />
+      <Field
+        id={`${prefix}title`}
+        name="title"
+        label={t("portfolio.title")}
+        required
+        maxLength={LIMITS.portfolio_title.max}
+        defaultValue={value("title")}
+        error={errors.title}
+      />
       <TextAreaField
         id={`${prefix}description`}
         name="description"
@@ -111,7 +119,9 @@ export function PortfolioEditor({ items, refusal }: { items: PortfolioItem[]; re
                   <input type="hidden" name="intent" value="portfolio_update" />
                   <input type="hidden" name="id" value={item.id} />
                   <ItemFields item={item} refusal={refusedId === item.id ? refusal : undefined} />
-                  <button type="submit" className="btn btn-primary btn-sm">{t("actions.save")}</button>
+                  <button type="submit" className="btn btn-primary btn-sm">
+                    {t("actions.save")}
+                  </button>
                 </Form>
               </details>
               <Form method="post" action="?portfolio" encType="multipart/form-data">
@@ -134,7 +144,9 @@ export function PortfolioEditor({ items, refusal }: { items: PortfolioItem[]; re
             <input type="hidden" name="intent" value="portfolio_add" />
             <ItemFields refusal={refusedId === "new" ? refusal : undefined} />
             <div className="form-actions">
-              <button type="submit" className="btn btn-primary">{t("portfolio.add_button")}</button>
+              <button type="submit" className="btn btn-primary">
+                {t("portfolio.add_button")}
+              </button>
             </div>
           </Form>
         </>

@@ -25,20 +25,26 @@ export function FreelancerCard({ person }: { person: ProfileCardData }) {
       <Avatar user={person} size="md" />
       <div className="person-body">
         <h3>
-          <Link to={`/freelancers/${person.id}`} className="stretched-link">{person.name}</Link>
+          <Link to={`/freelancers/${person.id}`} className="stretched-link">
+            {person.name}
+          </Link>
         </h3>
         <p className="muted person-where">
           {[person.city, person.remote ? t("directory.remote_badge") : null].filter(Boolean).join(" · ")}
         </p>
         <p className="person-where">
           <RatingSummary rating={person.rating} />
-          {person.completed_contracts ? <span className="muted"> · {t("directory.completed", { count: person.completed_contracts })}</span> : null}
+          {person.completed_contracts ? (
+            <span className="muted"> · {t("directory.completed", { count: person.completed_contracts })}</span>
+          ) : null}
         </p>
         {person.bio ? <p className="person-bio">{person.bio}</p> : null}
         {person.skills.length ? (
           <ul className="tags tags-sm">
             {person.skills.map((s) => (
-              <li key={s} className="tag">{s}</li>
+              <li key={s} className="tag">
+                {s}
+              </li>
             ))}
           </ul>
         ) : null}

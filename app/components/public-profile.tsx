@@ -20,7 +20,15 @@ export type PublicProfileData = {
 };
 
 /** The head and details of a public profile; what differs by account type comes as children. */
-export function PublicProfile({ profile, facts, children }: { profile: PublicProfileData; facts?: ReactNode; children?: ReactNode }) {
+export function PublicProfile({
+  profile,
+  facts,
+  children,
+}: {
+  profile: PublicProfileData;
+  facts?: ReactNode;
+  children?: ReactNode;
+}) {
   const { t, i18n } = useTranslation();
   return (
     <div className="page">
@@ -40,7 +48,9 @@ export function PublicProfile({ profile, facts, children }: { profile: PublicPro
           </div>
           <div>
             <dt>{t("reviews.rating_label", { ns: "market" })}</dt>
-            <dd><RatingSummary rating={profile.rating} /></dd>
+            <dd>
+              <RatingSummary rating={profile.rating} />
+            </dd>
           </div>
           <div>
             <dt>{t("reviews.completed_contracts", { ns: "market" })}</dt>
@@ -69,7 +79,9 @@ export function PublicProfile({ profile, facts, children }: { profile: PublicPro
               {profile.skills.length ? (
                 <ul className="tags">
                   {profile.skills.map((skill) => (
-                    <li key={skill} className="tag">{skill}</li>
+                    <li key={skill} className="tag">
+                      {skill}
+                    </li>
                   ))}
                 </ul>
               ) : (

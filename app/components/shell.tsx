@@ -5,7 +5,7 @@ import { useFocusTrap } from "~/lib/focus-trap";
 import { useHydrated } from "~/lib/hydrated";
 import { APP_VERSION } from "~/lib/layout";
 import { displayNameOf } from "~/lib/users";
-import type { UserJson } from "~/services/users.server";
+import type { UserJson } from "~/services/accounts/users.server";
 import { clearAuthStorage } from "./auth-mirror";
 import { Avatar } from "./avatar";
 import { Icon, type IconName } from "./icons";
@@ -128,11 +128,18 @@ export function Shell({ user, children, bell }: { user: UserJson; children: Reac
       <aside className="sidebar" id="sidebar" aria-label={t("nav.label")} ref={menu.sidebar}>
         <div className="sidebar-head">
           <a href="/" className="sidebar-brand">
-            <span className="logo-mark" aria-hidden="true">F</span>
+            <span className="logo-mark" aria-hidden="true">
+              F
+            </span>
             <span>Freela</span>
           </a>
           {menu.hydrated ? (
-            <button type="button" className="icon-button sidebar-close" onClick={() => menu.setOpen(false)} title={t("nav.close_menu")}>
+            <button
+              type="button"
+              className="icon-button sidebar-close"
+              onClick={() => menu.setOpen(false)}
+              title={t("nav.close_menu")}
+            >
               <Icon name="close" />
               <span className="sr-only">{t("nav.close_menu")}</span>
             </button>
@@ -157,6 +164,8 @@ export function Shell({ user, children, bell }: { user: UserJson; children: Reac
           </ul>
         </nav>
       </aside>
+      {/* Without JavaScript, a click beside the open menu closes it; hidden from assistive technology. */}
+      {/* eslint-disable-next-line jsx-a11y/label-has-associated-control */}
       <label htmlFor="nav-toggle" className="sidebar-backdrop" aria-hidden="true" />
       <div className="main" ref={menu.page}>
         <header className="topbar">

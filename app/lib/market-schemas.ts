@@ -22,8 +22,7 @@ import { optionalText, tagsField, text } from "./schemas";
 
 export * from "./market-constants";
 
-const emptyToUndefined = (v: unknown) =>
-  v === null || (typeof v === "string" && v.trim() === "") ? undefined : v;
+const emptyToUndefined = (v: unknown) => (v === null || (typeof v === "string" && v.trim() === "") ? undefined : v);
 
 /** Digits in a string become a number, so forms and JSON share one schema. */
 const toNumber = (v: unknown) => {
@@ -35,19 +34,12 @@ const toNumber = (v: unknown) => {
 export function intField(key: string, min: number, max: number) {
   return z.preprocess(
     toNumber,
-    z
-      .number({ required_error: key, invalid_type_error: key })
-      .int(key)
-      .min(min, key)
-      .max(max, key),
+    z.number({ required_error: key, invalid_type_error: key }).int(key).min(min, key).max(max, key),
   );
 }
 
 function enumField<T extends readonly [string, ...string[]]>(values: T, key: string) {
-  return z.preprocess(
-    emptyToUndefined,
-    z.enum(values, { errorMap: () => ({ message: key }) }),
-  );
+  return z.preprocess(emptyToUndefined, z.enum(values, { errorMap: () => ({ message: key }) }));
 }
 
 // Building a formatter is costly (it loads time-zone data); one is enough.
@@ -137,18 +129,24 @@ export type OpportunityInput = z.output<typeof opportunityInputSchema>;
 export type OpportunityPatch = z.output<typeof opportunityPatchSchema>;
 
 const pageFields = {
-  page: z.preprocess(toNumber, z
-    .number({ invalid_type_error: "page_invalid" })
-    .int("page_invalid")
-    .min(1, "page_invalid")
-    .max(1_000_000, "page_invalid")
-    .default(1)),
-  per_page: z.preprocess(toNumber, z
-    .number({ invalid_type_error: "per_page_invalid" })
-    .int("per_page_invalid")
-    .min(1, "per_page_invalid")
-    .max(MAX_PER_PAGE, "per_page_invalid")
-    .default(DEFAULT_PER_PAGE)),
+  page: z.preprocess(
+    toNumber,
+    z
+      .number({ invalid_type_error: "page_invalid" })
+      .int("page_invalid")
+      .min(1, "page_invalid")
+      .max(1_000_000, "page_invalid")
+      .default(1),
+  ),
+  per_page: z.preprocess(
+    toNumber,
+    z
+      .number({ invalid_type_error: "per_page_invalid" })
+      .int("per_page_invalid")
+      .min(1, "per_page_invalid")
+      .max(MAX_PER_PAGE, "per_page_invalid")
+      .default(DEFAULT_PER_PAGE),
+  ),
 };
 
 /** `page` and `per_page` of any list. */
@@ -158,10 +156,7 @@ const optionalEnum = <T extends readonly [string, ...string[]]>(values: T, key: 
   z.preprocess(emptyToUndefined, z.enum(values, { errorMap: () => ({ message: key }) }).optional());
 
 const optionalCents = (key: string) =>
-  z.preprocess(
-    toNumber,
-    z.number({ invalid_type_error: key }).int(key).min(0, key).max(MAX_CENTS, key).optional(),
-  );
+  z.preprocess(toNumber, z.number({ invalid_type_error: key }).int(key).min(0, key).max(MAX_CENTS, key).optional());
 
 /** List filters from a plain object of strings (a URL's search params). */
 export const opportunityQuerySchema = z.object({

@@ -9,7 +9,9 @@ const byteLength = (s: string) => new TextEncoder().encode(s).length;
  * Control characters (C0 and C1; tab and line breaks aside) and lone surrogates: nothing a person
  * types, and a lone surrogate cannot even be stored as UTF-8, so it would not come back as it was sent.
  */
-const UNTYPEABLE = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+const UNTYPEABLE =
+  // eslint-disable-next-line no-control-regex -- control characters are what it looks for
+  /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
 export const typeable = (s: string) => !UNTYPEABLE.test(s);
 
@@ -37,7 +39,7 @@ export function text(key: string, min: number, max: number) {
 /** An optional text field: empty means absent. */
 export function optionalText(key: string, min: number, max: number) {
   return z.preprocess(
-    (v) => (typeof v === "string" && v.trim() === "" ? undefined : v ?? undefined),
+    (v) => (typeof v === "string" && v.trim() === "" ? undefined : (v ?? undefined)),
     text(key, min, max).optional(),
   );
 }
@@ -58,15 +60,22 @@ export const newPasswordField = z
 export function tagsField(maxTags: number, key: string) {
   return z.preprocess(
     (v) => {
-      const list = typeof v === "string" ? v.split(",") : v ?? [];
+      const list = typeof v === "string" ? v.split(",") : (v ?? []);
       if (!Array.isArray(list)) return list;
       const tags = list.map((s) => (typeof s === "string" ? s.trim() : s)).filter((s) => s !== "");
       return [...new Set(tags)];
     },
     z
-      .array(z.string({ invalid_type_error: key }).min(LIMITS.skill.min, key).max(LIMITS.skill.max, key).refine(typeable, key), {
-        invalid_type_error: key,
-      })
+      .array(
+        z
+          .string({ invalid_type_error: key })
+          .min(LIMITS.skill.min, key)
+          .max(LIMITS.skill.max, key)
+          .refine(typeable, key),
+        {
+          invalid_type_error: key,
+        },
+      )
       .max(maxTags, key),
   );
 }
@@ -99,7 +108,10 @@ export const loginSchema = z.object({
 /** A yes/no form or JSON value: true/false, "1"/"0", "true"/"false", "on" (a checked box). */
 export function flagField(key: string) {
   return z.preprocess(
-    (v) => (typeof v === "string" ? ({ "1": true, true: true, on: true, "0": false, false: false } as Record<string, boolean>)[v.trim()] ?? v : v),
+    (v) =>
+      typeof v === "string"
+        ? (({ "1": true, true: true, on: true, "0": false, false: false } as Record<string, boolean>)[v.trim()] ?? v)
+        : v,
     z.boolean({ invalid_type_error: key, required_error: key }),
   );
 }
@@ -117,7 +129,12 @@ export const profileSchema = z.object({
   ),
   bio: z.preprocess(
     (v) => (v === null ? "" : v),
-    z.string({ invalid_type_error: "bio_length" }).trim().max(LIMITS.bio.max, "bio_length").refine(typeable, "text_invalid_characters").optional(),
+    z
+      .string({ invalid_type_error: "bio_length" })
+      .trim()
+      .max(LIMITS.bio.max, "bio_length")
+      .refine(typeable, "text_invalid_characters")
+      .optional(),
   ),
   skills: z.preprocess((v) => (v === null ? [] : v), tagsField(15, "skills_invalid").optional()),
   city: z.preprocess(

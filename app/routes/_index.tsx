@@ -3,8 +3,8 @@ import { useLoaderData } from "@remix-run/react";
 import { MarketErrorBoundary } from "~/components/market/error-boundary";
 import { OpportunityList } from "~/components/market/opportunity-list";
 import { marketTitleMeta } from "~/lib/market-meta";
-import { loadOpportunityList } from "~/services/opportunity-list.server";
-import { requireUser } from "~/services/auth.server";
+import { loadOpportunityList } from "~/web/opportunity-list.server";
+import { requireUser } from "~/web/auth.server";
 
 // The default route: the same list as /opportunities, under the title SPEC.md gives it.
 export const meta = marketTitleMeta("titles.home");

@@ -1,10 +1,10 @@
 import { redirect, type ActionFunctionArgs } from "@remix-run/node";
 import { supportedLngs, type Lng } from "~/lib/i18n";
-import { assertSameOrigin, safeRedirect } from "~/services/auth.server";
-import { formError, readForm } from "~/services/forms.server";
-import { rememberLocale } from "~/services/email.server";
-import { localeCookie } from "~/services/i18n.server";
-import { getOptionalUser } from "~/services/sessions.server";
+import { assertSameOrigin, safeRedirect } from "~/web/auth.server";
+import { formError, readForm } from "~/web/forms.server";
+import { rememberLocale } from "~/services/messaging/email.server";
+import { localeCookie } from "~/web/i18n.server";
+import { getOptionalUser } from "~/services/accounts/sessions.server";
 
 export async function loader() {
   return redirect("/");

@@ -1,4 +1,4 @@
-// bcrypt off the event loop: app/services/passwords.server.ts sends hashing and checks here.
+// bcrypt off the event loop: app/services/accounts/passwords.server.ts sends hashing and checks here.
 // Plain JavaScript, read from disk at run time (the server bundle does not carry it).
 import { setPriority } from "node:os";
 import bcrypt from "bcryptjs";

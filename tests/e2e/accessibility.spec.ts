@@ -71,7 +71,13 @@ function pageKey(url: URL) {
 
 async function newUserPage(browser: Browser, testInfo: TestInfo, role: Role, lng: string) {
   const { baseURL, timezoneId } = testInfo.project.use;
-  const context = await browser.newContext({ baseURL, timezoneId, locale: "pt-BR", reducedMotion: "reduce", viewport: DESKTOP });
+  const context = await browser.newContext({
+    baseURL,
+    timezoneId,
+    locale: "pt-BR",
+    reducedMotion: "reduce",
+    viewport: DESKTOP,
+  });
   const page = await context.newPage();
   if (role.email) await signIn(page, role.email, DEMO_PASSWORD);
   if (lng !== "pt-BR") {
@@ -105,7 +111,13 @@ async function crawl(page: Page, start: string[]) {
     visited.push(where);
     const status = response?.status() ?? 0;
     if (status >= 500) {
-      findings.push({ rule: `http-${status}`, impact: "critical", page: where, target: "document", help: "server error" });
+      findings.push({
+        rule: `http-${status}`,
+        impact: "critical",
+        page: where,
+        target: "document",
+        help: "server error",
+      });
       continue;
     }
     // What most people meet is the page after React took it over (the shell's menu button and
@@ -113,14 +125,29 @@ async function crawl(page: Page, start: string[]) {
     if (await page.locator(".shell").count()) await page.locator("button.menu-button").waitFor({ state: "attached" });
     // Each page at desktop width, and each shape of page at phone width too: the phone layout
     // hides, folds and moves things of its own, the same way for every page of one shape.
-    const widths = phoneChecked.has(shapeOf(url)) ? ([["desktop", DESKTOP]] as const) : ([["desktop", DESKTOP], ["phone", PHONE]] as const);
+    const widths = phoneChecked.has(shapeOf(url))
+      ? ([["desktop", DESKTOP]] as const)
+      : ([
+          ["desktop", DESKTOP],
+          ["phone", PHONE],
+        ] as const);
     phoneChecked.add(shapeOf(url));
     for (const [width, size] of widths) {
       await page.setViewportSize(size);
-      const results = await new AxeBuilder({ page }).options({ rules: AXE_RULES, resultTypes: ["violations"] }).withTags(AXE_TAGS).analyze();
+      const results = await new AxeBuilder({ page })
+        .options({ rules: AXE_RULES, resultTypes: ["violations"] })
+        .withTags(AXE_TAGS)
+        .analyze();
       for (const v of results.violations) {
         for (const node of v.nodes) {
-          findings.push({ rule: v.id, impact: v.impact ?? "", width, page: where, target: node.target.join(" "), help: v.help });
+          findings.push({
+            rule: v.id,
+            impact: v.impact ?? "",
+            width,
+            page: where,
+            target: node.target.join(" "),
+            help: v.help,
+          });
         }
       }
     }
@@ -129,7 +156,9 @@ async function crawl(page: Page, start: string[]) {
     const landed = new URL(page.url());
     if (landed.origin === origin && !seen.has(pageKey(landed))) seen.add(pageKey(landed));
 
-    const hrefs = await page.locator("a[href]:not([download])").evaluateAll((links) => links.map((a) => (a as HTMLAnchorElement).href));
+    const hrefs = await page
+      .locator("a[href]:not([download])")
+      .evaluateAll((links) => links.map((a) => (a as HTMLAnchorElement).href));
     for (const href of hrefs) {
       const next = new URL(href);
       next.hash = "";
@@ -171,7 +200,9 @@ for (const role of roles) {
       // Past the cap the rest is named, so that a grown demo shows what went unchecked.
       if (unvisited.length) testInfo.annotations.push({ type: "unvisited", description: unvisited.join(", ") });
       await testInfo.attach("pages", { body: visited.join("\n"), contentType: "text/plain" });
-      console.log(`${role.name}, ${lng}: ${visited.length} pages in ${Math.round((Date.now() - started) / 1000)} s, ${findings.length} findings`);
+      console.log(
+        `${role.name}, ${lng}: ${visited.length} pages in ${Math.round((Date.now() - started) / 1000)} s, ${findings.length} findings`,
+      );
       // The crawl really walked the role's pages (a broken sign-in would leave only the login page).
       expect(visited.length).toBeGreaterThanOrEqual(role.email ? 15 : 4);
       const lines = report(findings);

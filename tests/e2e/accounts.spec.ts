@@ -14,7 +14,9 @@ test.describe("a new user, with JavaScript", () => {
     await page.getByRole("button", { name: "Criar conta" }).click();
 
     await expect(page).toHaveURL(/\/auth\/login$/);
-    await expect(page.getByRole("status").filter({ hasText: "Cadastro realizado com sucesso! Faça login." })).toBeVisible();
+    await expect(
+      page.getByRole("status").filter({ hasText: "Cadastro realizado com sucesso! Faça login." }),
+    ).toBeVisible();
 
     await page.getByLabel("E-mail").fill(email);
     await page.getByLabel("Senha").fill("minha-senha-1");
@@ -53,7 +55,10 @@ test.describe("a new user, with JavaScript", () => {
     await page.locator(".user-menu").getByRole("button", { name: "Sair" }).click();
     await expect(page).toHaveURL(/\/auth\/login$/);
     await expect(page.getByRole("status").filter({ hasText: "Você saiu da sua conta." })).toBeVisible();
-    expect(await page.evaluate(() => [localStorage.getItem("auth_token"), localStorage.getItem("user")])).toEqual([null, null]);
+    expect(await page.evaluate(() => [localStorage.getItem("auth_token"), localStorage.getItem("user")])).toEqual([
+      null,
+      null,
+    ]);
     await page.goto("/profile");
     await expect(page).toHaveURL(/\/login\?redirectFrom=%2Fprofile$/);
   });

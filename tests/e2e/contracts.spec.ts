@@ -15,7 +15,10 @@ function story(javaScriptEnabled: boolean) {
 
     // The merchant finds the contract from the sidebar.
     await marina.goto("/dashboard");
-    await marina.getByRole("complementary", { name: "Menu principal" }).getByRole("link", { name: "Contratos" }).click();
+    await marina
+      .getByRole("complementary", { name: "Menu principal" })
+      .getByRole("link", { name: "Contratos" })
+      .click();
     await expect(marina).toHaveURL(/\/contracts$/);
     await marina.locator(".app-card").filter({ hasText: title }).getByRole("link", { name: "Abrir contrato" }).click();
     await expect(marina).toHaveURL(new RegExp(`/contracts/${id}$`));
@@ -28,11 +31,15 @@ function story(javaScriptEnabled: boolean) {
     await julia.goto(`/applications/${id}`);
     await julia.getByRole("link", { name: "Abrir o contrato" }).click();
     await expect(julia).toHaveURL(new RegExp(`/contracts/${id}$`));
-    await julia.getByLabel("Arquivos").setInputFiles({ name: "logo final.png", mimeType: "image/png", buffer: PNG_1X1 });
+    await julia
+      .getByLabel("Arquivos")
+      .setInputFiles({ name: "logo final.png", mimeType: "image/png", buffer: PNG_1X1 });
     await julia.getByRole("button", { name: "Enviar entrega" }).click();
     await expect(julia.locator("#message-error")).toHaveText("Descreva a entrega em até 4000 caracteres.");
     await julia.getByLabel("Mensagem da entrega").fill("Seguem o logotipo e a paleta de cores.");
-    await julia.getByLabel("Arquivos").setInputFiles({ name: "logo final.png", mimeType: "image/png", buffer: PNG_1X1 });
+    await julia
+      .getByLabel("Arquivos")
+      .setInputFiles({ name: "logo final.png", mimeType: "image/png", buffer: PNG_1X1 });
     await julia.getByRole("button", { name: "Enviar entrega" }).click();
     await expect(toast(julia, "Entrega enviada!")).toBeVisible();
     await expect(julia.locator(".badge.contract-delivered")).toHaveText("Entregue");
@@ -71,7 +78,9 @@ function story(javaScriptEnabled: boolean) {
 
     // The dashboard counts the value completed in the last 30 days.
     await marina.goto("/dashboard");
-    await expect(marina.locator(".figure").filter({ hasText: "Concluído nos últimos 30 dias" })).toContainText(money("R$ 1.500,00"));
+    await expect(marina.locator(".figure").filter({ hasText: "Concluído nos últimos 30 dias" })).toContainText(
+      money("R$ 1.500,00"),
+    );
 
     // Nobody else sees the contract or its files.
     const stranger = await registerViaApi(request, { account_type: "freelancer" });

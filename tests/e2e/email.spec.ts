@@ -27,7 +27,10 @@ async function newPage(browser: Browser, testInfo: TestInfo, javaScriptEnabled: 
 }
 
 for (const javaScriptEnabled of [true, false]) {
-  test(`e-mail settings ${javaScriptEnabled ? "with" : "without"} JavaScript`, async ({ request, browser }, testInfo) => {
+  test(`e-mail settings ${javaScriptEnabled ? "with" : "without"} JavaScript`, async ({
+    request,
+    browser,
+  }, testInfo) => {
     const user = await account(request);
     const page = await newPage(browser, testInfo, javaScriptEnabled);
     await signIn(page, user.email, user.password);
@@ -48,13 +51,20 @@ for (const javaScriptEnabled of [true, false]) {
     await expect(section.getByRole("checkbox", { name: "Contraproposta recebida" })).toBeChecked();
     await expect(section.getByLabel("Idioma dos e-mails")).toHaveValue("en");
 
-    const settings = (await (await request.get("/api/notification-settings", { headers: user.headers })).json()).settings;
-    expect(settings).toMatchObject({ locale: "en", kinds: { message_received: false, contract_overdue: false, offer_received: true } });
+    const settings = (await (await request.get("/api/notification-settings", { headers: user.headers })).json())
+      .settings;
+    expect(settings).toMatchObject({
+      locale: "en",
+      kinds: { message_received: false, contract_overdue: false, offer_received: true },
+    });
     await page.context().close();
   });
 }
 
-test("the unsubscribe link of an e-mail works signed out, and a tampered one says so", async ({ request, browser }, testInfo) => {
+test("the unsubscribe link of an e-mail works signed out, and a tampered one says so", async ({
+  request,
+  browser,
+}, testInfo) => {
   const user = await account(request);
   const page = await newPage(browser, testInfo, true);
   const token = unsubscribeToken(user.id, "offer_received");
@@ -72,7 +82,9 @@ test("the unsubscribe link of an e-mail works signed out, and a tampered one say
   const oneClick = await request.post(`/unsubscribe/${other}`, { form: { "List-Unsubscribe": "One-Click" } });
   expect(oneClick.status()).toBe(200);
 
-  const tampered = await page.goto(`/unsubscribe/${unsubscribeToken(user.id, "offer_received").replace("offer_received", "contract_overdue")}`);
+  const tampered = await page.goto(
+    `/unsubscribe/${unsubscribeToken(user.id, "offer_received").replace("offer_received", "contract_overdue")}`,
+  );
   expect(tampered?.status()).toBe(400);
   await expect(page.getByRole("heading", { name: "Link inválido" })).toBeVisible();
   await expect(page.getByText(/Este link para cancelar e-mails é inválido ou foi alterado/)).toBeVisible();

@@ -74,7 +74,9 @@ async function apply(page: Page, title: string, price: string, days: string) {
   await page.getByRole("button", { name: "Filtrar" }).click();
   await expect(page).toHaveURL(/[?&]q=/);
   await page.getByRole("link", { name: title }).click();
-  await page.getByLabel("Carta de apresentação").fill("Faço sites rápidos e acessíveis para pequenos negócios há sete anos.");
+  await page
+    .getByLabel("Carta de apresentação")
+    .fill("Faço sites rápidos e acessíveis para pequenos negócios há sete anos.");
   await page.getByLabel("Seu preço (R$)").fill(price);
   await page.getByLabel("Prazo de entrega (dias)").fill(days);
   await page.getByRole("button", { name: "Enviar candidatura" }).click();

@@ -24,12 +24,21 @@ async function applied(request: APIRequestContext) {
   });
   const app = await request.post(`/api/opportunities/${(await opp.json()).data.uuid}/applications`, {
     headers: await token(freelancer),
-    data: { cover_letter: "Faço cardápios digitais leves e bonitos para restaurantes.", price_cents: 70_000, delivery_days: 7 },
+    data: {
+      cover_letter: "Faço cardápios digitais leves e bonitos para restaurantes.",
+      price_cents: 70_000,
+      delivery_days: 7,
+    },
   });
   return { merchant, freelancer, id: (await app.json()).data.id as string };
 }
 
-async function userPage(browser: Browser, testInfo: TestInfo, javaScriptEnabled: boolean, who: { email: string; password: string }) {
+async function userPage(
+  browser: Browser,
+  testInfo: TestInfo,
+  javaScriptEnabled: boolean,
+  who: { email: string; password: string },
+) {
   const { baseURL, locale, timezoneId } = testInfo.project.use;
   const page = await (await browser.newContext({ baseURL, locale, timezoneId, javaScriptEnabled })).newPage();
   await signIn(page, who.email, who.password);
@@ -37,7 +46,10 @@ async function userPage(browser: Browser, testInfo: TestInfo, javaScriptEnabled:
 }
 
 for (const javaScriptEnabled of [true, false]) {
-  test(`messages with files, unread counts ${javaScriptEnabled ? "with" : "without"} JavaScript`, async ({ request, browser }, testInfo) => {
+  test(`messages with files, unread counts ${javaScriptEnabled ? "with" : "without"} JavaScript`, async ({
+    request,
+    browser,
+  }, testInfo) => {
     // With JavaScript the answer is awaited from the page's own polling (every 10 s).
     test.setTimeout(60_000);
     const { merchant, freelancer, id } = await applied(request);

@@ -27,7 +27,9 @@ function story(javaScriptEnabled: boolean) {
     await reviews.getByLabel("Comentário (opcional)").fill("Entregou antes do prazo e ouviu cada pedido.");
     await reviews.getByRole("button", { name: "Enviar avaliação" }).click();
     await expect(marina.locator("#rating-error")).toHaveText("Escolha de 1 a 5 estrelas.");
-    await expect(reviews.getByLabel("Comentário (opcional)")).toHaveValue("Entregou antes do prazo e ouviu cada pedido.");
+    await expect(reviews.getByLabel("Comentário (opcional)")).toHaveValue(
+      "Entregou antes do prazo e ouviu cada pedido.",
+    );
     await reviews.getByLabel("5 estrelas").check();
     await reviews.getByRole("button", { name: "Enviar avaliação" }).click();
     await expect(toast(marina, "Avaliação enviada.")).toBeVisible();
@@ -53,7 +55,8 @@ function story(javaScriptEnabled: boolean) {
     await expect(julia.getByRole("button", { name: "Publicar resposta" })).toHaveCount(0);
 
     // The merchant finds the freelancer's rating, review and reply on the public profile.
-    const freelancerId = (await (await request.get("/api/profile", { headers: asFreelancer })).json()).user.id as string;
+    const freelancerId = (await (await request.get("/api/profile", { headers: asFreelancer })).json()).user
+      .id as string;
     await marina.goto(`/freelancers/${freelancerId}`);
     await expect(marina.locator(".profile-card")).toContainText("5,0");
     await expect(marina.locator(".profile-card")).toContainText("(1 avaliação)");

@@ -42,7 +42,10 @@ async function expectPageHeaders(res: APIResponse) {
   expect(csp, res.url()).toBeTruthy();
   expect(headers["content-security-policy-report-only"]).toBeUndefined();
   const directives = Object.fromEntries(
-    csp.split(";").map((d) => d.trim().split(/\s+/)).map(([name, ...values]) => [name, values]),
+    csp
+      .split(";")
+      .map((d) => d.trim().split(/\s+/))
+      .map(([name, ...values]) => [name, values]),
   );
   expect(directives["default-src"]).toEqual(["'self'"]);
   expect(directives["frame-ancestors"]).toEqual(["'none'"]);
@@ -65,7 +68,15 @@ async function expectPageHeaders(res: APIResponse) {
 
 test.describe("security headers", () => {
   test("every page answers with an enforced CSP, its own nonce and the other headers", async ({ request }) => {
-    const visitorPages = ["/login", "/register", "/forgot-password", "/reset-password?token=invalido", "/auth/login", "/signin", "/pagina-que-nao-existe"];
+    const visitorPages = [
+      "/login",
+      "/register",
+      "/forgot-password",
+      "/reset-password?token=invalido",
+      "/auth/login",
+      "/signin",
+      "/pagina-que-nao-existe",
+    ];
     for (const path of visitorPages) await expectPageHeaders(await request.get(path));
 
     const { session } = await pageLogin(request);
@@ -126,7 +137,11 @@ test.describe("cookies and sessions", () => {
       expect(attributes, cookie).toContain("secure");
       expect(attributes, cookie).toContain("path=/");
     }
-    const lang = await request.post("/language", { form: { lng: "en", redirectTo: "/login" }, headers: { Origin: origin() }, maxRedirects: 0 });
+    const lang = await request.post("/language", {
+      form: { lng: "en", redirectTo: "/login" },
+      headers: { Origin: origin() },
+      maxRedirects: 0,
+    });
     const lngCookie = setCookies(lang).find((c) => c.startsWith("lng="))!;
     expect(lngCookie.toLowerCase()).toContain("httponly");
     expect(lngCookie.toLowerCase()).toContain("samesite=lax");
@@ -154,7 +169,11 @@ test.describe("cross-site requests", () => {
     expect((await document.json()).message).toMatch(/^Requisição recusada: ela veio de outro site/);
     expect(cookiePair(document, "freela_session")).toBeNull();
 
-    const data = await request.post("/login?_data=routes%2Flogin", { form: DEMO, headers: { Origin: EVIL }, maxRedirects: 0 });
+    const data = await request.post("/login?_data=routes%2Flogin", {
+      form: DEMO,
+      headers: { Origin: EVIL },
+      maxRedirects: 0,
+    });
     expect(data.status()).toBe(403);
     expect((await data.json()).message).toMatch(/^Requisição recusada: ela veio de outro site/);
     expect(cookiePair(data, "freela_session")).toBeNull();

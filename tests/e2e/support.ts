@@ -1,6 +1,6 @@
 import { test, type APIRequestContext, type Browser, type Page, type TestInfo } from "@playwright/test";
 
-export { PNG_1X1 } from "../fixtures";
+export { PNG_1X1 } from "../support/fixtures";
 
 let counter = 0;
 export function freshEmail(prefix: string) {
@@ -11,7 +11,13 @@ export function freshEmail(prefix: string) {
 /** Creates an account through the public API, as another client would. */
 export async function registerViaApi(
   request: APIRequestContext,
-  fields: { full_name?: string; display_name?: string; email?: string; password?: string; account_type: "merchant" | "freelancer" },
+  fields: {
+    full_name?: string;
+    display_name?: string;
+    email?: string;
+    password?: string;
+    account_type: "merchant" | "freelancer";
+  },
 ) {
   const body = {
     full_name: fields.full_name ?? (fields.account_type === "merchant" ? "Marina Contratante" : "Rafael Freelancer"),
@@ -66,16 +72,28 @@ export async function hire(request: APIRequestContext) {
   const { uuid } = (await opp.json()).data;
   const app = await request.post(`/api/opportunities/${uuid}/applications`, {
     headers: asFreelancer,
-    data: { cover_letter: "Desenho marcas para cafés e padarias há seis anos.", price_cents: 150_000, delivery_days: 10 },
+    data: {
+      cover_letter: "Desenho marcas para cafés e padarias há seis anos.",
+      price_cents: 150_000,
+      delivery_days: 10,
+    },
   });
   const { id } = (await app.json()).data;
   const offers = (await (await request.get(`/api/applications/${id}`, { headers: asMerchant })).json()).data.offers;
-  const accepted = await request.post(`/api/applications/${id}/accept`, { headers: asMerchant, data: { offer_id: offers[0].id } });
+  const accepted = await request.post(`/api/applications/${id}/accept`, {
+    headers: asMerchant,
+    data: { offer_id: offers[0].id },
+  });
   if (accepted.status() !== 200) throw new Error(`accept failed: ${accepted.status()}`);
   return { merchant, freelancer, id, title };
 }
 
-export async function userPage(browser: Browser, testInfo: TestInfo, javaScriptEnabled: boolean, who: { email: string; password: string }) {
+export async function userPage(
+  browser: Browser,
+  testInfo: TestInfo,
+  javaScriptEnabled: boolean,
+  who: { email: string; password: string },
+) {
   const { baseURL, locale, timezoneId } = testInfo.project.use;
   const context = await browser.newContext({ baseURL, locale, timezoneId, javaScriptEnabled });
   const page = await context.newPage();

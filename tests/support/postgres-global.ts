@@ -1,5 +1,5 @@
 // Vitest globalSetup of the app-pg project: one throwaway PostgreSQL server for the whole run;
-// tests/setup.ts makes a database in it for every test file.
+// tests/support/setup.ts makes a database in it for every test file.
 import type { TestProject } from "vitest/node";
 import { startPostgres } from "./postgres";
 

@@ -69,10 +69,22 @@ export async function startPostgres() {
 
   async function start() {
     const args = [
-      "-D", data, "-p", String(port), "-k", dir,
-      "-c", "listen_addresses=127.0.0.1",
-      "-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off",
-      "-c", "max_connections=300",
+      "-D",
+      data,
+      "-p",
+      String(port),
+      "-k",
+      dir,
+      "-c",
+      "listen_addresses=127.0.0.1",
+      "-c",
+      "fsync=off",
+      "-c",
+      "synchronous_commit=off",
+      "-c",
+      "full_page_writes=off",
+      "-c",
+      "max_connections=300",
     ];
     const command = [...(deathSignal ?? []), join(bin, "postgres"), ...args];
     // Not detached: a Ctrl-C in the terminal reaches the server too.

@@ -1,6 +1,6 @@
 // Starts the production server as a real process (scripts/server.js, or scripts/serve.ts as
 // `npm start` does), waits until it answers, and stops it: shared by the crash, hostile and
-// multinode tests (tests/crash/server.ts) and the bench (bench/run.ts).
+// multinode tests (tests/server/crash/server.ts) and the bench (bench/run.ts).
 import { spawn, type ChildProcess } from "node:child_process";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -54,7 +54,11 @@ export async function spawnServer({
   timeoutMs = Infinity,
   keepChunks = Infinity,
 }: SpawnServerOptions): Promise<ServerProcess> {
-  const child = spawn(process.execPath, [...nodeArgs, ...script], { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [...nodeArgs, ...script], {
+    cwd: ROOT,
+    env,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   const chunks: string[] = [];
   const keep = (chunk: Buffer) => {
     chunks.push(chunk.toString());

@@ -1,6 +1,6 @@
 import type { AddressInfo } from "node:net";
 import { SMTPServer } from "smtp-server";
-import { mailer } from "~/services/mail.server";
+import { mailer } from "~/services/platform/mail.server";
 
 export type ReceivedMail = {
   from: string;

@@ -10,8 +10,20 @@ import { RatingSummary, type RatingData } from "./rating";
 
 export type ApplicationCardData = {
   id: string;
-  opportunity: { uuid: string; title: string; status: string; merchant: { id: string; display_name: string | null; photo_url: string | null } };
-  freelancer: { id: string; full_name: string; display_name: string | null; photo_url: string | null; skills: string[]; rating?: RatingData };
+  opportunity: {
+    uuid: string;
+    title: string;
+    status: string;
+    merchant: { id: string; display_name: string | null; photo_url: string | null };
+  };
+  freelancer: {
+    id: string;
+    full_name: string;
+    display_name: string | null;
+    photo_url: string | null;
+    skills: string[];
+    rating?: RatingData;
+  };
   price_cents: number;
   delivery_days: number;
   status: string;
@@ -50,8 +62,16 @@ export function ApplicationCard({
   const yourTurn = negotiating && item.awaiting === viewer;
   const person =
     viewer === "merchant"
-      ? { full_name: item.freelancer.full_name, display_name: item.freelancer.display_name, photo_url: item.freelancer.photo_url }
-      : { full_name: item.opportunity.merchant.display_name ?? "?", display_name: null, photo_url: item.opportunity.merchant.photo_url };
+      ? {
+          full_name: item.freelancer.full_name,
+          display_name: item.freelancer.display_name,
+          photo_url: item.freelancer.photo_url,
+        }
+      : {
+          full_name: item.opportunity.merchant.display_name ?? "?",
+          display_name: null,
+          photo_url: item.opportunity.merchant.photo_url,
+        };
   return (
     <article className={`card app-card${yourTurn ? " app-card-turn" : ""}`}>
       <Avatar user={person} size="md" />
@@ -62,17 +82,27 @@ export function ApplicationCard({
               <Link to={`/applications/${item.id}`}>{displayNameOf(item.freelancer)}</Link>
             </h3>
             <p className="app-card-sub">
-              {item.freelancer.rating ? <><RatingSummary rating={item.freelancer.rating} /> · </> : null}
-              <Link to={`/freelancers/${item.freelancer.id}`} className="plain-link">{t("profile_link.freelancer")}</Link>
+              {item.freelancer.rating ? (
+                <>
+                  <RatingSummary rating={item.freelancer.rating} /> ·{" "}
+                </>
+              ) : null}
+              <Link to={`/freelancers/${item.freelancer.id}`} className="plain-link">
+                {t("profile_link.freelancer")}
+              </Link>
             </p>
             {showOpportunity ? (
               <p className="app-card-sub">
-                <Link to={`/opportunities/${item.opportunity.uuid}`} className="plain-link">{item.opportunity.title}</Link>
+                <Link to={`/opportunities/${item.opportunity.uuid}`} className="plain-link">
+                  {item.opportunity.title}
+                </Link>
               </p>
             ) : item.freelancer.skills.length ? (
               <ul className="tags tags-sm">
                 {item.freelancer.skills.slice(0, 5).map((s) => (
-                  <li key={s} className="tag">{s}</li>
+                  <li key={s} className="tag">
+                    {s}
+                  </li>
                 ))}
               </ul>
             ) : null}
@@ -86,14 +116,24 @@ export function ApplicationCard({
           </>
         )}
         <div className="app-card-meta">
-          <ApplicationStatusBadge status={item.status} awaiting={item.awaiting} viewer={viewer} reason={item.rejection_reason} />
+          <ApplicationStatusBadge
+            status={item.status}
+            awaiting={item.awaiting}
+            viewer={viewer}
+            reason={item.rejection_reason}
+          />
           <Terms price={item.price_cents} days={item.delivery_days} />
-          <span className="muted small">{t("applications.updated", { date: formatDate(item.updated_at, i18n.language) })}</span>
+          <span className="muted small">
+            {t("applications.updated", { date: formatDate(item.updated_at, i18n.language) })}
+          </span>
         </div>
       </div>
       <div className="app-card-actions">
         {negotiating ? (
-          <Link to={`/applications/${item.id}/negotiate`} className={`btn btn-sm ${yourTurn ? "btn-primary" : "btn-secondary"}`}>
+          <Link
+            to={`/applications/${item.id}/negotiate`}
+            className={`btn btn-sm ${yourTurn ? "btn-primary" : "btn-secondary"}`}
+          >
             {t("applications.negotiate")}
           </Link>
         ) : null}

@@ -38,9 +38,7 @@ export function ApplicationStatusBadge({
         {t(`application_status.${status}`)}
         {turn && !compact ? <span className="badge-sub"> · {turn}</span> : null}
       </span>
-      {status === "rejected" && reason ? (
-        <span className="status-reason">{t(`reasons.${reason}`)}</span>
-      ) : null}
+      {status === "rejected" && reason ? <span className="status-reason">{t(`reasons.${reason}`)}</span> : null}
     </span>
   );
 }

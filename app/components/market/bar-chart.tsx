@@ -49,7 +49,15 @@ export function BarChart({ series, title }: { series: SeriesPoint[]; title: stri
             aria-label={`${title}: ${t("dashboard.chart_total", { count: total })}`}
           >
             {[0, 0.5, 1].map((f) => (
-              <line key={f} x1={0} x2={width} y1={height * f} y2={height * f} className="chart-grid" vectorEffect="non-scaling-stroke" />
+              <line
+                key={f}
+                x1={0}
+                x2={width}
+                y1={height * f}
+                y2={height * f}
+                className="chart-grid"
+                vectorEffect="non-scaling-stroke"
+              />
             ))}
             {series.map((point, i) => {
               const h = top ? (point.value / top) * height : 0;
@@ -68,7 +76,11 @@ export function BarChart({ series, title }: { series: SeriesPoint[]; title: stri
               );
             })}
           </svg>
-          <div className="chart-x" aria-hidden="true" style={{ gridTemplateColumns: `repeat(${series.length || 1}, 1fr)` }}>
+          <div
+            className="chart-x"
+            aria-hidden="true"
+            style={{ gridTemplateColumns: `repeat(${series.length || 1}, 1fr)` }}
+          >
             {series.map((point, i) => (
               <span key={point.date}>{i % 5 === 0 || i === series.length - 1 ? dayMonth(point.date) : ""}</span>
             ))}
@@ -78,17 +90,17 @@ export function BarChart({ series, title }: { series: SeriesPoint[]; title: stri
       {total === 0 ? <p className="chart-empty muted">{t("dashboard.chart_empty")}</p> : null}
       {/* A table's height ignores the 1px box, so the visually hidden wrapper is a div. */}
       <div className="sr-only">
-      <table>
-        <caption>{title}</caption>
-        <tbody>
-          {series.map((point) => (
-            <tr key={point.date}>
-              <th scope="row">{dayMonth(point.date)}</th>
-              <td>{point.value}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+        <table>
+          <caption>{title}</caption>
+          <tbody>
+            {series.map((point) => (
+              <tr key={point.date}>
+                <th scope="row">{dayMonth(point.date)}</th>
+                <td>{point.value}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
       </div>
     </figure>
   );

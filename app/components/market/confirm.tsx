@@ -12,7 +12,15 @@ import { useFocusTrap } from "~/lib/focus-trap";
  * With JavaScript it holds the keyboard while open, as a dialog does: focus moves into it, Tab
  * stays inside, Escape cancels, and focus goes back to the button that opened it.
  */
-export function ConfirmPanel({ intent, cancelHref, children }: { intent: string; cancelHref: string; children?: ReactNode }) {
+export function ConfirmPanel({
+  intent,
+  cancelHref,
+  children,
+}: {
+  intent: string;
+  cancelHref: string;
+  children?: ReactNode;
+}) {
   const { t } = useTranslation("market");
   const busy = useNavigation().state === "submitting";
   const navigate = useNavigate();

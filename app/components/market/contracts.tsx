@@ -79,7 +79,9 @@ export function ContractCard({ item, viewer, now }: { item: ContractCardData; vi
           <Link to={`/contracts/${item.id}`}>{item.opportunity.title}</Link>
         </h3>
         <p className="app-card-sub">
-          {t(viewer === "merchant" ? "contracts.with_freelancer" : "contracts.with_merchant", { name: other.display_name ?? "?" })}
+          {t(viewer === "merchant" ? "contracts.with_freelancer" : "contracts.with_merchant", {
+            name: other.display_name ?? "?",
+          })}
         </p>
         <div className="app-card-meta">
           <ContractStatusBadge status={item.status} overdue={item.overdue} />
@@ -89,7 +91,8 @@ export function ContractCard({ item, viewer, now }: { item: ContractCardData; vi
           </span>
           {item.status === "in_progress" ? (
             <span className="muted small">
-              {t("contract.due_at")}: {formatDate(item.due_at, i18n.language)} · <DueCountdown dueAt={item.due_at} now={now} />
+              {t("contract.due_at")}: {formatDate(item.due_at, i18n.language)} ·{" "}
+              <DueCountdown dueAt={item.due_at} now={now} />
             </span>
           ) : item.ended_at ? (
             <span className="muted small">{formatDate(item.ended_at, i18n.language)}</span>
@@ -127,7 +130,8 @@ export function ContractTimeline({
     <ol className="timeline">
       {events.map((event, i) => {
         const mine = event.author === viewer;
-        const who = event.author === "system" ? t("contract.system") : mine ? t("authors.you") : t(`authors.${event.author}`);
+        const who =
+          event.author === "system" ? t("contract.system") : mine ? t("authors.you") : t(`authors.${event.author}`);
         return (
           <li
             key={event.id}
@@ -140,7 +144,10 @@ export function ContractTimeline({
                 <span>
                   {t(`contract.events.${event.kind}`, {
                     price: formatMoney(contract.price_cents, i18n.language),
-                    days: event.kind === "auto_completed" ? REVIEW_DAYS : t("applications.days", { count: contract.delivery_days }),
+                    days:
+                      event.kind === "auto_completed"
+                        ? REVIEW_DAYS
+                        : t("applications.days", { count: contract.delivery_days }),
                   })}
                 </span>
                 <time className="muted small" dateTime={event.created_at}>

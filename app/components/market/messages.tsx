@@ -12,16 +12,30 @@ export type MessageData = {
 };
 
 /** A conversation, oldest first: the viewer's messages on one side, the other's on the other. */
-export function MessageThread({ applicationId, messages, viewer }: { applicationId: string; messages: MessageData[]; viewer: Role }) {
+export function MessageThread({
+  applicationId,
+  messages,
+  viewer,
+}: {
+  applicationId: string;
+  messages: MessageData[];
+  viewer: Role;
+}) {
   const { t, i18n } = useTranslation("market");
   if (messages.length === 0) return <p className="muted">{t("messages.empty")}</p>;
   return (
     <ol className="thread">
       {messages.map((m, i) => (
-        <li key={m.id} className={`thread-item ${m.author === viewer ? "mine" : "theirs"}`} id={i === messages.length - 1 ? "latest" : undefined}>
+        <li
+          key={m.id}
+          className={`thread-item ${m.author === viewer ? "mine" : "theirs"}`}
+          id={i === messages.length - 1 ? "latest" : undefined}
+        >
           <div className="thread-head">
             <strong>{m.author === viewer ? t("authors.you") : t(`authors.${m.author}`)}</strong>
-            <time className="muted small" dateTime={m.created_at}>{formatDateTime(m.created_at, i18n.language)}</time>
+            <time className="muted small" dateTime={m.created_at}>
+              {formatDateTime(m.created_at, i18n.language)}
+            </time>
           </div>
           <p className="thread-body">{m.body}</p>
           {m.files.length ? (

@@ -88,12 +88,16 @@ export function NotificationBell({ unread, latest }: { unread: number; latest: N
             <Form method="post" action="/notifications">
               <input type="hidden" name="intent" value="read_all" />
               <input type="hidden" name="redirectTo" value={location.pathname + location.search} />
-              <button type="submit" className="link-button">{t("notifications.mark_all")}</button>
+              <button type="submit" className="link-button">
+                {t("notifications.mark_all")}
+              </button>
             </Form>
           ) : (
             <span />
           )}
-          <Link to="/notifications" className="link">{t("notifications.see_all")}</Link>
+          <Link to="/notifications" className="link">
+            {t("notifications.see_all")}
+          </Link>
         </div>
       </div>
     </details>

@@ -33,7 +33,8 @@ export function OfferHistory({ offers, viewer }: { offers: OfferData[]; viewer: 
                 </time>
               </div>
               <p className="timeline-terms">
-                <strong>{formatMoney(offer.price_cents, i18n.language)}</strong> · {t("applications.days", { count: offer.delivery_days })}
+                <strong>{formatMoney(offer.price_cents, i18n.language)}</strong> ·{" "}
+                {t("applications.days", { count: offer.delivery_days })}
               </p>
               {offer.message ? <p className="timeline-message">{offer.message}</p> : null}
             </div>
@@ -45,7 +46,15 @@ export function OfferHistory({ offers, viewer }: { offers: OfferData[]; viewer: 
 }
 
 /** The terms on the table beside the ones before them, with what changed. */
-export function TermsCompare({ current, previous, viewer }: { current: OfferData; previous: OfferData | null; viewer: Role }) {
+export function TermsCompare({
+  current,
+  previous,
+  viewer,
+}: {
+  current: OfferData;
+  previous: OfferData | null;
+  viewer: Role;
+}) {
   const { t, i18n } = useTranslation("market");
   const priceDelta = previous ? current.price_cents - previous.price_cents : 0;
   const daysDelta = previous ? current.delivery_days - previous.delivery_days : 0;
@@ -69,7 +78,10 @@ export function TermsCompare({ current, previous, viewer }: { current: OfferData
             ) : null}
             {daysDelta ? (
               <span className={daysDelta > 0 ? "delta-up" : "delta-down"}>
-                {t("negotiate.days_change", { from: previous.delivery_days, to: t("applications.days", { count: current.delivery_days }) })}
+                {t("negotiate.days_change", {
+                  from: previous.delivery_days,
+                  to: t("applications.days", { count: current.delivery_days }),
+                })}
               </span>
             ) : null}
           </p>

@@ -33,7 +33,11 @@ export function formatDay(date: string, locale: string) {
   return dateTimeFormat(locale, { dateStyle: "medium", timeZone: "UTC" }).format(new Date(Date.UTC(y!, m! - 1, d!)));
 }
 
-export function Budget({ item }: { item: Pick<OpportunityCardData, "budget_type" | "budget_min_cents" | "budget_max_cents"> }) {
+export function Budget({
+  item,
+}: {
+  item: Pick<OpportunityCardData, "budget_type" | "budget_min_cents" | "budget_max_cents">;
+}) {
   const { t, i18n } = useTranslation("market");
   return (
     <span className="budget">
@@ -45,7 +49,10 @@ export function Budget({ item }: { item: Pick<OpportunityCardData, "budget_type"
 
 export function OpportunityCard({ item, viewer }: { item: OpportunityCardData; viewer: Role }) {
   const { t, i18n } = useTranslation("market");
-  const place = item.location_type === "remote" || !item.city ? t(`location_types.${item.location_type}`) : `${t(`location_types.${item.location_type}`)} · ${item.city}`;
+  const place =
+    item.location_type === "remote" || !item.city
+      ? t(`location_types.${item.location_type}`)
+      : `${t(`location_types.${item.location_type}`)} · ${item.city}`;
   return (
     <article className="card opp-card">
       <div className="opp-card-top">
@@ -63,20 +70,28 @@ export function OpportunityCard({ item, viewer }: { item: OpportunityCardData; v
       {item.skills.length ? (
         <ul className="tags">
           {item.skills.map((skill) => (
-            <li key={skill} className="tag">{skill}</li>
+            <li key={skill} className="tag">
+              {skill}
+            </li>
           ))}
         </ul>
       ) : null}
       <ul className="meta-list">
         <li>{place}</li>
-        <li>{item.deadline ? t("list.deadline", { date: formatDay(item.deadline, i18n.language) }) : t("list.no_deadline")}</li>
+        <li>
+          {item.deadline
+            ? t("list.deadline", { date: formatDay(item.deadline, i18n.language) })
+            : t("list.no_deadline")}
+        </li>
         <li>{t("list.published", { date: formatDate(item.created_at, i18n.language) })}</li>
         {viewer === "freelancer" && item.merchant?.rating ? (
           <li>
             {item.merchant.display_name} · <RatingSummary rating={item.merchant.rating} />
           </li>
         ) : null}
-        {viewer === "merchant" ? <li>{t("list.hired", { accepted: item.accepted_count, vacancies: item.vacancies })}</li> : null}
+        {viewer === "merchant" ? (
+          <li>{t("list.hired", { accepted: item.accepted_count, vacancies: item.vacancies })}</li>
+        ) : null}
       </ul>
       <div className="opp-card-foot">
         {viewer === "merchant" ? (
@@ -94,7 +109,11 @@ export function OpportunityCard({ item, viewer }: { item: OpportunityCardData; v
           <div className="opp-card-counts">
             <span className="muted small">{t("list.your_application")}:</span>
             <Link to={`/applications/${item.my_application.id}`} className="plain-link">
-              <ApplicationStatusBadge status={item.my_application.status} awaiting={item.my_application.awaiting} viewer="freelancer" />
+              <ApplicationStatusBadge
+                status={item.my_application.status}
+                awaiting={item.my_application.awaiting}
+                viewer="freelancer"
+              />
             </Link>
           </div>
         ) : (

@@ -3,7 +3,7 @@ import { Form, Link, useNavigation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { Field, FormMessage, TextAreaField } from "~/components/form";
 import { BUDGET_TYPES, CATEGORIES, LOCATION_TYPES } from "~/lib/market-constants";
-import type { FormErrorData } from "~/services/forms.server";
+import type { FormErrorData } from "~/web/forms.server";
 
 /** The opportunity fields as the form shows them: prices in reais, skills comma-separated. */
 export type OpportunityFormValues = Partial<
@@ -44,7 +44,13 @@ export function SelectField({
   return (
     <div className={`field${error ? " has-error" : ""}`}>
       <label htmlFor={name}>{label}</label>
-      <select id={name} name={name} defaultValue={value ?? ""} aria-invalid={error ? true : undefined} aria-describedby={describedBy}>
+      <select
+        id={name}
+        name={name}
+        defaultValue={value ?? ""}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={describedBy}
+      >
         {placeholder ? (
           <option value="" disabled>
             {placeholder}
@@ -57,9 +63,13 @@ export function SelectField({
         ))}
       </select>
       {error ? (
-        <p className="field-error" id={`${name}-error`}>{error}</p>
+        <p className="field-error" id={`${name}-error`}>
+          {error}
+        </p>
       ) : hint ? (
-        <p className="field-hint" id={`${name}-hint`}>{hint}</p>
+        <p className="field-hint" id={`${name}-hint`}>
+          {hint}
+        </p>
       ) : null}
     </div>
   );
@@ -89,7 +99,15 @@ export function OpportunityForm({
       <Form method="post" className="stack opp-form" noValidate>
         <fieldset className="form-section">
           <legend>{t("create.section_basics")}</legend>
-          <Field name="title" label={t("fields.title")} hint={t("fields.title_hint")} required maxLength={LIMITS.title.max} defaultValue={v("title")} error={errors.title} />
+          <Field
+            name="title"
+            label={t("fields.title")}
+            hint={t("fields.title_hint")}
+            required
+            maxLength={LIMITS.title.max}
+            defaultValue={v("title")}
+            error={errors.title}
+          />
           <TextAreaField
             name="description"
             label={t("fields.description")}
@@ -109,7 +127,13 @@ export function OpportunityForm({
               options={CATEGORIES.map((c) => ({ value: c, label: t(`categories.${c}`) }))}
               error={errors.category}
             />
-            <Field name="skills" label={t("fields.skills")} hint={t("fields.skills_hint")} defaultValue={v("skills")} error={errors.skills} />
+            <Field
+              name="skills"
+              label={t("fields.skills")}
+              hint={t("fields.skills_hint")}
+              defaultValue={v("skills")}
+              error={errors.skills}
+            />
           </div>
         </fieldset>
         <fieldset className="form-section">
@@ -119,7 +143,12 @@ export function OpportunityForm({
             <div className="choices">
               {BUDGET_TYPES.map((type) => (
                 <label key={type} className="choice">
-                  <input type="radio" name="budget_type" value={type} defaultChecked={(v("budget_type") || "fixed") === type} />
+                  <input
+                    type="radio"
+                    name="budget_type"
+                    value={type}
+                    defaultChecked={(v("budget_type") || "fixed") === type}
+                  />
                   <span>
                     <strong>{t(`budget_types.${type}`)}</strong>
                   </span>
@@ -169,7 +198,15 @@ export function OpportunityForm({
               options={LOCATION_TYPES.map((c) => ({ value: c, label: t(`location_types.${c}`) }))}
               error={errors.location_type}
             />
-            <Field name="city" label={t("fields.city")} hint={t("fields.city_hint")} maxLength={LIMITS.city.max} autoComplete="address-level2" defaultValue={v("city")} error={errors.city} />
+            <Field
+              name="city"
+              label={t("fields.city")}
+              hint={t("fields.city_hint")}
+              maxLength={LIMITS.city.max}
+              autoComplete="address-level2"
+              defaultValue={v("city")}
+              error={errors.city}
+            />
           </div>
           <Field
             name="vacancies"

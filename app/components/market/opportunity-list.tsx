@@ -49,7 +49,15 @@ function Select({
  * The filter bar: a GET form, so every search, filter and sort is in the URL, shareable and
  * working without JavaScript. Submitting it starts again from page 1.
  */
-function Filters({ filters, errors, role }: { filters: Record<string, string>; errors: Record<string, string>; role: Role }) {
+function Filters({
+  filters,
+  errors,
+  role,
+}: {
+  filters: Record<string, string>;
+  errors: Record<string, string>;
+  role: Role;
+}) {
   const { t } = useTranslation("market");
   const active = Object.keys(filters).some((k) => k !== "page" && k !== "sort");
   const advanced = Object.keys(filters).some((k) => !["page", "sort", "q"].includes(k));
@@ -58,7 +66,14 @@ function Filters({ filters, errors, role }: { filters: Record<string, string>; e
       <div className="filters-search">
         <div className={`field${errors.q ? " has-error" : ""}`}>
           <label htmlFor="f-q">{t("filters.q")}</label>
-          <input id="f-q" name="q" type="search" defaultValue={filters.q ?? ""} placeholder={t("filters.q_placeholder")} maxLength={LIMITS.search.max} />
+          <input
+            id="f-q"
+            name="q"
+            type="search"
+            defaultValue={filters.q ?? ""}
+            placeholder={t("filters.q_placeholder")}
+            maxLength={LIMITS.search.max}
+          />
           {errors.q ? <p className="field-error">{errors.q}</p> : null}
         </div>
         <Select
@@ -116,20 +131,32 @@ function Filters({ filters, errors, role }: { filters: Record<string, string>; e
         ) : null}
         <div className={`field${errors.budget_min ? " has-error" : ""}`}>
           <label htmlFor="f-budget_min">{t("filters.budget_min")}</label>
-          <input id="f-budget_min" name="budget_min" inputMode="decimal" defaultValue={filters.budget_min ?? ""} placeholder="0,00" />
+          <input
+            id="f-budget_min"
+            name="budget_min"
+            inputMode="decimal"
+            defaultValue={filters.budget_min ?? ""}
+            placeholder="0,00"
+          />
           {errors.budget_min ? <p className="field-error">{errors.budget_min}</p> : null}
         </div>
         <div className={`field${errors.budget_max ? " has-error" : ""}`}>
           <label htmlFor="f-budget_max">{t("filters.budget_max")}</label>
-          <input id="f-budget_max" name="budget_max" inputMode="decimal" defaultValue={filters.budget_max ?? ""} placeholder="0,00" />
+          <input
+            id="f-budget_max"
+            name="budget_max"
+            inputMode="decimal"
+            defaultValue={filters.budget_max ?? ""}
+            placeholder="0,00"
+          />
           {errors.budget_max ? <p className="field-error">{errors.budget_max}</p> : null}
         </div>
         <div className="filters-actions">
-        {active ? (
-          <Link to="?" className="btn btn-ghost">
-            {t("filters.clear")}
-          </Link>
-        ) : null}
+          {active ? (
+            <Link to="?" className="btn btn-ghost">
+              {t("filters.clear")}
+            </Link>
+          ) : null}
           <button type="submit" className="btn btn-primary">
             {t("filters.apply")}
           </button>
@@ -170,7 +197,13 @@ export function OpportunityList({ list, role }: { list: ListData; role: Role }) 
       ) : (
         <EmptyState
           title={t("list.empty_title")}
-          text={filtered ? t("list.empty_filtered") : role === "merchant" ? t("list.empty_merchant") : t("list.empty_freelancer")}
+          text={
+            filtered
+              ? t("list.empty_filtered")
+              : role === "merchant"
+                ? t("list.empty_merchant")
+                : t("list.empty_freelancer")
+          }
           action={
             role === "merchant" && !filtered ? (
               <Link to="/opportunities/create" className="btn btn-primary">

@@ -12,7 +12,17 @@ export function Breadcrumb({ children }: { children: ReactNode }) {
 }
 
 /** The heading of a content page, with its intro line and its main actions on the right. */
-export function PageHeader({ title, intro, actions, children }: { title: ReactNode; intro?: ReactNode; actions?: ReactNode; children?: ReactNode }) {
+export function PageHeader({
+  title,
+  intro,
+  actions,
+  children,
+}: {
+  title: ReactNode;
+  intro?: ReactNode;
+  actions?: ReactNode;
+  children?: ReactNode;
+}) {
   return (
     <header className="page-header">
       <div>
@@ -28,7 +38,9 @@ export function PageHeader({ title, intro, actions, children }: { title: ReactNo
 export function EmptyState({ title, text, action }: { title: string; text?: string; action?: ReactNode }) {
   return (
     <section className="card empty-state">
-      <div className="empty-icon" aria-hidden="true">∅</div>
+      <div className="empty-icon" aria-hidden="true">
+        ∅
+      </div>
       <h3>{title}</h3>
       {text ? <p className="muted">{text}</p> : null}
       {action}

@@ -42,18 +42,28 @@ export function Pagination({ meta }: { meta: PageMeta }) {
           ‹ {t("pagination.previous")}
         </Link>
       ) : (
-        <span className="btn btn-ghost btn-sm disabled" aria-disabled="true">‹ {t("pagination.previous")}</span>
+        <span className="btn btn-ghost btn-sm disabled" aria-disabled="true">
+          ‹ {t("pagination.previous")}
+        </span>
       )}
       <ol className="pagination-pages">
         {pageWindow(page, total).map((p, i) =>
           p === "gap" ? (
-            <li key={`gap-${i}`} className="pagination-gap" aria-hidden="true">…</li>
+            <li key={`gap-${i}`} className="pagination-gap" aria-hidden="true">
+              …
+            </li>
           ) : (
             <li key={p}>
               {p === page ? (
-                <span className="pagination-page current" aria-current="page">{p}</span>
+                <span className="pagination-page current" aria-current="page">
+                  {p}
+                </span>
               ) : (
-                <Link className="pagination-page" to={hrefWith({ page: p })} aria-label={t("pagination.go_to", { page: p })}>
+                <Link
+                  className="pagination-page"
+                  to={hrefWith({ page: p })}
+                  aria-label={t("pagination.go_to", { page: p })}
+                >
                   {p}
                 </Link>
               )}
@@ -67,7 +77,9 @@ export function Pagination({ meta }: { meta: PageMeta }) {
           {t("pagination.next")} ›
         </Link>
       ) : (
-        <span className="btn btn-ghost btn-sm disabled" aria-disabled="true">{t("pagination.next")} ›</span>
+        <span className="btn btn-ghost btn-sm disabled" aria-disabled="true">
+          {t("pagination.next")} ›
+        </span>
       )}
     </nav>
   );
@@ -92,7 +104,11 @@ export function StatusTabs({
   const hrefWith = useHrefWith();
   return (
     <nav className="tabs" aria-label={label}>
-      <Link className={`tab${!current ? " active" : ""}`} to={hrefWith({ status: null, page: null })} aria-current={!current ? "page" : undefined}>
+      <Link
+        className={`tab${!current ? " active" : ""}`}
+        to={hrefWith({ status: null, page: null })}
+        aria-current={!current ? "page" : undefined}
+      >
         {t(allKey)}
       </Link>
       {statuses.map((status) => (

@@ -11,7 +11,14 @@ export function Stars({ value }: { value: number }) {
   const { t, i18n } = useTranslation("market");
   const full = Math.round(value);
   return (
-    <span className="stars" role="img" aria-label={t("reviews.stars", { value: Number.isInteger(value) ? String(value) : formatRating(value, i18n.language), count: value })}>
+    <span
+      className="stars"
+      role="img"
+      aria-label={t("reviews.stars", {
+        value: Number.isInteger(value) ? String(value) : formatRating(value, i18n.language),
+        count: value,
+      })}
+    >
       {"★".repeat(full)}
       <span className="stars-off">{"★".repeat(5 - full)}</span>
     </span>
@@ -24,8 +31,7 @@ export function RatingSummary({ rating }: { rating: RatingData }) {
   if (!rating.count || rating.average === null) return <span className="rating rating-none">{t("reviews.none")}</span>;
   return (
     <span className="rating">
-      <Stars value={rating.average} />{" "}
-      <strong>{formatRating(rating.average, i18n.language)}</strong>{" "}
+      <Stars value={rating.average} /> <strong>{formatRating(rating.average, i18n.language)}</strong>{" "}
       <span className="muted">{t("reviews.count", { count: rating.count })}</span>
     </span>
   );

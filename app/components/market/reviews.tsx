@@ -3,7 +3,7 @@ import { Form, useActionData, useNavigation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { FormMessage, TextAreaField } from "~/components/form";
 import { formatDate } from "~/lib/format";
-import type { FormErrorData } from "~/services/forms.server";
+import type { FormErrorData } from "~/web/forms.server";
 import { Pagination, type PageMeta } from "./pagination";
 import { Stars } from "./rating";
 
@@ -27,7 +27,11 @@ export function ReviewItem({ review, replyTitle }: { review: ReviewData; replyTi
       <header className="review-head">
         <Stars value={review.rating} />
         <strong>{review.author.display_name}</strong>
-        {review.published_at ? <time dateTime={review.published_at} className="muted">{formatDate(review.published_at, i18n.language)}</time> : null}
+        {review.published_at ? (
+          <time dateTime={review.published_at} className="muted">
+            {formatDate(review.published_at, i18n.language)}
+          </time>
+        ) : null}
       </header>
       {review.opportunity_title ? <p className="muted review-about">{review.opportunity_title}</p> : null}
       {review.comment ? <p className="prewrap">{review.comment}</p> : null}
@@ -65,21 +69,39 @@ export function ContractReviewsSection({ reviews, otherName }: { reviews: Contra
       <h3 id="reviews-title">{t("reviews.heading")}</h3>
       {reviews.can_review ? (
         <>
-          <p className="muted">{t(reviews.theirs_written ? "reviews.intro_theirs_written" : "reviews.intro", { name: otherName, date: closes })}</p>
+          <p className="muted">
+            {t(reviews.theirs_written ? "reviews.intro_theirs_written" : "reviews.intro", {
+              name: otherName,
+              date: closes,
+            })}
+          </p>
           <FormMessage data={mine} />
           <Form method="post" className="stack" noValidate>
             <input type="hidden" name="intent" value="review" />
-            <fieldset className={`field stars-field${mine?.errors?.rating ? " has-error" : ""}`} aria-describedby={mine?.errors?.rating ? "rating-error" : undefined}>
+            <fieldset
+              className={`field stars-field${mine?.errors?.rating ? " has-error" : ""}`}
+              aria-describedby={mine?.errors?.rating ? "rating-error" : undefined}
+            >
               <legend>{t("reviews.rating")}</legend>
               <div className="stars-input">
                 {[1, 2, 3, 4, 5].map((n) => (
                   <label key={n}>
-                    <input type="radio" name="rating" value={n} required defaultChecked={mine?.values?.rating === String(n)} />
+                    <input
+                      type="radio"
+                      name="rating"
+                      value={n}
+                      required
+                      defaultChecked={mine?.values?.rating === String(n)}
+                    />
                     {t("reviews.option", { count: n })}
                   </label>
                 ))}
               </div>
-              {mine?.errors?.rating ? <p className="field-error" id="rating-error">{mine.errors.rating}</p> : null}
+              {mine?.errors?.rating ? (
+                <p className="field-error" id="rating-error">
+                  {mine.errors.rating}
+                </p>
+              ) : null}
             </fieldset>
             <TextAreaField
               name="comment"
@@ -91,7 +113,9 @@ export function ContractReviewsSection({ reviews, otherName }: { reviews: Contra
               error={mine?.errors?.comment}
             />
             <div className="form-actions">
-              <button type="submit" className="btn btn-primary" disabled={busy}>{t("reviews.submit")}</button>
+              <button type="submit" className="btn btn-primary" disabled={busy}>
+                {t("reviews.submit")}
+              </button>
             </div>
           </Form>
         </>
@@ -100,7 +124,12 @@ export function ContractReviewsSection({ reviews, otherName }: { reviews: Contra
         <div className="stack">
           <h4>{t("reviews.mine")}</h4>
           {!reviews.mine.published ? (
-            <p className="notice notice-info">{t("reviews.hidden_until", { name: otherName, date: formatDate(reviews.mine.publish_due_at, i18n.language) })}</p>
+            <p className="notice notice-info">
+              {t("reviews.hidden_until", {
+                name: otherName,
+                date: formatDate(reviews.mine.publish_due_at, i18n.language),
+              })}
+            </p>
           ) : null}
           <ReviewItem review={reviews.mine} replyTitle={t("reviews.their_reply", { name: otherName })} />
         </div>
@@ -127,7 +156,9 @@ export function ContractReviewsSection({ reviews, otherName }: { reviews: Contra
                 error={replying?.errors?.reply}
               />
               <div className="form-actions">
-                <button type="submit" className="btn btn-secondary" disabled={busy}>{t("reviews.reply_submit")}</button>
+                <button type="submit" className="btn btn-secondary" disabled={busy}>
+                  {t("reviews.reply_submit")}
+                </button>
               </div>
             </Form>
           ) : null}

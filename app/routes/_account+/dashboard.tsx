@@ -1,0 +1,123 @@
+import { json, type LoaderFunctionArgs } from "@remix-run/node";
+import { Link, useLoaderData } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { BarChart } from "~/components/market/bar-chart";
+import { PageHeader } from "~/components/market/page-header";
+import { marketTitleMeta } from "~/lib/market-meta";
+import { formatMoney } from "~/lib/money";
+import { requireUser } from "~/web/auth.server";
+import { getDashboard } from "~/services/marketplace/dashboard.server";
+
+export const meta = marketTitleMeta("titles.dashboard");
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await requireUser(request);
+  return json({ dashboard: await getDashboard(user) });
+}
+
+/** Where each figure leads, when it has a list of its own. */
+const FIGURE_LINKS: Record<string, string> = {
+  open_opportunities: "/opportunities?status=open",
+  pending_applications: "/applications/awaiting-confirmation",
+  active_applications: "/my-applications",
+  awaiting_me: "/applications/awaiting-confirmation",
+  accepted_applications: "",
+  total_applications: "",
+  contracts_in_progress: "/contracts?status=in_progress",
+  contracts_awaiting_me: "/contracts",
+  contracts_completed_value_cents: "/contracts?status=completed",
+};
+
+export default function DashboardPage() {
+  const { t, i18n } = useTranslation("market");
+  const { dashboard } = useLoaderData<typeof loader>();
+  const role = dashboard.role;
+  const highlight = role === "merchant" ? "pending_applications" : "awaiting_me";
+  return (
+    <div className="page">
+      <PageHeader
+        title={t("dashboard.heading")}
+        intro={t(`dashboard.${role}_intro`)}
+        actions={
+          role === "merchant" ? (
+            <Link to="/opportunities/create" className="btn btn-primary">
+              + {t("dashboard.go_create")}
+            </Link>
+          ) : (
+            <Link to="/opportunities" className="btn btn-primary">
+              {t("dashboard.go_opportunities")}
+            </Link>
+          )
+        }
+      />
+      <section className="figures" aria-label={t("dashboard.shortcuts")}>
+        {Object.entries(dashboard.figures).map(([key, value]) => {
+          const link = FIGURE_LINKS[key];
+          const body = (
+            <>
+              <span className="figure-value">
+                {key === "success_rate"
+                  ? `${value}%`
+                  : key.endsWith("_cents")
+                    ? formatMoney(value, i18n.language)
+                    : value}
+              </span>
+              <span className="figure-label">{t(`dashboard.figures_${role}.${key}`)}</span>
+              {key === "success_rate" ? <span className="figure-hint">{t("dashboard.success_hint")}</span> : null}
+            </>
+          );
+          const alert = (key === highlight || key === "contracts_awaiting_me") && value > 0;
+          const className = `card figure${alert ? " figure-alert" : ""}`;
+          return link ? (
+            <Link key={key} to={link} className={`${className} figure-link`}>
+              {body}
+            </Link>
+          ) : (
+            <div key={key} className={className}>
+              {body}
+            </div>
+          );
+        })}
+      </section>
+      <section className="card">
+        <BarChart series={dashboard.series} title={t(`dashboard.chart_${role}`)} />
+      </section>
+      <section className="card">
+        <h3>{t("dashboard.shortcuts")}</h3>
+        <div className="action-row">
+          {role === "merchant" ? (
+            <>
+              <Link to="/applications/awaiting-confirmation" className="btn btn-secondary">
+                {t("dashboard.go_pending")}
+              </Link>
+              <Link to="/contracts" className="btn btn-ghost">
+                {t("dashboard.go_contracts")}
+              </Link>
+              <Link to="/opportunities" className="btn btn-ghost">
+                {t("nav.my_opportunities", { ns: "common" })}
+              </Link>
+              <Link to="/opportunities/create" className="btn btn-ghost">
+                {t("dashboard.go_create")}
+              </Link>
+            </>
+          ) : (
+            <>
+              <Link to="/applications/awaiting-confirmation" className="btn btn-secondary">
+                {t("dashboard.go_awaiting")}
+              </Link>
+              <Link to="/my-applications" className="btn btn-ghost">
+                {t("dashboard.go_my_applications")}
+              </Link>
+              <Link to="/contracts" className="btn btn-ghost">
+                {t("dashboard.go_contracts")}
+              </Link>
+              <Link to="/opportunities" className="btn btn-ghost">
+                {t("dashboard.go_opportunities")}
+              </Link>
+            </>
+          )}
+        </div>
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,78 @@
+import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { Form, useActionData, useLoaderData } from "@remix-run/react";
+import { FormMessage } from "~/components/form";
+import { useTranslation } from "react-i18next";
+import { MarketErrorBoundary } from "~/components/market/error-boundary";
+import { NotificationEntry } from "~/components/market/notification-bell";
+import { EmptyState, PageHeader } from "~/components/market/page-header";
+import { Pagination } from "~/components/market/pagination";
+import { listFromUrl, redirectWithMarketToast } from "~/web/market-forms.server";
+import { marketTitleMeta } from "~/lib/market-meta";
+import { requireUser, safeRedirect } from "~/web/auth.server";
+import { formError, formValues, readForm } from "~/web/forms.server";
+import { listNotifications, markNotificationsRead } from "~/services/messaging/notifications.server";
+
+export const meta = marketTitleMeta("titles.notifications");
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await requireUser(request);
+  const { list } = await listFromUrl(request, ["page"], (q) => listNotifications(user, q));
+  return json(list);
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const user = await requireUser(request);
+  let values: Record<string, string> = {};
+  try {
+    values = formValues(await readForm(request));
+    if (values.intent === "open" && values.id) {
+      await markNotificationsRead(user, [values.id]);
+      return redirect(safeRedirect(values.to, "/notifications"));
+    }
+    if (values.intent === "read_all") {
+      await markNotificationsRead(user);
+      return redirectWithMarketToast(request, safeRedirect(values.redirectTo, "/notifications"), "toasts.read");
+    }
+    return redirect("/notifications");
+  } catch (error) {
+    return formError(request, error, values);
+  }
+}
+
+export default function NotificationsPage() {
+  const { t } = useTranslation("market");
+  const { data, meta, unread_count } = useLoaderData<typeof loader>();
+  const refusal = useActionData<typeof action>();
+  return (
+    <div className="page page-narrow">
+      <PageHeader
+        title={t("notifications.title")}
+        intro={unread_count ? t("notifications.unread", { count: unread_count }) : t("notifications.intro")}
+        actions={
+          unread_count ? (
+            <Form method="post">
+              <input type="hidden" name="intent" value="read_all" />
+              <input type="hidden" name="redirectTo" value="/notifications" />
+              <button type="submit" className="btn btn-secondary">
+                {t("notifications.mark_all")}
+              </button>
+            </Form>
+          ) : null
+        }
+      />
+      <FormMessage data={refusal} />
+      {data.length ? (
+        <section className="card notif-page-list">
+          {data.map((n) => (
+            <NotificationEntry key={n.id} item={n} />
+          ))}
+        </section>
+      ) : (
+        <EmptyState title={t("notifications.empty")} />
+      )}
+      <Pagination meta={meta} />
+    </div>
+  );
+}
+
+export const ErrorBoundary = MarketErrorBoundary;

@@ -1,0 +1,227 @@
+import { LIMITS } from "~/lib/limits";
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { Avatar } from "~/components/avatar";
+import { Field, FormMessage, TextAreaField } from "~/components/form";
+import { titleMeta } from "~/lib/meta";
+import { updateProfile } from "~/services/accounts/accounts.server";
+import { requireUser } from "~/web/auth.server";
+import { emailSettingsFromForm, getEmailSettings, updateEmailSettings } from "~/services/messaging/email.server";
+import { fileOf, formError, formValues, profileInput, readPhotoForm } from "~/web/forms.server";
+import {
+  addPortfolioItem,
+  deletePortfolioItem,
+  listPortfolio,
+  updatePortfolioItem,
+} from "~/services/reputation/portfolio.server";
+import { PortfolioEditor } from "~/components/portfolio";
+import { getRequestT } from "~/web/i18n.server";
+import { redirectWithSuccess } from "~/web/toast.server";
+import { useRootData } from "~/lib/root-data";
+import { EMAIL_KIND_GROUPS, type EmailKindGroup } from "~/lib/email-kinds";
+import { supportedLngs } from "~/lib/i18n";
+
+export const meta = titleMeta("titles.profile_settings");
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await requireUser(request);
+  const [email, portfolio] = await Promise.all([
+    getEmailSettings(user),
+    user.account_type === "freelancer" ? listPortfolio(user.id) : Promise.resolve([]),
+  ]);
+  return json({ email, portfolio });
+}
+
+const PORTFOLIO_DONE = {
+  add: "portfolio_item_added",
+  update: "portfolio_item_updated",
+  remove: "portfolio_item_deleted",
+} as const;
+
+/** The forms that post here: the profile (multipart, with the photo), the e-mail settings (intent=email), the portfolio's items. */
+export async function action({ request }: ActionFunctionArgs) {
+  const user = await requireUser(request);
+  let values: Record<string, string> = {};
+  try {
+    // Both kinds of form may carry a picture: the profile's photo or a portfolio item's image.
+    const form = await readPhotoForm(request, new URL(request.url).searchParams.has("portfolio") ? "image" : "photo");
+    const intent = form.get("intent");
+    if (intent === "email") {
+      values = { intent: "email" };
+      await updateEmailSettings(user, emailSettingsFromForm(form));
+      const { t } = await getRequestT(request);
+      return redirectWithSuccess("/pages/profile-setting#email", t("email_settings_saved"));
+    }
+    if (intent === "portfolio_add" || intent === "portfolio_update" || intent === "portfolio_remove") {
+      values = formValues(form);
+      const id = values.id ?? "";
+      if (intent === "portfolio_add") await addPortfolioItem(user, values, fileOf(form, "image"));
+      else if (intent === "portfolio_update") await updatePortfolioItem(user, id, values, fileOf(form, "image"));
+      else await deletePortfolioItem(user, id);
+      const { t } = await getRequestT(request);
+      const done = PORTFOLIO_DONE[intent.slice("portfolio_".length) as keyof typeof PORTFOLIO_DONE];
+      return redirectWithSuccess("/pages/profile-setting#portfolio", t(done));
+    }
+    const { input, photo } = profileInput(form);
+    values = Object.fromEntries(
+      Object.entries(input).map(([k, v]) => [k, Array.isArray(v) ? v.join(", ") : String(v)]),
+    );
+    await updateProfile(user, input, photo);
+    const { t } = await getRequestT(request);
+    return redirectWithSuccess("/profile", t("profile_updated"));
+  } catch (error) {
+    return formError(request, error, values);
+  }
+}
+
+export default function ProfileSettingsPage() {
+  const { t } = useTranslation();
+  const user = useRootData()?.user;
+  const refusal = useActionData<typeof action>();
+  const { portfolio } = useLoaderData<typeof loader>();
+  // A refusal belongs to the form that was sent.
+  const emailRefused = refusal?.values?.intent === "email";
+  const portfolioRefusal = refusal?.values?.intent?.startsWith("portfolio_") ? refusal : undefined;
+  const data = portfolioRefusal || emailRefused ? undefined : refusal;
+  const busy = useNavigation().state === "submitting";
+  if (!user) return null;
+  const value = (field: "full_name" | "display_name" | "bio" | "city") => data?.values?.[field] ?? user[field] ?? "";
+  const remote = data?.values?.remote !== undefined ? ["1", "on", "true"].includes(data.values.remote) : user.remote;
+  return (
+    <div className="page">
+      <section className="card form-card">
+        <h2>{t("titles.profile_settings")}</h2>
+        <FormMessage data={data} />
+        <Form method="post" encType="multipart/form-data" className="stack" noValidate>
+          <div className={`field photo-field${data?.errors?.photo ? " has-error" : ""}`}>
+            <Avatar user={user} size="lg" />
+            <div>
+              <label htmlFor="photo">{t("fields.photo")}</label>
+              <input
+                id="photo"
+                name="photo"
+                type="file"
+                accept="image/jpeg,image/png,image/webp"
+                aria-describedby={data?.errors?.photo ? "photo-error" : "photo-hint"}
+              />
+              {data?.errors?.photo ? (
+                <p className="field-error" id="photo-error">
+                  {data.errors.photo}
+                </p>
+              ) : (
+                <p className="field-hint" id="photo-hint">
+                  {t("fields.photo_hint")}
+                </p>
+              )}
+            </div>
+          </div>
+          <div className="grid-2">
+            <Field
+              name="full_name"
+              label={t("fields.full_name")}
+              required
+              maxLength={LIMITS.full_name.max}
+              defaultValue={value("full_name")}
+              error={data?.errors?.full_name}
+            />
+            <Field
+              name="display_name"
+              label={t("fields.display_name_optional")}
+              maxLength={LIMITS.display_name.max}
+              defaultValue={value("display_name")}
+              error={data?.errors?.display_name}
+            />
+          </div>
+          <TextAreaField
+            name="bio"
+            label={t("fields.bio")}
+            rows={5}
+            maxLength={LIMITS.bio.max}
+            defaultValue={value("bio")}
+            error={data?.errors?.bio}
+          />
+          <Field
+            name="skills"
+            label={t("fields.skills")}
+            hint={t("fields.skills_hint")}
+            defaultValue={data?.values?.skills ?? user.skills.join(", ")}
+            error={data?.errors?.skills}
+          />
+          <div className="grid-2">
+            <Field
+              name="city"
+              label={t("fields.city_optional")}
+              maxLength={LIMITS.city.max}
+              autoComplete="address-level2"
+              defaultValue={value("city")}
+              error={data?.errors?.city}
+            />
+            <div className="field field-check">
+              {/* Unticked boxes send nothing: the hidden field says "no" unless the box follows it. */}
+              <input type="hidden" name="remote" value="0" />
+              <label>
+                <input type="checkbox" name="remote" value="1" defaultChecked={remote} /> {t("fields.remote")}
+              </label>
+            </div>
+          </div>
+          <div className="form-actions">
+            <Link to="/profile" className="btn btn-ghost">
+              {t("actions.cancel")}
+            </Link>
+            <button type="submit" className="btn btn-primary" disabled={busy}>
+              {busy ? t("actions.saving") : t("actions.save")}
+            </button>
+          </div>
+        </Form>
+      </section>
+      {user.account_type === "freelancer" ? <PortfolioEditor items={portfolio} refusal={portfolioRefusal} /> : null}
+      <EmailSettings refusal={emailRefused ? refusal : undefined} />
+    </div>
+  );
+}
+
+/** Checkboxes per kind of e-mail, in groups, and the e-mails' language: a plain form. */
+function EmailSettings({ refusal }: { refusal?: { message?: string; errors?: Record<string, string> } }) {
+  const { t } = useTranslation("market");
+  const { email } = useLoaderData<typeof loader>();
+  const busy = useNavigation().formData?.get("intent") === "email";
+  return (
+    <section className="card form-card" id="email" aria-labelledby="email-title">
+      <h2 id="email-title">{t("email_settings.title")}</h2>
+      <p className="muted">{t("email_settings.intro")}</p>
+      <FormMessage data={refusal} />
+      <Form method="post" className="stack" noValidate>
+        <input type="hidden" name="intent" value="email" />
+        {(Object.keys(EMAIL_KIND_GROUPS) as EmailKindGroup[]).map((group) => (
+          <fieldset key={group} className="field email-kinds">
+            <legend>{t(`email_settings.groups.${group}`)}</legend>
+            {EMAIL_KIND_GROUPS[group].map((kind) => (
+              <label key={kind} className="checkbox-line">
+                <input type="checkbox" name="kinds" value={kind} defaultChecked={email.kinds[kind]} />{" "}
+                {t(`email_settings.kinds.${kind}`)}
+              </label>
+            ))}
+          </fieldset>
+        ))}
+        <div className={`field${refusal?.errors?.locale ? " has-error" : ""}`}>
+          <label htmlFor="email-locale">{t("email_settings.locale")}</label>
+          <select id="email-locale" name="locale" defaultValue={email.locale ?? ""}>
+            <option value="">{t("email_settings.locale_default")}</option>
+            {supportedLngs.map((lng) => (
+              <option key={lng} value={lng}>
+                {t(`email_settings.locales.${lng}`)}
+              </option>
+            ))}
+          </select>
+          {refusal?.errors?.locale ? <p className="field-error">{refusal.errors.locale}</p> : null}
+        </div>
+        <div className="form-actions">
+          <button type="submit" className="btn btn-primary" disabled={busy}>
+            {t("email_settings.save")}
+          </button>
+        </div>
+      </Form>
+    </section>
+  );
+}

@@ -1,0 +1,83 @@
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { AuthLayout } from "~/components/auth-layout";
+import { Alert } from "~/components/form";
+import { titleMeta } from "~/lib/meta";
+import { describeUnsubscribe, unsubscribe } from "~/services/messaging/email.server";
+import { AppError } from "~/services/platform/errors.server";
+import { getRequestT } from "~/web/i18n.server";
+
+// The link at the foot of every e-mail (README, "E-mail"): no sign-in, the signed token names the
+// user and the kind. GET asks (a link scanner opening it changes nothing); POST turns the kind
+// off, from the page's button or from a mail program's own button (RFC 8058 one-click: a POST of
+// "List-Unsubscribe=One-Click" to this address, whose body is not needed). A token that does not
+// check out gets a 400 page saying so.
+
+export const meta = titleMeta("titles.unsubscribe");
+
+// The token is a credential of sorts: the page is kept out of caches and of Referer headers.
+const HEADERS = { "Cache-Control": "no-store", "Referrer-Policy": "no-referrer", "X-Robots-Tag": "noindex" };
+
+type Data = { ok: true; kind: string; unsubscribed: boolean } | { ok: false; message: string };
+
+async function answer(request: Request, work: () => Promise<{ kind: string; unsubscribed: boolean }>) {
+  try {
+    return json<Data>({ ok: true, ...(await work()) }, { headers: HEADERS });
+  } catch (error) {
+    if (!(error instanceof AppError)) throw error;
+    const { t } = await getRequestT(request);
+    return json<Data>({ ok: false, message: t(error.key) }, { status: error.status, headers: HEADERS });
+  }
+}
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  return answer(request, () => describeUnsubscribe(params.token));
+}
+
+export async function action({ request, params }: ActionFunctionArgs) {
+  return answer(request, async () => ({ ...(await unsubscribe(params.token)), unsubscribed: true }));
+}
+
+export default function UnsubscribePage() {
+  const { t } = useTranslation("market");
+  const loaded = useLoaderData<typeof loader>() as Data;
+  const acted = useActionData<typeof action>() as Data | undefined;
+  const busy = useNavigation().state === "submitting";
+  const data = acted ?? loaded;
+  if (!data.ok) {
+    return (
+      <AuthLayout title={t("unsubscribe.invalid_title")}>
+        <Alert type="danger">{data.message}</Alert>
+        <p className="auth-switch">
+          <Link to="/pages/profile-setting#email" className="link">
+            {t("unsubscribe.settings")}
+          </Link>
+        </p>
+      </AuthLayout>
+    );
+  }
+  const kind = t(`email_settings.kinds.${data.kind}`);
+  return (
+    <AuthLayout title={t("unsubscribe.title")}>
+      {acted?.ok ? (
+        <Alert type="success">{t("unsubscribe.done", { kind })}</Alert>
+      ) : data.unsubscribed ? (
+        <Alert type="success">{t("unsubscribe.already", { kind })}</Alert>
+      ) : (
+        <Form method="post" className="stack">
+          <p>{t("unsubscribe.confirm", { kind })}</p>
+          <p className="muted">{t("unsubscribe.hint")}</p>
+          <button type="submit" className="btn btn-primary btn-block" disabled={busy}>
+            {t("unsubscribe.submit")}
+          </button>
+        </Form>
+      )}
+      <p className="auth-switch">
+        <Link to="/pages/profile-setting#email" className="link">
+          {t("unsubscribe.settings")}
+        </Link>
+      </p>
+    </AuthLayout>
+  );
+}

@@ -1,0 +1,60 @@
+import { json, type ActionFunctionArgs } from "@remix-run/node";
+import { Form, Link, useActionData, useNavigation } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { AuthLayout } from "~/components/auth-layout";
+import { Alert, Field, FormMessage } from "~/components/form";
+import { forgotPasswordSchema } from "~/lib/schemas";
+import { titleMeta } from "~/lib/meta";
+import { requestPasswordReset } from "~/services/accounts/accounts.server";
+import { assertSameOrigin } from "~/web/auth.server";
+import { parseInput } from "~/services/platform/errors.server";
+import { formError, formValues, readForm, type FormErrorData } from "~/web/forms.server";
+import { getRequestT } from "~/web/i18n.server";
+
+export const meta = titleMeta("titles.forgot_password");
+
+export { visitorLoader as loader } from "~/web/auth.server";
+
+export async function action({ request }: ActionFunctionArgs) {
+  assertSameOrigin(request);
+  let values: Record<string, string> = {};
+  try {
+    values = formValues(await readForm(request));
+    const { email } = parseInput(forgotPasswordSchema, values);
+    await requestPasswordReset(email, request);
+    const { t } = await getRequestT(request);
+    return json<{ sent?: string } & FormErrorData>({ sent: t("reset_requested"), values });
+  } catch (error) {
+    return formError(request, error, values);
+  }
+}
+
+export default function ForgotPasswordPage() {
+  const { t } = useTranslation();
+  const data = useActionData<typeof action>();
+  const busy = useNavigation().state === "submitting";
+  return (
+    <AuthLayout title={t("auth.forgot_title")} subtitle={t("auth.forgot_subtitle")}>
+      {data && "sent" in data && data.sent ? <Alert type="success">{data.sent}</Alert> : <FormMessage data={data} />}
+      <Form method="post" className="stack" noValidate>
+        <Field
+          name="email"
+          type="email"
+          label={t("fields.email")}
+          autoComplete="email"
+          required
+          defaultValue={data?.values?.email}
+          error={data?.errors?.email}
+        />
+        <button type="submit" className="btn btn-primary btn-block" disabled={busy}>
+          {t("actions.send_reset_link")}
+        </button>
+      </Form>
+      <p className="auth-switch">
+        <Link to="/login" className="link">
+          {t("auth.back_to_login")}
+        </Link>
+      </p>
+    </AuthLayout>
+  );
+}

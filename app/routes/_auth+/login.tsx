@@ -1,0 +1,85 @@
+import type { ActionFunctionArgs } from "@remix-run/node";
+import { Form, Link, useActionData, useNavigation, useSearchParams } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { AuthLayout } from "~/components/auth-layout";
+import { Field, FormMessage } from "~/components/form";
+import { titleMeta } from "~/lib/meta";
+import { login } from "~/services/accounts/accounts.server";
+import { assertSameOrigin, safeRedirect } from "~/web/auth.server";
+import { formError, formValues, readForm } from "~/web/forms.server";
+import { getRequestT } from "~/web/i18n.server";
+import { browserSignIn } from "~/services/accounts/sessions.server";
+import { redirectWithSuccess } from "~/web/toast.server";
+import { displayNameOf } from "~/services/accounts/users.server";
+
+export const meta = titleMeta("titles.login");
+
+export { visitorLoader as loader } from "~/web/auth.server";
+
+export async function action({ request }: ActionFunctionArgs) {
+  assertSameOrigin(request);
+  let values: Record<string, string> = {};
+  try {
+    values = formValues(await readForm(request));
+    const { user, token } = await login(values, request);
+    const headers = await browserSignIn(request, token);
+    const { t } = await getRequestT(request);
+    return redirectWithSuccess(
+      safeRedirect(values.redirectFrom, "/"),
+      t("welcome_back", { name: displayNameOf(user) }),
+      { headers },
+    );
+  } catch (error) {
+    return formError(request, error, values);
+  }
+}
+
+export default function LoginPage() {
+  const { t } = useTranslation();
+  const data = useActionData<typeof action>();
+  const [params] = useSearchParams();
+  const busy = useNavigation().state === "submitting";
+  return (
+    <AuthLayout title={t("auth.login_title")} subtitle={t("auth.login_subtitle")}>
+      <FormMessage data={data} />
+      <Form method="post" className="stack" noValidate>
+        <input
+          type="hidden"
+          name="redirectFrom"
+          value={params.get("redirectFrom") ?? data?.values?.redirectFrom ?? ""}
+        />
+        <Field
+          name="email"
+          type="email"
+          label={t("fields.email")}
+          autoComplete="email"
+          required
+          defaultValue={data?.values?.email}
+          error={data?.errors?.email}
+        />
+        <Field
+          name="password"
+          type="password"
+          label={t("fields.password")}
+          autoComplete="current-password"
+          required
+          error={data?.errors?.password}
+        />
+        <div className="row-between">
+          <Link to="/forgot-password" className="link">
+            {t("auth.forgot_link")}
+          </Link>
+        </div>
+        <button type="submit" className="btn btn-primary btn-block" disabled={busy}>
+          {busy ? t("actions.signing_in") : t("actions.sign_in")}
+        </button>
+      </Form>
+      <p className="auth-switch">
+        {t("auth.no_account")}{" "}
+        <Link to="/register" className="link">
+          {t("auth.create_account")}
+        </Link>
+      </p>
+    </AuthLayout>
+  );
+}

@@ -1,0 +1,103 @@
+import { LIMITS } from "~/lib/limits";
+import type { ActionFunctionArgs } from "@remix-run/node";
+import { Form, Link, useActionData, useNavigation } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { AuthLayout } from "~/components/auth-layout";
+import { Field, FormMessage } from "~/components/form";
+import { titleMeta } from "~/lib/meta";
+import { registerUser } from "~/services/accounts/accounts.server";
+import { assertSameOrigin } from "~/web/auth.server";
+import { formError, formValues, readForm } from "~/web/forms.server";
+import { getRequestT } from "~/web/i18n.server";
+import { redirectWithSuccess } from "~/web/toast.server";
+
+export const meta = titleMeta("titles.register");
+
+export { visitorLoader as loader } from "~/web/auth.server";
+
+export async function action({ request }: ActionFunctionArgs) {
+  assertSameOrigin(request);
+  let values: Record<string, string> = {};
+  try {
+    values = formValues(await readForm(request));
+    await registerUser(values, request);
+    const { t } = await getRequestT(request);
+    return redirectWithSuccess("/auth/login", t("register_success"));
+  } catch (error) {
+    return formError(request, error, values);
+  }
+}
+
+export default function RegisterPage() {
+  const { t } = useTranslation();
+  const data = useActionData<typeof action>();
+  const busy = useNavigation().state === "submitting";
+  const accountType = data?.values?.account_type ?? "freelancer";
+  return (
+    <AuthLayout title={t("auth.register_title")} subtitle={t("auth.register_subtitle")}>
+      <FormMessage data={data} />
+      <Form method="post" className="stack" noValidate>
+        <fieldset className={`field choice-group${data?.errors?.account_type ? " has-error" : ""}`}>
+          <legend>{t("fields.account_type")}</legend>
+          <div className="choices">
+            {(["freelancer", "merchant"] as const).map((type) => (
+              <label key={type} className="choice">
+                <input type="radio" name="account_type" value={type} defaultChecked={accountType === type} />
+                <span>
+                  <strong>{t(`account_types.${type}`)}</strong>
+                  <small>{t(`account_types.${type}_hint`)}</small>
+                </span>
+              </label>
+            ))}
+          </div>
+          {data?.errors?.account_type ? <p className="field-error">{data.errors.account_type}</p> : null}
+        </fieldset>
+        <Field
+          name="full_name"
+          label={t("fields.full_name")}
+          autoComplete="name"
+          required
+          maxLength={LIMITS.full_name.max}
+          defaultValue={data?.values?.full_name}
+          error={data?.errors?.full_name}
+        />
+        <Field
+          name="display_name"
+          label={t("fields.display_name_optional")}
+          autoComplete="nickname"
+          maxLength={LIMITS.display_name.max}
+          defaultValue={data?.values?.display_name}
+          error={data?.errors?.display_name}
+        />
+        <Field
+          name="email"
+          type="email"
+          label={t("fields.email")}
+          autoComplete="email"
+          required
+          defaultValue={data?.values?.email}
+          error={data?.errors?.email}
+        />
+        <Field
+          name="password"
+          type="password"
+          label={t("fields.password")}
+          autoComplete="new-password"
+          required
+          minLength={LIMITS.password.min}
+          hint={t("fields.password_hint")}
+          error={data?.errors?.password}
+        />
+        <button type="submit" className="btn btn-primary btn-block" disabled={busy}>
+          {busy ? t("actions.creating_account") : t("actions.create_account")}
+        </button>
+      </Form>
+      <p className="auth-switch">
+        {t("auth.have_account")}{" "}
+        <Link to="/login" className="link">
+          {t("auth.sign_in_link")}
+        </Link>
+      </p>
+    </AuthLayout>
+  );
+}

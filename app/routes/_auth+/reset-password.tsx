@@ -1,0 +1,77 @@
+import { LIMITS } from "~/lib/limits";
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { AuthLayout } from "~/components/auth-layout";
+import { Alert, Field, FormMessage } from "~/components/form";
+import { titleMeta } from "~/lib/meta";
+import { findValidReset, resetPassword } from "~/services/accounts/accounts.server";
+import { assertSameOrigin } from "~/web/auth.server";
+import { formError, formValues, readForm } from "~/web/forms.server";
+import { getRequestT } from "~/web/i18n.server";
+import { sessionCookie } from "~/services/accounts/sessions.server";
+import { redirectWithSuccess } from "~/web/toast.server";
+
+export const meta = titleMeta("titles.reset_password");
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const token = new URL(request.url).searchParams.get("token") ?? "";
+  const valid = token.length > 0 && token.length <= 200 && Boolean(await findValidReset(token));
+  return json({ token, valid }, { status: valid ? 200 : 400 });
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  assertSameOrigin(request);
+  let values: Record<string, string> = {};
+  try {
+    values = formValues(await readForm(request));
+    await resetPassword(values);
+    const { t } = await getRequestT(request);
+    // Every session ended with the reset, this browser's included.
+    return redirectWithSuccess("/auth/login", t("reset_done"), {
+      headers: { "Set-Cookie": await sessionCookie.serialize("", { maxAge: 0 }) },
+    });
+  } catch (error) {
+    return formError(request, error, values);
+  }
+}
+
+export default function ResetPasswordPage() {
+  const { t } = useTranslation();
+  const { token, valid } = useLoaderData<typeof loader>();
+  const data = useActionData<typeof action>();
+  const busy = useNavigation().state === "submitting";
+  const tokenError = data?.errors?.token;
+  return (
+    <AuthLayout title={t("auth.reset_title")} subtitle={valid ? t("auth.reset_subtitle") : undefined}>
+      {!valid || tokenError ? (
+        <>
+          <Alert type="danger">{tokenError ?? t("auth.reset_invalid")}</Alert>
+          <Link to="/forgot-password" className="btn btn-primary btn-block">
+            {t("auth.request_new_link")}
+          </Link>
+        </>
+      ) : (
+        <>
+          <FormMessage data={data} />
+          <Form method="post" className="stack" noValidate>
+            <input type="hidden" name="token" value={token} />
+            <Field
+              name="password"
+              type="password"
+              label={t("fields.new_password")}
+              autoComplete="new-password"
+              required
+              minLength={LIMITS.password.min}
+              hint={t("fields.password_hint")}
+              error={data?.errors?.password}
+            />
+            <button type="submit" className="btn btn-primary btn-block" disabled={busy}>
+              {t("actions.save_password")}
+            </button>
+          </Form>
+        </>
+      )}
+    </AuthLayout>
+  );
+}

@@ -1,0 +1,131 @@
+import { LIMITS } from "~/lib/limits";
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { FormMessage, TextAreaField } from "~/components/form";
+import { MarketErrorBoundary } from "~/components/market/error-boundary";
+import { PortfolioList } from "~/components/portfolio";
+import { PublicProfile } from "~/components/public-profile";
+import { ProfileReviews } from "~/components/market/reviews";
+import { listFromUrl, orRefusal, redirectWithMarketToast } from "~/web/market-forms.server";
+import { marketTitleMeta } from "~/lib/market-meta";
+import { requireUser } from "~/web/auth.server";
+import { AppError } from "~/services/platform/errors.server";
+import { formError, formValues, readForm } from "~/web/forms.server";
+import { inviteFreelancer, openOpportunitiesOf } from "~/services/marketplace/invitations.server";
+import { getFreelancerProfile } from "~/services/reputation/profiles.server";
+import { listUserReviews } from "~/services/reputation/reviews.server";
+
+export const meta = marketTitleMeta("titles.profile");
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const user = await requireUser(request);
+  const profile = await orRefusal(getFreelancerProfile(params.id!));
+  const [{ list: reviews }, openings] = await Promise.all([
+    listFromUrl(request, ["page"], (q) => listUserReviews(profile.id, q)),
+    openOpportunitiesOf(user),
+  ]);
+  return json({ profile, reviews, openings, merchant: user.account_type === "merchant" });
+}
+
+/** A merchant invites this freelancer to one of their open opportunities. */
+export async function action({ request, params }: ActionFunctionArgs) {
+  const merchant = await requireUser(request);
+  // A profile that does not exist is the not-found page, as for the loader, not a form error.
+  await orRefusal(getFreelancerProfile(params.id ?? ""));
+  let values: Record<string, string> = {};
+  try {
+    values = formValues(await readForm(request));
+    if (!values.opportunity) throw new AppError(422, "invite_failed", { opportunity: "invite_opportunity_required" });
+    await inviteFreelancer(merchant, values.opportunity, { freelancer_id: params.id, message: values.message ?? "" });
+    return redirectWithMarketToast(request, `/freelancers/${params.id}`, "toasts.invitation_sent");
+  } catch (error) {
+    // An opportunity that is not the merchant's (or no longer exists) is a field error here.
+    const refusal =
+      error instanceof AppError && error.status === 404
+        ? new AppError(422, "invite_failed", { opportunity: "invite_opportunity_required" })
+        : error;
+    return formError(request, refusal, values);
+  }
+}
+
+function InviteForm({ name, openings }: { name: string; openings: { uuid: string; title: string }[] }) {
+  const { t } = useTranslation();
+  const refusal = useActionData<typeof action>();
+  const busy = useNavigation().state === "submitting";
+  const errors = refusal?.errors ?? {};
+  return (
+    <section className="card" aria-labelledby="invite-title">
+      <h3 id="invite-title">{t("invitations.invite_heading")}</h3>
+      {openings.length ? (
+        <>
+          <p className="muted">{t("invitations.invite_intro", { name })}</p>
+          <FormMessage data={refusal} />
+          <Form method="post" className="stack" noValidate>
+            <div className={`field${errors.opportunity ? " has-error" : ""}`}>
+              <label htmlFor="opportunity">{t("invitations.opportunity")}</label>
+              <select
+                id="opportunity"
+                name="opportunity"
+                required
+                defaultValue={refusal?.values?.opportunity ?? ""}
+                aria-invalid={errors.opportunity ? true : undefined}
+                aria-describedby={errors.opportunity ? "opportunity-error" : undefined}
+              >
+                <option value="">{t("invitations.choose")}</option>
+                {openings.map((o) => (
+                  <option key={o.uuid} value={o.uuid}>
+                    {o.title}
+                  </option>
+                ))}
+              </select>
+              {errors.opportunity ? (
+                <p className="field-error" id="opportunity-error">
+                  {errors.opportunity}
+                </p>
+              ) : null}
+            </div>
+            <TextAreaField
+              name="message"
+              label={t("invitations.message")}
+              hint={t("invitations.message_hint")}
+              rows={3}
+              maxLength={LIMITS.invite_message.max}
+              required
+              defaultValue={refusal?.values?.message}
+              error={errors.message}
+            />
+            <div className="form-actions">
+              <button type="submit" className="btn btn-primary" disabled={busy}>
+                {t("invitations.send")}
+              </button>
+            </div>
+          </Form>
+        </>
+      ) : (
+        <p className="muted">{t("invitations.no_open")}</p>
+      )}
+    </section>
+  );
+}
+
+export default function FreelancerProfilePage() {
+  const { t } = useTranslation();
+  const { profile, reviews, openings, merchant } = useLoaderData<typeof loader>();
+  return (
+    <PublicProfile profile={profile}>
+      <section className="card" aria-labelledby="portfolio-title">
+        <h3 id="portfolio-title">{t("public_profile.portfolio")}</h3>
+        {profile.portfolio.length ? (
+          <PortfolioList items={profile.portfolio} />
+        ) : (
+          <p className="muted">{t("portfolio.empty")}</p>
+        )}
+      </section>
+      <ProfileReviews reviews={reviews.data} meta={reviews.meta} />
+      {merchant ? <InviteForm name={profile.name} openings={openings} /> : null}
+    </PublicProfile>
+  );
+}
+
+export const ErrorBoundary = MarketErrorBoundary;

@@ -1,0 +1,40 @@
+import { json, type LoaderFunctionArgs } from "@remix-run/node";
+import { useLoaderData } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { MarketErrorBoundary } from "~/components/market/error-boundary";
+import { PublicProfile } from "~/components/public-profile";
+import { ProfileReviews } from "~/components/market/reviews";
+import { listFromUrl, orRefusal } from "~/web/market-forms.server";
+import { marketTitleMeta } from "~/lib/market-meta";
+import { requireUser } from "~/web/auth.server";
+import { getMerchantProfile } from "~/services/reputation/profiles.server";
+import { listUserReviews } from "~/services/reputation/reviews.server";
+
+export const meta = marketTitleMeta("titles.profile");
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  await requireUser(request);
+  const profile = await orRefusal(getMerchantProfile(params.id!));
+  const { list: reviews } = await listFromUrl(request, ["page"], (q) => listUserReviews(profile.id, q));
+  return json({ profile, reviews });
+}
+
+export default function MerchantProfilePage() {
+  const { t } = useTranslation();
+  const { profile, reviews } = useLoaderData<typeof loader>();
+  return (
+    <PublicProfile
+      profile={profile}
+      facts={
+        <div>
+          <dt>{t("nav.opportunities")}</dt>
+          <dd>{t("public_profile.open_opportunities", { count: profile.open_opportunities_count })}</dd>
+        </div>
+      }
+    >
+      <ProfileReviews reviews={reviews.data} meta={reviews.meta} />
+    </PublicProfile>
+  );
+}
+
+export const ErrorBoundary = MarketErrorBoundary;

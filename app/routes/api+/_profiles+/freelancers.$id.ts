@@ -1,0 +1,11 @@
+import { json, type LoaderFunctionArgs } from "@remix-run/node";
+import { api, methodNotAllowed } from "~/web/api.server";
+import { requireApiUser } from "~/web/auth.server";
+import { getFreelancerProfile } from "~/services/reputation/profiles.server";
+
+export const loader = api(async ({ request, params }: LoaderFunctionArgs) => {
+  await requireApiUser(request);
+  return json({ data: await getFreelancerProfile(params.id!) });
+});
+
+export const action = methodNotAllowed;

@@ -1,8 +1,0 @@
-import { json } from "@remix-run/node";
-import { withApiHeaders } from "~/services/api.server";
-import { apiT } from "~/services/i18n.server";
-
-// Unknown API paths answer JSON, not the not-found page.
-const notFound = async () => withApiHeaders(json({ message: apiT("not_found") }, { status: 404 }));
-export const loader = notFound;
-export const action = notFound;

@@ -1,2 +1,0 @@
-// The login endpoint's second address, used by clients as a retry (SPEC.md §7).
-export { action, loader } from "./api.login";

@@ -1,0 +1,180 @@
+import { RatingSummary } from "~/components/market/rating";
+import { json, type LoaderFunctionArgs } from "@remix-run/node";
+import { Link, useLoaderData } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { Avatar } from "~/components/avatar";
+import { ApplicationStatusBadge, OpportunityStatusBadge } from "~/components/market/badges";
+import { MarketErrorBoundary } from "~/components/market/error-boundary";
+import { loadApplicationFor } from "~/web/application-page.server";
+import { Breadcrumb } from "~/components/market/page-header";
+import { formatDate } from "~/lib/format";
+import { useRootData } from "~/lib/root-data";
+import { marketTitleMeta } from "~/lib/market-meta";
+import { isNegotiating } from "~/lib/market-constants";
+import { formatMoney } from "~/lib/money";
+import { displayNameOf } from "~/lib/users";
+import { requireUser } from "~/web/auth.server";
+
+export const meta = marketTitleMeta("titles.application");
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const user = await requireUser(request);
+  return json(await loadApplicationFor(user, params.id));
+}
+
+export default function ApplicationPage() {
+  const { application: a, viewer, actions } = useLoaderData<typeof loader>();
+  const { t, i18n } = useTranslation("market");
+  // The top bar already knows the unread messages of every conversation.
+  const unreadHere = useRootData()?.messages?.by_application[a.id] ?? 0;
+  const negotiating = isNegotiating(a.status);
+  const yourTurn = negotiating && a.awaiting === viewer;
+  const days = t("applications.days", { count: a.delivery_days });
+  return (
+    <div className="page">
+      <Breadcrumb>
+        <Link
+          to={viewer === "merchant" ? `/opportunities/${a.opportunity.uuid}/applications` : "/my-applications"}
+          className="link"
+        >
+          ← {viewer === "merchant" ? t("applications.heading") : t("my_applications.heading")}
+        </Link>
+      </Breadcrumb>
+      <header className="page-header">
+        <div>
+          <h2>{t("application.heading")}</h2>
+          <p className="muted">
+            <Link to={`/opportunities/${a.opportunity.uuid}`} className="link">
+              {a.opportunity.title}
+            </Link>{" "}
+            {a.opportunity.status !== "open" ? <OpportunityStatusBadge status={a.opportunity.status} /> : null}
+          </p>
+        </div>
+        <div className="page-header-actions">
+          <Link to={`/applications/${a.id}/messages`} className="btn btn-secondary">
+            {unreadHere ? t("messages.open_count", { count: unreadHere }) : t("messages.open")}
+          </Link>
+          {a.status === "accepted" ? (
+            <Link to={`/contracts/${a.id}`} className="btn btn-primary">
+              {t("application.contract_link")}
+            </Link>
+          ) : null}
+          <Link to={`/applications/${a.id}/negotiate`} className={`btn ${yourTurn ? "btn-primary" : "btn-secondary"}`}>
+            {negotiating ? t("application.negotiate") : t("application.view_negotiation")}
+          </Link>
+        </div>
+      </header>
+
+      <div className="detail-layout">
+        <div className="detail-main">
+          <section className="card">
+            <div className="row-between wrap">
+              <h3>{t("application.status")}</h3>
+              <ApplicationStatusBadge
+                status={a.status}
+                awaiting={a.awaiting}
+                viewer={viewer}
+                reason={a.rejection_reason}
+              />
+            </div>
+            {a.status === "accepted" ? (
+              <p className="notice notice-success">
+                {t("application.accepted_note", { price: formatMoney(a.price_cents, i18n.language), days })}
+              </p>
+            ) : negotiating ? (
+              <p className={`notice ${yourTurn ? "notice-warning" : "notice-info"}`}>
+                {yourTurn ? t("application.your_turn") : t(`application.their_turn_${a.awaiting}`)}
+              </p>
+            ) : a.status === "rejected" && a.rejection_reason ? (
+              <p className="notice notice-danger">
+                {t("application.reason", { reason: t(`reasons.${a.rejection_reason}`) })}
+                {a.rejection_message ? (
+                  <>
+                    <br />“{a.rejection_message}”
+                  </>
+                ) : null}
+              </p>
+            ) : (
+              <p className="notice notice-info">{t("application.final")}</p>
+            )}
+            <dl className="facts">
+              <div>
+                <dt>{t("application.price")}</dt>
+                <dd className="fact-strong">{formatMoney(a.price_cents, i18n.language)}</dd>
+              </div>
+              <div>
+                <dt>{t("application.delivery")}</dt>
+                <dd className="fact-strong">{days}</dd>
+              </div>
+              <div>
+                <dt>{t("negotiate.history")}</dt>
+                <dd>{t("application.history_count", { count: a.offers.length })}</dd>
+              </div>
+              <div>
+                <dt>{t("details.published")}</dt>
+                <dd>{formatDate(a.created_at, i18n.language)}</dd>
+              </div>
+            </dl>
+            {actions.length ? (
+              <p className="muted small">
+                {t("negotiate.actions")}:{" "}
+                {actions
+                  .map((action) => t(`negotiate.${action === "counter" ? "counter_heading" : action}`))
+                  .join(" · ")}
+              </p>
+            ) : null}
+          </section>
+          <section className="card">
+            <h3>{t("application.cover_letter")}</h3>
+            <p className="prose">{a.cover_letter}</p>
+          </section>
+        </div>
+        <aside className="detail-aside">
+          <section className="card side-card person-card">
+            <p className="compare-label">
+              {viewer === "merchant" ? t("application.freelancer") : t("application.merchant")}
+            </p>
+            {viewer === "merchant" ? (
+              <>
+                <div className="byline">
+                  <Avatar user={a.freelancer} size="md" />
+                  <div>
+                    <strong>
+                      <Link to={`/freelancers/${a.freelancer.id}`}>{displayNameOf(a.freelancer)}</Link>
+                    </strong>
+                    {a.freelancer.display_name ? <p className="muted small">{a.freelancer.full_name}</p> : null}
+                    <RatingSummary rating={a.freelancer.rating} />
+                  </div>
+                </div>
+                {a.freelancer.skills.length ? (
+                  <ul className="tags">
+                    {a.freelancer.skills.map((s) => (
+                      <li key={s} className="tag">
+                        {s}
+                      </li>
+                    ))}
+                  </ul>
+                ) : null}
+              </>
+            ) : (
+              <div className="byline">
+                <Avatar
+                  user={{
+                    full_name: a.opportunity.merchant.display_name ?? "?",
+                    photo_url: a.opportunity.merchant.photo_url,
+                  }}
+                  size="md"
+                />
+                <strong>
+                  <Link to={`/merchants/${a.opportunity.merchant.id}`}>{a.opportunity.merchant.display_name}</Link>
+                </strong>
+              </div>
+            )}
+          </section>
+        </aside>
+      </div>
+    </div>
+  );
+}
+
+export const ErrorBoundary = MarketErrorBoundary;

@@ -1,0 +1,13 @@
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { requireUser } from "~/web/auth.server";
+import { fileRoute } from "~/web/api.server";
+import { getMessageFile } from "~/services/messaging/messages.server";
+import { attachmentResponse } from "~/services/platform/uploads.server";
+
+/** A message's file, for the application's two sides only; anyone else gets 404. */
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  return fileRoute(async () => {
+    const user = await requireUser(request);
+    return attachmentResponse(await getMessageFile(user, params.id ?? "", params.file ?? ""));
+  });
+}

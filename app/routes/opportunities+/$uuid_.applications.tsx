@@ -1,0 +1,65 @@
+import { json, type LoaderFunctionArgs } from "@remix-run/node";
+import { Link, useLoaderData } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { ApplicationCard } from "~/components/market/application-card";
+import { OpportunityStatusBadge } from "~/components/market/badges";
+import { MarketErrorBoundary } from "~/components/market/error-boundary";
+import { Breadcrumb, EmptyState, PageHeader } from "~/components/market/page-header";
+import { Pagination, StatusTabs } from "~/components/market/pagination";
+import { listFromUrl, orRefusal } from "~/web/market-forms.server";
+import { APPLICATION_STATUSES } from "~/lib/market-constants";
+import { marketTitleMeta } from "~/lib/market-meta";
+import { listOpportunityApplications } from "~/services/marketplace/applications.server";
+import { requireMerchant } from "~/web/auth.server";
+import { getOpportunity } from "~/services/marketplace/opportunities.server";
+
+export const meta = marketTitleMeta("titles.opportunity_applications");
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const user = await requireMerchant(request);
+  const uuid = params.uuid!;
+  const opportunity = await orRefusal(getOpportunity(user, uuid));
+  const { list, query } = await listFromUrl(request, ["status", "page"], (q) =>
+    listOpportunityApplications(user, uuid, q),
+  );
+  return json({ ...list, opportunity, status: query.status ?? null });
+}
+
+export default function OpportunityApplicationsPage() {
+  const { t } = useTranslation("market");
+  const { data, meta, status, opportunity: o } = useLoaderData<typeof loader>();
+  return (
+    <div className="page">
+      <Breadcrumb>
+        <Link to={`/opportunities/${o.uuid}`} className="link">
+          ← {t("applications.back")}
+        </Link>
+      </Breadcrumb>
+      <PageHeader
+        title={t("applications.heading")}
+        intro={
+          <>
+            {t("applications.intro", { title: o.title })} <OpportunityStatusBadge status={o.status} />{" "}
+            <span className="muted">· {t("list.hired", { accepted: o.accepted_count, vacancies: o.vacancies })}</span>
+          </>
+        }
+      />
+      <StatusTabs statuses={APPLICATION_STATUSES} current={status} label={t("applications.status_filter")} />
+      {data.length ? (
+        <div className="app-list">
+          {data.map((item) => (
+            <ApplicationCard key={item.id} item={item} viewer="merchant" showOpportunity={false} />
+          ))}
+        </div>
+      ) : (
+        <EmptyState
+          title={t("applications.empty_title")}
+          text={status ? t("applications.empty_filtered") : t("applications.empty_text")}
+        />
+      )}
+      <Pagination meta={meta} />
+    </div>
+  );
+}
+
+export const ErrorBoundary = MarketErrorBoundary;

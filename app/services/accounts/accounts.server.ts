@@ -1,0 +1,203 @@
+import { randomBytes, randomUUID } from "node:crypto";
+import { config } from "~/config.server";
+import type { z } from "zod";
+import { emailField, loginSchema, profileSchema, registerSchema, resetPasswordSchema } from "~/lib/schemas";
+import { transaction, db } from "../../../db";
+import { engine, isUniqueViolation } from "../../../db/dialect";
+import { directoryColumns } from "~/lib/directory";
+import type { UserRow } from "../../../db/schema";
+import { AppError, fieldErrorsOf, parseInput } from "../platform/errors.server";
+import { apiT } from "../platform/i18n.server";
+import { storedLocale } from "~/web/i18n.server";
+import { sendMail } from "../platform/mail.server";
+import { hashPassword, verifyPassword } from "./passwords.server";
+import { assertNotLimited, clientIp, consume, consumeWrite, limiters } from "../platform/rate-limit.server";
+import { createSession, hashToken } from "./sessions.server";
+import { deletePhoto, savePhoto } from "../platform/uploads.server";
+import { parseTags } from "./users.server";
+
+const RESET_TTL_MS = 60 * 60 * 1000;
+
+// Hashing runs in worker threads (passwords.server.ts), so a burst of logins does not take the
+// event loop from every other request.
+export { hashPassword };
+
+let dummyHash: Promise<string> | undefined;
+/** Compared against when the e-mail is unknown, so both answers take the same time. */
+const timingDummy = () => (dummyHash ??= hashPassword(randomBytes(16).toString("hex")));
+
+async function emailTaken(email: string) {
+  return Boolean(await db.selectFrom("users").select("id").where("email", "=", email).executeTakeFirst());
+}
+
+export async function registerUser(input: unknown, request?: Request) {
+  const parsed = registerSchema.safeParse(input);
+  if (!parsed.success) {
+    // Report a taken e-mail together with the other field errors, so the user fixes all at once.
+    const errors = fieldErrorsOf(parsed.error);
+    const email = emailField.safeParse((input as Record<string, unknown> | null)?.email);
+    if (!errors.email && email.success && (await emailTaken(email.data))) errors.email = "email_taken";
+    throw new AppError(422, "register_failed", errors);
+  }
+  const data = parsed.data;
+  if (request) await consume(limiters.registerByIp, clientIp(request));
+  const now = new Date().toISOString();
+  const user: UserRow = {
+    id: randomUUID(),
+    email: data.email,
+    password_hash: await hashPassword(data.password),
+    display_name: data.display_name ?? null,
+    full_name: data.full_name,
+    account_type: data.account_type,
+    bio: "",
+    skills: "[]",
+    photo_path: null,
+    city: null,
+    remote: 1,
+    ...directoryColumns({
+      full_name: data.full_name,
+      display_name: data.display_name ?? null,
+      bio: "",
+      skills: [],
+      city: null,
+    }),
+    rating_count: 0,
+    rating_sum: 0,
+    storage_bytes: 0,
+    // The language picked before signing up (the lng cookie), for the user's e-mails.
+    locale: request ? await storedLocale(request) : null,
+    created_at: now,
+    updated_at: now,
+  };
+  try {
+    await db.insertInto("users").values(user).execute();
+  } catch (error) {
+    if (isUniqueViolation(error, "users")) throw new AppError(422, "register_failed", { email: "email_taken" });
+    throw error;
+  }
+  return user;
+}
+
+/** Checks the credentials and opens a session. Failures are rate limited by e-mail and address. */
+export async function login(input: unknown, request: Request) {
+  const { email, password } = parseInput(loginSchema, input, "login_failed");
+  const ip = clientIp(request);
+  await assertNotLimited(limiters.loginByEmail, email);
+  await assertNotLimited(limiters.loginByIp, ip);
+  const user = await db.selectFrom("users").selectAll().where("email", "=", email).executeTakeFirst();
+  const ok = await verifyPassword(password, user?.password_hash ?? (await timingDummy()));
+  if (!user || !ok) {
+    await Promise.all([limiters.loginByEmail.penalty(email), ip && limiters.loginByIp.penalty(ip)]);
+    throw new AppError(401, "invalid_credentials");
+  }
+  await limiters.loginByEmail.delete(email);
+  const session = await createSession(user.id);
+  return { user, ...session };
+}
+
+export type ProfileInput = z.input<typeof profileSchema>;
+
+/**
+ * Updates the fields the input carries (a field left out stays as it is); a new photo is checked
+ * by content and replaces the old one. The directory's search columns follow the profile.
+ */
+export async function updateProfile(user: UserRow, input: unknown, photo?: Blob | null) {
+  await consumeWrite(user.id);
+  const data = parseInput(profileSchema, input, "profile_update_failed");
+  const photoPath = photo && photo.size > 0 ? await savePhoto(photo) : undefined;
+  const updated = await transaction(async (trx) => {
+    const current = await trx
+      .selectFrom("users")
+      .selectAll()
+      .where("id", "=", user.id)
+      .$if(engine === "postgres", (qb) => qb.forUpdate())
+      .executeTakeFirstOrThrow();
+    const next = {
+      full_name: data.full_name ?? current.full_name,
+      display_name: data.display_name === undefined ? current.display_name : data.display_name,
+      bio: data.bio ?? current.bio,
+      skills: data.skills ?? parseTags(current.skills),
+      city: data.city === undefined ? current.city : data.city,
+    };
+    return trx
+      .updateTable("users")
+      .set({
+        ...next,
+        skills: JSON.stringify(next.skills),
+        ...(data.remote === undefined ? {} : { remote: data.remote ? 1 : 0 }),
+        ...directoryColumns(next),
+        ...(photoPath ? { photo_path: photoPath } : {}),
+        updated_at: new Date().toISOString(),
+      })
+      .where("id", "=", user.id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+  });
+  if (photoPath) await deletePhoto(user.photo_path);
+  return updated;
+}
+
+/**
+ * Starts a password reset. The answer never says whether the e-mail exists; the link goes
+ * by e-mail when SMTP is configured, otherwise to the server log.
+ */
+/**
+ * Sends a reset link to the account's address, if there is one. The link is built from APP_URL
+ * only: a request's Host (which anyone may set) never goes into an e-mail.
+ */
+export async function requestPasswordReset(email: string, request?: Request) {
+  await consume(limiters.resetByEmail, email);
+  if (request) await consume(limiters.resetByIp, clientIp(request));
+  const user = await db.selectFrom("users").select(["id", "email"]).where("email", "=", email).executeTakeFirst();
+  if (!user) return;
+  const token = randomBytes(32).toString("base64url");
+  const now = Date.now();
+  await db
+    .insertInto("password_resets")
+    .values({
+      id: hashToken(token),
+      user_id: user.id,
+      expires_at: new Date(now + RESET_TTL_MS).toISOString(),
+      used_at: null,
+      created_at: new Date(now).toISOString(),
+    })
+    .execute();
+  const link = `${config.APP_URL}/reset-password?token=${encodeURIComponent(token)}`;
+  await sendMail({ to: user.email, subject: apiT("reset_email_subject"), text: apiT("reset_email_body", { link }) });
+}
+
+export async function findValidReset(token: string) {
+  return db
+    .selectFrom("password_resets")
+    .selectAll()
+    .where("id", "=", hashToken(token))
+    .where("used_at", "is", null)
+    .where("expires_at", ">", new Date().toISOString())
+    .executeTakeFirst();
+}
+
+/** Sets the new password, spends the token and ends every session of the user. */
+export async function resetPassword(input: unknown) {
+  const { token, password } = parseInput(resetPasswordSchema, input);
+  const passwordHash = await hashPassword(password);
+  const now = new Date().toISOString();
+  const userId = await transaction(async (trx) => {
+    const reset = await trx
+      .updateTable("password_resets")
+      .set({ used_at: now })
+      .where("id", "=", hashToken(token))
+      .where("used_at", "is", null)
+      .where("expires_at", ">", now)
+      .returning("user_id")
+      .executeTakeFirst();
+    if (!reset) throw new AppError(422, "validation_failed", { token: "reset_invalid" });
+    await trx
+      .updateTable("users")
+      .set({ password_hash: passwordHash, updated_at: now })
+      .where("id", "=", reset.user_id)
+      .execute();
+    await trx.deleteFrom("sessions").where("user_id", "=", reset.user_id).execute();
+    return reset.user_id;
+  });
+  return userId;
+}

@@ -1,0 +1,650 @@
+import { randomUUID } from "node:crypto";
+import {
+  sql,
+  type Expression,
+  type ExpressionBuilder,
+  type Kysely,
+  type SqlBool,
+  type UpdateObject,
+  type Updateable,
+} from "kysely";
+import {
+  MAX_DELIVERY_FILES,
+  REMINDER_DAYS_LEFT,
+  REVIEW_DAYS,
+  cancelInputSchema,
+  changeRequestInputSchema,
+  contractListQuerySchema,
+  deliveryInputSchema,
+} from "~/lib/market-schemas";
+import { db, transaction } from "../../../db";
+import type {
+  ContractEventKind,
+  ContractEventRow,
+  ContractFileRow,
+  ContractParty,
+  ContractRow,
+  ContractsTable,
+  Database,
+  NotificationKind,
+  UserRow,
+} from "../../../db/schema";
+import { AppError, parseInput } from "../platform/errors.server";
+import { consumeWrite } from "../platform/rate-limit.server";
+import { assertId, now, offsetOf, pageMeta, type PageMeta } from "../platform/records.server";
+import { reserveStorage } from "../platform/storage.server";
+import { notify } from "../messaging/notifications.server";
+import { every } from "../platform/jobs.server";
+import { publishDueReviews } from "../reputation/reviews.server";
+import { deleteAttachment, readAttachment, saveAttachment, type SavedAttachment } from "../platform/uploads.server";
+import { displayNameOf, photoUrl } from "../accounts/users.server";
+
+// The contract of an accepted application (README, "Contracts"):
+//
+//   in_progress ──deliver──▶ delivered ──approve──▶ completed
+//        ▲                      │  └──14 days without an answer──▶ completed (automatically)
+//        └───request changes────┘
+//   before any delivery: the merchant cancels, the freelancer withdraws (a reason each) ▶ cancelled
+//   after a delivery: either side asks to cancel; the other accepts (▶ cancelled) or declines
+//
+// Every move is one transaction whose UPDATE repeats in its WHERE the state the decision was
+// taken on (status, deliveries, pending cancellation request): of two requests racing for one
+// contract the second updates nothing and answers 409, on SQLite (one writer at a time) as on
+// PostgreSQL (which checks the WHERE again once the winner's row lock is released). Only the
+// contract's row is locked, so no two moves wait for each other in opposite orders. The
+// timeline's events are numbered by the UPDATE itself (events_count + 1, read back).
+
+export type ContractAction =
+  | "deliver"
+  | "approve"
+  | "request_changes"
+  | "cancel"
+  | "request_cancellation"
+  | "accept_cancellation"
+  | "decline_cancellation";
+
+const ACTIVE = ["in_progress", "delivered"] as const;
+const DAY_MS = 86_400_000;
+
+type ContractState = Pick<ContractRow, "status" | "deliveries_count" | "cancel_requested_by">;
+
+/**
+ * The one table of who may do what, and when. allowedContractActions lists the moves it lets
+ * through; each move checks it before writing and its WHERE holds the state it read.
+ */
+const RULES: Record<ContractAction, { by?: ContractParty; when: (c: ContractState, party: ContractParty) => boolean }> =
+  {
+    deliver: { by: "freelancer", when: (c) => c.status === "in_progress" },
+    approve: { by: "merchant", when: (c) => c.status === "delivered" },
+    request_changes: { by: "merchant", when: (c) => c.status === "delivered" },
+    // Before any delivery either side ends the contract alone (the freelancer "withdraws").
+    cancel: { when: (c) => c.status === "in_progress" && c.deliveries_count === 0 },
+    // After a delivery it takes both: one asks, the other answers.
+    request_cancellation: {
+      when: (c) => isActive(c) && c.deliveries_count > 0 && c.cancel_requested_by === null,
+    },
+    accept_cancellation: { when: (c, party) => isActive(c) && answersRequest(c, party) },
+    decline_cancellation: { when: (c, party) => isActive(c) && answersRequest(c, party) },
+  };
+
+const isActive = (c: Pick<ContractState, "status">) => (ACTIVE as readonly string[]).includes(c.status);
+const answersRequest = (c: ContractState, party: ContractParty) =>
+  c.cancel_requested_by !== null && c.cancel_requested_by !== party;
+
+function partyOf(user: Pick<UserRow, "id">, row: { merchant_id: string; freelancer_id: string }): ContractParty | null {
+  if (row.freelancer_id === user.id) return "freelancer";
+  if (row.merchant_id === user.id) return "merchant";
+  return null;
+}
+
+/** The moves open to the user on the contract right now; pages show only these. */
+export function allowedContractActions(
+  user: Pick<UserRow, "id">,
+  contract: ContractState & { merchant: { id: string }; freelancer: { id: string } },
+): ContractAction[] {
+  const party = partyOf(user, { merchant_id: contract.merchant.id, freelancer_id: contract.freelancer.id });
+  if (!party) return [];
+  return (Object.keys(RULES) as ContractAction[]).filter((action) => {
+    const rule = RULES[action];
+    return (!rule.by || rule.by === party) && rule.when(contract, party);
+  });
+}
+
+function assertAllowed(action: ContractAction, row: ContractRow, party: ContractParty) {
+  const rule = RULES[action];
+  if (rule.by && rule.by !== party) throw new AppError(403, "forbidden_role");
+  if (!rule.when(row, party)) throw new AppError(409, "contract_action_unavailable");
+}
+
+// ---------------------------------------------------------------------------------------------
+// JSON
+
+export type ContractFileJson = { id: string; name: string; content_type: string; size_bytes: number; url: string };
+
+export type ContractEventJson = {
+  id: string;
+  seq: number;
+  kind: ContractEventKind;
+  author: ContractParty | "system";
+  message: string | null;
+  created_at: string;
+  files: ContractFileJson[];
+};
+
+type Person = { id: string; display_name: string | null; photo_url: string | null };
+
+export type ContractJson = {
+  id: string;
+  /** The application the contract came from (the same id). */
+  application_id: string;
+  opportunity: { uuid: string; title: string };
+  merchant: Person;
+  freelancer: Person;
+  price_cents: number;
+  delivery_days: number;
+  status: ContractRow["status"];
+  due_at: string;
+  /** Still in progress past its due date (marked by the schedule, or seen so now). */
+  overdue: boolean;
+  overdue_at: string | null;
+  delivered_at: string | null;
+  /** When a delivery left unanswered is completed automatically. */
+  review_due_at: string | null;
+  deliveries_count: number;
+  cancel_request: { by: ContractParty; reason: string } | null;
+  ended_at: string | null;
+  ended_by: ContractRow["ended_by"];
+  end_reason: string | null;
+  created_at: string;
+  updated_at: string;
+};
+
+export type ContractDetailJson = ContractJson & { events: ContractEventJson[]; allowed_actions: ContractAction[] };
+
+function baseSelect(database: Kysely<Database>) {
+  return database
+    .selectFrom("contracts")
+    .innerJoin("opportunities as o", "o.id", "contracts.opportunity_id")
+    .innerJoin("users as m", "m.id", "contracts.merchant_id")
+    .innerJoin("users as f", "f.id", "contracts.freelancer_id")
+    .selectAll("contracts")
+    .select([
+      "o.uuid as opportunity_uuid",
+      "o.title as opportunity_title",
+      "m.display_name as merchant_display_name",
+      "m.full_name as merchant_full_name",
+      "m.photo_path as merchant_photo_path",
+      "f.display_name as freelancer_display_name",
+      "f.full_name as freelancer_full_name",
+      "f.photo_path as freelancer_photo_path",
+    ]);
+}
+
+type Row = Awaited<ReturnType<ReturnType<typeof baseSelect>["executeTakeFirstOrThrow"]>>;
+
+function toContractJson(row: Row, at = now()): ContractJson {
+  return {
+    id: row.id,
+    application_id: row.id,
+    opportunity: { uuid: row.opportunity_uuid, title: row.opportunity_title },
+    merchant: {
+      id: row.merchant_id,
+      display_name: displayNameOf({ display_name: row.merchant_display_name, full_name: row.merchant_full_name }),
+      photo_url: photoUrl(row.merchant_photo_path),
+    },
+    freelancer: {
+      id: row.freelancer_id,
+      display_name: displayNameOf({ display_name: row.freelancer_display_name, full_name: row.freelancer_full_name }),
+      photo_url: photoUrl(row.freelancer_photo_path),
+    },
+    price_cents: row.price_cents,
+    delivery_days: row.delivery_days,
+    status: row.status,
+    due_at: row.due_at,
+    overdue: row.status === "in_progress" && (row.overdue_at !== null || row.due_at < at),
+    overdue_at: row.overdue_at,
+    delivered_at: row.delivered_at,
+    review_due_at: row.review_due_at,
+    deliveries_count: row.deliveries_count,
+    cancel_request:
+      row.cancel_requested_by && row.cancel_request_reason !== null
+        ? { by: row.cancel_requested_by, reason: row.cancel_request_reason }
+        : null,
+    ended_at: row.ended_at,
+    ended_by: row.ended_by,
+    end_reason: row.end_reason,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  };
+}
+
+const fileUrl = (contractId: string, fileId: string) => `/api/contracts/${contractId}/files/${fileId}`;
+
+function toFileJson(file: ContractFileRow): ContractFileJson {
+  return {
+    id: file.id,
+    name: file.original_name,
+    content_type: file.content_type,
+    size_bytes: file.size_bytes,
+    url: fileUrl(file.contract_id, file.id),
+  };
+}
+
+function toEventJson(event: ContractEventRow, files: ContractFileRow[]): ContractEventJson {
+  return {
+    id: event.id,
+    seq: event.seq,
+    kind: event.kind,
+    author: event.author,
+    message: event.message,
+    created_at: event.created_at,
+    files: files.filter((f) => f.event_id === event.id).map(toFileJson),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reading
+
+/** The contract as one of its two sides sees it; anyone else gets 404, never its contents. */
+async function findForParticipant(user: Pick<UserRow, "id">, id: string) {
+  assertId(id);
+  const row = await baseSelect(db).where("contracts.id", "=", id).executeTakeFirst();
+  const party = row ? partyOf(user, row) : null;
+  if (!row || !party) throw new AppError(404, "not_found");
+  return { row, party };
+}
+
+/** The contract with its timeline (oldest first, files included) and the moves open now. */
+export async function getContract(user: UserRow, id: string): Promise<ContractDetailJson> {
+  const { row } = await findForParticipant(user, id);
+  const [events, files] = await Promise.all([
+    db.selectFrom("contract_events").selectAll().where("contract_id", "=", id).orderBy("seq", "asc").execute(),
+    db
+      .selectFrom("contract_files")
+      .selectAll()
+      .where("contract_id", "=", id)
+      .orderBy("created_at")
+      .orderBy("id")
+      .execute(),
+  ]);
+  const contract = toContractJson(row);
+  return {
+    ...contract,
+    events: events.map((e) => toEventJson(e, files)),
+    allowed_actions: allowedContractActions(user, {
+      ...row,
+      merchant: contract.merchant,
+      freelancer: contract.freelancer,
+    }),
+  };
+}
+
+export type ContractListJson = { data: ContractJson[]; meta: PageMeta; counts: Record<ContractRow["status"], number> };
+
+/** The user's contracts (as merchant or freelancer), most recently changed first, with counts by status. */
+export async function listContracts(user: UserRow, query: unknown): Promise<ContractListJson> {
+  const { status, page, per_page } = parseInput(contractListQuerySchema, query);
+  const side = user.account_type === "merchant" ? "contracts.merchant_id" : "contracts.freelancer_id";
+  const [byStatus, rows] = await Promise.all([
+    db
+      .selectFrom("contracts")
+      .select(["contracts.status", (eb) => eb.fn.countAll<number>().as("n")])
+      .where(side, "=", user.id)
+      .groupBy("contracts.status")
+      .execute(),
+    baseSelect(db)
+      .where(side, "=", user.id)
+      .$if(status !== undefined, (qb) => qb.where("contracts.status", "=", status!))
+      .orderBy("contracts.updated_at", "desc")
+      .orderBy("contracts.id", "desc")
+      .limit(per_page)
+      .offset(offsetOf(page, per_page))
+      .execute(),
+  ]);
+  const counts = { in_progress: 0, delivered: 0, completed: 0, cancelled: 0 };
+  for (const r of byStatus) counts[r.status] = Number(r.n);
+  const total = status ? counts[status] : Object.values(counts).reduce((a, b) => a + b, 0);
+  const at = now();
+  return { data: rows.map((r) => toContractJson(r, at)), meta: pageMeta(page, per_page, total), counts };
+}
+
+/** A file of a contract, for its two sides only (404 for anyone else and for unknown files). */
+export async function getContractFile(user: UserRow, contractId: string, fileId: string) {
+  await findForParticipant(user, contractId);
+  assertId(fileId);
+  const file = await db
+    .selectFrom("contract_files")
+    .selectAll()
+    .where("id", "=", fileId)
+    .where("contract_id", "=", contractId)
+    .executeTakeFirst();
+  const stored = file ? await readAttachment(file.stored_name) : null;
+  if (!file || !stored) throw new AppError(404, "not_found");
+  return { name: file.original_name, contentType: file.content_type, body: stored.body };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Moves
+
+type Step = {
+  set: Updateable<ContractsTable>;
+  kind: ContractEventKind;
+  message: string | null;
+  notice: NotificationKind;
+};
+
+/** Adds the next event to the contract's timeline; `events_count` is the contract's new count. */
+async function addEvent(
+  trx: Kysely<Database>,
+  contractId: string,
+  seq: number,
+  event: Pick<ContractEventRow, "kind" | "author" | "message" | "created_at">,
+): Promise<ContractEventRow> {
+  const row: ContractEventRow = { id: randomUUID(), contract_id: contractId, seq, ...event };
+  await trx.insertInto("contract_events").values(row).execute();
+  return row;
+}
+
+/**
+ * One move by one side: checks the rules on the row read, then updates it only while it is still
+ * in that state (else 409), records the event (and its files) and tells the other side.
+ */
+async function move(
+  user: UserRow,
+  id: string,
+  action: ContractAction,
+  step: (row: ContractRow, party: ContractParty, at: string) => Step,
+  files: SavedAttachment[] = [],
+): Promise<ContractEventJson> {
+  assertId(id);
+  return transaction(async (trx) => {
+    const row = await trx.selectFrom("contracts").selectAll().where("id", "=", id).executeTakeFirst();
+    const party = row ? partyOf(user, row) : null;
+    if (!row || !party) throw new AppError(404, "not_found");
+    assertAllowed(action, row, party);
+    const at = now();
+    const { set, kind, message, notice } = step(row, party, at);
+    const updated = await trx
+      .updateTable("contracts")
+      .set({ ...set, events_count: sql<number>`events_count + 1`, updated_at: at })
+      .where("id", "=", id)
+      .where("status", "=", row.status)
+      .where("deliveries_count", "=", row.deliveries_count)
+      .where("cancel_requested_by", row.cancel_requested_by === null ? "is" : "=", row.cancel_requested_by)
+      .returning("events_count")
+      .executeTakeFirst();
+    if (!updated) throw new AppError(409, "contract_changed");
+    const event = await addEvent(trx, id, updated.events_count, { kind, author: party, message, created_at: at });
+    const fileRows: ContractFileRow[] = files.map((f) => ({
+      id: randomUUID(),
+      contract_id: id,
+      event_id: event.id,
+      ...f,
+      created_at: at,
+    }));
+    if (fileRows.length) {
+      await reserveStorage(
+        trx,
+        user.id,
+        files.reduce((sum, f) => sum + f.size_bytes, 0),
+      );
+      await trx.insertInto("contract_files").values(fileRows).execute();
+    }
+    await notify(trx, {
+      user_id: party === "merchant" ? row.freelancer_id : row.merchant_id,
+      kind: notice,
+      application_id: id,
+      opportunity_id: row.opportunity_id,
+    });
+    return toEventJson(event, fileRows);
+  });
+}
+
+const ended = (by: ContractRow["ended_by"], at: string, reason: string | null = null) => ({
+  ended_at: at,
+  ended_by: by,
+  end_reason: reason,
+  delivered_at: null,
+  review_due_at: null,
+  cancel_requested_by: null,
+  cancel_request_reason: null,
+});
+
+/**
+ * The freelancer delivers: a message and up to 10 files (checked by content, 10 MB each). The
+ * files are stored first and removed again if the delivery is refused.
+ */
+export async function deliverContract(
+  freelancer: UserRow,
+  id: string,
+  input: unknown,
+  files: Blob[] = [],
+): Promise<ContractEventJson> {
+  await consumeWrite(freelancer.id);
+  const { message } = parseInput(deliveryInputSchema, input);
+  if (files.length > MAX_DELIVERY_FILES) {
+    throw new AppError(422, "validation_failed", { files: "files_too_many" }, { max: MAX_DELIVERY_FILES });
+  }
+  // Who may deliver is known before any file is stored.
+  const { row, party } = await findForParticipant(freelancer, id);
+  assertAllowed("deliver", row, party);
+  const saved: SavedAttachment[] = [];
+  try {
+    for (const file of files) saved.push(await saveAttachment(file, "files"));
+    return await move(
+      freelancer,
+      id,
+      "deliver",
+      (current, _party, at) => ({
+        set: {
+          status: "delivered",
+          delivered_at: at,
+          review_due_at: new Date(Date.parse(at) + REVIEW_DAYS * DAY_MS).toISOString(),
+          reminded_at: null,
+          // The WHERE holds deliveries_count at the value read.
+          deliveries_count: current.deliveries_count + 1,
+        },
+        kind: "delivered",
+        message,
+        notice: "contract_delivered",
+      }),
+      saved,
+    );
+  } catch (error) {
+    await Promise.all(saved.map((f) => deleteAttachment(f.stored_name)));
+    throw error;
+  }
+}
+
+/** The merchant approves the delivery: the contract is completed. */
+export async function approveContract(merchant: UserRow, id: string): Promise<ContractEventJson> {
+  await consumeWrite(merchant.id);
+  return move(merchant, id, "approve", (_row, _party, at) => ({
+    set: { status: "completed", ...ended("merchant", at) },
+    kind: "completed",
+    message: null,
+    notice: "contract_completed",
+  }));
+}
+
+/** The merchant asks for changes with a message: the work is in progress again. */
+export async function requestChanges(merchant: UserRow, id: string, input: unknown): Promise<ContractEventJson> {
+  await consumeWrite(merchant.id);
+  const { message } = parseInput(changeRequestInputSchema, input);
+  return move(merchant, id, "request_changes", () => ({
+    set: { status: "in_progress", delivered_at: null, review_due_at: null, reminded_at: null },
+    kind: "changes_requested",
+    message,
+    notice: "contract_changes_requested",
+  }));
+}
+
+/** Before any delivery: the merchant cancels, or the freelancer withdraws, with a reason. */
+export async function cancelContract(user: UserRow, id: string, input: unknown): Promise<ContractEventJson> {
+  await consumeWrite(user.id);
+  const { reason } = parseInput(cancelInputSchema, input);
+  return move(user, id, "cancel", (_row, party, at) => ({
+    set: { status: "cancelled", ...ended(party, at, reason) },
+    kind: "cancelled",
+    message: reason,
+    notice: "contract_cancelled",
+  }));
+}
+
+/** After a delivery: one side asks to cancel, with a reason; the other side answers. */
+export async function requestCancellation(user: UserRow, id: string, input: unknown): Promise<ContractEventJson> {
+  await consumeWrite(user.id);
+  const { reason } = parseInput(cancelInputSchema, input);
+  return move(user, id, "request_cancellation", (_row, party) => ({
+    set: { cancel_requested_by: party, cancel_request_reason: reason },
+    kind: "cancel_requested",
+    message: reason,
+    notice: "contract_cancel_requested",
+  }));
+}
+
+/** The other side agrees: the contract is cancelled for the reason given in the request. */
+export async function acceptCancellation(user: UserRow, id: string): Promise<ContractEventJson> {
+  await consumeWrite(user.id);
+  return move(user, id, "accept_cancellation", (row, _party, at) => ({
+    set: { status: "cancelled", ...ended(row.cancel_requested_by, at, row.cancel_request_reason) },
+    kind: "cancel_accepted",
+    message: null,
+    notice: "contract_cancelled",
+  }));
+}
+
+/** The other side refuses: the request is dropped and the contract goes on as it was. */
+export async function declineCancellation(user: UserRow, id: string): Promise<ContractEventJson> {
+  await consumeWrite(user.id);
+  return move(user, id, "decline_cancellation", () => ({
+    set: { cancel_requested_by: null, cancel_request_reason: null },
+    kind: "cancel_declined",
+    message: null,
+    notice: "contract_cancel_declined",
+  }));
+}
+
+// ---------------------------------------------------------------------------------------------
+// The schedule: moves made by time, whoever opens the page
+
+const SCHEDULE_BATCH = 200;
+
+export type ScheduleResult = { completed: number; reminded: number; overdue: number };
+
+/**
+ * Completes the deliveries left unanswered for REVIEW_DAYS, reminds the merchant when
+ * REMINDER_DAYS_LEFT are left, and marks the work past its due date. Every server process runs
+ * it (startContractSchedule): each change is a conditional UPDATE of one row in its own
+ * transaction, so when two processes reach the same contract one makes the change and the other
+ * updates nothing (and notifies nobody). A delivery with a cancellation request waiting for an
+ * answer is not completed: the merchant has answered it with that request.
+ */
+export async function runContractSchedule(at = new Date()): Promise<ScheduleResult> {
+  const stamp = at.toISOString();
+  const delivered = (eb: ContractsWhere) => [eb("status", "=", "delivered"), eb("cancel_requested_by", "is", null)];
+
+  const completed = await eachOnce(
+    (eb) => eb.and([...delivered(eb), eb("review_due_at", "<=", stamp)]),
+    { status: "completed", ...ended("system", stamp), events_count: sql<number>`events_count + 1`, updated_at: stamp },
+    async (trx, row) => {
+      await addEvent(trx, row.id, row.events_count, {
+        kind: "auto_completed",
+        author: "system",
+        message: null,
+        created_at: stamp,
+      });
+      await notifyBoth(trx, row, "contract_auto_completed");
+    },
+  );
+
+  const remindBefore = new Date(at.getTime() + REMINDER_DAYS_LEFT * DAY_MS).toISOString();
+  const reminded = await eachOnce(
+    (eb) => eb.and([...delivered(eb), eb("review_due_at", "<=", remindBefore), eb("reminded_at", "is", null)]),
+    { reminded_at: stamp },
+    (trx, row) =>
+      notify(trx, {
+        user_id: row.merchant_id,
+        kind: "contract_review_reminder",
+        application_id: row.id,
+        opportunity_id: row.opportunity_id,
+      }),
+  );
+
+  const overdue = await eachOnce(
+    (eb) => eb.and([eb("status", "=", "in_progress"), eb("due_at", "<", stamp), eb("overdue_at", "is", null)]),
+    { overdue_at: stamp, events_count: sql<number>`events_count + 1` },
+    async (trx, row) => {
+      await addEvent(trx, row.id, row.events_count, {
+        kind: "overdue",
+        author: "system",
+        message: null,
+        created_at: stamp,
+      });
+      await notifyBoth(trx, row, "contract_overdue");
+    },
+  );
+  return { completed, reminded, overdue };
+}
+
+type ContractsWhere = ExpressionBuilder<Database, "contracts">;
+type Changed = Pick<ContractRow, "id" | "events_count" | "merchant_id" | "freelancer_id" | "opportunity_id">;
+
+/**
+ * Finds the contracts `which` selects and changes each in a transaction of its own, with `which`
+ * repeated in the UPDATE's WHERE: a contract another process changed first is left alone, and
+ * `then` (the event, the notifications) runs only for the rows this run changed. Returns how many.
+ */
+async function eachOnce(
+  which: (eb: ContractsWhere) => Expression<SqlBool>,
+  set: UpdateObject<Database, "contracts">,
+  then: (trx: Kysely<Database>, row: Changed) => Promise<unknown>,
+): Promise<number> {
+  const found = await db.selectFrom("contracts").select("id").where(which).limit(SCHEDULE_BATCH).execute();
+  let changed = 0;
+  for (const { id } of found) {
+    const done = await transaction(async (trx) => {
+      const row = await trx
+        .updateTable("contracts")
+        .set(set)
+        .where("id", "=", id)
+        .where(which)
+        .returning(["id", "events_count", "merchant_id", "freelancer_id", "opportunity_id"])
+        .executeTakeFirst();
+      if (!row) return false;
+      await then(trx, row);
+      return true;
+    });
+    if (done) changed++;
+  }
+  return changed;
+}
+
+function notifyBoth(trx: Kysely<Database>, row: Changed, kind: NotificationKind) {
+  return notify(
+    trx,
+    [row.merchant_id, row.freelancer_id].map((user_id) => ({
+      user_id,
+      kind,
+      application_id: row.id,
+      opportunity_id: row.opportunity_id,
+    })),
+  );
+}
+
+/**
+ * Runs the schedule every `interval` ms (CONTRACT_SCHEDULE_SECONDS) in this server process; each
+ * process of `npm start` runs its own (see runContractSchedule for why that is safe). The timer
+ * does not keep a stopping server alive.
+ */
+export function startContractSchedule(interval: number) {
+  return every(
+    interval,
+    "[contracts] schedule failed",
+    async () => {
+      await runContractSchedule();
+      await publishDueReviews();
+    },
+    { firstAfter: Math.min(interval, 5_000) },
+  );
+}

@@ -1,0 +1,556 @@
+import { randomUUID } from "node:crypto";
+import { sql, type Kysely } from "kysely";
+import {
+  MAX_OFFERS,
+  NEGOTIATING_STATUSES,
+  acceptInputSchema,
+  applicationListQuerySchema,
+  applyInputSchema,
+  isNegotiating,
+  offerInputSchema,
+  rejectInputSchema,
+} from "~/lib/market-schemas";
+import { db, transaction } from "../../../db";
+import { insertContract } from "../../../db/contracts";
+import { isUniqueViolation, lockOpportunity } from "../../../db/dialect";
+import type { ApplicationRow, Database, OfferRow, OpportunityRow, UserRow } from "../../../db/schema";
+import { AppError, parseInput } from "../platform/errors.server";
+import { consumeWrite } from "../platform/rate-limit.server";
+import { assertId, assertRole, now, offsetOf, pageMeta, type PageMeta } from "../platform/records.server";
+import { notify } from "../messaging/notifications.server";
+import { rejectOpenApplications } from "./opportunities.server";
+import { ratingOf, type Rating } from "../reputation/reviews.server";
+import { displayNameOf, parseTags, photoUrl } from "../accounts/users.server";
+
+// The negotiation state machine of PRODUCT.md §3. Every transition is one transaction whose
+// UPDATE repeats, in its WHERE, the state the decision was taken on (status, whose turn, the
+// number of offers). Of two requests racing for the same application the second finds the row
+// changed, updates nothing, and answers 409: SQLite runs one writer at a time, and PostgreSQL
+// checks the WHERE again against the winner's row once the winner's lock is released.
+
+export type Party = "merchant" | "freelancer";
+export type ApplicationAction = "accept" | "counter" | "reject" | "withdraw";
+
+export type OfferJson = {
+  id: string;
+  author: Party;
+  price_cents: number;
+  delivery_days: number;
+  message: string | null;
+  created_at: string;
+};
+
+export type ApplicationJson = {
+  id: string;
+  opportunity: {
+    uuid: string;
+    title: string;
+    status: OpportunityRow["status"];
+    merchant: { id: string; display_name: string | null; photo_url: string | null };
+  };
+  freelancer: {
+    id: string;
+    full_name: string;
+    display_name: string | null;
+    photo_url: string | null;
+    skills: string[];
+    rating: Rating;
+  };
+  cover_letter: string;
+  price_cents: number;
+  delivery_days: number;
+  status: ApplicationRow["status"];
+  awaiting: ApplicationRow["awaiting"];
+  rejection_reason: ApplicationRow["rejection_reason"];
+  /** The merchant's note when declining, if any. */
+  rejection_message: string | null;
+  offers_count: number;
+  created_at: string;
+  updated_at: string;
+};
+
+export type ApplicationDetailJson = ApplicationJson & { offers: OfferJson[] };
+
+function baseSelect(database: Kysely<Database>) {
+  return database
+    .selectFrom("applications")
+    .innerJoin("opportunities as o", "o.id", "applications.opportunity_id")
+    .innerJoin("users as m", "m.id", "o.merchant_id")
+    .innerJoin("users as f", "f.id", "applications.freelancer_id")
+    .selectAll("applications")
+    .select([
+      "o.uuid as opportunity_uuid",
+      "o.title as opportunity_title",
+      "o.status as opportunity_status",
+      "o.merchant_id as merchant_id",
+      "m.display_name as merchant_display_name",
+      "m.full_name as merchant_full_name",
+      "m.photo_path as merchant_photo_path",
+      "f.display_name as freelancer_display_name",
+      "f.full_name as freelancer_full_name",
+      "f.photo_path as freelancer_photo_path",
+      "f.skills as freelancer_skills",
+      "f.rating_count as freelancer_rating_count",
+      "f.rating_sum as freelancer_rating_sum",
+    ]);
+}
+
+type Row = Awaited<ReturnType<ReturnType<typeof baseSelect>["executeTakeFirstOrThrow"]>>;
+
+export function toApplicationJson(row: Row): ApplicationJson {
+  return {
+    id: row.id,
+    opportunity: {
+      uuid: row.opportunity_uuid,
+      title: row.opportunity_title,
+      status: row.opportunity_status,
+      merchant: {
+        id: row.merchant_id,
+        display_name: displayNameOf({ display_name: row.merchant_display_name, full_name: row.merchant_full_name }),
+        photo_url: photoUrl(row.merchant_photo_path),
+      },
+    },
+    freelancer: {
+      id: row.freelancer_id,
+      full_name: row.freelancer_full_name,
+      display_name: row.freelancer_display_name,
+      photo_url: photoUrl(row.freelancer_photo_path),
+      skills: parseTags(row.freelancer_skills),
+      rating: ratingOf({ rating_count: row.freelancer_rating_count, rating_sum: row.freelancer_rating_sum }),
+    },
+    cover_letter: row.cover_letter,
+    price_cents: row.price_cents,
+    delivery_days: row.delivery_days,
+    status: row.status,
+    awaiting: row.awaiting,
+    rejection_reason: row.rejection_reason,
+    rejection_message: row.rejection_message,
+    offers_count: row.offers_count,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  };
+}
+
+export function toOfferJson(offer: OfferRow): OfferJson {
+  return {
+    id: offer.id,
+    author: offer.author,
+    price_cents: offer.price_cents,
+    delivery_days: offer.delivery_days,
+    message: offer.message,
+    created_at: offer.created_at,
+  };
+}
+
+/** The user's side of an application, or null for anyone else. */
+function partyOf(user: Pick<UserRow, "id">, row: { freelancer_id: string; merchant_id: string }): Party | null {
+  if (row.freelancer_id === user.id) return "freelancer";
+  if (row.merchant_id === user.id) return "merchant";
+  return null;
+}
+
+/** The application as a participant sees it; anyone else gets 404, never its contents. */
+async function findForParticipant(database: Kysely<Database>, user: UserRow, id: string) {
+  assertId(id);
+  const row = await baseSelect(database).where("applications.id", "=", id).executeTakeFirst();
+  const party = row ? partyOf(user, row) : null;
+  if (!row || !party) throw new AppError(404, "not_found");
+  return { row, party };
+}
+
+/** Refuses a move when the application is over or it is the other side's turn. */
+function assertTurn(row: Row, party: Party) {
+  if (!isNegotiating(row.status)) throw new AppError(409, "application_final");
+  if (row.awaiting !== party) throw new AppError(409, "not_your_turn");
+  if (row.opportunity_status !== "open") throw new AppError(409, "opportunity_not_open");
+}
+
+const otherParty = (party: Party): Party => (party === "merchant" ? "freelancer" : "merchant");
+
+/**
+ * The moves the user may make on the application right now; pages show only these buttons.
+ * Mirrors the checks of the transitions below.
+ */
+export function allowedActions(
+  user: Pick<UserRow, "id">,
+  application: Pick<ApplicationJson, "status" | "awaiting" | "offers_count"> & {
+    freelancer: { id: string };
+    opportunity: { status: string; merchant: { id: string } };
+  },
+): ApplicationAction[] {
+  const party = partyOf(user, {
+    freelancer_id: application.freelancer.id,
+    merchant_id: application.opportunity.merchant.id,
+  });
+  if (!party || !isNegotiating(application.status)) return [];
+  const actions: ApplicationAction[] = [];
+  const myTurn = application.awaiting === party && application.opportunity.status === "open";
+  if (myTurn) {
+    actions.push("accept");
+    if (application.offers_count < MAX_OFFERS) actions.push("counter");
+  }
+  actions.push(party === "merchant" ? "reject" : "withdraw");
+  return actions;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reading
+
+async function loadJson(id: string) {
+  return toApplicationJson(await baseSelect(db).where("applications.id", "=", id).executeTakeFirstOrThrow());
+}
+
+export async function getApplication(user: UserRow, id: string): Promise<ApplicationDetailJson> {
+  const { row } = await findForParticipant(db, user, id);
+  const offers = await db
+    .selectFrom("offers")
+    .selectAll()
+    .where("application_id", "=", id)
+    .orderBy("seq", "asc")
+    .execute();
+  return { ...toApplicationJson(row), offers: offers.map(toOfferJson) };
+}
+
+type ListResult = { data: ApplicationJson[]; meta: PageMeta };
+type Filter = (qb: ReturnType<typeof baseSelect>) => ReturnType<typeof baseSelect>;
+
+/** A page of applications and its total: two queries whatever the page size. */
+async function listWhere(
+  filter: Filter,
+  page: number,
+  perPage: number,
+  order: "created_at" | "updated_at" = "created_at",
+  filterUsesOpportunity = false,
+): Promise<ListResult> {
+  // The count joins only what the filter reads: the other joins follow foreign keys and keep
+  // every row, but each costs a lookup per counted application (600 for a busy freelancer).
+  const countBase = (filterUsesOpportunity
+    ? db.selectFrom("applications").innerJoin("opportunities as o", "o.id", "applications.opportunity_id")
+    : db.selectFrom("applications")) as unknown as ReturnType<typeof baseSelect>;
+  const [{ total }, rows] = await Promise.all([
+    filter(countBase)
+      .clearSelect()
+      .select((eb) => eb.fn.countAll<number>().as("total"))
+      .executeTakeFirstOrThrow(),
+    filter(baseSelect(db))
+      .orderBy(`applications.${order}`, "desc")
+      .orderBy("applications.id", "desc")
+      .limit(perPage)
+      .offset(offsetOf(page, perPage))
+      .execute(),
+  ]);
+  return { data: rows.map(toApplicationJson), meta: pageMeta(page, perPage, Number(total)) };
+}
+
+/** The applications to one of the merchant's opportunities (owner only; others get 404). */
+export async function listOpportunityApplications(
+  merchant: UserRow,
+  uuid: string,
+  query: unknown,
+): Promise<ListResult> {
+  assertRole(merchant, "merchant");
+  const { status, page, per_page } = parseInput(applicationListQuerySchema, query);
+  assertId(uuid);
+  const opportunity = await db
+    .selectFrom("opportunities")
+    .select("id")
+    .where("uuid", "=", uuid)
+    .where("merchant_id", "=", merchant.id)
+    .executeTakeFirst();
+  if (!opportunity) throw new AppError(404, "not_found");
+  return listWhere(
+    (qb) =>
+      qb
+        .where("applications.opportunity_id", "=", opportunity.id)
+        .$if(status !== undefined, (q) => q.where("applications.status", "=", status!)),
+    page,
+    per_page,
+  );
+}
+
+export async function listMyApplications(freelancer: UserRow, query: unknown): Promise<ListResult> {
+  assertRole(freelancer, "freelancer");
+  const { status, page, per_page } = parseInput(applicationListQuerySchema, query);
+  return listWhere(
+    (qb) =>
+      qb
+        .where("applications.freelancer_id", "=", freelancer.id)
+        .$if(status !== undefined, (q) => q.where("applications.status", "=", status!)),
+    page,
+    per_page,
+  );
+}
+
+/** What waits for the user: a merchant's pending applications, a freelancer's countered ones. */
+export async function listAwaitingConfirmation(user: UserRow, query: unknown): Promise<ListResult> {
+  const { page, per_page } = parseInput(applicationListQuerySchema, query);
+  return listWhere(
+    (qb) =>
+      user.account_type === "merchant"
+        ? qb.where("o.merchant_id", "=", user.id).where("applications.status", "=", "pending")
+        : qb.where("applications.freelancer_id", "=", user.id).where("applications.status", "=", "countered"),
+    page,
+    per_page,
+    "updated_at",
+    user.account_type === "merchant",
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Transitions
+
+/** The freelancer applies: the application (pending, awaiting the merchant) and its first offer. */
+export async function applyToOpportunity(freelancer: UserRow, uuid: string, input: unknown): Promise<ApplicationJson> {
+  await consumeWrite(freelancer.id);
+  assertRole(freelancer, "freelancer");
+  const data = parseInput(applyInputSchema, input);
+  assertId(uuid);
+  const id = randomUUID();
+  try {
+    await transaction(async (trx) => {
+      const opportunity = await trx
+        .selectFrom("opportunities")
+        .select(["id", "merchant_id", "status"])
+        .where("uuid", "=", uuid)
+        .executeTakeFirst();
+      if (!opportunity) throw new AppError(404, "not_found");
+      const existing = await trx
+        .selectFrom("applications")
+        .select("id")
+        .where("opportunity_id", "=", opportunity.id)
+        .where("freelancer_id", "=", freelancer.id)
+        .executeTakeFirst();
+      if (existing) throw new AppError(409, "already_applied");
+      const counted = await trx
+        .updateTable("opportunities")
+        .set({ applications_count: sql`applications_count + 1` })
+        .where("id", "=", opportunity.id)
+        .where("status", "=", "open")
+        .executeTakeFirst();
+      if (Number(counted.numUpdatedRows) === 0) throw new AppError(409, "opportunity_not_open");
+      const timestamp = now();
+      await trx
+        .insertInto("applications")
+        .values({
+          id,
+          opportunity_id: opportunity.id,
+          freelancer_id: freelancer.id,
+          cover_letter: data.cover_letter,
+          price_cents: data.price_cents,
+          delivery_days: data.delivery_days,
+          status: "pending",
+          awaiting: "merchant",
+          rejection_reason: null,
+          rejection_message: null,
+          offers_count: 1,
+          created_at: timestamp,
+          updated_at: timestamp,
+        })
+        .execute();
+      await trx
+        .insertInto("offers")
+        .values({
+          id: randomUUID(),
+          application_id: id,
+          seq: 1,
+          author: "freelancer",
+          price_cents: data.price_cents,
+          delivery_days: data.delivery_days,
+          message: null,
+          created_at: timestamp,
+        })
+        .execute();
+      await notify(trx, {
+        user_id: opportunity.merchant_id,
+        kind: "application_received",
+        application_id: id,
+        opportunity_id: opportunity.id,
+      });
+    });
+  } catch (error) {
+    // The unique index is the last word when two submissions of one freelancer race.
+    if (isUniqueViolation(error, "applications")) throw new AppError(409, "already_applied");
+    throw error;
+  }
+  return loadJson(id);
+}
+
+/** The awaited party answers with new terms; the turn passes to the other side. */
+export async function counterOffer(user: UserRow, id: string, input: unknown): Promise<OfferJson> {
+  await consumeWrite(user.id);
+  const data = parseInput(offerInputSchema, input);
+  return transaction(async (trx) => {
+    const { row, party } = await findForParticipant(trx, user, id);
+    assertTurn(row, party);
+    if (row.offers_count >= MAX_OFFERS) throw new AppError(409, "offers_limit", undefined, { max: MAX_OFFERS });
+    const timestamp = now();
+    const updated = await trx
+      .updateTable("applications")
+      .set({
+        status: party === "merchant" ? "countered" : "pending",
+        awaiting: otherParty(party),
+        price_cents: data.price_cents,
+        delivery_days: data.delivery_days,
+        offers_count: sql`offers_count + 1`,
+        updated_at: timestamp,
+      })
+      .where("id", "=", id)
+      .where("status", "=", row.status)
+      .where("awaiting", "=", party)
+      .where("offers_count", "=", row.offers_count)
+      .where("offers_count", "<", MAX_OFFERS)
+      .executeTakeFirst();
+    if (Number(updated.numUpdatedRows) === 0) throw new AppError(409, "application_changed");
+    const offer: OfferRow = {
+      id: randomUUID(),
+      application_id: id,
+      // The WHERE above held offers_count at the value read, so this is the next number.
+      seq: row.offers_count + 1,
+      author: party,
+      price_cents: data.price_cents,
+      delivery_days: data.delivery_days,
+      message: data.message ?? null,
+      created_at: timestamp,
+    };
+    await trx.insertInto("offers").values(offer).execute();
+    await notify(trx, {
+      user_id: party === "merchant" ? row.freelancer_id : row.merchant_id,
+      kind: "offer_received",
+      application_id: id,
+      opportunity_id: row.opportunity_id,
+    });
+    return toOfferJson(offer);
+  });
+}
+
+/**
+ * The awaited party accepts the latest offer, named by its id, and the contract starts. Taking
+ * the last vacancy fills the opportunity and ends its other negotiations with reason `filled`.
+ */
+export async function acceptOffer(user: UserRow, id: string, input: unknown): Promise<ApplicationJson> {
+  await consumeWrite(user.id);
+  const { offer_id } = parseInput(acceptInputSchema, input);
+  await transaction(async (trx) => {
+    const { row, party } = await findForParticipant(trx, user, id);
+    assertTurn(row, party);
+    // The opportunity first, as closing it does: see lockOpportunity.
+    await lockOpportunity(trx, row.opportunity_id);
+    const latest = await trx
+      .selectFrom("offers")
+      .selectAll()
+      .where("application_id", "=", id)
+      .orderBy("seq", "desc")
+      .limit(1)
+      .executeTakeFirst();
+    if (!latest || latest.id !== offer_id) throw new AppError(409, "offer_not_latest");
+    const timestamp = now();
+    const accepted = await trx
+      .updateTable("applications")
+      .set({
+        status: "accepted",
+        awaiting: null,
+        price_cents: latest.price_cents,
+        delivery_days: latest.delivery_days,
+        updated_at: timestamp,
+      })
+      .where("id", "=", id)
+      .where("status", "=", row.status)
+      .where("awaiting", "=", party)
+      // The offer count pins the offer accepted: a counter in between would have raised it.
+      .where("offers_count", "=", row.offers_count)
+      .executeTakeFirst();
+    if (Number(accepted.numUpdatedRows) === 0) throw new AppError(409, "application_changed");
+    // The hire starts the work: its contract, on the terms just agreed.
+    await insertContract(
+      trx,
+      {
+        id,
+        opportunity_id: row.opportunity_id,
+        merchant_id: row.merchant_id,
+        freelancer_id: row.freelancer_id,
+        price_cents: latest.price_cents,
+        delivery_days: latest.delivery_days,
+      },
+      timestamp,
+    );
+    const opportunity = await trx
+      .updateTable("opportunities")
+      .set({
+        accepted_count: sql`accepted_count + 1`,
+        // SQLite evaluates the whole SET against the old row, so accepted_count here is the old value.
+        status: sql`CASE WHEN accepted_count + 1 >= vacancies THEN 'filled' ELSE status END`,
+        updated_at: timestamp,
+      })
+      .where("id", "=", row.opportunity_id)
+      .where("status", "=", "open")
+      .where(sql<boolean>`accepted_count < vacancies`)
+      .returning("status")
+      .executeTakeFirst();
+    if (!opportunity) throw new AppError(409, "opportunity_not_open");
+    await notify(trx, {
+      user_id: party === "merchant" ? row.freelancer_id : row.merchant_id,
+      kind: "application_accepted",
+      application_id: id,
+      opportunity_id: row.opportunity_id,
+    });
+    if (opportunity.status === "filled") await rejectOpenApplications(trx, row.opportunity_id, "filled");
+  });
+  return loadJson(id);
+}
+
+/** The merchant declines an application under negotiation, whoever's turn it is. */
+export async function rejectApplication(merchant: UserRow, id: string, input: unknown): Promise<ApplicationJson> {
+  await consumeWrite(merchant.id);
+  assertRole(merchant, "merchant");
+  const { message } = parseInput(rejectInputSchema, input ?? {});
+  await transaction(async (trx) => {
+    const { row, party } = await findForParticipant(trx, merchant, id);
+    if (party !== "merchant") throw new AppError(404, "not_found");
+    if (!isNegotiating(row.status)) throw new AppError(409, "application_final");
+    const rejected = await trx
+      .updateTable("applications")
+      .set({
+        status: "rejected",
+        awaiting: null,
+        rejection_reason: "declined",
+        rejection_message: message ?? null,
+        updated_at: now(),
+      })
+      .where("id", "=", id)
+      .where("status", "in", NEGOTIATING_STATUSES)
+      .executeTakeFirst();
+    if (Number(rejected.numUpdatedRows) === 0) throw new AppError(409, "application_changed");
+    await notify(trx, {
+      user_id: row.freelancer_id,
+      kind: "application_rejected",
+      application_id: id,
+      opportunity_id: row.opportunity_id,
+    });
+  });
+  return loadJson(id);
+}
+
+/** The freelancer gives up an application under negotiation, whoever's turn it is. */
+export async function withdrawApplication(freelancer: UserRow, id: string): Promise<ApplicationJson> {
+  await consumeWrite(freelancer.id);
+  assertRole(freelancer, "freelancer");
+  await transaction(async (trx) => {
+    const { row, party } = await findForParticipant(trx, freelancer, id);
+    if (party !== "freelancer") throw new AppError(404, "not_found");
+    if (!isNegotiating(row.status)) throw new AppError(409, "application_final");
+    const withdrawn = await trx
+      .updateTable("applications")
+      .set({ status: "withdrawn", awaiting: null, updated_at: now() })
+      .where("id", "=", id)
+      .where("status", "in", NEGOTIATING_STATUSES)
+      .executeTakeFirst();
+    if (Number(withdrawn.numUpdatedRows) === 0) throw new AppError(409, "application_changed");
+    await notify(trx, {
+      user_id: row.merchant_id,
+      kind: "application_withdrawn",
+      application_id: id,
+      opportunity_id: row.opportunity_id,
+    });
+  });
+  return loadJson(id);
+}

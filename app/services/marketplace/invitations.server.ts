@@ -1,0 +1,258 @@
+import { LIMITS } from "~/lib/limits";
+import { randomUUID } from "node:crypto";
+import { sql } from "kysely";
+import { z } from "zod";
+import { pageQuerySchema } from "~/lib/market-schemas";
+import { text } from "~/lib/schemas";
+import { db, transaction } from "../../../db";
+import { isUniqueViolation } from "../../../db/dialect";
+import type { UserRow } from "../../../db/schema";
+import { AppError, parseInput } from "../platform/errors.server";
+import { UUID, assertId, assertRole, now, offsetOf, pageMeta, type PageMeta } from "../platform/records.server";
+import { notify } from "../messaging/notifications.server";
+import { consume, consumeWrite, limiters } from "../platform/rate-limit.server";
+import { displayNameOf, photoUrl } from "../accounts/users.server";
+
+// A merchant invites a freelancer to one of their open opportunities; the freelancer applies
+// through the usual form, or declines. One invitation per (opportunity, freelancer).
+//
+// Status as shown: `pending` until the freelancer answers; `applied` once they have applied to
+// the opportunity (however they got there); `declined`; `void` when the opportunity closed or
+// filled before they answered. Only pending and declined are stored: the rest is read from the
+// application and the opportunity, so closing or filling an opportunity touches no invitation.
+
+export type InvitationStatus = "pending" | "applied" | "declined" | "void";
+
+export type InvitationJson = {
+  id: string;
+  status: InvitationStatus;
+  message: string;
+  opportunity: { uuid: string; title: string; status: string };
+  merchant: { id: string; display_name: string | null; photo_url: string | null };
+  freelancer: { id: string; display_name: string | null; photo_url: string | null };
+  created_at: string;
+  updated_at: string;
+};
+
+export const inviteInputSchema = z.object({
+  freelancer_id: z
+    .string({ required_error: "invite_freelancer_invalid", invalid_type_error: "invite_freelancer_invalid" })
+    .regex(UUID, "invite_freelancer_invalid"),
+  message: text("invite_message_length", LIMITS.invite_message.min, LIMITS.invite_message.max),
+});
+
+/** Invitations with what their shown status and JSON need: one query, whatever the count. */
+function invitationRows() {
+  return db
+    .selectFrom("invitations as i")
+    .innerJoin("opportunities as o", "o.id", "i.opportunity_id")
+    .innerJoin("users as m", "m.id", "i.merchant_id")
+    .innerJoin("users as f", "f.id", "i.freelancer_id")
+    .leftJoin("applications as a", (join) =>
+      join.onRef("a.opportunity_id", "=", "i.opportunity_id").onRef("a.freelancer_id", "=", "i.freelancer_id"),
+    )
+    .select([
+      "i.id",
+      "i.status",
+      "i.message",
+      "i.created_at",
+      "i.updated_at",
+      "i.merchant_id",
+      "i.freelancer_id",
+      "o.uuid as opportunity_uuid",
+      "o.title as opportunity_title",
+      "o.status as opportunity_status",
+      "m.display_name as m_display_name",
+      "m.full_name as m_full_name",
+      "m.photo_path as m_photo_path",
+      "f.display_name as f_display_name",
+      "f.full_name as f_full_name",
+      "f.photo_path as f_photo_path",
+      "a.id as application_id",
+    ]);
+}
+
+type InvitationRow = Awaited<ReturnType<ReturnType<typeof invitationRows>["executeTakeFirstOrThrow"]>>;
+
+function shownStatus(r: InvitationRow): InvitationStatus {
+  if (r.application_id) return "applied";
+  if (r.status === "declined") return "declined";
+  return r.opportunity_status === "open" ? "pending" : "void";
+}
+
+function toInvitationJson(r: InvitationRow): InvitationJson {
+  return {
+    id: r.id,
+    status: shownStatus(r),
+    message: r.message,
+    opportunity: { uuid: r.opportunity_uuid, title: r.opportunity_title, status: r.opportunity_status },
+    merchant: {
+      id: r.merchant_id,
+      display_name: displayNameOf({ display_name: r.m_display_name, full_name: r.m_full_name }),
+      photo_url: photoUrl(r.m_photo_path),
+    },
+    freelancer: {
+      id: r.freelancer_id,
+      display_name: displayNameOf({ display_name: r.f_display_name, full_name: r.f_full_name }),
+      photo_url: photoUrl(r.f_photo_path),
+    },
+    created_at: r.created_at,
+    updated_at: r.updated_at,
+  };
+}
+
+async function getInvitationJson(id: string) {
+  return toInvitationJson(await invitationRows().where("i.id", "=", id).executeTakeFirstOrThrow());
+}
+
+/**
+ * Invites a freelancer to one of the merchant's open opportunities (404 if not theirs, 409 if not
+ * open, already invited or already applied). At most 30 invitations per merchant an hour.
+ */
+export async function inviteFreelancer(merchant: UserRow, uuid: string, input: unknown): Promise<InvitationJson> {
+  assertRole(merchant, "merchant");
+  const data = parseInput(inviteInputSchema, input, "invite_failed");
+  assertId(uuid);
+  const [opportunity, freelancer] = await Promise.all([
+    db
+      .selectFrom("opportunities")
+      .select(["id", "status"])
+      .where("uuid", "=", uuid)
+      .where("merchant_id", "=", merchant.id)
+      .executeTakeFirst(),
+    db
+      .selectFrom("users")
+      .select("id")
+      .where("id", "=", data.freelancer_id)
+      .where("account_type", "=", "freelancer")
+      .executeTakeFirst(),
+  ]);
+  if (!opportunity) throw new AppError(404, "not_found");
+  if (!freelancer) throw new AppError(422, "invite_failed", { freelancer_id: "invite_freelancer_invalid" });
+  if (opportunity.status !== "open") throw new AppError(409, "invite_opportunity_not_open");
+  await consumeWrite(merchant.id);
+  await consume(limiters.inviteByMerchant, merchant.id, "invite_rate_limited");
+  const id = randomUUID();
+  try {
+    await transaction(async (trx) => {
+      const at = now();
+      // Inserted only while the opportunity is still open and the freelancer has not applied:
+      // the check and the insert are one statement, so a close in between cannot slip through.
+      const inserted = await trx
+        .insertInto("invitations")
+        .columns([
+          "id",
+          "opportunity_id",
+          "freelancer_id",
+          "merchant_id",
+          "message",
+          "status",
+          "created_at",
+          "updated_at",
+        ])
+        .expression((eb) =>
+          eb
+            .selectFrom("opportunities")
+            .select([
+              sql.val(id).as("id"),
+              "opportunities.id as opportunity_id",
+              sql.val(data.freelancer_id).as("freelancer_id"),
+              sql.val(merchant.id).as("merchant_id"),
+              sql.val(data.message).as("message"),
+              sql.lit("pending").as("status"),
+              sql.val(at).as("created_at"),
+              sql.val(at).as("updated_at"),
+            ])
+            .where("opportunities.id", "=", opportunity.id)
+            .where("opportunities.status", "=", "open"),
+        )
+        .executeTakeFirst();
+      if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) throw new AppError(409, "invite_opportunity_not_open");
+      const applied = await trx
+        .selectFrom("applications")
+        .select("id")
+        .where("opportunity_id", "=", opportunity.id)
+        .where("freelancer_id", "=", data.freelancer_id)
+        .executeTakeFirst();
+      if (applied) throw new AppError(409, "invite_already_applied");
+      await notify(trx, {
+        user_id: data.freelancer_id,
+        kind: "invitation_received",
+        application_id: null,
+        opportunity_id: opportunity.id,
+      });
+    });
+  } catch (error) {
+    if (isUniqueViolation(error, "invitations")) throw new AppError(409, "invite_exists");
+    throw error;
+  }
+  return getInvitationJson(id);
+}
+
+/** A freelancer's invitations (or, for a merchant, those they sent), newest first. Two queries. */
+export async function listInvitations(
+  user: UserRow,
+  query: unknown,
+): Promise<{ data: InvitationJson[]; meta: PageMeta }> {
+  const { page, per_page } = parseInput(pageQuerySchema, query);
+  const mine = user.account_type === "freelancer" ? ("i.freelancer_id" as const) : ("i.merchant_id" as const);
+  const [{ total }, rows] = await Promise.all([
+    db
+      .selectFrom("invitations as i")
+      .select((eb) => eb.fn.countAll<number>().as("total"))
+      .where(mine, "=", user.id)
+      .executeTakeFirstOrThrow(),
+    invitationRows()
+      .where(mine, "=", user.id)
+      .orderBy("i.created_at", "desc")
+      .orderBy("i.id", "desc")
+      .limit(per_page)
+      .offset(offsetOf(page, per_page))
+      .execute(),
+  ]);
+  return { data: rows.map(toInvitationJson), meta: pageMeta(page, per_page, Number(total)) };
+}
+
+/** The freelancer's invitation to an opportunity, if there is one (for the opportunity page). */
+export async function invitationTo(freelancer: UserRow, opportunityUuid: string): Promise<InvitationJson | null> {
+  if (freelancer.account_type !== "freelancer") return null;
+  const row = await invitationRows()
+    .where("i.freelancer_id", "=", freelancer.id)
+    .where("o.uuid", "=", opportunityUuid)
+    .executeTakeFirst();
+  return row ? toInvitationJson(row) : null;
+}
+
+/** Declines a pending invitation: 404 if it is not the freelancer's, 409 once it is not pending. */
+export async function declineInvitation(freelancer: UserRow, id: string): Promise<InvitationJson> {
+  assertRole(freelancer, "freelancer");
+  assertId(id, "invitation_not_found");
+  await consumeWrite(freelancer.id);
+  const current = await invitationRows()
+    .where("i.id", "=", id)
+    .where("i.freelancer_id", "=", freelancer.id)
+    .executeTakeFirst();
+  if (!current) throw new AppError(404, "invitation_not_found");
+  if (shownStatus(current) !== "pending") throw new AppError(409, "invitation_not_pending");
+  const updated = await db
+    .updateTable("invitations")
+    .set({ status: "declined", updated_at: now() })
+    .where("id", "=", id)
+    .where("status", "=", "pending")
+    .executeTakeFirst();
+  if (Number(updated.numUpdatedRows) === 0) throw new AppError(409, "invitation_not_pending");
+  return getInvitationJson(id);
+}
+
+/** The merchant's open opportunities, to choose one to invite to (newest first, at most 100). */
+export async function openOpportunitiesOf(merchant: UserRow) {
+  if (merchant.account_type !== "merchant") return [];
+  return db
+    .selectFrom("opportunities")
+    .select(["uuid", "title"])
+    .where("merchant_id", "=", merchant.id)
+    .where("status", "=", "open")
+    .orderBy("created_at", "desc")
+    .limit(100)
+    .execute();
+}

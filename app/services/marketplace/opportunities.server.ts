@@ -1,0 +1,578 @@
+import { randomUUID } from "node:crypto";
+import { sql, type CompiledQuery, type ExpressionBuilder, type Kysely, type SelectQueryBuilder } from "kysely";
+import { LRUCache } from "lru-cache";
+import {
+  NEGOTIATING_STATUSES,
+  opportunityInputSchema,
+  opportunityPatchSchema,
+  opportunityQuerySchema,
+  opportunityRuleErrors,
+  type OpportunityQuery,
+} from "~/lib/market-schemas";
+import { db, transaction } from "../../../db";
+import { searchIndexLeads, textMatch, textQuery } from "../../../db/dialect";
+import type { Database, OpportunityRow, UserRow } from "../../../db/schema";
+import { AppError, parseInput } from "../platform/errors.server";
+import { consumeWrite } from "../platform/rate-limit.server";
+import { assertId, assertRole, now, offsetOf, pageMeta, type PageMeta } from "../platform/records.server";
+import { notify } from "../messaging/notifications.server";
+import { ratingOf, type Rating } from "../reputation/reviews.server";
+import { displayNameOf, parseTags, photoUrl } from "../accounts/users.server";
+
+export type { PageMeta } from "../platform/records.server";
+
+export type OpportunityJson = {
+  uuid: string;
+  merchant: { id: string; display_name: string | null; photo_url: string | null; rating: Rating };
+  title: string;
+  description: string;
+  category: string;
+  skills: string[];
+  budget_type: OpportunityRow["budget_type"];
+  budget_min_cents: number;
+  budget_max_cents: number;
+  currency: string;
+  deadline: string | null;
+  location_type: OpportunityRow["location_type"];
+  city: string | null;
+  vacancies: number;
+  status: OpportunityRow["status"];
+  applications_count: number;
+  accepted_count: number;
+  created_at: string;
+  updated_at: string;
+  /** Owner only: applications waiting for the merchant's answer. */
+  awaiting_count?: number;
+  /** Freelancers only: their own application to it, if any. */
+  my_application?: { id: string; status: string } | null;
+  /** What the viewer may do with it now (only its owner may do anything); pages show only these. */
+  allowed_actions: OpportunityAction[];
+};
+
+export type OpportunityAction = "edit" | "close" | "reopen" | "delete";
+
+type OpportunityState = Pick<OpportunityRow, "status" | "applications_count" | "accepted_count" | "vacancies">;
+
+/**
+ * The one table of what the owner may do with an opportunity, and when. Each move checks the
+ * same condition in its WHERE, so a change in between still ends in a 409.
+ */
+const OPPORTUNITY_RULES: Record<OpportunityAction, (o: OpportunityState) => boolean> = {
+  edit: (o) => o.status === "open",
+  close: (o) => o.status === "open",
+  // Reopening needs a free vacancy: a filled opportunity stays filled.
+  reopen: (o) => o.status === "closed" && o.accepted_count < o.vacancies,
+  // Once someone applied, the opportunity is part of their history.
+  delete: (o) => o.applications_count === 0,
+};
+
+/** The moves open to the viewer on the opportunity right now. */
+export function allowedOpportunityActions(
+  viewer: Pick<UserRow, "id" | "account_type">,
+  opportunity: OpportunityState & { merchant_id: string },
+): OpportunityAction[] {
+  if (viewer.account_type !== "merchant" || viewer.id !== opportunity.merchant_id) return [];
+  return (Object.keys(OPPORTUNITY_RULES) as OpportunityAction[]).filter((action) =>
+    OPPORTUNITY_RULES[action](opportunity),
+  );
+}
+
+type Row = OpportunityRow & {
+  merchant_display_name: string | null;
+  merchant_full_name: string;
+  merchant_photo_path: string | null;
+  merchant_rating_count: number;
+  merchant_rating_sum: number;
+  awaiting_count?: number | null;
+  my_application_id?: string | null;
+  my_application_status?: string | null;
+};
+
+// ---------------------------------------------------------------------------------------------
+// Full-text search
+
+const MAX_SEARCH_TOKENS = 12;
+
+/** The words of a search: runs of letters and digits, lower case, each once, at most 12. */
+export function searchWords(text: string): string[] {
+  const tokens =
+    text
+      .normalize("NFKC")
+      .toLowerCase()
+      .match(/[\p{L}\p{N}]+/gu) ?? [];
+  return [...new Set(tokens)].slice(0, MAX_SEARCH_TOKENS);
+}
+
+/**
+ * Turns anything a user types into a safe full-text query for the database engine: only runs
+ * of letters and digits survive (so NEAR, AND, `:`, `*`, `&` or `!` are plain words or nothing),
+ * each matched as a prefix. Returns null when nothing searchable is left (only punctuation or
+ * emoji).
+ */
+export function toFtsQuery(text: string): string | null {
+  const words = searchWords(text);
+  return words.length === 0 ? null : textQuery(words);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reading
+
+type ListBuilder = SelectQueryBuilder<Database, "opportunities", object>;
+
+/**
+ * Opportunities read through the full-text index. FTS5 hands its matches over in rowid order,
+ * which is creation order, so a newest-first page stops at its last row instead of collecting
+ * and sorting every match of a common word; CROSS JOIN keeps SQLite from reordering the join.
+ */
+function fromSearch(database: Kysely<Database>): ListBuilder {
+  return database
+    .selectFrom(sql<{ rowid: number }>`opportunities_fts`.as("opportunities_fts"))
+    .crossJoin("opportunities")
+    .where(sql<boolean>`opportunities.id = opportunities_fts.rowid`) as unknown as ListBuilder;
+}
+
+// Every column but PostgreSQL's search vector, which only the WHERE reads.
+const OPPORTUNITY_COLUMNS = [
+  "opportunities.id",
+  "opportunities.uuid",
+  "opportunities.merchant_id",
+  "opportunities.title",
+  "opportunities.description",
+  "opportunities.category",
+  "opportunities.skills",
+  "opportunities.budget_type",
+  "opportunities.budget_min_cents",
+  "opportunities.budget_max_cents",
+  "opportunities.currency",
+  "opportunities.deadline",
+  "opportunities.location_type",
+  "opportunities.city",
+  "opportunities.vacancies",
+  "opportunities.status",
+  "opportunities.applications_count",
+  "opportunities.accepted_count",
+  "opportunities.created_at",
+  "opportunities.updated_at",
+] as const;
+
+function baseSelect(database: Kysely<Database>, viewer: UserRow, from?: ListBuilder) {
+  return (from ?? database.selectFrom("opportunities"))
+    .innerJoin("users as merchant", "merchant.id", "opportunities.merchant_id")
+    .select(OPPORTUNITY_COLUMNS)
+    .select([
+      "merchant.display_name as merchant_display_name",
+      "merchant.full_name as merchant_full_name",
+      "merchant.photo_path as merchant_photo_path",
+      "merchant.rating_count as merchant_rating_count",
+      "merchant.rating_sum as merchant_rating_sum",
+    ])
+    .$if(viewer.account_type === "merchant", (qb) =>
+      qb.select(
+        sql<number>`(SELECT count(*) FROM applications WHERE applications.opportunity_id = opportunities.id AND applications.status = 'pending')`.as(
+          "awaiting_count",
+        ),
+      ),
+    )
+    .$if(viewer.account_type === "freelancer", (qb) =>
+      qb
+        // The unique (opportunity_id, freelancer_id) index answers this join in one lookup per row.
+        .leftJoin("applications as mine", (join) =>
+          join.onRef("mine.opportunity_id", "=", "opportunities.id").on("mine.freelancer_id", "=", viewer.id),
+        )
+        .select(["mine.id as my_application_id", "mine.status as my_application_status"]),
+    );
+}
+
+export function toOpportunityJson(row: Row, viewer: UserRow): OpportunityJson {
+  const json: OpportunityJson = {
+    uuid: row.uuid,
+    merchant: {
+      id: row.merchant_id,
+      display_name: displayNameOf({ display_name: row.merchant_display_name, full_name: row.merchant_full_name }),
+      photo_url: photoUrl(row.merchant_photo_path),
+      rating: ratingOf({ rating_count: row.merchant_rating_count, rating_sum: row.merchant_rating_sum }),
+    },
+    title: row.title,
+    description: row.description,
+    category: row.category,
+    skills: parseTags(row.skills),
+    budget_type: row.budget_type,
+    budget_min_cents: row.budget_min_cents,
+    budget_max_cents: row.budget_max_cents,
+    currency: row.currency,
+    deadline: row.deadline,
+    location_type: row.location_type,
+    city: row.city,
+    vacancies: row.vacancies,
+    status: row.status,
+    applications_count: row.applications_count,
+    accepted_count: row.accepted_count,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+    allowed_actions: allowedOpportunityActions(viewer, row),
+  };
+  if (viewer.account_type === "merchant" && viewer.id === row.merchant_id) {
+    json.awaiting_count = Number(row.awaiting_count ?? 0);
+  }
+  if (viewer.account_type === "freelancer") {
+    json.my_application = row.my_application_id
+      ? { id: row.my_application_id, status: row.my_application_status ?? "" }
+      : null;
+  }
+  return json;
+}
+
+/** Who may see an opportunity: its owner; freelancers when it is open or they applied to it. */
+function canSee(row: Row, viewer: UserRow) {
+  if (viewer.account_type === "merchant") return row.merchant_id === viewer.id;
+  return row.status === "open" || Boolean(row.my_application_id);
+}
+
+async function findVisible(viewer: UserRow, uuid: string, database: Kysely<Database> = db) {
+  assertId(uuid);
+  const row = (await baseSelect(database, viewer).where("opportunities.uuid", "=", uuid).executeTakeFirst()) as
+    Row | undefined;
+  if (!row || !canSee(row, viewer)) throw new AppError(404, "not_found");
+  return row;
+}
+
+export async function getOpportunity(user: UserRow, uuid: string): Promise<OpportunityJson> {
+  return toOpportunityJson(await findVisible(user, uuid), user);
+}
+
+/**
+ * Totals count at most this many matches. Counting every open opportunity, or every match of a
+ * common word, costs more than the page itself and grows with the table; past the cap `total`
+ * reads TOTAL_CAP and `meta.total_capped` is true, so clients show "1000+" as search engines do.
+ */
+export const TOTAL_CAP = 1000;
+/**
+ * Text searches count fewer: each counted match costs a lookup of its row (for the other
+ * filters), ~10 times an index-only count, and people rarely page far into a search.
+ */
+export const SEARCH_TOTAL_CAP = 200;
+
+const totalCap = (match: string | null) => (match ? SEARCH_TOTAL_CAP : TOTAL_CAP);
+
+/**
+ * Whether the full-text index should lead a list (see fromSearch): freelancers browsing the open
+ * opportunities. Narrower lists (a merchant's own, those applied to) are read through their
+ * own indexes and matched against the search afterwards.
+ */
+function searchLeads(viewer: UserRow, q: OpportunityQuery, match: string | null): match is string {
+  return (
+    searchIndexLeads &&
+    match !== null &&
+    viewer.account_type === "freelancer" &&
+    !q.mine &&
+    (!q.status || q.status === "open")
+  );
+}
+
+/**
+ * The WHERE of a list, shared by its count and its page so both always agree. `textLeads`: the
+ * query reads from fromSearch(), so the match applies to the full-text table directly.
+ */
+function applyFilters(qb: ListBuilder, viewer: UserRow, q: OpportunityQuery, textLeads = false): ListBuilder {
+  let query = qb;
+  if (viewer.account_type === "merchant") {
+    // Merchants only ever see their own opportunities (mine=1 is implied).
+    query = query.where("opportunities.merchant_id", "=", viewer.id);
+    if (q.status) query = query.where("opportunities.status", "=", q.status);
+  } else {
+    const appliedTo = (eb: ExpressionBuilder<Database, "opportunities">) =>
+      eb(
+        "opportunities.id",
+        "in",
+        eb
+          .selectFrom("applications")
+          .select("applications.opportunity_id")
+          .where("applications.freelancer_id", "=", viewer.id),
+      );
+    if (q.mine) {
+      query = query.where(appliedTo);
+      if (q.status) query = query.where("opportunities.status", "=", q.status);
+    } else if (!q.status || q.status === "open") {
+      query = query.where("opportunities.status", "=", "open");
+    } else {
+      // Closed and filled opportunities stay visible only to those who applied to them.
+      query = query.where("opportunities.status", "=", q.status).where(appliedTo);
+    }
+  }
+  if (q.category) query = query.where("opportunities.category", "=", q.category);
+  if (q.budget_type) query = query.where("opportunities.budget_type", "=", q.budget_type);
+  if (q.location_type) query = query.where("opportunities.location_type", "=", q.location_type);
+  // Budget filters keep every opportunity whose range overlaps the one asked for.
+  if (q.budget_min_cents !== undefined) query = query.where("opportunities.budget_max_cents", ">=", q.budget_min_cents);
+  if (q.budget_max_cents !== undefined) query = query.where("opportunities.budget_min_cents", "<=", q.budget_max_cents);
+  const match = q.q ? toFtsQuery(q.q) : null;
+  if (match) query = query.where(textMatch(match, textLeads));
+  return query;
+}
+
+/** The count and page queries of a list, built apart so tests can read their query plans. */
+export function opportunityListQueries(user: UserRow, q: OpportunityQuery) {
+  const match = q.q ? toFtsQuery(q.q) : null;
+  const leads = searchLeads(user, q, match);
+  // The count stops one row past the cap: enough to know the total is capped.
+  const matching = applyFilters(
+    leads ? fromSearch(db) : (db.selectFrom("opportunities") as ListBuilder),
+    user,
+    q,
+    leads,
+  )
+    .select(sql<number>`1`.as("one"))
+    .limit(totalCap(match) + 1);
+  const count = db.selectFrom(matching.as("matching")).select((eb) => eb.fn.countAll<number>().as("total"));
+  // Other sorts need every match anyway, so only newest-first pages read through the text index.
+  const pageLeads = leads && q.sort === "newest";
+  let page = applyFilters(
+    baseSelect(db, user, pageLeads ? fromSearch(db) : undefined) as unknown as ListBuilder,
+    user,
+    q,
+    pageLeads,
+  );
+  switch (q.sort) {
+    case "budget_desc":
+      page = page.orderBy("opportunities.budget_max_cents", "desc").orderBy("opportunities.id", "desc");
+      break;
+    case "budget_asc":
+      page = page.orderBy("opportunities.budget_min_cents", "asc").orderBy("opportunities.id", "desc");
+      break;
+    case "deadline":
+      // Soonest deadline first, those without one last: the order of the index
+      // opportunities_status_deadline_sort (ties by id ascending, as the index keeps them).
+      page = page
+        .orderBy(sql`opportunities.deadline IS NULL`)
+        .orderBy("opportunities.deadline", "asc")
+        .orderBy("opportunities.id", "asc");
+      break;
+    default:
+      // Newest first is id order: ids are handed out as opportunities are created, and unlike
+      // created_at the id is also the full-text index's rowid and the tail of every index.
+      page = pageLeads ? page.orderBy(sql`opportunities_fts.rowid`, "desc") : page.orderBy("opportunities.id", "desc");
+  }
+  return { count, page: page.limit(q.per_page).offset(offsetOf(q.page, q.per_page)) };
+}
+
+/**
+ * Stands for the viewer's id in a compiled list query (a bound parameter, never SQL text): an
+ * object of its own, so no value typed into a filter can ever be taken for it.
+ */
+const VIEWER_ID = Object.freeze({ viewer: true }) as unknown as string;
+const COMPILED_KEPT = 500;
+const compiledLists = new LRUCache<string, { count: CompiledQuery; page: CompiledQuery }>({ max: COMPILED_KEPT });
+
+/**
+ * The compiled count and page queries of a list. Building and compiling them through Kysely cost
+ * ~10% of a list request, and their SQL depends only on the viewer's role and the query: the
+ * viewer's id is only ever a bound parameter. So each (role, query) is compiled once with a
+ * stand-in id, kept (the least recently used dropped past COMPILED_KEPT), and bound to the
+ * viewer's id on every use. Nothing about any user but the role is kept.
+ */
+export function compiledListQueries(user: UserRow, q: OpportunityQuery) {
+  const key = `${user.account_type}|${JSON.stringify(q)}`;
+  let compiled = compiledLists.get(key);
+  if (!compiled) {
+    const { count, page } = opportunityListQueries({ ...user, id: VIEWER_ID }, q);
+    compiled = { count: count.compile(), page: page.compile() };
+    compiledLists.set(key, compiled);
+  }
+  const bind = (query: CompiledQuery): CompiledQuery => ({
+    ...query,
+    parameters: query.parameters.map((value) => (value === VIEWER_ID ? user.id : value)),
+  });
+  return { count: bind(compiled.count), page: bind(compiled.page) };
+}
+
+/**
+ * One page of opportunities with its total: two queries whatever the page size (the merchant's
+ * name, the owner's awaiting count and the freelancer's own application come in by join).
+ */
+export async function listOpportunities(
+  user: UserRow,
+  query: unknown,
+): Promise<{ data: OpportunityJson[]; meta: PageMeta }> {
+  const q = parseInput(opportunityQuerySchema, query);
+  const { count, page } = compiledListQueries(user, q);
+  const cap = totalCap(q.q ? toFtsQuery(q.q) : null);
+  const [counted, { rows }] = await Promise.all([
+    db.executeQuery<{ total: number }>(count),
+    db.executeQuery<Row>(page),
+  ]);
+  const total = counted.rows[0]!.total;
+  return {
+    data: rows.map((row) => toOpportunityJson(row, user)),
+    meta: pageMeta(q.page, q.per_page, Math.min(Number(total), cap), Number(total) > cap),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Writing
+
+export async function createOpportunity(merchant: UserRow, input: unknown): Promise<OpportunityJson> {
+  await consumeWrite(merchant.id);
+  assertRole(merchant, "merchant");
+  const data = parseInput(opportunityInputSchema, input);
+  const timestamp = now();
+  const uuid = randomUUID();
+  await db
+    .insertInto("opportunities")
+    .values({
+      uuid,
+      merchant_id: merchant.id,
+      title: data.title,
+      description: data.description,
+      category: data.category,
+      skills: JSON.stringify(data.skills),
+      budget_type: data.budget_type,
+      budget_min_cents: data.budget_min_cents,
+      budget_max_cents: data.budget_max_cents,
+      currency: "BRL",
+      deadline: data.deadline ?? null,
+      location_type: data.location_type,
+      // A remote job has no city, even if the form still carried one.
+      city: data.location_type === "remote" ? null : (data.city ?? null),
+      vacancies: data.vacancies,
+      status: "open",
+      applications_count: 0,
+      accepted_count: 0,
+      created_at: timestamp,
+      updated_at: timestamp,
+    })
+    .execute();
+  return getOpportunity(merchant, uuid);
+}
+
+async function findOwned(database: Kysely<Database>, merchant: UserRow, uuid: string) {
+  assertRole(merchant, "merchant");
+  assertId(uuid);
+  const row = await database
+    .selectFrom("opportunities")
+    .selectAll()
+    .where("uuid", "=", uuid)
+    .where("merchant_id", "=", merchant.id)
+    .executeTakeFirst();
+  if (!row) throw new AppError(404, "not_found");
+  return row;
+}
+
+/** Partial update by the owner while the opportunity is open. */
+export async function updateOpportunity(merchant: UserRow, uuid: string, input: unknown): Promise<OpportunityJson> {
+  await consumeWrite(merchant.id);
+  assertRole(merchant, "merchant");
+  const patch = parseInput(opportunityPatchSchema, input);
+  await transaction(async (trx) => {
+    const current = await findOwned(trx, merchant, uuid);
+    if (!OPPORTUNITY_RULES.edit(current)) throw new AppError(409, "opportunity_not_open");
+    const merged = {
+      budget_min_cents: patch.budget_min_cents ?? current.budget_min_cents,
+      budget_max_cents: patch.budget_max_cents ?? current.budget_max_cents,
+      location_type: patch.location_type ?? current.location_type,
+      city: patch.city !== undefined ? patch.city : current.city,
+      vacancies: patch.vacancies ?? current.vacancies,
+    };
+    const errors = opportunityRuleErrors(merged);
+    if (merged.vacancies <= current.accepted_count) errors.vacancies = "vacancies_below_accepted";
+    if (Object.keys(errors).length > 0) {
+      throw new AppError(422, "validation_failed", errors, { count: current.accepted_count });
+    }
+    const updated = await trx
+      .updateTable("opportunities")
+      .set({
+        ...(patch.title !== undefined && { title: patch.title }),
+        ...(patch.description !== undefined && { description: patch.description }),
+        ...(patch.category !== undefined && { category: patch.category }),
+        ...(patch.skills !== undefined && { skills: JSON.stringify(patch.skills) }),
+        ...(patch.budget_type !== undefined && { budget_type: patch.budget_type }),
+        ...(patch.deadline !== undefined && { deadline: patch.deadline }),
+        budget_min_cents: merged.budget_min_cents,
+        budget_max_cents: merged.budget_max_cents,
+        location_type: merged.location_type,
+        city: merged.location_type === "remote" ? null : merged.city,
+        vacancies: merged.vacancies,
+        updated_at: now(),
+      })
+      .where("id", "=", current.id)
+      .where("status", "=", "open")
+      .where("accepted_count", "<", merged.vacancies)
+      .executeTakeFirst();
+    if (Number(updated.numUpdatedRows) === 0) throw new AppError(409, "opportunity_not_open");
+  });
+  return getOpportunity(merchant, uuid);
+}
+
+/** Deletes an opportunity nobody has applied to. */
+export async function deleteOpportunity(merchant: UserRow, uuid: string): Promise<void> {
+  await consumeWrite(merchant.id);
+  await transaction(async (trx) => {
+    const current = await findOwned(trx, merchant, uuid);
+    const deleted = await trx
+      .deleteFrom("opportunities")
+      .where("id", "=", current.id)
+      .where("applications_count", "=", 0)
+      .executeTakeFirst();
+    if (Number(deleted.numDeletedRows) === 0) throw new AppError(409, "opportunity_has_applications");
+  });
+}
+
+/**
+ * Ends the applications still under negotiation (pending or countered) with a reason and tells
+ * each freelancer. Runs inside the transaction that closed or filled the opportunity.
+ */
+export async function rejectOpenApplications(
+  trx: Kysely<Database>,
+  opportunityId: number,
+  reason: "filled" | "closed",
+) {
+  const rejected = await trx
+    .updateTable("applications")
+    .set({ status: "rejected", awaiting: null, rejection_reason: reason, updated_at: now() })
+    .where("opportunity_id", "=", opportunityId)
+    .where("status", "in", NEGOTIATING_STATUSES)
+    .returning(["id", "freelancer_id"])
+    .execute();
+  await notify(
+    trx,
+    rejected.map((a) => ({
+      user_id: a.freelancer_id,
+      kind: "application_rejected" as const,
+      application_id: a.id,
+      opportunity_id: opportunityId,
+    })),
+  );
+  return rejected.length;
+}
+
+export async function closeOpportunity(merchant: UserRow, uuid: string): Promise<OpportunityJson> {
+  await consumeWrite(merchant.id);
+  await transaction(async (trx) => {
+    const current = await findOwned(trx, merchant, uuid);
+    const closed = await trx
+      .updateTable("opportunities")
+      .set({ status: "closed", updated_at: now() })
+      .where("id", "=", current.id)
+      .where("status", "=", "open")
+      .executeTakeFirst();
+    if (Number(closed.numUpdatedRows) === 0) throw new AppError(409, "opportunity_not_open");
+    await rejectOpenApplications(trx, current.id, "closed");
+  });
+  return getOpportunity(merchant, uuid);
+}
+
+/** Opens a closed opportunity again, while it still has free vacancies. */
+export async function reopenOpportunity(merchant: UserRow, uuid: string): Promise<OpportunityJson> {
+  await consumeWrite(merchant.id);
+  await transaction(async (trx) => {
+    const current = await findOwned(trx, merchant, uuid);
+    const reopened = await trx
+      .updateTable("opportunities")
+      .set({ status: "open", updated_at: now() })
+      .where("id", "=", current.id)
+      .where("status", "=", "closed")
+      .where(sql<boolean>`accepted_count < vacancies`)
+      .executeTakeFirst();
+    if (Number(reopened.numUpdatedRows) === 0) throw new AppError(409, "opportunity_not_closed");
+  });
+  return getOpportunity(merchant, uuid);
+}

@@ -1,0 +1,263 @@
+import { createHmac, randomUUID, timingSafeEqual } from "node:crypto";
+import { sql, type Kysely } from "kysely";
+import { z } from "zod";
+import { config } from "~/config.server";
+import { EMAIL_KINDS, MESSAGE_EMAIL_MINUTES, isEmailKind, type EmailKindName } from "~/lib/email-kinds";
+import { supportedLngs, type Lng } from "~/lib/i18n";
+import { db, transaction } from "../../../db";
+import type { Database, EmailKind, UserRow } from "../../../db/schema";
+import { AppError, parseInput } from "../platform/errors.server";
+import { now } from "../platform/records.server";
+import { consumeWrite } from "../platform/rate-limit.server";
+
+// E-mail notifications (README, "E-mail"). Every event that notifies in the app (notify() in
+// notifications.server.ts) and every new message also writes a row of the outbox, in the same
+// transaction, for each recipient who has not turned that kind off; the server processes drain
+// the outbox through SMTP (outbox.server.ts), so sending never slows or fails the request.
+// Each user's kinds are on by default: email_opt_outs keeps those turned off.
+
+// db/schema's EmailKind and the settings' list must name the same kinds.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const kindsAgree: Same<EmailKind, EmailKindName> = true;
+void kindsAgree;
+
+export type EmailInput = {
+  user_id: string;
+  kind: EmailKind;
+  application_id: string | null;
+  opportunity_id: number | null;
+};
+
+/** The recipients (user:kind) among `list` who turned their kind off. */
+async function optedOut(trx: Kysely<Database>, list: EmailInput[]): Promise<Set<string>> {
+  if (!list.length) return new Set();
+  const rows = await trx
+    .selectFrom("email_opt_outs")
+    .select(["user_id", "kind"])
+    .where("user_id", "in", [...new Set(list.map((e) => e.user_id))])
+    .where("kind", "in", [...new Set(list.map((e) => e.kind))])
+    .execute();
+  return new Set(rows.map((r) => `${r.user_id}:${r.kind}`));
+}
+
+/**
+ * Queues one e-mail per item whose recipient has its kind on, inside the caller's transaction
+ * (called by notify() for every notification). Two statements, whatever the number of items.
+ */
+export async function queueEmails(trx: Kysely<Database>, list: EmailInput[], at = now()) {
+  const off = await optedOut(trx, list);
+  const rows = list
+    .filter((e) => !off.has(`${e.user_id}:${e.kind}`))
+    .map((e) => ({
+      id: randomUUID(),
+      user_id: e.user_id,
+      kind: e.kind,
+      application_id: e.application_id,
+      opportunity_id: e.opportunity_id,
+      items: 1,
+      status: "pending" as const,
+      attempts: 0,
+      next_attempt_at: at,
+      created_at: at,
+    }));
+  if (rows.length) await trx.insertInto("outbox").values(rows).execute();
+}
+
+const MESSAGE_GAP_MS = MESSAGE_EMAIL_MINUTES * 60_000;
+
+/**
+ * A new message for `user_id` in a conversation, inside the message's transaction: at most one
+ * e-mail per conversation (and recipient) every MESSAGE_EMAIL_MINUTES. While an e-mail of the
+ * conversation waits to be sent the message joins it; once one went out, the next waits until
+ * MESSAGE_EMAIL_MINUTES after it. Messages of one conversation are written one at a time (the
+ * conversation's row is locked by the numbering), so two never race here.
+ */
+export async function queueMessageEmail(
+  trx: Kysely<Database>,
+  input: { user_id: string; application_id: string; opportunity_id: number },
+  at = now(),
+) {
+  const email: EmailInput = { ...input, kind: "message_received" };
+  if ((await optedOut(trx, [email])).size) return;
+  const same = trx
+    .selectFrom("outbox")
+    .where("user_id", "=", input.user_id)
+    .where("kind", "=", "message_received")
+    .where("application_id", "=", input.application_id);
+  const joined = await trx
+    .updateTable("outbox")
+    .set({ items: sql<number>`items + 1` })
+    .where("user_id", "=", input.user_id)
+    .where("kind", "=", "message_received")
+    .where("application_id", "=", input.application_id)
+    // Still waiting: a drain that claimed it meanwhile has moved it to 'sending'.
+    .where("status", "=", "pending")
+    .executeTakeFirst();
+  if (Number(joined.numUpdatedRows) > 0) return;
+  const last = await same
+    .select(["sent_at"])
+    .where("status", "in", ["sending", "sent"])
+    .orderBy("created_at", "desc")
+    .limit(1)
+    .executeTakeFirst();
+  // One being sent right now counts as sent now.
+  const previous = last ? (last.sent_at ?? at) : null;
+  const due = previous ? new Date(Math.max(Date.parse(at), Date.parse(previous) + MESSAGE_GAP_MS)).toISOString() : at;
+  await trx
+    .insertInto("outbox")
+    .values({
+      id: randomUUID(),
+      ...email,
+      items: 1,
+      status: "pending",
+      attempts: 0,
+      next_attempt_at: due,
+      created_at: at,
+    })
+    .execute();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Settings
+
+export type EmailSettingsJson = { locale: Lng | null; kinds: Record<EmailKindName, boolean> };
+
+const asLocale = (value: string | null): Lng | null =>
+  (supportedLngs as readonly string[]).includes(value ?? "") ? (value as Lng) : null;
+
+export async function getEmailSettings(user: Pick<UserRow, "id">): Promise<EmailSettingsJson> {
+  const [row, off] = await Promise.all([
+    db.selectFrom("users").select("locale").where("id", "=", user.id).executeTakeFirst(),
+    db.selectFrom("email_opt_outs").select("kind").where("user_id", "=", user.id).execute(),
+  ]);
+  const disabled = new Set<string>(off.map((o) => o.kind));
+  return {
+    locale: asLocale(row?.locale ?? null),
+    kinds: Object.fromEntries(EMAIL_KINDS.map((k) => [k, !disabled.has(k)])) as Record<EmailKindName, boolean>,
+  };
+}
+
+export const emailSettingsInputSchema = z
+  .object(
+    {
+      kinds: z
+        .record(z.string(), z.boolean({ invalid_type_error: "email_kinds_invalid" }), {
+          invalid_type_error: "email_kinds_invalid",
+        })
+        .refine((kinds) => Object.keys(kinds).every(isEmailKind), "email_kinds_invalid")
+        .optional(),
+      locale: z
+        .enum(supportedLngs, { errorMap: () => ({ message: "email_locale_invalid" }) })
+        .nullable()
+        .optional(),
+    },
+    { invalid_type_error: "email_settings_invalid" },
+  )
+  .strict("email_settings_unknown_field");
+
+/**
+ * Turns kinds on or off (those left out stay as they are) and sets the e-mails' language (null:
+ * Portuguese, left out: unchanged). 422 with a message per field for anything else.
+ */
+export async function updateEmailSettings(user: Pick<UserRow, "id">, input: unknown): Promise<EmailSettingsJson> {
+  await consumeWrite(user.id);
+  const { kinds = {}, locale } = parseInput(emailSettingsInputSchema, input, "email_settings_invalid");
+  const off = Object.keys(kinds).filter((k) => kinds[k] === false) as EmailKindName[];
+  const on = Object.keys(kinds).filter((k) => kinds[k] === true) as EmailKindName[];
+  const at = now();
+  await transaction(async (trx) => {
+    if (on.length)
+      await trx.deleteFrom("email_opt_outs").where("user_id", "=", user.id).where("kind", "in", on).execute();
+    if (off.length) {
+      await trx
+        .insertInto("email_opt_outs")
+        .values(off.map((kind) => ({ user_id: user.id, kind, created_at: at })))
+        .onConflict((oc) => oc.columns(["user_id", "kind"]).doNothing())
+        .execute();
+    }
+    if (locale !== undefined) await trx.updateTable("users").set({ locale }).where("id", "=", user.id).execute();
+  });
+  return getEmailSettings(user);
+}
+
+/**
+ * The settings form's fields as the JSON input: every kind checked is on, every other kind off
+ * (a checkbox left unchecked sends nothing); an unknown kind is kept, for the 422.
+ */
+export function emailSettingsFromForm(form: FormData) {
+  const checked = form.getAll("kinds").filter((v): v is string => typeof v === "string");
+  const kinds: Record<string, boolean> = Object.fromEntries(EMAIL_KINDS.map((k) => [k, false]));
+  for (const kind of checked) kinds[kind] = true;
+  const locale = form.get("locale");
+  return { kinds, ...(typeof locale === "string" ? { locale: locale === "" ? null : locale } : {}) };
+}
+
+/** The user picked a language in the app: their e-mails follow it. */
+export async function rememberLocale(user: Pick<UserRow, "id">, locale: Lng) {
+  await db
+    .updateTable("users")
+    .set({ locale })
+    .where("id", "=", user.id)
+    .where((eb) => eb.or([eb("locale", "is", null), eb("locale", "!=", locale)]))
+    .execute();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Unsubscribing without signing in: a token in every e-mail names the user and the kind, signed
+// with SESSION_SECRET (HMAC-SHA256), so nobody can make one for another user or another kind.
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+function signature(userId: string, kind: string) {
+  return createHmac("sha256", config.SESSION_SECRET).update(`unsubscribe\n${userId}\n${kind}`).digest("base64url");
+}
+
+export function unsubscribeToken(userId: string, kind: EmailKind) {
+  return `${userId}.${kind}.${signature(userId, kind)}`;
+}
+
+export function unsubscribeUrl(userId: string, kind: EmailKind) {
+  return `${config.APP_URL}/unsubscribe/${unsubscribeToken(userId, kind)}`;
+}
+
+/** The user and kind a token names, or null when it is malformed or its signature does not match. */
+export function readUnsubscribeToken(token: unknown): { userId: string; kind: EmailKindName } | null {
+  if (typeof token !== "string" || token.length > 200) return null;
+  const [userId, kind, sig, ...rest] = token.split(".");
+  if (rest.length || !userId || !sig || !UUID.test(userId) || !isEmailKind(kind)) return null;
+  const expected = Buffer.from(signature(userId, kind));
+  const given = Buffer.from(sig);
+  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
+  return { userId, kind };
+}
+
+/** What an unsubscribe link would turn off, and whether it already is; 400 for a bad token. */
+export async function describeUnsubscribe(token: unknown): Promise<{ kind: EmailKindName; unsubscribed: boolean }> {
+  const read = readUnsubscribeToken(token);
+  if (!read) throw new AppError(400, "unsubscribe_invalid");
+  const [user, off] = await Promise.all([
+    db.selectFrom("users").select("id").where("id", "=", read.userId).executeTakeFirst(),
+    db
+      .selectFrom("email_opt_outs")
+      .select("kind")
+      .where("user_id", "=", read.userId)
+      .where("kind", "=", read.kind)
+      .executeTakeFirst(),
+  ]);
+  if (!user) throw new AppError(400, "unsubscribe_invalid");
+  return { kind: read.kind, unsubscribed: Boolean(off) };
+}
+
+/** Turns off the kind the token names, for the user it names (again: nothing changes). */
+export async function unsubscribe(token: unknown): Promise<{ kind: EmailKindName }> {
+  const read = readUnsubscribeToken(token);
+  if (!read) throw new AppError(400, "unsubscribe_invalid");
+  const user = await db.selectFrom("users").select("id").where("id", "=", read.userId).executeTakeFirst();
+  if (!user) throw new AppError(400, "unsubscribe_invalid");
+  await db
+    .insertInto("email_opt_outs")
+    .values({ user_id: read.userId, kind: read.kind, created_at: now() })
+    .onConflict((oc) => oc.columns(["user_id", "kind"]).doNothing())
+    .execute();
+  return { kind: read.kind };
+}

@@ -1,0 +1,271 @@
+import { randomUUID } from "node:crypto";
+import { sql } from "kysely";
+import { MAX_MESSAGE_FILES, MESSAGES_OPEN_DAYS, messageInputSchema } from "~/lib/market-schemas";
+import { db, transaction } from "../../../db";
+import type { ContractParty, Database, MessageFileRow, MessageRow, UserRow } from "../../../db/schema";
+import type { Kysely } from "kysely";
+import { queueMessageEmail } from "./email.server";
+import { AppError, parseInput } from "../platform/errors.server";
+import { consumeWrite } from "../platform/rate-limit.server";
+import { assertId, now } from "../platform/records.server";
+import { reserveStorage } from "../platform/storage.server";
+import { deleteAttachment, readAttachment, saveAttachment, type SavedAttachment } from "../platform/uploads.server";
+
+// The conversation of an application between its merchant and its freelancer, from the moment
+// of applying. It closes (read-only) MESSAGES_OPEN_DAYS after the application ends (rejected,
+// withdrawn) or, for a hire, after its contract ends (completed, cancelled). Messages are
+// numbered per application by conversations.messages_count, bumped in the insert's transaction;
+// what each side has read is the last number it saw.
+
+const DAY_MS = 86_400_000;
+
+export type MessageFileJson = { id: string; name: string; content_type: string; size_bytes: number; url: string };
+export type MessageJson = {
+  id: string;
+  seq: number;
+  author: ContractParty;
+  body: string;
+  created_at: string;
+  files: MessageFileJson[];
+};
+export type ConversationJson = {
+  data: MessageJson[];
+  /** Whether a message may be sent now, and until when (null: no end yet). */
+  open: boolean;
+  closes_at: string | null;
+  /** Messages of the other side not seen before this reading (now marked read). */
+  unread_count: number;
+};
+
+type Access = { party: ContractParty; open: boolean; closesAt: string | null; opportunityId: number; otherId: string };
+
+/** The application's two sides only (404 for anyone else), and whether its conversation is open. */
+async function access(
+  database: Kysely<Database>,
+  user: Pick<UserRow, "id">,
+  applicationId: string,
+  at = now(),
+): Promise<Access> {
+  assertId(applicationId);
+  const row = await database
+    .selectFrom("applications as a")
+    .innerJoin("opportunities as o", "o.id", "a.opportunity_id")
+    .leftJoin("contracts as c", "c.id", "a.id")
+    .select([
+      "a.status",
+      "a.updated_at",
+      "a.freelancer_id",
+      "a.opportunity_id",
+      "o.merchant_id",
+      "c.status as contract_status",
+      "c.ended_at",
+    ])
+    .where("a.id", "=", applicationId)
+    .executeTakeFirst();
+  const party = !row
+    ? null
+    : row.freelancer_id === user.id
+      ? "freelancer"
+      : row.merchant_id === user.id
+        ? "merchant"
+        : null;
+  if (!row || !party) throw new AppError(404, "not_found");
+  const endedAt =
+    row.status === "rejected" || row.status === "withdrawn"
+      ? row.updated_at
+      : row.status === "accepted" && (row.contract_status === "completed" || row.contract_status === "cancelled")
+        ? row.ended_at
+        : null;
+  const closesAt = endedAt ? new Date(Date.parse(endedAt) + MESSAGES_OPEN_DAYS * DAY_MS).toISOString() : null;
+  return {
+    party,
+    open: closesAt === null || closesAt > at,
+    closesAt,
+    opportunityId: row.opportunity_id,
+    otherId: party === "merchant" ? row.freelancer_id : row.merchant_id,
+  };
+}
+
+const fileUrl = (applicationId: string, fileId: string) =>
+  `/api/applications/${applicationId}/messages/files/${fileId}`;
+
+function toMessageJson(message: MessageRow, files: MessageFileRow[]): MessageJson {
+  return {
+    id: message.id,
+    seq: message.seq,
+    author: message.author,
+    body: message.body,
+    created_at: message.created_at,
+    files: files
+      .filter((f) => f.message_id === message.id)
+      .map((f) => ({
+        id: f.id,
+        name: f.original_name,
+        content_type: f.content_type,
+        size_bytes: f.size_bytes,
+        url: fileUrl(f.application_id, f.id),
+      })),
+  };
+}
+
+/** The conversation, oldest first; reading it marks the other side's messages read. */
+export async function listMessages(user: UserRow, applicationId: string): Promise<ConversationJson> {
+  const { party, open, closesAt } = await access(db, user, applicationId);
+  const [messages, files, read] = await Promise.all([
+    db.selectFrom("messages").selectAll().where("application_id", "=", applicationId).orderBy("seq").execute(),
+    db
+      .selectFrom("message_files")
+      .selectAll()
+      .where("application_id", "=", applicationId)
+      .orderBy("created_at")
+      .orderBy("id")
+      .execute(),
+    db
+      .selectFrom("conversation_reads")
+      .select("last_read_seq")
+      .where("application_id", "=", applicationId)
+      .where("user_id", "=", user.id)
+      .executeTakeFirst(),
+  ]);
+  const lastRead = read?.last_read_seq ?? 0;
+  const unread = messages.filter((m) => m.seq > lastRead && m.author !== party).length;
+  const last = messages.at(-1)?.seq ?? 0;
+  if (last > lastRead) await markRead(user.id, applicationId, last);
+  return { data: messages.map((m) => toMessageJson(m, files)), open, closes_at: closesAt, unread_count: unread };
+}
+
+/** Moves the user's read mark forward to `seq`, never back (two tabs may race). */
+async function markRead(userId: string, applicationId: string, seq: number) {
+  await db
+    .insertInto("conversation_reads")
+    .values({ application_id: applicationId, user_id: userId, last_read_seq: seq })
+    .onConflict((oc) =>
+      oc
+        .columns(["application_id", "user_id"])
+        .doUpdateSet({ last_read_seq: seq })
+        .where("conversation_reads.last_read_seq", "<", seq),
+    )
+    .execute();
+}
+
+/**
+ * Sends a message (text up to 4 000 characters, up to 5 files checked by content, 10 MB each).
+ * The files are stored first and removed again if the message is refused.
+ */
+export async function sendMessage(
+  user: UserRow,
+  applicationId: string,
+  input: unknown,
+  files: Blob[] = [],
+): Promise<MessageJson> {
+  await consumeWrite(user.id);
+  const { body } = parseInput(messageInputSchema, input);
+  if (files.length > MAX_MESSAGE_FILES) {
+    throw new AppError(422, "validation_failed", { files: "message_files_too_many" }, { max: MAX_MESSAGE_FILES });
+  }
+  const before = await access(db, user, applicationId);
+  if (!before.open) throw new AppError(409, "conversation_closed");
+  const saved: SavedAttachment[] = [];
+  try {
+    for (const file of files) saved.push(await saveAttachment(file, "files"));
+    return await transaction(async (trx) => {
+      const { party, open, opportunityId, otherId } = await access(trx, user, applicationId);
+      if (!open) throw new AppError(409, "conversation_closed");
+      const at = now();
+      // The next number, taken atomically: two messages sent at once get two numbers.
+      const { messages_count: seq } = await trx
+        .insertInto("conversations")
+        .values({
+          application_id: applicationId,
+          freelancer_id: party === "freelancer" ? user.id : otherId,
+          merchant_id: party === "merchant" ? user.id : otherId,
+          messages_count: 1,
+          last_message_at: at,
+        })
+        .onConflict((oc) =>
+          oc
+            .column("application_id")
+            .doUpdateSet({ messages_count: sql<number>`conversations.messages_count + 1`, last_message_at: at }),
+        )
+        .returning("messages_count")
+        .executeTakeFirstOrThrow();
+      const message: MessageRow = {
+        id: randomUUID(),
+        application_id: applicationId,
+        seq,
+        author: party,
+        body,
+        created_at: at,
+      };
+      await trx.insertInto("messages").values(message).execute();
+      const fileRows: MessageFileRow[] = saved.map((f) => ({
+        id: randomUUID(),
+        application_id: applicationId,
+        message_id: message.id,
+        ...f,
+        created_at: at,
+      }));
+      if (fileRows.length) {
+        await reserveStorage(
+          trx,
+          user.id,
+          saved.reduce((sum, f) => sum + f.size_bytes, 0),
+        );
+        await trx.insertInto("message_files").values(fileRows).execute();
+      }
+      // The author has read their own conversation up to here.
+      await trx
+        .insertInto("conversation_reads")
+        .values({ application_id: applicationId, user_id: user.id, last_read_seq: seq })
+        .onConflict((oc) => oc.columns(["application_id", "user_id"]).doUpdateSet({ last_read_seq: seq }))
+        .execute();
+      // The other side hears of it by e-mail, at most once per conversation every 10 minutes.
+      await queueMessageEmail(
+        trx,
+        { user_id: otherId, application_id: applicationId, opportunity_id: opportunityId },
+        at,
+      );
+      return toMessageJson(message, fileRows);
+    });
+  } catch (error) {
+    await Promise.all(saved.map((f) => deleteAttachment(f.stored_name)));
+    throw error;
+  }
+}
+
+/**
+ * Unread messages per conversation of the user (only those with any) and in all, leaving out the
+ * conversation `except` (the one being read). One statement, run on every page of the shell: it
+ * starts from the user's own conversations (indexed by each side), and only those with more
+ * messages than the user has read go on to count the other side's messages.
+ */
+export async function unreadMessages(
+  user: Pick<UserRow, "id">,
+  except = "",
+): Promise<{ total: number; by_application: Record<string, number> }> {
+  const unread = (side: "freelancer_id" | "merchant_id", author: ContractParty) => sql`
+    SELECT c.application_id, count(*) AS n FROM conversations c
+    LEFT JOIN conversation_reads r ON r.application_id = c.application_id AND r.user_id = ${user.id}
+    JOIN messages m ON m.application_id = c.application_id AND m.author = ${author} AND m.seq > coalesce(r.last_read_seq, 0)
+    WHERE c.${sql.ref(side)} = ${user.id} AND c.messages_count > coalesce(r.last_read_seq, 0) AND c.application_id != ${except}
+    GROUP BY c.application_id`;
+  const { rows } = await sql<{ application_id: string; n: number }>`
+    ${unread("freelancer_id", "merchant")} UNION ALL ${unread("merchant_id", "freelancer")}`.execute(db);
+  const by_application = Object.fromEntries(rows.map((r) => [r.application_id, Number(r.n)]));
+  return { total: rows.reduce((sum, r) => sum + Number(r.n), 0), by_application };
+}
+
+/** A message's file, for the application's two sides only (404 for anyone else). */
+export async function getMessageFile(user: UserRow, applicationId: string, fileId: string) {
+  await access(db, user, applicationId);
+  assertId(fileId);
+  const file = await db
+    .selectFrom("message_files")
+    .selectAll()
+    .where("id", "=", fileId)
+    .where("application_id", "=", applicationId)
+    .executeTakeFirst();
+  const stored = file ? await readAttachment(file.stored_name) : null;
+  if (!file || !stored) throw new AppError(404, "not_found");
+  return { name: file.original_name, contentType: file.content_type, body: stored.body };
+}

@@ -1,0 +1,24 @@
+import { every } from "./jobs.server";
+import { deleteExpiredRateLimits } from "./rate-limit.server";
+import { deleteExpiredSessions } from "../accounts/sessions.server";
+
+/** How often each server process sweeps expired rows. */
+export const PRUNE_INTERVAL_MS = 60 * 60 * 1000;
+
+/**
+ * Deletes what has expired and is never read again: sessions past their date and rate-limit
+ * counters past their window. A plain DELETE … WHERE on expiry: several processes (or servers)
+ * running it at once delete each row once, and the others find nothing.
+ */
+export async function pruneExpired(now = new Date()) {
+  const sessions = await deleteExpiredSessions(now);
+  const rateLimits = await deleteExpiredRateLimits(now.getTime());
+  return { sessions, rateLimits };
+}
+
+/** Runs pruneExpired every PRUNE_INTERVAL_MS in this process; the timer keeps no server alive. */
+export function startPruning(interval = PRUNE_INTERVAL_MS) {
+  return every(interval, "[housekeeping] pruning failed", () => pruneExpired(), {
+    firstAfter: Math.min(interval, 60_000),
+  });
+}

@@ -1,0 +1,36 @@
+import i18next, { type TFunction } from "i18next";
+import { fallbackLng, i18nOptions as sharedOptions, supportedLngs, type Lng } from "~/lib/i18n";
+import enCommon from "../../../public/locales/en/common.json";
+import enMarket from "../../../public/locales/en/market.json";
+import enMessages from "../../../public/locales/en/messages.json";
+import ptCommon from "../../../public/locales/pt-BR/common.json";
+import ptMarket from "../../../public/locales/pt-BR/market.json";
+import ptMessages from "../../../public/locales/pt-BR/messages.json";
+
+// Translations on the server, apart from any request: the API's Portuguese, e-mails in the
+// user's language. The visitor's language of a page is read in app/web/i18n.server.ts.
+
+/** The server holds every language; pages render in the visitor's. */
+export const i18nOptions = {
+  ...sharedOptions,
+  resources: {
+    "pt-BR": { common: ptCommon, messages: ptMessages, market: ptMarket },
+    en: { common: enCommon, messages: enMessages, market: enMarket },
+  },
+};
+
+// The default instance: document titles (app/lib/meta.ts) use it on both sides.
+const instance = i18next;
+void instance.init({ ...i18nOptions, initImmediate: false });
+
+/** Messages of the JSON API are always Portuguese, as the product contract says. */
+export const apiT: TFunction = instance.getFixedT("pt-BR", "messages");
+
+/** A stored language if it is still supported, else Portuguese: the language of a user's e-mails. */
+export function emailLocale(locale: string | null | undefined): Lng {
+  return (supportedLngs as readonly string[]).includes(locale ?? "") ? (locale as Lng) : fallbackLng;
+}
+
+export function fixedT(lng: string, ns = "messages"): TFunction {
+  return instance.getFixedT(lng, ns) as TFunction;
+}

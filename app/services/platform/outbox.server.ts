@@ -1,0 +1,259 @@
+import { randomUUID } from "node:crypto";
+import { sql, type ExpressionBuilder } from "kysely";
+import { config } from "~/config.server";
+import { db, engine } from "../../../db";
+import type { ContractParty, Database, OutboxRow } from "../../../db/schema";
+import { unsubscribeUrl } from "../messaging/email.server";
+import { emailLocale, fixedT } from "./i18n.server";
+import { every } from "./jobs.server";
+import { sendMail, type Mail, type SendMail } from "./mail.server";
+import { displayNameOf } from "../accounts/users.server";
+
+// The drain of the e-mail outbox (README, "E-mail"). Every server process runs it every
+// OUTBOX_SECONDS (startOutbox). A drain first claims a few due rows with one conditional UPDATE
+// (status 'pending' and due, or 'sending' whose claim has lapsed), marking them 'sending' under
+// its own claim id for LEASE_MS; a row another drain claimed first no longer matches, so two
+// drains never send the same row. Then it sends each and records the outcome under its claim:
+// 'sent', or back to 'pending' for a later try (exponential backoff), or 'failed' with the error
+// after MAX_ATTEMPTS. A process that dies mid-send leaves its rows to be claimed again once the
+// lease ends: an e-mail may then go out twice, never zero times.
+
+export const MAX_ATTEMPTS = 8;
+/** The wait after the first failure; each further failure doubles it, up to BACKOFF_MAX_MS. */
+export const BACKOFF_BASE_MS = 60_000;
+const BACKOFF_MAX_MS = 6 * 60 * 60_000;
+/** How long a claim holds a row: far more than one SMTP exchange takes. */
+const LEASE_MS = 5 * 60_000;
+const CLAIM_BATCH = 20;
+/** Sent and skipped rows are kept this long (the batching of messages reads the latest), then dropped. */
+const KEEP_DAYS = 30;
+const DAY_MS = 86_400_000;
+
+export type DrainResult = { sent: number; skipped: number; retried: number; failed: number };
+
+export function backoffMs(attempts: number) {
+  return Math.min(BACKOFF_MAX_MS, BACKOFF_BASE_MS * 2 ** Math.max(0, attempts - 1));
+}
+
+type Outbox = ExpressionBuilder<Database, "outbox">;
+
+/** Rows a drain may take at `stamp`: due and waiting, or claimed by a drain whose lease ran out. */
+const claimable = (stamp: string) => (eb: Outbox) =>
+  eb.or([
+    eb.and([eb("status", "=", "pending"), eb("next_attempt_at", "<=", stamp)]),
+    eb.and([eb("status", "=", "sending"), eb("locked_until", "<=", stamp)]),
+  ]);
+
+/** Claims up to `limit` due rows for this drain alone. */
+async function claim(stamp: string, limit: number): Promise<OutboxRow[]> {
+  const id = randomUUID();
+  const lockedUntil = new Date(Date.parse(stamp) + LEASE_MS).toISOString();
+  return db
+    .updateTable("outbox")
+    .set({ status: "sending", claim: id, locked_until: lockedUntil, attempts: sql<number>`attempts + 1` })
+    .where("id", "in", (eb) =>
+      eb
+        .selectFrom("outbox")
+        .select("id")
+        .where(claimable(stamp))
+        .orderBy("next_attempt_at")
+        .limit(limit)
+        // PostgreSQL: rows another drain is claiming right now are passed over, not waited for.
+        // Either way the outer WHERE repeats the condition, which a claimed row no longer meets.
+        .$if(engine === "postgres", (qb) => qb.forUpdate().skipLocked()),
+    )
+    .where(claimable(stamp))
+    .returningAll()
+    .execute();
+}
+
+/** Records a claimed row's outcome, unless its claim lapsed and another drain took it over. */
+async function settle(
+  row: OutboxRow,
+  set: Partial<Pick<OutboxRow, "status" | "sent_at" | "last_error" | "next_attempt_at">>,
+) {
+  await db
+    .updateTable("outbox")
+    .set({ ...set, claim: null, locked_until: null })
+    .where("id", "=", row.id)
+    .where("claim", "=", row.claim)
+    .where("status", "=", "sending")
+    .execute();
+}
+
+/**
+ * Sends what is due at `at` through `send` (SMTP_URL's server, or the log without one). Each row
+ * is settled on its own, so one failing address does not hold back the others. Never throws for
+ * a failed send: the error is recorded on the row.
+ */
+export async function drainOutbox(options: { at?: Date; send?: SendMail; limit?: number } = {}): Promise<DrainResult> {
+  const at = options.at ?? new Date();
+  const send = options.send ?? sendMail;
+  const stamp = at.toISOString();
+  const result: DrainResult = { sent: 0, skipped: 0, retried: 0, failed: 0 };
+  const rows = await claim(stamp, options.limit ?? CLAIM_BATCH);
+  for (const row of rows) {
+    let mail: Mail | null;
+    try {
+      mail = await compose(row);
+      if (mail) await send(mail);
+    } catch (error) {
+      const message = (error instanceof Error ? error.message : String(error)).slice(0, 500);
+      if (row.attempts >= MAX_ATTEMPTS) {
+        await settle(row, { status: "failed", last_error: message });
+        result.failed++;
+        console.error(`[mail] gave up on ${row.kind} e-mail ${row.id} after ${row.attempts} attempts: ${message}`);
+      } else {
+        const next = new Date(at.getTime() + backoffMs(row.attempts)).toISOString();
+        await settle(row, { status: "pending", next_attempt_at: next, last_error: message });
+        result.retried++;
+        console.warn(
+          `[mail] ${row.kind} e-mail ${row.id} failed (attempt ${row.attempts}), again at ${next}: ${message}`,
+        );
+      }
+      continue;
+    }
+    await settle(
+      row,
+      mail ? { status: "sent", sent_at: stamp, last_error: null } : { status: "skipped", last_error: null },
+    );
+    if (mail) result.sent++;
+    else result.skipped++;
+  }
+  if (rows.length) {
+    const cutoff = new Date(at.getTime() - KEEP_DAYS * DAY_MS).toISOString();
+    await db
+      .deleteFrom("outbox")
+      .where("status", "in", ["sent", "skipped"])
+      .where("next_attempt_at", "<", cutoff)
+      .execute();
+  }
+  return result;
+}
+
+/** Where an e-mail leads: the invitations, the contract, the conversation or the application. */
+function pathOf(row: Pick<OutboxRow, "kind" | "application_id">) {
+  if (row.kind === "invitation_received") return "/invitations";
+  if (!row.application_id) return "/notifications";
+  if (row.kind.startsWith("contract_")) return `/contracts/${row.application_id}`;
+  if (row.kind === "message_received") return `/applications/${row.application_id}/messages`;
+  return `/applications/${row.application_id}`;
+}
+
+/**
+ * The e-mail of a row, in the recipient's language, or null when there is nothing to send any
+ * more: the kind was turned off since, or the new messages have been read already.
+ */
+async function compose(row: OutboxRow): Promise<Mail | null> {
+  const [user, off, application, opportunity] = await Promise.all([
+    db
+      .selectFrom("users")
+      .select(["id", "email", "locale", "display_name", "full_name"])
+      .where("id", "=", row.user_id)
+      .executeTakeFirst(),
+    db
+      .selectFrom("email_opt_outs")
+      .select("kind")
+      .where("user_id", "=", row.user_id)
+      .where("kind", "=", row.kind)
+      .executeTakeFirst(),
+    row.application_id
+      ? db
+          .selectFrom("applications as a")
+          .innerJoin("opportunities as o", "o.id", "a.opportunity_id")
+          .innerJoin("users as m", "m.id", "o.merchant_id")
+          .innerJoin("users as f", "f.id", "a.freelancer_id")
+          .select([
+            "o.title",
+            "o.merchant_id",
+            "a.freelancer_id",
+            "m.display_name as merchant_display_name",
+            "m.full_name as merchant_full_name",
+            "f.display_name as freelancer_display_name",
+            "f.full_name as freelancer_full_name",
+          ])
+          .where("a.id", "=", row.application_id)
+          .executeTakeFirst()
+      : undefined,
+    !row.application_id && row.opportunity_id
+      ? db.selectFrom("opportunities").select("title").where("id", "=", row.opportunity_id).executeTakeFirst()
+      : undefined,
+  ]);
+  if (!user || off) return null;
+  const t = fixedT(emailLocale(user.locale), "market");
+  const title = application?.title ?? opportunity?.title ?? "";
+  // The other side of the application: who acted.
+  let party: ContractParty | null = null;
+  let name = t("notifications.someone");
+  if (application) {
+    const a = application;
+    party = a.freelancer_id === user.id ? "freelancer" : "merchant";
+    name =
+      (party === "freelancer"
+        ? displayNameOf({ display_name: a.merchant_display_name, full_name: a.merchant_full_name })
+        : displayNameOf({ display_name: a.freelancer_display_name, full_name: a.freelancer_full_name })) ?? name;
+  }
+  let event: string;
+  if (row.kind === "message_received") {
+    if (!row.application_id || !party) return null;
+    const unread = await unreadFrom(row.application_id, user.id, party === "merchant" ? "freelancer" : "merchant");
+    if (unread === 0) return null;
+    event = t("email.messages", { count: unread, name, title });
+  } else {
+    event = t(`notifications.kinds.${row.kind}`, { name, title });
+  }
+  const link = `${config.APP_URL}${pathOf(row)}`;
+  const unsubscribe = unsubscribeUrl(user.id, row.kind);
+  const text = [
+    t("email.greeting", { name: displayNameOf(user) }),
+    "",
+    `${event}.`,
+    "",
+    t("email.open", { link }),
+    "",
+    "-- ",
+    t("email.footer", {
+      kind: t(`email_settings.kinds.${row.kind}`),
+      unsubscribe,
+      settings: `${config.APP_URL}/pages/profile-setting#email`,
+    }),
+  ].join("\n");
+  return {
+    to: user.email,
+    subject: t("email.subject", { event }),
+    text,
+    // RFC 2369 and RFC 8058: mail programs offer their own unsubscribe button, which POSTs here.
+    headers: { "List-Unsubscribe": `<${unsubscribe}>`, "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" },
+  };
+}
+
+/** Messages of `author` in the conversation that `userId` has not read yet. */
+async function unreadFrom(applicationId: string, userId: string, author: ContractParty) {
+  const row = await db
+    .selectFrom("messages")
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .where("application_id", "=", applicationId)
+    .where("author", "=", author)
+    .where(
+      "seq",
+      ">",
+      sql<number>`coalesce((SELECT last_read_seq FROM conversation_reads WHERE application_id = ${applicationId} AND user_id = ${userId}), 0)`,
+    )
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/**
+ * Drains the outbox every `interval` ms (OUTBOX_SECONDS) in this server process, as long as
+ * there is anything due; every process of `npm start` runs its own (claims keep them apart).
+ * The timer does not keep a stopping server alive.
+ */
+export function startOutbox(interval: number) {
+  return every(interval, "[mail] outbox drain failed", async () => {
+    // A full batch means more may be due: go on until a drain finds less.
+    for (;;) {
+      const r = await drainOutbox();
+      if (r.sent + r.skipped + r.retried + r.failed < CLAIM_BATCH) break;
+    }
+  });
+}

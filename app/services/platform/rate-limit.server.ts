@@ -1,0 +1,105 @@
+import {
+  RateLimiterPostgres,
+  RateLimiterRes,
+  RateLimiterSQLite,
+  type RateLimiterStoreAbstract,
+} from "rate-limiter-flexible";
+import { config } from "~/config.server";
+import { sql } from "kysely";
+import { db, openConnection, postgresPool } from "../../../db";
+import { AppError } from "./errors.server";
+
+export const WRITES_PER_MINUTE = 120;
+
+// The counters live in the database, in the table rate_limits (rate-limiter-flexible's layout,
+// made by migration 008), so every server process shares them (npm start runs one per core;
+// on PostgreSQL, every server) and a restart does not reset them.
+// On SQLite they have a connection of their own: the library runs short transactions of its
+// own, which must not land inside a Kysely transaction open on the app's connection. On
+// PostgreSQL they take their turn on the app's pool.
+const sqliteStore = postgresPool ? undefined : openConnection(config.DATABASE_PATH);
+if (sqliteStore) process.once("exit", () => sqliteStore.close());
+
+const limiter = (keyPrefix: string, points: number, duration: number) => {
+  // Expired counters are swept by the server's housekeeping (deleteExpiredRateLimits), not by
+  // a timer in every limiter of every process.
+  const options = { tableName: "rate_limits", keyPrefix, points, duration, clearExpiredByTimeout: false };
+  return postgresPool
+    ? new RateLimiterPostgres({ ...options, storeClient: postgresPool, tableCreated: true })
+    : new RateLimiterSQLite({ ...options, storeClient: sqliteStore, storeType: "better-sqlite3" });
+};
+
+export const limiters = {
+  /** Failed logins per e-mail. */
+  loginByEmail: limiter("login_email", 5, 15 * 60),
+  /** Failed logins per client address. */
+  loginByIp: limiter("login_ip", 50, 15 * 60),
+  registerByIp: limiter("register_ip", 20, 60 * 60),
+  resetByEmail: limiter("reset_email", 3, 60 * 60),
+  resetByIp: limiter("reset_ip", 20, 60 * 60),
+  /** Invitations sent per merchant: enough to reach out, too few to spam the directory. */
+  inviteByMerchant: limiter("invite_merchant", 30, 60 * 60),
+  /** Writes per signed-in user: generous for people, a ceiling for runaway scripts. */
+  writeByUser: limiter("write_user", WRITES_PER_MINUTE, 60),
+};
+
+/**
+ * The client address, or null when it is unknown. remix-serve does not hand the socket to
+ * Remix, so the address can only come from a proxy: with TRUST_PROXY set, the last
+ * X-Forwarded-For entry (the one the proxy appended; earlier ones are the client's own words).
+ * Without a trusted proxy the header is ignored — any client could write it — and the
+ * per-address limits are skipped rather than shared by everyone; the per-e-mail and per-user
+ * limits still hold.
+ */
+export function clientIp(request: Request): string | null {
+  if (!config.TRUST_PROXY) return null;
+  return request.headers.get("X-Forwarded-For")?.split(",").pop()?.trim() || null;
+}
+
+function tooMany(res: RateLimiterRes, key = "rate_limited"): AppError {
+  const seconds = Math.max(1, Math.ceil(res.msBeforeNext / 1000));
+  return new AppError(
+    429,
+    key,
+    undefined,
+    { minutes: Math.ceil(seconds / 60), seconds },
+    {
+      "Retry-After": String(seconds),
+    },
+  );
+}
+
+/** Throws a 429 when the key has no points left, without spending one. A null key is not limited. */
+export async function assertNotLimited(limiter: RateLimiterStoreAbstract, key: string | null) {
+  if (key === null) return;
+  const res = await limiter.get(key);
+  if (res && res.remainingPoints <= 0) throw tooMany(res);
+}
+
+/** Spends one point; throws a 429 when none was left. A null key is not limited. */
+export async function consume(limiter: RateLimiterStoreAbstract, key: string | null, messageKey?: string) {
+  if (key === null) return;
+  try {
+    await limiter.consume(key);
+  } catch (res) {
+    if (res instanceof RateLimiterRes) throw tooMany(res, messageKey);
+    throw res;
+  }
+}
+
+/**
+ * Counts one write by a signed-in user. Call it in the service, before the change, from every
+ * state-changing operation; past the limit it throws a 429 AppError with Retry-After.
+ */
+export async function consumeWrite(userId: string) {
+  await consume(limiters.writeByUser, userId, "write_rate_limited");
+}
+
+/**
+ * Deletes the counters whose window ended before `now` (the library ignores them and starts a
+ * new window over them); a counter with no end (`expire` null) stays. Returns how many.
+ */
+export async function deleteExpiredRateLimits(now = Date.now()) {
+  const result = await sql`DELETE FROM rate_limits WHERE expire < ${now}`.execute(db);
+  return Number(result.numAffectedRows ?? 0);
+}

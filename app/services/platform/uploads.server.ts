@@ -1,0 +1,184 @@
+import { randomUUID } from "node:crypto";
+import { mkdir, readFile, unlink, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { fileTypeFromBuffer } from "file-type";
+import { config } from "~/config.server";
+import { db, postgresPool } from "../../../db";
+import { AppError } from "./errors.server";
+
+export const MAX_PHOTO_BYTES = 2 * 1024 * 1024;
+
+const allowed: Record<string, string> = {
+  "image/jpeg": "jpg",
+  "image/png": "png",
+  "image/webp": "webp",
+};
+
+/** What a contract file may be (by its content): documents, images, spreadsheets, archives. */
+const attachmentTypes: Record<string, string> = {
+  ...allowed,
+  "image/gif": "gif",
+  "application/pdf": "pdf",
+  "application/zip": "zip",
+  "application/vnd.openxmlformats-officedocument.wordprocessingml.document": "docx",
+  "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": "xlsx",
+  "application/vnd.openxmlformats-officedocument.presentationml.presentation": "pptx",
+  "application/vnd.oasis.opendocument.text": "odt",
+  "application/vnd.oasis.opendocument.spreadsheet": "ods",
+  "application/vnd.oasis.opendocument.presentation": "odp",
+};
+const contentTypes: Record<string, string> = Object.fromEntries(
+  Object.entries(attachmentTypes).map(([mime, ext]) => [ext, mime]),
+);
+/** The content type of a stored file, by the extension its generated name carries. */
+export const contentTypeOf = (name: string) => contentTypes[name.split(".").pop()!];
+
+// Stored names are generated here, never taken from the client, so they cannot leave the folder.
+// Photos are public (/uploads); attachments (c_…: contract and message files) are served only to
+// the two sides of their contract or conversation.
+const storedName = /^[0-9a-f-]{36}\.(jpg|png|webp)$/;
+const attachmentName = new RegExp(`^c_[0-9a-f-]{36}\\.(${Object.values(attachmentTypes).join("|")})$`);
+
+type StoredFile = { body: Buffer<ArrayBuffer>; contentType: string };
+
+/**
+ * Where uploaded files (profile photos, contract files) are kept. SQLite (one machine): files in
+ * UPLOADS_DIR, beside the database file. PostgreSQL (several servers): the photos table, which every server reaches; a photo is at most
+ * 2 MB, a contract file 10 MB, and pg_dump carries them with the rest.
+ */
+const store = postgresPool
+  ? {
+      async write(name: string, bytes: Buffer) {
+        await db
+          .insertInto("photos")
+          .values({ name, content_type: contentTypeOf(name), bytes, created_at: new Date().toISOString() })
+          .execute();
+      },
+      async remove(name: string) {
+        await db.deleteFrom("photos").where("name", "=", name).execute();
+      },
+      async read(name: string): Promise<StoredFile | null> {
+        const row = await db
+          .selectFrom("photos")
+          .select(["bytes", "content_type"])
+          .where("name", "=", name)
+          .executeTakeFirst();
+        // pg hands bytea over as a Buffer of its own.
+        return row ? { body: row.bytes as Buffer<ArrayBuffer>, contentType: row.content_type } : null;
+      },
+    }
+  : {
+      async write(name: string, bytes: Buffer) {
+        await mkdir(config.UPLOADS_DIR, { recursive: true });
+        await writeFile(join(config.UPLOADS_DIR, name), bytes);
+      },
+      async remove(name: string) {
+        await unlink(join(config.UPLOADS_DIR, name)).catch(() => undefined);
+      },
+      async read(name: string): Promise<StoredFile | null> {
+        try {
+          const body = await readFile(join(config.UPLOADS_DIR, name));
+          return { body, contentType: contentTypeOf(name) };
+        } catch {
+          return null;
+        }
+      },
+    };
+
+/**
+ * Checks a photo by its bytes (not its name or declared type) and stores it under a new name.
+ * A refusal names `field`, the form field the photo came in.
+ */
+export async function savePhoto(file: Blob, field = "photo", failKey = "profile_update_failed"): Promise<string> {
+  if (file.size > MAX_PHOTO_BYTES) throw new AppError(413, "photo_too_large", { [field]: "photo_too_large" });
+  const bytes = Buffer.from(await file.arrayBuffer());
+  const type = await fileTypeFromBuffer(bytes);
+  const ext = type && allowed[type.mime];
+  if (!ext) throw new AppError(422, failKey, { [field]: "photo_invalid_type" });
+  const name = `${randomUUID()}.${ext}`;
+  await store.write(name, bytes);
+  return name;
+}
+
+export async function deletePhoto(name: string | null) {
+  if (!name || !storedName.test(name)) return;
+  await store.remove(name);
+}
+
+export async function readPhoto(name: string): Promise<StoredFile | null> {
+  if (!storedName.test(name)) return null;
+  return store.read(name);
+}
+
+export const MAX_ATTACHMENT_BYTES = 10 * 1024 * 1024;
+
+export type SavedAttachment = { stored_name: string; original_name: string; content_type: string; size_bytes: number };
+
+/**
+ * Checks a contract file by its bytes and stores it under a new name. `field` is the form field
+ * the refusal is reported on. The name the client gave is kept for display only, cleaned.
+ */
+export async function saveAttachment(file: Blob, field: string): Promise<SavedAttachment> {
+  if (file.size > MAX_ATTACHMENT_BYTES) throw new AppError(413, "file_too_large", { [field]: "file_too_large" });
+  if (file.size === 0) throw new AppError(422, "validation_failed", { [field]: "file_empty" });
+  const bytes = Buffer.from(await file.arrayBuffer());
+  const type = await fileTypeFromBuffer(bytes);
+  const ext = type && attachmentTypes[type.mime];
+  if (!ext) throw new AppError(422, "validation_failed", { [field]: "file_invalid_type" });
+  const name = `c_${randomUUID()}.${ext}`;
+  await store.write(name, bytes);
+  return {
+    stored_name: name,
+    original_name: displayFileName(file instanceof File ? file.name : "", ext),
+    content_type: type.mime,
+    size_bytes: bytes.byteLength,
+  };
+}
+
+/**
+ * A file name fit to show and to offer for download: no folders, control or format characters,
+ * at most 120 characters, ending with the extension its content has.
+ */
+export function displayFileName(name: string, ext: string): string {
+  const cleaned = (name.split(/[\\/]/).pop() ?? "")
+    .replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, "")
+    // eslint-disable-next-line no-control-regex -- control characters are what it removes
+    .replace(/[\u0000-\u001f\u007f"<>|:*?]|\p{Cf}/gu, "")
+    .trim()
+    .replace(/\.[^.]*$/, "");
+  // Cut by code points, so no emoji is split in half.
+  const base = Array.from(cleaned).slice(0, 100).join("").trim();
+  return `${base || "arquivo"}.${ext}`;
+}
+
+export async function deleteAttachment(name: string) {
+  if (attachmentName.test(name)) await store.remove(name);
+}
+
+export async function readAttachment(name: string): Promise<StoredFile | null> {
+  if (!attachmentName.test(name)) return null;
+  return store.read(name);
+}
+
+const INLINE_TYPES = new Set(["image/jpeg", "image/png", "image/webp", "image/gif"]);
+
+/**
+ * The answer carrying a contract file: images shown inline, anything else downloaded, never
+ * sniffed into another type, sandboxed, kept by no shared cache (only the two sides may see it).
+ */
+export function attachmentResponse(file: { name: string; contentType: string; body: Buffer }) {
+  const ascii = file.name.replace(/[^\x20-\x7e]|["\\]/g, "_");
+  const disposition = INLINE_TYPES.has(file.contentType) ? "inline" : "attachment";
+  return new Response(new Uint8Array(file.body), {
+    headers: {
+      "Content-Type": file.contentType,
+      "Content-Length": String(file.body.byteLength),
+      "Content-Disposition": `${disposition}; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(file.name)}`,
+      "Cache-Control": "private, no-store",
+      "X-Content-Type-Options": "nosniff",
+      "Content-Security-Policy": "default-src 'none'; sandbox",
+      "Cross-Origin-Resource-Policy": "same-origin",
+      "Referrer-Policy": "no-referrer",
+    },
+  });
+}

@@ -1,0 +1,173 @@
+import { redirect } from "@remix-run/node";
+import type { ZodTypeAny } from "zod";
+import { AppError, fieldErrorsOf } from "~/services/platform/errors.server";
+import { formError } from "./forms.server";
+import { untypeableFields } from "./input.server";
+import { fixedT } from "~/services/platform/i18n.server";
+import { getRequestT } from "./i18n.server";
+import { redirectWithSuccess } from "./toast.server";
+import { parseMoney } from "~/lib/money";
+
+// Page glue for the marketplace forms: price fields are typed in reais and the services take
+// centavos, so the page converts on the way in and maps the services' errors back on the way out.
+
+/** Page field (reais, as typed) → service field (centavos). */
+export type PriceFields = Record<string, `${string}_cents`>;
+
+/**
+ * Reais as typed → centavos: the values without the price fields, with their `*_cents` fields
+ * for those that are prices, and the page fields that are not (or are empty when `required`).
+ * Forms and list filters both convert through here.
+ */
+export function reaisToCents(values: Record<string, string>, prices: PriceFields, { required = false } = {}) {
+  const input: Record<string, unknown> = { ...values };
+  const invalid: string[] = [];
+  for (const [field, centsField] of Object.entries(prices)) {
+    delete input[field];
+    const typed = values[field]?.trim() ?? "";
+    if (typed === "") {
+      if (required) invalid.push(field);
+      continue;
+    }
+    const cents = parseMoney(typed);
+    if (cents === null) invalid.push(field);
+    else input[centsField] = cents;
+  }
+  return { input, invalid };
+}
+
+/**
+ * The service input for a form: every price field converted to centavos. A price that is not a
+ * price stops here with its own message, together with what the shared schema says about the
+ * other fields, so the user sees every problem at once.
+ */
+export function priceInput(
+  values: Record<string, string>,
+  prices: PriceFields,
+  schema?: ZodTypeAny,
+  { required = false } = {},
+) {
+  const { input, invalid } = reaisToCents(values, prices, { required });
+  if (invalid.length > 0) {
+    const moneyErrors = Object.fromEntries(invalid.map((field) => [prices[field], "money_invalid"]));
+    const others = schema?.safeParse(input);
+    const schemaErrors = others && !others.success ? fieldErrorsOf(others.error) : {};
+    throw new AppError(422, "validation_failed", { ...schemaErrors, ...moneyErrors });
+  }
+  return input;
+}
+
+/**
+ * The action data of a refused form, with the services' `*_cents` field errors moved onto the
+ * price fields the user typed in.
+ */
+export async function marketFormError(
+  request: Request,
+  error: unknown,
+  values: Record<string, string>,
+  prices: PriceFields = {},
+) {
+  if (error instanceof AppError && error.fieldErrors) {
+    const byCents = Object.fromEntries(Object.entries(prices).map(([field, cents]) => [cents, field]));
+    const fieldErrors: Record<string, string> = {};
+    for (const [field, key] of Object.entries(error.fieldErrors)) fieldErrors[byCents[field] ?? field] = key;
+    error.fieldErrors = fieldErrors;
+  }
+  return formError(request, error, values);
+}
+
+/** The visitor's translator for the `market` namespace (toasts of the page actions). */
+export async function marketT(request: Request) {
+  const { lng } = await getRequestT(request);
+  return fixedT(lng, "market");
+}
+
+/** Post/redirect/get with a success toast in the visitor's language. */
+export async function redirectWithMarketToast(request: Request, to: string, key: string) {
+  const t = await marketT(request);
+  return redirectWithSuccess(to, t(key));
+}
+
+/**
+ * Destructive intents arrive from their confirmation step only; a bare post (an old page, a
+ * crafted form) is sent to that step instead of being carried out.
+ */
+export function requireConfirmed(values: Record<string, string>, confirmUrl: string) {
+  if (values.confirmed !== "1") throw redirect(confirmUrl);
+}
+
+/** A 404 for pages, as the not-found route renders it. */
+export function notFound(): never {
+  throw new Response("Not Found", { status: 404 });
+}
+
+/**
+ * Loaders: a refusal of the service becomes the HTTP answer the page's error boundary shows
+ * (not found or not yours is 404 either way, so nobody learns what exists).
+ */
+export async function orRefusal<T>(promise: Promise<T>): Promise<T> {
+  try {
+    return await promise;
+  } catch (error) {
+    if (error instanceof AppError) {
+      const t = fixedT("pt-BR");
+      throw new Response(JSON.stringify({ message: t(error.key, error.params) }), {
+        status: error.status === 403 ? 404 : error.status,
+        headers: { "Content-Type": "application/json; charset=utf-8" },
+      });
+    }
+    throw error;
+  }
+}
+
+/**
+ * The URL's non-empty query parameters among `fields`. One holding control characters is left
+ * out, as any parameter a page cannot use (the API refuses it: queryOf).
+ */
+export function queryFromUrl(request: Request, fields: readonly string[]): Record<string, string> {
+  const params = new URL(request.url).searchParams;
+  const query: Record<string, string> = {};
+  for (const field of fields) {
+    const value = params.get(field);
+    if (value) query[field] = value;
+  }
+  for (const field of Object.keys(untypeableFields(query))) delete query[field];
+  return query;
+}
+
+/**
+ * Reads a list; when the service refuses some of the query's fields (a hand-edited link), they
+ * are dropped from `query` and the list read once more, so a bad link still shows a page.
+ * `refused` holds the dropped fields with their message keys.
+ */
+export async function readWithoutRefused<T, Q extends Record<string, unknown>>(
+  query: Q,
+  read: (query: Q) => Promise<T>,
+): Promise<{ list: T; refused: Record<string, string> }> {
+  try {
+    return { list: await read(query), refused: {} };
+  } catch (error) {
+    if (!(error instanceof AppError) || error.status !== 422 || !error.fieldErrors) throw error;
+    for (const field of Object.keys(error.fieldErrors)) delete query[field];
+    return { list: await read(query), refused: error.fieldErrors };
+  }
+}
+
+/** A list read with query parameters from the URL, a refused parameter left out (see readWithoutRefused). */
+export async function listFromUrl<T>(
+  request: Request,
+  fields: readonly string[],
+  read: (query: Record<string, string>) => Promise<T>,
+): Promise<{ list: T; query: Record<string, string> }> {
+  const query = queryFromUrl(request, fields);
+  const { list } = await readWithoutRefused(query, read);
+  return { list, query };
+}
+
+/** Application ids are UUIDs: hex digits and dashes (SPEC.md §2); anything else is not found. */
+export const APPLICATION_ID = /^[0-9a-f-]{1,64}$/i;
+
+export function applicationIdOr404(id: string | undefined): string {
+  if (!id || !APPLICATION_ID.test(id)) notFound();
+  return id;
+}

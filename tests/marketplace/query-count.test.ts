@@ -1,0 +1,150 @@
+import pg from "pg";
+import { beforeAll, describe, expect, it, vi } from "vitest";
+import { db, statements } from "../../db";
+import { createApplication, createOpportunity, createUser } from "../../db/factories";
+import type { UserRow } from "../../db/schema";
+import {
+  listAwaitingConfirmation,
+  listMyApplications,
+  listOpportunityApplications,
+} from "~/services/marketplace/applications.server";
+import { listContracts } from "~/services/contracts/contracts.server";
+import { getDashboard } from "~/services/marketplace/dashboard.server";
+import { unreadMessages } from "~/services/messaging/messages.server";
+import { listNotifications } from "~/services/messaging/notifications.server";
+import { listOpportunities } from "~/services/marketplace/opportunities.server";
+import { listFreelancers } from "~/services/reputation/profiles.server";
+import { listUserReviews } from "~/services/reputation/reviews.server";
+import { listInvitations } from "~/services/marketplace/invitations.server";
+import { offersFor } from "../support/market";
+
+// Lists must not query once per item: the number of statements is the same for a page of 5
+// and a page of 50 (which holds all 40 items).
+
+let merchant: UserRow;
+let freelancer: UserRow;
+let uuid: string;
+let hiredId: string;
+
+beforeAll(async () => {
+  merchant = await createUser(db, { account_type: "merchant" });
+  freelancer = await createUser(db, { account_type: "freelancer" });
+  for (let i = 0; i < 40; i++) {
+    const opp = await createOpportunity(db, { merchant_id: merchant.id, vacancies: 20 });
+    uuid ??= opp.uuid;
+    const status = i % 2 === 0 ? "pending" : "countered";
+    await createApplication(db, { opportunity: opp, freelancer_id: freelancer.id, status, offers: offersFor(status) });
+    await db
+      .insertInto("notifications")
+      .values({
+        id: crypto.randomUUID(),
+        user_id: merchant.id,
+        kind: "application_received",
+        application_id: null,
+        opportunity_id: opp.id,
+        created_at: new Date().toISOString(),
+        read_at: null,
+      })
+      .execute();
+    const at = new Date().toISOString();
+    await db
+      .insertInto("invitations")
+      .values({
+        id: crypto.randomUUID(),
+        opportunity_id: opp.id,
+        freelancer_id: freelancer.id,
+        merchant_id: merchant.id,
+        message: "Oi",
+        status: "pending",
+        created_at: at,
+        updated_at: at,
+      })
+      .execute();
+  }
+  for (let i = 0; i < 39; i++) await createUser(db, { account_type: "freelancer" });
+  const opp = await db.selectFrom("opportunities").select("id").where("uuid", "=", uuid).executeTakeFirstOrThrow();
+  for (let i = 0; i < 39; i++) await createApplication(db, { opportunity: opp });
+  // Eight hires of the merchant: eight contracts.
+  const hired = await createUser(db, { account_type: "freelancer" });
+  hiredId = hired.id;
+  for (let i = 0; i < 8; i++) {
+    const opportunity = await createOpportunity(db, { merchant_id: merchant.id });
+    const application = await createApplication(db, { opportunity, freelancer_id: hired.id, status: "accepted" });
+    // Each hire reviewed by the merchant, published.
+    const at = new Date().toISOString();
+    await db
+      .insertInto("reviews")
+      .values({
+        id: crypto.randomUUID(),
+        contract_id: application.id,
+        author_id: merchant.id,
+        subject_id: hired.id,
+        author_role: "merchant",
+        rating: 1 + (i % 5),
+        comment: "Bom",
+        reply: null,
+        replied_at: null,
+        publish_due_at: at,
+        published_at: at,
+        created_at: at,
+      })
+      .execute();
+  }
+});
+
+/** How many statements `run` sends to the database. */
+async function statementsOf(run: () => Promise<{ data: unknown[] } | unknown>) {
+  // SQLite: every statement Kysely runs is prepared through the cache; PostgreSQL: sent by a client.
+  const spy = statements ? vi.spyOn(statements, "prepare") : vi.spyOn(pg.Client.prototype, "query");
+  try {
+    await run();
+    return spy.mock.calls.length;
+  } finally {
+    spy.mockRestore();
+  }
+}
+
+describe("statements per list, whatever the page size", () => {
+  it.each([
+    ["opportunities (freelancer)", (n: number) => listOpportunities(freelancer, { per_page: String(n) })],
+    ["opportunities (merchant)", (n: number) => listOpportunities(merchant, { per_page: String(n) })],
+    [
+      "opportunities (search)",
+      (n: number) => listOpportunities(freelancer, { per_page: String(n), q: "site padaria" }),
+    ],
+    ["my applications", (n: number) => listMyApplications(freelancer, { per_page: String(n) })],
+    ["awaiting confirmation", (n: number) => listAwaitingConfirmation(merchant, { per_page: String(n) })],
+    [
+      "applications of an opportunity",
+      (n: number) => listOpportunityApplications(merchant, uuid, { per_page: String(n) }),
+    ],
+    ["notifications", (n: number) => listNotifications(merchant, { per_page: String(n) })],
+    ["contracts", (n: number) => listContracts(merchant, { per_page: String(n) })],
+    ["a user's published reviews", (n: number) => listUserReviews(hiredId, { per_page: String(n) })],
+    ["invitations (freelancer)", (n: number) => listInvitations(freelancer, { per_page: String(n) })],
+    ["invitations (merchant)", (n: number) => listInvitations(merchant, { per_page: String(n) })],
+    ["freelancer directory", (n: number) => listFreelancers({ per_page: String(n) })],
+    [
+      "freelancer directory (search)",
+      (n: number) => listFreelancers({ per_page: String(n), q: "joão freel", sort: "name" }),
+    ],
+  ])("%s", async (_name, list) => {
+    const few = await statementsOf(() => list(5));
+    const many = await statementsOf(() => list(50));
+    expect(many).toBe(few);
+    expect(few).toBeGreaterThanOrEqual(2);
+    expect(few).toBeLessThanOrEqual(3);
+    expect(((await list(5)) as { data: unknown[] }).data).toHaveLength(5);
+    expect(((await list(50)) as { data: unknown[] }).data.length).toBeGreaterThan(5);
+  });
+
+  it("the top bar's unread messages take one statement", async () => {
+    expect(await statementsOf(() => unreadMessages(merchant))).toBe(1);
+    expect(await statementsOf(() => unreadMessages(freelancer))).toBe(1);
+  });
+
+  it("the dashboard takes three statements (figures, series, contracts)", async () => {
+    expect(await statementsOf(() => getDashboard(merchant))).toBe(3);
+    expect(await statementsOf(() => getDashboard(freelancer))).toBe(3);
+  });
+});

@@ -1,0 +1,139 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { db, engine } from "../../db";
+import { demoAccounts, seedDemo } from "../../db/seed";
+import { CATEGORIES } from "~/lib/market-schemas";
+import { listAwaitingConfirmation, listMyApplications } from "~/services/marketplace/applications.server";
+import { listOpportunities } from "~/services/marketplace/opportunities.server";
+import { brokenInvariants } from "../support/market";
+
+const userByEmail = (email: string) =>
+  db.selectFrom("users").selectAll().where("email", "=", email).executeTakeFirstOrThrow();
+
+beforeAll(async () => {
+  expect(await seedDemo(db)).toBe(true);
+});
+
+describe("demo seed", () => {
+  it("runs once: a database with users is left alone", async () => {
+    expect(await seedDemo(db)).toBe(false);
+    const { n } = await db
+      .selectFrom("users")
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .executeTakeFirstOrThrow();
+    expect(Number(n)).toBe(demoAccounts.users.length);
+  });
+
+  it("covers every category with about 60 opportunities and every application state", async () => {
+    const opportunities = await db.selectFrom("opportunities").select(["category", "status"]).execute();
+    expect(opportunities.length).toBeGreaterThanOrEqual(55);
+    expect(new Set(opportunities.map((o) => o.category))).toEqual(new Set(CATEGORIES));
+    expect(new Set(opportunities.map((o) => o.status))).toEqual(new Set(["open", "closed", "filled"]));
+    const statuses = await db.selectFrom("applications").select("status").distinct().execute();
+    expect(new Set(statuses.map((s) => s.status))).toEqual(
+      new Set(["pending", "countered", "accepted", "rejected", "withdrawn"]),
+    );
+    const reasons = await db.selectFrom("applications").select("rejection_reason").distinct().execute();
+    expect(new Set(reasons.map((r) => r.rejection_reason))).toEqual(new Set([null, "declined", "filled", "closed"]));
+  });
+
+  it("finishes the older hires with published reviews both ways, and ratings that add them up", async () => {
+    const completed = await db
+      .selectFrom("contracts")
+      .select(["id", "reviews_count", "events_count"])
+      .where("status", "=", "completed")
+      .execute();
+    expect(completed.length).toBeGreaterThanOrEqual(2);
+    expect(completed.every((c) => c.reviews_count === 2 && c.events_count === 3)).toBe(true);
+    const reviews = await db.selectFrom("reviews").select(["subject_id", "rating", "published_at"]).execute();
+    expect(reviews).toHaveLength(completed.length * 2);
+    expect(reviews.every((r) => r.published_at !== null)).toBe(true);
+    const users = await db.selectFrom("users").select(["id", "rating_count", "rating_sum"]).execute();
+    for (const u of users) {
+      const mine = reviews.filter((r) => r.subject_id === u.id);
+      expect([u.rating_count, u.rating_sum]).toEqual([mine.length, mine.reduce((n, r) => n + r.rating, 0)]);
+    }
+    // Every hired freelancer still has work in progress (their newest hire).
+    const hired = await db.selectFrom("contracts").select("freelancer_id").distinct().execute();
+    const working = await db
+      .selectFrom("contracts")
+      .select("freelancer_id")
+      .distinct()
+      .where("status", "=", "in_progress")
+      .execute();
+    expect(working.length).toBe(hired.length);
+  });
+
+  it("keeps the same invariants as the services", async () => {
+    expect(await brokenInvariants()).toEqual([]);
+  });
+
+  it("Ana has applications waiting for her; Júlia has them in several states, countered ones waiting for her", async () => {
+    const ana = await userByEmail("ana@freela.dev");
+    const julia = await userByEmail("julia@freela.dev");
+    const anaWaiting = await listAwaitingConfirmation(ana, {});
+    expect(anaWaiting.meta.total).toBeGreaterThanOrEqual(3);
+    expect((await listOpportunities(ana, {})).meta.total).toBeGreaterThanOrEqual(6);
+    const juliaWaiting = await listAwaitingConfirmation(julia, {});
+    expect(juliaWaiting.data.length).toBeGreaterThanOrEqual(1);
+    expect(juliaWaiting.data.every((a) => a.status === "countered" && a.awaiting === "freelancer")).toBe(true);
+    const mine = await listMyApplications(julia, {});
+    expect(new Set(mine.data.map((a) => a.status))).toEqual(
+      new Set(["pending", "countered", "accepted", "rejected", "withdrawn"]),
+    );
+  });
+
+  it("notifications follow the stories, some read and some not", async () => {
+    const rows = await db.selectFrom("notifications").select(["kind", "read_at"]).execute();
+    expect(new Set(rows.map((r) => r.kind))).toEqual(
+      new Set([
+        "application_received",
+        "offer_received",
+        "application_accepted",
+        "application_rejected",
+        "application_withdrawn",
+        "invitation_received",
+      ]),
+    );
+    expect(rows.some((r) => r.read_at === null)).toBe(true);
+    expect(rows.some((r) => r.read_at !== null)).toBe(true);
+  });
+
+  it("every demo account signs in with the demo password", async () => {
+    const bcrypt = (await import("bcryptjs")).default;
+    for (const account of demoAccounts.users) {
+      const user = await userByEmail(account.email);
+      expect(await bcrypt.compare(demoAccounts.password, user.password_hash)).toBe(true);
+    }
+  });
+});
+
+// The volume seed writes through SQLite directly (benchmarks on PostgreSQL copy its output).
+describe.skipIf(engine !== "sqlite")("volume seed", () => {
+  it("adds consistent, searchable data and rebuilds every index it dropped", async () => {
+    const sqlite = (await import("../../db")).sqlite!;
+    const { seedVolume } = await import("../../db/bulk-seed");
+    const indexesBefore = sqlite.prepare("SELECT name FROM sqlite_master WHERE type = 'index' ORDER BY name").all();
+    const result = seedVolume(sqlite, 300);
+    expect(result).toMatchObject({ opportunities: 300 });
+    expect(result.applications).toBeGreaterThanOrEqual(600);
+    expect(sqlite.prepare("SELECT name FROM sqlite_master WHERE type = 'index' ORDER BY name").all()).toEqual(
+      indexesBefore,
+    );
+    expect(await brokenInvariants()).toEqual([]);
+    // Every hire has its contract.
+    const { hires, contracts } = sqlite
+      .prepare(
+        "SELECT (SELECT count(*) FROM applications WHERE status = 'accepted') AS hires, (SELECT count(*) FROM contracts) AS contracts",
+      )
+      .get() as { hires: number; contracts: number };
+    expect(hires).toBeGreaterThan(0);
+    expect(contracts).toBe(hires);
+    const freelancer = await db
+      .selectFrom("users")
+      .selectAll()
+      .where("email", "like", "bulk-%")
+      .where("account_type", "=", "freelancer")
+      .executeTakeFirstOrThrow();
+    expect((await listOpportunities(freelancer, { q: "pizzaria" })).meta.total).toBeGreaterThan(0);
+  });
+});

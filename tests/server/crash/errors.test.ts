@@ -1,0 +1,86 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  apiUser,
+  freePort,
+  inspect,
+  migrate,
+  removeTempDirs,
+  serverEnv,
+  startServer,
+  stopServer,
+  type Server,
+} from "./server";
+
+// What an unexpected failure must never show: the error text, SQL, stack frames, file paths.
+const LEAKS = [
+  /no such table/i,
+  /SqliteError/i,
+  /sessions_gone/,
+  /\bselect\b.*\bfrom\b/i,
+  /\n\s+at /,
+  /\/(work|home|tmp|app)\//,
+  /\.tsx?:\d+/,
+  /node_modules/,
+];
+
+function expectNoLeak(text: string) {
+  for (const pattern of LEAKS) expect(text, String(pattern)).not.toMatch(pattern);
+}
+
+describe("an unexpected error in the production server", () => {
+  let server: Server;
+  let base: string;
+  let token: string;
+  let email: string;
+  let password: string;
+
+  beforeAll(async () => {
+    const port = await freePort();
+    const setup = serverEnv(port);
+    base = setup.base;
+    migrate(setup.env);
+    server = await startServer(setup.env, base);
+    ({ token, email, password } = await apiUser(base, "erros@example.com"));
+    // Break the database under the running server: every session lookup now fails with SQL.
+    inspect(setup.dbPath, (db) => db.exec("ALTER TABLE sessions RENAME TO sessions_gone"));
+  });
+
+  afterAll(async () => {
+    await stopServer(server);
+    removeTempDirs();
+  });
+
+  it("a page answers 500 with the generic page", async () => {
+    const res = await fetch(`${base}/profile`, { headers: { Authorization: `Bearer ${token}` } });
+    expect(res.status).toBe(500);
+    const html = await res.text();
+    expect(html).toContain("Algo deu errado");
+    expectNoLeak(html);
+  });
+
+  it("a page's data request answers 500 without details", async () => {
+    const res = await fetch(`${base}/profile?_data=root`, { headers: { Authorization: `Bearer ${token}` } });
+    expect(res.status).toBe(500);
+    expectNoLeak(await res.text());
+  });
+
+  it("the API answers 500 with the generic Portuguese message", async () => {
+    const profile = await fetch(`${base}/api/profile`, { headers: { Authorization: `Bearer ${token}` } });
+    expect(profile.status).toBe(500);
+    expect(await profile.json()).toEqual({ message: "Erro interno. Tente novamente." });
+
+    const login = await fetch(`${base}/api/login`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ email, password }),
+    });
+    expect(login.status).toBe(500);
+    const text = await login.text();
+    expectNoLeak(text);
+    expect(JSON.parse(text)).toEqual({ message: "Erro interno. Tente novamente." });
+  });
+
+  it("the details go to the server log instead", () => {
+    expect(server.log()).toMatch(/no such table: sessions/);
+  });
+});

@@ -1,0 +1,174 @@
+// Runs the production build as a real process, the way `npm start` does, for tests that kill it.
+import { spawnSync } from "node:child_process";
+import { request as httpRequest } from "node:http";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { connect } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import SQLite from "better-sqlite3";
+import { afterAll, afterEach, beforeAll } from "vitest";
+import {
+  BUILD,
+  freePort,
+  LAUNCHER,
+  ROOT,
+  SERVER_SCRIPT,
+  spawnServer,
+  stopServer,
+  type ServerProcess,
+} from "../../support/server";
+
+export { freePort, ROOT, stopServer };
+
+const TSX = join(ROOT, "node_modules/.bin/tsx");
+
+export function requireBuild() {
+  if (!existsSync(BUILD)) throw new Error("build/index.js is missing: run `npm run build` before these tests");
+}
+
+const tempDirs: string[] = [];
+
+/** Removes the data folders made by serverEnv (call once the servers using them have stopped). */
+export function removeTempDirs() {
+  for (const dir of tempDirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+}
+
+/** A temporary data folder and the environment of a production server using it. */
+export function serverEnv(port: number, dir = mkdtempSync(join(tmpdir(), "freela-server-"))) {
+  tempDirs.push(dir);
+  const env: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    NODE_ENV: "production",
+    PORT: String(port),
+    DATABASE_PATH: join(dir, "freela.db"),
+    UPLOADS_DIR: join(dir, "uploads"),
+    SESSION_SECRET: "server-test-secret-0123456789abcdef0123456789",
+    BCRYPT_COST: "4",
+    SEED_DEMO: "0",
+    // Production servers refuse to start without their public address.
+    APP_URL: `http://127.0.0.1:${port}`,
+  };
+  return { dir, env, dbPath: env.DATABASE_PATH!, base: `http://127.0.0.1:${port}` };
+}
+
+/** Runs one of the project's scripts (tsx) with the server's environment. */
+export function runScript(script: string, env: NodeJS.ProcessEnv, args: string[] = []) {
+  const result = spawnSync(TSX, [join(ROOT, script), ...args], { cwd: ROOT, env, encoding: "utf8" });
+  return { code: result.status, output: `${result.stdout}${result.stderr}` };
+}
+
+export function migrate(env: NodeJS.ProcessEnv) {
+  const result = runScript("scripts/migrate.ts", env);
+  if (result.code !== 0) throw new Error(`migrate failed: ${result.output}`);
+}
+
+export type Server = ServerProcess;
+
+/**
+ * Starts one server process (scripts/server.js) on the build and waits until /healthz answers. With `cluster`, it starts
+ * the way `npm start` does: the launcher (scripts/serve.ts) and its WEB_CONCURRENCY workers.
+ */
+export async function startServer(env: NodeJS.ProcessEnv, base: string, { cluster = false } = {}): Promise<Server> {
+  requireBuild();
+  return spawnServer({
+    env,
+    base,
+    script: cluster ? [LAUNCHER, BUILD] : [SERVER_SCRIPT, BUILD],
+    nodeArgs: cluster ? ["--import", "tsx"] : [],
+  });
+}
+
+/**
+ * For a test file whose tests start servers: returns the function that starts one. The build
+ * must exist; each test's servers are killed when it ends, the data folders when the file ends.
+ */
+export function serversPerTest() {
+  const running: Server[] = [];
+  beforeAll(() => requireBuild());
+  afterEach(() => {
+    for (const server of running.splice(0)) if (server.child.exitCode === null) server.child.kill("SIGKILL");
+  });
+  afterAll(() => removeTempDirs());
+  return async (...args: Parameters<typeof startServer>) => {
+    const server = await startServer(...args);
+    running.push(server);
+    return server;
+  };
+}
+
+/** Resolves once the port refuses new connections (the server stopped listening). */
+export async function waitUntilRefused(port: number) {
+  for (;;) {
+    const refused = await new Promise<boolean>((done) => {
+      const socket = connect(port, "127.0.0.1");
+      socket.once("connect", () => {
+        socket.destroy();
+        done(false);
+      });
+      socket.once("error", () => done(true));
+    });
+    if (refused) return;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+/** Registers an account and signs it in through the public API; returns its bearer token. */
+export async function apiUser(base: string, email: string, account_type = "freelancer") {
+  const password = "senha-segura-1";
+  const reg = await fetch(`${base}/api/register`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ full_name: "Usuária De Teste", email, password, account_type }),
+  });
+  if (reg.status !== 201) throw new Error(`register ${reg.status}: ${await reg.text()}`);
+  const login = await fetch(`${base}/api/login`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ email, password }),
+  });
+  if (login.status !== 200) throw new Error(`login ${login.status}: ${await login.text()}`);
+  const body = (await login.json()) as { access_token: string; user: { id: string } };
+  return { email, password, token: body.access_token, id: body.user.id };
+}
+
+/** Opens the database file directly (another connection, as an operator's tool would). */
+export function inspect<T>(dbPath: string, read: (db: SQLite.Database) => T): T {
+  const db = new SQLite(dbPath, { fileMustExist: true });
+  try {
+    return read(db);
+  } finally {
+    db.close();
+  }
+}
+
+/**
+ * One request on a connection of its own: the launcher hands each new connection to the next
+ * worker in turn, so consecutive calls alternate between its processes.
+ */
+export function fresh(
+  base: string,
+  method: string,
+  path: string,
+  { token, body }: { token?: string; body?: unknown } = {},
+) {
+  const payload = body === undefined ? undefined : JSON.stringify(body);
+  return new Promise<{ status: number; json: Record<string, unknown> }>((done, fail) => {
+    const req = httpRequest(`${base}${path}`, {
+      agent: false,
+      method,
+      headers: {
+        ...(token ? { Authorization: `Bearer ${token}` } : {}),
+        ...(payload ? { "Content-Type": "application/json", "Content-Length": Buffer.byteLength(payload) } : {}),
+      },
+    });
+    req.once("response", (res) => {
+      let text = "";
+      res.setEncoding("utf8");
+      res.on("data", (chunk) => (text += chunk));
+      res.on("end", () => done({ status: res.statusCode ?? 0, json: text ? JSON.parse(text) : {} }));
+    });
+    req.once("error", fail);
+    req.end(payload);
+  });
+}

@@ -1,0 +1,1156 @@
+// The hostile suite's tables (endpoints, fields, page forms) and the functions that generate the
+// cases from them: each case is a request and the statuses that are right for it.
+import { BUDGET_TYPES, CATEGORIES, LOCATION_TYPES, MAX_CENTS } from "../../../app/lib/market-constants";
+import { typeable } from "../../../app/lib/schemas";
+import { PNG_1X1, validApplication, validOpportunity } from "../../support/fixtures";
+import {
+  BAD_IDS,
+  ODD,
+  OFFSITE_REDIRECTS,
+  SEARCHES,
+  int,
+  oneOf,
+  refusedForm,
+  refusedJson,
+  text,
+  type Field,
+} from "./values";
+import { Pool, unique, type Actor, type Auth, type Body, type Case, type Role, type World } from "./harness";
+
+// ---------------------------------------------------------------------------------------------
+// The tables
+
+const opportunityFields: Field[] = [
+  text("title", 5, 120),
+  text("description", 20, 5000),
+  oneOf("category", CATEGORIES),
+  { name: "skills", kind: { type: "tags", max: 10 } },
+  oneOf("budget_type", BUDGET_TYPES),
+  int("budget_min_cents", 1, MAX_CENTS),
+  int("budget_max_cents", 1, MAX_CENTS),
+  { name: "deadline", kind: { type: "date" } },
+  oneOf("location_type", LOCATION_TYPES),
+  text("city", 2, 80, false),
+  int("vacancies", 1, 20, false),
+];
+
+/** The same fields for a partial update: a missing or emptied field means "unchanged". */
+const patchFields: Field[] = opportunityFields.map((f) =>
+  f.kind.type === "int" || f.kind.type === "enum" ? { ...f, kind: { ...f.kind, required: false } } : f,
+);
+
+export type ApiBodyEndpoint = {
+  name: string;
+  method: string;
+  path: (a: Actor | null, w: World) => string;
+  /** Who may call it: a pool actor of a role, a fixed token, or anyone. */
+  who: Role | ((w: World) => string) | "anyone";
+  base: () => Record<string, unknown>;
+  fields: Field[];
+  /** A body is optional (or ignored): no body at all is fine. */
+  optional?: boolean;
+  /** What a well-formed string matching nothing answers in a `key` field (login: 401). */
+  keyMiss?: number;
+};
+
+const loginFields: Field[] = [
+  { name: "email", kind: { type: "key", max: 254 } },
+  { name: "password", kind: { type: "key", max: 1024 } },
+];
+
+export const API_BODY: ApiBodyEndpoint[] = [
+  {
+    name: "register",
+    method: "POST",
+    path: () => "/api/register",
+    who: "anyone",
+    base: () => ({ full_name: "Pessoa De Teste", email: unique("hostil"), password: "senha-segura-1", account_type: "freelancer" }),
+    fields: [
+      text("full_name", 3, 120),
+      text("display_name", 2, 60, false),
+      { name: "email", kind: { type: "email" } },
+      { name: "password", kind: { type: "password" } },
+      oneOf("account_type", ["merchant", "freelancer"]),
+    ],
+  },
+  ...["/api/login", "/api/auth/signin"].map(
+    (path): ApiBodyEndpoint => ({
+      name: path.slice(5),
+      method: "POST",
+      path: () => path,
+      who: "anyone",
+      base: () => ({ email: unique("ninguem"), password: "senha-errada-1" }),
+      fields: loginFields,
+      keyMiss: 401,
+    }),
+  ),
+  {
+    name: "create opportunity",
+    method: "POST",
+    path: () => "/api/opportunities",
+    who: "merchant",
+    base: () => ({ ...validOpportunity }),
+    fields: opportunityFields,
+  },
+  {
+    name: "update opportunity",
+    method: "PATCH",
+    path: (a) => `/api/opportunities/${a!.opp}`,
+    who: "merchant",
+    base: () => ({}),
+    fields: patchFields,
+  },
+  {
+    name: "apply",
+    method: "POST",
+    path: (a) => `/api/opportunities/${a!.opp}/applications`,
+    who: "freelancer",
+    base: () => ({ ...validApplication }),
+    fields: [text("cover_letter", 20, 5000), int("price_cents", 1, MAX_CENTS), int("delivery_days", 1, 365)],
+  },
+  {
+    name: "counter",
+    method: "POST",
+    path: (a) => `/api/applications/${a!.app}/offers`,
+    who: "freelancer",
+    base: () => ({ price_cents: 100_000, delivery_days: 10, message: "Proposta" }),
+    fields: [int("price_cents", 1, MAX_CENTS), int("delivery_days", 1, 365), text("message", 1, 2000, false)],
+  },
+  {
+    name: "accept",
+    method: "POST",
+    path: (a) => `/api/applications/${a!.app}/accept`,
+    who: "freelancer",
+    base: () => ({}),
+    fields: [{ name: "offer_id", kind: { type: "key", max: 100 } }],
+    // Not this freelancer's turn: an id that parses is a conflict, whatever it names.
+    keyMiss: 409,
+  },
+  {
+    name: "reject",
+    method: "POST",
+    path: (a) => `/api/applications/${a!.app}/reject`,
+    who: "merchant",
+    base: () => ({}),
+    fields: [text("message", 1, 2000, false)],
+    optional: true,
+  },
+  {
+    name: "notifications read",
+    method: "POST",
+    path: () => "/api/notifications/read",
+    who: (w) => w.julia,
+    base: () => ({}),
+    fields: [{ name: "ids", kind: { type: "ids" } }],
+    optional: true,
+  },
+  // Endpoints without fields still hold a body sent anyway to the rules.
+  { name: "close", method: "POST", path: (a) => `/api/opportunities/${a!.opp}/close`, who: "merchant", base: () => ({}), fields: [], optional: true },
+  { name: "reopen", method: "POST", path: (a) => `/api/opportunities/${a!.opp}/reopen`, who: "merchant", base: () => ({}), fields: [], optional: true },
+  { name: "delete opportunity", method: "DELETE", path: (a) => `/api/opportunities/${a!.opp}`, who: "merchant", base: () => ({}), fields: [], optional: true },
+  { name: "withdraw", method: "POST", path: (a) => `/api/applications/${a!.app}/withdraw`, who: "freelancer", base: () => ({}), fields: [], optional: true },
+  { name: "logout", method: "POST", path: () => "/api/logout", who: (w) => w.logoutToken, base: () => ({}), fields: [], optional: true },
+  // Contract moves read and check their body before looking at the contract, so a pool user (no
+  // side of Júlia's contract) gets the body's refusal; a valid body would be a 404.
+  {
+    name: "change request",
+    method: "POST",
+    path: (_a, w) => `/api/contracts/${w.seeded.accepted}/change-requests`,
+    who: "merchant",
+    base: () => ({}),
+    fields: [text("message", 1, 4000)],
+  },
+  ...(["cancel", "cancellation-requests"] as const).map(
+    (action): ApiBodyEndpoint => ({
+      name: `contract ${action}`,
+      method: "POST",
+      path: (_a, w) => `/api/contracts/${w.seeded.accepted}/${action}`,
+      who: "merchant",
+      base: () => ({}),
+      fields: [text("reason", 5, 2000)],
+    }),
+  ),
+  {
+    name: "review",
+    method: "POST",
+    path: (_a, w) => `/api/contracts/${w.seeded.accepted}/reviews`,
+    who: "merchant",
+    base: () => ({ rating: 5 }),
+    fields: [int("rating", 1, 5), text("comment", 0, 1000, false)],
+  },
+  {
+    name: "review reply",
+    method: "POST",
+    path: () => "/api/reviews/00000000-0000-4000-8000-000000000000/reply",
+    who: "freelancer",
+    base: () => ({}),
+    fields: [text("reply", 1, 1000)],
+  },
+  {
+    name: "invitation",
+    method: "POST",
+    path: (a) => `/api/opportunities/${a!.opp}/invitations`,
+    who: "merchant",
+    base: () => ({ freelancer_id: "00000000-0000-4000-8000-000000000000" }),
+    fields: [text("message", 1, 500)],
+  },
+  ...["approve", "cancellation-requests/accept", "cancellation-requests/decline"].map(
+    (action): ApiBodyEndpoint => ({
+      name: `contract ${action}`,
+      method: "POST",
+      path: (_a, w) => `/api/contracts/${w.seeded.accepted}/${action}`,
+      who: "merchant",
+      base: () => ({}),
+      fields: [],
+      optional: true,
+    }),
+  ),
+];
+
+const profileFields: Field[] = [
+  text("full_name", 3, 120),
+  text("display_name", 2, 60, false),
+  text("bio", 0, 1000, false),
+  { name: "skills", kind: { type: "tags", max: 15 } },
+];
+
+/** Every API endpoint of PRODUCT.md §4 that needs a session: method, path, role (null: any user). */
+export function authedEndpoints(w: World, p: Pool): { method: string; path: string; role: Role | null; body?: unknown }[] {
+  const m = p.actor("merchant");
+  return [
+    { method: "POST", path: "/api/logout", role: null },
+    { method: "GET", path: "/api/profile", role: null },
+    { method: "POST", path: "/api/profile", role: null },
+    { method: "GET", path: "/api/opportunities", role: null },
+    { method: "POST", path: "/api/opportunities", role: "merchant", body: validOpportunity },
+    { method: "GET", path: `/api/opportunities/${m.opp}`, role: null },
+    { method: "PATCH", path: `/api/opportunities/${m.opp}`, role: "merchant", body: { title: "Título novo válido" } },
+    { method: "DELETE", path: `/api/opportunities/${m.opp}`, role: "merchant" },
+    { method: "POST", path: `/api/opportunities/${m.opp}/close`, role: "merchant" },
+    { method: "POST", path: `/api/opportunities/${m.opp}/reopen`, role: "merchant" },
+    { method: "GET", path: `/api/opportunities/${m.opp}/applications`, role: "merchant" },
+    { method: "POST", path: `/api/opportunities/${m.opp}/applications`, role: "freelancer", body: validApplication },
+    { method: "GET", path: "/api/my-applications", role: "freelancer" },
+    { method: "GET", path: "/api/applications/awaiting-confirmation", role: null },
+    { method: "GET", path: `/api/applications/${m.app}`, role: null },
+    { method: "POST", path: `/api/applications/${m.app}/offers`, role: null, body: { price_cents: 1000, delivery_days: 3 } },
+    { method: "POST", path: `/api/applications/${m.app}/accept`, role: null, body: { offer_id: m.offer } },
+    { method: "POST", path: `/api/applications/${m.app}/reject`, role: "merchant" },
+    { method: "POST", path: `/api/applications/${m.app}/withdraw`, role: "freelancer" },
+    { method: "GET", path: "/api/dashboard", role: null },
+    { method: "GET", path: "/api/notifications", role: null },
+    { method: "POST", path: "/api/notifications/read", role: null },
+    { method: "GET", path: "/api/contracts", role: null },
+    { method: "GET", path: `/api/contracts/${w.seeded.accepted}`, role: null },
+    { method: "POST", path: `/api/contracts/${w.seeded.accepted}/deliveries`, role: null, body: { message: "Entrega" } },
+    { method: "POST", path: `/api/contracts/${w.seeded.accepted}/approve`, role: null },
+    { method: "POST", path: `/api/contracts/${w.seeded.accepted}/change-requests`, role: null, body: { message: "Ajustes" } },
+    { method: "POST", path: `/api/contracts/${w.seeded.accepted}/cancel`, role: null, body: { reason: "Motivo válido" } },
+    { method: "POST", path: `/api/contracts/${w.seeded.accepted}/cancellation-requests`, role: null, body: { reason: "Motivo válido" } },
+    { method: "GET", path: `/api/contracts/${w.seeded.accepted}/files/x`, role: null },
+    { method: "GET", path: `/api/applications/${m.app}/messages`, role: null },
+    { method: "POST", path: `/api/applications/${m.app}/messages`, role: null, body: { body: "Oi" } },
+    { method: "GET", path: "/api/messages/unread", role: null },
+    { method: "GET", path: `/api/contracts/${w.seeded.accepted}/reviews`, role: null },
+    { method: "POST", path: `/api/contracts/${w.seeded.accepted}/reviews`, role: null, body: { rating: 5 } },
+    { method: "POST", path: "/api/reviews/00000000-0000-4000-8000-000000000000/reply", role: null, body: { reply: "Obrigado" } },
+    { method: "GET", path: `/api/users/${w.juliaId}/reviews`, role: null },
+    { method: "GET", path: "/api/freelancers", role: null },
+    { method: "GET", path: `/api/freelancers/${w.juliaId}`, role: null },
+    { method: "GET", path: "/api/invitations", role: null },
+    { method: "POST", path: "/api/invitations/00000000-0000-4000-8000-000000000000/decline", role: "freelancer" },
+    { method: "POST", path: `/api/opportunities/${m.opp}/invitations`, role: "merchant", body: { freelancer_id: w.juliaId, message: "Oi" } },
+    { method: "GET", path: "/api/portfolio", role: null },
+    { method: "GET", path: "/api/notification-settings", role: null },
+    { method: "POST", path: "/api/notification-settings", role: null, body: { kinds: { message_received: false } } },
+  ];
+}
+
+export const BAD_AUTH: [string, Auth][] = [
+  ["no session", null],
+  ["garbage bearer", "garbage"],
+  ["10 kB bearer", "x".repeat(10_000)],
+  ["empty bearer", { header: "Bearer    " }],
+  ["basic auth", { header: "Basic dXNlcjpwYXNz" }],
+  ["sql bearer", "' OR 1=1 --"],
+  ["garbage cookie", { cookie: "freela_session=garbage" }],
+  ["forged cookie", { cookie: `freela_session=${Buffer.from(JSON.stringify("forjado")).toString("base64")}.AAAA` }],
+  ["cookie traversal", { cookie: "freela_session=..%2F..%2Fetc%2Fpasswd" }],
+];
+
+/** Well-formed strings that name nothing: looked up, never run. */
+export const KEY_MISSES = ["' OR 1=1 --", '"; DROP TABLE users;--', "<script>alert(1)</script>", "00000000-0000-4000-8000-000000000000", "\u202Eadmin", "👩🏽‍💻", "*"];
+
+const ONE_MB = 1024 * 1024;
+const oversizeJson = () => `{"x":"${"a".repeat(ONE_MB)}"}`;
+export const MALFORMED_JSON = [
+  "{",
+  '{"a":}',
+  "{'a':1}",
+  '{"a":1}}',
+  '{"a":1} lixo',
+  "\uFEFF{}",
+  "NaN",
+  "[1,2]",
+  '"texto"',
+  "null",
+  "123",
+  "true",
+  "[".repeat(100_000),
+  '{"a":"\\x00"}',
+  '{"a":"\\ud800',
+];
+export const WRONG_TYPES: [string, string][] = [
+  ["text/plain", '{"a":1}'],
+  ["application/x-www-form-urlencoded", "a=1"],
+  ["multipart/form-data; boundary=xx", '--xx\r\nContent-Disposition: form-data; name="a"\r\n\r\n1\r\n--xx--\r\n'],
+  ["application/xml", "<a>1</a>"],
+  ["application/jsonx", "{}"],
+  ["text/html", "<script>alert(1)</script>"],
+];
+
+export function apiBodyCases(w: World, p: Pool): Case[] {
+  const cases: Case[] = [];
+  for (const e of API_BODY) {
+    const auth = (): { auth: Auth; actor: Actor | null } => {
+      if (e.who === "anyone") return { auth: null, actor: null };
+      if (typeof e.who === "function") return { auth: e.who(w), actor: null };
+      const actor = p.actor(e.who);
+      return { auth: actor.token, actor };
+    };
+    // Field by field: every refused value of its kind, the rest of the body valid.
+    for (const field of e.fields) {
+      const values = [...refusedJson(field.kind), ...(field.kind.type === "key" ? KEY_MISSES : [])];
+      for (const value of values) {
+        const { auth: a, actor } = auth();
+        const miss = field.kind.type === "key" && typeof value === "string" && value.trim() !== "" && value.length <= field.kind.max;
+        const refusal = miss ? e.keyMiss! : 422;
+        cases.push({
+          name: `${e.name}: ${field.name}=${JSON.stringify(value)?.slice(0, 40)}`,
+          method: e.method,
+          path: e.path(actor, w),
+          auth: a,
+          body: { json: { ...e.base(), [field.name]: value } },
+          expect: [refusal],
+          api: true,
+          field: refusal === 422 ? field.name : undefined,
+        });
+      }
+    }
+    // The body itself: wrong content types, malformed JSON, too large.
+    const bodyCase = (name: string, body: Body, status: number, message: string) => {
+      const { auth: a, actor } = auth();
+      cases.push({ name: `${e.name}: ${name}`, method: e.method, path: e.path(actor, w), auth: a, body, expect: [status], api: true, message });
+    };
+    for (const [type, raw] of WRONG_TYPES) bodyCase(`content type ${type}`, { raw, type }, 415, "unsupported_media_type");
+    bodyCase("no content type", { raw: '{"a":1}', type: null }, 415, "unsupported_media_type");
+    for (const raw of MALFORMED_JSON) {
+      const message = ["[1,2]", '"texto"', "null", "123", "true"].includes(raw) ? "json_not_object" : "malformed_json";
+      bodyCase(`malformed ${raw.slice(0, 20)}`, { raw, type: "application/json" }, 400, message);
+    }
+    bodyCase("over 1 MB", { raw: oversizeJson(), type: "application/json" }, 413, "payload_too_large");
+    bodyCase("over 1 MB, chunked", { raw: oversizeJson(), type: "application/json", chunked: true }, 413, "payload_too_large");
+  }
+  return cases;
+}
+
+export function apiProfileCases(_w: World, p: Pool): Case[] {
+  const cases: Case[] = [];
+  const baseFields = (): [string, string][] => [
+    ["full_name", "Nome Válido"],
+    ["display_name", "Apelido"],
+    ["bio", ""],
+    ["skills", "React, Node"],
+  ];
+  const with_ = (name: string, value: string | Blob, filename?: string): [string, string | Blob, string?][] => [
+    ...baseFields().filter(([n]) => n !== name),
+    [name, value, filename],
+  ];
+  for (const path of ["/api/profile", "/pages/profile-setting"]) {
+    const api = path.startsWith("/api");
+    for (const field of profileFields) {
+      for (const value of refusedForm(field.kind)) {
+        cases.push({
+          name: `profile ${path}: ${field.name}=${JSON.stringify(value).slice(0, 40)}`,
+          method: "POST",
+          path,
+          auth: p.actor("freelancer").token,
+          body: { multipart: with_(field.name, value) },
+          expect: [422],
+          api,
+          field: field.name,
+        });
+      }
+    }
+    const photos: [string, Blob, string, number, string][] = [
+      ["text named like a path", new Blob(["root:x:0:0"], { type: "image/png" }), "../../etc/passwd", 422, "photo"],
+      ["svg with a script", new Blob(['<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'], { type: "image/svg+xml" }), "x.svg", 422, "photo"],
+      ["html as jpg", new Blob(["<html><body>oi</body></html>"], { type: "image/jpeg" }), "foto.jpg", 422, "photo"],
+      ["photo over 2 MB", new Blob([PNG_1X1, Buffer.alloc(2 * ONE_MB)], { type: "image/png" }), "grande.png", 413, "photo"],
+      ["photo over the whole limit", new Blob([PNG_1X1, Buffer.alloc(3 * ONE_MB + 10)], { type: "image/png" }), "enorme.png", 413, "photo"],
+    ];
+    for (const [name, blob, filename, status, field] of photos) {
+      cases.push({
+        name: `profile ${path}: ${name}`,
+        method: "POST",
+        path,
+        auth: p.actor("freelancer").token,
+        body: { multipart: with_("photo", blob, filename) },
+        expect: [status],
+        api,
+        field,
+        message: status === 413 ? "photo_too_large" : undefined,
+      });
+    }
+    const bodyCase = (name: string, body: Body, status: number, message: string) =>
+      cases.push({ name: `profile ${path}: ${name}`, method: "POST", path, auth: p.actor("freelancer").token, body, expect: [status], api, message });
+    bodyCase("json", { raw: '{"full_name":"Nome Válido"}', type: "application/json" }, 415, "unsupported_media_type");
+    bodyCase("text/plain", { raw: "full_name=Nome", type: "text/plain" }, 415, "unsupported_media_type");
+    bodyCase("no content type", { raw: "full_name=Nome", type: null }, 415, "unsupported_media_type");
+    bodyCase("multipart without boundary", { raw: "full_name=Nome", type: "multipart/form-data" }, 400, "malformed_form");
+    bodyCase(
+      "truncated multipart",
+      { raw: '--xx\r\nContent-Disposition: form-data; name="full_name"\r\n\r\nNome', type: "multipart/form-data; boundary=xx" },
+      400,
+      "malformed_form",
+    );
+    bodyCase("url-encoded over 3 MB", { raw: `bio=${"a".repeat(3 * ONE_MB + 10)}`, type: "application/x-www-form-urlencoded" }, 413, "photo_too_large");
+    bodyCase(
+      "chunked over 3 MB",
+      { raw: `bio=${"a".repeat(3 * ONE_MB + 10)}`, type: "application/x-www-form-urlencoded", chunked: true },
+      413,
+      "photo_too_large",
+    );
+  }
+  return cases;
+}
+
+export function apiAuthCases(w: World, p: Pool): Case[] {
+  const cases: Case[] = [];
+  for (const e of authedEndpoints(w, p)) {
+    const body: Body | undefined =
+      e.method === "GET" ? undefined : e.path === "/api/profile" ? { form: [["full_name", "Nome Válido"]] } : { json: e.body ?? {} };
+    for (const [name, auth] of BAD_AUTH) {
+      cases.push({ name: `auth ${name}`, method: e.method, path: e.path, auth, body, expect: [401], api: true });
+    }
+    if (e.role) {
+      const wrong = e.role === "merchant" ? w.julia : w.ana;
+      cases.push({ name: `wrong role (${e.role} only)`, method: e.method, path: e.path, auth: wrong, body, expect: [403], api: true, message: "forbidden_role" });
+    }
+  }
+  return cases;
+}
+
+const idPath = (id: string) => (id.includes("%") ? id : encodeURIComponent(id));
+
+export function apiIdCases(w: World, p: Pool): Case[] {
+  const cases: Case[] = [];
+  const table: { method: string; path: (id: string) => string; who: Role | null; body?: unknown; form?: [string, string][]; message?: string }[] = [
+    { method: "GET", path: (id) => `/api/opportunities/${id}`, who: null },
+    { method: "PATCH", path: (id) => `/api/opportunities/${id}`, who: "merchant", body: { title: "Título novo válido" } },
+    { method: "DELETE", path: (id) => `/api/opportunities/${id}`, who: "merchant" },
+    { method: "POST", path: (id) => `/api/opportunities/${id}/close`, who: "merchant" },
+    { method: "POST", path: (id) => `/api/opportunities/${id}/reopen`, who: "merchant" },
+    { method: "GET", path: (id) => `/api/opportunities/${id}/applications`, who: "merchant" },
+    { method: "POST", path: (id) => `/api/opportunities/${id}/applications`, who: "freelancer", body: validApplication },
+    { method: "GET", path: (id) => `/api/applications/${id}`, who: null },
+    { method: "POST", path: (id) => `/api/applications/${id}/offers`, who: "freelancer", body: { price_cents: 1000, delivery_days: 3 } },
+    { method: "POST", path: (id) => `/api/applications/${id}/accept`, who: "freelancer", body: { offer_id: "00000000-0000-4000-8000-000000000000" } },
+    { method: "POST", path: (id) => `/api/applications/${id}/reject`, who: "merchant" },
+    { method: "POST", path: (id) => `/api/applications/${id}/withdraw`, who: "freelancer" },
+    { method: "GET", path: (id) => `/api/contracts/${id}`, who: null },
+    { method: "POST", path: (id) => `/api/contracts/${id}/deliveries`, who: "freelancer", body: { message: "Entrega pronta." } },
+    { method: "POST", path: (id) => `/api/contracts/${id}/approve`, who: "merchant" },
+    { method: "POST", path: (id) => `/api/contracts/${id}/change-requests`, who: "merchant", body: { message: "Ajustes." } },
+    { method: "POST", path: (id) => `/api/contracts/${id}/cancel`, who: "merchant", body: { reason: "Motivo válido" } },
+    { method: "POST", path: (id) => `/api/contracts/${id}/cancellation-requests`, who: "merchant", body: { reason: "Motivo válido" } },
+    { method: "POST", path: (id) => `/api/contracts/${id}/cancellation-requests/accept`, who: "freelancer" },
+    { method: "POST", path: (id) => `/api/contracts/${id}/cancellation-requests/decline`, who: "freelancer" },
+    { method: "GET", path: (id) => `/api/contracts/${id}/files/x`, who: null },
+    { method: "GET", path: (id) => `/api/applications/${id}/messages`, who: null },
+    { method: "POST", path: (id) => `/api/applications/${id}/messages`, who: "freelancer", body: { body: "Oi" } },
+    { method: "GET", path: (id) => `/api/applications/${id}/messages/files/x`, who: null },
+    { method: "GET", path: (id) => `/api/contracts/${id}/reviews`, who: null },
+    { method: "POST", path: (id) => `/api/contracts/${id}/reviews`, who: "merchant", body: { rating: 4 } },
+    { method: "POST", path: (id) => `/api/reviews/${id}/reply`, who: "freelancer", body: { reply: "Obrigado pela avaliação." } },
+    { method: "GET", path: (id) => `/api/users/${id}/reviews`, who: null },
+    { method: "GET", path: (id) => `/api/freelancers/${id}`, who: null, message: "profile_not_found" },
+    { method: "GET", path: (id) => `/api/merchants/${id}`, who: null, message: "profile_not_found" },
+    { method: "POST", path: (id) => `/api/invitations/${id}/decline`, who: "freelancer", message: "invitation_not_found" },
+    { method: "POST", path: (id) => `/api/opportunities/${id}/invitations`, who: "merchant", body: { freelancer_id: w.juliaId, message: "Oi" } },
+    { method: "DELETE", path: (id) => `/api/portfolio/${id}`, who: "freelancer", message: "portfolio_item_not_found" },
+    { method: "PATCH", path: (id) => `/api/portfolio/${id}`, who: "freelancer", form: [["title", "Título válido"]], message: "portfolio_item_not_found" },
+    // The second id of a path: a file of Júlia's own contract and conversation.
+    { method: "GET", path: (id) => `/api/contracts/${w.seeded.accepted}/files/${id}`, who: null },
+    { method: "GET", path: (id) => `/api/applications/${w.seeded.pending.id}/messages/files/${id}`, who: null },
+  ];
+  for (const e of table) {
+    for (const id of BAD_IDS) {
+      cases.push({
+        name: `unknown id ${id.slice(0, 30)}`,
+        method: e.method,
+        path: e.path(idPath(id)),
+        auth: e.who ? p.actor(e.who).token : w.julia,
+        body: e.method === "GET" ? undefined : e.form ? { form: e.form } : { json: e.body ?? {} },
+        // remix-serve's static folder answers an id that climbs back to it with a redirect to
+        // that folder, before the app runs: not a refusal of ours, but never a file.
+        expect: id.startsWith("%2e%2e") ? [404, 301] : [404],
+        api: true,
+        message: e.message ?? "not_found",
+      });
+    }
+  }
+  for (const path of ["/api/nada", "/api/opportunities/x/y/z", "/api/profile%00", `/api/${"x".repeat(10_000)}`]) {
+    cases.push({ name: "unknown API path", method: "GET", path, auth: w.julia, expect: [404], api: true, message: "not_found" });
+  }
+  // Dot segments leave /api before routing: the not-found page.
+  cases.push({ name: "climbing out of the API", method: "GET", path: "/api/%2e%2e/%2e%2e/etc/passwd", auth: w.julia, expect: [404], api: false });
+  for (const [method, path] of [["PUT", "/api/login"], ["DELETE", "/api/profile"], ["GET", "/api/logout"], ["PUT", "/api/opportunities"], ["GET", "/api/notifications/read"]]) {
+    cases.push({ name: "wrong method", method: method!, path: path!, auth: w.julia, expect: [405], api: true, message: "method_not_allowed" });
+  }
+  return cases;
+}
+
+export function queryCases(w: World, p: Pool): Case[] {
+  const cases: Case[] = [];
+  const intValues = ["0", "-1", "1.5", "1e20", "99999999999999999999", "abc", "NaN", "١٢", "x".repeat(5000)];
+  const enumValues = ["xyz", "' OR 1=1 --", "OPEN", "<script>", "\u0000", "x".repeat(5000)];
+  const lists: { path: string; auth: string; params: Record<string, string[]> }[] = [
+    {
+      path: "/api/opportunities",
+      auth: w.julia,
+      params: {
+        category: enumValues,
+        budget_type: enumValues,
+        location_type: enumValues,
+        status: enumValues,
+        sort: enumValues,
+        mine: ["2", "yes", "' OR 1=1"],
+        budget_min_cents: ["-1", "1.5", "1e20", "abc", "100000001"],
+        budget_max_cents: ["-1", "1.5", "1e20", "abc", "100000001"],
+        page: intValues,
+        per_page: [...intValues, "101"],
+        q: ["x".repeat(201), "x".repeat(10_000)],
+      },
+    },
+    { path: "/api/my-applications", auth: w.julia, params: { status: enumValues, page: intValues, per_page: ["101", "0"] } },
+    { path: `/api/opportunities/${w.seeded.openWithApps}/applications`, auth: w.ana, params: { status: enumValues, page: intValues } },
+    { path: "/api/applications/awaiting-confirmation", auth: w.ana, params: { page: intValues, per_page: ["101"] } },
+    { path: "/api/notifications", auth: w.julia, params: { unread: ["2", "sim", "' OR 1=1"], page: intValues, per_page: ["101"] } },
+    { path: "/api/freelancers", auth: w.ana, params: { min_rating: ["0", "6", "4.55", "abc", "' OR 1=1"], sort: enumValues, page: intValues, per_page: ["101"] } },
+    { path: `/api/users/${w.juliaId}/reviews`, auth: w.ana, params: { page: intValues, per_page: ["101", "0"] } },
+    { path: "/api/invitations", auth: w.julia, params: { page: intValues, per_page: ["101"] } },
+  ];
+  for (const list of lists) {
+    for (const [param, values] of Object.entries(list.params)) {
+      for (const value of values) {
+        cases.push({
+          name: `query ${param}=${value.slice(0, 30)}`,
+          method: "GET",
+          path: `${list.path}?${new URLSearchParams({ [param]: value })}`,
+          auth: list.auth,
+          expect: [422],
+          api: true,
+          field: param,
+        });
+      }
+    }
+  }
+  // Search text is only text, whatever FTS5 would make of it; raw bytes that are not UTF-8 too.
+  // Control characters are refused at the edge like in any text (422 on q); the page drops them.
+  for (const q of [...SEARCHES, ...Object.values(ODD)]) {
+    // As the server reads it (a lone surrogate is sent as U+FFFD).
+    const read = new URL(`http://x/?${new URLSearchParams({ q })}`).searchParams.get("q")!;
+    const api = typeable(read) ? { expect: [200] } : { expect: [422], field: "q" };
+    cases.push({ name: `search ${q.slice(0, 30)}`, method: "GET", path: `/api/opportunities?${new URLSearchParams({ q })}`, auth: w.julia, ...api, api: true });
+    cases.push({ name: `search page ${q.slice(0, 30)}`, method: "GET", path: `/opportunities?${new URLSearchParams({ q })}`, auth: w.julia, expect: [200], api: false });
+  }
+  for (const raw of ["%ff%fe", "%ED%A0%80", "%C0%AF", "%", "%%", "%zz"]) {
+    cases.push({ name: `search bytes ${raw}`, method: "GET", path: `/api/opportunities?q=${raw}`, auth: w.julia, expect: [200], api: true });
+  }
+  // Pages drop a parameter they cannot use and still show the list.
+  const pageLists: [string, string][] = [
+    ["/opportunities", w.julia],
+    ["/my-applications", w.julia],
+    ["/applications/awaiting-confirmation", w.ana],
+    ["/notifications", w.julia],
+    [`/opportunities/${w.seeded.openWithApps}/applications`, w.ana],
+    ["/", w.ana],
+  ];
+  for (const [path, auth] of pageLists) {
+    for (const [param, value] of [
+      ["page", "1e20"],
+      ["page", "-1"],
+      ["per_page", "x".repeat(5000)],
+      ["status", "' OR 1=1 --"],
+      ["category", "\u0000"],
+      ["sort", "<script>"],
+      ["budget_min_cents", "99999999999999999999"],
+    ] as const) {
+      cases.push({ name: `page query ${param}=${value.slice(0, 20)}`, method: "GET", path: `${path}?${new URLSearchParams({ [param]: value })}`, auth, expect: [200], api: false });
+    }
+  }
+  void p;
+  return cases;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Page forms
+
+export type PageForm = {
+  name: string;
+  routeId: string;
+  path: (a: Actor | null, w: World) => string;
+  who: Role | ((w: World) => string) | "visitor";
+  base: () => Record<string, string>;
+  fields: (Field & { price?: boolean })[];
+  /** What a well-formed string matching nothing answers in a `key` field. */
+  keyMiss?: number;
+};
+
+const priceField = (name: string): Field & { price: boolean } => ({ name, kind: { type: "key", max: 0 }, price: true });
+
+const opportunityForm = {
+  title: "Loja virtual para confeitaria",
+  description: "Loja com catálogo de bolos, encomendas pelo WhatsApp e pagamento via Pix.",
+  category: "desenvolvimento",
+  skills: "Shopify, Pix",
+  budget_type: "fixed",
+  budget_min: "2.000,00",
+  budget_max: "4.500,00",
+  deadline: "",
+  location_type: "remote",
+  city: "",
+  vacancies: "1",
+};
+
+const opportunityFormFields = (fields: Field[]): (Field & { price?: boolean })[] =>
+  fields.map((f) =>
+    f.name === "budget_min_cents" ? priceField("budget_min") : f.name === "budget_max_cents" ? priceField("budget_max") : f,
+  );
+
+export const PAGE_FORMS: PageForm[] = [
+  {
+    name: "login",
+    routeId: "routes/_auth+/login",
+    path: () => "/login",
+    who: "visitor",
+    base: () => ({ email: unique("ninguem"), password: "senha-errada-1" }),
+    fields: loginFields,
+    keyMiss: 401,
+  },
+  {
+    name: "register",
+    routeId: "routes/_auth+/register",
+    path: () => "/register",
+    who: "visitor",
+    base: () => ({ full_name: "Pessoa De Teste", display_name: "", email: unique("pagina"), password: "senha-segura-1", account_type: "freelancer" }),
+    fields: [
+      text("full_name", 3, 120),
+      text("display_name", 2, 60, false),
+      { name: "email", kind: { type: "email" } },
+      { name: "password", kind: { type: "password" } },
+      oneOf("account_type", ["merchant", "freelancer"]),
+    ],
+  },
+  {
+    name: "forgot password",
+    routeId: "routes/_auth+/forgot-password",
+    path: () => "/forgot-password",
+    who: "visitor",
+    base: () => ({ email: unique("esqueci") }),
+    fields: [{ name: "email", kind: { type: "email" } }],
+  },
+  {
+    name: "reset password",
+    routeId: "routes/_auth+/reset-password",
+    path: () => "/reset-password",
+    who: "visitor",
+    base: () => ({ token: "token-que-nao-existe", password: "senha-nova-123" }),
+    fields: [
+      { name: "token", kind: { type: "key", max: 200 } },
+      { name: "password", kind: { type: "password" } },
+    ],
+    keyMiss: 422,
+  },
+  {
+    name: "create opportunity",
+    routeId: "routes/opportunities+/create",
+    path: () => "/opportunities/create",
+    who: "merchant",
+    base: () => ({ ...opportunityForm }),
+    fields: opportunityFormFields(opportunityFields),
+  },
+  {
+    name: "edit opportunity",
+    routeId: "routes/opportunities+/$uuid_.edit",
+    path: (a) => `/opportunities/${a!.opp}/edit`,
+    who: "merchant",
+    base: () => ({ ...opportunityForm }),
+    fields: opportunityFormFields(patchFields),
+  },
+  {
+    name: "apply",
+    routeId: "routes/opportunities+/$uuid",
+    // An opportunity this freelancer has not applied to, so the page shows the form and its errors.
+    path: (a) => `/opportunities/${a!.other}`,
+    who: "freelancer",
+    base: () => ({ intent: "apply", cover_letter: validApplication.cover_letter, price: "3.500,00", delivery_days: "14" }),
+    fields: [text("cover_letter", 20, 5000), priceField("price"), int("delivery_days", 1, 365)],
+  },
+  {
+    name: "counter",
+    routeId: "routes/applications+/$id_.negotiate",
+    path: (a) => `/applications/${a!.app}/negotiate`,
+    // The pool's applications await the merchant, so the page shows the merchant these forms.
+    who: "merchant",
+    base: () => ({ intent: "counter", price: "1.000,00", delivery_days: "10", message: "" }),
+    fields: [priceField("price"), int("delivery_days", 1, 365), text("message", 1, 2000, false)],
+  },
+  {
+    name: "accept",
+    routeId: "routes/applications+/$id_.negotiate",
+    path: (a) => `/applications/${a!.app}/negotiate`,
+    who: "merchant",
+    base: () => ({ intent: "accept" }),
+    fields: [{ name: "offer_id", kind: { type: "key", max: 100 } }],
+    // The merchant's turn, but not the latest offer.
+    keyMiss: 409,
+  },
+  {
+    name: "reject",
+    routeId: "routes/applications+/$id_.negotiate",
+    path: (a) => `/applications/${a!.app}/negotiate`,
+    who: "merchant",
+    base: () => ({ intent: "reject", confirmed: "1" }),
+    fields: [text("message", 1, 2000, false)],
+  },
+  { name: "withdraw", routeId: "routes/applications+/$id_.negotiate", path: (a) => `/applications/${a!.app}/negotiate`, who: "freelancer", base: () => ({ intent: "withdraw", confirmed: "1" }), fields: [] },
+  { name: "close", routeId: "routes/opportunities+/$uuid", path: (a) => `/opportunities/${a!.opp}`, who: "merchant", base: () => ({ intent: "close", confirmed: "1" }), fields: [] },
+  { name: "reopen", routeId: "routes/opportunities+/$uuid", path: (a) => `/opportunities/${a!.opp}`, who: "merchant", base: () => ({ intent: "reopen" }), fields: [] },
+  { name: "delete", routeId: "routes/opportunities+/$uuid", path: (a) => `/opportunities/${a!.opp}`, who: "merchant", base: () => ({ intent: "delete", confirmed: "1" }), fields: [] },
+  {
+    name: "notifications read",
+    routeId: "routes/_account+/notifications",
+    path: () => "/notifications",
+    who: (w) => w.julia,
+    base: () => ({ intent: "open", id: "x", to: "/notifications" }),
+    fields: [{ name: "id", kind: { type: "ids" } }],
+  },
+  { name: "language", routeId: "routes/language", path: () => "/language", who: "visitor", base: () => ({ lng: "en", redirectTo: "/" }), fields: [] },
+  { name: "logout", routeId: "routes/_auth+/logout", path: () => "/logout", who: (w) => w.logoutToken, base: () => ({}), fields: [] },
+];
+
+export function pageFormCases(w: World, p: Pool): Case[] {
+  const cases: Case[] = [];
+  for (const f of PAGE_FORMS) {
+    const auth = (): { auth: Auth; actor: Actor | null } => {
+      if (f.who === "visitor") return { auth: null, actor: null };
+      if (typeof f.who === "function") return { auth: f.who(w), actor: null };
+      const actor = p.actor(f.who);
+      return { auth: actor.token, actor };
+    };
+    // The language switch answers JSON (it has no page of its own).
+    const api = f.name === "language";
+    for (const field of f.fields) {
+      const price = "price" in field && Boolean(field.price);
+      const refused = refusedForm(field.kind, price);
+      const values = [...refused, ...(field.kind.type === "key" && !price ? KEY_MISSES : [])];
+      for (const value of values) {
+        const { auth: a, actor } = auth();
+        const passes = field.kind.type === "key" && !price && value.trim() !== "" && value.length <= field.kind.max;
+        cases.push({
+          name: `page ${f.name}: ${field.name}=${JSON.stringify(value).slice(0, 40)}`,
+          method: "POST",
+          path: f.path(actor, w),
+          auth: a,
+          body: { form: Object.entries({ ...f.base(), [field.name]: value }) },
+          expect: passes ? [f.keyMiss!] : [422],
+          api,
+        });
+      }
+      // A repeated field: the last value counts, and it is refused.
+      const { auth: a, actor } = auth();
+      cases.push({
+        name: `page ${f.name}: ${field.name} twice`,
+        method: "POST",
+        path: f.path(actor, w),
+        auth: a,
+        body: { form: [...Object.entries(f.base()), [field.name, f.base()[field.name] ?? "ok"], [field.name, refused[refused.length - 1]!]] },
+        expect: [422],
+        api,
+      });
+    }
+    const bodyCase = (name: string, body: Body, status: number, message: string, path?: string) => {
+      const { auth: a, actor } = auth();
+      cases.push({
+        name: `page ${f.name}: ${name}`,
+        method: "POST",
+        path: path ?? f.path(actor, w),
+        auth: a,
+        body,
+        expect: [status],
+        api: api || path !== undefined,
+        message,
+      });
+    };
+    // Never empty: an empty post without a content type is an empty form, which is fine.
+    const fields = new URLSearchParams(f.base()).toString() || "x=1";
+    bodyCase("json", { raw: JSON.stringify(f.base()), type: "application/json" }, 415, "unsupported_media_type");
+    bodyCase("text/plain", { raw: fields, type: "text/plain" }, 415, "unsupported_media_type");
+    bodyCase("xml", { raw: "<a>1</a>", type: "application/xml" }, 415, "unsupported_media_type");
+    bodyCase("no content type", { raw: fields, type: null }, 415, "unsupported_media_type");
+    bodyCase("multipart without boundary", { raw: fields, type: "multipart/form-data" }, 400, "malformed_form");
+    bodyCase(
+      "truncated multipart",
+      { raw: '--xx\r\nContent-Disposition: form-data; name="intent"\r\n\r\nclose', type: "multipart/form-data; boundary=xx" },
+      400,
+      "malformed_form",
+    );
+    const huge = `${fields}&x=${"a".repeat(ONE_MB)}`;
+    bodyCase("over 1 MB", { raw: huge, type: "application/x-www-form-urlencoded" }, 413, "payload_too_large");
+    bodyCase("over 1 MB, chunked", { raw: huge, type: "application/x-www-form-urlencoded", chunked: true }, 413, "payload_too_large");
+    bodyCase(
+      "multipart over 1 MB",
+      { raw: `--xx\r\nContent-Disposition: form-data; name="x"\r\n\r\n${"a".repeat(ONE_MB)}\r\n--xx--\r\n`, type: "multipart/form-data; boundary=xx" },
+      413,
+      "payload_too_large",
+    );
+    // The same refusal for a script's data request (`?_data=`), as JSON.
+    const { actor } = auth();
+    bodyCase("data request, json", { raw: "{}", type: "application/json" }, 415, "unsupported_media_type", `${f.path(actor, w)}?_data=${encodeURIComponent(f.routeId)}`);
+    // Signed out: a protected form sends the visitor to the login page.
+    if (f.who !== "visitor") {
+      for (const [name, a] of [["no session", null], ["garbage bearer", "garbage"]] as const) {
+        cases.push({
+          name: `page ${f.name}: ${name}`,
+          method: "POST",
+          path: f.path(p.actor(f.who === "freelancer" ? "freelancer" : "merchant"), w),
+          auth: a,
+          body: { form: Object.entries(f.base()) },
+          expect: [302],
+          api: false,
+        });
+      }
+    }
+  }
+  return cases;
+}
+
+export function pageIdCases(w: World, p: Pool): Case[] {
+  const cases: Case[] = [];
+  const table: { method: string; path: (id: string) => string; who: Role | null; form?: Record<string, string>; status?: number }[] = [
+    { method: "GET", path: (id) => `/opportunities/${id}`, who: null },
+    { method: "POST", path: (id) => `/opportunities/${id}`, who: "merchant", form: { intent: "close", confirmed: "1" } },
+    { method: "POST", path: (id) => `/opportunities/${id}`, who: "freelancer", form: { intent: "apply", cover_letter: validApplication.cover_letter, price: "100,00", delivery_days: "3" } },
+    { method: "GET", path: (id) => `/opportunities/${id}/edit`, who: "merchant" },
+    { method: "POST", path: (id) => `/opportunities/${id}/edit`, who: "merchant", form: opportunityForm },
+    { method: "GET", path: (id) => `/opportunities/${id}/applications`, who: "merchant" },
+    { method: "GET", path: (id) => `/applications/${id}`, who: null },
+    { method: "GET", path: (id) => `/applications/${id}/negotiate`, who: null },
+    { method: "POST", path: (id) => `/applications/${id}/negotiate`, who: "freelancer", form: { intent: "withdraw", confirmed: "1" } },
+    { method: "GET", path: (id) => `/contracts/${id}`, who: null },
+    { method: "POST", path: (id) => `/contracts/${id}`, who: "merchant", form: { intent: "approve" } },
+    { method: "GET", path: (id) => `/contracts/${id}/files/x`, who: null },
+    { method: "GET", path: (id) => `/applications/${id}/messages`, who: null },
+    { method: "GET", path: (id) => `/applications/${id}/messages/files/x`, who: null },
+    { method: "GET", path: (id) => `/freelancers/${id}`, who: null },
+    { method: "POST", path: (id) => `/applications/${id}/messages`, who: "freelancer", form: { body: "Oi" } },
+    // Inviting someone who is not a freelancer of this site: the not-found page.
+    { method: "POST", path: (id) => `/freelancers/${id}`, who: "merchant", form: { opportunity: w.seeded.open, message: "Oi" } },
+    { method: "GET", path: (id) => `/merchants/${id}`, who: null },
+    { method: "GET", path: (id) => `/uploads/${id}`, who: null },
+    { method: "GET", path: (id) => `/contracts/${w.seeded.accepted}/files/${id}`, who: null },
+    { method: "GET", path: (id) => `/applications/${w.seeded.pending.id}/messages/files/${id}`, who: null },
+    // An unsubscribe link that does not check out: a 400 page saying so.
+    { method: "GET", path: (id) => `/unsubscribe/${id}`, who: null, status: 400 },
+    { method: "POST", path: (id) => `/unsubscribe/${id}`, who: null, status: 400 },
+  ];
+  for (const e of table) {
+    for (const id of BAD_IDS) {
+      cases.push({
+        name: `page unknown id ${id.slice(0, 30)}`,
+        method: e.method,
+        path: e.path(idPath(id)),
+        auth: e.who ? p.actor(e.who).token : w.julia,
+        body: e.form ? { form: Object.entries(e.form) } : undefined,
+        expect: id.startsWith("%2e%2e") ? [e.status ?? 404, 301] : [e.status ?? 404],
+        api: false,
+      });
+    }
+  }
+  // Intents nobody offers go back to the page; a destructive one without its confirmation, to that step.
+  // A control character is refused at the edge, as in any field (422 with the form's message).
+  for (const intent of ["' OR 1=1 --", "x".repeat(10_000), "\u0000", ""]) {
+    const m = p.actor("merchant");
+    const expect = typeable(intent) ? [302] : [422];
+    cases.push({ name: `odd intent ${intent.slice(0, 20)}`, method: "POST", path: `/opportunities/${m.opp}`, auth: m.token, body: { form: [["intent", intent]] }, expect, api: false });
+    cases.push({ name: `odd intent ${intent.slice(0, 20)}`, method: "POST", path: `/applications/${m.app}/negotiate`, auth: m.token, body: { form: [["intent", intent]] }, expect, api: false });
+    cases.push({ name: `odd contract intent ${intent.slice(0, 20)}`, method: "POST", path: `/contracts/${w.seeded.accepted}`, auth: w.julia, body: { form: [["intent", intent]] }, expect, api: false });
+  }
+  // The language switch ignores what it does not know and never leaves the site.
+  for (const [lng, to] of [["xx", "/"], ["' OR 1=1", "/"], ["en", "//evil.example"], ["en", "https://evil.example/"], ["en", "/\\evil.example"], ["en", "javascript:alert(1)"], ["pt-BR", "x".repeat(10_000)]]) {
+    cases.push({ name: `language ${lng} → ${to!.slice(0, 20)}`, method: "POST", path: "/language", body: { form: [["lng", lng!], ["redirectTo", to!]] }, expect: [302], api: false });
+  }
+  for (const path of ["/uploads/..%2f..%2fetc%2fpasswd", "/uploads/%2e%2e%2f%2e%2e%2fetc%2fpasswd", "/uploads/%00", "/uploads/x.png%00.txt", `/uploads/${"x".repeat(5000)}`]) {
+    cases.push({ name: "upload traversal", method: "GET", path, expect: [404], api: false });
+  }
+  // Malformed percent-encoding in the path: remix-serve (Express) answers 400 before the app runs.
+  for (const path of ["/opportunities/%E0%A4%A", "/api/opportunities/%E0%A4%A", "/%ZZ", "/applications/%C0%AF/negotiate"]) {
+    cases.push({ name: "malformed path encoding", method: "GET", path, auth: w.julia, expect: [400], api: false });
+  }
+  cases.push({ name: "reset link with a huge token", method: "GET", path: `/reset-password?token=${"x".repeat(10_000)}`, expect: [400], api: false });
+  cases.push({ name: "reset link with NUL", method: "GET", path: "/reset-password?token=%00", expect: [400], api: false });
+  return cases;
+}
+
+/** State conflicts, roles and ownership with the demo seed's own records (PRODUCT.md §3, §4). */
+export function conflictCases(w: World): Case[] {
+  const s = w.seeded;
+  const c = (name: string, method: string, path: string, auth: string, json: unknown, status: number, message?: string): Case => ({
+    name,
+    method,
+    path,
+    auth,
+    body: method === "GET" ? undefined : { json },
+    expect: [status],
+    api: true,
+    message,
+  });
+  const cases: Case[] = [
+    c("close a closed opportunity", "POST", `/api/opportunities/${s.closed}/close`, w.ana, {}, 409),
+    c("reopen an open opportunity", "POST", `/api/opportunities/${s.open}/reopen`, w.ana, {}, 409, "opportunity_not_closed"),
+    c("reopen a filled opportunity", "POST", `/api/opportunities/${s.filled}/reopen`, w.ana, {}, 409, "opportunity_not_closed"),
+    c("delete with applications", "DELETE", `/api/opportunities/${s.openWithApps}`, w.ana, {}, 409, "opportunity_has_applications"),
+    c("edit a closed opportunity", "PATCH", `/api/opportunities/${s.closed}`, w.ana, { title: "Título novo válido" }, 409, "opportunity_not_open"),
+    c("apply to a closed opportunity", "POST", `/api/opportunities/${s.closed}/applications`, w.julia, validApplication, 409, "opportunity_not_open"),
+    c("apply twice", "POST", `/api/opportunities/${s.pending.opp}/applications`, w.julia, validApplication, 409, "already_applied"),
+    c("counter out of turn", "POST", `/api/applications/${s.pending.id}/offers`, w.julia, { price_cents: 1000, delivery_days: 3 }, 409, "not_your_turn"),
+    c("accept an older offer", "POST", `/api/applications/${s.countered.id}/accept`, w.julia, { offer_id: s.countered.firstOffer }, 409, "offer_not_latest"),
+    c("accept out of turn", "POST", `/api/applications/${s.countered.id}/accept`, w.ana, { offer_id: s.countered.firstOffer }, 409),
+    c("withdraw an accepted application", "POST", `/api/applications/${s.accepted}/withdraw`, w.julia, {}, 409, "application_final"),
+    c("someone else's application", "GET", `/api/applications/${s.notJulias}`, w.julia, null, 404, "not_found"),
+    c("someone else's opportunity's applications", "GET", `/api/opportunities/${s.carlos}/applications`, w.ana, null, 404, "not_found"),
+    c("edit someone else's opportunity", "PATCH", `/api/opportunities/${s.carlos}`, w.ana, { title: "Título novo válido" }, 404, "not_found"),
+    c("close someone else's opportunity", "POST", `/api/opportunities/${s.carlos}/close`, w.ana, {}, 404, "not_found"),
+    { ...c("register a taken e-mail", "POST", "/api/register", "", { full_name: "Outra Ana", email: "ANA@freela.dev", password: "senha-segura-1", account_type: "merchant" }, 422), field: "email" },
+    c("wrong password", "POST", "/api/login", "", { email: "pedro@freela.dev", password: "senha-errada-1" }, 401, "invalid_credentials"),
+    {
+      name: "page: close a closed opportunity",
+      method: "POST",
+      path: `/opportunities/${s.closed}`,
+      auth: w.ana,
+      body: { form: [["intent", "close"], ["confirmed", "1"]] },
+      expect: [409],
+      api: false,
+    },
+    {
+      name: "page: withdraw an accepted application",
+      method: "POST",
+      path: `/applications/${s.accepted}/negotiate`,
+      auth: w.julia,
+      body: { form: [["intent", "withdraw"], ["confirmed", "1"]] },
+      expect: [409],
+      api: false,
+    },
+    {
+      name: "page: delete without confirmation goes to the confirmation",
+      method: "POST",
+      path: `/opportunities/${s.openWithApps}`,
+      auth: w.ana,
+      body: { form: [["intent", "delete"]] },
+      expect: [302],
+      api: false,
+    },
+  ];
+  return cases.map((x) => (x.auth === "" ? { ...x, auth: null } : x));
+}
+
+/**
+ * Deliveries of Júlia's contract from the seed (in progress, hers to deliver), each refused for
+ * its body or its files before anything is kept; and the contract as seen by someone else.
+ */
+export function contractCases(w: World, p: Pool): Case[] {
+  const id = w.seeded.accepted;
+  const path = `/api/contracts/${id}/deliveries`;
+  const page = `/contracts/${id}`;
+  const png = () => new Blob([PNG_1X1], { type: "image/png" });
+  const fake = () => new Blob(["<html><script>alert(1)</script></html>"], { type: "application/pdf" });
+  const deliver = (name: string, parts: [string, string | Blob, string?][], status: number, field?: string, message?: string): Case[] => [
+    { name: `delivery: ${name}`, method: "POST", path, auth: w.julia, body: { multipart: parts }, expect: [status], api: true, field, message },
+    {
+      name: `page delivery: ${name}`,
+      method: "POST",
+      path: page,
+      auth: w.julia,
+      body: { multipart: [["intent", "deliver"], ...parts] },
+      expect: [status],
+      api: false,
+    },
+  ];
+  const ok = "Entrega com arquivos.";
+  return [
+    ...deliver("no message", [["files", png(), "a.png"]], 422, "message"),
+    ...deliver("message of spaces", [["message", "   \u200b "], ["files", png(), "a.png"]], 422, "message"),
+    ...deliver("message too long", [["message", "x".repeat(4001)]], 422, "message"),
+    ...deliver("HTML called .pdf", [["message", ok], ["files", png(), "ok.png"], ["files", fake(), "relatorio.pdf"]], 422, "files", "validation_failed"),
+    ...deliver("empty file", [["message", ok], ["files", new Blob([]), "vazio.pdf"]], 422, "files"),
+    ...deliver("file over 10 MB", [["message", ok], ["files", new Blob([new Uint8Array(10 * 1024 * 1024 + 1)]), "grande.zip"]], 413, "files"),
+    ...deliver("11 files", [["message", ok], ...Array.from({ length: 11 }, (_, i): [string, Blob, string] => ["files", png(), `${i}.png`])], 422, "files"),
+    { name: "delivery: text/plain", method: "POST", path, auth: w.julia, body: { raw: "message=oi", type: "text/plain" }, expect: [415], api: true, message: "unsupported_media_type" },
+    { name: "delivery: broken multipart", method: "POST", path, auth: w.julia, body: { raw: "--xx\r\nlixo", type: "multipart/form-data; boundary=xx" }, expect: [400], api: true },
+    // Someone else: the contract and its files do not exist for them.
+    { name: "someone else's contract", method: "GET", path: `/api/contracts/${id}`, auth: p.actor("merchant").token, expect: [404], api: true, message: "not_found" },
+    { name: "someone else delivers", method: "POST", path, auth: p.actor("freelancer").token, body: { multipart: [["message", ok], ["files", png(), "a.png"]] }, expect: [404], api: true, message: "not_found" },
+    { name: "someone else's contract page", method: "GET", path: page, auth: p.actor("merchant").token, expect: [404], api: false },
+    // Júlia's own contract, refused by its state or her role.
+    { name: "approve as the freelancer", method: "POST", path: `/api/contracts/${id}/approve`, auth: w.julia, expect: [403], api: true, message: "forbidden_role" },
+    { name: "accept a cancellation nobody asked for", method: "POST", path: `/api/contracts/${id}/cancellation-requests/accept`, auth: w.julia, expect: [409], api: true, message: "contract_action_unavailable" },
+    { name: "ask to cancel before any delivery", method: "POST", path: `/api/contracts/${id}/cancellation-requests`, auth: w.julia, body: { json: { reason: "Motivo válido" } }, expect: [409], api: true },
+    { name: "a file that is not there", method: "GET", path: `/api/contracts/${id}/files/00000000-0000-4000-8000-000000000000`, auth: w.julia, expect: [404], api: true },
+    { name: "a file through the public photos", method: "GET", path: "/uploads/c_00000000-0000-4000-8000-000000000000.pdf", expect: [404], api: false },
+  ];
+}
+
+/** Messages of a pool freelancer's own application, each refused for its text or its files. */
+export function messageCases(w: World, p: Pool): Case[] {
+  const png = () => new Blob([PNG_1X1], { type: "image/png" });
+  const cases: Case[] = [];
+  const send = (name: string, parts: [string, string | Blob, string?][], status: number, field?: string) => {
+    const a = p.actor("freelancer");
+    const path = `/applications/${a.app}/messages`;
+    cases.push({ name: `message: ${name}`, method: "POST", path: `/api${path}`, auth: a.token, body: { multipart: parts }, expect: [status], api: true, field });
+    cases.push({ name: `page message: ${name}`, method: "POST", path, auth: a.token, body: { multipart: parts }, expect: [status], api: false });
+  };
+  send("no text", [["files", png(), "a.png"]], 422, "body");
+  send("text of spaces", [["body", " \u200b\t "]], 422, "body");
+  send("text too long", [["body", "x".repeat(4001)]], 422, "body");
+  send("6 files", [["body", "Arquivos"], ...Array.from({ length: 6 }, (_, i): [string, Blob, string] => ["files", png(), `${i}.png`])], 422, "files");
+  send("script called .pdf", [["body", "Arquivo"], ["files", new Blob(["<script>alert(1)</script>"]), "a.pdf"]], 422, "files");
+  send("file over 10 MB", [["body", "Grande"], ["files", new Blob([new Uint8Array(10 * 1024 * 1024 + 1)]), "g.zip"]], 413, "files");
+  const a = p.actor("freelancer");
+  const api = `/api/applications/${a.app}/messages`;
+  cases.push(
+    { name: "message: text/plain", method: "POST", path: api, auth: a.token, body: { raw: "body=oi", type: "text/plain" }, expect: [415], api: true, message: "unsupported_media_type" },
+    { name: "message: malformed JSON", method: "POST", path: api, auth: a.token, body: { raw: '{"body":', type: "application/json" }, expect: [400], api: true, message: "malformed_json" },
+    { name: "message: body not text", method: "POST", path: api, auth: a.token, body: { json: { body: ["x"] } }, expect: [422], api: true, field: "body" },
+    // Someone else's conversation, its messages and files do not exist for them.
+    { name: "someone else's messages", method: "GET", path: api, auth: w.julia, expect: [404], api: true, message: "not_found" },
+    { name: "someone else writes", method: "POST", path: api, auth: w.julia, body: { json: { body: "Oi" } }, expect: [404], api: true, message: "not_found" },
+    { name: "someone else's message file", method: "GET", path: `${api}/files/00000000-0000-4000-8000-000000000000`, auth: w.julia, expect: [404], api: true },
+    { name: "someone else's conversation page", method: "GET", path: `/applications/${a.app}/messages`, auth: w.julia, expect: [404], api: false },
+  );
+  return cases;
+}
+
+const ONE_PART = (i: number) => `--xx\r\nContent-Disposition: form-data; name="f${i % 50}"\r\n\r\nx\r\n`;
+/** A multipart body of `n` tiny parts (the shape that used to hold the process for seconds). */
+export const manyParts = (n: number) => `${Array.from({ length: n }, (_, i) => ONE_PART(i)).join("")}--xx--\r\n`;
+
+/**
+ * What an outside audit found, and its siblings: redirects that resolve off the site, control
+ * characters in queries and links, bodies of many parts, messages over their size and the
+ * storage quota. (Reset links, keep-alive, file names and outages have tests of their own.)
+ */
+export function securityCases(w: World, p: Pool): Case[] {
+  const cases: Case[] = [];
+  for (const to of OFFSITE_REDIRECTS) {
+    const name = JSON.stringify(to);
+    cases.push(
+      { name: `login redirectFrom ${name}`, method: "POST", path: "/login", body: { form: [["email", "pedro@freela.dev"], ["password", "freela123"], ["redirectFrom", to]] }, expect: [302], api: false, location: "/" },
+      { name: `language redirectTo ${name}`, method: "POST", path: "/language", body: { form: [["lng", "en"], ["redirectTo", to]] }, expect: [302], api: false, location: "/" },
+      { name: `notification link ${name}`, method: "POST", path: "/notifications", auth: w.julia, body: { form: [["intent", "open"], ["id", "00000000-0000-4000-8000-000000000000"], ["to", to]] }, expect: [302], api: false, location: "/notifications" },
+    );
+  }
+  // Control characters in a query: the API names the parameter, the page leaves it out.
+  for (const value of ["a\u0000b", "a\u001bb", "\u007f", "a\u0085b"]) {
+    for (const param of ["skill", "city", "q"]) {
+      cases.push({ name: `directory ${param} with control`, method: "GET", path: `/api/freelancers?${new URLSearchParams({ [param]: value })}`, auth: w.ana, expect: [422], api: true, field: param });
+      cases.push({ name: `directory page ${param} with control`, method: "GET", path: `/freelancers?${new URLSearchParams({ [param]: value })}`, auth: w.ana, expect: [200], api: false });
+    }
+    for (const param of ["city", "category", "sort"]) {
+      cases.push({ name: `opportunities ${param} with control`, method: "GET", path: `/api/opportunities?${new URLSearchParams({ [param]: value })}`, auth: w.julia, expect: [422], api: true, field: param });
+    }
+  }
+  // Portfolio links: no control characters (NUL included), no bidi overrides or isolates.
+  for (const link of ["https://ex.com/a\u0000b", "https://ex.com/a\u001bb", "https://ex.com/\u202Egnp.exe", "https://ex.com/a\u0085b", "https://ex.com/\u2066x\u2069", "https://ex.com/\u200Fx"]) {
+    const f = p.actor("freelancer");
+    cases.push({
+      name: `portfolio link ${JSON.stringify(link)}`,
+      method: "POST",
+      path: "/api/portfolio",
+      auth: f.token,
+      body: { multipart: [["title", "Projeto válido"], ["description", "Descrição válida do projeto entregue."], ["link", link]] },
+      expect: [422],
+      api: true,
+      field: "link",
+    });
+  }
+  // Bodies of many tiny parts are refused as they stream in, wherever forms are read.
+  const parts = { raw: manyParts(5_000), type: "multipart/form-data; boundary=xx" };
+  const f = p.actor("freelancer");
+  const tooMany = (name: string, path: string, auth: string | null, api: boolean): Case => ({ name: `many parts: ${name}`, method: "POST", path, auth, body: parts, expect: [413], api, message: api ? "form_too_many_parts" : undefined });
+  cases.push(
+    tooMany("message", `/api/applications/${f.app}/messages`, f.token, true),
+    tooMany("message page", `/applications/${f.app}/messages`, f.token, false),
+    tooMany("delivery", `/api/contracts/${w.seeded.accepted}/deliveries`, w.julia, true),
+    tooMany("delivery page", `/contracts/${w.seeded.accepted}`, w.julia, false),
+    tooMany("profile", "/api/profile", p.actor("freelancer").token, true),
+    tooMany("portfolio", "/api/portfolio", p.actor("freelancer").token, true),
+    tooMany("settings page", "/pages/profile-setting", p.actor("freelancer").token, false),
+    tooMany("login page", "/login", null, false),
+    {
+      name: "many fields: url-encoded login",
+      method: "POST",
+      path: "/login",
+      body: { raw: Array.from({ length: 20_000 }, (_, i) => `f${i}=x`).join("&"), type: "application/x-www-form-urlencoded" },
+      expect: [413],
+      api: false,
+    },
+  );
+  // A message's upload over its own limit says so (not a delivery's message); the quota, set to
+  // 1 MB for this server, refuses a valid file that does not fit, storing nothing.
+  const m = p.actor("freelancer");
+  const q = p.actor("freelancer");
+  cases.push(
+    {
+      name: "message over its limit",
+      method: "POST",
+      path: `/api/applications/${m.app}/messages`,
+      auth: m.token,
+      body: { raw: `--xx\r\nContent-Disposition: form-data; name="body"\r\n\r\n${"x".repeat(52 * 1024 * 1024)}\r\n--xx--\r\n`, type: "multipart/form-data; boundary=xx", chunked: true },
+      expect: [413],
+      api: true,
+      field: "files",
+      message: "message_too_large",
+    },
+    {
+      name: "message past the storage quota",
+      method: "POST",
+      path: `/api/applications/${q.app}/messages`,
+      auth: q.token,
+      body: { multipart: [["body", "Arquivo grande"], ["files", new Blob([PNG_1X1, new Uint8Array(1536 * 1024)], { type: "image/png" }), "grande.png"]] },
+      expect: [413],
+      api: true,
+      field: "files",
+      message: "storage_quota_exceeded",
+    },
+  );
+  return cases;
+}
+
+export function refusedCases(w: World, p: Pool): Record<string, Case[]> {
+  return {
+    "API fields and bodies": apiBodyCases(w, p),
+    "profile (API and page, with photos)": apiProfileCases(w, p),
+    "API sessions and roles": apiAuthCases(w, p),
+    "API ids, paths and methods": apiIdCases(w, p),
+    "list filters and search": queryCases(w, p),
+    "page forms": pageFormCases(w, p),
+    "page ids, intents, redirects, uploads": pageIdCases(w, p),
+    "conflicts with the seed": conflictCases(w),
+    "contract deliveries and files": contractCases(w, p),
+    "messages and their files": messageCases(w, p),
+    "redirects, controls, many parts, quota": securityCases(w, p),
+  };
+}

@@ -1,0 +1,49 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { db } from "../../db";
+import { createUser, type UserOverrides } from "../../db/factories";
+import { createSession } from "~/services/accounts/sessions.server";
+
+export const BASE = "http://localhost";
+
+type Handler = (args: ActionFunctionArgs | LoaderFunctionArgs) => Promise<Response> | Response;
+
+/** Calls a route's loader or action as Remix would, and reads the JSON answer. */
+export async function call(handler: Handler, request: Request, params: Record<string, string> = {}) {
+  let response: Response;
+  try {
+    response = await handler({ request, params, context: {} });
+  } catch (thrown) {
+    if (thrown instanceof Response) response = thrown;
+    else throw thrown;
+  }
+  const text = await response.text();
+  let body: any = null;
+  try {
+    body = text ? JSON.parse(text) : null;
+  } catch {
+    body = text;
+  }
+  return { status: response.status, headers: response.headers, body };
+}
+
+export function jsonRequest(
+  path: string,
+  body?: unknown,
+  options: { method?: string; token?: string; headers?: Record<string, string> } = {},
+) {
+  const headers: Record<string, string> = { ...options.headers };
+  if (body !== undefined) headers["Content-Type"] ??= "application/json";
+  if (options.token) headers.Authorization = `Bearer ${options.token}`;
+  return new Request(BASE + path, {
+    method: options.method ?? (body === undefined ? "GET" : "POST"),
+    headers,
+    body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body),
+  });
+}
+
+/** A user with a live session: the factory's row plus its bearer token. */
+export async function signedInUser(overrides: UserOverrides = {}) {
+  const user = await createUser(db, overrides);
+  const { token } = await createSession(user.id);
+  return { user, token };
+}

@@ -1,0 +1,116 @@
+import { describe, expect, it } from "vitest";
+import { marketFormError, priceInput, reaisToCents, readWithoutRefused } from "~/web/market-forms.server";
+import { applyInputSchema, opportunityPatchSchema } from "~/lib/market-schemas";
+import { AppError } from "~/services/platform/errors.server";
+
+const request = new Request("http://localhost/opportunities/create", { method: "POST" });
+
+function thrown(fn: () => unknown) {
+  try {
+    fn();
+  } catch (error) {
+    return error as AppError;
+  }
+  throw new Error("expected a refusal");
+}
+
+describe("priceInput", () => {
+  it("turns reais typed the Brazilian way into the service's centavos", () => {
+    const input = priceInput(
+      { cover_letter: "Tenho experiência com sites de padaria.", price: "R$ 1.500,50", delivery_days: "10" },
+      { price: "price_cents" },
+      applyInputSchema,
+    );
+    expect(input).toEqual({
+      cover_letter: "Tenho experiência com sites de padaria.",
+      price_cents: 150_050,
+      delivery_days: "10",
+    });
+  });
+
+  it("refuses a price that is not one, with the other fields' problems in the same answer", () => {
+    const error = thrown(() =>
+      priceInput(
+        { cover_letter: "curta", price: "mil reais", delivery_days: "10" },
+        { price: "price_cents" },
+        applyInputSchema,
+      ),
+    );
+    expect(error).toBeInstanceOf(AppError);
+    expect(error.status).toBe(422);
+    expect(error.fieldErrors).toEqual({ price_cents: "money_invalid", cover_letter: "cover_letter_length" });
+  });
+
+  it("leaves an empty price to the schema, unless the form requires it", () => {
+    expect(priceInput({ budget_min: " " }, { budget_min: "budget_min_cents" })).toEqual({});
+    const error = thrown(() =>
+      priceInput({ budget_min: "" }, { budget_min: "budget_min_cents" }, opportunityPatchSchema, { required: true }),
+    );
+    expect(error.fieldErrors).toEqual({ budget_min_cents: "money_invalid" });
+  });
+});
+
+describe("marketFormError", () => {
+  it("puts the service's *_cents errors back on the price fields, translated, keeping what was typed", async () => {
+    const error = new AppError(422, "validation_failed", { budget_max_cents: "budget_range", title: "title_length" });
+    const response = await marketFormError(
+      request,
+      error,
+      { title: "Abc", budget_max: "10" },
+      {
+        budget_min: "budget_min_cents",
+        budget_max: "budget_max_cents",
+      },
+    );
+    expect(response.status).toBe(422);
+    const body = (await response.json()) as { errors: Record<string, string>; values: Record<string, string> };
+    expect(Object.keys(body.errors).sort()).toEqual(["budget_max", "title"]);
+    expect(body.errors.budget_max).not.toBe("budget_range");
+    expect(body.values).toEqual({ title: "Abc", budget_max: "10" });
+  });
+
+  it("lets anything that is not a refusal through", async () => {
+    await expect(marketFormError(request, new Error("boom"), {})).rejects.toThrow("boom");
+  });
+});
+
+describe("reaisToCents", () => {
+  it("converts the prices, names the ones that are not, and leaves empty ones out", () => {
+    const prices = { budget_min: "budget_min_cents", budget_max: "budget_max_cents" } as const;
+    expect(reaisToCents({ q: "site", budget_min: "R$ 10,50", budget_max: "muito" }, prices)).toEqual({
+      input: { q: "site", budget_min_cents: 1050 },
+      invalid: ["budget_max"],
+    });
+    expect(reaisToCents({ budget_min: " " }, prices)).toEqual({ input: {}, invalid: [] });
+    expect(reaisToCents({ budget_min: "" }, prices, { required: true }).invalid).toEqual(["budget_min", "budget_max"]);
+  });
+});
+
+describe("readWithoutRefused", () => {
+  it("reads again without the fields the service refused, and says which", async () => {
+    const seen: Record<string, unknown>[] = [];
+    const read = async (query: Record<string, unknown>) => {
+      seen.push({ ...query });
+      if ("sort" in query) throw new AppError(422, "validation_failed", { sort: "sort_invalid" });
+      return ["ok"];
+    };
+    expect(await readWithoutRefused({ q: "site", sort: "x" }, read)).toEqual({
+      list: ["ok"],
+      refused: { sort: "sort_invalid" },
+    });
+    expect(seen).toEqual([{ q: "site", sort: "x" }, { q: "site" }]);
+  });
+
+  it("lets any other error through, and reads at most twice", async () => {
+    await expect(
+      readWithoutRefused({}, async () => Promise.reject(new AppError(404, "not_found"))),
+    ).rejects.toMatchObject({ status: 404 });
+    let reads = 0;
+    const stubborn = async () => {
+      reads++;
+      throw new AppError(422, "validation_failed", { page: "bad" });
+    };
+    await expect(readWithoutRefused({ page: "0" }, stubborn)).rejects.toMatchObject({ status: 422 });
+    expect(reads).toBe(2);
+  });
+});
