@@ -351,7 +351,7 @@ describe("two servers on one PostgreSQL", () => {
       ["/opportunities", {}],
       ["/opportunities?page=2", {}],
       ["/dashboard", {}],
-      ["/opportunities?_data=routes%2Fopportunities._index", {}],
+      [`/opportunities?_data=${encodeURIComponent("routes/opportunities+/_index")}`, {}],
       [
         "/pages/profile-setting",
         {
