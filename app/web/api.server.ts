@@ -54,6 +54,16 @@ export async function readLimited(request: Request, limit: number) {
   return (await readLimitedBytes(request, limit)).toString("utf8");
 }
 
+/** The next piece of a body; 400 when the client went away mid-body. */
+export async function nextChunk(reader: ReadableStreamDefaultReader<Uint8Array>) {
+  try {
+    return await reader.read();
+  } catch {
+    // Nobody reads the answer then, but it is no server error either.
+    throw new AppError(400, "body_incomplete");
+  }
+}
+
 /** The body's bytes: 413 past the limit (declared or actual), without buffering the rest. */
 export async function readLimitedBytes(request: Request, limit: number): Promise<Buffer> {
   if (Number(request.headers.get("Content-Length") ?? 0) > limit) {
@@ -64,14 +74,7 @@ export async function readLimitedBytes(request: Request, limit: number): Promise
   const chunks: Uint8Array[] = [];
   let size = 0;
   for (;;) {
-    let chunk: ReadableStreamReadResult<Uint8Array>;
-    try {
-      chunk = await reader.read();
-    } catch {
-      // The client went away mid-body: nobody reads the answer, but it is no server error either.
-      throw new AppError(400, "body_incomplete");
-    }
-    const { done, value } = chunk;
+    const { done, value } = await nextChunk(reader);
     if (done) break;
     size += value.byteLength;
     if (size > limit) {

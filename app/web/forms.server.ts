@@ -1,7 +1,7 @@
 import type { Readable } from "node:stream";
 import { json } from "@remix-run/node";
 import { Busboy } from "@fastify/busboy";
-import { discard, readLimitedBytes, refuseBody } from "./api.server";
+import { discard, nextChunk, readLimitedBytes, refuseBody } from "./api.server";
 import { refuseUntypeableForm } from "./input.server";
 import { AppError, describeError } from "~/services/platform/errors.server";
 import { getRequestT } from "./i18n.server";
@@ -158,13 +158,7 @@ export async function readForm(request: Request, options: FormLimits = {}): Prom
     const reader = request.body.getReader();
     let size = 0;
     for (;;) {
-      let chunk: ReadableStreamReadResult<Uint8Array>;
-      try {
-        chunk = await reader.read();
-      } catch {
-        // The client went away mid-body: nobody reads the answer, but it is no server error either.
-        throw new AppError(400, "body_incomplete");
-      }
+      const chunk = await nextChunk(reader);
       if (chunk.done) break;
       size += chunk.value.byteLength;
       if (size > limit) refuse(tooLarge());
