@@ -1,4 +1,4 @@
-import { json } from "@remix-run/node";
+import { json, type ActionFunctionArgs } from "@remix-run/node";
 import { Form, Link, useActionData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { AuthLayout } from "~/components/auth-layout";
@@ -17,13 +17,15 @@ export const meta = titleMeta("titles.forgot_password");
 
 export { visitorLoader as loader } from "~/web/auth.server";
 
-export const action = visitorFormAction(async ({ request, values }) => {
-  const { email } = parseInput(forgotPasswordSchema, values);
-  // The link in the e-mail comes from APP_URL, never from this request's Host.
-  await requestPasswordReset(email, await clientOf(request));
-  const { t } = await getRequestT(request);
-  return json<{ sent?: string } & FormErrorData>({ sent: t("reset_requested"), values });
-});
+export async function action(args: ActionFunctionArgs) {
+  return visitorFormAction(args, async ({ request, values }) => {
+    const { email } = parseInput(forgotPasswordSchema, values);
+    // The link in the e-mail comes from APP_URL, never from this request's Host.
+    await requestPasswordReset(email, await clientOf(request));
+    const { t } = await getRequestT(request);
+    return json<{ sent?: string } & FormErrorData>({ sent: t("reset_requested"), values });
+  });
+}
 
 export default function ForgotPasswordPage() {
   const { t } = useTranslation();

@@ -1,3 +1,4 @@
+import type { ActionFunctionArgs } from "@remix-run/node";
 import { LIMITS } from "~/lib/limits";
 import { Form, Link, useActionData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
@@ -15,11 +16,13 @@ export const meta = titleMeta("titles.register");
 
 export { visitorLoader as loader } from "~/web/auth.server";
 
-export const action = visitorFormAction(async ({ request, values }) => {
-  await registerUser(values, await clientOf(request));
-  const { t } = await getRequestT(request);
-  return redirectWithSuccess("/auth/login", t("register_success"));
-});
+export async function action(args: ActionFunctionArgs) {
+  return visitorFormAction(args, async ({ request, values }) => {
+    await registerUser(values, await clientOf(request));
+    const { t } = await getRequestT(request);
+    return redirectWithSuccess("/auth/login", t("register_success"));
+  });
+}
 
 export default function RegisterPage() {
   const { t } = useTranslation();
