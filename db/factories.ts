@@ -48,6 +48,8 @@ export async function createUser(db: Kysely<Database>, overrides: UserOverrides 
     rating_count: 0,
     rating_sum: 0,
     locale: null,
+    // Confirmed unless the test says otherwise (null: an account that has not opened its link).
+    email_verified_at: now,
     created_at: now,
     updated_at: now,
     ...rest,
@@ -59,12 +61,16 @@ export async function createUser(db: Kysely<Database>, overrides: UserOverrides 
     password_hash: passwordHash(password),
   };
   user.email = user.email.toLowerCase();
-  // Without a language the column is left out, so the factory also serves schemas before it
-  // existed (the migration tests go back to earlier versions).
-  const { locale, ...row } = user;
+  // Without a language or a confirmation the column is left out, so the factory also serves
+  // schemas before it existed (the migration tests go back to earlier versions).
+  const { locale, email_verified_at, ...row } = user;
   await db
     .insertInto("users")
-    .values(locale === null ? row : user)
+    .values({
+      ...row,
+      ...(locale === null ? {} : { locale }),
+      ...(email_verified_at === null ? {} : { email_verified_at }),
+    })
     .execute();
   return { ...user, password };
 }
