@@ -29,7 +29,7 @@ import { getSession } from "~/web/session.server";
 import { getToast } from "~/web/toast.server";
 import { toUserJson } from "~/services/accounts/users.server";
 import { needsVerification } from "~/services/accounts/verification.server";
-import { VerifyEmailBanner } from "~/components/verify-email-banner";
+import { VerifyEmailBanner } from "~/components/accounts/verify-email-banner";
 import styles from "~/styles/app.css";
 
 export const links: LinksFunction = () => [

@@ -1,7 +1,7 @@
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { Field, FormMessage } from "~/components/form";
+import { Field, FormMessage } from "~/components/ui/form";
 import { titleMeta } from "~/lib/meta";
 import { usePending } from "~/lib/pending";
 import { requestEmailChange } from "~/services/accounts/verification.server";

@@ -2,8 +2,8 @@ import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
-import { AuthLayout } from "~/components/auth-layout";
-import { Alert } from "~/components/form";
+import { AuthLayout } from "~/components/accounts/auth-layout";
+import { Alert } from "~/components/ui/form";
 import { titleMeta } from "~/lib/meta";
 import { usePending } from "~/lib/pending";
 import { resendVerification, verifyEmail } from "~/services/accounts/verification.server";
