@@ -47,6 +47,7 @@ export async function createUser(db: Kysely<Database>, overrides: UserOverrides 
     remote: 1,
     rating_count: 0,
     rating_sum: 0,
+    storage_bytes: 0,
     locale: null,
     // Confirmed unless the test says otherwise (null: an account that has not opened its link).
     email_verified_at: now,
@@ -61,15 +62,16 @@ export async function createUser(db: Kysely<Database>, overrides: UserOverrides 
     password_hash: passwordHash(password),
   };
   user.email = user.email.toLowerCase();
-  // Without a language or a confirmation the column is left out, so the factory also serves
-  // schemas before it existed (the migration tests go back to earlier versions).
-  const { locale, email_verified_at, ...row } = user;
+  // Without a language, a confirmation (or stored bytes) the column is left out, so the factory
+  // also serves schemas before it existed (the migration tests go back to earlier versions).
+  const { locale, email_verified_at, storage_bytes, ...row } = user;
   await db
     .insertInto("users")
     .values({
       ...row,
       ...(locale === null ? {} : { locale }),
       ...(email_verified_at === null ? {} : { email_verified_at }),
+      ...(Number(storage_bytes) === 0 ? {} : { storage_bytes }),
     })
     .execute();
   return { ...user, password };
