@@ -5,7 +5,7 @@ import { db, transaction } from "../../../db";
 import type { ContractParty, Database, MessageFileRow, MessageRow, UserRow } from "../../../db/schema";
 import type { Kysely } from "kysely";
 import { queueMessageEmail } from "./email.server";
-import { AppError, parseInput } from "../platform/errors.server";
+import { AppError } from "../platform/errors.server";
 import { asParty } from "../platform/participants.server";
 import { consumeWrite } from "../platform/rate-limit.server";
 import { assertId, now } from "../platform/records.server";

@@ -4,7 +4,7 @@ import { MAX_PORTFOLIO_ITEMS, checkFields, portfolioItemSchema, portfolioPatchSc
 import { db, transaction } from "../../../db";
 import { engine } from "../../../db/dialect";
 import type { PortfolioItemRow, UserRow } from "../../../db/schema";
-import { AppError, parseInput } from "../platform/errors.server";
+import { AppError } from "../platform/errors.server";
 import { assertId, now } from "../platform/records.server";
 import { assertRoleFor } from "../platform/roles.server";
 import { consumeWrite } from "../platform/rate-limit.server";
