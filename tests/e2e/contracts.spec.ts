@@ -67,7 +67,10 @@ function story() {
     await julia.goto("/notifications");
     await julia.getByRole("button", { name: new RegExp(`Marina pediu alterações em “${title}”`) }).click();
     await expect(julia).toHaveURL(new RegExp(`/contracts/${id}$`));
-    await expect(julia.getByText("Gostaria de uma versão do logotipo em fundo escuro.")).toBeVisible();
+    // The request is at the top of the page, with its text (and in the history too).
+    await expect(julia.getByRole("region", { name: /Alterações pedidas em/ })).toContainText(
+      "Gostaria de uma versão do logotipo em fundo escuro.",
+    );
     await julia.getByLabel("Mensagem da entrega").fill("Versão em fundo escuro incluída.");
     await julia.getByRole("button", { name: "Enviar entrega" }).click();
     await expect(toast(julia, "Entrega enviada!")).toBeVisible();
