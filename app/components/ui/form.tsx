@@ -1,10 +1,19 @@
-import type { InputHTMLAttributes, ReactNode, TextareaHTMLAttributes } from "react";
+import { Form, useActionData, type FormProps } from "@remix-run/react";
+import type { InputHTMLAttributes, ReactNode, SelectHTMLAttributes, TextareaHTMLAttributes } from "react";
+import { usePending } from "~/lib/pending";
 import type { FormErrorData } from "~/web/errors.server";
 
-type FieldFrameProps = { id: string; label: string; error?: string; hint?: ReactNode };
+/** What every field has: its name (and id, by default the name), its label, its error or hint. */
+type FieldBase = { name: string; label: string; error?: string; hint?: ReactNode; id?: string };
 
 /** Label above, the control, then its error (or hint) announced with it. */
-function FieldFrame({ id, label, error, hint, children }: FieldFrameProps & { children: ReactNode }) {
+function FieldFrame({
+  id,
+  label,
+  error,
+  hint,
+  children,
+}: Omit<FieldBase, "name"> & { id: string; children: ReactNode }) {
   return (
     <div className={`field${error ? " has-error" : ""}`}>
       <label htmlFor={id}>{label}</label>
@@ -22,21 +31,21 @@ function FieldFrame({ id, label, error, hint, children }: FieldFrameProps & { ch
   );
 }
 
-function ariaFor({ id, error, hint }: Omit<FieldFrameProps, "label">) {
+function ariaFor({ id, error, hint }: { id: string; error?: string; hint?: ReactNode }) {
   return {
     "aria-invalid": error ? true : undefined,
     "aria-describedby": error ? `${id}-error` : hint ? `${id}-hint` : undefined,
   };
 }
 
-type FieldProps = {
-  name: string;
-  label: string;
-  error?: string;
-  hint?: ReactNode;
-} & InputHTMLAttributes<HTMLInputElement>;
-
-export function Field({ name, label, error, hint, id = name, ...input }: FieldProps) {
+export function Field({
+  name,
+  label,
+  error,
+  hint,
+  id = name,
+  ...input
+}: FieldBase & InputHTMLAttributes<HTMLInputElement>) {
   return (
     <FieldFrame id={id} label={label} error={error} hint={hint}>
       <input id={id} name={name} {...ariaFor({ id, error, hint })} {...input} />
@@ -44,19 +53,80 @@ export function Field({ name, label, error, hint, id = name, ...input }: FieldPr
   );
 }
 
-type TextAreaProps = {
-  name: string;
-  label: string;
-  error?: string;
-  hint?: ReactNode;
-} & TextareaHTMLAttributes<HTMLTextAreaElement>;
-
-export function TextAreaField({ name, label, error, hint, id = name, ...area }: TextAreaProps) {
+export function TextAreaField({
+  name,
+  label,
+  error,
+  hint,
+  id = name,
+  ...area
+}: FieldBase & TextareaHTMLAttributes<HTMLTextAreaElement>) {
   return (
     <FieldFrame id={id} label={label} error={error} hint={hint}>
       <textarea id={id} name={name} {...ariaFor({ id, error, hint })} {...area} />
     </FieldFrame>
   );
+}
+
+type SelectProps = FieldBase & {
+  options: readonly { value: string; label: string }[];
+  /** Selected at first; none selects the empty option. */
+  value?: string;
+  /** An empty first option that cannot be chosen again ("Selecione"). */
+  placeholder?: string;
+  /** An empty first option that can be chosen ("Qualquer"). */
+  anyLabel?: string;
+} & Omit<SelectHTMLAttributes<HTMLSelectElement>, "value" | "defaultValue">;
+
+export function SelectField({
+  name,
+  label,
+  error,
+  hint,
+  id = name,
+  options,
+  value,
+  placeholder,
+  anyLabel,
+  ...select
+}: SelectProps) {
+  return (
+    <FieldFrame id={id} label={label} error={error} hint={hint}>
+      <select id={id} name={name} defaultValue={value ?? ""} {...ariaFor({ id, error, hint })} {...select}>
+        {placeholder ? (
+          <option value="" disabled>
+            {placeholder}
+          </option>
+        ) : anyLabel !== undefined ? (
+          <option value="">{anyLabel}</option>
+        ) : null}
+        {options.map((o) => (
+          <option key={o.value} value={o.value}>
+            {o.label}
+          </option>
+        ))}
+      </select>
+    </FieldFrame>
+  );
+}
+
+/**
+ * Ties fields to a refused form: `field("message")` is the field's name, what the user typed
+ * (else `fallback`, e.g. the stored value) and its error, so nothing typed is lost.
+ */
+export function fieldsOf(data: FormErrorData | null | undefined) {
+  return (name: string, fallback?: string) => ({
+    name,
+    defaultValue: data?.values?.[name] ?? fallback,
+    error: data?.errors?.[name],
+  });
+}
+
+/** The action's refusal when it belongs to the form posting `intent` (with no intent: any refusal). */
+export function useRefusal(intent?: string): FormErrorData | null {
+  const data = useActionData<FormErrorData>();
+  if (!data) return null;
+  return intent === undefined || data.values?.intent === intent ? data : null;
 }
 
 /** The form-level notice: alert-success or alert-danger, as the product's notification state (alert-success / alert-danger). */
@@ -72,4 +142,104 @@ export function Alert({ type, children }: { type: "success" | "danger"; children
 export function FormMessage({ data }: { data?: FormErrorData | null }) {
   if (!data?.message) return null;
   return <Alert type="danger">{data.message}</Alert>;
+}
+
+type SubmitProps = {
+  /** The form is being sent: the button is disabled and says `busyLabel` if there is one. */
+  busy?: boolean;
+  label: ReactNode;
+  busyLabel?: ReactNode;
+  className?: string;
+};
+
+export function SubmitButton({ busy, label, busyLabel, className = "btn btn-primary" }: SubmitProps) {
+  return (
+    <button type="submit" className={className} disabled={busy}>
+      {busy && busyLabel ? busyLabel : label}
+    </button>
+  );
+}
+
+/** The row under a form: what goes before (a cancel link), then the submit button. */
+export function FormActions({ children, ...submit }: SubmitProps & { children?: ReactNode }) {
+  return (
+    <div className="form-actions">
+      {children}
+      <SubmitButton {...submit} />
+    </div>
+  );
+}
+
+type FormCardProps = {
+  /** Names the ids: the heading is `${name}-title`. */
+  name: string;
+  title: ReactNode;
+  intro?: ReactNode;
+  /** The refusal of this form, shown above it. */
+  refusal?: FormErrorData | null;
+  /** The hidden intent that tells this form apart from the page's others. */
+  intent?: string;
+  heading?: "h2" | "h3";
+  className?: string;
+  id?: string;
+  /** Below the form, inside the card. */
+  footer?: ReactNode;
+  children: ReactNode;
+} & Pick<FormProps, "encType" | "preventScrollReset">;
+
+/** A card holding one form of a page: heading, intro, the form's refusal, then the form itself. */
+export function FormCard({
+  name,
+  title,
+  intro,
+  refusal,
+  intent,
+  heading: Heading = "h3",
+  className = "card",
+  id,
+  footer,
+  children,
+  encType,
+  preventScrollReset,
+}: FormCardProps) {
+  return (
+    <section className={className} id={id} aria-labelledby={`${name}-title`}>
+      <Heading id={`${name}-title`}>{title}</Heading>
+      {intro ? <p className="muted">{intro}</p> : null}
+      <FormMessage data={refusal} />
+      <Form method="post" encType={encType} className="stack" noValidate preventScrollReset={preventScrollReset}>
+        {intent ? <input type="hidden" name="intent" value={intent} /> : null}
+        {children}
+      </Form>
+      {footer}
+    </section>
+  );
+}
+
+/** A one-button form posting `intent` (and the hidden `fields`), disabled while it is being sent. */
+export function IntentButton({
+  intent,
+  fields = {},
+  className = "btn btn-secondary",
+  title,
+  children,
+}: {
+  intent: string;
+  fields?: Record<string, string>;
+  className?: string;
+  title?: string;
+  children: ReactNode;
+}) {
+  const busy = usePending(intent);
+  return (
+    <Form method="post">
+      <input type="hidden" name="intent" value={intent} />
+      {Object.entries(fields).map(([name, value]) => (
+        <input key={name} type="hidden" name={name} value={value} />
+      ))}
+      <button type="submit" className={className} disabled={busy} title={title}>
+        {children}
+      </button>
+    </Form>
+  );
 }
