@@ -7,6 +7,7 @@ import { formatMoney } from "~/lib/money";
 import { displayNameOf } from "~/lib/users";
 import { ApplicationStatusBadge, type Role } from "./badges";
 import { RatingSummary, type RatingData } from "~/components/reputation/rating";
+import { Tags } from "~/components/ui/tags";
 
 export type ApplicationCardData = {
   id: string;
@@ -97,15 +98,9 @@ export function ApplicationCard({
                   {item.opportunity.title}
                 </Link>
               </p>
-            ) : item.freelancer.skills.length ? (
-              <ul className="tags tags-sm">
-                {item.freelancer.skills.slice(0, 5).map((s) => (
-                  <li key={s} className="tag">
-                    {s}
-                  </li>
-                ))}
-              </ul>
-            ) : null}
+            ) : (
+              <Tags items={item.freelancer.skills.slice(0, 5)} small />
+            )}
           </>
         ) : (
           <>

@@ -4,6 +4,7 @@ import { useTranslation } from "react-i18next";
 import { dateTimeFormat, formatDate } from "~/lib/format";
 import { formatRange } from "~/lib/money";
 import { ApplicationStatusBadge, OpportunityStatusBadge, type Role } from "./badges";
+import { Tags } from "~/components/ui/tags";
 
 export type OpportunityCardData = {
   uuid: string;
@@ -67,15 +68,7 @@ export function OpportunityCard({ item, viewer }: { item: OpportunityCardData; v
         <Link to={`/opportunities/${item.uuid}`}>{item.title}</Link>
       </h3>
       <p className="opp-card-desc">{item.description}</p>
-      {item.skills.length ? (
-        <ul className="tags">
-          {item.skills.map((skill) => (
-            <li key={skill} className="tag">
-              {skill}
-            </li>
-          ))}
-        </ul>
-      ) : null}
+      <Tags items={item.skills} />
       <ul className="meta-list">
         <li>{place}</li>
         <li>

@@ -8,6 +8,8 @@ import { requireUser } from "~/web/auth.server";
 import { toUserJson } from "~/services/accounts/users.server";
 import { useRootData } from "~/lib/root-data";
 import { displayNameOf } from "~/lib/users";
+import { Tags } from "~/components/ui/tags";
+import { Facts } from "~/components/ui/facts";
 
 export const meta = titleMeta("titles.profile");
 
@@ -33,36 +35,23 @@ export default function ProfilePage() {
             {t("profile.edit")}
           </Link>
         </div>
-        <dl className="details">
-          <div>
-            <dt>{t("fields.email")}</dt>
-            <dd>{user.email}</dd>
-          </div>
-          <div>
-            <dt>{t("profile.member_since")}</dt>
-            <dd>{formatDate(user.created_at, i18n.language)}</dd>
-          </div>
-          <div className="wide">
-            <dt>{t("fields.bio")}</dt>
-            <dd>{user.bio || <span className="muted">{t("profile.no_bio")}</span>}</dd>
-          </div>
-          <div className="wide">
-            <dt>{t("fields.skills")}</dt>
-            <dd>
-              {user.skills.length ? (
-                <ul className="tags">
-                  {user.skills.map((skill) => (
-                    <li key={skill} className="tag">
-                      {skill}
-                    </li>
-                  ))}
-                </ul>
-              ) : (
-                <span className="muted">{t("profile.no_skills")}</span>
-              )}
-            </dd>
-          </div>
-        </dl>
+        <Facts
+          className="details"
+          items={[
+            { label: t("fields.email"), value: user.email },
+            { label: t("profile.member_since"), value: formatDate(user.created_at, i18n.language) },
+            {
+              label: t("fields.bio"),
+              value: user.bio || <span className="muted">{t("profile.no_bio")}</span>,
+              wide: true,
+            },
+            {
+              label: t("fields.skills"),
+              value: <Tags items={user.skills} empty={<span className="muted">{t("profile.no_skills")}</span>} />,
+              wide: true,
+            },
+          ]}
+        />
       </section>
     </div>
   );
