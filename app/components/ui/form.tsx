@@ -144,6 +144,16 @@ export function FormMessage({ data }: { data?: FormErrorData | null }) {
   return <Alert type="danger">{data.message}</Alert>;
 }
 
+/**
+ * The page's own refusal, above everything: one that no form of the page shows beside itself
+ * (those posting one of `shownBy`, and any form showing an error on one of `fields`).
+ */
+export function PageRefusal({ shownBy = [], fields = [] }: { shownBy?: string[]; fields?: string[] }) {
+  const data = useActionData<FormErrorData>();
+  const shown = shownBy.includes(data?.values?.intent ?? "") || fields.some((field) => data?.errors?.[field]);
+  return <FormMessage data={shown ? null : data} />;
+}
+
 type SubmitProps = {
   /** The form is being sent: the button is disabled and says `busyLabel` if there is one. */
   busy?: boolean;

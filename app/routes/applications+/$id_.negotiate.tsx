@@ -1,19 +1,11 @@
 import { LIMITS } from "~/lib/limits";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
-import { Link, useActionData, useLoaderData } from "@remix-run/react";
+import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import {
-  fieldsOf,
-  FormActions,
-  FormCard,
-  FormMessage,
-  IntentButton,
-  TextAreaField,
-  useRefusal,
-} from "~/components/ui/form";
-import { ActionsCard, JumpLink } from "~/components/ui/actions";
+import { fieldsOf, FormActions, FormCard, PageRefusal, TextAreaField, useRefusal } from "~/components/ui/form";
+import { ActionsCard } from "~/components/ui/actions";
 import { ApplicationStatusBadge, OpportunityStatusBadge } from "~/components/marketplace/badges";
-import { ConfirmLink, ConfirmPanel } from "~/components/ui/confirm";
+import { ConfirmPanel } from "~/components/ui/confirm";
 import { MarketErrorBoundary } from "~/components/layout/error-boundary";
 import { OfferHistory, TermsCompare, TermsFields } from "~/components/marketplace/offers";
 import { loadApplicationFor } from "~/web/application-page.server";
@@ -103,13 +95,11 @@ function CounterForm({ current }: { current: { price_cents: number; delivery_day
 
 export default function NegotiatePage() {
   const { application: a, viewer, actions } = useLoaderData<typeof loader>();
-  const data = useActionData<typeof action>();
   const { t, i18n } = useTranslation("market");
   const here = `/applications/${a.id}/negotiate`;
   const offers = a.offers;
   const current = offers[offers.length - 1];
   const previous = offers.length > 1 ? offers[offers.length - 2]! : null;
-  const pageError = data && data.values?.intent !== "counter" ? data : null;
   const negotiating = isNegotiating(a.status);
   const yourTurn = negotiating && a.awaiting === viewer;
   const other = viewer === "merchant" ? displayNameOf(a.freelancer) : a.opportunity.merchant.display_name;
@@ -137,7 +127,7 @@ export default function NegotiatePage() {
         }
       />
 
-      <FormMessage data={pageError} />
+      <PageRefusal shownBy={["counter"]} />
       <ConfirmPanel intent="reject" cancelHref={here} allowed={actions.includes("reject")}>
         <TextAreaField
           name="message"
@@ -169,26 +159,23 @@ export default function NegotiatePage() {
             )}
           </section>
 
-          <ActionsCard title={t("negotiate.actions")} empty={actions.length === 0 ? t("negotiate.no_actions") : null}>
-            {actions.includes("accept") && current ? (
-              <IntentButton intent="accept" fields={{ offer_id: current.id }} className="btn btn-primary">
-                ✓ {t("negotiate.accept")} ({formatMoney(current.price_cents, i18n.language)})
-              </IntentButton>
-            ) : null}
-            {actions.includes("counter") ? (
-              <JumpLink to="counter-title">{t("negotiate.counter_heading")}</JumpLink>
-            ) : null}
-            {actions.includes("reject") ? (
-              <ConfirmLink from={here} intent="reject">
-                {t("negotiate.reject")}
-              </ConfirmLink>
-            ) : null}
-            {actions.includes("withdraw") ? (
-              <ConfirmLink from={here} intent="withdraw">
-                {t("negotiate.withdraw")}
-              </ConfirmLink>
-            ) : null}
-          </ActionsCard>
+          <ActionsCard
+            title={t("negotiate.actions")}
+            empty={t("negotiate.no_actions")}
+            here={here}
+            open={actions}
+            moves={{
+              accept: current && {
+                post: "accept",
+                primary: true,
+                fields: { offer_id: current.id },
+                label: `✓ ${t("negotiate.accept")} (${formatMoney(current.price_cents, i18n.language)})`,
+              },
+              counter: { jump: "counter-title", label: t("negotiate.counter_heading") },
+              reject: { confirm: "reject", label: t("negotiate.reject") },
+              withdraw: { confirm: "withdraw", label: t("negotiate.withdraw") },
+            }}
+          />
 
           {actions.includes("counter") ? <CounterForm current={a} /> : null}
         </div>

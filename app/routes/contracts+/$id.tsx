@@ -1,18 +1,10 @@
 import { LIMITS } from "~/lib/limits";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
-import { Link, useActionData, useLoaderData } from "@remix-run/react";
+import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import {
-  fieldsOf,
-  FormActions,
-  FormCard,
-  FormMessage,
-  IntentButton,
-  TextAreaField,
-  useRefusal,
-} from "~/components/ui/form";
-import { ActionsCard, JumpLink } from "~/components/ui/actions";
-import { ConfirmLink, ConfirmPanel } from "~/components/ui/confirm";
+import { fieldsOf, FormActions, FormCard, PageRefusal, TextAreaField, useRefusal } from "~/components/ui/form";
+import { ActionsCard } from "~/components/ui/actions";
+import { ConfirmPanel } from "~/components/ui/confirm";
 import { Facts } from "~/components/ui/facts";
 import { FilesField } from "~/components/ui/files-field";
 import { ContractStatusBadge, ContractTimeline, DueCountdown, daysUntil } from "~/components/contracts/contract";
@@ -103,7 +95,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 
 function DeliverForm() {
   const { t } = useTranslation("market");
-  const data = useActionData<typeof action>();
+  const data = useRefusal();
   const busy = usePending("deliver");
   // A delivery too large to read comes back without its fields, but with the error on the files.
   const mine = data?.values?.intent === "deliver" || data?.errors?.files ? data : null;
@@ -171,16 +163,10 @@ function ReasonField({ intent }: { intent: string }) {
 
 export default function ContractPage() {
   const { contract: c, reviews, viewer, now } = useLoaderData<typeof loader>();
-  const data = useActionData<typeof action>();
   const { t, i18n } = useTranslation("market");
   const here = `/contracts/${c.id}`;
   const actions = c.allowed_actions;
   const other = viewer === "merchant" ? c.freelancer : c.merchant;
-  const formIntents = ["deliver", "request_changes", "review", "reply"];
-  const pageError =
-    data && !formIntents.includes(data.values?.intent ?? "") && !data.errors?.files && !data.errors?.reason
-      ? data
-      : null;
   const date = (iso: string | null) => (iso ? formatDate(iso, i18n.language) : "");
 
   return (
@@ -209,7 +195,7 @@ export default function ContractPage() {
         actions={<ContractStatusBadge status={c.status} overdue={c.overdue} />}
       />
 
-      <FormMessage data={pageError} />
+      <PageRefusal shownBy={["deliver", "request_changes", "review", "reply"]} fields={["files", "reason"]} />
       <ConfirmPanel intent="cancel_contract" cancelHref={here} allowed={actions.includes("cancel")}>
         <ReasonField intent="cancel_contract" />
       </ConfirmPanel>
@@ -299,37 +285,29 @@ export default function ContractPage() {
             />
           </section>
 
-          <ActionsCard title={t("contract.actions")} empty={actions.length === 0 ? t("contract.no_actions") : null}>
-            {actions.includes("approve") ? (
-              <IntentButton intent="approve" className="btn btn-primary" title={t("contract.approve_hint")}>
-                ✓ {t("contract.approve")}
-              </IntentButton>
-            ) : null}
-            {actions.includes("deliver") ? (
-              <JumpLink to="deliver-title">{t("contract.deliver_heading")}</JumpLink>
-            ) : null}
-            {actions.includes("request_changes") ? (
-              <JumpLink to="changes-title">{t("contract.changes_heading")}</JumpLink>
-            ) : null}
-            {actions.includes("accept_cancellation") ? (
-              <ConfirmLink from={here} intent="accept_cancellation">
-                {t("contract.accept_cancellation")}
-              </ConfirmLink>
-            ) : null}
-            {actions.includes("decline_cancellation") ? (
-              <IntentButton intent="decline_cancellation">{t("contract.decline_cancellation")}</IntentButton>
-            ) : null}
-            {actions.includes("cancel") ? (
-              <ConfirmLink from={here} intent="cancel_contract">
-                {viewer === "merchant" ? t("contract.cancel") : t("contract.withdraw")}
-              </ConfirmLink>
-            ) : null}
-            {actions.includes("request_cancellation") ? (
-              <ConfirmLink from={here} intent="request_cancellation">
-                {t("contract.request_cancellation")}
-              </ConfirmLink>
-            ) : null}
-          </ActionsCard>
+          <ActionsCard
+            title={t("contract.actions")}
+            empty={t("contract.no_actions")}
+            here={here}
+            open={actions}
+            moves={{
+              approve: {
+                post: "approve",
+                primary: true,
+                title: t("contract.approve_hint"),
+                label: `✓ ${t("contract.approve")}`,
+              },
+              deliver: { jump: "deliver-title", label: t("contract.deliver_heading") },
+              request_changes: { jump: "changes-title", label: t("contract.changes_heading") },
+              accept_cancellation: { confirm: "accept_cancellation", label: t("contract.accept_cancellation") },
+              decline_cancellation: { post: "decline_cancellation", label: t("contract.decline_cancellation") },
+              cancel: {
+                confirm: "cancel_contract",
+                label: viewer === "merchant" ? t("contract.cancel") : t("contract.withdraw"),
+              },
+              request_cancellation: { confirm: "request_cancellation", label: t("contract.request_cancellation") },
+            }}
+          />
 
           {actions.includes("deliver") ? <DeliverForm /> : null}
           {actions.includes("request_changes") ? <ChangesForm /> : null}

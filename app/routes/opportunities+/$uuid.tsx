@@ -1,14 +1,14 @@
 import { LIMITS } from "~/lib/limits";
 import { RatingSummary } from "~/components/reputation/rating";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Link, useActionData, useLoaderData } from "@remix-run/react";
+import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { Avatar } from "~/components/ui/avatar";
 import {
   fieldsOf,
   FormActions,
   FormCard,
-  FormMessage,
+  PageRefusal,
   IntentButton,
   TextAreaField,
   useRefusal,
@@ -105,7 +105,6 @@ function ApplyForm() {
 
 export default function OpportunityPage() {
   const { opportunity: o, role, isOwner } = useLoaderData<typeof loader>();
-  const data = useActionData<typeof action>();
   const { t, i18n } = useTranslation("market");
   const may = (action: (typeof o.allowed_actions)[number]) => o.allowed_actions.includes(action);
   const here = `/opportunities/${o.uuid}`;
@@ -113,7 +112,6 @@ export default function OpportunityPage() {
     o.location_type === "remote" || !o.city
       ? t(`location_types.${o.location_type}`)
       : `${t(`location_types.${o.location_type}`)} · ${o.city}`;
-  const pageError = data && data.values?.intent !== "apply" ? data : null;
 
   return (
     <div className="page">
@@ -122,7 +120,7 @@ export default function OpportunityPage() {
           ← {t("details.back")}
         </Link>
       </Breadcrumb>
-      <FormMessage data={pageError} />
+      <PageRefusal shownBy={["apply"]} />
       <ConfirmPanel intent="close" cancelHref={here} allowed={isOwner && may("close")} />
       <ConfirmPanel intent="delete" cancelHref={here} allowed={isOwner && may("delete")} />
       <div className="detail-layout">
