@@ -1,7 +1,7 @@
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { formatDate } from "~/lib/format";
-import { Avatar } from "~/components/ui/avatar";
+import { ProfileSheet } from "~/components/ui/profile-sheet";
 import { RatingSummary, type RatingData } from "./rating";
 import { Tags } from "~/components/ui/tags";
 import { Facts, type Fact } from "~/components/ui/facts";
@@ -34,15 +34,7 @@ export function PublicProfile({
   const { t, i18n } = useTranslation();
   return (
     <div className="page">
-      <section className="card profile-card">
-        <div className="profile-head">
-          <Avatar user={profile} size="lg" />
-          <div>
-            <h2>{profile.name}</h2>
-            {profile.display_name ? <p className="muted">{profile.full_name}</p> : null}
-            <span className={`badge badge-${profile.account_type}`}>{t(`account_types.${profile.account_type}`)}</span>
-          </div>
-        </div>
+      <ProfileSheet person={profile} name={profile.name}>
         <Facts
           className="details"
           items={[
@@ -69,7 +61,7 @@ export function PublicProfile({
             },
           ]}
         />
-      </section>
+      </ProfileSheet>
       {children}
     </div>
   );

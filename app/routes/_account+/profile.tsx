@@ -1,7 +1,7 @@
 import { json, type LoaderFunctionArgs } from "@remix-run/node";
 import { Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { Avatar } from "~/components/ui/avatar";
+import { ProfileSheet } from "~/components/ui/profile-sheet";
 import { formatDate } from "~/lib/format";
 import { titleMeta } from "~/lib/meta";
 import { requireUser } from "~/web/auth.server";
@@ -23,18 +23,15 @@ export default function ProfilePage() {
   if (!user) return null;
   return (
     <div className="page">
-      <section className="card profile-card">
-        <div className="profile-head">
-          <Avatar user={user} size="lg" />
-          <div>
-            <h2>{displayNameOf(user)}</h2>
-            {user.display_name ? <p className="muted">{user.full_name}</p> : null}
-            <span className={`badge badge-${user.account_type}`}>{t(`account_types.${user.account_type}`)}</span>
-          </div>
+      <ProfileSheet
+        person={user}
+        name={displayNameOf(user)}
+        action={
           <Link to="/pages/profile-setting" className="btn btn-secondary profile-edit">
             {t("profile.edit")}
           </Link>
-        </div>
+        }
+      >
         <Facts
           className="details"
           items={[
@@ -52,7 +49,7 @@ export default function ProfilePage() {
             },
           ]}
         />
-      </section>
+      </ProfileSheet>
     </div>
   );
 }
