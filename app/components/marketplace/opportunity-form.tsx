@@ -24,6 +24,12 @@ export type OpportunityFormValues = Partial<
   >
 >;
 
+/** The budget's two fields, each with its example. */
+const BUDGET_BOUNDS = [
+  ["budget_min", "1.000,00"],
+  ["budget_max", "2.500,00"],
+] as const;
+
 export function OpportunityForm({
   values,
   data,
@@ -98,22 +104,17 @@ export function OpportunityForm({
             {errors.budget_type ? <p className="field-error">{errors.budget_type}</p> : null}
           </fieldset>
           <div className="grid-2">
-            <Field
-              {...field("budget_min")}
-              label={t("fields.budget_min")}
-              hint={t("fields.budget_hint")}
-              inputMode="decimal"
-              placeholder="1.000,00"
-              required
-            />
-            <Field
-              {...field("budget_max")}
-              label={t("fields.budget_max")}
-              hint={t("fields.budget_hint")}
-              inputMode="decimal"
-              placeholder="2.500,00"
-              required
-            />
+            {BUDGET_BOUNDS.map(([name, placeholder]) => (
+              <Field
+                key={name}
+                {...field(name)}
+                label={t(`fields.${name}`)}
+                hint={t("fields.budget_hint")}
+                inputMode="decimal"
+                placeholder={placeholder}
+                required
+              />
+            ))}
           </div>
           <Field {...field("deadline")} type="date" label={t("fields.deadline")} hint={t("fields.deadline_hint")} />
         </fieldset>
