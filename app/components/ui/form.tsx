@@ -6,18 +6,32 @@ import type { FormErrorData } from "~/web/errors.server";
 /** What every field has: its name (and id, by default the name), its label, its error or hint. */
 type FieldBase = { name: string; label: string; error?: string; hint?: ReactNode; id?: string };
 
-/** Label above, the control, then its error (or hint) announced with it. */
+/** The attributes that tie a control to its frame: id, name, and what announces its error or hint. */
+type ControlAttrs = { id: string; name: string; "aria-invalid"?: true; "aria-describedby"?: string };
+
+/** A field's frame apart from the rest of its props (those of its control). */
+function framed<P extends FieldBase>({ name, label, error, hint, id = name, ...control }: P) {
+  return [{ name, label, error, hint, id }, control] as const;
+}
+
+/** Label above, the control (drawn by `children` with its attributes), then its error (or hint) announced with it. */
 function FieldFrame({
-  id,
+  name,
   label,
   error,
   hint,
+  id,
   children,
-}: Omit<FieldBase, "name"> & { id: string; children: ReactNode }) {
+}: FieldBase & { id: string; children: (attrs: ControlAttrs) => ReactNode }) {
   return (
     <div className={`field${error ? " has-error" : ""}`}>
       <label htmlFor={id}>{label}</label>
-      {children}
+      {children({
+        id,
+        name,
+        "aria-invalid": error ? true : undefined,
+        "aria-describedby": error ? `${id}-error` : hint ? `${id}-hint` : undefined,
+      })}
       {error ? (
         <p className="field-error" id={`${id}-error`}>
           {error}
@@ -31,41 +45,14 @@ function FieldFrame({
   );
 }
 
-function ariaFor({ id, error, hint }: { id: string; error?: string; hint?: ReactNode }) {
-  return {
-    "aria-invalid": error ? true : undefined,
-    "aria-describedby": error ? `${id}-error` : hint ? `${id}-hint` : undefined,
-  };
+export function Field(props: FieldBase & InputHTMLAttributes<HTMLInputElement>) {
+  const [field, input] = framed(props);
+  return <FieldFrame {...field}>{(attrs) => <input {...attrs} {...input} />}</FieldFrame>;
 }
 
-export function Field({
-  name,
-  label,
-  error,
-  hint,
-  id = name,
-  ...input
-}: FieldBase & InputHTMLAttributes<HTMLInputElement>) {
-  return (
-    <FieldFrame id={id} label={label} error={error} hint={hint}>
-      <input id={id} name={name} {...ariaFor({ id, error, hint })} {...input} />
-    </FieldFrame>
-  );
-}
-
-export function TextAreaField({
-  name,
-  label,
-  error,
-  hint,
-  id = name,
-  ...area
-}: FieldBase & TextareaHTMLAttributes<HTMLTextAreaElement>) {
-  return (
-    <FieldFrame id={id} label={label} error={error} hint={hint}>
-      <textarea id={id} name={name} {...ariaFor({ id, error, hint })} {...area} />
-    </FieldFrame>
-  );
+export function TextAreaField(props: FieldBase & TextareaHTMLAttributes<HTMLTextAreaElement>) {
+  const [field, area] = framed(props);
+  return <FieldFrame {...field}>{(attrs) => <textarea {...attrs} {...area} />}</FieldFrame>;
 }
 
 type SelectProps = FieldBase & {
@@ -78,34 +65,26 @@ type SelectProps = FieldBase & {
   anyLabel?: string;
 } & Omit<SelectHTMLAttributes<HTMLSelectElement>, "value" | "defaultValue">;
 
-export function SelectField({
-  name,
-  label,
-  error,
-  hint,
-  id = name,
-  options,
-  value,
-  placeholder,
-  anyLabel,
-  ...select
-}: SelectProps) {
+export function SelectField(props: SelectProps) {
+  const [field, { options, value, placeholder, anyLabel, ...select }] = framed(props);
   return (
-    <FieldFrame id={id} label={label} error={error} hint={hint}>
-      <select id={id} name={name} defaultValue={value ?? ""} {...ariaFor({ id, error, hint })} {...select}>
-        {placeholder ? (
-          <option value="" disabled>
-            {placeholder}
-          </option>
-        ) : anyLabel !== undefined ? (
-          <option value="">{anyLabel}</option>
-        ) : null}
-        {options.map((o) => (
-          <option key={o.value} value={o.value}>
-            {o.label}
-          </option>
-        ))}
-      </select>
+    <FieldFrame {...field}>
+      {(attrs) => (
+        <select {...attrs} defaultValue={value ?? ""} {...select}>
+          {placeholder ? (
+            <option value="" disabled>
+              {placeholder}
+            </option>
+          ) : anyLabel !== undefined ? (
+            <option value="">{anyLabel}</option>
+          ) : null}
+          {options.map((o) => (
+            <option key={o.value} value={o.value}>
+              {o.label}
+            </option>
+          ))}
+        </select>
+      )}
     </FieldFrame>
   );
 }
