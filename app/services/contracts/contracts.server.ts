@@ -34,7 +34,7 @@ import { asParty, partyOf, personJson, PEOPLE_COLUMNS } from "../platform/partic
 import { stateMachine } from "../platform/state-machine.server";
 import { consumeWrite } from "../platform/rate-limit.server";
 import { now, offsetOf, pageMeta, type PageMeta } from "../platform/records.server";
-import { notify } from "../messaging/notifications.server";
+import { notify, notifyOtherSide } from "../messaging/notifications.server";
 import { every } from "../platform/jobs.server";
 import { publishDueReviews } from "../reputation/reviews.server";
 import { deleteAttachment, readAttachment, saveAttachment, type SavedAttachment } from "../platform/uploads.server";
@@ -345,12 +345,7 @@ async function move(
       created_at: at,
     }));
     if (fileRows.length) await trx.insertInto("contract_files").values(fileRows).execute();
-    await notify(trx, {
-      user_id: party === "merchant" ? row.freelancer_id : row.merchant_id,
-      kind: notice,
-      application_id: id,
-      opportunity_id: row.opportunity_id,
-    });
+    await notifyOtherSide(trx, party, row, notice);
     return toEventJson(event, fileRows);
   });
 }

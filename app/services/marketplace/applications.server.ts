@@ -20,7 +20,7 @@ import { asParty, otherParty, partyOf, personJson, PEOPLE_COLUMNS } from "../pla
 import { assertRoleFor } from "../platform/roles.server";
 import { consumeWrite } from "../platform/rate-limit.server";
 import { assertId, now, offsetOf, pageMeta, type PageMeta } from "../platform/records.server";
-import { notify } from "../messaging/notifications.server";
+import { notify, notifyOtherSide } from "../messaging/notifications.server";
 import { rejectOpenApplications } from "./opportunities.server";
 import { ratingOf, type Rating } from "../reputation/reviews.server";
 import { parseTags, photoUrl } from "../accounts/users.server";
@@ -201,6 +201,11 @@ export async function getApplication(user: UserRow, id: string): Promise<Applica
 type ListResult = { data: ApplicationJson[]; meta: PageMeta };
 type Filter = (qb: ReturnType<typeof baseSelect>) => ReturnType<typeof baseSelect>;
 
+/** The applications of one status only, when the list asks for one. */
+function ofStatus<Q extends ReturnType<typeof baseSelect>>(qb: Q, status: ApplicationRow["status"] | undefined): Q {
+  return status === undefined ? qb : (qb.where("applications.status", "=", status) as Q);
+}
+
 /** A page of applications and its total: two queries whatever the page size. */
 async function listWhere(
   filter: Filter,
@@ -246,10 +251,7 @@ export async function listOpportunityApplications(
     .executeTakeFirst();
   if (!opportunity) throw new AppError(404, "not_found");
   return listWhere(
-    (qb) =>
-      qb
-        .where("applications.opportunity_id", "=", opportunity.id)
-        .$if(status !== undefined, (q) => q.where("applications.status", "=", status!)),
+    (qb) => ofStatus(qb.where("applications.opportunity_id", "=", opportunity.id), status),
     page,
     per_page,
   );
@@ -259,10 +261,7 @@ export async function listMyApplications(freelancer: UserRow, query: unknown): P
   assertRoleFor(freelancer, "applications.mine");
   const { status, page, per_page } = parseInput(applicationListQuerySchema, query);
   return listWhere(
-    (qb) =>
-      qb
-        .where("applications.freelancer_id", "=", freelancer.id)
-        .$if(status !== undefined, (q) => q.where("applications.status", "=", status!)),
+    (qb) => ofStatus(qb.where("applications.freelancer_id", "=", freelancer.id), status),
     page,
     per_page,
   );
@@ -396,12 +395,7 @@ export async function counterOffer(user: UserRow, id: string, input: unknown): P
       created_at: timestamp,
     };
     await trx.insertInto("offers").values(offer).execute();
-    await notify(trx, {
-      user_id: party === "merchant" ? row.freelancer_id : row.merchant_id,
-      kind: "offer_received",
-      application_id: id,
-      opportunity_id: row.opportunity_id,
-    });
+    await notifyOtherSide(trx, party, row, "offer_received");
     return toOfferJson(offer);
   });
 }
@@ -470,12 +464,7 @@ export async function acceptOffer(user: UserRow, id: string, input: unknown): Pr
       .returning("status")
       .executeTakeFirst();
     if (!opportunity) throw new AppError(409, "opportunity_not_open");
-    await notify(trx, {
-      user_id: party === "merchant" ? row.freelancer_id : row.merchant_id,
-      kind: "application_accepted",
-      application_id: id,
-      opportunity_id: row.opportunity_id,
-    });
+    await notifyOtherSide(trx, party, row, "application_accepted");
     if (opportunity.status === "filled") await rejectOpenApplications(trx, row.opportunity_id, "filled");
   });
   return loadJson(id);
@@ -515,12 +504,7 @@ async function endNegotiation(
       .where("status", "in", NEGOTIATING_STATUSES)
       .executeTakeFirst();
     if (Number(ended.numUpdatedRows) === 0) throw new AppError(409, "application_changed");
-    await notify(trx, {
-      user_id: party === "merchant" ? row.freelancer_id : row.merchant_id,
-      kind,
-      application_id: id,
-      opportunity_id: row.opportunity_id,
-    });
+    await notifyOtherSide(trx, party, row, kind);
   });
   return loadJson(id);
 }
