@@ -48,12 +48,16 @@ export function Budget({
   );
 }
 
+/** Where the work is done: remote, or the kind of place with its city. */
+export function usePlace(o: Pick<OpportunityCardData, "location_type" | "city">) {
+  const { t } = useTranslation("market");
+  const kind = t(`location_types.${o.location_type}`);
+  return o.location_type === "remote" || !o.city ? kind : `${kind} · ${o.city}`;
+}
+
 export function OpportunityCard({ item, viewer }: { item: OpportunityCardData; viewer: Role }) {
   const { t, i18n } = useTranslation("market");
-  const place =
-    item.location_type === "remote" || !item.city
-      ? t(`location_types.${item.location_type}`)
-      : `${t(`location_types.${item.location_type}`)} · ${item.city}`;
+  const place = usePlace(item);
   return (
     <article className="card opp-card">
       <div className="opp-card-top">

@@ -18,7 +18,7 @@ import { ConfirmLink, ConfirmPanel } from "~/components/ui/confirm";
 import { Facts } from "~/components/ui/facts";
 import { Tags } from "~/components/ui/tags";
 import { MarketErrorBoundary } from "~/components/layout/error-boundary";
-import { Budget, formatDay } from "~/components/marketplace/opportunity-card";
+import { Budget, formatDay, usePlace } from "~/components/marketplace/opportunity-card";
 import { TermsFields } from "~/components/marketplace/offers";
 import { Breadcrumb } from "~/components/ui/page-header";
 import { formatDate } from "~/lib/format";
@@ -108,10 +108,7 @@ export default function OpportunityPage() {
   const { t, i18n } = useTranslation("market");
   const may = (action: (typeof o.allowed_actions)[number]) => o.allowed_actions.includes(action);
   const here = `/opportunities/${o.uuid}`;
-  const place =
-    o.location_type === "remote" || !o.city
-      ? t(`location_types.${o.location_type}`)
-      : `${t(`location_types.${o.location_type}`)} · ${o.city}`;
+  const place = usePlace(o);
 
   return (
     <div className="page">
