@@ -47,6 +47,7 @@ export async function createUser(db: Kysely<Database>, overrides: UserOverrides 
     remote: 1,
     rating_count: 0,
     rating_sum: 0,
+    storage_bytes: 0,
     locale: null,
     created_at: now,
     updated_at: now,
@@ -59,12 +60,16 @@ export async function createUser(db: Kysely<Database>, overrides: UserOverrides 
     password_hash: passwordHash(password),
   };
   user.email = user.email.toLowerCase();
-  // Without a language the column is left out, so the factory also serves schemas before it
-  // existed (the migration tests go back to earlier versions).
-  const { locale, ...row } = user;
+  // Without a language (or stored bytes) the column is left out, so the factory also serves
+  // schemas before it existed (the migration tests go back to earlier versions).
+  const { locale, storage_bytes, ...row } = user;
   await db
     .insertInto("users")
-    .values(locale === null ? row : user)
+    .values({
+      ...row,
+      ...(locale === null ? {} : { locale }),
+      ...(Number(storage_bytes) === 0 ? {} : { storage_bytes }),
+    })
     .execute();
   return { ...user, password };
 }

@@ -25,6 +25,8 @@ export interface UsersTable {
   /** Published reviews of this user: how many and the sum of their stars (015_reviews). */
   rating_count: Generated<number>;
   rating_sum: Generated<number>;
+  /** Bytes of the user's message and delivery files, held against STORAGE_QUOTA_MB (018). */
+  storage_bytes: Generated<number | string>;
   /** The language of the user's e-mails (a supported language); null: Portuguese. */
   locale: string | null;
   created_at: string;

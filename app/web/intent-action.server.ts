@@ -1,5 +1,5 @@
 import { redirect } from "@remix-run/node";
-import { formValues, readFilesForm, readForm } from "./bodies.server";
+import { formValues, readFilesForm, readForm, type FilesForm } from "./bodies.server";
 import { marketFormError, redirectWithMarketToast, requireConfirmed, type PriceFields } from "./market-forms.server";
 
 // The action of a page whose forms tell themselves apart by a hidden `intent` (a contract, a
@@ -27,8 +27,8 @@ export function withResult<R>(intent: PageIntent<R>): PageIntent<R> {
 type IntentActionOptions = {
   /** The page's address: where a done or unknown intent leads, and the confirmation steps' base. */
   here: string;
-  /** How the body is read: a plain form, or one carrying files (`files`). */
-  body?: "form" | "files";
+  /** How the body is read: a plain form, or one carrying files within these limits (DELIVERY_FORM). */
+  body?: "form" | FilesForm;
   /** Price fields typed in reais (see priceInput), so refusals land on the field the user typed. */
   prices?: PriceFields;
 };
@@ -46,7 +46,7 @@ export async function intentAction<T extends Record<string, unknown>>(
   let values: Record<string, string> = {};
   try {
     let files: File[] = [];
-    if (body === "files") ({ values, files } = await readFilesForm(request));
+    if (body !== "form") ({ values, files } = await readFilesForm(request, body));
     else values = formValues(await readForm(request));
     const name = values.intent ?? "";
     if (!Object.hasOwn(intents, name)) return redirect(here);

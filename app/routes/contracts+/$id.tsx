@@ -29,6 +29,7 @@ import {
   requestChanges,
 } from "~/services/contracts/contracts.server";
 import { getContractReviews, replyToReview, writeReview } from "~/services/reputation/reviews.server";
+import { DELIVERY_FORM } from "~/web/bodies.server";
 import { pageId } from "~/web/params.server";
 import { usePending } from "~/lib/pending";
 
@@ -54,7 +55,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const id = pageId(params, "id");
   return intentAction(
     request,
-    { here: `/contracts/${id}`, body: "files" },
+    { here: `/contracts/${id}`, body: DELIVERY_FORM },
     {
       deliver: {
         toast: "toasts.delivered",
