@@ -15,6 +15,7 @@ import { assertNotLimited, consume, consumeWrite, limiters } from "../platform/r
 import { createSession, hashToken } from "./sessions.server";
 import { deletePhoto, savePhoto } from "../platform/uploads.server";
 import { parseTags } from "./users.server";
+import { queueVerificationEmail } from "./verification.server";
 
 const RESET_TTL_MS = 60 * 60 * 1000;
 
@@ -71,11 +72,16 @@ export async function registerUser(input: unknown, client: Client = NOBODY) {
     storage_bytes: 0,
     // The language picked before signing up (the lng cookie), for the user's e-mails.
     locale: client.locale ?? null,
+    // Confirmed by the link e-mailed below (verification.server.ts).
+    email_verified_at: null,
     created_at: now,
     updated_at: now,
   };
   await oneOnly("users", new AppError(422, "register_failed", { email: "email_taken" }), () =>
-    db.insertInto("users").values(user).execute(),
+    transaction(async (trx) => {
+      await trx.insertInto("users").values(user).execute();
+      await queueVerificationEmail(trx, user, now);
+    }),
   );
   return user;
 }
