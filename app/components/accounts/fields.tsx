@@ -17,15 +17,19 @@ export function PasswordField({
   data,
   fresh = false,
   label,
+  id,
 }: {
   data?: FormErrorData | null;
   fresh?: boolean;
   label?: string;
+  /** Where the page has more than one password field. */
+  id?: string;
 }) {
   const { t } = useTranslation();
   return (
     <Field
       name="password"
+      id={id}
       type="password"
       label={label ?? t("fields.password")}
       autoComplete={fresh ? "new-password" : "current-password"}
