@@ -1,19 +1,11 @@
-import { createCookie } from "@remix-run/node";
-import { config, isProduction } from "~/config.server";
+import { signedCookie } from "./cookie.server";
 import type { UserRow } from "../../db/schema";
 import { findSessionUser, revokeSession, SESSION_DAYS } from "~/services/accounts/sessions.server";
 import { mirrorCookie } from "./mirror.server";
 
 // The session a request carries: the signed cookie of browsers or the Bearer token of API clients.
 
-export const sessionCookie = createCookie("freela_session", {
-  httpOnly: true,
-  sameSite: "lax",
-  secure: isProduction,
-  path: "/",
-  secrets: [config.SESSION_SECRET],
-  maxAge: SESSION_DAYS * 24 * 60 * 60,
-});
+export const sessionCookie = signedCookie("freela_session", SESSION_DAYS * 24 * 60 * 60);
 
 /**
  * The cookies that sign a browser in with the token of a session just created (login() makes
@@ -72,14 +64,7 @@ export async function getOptionalUser(request: Request) {
  * The e-mail of the account just created, for the login page it redirects to: filled in there so
  * it is not typed twice. Signed, HttpOnly, and short-lived (ten minutes); never in the address.
  */
-export const registeredEmailCookie = createCookie("freela_registered", {
-  httpOnly: true,
-  sameSite: "lax",
-  secure: isProduction,
-  path: "/",
-  secrets: [config.SESSION_SECRET],
-  maxAge: 10 * 60,
-});
+export const registeredEmailCookie = signedCookie("freela_registered", 10 * 60);
 
 /** The e-mail registeredEmailCookie carries, if any (a forged or stale cookie reads as none). */
 export async function registeredEmailOf(request: Request): Promise<string | null> {

@@ -5,37 +5,17 @@ import { formatDate } from "~/lib/format";
 import { isNegotiating } from "~/lib/market-constants";
 import { displayNameOf } from "~/lib/users";
 import { ApplicationStatusBadge, type Role } from "./badges";
-import { RatingSummary, type RatingData } from "~/components/reputation/rating";
+import { RatingSummary } from "~/components/reputation/rating";
+import type { ApplicationJson } from "~/services/marketplace/applications.server";
+import { Tags } from "~/components/ui/tags";
 import { Price, type PriceBasis } from "./price";
 
-export type ApplicationCardData = {
-  id: string;
-  opportunity: {
-    uuid: string;
-    title: string;
-    status: string;
-    budget_type: PriceBasis;
-    merchant: { id: string; display_name: string | null; photo_url: string | null };
-  };
-  freelancer: {
-    id: string;
-    full_name: string;
-    display_name: string | null;
-    photo_url: string | null;
-    skills: string[];
-    rating?: RatingData;
-    completed_contracts?: number;
-  };
-  /** Shown (its opening) where the merchant compares the candidates of one opportunity. */
+/**
+ * An application as the lists show it: the API's shape without the letters, but for the cover
+ * letter's opening where the merchant compares the candidates of one opportunity.
+ */
+export type ApplicationCardData = Omit<ApplicationJson, "cover_letter" | "rejection_message"> & {
   cover_letter?: string;
-  price_cents: number;
-  delivery_days: number;
-  status: string;
-  awaiting: Role | null;
-  rejection_reason: string | null;
-  offers_count: number;
-  created_at: string;
-  updated_at: string;
 };
 
 export function Terms({ price, days, basis }: { price: number; days: number; basis: PriceBasis }) {
@@ -110,15 +90,9 @@ export function ApplicationCard({
                   {item.opportunity.title}
                 </Link>
               </p>
-            ) : item.freelancer.skills.length ? (
-              <ul className="tags tags-sm">
-                {item.freelancer.skills.slice(0, 5).map((s) => (
-                  <li key={s} className="tag">
-                    {s}
-                  </li>
-                ))}
-              </ul>
-            ) : null}
+            ) : (
+              <Tags items={item.freelancer.skills.slice(0, 5)} small />
+            )}
           </>
         ) : (
           <>

@@ -1,38 +1,65 @@
-import { Link, useActionData, useNavigate } from "@remix-run/react";
-import { FieldsForm } from "~/components/ui/form";
+import { Link, useActionData, useNavigate, useSearchParams } from "@remix-run/react";
 import type { FormErrorData } from "~/web/errors.server";
 import { useRef, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { useFocusTrap } from "~/lib/focus-trap";
 import { usePending } from "~/lib/pending";
+import { FieldsForm, FormActions } from "./form";
 
 /**
- * The confirmation step of a destructive or binding action (one that hires, or ends a contract).
- * The first button is a link to `?confirm=intent`, which shows this panel with the real form, so
- * the action is confirmed with or without JavaScript; the action refuses the intent unless
- * `confirmed=1` came with it. Its texts are the market keys `confirm.<intent>_title`, `_text` and
- * `_button` (with `params`); `facts` lists what the move settles (the terms, the amount), one line
- * each, for the page to state its own consequences.
- *
- * With JavaScript it holds the keyboard while open, as a dialog does: focus moves into it, Tab
- * stays inside, Escape cancels, and focus goes back to the button that opened it.
+ * The first step of a destructive action: a link to the page with `?confirm=intent`, which opens
+ * its ConfirmPanel.
  */
-export function ConfirmPanel({
+export function ConfirmLink({
+  from,
   intent,
-  cancelHref,
-  params,
-  facts = [],
-  tone = "danger",
+  className = "btn btn-danger-ghost",
+  preventScrollReset,
+  title,
   children,
 }: {
+  from: string;
+  intent: string;
+  className?: string;
+  title?: string;
+  preventScrollReset?: boolean;
+  children: ReactNode;
+}) {
+  return (
+    <Link to={`${from}?confirm=${intent}`} className={className} preventScrollReset={preventScrollReset} title={title}>
+      {children}
+    </Link>
+  );
+}
+
+type PanelProps = {
   intent: string;
   cancelHref: string;
+  /** Values for the texts (`confirm.<intent>_title`, `_text`, `_button`). */
   params?: Record<string, unknown>;
+  /** What the move settles (the terms, the amount), one line each. */
   facts?: string[];
   /** danger: something is lost; primary: something is agreed (a hire, an approval). */
   tone?: "danger" | "primary";
   children?: ReactNode;
-}) {
+};
+
+/**
+ * The confirmation step of a destructive or binding action (one that hires, or ends a contract), shown while the URL asks for it
+ * (`?confirm=intent`) and the action is `allowed`. The first button is a ConfirmLink, which shows
+ * this panel with the real form, so the action is confirmed with or without JavaScript; the
+ * action refuses the intent unless `confirmed=1` came with it. Its texts are the market keys
+ * `confirm.<intent>_title`, `_text` and `_button`.
+ *
+ * With JavaScript it holds the keyboard while open, as a dialog does: focus moves into it, Tab
+ * stays inside, Escape cancels, and focus goes back to the button that opened it.
+ */
+export function ConfirmPanel({ allowed = true, ...panel }: PanelProps & { allowed?: boolean }) {
+  const [params] = useSearchParams();
+  return allowed && params.get("confirm") === panel.intent ? <OpenConfirmPanel {...panel} /> : null;
+}
+
+function OpenConfirmPanel({ intent, cancelHref, params, facts = [], tone = "danger", children }: PanelProps) {
   const { t } = useTranslation("market");
   const busy = usePending(intent);
   const navigate = useNavigate();
@@ -73,14 +100,11 @@ export function ConfirmPanel({
         <input type="hidden" name="intent" value={intent} />
         <input type="hidden" name="confirmed" value="1" />
         {children}
-        <div className="form-actions">
+        <FormActions busy={busy} label={t(`confirm.${intent}_button`, params)} className={`btn btn-${tone}`}>
           <Link to={cancelHref} className="btn btn-ghost" preventScrollReset>
             {t("confirm.cancel")}
           </Link>
-          <button type="submit" className={`btn btn-${tone}`} disabled={busy}>
-            {t(`confirm.${intent}_button`, params)}
-          </button>
-        </div>
+        </FormActions>
       </FieldsForm>
     </section>
   );

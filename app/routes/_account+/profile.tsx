@@ -44,22 +44,22 @@ export default function ProfilePage() {
           </Link>
         </div>
       }
-      facts={
-        <>
-          <div>
-            <dt>{t("fields.email")}</dt>
-            <dd>
+      facts={[
+        {
+          label: t("fields.email"),
+          value: (
+            <>
               {email} <span className="muted small">{t("profile.only_you")}</span>
-            </dd>
-          </div>
-          {"open_opportunities_count" in profile ? (
-            <div>
-              <dt>{t("nav.opportunities")}</dt>
-              <dd>{t("public_profile.open_opportunities", { count: profile.open_opportunities_count })}</dd>
-            </div>
-          ) : null}
-        </>
-      }
+            </>
+          ),
+        },
+        "open_opportunities_count" in profile
+          ? {
+              label: t("nav.opportunities"),
+              value: t("public_profile.open_opportunities", { count: profile.open_opportunities_count }),
+            }
+          : null,
+      ]}
     >
       {profile.portfolio ? (
         <section className="card" aria-labelledby="portfolio-title">

@@ -2,7 +2,8 @@ import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-r
 import { Link, useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { AuthLayout } from "~/components/accounts/auth-layout";
-import { Field, FieldsForm } from "~/components/ui/form";
+import { EmailField, PasswordField } from "~/components/accounts/fields";
+import { FieldsForm, SubmitButton } from "~/components/ui/form";
 import { titleMeta } from "~/lib/meta";
 import { login } from "~/services/accounts/accounts.server";
 import { redirectIfSignedIn, safeRedirect } from "~/web/auth.server";
@@ -44,45 +45,38 @@ export default function LoginPage() {
   const [params] = useSearchParams();
   const busy = usePending();
   return (
-    <AuthLayout title={t("auth.login_title")} subtitle={t("auth.login_subtitle")}>
+    <AuthLayout
+      title={t("auth.login_title")}
+      subtitle={t("auth.login_subtitle")}
+      footer={
+        <>
+          {t("auth.no_account")}{" "}
+          <Link to="/register" className="link">
+            {t("auth.create_account")}
+          </Link>
+        </>
+      }
+    >
       <FieldsForm id="login-form" data={data} className="stack">
         <input
           type="hidden"
           name="redirectFrom"
           value={params.get("redirectFrom") ?? data?.values?.redirectFrom ?? ""}
         />
-        <Field
-          name="email"
-          type="email"
-          label={t("fields.email")}
-          autoComplete="email"
-          required
-          defaultValue={data?.values?.email ?? registeredEmail ?? undefined}
-          error={data?.errors?.email}
-        />
-        <Field
-          name="password"
-          type="password"
-          label={t("fields.password")}
-          autoComplete="current-password"
-          required
-          error={data?.errors?.password}
-        />
+        <EmailField data={data} fallback={registeredEmail ?? undefined} />
+        <PasswordField data={data} />
         <div className="row-between">
           <Link to="/forgot-password" className="link">
             {t("auth.forgot_link")}
           </Link>
         </div>
-        <button type="submit" className="btn btn-primary btn-block" disabled={busy}>
-          {busy ? t("actions.signing_in") : t("actions.sign_in")}
-        </button>
+        <SubmitButton
+          busy={busy}
+          label={t("actions.sign_in")}
+          busyLabel={t("actions.signing_in")}
+          className="btn btn-primary btn-block"
+        />
       </FieldsForm>
-      <p className="auth-switch">
-        {t("auth.no_account")}{" "}
-        <Link to="/register" className="link">
-          {t("auth.create_account")}
-        </Link>
-      </p>
     </AuthLayout>
   );
 }
