@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Kysely } from "kysely";
+import { config } from "../app/config.server";
 import type { ContractRow, Database } from "./schema";
 
 const DAY_MS = 86_400_000;
@@ -11,9 +12,19 @@ export type NewContract = Pick<
 
 /**
  * The contract of a hire made at `at` (the accept's transaction, or a seeded accepted
- * application): in progress, due delivery_days later, its history opened with a `created` event.
+ * application): in progress, due delivery_days later, its history opened with a `created` event,
+ * paid as PAYMENTS says now (with PLATFORM_FEE_BPS frozen) in one milestone with the whole price:
+ * waiting for its funding with escrow, ready for the work without.
  */
-export async function insertContract(trx: Kysely<Database>, input: NewContract, at: string) {
+export async function insertContract(
+  trx: Kysely<Database>,
+  input: NewContract,
+  at: string,
+  payments: { mode: "off" | "escrow"; fee_bps: number } = {
+    mode: config.PAYMENTS,
+    fee_bps: config.PAYMENTS === "escrow" ? config.PLATFORM_FEE_BPS : 0,
+  },
+) {
   await trx
     .insertInto("contracts")
     .values({
@@ -31,6 +42,30 @@ export async function insertContract(trx: Kysely<Database>, input: NewContract, 
       ended_at: null,
       ended_by: null,
       end_reason: null,
+      payments: payments.mode,
+      fee_bps: payments.fee_bps,
+      milestones_count: 1,
+      created_at: at,
+      updated_at: at,
+    })
+    .execute();
+  await trx
+    .insertInto("milestones")
+    .values({
+      id: randomUUID(),
+      contract_id: input.id,
+      seq: 1,
+      title: "Projeto completo",
+      amount_cents: input.price_cents,
+      days: input.delivery_days,
+      status: payments.mode === "escrow" ? "awaiting_funding" : "funded",
+      proposed_by: null,
+      deliveries_count: 0,
+      released_cents: 0,
+      fee_cents: 0,
+      refunded_cents: 0,
+      funded_at: null,
+      settled_at: null,
       created_at: at,
       updated_at: at,
     })
