@@ -5,8 +5,8 @@ import { createApplication, createOpportunity, createUser } from "../../db/facto
 import { migrationProvider } from "../../migrations";
 import { checkLedger } from "~/services/payments/ledger.server";
 
-/** A contract as 010_contracts made them, in a given state. */
-async function contractAt017(status: "in_progress" | "delivered" | "completed" | "cancelled", price: number) {
+/** A contract as it was before payments, in a given state. */
+async function contractBefore(status: "in_progress" | "delivered" | "completed" | "cancelled", price: number) {
   const merchant = await createUser(db, { account_type: "merchant" });
   const freelancer = await createUser(db, { account_type: "freelancer" });
   const opportunity = await createOpportunity(db, { merchant_id: merchant.id });
@@ -26,15 +26,17 @@ async function contractAt017(status: "in_progress" | "delivered" | "completed" |
   return application.id;
 }
 
-describe("migration 018_payments", () => {
+describe("migration 020_payments", () => {
   it("gives every contract made before it one milestone with the whole price, without payments", async () => {
     const migrator = new Migrator({ db, provider: migrationProvider(engine) });
-    expect((await migrator.migrateTo("017_conversation_parties")).error).toBeUndefined();
+    const names = Object.keys(await migrationProvider(engine).getMigrations()).sort();
+    const before = names[names.indexOf("020_payments") - 1];
+    expect((await migrator.migrateTo(before)).error).toBeUndefined();
     const ids = {
-      in_progress: await contractAt017("in_progress", 150_000),
-      delivered: await contractAt017("delivered", 99_990),
-      completed: await contractAt017("completed", 420_000),
-      cancelled: await contractAt017("cancelled", 10_000),
+      in_progress: await contractBefore("in_progress", 150_000),
+      delivered: await contractBefore("delivered", 99_990),
+      completed: await contractBefore("completed", 420_000),
+      cancelled: await contractBefore("cancelled", 10_000),
     };
     await migrateToLatest();
 
