@@ -20,6 +20,7 @@ function navItems(role: UserJson["account_type"]): NavItem[] {
         { to: "/opportunities", label: "nav.my_opportunities", icon: "briefcase" },
         { to: "/applications/awaiting-confirmation", label: "nav.pending_applications", icon: "inbox" },
         { to: "/contracts", label: "nav.contracts", icon: "contract" },
+        { to: "/financeiro", label: "nav.finance", icon: "dashboard" },
         { to: "/freelancers", label: "nav.freelancers", icon: "people" },
         { to: "/profile", label: "nav.profile", icon: "user" },
       ]
@@ -28,6 +29,7 @@ function navItems(role: UserJson["account_type"]): NavItem[] {
         { to: "/opportunities", label: "nav.opportunities", icon: "briefcase" },
         { to: "/my-applications", label: "nav.my_applications", icon: "send" },
         { to: "/contracts", label: "nav.contracts", icon: "contract" },
+        { to: "/financeiro", label: "nav.finance", icon: "dashboard" },
         { to: "/invitations", label: "nav.invitations", icon: "inbox" },
         { to: "/freelancers", label: "nav.freelancers", icon: "people" },
         { to: "/profile", label: "nav.profile", icon: "user" },
@@ -43,6 +45,7 @@ export function topbarTitleKey(pathname: string, role: UserJson["account_type"])
   if (pathname.startsWith("/my-applications")) return "nav.my_applications";
   if (pathname.startsWith("/applications/awaiting-confirmation")) return "nav.pending_applications";
   if (pathname.startsWith("/contracts")) return "nav.contracts";
+  if (pathname.startsWith("/financeiro")) return "nav.finance";
   if (/^\/applications\/[^/]+\/messages/.test(pathname)) return "nav.messages";
   if (pathname.startsWith("/profile")) return "nav.profile";
   if (pathname.startsWith("/freelancers")) return "nav.freelancers";

@@ -32,6 +32,10 @@ import {
 } from "~/services/contracts/contracts.server";
 import { readFilesForm } from "~/web/forms.server";
 import { getContractReviews, replyToReview, writeReview } from "~/services/reputation/reviews.server";
+import { ContractPayments, SPLIT_ROWS } from "~/components/payments/contract-payments";
+import { getCurrentCharge, issueCharge } from "~/services/payments/charges.server";
+import { answerMilestone, proposeMilestone, splitMilestones } from "~/services/payments/milestones.server";
+import { priceInput } from "~/web/market-forms.server";
 
 export const meta = marketTitleMeta("titles.contract");
 
@@ -41,13 +45,14 @@ const ACCEPT = ".pdf,.png,.jpg,.jpeg,.webp,.gif,.zip,.docx,.xlsx,.pptx,.odt,.ods
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   const id = applicationIdOr404(params.id);
-  const [contract, reviews] = await Promise.all([
+  const [contract, reviews, charge] = await Promise.all([
     orRefusal(getContract(user, id)),
     orRefusal(getContractReviews(user, id)),
+    orRefusal(getCurrentCharge(user, id)),
   ]);
   const viewer: "merchant" | "freelancer" = contract.freelancer.id === user.id ? "freelancer" : "merchant";
   // One clock for the server render and the browser's, so countdowns agree when hydrating.
-  return json({ contract, reviews, viewer, now: Date.now() });
+  return json({ contract, reviews, charge, viewer, now: Date.now() });
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
@@ -89,12 +94,47 @@ export async function action({ request, params }: ActionFunctionArgs) {
       case "reply":
         await replyToReview(user, values.review_id ?? "", { reply: values.reply });
         return redirectWithMarketToast(request, here, "toasts.review_reply_saved");
+      case "fund":
+        await issueCharge(user, id);
+        return redirectWithMarketToast(request, `${here}#payments-title`, "toasts.charge_issued");
+      case "split_milestones":
+        await splitMilestones(user, id, { milestones: splitRows(values) });
+        return redirectWithMarketToast(request, `${here}#payments-title`, "toasts.milestones_saved");
+      case "propose_milestone":
+        await proposeMilestone(user, id, priceInput(values, { amount: "amount_cents" }, undefined, { required: true }));
+        return redirectWithMarketToast(request, `${here}#payments-title`, "toasts.milestone_proposed");
+      case "accept_milestone":
+      case "decline_milestone":
+        await answerMilestone(user, id, values.milestone_id ?? "", values.intent === "accept_milestone");
+        return redirectWithMarketToast(
+          request,
+          `${here}#payments-title`,
+          values.intent === "accept_milestone" ? "toasts.milestone_accepted" : "toasts.milestone_declined",
+        );
       default:
         return redirect(here);
     }
   } catch (error) {
     return marketFormError(request, error, values);
   }
+}
+
+/** The split form's filled rows as milestones (reais typed → centavos); blank rows are left out. */
+function splitRows(values: Record<string, string>) {
+  const rows = [];
+  for (let i = 0; i < SPLIT_ROWS; i++) {
+    const row = {
+      title: values[`title_${i}`] ?? "",
+      amount: values[`amount_${i}`] ?? "",
+      days: values[`days_${i}`] ?? "",
+    };
+    if (!row.title.trim() && !row.amount.trim() && !row.days.trim()) continue;
+    const input = priceInput({ [`amount_${i}`]: row.amount }, { [`amount_${i}`]: "amount_cents" }, undefined, {
+      required: true,
+    });
+    rows.push({ title: row.title, amount_cents: input.amount_cents, days: row.days });
+  }
+  return rows;
 }
 
 function DeliverForm() {
@@ -201,7 +241,7 @@ function ReasonField({ intent }: { intent: string }) {
 }
 
 export default function ContractPage() {
-  const { contract: c, reviews, viewer, now } = useLoaderData<typeof loader>();
+  const { contract: c, reviews, charge, viewer, now } = useLoaderData<typeof loader>();
   const data = useActionData<typeof action>();
   const { t, i18n } = useTranslation("market");
   const [params] = useSearchParams();
@@ -210,7 +250,15 @@ export default function ContractPage() {
   const confirm = params.get("confirm");
   const actions = c.allowed_actions;
   const other = viewer === "merchant" ? c.freelancer : c.merchant;
-  const formIntents = ["deliver", "request_changes", "review", "reply"];
+  const formIntents = [
+    "deliver",
+    "request_changes",
+    "review",
+    "reply",
+    "fund",
+    "split_milestones",
+    "propose_milestone",
+  ];
   const pageError =
     data && !formIntents.includes(data.values?.intent ?? "") && !data.errors?.files && !data.errors?.reason
       ? data
@@ -397,6 +445,7 @@ export default function ContractPage() {
             )}
           </section>
 
+          {c.payments === "escrow" ? <ContractPayments contract={c} charge={charge} viewer={viewer} /> : null}
           {actions.includes("deliver") ? <DeliverForm /> : null}
           {actions.includes("request_changes") ? <ChangesForm /> : null}
           <ContractReviewsSection reviews={reviews} otherName={other.display_name ?? "?"} />

@@ -7,7 +7,7 @@ import type { Database, PixChargeRow, UserRow } from "../../../db/schema";
 import { confirmChargeSchema } from "~/lib/payments-schemas";
 import { AppError, parseInput } from "../platform/errors.server";
 import { consumeWrite } from "../platform/rate-limit.server";
-import { now } from "../platform/records.server";
+import { assertId, now } from "../platform/records.server";
 import { notify } from "../messaging/notifications.server";
 import { assertAllowed } from "../contracts/contracts.server";
 import { currentMilestone, fundMilestone, latePayment } from "./escrow.server";
@@ -59,6 +59,7 @@ async function toJson(c: PixChargeRow): Promise<ChargeJson> {
 const newTxid = () => `FRL${randomBytes(11).toString("hex").toUpperCase()}`;
 
 async function contractOf(user: UserRow, id: string) {
+  assertId(id);
   const row = await db.selectFrom("contracts").selectAll().where("id", "=", id).executeTakeFirst();
   if (!row || (row.merchant_id !== user.id && row.freelancer_id !== user.id)) throw new AppError(404, "not_found");
   return row;
@@ -243,6 +244,7 @@ export async function confirmReceipt(
   chargeId: string,
   input: unknown,
 ): Promise<{ charge: ChargeJson; settlement: Settlement }> {
+  assertId(chargeId);
   const { e2e_id, amount_cents } = parseInput(confirmChargeSchema, input);
   const charge = await db.selectFrom("pix_charges").selectAll().where("id", "=", chargeId).executeTakeFirst();
   if (!charge) throw new AppError(404, "not_found");

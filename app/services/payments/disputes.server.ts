@@ -4,7 +4,7 @@ import { transaction } from "../../../db";
 import type { UserRow } from "../../../db/schema";
 import { splitDecisionSchema } from "~/lib/payments-schemas";
 import { AppError, parseInput } from "../platform/errors.server";
-import { now } from "../platform/records.server";
+import { assertId, now } from "../platform/records.server";
 import { notify } from "../messaging/notifications.server";
 import { closeMilestones, currentMilestone, refundMilestone, releaseMilestone } from "./escrow.server";
 
@@ -24,6 +24,7 @@ export async function settleDispute(
   decision: DisputeDecision,
   input: unknown = {},
 ): Promise<{ released_cents: number; refunded_cents: number }> {
+  assertId(contractId);
   const split = decision === "split" ? parseInput(splitDecisionSchema, input).freelancer_cents : null;
   return transaction(async (trx) => {
     const row = await trx.selectFrom("contracts").selectAll().where("id", "=", contractId).executeTakeFirst();

@@ -6,7 +6,7 @@ import { feeOf } from "~/lib/fees";
 import { MAX_MILESTONES, milestoneInputSchema, splitInputSchema } from "~/lib/payments-schemas";
 import { AppError, parseInput } from "../platform/errors.server";
 import { consumeWrite } from "../platform/rate-limit.server";
-import { now } from "../platform/records.server";
+import { assertId, now } from "../platform/records.server";
 import { notify } from "../messaging/notifications.server";
 
 // Milestones (docs/payments.md): a contract's price in 1 to 20 parts, worked on and paid in
@@ -72,6 +72,7 @@ function partyOf(user: Pick<UserRow, "id">, row: ContractRow): ContractParty | n
 
 /** The contract for a milestone move by one of its sides: 404 for anyone else, 409 without payments or once ended. */
 async function contractFor(trx: Kysely<Database>, user: UserRow, id: string) {
+  assertId(id);
   const row = await trx.selectFrom("contracts").selectAll().where("id", "=", id).executeTakeFirst();
   const party = row ? partyOf(user, row) : null;
   if (!row || !party) throw new AppError(404, "not_found");
@@ -248,6 +249,7 @@ export async function answerMilestone(
   accept: boolean,
 ): Promise<MilestoneJson[]> {
   await consumeWrite(user.id);
+  assertId(milestoneId);
   const feeBps = await transaction(async (trx) => {
     const { row, party } = await contractFor(trx, user, id);
     const proposal = await trx

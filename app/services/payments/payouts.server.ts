@@ -8,7 +8,7 @@ import { e2eField, payoutAccountSchema, payoutFailedSchema } from "~/lib/payment
 import { z } from "zod";
 import { AppError, parseInput } from "../platform/errors.server";
 import { consumeWrite } from "../platform/rate-limit.server";
-import { assertRole, now } from "../platform/records.server";
+import { assertId, assertRole, now } from "../platform/records.server";
 import { notify } from "../messaging/notifications.server";
 import { account, balanceOf, post } from "./ledger.server";
 
@@ -160,6 +160,7 @@ async function decidePayout(
   id: string,
   outcome: { status: "paid"; e2e_id: string } | { status: "failed"; reason: string },
 ) {
+  assertId(id);
   try {
     return await transaction(async (trx) => {
       const at = now();
@@ -222,6 +223,7 @@ export type RefundJson = Omit<RefundRow, "decided_by">;
 
 /** The operator paid a refund back to the merchant: its end-to-end id. */
 export async function recordRefund(operator: Pick<UserRow, "id">, id: string, input: unknown): Promise<RefundJson> {
+  assertId(id);
   const { e2e_id } = parseInput(paidSchema, input);
   try {
     return await transaction(async (trx) => {
