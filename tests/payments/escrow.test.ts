@@ -235,7 +235,7 @@ describe("refunds and disputes", () => {
     expect((await getContract(owner, id)).status).toBe("cancelled");
     expect(await outcome(settleDispute(operator, id, "complete"))).toBe(409);
     expect(await checkLedger()).toEqual([]);
-  });
+  }, 60_000);
 });
 
 describe("the ledger", () => {
@@ -263,5 +263,5 @@ describe("the ledger", () => {
     expect(problems.map((p) => p.problem)).toContain("escrow differs from the milestone");
     await db.updateTable("milestones").set({ status: "funded" }).where("contract_id", "=", id).execute();
     expect(await checkLedger()).toEqual([]);
-  });
+  }, 60_000);
 });

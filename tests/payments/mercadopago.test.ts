@@ -127,7 +127,7 @@ describe("Mercado Pago charges", () => {
     expect(await receivedCount(short.charge.id)).toBe(0);
     expect((await refusals("webhook_wrong_amount")).length).toBe(1);
     expect(await checkLedger()).toEqual([]);
-  });
+  }, 60_000);
 });
 
 describe("races", () => {
@@ -149,5 +149,5 @@ describe("races", () => {
       expect((await milestonesOf(id))[0].status).toBe("funded");
     }
     expect(await checkLedger()).toEqual([]);
-  });
+  }, 60_000);
 });

@@ -30,7 +30,7 @@ describe("races on money", () => {
       expect(["released", "refunded"]).toContain(milestone.status);
     }
     expect(await checkLedger()).toEqual([]);
-  });
+  }, 60_000);
 
   it("two payout requests at once: one payout, 409 for the other", async () => {
     for (let round = 0; round < 6; round++) {
@@ -51,5 +51,5 @@ describe("races on money", () => {
       expect(payouts[0].pix_key).toBe("recebedora@example.com");
     }
     expect(await checkLedger()).toEqual([]);
-  });
+  }, 60_000);
 });
