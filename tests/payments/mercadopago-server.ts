@@ -31,11 +31,12 @@ const readBody = (req: IncomingMessage) =>
     req.on("end", () => resolve(data));
   });
 
-export async function startMercadoPago(options: { token: string; secret: string }) {
+export async function startMercadoPago(options: { token: string; secret: string; port?: number }) {
   const payments = new Map<number, MockPayment>();
   const byKey = new Map<string, number>();
   const requests: { method: string; path: string; idempotencyKey: string | null }[] = [];
-  let nextId = 1_300_000_000;
+  // Ids as Mercado Pago gives them; from the clock, so a restarted stand-in never repeats one.
+  let nextId = Date.now();
   let e2e = 0;
 
   const server: Server = createServer(async (req, res) => {
@@ -105,7 +106,7 @@ export async function startMercadoPago(options: { token: string; secret: string 
     }
     return reply(404, { message: "not found" });
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, "127.0.0.1", resolve));
   const address = server.address();
   const url = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}`;
 

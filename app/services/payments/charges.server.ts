@@ -121,14 +121,21 @@ export async function issueCharge(
   const txid = newTxid();
   const expiresAt = new Date(Date.parse(at) + CHARGE_HOURS * 3_600_000).toISOString();
   // The provider is asked before the transaction, which may be run again (PostgreSQL retries).
-  const issued = await provider.createCharge({
-    chargeId,
-    txid,
-    amountCents: milestone!.amount_cents,
-    description: `Freela: ${milestone!.title}`.slice(0, 120),
-    payerEmail: merchant.email,
-    expiresAt,
-  });
+  let issued: Awaited<ReturnType<Provider["createCharge"]>>;
+  try {
+    issued = await provider.createCharge({
+      chargeId,
+      txid,
+      amountCents: milestone!.amount_cents,
+      description: `Freela: ${milestone!.title}`.slice(0, 120),
+      payerEmail: merchant.email,
+      expiresAt,
+    });
+  } catch (error) {
+    // The provider is down or refused: nothing was stored, the merchant may try again.
+    console.error(`[payments] ${provider.name} did not issue the charge: ${(error as Error).message}`);
+    throw new AppError(503, "provider_unavailable", undefined, undefined, { "Retry-After": "30" });
+  }
   const row: PixChargeRow = {
     id: chargeId,
     milestone_id: milestone!.id,
