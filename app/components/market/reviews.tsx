@@ -1,11 +1,12 @@
 import { LIMITS } from "~/lib/limits";
-import { Form, useActionData, useNavigation } from "@remix-run/react";
+import { Form, useActionData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { FormMessage, TextAreaField } from "~/components/form";
 import { formatDate } from "~/lib/format";
-import type { FormErrorData } from "~/web/forms.server";
+import type { FormErrorData } from "~/web/errors.server";
 import { Pagination, type PageMeta } from "./pagination";
 import { Stars } from "./rating";
+import { usePending } from "~/lib/pending";
 
 export type ReviewData = {
   id: string;
@@ -59,7 +60,8 @@ type ContractReviews = {
 export function ContractReviewsSection({ reviews, otherName }: { reviews: ContractReviews; otherName: string }) {
   const { t, i18n } = useTranslation("market");
   const data = useActionData<FormErrorData>();
-  const busy = useNavigation().state === "submitting";
+  const reviewing = usePending("review");
+  const sendingReply = usePending("reply");
   if (!reviews.eligible) return null;
   const mine = data?.values?.intent === "review" ? data : null;
   const replying = data?.values?.intent === "reply" ? data : null;
@@ -113,7 +115,7 @@ export function ContractReviewsSection({ reviews, otherName }: { reviews: Contra
               error={mine?.errors?.comment}
             />
             <div className="form-actions">
-              <button type="submit" className="btn btn-primary" disabled={busy}>
+              <button type="submit" className="btn btn-primary" disabled={reviewing}>
                 {t("reviews.submit")}
               </button>
             </div>
@@ -156,7 +158,7 @@ export function ContractReviewsSection({ reviews, otherName }: { reviews: Contra
                 error={replying?.errors?.reply}
               />
               <div className="form-actions">
-                <button type="submit" className="btn btn-secondary" disabled={busy}>
+                <button type="submit" className="btn btn-secondary" disabled={sendingReply}>
                   {t("reviews.reply_submit")}
                 </button>
               </div>

@@ -7,7 +7,7 @@ import { formatDateTime } from "~/lib/format";
 import { useHydrated } from "~/lib/hydrated";
 import { LIMITS } from "~/lib/limits";
 import { formatMoney } from "~/lib/money";
-import type { FormErrorData } from "~/web/forms.server";
+import type { FormErrorData } from "~/web/errors.server";
 
 type Milestone = {
   id: string;

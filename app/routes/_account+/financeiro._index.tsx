@@ -14,7 +14,7 @@ import { PIX_KEY_TYPES } from "~/lib/payments-schemas";
 import { RECEIPT_KINDS, getStatement } from "~/services/payments/finance.server";
 import { getPayoutAccount, listPayouts, requestPayout, setPayoutAccount } from "~/services/payments/payouts.server";
 import { requireUser } from "~/web/auth.server";
-import { formValues, readForm } from "~/web/forms.server";
+import { formValues, readForm } from "~/web/bodies.server";
 import { listFromUrl, marketFormError, redirectWithMarketToast } from "~/web/market-forms.server";
 
 export const meta = marketTitleMeta("titles.finance");

@@ -7,13 +7,14 @@ import { marketTitleMeta } from "~/lib/market-meta";
 import { formatMoney } from "~/lib/money";
 import { getReceipt } from "~/services/payments/finance.server";
 import { requireUser } from "~/web/auth.server";
-import { orRefusal } from "~/web/market-forms.server";
+import { orRefusal } from "~/web/errors.server";
+import { pageId } from "~/web/params.server";
 
 export const meta = marketTitleMeta("titles.receipt");
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireUser(request);
-  return json({ receipt: await orRefusal(getReceipt(user, params.id ?? "")) });
+  return json({ receipt: await orRefusal(getReceipt(user, pageId(params, "id"))) });
 }
 
 /** A receipt to print (the browser's print keeps only the receipt: see .receipt in app.css). */

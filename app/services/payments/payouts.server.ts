@@ -8,7 +8,8 @@ import { e2eField, payoutAccountSchema, payoutFailedSchema } from "~/lib/payment
 import { z } from "zod";
 import { AppError, parseInput } from "../platform/errors.server";
 import { consumeWrite } from "../platform/rate-limit.server";
-import { assertId, assertRole, now } from "../platform/records.server";
+import { assertId, now } from "../platform/records.server";
+import { assertRoleFor } from "../platform/roles.server";
 import { notify } from "../messaging/notifications.server";
 import { account, balanceOf, post } from "./ledger.server";
 
@@ -55,7 +56,7 @@ export async function getPayoutAccount(user: UserRow): Promise<PayoutAccountJson
 /** The freelancer registers (or changes) the Pix key payouts go to and its holder's CPF or CNPJ. */
 export async function setPayoutAccount(freelancer: UserRow, input: unknown): Promise<PayoutAccountJson> {
   await consumeWrite(freelancer.id);
-  assertRole(freelancer, "freelancer");
+  assertRoleFor(freelancer, "payout.manage");
   const data = parseInput(payoutAccountSchema, input);
   const key = normalizePixKey(data.key_type, data.pix_key);
   const document = normalizeDocument(data.holder_document);
@@ -90,7 +91,7 @@ const payoutJson = ({ decided_by: _by, user_id: _user, ...rest }: PayoutRow): Pa
  */
 export async function requestPayout(freelancer: UserRow): Promise<PayoutJson> {
   await consumeWrite(freelancer.id);
-  assertRole(freelancer, "freelancer");
+  assertRoleFor(freelancer, "payout.manage");
   try {
     const row = await transaction(async (trx) => {
       const target = await lockPayoutAccount(trx, freelancer.id);

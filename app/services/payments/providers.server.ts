@@ -3,7 +3,7 @@ import { createStaticPix, hasError } from "pix-utils";
 import { config } from "~/config.server";
 import type { PaymentsProvider } from "../../../db/schema";
 
-// Who issues the Pix charges (docs/payments.md, docs/decisions/010-mercado-pago.md):
+// Who issues the Pix charges (docs/payments.md, docs/decisions/020-mercado-pago.md):
 //
 //   manual       the operator's own Pix key (PIX_KEY, PIX_NAME, PIX_CITY): a static BR Code with
 //                the charge's amount and txid, built with pix-utils; the operator confirms the

@@ -13,7 +13,7 @@ import {
   type MercadoPagoPayment,
 } from "./providers.server";
 
-// Mercado Pago's webhook (docs/decisions/010-mercado-pago.md). Trusted by its signature only
+// Mercado Pago's webhook (docs/decisions/020-mercado-pago.md). Trusted by its signature only
 // (no session, no origin check). Each notification is processed once by its id; the payment's
 // state is read from the API, so a late or repeated notification changes nothing; refusals are
 // answered with their status, logged, recorded in payment_events, and credit nothing.

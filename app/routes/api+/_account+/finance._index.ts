@@ -1,12 +1,7 @@
-import { json, type LoaderFunctionArgs } from "@remix-run/node";
-import { api, methodNotAllowed, queryOf } from "~/web/api.server";
-import { requireApiUser } from "~/web/auth.server";
 import { getStatement } from "~/services/payments/finance.server";
+import { apiRoute } from "~/web/api-route.server";
 
-/** The user's balances and ledger lines (`?page=`), newest first: /financeiro's data. */
-export const loader = api(async ({ request }: LoaderFunctionArgs) => {
-  const user = await requireApiUser(request);
-  return json(await getStatement(user, queryOf(request)));
+export const { loader, action } = apiRoute({
+  /** The user's balances and ledger lines (`?page=`), newest first: /financeiro's data. */
+  GET: { handle: async ({ user, query }) => ({ ...(await getStatement(user, query)) }) },
 });
-
-export const action = methodNotAllowed;

@@ -1,15 +1,11 @@
-import { json, type ActionFunctionArgs } from "@remix-run/node";
-import { apiPost, methodNotAllowed, readOptionalJson } from "~/web/api.server";
-import { requireApiUser } from "~/web/auth.server";
 import { answerMilestone } from "~/services/payments/milestones.server";
-import { apiT } from "~/services/platform/i18n.server";
+import { apiRoute } from "~/web/api-route.server";
 
-export const loader = methodNotAllowed;
-
-/** The other side declines the proposed milestone: the contract's milestones as they are now. */
-export const action = apiPost(async ({ request, params }: ActionFunctionArgs) => {
-  const user = await requireApiUser(request);
-  await readOptionalJson(request);
-  const data = await answerMilestone(user, params.id!, params.milestone!, false);
-  return json({ data, message: apiT("milestone_declined_done") });
+export const { loader, action } = apiRoute({
+  /** The other side declines the proposed milestone: the contract's milestones as they are now. */
+  POST: {
+    ids: { id: "not_found", milestone: "not_found" },
+    message: "milestone_declined_done",
+    handle: async ({ user, params }) => ({ data: await answerMilestone(user, params.id, params.milestone, false) }),
+  },
 });

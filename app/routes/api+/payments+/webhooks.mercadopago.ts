@@ -1,5 +1,7 @@
 import { json, type ActionFunctionArgs } from "@remix-run/node";
-import { apiErrorResponse, methodNotAllowed, readLimited, withApiHeaders } from "~/web/api.server";
+import { methodNotAllowed, withApiHeaders } from "~/web/api.server";
+import { readLimited } from "~/web/bodies.server";
+import { apiErrorResponse } from "~/web/errors.server";
 import { receiveMercadoPagoWebhook } from "~/services/payments/webhooks.server";
 
 export const loader = methodNotAllowed;
