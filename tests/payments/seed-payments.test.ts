@@ -27,5 +27,5 @@ describe("the demo seed with payments on (the demo's mode)", () => {
     expect((await balancesOf(julia)).paid_out_cents + (await balancesOf(julia)).held_cents).toBeGreaterThan(0);
     expect((await balancesOf(ana)).paid_in_cents).toBeGreaterThan(0);
     expect(await checkLedger()).toEqual([]);
-  });
+  }, 120_000);
 });
