@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Kysely } from "kysely";
 import { config } from "../app/config.server";
-import type { ContractRow, Database } from "./schema";
+import type { ContractRow, Database, MilestoneRow } from "./schema";
 
 const DAY_MS = 86_400_000;
 
@@ -9,6 +9,27 @@ export type NewContract = Pick<
   ContractRow,
   "id" | "opportunity_id" | "merchant_id" | "freelancer_id" | "price_cents" | "delivery_days"
 >;
+
+/** A new milestone of a contract, nothing delivered, funded or settled yet. */
+export function newMilestone(
+  contractId: string,
+  fields: Pick<MilestoneRow, "seq" | "title" | "amount_cents" | "days" | "status" | "proposed_by">,
+  at: string,
+): MilestoneRow {
+  return {
+    id: randomUUID(),
+    contract_id: contractId,
+    ...fields,
+    deliveries_count: 0,
+    released_cents: 0,
+    fee_cents: 0,
+    refunded_cents: 0,
+    funded_at: null,
+    settled_at: null,
+    created_at: at,
+    updated_at: at,
+  };
+}
 
 /**
  * The contract of a hire made at `at` (the accept's transaction, or a seeded accepted
@@ -51,24 +72,20 @@ export async function insertContract(
     .execute();
   await trx
     .insertInto("milestones")
-    .values({
-      id: randomUUID(),
-      contract_id: input.id,
-      seq: 1,
-      title: "Projeto completo",
-      amount_cents: input.price_cents,
-      days: input.delivery_days,
-      status: payments.mode === "escrow" ? "awaiting_funding" : "funded",
-      proposed_by: null,
-      deliveries_count: 0,
-      released_cents: 0,
-      fee_cents: 0,
-      refunded_cents: 0,
-      funded_at: null,
-      settled_at: null,
-      created_at: at,
-      updated_at: at,
-    })
+    .values(
+      newMilestone(
+        input.id,
+        {
+          seq: 1,
+          title: "Projeto completo",
+          amount_cents: input.price_cents,
+          days: input.delivery_days,
+          status: payments.mode === "escrow" ? "awaiting_funding" : "funded",
+          proposed_by: null,
+        },
+        at,
+      ),
+    )
     .execute();
   await trx
     .insertInto("contract_events")

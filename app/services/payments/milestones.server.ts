@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { sql, type Kysely } from "kysely";
 import { db, transaction } from "../../../db";
+import { newMilestone } from "../../../db/contracts";
 import type { ContractParty, ContractRow, Database, MilestoneRow, UserRow } from "../../../db/schema";
 import { feeOf } from "~/lib/fees";
 import { MAX_MILESTONES, milestoneInputSchema, splitInputSchema } from "~/lib/payments-schemas";
@@ -167,24 +168,9 @@ export async function splitMilestones(merchant: UserRow, id: string, input: unkn
     await trx
       .insertInto("milestones")
       .values(
-        milestones.map((m, i) => ({
-          id: randomUUID(),
-          contract_id: id,
-          seq: i + 1,
-          title: m.title,
-          amount_cents: m.amount_cents,
-          days: m.days,
-          status: "awaiting_funding" as const,
-          proposed_by: null,
-          deliveries_count: 0,
-          released_cents: 0,
-          fee_cents: 0,
-          refunded_cents: 0,
-          funded_at: null,
-          settled_at: null,
-          created_at: at,
-          updated_at: at,
-        })),
+        milestones.map((m, i) =>
+          newMilestone(id, { seq: i + 1, ...m, status: "awaiting_funding", proposed_by: null }, at),
+        ),
       )
       .execute();
     return row.fee_bps;
@@ -208,24 +194,18 @@ export async function proposeMilestone(user: UserRow, id: string, input: unknown
     if (row.milestones_count >= MAX_MILESTONES) throw new AppError(409, "milestones_too_many");
     const at = now();
     await touchContract(trx, row, at, { kind: "milestone_proposed", author: party, message: data.title });
-    const milestone: MilestoneRow = {
-      id: randomUUID(),
-      contract_id: id,
-      seq: (existing[0]?.seq ?? 0) + 1,
-      title: data.title,
-      amount_cents: data.amount_cents,
-      days: data.days,
-      status: "proposed",
-      proposed_by: party,
-      deliveries_count: 0,
-      released_cents: 0,
-      fee_cents: 0,
-      refunded_cents: 0,
-      funded_at: null,
-      settled_at: null,
-      created_at: at,
-      updated_at: at,
-    };
+    const milestone = newMilestone(
+      id,
+      {
+        seq: (existing[0]?.seq ?? 0) + 1,
+        title: data.title,
+        amount_cents: data.amount_cents,
+        days: data.days,
+        status: "proposed",
+        proposed_by: party,
+      },
+      at,
+    );
     await trx.insertInto("milestones").values(milestone).execute();
     await notify(trx, {
       user_id: party === "merchant" ? row.freelancer_id : row.merchant_id,
