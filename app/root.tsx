@@ -13,11 +13,11 @@ import {
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { useChangeLanguage } from "remix-i18next/react";
-import { AuthMirror } from "~/components/auth-mirror";
-import { MessagesBadge } from "~/components/market/messages-badge";
-import { NotificationBell } from "~/components/market/notification-bell";
-import { Shell } from "~/components/shell";
-import { Toaster } from "~/components/toaster";
+import { AuthMirror } from "~/components/accounts/auth-mirror";
+import { MessagesBadge } from "~/components/messaging/messages-badge";
+import { NotificationBell } from "~/components/messaging/notification-bell";
+import { Shell } from "~/components/layout/shell";
+import { Toaster } from "~/components/layout/toaster";
 import { DEFAULT_TOAST_DURATION, layoutAttributes, toastDurations } from "~/lib/layout";
 import { useNonce } from "~/lib/nonce";
 import { useRootData } from "~/lib/root-data";
@@ -28,6 +28,8 @@ import { takeMirrorToken } from "~/web/mirror.server";
 import { getSession } from "~/web/session.server";
 import { getToast } from "~/web/toast.server";
 import { toUserJson } from "~/services/accounts/users.server";
+import { needsVerification } from "~/services/accounts/verification.server";
+import { VerifyEmailBanner } from "~/components/accounts/verify-email-banner";
 import styles from "~/styles/app.css";
 
 export const links: LinksFunction = () => [
@@ -60,6 +62,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
     {
       locale,
       user: session ? toUserJson(session.user) : null,
+      /** The account still has to confirm its e-mail (the banner above every page). */
+      verifyEmail: session ? needsVerification(session.user) : false,
       mirrorToken,
       notifications: notifications ? { unread: notifications.unread_count, latest: notifications.data } : null,
       messages,
@@ -113,6 +117,7 @@ export default function App() {
       {data.user ? (
         <Shell
           user={data.user}
+          banner={data.verifyEmail ? <VerifyEmailBanner email={data.user.email} /> : null}
           bell={
             data.notifications ? (
               <>

@@ -47,7 +47,10 @@ export async function createUser(db: Kysely<Database>, overrides: UserOverrides 
     remote: 1,
     rating_count: 0,
     rating_sum: 0,
+    storage_bytes: 0,
     locale: null,
+    // Confirmed unless the test says otherwise (null: an account that has not opened its link).
+    email_verified_at: now,
     created_at: now,
     updated_at: now,
     ...rest,
@@ -59,12 +62,17 @@ export async function createUser(db: Kysely<Database>, overrides: UserOverrides 
     password_hash: passwordHash(password),
   };
   user.email = user.email.toLowerCase();
-  // Without a language the column is left out, so the factory also serves schemas before it
-  // existed (the migration tests go back to earlier versions).
-  const { locale, ...row } = user;
+  // Without a language, a confirmation (or stored bytes) the column is left out, so the factory
+  // also serves schemas before it existed (the migration tests go back to earlier versions).
+  const { locale, email_verified_at, storage_bytes, ...row } = user;
   await db
     .insertInto("users")
-    .values(locale === null ? row : user)
+    .values({
+      ...row,
+      ...(locale === null ? {} : { locale }),
+      ...(email_verified_at === null ? {} : { email_verified_at }),
+      ...(Number(storage_bytes) === 0 ? {} : { storage_bytes }),
+    })
     .execute();
   return { ...user, password };
 }

@@ -25,10 +25,26 @@ export interface UsersTable {
   /** Published reviews of this user: how many and the sum of their stars (015_reviews). */
   rating_count: Generated<number>;
   rating_sum: Generated<number>;
+  /** Bytes of the user's message and delivery files, held against STORAGE_QUOTA_MB (018). */
+  storage_bytes: Generated<number | string>;
   /** The language of the user's e-mails (a supported language); null: Portuguese. */
   locale: string | null;
+  /** When the owner opened the link sent to `email` (028_verified_email); null: not yet. */
+  email_verified_at: string | null;
   created_at: string;
   updated_at: string;
+}
+
+/** A single-use link sent by e-mail: the account's address (`verify`) or a new one (`change`). */
+export interface EmailTokensTable {
+  id: string; // SHA-256 of the token, hex
+  user_id: string;
+  purpose: "verify" | "change";
+  /** The address the link confirms. */
+  email: string;
+  expires_at: string;
+  used_at: string | null;
+  created_at: string;
 }
 
 export interface SessionsTable {
@@ -300,6 +316,9 @@ export interface ReviewsTable {
   created_at: string;
 }
 
+/** E-mails about the account itself: always sent, never turned off, no unsubscribe link. */
+export type AccountEmailKind = "email_verification" | "email_change_verification" | "email_changed";
+
 /** What e-mails tell about: every notification kind, and new messages of a conversation. */
 export type EmailKind = NotificationKind | "message_received";
 
@@ -316,7 +335,7 @@ export type OutboxStatus = "pending" | "sending" | "sent" | "skipped" | "failed"
 export interface OutboxTable {
   id: string;
   user_id: string;
-  kind: EmailKind;
+  kind: EmailKind | AccountEmailKind;
   application_id: string | null;
   opportunity_id: number | null;
   /** Events folded into this e-mail (new messages of one conversation). */
@@ -332,6 +351,8 @@ export interface OutboxTable {
   last_error: string | null;
   created_at: string;
   sent_at: string | null;
+  /** Account e-mails: what they need (JSON: the link, the address); cleared once sent. */
+  payload: string | null;
 }
 
 export type PaymentsMode = "off" | "escrow";
@@ -498,6 +519,7 @@ export interface Database {
   ledger_transactions: LedgerTransactionsTable;
   ledger_entries: LedgerEntriesTable;
   payment_events: PaymentEventsTable;
+  email_tokens: EmailTokensTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -32,6 +32,7 @@ const TABLES = [
   "invitations",
   "email_opt_outs",
   "outbox",
+  "email_tokens",
 ];
 const BATCH = 1000;
 

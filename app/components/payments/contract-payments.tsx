@@ -1,7 +1,7 @@
 import { Form, useActionData, useNavigation } from "@remix-run/react";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { Field, FormMessage } from "~/components/form";
+import { Field, FormMessage } from "~/components/ui/form";
 import { feePercent } from "~/lib/fees";
 import { formatDateTime } from "~/lib/format";
 import { useHydrated } from "~/lib/hydrated";

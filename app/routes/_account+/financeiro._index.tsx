@@ -1,10 +1,10 @@
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { Field, FormMessage } from "~/components/form";
-import { MarketErrorBoundary } from "~/components/market/error-boundary";
-import { PageHeader } from "~/components/market/page-header";
-import { Pagination } from "~/components/market/pagination";
+import { Field, FormMessage } from "~/components/ui/form";
+import { MarketErrorBoundary } from "~/components/layout/error-boundary";
+import { PageHeader } from "~/components/ui/page-header";
+import { Pagination } from "~/components/ui/pagination";
 import { config } from "~/config.server";
 import { formatDateTime } from "~/lib/format";
 import { LIMITS } from "~/lib/limits";

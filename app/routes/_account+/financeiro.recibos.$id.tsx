@@ -1,7 +1,7 @@
 import { json, type LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { MarketErrorBoundary } from "~/components/market/error-boundary";
+import { MarketErrorBoundary } from "~/components/layout/error-boundary";
 import { formatDateTime } from "~/lib/format";
 import { marketTitleMeta } from "~/lib/market-meta";
 import { formatMoney } from "~/lib/money";

@@ -1,8 +1,8 @@
-import { json } from "@remix-run/node";
+import { json, type ActionFunctionArgs } from "@remix-run/node";
 import { Form, Link, useActionData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { AuthLayout } from "~/components/auth-layout";
-import { Alert, Field, FormMessage } from "~/components/form";
+import { AuthLayout } from "~/components/accounts/auth-layout";
+import { Alert, Field, FormMessage } from "~/components/ui/form";
 import { forgotPasswordSchema } from "~/lib/schemas";
 import { titleMeta } from "~/lib/meta";
 import { requestPasswordReset } from "~/services/accounts/accounts.server";
@@ -17,12 +17,15 @@ export const meta = titleMeta("titles.forgot_password");
 
 export { visitorLoader as loader } from "~/web/auth.server";
 
-export const action = visitorFormAction(async ({ request, values }) => {
-  const { email } = parseInput(forgotPasswordSchema, values);
-  await requestPasswordReset(email, new URL(request.url).origin, await clientOf(request));
-  const { t } = await getRequestT(request);
-  return json<{ sent?: string } & FormErrorData>({ sent: t("reset_requested"), values });
-});
+export async function action(args: ActionFunctionArgs) {
+  return visitorFormAction(args, async ({ request, values }) => {
+    const { email } = parseInput(forgotPasswordSchema, values);
+    // The link in the e-mail comes from APP_URL, never from this request's Host.
+    await requestPasswordReset(email, await clientOf(request));
+    const { t } = await getRequestT(request);
+    return json<{ sent?: string } & FormErrorData>({ sent: t("reset_requested"), values });
+  });
+}
 
 export default function ForgotPasswordPage() {
   const { t } = useTranslation();

@@ -1,7 +1,8 @@
+import type { ActionFunctionArgs } from "@remix-run/node";
 import { Form, Link, useActionData, useSearchParams } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { AuthLayout } from "~/components/auth-layout";
-import { Field, FormMessage } from "~/components/form";
+import { AuthLayout } from "~/components/accounts/auth-layout";
+import { Field, FormMessage } from "~/components/ui/form";
 import { titleMeta } from "~/lib/meta";
 import { login } from "~/services/accounts/accounts.server";
 import { safeRedirect } from "~/web/auth.server";
@@ -17,14 +18,20 @@ export const meta = titleMeta("titles.login");
 
 export { visitorLoader as loader } from "~/web/auth.server";
 
-export const action = visitorFormAction(async ({ request, values }) => {
-  const { user, token } = await login(values, await clientOf(request));
-  const headers = await browserSignIn(request, token);
-  const { t } = await getRequestT(request);
-  return redirectWithSuccess(safeRedirect(values.redirectFrom, "/"), t("welcome_back", { name: displayNameOf(user) }), {
-    headers,
+export async function action(args: ActionFunctionArgs) {
+  return visitorFormAction(args, async ({ request, values }) => {
+    const { user, token } = await login(values, await clientOf(request));
+    const headers = await browserSignIn(request, token);
+    const { t } = await getRequestT(request);
+    return redirectWithSuccess(
+      safeRedirect(values.redirectFrom, "/"),
+      t("welcome_back", { name: displayNameOf(user) }),
+      {
+        headers,
+      },
+    );
   });
-});
+}
 
 export default function LoginPage() {
   const { t } = useTranslation();

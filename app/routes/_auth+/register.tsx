@@ -1,8 +1,9 @@
+import type { ActionFunctionArgs } from "@remix-run/node";
 import { LIMITS } from "~/lib/limits";
 import { Form, Link, useActionData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { AuthLayout } from "~/components/auth-layout";
-import { Field, FormMessage } from "~/components/form";
+import { AuthLayout } from "~/components/accounts/auth-layout";
+import { Field, FormMessage } from "~/components/ui/form";
 import { titleMeta } from "~/lib/meta";
 import { registerUser } from "~/services/accounts/accounts.server";
 import { getRequestT } from "~/web/i18n.server";
@@ -15,11 +16,13 @@ export const meta = titleMeta("titles.register");
 
 export { visitorLoader as loader } from "~/web/auth.server";
 
-export const action = visitorFormAction(async ({ request, values }) => {
-  await registerUser(values, await clientOf(request));
-  const { t } = await getRequestT(request);
-  return redirectWithSuccess("/auth/login", t("register_success"));
-});
+export async function action(args: ActionFunctionArgs) {
+  return visitorFormAction(args, async ({ request, values }) => {
+    await registerUser(values, await clientOf(request));
+    const { t } = await getRequestT(request);
+    return redirectWithSuccess("/auth/login", t("register_success"));
+  });
+}
 
 export default function RegisterPage() {
   const { t } = useTranslation();

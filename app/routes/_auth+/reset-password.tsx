@@ -1,9 +1,9 @@
 import { LIMITS } from "~/lib/limits";
-import { json, type LoaderFunctionArgs } from "@remix-run/node";
+import { json, type LoaderFunctionArgs, type ActionFunctionArgs } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { AuthLayout } from "~/components/auth-layout";
-import { Alert, Field, FormMessage } from "~/components/form";
+import { AuthLayout } from "~/components/accounts/auth-layout";
+import { Alert, Field, FormMessage } from "~/components/ui/form";
 import { titleMeta } from "~/lib/meta";
 import { findValidReset, resetPassword } from "~/services/accounts/accounts.server";
 import { getRequestT } from "~/web/i18n.server";
@@ -20,14 +20,16 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return json({ token, valid }, { status: valid ? 200 : 400 });
 }
 
-export const action = visitorFormAction(async ({ request, values }) => {
-  await resetPassword(values);
-  const { t } = await getRequestT(request);
-  // Every session ended with the reset, this browser's included.
-  return redirectWithSuccess("/auth/login", t("reset_done"), {
-    headers: { "Set-Cookie": await sessionCookie.serialize("", { maxAge: 0 }) },
+export async function action(args: ActionFunctionArgs) {
+  return visitorFormAction(args, async ({ request, values }) => {
+    await resetPassword(values);
+    const { t } = await getRequestT(request);
+    // Every session ended with the reset, this browser's included.
+    return redirectWithSuccess("/auth/login", t("reset_done"), {
+      headers: { "Set-Cookie": await sessionCookie.serialize("", { maxAge: 0 }) },
+    });
   });
-});
+}
 
 export default function ResetPasswordPage() {
   const { t } = useTranslation();

@@ -2,11 +2,11 @@ import { LIMITS } from "~/lib/limits";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { FormMessage, TextAreaField } from "~/components/form";
-import { MarketErrorBoundary } from "~/components/market/error-boundary";
-import { PortfolioList } from "~/components/portfolio";
-import { PublicProfile } from "~/components/public-profile";
-import { ProfileReviews } from "~/components/market/reviews";
+import { FormMessage, TextAreaField } from "~/components/ui/form";
+import { MarketErrorBoundary } from "~/components/layout/error-boundary";
+import { PortfolioList } from "~/components/reputation/portfolio";
+import { PublicProfile } from "~/components/reputation/public-profile";
+import { ProfileReviews } from "~/components/reputation/reviews";
 import { listFromUrl, redirectWithMarketToast } from "~/web/market-forms.server";
 import { orRefusal } from "~/web/errors.server";
 import { marketTitleMeta } from "~/lib/market-meta";
@@ -35,6 +35,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 /** A merchant invites this freelancer to one of their open opportunities. */
 export async function action({ request, params }: ActionFunctionArgs) {
   const merchant = await requireUser(request);
+  // A profile that does not exist is the not-found page, as for the loader, not a form error.
+  await orRefusal(getFreelancerProfile(pageId(params, "id", "profile_not_found")));
   let values: Record<string, string> = {};
   try {
     values = formValues(await readForm(request));

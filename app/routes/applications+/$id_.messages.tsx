@@ -3,10 +3,10 @@ import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-r
 import { Form, Link, useActionData, useLoaderData, useRevalidator } from "@remix-run/react";
 import { useEffect } from "react";
 import { useTranslation } from "react-i18next";
-import { FormMessage, TextAreaField } from "~/components/form";
-import { MarketErrorBoundary } from "~/components/market/error-boundary";
-import { MessageThread } from "~/components/market/messages";
-import { Breadcrumb } from "~/components/market/page-header";
+import { FormMessage, TextAreaField } from "~/components/ui/form";
+import { MarketErrorBoundary } from "~/components/layout/error-boundary";
+import { MessageThread } from "~/components/messaging/thread";
+import { Breadcrumb } from "~/components/ui/page-header";
 import { formatDate } from "~/lib/format";
 import { MAX_MESSAGE_FILES } from "~/lib/market-constants";
 import { marketFormError, redirectWithMarketToast } from "~/web/market-forms.server";
@@ -15,7 +15,7 @@ import { marketTitleMeta } from "~/lib/market-meta";
 import { displayNameOf } from "~/lib/users";
 import { getApplication } from "~/services/marketplace/applications.server";
 import { requireUser } from "~/web/auth.server";
-import { readFilesForm } from "~/web/bodies.server";
+import { MESSAGE_FORM, readFilesForm } from "~/web/bodies.server";
 import { listMessages, sendMessage } from "~/services/messaging/messages.server";
 import { pageId } from "~/web/params.server";
 import { usePending } from "~/lib/pending";
@@ -41,7 +41,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const id = pageId(params, "id");
   let values: Record<string, string> = {};
   try {
-    const form = await readFilesForm(request);
+    const form = await readFilesForm(request, MESSAGE_FORM);
     values = form.values;
     await sendMessage(user, id, { body: values.body }, form.files);
     return redirectWithMarketToast(request, `/applications/${id}/messages#latest`, "toasts.message_sent");

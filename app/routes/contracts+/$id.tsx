@@ -2,12 +2,12 @@ import { LIMITS } from "~/lib/limits";
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { FormMessage, TextAreaField } from "~/components/form";
-import { ConfirmPanel } from "~/components/market/confirm";
-import { ContractStatusBadge, ContractTimeline, DueCountdown, daysUntil } from "~/components/market/contracts";
-import { MarketErrorBoundary } from "~/components/market/error-boundary";
-import { ContractReviewsSection } from "~/components/market/reviews";
-import { Breadcrumb } from "~/components/market/page-header";
+import { FormMessage, TextAreaField } from "~/components/ui/form";
+import { ConfirmPanel } from "~/components/ui/confirm";
+import { ContractStatusBadge, ContractTimeline, DueCountdown, daysUntil } from "~/components/contracts/contract";
+import { MarketErrorBoundary } from "~/components/layout/error-boundary";
+import { ContractReviewsSection } from "~/components/reputation/reviews";
+import { Breadcrumb } from "~/components/ui/page-header";
 import { formatDate } from "~/lib/format";
 import { MAX_DELIVERY_FILES, REVIEW_DAYS } from "~/lib/market-constants";
 import { marketFormError, redirectWithMarketToast, requireConfirmed } from "~/web/market-forms.server";
@@ -25,7 +25,7 @@ import {
   requestCancellation,
   requestChanges,
 } from "~/services/contracts/contracts.server";
-import { readFilesForm } from "~/web/bodies.server";
+import { DELIVERY_FORM, readFilesForm } from "~/web/bodies.server";
 import { getContractReviews, replyToReview, writeReview } from "~/services/reputation/reviews.server";
 import { ContractPayments, SPLIT_ROWS } from "~/components/payments/contract-payments";
 import { getCurrentCharge, issueCharge } from "~/services/payments/charges.server";
@@ -58,7 +58,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const here = `/contracts/${id}`;
   let values: Record<string, string> = {};
   try {
-    const form = await readFilesForm(request);
+    const form = await readFilesForm(request, DELIVERY_FORM);
     values = form.values;
     switch (values.intent) {
       case "deliver":

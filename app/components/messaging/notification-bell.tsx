@@ -1,7 +1,7 @@
 import { Form, Link, useLocation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { formatDateTime } from "~/lib/format";
-import { Icon } from "../icons";
+import { Icon } from "~/components/ui/icons";
 
 export type NotificationItem = {
   id: string;

@@ -1,10 +1,10 @@
 import { LIMITS } from "~/lib/limits";
 import { Form, useActionData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { FormMessage, TextAreaField } from "~/components/form";
+import { FormMessage, TextAreaField } from "~/components/ui/form";
 import { formatDate } from "~/lib/format";
 import type { FormErrorData } from "~/web/errors.server";
-import { Pagination, type PageMeta } from "./pagination";
+import { Pagination, type PageMeta } from "~/components/ui/pagination";
 import { Stars } from "./rating";
 import { usePending } from "~/lib/pending";
 

@@ -1,6 +1,6 @@
 import { useTranslation } from "react-i18next";
 import { formatDateTime } from "~/lib/format";
-import type { Role } from "./badges";
+import type { Role } from "~/components/marketplace/badges";
 
 export type MessageData = {
   id: string;

@@ -1,8 +1,8 @@
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { formatDate } from "~/lib/format";
-import { Avatar } from "./avatar";
-import { RatingSummary, type RatingData } from "./market/rating";
+import { Avatar } from "~/components/ui/avatar";
+import { RatingSummary, type RatingData } from "./rating";
 
 export type PublicProfileData = {
   name: string;

@@ -6,9 +6,9 @@ import { useHydrated } from "~/lib/hydrated";
 import { APP_VERSION } from "~/lib/layout";
 import { displayNameOf } from "~/lib/users";
 import type { UserJson } from "~/services/accounts/users.server";
-import { clearAuthStorage } from "./auth-mirror";
-import { Avatar } from "./avatar";
-import { Icon, type IconName } from "./icons";
+import { clearAuthStorage } from "~/components/accounts/auth-mirror";
+import { Avatar } from "~/components/ui/avatar";
+import { Icon, type IconName } from "~/components/ui/icons";
 import { LanguageSwitch } from "./language-switch";
 
 type NavItem = { to: string; label: string; icon: IconName };
@@ -109,7 +109,18 @@ function useMobileMenu() {
   return { hydrated, open, setOpen, openMenu, sidebar, page, button };
 }
 
-export function Shell({ user, children, bell }: { user: UserJson; children: ReactNode; bell?: ReactNode }) {
+export function Shell({
+  user,
+  children,
+  bell,
+  banner,
+}: {
+  user: UserJson;
+  children: ReactNode;
+  bell?: ReactNode;
+  /** Shown above the page's content (the request to confirm the e-mail). */
+  banner?: ReactNode;
+}) {
   const { t } = useTranslation();
   const { pathname } = useLocation();
   const menu = useMobileMenu();
@@ -206,6 +217,9 @@ export function Shell({ user, children, bell }: { user: UserJson; children: Reac
                 <a href="/profile" className="menu-item">
                   <Icon name="user" /> {t("nav.profile")}
                 </a>
+                <a href="/account/security" className="menu-item">
+                  <Icon name="lock" /> {t("nav.account_security")}
+                </a>
                 <LogoutButton className="menu-item">
                   <Icon name="logout" /> {t("nav.logout")}
                 </LogoutButton>
@@ -215,6 +229,7 @@ export function Shell({ user, children, bell }: { user: UserJson; children: Reac
         </header>
         {/* The skip link's target: focusable by script only, so it takes no place in the tab order. */}
         <main className="content" id="content" tabIndex={-1}>
+          {banner}
           {children}
         </main>
         <footer className="footer">
