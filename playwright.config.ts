@@ -26,12 +26,12 @@ const serverEnv = {
 export const E2E_PAYMENTS = {
   PAYMENTS: "escrow",
   PAYMENTS_PROVIDER: "mercadopago",
-  MERCADOPAGO_API_URL: `http://127.0.0.1:${PORT + 3}`,
+  MERCADOPAGO_API_URL: `http://127.0.0.1:${PORT + 5}`,
   MERCADOPAGO_ACCESS_TOKEN: "e2e-access-token",
   MERCADOPAGO_WEBHOOK_SECRET: "e2e-webhook-secret-0123456789",
   PLATFORM_FEE_BPS: "1000",
 };
-export const E2E_MERCADOPAGO_PORT = PORT + 3;
+export const E2E_MERCADOPAGO_PORT = PORT + 5;
 
 export default defineConfig({
   testDir: "tests/e2e",
@@ -72,7 +72,7 @@ export default defineConfig({
     {
       name: "chromium-payments",
       testMatch: /payments\.spec\.ts$/,
-      use: { ...devices["Desktop Chrome"], baseURL: `http://localhost:${PORT + 2}` },
+      use: { ...devices["Desktop Chrome"], baseURL: `http://localhost:${PORT + 4}` },
     },
   ],
   webServer: [
@@ -108,15 +108,16 @@ export default defineConfig({
       env: { ...serverEnv, PORT: String(PORT + 1), APP_URL: `http://localhost:${PORT + 1}` },
     },
     {
-      // Payments on, SQLite, with Mercado Pago's API at PORT+3 (tests/payments/mercadopago-server.ts).
+      // Payments on, SQLite, on PORT+4 (PORT+2 and +3 are the mailbox's), with Mercado Pago's API at PORT+5 (tests/payments/mercadopago-server.ts).
       command: `rm -rf ${E2E_DIR}-payments && tsx scripts/migrate.ts && node --import tsx scripts/serve.ts`,
-      url: `http://localhost:${PORT + 2}/healthz`,
+      url: `http://localhost:${PORT + 4}/healthz`,
       reuseExistingServer: false,
       timeout: 60_000,
       env: {
         ...serverEnv,
         ...E2E_PAYMENTS,
-        PORT: String(PORT + 2),
+        PORT: String(PORT + 4),
+        APP_URL: `http://localhost:${PORT + 4}`,
         DATABASE_PATH: `${E2E_DIR}-payments/freela.db`,
         UPLOADS_DIR: `${E2E_DIR}-payments/uploads`,
       },
