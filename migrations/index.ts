@@ -18,6 +18,7 @@ import * as m015 from "./015_reviews";
 import * as m016 from "./016_email";
 import * as m017 from "./017_conversation_parties";
 import * as m018 from "./018_storage_quota";
+import * as m020 from "./020_payments";
 import * as m028 from "./028_verified_email";
 
 /** A migration, with its PostgreSQL version where the SQL differs. */
@@ -44,6 +45,7 @@ const steps: Record<string, Step> = {
   "016_email": m016,
   "017_conversation_parties": m017,
   "018_storage_quota": m018,
+  "020_payments": m020,
   "028_verified_email": m028,
 };
 

@@ -21,6 +21,7 @@ export const EMAIL_KIND_GROUPS = {
   ],
   messages: ["message_received"],
   reputation: ["contract_reviewed", "invitation_received"],
+  payments: ["milestone_proposed", "milestone_funded", "payout_paid", "payout_failed"],
 } as const;
 
 export type EmailKindGroup = keyof typeof EMAIL_KIND_GROUPS;

@@ -20,6 +20,7 @@ import {
   type ContractAction,
 } from "~/services/contracts/contracts.server";
 import { readAttachment } from "~/services/platform/uploads.server";
+import { issueCharge } from "~/services/payments/charges.server";
 import { PNG_1X1 } from "../support/fixtures";
 import { brokenInvariants, freelancer, negotiation, notificationsOf, outcome } from "../support/market";
 
@@ -276,6 +277,7 @@ const ACTIONS: Record<ContractAction, (user: UserRow, id: string) => Promise<unk
   request_cancellation: (user, id) => requestCancellation(user, id, { reason: "Motivo de teste suficiente." }),
   accept_cancellation: acceptCancellation,
   decline_cancellation: declineCancellation,
+  fund: (user, id) => issueCharge(user, id),
 };
 
 describe("allowedContractActions agrees with the moves (every action, side and state)", () => {

@@ -27,6 +27,10 @@ const FIGURE_LINKS: Record<string, string> = {
   contracts_in_progress: "/contracts?status=in_progress",
   contracts_awaiting_me: "/contracts",
   contracts_completed_value_cents: "/contracts?status=completed",
+  held_cents: "/financeiro",
+  available_cents: "/financeiro",
+  paid_out_cents: "/financeiro",
+  paid_in_cents: "/financeiro",
 };
 
 /** Where each step of the profile checklist is filled in, on the settings page. */
@@ -125,8 +129,11 @@ export default function DashboardPage() {
               </span>
               <span className="figure-label">{t(`dashboard.figures_${role}.${key}`)}</span>
               {key === "success_rate" ? <span className="figure-hint">{t("dashboard.success_hint")}</span> : null}
-              {/* Money agreed between the two sides, not money that went through Freela. */}
-              {money ? <span className="figure-hint">{t("dashboard.agreed_hint")}</span> : null}
+              {/* Money agreed between the two sides, not money that went through Freela (with payments
+                  on, the money figures are the ledger's and say so themselves). */}
+              {key === "contracts_completed_value_cents" ? (
+                <span className="figure-hint">{t("dashboard.agreed_hint")}</span>
+              ) : null}
             </>
           );
           const alert = (key === highlight || key === "contracts_awaiting_me") && value > 0;
