@@ -53,8 +53,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
   // And the unread messages of the user's conversations, but for the one being opened (its page
   // marks it read while this loader runs).
   const reading = /^\/applications\/([^/]+)\/messages\/?$/.exec(new URL(request.url).pathname)?.[1];
-  const [notifications, messages] = session
-    ? await Promise.all([listNotifications(session.user, { per_page: 5 }), unreadMessages(session.user, reading)])
+  // Operators have no bell: the marketplace's notifications are not theirs.
+  const member = session && session.user.account_type !== "operator" ? session.user : null;
+  const [notifications, messages] = member
+    ? await Promise.all([listNotifications(member, { per_page: 5 }), unreadMessages(member, reading)])
     : [null, null];
   return json(
     {

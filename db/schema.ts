@@ -2,7 +2,8 @@ import type { Generated, Insertable, Selectable, Updateable } from "kysely";
 
 // Timestamps are ISO 8601 UTC strings; money is integer centavos; tag lists are JSON arrays.
 
-export type AccountType = "merchant" | "freelancer";
+/** Merchants and freelancers sign up; operators are made by `npm run operator:create`. */
+export type AccountType = "merchant" | "freelancer" | "operator";
 
 export interface UsersTable {
   id: string;
@@ -318,6 +319,23 @@ export interface OutboxTable {
   sent_at: string | null;
 }
 
+/** What an operator did (append-only: the database refuses UPDATE and DELETE of its rows). */
+export interface AuditLogTable {
+  id: string;
+  created_at: string;
+  /** The operator; null for the command line (operator:create, operator:remove). */
+  actor_id: string | null;
+  /** "Name <e-mail>" of the operator when acting (the log outlives the account). */
+  actor_name: string;
+  action: string;
+  target_type: string;
+  target_id: string;
+  reason: string | null;
+  /** JSON: the fields the action changed, as they were and as they became. */
+  before: string | null;
+  after: string | null;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -339,9 +357,14 @@ export interface Database {
   reviews: ReviewsTable;
   email_opt_outs: EmailOptOutsTable;
   outbox: OutboxTable;
+  audit_log: AuditLogTable;
 }
 
 export type UserRow = Selectable<UsersTable>;
+/** The two sides of the marketplace (operators run it from /admin). */
+export type MarketRole = "merchant" | "freelancer";
+/** A signed-in user of the marketplace pages and API (operators are kept out of them). */
+export type MarketUser = UserRow & { account_type: MarketRole };
 export type NewUser = Insertable<UsersTable>;
 export type UserUpdate = Updateable<UsersTable>;
 export type OpportunityRow = Selectable<OpportunitiesTable>;
@@ -355,3 +378,4 @@ export type MessageRow = Selectable<MessagesTable>;
 export type MessageFileRow = Selectable<MessageFilesTable>;
 export type PortfolioItemRow = Selectable<PortfolioItemsTable>;
 export type OutboxRow = Selectable<OutboxTable>;
+export type AuditLogRow = Selectable<AuditLogTable>;

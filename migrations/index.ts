@@ -17,6 +17,7 @@ import * as m014 from "./014_invitations";
 import * as m015 from "./015_reviews";
 import * as m016 from "./016_email";
 import * as m017 from "./017_conversation_parties";
+import * as m019 from "./019_operator_console";
 
 /** A migration, with its PostgreSQL version where the SQL differs. */
 type Step = Migration & { postgres?: Migration };
@@ -41,6 +42,7 @@ const steps: Record<string, Step> = {
   "015_reviews": m015,
   "016_email": m016,
   "017_conversation_parties": m017,
+  "019_operator_console": m019,
 };
 
 export function migrationProvider(engine: Engine): MigrationProvider {

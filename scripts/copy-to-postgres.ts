@@ -30,8 +30,10 @@ const TABLES = [
   "conversation_reads",
   "portfolio_items",
   "invitations",
+  "reviews",
   "email_opt_outs",
   "outbox",
+  "audit_log",
 ];
 const BATCH = 1000;
 

@@ -6,6 +6,7 @@ import { useHydrated } from "~/lib/hydrated";
 import { APP_VERSION } from "~/lib/layout";
 import { displayNameOf } from "~/lib/users";
 import type { UserJson } from "~/services/accounts/users.server";
+import { ADMIN_NAV, adminTitleKey } from "./admin/nav";
 import { clearAuthStorage } from "./auth-mirror";
 import { Avatar } from "./avatar";
 import { Icon, type IconName } from "./icons";
@@ -14,6 +15,8 @@ import { LanguageSwitch } from "./language-switch";
 type NavItem = { to: string; label: string; icon: IconName };
 
 function navItems(role: UserJson["account_type"]): NavItem[] {
+  // An operator's menu is the console's, whose labels are in the `admin` namespace.
+  if (role === "operator") return ADMIN_NAV.map((item) => ({ ...item, label: `admin:${item.label}` }));
   return role === "merchant"
     ? [
         { to: "/dashboard", label: "nav.dashboard", icon: "dashboard" },
@@ -36,6 +39,7 @@ function navItems(role: UserJson["account_type"]): NavItem[] {
 
 /** The top bar's title for the current page (SPEC.md §2). */
 export function topbarTitleKey(pathname: string, role: UserJson["account_type"]) {
+  if (role === "operator") return `admin:${adminTitleKey(pathname)}`;
   if (pathname.startsWith("/dashboard")) return "nav.dashboard";
   if (pathname === "/opportunities" || pathname === "/") {
     return role === "merchant" ? "nav.my_opportunities" : "nav.available_opportunities";
@@ -149,7 +153,7 @@ export function Shell({ user, children, bell }: { user: UserJson; children: Reac
           <ul>
             {navItems(user.account_type).map((item) => (
               <li key={item.to}>
-                <NavLink to={item.to} className="sidebar-link" prefetch="intent">
+                <NavLink to={item.to} end={item.to === "/admin"} className="sidebar-link" prefetch="intent">
                   <Icon name={item.icon} />
                   <span>{t(item.label)}</span>
                 </NavLink>
@@ -200,9 +204,11 @@ export function Shell({ user, children, bell }: { user: UserJson; children: Reac
                 </span>
               </summary>
               <div className="menu">
-                <a href="/profile" className="menu-item">
-                  <Icon name="user" /> {t("nav.profile")}
-                </a>
+                {user.account_type === "operator" ? null : (
+                  <a href="/profile" className="menu-item">
+                    <Icon name="user" /> {t("nav.profile")}
+                  </a>
+                )}
                 <LogoutButton className="menu-item">
                   <Icon name="logout" /> {t("nav.logout")}
                 </LogoutButton>

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { DIRECTORY_SORTS, foldKey, queryWords } from "~/lib/directory";
 import { DEFAULT_PER_PAGE, MAX_PER_PAGE } from "~/lib/market-constants";
 import { db } from "../../../db";
-import type { UserRow } from "../../../db/schema";
+import type { MarketRole, UserRow } from "../../../db/schema";
 import { AppError, parseInput } from "../platform/errors.server";
 import { assertId, offsetOf, pageMeta, type PageMeta } from "../platform/records.server";
 import { ratingOf, type Rating } from "./reviews.server";
@@ -15,7 +15,7 @@ import { displayNameOf, parseTags, photoUrl } from "../accounts/users.server";
 
 export type PublicProfileJson = {
   id: string;
-  account_type: UserRow["account_type"];
+  account_type: MarketRole;
   name: string;
   full_name: string;
   display_name: string | null;
@@ -68,7 +68,8 @@ const completedContracts = sql<number>`(SELECT count(*) FROM contracts c WHERE c
 export function toPublicProfile(u: ProfileColumns): PublicProfileJson {
   return {
     id: u.id,
-    account_type: u.account_type,
+    // Profiles are read for one of the two sides only (the queries below say which).
+    account_type: u.account_type as MarketRole,
     name: displayNameOf(u)!,
     full_name: u.full_name,
     display_name: u.display_name,
