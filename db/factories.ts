@@ -31,6 +31,16 @@ export type UserOverrides = Partial<Omit<UserRow, "skills" | "password_hash">> &
   skills?: string[];
 };
 
+const LATER_USER_COLUMNS = new Set([
+  "locale",
+  "suspended_until",
+  "banned_at",
+  "sanction_reason",
+  "profile_hidden_at",
+  "profile_hidden_reason",
+  "hidden_photo_path",
+]);
+
 export async function createUser(db: Kysely<Database>, overrides: UserOverrides = {}) {
   const now = new Date().toISOString();
   const { password = DEFAULT_PASSWORD, skills = [], ...rest } = overrides;
@@ -48,6 +58,12 @@ export async function createUser(db: Kysely<Database>, overrides: UserOverrides 
     rating_count: 0,
     rating_sum: 0,
     locale: null,
+    suspended_until: null,
+    banned_at: null,
+    sanction_reason: null,
+    profile_hidden_at: null,
+    profile_hidden_reason: null,
+    hidden_photo_path: null,
     created_at: now,
     updated_at: now,
     ...rest,
@@ -59,13 +75,12 @@ export async function createUser(db: Kysely<Database>, overrides: UserOverrides 
     password_hash: passwordHash(password),
   };
   user.email = user.email.toLowerCase();
-  // Without a language the column is left out, so the factory also serves schemas before it
-  // existed (the migration tests go back to earlier versions).
-  const { locale, ...row } = user;
-  await db
-    .insertInto("users")
-    .values(locale === null ? row : user)
-    .execute();
+  // Columns added by later migrations are left out while null, so the factory also serves
+  // schemas before they existed (the migration tests go back to earlier versions).
+  const row = Object.fromEntries(
+    Object.entries(user).filter(([key, value]) => !(LATER_USER_COLUMNS.has(key) && value === null)),
+  ) as UserRow;
+  await db.insertInto("users").values(row).execute();
   return { ...user, password };
 }
 

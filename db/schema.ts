@@ -28,6 +28,14 @@ export interface UsersTable {
   rating_sum: Generated<number>;
   /** The language of the user's e-mails (a supported language); null: Portuguese. */
   locale: string | null;
+  /** Moderation (020): a suspension ends by itself at suspended_until; a ban lasts until lifted. */
+  suspended_until: string | null;
+  banned_at: string | null;
+  sanction_reason: string | null;
+  /** The public profile hidden by an operator (why), its photo set aside meanwhile. */
+  profile_hidden_at: string | null;
+  profile_hidden_reason: string | null;
+  hidden_photo_path: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -68,6 +76,13 @@ export interface OpportunitiesTable {
   status: OpportunityStatus;
   applications_count: number;
   accepted_count: number;
+  /** Hidden by an operator (why); seen by its owner only. */
+  hidden_at: string | null;
+  hidden_reason: string | null;
+  /** Waiting for an operator (pre-moderation): seen by its owner only until approved. */
+  held_at: string | null;
+  /** Why it closed when not by its owner: 'suspended' (the owner was suspended or banned). */
+  closed_reason: "suspended" | null;
   created_at: string;
   updated_at: string;
 }
@@ -103,6 +118,13 @@ export interface OffersTable {
 }
 
 export type NotificationKind =
+  | "moderation_hidden"
+  | "moderation_restored"
+  | "moderation_warning"
+  | "account_suspended"
+  | "account_banned"
+  | "account_restored"
+  | "opportunity_published"
   | "application_received"
   | "offer_received"
   | "application_accepted"
@@ -126,6 +148,8 @@ export interface NotificationsTable {
   kind: NotificationKind;
   application_id: string | null;
   opportunity_id: number | null;
+  /** Notices of moderation: JSON of what, why and until when (ModerationDetail). */
+  detail: string | null;
   created_at: string;
   read_at: string | null;
 }
@@ -171,6 +195,9 @@ export interface ContractsTable {
   end_reason: string | null;
   /** Reviews written about this contract (0–2); see ReviewsTable. */
   reviews_count: Generated<number>;
+  /** Flagged for the operator (a side was suspended or banned while it ran), and why. */
+  flagged_at: string | null;
+  flag_reason: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -247,6 +274,9 @@ export interface MessagesTable {
   seq: number;
   author: ContractParty;
   body: string;
+  /** Hidden by an operator (why): both sides see that it was, its author why. */
+  hidden_at: string | null;
+  hidden_reason: string | null;
   created_at: string;
 }
 
@@ -282,6 +312,11 @@ export interface ReviewsTable {
   /** The contract's end plus 14 days: published then if the other side has not written. */
   publish_due_at: string;
   published_at: string | null;
+  /** Hidden by an operator: the review (out of lists and of the subject's rating), or its reply. */
+  hidden_at: string | null;
+  hidden_reason: string | null;
+  reply_hidden_at: string | null;
+  reply_hidden_reason: string | null;
   created_at: string;
 }
 
@@ -306,6 +341,8 @@ export interface OutboxTable {
   opportunity_id: number | null;
   /** Events folded into this e-mail (new messages of one conversation). */
   items: number;
+  /** The notification's detail (notices of moderation). */
+  detail: string | null;
   status: OutboxStatus;
   /** Tries so far (counted when claimed). */
   attempts: number;
@@ -336,6 +373,36 @@ export interface AuditLogTable {
   after: string | null;
 }
 
+export type ReportTarget = "opportunity" | "profile" | "message" | "review" | "reply";
+export type ReportStatus = "open" | "dismissed" | "actioned";
+
+/** A report by a signed-in user; reports of one target are resolved together. */
+export interface ReportsTable {
+  id: string;
+  reporter_id: string;
+  target_type: ReportTarget;
+  /** Opportunity: its uuid; profile: the user's id; message: its id; review and reply: the review's id. */
+  target_id: string;
+  /** Whose content it is. */
+  author_id: string;
+  reason: string;
+  details: string | null;
+  status: ReportStatus;
+  resolution: string | null;
+  resolution_reason: string | null;
+  /** The operator (no foreign key: the audit log names them for good). */
+  resolved_by: string | null;
+  resolved_at: string | null;
+  created_at: string;
+}
+
+/** Operator settings: one row per key, the value as text. */
+export interface SettingsTable {
+  key: string;
+  value: string;
+  updated_at: string;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -358,6 +425,8 @@ export interface Database {
   email_opt_outs: EmailOptOutsTable;
   outbox: OutboxTable;
   audit_log: AuditLogTable;
+  reports: ReportsTable;
+  settings: SettingsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;
@@ -379,3 +448,4 @@ export type MessageFileRow = Selectable<MessageFilesTable>;
 export type PortfolioItemRow = Selectable<PortfolioItemsTable>;
 export type OutboxRow = Selectable<OutboxTable>;
 export type AuditLogRow = Selectable<AuditLogTable>;
+export type ReportRow = Selectable<ReportsTable>;

@@ -3,8 +3,11 @@ import { useTranslation } from "react-i18next";
 import { formatDate } from "~/lib/format";
 import { Avatar } from "./avatar";
 import { RatingSummary, type RatingData } from "./market/rating";
+import { ReportLink } from "./market/report-link";
 
 export type PublicProfileData = {
+  id: string;
+  hidden: boolean;
   name: string;
   full_name: string;
   display_name: string | null;
@@ -24,14 +27,24 @@ export function PublicProfile({
   profile,
   facts,
   children,
+  viewerId,
+  here,
 }: {
   profile: PublicProfileData;
   facts?: ReactNode;
   children?: ReactNode;
+  /** Who reads it (anyone but its owner may report it), and the page's path to come back to. */
+  viewerId: string;
+  here: string;
 }) {
   const { t, i18n } = useTranslation();
   return (
     <div className="page">
+      {profile.hidden ? (
+        <p className="notice notice-warning" role="status">
+          {t("moderation.profile_hidden", { ns: "market" })}
+        </p>
+      ) : null}
       <section className="card profile-card">
         <div className="profile-head">
           <Avatar user={profile} size="lg" />
@@ -39,6 +52,11 @@ export function PublicProfile({
             <h2>{profile.name}</h2>
             {profile.display_name ? <p className="muted">{profile.full_name}</p> : null}
             <span className={`badge badge-${profile.account_type}`}>{t(`account_types.${profile.account_type}`)}</span>
+            {viewerId !== profile.id ? (
+              <p>
+                <ReportLink type="profile" id={profile.id} back={here} />
+              </p>
+            ) : null}
           </div>
         </div>
         <dl className="details">

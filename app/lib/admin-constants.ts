@@ -37,3 +37,6 @@ export const AUDIT_TARGETS = [
   "setting",
 ] as const;
 export type AuditTarget = (typeof AUDIT_TARGETS)[number];
+
+/** A person's standing, for the console's list of users. */
+export const USER_STATUSES = ["active", "suspended", "banned", "profile_hidden"] as const;

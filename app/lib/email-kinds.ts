@@ -21,6 +21,15 @@ export const EMAIL_KIND_GROUPS = {
   ],
   messages: ["message_received"],
   reputation: ["contract_reviewed", "invitation_received"],
+  moderation: [
+    "moderation_hidden",
+    "moderation_restored",
+    "moderation_warning",
+    "account_suspended",
+    "account_banned",
+    "account_restored",
+    "opportunity_published",
+  ],
 } as const;
 
 export type EmailKindGroup = keyof typeof EMAIL_KIND_GROUPS;

@@ -29,6 +29,9 @@ export const LIMITS = {
   review_comment: { min: 0, max: 1000 },
   review_reply: { min: 1, max: 1000 },
   invite_message: { min: 1, max: 500 },
+  // Moderation and disputes
+  report_details: { min: 0, max: 1000 },
+  moderation_reason: { min: 5, max: 2000 },
 } as const satisfies Record<string, { min: number; max: number }>;
 
 export type LimitName = keyof typeof LIMITS;

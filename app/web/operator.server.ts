@@ -4,7 +4,10 @@ import { AppError } from "~/services/platform/errors.server";
 import { apiT } from "~/services/platform/i18n.server";
 import { getSession } from "~/services/accounts/sessions.server";
 import { assertOperatorAccess } from "~/services/operator/operators.server";
+import { fixedT } from "~/services/platform/i18n.server";
 import { assertSameOrigin, loginRedirect } from "./auth.server";
+import { getRequestT } from "./i18n.server";
+import { redirectWithSuccess } from "./toast.server";
 
 // The operator's doors: /admin pages and /api/admin. A visitor is asked to sign in (pages) or
 // gets a 401 (API); a merchant or freelancer gets the same 404 as for a path that does not exist,
@@ -37,4 +40,10 @@ export async function requireApiOperator(request: Request): Promise<UserRow> {
     throw error;
   }
   return session.user;
+}
+
+/** Console forms: post/redirect/get with a success toast from the `admin` namespace, in the operator's language. */
+export async function redirectWithAdminToast(request: Request, to: string, key: string) {
+  const { lng } = await getRequestT(request);
+  return redirectWithSuccess(to, fixedT(lng, "admin")(key));
 }

@@ -8,7 +8,11 @@ export type AdminNavItem = { to: string; label: string; icon: IconName };
  */
 export const ADMIN_NAV: AdminNavItem[] = [
   { to: "/admin", label: "nav.overview", icon: "dashboard" },
+  { to: "/admin/reports", label: "nav.reports", icon: "flag" },
+  { to: "/admin/premoderation", label: "nav.premoderation", icon: "shield" },
+  { to: "/admin/users", label: "nav.users", icon: "people" },
   { to: "/admin/audit", label: "nav.audit", icon: "list" },
+  { to: "/admin/settings", label: "nav.settings", icon: "settings" },
 ];
 
 /** The top bar's title for a console path: the longest menu entry it falls under. */

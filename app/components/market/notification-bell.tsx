@@ -1,6 +1,7 @@
 import { Form, Link, useLocation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { formatDateTime } from "~/lib/format";
+import { isModerationKind, moderationPath, type ModerationDetail } from "~/lib/moderation";
 import { Icon } from "../icons";
 
 export type NotificationItem = {
@@ -10,12 +11,16 @@ export type NotificationItem = {
   opportunity_uuid: string | null;
   opportunity_title: string | null;
   actor: { display_name: string | null } | null;
+  detail?: ModerationDetail | null;
   created_at: string;
   read_at: string | null;
 };
 
 /** Where a notification leads: its contract or application, else its opportunity. */
-export function notificationTarget(n: Pick<NotificationItem, "kind" | "application_id" | "opportunity_uuid">) {
+export function notificationTarget(
+  n: Pick<NotificationItem, "kind" | "application_id" | "opportunity_uuid" | "detail">,
+) {
+  if (isModerationKind(n.kind)) return moderationPath(n.kind, n.detail ?? null, n);
   if (n.kind === "invitation_received") return "/invitations";
   // A contract has its application's id.
   if (n.application_id && n.kind.startsWith("contract_")) return `/contracts/${n.application_id}`;
@@ -25,12 +30,18 @@ export function notificationTarget(n: Pick<NotificationItem, "kind" | "applicati
 }
 
 export function useNotificationText() {
-  const { t } = useTranslation("market");
-  return (n: NotificationItem) =>
-    t(`notifications.kinds.${n.kind}`, {
+  const { t, i18n } = useTranslation("market");
+  return (n: NotificationItem) => {
+    const title = n.opportunity_title ?? "";
+    return t(`notifications.kinds.${n.kind}`, {
       name: n.actor?.display_name ?? t("notifications.someone"),
-      title: n.opportunity_title ?? "",
+      title,
+      // Notices of moderation: what it was about, the operator's reason, until when.
+      what: n.detail?.what ? t(`moderation.what.${n.detail.what}`, { title }) : "",
+      reason: n.detail?.reason ?? "",
+      until: n.detail?.until ? formatDateTime(n.detail.until, i18n.language) : "",
     });
+  };
 }
 
 /**

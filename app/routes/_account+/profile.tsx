@@ -1,5 +1,5 @@
 import { json, type LoaderFunctionArgs } from "@remix-run/node";
-import { Link } from "@remix-run/react";
+import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { Avatar } from "~/components/avatar";
 import { formatDate } from "~/lib/format";
@@ -12,15 +12,25 @@ import { displayNameOf } from "~/lib/users";
 export const meta = titleMeta("titles.profile");
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  return json({ user: toUserJson(await requireUser(request)) });
+  const user = await requireUser(request);
+  // A profile an operator hid: its owner is told here, with the reason.
+  const hidden = user.profile_hidden_at ? { reason: user.profile_hidden_reason } : null;
+  return json({ user: toUserJson(user), hidden });
 }
 
 export default function ProfilePage() {
   const { t, i18n } = useTranslation();
   const user = useRootData()?.user;
+  const { hidden } = useLoaderData<typeof loader>();
   if (!user) return null;
   return (
     <div className="page">
+      {hidden ? (
+        <p className="notice notice-warning" role="status">
+          {t("moderation.profile_hidden", { ns: "market" })}{" "}
+          {hidden.reason ? t("moderation.why", { ns: "market", reason: hidden.reason }) : null}
+        </p>
+      ) : null}
       <section className="card profile-card">
         <div className="profile-head">
           <Avatar user={user} size="lg" />

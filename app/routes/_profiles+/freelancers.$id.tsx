@@ -20,12 +20,12 @@ export const meta = marketTitleMeta("titles.profile");
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireUser(request);
-  const profile = await orRefusal(getFreelancerProfile(params.id!));
+  const profile = await orRefusal(getFreelancerProfile(params.id!, user.id));
   const [{ list: reviews }, openings] = await Promise.all([
     listFromUrl(request, ["page"], (q) => listUserReviews(profile.id, q)),
     openOpportunitiesOf(user),
   ]);
-  return json({ profile, reviews, openings, merchant: user.account_type === "merchant" });
+  return json({ profile, reviews, openings, merchant: user.account_type === "merchant", viewerId: user.id });
 }
 
 /** A merchant invites this freelancer to one of their open opportunities. */
@@ -109,9 +109,10 @@ function InviteForm({ name, openings }: { name: string; openings: { uuid: string
 
 export default function FreelancerProfilePage() {
   const { t } = useTranslation();
-  const { profile, reviews, openings, merchant } = useLoaderData<typeof loader>();
+  const { profile, reviews, openings, merchant, viewerId } = useLoaderData<typeof loader>();
+  const here = `/freelancers/${profile.id}`;
   return (
-    <PublicProfile profile={profile}>
+    <PublicProfile profile={profile} viewerId={viewerId} here={here}>
       <section className="card" aria-labelledby="portfolio-title">
         <h3 id="portfolio-title">{t("public_profile.portfolio")}</h3>
         {profile.portfolio.length ? (
@@ -120,7 +121,7 @@ export default function FreelancerProfilePage() {
           <p className="muted">{t("portfolio.empty")}</p>
         )}
       </section>
-      <ProfileReviews reviews={reviews.data} meta={reviews.meta} />
+      <ProfileReviews reviews={reviews.data} meta={reviews.meta} viewerId={viewerId} back={here} />
       {merchant ? <InviteForm name={profile.name} openings={openings} /> : null}
     </PublicProfile>
   );

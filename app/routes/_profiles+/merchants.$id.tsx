@@ -13,18 +13,21 @@ import { listUserReviews } from "~/services/reputation/reviews.server";
 export const meta = marketTitleMeta("titles.profile");
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  await requireUser(request);
-  const profile = await orRefusal(getMerchantProfile(params.id!));
+  const user = await requireUser(request);
+  const profile = await orRefusal(getMerchantProfile(params.id!, user.id));
   const { list: reviews } = await listFromUrl(request, ["page"], (q) => listUserReviews(profile.id, q));
-  return json({ profile, reviews });
+  return json({ profile, reviews, viewerId: user.id });
 }
 
 export default function MerchantProfilePage() {
   const { t } = useTranslation();
-  const { profile, reviews } = useLoaderData<typeof loader>();
+  const { profile, reviews, viewerId } = useLoaderData<typeof loader>();
+  const here = `/merchants/${profile.id}`;
   return (
     <PublicProfile
       profile={profile}
+      viewerId={viewerId}
+      here={here}
       facts={
         <div>
           <dt>{t("nav.opportunities")}</dt>
@@ -32,7 +35,7 @@ export default function MerchantProfilePage() {
         </div>
       }
     >
-      <ProfileReviews reviews={reviews.data} meta={reviews.meta} />
+      <ProfileReviews reviews={reviews.data} meta={reviews.meta} viewerId={viewerId} back={here} />
     </PublicProfile>
   );
 }

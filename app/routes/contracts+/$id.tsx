@@ -399,7 +399,7 @@ export default function ContractPage() {
 
           {actions.includes("deliver") ? <DeliverForm /> : null}
           {actions.includes("request_changes") ? <ChangesForm /> : null}
-          <ContractReviewsSection reviews={reviews} otherName={other.display_name ?? "?"} />
+          <ContractReviewsSection reviews={reviews} otherName={other.display_name ?? "?"} here={here} />
         </div>
 
         <aside className="detail-aside">

@@ -11,6 +11,7 @@ import { MarketErrorBoundary } from "~/components/market/error-boundary";
 import { Budget, formatDay } from "~/components/market/opportunity-card";
 import { TermsFields } from "~/components/market/offers";
 import { Breadcrumb } from "~/components/market/page-header";
+import { ReportLink } from "~/components/market/report-link";
 import { formatDate } from "~/lib/format";
 import {
   marketFormError,
@@ -140,6 +141,19 @@ export default function OpportunityPage() {
         </Link>
       </Breadcrumb>
       <FormMessage data={pageError} />
+      {o.moderation?.hidden ? (
+        <p className="notice notice-warning" role="status">
+          {t("moderation.opportunity_hidden")}{" "}
+          {o.moderation.hidden_reason ? t("moderation.why", { reason: o.moderation.hidden_reason }) : null}
+        </p>
+      ) : o.moderation?.held ? (
+        <p className="notice notice-info" role="status">
+          {t("moderation.opportunity_held")}
+        </p>
+      ) : null}
+      {o.closed_reason === "suspended" ? (
+        <p className="notice notice-info">{t("moderation.closed_suspended")}</p>
+      ) : null}
       {confirm === "close" && may("close") ? <ConfirmPanel intent="close" cancelHref={here} /> : null}
       {confirm === "delete" && may("delete") ? <ConfirmPanel intent="delete" cancelHref={here} /> : null}
       <div className="detail-layout">
@@ -160,6 +174,7 @@ export default function OpportunityPage() {
                 </strong>{" "}
                 · <RatingSummary rating={o.merchant.rating} /> · {formatDate(o.created_at, i18n.language)}
               </span>
+              {role === "freelancer" ? <ReportLink type="opportunity" id={o.uuid} back={here} /> : null}
             </div>
             <dl className="facts">
               <div>

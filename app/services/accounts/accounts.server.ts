@@ -64,6 +64,12 @@ export async function registerUser(input: unknown, request?: Request) {
     rating_sum: 0,
     // The language picked before signing up (the lng cookie), for the user's e-mails.
     locale: request ? await storedLocale(request) : null,
+    suspended_until: null,
+    banned_at: null,
+    sanction_reason: null,
+    profile_hidden_at: null,
+    profile_hidden_reason: null,
+    hidden_photo_path: null,
     created_at: now,
     updated_at: now,
   };
@@ -89,6 +95,11 @@ export async function login(input: unknown, request: Request) {
     throw new AppError(401, "invalid_credentials");
   }
   await limiters.loginByEmail.delete(email);
+  // Only someone who knows the password learns that the account is suspended, and until when.
+  if (user.banned_at) throw new AppError(403, "account_banned");
+  if (user.suspended_until && user.suspended_until > new Date().toISOString()) {
+    throw new AppError(403, "account_suspended", undefined, { until: new Date(user.suspended_until) });
+  }
   const session = await createSession(user.id);
   return { user, ...session };
 }

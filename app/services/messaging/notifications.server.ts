@@ -7,12 +7,15 @@ import { queueEmails } from "./email.server";
 import { parseInput } from "../platform/errors.server";
 import { now, offsetOf, pageMeta, type PageMeta } from "../platform/records.server";
 import { displayNameOf, photoUrl } from "../accounts/users.server";
+import { parseDetail, type ModerationDetail } from "~/lib/moderation";
 
 export type NotificationInput = {
   user_id: string;
   kind: NotificationKind;
   application_id: string | null;
   opportunity_id: number | null;
+  /** Notices of moderation: what, why and until when (shown in the notification and its e-mail). */
+  detail?: ModerationDetail | null;
 };
 
 export type NotificationJson = {
@@ -23,6 +26,8 @@ export type NotificationJson = {
   opportunity_title: string | null;
   /** The other party of the application: who acted. */
   actor: { id: string; display_name: string | null; photo_url: string | null } | null;
+  /** Notices of moderation: what, why and until when. */
+  detail: ModerationDetail | null;
   created_at: string;
   read_at: string | null;
 };
@@ -49,6 +54,7 @@ export async function notify(trx: Kysely<Database>, input: NotificationInput | N
           kind: n.kind,
           application_id: n.application_id,
           opportunity_id: n.opportunity_id,
+          detail: n.detail ? JSON.stringify(n.detail) : null,
           created_at: createdAt,
           read_at: null,
         })),
@@ -98,6 +104,7 @@ export async function listNotifications(
         "notifications.application_id",
         "notifications.created_at",
         "notifications.read_at",
+        "notifications.detail",
         "o.uuid as opportunity_uuid",
         "o.title as opportunity_title",
         "actor.id as actor_id",
@@ -129,6 +136,7 @@ export async function listNotifications(
             photo_url: photoUrl(r.actor_photo_path ?? null),
           }
         : null,
+      detail: parseDetail(r.detail),
       created_at: r.created_at,
       read_at: r.read_at,
     })),

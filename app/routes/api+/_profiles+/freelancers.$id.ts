@@ -4,8 +4,8 @@ import { requireApiUser } from "~/web/auth.server";
 import { getFreelancerProfile } from "~/services/reputation/profiles.server";
 
 export const loader = api(async ({ request, params }: LoaderFunctionArgs) => {
-  await requireApiUser(request);
-  return json({ data: await getFreelancerProfile(params.id!) });
+  const user = await requireApiUser(request);
+  return json({ data: await getFreelancerProfile(params.id!, user.id) });
 });
 
 export const action = methodNotAllowed;

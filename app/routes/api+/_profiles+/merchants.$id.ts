@@ -4,8 +4,8 @@ import { requireApiUser } from "~/web/auth.server";
 import { getMerchantProfile } from "~/services/reputation/profiles.server";
 
 export const loader = api(async ({ request, params }: LoaderFunctionArgs) => {
-  await requireApiUser(request);
-  return json({ data: await getMerchantProfile(params.id!) });
+  const user = await requireApiUser(request);
+  return json({ data: await getMerchantProfile(params.id!, user.id) });
 });
 
 export const action = methodNotAllowed;
