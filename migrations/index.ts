@@ -18,7 +18,7 @@ import * as m015 from "./015_reviews";
 import * as m016 from "./016_email";
 import * as m017 from "./017_conversation_parties";
 import * as m019 from "./019_operator_console";
-import * as m020 from "./020_moderation";
+import * as m021 from "./021_moderation";
 
 /** A migration, with its PostgreSQL version where the SQL differs. */
 type Step = Migration & { postgres?: Migration };
@@ -44,7 +44,7 @@ const steps: Record<string, Step> = {
   "016_email": m016,
   "017_conversation_parties": m017,
   "019_operator_console": m019,
-  "020_moderation": m020,
+  "021_moderation": m021,
 };
 
 export function migrationProvider(engine: Engine): MigrationProvider {
