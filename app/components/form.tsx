@@ -1,5 +1,5 @@
 import type { InputHTMLAttributes, ReactNode, TextareaHTMLAttributes } from "react";
-import type { FormErrorData } from "~/web/forms.server";
+import type { FormErrorData } from "~/web/errors.server";
 
 type FieldFrameProps = { id: string; label: string; error?: string; hint?: ReactNode };
 
@@ -59,7 +59,7 @@ export function TextAreaField({ name, label, error, hint, id = name, ...area }: 
   );
 }
 
-/** The form-level notice: alert-success or alert-danger, as SPEC.md's notification state. */
+/** The form-level notice: alert-success or alert-danger, as the product's notification state (alert-success / alert-danger). */
 export function Alert({ type, children }: { type: "success" | "danger"; children: ReactNode }) {
   return (
     <div className={`alert alert-${type}`} role={type === "danger" ? "alert" : "status"}>

@@ -3,7 +3,7 @@ import { Form } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { Field, FormMessage, TextAreaField } from "~/components/form";
 import { MAX_PORTFOLIO_ITEMS } from "~/lib/schemas";
-import type { FormErrorData } from "~/web/forms.server";
+import type { FormErrorData } from "~/web/errors.server";
 
 export type PortfolioItem = {
   id: string;

@@ -1,21 +1,24 @@
 import { Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { Avatar } from "./avatar";
-import { RatingSummary, type RatingData } from "./market/rating";
+import type { PublicProfileJson } from "~/services/reputation/profiles.server";
+import { RatingSummary } from "./market/rating";
 
-export type ProfileCardData = {
-  id: string;
-  name: string;
-  full_name: string;
-  display_name: string | null;
-  photo_url: string | null;
-  bio: string;
-  skills: string[];
-  city: string | null;
-  remote: boolean;
-  rating: RatingData;
-  completed_contracts: number;
-};
+/** What a card shows of a public profile. */
+export type ProfileCardData = Pick<
+  PublicProfileJson,
+  | "id"
+  | "name"
+  | "full_name"
+  | "display_name"
+  | "photo_url"
+  | "bio"
+  | "skills"
+  | "city"
+  | "remote"
+  | "rating"
+  | "completed_contracts"
+>;
 
 /** A freelancer in the directory: the whole card leads to the public profile. */
 export function FreelancerCard({ person }: { person: ProfileCardData }) {

@@ -37,7 +37,7 @@ function navItems(role: UserJson["account_type"]): NavItem[] {
       ];
 }
 
-/** The top bar's title for the current page (SPEC.md §2). */
+/** The top bar's title for the current page (its page's title). */
 export function topbarTitleKey(pathname: string, role: UserJson["account_type"]) {
   if (role === "operator") return `admin:${adminTitleKey(pathname)}`;
   if (pathname.startsWith("/dashboard")) return "nav.dashboard";

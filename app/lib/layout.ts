@@ -1,4 +1,4 @@
-/** SPEC.md's layout defaults, carried as data attributes on <html> for styling hooks. */
+/** The layout defaults (vertical, fluid, dark sidebar, light top bar), carried as data attributes on <html> for styling hooks. */
 export const layoutAttributes = {
   "data-layout": "vertical",
   "data-layout-width": "fluid",
@@ -15,6 +15,6 @@ export const layoutAttributes = {
 
 export const APP_VERSION = "1.0.0";
 
-/** Toast lifetimes by type, in milliseconds (SPEC.md §9). */
+/** Toast lifetimes by type, in milliseconds (success 5 s, error 8 s, warning 6 s, info 5 s). */
 export const toastDurations = { success: 5000, error: 8000, warning: 6000, info: 5000 } as const;
 export const DEFAULT_TOAST_DURATION = 5000;

@@ -2,7 +2,7 @@ import { formatMoney, numberFormat } from "./format";
 
 export { formatMoney };
 
-/** The largest price the product accepts: R$ 1.000.000,00 (PRODUCT.md §2). */
+/** The largest price the product accepts: R$ 1.000.000,00 (docs/product.md §2). */
 export const MAX_CENTS = 100_000_000;
 
 /**

@@ -6,7 +6,7 @@ import { marketTitleMeta } from "~/lib/market-meta";
 import { loadOpportunityList } from "~/web/opportunity-list.server";
 import { requireUser } from "~/web/auth.server";
 
-// The default route: the same list as /opportunities, under the title SPEC.md gives it.
+// The default route: the same list as /opportunities, under its own title, 'Minhas Oportunidades'.
 export const meta = marketTitleMeta("titles.home");
 
 export async function loader({ request }: LoaderFunctionArgs) {

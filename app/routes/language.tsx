@@ -1,10 +1,11 @@
 import { redirect, type ActionFunctionArgs } from "@remix-run/node";
 import { supportedLngs, type Lng } from "~/lib/i18n";
 import { assertSameOrigin, safeRedirect } from "~/web/auth.server";
-import { formError, readForm } from "~/web/forms.server";
+import { formError } from "~/web/errors.server";
+import { readForm } from "~/web/bodies.server";
 import { rememberLocale } from "~/services/messaging/email.server";
 import { localeCookie } from "~/web/i18n.server";
-import { getOptionalUser } from "~/services/accounts/sessions.server";
+import { getOptionalUser } from "~/web/session.server";
 
 export async function loader() {
   return redirect("/");

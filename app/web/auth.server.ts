@@ -1,8 +1,9 @@
 import { json, redirect } from "@remix-run/node";
-import type { MarketUser, UserRow } from "../../db/schema";
+import type { MarketUser } from "../../db/schema";
 import { assertSameOrigin } from "./csrf.server";
 import { apiT } from "~/services/platform/i18n.server";
-import { getOptionalUser } from "~/services/accounts/sessions.server";
+import { getOptionalUser } from "./session.server";
+import { mayDo, type Operation } from "~/services/platform/roles.server";
 
 /** Only same-site relative paths are honoured, so a link cannot send a user elsewhere. */
 export function safeRedirect(to: FormDataEntryValue | string | null | undefined, fallback = "/") {
@@ -38,10 +39,13 @@ export async function requireUser(request: Request): Promise<MarketUser> {
   return user as MarketUser;
 }
 
-/** Pages: merchants only; anyone else goes to the dashboard. */
-export async function requireMerchant(request: Request): Promise<MarketUser> {
+/**
+ * Pages of one account type (the rule of `operation`, app/services/platform/roles.server.ts):
+ * the signed-in user, or the other account type sent to `elsewhere`.
+ */
+export async function requireUserFor(request: Request, operation: Operation, elsewhere = "/dashboard") {
   const user = await requireUser(request);
-  if (user.account_type !== "merchant") throw redirect("/dashboard");
+  if (!mayDo(user, operation)) throw redirect(elsewhere);
   return user;
 }
 
@@ -68,10 +72,4 @@ export async function requireApiUser(request: Request, messageKey = "session_mis
   if (!user) throw json({ message: apiT(messageKey) }, { status: 401 });
   if (user.account_type === "operator") throw json({ message: apiT("operator_not_marketplace") }, { status: 403 });
   return user as MarketUser;
-}
-
-export async function requireApiRole(request: Request, role: UserRow["account_type"]) {
-  const user = await requireApiUser(request);
-  if (user.account_type !== role) throw json({ message: apiT("forbidden_role") }, { status: 403 });
-  return user;
 }

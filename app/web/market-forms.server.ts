@@ -1,7 +1,7 @@
 import { redirect } from "@remix-run/node";
 import type { ZodTypeAny } from "zod";
 import { AppError, fieldErrorsOf } from "~/services/platform/errors.server";
-import { formError } from "./forms.server";
+import { formError } from "./errors.server";
 import { fixedT } from "~/services/platform/i18n.server";
 import { getRequestT } from "./i18n.server";
 import { redirectWithSuccess } from "./toast.server";
@@ -95,30 +95,6 @@ export function requireConfirmed(values: Record<string, string>, confirmUrl: str
   if (values.confirmed !== "1") throw redirect(confirmUrl);
 }
 
-/** A 404 for pages, as the not-found route renders it. */
-export function notFound(): never {
-  throw new Response("Not Found", { status: 404 });
-}
-
-/**
- * Loaders: a refusal of the service becomes the HTTP answer the page's error boundary shows
- * (not found or not yours is 404 either way, so nobody learns what exists).
- */
-export async function orRefusal<T>(promise: Promise<T>): Promise<T> {
-  try {
-    return await promise;
-  } catch (error) {
-    if (error instanceof AppError) {
-      const t = fixedT("pt-BR");
-      throw new Response(JSON.stringify({ message: t(error.key, error.params) }), {
-        status: error.status === 403 ? 404 : error.status,
-        headers: { "Content-Type": "application/json; charset=utf-8" },
-      });
-    }
-    throw error;
-  }
-}
-
 /** The URL's non-empty query parameters among `fields`. */
 export function queryFromUrl(request: Request, fields: readonly string[]): Record<string, string> {
   const params = new URL(request.url).searchParams;
@@ -157,12 +133,4 @@ export async function listFromUrl<T>(
   const query = queryFromUrl(request, fields);
   const { list } = await readWithoutRefused(query, read);
   return { list, query };
-}
-
-/** Application ids are UUIDs: hex digits and dashes (SPEC.md §2); anything else is not found. */
-export const APPLICATION_ID = /^[0-9a-f-]{1,64}$/i;
-
-export function applicationIdOr404(id: string | undefined): string {
-  if (!id || !APPLICATION_ID.test(id)) notFound();
-  return id;
 }

@@ -2,7 +2,7 @@ import { json } from "@remix-run/node";
 import type { UserRow } from "../../db/schema";
 import { AppError } from "~/services/platform/errors.server";
 import { apiT } from "~/services/platform/i18n.server";
-import { getSession } from "~/services/accounts/sessions.server";
+import { getSession } from "./session.server";
 import { assertOperatorAccess } from "~/services/operator/operators.server";
 import { fixedT } from "~/services/platform/i18n.server";
 import { assertSameOrigin, loginRedirect } from "./auth.server";

@@ -12,7 +12,8 @@ import {
 import { createSession, findSessionUser } from "~/services/accounts/sessions.server";
 import { PNG_1X1 } from "../support/fixtures";
 
-const request = () => new Request("http://localhost/login", { method: "POST" });
+/** A client without a known address (no trusted proxy). */
+const client = { ip: null };
 
 async function captureResetLink(email: string) {
   const log = vi.spyOn(console, "info").mockImplementation(() => undefined);
@@ -34,10 +35,10 @@ describe("password reset", () => {
     await resetPassword({ token, password: "nova-senha-123" });
     expect(await findSessionUser(a.token)).toBeNull();
     expect(await findSessionUser(b.token)).toBeNull();
-    await expect(login({ email: "reset@example.com", password: user.password }, request())).rejects.toMatchObject({
+    await expect(login({ email: "reset@example.com", password: user.password }, client)).rejects.toMatchObject({
       status: 401,
     });
-    const ok = await login({ email: "reset@example.com", password: "nova-senha-123" }, request());
+    const ok = await login({ email: "reset@example.com", password: "nova-senha-123" }, client);
     expect(ok.user.id).toBe(user.id);
 
     // The token works once.
@@ -62,8 +63,8 @@ describe("password reset", () => {
 describe("sessions", () => {
   it("each login opens a new session with its own token", async () => {
     const user = await createUser(db, { email: "twice@example.com" });
-    const first = await login({ email: user.email, password: user.password }, request());
-    const second = await login({ email: user.email, password: user.password }, request());
+    const first = await login({ email: user.email, password: user.password }, client);
+    const second = await login({ email: user.email, password: user.password }, client);
     expect(first.token).not.toBe(second.token);
     const stored = await db.selectFrom("sessions").select("id").where("user_id", "=", user.id).execute();
     expect(stored).toHaveLength(2);

@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import { db } from "../../db";
 import { action as profileUpdate } from "~/routes/api+/_account+/profile";
 import { action as settingsAction } from "~/routes/_account+/pages.profile-setting";
-import { createSession, sessionCookie } from "~/services/accounts/sessions.server";
+import { createSession } from "~/services/accounts/sessions.server";
+import { sessionCookie } from "~/web/session.server";
 import { call, signedInUser, BASE } from "../support/helpers";
 
 const PNG_1X1 = Buffer.from(

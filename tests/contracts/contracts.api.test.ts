@@ -108,7 +108,7 @@ describe("contracts by the API alone", () => {
     });
   });
 
-  it("answers 401, 403, 404, 409, 413, 415 and 422 where PRODUCT.md §4 says", async () => {
+  it("answers 401, 403, 404, 409, 413, 415 and 422 where docs/product.md §7 says", async () => {
     const { m, f, id, base } = await hiredViaApi();
     const stranger = await signedInUser({ account_type: "merchant" });
     expect((await get(contractRoute, base, undefined, id)).status).toBe(401);

@@ -1,5 +1,5 @@
-import { expect, test } from "@playwright/test";
-import { hire, PNG_1X1, registerViaApi, toast, userPage } from "./support";
+import { expect, test } from "./fixtures";
+import { PNG_1X1, toast } from "./support";
 
 // After the hire, as real users live it, once with JavaScript and once without: the freelancer
 // delivers with a file, the merchant asks for changes, the freelancer delivers again and the
@@ -7,11 +7,11 @@ import { hire, PNG_1X1, registerViaApi, toast, userPage } from "./support";
 
 const money = (text: string) => new RegExp(text.replace(/[.$]/g, "\\$&").replace(/ /g, "\\s"));
 
-function story(javaScriptEnabled: boolean) {
-  test("hire → deliver → request changes → deliver → approve", async ({ request, browser }, testInfo) => {
-    const { merchant, freelancer, id, title } = await hire(request);
-    const marina = await userPage(browser, testInfo, javaScriptEnabled, merchant);
-    const julia = await userPage(browser, testInfo, javaScriptEnabled, freelancer);
+function story() {
+  test("hire → deliver → request changes → deliver → approve", async ({ hired, newUser }) => {
+    const { id, title } = hired;
+    const marina = hired.merchant.page;
+    const julia = hired.freelancer.page;
 
     // The merchant finds the contract from the sidebar.
     await marina.goto("/dashboard");
@@ -83,17 +83,17 @@ function story(javaScriptEnabled: boolean) {
     );
 
     // Nobody else sees the contract or its files.
-    const stranger = await registerViaApi(request, { account_type: "freelancer" });
-    const other = await userPage(browser, testInfo, javaScriptEnabled, stranger);
+    const other = (await newUser("freelancer")).page;
     expect((await other.goto(`/contracts/${id}`))?.status()).toBe(404);
     expect((await other.request.get(fileHref)).status()).toBe(404);
   });
 }
 
 test.describe("contracts, with JavaScript", () => {
-  story(true);
+  story();
 });
 
 test.describe("contracts, without JavaScript", () => {
-  story(false);
+  test.use({ javaScriptEnabled: false });
+  story();
 });

@@ -1,14 +1,16 @@
-import { expect, test } from "@playwright/test";
-import { apiToken, hire, toast, userPage } from "./support";
+import { expect, test } from "./fixtures";
+import { apiToken, toast } from "./support";
 
 // Reputation as people live it, with JavaScript and without: after a completed contract both
 // sides review each other (the first review hidden until the second), the freelancer replies,
 // the merchant finds the rating on the profile and invites the freelancer to a new opportunity,
 // and the freelancer declines it from the invitations page.
 
-function story(javaScriptEnabled: boolean) {
-  test("review both ways, reply, rating on the profile, invite and decline", async ({ request, browser }, testInfo) => {
-    const { merchant, freelancer, id } = await hire(request);
+function story() {
+  test("review both ways, reply, rating on the profile, invite and decline", async ({ request, hired }) => {
+    const { id } = hired;
+    const merchant = hired.merchant.account;
+    const freelancer = hired.freelancer.account;
     const asMerchant = await apiToken(request, merchant.email, merchant.password);
     const asFreelancer = await apiToken(request, freelancer.email, freelancer.password);
     const delivered = await request.post(`/api/contracts/${id}/deliveries`, {
@@ -18,8 +20,8 @@ function story(javaScriptEnabled: boolean) {
     expect(delivered.status()).toBe(201);
     expect((await request.post(`/api/contracts/${id}/approve`, { headers: asMerchant })).status()).toBe(200);
 
-    const marina = await userPage(browser, testInfo, javaScriptEnabled, merchant);
-    const julia = await userPage(browser, testInfo, javaScriptEnabled, freelancer);
+    const marina = hired.merchant.page;
+    const julia = hired.freelancer.page;
 
     // The merchant reviews first: without stars the form says so and keeps the comment.
     await marina.goto(`/contracts/${id}`);
@@ -104,9 +106,10 @@ function story(javaScriptEnabled: boolean) {
 }
 
 test.describe("reputation, with JavaScript", () => {
-  story(true);
+  story();
 });
 
 test.describe("reputation, without JavaScript", () => {
-  story(false);
+  test.use({ javaScriptEnabled: false });
+  story();
 });

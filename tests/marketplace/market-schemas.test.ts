@@ -21,7 +21,7 @@ function addDays(date: string, days: number) {
   return new Date(Date.parse(`${date}T12:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
 }
 
-describe("opportunity bounds (PRODUCT.md §2)", () => {
+describe("opportunity bounds (docs/product.md §2)", () => {
   it("accepts a valid opportunity and fills the defaults", () => {
     const parsed = opportunityInputSchema.parse({ ...validOpportunity, vacancies: undefined });
     expect(parsed.vacancies).toBe(1);

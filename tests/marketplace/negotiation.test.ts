@@ -102,7 +102,7 @@ const STATUSES: ApplicationRow["status"][] = ["pending", "countered", "accepted"
 const ROLES: Role[] = ["merchant", "freelancer", "stranger_merchant", "stranger_freelancer"];
 const ACTIONS: Action[] = ["accept", "counter", "reject", "withdraw"];
 
-/** PRODUCT.md §3 as a table: what each role gets for each action in each state. */
+/** docs/product.md §3 as a table: what each role gets for each action in each state. */
 function expected(status: ApplicationRow["status"], role: Role, action: Action): number {
   const negotiating = status === "pending" || status === "countered";
   const roleType = role.endsWith("merchant") ? "merchant" : "freelancer";

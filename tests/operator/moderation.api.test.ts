@@ -41,8 +41,6 @@ import { call, jsonRequest, signedInUser } from "../support/helpers";
 import { outcome } from "../support/market";
 import { auditCount, auditRows, get, post, signedInOperator } from "./support";
 
-const request = () => new Request("http://localhost/api/login", { method: "POST" });
-
 /** A merchant's open opportunity with a freelancer's application and a message each way. */
 async function conversation() {
   const merchant = await signedInUser({ account_type: "merchant" });
@@ -470,7 +468,7 @@ describe("sanctions", () => {
       await outcome(sanctionUser(operator.user, merchant.user.id, { action: "suspend", days: 3, reason: "De novo." })),
     ).toBe(409);
     await sanctionUser(operator.user, merchant.user.id, { action: "lift", reason: "Pagamento devolvido." });
-    expect((await login({ email: "suspensa@example.com", password: merchant.user.password }, request())).user.id).toBe(
+    expect((await login({ email: "suspensa@example.com", password: merchant.user.password })).user.id).toBe(
       merchant.user.id,
     );
     expect(

@@ -17,8 +17,6 @@ import * as opportunitiesPage from "~/routes/opportunities+/_index";
 import { signedInUser } from "../support/helpers";
 import { auditCount, auditRows, get, post, signedInOperator } from "./support";
 
-const request = () => new Request("http://localhost/api/login", { method: "POST" });
-
 describe("operator accounts", () => {
   it("are a role of their own the database accepts, and nobody picks at registration", async () => {
     await expect(createUser(db, { account_type: "admin" as never })).rejects.toThrow();
@@ -41,10 +39,10 @@ describe("operator accounts", () => {
     expect(user.email).toBe("olga@freela.dev");
     expect(link.startsWith(`${config.APP_URL}/reset-password?token=`)).toBe(true);
     // No password works until the link is used.
-    await expect(login({ email: "olga@freela.dev", password: "" }, request())).rejects.toMatchObject({ status: 422 });
+    await expect(login({ email: "olga@freela.dev", password: "" })).rejects.toMatchObject({ status: 422 });
     const token = new URL(link).searchParams.get("token")!;
     await resetPassword({ token, password: "senha-do-console-1" });
-    const signedIn = await login({ email: "olga@freela.dev", password: "senha-do-console-1" }, request());
+    const signedIn = await login({ email: "olga@freela.dev", password: "senha-do-console-1" });
     expect(signedIn.user.account_type).toBe("operator");
     // The link is spent.
     await expect(resetPassword({ token, password: "outra-senha-123" })).rejects.toMatchObject({ status: 422 });

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { registerSchema } from "~/lib/schemas";
 import { opportunityInputSchema } from "~/lib/market-schemas";
-import { readJson, readOptionalJson } from "~/web/api.server";
+import { readJson, readOptionalJson } from "~/web/bodies.server";
 import { AppError, fieldErrorsOf } from "~/services/platform/errors.server";
-import { MAX_FORM_BYTES, readForm, readPhotoForm } from "~/web/forms.server";
+import { MAX_FORM_BYTES, readForm, readPhotoForm } from "~/web/bodies.server";
 import { MAX_PHOTO_BYTES } from "~/services/platform/uploads.server";
 import { validOpportunity } from "../support/market";
 

@@ -6,7 +6,7 @@ async function loadClientIp(trustProxy: string | undefined) {
   vi.resetModules();
   if (trustProxy === undefined) vi.stubEnv("TRUST_PROXY", "");
   else vi.stubEnv("TRUST_PROXY", trustProxy);
-  return (await import("~/services/platform/rate-limit.server")).clientIp;
+  return (await import("~/web/client.server")).clientIp;
 }
 
 afterEach(() => {

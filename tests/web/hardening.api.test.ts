@@ -8,9 +8,11 @@ import { action as apiLogout } from "~/routes/api+/_auth+/logout";
 import { action as loginPage } from "~/routes/_auth+/login";
 import { action as languagePage } from "~/routes/language";
 import { action as settingsPage } from "~/routes/_account+/pages.profile-setting";
-import { api, apiPost } from "~/web/api.server";
+import { api } from "~/web/api.server";
+import { apiRoute } from "~/web/api-route.server";
 import { WRITES_PER_MINUTE, consumeWrite, limiters } from "~/services/platform/rate-limit.server";
-import { createSession, findSessionUser, sessionCookie } from "~/services/accounts/sessions.server";
+import { createSession, findSessionUser } from "~/services/accounts/sessions.server";
+import { sessionCookie } from "~/web/session.server";
 import { BASE, call, jsonRequest, signedInUser } from "../support/helpers";
 
 const EVIL = "https://evil.example";
@@ -298,12 +300,17 @@ describe("a NUL character anywhere a client may type", () => {
   });
 });
 
-describe("POST-only endpoints (apiPost)", () => {
+describe("POST-only endpoints (apiRoute)", () => {
   it("answer any other method with the 405, its body and API headers, without running the handler", async () => {
     let ran = 0;
-    const action = apiPost(async () => {
-      ran++;
-      return new Response(null, { status: 204 });
+    const { action } = apiRoute({
+      POST: {
+        auth: "public",
+        handle: async () => {
+          ran++;
+          return new Response(null, { status: 204 });
+        },
+      },
     });
     for (const method of ["PUT", "PATCH", "DELETE"]) {
       const res = await call(action, new Request(`${BASE}/api/x`, { method }));

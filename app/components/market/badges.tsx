@@ -28,7 +28,7 @@ export function ApplicationStatusBadge({
   compact?: boolean;
 }) {
   const { t } = useTranslation("market");
-  // The status names whose move it is (PRODUCT.md §3), so a list without `awaiting` still knows.
+  // The status names whose move it is (docs/product.md §3), so a list without `awaiting` still knows.
   awaiting ??= status === "pending" ? "merchant" : status === "countered" ? "freelancer" : null;
   const yourTurn = awaiting && viewer && awaiting === viewer;
   const turn = awaiting ? (yourTurn ? t("awaiting.you") : t(`awaiting.${awaiting}`)) : null;

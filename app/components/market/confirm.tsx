@@ -1,7 +1,8 @@
-import { Form, Link, useNavigate, useNavigation } from "@remix-run/react";
+import { Form, Link, useNavigate } from "@remix-run/react";
 import { useRef, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { useFocusTrap } from "~/lib/focus-trap";
+import { usePending } from "~/lib/pending";
 
 /**
  * The confirmation step of a destructive action. The first button is a link to `?confirm=intent`,
@@ -22,7 +23,7 @@ export function ConfirmPanel({
   children?: ReactNode;
 }) {
   const { t } = useTranslation("market");
-  const busy = useNavigation().state === "submitting";
+  const busy = usePending(intent);
   const navigate = useNavigate();
   const panel = useRef<HTMLElement>(null);
   const opener = `${cancelHref}?confirm=${intent}`;

@@ -1,9 +1,10 @@
 import { LIMITS } from "~/lib/limits";
-import { Form, Link, useNavigation } from "@remix-run/react";
+import { Form, Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { Field, FormMessage, TextAreaField } from "~/components/form";
 import { BUDGET_TYPES, CATEGORIES, LOCATION_TYPES } from "~/lib/market-constants";
-import type { FormErrorData } from "~/web/forms.server";
+import type { FormErrorData } from "~/web/errors.server";
+import { usePending } from "~/lib/pending";
 
 /** The opportunity fields as the form shows them: prices in reais, skills comma-separated. */
 export type OpportunityFormValues = Partial<
@@ -89,7 +90,7 @@ export function OpportunityForm({
   cancelHref: string;
 }) {
   const { t } = useTranslation("market");
-  const busy = useNavigation().state === "submitting";
+  const busy = usePending();
   const errors = data?.errors ?? {};
   // What the user typed wins over what was stored, so nothing is lost on an error.
   const v = (field: keyof OpportunityFormValues) => data?.values?.[field] ?? values[field] ?? "";

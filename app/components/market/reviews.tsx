@@ -1,12 +1,13 @@
 import { LIMITS } from "~/lib/limits";
-import { Form, useActionData, useNavigation } from "@remix-run/react";
+import { Form, useActionData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { FormMessage, TextAreaField } from "~/components/form";
 import { formatDate } from "~/lib/format";
-import type { FormErrorData } from "~/web/forms.server";
+import type { FormErrorData } from "~/web/errors.server";
 import { Pagination, type PageMeta } from "./pagination";
 import { Stars } from "./rating";
 import { ReportLink } from "./report-link";
+import { usePending } from "~/lib/pending";
 
 export type ReviewData = {
   id: string;
@@ -105,7 +106,8 @@ export function ContractReviewsSection({
 }) {
   const { t, i18n } = useTranslation("market");
   const data = useActionData<FormErrorData>();
-  const busy = useNavigation().state === "submitting";
+  const reviewing = usePending("review");
+  const sendingReply = usePending("reply");
   if (!reviews.eligible) return null;
   const mine = data?.values?.intent === "review" ? data : null;
   const replying = data?.values?.intent === "reply" ? data : null;
@@ -159,7 +161,7 @@ export function ContractReviewsSection({
               error={mine?.errors?.comment}
             />
             <div className="form-actions">
-              <button type="submit" className="btn btn-primary" disabled={busy}>
+              <button type="submit" className="btn btn-primary" disabled={reviewing}>
                 {t("reviews.submit")}
               </button>
             </div>
@@ -210,7 +212,7 @@ export function ContractReviewsSection({
                 error={replying?.errors?.reply}
               />
               <div className="form-actions">
-                <button type="submit" className="btn btn-secondary" disabled={busy}>
+                <button type="submit" className="btn btn-secondary" disabled={sendingReply}>
                   {t("reviews.reply_submit")}
                 </button>
               </div>

@@ -1,5 +1,5 @@
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { FormMessage } from "~/components/form";
 import { MarketErrorBoundary } from "~/components/market/error-boundary";
@@ -9,8 +9,10 @@ import { formatDate } from "~/lib/format";
 import { listFromUrl, redirectWithMarketToast } from "~/web/market-forms.server";
 import { marketTitleMeta } from "~/lib/market-meta";
 import { requireUser } from "~/web/auth.server";
-import { formError, formValues, readForm } from "~/web/forms.server";
+import { formError } from "~/web/errors.server";
+import { formValues, readForm } from "~/web/bodies.server";
 import { declineInvitation, listInvitations, type InvitationStatus } from "~/services/marketplace/invitations.server";
+import { usePending } from "~/lib/pending";
 
 export const meta = marketTitleMeta("titles.invitations");
 
@@ -43,7 +45,7 @@ export default function InvitationsPage() {
   const { t, i18n } = useTranslation();
   const { data, meta, viewer } = useLoaderData<typeof loader>();
   const refusal = useActionData<typeof action>();
-  const navigation = useNavigation();
+  const declining = usePending();
   const freelancer = viewer === "freelancer";
   return (
     <div className="page page-narrow">
@@ -78,7 +80,7 @@ export default function InvitationsPage() {
                     </Link>
                     <Form method="post">
                       <input type="hidden" name="id" value={inv.id} />
-                      <button type="submit" className="btn btn-secondary" disabled={navigation.state === "submitting"}>
+                      <button type="submit" className="btn btn-secondary" disabled={declining}>
                         {t("invitations.decline")}
                       </button>
                     </Form>

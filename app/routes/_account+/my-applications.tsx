@@ -1,4 +1,4 @@
-import { json, redirect, type LoaderFunctionArgs } from "@remix-run/node";
+import { json, type LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { ApplicationCard } from "~/components/market/application-card";
@@ -9,14 +9,13 @@ import { listFromUrl } from "~/web/market-forms.server";
 import { APPLICATION_STATUSES } from "~/lib/market-constants";
 import { marketTitleMeta } from "~/lib/market-meta";
 import { listMyApplications } from "~/services/marketplace/applications.server";
-import { requireUser } from "~/web/auth.server";
+import { requireUserFor } from "~/web/auth.server";
 
 export const meta = marketTitleMeta("titles.my_applications");
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const user = await requireUser(request);
   // Merchants have no applications of their own; theirs to answer are on the pending page.
-  if (user.account_type !== "freelancer") throw redirect("/applications/awaiting-confirmation");
+  const user = await requireUserFor(request, "applications.mine", "/applications/awaiting-confirmation");
   const { list, query } = await listFromUrl(request, ["status", "page"], (q) => listMyApplications(user, q));
   return json({ ...list, status: query.status ?? null });
 }

@@ -9,7 +9,8 @@ import { Pagination } from "~/components/market/pagination";
 import { listFromUrl, redirectWithMarketToast } from "~/web/market-forms.server";
 import { marketTitleMeta } from "~/lib/market-meta";
 import { requireUser, safeRedirect } from "~/web/auth.server";
-import { formError, formValues, readForm } from "~/web/forms.server";
+import { formError } from "~/web/errors.server";
+import { formValues, readForm } from "~/web/bodies.server";
 import { listNotifications, markNotificationsRead } from "~/services/messaging/notifications.server";
 
 export const meta = marketTitleMeta("titles.notifications");

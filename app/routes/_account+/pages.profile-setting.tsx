@@ -1,14 +1,16 @@
 import { LIMITS } from "~/lib/limits";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { Avatar } from "~/components/avatar";
 import { Field, FormMessage, TextAreaField } from "~/components/form";
 import { titleMeta } from "~/lib/meta";
 import { updateProfile } from "~/services/accounts/accounts.server";
 import { requireUser } from "~/web/auth.server";
-import { emailSettingsFromForm, getEmailSettings, updateEmailSettings } from "~/services/messaging/email.server";
-import { fileOf, formError, formValues, profileInput, readPhotoForm } from "~/web/forms.server";
+import { emailSettingsFromForm } from "~/web/bodies.server";
+import { getEmailSettings, updateEmailSettings } from "~/services/messaging/email.server";
+import { fileOf, formValues, profileInput, readPhotoForm } from "~/web/bodies.server";
+import { formError } from "~/web/errors.server";
 import {
   addPortfolioItem,
   deletePortfolioItem,
@@ -21,6 +23,7 @@ import { redirectWithSuccess } from "~/web/toast.server";
 import { useRootData } from "~/lib/root-data";
 import { EMAIL_KIND_GROUPS, type EmailKindGroup } from "~/lib/email-kinds";
 import { supportedLngs } from "~/lib/i18n";
+import { usePending } from "~/lib/pending";
 
 export const meta = titleMeta("titles.profile_settings");
 
@@ -84,7 +87,7 @@ export default function ProfileSettingsPage() {
   const emailRefused = refusal?.values?.intent === "email";
   const portfolioRefusal = refusal?.values?.intent?.startsWith("portfolio_") ? refusal : undefined;
   const data = portfolioRefusal || emailRefused ? undefined : refusal;
-  const busy = useNavigation().state === "submitting";
+  const busy = usePending(null);
   if (!user) return null;
   const value = (field: "full_name" | "display_name" | "bio" | "city") => data?.values?.[field] ?? user[field] ?? "";
   const remote = data?.values?.remote !== undefined ? ["1", "on", "true"].includes(data.values.remote) : user.remote;
@@ -185,7 +188,7 @@ export default function ProfileSettingsPage() {
 function EmailSettings({ refusal }: { refusal?: { message?: string; errors?: Record<string, string> } }) {
   const { t } = useTranslation("market");
   const { email } = useLoaderData<typeof loader>();
-  const busy = useNavigation().formData?.get("intent") === "email";
+  const busy = usePending("email");
   return (
     <section className="card form-card" id="email" aria-labelledby="email-title">
       <h2 id="email-title">{t("email_settings.title")}</h2>

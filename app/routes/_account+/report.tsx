@@ -9,8 +9,9 @@ import { marketTitleMeta } from "~/lib/market-meta";
 import { REPORT_REASONS, REPORT_TARGETS, type ReportTargetType } from "~/lib/moderation";
 import { reportContent } from "~/services/operator/reports.server";
 import { requireUser, safeRedirect } from "~/web/auth.server";
-import { formError, formValues, readForm } from "~/web/forms.server";
-import { notFound, redirectWithMarketToast } from "~/web/market-forms.server";
+import { formValues, readForm } from "~/web/bodies.server";
+import { formError } from "~/web/errors.server";
+import { redirectWithMarketToast } from "~/web/market-forms.server";
 
 // Reporting anything one sees: /report?type=message&id=…&back=/applications/…/messages. The
 // form works without JavaScript; after it, back where the user was, with "recebemos sua denúncia".
@@ -22,7 +23,9 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 function targetOf(params: URLSearchParams) {
   const type = params.get("type") ?? "";
   const id = params.get("id") ?? "";
-  if (!(REPORT_TARGETS as readonly string[]).includes(type) || !UUID.test(id)) notFound();
+  if (!(REPORT_TARGETS as readonly string[]).includes(type) || !UUID.test(id)) {
+    throw new Response("Not Found", { status: 404 });
+  }
   return { type: type as ReportTargetType, id, back: safeRedirect(params.get("back"), "/") };
 }
 

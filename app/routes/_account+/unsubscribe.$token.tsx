@@ -1,5 +1,5 @@
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { AuthLayout } from "~/components/auth-layout";
 import { Alert } from "~/components/form";
@@ -7,6 +7,7 @@ import { titleMeta } from "~/lib/meta";
 import { describeUnsubscribe, unsubscribe } from "~/services/messaging/email.server";
 import { AppError } from "~/services/platform/errors.server";
 import { getRequestT } from "~/web/i18n.server";
+import { usePending } from "~/lib/pending";
 
 // The link at the foot of every e-mail (README, "E-mail"): no sign-in, the signed token names the
 // user and the kind. GET asks (a link scanner opening it changes nothing); POST turns the kind
@@ -43,7 +44,7 @@ export default function UnsubscribePage() {
   const { t } = useTranslation("market");
   const loaded = useLoaderData<typeof loader>() as Data;
   const acted = useActionData<typeof action>() as Data | undefined;
-  const busy = useNavigation().state === "submitting";
+  const busy = usePending();
   const data = acted ?? loaded;
   if (!data.ok) {
     return (

@@ -1,38 +1,35 @@
 import { json, type ActionFunctionArgs } from "@remix-run/node";
-import { Form, Link, useActionData, useNavigation } from "@remix-run/react";
+import { Form, Link, useActionData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { AuthLayout } from "~/components/auth-layout";
 import { Alert, Field, FormMessage } from "~/components/form";
 import { forgotPasswordSchema } from "~/lib/schemas";
 import { titleMeta } from "~/lib/meta";
 import { requestPasswordReset } from "~/services/accounts/accounts.server";
-import { assertSameOrigin } from "~/web/auth.server";
 import { parseInput } from "~/services/platform/errors.server";
-import { formError, formValues, readForm, type FormErrorData } from "~/web/forms.server";
+import { type FormErrorData } from "~/web/errors.server";
 import { getRequestT } from "~/web/i18n.server";
+import { clientOf } from "~/web/client.server";
+import { usePending } from "~/lib/pending";
+import { visitorFormAction } from "~/web/page-form.server";
 
 export const meta = titleMeta("titles.forgot_password");
 
 export { visitorLoader as loader } from "~/web/auth.server";
 
-export async function action({ request }: ActionFunctionArgs) {
-  assertSameOrigin(request);
-  let values: Record<string, string> = {};
-  try {
-    values = formValues(await readForm(request));
+export async function action(args: ActionFunctionArgs) {
+  return visitorFormAction(args, async ({ request, values }) => {
     const { email } = parseInput(forgotPasswordSchema, values);
-    await requestPasswordReset(email, new URL(request.url).origin, request);
+    await requestPasswordReset(email, new URL(request.url).origin, await clientOf(request));
     const { t } = await getRequestT(request);
     return json<{ sent?: string } & FormErrorData>({ sent: t("reset_requested"), values });
-  } catch (error) {
-    return formError(request, error, values);
-  }
+  });
 }
 
 export default function ForgotPasswordPage() {
   const { t } = useTranslation();
   const data = useActionData<typeof action>();
-  const busy = useNavigation().state === "submitting";
+  const busy = usePending();
   return (
     <AuthLayout title={t("auth.forgot_title")} subtitle={t("auth.forgot_subtitle")}>
       {data && "sent" in data && data.sent ? <Alert type="success">{data.sent}</Alert> : <FormMessage data={data} />}

@@ -1,44 +1,43 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { Form, Link, useActionData, useNavigation, useSearchParams } from "@remix-run/react";
+import { Form, Link, useActionData, useSearchParams } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { AuthLayout } from "~/components/auth-layout";
 import { Field, FormMessage } from "~/components/form";
 import { titleMeta } from "~/lib/meta";
 import { login } from "~/services/accounts/accounts.server";
-import { assertSameOrigin, safeRedirect } from "~/web/auth.server";
-import { formError, formValues, readForm } from "~/web/forms.server";
+import { safeRedirect } from "~/web/auth.server";
 import { getRequestT } from "~/web/i18n.server";
-import { browserSignIn } from "~/services/accounts/sessions.server";
+import { browserSignIn } from "~/web/session.server";
 import { redirectWithSuccess } from "~/web/toast.server";
 import { displayNameOf } from "~/services/accounts/users.server";
+import { clientOf } from "~/web/client.server";
+import { usePending } from "~/lib/pending";
+import { visitorFormAction } from "~/web/page-form.server";
 
 export const meta = titleMeta("titles.login");
 
 export { visitorLoader as loader } from "~/web/auth.server";
 
-export async function action({ request }: ActionFunctionArgs) {
-  assertSameOrigin(request);
-  let values: Record<string, string> = {};
-  try {
-    values = formValues(await readForm(request));
-    const { user, token } = await login(values, request);
+export async function action(args: ActionFunctionArgs) {
+  return visitorFormAction(args, async ({ request, values }) => {
+    const { user, token } = await login(values, await clientOf(request));
     const headers = await browserSignIn(request, token);
     const { t } = await getRequestT(request);
     return redirectWithSuccess(
       safeRedirect(values.redirectFrom, "/"),
       t("welcome_back", { name: displayNameOf(user) }),
-      { headers },
+      {
+        headers,
+      },
     );
-  } catch (error) {
-    return formError(request, error, values);
-  }
+  });
 }
 
 export default function LoginPage() {
   const { t } = useTranslation();
   const data = useActionData<typeof action>();
   const [params] = useSearchParams();
-  const busy = useNavigation().state === "submitting";
+  const busy = usePending();
   return (
     <AuthLayout title={t("auth.login_title")} subtitle={t("auth.login_subtitle")}>
       <FormMessage data={data} />

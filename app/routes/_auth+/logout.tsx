@@ -5,9 +5,10 @@ import { clearAuthStorage } from "~/components/auth-mirror";
 import { FormMessage } from "~/components/form";
 import { titleMeta } from "~/lib/meta";
 import { assertSameOrigin } from "~/web/auth.server";
-import { formError, readForm } from "~/web/forms.server";
+import { formError } from "~/web/errors.server";
+import { readForm } from "~/web/bodies.server";
 import { getRequestT } from "~/web/i18n.server";
-import { endSession, getOptionalUser } from "~/services/accounts/sessions.server";
+import { endSession, getOptionalUser } from "~/web/session.server";
 import { redirectWithSuccess } from "~/web/toast.server";
 
 export const meta = titleMeta("nav.logout");

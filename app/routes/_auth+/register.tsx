@@ -1,37 +1,33 @@
-import { LIMITS } from "~/lib/limits";
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { Form, Link, useActionData, useNavigation } from "@remix-run/react";
+import { LIMITS } from "~/lib/limits";
+import { Form, Link, useActionData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { AuthLayout } from "~/components/auth-layout";
 import { Field, FormMessage } from "~/components/form";
 import { titleMeta } from "~/lib/meta";
 import { registerUser } from "~/services/accounts/accounts.server";
-import { assertSameOrigin } from "~/web/auth.server";
-import { formError, formValues, readForm } from "~/web/forms.server";
 import { getRequestT } from "~/web/i18n.server";
 import { redirectWithSuccess } from "~/web/toast.server";
+import { clientOf } from "~/web/client.server";
+import { usePending } from "~/lib/pending";
+import { visitorFormAction } from "~/web/page-form.server";
 
 export const meta = titleMeta("titles.register");
 
 export { visitorLoader as loader } from "~/web/auth.server";
 
-export async function action({ request }: ActionFunctionArgs) {
-  assertSameOrigin(request);
-  let values: Record<string, string> = {};
-  try {
-    values = formValues(await readForm(request));
-    await registerUser(values, request);
+export async function action(args: ActionFunctionArgs) {
+  return visitorFormAction(args, async ({ request, values }) => {
+    await registerUser(values, await clientOf(request));
     const { t } = await getRequestT(request);
     return redirectWithSuccess("/auth/login", t("register_success"));
-  } catch (error) {
-    return formError(request, error, values);
-  }
+  });
 }
 
 export default function RegisterPage() {
   const { t } = useTranslation();
   const data = useActionData<typeof action>();
-  const busy = useNavigation().state === "submitting";
+  const busy = usePending();
   const accountType = data?.values?.account_type ?? "freelancer";
   return (
     <AuthLayout title={t("auth.register_title")} subtitle={t("auth.register_subtitle")}>

@@ -1,16 +1,16 @@
 import { LIMITS } from "~/lib/limits";
-import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { json, type LoaderFunctionArgs, type ActionFunctionArgs } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { AuthLayout } from "~/components/auth-layout";
 import { Alert, Field, FormMessage } from "~/components/form";
 import { titleMeta } from "~/lib/meta";
 import { findValidReset, resetPassword } from "~/services/accounts/accounts.server";
-import { assertSameOrigin } from "~/web/auth.server";
-import { formError, formValues, readForm } from "~/web/forms.server";
 import { getRequestT } from "~/web/i18n.server";
-import { sessionCookie } from "~/services/accounts/sessions.server";
+import { sessionCookie } from "~/web/session.server";
 import { redirectWithSuccess } from "~/web/toast.server";
+import { usePending } from "~/lib/pending";
+import { visitorFormAction } from "~/web/page-form.server";
 
 export const meta = titleMeta("titles.reset_password");
 
@@ -20,27 +20,22 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return json({ token, valid }, { status: valid ? 200 : 400 });
 }
 
-export async function action({ request }: ActionFunctionArgs) {
-  assertSameOrigin(request);
-  let values: Record<string, string> = {};
-  try {
-    values = formValues(await readForm(request));
+export async function action(args: ActionFunctionArgs) {
+  return visitorFormAction(args, async ({ request, values }) => {
     await resetPassword(values);
     const { t } = await getRequestT(request);
     // Every session ended with the reset, this browser's included.
     return redirectWithSuccess("/auth/login", t("reset_done"), {
       headers: { "Set-Cookie": await sessionCookie.serialize("", { maxAge: 0 }) },
     });
-  } catch (error) {
-    return formError(request, error, values);
-  }
+  });
 }
 
 export default function ResetPasswordPage() {
   const { t } = useTranslation();
   const { token, valid } = useLoaderData<typeof loader>();
   const data = useActionData<typeof action>();
-  const busy = useNavigation().state === "submitting";
+  const busy = usePending();
   const tokenError = data?.errors?.token;
   return (
     <AuthLayout title={t("auth.reset_title")} subtitle={valid ? t("auth.reset_subtitle") : undefined}>

@@ -1,2 +1,2 @@
-// Another address of the login page (SPEC.md §2).
+// Another address of the login page (docs/product.md §1).
 export { action, default, loader, meta } from "./login";

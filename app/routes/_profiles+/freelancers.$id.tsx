@@ -1,26 +1,30 @@
 import { LIMITS } from "~/lib/limits";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
-import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { FormMessage, TextAreaField } from "~/components/form";
 import { MarketErrorBoundary } from "~/components/market/error-boundary";
 import { PortfolioList } from "~/components/portfolio";
 import { PublicProfile } from "~/components/public-profile";
 import { ProfileReviews } from "~/components/market/reviews";
-import { listFromUrl, orRefusal, redirectWithMarketToast } from "~/web/market-forms.server";
+import { listFromUrl, redirectWithMarketToast } from "~/web/market-forms.server";
+import { orRefusal } from "~/web/errors.server";
 import { marketTitleMeta } from "~/lib/market-meta";
 import { requireUser } from "~/web/auth.server";
 import { AppError } from "~/services/platform/errors.server";
-import { formError, formValues, readForm } from "~/web/forms.server";
+import { formError } from "~/web/errors.server";
+import { formValues, readForm } from "~/web/bodies.server";
 import { inviteFreelancer, openOpportunitiesOf } from "~/services/marketplace/invitations.server";
 import { getFreelancerProfile } from "~/services/reputation/profiles.server";
 import { listUserReviews } from "~/services/reputation/reviews.server";
+import { pageId } from "~/web/params.server";
+import { usePending } from "~/lib/pending";
 
 export const meta = marketTitleMeta("titles.profile");
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireUser(request);
-  const profile = await orRefusal(getFreelancerProfile(params.id!, user.id));
+  const profile = await orRefusal(getFreelancerProfile(pageId(params, "id", "profile_not_found"), user.id));
   const [{ list: reviews }, openings] = await Promise.all([
     listFromUrl(request, ["page"], (q) => listUserReviews(profile.id, q)),
     openOpportunitiesOf(user),
@@ -50,7 +54,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 function InviteForm({ name, openings }: { name: string; openings: { uuid: string; title: string }[] }) {
   const { t } = useTranslation();
   const refusal = useActionData<typeof action>();
-  const busy = useNavigation().state === "submitting";
+  const busy = usePending();
   const errors = refusal?.errors ?? {};
   return (
     <section className="card" aria-labelledby="invite-title">

@@ -4,17 +4,19 @@ import { useTranslation } from "react-i18next";
 import { MarketErrorBoundary } from "~/components/market/error-boundary";
 import { PublicProfile } from "~/components/public-profile";
 import { ProfileReviews } from "~/components/market/reviews";
-import { listFromUrl, orRefusal } from "~/web/market-forms.server";
+import { listFromUrl } from "~/web/market-forms.server";
+import { orRefusal } from "~/web/errors.server";
 import { marketTitleMeta } from "~/lib/market-meta";
 import { requireUser } from "~/web/auth.server";
 import { getMerchantProfile } from "~/services/reputation/profiles.server";
 import { listUserReviews } from "~/services/reputation/reviews.server";
+import { pageId } from "~/web/params.server";
 
 export const meta = marketTitleMeta("titles.profile");
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireUser(request);
-  const profile = await orRefusal(getMerchantProfile(params.id!, user.id));
+  const profile = await orRefusal(getMerchantProfile(pageId(params, "id", "profile_not_found"), user.id));
   const { list: reviews } = await listFromUrl(request, ["page"], (q) => listUserReviews(profile.id, q));
   return json({ profile, reviews, viewerId: user.id });
 }

@@ -11,7 +11,8 @@ import { LIMITS } from "~/lib/limits";
 import { formatRange } from "~/lib/money";
 import { decideHeldOpportunity, listHeldOpportunities } from "~/services/operator/premoderation.server";
 import { getSettings } from "~/services/operator/settings.server";
-import { formError, formValues, readForm } from "~/web/forms.server";
+import { formValues, readForm } from "~/web/bodies.server";
+import { formError } from "~/web/errors.server";
 import { listFromUrl } from "~/web/market-forms.server";
 import { redirectWithAdminToast, requireOperator } from "~/web/operator.server";
 

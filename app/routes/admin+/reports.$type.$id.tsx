@@ -9,28 +9,31 @@ import { formatDateTime, formatMoney } from "~/lib/format";
 import { LIMITS } from "~/lib/limits";
 import { MAX_SUSPENSION_DAYS, REPORT_ACTIONS } from "~/lib/moderation";
 import { getReportCase, resolveReports, restoreContent } from "~/services/operator/reports.server";
-import { formError, formValues, readForm } from "~/web/forms.server";
-import { orRefusal } from "~/web/market-forms.server";
+import { formValues, readForm } from "~/web/bodies.server";
+import { formError } from "~/web/errors.server";
+import { orRefusal } from "~/web/errors.server";
+import { pageId } from "~/web/params.server";
 import { redirectWithAdminToast, requireOperator } from "~/web/operator.server";
 
 export const meta = adminTitleMeta("titles.report");
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   await requireOperator(request);
-  return json({ report: await orRefusal(getReportCase(params.type!, params.id!)) });
+  return json({ report: await orRefusal(getReportCase(params.type!, pageId(params, "id", "report_not_found"))) });
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
   const operator = await requireOperator(request);
-  const here = `/admin/reports/${params.type}/${params.id}`;
+  const id = pageId(params, "id", "report_not_found");
+  const here = `/admin/reports/${params.type}/${id}`;
   let values: Record<string, string> = {};
   try {
     values = formValues(await readForm(request));
     if (values.intent === "restore") {
-      await restoreContent(operator, params.type!, params.id!, { reason: values.reason });
+      await restoreContent(operator, params.type!, id, { reason: values.reason });
       return redirectWithAdminToast(request, here, "reports.restored");
     }
-    await resolveReports(operator, params.type!, params.id!, {
+    await resolveReports(operator, params.type!, id, {
       action: values.action,
       reason: values.reason,
       days: values.action === "suspend" ? values.days : undefined,

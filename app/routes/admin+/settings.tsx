@@ -7,7 +7,8 @@ import { PageHeader } from "~/components/market/page-header";
 import { adminTitleMeta } from "~/lib/admin-meta";
 import { MAX_PREMODERATION_DAYS } from "~/lib/moderation";
 import { getSettings, updateSettings } from "~/services/operator/settings.server";
-import { formError, formValues, readForm } from "~/web/forms.server";
+import { formValues, readForm } from "~/web/bodies.server";
+import { formError } from "~/web/errors.server";
 import { redirectWithAdminToast, requireOperator } from "~/web/operator.server";
 
 export const meta = adminTitleMeta("titles.settings");

@@ -11,28 +11,31 @@ import { LIMITS } from "~/lib/limits";
 import { MAX_SUSPENSION_DAYS, SANCTIONS } from "~/lib/moderation";
 import { getMember } from "~/services/operator/members.server";
 import { sanctionUser } from "~/services/operator/sanctions.server";
-import { formError, formValues, readForm } from "~/web/forms.server";
-import { orRefusal } from "~/web/market-forms.server";
+import { formValues, readForm } from "~/web/bodies.server";
+import { formError } from "~/web/errors.server";
+import { orRefusal } from "~/web/errors.server";
+import { pageId } from "~/web/params.server";
 import { redirectWithAdminToast, requireOperator } from "~/web/operator.server";
 
 export const meta = adminTitleMeta("titles.user");
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   await requireOperator(request);
-  return json({ member: await orRefusal(getMember(params.id!)) });
+  return json({ member: await orRefusal(getMember(pageId(params, "id", "user_not_found"))) });
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
   const operator = await requireOperator(request);
+  const id = pageId(params, "id", "user_not_found");
   let values: Record<string, string> = {};
   try {
     values = formValues(await readForm(request));
-    await sanctionUser(operator, params.id!, {
+    await sanctionUser(operator, id, {
       action: values.action,
       reason: values.reason,
       days: values.action === "suspend" ? values.days : undefined,
     });
-    return redirectWithAdminToast(request, `/admin/users/${params.id}`, `users.done.${values.action}`);
+    return redirectWithAdminToast(request, `/admin/users/${id}`, `users.done.${values.action}`);
   } catch (error) {
     return formError(request, error, values);
   }

@@ -14,12 +14,13 @@ import { isNegotiating } from "~/lib/market-constants";
 import { formatMoney } from "~/lib/money";
 import { displayNameOf } from "~/lib/users";
 import { requireUser } from "~/web/auth.server";
+import { pageId } from "~/web/params.server";
 
 export const meta = marketTitleMeta("titles.application");
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireUser(request);
-  return json(await loadApplicationFor(user, params.id));
+  return json(await loadApplicationFor(user, pageId(params, "id")));
 }
 
 export default function ApplicationPage() {

@@ -1,6 +1,6 @@
 import { LIMITS } from "~/lib/limits";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useNavigation, useRevalidator } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData, useRevalidator } from "@remix-run/react";
 import { useEffect } from "react";
 import { useTranslation } from "react-i18next";
 import { FormMessage, TextAreaField } from "~/components/form";
@@ -9,13 +9,16 @@ import { MessageThread } from "~/components/market/messages";
 import { Breadcrumb } from "~/components/market/page-header";
 import { formatDate } from "~/lib/format";
 import { MAX_MESSAGE_FILES } from "~/lib/market-constants";
-import { applicationIdOr404, marketFormError, orRefusal, redirectWithMarketToast } from "~/web/market-forms.server";
+import { marketFormError, redirectWithMarketToast } from "~/web/market-forms.server";
+import { orRefusal } from "~/web/errors.server";
 import { marketTitleMeta } from "~/lib/market-meta";
 import { displayNameOf } from "~/lib/users";
 import { getApplication } from "~/services/marketplace/applications.server";
 import { requireUser } from "~/web/auth.server";
-import { readFilesForm } from "~/web/forms.server";
+import { readFilesForm } from "~/web/bodies.server";
 import { listMessages, sendMessage } from "~/services/messaging/messages.server";
+import { pageId } from "~/web/params.server";
+import { usePending } from "~/lib/pending";
 
 export const meta = marketTitleMeta("titles.messages");
 
@@ -24,7 +27,7 @@ const POLL_MS = 10_000;
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireUser(request);
-  const id = applicationIdOr404(params.id);
+  const id = pageId(params, "id");
   const application = await orRefusal(getApplication(user, id));
   const conversation = await orRefusal(listMessages(user, id));
   const viewer: "merchant" | "freelancer" = application.freelancer.id === user.id ? "freelancer" : "merchant";
@@ -35,7 +38,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 
 export async function action({ request, params }: ActionFunctionArgs) {
   const user = await requireUser(request);
-  const id = applicationIdOr404(params.id);
+  const id = pageId(params, "id");
   let values: Record<string, string> = {};
   try {
     const form = await readFilesForm(request);
@@ -51,7 +54,7 @@ export default function MessagesPage() {
   const { id, title, status, other, viewer, conversation } = useLoaderData<typeof loader>();
   const data = useActionData<typeof action>();
   const { t, i18n } = useTranslation("market");
-  const busy = useNavigation().state === "submitting";
+  const busy = usePending();
   const revalidator = useRevalidator();
   // New messages appear without reloading while the page is in view.
   useEffect(() => {

@@ -1,6 +1,6 @@
 import { LIMITS } from "~/lib/limits";
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { FormMessage, TextAreaField } from "~/components/form";
 import { ApplicationStatusBadge, OpportunityStatusBadge } from "~/components/market/badges";
@@ -10,7 +10,6 @@ import { OfferHistory, TermsCompare, TermsFields } from "~/components/market/off
 import { loadApplicationFor } from "~/web/application-page.server";
 import { Breadcrumb } from "~/components/market/page-header";
 import {
-  applicationIdOr404,
   marketFormError,
   priceInput,
   redirectWithMarketToast,
@@ -29,7 +28,9 @@ import {
   withdrawApplication,
 } from "~/services/marketplace/applications.server";
 import { requireUser } from "~/web/auth.server";
-import { formValues, readForm } from "~/web/forms.server";
+import { formValues, readForm } from "~/web/bodies.server";
+import { pageId } from "~/web/params.server";
+import { usePending } from "~/lib/pending";
 
 export const meta = marketTitleMeta("titles.negotiate");
 
@@ -37,12 +38,12 @@ const PRICES: PriceFields = { price: "price_cents" };
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireUser(request);
-  return json(await loadApplicationFor(user, params.id));
+  return json(await loadApplicationFor(user, pageId(params, "id")));
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
   const user = await requireUser(request);
-  const id = applicationIdOr404(params.id);
+  const id = pageId(params, "id");
   const here = `/applications/${id}/negotiate`;
   let values: Record<string, string> = {};
   try {
@@ -74,7 +75,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 function CounterForm({ current }: { current: { price_cents: number; delivery_days: number } }) {
   const { t } = useTranslation("market");
   const data = useActionData<typeof action>();
-  const busy = useNavigation().state === "submitting";
+  const busy = usePending("counter");
   const mine = data?.values?.intent === "counter" ? data : null;
   const errors = mine?.errors ?? {};
   return (
@@ -114,7 +115,7 @@ export default function NegotiatePage() {
   const data = useActionData<typeof action>();
   const { t, i18n } = useTranslation("market");
   const [params] = useSearchParams();
-  const busy = useNavigation().state === "submitting";
+  const busy = usePending("accept");
   const here = `/applications/${a.id}/negotiate`;
   const confirm = params.get("confirm");
   const offers = a.offers;

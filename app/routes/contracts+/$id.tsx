@@ -1,6 +1,6 @@
 import { LIMITS } from "~/lib/limits";
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { FormMessage, TextAreaField } from "~/components/form";
 import { ConfirmPanel } from "~/components/market/confirm";
@@ -10,13 +10,8 @@ import { ContractReviewsSection } from "~/components/market/reviews";
 import { Breadcrumb } from "~/components/market/page-header";
 import { formatDate } from "~/lib/format";
 import { MAX_DELIVERY_FILES, REVIEW_DAYS } from "~/lib/market-constants";
-import {
-  applicationIdOr404,
-  marketFormError,
-  orRefusal,
-  redirectWithMarketToast,
-  requireConfirmed,
-} from "~/web/market-forms.server";
+import { marketFormError, redirectWithMarketToast, requireConfirmed } from "~/web/market-forms.server";
+import { orRefusal } from "~/web/errors.server";
 import { marketTitleMeta } from "~/lib/market-meta";
 import { formatMoney } from "~/lib/money";
 import { requireUser } from "~/web/auth.server";
@@ -30,8 +25,10 @@ import {
   requestCancellation,
   requestChanges,
 } from "~/services/contracts/contracts.server";
-import { readFilesForm } from "~/web/forms.server";
+import { readFilesForm } from "~/web/bodies.server";
 import { getContractReviews, replyToReview, writeReview } from "~/services/reputation/reviews.server";
+import { pageId } from "~/web/params.server";
+import { usePending } from "~/lib/pending";
 
 export const meta = marketTitleMeta("titles.contract");
 
@@ -40,7 +37,7 @@ const ACCEPT = ".pdf,.png,.jpg,.jpeg,.webp,.gif,.zip,.docx,.xlsx,.pptx,.odt,.ods
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireUser(request);
-  const id = applicationIdOr404(params.id);
+  const id = pageId(params, "id");
   const [contract, reviews] = await Promise.all([
     orRefusal(getContract(user, id)),
     orRefusal(getContractReviews(user, id)),
@@ -52,7 +49,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 
 export async function action({ request, params }: ActionFunctionArgs) {
   const user = await requireUser(request);
-  const id = applicationIdOr404(params.id);
+  const id = pageId(params, "id");
   const here = `/contracts/${id}`;
   let values: Record<string, string> = {};
   try {
@@ -100,7 +97,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 function DeliverForm() {
   const { t } = useTranslation("market");
   const data = useActionData<typeof action>();
-  const busy = useNavigation().state === "submitting";
+  const busy = usePending("deliver");
   // A delivery too large to read comes back without its fields, but with the error on the files.
   const mine = data?.values?.intent === "deliver" || data?.errors?.files ? data : null;
   const errors = mine?.errors ?? {};
@@ -154,7 +151,7 @@ function DeliverForm() {
 function ChangesForm() {
   const { t } = useTranslation("market");
   const data = useActionData<typeof action>();
-  const busy = useNavigation().state === "submitting";
+  const busy = usePending("request_changes");
   const mine = data?.values?.intent === "request_changes" ? data : null;
   return (
     <section className="card" aria-labelledby="changes-title">
@@ -205,7 +202,8 @@ export default function ContractPage() {
   const data = useActionData<typeof action>();
   const { t, i18n } = useTranslation("market");
   const [params] = useSearchParams();
-  const busy = useNavigation().state === "submitting";
+  const approving = usePending("approve");
+  const declining = usePending("decline_cancellation");
   const here = `/contracts/${c.id}`;
   const confirm = params.get("confirm");
   const actions = c.allowed_actions;
@@ -353,7 +351,7 @@ export default function ContractPage() {
                     <button
                       type="submit"
                       className="btn btn-primary"
-                      disabled={busy}
+                      disabled={approving}
                       title={t("contract.approve_hint")}
                     >
                       ✓ {t("contract.approve")}
@@ -378,7 +376,7 @@ export default function ContractPage() {
                 {actions.includes("decline_cancellation") ? (
                   <Form method="post">
                     <input type="hidden" name="intent" value="decline_cancellation" />
-                    <button type="submit" className="btn btn-secondary" disabled={busy}>
+                    <button type="submit" className="btn btn-secondary" disabled={declining}>
                       {t("contract.decline_cancellation")}
                     </button>
                   </Form>

@@ -1,7 +1,7 @@
 import { LIMITS } from "~/lib/limits";
 import { RatingSummary } from "~/components/market/rating";
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { Avatar } from "~/components/avatar";
 import { FormMessage, TextAreaField } from "~/components/form";
@@ -15,24 +15,26 @@ import { ReportLink } from "~/components/market/report-link";
 import { formatDate } from "~/lib/format";
 import {
   marketFormError,
-  orRefusal,
   priceInput,
   redirectWithMarketToast,
   requireConfirmed,
   type PriceFields,
 } from "~/web/market-forms.server";
+import { orRefusal } from "~/web/errors.server";
 import { applyInputSchema } from "~/lib/market-schemas";
 import { errorTitle } from "~/lib/market-meta";
 import { translateCommon } from "~/lib/meta";
 import { applyToOpportunity } from "~/services/marketplace/applications.server";
 import { requireUser } from "~/web/auth.server";
-import { formValues, readForm } from "~/web/forms.server";
+import { formValues, readForm } from "~/web/bodies.server";
 import {
   closeOpportunity,
   deleteOpportunity,
   getOpportunity,
   reopenOpportunity,
 } from "~/services/marketplace/opportunities.server";
+import { pageId } from "~/web/params.server";
+import { usePending } from "~/lib/pending";
 
 export const meta: MetaFunction<typeof loader> = (args) => {
   if (args.error) return errorTitle(args);
@@ -46,7 +48,7 @@ const PRICES: PriceFields = { price: "price_cents" };
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireUser(request);
-  const opportunity = await orRefusal(getOpportunity(user, params.uuid!));
+  const opportunity = await orRefusal(getOpportunity(user, pageId(params, "uuid")));
   return json({
     opportunity,
     role: user.account_type,
@@ -88,7 +90,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 function ApplyForm() {
   const { t } = useTranslation("market");
   const data = useActionData<typeof action>();
-  const busy = useNavigation().state === "submitting";
+  const busy = usePending("apply");
   const mine = data?.values?.intent === "apply" ? data : null;
   const errors = mine?.errors ?? {};
   return (

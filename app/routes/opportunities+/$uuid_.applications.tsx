@@ -6,18 +6,20 @@ import { OpportunityStatusBadge } from "~/components/market/badges";
 import { MarketErrorBoundary } from "~/components/market/error-boundary";
 import { Breadcrumb, EmptyState, PageHeader } from "~/components/market/page-header";
 import { Pagination, StatusTabs } from "~/components/market/pagination";
-import { listFromUrl, orRefusal } from "~/web/market-forms.server";
+import { listFromUrl } from "~/web/market-forms.server";
+import { orRefusal } from "~/web/errors.server";
 import { APPLICATION_STATUSES } from "~/lib/market-constants";
 import { marketTitleMeta } from "~/lib/market-meta";
 import { listOpportunityApplications } from "~/services/marketplace/applications.server";
-import { requireMerchant } from "~/web/auth.server";
+import { requireUserFor } from "~/web/auth.server";
 import { getOpportunity } from "~/services/marketplace/opportunities.server";
+import { pageId } from "~/web/params.server";
 
 export const meta = marketTitleMeta("titles.opportunity_applications");
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  const user = await requireMerchant(request);
-  const uuid = params.uuid!;
+  const user = await requireUserFor(request, "opportunity.applications");
+  const uuid = pageId(params, "uuid");
   const opportunity = await orRefusal(getOpportunity(user, uuid));
   const { list, query } = await listFromUrl(request, ["status", "page"], (q) =>
     listOpportunityApplications(user, uuid, q),

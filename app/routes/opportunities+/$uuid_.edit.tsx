@@ -4,27 +4,23 @@ import { useTranslation } from "react-i18next";
 import { MarketErrorBoundary } from "~/components/market/error-boundary";
 import { OpportunityForm } from "~/components/market/opportunity-form";
 import { PageHeader } from "~/components/market/page-header";
-import {
-  marketFormError,
-  orRefusal,
-  priceInput,
-  redirectWithMarketToast,
-  type PriceFields,
-} from "~/web/market-forms.server";
+import { marketFormError, priceInput, redirectWithMarketToast, type PriceFields } from "~/web/market-forms.server";
+import { orRefusal } from "~/web/errors.server";
 import { opportunityPatchSchema } from "~/lib/market-schemas";
 import { marketTitleMeta } from "~/lib/market-meta";
 import { centsToInput } from "~/lib/money";
-import { requireMerchant } from "~/web/auth.server";
-import { formValues, readForm } from "~/web/forms.server";
+import { requireUserFor } from "~/web/auth.server";
+import { formValues, readForm } from "~/web/bodies.server";
 import { getOpportunity, updateOpportunity } from "~/services/marketplace/opportunities.server";
+import { pageId } from "~/web/params.server";
 
 export const meta = marketTitleMeta("titles.opportunity_edit");
 
 const PRICES: PriceFields = { budget_min: "budget_min_cents", budget_max: "budget_max_cents" };
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  const user = await requireMerchant(request);
-  const o = await orRefusal(getOpportunity(user, params.uuid!));
+  const user = await requireUserFor(request, "opportunity.manage");
+  const o = await orRefusal(getOpportunity(user, pageId(params, "uuid")));
   return json({
     uuid: o.uuid,
     editable: o.allowed_actions.includes("edit"),
@@ -45,7 +41,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
-  const user = await requireMerchant(request);
+  const user = await requireUserFor(request, "opportunity.manage");
   let values: Record<string, string> = {};
   try {
     values = formValues(await readForm(request));

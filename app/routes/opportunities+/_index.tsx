@@ -7,7 +7,7 @@ import { translateCommon } from "~/lib/meta";
 import { loadOpportunityList } from "~/web/opportunity-list.server";
 import { requireUser } from "~/web/auth.server";
 
-// Merchants see their own opportunities, freelancers the open ones (SPEC.md §2 top bar titles).
+// Merchants see their own opportunities, freelancers the open ones (and the top bar's title says which).
 export const meta: MetaFunction<typeof loader> = (args) => {
   if (args.error) return errorTitle(args);
   const { data, matches } = args;

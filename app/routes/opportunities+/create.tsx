@@ -6,8 +6,8 @@ import { PageHeader } from "~/components/market/page-header";
 import { marketFormError, priceInput, redirectWithMarketToast, type PriceFields } from "~/web/market-forms.server";
 import { opportunityInputSchema } from "~/lib/market-schemas";
 import { marketTitleMeta } from "~/lib/market-meta";
-import { requireMerchant } from "~/web/auth.server";
-import { formValues, readForm } from "~/web/forms.server";
+import { requireUserFor } from "~/web/auth.server";
+import { formValues, readForm } from "~/web/bodies.server";
 import { createOpportunity } from "~/services/marketplace/opportunities.server";
 
 export const meta = marketTitleMeta("titles.opportunity_create");
@@ -15,12 +15,12 @@ export const meta = marketTitleMeta("titles.opportunity_create");
 const PRICES: PriceFields = { budget_min: "budget_min_cents", budget_max: "budget_max_cents" };
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requireMerchant(request);
+  await requireUserFor(request, "opportunity.create");
   return json(null);
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  const user = await requireMerchant(request);
+  const user = await requireUserFor(request, "opportunity.create");
   let values: Record<string, string> = {};
   try {
     values = formValues(await readForm(request));

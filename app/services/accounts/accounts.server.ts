@@ -4,13 +4,13 @@ import { emailField, loginSchema, profileSchema, registerSchema, resetPasswordSc
 import { transaction, db } from "../../../db";
 import { engine, isUniqueViolation } from "../../../db/dialect";
 import { directoryColumns } from "~/lib/directory";
+import type { Lng } from "~/lib/i18n";
 import type { UserRow } from "../../../db/schema";
 import { AppError, fieldErrorsOf, parseInput } from "../platform/errors.server";
 import { apiT } from "../platform/i18n.server";
-import { storedLocale } from "~/web/i18n.server";
 import { sendMail } from "../platform/mail.server";
 import { hashPassword, verifyPassword } from "./passwords.server";
-import { assertNotLimited, clientIp, consume, consumeWrite, limiters } from "../platform/rate-limit.server";
+import { assertNotLimited, consume, consumeWrite, limiters } from "../platform/rate-limit.server";
 import { createSession, hashToken } from "./sessions.server";
 import { deletePhoto, savePhoto } from "../platform/uploads.server";
 import { parseTags } from "./users.server";
@@ -29,7 +29,12 @@ async function emailTaken(email: string) {
   return Boolean(await db.selectFrom("users").select("id").where("email", "=", email).executeTakeFirst());
 }
 
-export async function registerUser(input: unknown, request?: Request) {
+/** Who is asking, as the web layer reads it: the address (behind a trusted proxy) and the language picked. */
+export type Client = { ip: string | null; locale?: Lng | null };
+
+const NOBODY: Client = { ip: null, locale: null };
+
+export async function registerUser(input: unknown, client: Client = NOBODY) {
   const parsed = registerSchema.safeParse(input);
   if (!parsed.success) {
     // Report a taken e-mail together with the other field errors, so the user fixes all at once.
@@ -39,7 +44,7 @@ export async function registerUser(input: unknown, request?: Request) {
     throw new AppError(422, "register_failed", errors);
   }
   const data = parsed.data;
-  if (request) await consume(limiters.registerByIp, clientIp(request));
+  await consume(limiters.registerByIp, client.ip);
   const now = new Date().toISOString();
   const user: UserRow = {
     id: randomUUID(),
@@ -63,7 +68,7 @@ export async function registerUser(input: unknown, request?: Request) {
     rating_count: 0,
     rating_sum: 0,
     // The language picked before signing up (the lng cookie), for the user's e-mails.
-    locale: request ? await storedLocale(request) : null,
+    locale: client.locale ?? null,
     suspended_until: null,
     banned_at: null,
     sanction_reason: null,
@@ -83,9 +88,8 @@ export async function registerUser(input: unknown, request?: Request) {
 }
 
 /** Checks the credentials and opens a session. Failures are rate limited by e-mail and address. */
-export async function login(input: unknown, request: Request) {
+export async function login(input: unknown, { ip }: Client = NOBODY) {
   const { email, password } = parseInput(loginSchema, input, "login_failed");
-  const ip = clientIp(request);
   await assertNotLimited(limiters.loginByEmail, email);
   await assertNotLimited(limiters.loginByIp, ip);
   const user = await db.selectFrom("users").selectAll().where("email", "=", email).executeTakeFirst();
@@ -150,9 +154,9 @@ export async function updateProfile(user: UserRow, input: unknown, photo?: Blob 
  * Starts a password reset. The answer never says whether the e-mail exists; the link goes
  * by e-mail when SMTP is configured, otherwise to the server log.
  */
-export async function requestPasswordReset(email: string, origin: string, request?: Request) {
+export async function requestPasswordReset(email: string, origin: string, client: Client = NOBODY) {
   await consume(limiters.resetByEmail, email);
-  if (request) await consume(limiters.resetByIp, clientIp(request));
+  await consume(limiters.resetByIp, client.ip);
   const user = await db.selectFrom("users").select(["id", "email"]).where("email", "=", email).executeTakeFirst();
   if (!user) return;
   const token = randomBytes(32).toString("base64url");

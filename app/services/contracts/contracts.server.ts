@@ -30,13 +30,14 @@ import type {
   UserRow,
 } from "../../../db/schema";
 import { AppError, parseInput } from "../platform/errors.server";
+import { asParty, partyOf, personJson, PEOPLE_COLUMNS } from "../platform/participants.server";
+import { stateMachine } from "../platform/state-machine.server";
 import { consumeWrite } from "../platform/rate-limit.server";
 import { now, offsetOf, pageMeta, type PageMeta } from "../platform/records.server";
 import { notify } from "../messaging/notifications.server";
 import { every } from "../platform/jobs.server";
 import { publishDueReviews } from "../reputation/reviews.server";
 import { deleteAttachment, readAttachment, saveAttachment, type SavedAttachment } from "../platform/uploads.server";
-import { displayNameOf, photoUrl } from "../accounts/users.server";
 
 // The contract of an accepted application (README, "Contracts"):
 //
@@ -67,34 +68,29 @@ const DAY_MS = 86_400_000;
 
 type ContractState = Pick<ContractRow, "status" | "deliveries_count" | "cancel_requested_by">;
 
-/**
- * The one table of who may do what, and when. allowedContractActions lists the moves it lets
- * through; each move checks it before writing and its WHERE holds the state it read.
- */
-const RULES: Record<ContractAction, { by?: ContractParty; when: (c: ContractState, party: ContractParty) => boolean }> =
-  {
-    deliver: { by: "freelancer", when: (c) => c.status === "in_progress" },
-    approve: { by: "merchant", when: (c) => c.status === "delivered" },
-    request_changes: { by: "merchant", when: (c) => c.status === "delivered" },
-    // Before any delivery either side ends the contract alone (the freelancer "withdraws").
-    cancel: { when: (c) => c.status === "in_progress" && c.deliveries_count === 0 },
-    // After a delivery it takes both: one asks, the other answers.
-    request_cancellation: {
-      when: (c) => isActive(c) && c.deliveries_count > 0 && c.cancel_requested_by === null,
-    },
-    accept_cancellation: { when: (c, party) => isActive(c) && answersRequest(c, party) },
-    decline_cancellation: { when: (c, party) => isActive(c) && answersRequest(c, party) },
-  };
-
 const isActive = (c: Pick<ContractState, "status">) => (ACTIVE as readonly string[]).includes(c.status);
 const answersRequest = (c: ContractState, party: ContractParty) =>
   c.cancel_requested_by !== null && c.cancel_requested_by !== party;
 
-function partyOf(user: Pick<UserRow, "id">, row: { merchant_id: string; freelancer_id: string }): ContractParty | null {
-  if (row.freelancer_id === user.id) return "freelancer";
-  if (row.merchant_id === user.id) return "merchant";
-  return null;
-}
+/** A move open in this state, or 409. */
+const when = (test: (c: ContractState, party: ContractParty) => boolean) =>
+  ({ checks: [[test, 409, "contract_action_unavailable"]] }) as const;
+
+/** Who may do what, and when (docs/product.md §3); a move by the wrong side is 403. */
+const CONTRACT = stateMachine<ContractAction, ContractState, ContractParty>(
+  {
+    deliver: { by: "freelancer", ...when((c) => c.status === "in_progress") },
+    approve: { by: "merchant", ...when((c) => c.status === "delivered") },
+    request_changes: { by: "merchant", ...when((c) => c.status === "delivered") },
+    // Before any delivery either side ends the contract alone (the freelancer "withdraws").
+    cancel: when((c) => c.status === "in_progress" && c.deliveries_count === 0),
+    // After a delivery it takes both: one asks, the other answers.
+    request_cancellation: when((c) => isActive(c) && c.deliveries_count > 0 && c.cancel_requested_by === null),
+    accept_cancellation: when((c, party) => isActive(c) && answersRequest(c, party)),
+    decline_cancellation: when((c, party) => isActive(c) && answersRequest(c, party)),
+  },
+  { wrongSide: [403, "forbidden_role"] },
+);
 
 /** The moves open to the user on the contract right now; pages show only these. */
 export function allowedContractActions(
@@ -102,17 +98,7 @@ export function allowedContractActions(
   contract: ContractState & { merchant: { id: string }; freelancer: { id: string } },
 ): ContractAction[] {
   const party = partyOf(user, { merchant_id: contract.merchant.id, freelancer_id: contract.freelancer.id });
-  if (!party) return [];
-  return (Object.keys(RULES) as ContractAction[]).filter((action) => {
-    const rule = RULES[action];
-    return (!rule.by || rule.by === party) && rule.when(contract, party);
-  });
-}
-
-function assertAllowed(action: ContractAction, row: ContractRow, party: ContractParty) {
-  const rule = RULES[action];
-  if (rule.by && rule.by !== party) throw new AppError(403, "forbidden_role");
-  if (!rule.when(row, party)) throw new AppError(409, "contract_action_unavailable");
+  return CONTRACT.allowed(contract, party);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -167,16 +153,7 @@ function baseSelect(database: Kysely<Database>) {
     .innerJoin("users as m", "m.id", "contracts.merchant_id")
     .innerJoin("users as f", "f.id", "contracts.freelancer_id")
     .selectAll("contracts")
-    .select([
-      "o.uuid as opportunity_uuid",
-      "o.title as opportunity_title",
-      "m.display_name as merchant_display_name",
-      "m.full_name as merchant_full_name",
-      "m.photo_path as merchant_photo_path",
-      "f.display_name as freelancer_display_name",
-      "f.full_name as freelancer_full_name",
-      "f.photo_path as freelancer_photo_path",
-    ]);
+    .select(["o.uuid as opportunity_uuid", "o.title as opportunity_title", ...PEOPLE_COLUMNS]);
 }
 
 type Row = Awaited<ReturnType<ReturnType<typeof baseSelect>["executeTakeFirstOrThrow"]>>;
@@ -186,16 +163,8 @@ function toContractJson(row: Row, at = now()): ContractJson {
     id: row.id,
     application_id: row.id,
     opportunity: { uuid: row.opportunity_uuid, title: row.opportunity_title },
-    merchant: {
-      id: row.merchant_id,
-      display_name: displayNameOf({ display_name: row.merchant_display_name, full_name: row.merchant_full_name }),
-      photo_url: photoUrl(row.merchant_photo_path),
-    },
-    freelancer: {
-      id: row.freelancer_id,
-      display_name: displayNameOf({ display_name: row.freelancer_display_name, full_name: row.freelancer_full_name }),
-      photo_url: photoUrl(row.freelancer_photo_path),
-    },
+    merchant: personJson(row, "merchant"),
+    freelancer: personJson(row, "freelancer"),
     price_cents: row.price_cents,
     delivery_days: row.delivery_days,
     status: row.status,
@@ -245,11 +214,8 @@ function toEventJson(event: ContractEventRow, files: ContractFileRow[]): Contrac
 // Reading
 
 /** The contract as one of its two sides sees it; anyone else gets 404, never its contents. */
-async function findForParticipant(user: Pick<UserRow, "id">, id: string) {
-  const row = await baseSelect(db).where("contracts.id", "=", id).executeTakeFirst();
-  const party = row ? partyOf(user, row) : null;
-  if (!row || !party) throw new AppError(404, "not_found");
-  return { row, party };
+function findForParticipant(user: Pick<UserRow, "id">, id: string) {
+  return asParty(user, id, (id) => baseSelect(db).where("contracts.id", "=", id).executeTakeFirst());
 }
 
 /** The contract with its timeline (oldest first, files included) and the moves open now. */
@@ -354,10 +320,10 @@ async function move(
   files: SavedAttachment[] = [],
 ): Promise<ContractEventJson> {
   return transaction(async (trx) => {
-    const row = await trx.selectFrom("contracts").selectAll().where("id", "=", id).executeTakeFirst();
-    const party = row ? partyOf(user, row) : null;
-    if (!row || !party) throw new AppError(404, "not_found");
-    assertAllowed(action, row, party);
+    const { row, party } = await asParty(user, id, (id) =>
+      trx.selectFrom("contracts").selectAll().where("id", "=", id).executeTakeFirst(),
+    );
+    CONTRACT.assert(action, row, party);
     const at = now();
     const { set, kind, message, notice } = step(row, party, at);
     const updated = await trx
@@ -416,7 +382,7 @@ export async function deliverContract(
   }
   // Who may deliver is known before any file is stored.
   const { row, party } = await findForParticipant(freelancer, id);
-  assertAllowed("deliver", row, party);
+  CONTRACT.assert("deliver", row, party);
   const saved: SavedAttachment[] = [];
   try {
     for (const file of files) saved.push(await saveAttachment(file, "files"));

@@ -15,14 +15,17 @@ import { insertContract } from "../../../db/contracts";
 import { isUniqueViolation, lockOpportunity } from "../../../db/dialect";
 import type { ApplicationRow, Database, OfferRow, OpportunityRow, UserRow } from "../../../db/schema";
 import { AppError, parseInput } from "../platform/errors.server";
+import { stateMachine } from "../platform/state-machine.server";
+import { asParty, otherParty, partyOf, personJson, PEOPLE_COLUMNS } from "../platform/participants.server";
+import { assertRoleFor } from "../platform/roles.server";
 import { consumeWrite } from "../platform/rate-limit.server";
-import { assertId, assertRole, now, offsetOf, pageMeta, type PageMeta } from "../platform/records.server";
+import { assertId, now, offsetOf, pageMeta, type PageMeta } from "../platform/records.server";
 import { notify } from "../messaging/notifications.server";
 import { rejectOpenApplications } from "./opportunities.server";
 import { ratingOf, type Rating } from "../reputation/reviews.server";
-import { displayNameOf, parseTags, photoUrl } from "../accounts/users.server";
+import { parseTags, photoUrl } from "../accounts/users.server";
 
-// The negotiation state machine of PRODUCT.md §3. Every transition is one transaction whose
+// The negotiation state machine of docs/product.md §3. Every transition is one transaction whose
 // UPDATE repeats, in its WHERE, the state the decision was taken on (status, whose turn, the
 // number of offers). Of two requests racing for the same application the second finds the row
 // changed, updates nothing, and answers 409: SQLite runs one writer at a time, and PostgreSQL
@@ -83,12 +86,7 @@ function baseSelect(database: Kysely<Database>) {
       "o.title as opportunity_title",
       "o.status as opportunity_status",
       "o.merchant_id as merchant_id",
-      "m.display_name as merchant_display_name",
-      "m.full_name as merchant_full_name",
-      "m.photo_path as merchant_photo_path",
-      "f.display_name as freelancer_display_name",
-      "f.full_name as freelancer_full_name",
-      "f.photo_path as freelancer_photo_path",
+      ...PEOPLE_COLUMNS,
       "f.skills as freelancer_skills",
       "f.rating_count as freelancer_rating_count",
       "f.rating_sum as freelancer_rating_sum",
@@ -104,11 +102,7 @@ export function toApplicationJson(row: Row): ApplicationJson {
       uuid: row.opportunity_uuid,
       title: row.opportunity_title,
       status: row.opportunity_status,
-      merchant: {
-        id: row.merchant_id,
-        display_name: displayNameOf({ display_name: row.merchant_display_name, full_name: row.merchant_full_name }),
-        photo_url: photoUrl(row.merchant_photo_path),
-      },
+      merchant: personJson(row, "merchant"),
     },
     freelancer: {
       id: row.freelancer_id,
@@ -142,35 +136,35 @@ export function toOfferJson(offer: OfferRow): OfferJson {
   };
 }
 
-/** The user's side of an application, or null for anyone else. */
-function partyOf(user: Pick<UserRow, "id">, row: { freelancer_id: string; merchant_id: string }): Party | null {
-  if (row.freelancer_id === user.id) return "freelancer";
-  if (row.merchant_id === user.id) return "merchant";
-  return null;
-}
-
 /** The application as a participant sees it; anyone else gets 404, never its contents. */
-async function findForParticipant(database: Kysely<Database>, user: UserRow, id: string) {
-  assertId(id);
-  const row = await baseSelect(database).where("applications.id", "=", id).executeTakeFirst();
-  const party = row ? partyOf(user, row) : null;
-  if (!row || !party) throw new AppError(404, "not_found");
-  return { row, party };
+function findForParticipant(database: Kysely<Database>, user: UserRow, id: string) {
+  return asParty(user, id, (id) => baseSelect(database).where("applications.id", "=", id).executeTakeFirst());
 }
 
-/** Refuses a move when the application is over or it is the other side's turn. */
-function assertTurn(row: Row, party: Party) {
-  if (!isNegotiating(row.status)) throw new AppError(409, "application_final");
-  if (row.awaiting !== party) throw new AppError(409, "not_your_turn");
-  if (row.opportunity_status !== "open") throw new AppError(409, "opportunity_not_open");
-}
+type NegotiationState = Pick<Row, "status" | "awaiting" | "offers_count" | "opportunity_status">;
 
-const otherParty = (party: Party): Party => (party === "merchant" ? "freelancer" : "merchant");
+const negotiating = [(a: NegotiationState) => isNegotiating(a.status), 409, "application_final"] as const;
+const myTurn = [
+  [(a: NegotiationState, party: Party) => a.awaiting === party, 409, "not_your_turn"],
+  [(a: NegotiationState) => a.opportunity_status === "open", 409, "opportunity_not_open"],
+] as const;
 
 /**
- * The moves the user may make on the application right now; pages show only these buttons.
- * Mirrors the checks of the transitions below.
+ * The negotiation (docs/product.md §3): the awaited side accepts or counters while the
+ * opportunity is open; the merchant rejects and the freelancer withdraws whoever's turn it is.
+ * A move by the wrong side is 404, as for anyone who is no side.
  */
+const NEGOTIATION = stateMachine<ApplicationAction, NegotiationState, Party>(
+  {
+    accept: { checks: [negotiating, ...myTurn] },
+    counter: { checks: [negotiating, ...myTurn, [(a) => a.offers_count < MAX_OFFERS, 409, "offers_limit"]] },
+    reject: { by: "merchant", checks: [negotiating] },
+    withdraw: { by: "freelancer", checks: [negotiating] },
+  },
+  { wrongSide: [404, "not_found"] },
+);
+
+/** The moves the user may make on the application right now; pages show only these buttons. */
 export function allowedActions(
   user: Pick<UserRow, "id">,
   application: Pick<ApplicationJson, "status" | "awaiting" | "offers_count"> & {
@@ -182,15 +176,8 @@ export function allowedActions(
     freelancer_id: application.freelancer.id,
     merchant_id: application.opportunity.merchant.id,
   });
-  if (!party || !isNegotiating(application.status)) return [];
-  const actions: ApplicationAction[] = [];
-  const myTurn = application.awaiting === party && application.opportunity.status === "open";
-  if (myTurn) {
-    actions.push("accept");
-    if (application.offers_count < MAX_OFFERS) actions.push("counter");
-  }
-  actions.push(party === "merchant" ? "reject" : "withdraw");
-  return actions;
+  const opportunity_status = application.opportunity.status as NegotiationState["opportunity_status"];
+  return NEGOTIATION.allowed({ ...application, opportunity_status }, party);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -248,7 +235,7 @@ export async function listOpportunityApplications(
   uuid: string,
   query: unknown,
 ): Promise<ListResult> {
-  assertRole(merchant, "merchant");
+  assertRoleFor(merchant, "opportunity.applications");
   const { status, page, per_page } = parseInput(applicationListQuerySchema, query);
   assertId(uuid);
   const opportunity = await db
@@ -269,7 +256,7 @@ export async function listOpportunityApplications(
 }
 
 export async function listMyApplications(freelancer: UserRow, query: unknown): Promise<ListResult> {
-  assertRole(freelancer, "freelancer");
+  assertRoleFor(freelancer, "applications.mine");
   const { status, page, per_page } = parseInput(applicationListQuerySchema, query);
   return listWhere(
     (qb) =>
@@ -302,7 +289,7 @@ export async function listAwaitingConfirmation(user: UserRow, query: unknown): P
 /** The freelancer applies: the application (pending, awaiting the merchant) and its first offer. */
 export async function applyToOpportunity(freelancer: UserRow, uuid: string, input: unknown): Promise<ApplicationJson> {
   await consumeWrite(freelancer.id);
-  assertRole(freelancer, "freelancer");
+  assertRoleFor(freelancer, "application.apply");
   const data = parseInput(applyInputSchema, input);
   assertId(uuid);
   const id = randomUUID();
@@ -384,8 +371,7 @@ export async function counterOffer(user: UserRow, id: string, input: unknown): P
   const data = parseInput(offerInputSchema, input);
   return transaction(async (trx) => {
     const { row, party } = await findForParticipant(trx, user, id);
-    assertTurn(row, party);
-    if (row.offers_count >= MAX_OFFERS) throw new AppError(409, "offers_limit", undefined, { max: MAX_OFFERS });
+    NEGOTIATION.assert("counter", row, party, { max: MAX_OFFERS });
     const timestamp = now();
     const updated = await trx
       .updateTable("applications")
@@ -435,7 +421,7 @@ export async function acceptOffer(user: UserRow, id: string, input: unknown): Pr
   const { offer_id } = parseInput(acceptInputSchema, input);
   await transaction(async (trx) => {
     const { row, party } = await findForParticipant(trx, user, id);
-    assertTurn(row, party);
+    NEGOTIATION.assert("accept", row, party);
     // The opportunity first, as closing it does: see lockOpportunity.
     await lockOpportunity(trx, row.opportunity_id);
     const latest = await trx
@@ -504,12 +490,11 @@ export async function acceptOffer(user: UserRow, id: string, input: unknown): Pr
 /** The merchant declines an application under negotiation, whoever's turn it is. */
 export async function rejectApplication(merchant: UserRow, id: string, input: unknown): Promise<ApplicationJson> {
   await consumeWrite(merchant.id);
-  assertRole(merchant, "merchant");
+  assertRoleFor(merchant, "application.reject");
   const { message } = parseInput(rejectInputSchema, input ?? {});
   await transaction(async (trx) => {
     const { row, party } = await findForParticipant(trx, merchant, id);
-    if (party !== "merchant") throw new AppError(404, "not_found");
-    if (!isNegotiating(row.status)) throw new AppError(409, "application_final");
+    NEGOTIATION.assert("reject", row, party);
     const rejected = await trx
       .updateTable("applications")
       .set({
@@ -536,11 +521,10 @@ export async function rejectApplication(merchant: UserRow, id: string, input: un
 /** The freelancer gives up an application under negotiation, whoever's turn it is. */
 export async function withdrawApplication(freelancer: UserRow, id: string): Promise<ApplicationJson> {
   await consumeWrite(freelancer.id);
-  assertRole(freelancer, "freelancer");
+  assertRoleFor(freelancer, "application.withdraw");
   await transaction(async (trx) => {
     const { row, party } = await findForParticipant(trx, freelancer, id);
-    if (party !== "freelancer") throw new AppError(404, "not_found");
-    if (!isNegotiating(row.status)) throw new AppError(409, "application_final");
+    NEGOTIATION.assert("withdraw", row, party);
     const withdrawn = await trx
       .updateTable("applications")
       .set({ status: "withdrawn", awaiting: null, updated_at: now() })

@@ -8,8 +8,9 @@ import { db, transaction } from "../../../db";
 import { isUniqueViolation } from "../../../db/dialect";
 import type { UserRow } from "../../../db/schema";
 import { AppError, parseInput } from "../platform/errors.server";
-import { UUID, assertId, assertRole, now, offsetOf, pageMeta, type PageMeta } from "../platform/records.server";
+import { UUID, assertId, now, offsetOf, pageMeta, type PageMeta } from "../platform/records.server";
 import { notify } from "../messaging/notifications.server";
+import { assertRoleFor } from "../platform/roles.server";
 import { consume, consumeWrite, limiters } from "../platform/rate-limit.server";
 import { displayNameOf, photoUrl } from "../accounts/users.server";
 
@@ -110,7 +111,7 @@ async function getInvitationJson(id: string) {
  * open, already invited or already applied). At most 30 invitations per merchant an hour.
  */
 export async function inviteFreelancer(merchant: UserRow, uuid: string, input: unknown): Promise<InvitationJson> {
-  assertRole(merchant, "merchant");
+  assertRoleFor(merchant, "opportunity.invite");
   const data = parseInput(inviteInputSchema, input, "invite_failed");
   const [opportunity, freelancer] = await Promise.all([
     db
@@ -234,7 +235,7 @@ export async function invitationTo(freelancer: UserRow, opportunityUuid: string)
 
 /** Declines a pending invitation: 404 if it is not the freelancer's, 409 once it is not pending. */
 export async function declineInvitation(freelancer: UserRow, id: string): Promise<InvitationJson> {
-  assertRole(freelancer, "freelancer");
+  assertRoleFor(freelancer, "invitation.decline");
   assertId(id, "invitation_not_found");
   await consumeWrite(freelancer.id);
   const current = await invitationRows()

@@ -13,8 +13,10 @@ import { db, transaction } from "../../../db";
 import { searchIndexLeads, textMatch, textQuery } from "../../../db/dialect";
 import type { Database, OpportunityRow, UserRow } from "../../../db/schema";
 import { AppError, parseInput } from "../platform/errors.server";
+import { assertRoleFor } from "../platform/roles.server";
+import { stateMachine } from "../platform/state-machine.server";
 import { consumeWrite } from "../platform/rate-limit.server";
-import { assertId, assertRole, now, offsetOf, pageMeta, type PageMeta } from "../platform/records.server";
+import { assertId, now, offsetOf, pageMeta, type PageMeta } from "../platform/records.server";
 import { notify } from "../messaging/notifications.server";
 import { ratingOf, type Rating } from "../reputation/reviews.server";
 import { displayNameOf, parseTags, photoUrl } from "../accounts/users.server";
@@ -58,28 +60,33 @@ export type OpportunityAction = "edit" | "close" | "reopen" | "delete";
 
 type OpportunityState = Pick<OpportunityRow, "status" | "applications_count" | "accepted_count" | "vacancies">;
 
+const isOpen = [(o: OpportunityState) => o.status === "open", 409, "opportunity_not_open"] as const;
+
 /**
- * The one table of what the owner may do with an opportunity, and when. Each move checks the
+ * What the owner may do with an opportunity, and when (docs/product.md §3). Each move checks the
  * same condition in its WHERE, so a change in between still ends in a 409.
  */
-const OPPORTUNITY_RULES: Record<OpportunityAction, (o: OpportunityState) => boolean> = {
-  edit: (o) => o.status === "open",
-  close: (o) => o.status === "open",
-  // Reopening needs a free vacancy: a filled opportunity stays filled.
-  reopen: (o) => o.status === "closed" && o.accepted_count < o.vacancies,
-  // Once someone applied, the opportunity is part of their history.
-  delete: (o) => o.applications_count === 0,
-};
+const OPPORTUNITY = stateMachine<OpportunityAction, OpportunityState, "owner">(
+  {
+    edit: { checks: [isOpen] },
+    close: { checks: [isOpen] },
+    // Reopening needs a free vacancy: a filled opportunity stays filled.
+    reopen: {
+      checks: [[(o) => o.status === "closed" && o.accepted_count < o.vacancies, 409, "opportunity_not_closed"]],
+    },
+    // Once someone applied, the opportunity is part of their history.
+    delete: { checks: [[(o) => o.applications_count === 0, 409, "opportunity_has_applications"]] },
+  },
+  { wrongSide: [404, "not_found"] },
+);
 
 /** The moves open to the viewer on the opportunity right now. */
 export function allowedOpportunityActions(
   viewer: Pick<UserRow, "id" | "account_type">,
   opportunity: OpportunityState & { merchant_id: string },
 ): OpportunityAction[] {
-  if (viewer.account_type !== "merchant" || viewer.id !== opportunity.merchant_id) return [];
-  return (Object.keys(OPPORTUNITY_RULES) as OpportunityAction[]).filter((action) =>
-    OPPORTUNITY_RULES[action](opportunity),
-  );
+  const owner = viewer.account_type === "merchant" && viewer.id === opportunity.merchant_id;
+  return OPPORTUNITY.allowed(opportunity, owner ? "owner" : null);
 }
 
 type Row = OpportunityRow & {
@@ -429,7 +436,7 @@ export async function listOpportunities(
 
 export async function createOpportunity(merchant: UserRow, input: unknown): Promise<OpportunityJson> {
   await consumeWrite(merchant.id);
-  assertRole(merchant, "merchant");
+  assertRoleFor(merchant, "opportunity.create");
   const data = parseInput(opportunityInputSchema, input);
   const timestamp = now();
   const uuid = randomUUID();
@@ -465,7 +472,7 @@ export async function createOpportunity(merchant: UserRow, input: unknown): Prom
 }
 
 async function findOwned(database: Kysely<Database>, merchant: UserRow, uuid: string) {
-  assertRole(merchant, "merchant");
+  assertRoleFor(merchant, "opportunity.manage");
   assertId(uuid);
   const row = await database
     .selectFrom("opportunities")
@@ -480,11 +487,11 @@ async function findOwned(database: Kysely<Database>, merchant: UserRow, uuid: st
 /** Partial update by the owner while the opportunity is open. */
 export async function updateOpportunity(merchant: UserRow, uuid: string, input: unknown): Promise<OpportunityJson> {
   await consumeWrite(merchant.id);
-  assertRole(merchant, "merchant");
+  assertRoleFor(merchant, "opportunity.manage");
   const patch = parseInput(opportunityPatchSchema, input);
   await transaction(async (trx) => {
     const current = await findOwned(trx, merchant, uuid);
-    if (!OPPORTUNITY_RULES.edit(current)) throw new AppError(409, "opportunity_not_open");
+    OPPORTUNITY.assert("edit", current, "owner");
     const merged = {
       budget_min_cents: patch.budget_min_cents ?? current.budget_min_cents,
       budget_max_cents: patch.budget_max_cents ?? current.budget_max_cents,
@@ -527,6 +534,7 @@ export async function deleteOpportunity(merchant: UserRow, uuid: string): Promis
   await consumeWrite(merchant.id);
   await transaction(async (trx) => {
     const current = await findOwned(trx, merchant, uuid);
+    OPPORTUNITY.assert("delete", current, "owner");
     const deleted = await trx
       .deleteFrom("opportunities")
       .where("id", "=", current.id)
@@ -568,6 +576,7 @@ export async function closeOpportunity(merchant: UserRow, uuid: string): Promise
   await consumeWrite(merchant.id);
   await transaction(async (trx) => {
     const current = await findOwned(trx, merchant, uuid);
+    OPPORTUNITY.assert("close", current, "owner");
     const closed = await trx
       .updateTable("opportunities")
       .set({ status: "closed", updated_at: now() })
@@ -585,6 +594,7 @@ export async function reopenOpportunity(merchant: UserRow, uuid: string): Promis
   await consumeWrite(merchant.id);
   await transaction(async (trx) => {
     const current = await findOwned(trx, merchant, uuid);
+    OPPORTUNITY.assert("reopen", current, "owner");
     const reopened = await trx
       .updateTable("opportunities")
       .set({ status: "open", closed_reason: null, updated_at: now() })

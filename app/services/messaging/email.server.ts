@@ -183,18 +183,6 @@ export async function updateEmailSettings(user: Pick<UserRow, "id">, input: unkn
   return getEmailSettings(user);
 }
 
-/**
- * The settings form's fields as the JSON input: every kind checked is on, every other kind off
- * (a checkbox left unchecked sends nothing); an unknown kind is kept, for the 422.
- */
-export function emailSettingsFromForm(form: FormData) {
-  const checked = form.getAll("kinds").filter((v): v is string => typeof v === "string");
-  const kinds: Record<string, boolean> = Object.fromEntries(EMAIL_KINDS.map((k) => [k, false]));
-  for (const kind of checked) kinds[kind] = true;
-  const locale = form.get("locale");
-  return { kinds, ...(typeof locale === "string" ? { locale: locale === "" ? null : locale } : {}) };
-}
-
 /** The user picked a language in the app: their e-mails follow it. */
 export async function rememberLocale(user: Pick<UserRow, "id">, locale: Lng) {
   await db

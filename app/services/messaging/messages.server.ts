@@ -6,6 +6,7 @@ import type { ContractParty, Database, MessageFileRow, MessageRow, UserRow } fro
 import type { Kysely } from "kysely";
 import { queueMessageEmail } from "./email.server";
 import { AppError, parseInput } from "../platform/errors.server";
+import { asParty } from "../platform/participants.server";
 import { consumeWrite } from "../platform/rate-limit.server";
 import { now } from "../platform/records.server";
 import { deleteAttachment, readAttachment, saveAttachment, type SavedAttachment } from "../platform/uploads.server";
@@ -49,29 +50,23 @@ async function access(
   applicationId: string,
   at = now(),
 ): Promise<Access> {
-  const row = await database
-    .selectFrom("applications as a")
-    .innerJoin("opportunities as o", "o.id", "a.opportunity_id")
-    .leftJoin("contracts as c", "c.id", "a.id")
-    .select([
-      "a.status",
-      "a.updated_at",
-      "a.freelancer_id",
-      "a.opportunity_id",
-      "o.merchant_id",
-      "c.status as contract_status",
-      "c.ended_at",
-    ])
-    .where("a.id", "=", applicationId)
-    .executeTakeFirst();
-  const party = !row
-    ? null
-    : row.freelancer_id === user.id
-      ? "freelancer"
-      : row.merchant_id === user.id
-        ? "merchant"
-        : null;
-  if (!row || !party) throw new AppError(404, "not_found");
+  const { row, party } = await asParty(user, applicationId, (id) =>
+    database
+      .selectFrom("applications as a")
+      .innerJoin("opportunities as o", "o.id", "a.opportunity_id")
+      .leftJoin("contracts as c", "c.id", "a.id")
+      .select([
+        "a.status",
+        "a.updated_at",
+        "a.freelancer_id",
+        "a.opportunity_id",
+        "o.merchant_id",
+        "c.status as contract_status",
+        "c.ended_at",
+      ])
+      .where("a.id", "=", id)
+      .executeTakeFirst(),
+  );
   const endedAt =
     row.status === "rejected" || row.status === "withdrawn"
       ? row.updated_at

@@ -46,19 +46,6 @@ export const limiters = {
   writeByUser: limiter("write_user", WRITES_PER_MINUTE, 60),
 };
 
-/**
- * The client address, or null when it is unknown. remix-serve does not hand the socket to
- * Remix, so the address can only come from a proxy: with TRUST_PROXY set, the last
- * X-Forwarded-For entry (the one the proxy appended; earlier ones are the client's own words).
- * Without a trusted proxy the header is ignored — any client could write it — and the
- * per-address limits are skipped rather than shared by everyone; the per-e-mail and per-user
- * limits still hold.
- */
-export function clientIp(request: Request): string | null {
-  if (!config.TRUST_PROXY) return null;
-  return request.headers.get("X-Forwarded-For")?.split(",").pop()?.trim() || null;
-}
-
 function tooMany(res: RateLimiterRes, key = "rate_limited"): AppError {
   const seconds = Math.max(1, Math.ceil(res.msBeforeNext / 1000));
   return new AppError(

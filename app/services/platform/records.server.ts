@@ -1,4 +1,3 @@
-import type { UserRow } from "../../../db/schema";
 import { AppError } from "./errors.server";
 
 // Small pieces shared by the marketplace services.
@@ -24,11 +23,6 @@ export function pageMeta(page: number, perPage: number, total: number, capped = 
 
 export function offsetOf(page: number, perPage: number) {
   return (page - 1) * perPage;
-}
-
-/** Services refuse the wrong account type with 403, whichever door called them. */
-export function assertRole(user: UserRow, role: UserRow["account_type"]) {
-  if (user.account_type !== role) throw new AppError(403, "forbidden_role");
 }
 
 export const now = () => new Date().toISOString();

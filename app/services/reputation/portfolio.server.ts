@@ -4,7 +4,8 @@ import { db, transaction } from "../../../db";
 import { engine } from "../../../db/dialect";
 import type { PortfolioItemRow, UserRow } from "../../../db/schema";
 import { AppError, parseInput } from "../platform/errors.server";
-import { assertRole, now } from "../platform/records.server";
+import { now } from "../platform/records.server";
+import { assertRoleFor } from "../platform/roles.server";
 import { consumeWrite } from "../platform/rate-limit.server";
 import { deletePhoto, savePhoto } from "../platform/uploads.server";
 import { photoUrl } from "../accounts/users.server";
@@ -50,7 +51,7 @@ const hasImage = (image?: Blob | null): image is Blob => Boolean(image && image.
 
 /** Adds an item: freelancers only, at most 20 (a 409 past that). */
 export async function addPortfolioItem(user: UserRow, input: unknown, image?: Blob | null): Promise<PortfolioItemJson> {
-  assertRole(user, "freelancer");
+  assertRoleFor(user, "portfolio.manage");
   await consumeWrite(user.id);
   const data = parseInput(portfolioItemSchema, input, "portfolio_failed");
   const imagePath = hasImage(image) ? await savePhoto(image, "image", "portfolio_failed") : null;
@@ -108,7 +109,7 @@ export async function updatePortfolioItem(
   input: unknown,
   image?: Blob | null,
 ): Promise<PortfolioItemJson> {
-  assertRole(user, "freelancer");
+  assertRoleFor(user, "portfolio.manage");
   await consumeWrite(user.id);
   const data = parseInput(portfolioPatchSchema, input, "portfolio_failed");
   const current = await ownItem(user, id);
@@ -135,7 +136,7 @@ export async function updatePortfolioItem(
 }
 
 export async function deletePortfolioItem(user: UserRow, id: string): Promise<void> {
-  assertRole(user, "freelancer");
+  assertRoleFor(user, "portfolio.manage");
   await consumeWrite(user.id);
   const row = await db
     .deleteFrom("portfolio_items")

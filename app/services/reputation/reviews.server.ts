@@ -8,6 +8,7 @@ import { db, transaction } from "../../../db";
 import { isUniqueViolation } from "../../../db/dialect";
 import type { ContractParty, ContractRow, Database, UserRow } from "../../../db/schema";
 import { AppError, parseInput } from "../platform/errors.server";
+import { asParty } from "../platform/participants.server";
 import { assertId, now, offsetOf, pageMeta, type PageMeta } from "../platform/records.server";
 import { notify } from "../messaging/notifications.server";
 import { consumeWrite } from "../platform/rate-limit.server";
@@ -158,15 +159,13 @@ async function contractOf(
   user: Pick<UserRow, "id">,
   contractId: string,
 ): Promise<{ contract: ContractForReview; party: ContractParty }> {
-  assertId(contractId);
-  const contract = await db
-    .selectFrom("contracts")
-    .select(["id", "status", "deliveries_count", "ended_at", "merchant_id", "freelancer_id", "opportunity_id"])
-    .where("id", "=", contractId)
-    .executeTakeFirst();
-  const party =
-    contract?.merchant_id === user.id ? "merchant" : contract?.freelancer_id === user.id ? "freelancer" : null;
-  if (!contract || !party) throw new AppError(404, "not_found");
+  const { row: contract, party } = await asParty(user, contractId, (id) =>
+    db
+      .selectFrom("contracts")
+      .select(["id", "status", "deliveries_count", "ended_at", "merchant_id", "freelancer_id", "opportunity_id"])
+      .where("id", "=", id)
+      .executeTakeFirst(),
+  );
   return { contract, party };
 }
 

@@ -1,11 +1,6 @@
-import { json, type LoaderFunctionArgs } from "@remix-run/node";
-import { api, methodNotAllowed } from "~/web/api.server";
-import { requireApiUser } from "~/web/auth.server";
 import { getDashboard } from "~/services/marketplace/dashboard.server";
+import { apiRoute } from "~/web/api-route.server";
 
-export const loader = api(async ({ request }: LoaderFunctionArgs) => {
-  const user = await requireApiUser(request);
-  return json({ data: await getDashboard(user) });
+export const { loader, action } = apiRoute({
+  GET: { handle: async ({ user }) => ({ data: await getDashboard(user) }) },
 });
-
-export const action = methodNotAllowed;

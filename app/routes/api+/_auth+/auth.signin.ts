@@ -1,2 +1,2 @@
-// The login endpoint's second address, used by clients as a retry (SPEC.md §7).
+// The login endpoint's second address, used by clients as a retry (docs/product.md §1).
 export { action, loader } from "./login";

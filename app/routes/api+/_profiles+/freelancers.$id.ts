@@ -1,11 +1,9 @@
-import { json, type LoaderFunctionArgs } from "@remix-run/node";
-import { api, methodNotAllowed } from "~/web/api.server";
-import { requireApiUser } from "~/web/auth.server";
 import { getFreelancerProfile } from "~/services/reputation/profiles.server";
+import { apiRoute } from "~/web/api-route.server";
 
-export const loader = api(async ({ request, params }: LoaderFunctionArgs) => {
-  const user = await requireApiUser(request);
-  return json({ data: await getFreelancerProfile(params.id!, user.id) });
+export const { loader, action } = apiRoute({
+  GET: {
+    ids: { id: "profile_not_found" },
+    handle: async ({ params, user }) => ({ data: await getFreelancerProfile(params.id, user.id) }),
+  },
 });
-
-export const action = methodNotAllowed;

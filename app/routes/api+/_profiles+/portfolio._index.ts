@@ -1,20 +1,16 @@
-import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
-import { api, apiPost } from "~/web/api.server";
-import { requireApiRole } from "~/web/auth.server";
-import { fileOf, formValues, readPhotoForm } from "~/web/forms.server";
-import { apiT } from "~/services/platform/i18n.server";
 import { addPortfolioItem, listPortfolio } from "~/services/reputation/portfolio.server";
+import { fileOf } from "~/web/bodies.server";
+import { apiRoute } from "~/web/api-route.server";
 
-/** The signed-in freelancer's own portfolio (others see it on GET /api/freelancers/:id). */
-export const loader = api(async ({ request }: LoaderFunctionArgs) => {
-  const freelancer = await requireApiRole(request, "freelancer");
-  return json({ data: await listPortfolio(freelancer.id) });
-});
-
-/** Multipart (or url-encoded): title, description, link?, image? (JPEG/PNG/WebP ≤ 2 MB). */
-export const action = apiPost(async ({ request }: ActionFunctionArgs) => {
-  const freelancer = await requireApiRole(request, "freelancer");
-  const form = await readPhotoForm(request, "image");
-  const data = await addPortfolioItem(freelancer, formValues(form), fileOf(form, "image"));
-  return json({ data, message: apiT("portfolio_item_added") }, { status: 201 });
+export const { loader, action } = apiRoute({
+  /** The signed-in freelancer's own portfolio (others see it on GET /api/freelancers/:id). */
+  GET: { may: "portfolio.manage", handle: async ({ user }) => ({ data: await listPortfolio(user.id) }) },
+  /** Multipart (or url-encoded): title, description, link?, image? (JPEG/PNG/WebP ≤ 2 MB). */
+  POST: {
+    may: "portfolio.manage",
+    body: "image-form",
+    status: 201,
+    message: "portfolio_item_added",
+    handle: async ({ user, body, form }) => ({ data: await addPortfolioItem(user, body, fileOf(form, "image")) }),
+  },
 });

@@ -1,14 +1,12 @@
-import { json, type ActionFunctionArgs } from "@remix-run/node";
-import { apiPost, methodNotAllowed, readJson } from "~/web/api.server";
-import { requireApiUser } from "~/web/auth.server";
-import { apiT } from "~/services/platform/i18n.server";
 import { replyToReview } from "~/services/reputation/reviews.server";
+import { apiRoute } from "~/web/api-route.server";
 
-export const loader = methodNotAllowed;
-
-/** `{ reply }`: the reviewed person's one public reply to a published review. */
-export const action = apiPost(async ({ request, params }: ActionFunctionArgs) => {
-  const user = await requireApiUser(request);
-  const data = await replyToReview(user, params.id!, await readJson(request));
-  return json({ data, message: apiT("review_reply_saved") });
+export const { loader, action } = apiRoute({
+  /** `{ reply }`: the reviewed person's one public reply to a published review. */
+  POST: {
+    body: "json",
+    ids: { id: "not_found" },
+    message: "review_reply_saved",
+    handle: async ({ user, params, body }) => ({ data: await replyToReview(user, params.id, body) }),
+  },
 });

@@ -1,12 +1,7 @@
-import { json, type LoaderFunctionArgs } from "@remix-run/node";
-import { api, methodNotAllowed, queryOf } from "~/web/api.server";
-import { requireApiOperator } from "~/web/operator.server";
 import { listAuditLog } from "~/services/operator/audit.server";
+import { apiRoute } from "~/web/api-route.server";
 
-/** GET /api/admin/audit: the audit log, newest first; filters action, actor, target_type, target_id, from, to. */
-export const loader = api(async ({ request }: LoaderFunctionArgs) => {
-  await requireApiOperator(request);
-  return json(await listAuditLog(queryOf(request)));
+export const { loader, action } = apiRoute({
+  /** The audit log, newest first; filters action, actor, target_type, target_id, from, to, page. */
+  GET: { auth: "operator", handle: ({ query }) => listAuditLog(query) },
 });
-
-export const action = methodNotAllowed;

@@ -1,14 +1,13 @@
-import { json, type ActionFunctionArgs } from "@remix-run/node";
-import { apiPost, methodNotAllowed, readJson } from "~/web/api.server";
-import { requireApiOperator } from "~/web/operator.server";
-import { apiT } from "~/services/platform/i18n.server";
 import { restoreContent } from "~/services/operator/reports.server";
+import { apiRoute } from "~/web/api-route.server";
 
-export const loader = methodNotAllowed;
-
-/** POST /api/admin/content/:type/:id/restore: `{ reason }` shows hidden content again (its author is told). */
-export const action = apiPost(async ({ request, params }: ActionFunctionArgs) => {
-  const operator = await requireApiOperator(request);
-  const data = await restoreContent(operator, params.type!, params.id!, await readJson(request));
-  return json({ data, message: apiT("content_restored") });
+export const { loader, action } = apiRoute({
+  /** `{ reason }` shows hidden content again (its author is told); 409 when it is not hidden. */
+  POST: {
+    auth: "operator",
+    body: "json",
+    ids: { id: "not_found" },
+    message: "content_restored",
+    handle: async ({ user, params, body }) => ({ data: await restoreContent(user, params.type!, params.id!, body) }),
+  },
 });

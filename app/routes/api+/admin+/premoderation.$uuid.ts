@@ -1,14 +1,13 @@
-import { json, type ActionFunctionArgs } from "@remix-run/node";
-import { apiPost, methodNotAllowed, readJson } from "~/web/api.server";
-import { requireApiOperator } from "~/web/operator.server";
-import { apiT } from "~/services/platform/i18n.server";
 import { decideHeldOpportunity } from "~/services/operator/premoderation.server";
+import { apiRoute } from "~/web/api-route.server";
 
-export const loader = methodNotAllowed;
-
-/** POST /api/admin/premoderation/:uuid: `{ decision: approve|reject, reason? }` (a refusal needs a reason). */
-export const action = apiPost(async ({ request, params }: ActionFunctionArgs) => {
-  const operator = await requireApiOperator(request);
-  const data = await decideHeldOpportunity(operator, params.uuid!, await readJson(request));
-  return json({ data, message: apiT("premoderation_decided") });
+export const { loader, action } = apiRoute({
+  /** `{ decision: approve|reject, reason? }` (a refusal needs a reason); 409 once decided. */
+  POST: {
+    auth: "operator",
+    body: "json",
+    ids: { uuid: "not_found" },
+    message: "premoderation_decided",
+    handle: async ({ user, params, body }) => ({ data: await decideHeldOpportunity(user, params.uuid!, body) }),
+  },
 });

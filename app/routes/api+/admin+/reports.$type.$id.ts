@@ -1,12 +1,11 @@
-import { json, type LoaderFunctionArgs } from "@remix-run/node";
-import { api, methodNotAllowed } from "~/web/api.server";
-import { requireApiOperator } from "~/web/operator.server";
 import { getReportCase } from "~/services/operator/reports.server";
+import { apiRoute } from "~/web/api-route.server";
 
-/** GET /api/admin/reports/:type/:id: one target's reports with its content in context. */
-export const loader = api(async ({ request, params }: LoaderFunctionArgs) => {
-  await requireApiOperator(request);
-  return json({ data: await getReportCase(params.type!, params.id!) });
+export const { loader, action } = apiRoute({
+  /** One target's reports, with its content in context and its author's standing. */
+  GET: {
+    auth: "operator",
+    ids: { id: "report_not_found" },
+    handle: async ({ params }) => ({ data: await getReportCase(params.type!, params.id!) }),
+  },
 });
-
-export const action = methodNotAllowed;

@@ -1,12 +1,7 @@
-import { json, type LoaderFunctionArgs } from "@remix-run/node";
-import { api, methodNotAllowed, queryOf } from "~/web/api.server";
-import { requireApiOperator } from "~/web/operator.server";
 import { listReportQueue } from "~/services/operator/reports.server";
+import { apiRoute } from "~/web/api-route.server";
 
-/** GET /api/admin/reports: reports grouped by target; `type`, `status` (open), `age` (day, week, older), `page`. */
-export const loader = api(async ({ request }: LoaderFunctionArgs) => {
-  await requireApiOperator(request);
-  return json(await listReportQueue(queryOf(request)));
+export const { loader, action } = apiRoute({
+  /** Reports grouped by target; `type`, `status` (open by default), `age` (day, week, older), `page`. */
+  GET: { auth: "operator", handle: ({ query }) => listReportQueue(query) },
 });
-
-export const action = methodNotAllowed;

@@ -1,21 +1,15 @@
-import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
-import { api, apiPost, readJson } from "~/web/api.server";
-import { requireApiUser } from "~/web/auth.server";
-import { readFilesForm } from "~/web/forms.server";
-import { apiT } from "~/services/platform/i18n.server";
 import { listMessages, sendMessage } from "~/services/messaging/messages.server";
+import { apiRoute } from "~/web/api-route.server";
 
-/** The conversation, oldest first (the two sides only); reading it marks it read. */
-export const loader = api(async ({ request, params }: LoaderFunctionArgs) => {
-  const user = await requireApiUser(request);
-  return json(await listMessages(user, params.id!));
-});
-
-/** Multipart `body` and up to 5 `files` (10 MB each), or JSON `{ body }`. */
-export const action = apiPost(async ({ request, params }: ActionFunctionArgs) => {
-  const user = await requireApiUser(request);
-  const isJson = /json/i.test(request.headers.get("Content-Type") ?? "");
-  const { values, files } = isJson ? { values: await readJson(request), files: [] } : await readFilesForm(request);
-  const data = await sendMessage(user, params.id!, values, files);
-  return json({ data, message: apiT("message_sent") }, { status: 201 });
+export const { loader, action } = apiRoute({
+  /** The conversation, oldest first (the two sides only); reading it marks it read. */
+  GET: { ids: { id: "not_found" }, handle: ({ user, params }) => listMessages(user, params.id) },
+  /** Multipart `body` and up to 5 `files` (10 MB each), or JSON `{ body }`. */
+  POST: {
+    body: "json-or-files",
+    ids: { id: "not_found" },
+    status: 201,
+    message: "message_sent",
+    handle: async ({ user, params, body, files }) => ({ data: await sendMessage(user, params.id, body, files) }),
+  },
 });

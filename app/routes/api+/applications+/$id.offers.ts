@@ -1,14 +1,13 @@
-import { json, type ActionFunctionArgs } from "@remix-run/node";
-import { apiPost, methodNotAllowed, readJson } from "~/web/api.server";
 import { counterOffer } from "~/services/marketplace/applications.server";
-import { requireApiUser } from "~/web/auth.server";
-import { apiT } from "~/services/platform/i18n.server";
+import { apiRoute } from "~/web/api-route.server";
 
-export const loader = methodNotAllowed;
-
-/** The awaited party counters with new terms. */
-export const action = apiPost(async ({ request, params }: ActionFunctionArgs) => {
-  const user = await requireApiUser(request);
-  const data = await counterOffer(user, params.id!, await readJson(request));
-  return json({ data, message: apiT("offer_sent") }, { status: 201 });
+export const { loader, action } = apiRoute({
+  /** The awaited party counters with new terms. */
+  POST: {
+    body: "json",
+    ids: { id: "not_found" },
+    status: 201,
+    message: "offer_sent",
+    handle: async ({ user, params, body }) => ({ data: await counterOffer(user, params.id, body) }),
+  },
 });

@@ -1,14 +1,13 @@
-import { json, type ActionFunctionArgs } from "@remix-run/node";
-import { apiPost, methodNotAllowed, readOptionalJson } from "~/web/api.server";
 import { rejectApplication } from "~/services/marketplace/applications.server";
-import { requireApiRole } from "~/web/auth.server";
-import { apiT } from "~/services/platform/i18n.server";
+import { apiRoute } from "~/web/api-route.server";
 
-export const loader = methodNotAllowed;
-
-/** The merchant declines, optionally with `{ message }`. */
-export const action = apiPost(async ({ request, params }: ActionFunctionArgs) => {
-  const merchant = await requireApiRole(request, "merchant");
-  const data = await rejectApplication(merchant, params.id!, await readOptionalJson(request));
-  return json({ data, message: apiT("application_rejected_done") });
+export const { loader, action } = apiRoute({
+  /** The merchant declines, optionally with `{ message }`. */
+  POST: {
+    may: "application.reject",
+    body: "optional-json",
+    ids: { id: "not_found" },
+    message: "application_rejected_done",
+    handle: async ({ user, params, body }) => ({ data: await rejectApplication(user, params.id, body) }),
+  },
 });

@@ -1,14 +1,12 @@
-import { json, type ActionFunctionArgs } from "@remix-run/node";
-import { apiPost, methodNotAllowed, readJson } from "~/web/api.server";
-import { requireApiUser } from "~/web/auth.server";
-import { requestCancellation, getContract } from "~/services/contracts/contracts.server";
-import { apiT } from "~/services/platform/i18n.server";
+import { requestCancellation } from "~/services/contracts/contracts.server";
+import { apiRoute } from "~/web/api-route.server";
+import { contractMove } from "~/web/contract-move.server";
 
-export const loader = methodNotAllowed;
-
-/** After a delivery, one side asks to cancel: `{ reason }`. */
-export const action = apiPost(async ({ request, params }: ActionFunctionArgs) => {
-  const user = await requireApiUser(request);
-  await requestCancellation(user, params.id!, await readJson(request));
-  return json({ data: await getContract(user, params.id!), message: apiT("cancellation_requested") }, { status: 201 });
+export const { loader, action } = apiRoute({
+  /** After a delivery, one side asks to cancel: `{ reason }`. */
+  POST: contractMove(({ user, params, body }) => requestCancellation(user, params.id, body), {
+    body: "json",
+    status: 201,
+    message: "cancellation_requested",
+  }),
 });

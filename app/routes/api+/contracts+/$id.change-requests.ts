@@ -1,14 +1,12 @@
-import { json, type ActionFunctionArgs } from "@remix-run/node";
-import { apiPost, methodNotAllowed, readJson } from "~/web/api.server";
-import { requireApiUser } from "~/web/auth.server";
-import { requestChanges, getContract } from "~/services/contracts/contracts.server";
-import { apiT } from "~/services/platform/i18n.server";
+import { requestChanges } from "~/services/contracts/contracts.server";
+import { apiRoute } from "~/web/api-route.server";
+import { contractMove } from "~/web/contract-move.server";
 
-export const loader = methodNotAllowed;
-
-/** The merchant asks for changes: `{ message }`. */
-export const action = apiPost(async ({ request, params }: ActionFunctionArgs) => {
-  const user = await requireApiUser(request);
-  await requestChanges(user, params.id!, await readJson(request));
-  return json({ data: await getContract(user, params.id!), message: apiT("changes_requested_done") }, { status: 201 });
+export const { loader, action } = apiRoute({
+  /** The merchant asks for changes: `{ message }`. */
+  POST: contractMove(({ user, params, body }) => requestChanges(user, params.id, body), {
+    body: "json",
+    status: 201,
+    message: "changes_requested_done",
+  }),
 });

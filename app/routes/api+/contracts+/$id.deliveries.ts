@@ -1,20 +1,15 @@
-import { json, type ActionFunctionArgs } from "@remix-run/node";
-import { apiPost, methodNotAllowed, readJson } from "~/web/api.server";
-import { requireApiUser } from "~/web/auth.server";
-import { deliverContract, getContract } from "~/services/contracts/contracts.server";
-import { readFilesForm } from "~/web/forms.server";
-import { apiT } from "~/services/platform/i18n.server";
+import { deliverContract } from "~/services/contracts/contracts.server";
+import { apiRoute } from "~/web/api-route.server";
+import { contractMove } from "~/web/contract-move.server";
 
-export const loader = methodNotAllowed;
-
-/**
- * The freelancer delivers: multipart `message` and up to 10 `files` (10 MB each, 50 MB in all),
- * or JSON `{ message }` for a delivery without files.
- */
-export const action = apiPost(async ({ request, params }: ActionFunctionArgs) => {
-  const user = await requireApiUser(request);
-  const isJson = /json/i.test(request.headers.get("Content-Type") ?? "");
-  const { values, files } = isJson ? { values: await readJson(request), files: [] } : await readFilesForm(request);
-  await deliverContract(user, params.id!, values, files);
-  return json({ data: await getContract(user, params.id!), message: apiT("delivery_sent") }, { status: 201 });
+export const { loader, action } = apiRoute({
+  /**
+   * The freelancer delivers: multipart `message` and up to 10 `files` (10 MB each, 50 MB in all),
+   * or JSON `{ message }` for a delivery without files.
+   */
+  POST: contractMove(({ user, params, body, files }) => deliverContract(user, params.id, body, files), {
+    body: "json-or-files",
+    status: 201,
+    message: "delivery_sent",
+  }),
 });

@@ -1,13 +1,11 @@
-import type { LoaderFunctionArgs } from "@remix-run/node";
-import { api, methodNotAllowed } from "~/web/api.server";
-import { requireApiUser } from "~/web/auth.server";
 import { getContractFile } from "~/services/contracts/contracts.server";
 import { attachmentResponse } from "~/services/platform/uploads.server";
+import { apiRoute } from "~/web/api-route.server";
 
-/** A delivered file, for the contract's two sides only (404 for anyone else). */
-export const loader = api(async ({ request, params }: LoaderFunctionArgs) => {
-  const user = await requireApiUser(request);
-  return attachmentResponse(await getContractFile(user, params.id!, params.file!));
+export const { loader, action } = apiRoute({
+  /** A delivered file, for the contract's two sides only (404 for anyone else). */
+  GET: {
+    ids: { id: "not_found", file: "not_found" },
+    handle: async ({ user, params }) => attachmentResponse(await getContractFile(user, params.id, params.file)),
+  },
 });
-
-export const action = methodNotAllowed;

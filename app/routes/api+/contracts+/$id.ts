@@ -1,12 +1,7 @@
-import { json, type LoaderFunctionArgs } from "@remix-run/node";
-import { api, methodNotAllowed } from "~/web/api.server";
-import { requireApiUser } from "~/web/auth.server";
 import { getContract } from "~/services/contracts/contracts.server";
+import { apiRoute } from "~/web/api-route.server";
 
-/** Its two sides only; anyone else gets 404. The timeline oldest first, and the moves open now. */
-export const loader = api(async ({ request, params }: LoaderFunctionArgs) => {
-  const user = await requireApiUser(request);
-  return json({ data: await getContract(user, params.id!) });
+export const { loader, action } = apiRoute({
+  /** Its two sides only; anyone else gets 404. The timeline oldest first, and the moves open now. */
+  GET: { ids: { id: "not_found" }, handle: async ({ user, params }) => ({ data: await getContract(user, params.id) }) },
 });
-
-export const action = methodNotAllowed;

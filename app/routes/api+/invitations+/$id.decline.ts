@@ -1,13 +1,11 @@
-import { json, type ActionFunctionArgs } from "@remix-run/node";
-import { apiPost, methodNotAllowed, readOptionalJson } from "~/web/api.server";
-import { requireApiRole } from "~/web/auth.server";
-import { apiT } from "~/services/platform/i18n.server";
 import { declineInvitation } from "~/services/marketplace/invitations.server";
+import { apiRoute } from "~/web/api-route.server";
 
-export const loader = methodNotAllowed;
-
-export const action = apiPost(async ({ request, params }: ActionFunctionArgs) => {
-  const freelancer = await requireApiRole(request, "freelancer");
-  await readOptionalJson(request);
-  return json({ data: await declineInvitation(freelancer, params.id!), message: apiT("invitation_declined") });
+export const { loader, action } = apiRoute({
+  POST: {
+    may: "invitation.decline",
+    ids: { id: "invitation_not_found" },
+    message: "invitation_declined",
+    handle: async ({ user, params }) => ({ data: await declineInvitation(user, params.id) }),
+  },
 });

@@ -1,18 +1,20 @@
-import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
-import { api, apiPost, queryOf, readJson } from "~/web/api.server";
 import { applyToOpportunity, listOpportunityApplications } from "~/services/marketplace/applications.server";
-import { requireApiRole } from "~/web/auth.server";
-import { apiT } from "~/services/platform/i18n.server";
+import { apiRoute } from "~/web/api-route.server";
 
-/** GET: the owner lists the applications (`?status=`); anyone else gets 403 (role) or 404. */
-export const loader = api(async ({ request, params }: LoaderFunctionArgs) => {
-  const merchant = await requireApiRole(request, "merchant");
-  return json(await listOpportunityApplications(merchant, params.uuid!, queryOf(request)));
-});
-
-/** POST: a freelancer applies. */
-export const action = apiPost(async ({ request, params }: ActionFunctionArgs) => {
-  const freelancer = await requireApiRole(request, "freelancer");
-  const data = await applyToOpportunity(freelancer, params.uuid!, await readJson(request));
-  return json({ data, message: apiT("application_sent") }, { status: 201 });
+export const { loader, action } = apiRoute({
+  /** The owner lists the applications (`?status=`); anyone else gets 403 (role) or 404. */
+  GET: {
+    may: "opportunity.applications",
+    ids: { uuid: "not_found" },
+    handle: ({ user, params, query }) => listOpportunityApplications(user, params.uuid, query),
+  },
+  /** A freelancer applies. */
+  POST: {
+    may: "application.apply",
+    body: "json",
+    ids: { uuid: "not_found" },
+    status: 201,
+    message: "application_sent",
+    handle: async ({ user, params, body }) => ({ data: await applyToOpportunity(user, params.uuid, body) }),
+  },
 });

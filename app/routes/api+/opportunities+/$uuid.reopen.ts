@@ -1,14 +1,11 @@
-import { json, type ActionFunctionArgs } from "@remix-run/node";
-import { apiPost, methodNotAllowed, readOptionalJson } from "~/web/api.server";
-import { requireApiRole } from "~/web/auth.server";
-import { apiT } from "~/services/platform/i18n.server";
 import { reopenOpportunity } from "~/services/marketplace/opportunities.server";
+import { apiRoute } from "~/web/api-route.server";
 
-export const loader = methodNotAllowed;
-
-export const action = apiPost(async ({ request, params }: ActionFunctionArgs) => {
-  const merchant = await requireApiRole(request, "merchant");
-  // No fields are read, but a body sent anyway is held to the same rules as everywhere (JSON, 1 MB).
-  await readOptionalJson(request);
-  return json({ data: await reopenOpportunity(merchant, params.uuid!), message: apiT("opportunity_reopened") });
+export const { loader, action } = apiRoute({
+  POST: {
+    may: "opportunity.manage",
+    ids: { uuid: "not_found" },
+    message: "opportunity_reopened",
+    handle: async ({ user, params }) => ({ data: await reopenOpportunity(user, params.uuid) }),
+  },
 });

@@ -1,0 +1,76 @@
+import { json } from "@remix-run/node";
+import { isUnavailable } from "../../db/dialect";
+import { AppError, describeError } from "~/services/platform/errors.server";
+import { apiT, fixedT } from "~/services/platform/i18n.server";
+import { getRequestT } from "./i18n.server";
+
+// From an error to an answer, for each door: the API (JSON in Portuguese), a page form (the form
+// again with its messages and what was typed), a page loader (the error page's status) and a file
+// route (a bare 404). A refusal is an AppError (status, message key, field errors); anything else
+// is a server error and is rethrown (pages) or logged and answered 500 (API).
+
+/** API: the refusal's status and `{ message, errors? }`; 503 while the database is out of reach. */
+export function apiErrorResponse(error: unknown): Response {
+  if (error instanceof Response) return error;
+  if (error instanceof AppError) {
+    return json(describeError(error, apiT), { status: error.status, headers: error.headers });
+  }
+  if (isUnavailable(error)) {
+    // PostgreSQL is restarting or out of reach: a passing state, the client may try again.
+    console.error(`[db] ${error instanceof Error ? error.message : error}`);
+    return json({ message: apiT("database_unavailable") }, { status: 503, headers: { "Retry-After": "5" } });
+  }
+  console.error(error);
+  return json({ message: apiT("internal_error") }, { status: 500 });
+}
+
+export type FormErrorData = {
+  message?: string;
+  errors?: Record<string, string>;
+  values?: Record<string, string>;
+};
+
+/**
+ * Page forms: a refusal becomes action data with the translated messages and what the user typed
+ * (passwords excepted), so the form re-renders with nothing lost.
+ */
+export async function formError(request: Request, error: unknown, values: Record<string, string>) {
+  if (!(error instanceof AppError)) throw error;
+  const { t } = await getRequestT(request);
+  const { password: _password, ...kept } = values;
+  return json({ ...describeError(error, t), values: kept }, { status: error.status, headers: error.headers });
+}
+
+/**
+ * Page loaders: the HTTP answer the page's error boundary shows for a refusal (not found or not
+ * yours is 404 either way, so nobody learns what exists). Anything else is returned as it is.
+ */
+export function loaderRefusal(error: unknown): unknown {
+  if (!(error instanceof AppError)) return error;
+  const t = fixedT("pt-BR");
+  return new Response(JSON.stringify({ message: t(error.key, error.params) }), {
+    status: error.status === 403 ? 404 : error.status,
+    headers: { "Content-Type": "application/json; charset=utf-8" },
+  });
+}
+
+/** Page loaders: the service's answer, or its refusal as the page's error (see loaderRefusal). */
+export async function orRefusal<T>(promise: Promise<T>): Promise<T> {
+  try {
+    return await promise;
+  } catch (error) {
+    throw loaderRefusal(error);
+  }
+}
+
+/** File routes of pages: a refused file is a bare 404, whatever the reason. */
+export async function fileOr404(read: () => Promise<Response>): Promise<Response> {
+  try {
+    return await read();
+  } catch (error) {
+    if (error instanceof AppError) {
+      return new Response("Not found", { status: 404, headers: { "Content-Type": "text/plain" } });
+    }
+    throw error;
+  }
+}
