@@ -13,11 +13,11 @@ import {
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { useChangeLanguage } from "remix-i18next/react";
-import { AuthMirror } from "~/components/auth-mirror";
-import { MessagesBadge } from "~/components/market/messages-badge";
-import { NotificationBell } from "~/components/market/notification-bell";
-import { Shell } from "~/components/shell";
-import { Toaster } from "~/components/toaster";
+import { AuthMirror } from "~/components/accounts/auth-mirror";
+import { MessagesBadge } from "~/components/messaging/messages-badge";
+import { NotificationBell } from "~/components/messaging/notification-bell";
+import { Shell } from "~/components/layout/shell";
+import { Toaster } from "~/components/layout/toaster";
 import { DEFAULT_TOAST_DURATION, layoutAttributes, toastDurations } from "~/lib/layout";
 import { useNonce } from "~/lib/nonce";
 import { useRootData } from "~/lib/root-data";

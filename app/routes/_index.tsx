@@ -1,7 +1,7 @@
 import { json, type LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
-import { MarketErrorBoundary } from "~/components/market/error-boundary";
-import { OpportunityList } from "~/components/market/opportunity-list";
+import { MarketErrorBoundary } from "~/components/layout/error-boundary";
+import { OpportunityList } from "~/components/marketplace/opportunity-list";
 import { marketTitleMeta } from "~/lib/market-meta";
 import { loadOpportunityList } from "~/web/opportunity-list.server";
 import { requireUser } from "~/web/auth.server";

@@ -1,4 +1,4 @@
-import type { IconName } from "../icons";
+import type { IconName } from "~/components/ui/icons";
 
 export type AdminNavItem = { to: string; label: string; icon: IconName };
 

@@ -1,8 +1,8 @@
 import { json, type LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { BarChart } from "~/components/market/bar-chart";
-import { PageHeader } from "~/components/market/page-header";
+import { BarChart } from "~/components/ui/bar-chart";
+import { PageHeader } from "~/components/ui/page-header";
 import { marketTitleMeta } from "~/lib/market-meta";
 import { formatMoney } from "~/lib/money";
 import { requireUser } from "~/web/auth.server";

@@ -1,10 +1,10 @@
 import { json, type LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { ApplicationCard } from "~/components/market/application-card";
-import { MarketErrorBoundary } from "~/components/market/error-boundary";
-import { EmptyState, PageHeader } from "~/components/market/page-header";
-import { Pagination, StatusTabs } from "~/components/market/pagination";
+import { ApplicationCard } from "~/components/marketplace/application-card";
+import { MarketErrorBoundary } from "~/components/layout/error-boundary";
+import { EmptyState, PageHeader } from "~/components/ui/page-header";
+import { Pagination, StatusTabs } from "~/components/ui/pagination";
 import { listFromUrl } from "~/web/market-forms.server";
 import { APPLICATION_STATUSES } from "~/lib/market-constants";
 import { marketTitleMeta } from "~/lib/market-meta";

@@ -1,11 +1,11 @@
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
-import { FormMessage } from "~/components/form";
+import { FormMessage } from "~/components/ui/form";
 import { useTranslation } from "react-i18next";
-import { MarketErrorBoundary } from "~/components/market/error-boundary";
-import { NotificationEntry } from "~/components/market/notification-bell";
-import { EmptyState, PageHeader } from "~/components/market/page-header";
-import { Pagination } from "~/components/market/pagination";
+import { MarketErrorBoundary } from "~/components/layout/error-boundary";
+import { NotificationEntry } from "~/components/messaging/notification-bell";
+import { EmptyState, PageHeader } from "~/components/ui/page-header";
+import { Pagination } from "~/components/ui/pagination";
 import { listFromUrl, redirectWithMarketToast } from "~/web/market-forms.server";
 import { marketTitleMeta } from "~/lib/market-meta";
 import { requireUser, safeRedirect } from "~/web/auth.server";

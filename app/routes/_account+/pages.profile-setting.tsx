@@ -2,8 +2,8 @@ import { LIMITS } from "~/lib/limits";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { Avatar } from "~/components/avatar";
-import { Field, FormMessage, TextAreaField } from "~/components/form";
+import { Avatar } from "~/components/ui/avatar";
+import { Field, FormMessage, TextAreaField } from "~/components/ui/form";
 import { titleMeta } from "~/lib/meta";
 import { updateProfile } from "~/services/accounts/accounts.server";
 import { requireUser } from "~/web/auth.server";
@@ -17,7 +17,7 @@ import {
   listPortfolio,
   updatePortfolioItem,
 } from "~/services/reputation/portfolio.server";
-import { PortfolioEditor } from "~/components/portfolio";
+import { PortfolioEditor } from "~/components/reputation/portfolio";
 import { getRequestT } from "~/web/i18n.server";
 import { redirectWithSuccess } from "~/web/toast.server";
 import { useRootData } from "~/lib/root-data";

@@ -1,7 +1,7 @@
 import { json, type LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { Avatar } from "~/components/avatar";
+import { Avatar } from "~/components/ui/avatar";
 import { formatDate } from "~/lib/format";
 import { titleMeta } from "~/lib/meta";
 import { requireUser } from "~/web/auth.server";

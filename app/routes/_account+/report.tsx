@@ -1,9 +1,9 @@
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { FormMessage, TextAreaField } from "~/components/form";
-import { MarketErrorBoundary } from "~/components/market/error-boundary";
-import { PageHeader } from "~/components/market/page-header";
+import { FormMessage, TextAreaField } from "~/components/ui/form";
+import { MarketErrorBoundary } from "~/components/layout/error-boundary";
+import { PageHeader } from "~/components/ui/page-header";
 import { LIMITS } from "~/lib/limits";
 import { marketTitleMeta } from "~/lib/market-meta";
 import { REPORT_REASONS, REPORT_TARGETS, type ReportTargetType } from "~/lib/moderation";

@@ -1,8 +1,8 @@
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { AuthLayout } from "~/components/auth-layout";
-import { Alert } from "~/components/form";
+import { AuthLayout } from "~/components/accounts/auth-layout";
+import { Alert } from "~/components/ui/form";
 import { titleMeta } from "~/lib/meta";
 import { describeUnsubscribe, unsubscribe } from "~/services/messaging/email.server";
 import { AppError } from "~/services/platform/errors.server";

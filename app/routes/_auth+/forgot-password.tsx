@@ -1,8 +1,8 @@
 import { json, type ActionFunctionArgs } from "@remix-run/node";
 import { Form, Link, useActionData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { AuthLayout } from "~/components/auth-layout";
-import { Alert, Field, FormMessage } from "~/components/form";
+import { AuthLayout } from "~/components/accounts/auth-layout";
+import { Alert, Field, FormMessage } from "~/components/ui/form";
 import { forgotPasswordSchema } from "~/lib/schemas";
 import { titleMeta } from "~/lib/meta";
 import { requestPasswordReset } from "~/services/accounts/accounts.server";

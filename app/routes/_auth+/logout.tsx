@@ -1,8 +1,8 @@
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, useActionData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { clearAuthStorage } from "~/components/auth-mirror";
-import { FormMessage } from "~/components/form";
+import { clearAuthStorage } from "~/components/accounts/auth-mirror";
+import { FormMessage } from "~/components/ui/form";
 import { titleMeta } from "~/lib/meta";
 import { assertSameOrigin } from "~/web/auth.server";
 import { formError } from "~/web/errors.server";

@@ -1,9 +1,9 @@
 import { json, type LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { MarketErrorBoundary } from "~/components/market/error-boundary";
-import { PublicProfile } from "~/components/public-profile";
-import { ProfileReviews } from "~/components/market/reviews";
+import { MarketErrorBoundary } from "~/components/layout/error-boundary";
+import { PublicProfile } from "~/components/reputation/public-profile";
+import { ProfileReviews } from "~/components/reputation/reviews";
 import { listFromUrl } from "~/web/market-forms.server";
 import { orRefusal } from "~/web/errors.server";
 import { marketTitleMeta } from "~/lib/market-meta";

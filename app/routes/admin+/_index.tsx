@@ -2,8 +2,8 @@ import { json, type LoaderFunctionArgs } from "@remix-run/node";
 import { Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { ADMIN_NAV } from "~/components/admin/nav";
-import { MarketErrorBoundary } from "~/components/market/error-boundary";
-import { PageHeader } from "~/components/market/page-header";
+import { MarketErrorBoundary } from "~/components/layout/error-boundary";
+import { PageHeader } from "~/components/ui/page-header";
 import { adminTitleMeta } from "~/lib/admin-meta";
 import { requireOperator } from "~/web/operator.server";
 

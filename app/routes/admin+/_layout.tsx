@@ -1,6 +1,6 @@
 import { json, type LinksFunction, type LoaderFunctionArgs } from "@remix-run/node";
 import { Outlet } from "@remix-run/react";
-import { MarketErrorBoundary } from "~/components/market/error-boundary";
+import { MarketErrorBoundary } from "~/components/layout/error-boundary";
 import { requireOperator } from "~/web/operator.server";
 import adminStyles from "~/styles/admin.css";
 

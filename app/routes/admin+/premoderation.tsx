@@ -1,10 +1,10 @@
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { FormMessage, TextAreaField } from "~/components/form";
-import { MarketErrorBoundary } from "~/components/market/error-boundary";
-import { EmptyState, PageHeader } from "~/components/market/page-header";
-import { Pagination } from "~/components/market/pagination";
+import { FormMessage, TextAreaField } from "~/components/ui/form";
+import { MarketErrorBoundary } from "~/components/layout/error-boundary";
+import { EmptyState, PageHeader } from "~/components/ui/page-header";
+import { Pagination } from "~/components/ui/pagination";
 import { adminTitleMeta } from "~/lib/admin-meta";
 import { formatDate, formatDateTime } from "~/lib/format";
 import { LIMITS } from "~/lib/limits";

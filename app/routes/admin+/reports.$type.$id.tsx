@@ -1,9 +1,9 @@
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { FormMessage, TextAreaField } from "~/components/form";
-import { MarketErrorBoundary } from "~/components/market/error-boundary";
-import { Breadcrumb, PageHeader } from "~/components/market/page-header";
+import { FormMessage, TextAreaField } from "~/components/ui/form";
+import { MarketErrorBoundary } from "~/components/layout/error-boundary";
+import { Breadcrumb, PageHeader } from "~/components/ui/page-header";
 import { adminTitleMeta } from "~/lib/admin-meta";
 import { formatDateTime, formatMoney } from "~/lib/format";
 import { LIMITS } from "~/lib/limits";

@@ -1,9 +1,9 @@
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { Field, FormMessage } from "~/components/form";
-import { MarketErrorBoundary } from "~/components/market/error-boundary";
-import { PageHeader } from "~/components/market/page-header";
+import { Field, FormMessage } from "~/components/ui/form";
+import { MarketErrorBoundary } from "~/components/layout/error-boundary";
+import { PageHeader } from "~/components/ui/page-header";
 import { adminTitleMeta } from "~/lib/admin-meta";
 import { MAX_PREMODERATION_DAYS } from "~/lib/moderation";
 import { getSettings, updateSettings } from "~/services/operator/settings.server";

@@ -1,12 +1,12 @@
-import { RatingSummary } from "~/components/market/rating";
+import { RatingSummary } from "~/components/reputation/rating";
 import { json, type LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { Avatar } from "~/components/avatar";
-import { ApplicationStatusBadge, OpportunityStatusBadge } from "~/components/market/badges";
-import { MarketErrorBoundary } from "~/components/market/error-boundary";
+import { Avatar } from "~/components/ui/avatar";
+import { ApplicationStatusBadge, OpportunityStatusBadge } from "~/components/marketplace/badges";
+import { MarketErrorBoundary } from "~/components/layout/error-boundary";
 import { loadApplicationFor } from "~/web/application-page.server";
-import { Breadcrumb } from "~/components/market/page-header";
+import { Breadcrumb } from "~/components/ui/page-header";
 import { formatDate } from "~/lib/format";
 import { useRootData } from "~/lib/root-data";
 import { marketTitleMeta } from "~/lib/market-meta";

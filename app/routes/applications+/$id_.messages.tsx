@@ -3,10 +3,10 @@ import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-r
 import { Form, Link, useActionData, useLoaderData, useRevalidator } from "@remix-run/react";
 import { useEffect } from "react";
 import { useTranslation } from "react-i18next";
-import { FormMessage, TextAreaField } from "~/components/form";
-import { MarketErrorBoundary } from "~/components/market/error-boundary";
-import { MessageThread } from "~/components/market/messages";
-import { Breadcrumb } from "~/components/market/page-header";
+import { FormMessage, TextAreaField } from "~/components/ui/form";
+import { MarketErrorBoundary } from "~/components/layout/error-boundary";
+import { MessageThread } from "~/components/messaging/thread";
+import { Breadcrumb } from "~/components/ui/page-header";
 import { formatDate } from "~/lib/format";
 import { MAX_MESSAGE_FILES } from "~/lib/market-constants";
 import { marketFormError, redirectWithMarketToast } from "~/web/market-forms.server";

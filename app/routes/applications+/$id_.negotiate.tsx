@@ -2,13 +2,13 @@ import { LIMITS } from "~/lib/limits";
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { FormMessage, TextAreaField } from "~/components/form";
-import { ApplicationStatusBadge, OpportunityStatusBadge } from "~/components/market/badges";
-import { ConfirmPanel } from "~/components/market/confirm";
-import { MarketErrorBoundary } from "~/components/market/error-boundary";
-import { OfferHistory, TermsCompare, TermsFields } from "~/components/market/offers";
+import { FormMessage, TextAreaField } from "~/components/ui/form";
+import { ApplicationStatusBadge, OpportunityStatusBadge } from "~/components/marketplace/badges";
+import { ConfirmPanel } from "~/components/ui/confirm";
+import { MarketErrorBoundary } from "~/components/layout/error-boundary";
+import { OfferHistory, TermsCompare, TermsFields } from "~/components/marketplace/offers";
 import { loadApplicationFor } from "~/web/application-page.server";
-import { Breadcrumb } from "~/components/market/page-header";
+import { Breadcrumb } from "~/components/ui/page-header";
 import {
   marketFormError,
   priceInput,

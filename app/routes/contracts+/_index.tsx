@@ -1,10 +1,10 @@
 import { json, type LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { ContractCard } from "~/components/market/contracts";
-import { MarketErrorBoundary } from "~/components/market/error-boundary";
-import { EmptyState, PageHeader } from "~/components/market/page-header";
-import { Pagination, StatusTabs } from "~/components/market/pagination";
+import { ContractCard } from "~/components/contracts/contract";
+import { MarketErrorBoundary } from "~/components/layout/error-boundary";
+import { EmptyState, PageHeader } from "~/components/ui/page-header";
+import { Pagination, StatusTabs } from "~/components/ui/pagination";
 import { CONTRACT_STATUSES } from "~/lib/market-constants";
 import { listFromUrl } from "~/web/market-forms.server";
 import { marketTitleMeta } from "~/lib/market-meta";

@@ -1,17 +1,17 @@
 import { LIMITS } from "~/lib/limits";
-import { RatingSummary } from "~/components/market/rating";
+import { RatingSummary } from "~/components/reputation/rating";
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { Avatar } from "~/components/avatar";
-import { FormMessage, TextAreaField } from "~/components/form";
-import { ApplicationStatusBadge, OpportunityStatusBadge } from "~/components/market/badges";
-import { ConfirmPanel } from "~/components/market/confirm";
-import { MarketErrorBoundary } from "~/components/market/error-boundary";
-import { Budget, formatDay } from "~/components/market/opportunity-card";
-import { TermsFields } from "~/components/market/offers";
-import { Breadcrumb } from "~/components/market/page-header";
-import { ReportLink } from "~/components/market/report-link";
+import { Avatar } from "~/components/ui/avatar";
+import { FormMessage, TextAreaField } from "~/components/ui/form";
+import { ApplicationStatusBadge, OpportunityStatusBadge } from "~/components/marketplace/badges";
+import { ConfirmPanel } from "~/components/ui/confirm";
+import { MarketErrorBoundary } from "~/components/layout/error-boundary";
+import { Budget, formatDay } from "~/components/marketplace/opportunity-card";
+import { TermsFields } from "~/components/marketplace/offers";
+import { Breadcrumb } from "~/components/ui/page-header";
+import { ReportLink } from "~/components/ui/report-link";
 import { formatDate } from "~/lib/format";
 import {
   marketFormError,

@@ -1,9 +1,9 @@
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { MarketErrorBoundary } from "~/components/market/error-boundary";
-import { OpportunityForm } from "~/components/market/opportunity-form";
-import { PageHeader } from "~/components/market/page-header";
+import { MarketErrorBoundary } from "~/components/layout/error-boundary";
+import { OpportunityForm } from "~/components/marketplace/opportunity-form";
+import { PageHeader } from "~/components/ui/page-header";
 import { marketFormError, priceInput, redirectWithMarketToast, type PriceFields } from "~/web/market-forms.server";
 import { orRefusal } from "~/web/errors.server";
 import { opportunityPatchSchema } from "~/lib/market-schemas";

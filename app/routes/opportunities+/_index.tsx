@@ -1,7 +1,7 @@
 import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
-import { MarketErrorBoundary } from "~/components/market/error-boundary";
-import { OpportunityList } from "~/components/market/opportunity-list";
+import { MarketErrorBoundary } from "~/components/layout/error-boundary";
+import { OpportunityList } from "~/components/marketplace/opportunity-list";
 import { errorTitle } from "~/lib/market-meta";
 import { translateCommon } from "~/lib/meta";
 import { loadOpportunityList } from "~/web/opportunity-list.server";

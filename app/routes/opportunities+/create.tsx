@@ -1,8 +1,8 @@
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { useActionData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { OpportunityForm } from "~/components/market/opportunity-form";
-import { PageHeader } from "~/components/market/page-header";
+import { OpportunityForm } from "~/components/marketplace/opportunity-form";
+import { PageHeader } from "~/components/ui/page-header";
 import { marketFormError, priceInput, redirectWithMarketToast, type PriceFields } from "~/web/market-forms.server";
 import { opportunityInputSchema } from "~/lib/market-schemas";
 import { marketTitleMeta } from "~/lib/market-meta";

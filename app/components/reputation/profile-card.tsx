@@ -1,8 +1,8 @@
 import { Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { Avatar } from "./avatar";
+import { Avatar } from "~/components/ui/avatar";
 import type { PublicProfileJson } from "~/services/reputation/profiles.server";
-import { RatingSummary } from "./market/rating";
+import { RatingSummary } from "./rating";
 
 /** What a card shows of a public profile. */
 export type ProfileCardData = Pick<

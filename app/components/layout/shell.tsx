@@ -6,10 +6,10 @@ import { useHydrated } from "~/lib/hydrated";
 import { APP_VERSION } from "~/lib/layout";
 import { displayNameOf } from "~/lib/users";
 import type { UserJson } from "~/services/accounts/users.server";
-import { ADMIN_NAV, adminTitleKey } from "./admin/nav";
-import { clearAuthStorage } from "./auth-mirror";
-import { Avatar } from "./avatar";
-import { Icon, type IconName } from "./icons";
+import { ADMIN_NAV, adminTitleKey } from "~/components/admin/nav";
+import { clearAuthStorage } from "~/components/accounts/auth-mirror";
+import { Avatar } from "~/components/ui/avatar";
+import { Icon, type IconName } from "~/components/ui/icons";
 import { LanguageSwitch } from "./language-switch";
 
 type NavItem = { to: string; label: string; icon: IconName };

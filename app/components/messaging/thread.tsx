@@ -1,7 +1,7 @@
 import { useTranslation } from "react-i18next";
 import { formatDateTime } from "~/lib/format";
-import type { Role } from "./badges";
-import { ReportLink } from "./report-link";
+import type { Role } from "~/components/marketplace/badges";
+import { ReportLink } from "~/components/ui/report-link";
 
 export type MessageData = {
   id: string;

@@ -1,10 +1,10 @@
 import { Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { Avatar } from "~/components/avatar";
+import { Avatar } from "~/components/ui/avatar";
 import { formatDate, formatDateTime, numberFormat } from "~/lib/format";
 import { REVIEW_DAYS } from "~/lib/market-constants";
 import { formatMoney } from "~/lib/money";
-import type { Role } from "./badges";
+import type { Role } from "~/components/marketplace/badges";
 
 type Person = { id: string; display_name: string | null; photo_url: string | null };
 

@@ -2,7 +2,7 @@ import { Form, Link, useLocation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { formatDateTime } from "~/lib/format";
 import { isModerationKind, moderationPath, type ModerationDetail } from "~/lib/moderation";
-import { Icon } from "../icons";
+import { Icon } from "~/components/ui/icons";
 
 export type NotificationItem = {
   id: string;

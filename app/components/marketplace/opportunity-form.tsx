@@ -1,7 +1,7 @@
 import { LIMITS } from "~/lib/limits";
 import { Form, Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { Field, FormMessage, TextAreaField } from "~/components/form";
+import { Field, FormMessage, TextAreaField } from "~/components/ui/form";
 import { BUDGET_TYPES, CATEGORIES, LOCATION_TYPES } from "~/lib/market-constants";
 import type { FormErrorData } from "~/web/errors.server";
 import { usePending } from "~/lib/pending";

@@ -1,12 +1,12 @@
 import { Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { Avatar } from "~/components/avatar";
+import { Avatar } from "~/components/ui/avatar";
 import { formatDate } from "~/lib/format";
 import { isNegotiating } from "~/lib/market-constants";
 import { formatMoney } from "~/lib/money";
 import { displayNameOf } from "~/lib/users";
 import { ApplicationStatusBadge, type Role } from "./badges";
-import { RatingSummary, type RatingData } from "./rating";
+import { RatingSummary, type RatingData } from "~/components/reputation/rating";
 
 export type ApplicationCardData = {
   id: string;

@@ -1,5 +1,5 @@
 import { useTranslation } from "react-i18next";
-import { Field } from "~/components/form";
+import { Field } from "~/components/ui/form";
 import { formatDateTime } from "~/lib/format";
 import { centsToInput, formatMoney } from "~/lib/money";
 import type { Role } from "./badges";

@@ -1,6 +1,6 @@
 import { Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { Icon } from "../icons";
+import { Icon } from "~/components/ui/icons";
 
 // Apart from the conversation (./messages): every page's top bar shows this badge, only the
 // conversation page needs the thread.

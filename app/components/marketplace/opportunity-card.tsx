@@ -1,4 +1,4 @@
-import { RatingSummary, type RatingData } from "./rating";
+import { RatingSummary, type RatingData } from "~/components/reputation/rating";
 import { Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { dateTimeFormat, formatDate } from "~/lib/format";

@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
-import { LanguageSwitch } from "./language-switch";
+import { LanguageSwitch } from "~/components/layout/language-switch";
 
 /** The frame of the visitor pages: brand panel beside a form card. */
 export function AuthLayout({ title, subtitle, children }: { title: string; subtitle?: string; children: ReactNode }) {

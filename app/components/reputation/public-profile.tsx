@@ -1,9 +1,9 @@
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { formatDate } from "~/lib/format";
-import { Avatar } from "./avatar";
-import { RatingSummary, type RatingData } from "./market/rating";
-import { ReportLink } from "./market/report-link";
+import { Avatar } from "~/components/ui/avatar";
+import { RatingSummary, type RatingData } from "./rating";
+import { ReportLink } from "~/components/ui/report-link";
 
 export type PublicProfileData = {
   id: string;

@@ -1,7 +1,7 @@
 import { LIMITS } from "~/lib/limits";
 import { Form } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { Field, FormMessage, TextAreaField } from "~/components/form";
+import { Field, FormMessage, TextAreaField } from "~/components/ui/form";
 import { MAX_PORTFOLIO_ITEMS } from "~/lib/schemas";
 import type { FormErrorData } from "~/web/errors.server";
 

@@ -1,12 +1,12 @@
 import { LIMITS } from "~/lib/limits";
 import { Form, useActionData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { FormMessage, TextAreaField } from "~/components/form";
+import { FormMessage, TextAreaField } from "~/components/ui/form";
 import { formatDate } from "~/lib/format";
 import type { FormErrorData } from "~/web/errors.server";
-import { Pagination, type PageMeta } from "./pagination";
+import { Pagination, type PageMeta } from "~/components/ui/pagination";
 import { Stars } from "./rating";
-import { ReportLink } from "./report-link";
+import { ReportLink } from "~/components/ui/report-link";
 import { usePending } from "~/lib/pending";
 
 export type ReviewData = {

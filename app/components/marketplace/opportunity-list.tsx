@@ -4,8 +4,8 @@ import { useTranslation } from "react-i18next";
 import { BUDGET_TYPES, CATEGORIES, LOCATION_TYPES, OPPORTUNITY_STATUSES, SORTS } from "~/lib/market-constants";
 import type { Role } from "./badges";
 import { OpportunityCard, type OpportunityCardData } from "./opportunity-card";
-import { EmptyState, PageHeader } from "./page-header";
-import { Pagination, type PageMeta } from "./pagination";
+import { EmptyState, PageHeader } from "~/components/ui/page-header";
+import { Pagination, type PageMeta } from "~/components/ui/pagination";
 
 type ListData = {
   data: OpportunityCardData[];
