@@ -140,7 +140,11 @@ export type NotificationKind =
   | "contract_review_reminder"
   | "contract_overdue"
   | "contract_reviewed"
-  | "invitation_received";
+  | "invitation_received"
+  | "contract_dispute_opened"
+  | "contract_dispute_statement"
+  | "contract_dispute_reminder"
+  | "contract_dispute_decided";
 
 export interface NotificationsTable {
   id: string;
@@ -198,6 +202,8 @@ export interface ContractsTable {
   /** Flagged for the operator (a side was suspended or banned while it ran), and why. */
   flagged_at: string | null;
   flag_reason: string | null;
+  /** A dispute is open (022): no move and no automatic completion until an operator decides. */
+  disputed_at: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -234,7 +240,10 @@ export type ContractEventKind =
   | "cancel_requested"
   | "cancel_accepted"
   | "cancel_declined"
-  | "overdue";
+  | "overdue"
+  | "dispute_opened"
+  | "dispute_statement"
+  | "dispute_decided";
 
 export interface ContractEventsTable {
   id: string;
@@ -396,6 +405,26 @@ export interface ReportsTable {
   created_at: string;
 }
 
+/** A dispute over a contract (one per contract), decided by an operator. */
+export interface DisputesTable {
+  id: string;
+  contract_id: string;
+  opened_by: ContractParty;
+  reason: string;
+  status: "open" | "decided";
+  /** The other side answers by then (5 days); reminded once before (reminded_at). */
+  respond_by: string;
+  answered_at: string | null;
+  reminded_at: string | null;
+  /** What the operator decided (complete, cancel; payments add split), why, who, when. */
+  decision: string | null;
+  decision_reason: string | null;
+  decided_by: string | null;
+  decided_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
 /** Operator settings: one row per key, the value as text. */
 export interface SettingsTable {
   key: string;
@@ -427,6 +456,7 @@ export interface Database {
   audit_log: AuditLogTable;
   reports: ReportsTable;
   settings: SettingsTable;
+  disputes: DisputesTable;
 }
 
 export type UserRow = Selectable<UsersTable>;
@@ -449,3 +479,4 @@ export type PortfolioItemRow = Selectable<PortfolioItemsTable>;
 export type OutboxRow = Selectable<OutboxTable>;
 export type AuditLogRow = Selectable<AuditLogTable>;
 export type ReportRow = Selectable<ReportsTable>;
+export type DisputeRow = Selectable<DisputesTable>;

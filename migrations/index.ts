@@ -19,6 +19,7 @@ import * as m016 from "./016_email";
 import * as m017 from "./017_conversation_parties";
 import * as m019 from "./019_operator_console";
 import * as m021 from "./021_moderation";
+import * as m022 from "./022_disputes";
 
 /** A migration, with its PostgreSQL version where the SQL differs. */
 type Step = Migration & { postgres?: Migration };
@@ -45,6 +46,7 @@ const steps: Record<string, Step> = {
   "017_conversation_parties": m017,
   "019_operator_console": m019,
   "021_moderation": m021,
+  "022_disputes": m022,
 };
 
 export function migrationProvider(engine: Engine): MigrationProvider {

@@ -32,6 +32,8 @@ export const LIMITS = {
   // Moderation and disputes
   report_details: { min: 0, max: 1000 },
   moderation_reason: { min: 5, max: 2000 },
+  dispute_statement: { min: 5, max: 4000 },
+  dispute_decision_reason: { min: 5, max: 2000 },
 } as const satisfies Record<string, { min: number; max: number }>;
 
 export type LimitName = keyof typeof LIMITS;

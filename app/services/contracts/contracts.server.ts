@@ -38,6 +38,8 @@ import { notify } from "../messaging/notifications.server";
 import { every } from "../platform/jobs.server";
 import { publishDueReviews } from "../reputation/reviews.server";
 import { deleteAttachment, readAttachment, saveAttachment, type SavedAttachment } from "../platform/uploads.server";
+import { toDisputeJson, type DisputeJson } from "./dispute-json";
+import { runDisputeReminders } from "./disputes.server";
 
 // The contract of an accepted application (README, "Contracts"):
 //
@@ -61,20 +63,25 @@ export type ContractAction =
   | "cancel"
   | "request_cancellation"
   | "accept_cancellation"
-  | "decline_cancellation";
+  | "decline_cancellation"
+  | "open_dispute"
+  | "add_dispute_statement";
 
 const ACTIVE = ["in_progress", "delivered"] as const;
 const DAY_MS = 86_400_000;
 
-type ContractState = Pick<ContractRow, "status" | "deliveries_count" | "cancel_requested_by">;
+type ContractState = Pick<ContractRow, "status" | "deliveries_count" | "cancel_requested_by" | "disputed_at">;
 
 const isActive = (c: Pick<ContractState, "status">) => (ACTIVE as readonly string[]).includes(c.status);
 const answersRequest = (c: ContractState, party: ContractParty) =>
   c.cancel_requested_by !== null && c.cancel_requested_by !== party;
 
-/** A move open in this state, or 409. */
+/** No move while a dispute is open: an operator decides (disputes.server.ts). */
+const notDisputed = [(c: ContractState) => c.disputed_at === null, 409, "contract_disputed"] as const;
+
+/** A move open in this state (and no dispute open), or 409. */
 const when = (test: (c: ContractState, party: ContractParty) => boolean) =>
-  ({ checks: [[test, 409, "contract_action_unavailable"]] }) as const;
+  ({ checks: [notDisputed, [test, 409, "contract_action_unavailable"]] }) as const;
 
 /** Who may do what, and when (docs/product.md §3); a move by the wrong side is 403. */
 const CONTRACT = stateMachine<ContractAction, ContractState, ContractParty>(
@@ -88,9 +95,20 @@ const CONTRACT = stateMachine<ContractAction, ContractState, ContractParty>(
     request_cancellation: when((c) => isActive(c) && c.deliveries_count > 0 && c.cancel_requested_by === null),
     accept_cancellation: when((c, party) => isActive(c) && answersRequest(c, party)),
     decline_cancellation: when((c, party) => isActive(c) && answersRequest(c, party)),
+    // Either side, while the work is in progress or delivered (a refused cancellation included).
+    open_dispute: when((c) => isActive(c)),
+    // While it is open, both sides add statements and files.
+    add_dispute_statement: {
+      checks: [[(c) => isActive(c) && c.disputed_at !== null, 409, "dispute_not_open"]],
+    },
   },
   { wrongSide: [403, "forbidden_role"] },
 );
+
+/** Refuses a move the rules do not allow the party now (403 wrong side, 409 wrong state). */
+export function assertContractMove(action: ContractAction, row: ContractState, party: ContractParty) {
+  CONTRACT.assert(action, row, party);
+}
 
 /** The moves open to the user on the contract right now; pages show only these. */
 export function allowedContractActions(
@@ -140,11 +158,18 @@ export type ContractJson = {
   ended_at: string | null;
   ended_by: ContractRow["ended_by"];
   end_reason: string | null;
+  /** A dispute is open: the contract waits for an operator's decision. */
+  disputed: boolean;
   created_at: string;
   updated_at: string;
 };
 
-export type ContractDetailJson = ContractJson & { events: ContractEventJson[]; allowed_actions: ContractAction[] };
+export type ContractDetailJson = ContractJson & {
+  events: ContractEventJson[];
+  allowed_actions: ContractAction[];
+  /** The contract's dispute, open or decided (null: none). */
+  dispute: DisputeJson | null;
+};
 
 function baseSelect(database: Kysely<Database>) {
   return database
@@ -181,6 +206,7 @@ function toContractJson(row: Row, at = now()): ContractJson {
     ended_at: row.ended_at,
     ended_by: row.ended_by,
     end_reason: row.end_reason,
+    disputed: row.disputed_at !== null,
     created_at: row.created_at,
     updated_at: row.updated_at,
   };
@@ -198,7 +224,7 @@ function toFileJson(file: ContractFileRow): ContractFileJson {
   };
 }
 
-function toEventJson(event: ContractEventRow, files: ContractFileRow[]): ContractEventJson {
+export function toEventJson(event: ContractEventRow, files: ContractFileRow[]): ContractEventJson {
   return {
     id: event.id,
     seq: event.seq,
@@ -218,10 +244,9 @@ function findForParticipant(user: Pick<UserRow, "id">, id: string) {
   return asParty(user, id, (id) => baseSelect(db).where("contracts.id", "=", id).executeTakeFirst());
 }
 
-/** The contract with its timeline (oldest first, files included) and the moves open now. */
-export async function getContract(user: UserRow, id: string): Promise<ContractDetailJson> {
-  const { row } = await findForParticipant(user, id);
-  const [events, files] = await Promise.all([
+/** The contract's timeline (oldest first, files included) and its dispute, if any. */
+async function timelineOf(id: string) {
+  const [events, files, dispute] = await Promise.all([
     db.selectFrom("contract_events").selectAll().where("contract_id", "=", id).orderBy("seq", "asc").execute(),
     db
       .selectFrom("contract_files")
@@ -230,17 +255,33 @@ export async function getContract(user: UserRow, id: string): Promise<ContractDe
       .orderBy("created_at")
       .orderBy("id")
       .execute(),
+    db.selectFrom("disputes").selectAll().where("contract_id", "=", id).executeTakeFirst(),
   ]);
+  return { events: events.map((e) => toEventJson(e, files)), dispute: dispute ? toDisputeJson(dispute) : null };
+}
+
+/** The contract with its timeline (oldest first, files included) and the moves open now. */
+export async function getContract(user: UserRow, id: string): Promise<ContractDetailJson> {
+  const { row } = await findForParticipant(user, id);
   const contract = toContractJson(row);
   return {
     ...contract,
-    events: events.map((e) => toEventJson(e, files)),
+    ...(await timelineOf(id)),
     allowed_actions: allowedContractActions(user, {
       ...row,
       merchant: contract.merchant,
       freelancer: contract.freelancer,
     }),
   };
+}
+
+export type ContractRecordJson = Omit<ContractDetailJson, "allowed_actions">;
+
+/** The whole contract for the operator (a dispute's record): terms, timeline, files, dispute. */
+export async function getContractRecord(id: string): Promise<ContractRecordJson> {
+  const row = await baseSelect(db).where("contracts.id", "=", id).executeTakeFirst();
+  if (!row) throw new AppError(404, "not_found");
+  return { ...toContractJson(row), ...(await timelineOf(id)) };
 }
 
 export type ContractListJson = { data: ContractJson[]; meta: PageMeta; counts: Record<ContractRow["status"], number> };
@@ -297,7 +338,7 @@ type Step = {
 };
 
 /** Adds the next event to the contract's timeline; `events_count` is the contract's new count. */
-async function addEvent(
+export async function addEvent(
   trx: Kysely<Database>,
   contractId: string,
   seq: number,
@@ -333,6 +374,7 @@ async function move(
       .where("status", "=", row.status)
       .where("deliveries_count", "=", row.deliveries_count)
       .where("cancel_requested_by", row.cancel_requested_by === null ? "is" : "=", row.cancel_requested_by)
+      .where("disputed_at", "is", null)
       .returning("events_count")
       .executeTakeFirst();
     if (!updated) throw new AppError(409, "contract_changed");
@@ -355,7 +397,7 @@ async function move(
   });
 }
 
-const ended = (by: ContractRow["ended_by"], at: string, reason: string | null = null) => ({
+export const ended = (by: ContractRow["ended_by"], at: string, reason: string | null = null) => ({
   ended_at: at,
   ended_by: by,
   end_reason: reason,
@@ -497,7 +539,12 @@ export type ScheduleResult = { completed: number; reminded: number; overdue: num
  */
 export async function runContractSchedule(at = new Date()): Promise<ScheduleResult> {
   const stamp = at.toISOString();
-  const delivered = (eb: ContractsWhere) => [eb("status", "=", "delivered"), eb("cancel_requested_by", "is", null)];
+  // A contract under dispute waits for the operator: no automatic completion, reminder or overdue mark.
+  const delivered = (eb: ContractsWhere) => [
+    eb("status", "=", "delivered"),
+    eb("cancel_requested_by", "is", null),
+    eb("disputed_at", "is", null),
+  ];
 
   const completed = await eachOnce(
     (eb) => eb.and([...delivered(eb), eb("review_due_at", "<=", stamp)]),
@@ -527,7 +574,13 @@ export async function runContractSchedule(at = new Date()): Promise<ScheduleResu
   );
 
   const overdue = await eachOnce(
-    (eb) => eb.and([eb("status", "=", "in_progress"), eb("due_at", "<", stamp), eb("overdue_at", "is", null)]),
+    (eb) =>
+      eb.and([
+        eb("status", "=", "in_progress"),
+        eb("due_at", "<", stamp),
+        eb("overdue_at", "is", null),
+        eb("disputed_at", "is", null),
+      ]),
     { overdue_at: stamp, events_count: sql<number>`events_count + 1` },
     async (trx, row) => {
       await addEvent(trx, row.id, row.events_count, {
@@ -598,6 +651,7 @@ export function startContractSchedule(interval: number) {
     "[contracts] schedule failed",
     async () => {
       await runContractSchedule();
+      await runDisputeReminders();
       await publishDueReviews();
     },
     { firstAfter: Math.min(interval, 5_000) },
