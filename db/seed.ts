@@ -128,6 +128,15 @@ export const demoAccounts = {
       bio: "Assistente virtual e atendimento ao cliente por WhatsApp, e-mail e telefone.",
       skills: ["Atendimento", "Organização", "WhatsApp"],
     },
+    {
+      // The console's operator (/admin). Real ones are made with `npm run operator:create`.
+      email: "operador@freela.dev",
+      full_name: "Olga Operadora",
+      display_name: "Olga",
+      account_type: "operator" as const,
+      bio: "",
+      skills: [],
+    },
   ],
 };
 

@@ -6,6 +6,7 @@ import { FormMessage, TextAreaField } from "~/components/ui/form";
 import { ConfirmPanel } from "~/components/ui/confirm";
 import { ContractStatusBadge, ContractTimeline, DueCountdown, daysUntil } from "~/components/contracts/contract";
 import { MarketErrorBoundary } from "~/components/layout/error-boundary";
+import { DisputeSection } from "~/components/contracts/dispute";
 import { ContractReviewsSection } from "~/components/reputation/reviews";
 import { Breadcrumb } from "~/components/ui/page-header";
 import { formatDate } from "~/lib/format";
@@ -25,6 +26,7 @@ import {
   requestCancellation,
   requestChanges,
 } from "~/services/contracts/contracts.server";
+import { addDisputeStatement, openDispute } from "~/services/contracts/disputes.server";
 import { readFilesForm } from "~/web/bodies.server";
 import { getContractReviews, replyToReview, writeReview } from "~/services/reputation/reviews.server";
 import { pageId } from "~/web/params.server";
@@ -80,6 +82,12 @@ export async function action({ request, params }: ActionFunctionArgs) {
       case "decline_cancellation":
         await declineCancellation(user, id);
         return redirectWithMarketToast(request, here, "toasts.cancellation_declined");
+      case "open_dispute":
+        await openDispute(user, id, { reason: values.reason, statement: values.statement }, form.files);
+        return redirectWithMarketToast(request, here, "toasts.dispute_opened");
+      case "dispute_statement":
+        await addDisputeStatement(user, id, { statement: values.statement }, form.files);
+        return redirectWithMarketToast(request, here, "toasts.dispute_statement");
       case "review":
         await writeReview(user, id, { rating: values.rating, comment: values.comment });
         return redirectWithMarketToast(request, here, "toasts.review_saved");
@@ -208,7 +216,7 @@ export default function ContractPage() {
   const confirm = params.get("confirm");
   const actions = c.allowed_actions;
   const other = viewer === "merchant" ? c.freelancer : c.merchant;
-  const formIntents = ["deliver", "request_changes", "review", "reply"];
+  const formIntents = ["deliver", "request_changes", "review", "reply", "open_dispute", "dispute_statement"];
   const pageError =
     data && !formIntents.includes(data.values?.intent ?? "") && !data.errors?.files && !data.errors?.reason
       ? data
@@ -282,9 +290,9 @@ export default function ContractPage() {
               <p
                 className={`notice ${actions.includes("deliver") || actions.includes("approve") ? "notice-warning" : "notice-info"}`}
               >
-                {t(`contract.state_${c.status}_${viewer}`)}
-                {/* A pending cancellation request holds the automatic approval. */}
-                {c.status === "delivered" && c.review_due_at && !c.cancel_request ? (
+                {c.disputed ? t("contract.state_disputed") : t(`contract.state_${c.status}_${viewer}`)}
+                {/* A pending cancellation request, or a dispute, holds the automatic approval. */}
+                {c.status === "delivered" && c.review_due_at && !c.cancel_request && !c.disputed ? (
                   <>
                     <br />
                     <strong>
@@ -391,12 +399,24 @@ export default function ContractPage() {
                     {t("contract.request_cancellation")}
                   </Link>
                 ) : null}
+                {actions.includes("open_dispute") ? (
+                  <a href="#dispute-title" className="btn btn-danger-ghost">
+                    {t("dispute.open_heading")}
+                  </a>
+                ) : null}
               </div>
             )}
           </section>
 
           {actions.includes("deliver") ? <DeliverForm /> : null}
           {actions.includes("request_changes") ? <ChangesForm /> : null}
+          <DisputeSection
+            dispute={c.dispute}
+            viewer={viewer}
+            canOpen={actions.includes("open_dispute")}
+            canAddStatement={actions.includes("add_dispute_statement")}
+            data={data}
+          />
           <ContractReviewsSection reviews={reviews} otherName={other.display_name ?? "?"} here={here} />
         </div>
 

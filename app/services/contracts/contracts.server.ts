@@ -316,6 +316,11 @@ export async function listContracts(user: UserRow, query: unknown): Promise<Cont
 /** A file of a contract, for its two sides only (404 for anyone else and for unknown files). */
 export async function getContractFile(user: UserRow, contractId: string, fileId: string) {
   await findForParticipant(user, contractId);
+  return readContractFile(contractId, fileId);
+}
+
+/** A file of a contract, whoever asks: callers check who may read it (its sides, an operator). */
+export async function readContractFile(contractId: string, fileId: string) {
   const file = await db
     .selectFrom("contract_files")
     .selectAll()

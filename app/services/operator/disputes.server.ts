@@ -6,7 +6,13 @@ import { AppError, parseInput } from "../platform/errors.server";
 import { personJson, PEOPLE_COLUMNS } from "../platform/participants.server";
 import { assertId, now, offsetOf, pageMeta, type PageMeta } from "../platform/records.server";
 import { notify } from "../messaging/notifications.server";
-import { addEvent, ended, getContractRecord, type ContractRecordJson } from "../contracts/contracts.server";
+import {
+  addEvent,
+  ended,
+  getContractRecord,
+  readContractFile,
+  type ContractRecordJson,
+} from "../contracts/contracts.server";
 import { toDisputeJson, type DisputeJson } from "../contracts/dispute-json";
 import { operatorActor, recordAudit } from "./audit.server";
 
@@ -251,4 +257,13 @@ export async function getDisputeCase(disputeId: string): Promise<DisputeCaseJson
     })),
     decisions: Object.keys(DISPUTE_DECISIONS),
   };
+}
+
+/** A file of the disputed contract's record (deliveries, statements), for the operator. */
+export async function getDisputeFile(disputeId: string, fileId: string) {
+  assertId(disputeId);
+  assertId(fileId);
+  const dispute = await db.selectFrom("disputes").select("contract_id").where("id", "=", disputeId).executeTakeFirst();
+  if (!dispute) throw new AppError(404, "not_found");
+  return readContractFile(dispute.contract_id, fileId);
 }
