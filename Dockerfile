@@ -39,7 +39,8 @@ VOLUME ["/data"]
 EXPOSE 3000
 HEALTHCHECK --interval=30s --timeout=5s --start-period=20s --retries=3 \
   CMD node -e "fetch('http://127.0.0.1:' + (process.env.PORT || 3000) + '/healthz').then(r => process.exit(r.ok ? 0 : 1), () => process.exit(1))"
-# SESSION_SECRET must be given at run time (docker run -e SESSION_SECRET=…).
+# SESSION_SECRET and APP_URL (the public address, for the links in e-mails) must be given at run
+# time (docker run -e SESSION_SECRET=… -e APP_URL=https://…): the server does not start without them.
 # exec replaces the shell, so the launcher runs as PID 1, receives SIGTERM itself and stops its
 # server workers (scripts/server.js; one per core, WEB_CONCURRENCY sets how many).
 CMD ["sh", "-c", "node_modules/.bin/tsx scripts/migrate.ts && exec node --import tsx scripts/serve.ts"]

@@ -59,7 +59,13 @@ export default defineConfig({
       url: `http://localhost:${PORT}/healthz`,
       reuseExistingServer: false,
       timeout: 60_000,
-      env: { ...serverEnv, PORT: String(PORT), DATABASE_PATH: E2E_DATABASE, UPLOADS_DIR: `${E2E_DIR}/uploads` },
+      env: {
+        ...serverEnv,
+        PORT: String(PORT),
+        APP_URL: `http://localhost:${PORT}`,
+        DATABASE_PATH: E2E_DATABASE,
+        UPLOADS_DIR: `${E2E_DIR}/uploads`,
+      },
     },
     {
       // The same on a throwaway PostgreSQL server, removed when the run ends.
@@ -68,7 +74,7 @@ export default defineConfig({
       reuseExistingServer: false,
       timeout: 60_000,
       gracefulShutdown: { signal: "SIGTERM", timeout: 15_000 },
-      env: { ...serverEnv, PORT: String(PORT + 1) },
+      env: { ...serverEnv, PORT: String(PORT + 1), APP_URL: `http://localhost:${PORT + 1}` },
     },
   ],
 });

@@ -23,7 +23,11 @@ const schema = z.object({
   BCRYPT_COST: z.coerce.number().int().min(4).max(15).default(10),
   SMTP_URL: z.string().url().optional(),
   MAIL_FROM: z.string().default("Freela <nao-responda@freela.local>"),
-  /** The site's address as users reach it (links in e-mails); unset, http://localhost:PORT. */
+  /**
+   * The site's address as users reach it: every link sent outside a response (password reset,
+   * e-mails, unsubscribe) is built from it, never from a request's Host. Required in production;
+   * elsewhere http://localhost:PORT.
+   */
   APP_URL: z
     .string()
     .url()
@@ -34,11 +38,18 @@ const schema = z.object({
   SEED_DEMO: flag.optional(),
   /** How often each server process runs the contracts' schedule (reminders, automatic completion, overdue); 0: never. */
   CONTRACT_SCHEDULE_SECONDS: z.coerce.number().int().min(0).max(86_400).default(60),
+  /** What each user may keep in message and delivery files, in MB. */
+  STORAGE_QUOTA_MB: z.coerce.number().int().min(1).max(1_000_000).default(1024),
   /** Set behind a reverse proxy that appends the client address to X-Forwarded-For. */
   TRUST_PROXY: flag.default("0"),
 });
 
-export type Config = z.infer<typeof schema> & { SESSION_SECRET: string; SEED_DEMO: boolean; APP_URL: string };
+export type Config = z.infer<typeof schema> & {
+  SESSION_SECRET: string;
+  SEED_DEMO: boolean;
+  APP_URL: string;
+  APP_URL_SET: boolean;
+};
 
 const DEV_SECRET_FILE = "data/session-secret";
 
@@ -72,7 +83,22 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     SESSION_SECRET: secret,
     SEED_DEMO: c.SEED_DEMO ?? c.NODE_ENV !== "production",
     APP_URL: (c.APP_URL ?? `http://localhost:${c.PORT}`).replace(/\/+$/, ""),
+    APP_URL_SET: c.APP_URL !== undefined,
   };
+}
+
+/**
+ * What the web server needs beyond what every script does: in production, the site's public
+ * address. Without it a link in an e-mail would have nothing trustworthy to be built from (a
+ * request's Host is whatever the client says), so the server refuses to start. Called once by
+ * the server build (entry.server.tsx); migrations, backups and the other scripts do not need it.
+ */
+export function assertServerConfig(c: Config = config) {
+  if (c.NODE_ENV === "production" && !c.APP_URL_SET) {
+    throw new Error(
+      "Invalid configuration in the environment:\n  APP_URL: required when NODE_ENV=production: the site's public address, such as https://freela.example.com.br (every link in e-mails is built from it)",
+    );
+  }
 }
 
 export const config = loadConfig();

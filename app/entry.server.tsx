@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { Writable } from "node:stream";
-import type { EntryContext, HandleDataRequestFunction } from "@remix-run/node";
+import { json, type EntryContext, type HandleDataRequestFunction } from "@remix-run/node";
 import { RemixServer } from "@remix-run/react";
 import { renderToPipeableStream } from "react-dom/server";
 import { I18nextProvider } from "react-i18next";
@@ -8,11 +8,15 @@ import { NonceContext } from "~/lib/nonce";
 import { i18nServer } from "~/web/i18n.server";
 import { i18nFor } from "~/services/platform/i18n-render.server";
 import { applySecurityHeaders } from "~/web/security.server";
-import { config } from "~/config.server";
+import { assertServerConfig, config } from "~/config.server";
 import { startContractSchedule } from "~/services/contracts/contracts.server";
 import { startPruning } from "~/services/platform/housekeeping.server";
 import { startOutbox } from "~/services/platform/outbox.server";
 import { installShutdownDeadline } from "~/services/platform/shutdown.server";
+import { fixedT } from "~/services/platform/i18n.server";
+import { getRequestT } from "~/web/i18n.server";
+import { isUnavailable } from "../db/dialect";
+import styles from "~/styles/app.css";
 
 // The server entry (scripts/server.js) refuses cross-site writes with this before Remix runs.
 export { crossSiteRefusal } from "~/web/csrf.server";
@@ -20,6 +24,8 @@ export { crossSiteRefusal } from "~/web/csrf.server";
 const ABORT_DELAY = 5_000;
 
 // The server build is loaded once per server process: the place for process-wide hooks.
+// In production the server does not start without APP_URL (links in e-mails come from it).
+assertServerConfig();
 installShutdownDeadline();
 // Time-based contract moves (reminders, automatic completion, overdue work). Once per process,
 // though remix dev loads the build again after every change.
@@ -35,12 +41,39 @@ if (config.NODE_ENV !== "test" && config.OUTBOX_SECONDS > 0) {
   outbox.__freelaOutbox ??= startOutbox(config.OUTBOX_SECONDS * 1000);
 }
 
+// Requests during which the database could not be reached (PostgreSQL restarting or out of
+// reach): a passing state, answered 503 with Retry-After like the API, not as a server error.
+// handleError sees every error of a request before the answer is made, and is told which request.
+const unavailable = new WeakSet<Request>();
+const RETRY_AFTER = "5";
+
+/**
+ * The page answered while the database is out of reach: 503, Retry-After, a short page in the
+ * visitor's language (no scripts, nothing that needs the database).
+ */
+async function unavailablePage(request: Request) {
+  const lng = await i18nServer.getLocale(request);
+  const common = fixedT(lng, "common");
+  const messages = fixedT(lng, "messages");
+  const html = `<!DOCTYPE html><html lang="${lng === "en" ? "en" : "pt-BR"}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Freela</title><link rel="stylesheet" href="${styles}"></head><body><main class="auth-page"><section class="card auth-card center"><p class="error-code">503</p><h1>${common("errors.generic_title")}</h1><p class="muted">${messages("database_unavailable")}</p><a class="btn btn-primary" href="/">${common("not_found.back_home")}</a></section></main></body></html>`;
+  const headers = applySecurityHeaders(
+    new Headers({
+      "Content-Type": "text/html; charset=utf-8",
+      "Retry-After": RETRY_AFTER,
+      "Cache-Control": "no-store",
+    }),
+    randomBytes(16).toString("base64"),
+  );
+  return new Response(html, { status: 503, headers });
+}
+
 export default async function handleRequest(
   request: Request,
   responseStatusCode: number,
   responseHeaders: Headers,
   remixContext: EntryContext,
 ) {
+  if (unavailable.has(request)) return unavailablePage(request);
   const nonce = randomBytes(16).toString("base64");
   const i18n = await i18nFor(await i18nServer.getLocale(request));
 
@@ -95,12 +128,25 @@ export default async function handleRequest(
   });
 }
 
-export const handleDataRequest: HandleDataRequestFunction = (response) => {
+export const handleDataRequest: HandleDataRequestFunction = async (response, { request }) => {
+  if (unavailable.has(request)) {
+    // A script's request for a page's data: a refusal the page's error boundary shows, with its message.
+    const { t } = await getRequestT(request);
+    response = json(
+      { message: t("database_unavailable") },
+      { status: 503, headers: { "Retry-After": RETRY_AFTER, "X-Remix-Catch": "yes", "Cache-Control": "no-store" } },
+    );
+  }
   applySecurityHeaders(response.headers);
   return response;
 };
 
 export function handleError(error: unknown, { request }: { request: Request }) {
+  if (isUnavailable(error)) {
+    unavailable.add(request);
+    console.error(`[db] ${error instanceof Error ? error.message : error}`);
+    return;
+  }
   if (request.signal.aborted) return;
   console.error(error);
 }

@@ -93,7 +93,7 @@ export function isRetryable(error: unknown): boolean {
 /** The database could not be reached (PostgreSQL down or restarting, connections refused). */
 export function isUnavailable(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
-  const code = (error as DatabaseError).code ?? "";
+  const code = String((error as DatabaseError).code ?? "");
   return (
     ["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", "57P01", "57P02", "57P03"].includes(code) ||
     code.startsWith("08") ||

@@ -57,6 +57,7 @@ export async function createUser(db: Kysely<Database>, overrides: UserOverrides 
     remote: 1,
     rating_count: 0,
     rating_sum: 0,
+    storage_bytes: 0,
     locale: null,
     suspended_until: null,
     banned_at: null,
@@ -75,10 +76,13 @@ export async function createUser(db: Kysely<Database>, overrides: UserOverrides 
     password_hash: passwordHash(password),
   };
   user.email = user.email.toLowerCase();
-  // Columns added by later migrations are left out while null, so the factory also serves
-  // schemas before they existed (the migration tests go back to earlier versions).
+  // Columns added by later migrations are left out while null (stored bytes while 0), so the
+  // factory also serves schemas before they existed (the migration tests go back to earlier versions).
   const row = Object.fromEntries(
-    Object.entries(user).filter(([key, value]) => !(LATER_USER_COLUMNS.has(key) && value === null)),
+    Object.entries(user).filter(
+      ([key, value]) =>
+        !(LATER_USER_COLUMNS.has(key) && value === null) && !(key === "storage_bytes" && Number(value) === 0),
+    ),
   ) as UserRow;
   await db.insertInto("users").values(row).execute();
   return { ...user, password };

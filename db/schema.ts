@@ -26,6 +26,8 @@ export interface UsersTable {
   /** Published reviews of this user: how many and the sum of their stars (015_reviews). */
   rating_count: Generated<number>;
   rating_sum: Generated<number>;
+  /** Bytes of the user's message and delivery files, held against STORAGE_QUOTA_MB (018). */
+  storage_bytes: Generated<number | string>;
   /** The language of the user's e-mails (a supported language); null: Portuguese. */
   locale: string | null;
   /** Moderation (020): a suspension ends by itself at suspended_until; a ban lasts until lifted. */

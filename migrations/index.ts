@@ -17,6 +17,7 @@ import * as m014 from "./014_invitations";
 import * as m015 from "./015_reviews";
 import * as m016 from "./016_email";
 import * as m017 from "./017_conversation_parties";
+import * as m018 from "./018_storage_quota";
 import * as m019 from "./019_operator_console";
 import * as m021 from "./021_moderation";
 import * as m022 from "./022_disputes";
@@ -44,6 +45,7 @@ const steps: Record<string, Step> = {
   "015_reviews": m015,
   "016_email": m016,
   "017_conversation_parties": m017,
+  "018_storage_quota": m018,
   "019_operator_console": m019,
   "021_moderation": m021,
   "022_disputes": m022,

@@ -34,6 +34,32 @@ app.use(
 );
 app.use("/locales", express.static("public/locales", { maxAge: "1h", fallthrough: false }));
 app.get("/favicon.svg", express.static("public", { maxAge: "1h" }));
+// A request answered before its body was read (a 401 or 415 refuses without reading, say): the
+// rest of the body is still on the connection, ahead of the client's next request. It is read
+// and dropped once the answer is out, so the connection stays usable; past UNREAD_BODY_LIMIT the
+// client is not uploading by mistake and the connection is closed. A body known to be larger
+// than that gets `Connection: close` with its answer, so no client sends another request on it.
+const UNREAD_BODY_LIMIT = 16 * 1024 * 1024;
+app.use((req, res, next) => {
+  const writeHead = res.writeHead;
+  res.writeHead = function (...args) {
+    if (!req.complete && Number(req.headers["content-length"] ?? 0) > UNREAD_BODY_LIMIT)
+      res.setHeader("Connection", "close");
+    return writeHead.apply(this, args);
+  };
+  res.once("finish", () => {
+    if (req.complete || req.destroyed) return;
+    // The app's stream of the body stops taking data; what is left is counted and dropped.
+    req.removeAllListeners("data");
+    let left = UNREAD_BODY_LIMIT;
+    req.on("data", (chunk) => {
+      left -= chunk.length;
+      if (left < 0) req.socket.destroy();
+    });
+    req.resume();
+  });
+  next();
+});
 // A write from another site gets the app's 403 and its Portuguese message here: Remix would
 // refuse a cross-site document POST itself, but with an empty 500.
 const { crossSiteRefusal } = build.entry.module;

@@ -6,12 +6,12 @@ import { z } from "zod";
 const byteLength = (s: string) => new TextEncoder().encode(s).length;
 
 /**
- * Control characters (tab and line breaks aside) and lone surrogates: nothing a person types, and
- * a lone surrogate cannot even be stored as UTF-8, so it would not come back as it was sent.
+ * Control characters (C0 and C1; tab and line breaks aside) and lone surrogates: nothing a person
+ * types, and a lone surrogate cannot even be stored as UTF-8, so it would not come back as it was sent.
  */
 const UNTYPEABLE =
   // eslint-disable-next-line no-control-regex -- control characters are what it looks for
-  /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+  /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
 export const typeable = (s: string) => !UNTYPEABLE.test(s);
 
@@ -146,11 +146,18 @@ export const profileSchema = z.object({
 
 export const MAX_PORTFOLIO_ITEMS = 20;
 
-/** A web address to show as a link: http or https only (no javascript:, data: or file:). */
+/** Bidirectional overrides, embeddings and isolates: in an address they disguise where it goes. */
+const BIDI_CONTROLS = /[\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]/;
+
+/**
+ * A web address to show as a link: http or https only (no javascript:, data: or file:), with no
+ * control characters (the URL parser would quietly drop or escape them) nor bidi controls.
+ */
 const webLink = z
   .string({ invalid_type_error: "portfolio_link_invalid" })
   .trim()
   .max(LIMITS.portfolio_link.max, "portfolio_link_invalid")
+  .refine((s) => typeable(s) && !BIDI_CONTROLS.test(s), "portfolio_link_invalid")
   .refine((s) => {
     try {
       const url = new URL(s);

@@ -3,9 +3,17 @@ import type { UserRow } from "../../db/schema";
 import { apiT } from "~/services/platform/i18n.server";
 import { assertRoleFor, type Operation } from "~/services/platform/roles.server";
 import { api, methodNotAllowed } from "./api.server";
-import { queryOf, readJson, readOptionalJson } from "./bodies.server";
 import { requireApiUser } from "./auth.server";
-import { formValues, readFilesForm, readPhotoForm } from "./bodies.server";
+import {
+  DELIVERY_FORM,
+  formValues,
+  MESSAGE_FORM,
+  queryOf,
+  readFilesForm,
+  readJson,
+  readOptionalJson,
+  readPhotoForm,
+} from "./bodies.server";
 import { idParams } from "./params.server";
 import { requireApiOperator } from "./operator.server";
 
@@ -17,9 +25,11 @@ import { requireApiOperator } from "./operator.server";
  * - `optional-json`: the same, or no body at all (`{}`);
  * - `photo-form` / `image-form`: a url-encoded or multipart form with at most one image in
  *   `photo` / `image` (the image's own limit, reported on that field);
- * - `json-or-files`: JSON, or a multipart form whose `files` are kept apart (50 MB in all).
+ * - `json-or-delivery` / `json-or-message`: JSON, or a multipart form whose `files` are kept
+ *   apart, with a delivery's limits (10 files, 50 MB in all) or a message's (5 files and its text).
  */
-export type BodyKind = "none" | "json" | "optional-json" | "photo-form" | "image-form" | "json-or-files";
+export type BodyKind =
+  "none" | "json" | "optional-json" | "photo-form" | "image-form" | "json-or-delivery" | "json-or-message";
 
 export type ApiContext = {
   request: Request;
@@ -33,7 +43,7 @@ export type ApiContext = {
   body: Record<string, unknown>;
   /** The form, for `photo-form` / `image-form`. */
   form: FormData;
-  /** The files of a `json-or-files` body. */
+  /** The files of a `json-or-delivery` / `json-or-message` body. */
   files: File[];
   /** Headers added to the answer (a Set-Cookie, say). */
   headers: Headers;
@@ -77,9 +87,13 @@ async function readBody(request: Request, kind: BodyKind) {
       const form = await readPhotoForm(request, kind === "photo-form" ? "photo" : "image");
       return { ...none, form, body: formValues(form) };
     }
-    case "json-or-files": {
+    case "json-or-delivery":
+    case "json-or-message": {
       if (/json/i.test(request.headers.get("Content-Type") ?? "")) return { ...none, body: await readJson(request) };
-      const { values, files } = await readFilesForm(request);
+      const { values, files } = await readFilesForm(
+        request,
+        kind === "json-or-delivery" ? DELIVERY_FORM : MESSAGE_FORM,
+      );
       return { ...none, body: values, files };
     }
   }

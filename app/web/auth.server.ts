@@ -5,19 +5,7 @@ import { apiT } from "~/services/platform/i18n.server";
 import { getOptionalUser } from "./session.server";
 import { mayDo, type Operation } from "~/services/platform/roles.server";
 
-/** Only same-site relative paths are honoured, so a link cannot send a user elsewhere. */
-export function safeRedirect(to: FormDataEntryValue | string | null | undefined, fallback = "/") {
-  if (typeof to !== "string" || !to.startsWith("/") || to.startsWith("//") || to.includes("\\")) {
-    return fallback;
-  }
-  try {
-    const url = new URL(to, "http://freela.local");
-    if (url.origin !== "http://freela.local") return fallback;
-    return url.pathname + url.search + url.hash;
-  } catch {
-    return fallback;
-  }
-}
+export { safeRedirect } from "./redirects.server";
 
 /** A redirect to /login that remembers where the visitor was going. */
 export function loginRedirect(request: Request) {

@@ -1,20 +1,29 @@
+import type { Readable } from "node:stream";
+import { Busboy } from "@fastify/busboy";
 import { AppError } from "~/services/platform/errors.server";
 import { EMAIL_KINDS } from "~/lib/email-kinds";
-import { MAX_PHOTO_BYTES } from "~/services/platform/uploads.server";
+import { MAX_DELIVERY_FILES, MAX_MESSAGE_FILES } from "~/lib/market-constants";
+import { MAX_ATTACHMENT_BYTES, MAX_PHOTO_BYTES } from "~/services/platform/uploads.server";
+import { refuseUntypeable, refuseUntypeableForm } from "./input.server";
 
 // Body readers, for the API and pages alike: JSON, url-encoded and multipart forms, each with its
-// size limit read no further than that, and the right refusal (413, 415, 400) when it does not fit.
+// size limit read no further than that, and the right refusal (413, 415, 400) when it does not fit;
+// text with control characters is refused once here, for every body field and query parameter.
 
 export const MAX_JSON_BYTES = 1024 * 1024;
 
 /** A delivery's body: its files (10 MB each, checked one by one later) and text, 50 MB in all. */
 export const MAX_DELIVERY_BYTES = 50 * 1024 * 1024;
 
+type BusboyInstance = ReturnType<typeof Busboy>;
+
 /** Reads a JSON object body: 415 for another content type, 413 over 1 MB, 400 when malformed. */
 export async function readJson(request: Request): Promise<Record<string, unknown>> {
   const type = request.headers.get("Content-Type") ?? "";
   if (!/^application\/([\w.+-]+\+)?json\b/i.test(type)) throw refuseBody(request, 415, "unsupported_media_type");
-  return parseJsonObject(await readLimited(request, MAX_JSON_BYTES));
+  const body = parseJsonObject(await readLimited(request, MAX_JSON_BYTES));
+  refuseUntypeable(body);
+  return body;
 }
 
 function parseJsonObject(body: string): Record<string, unknown> {
@@ -39,14 +48,29 @@ export async function readOptionalJson(request: Request): Promise<Record<string,
   throw new AppError(415, "unsupported_media_type");
 }
 
-/** A URL's query string as a plain object, for the list schemas. */
+/**
+ * A URL's query string as a plain object, for the list schemas; a parameter holding control
+ * characters is a 422 naming it, like a body field.
+ */
 export function queryOf(request: Request): Record<string, string> {
-  return Object.fromEntries(new URL(request.url).searchParams);
+  const query = Object.fromEntries(new URL(request.url).searchParams);
+  refuseUntypeable(query);
+  return query;
 }
 
 /** Reads the body as text, stopping at the limit instead of buffering whatever is sent. */
 export async function readLimited(request: Request, limit: number) {
   return (await readLimitedBytes(request, limit)).toString("utf8");
+}
+
+/** The next piece of a body; 400 when the client went away mid-body. */
+export async function nextChunk(reader: ReadableStreamDefaultReader<Uint8Array>) {
+  try {
+    return await reader.read();
+  } catch {
+    // Nobody reads the answer then, but it is no server error either.
+    throw new AppError(400, "body_incomplete");
+  }
 }
 
 /** The body's bytes: 413 past the limit (declared or actual), without buffering the rest. */
@@ -59,14 +83,7 @@ export async function readLimitedBytes(request: Request, limit: number): Promise
   const chunks: Uint8Array[] = [];
   let size = 0;
   for (;;) {
-    let chunk: ReadableStreamReadResult<Uint8Array>;
-    try {
-      chunk = await reader.read();
-    } catch {
-      // The client went away mid-body: nobody reads the answer, but it is no server error either.
-      throw new AppError(400, "body_incomplete");
-    }
-    const { done, value } = chunk;
+    const { done, value } = await nextChunk(reader);
     if (done) break;
     size += value.byteLength;
     if (size > limit) {
@@ -91,7 +108,7 @@ export function refuseBody(request: Request, status: number, key: string) {
   return new AppError(status, key);
 }
 
-function discard(reader: ReadableStreamDefaultReader<Uint8Array>) {
+export function discard(reader: ReadableStreamDefaultReader<Uint8Array>) {
   void (async () => {
     let left = DISCARD_BYTES;
     try {
@@ -117,17 +134,47 @@ export function formValues(form: FormData): Record<string, string> {
 
 /** A plain form's body limit; the photo form adds the photo's own. */
 export const MAX_FORM_BYTES = 1024 * 1024;
+/**
+ * Parts (fields and files) a form may have. The largest page form (the e-mail preferences, a
+ * hidden field and a box per kind) has about fifty; a body of many tiny parts is refused as
+ * soon as it passes this, while it streams, before anything more is parsed or kept.
+ */
+export const MAX_FORM_PARTS = 200;
 
 const URLENCODED = /^application\/x-www-form-urlencoded\s*(;|$)/i;
 const MULTIPART = /^multipart\/form-data\s*(;|$)/i;
 
+export type FormLimits = {
+  /** Bytes of the whole body: 413 `payload_too_large` past it (or `tooLarge()`). */
+  limit?: number;
+  /** Files the form may carry (a file input left empty counts too). */
+  files?: number;
+  /** Bytes of one file: past it, `fileTooLarge(field)`. */
+  fileBytes?: number;
+  tooLarge?: () => AppError;
+  fileTooLarge?: (field: string) => AppError;
+};
+
 /**
- * Reads a posted form the way every page action (and the profile API) takes it: 415 for a body
- * that is not url-encoded or multipart, 413 past the limit (read no further than that), 400 when
- * it does not parse. A post with no body at all is an empty form. Call it inside the action's
- * try, so the refusal shows as the form's message with its status.
+ * A file name as the browser meant it: browsers (and fetch) write `"` as %22 and drop line
+ * breaks as %0D/%0A inside the quoted name (HTML's multipart encoding); the rest is as typed.
  */
-export async function readForm(request: Request, { limit = MAX_FORM_BYTES } = {}): Promise<FormData> {
+const browserFileName = (name: string) => name.replace(/%22/g, '"').replace(/%0[DA]/gi, "");
+
+const payloadTooLarge = () => new AppError(413, "payload_too_large");
+
+/**
+ * Reads a posted form the way every page action (and the multipart API endpoints) takes it:
+ * 415 for a body that is not url-encoded or multipart, 413 past the byte limit (read no further
+ * than that), 413 past MAX_FORM_PARTS parts or the files allowed, 400 when it does not parse,
+ * 422 for text with control characters. A post with no body at all is an empty form. The body is
+ * parsed as it streams in (busboy), so the limits stop a hostile body before it is kept or parsed
+ * whole; file names follow RFC 7578 (quoted, any UTF-8, or `filename*`). Call it inside the
+ * action's try, so the refusal shows as the form's message with its status.
+ */
+export async function readForm(request: Request, options: FormLimits = {}): Promise<FormData> {
+  const { limit = MAX_FORM_BYTES, files = 1, fileBytes = limit, tooLarge = payloadTooLarge } = options;
+  const fileTooLarge = options.fileTooLarge ?? (() => tooLarge());
   const type = request.headers.get("Content-Type") ?? "";
   if (type === "") {
     // The server hands every POST a body stream, empty or not, so emptiness is known by reading.
@@ -135,12 +182,95 @@ export async function readForm(request: Request, { limit = MAX_FORM_BYTES } = {}
     throw new AppError(415, "unsupported_media_type");
   }
   if (!URLENCODED.test(type) && !MULTIPART.test(type)) throw refuseBody(request, 415, "unsupported_media_type");
-  const body = await readLimitedBytes(request, limit);
-  try {
-    return await new Response(new Uint8Array(body), { headers: { "Content-Type": type } }).formData();
-  } catch {
-    throw new AppError(400, "malformed_form");
+  if (Number(request.headers.get("Content-Length") ?? 0) > limit) {
+    refuseBody(request, 413, "payload_too_large");
+    throw tooLarge();
   }
+  const form = new FormData();
+  let parser: BusboyInstance;
+  try {
+    parser = Busboy({
+      headers: { "content-type": type },
+      // One more than allowed, so that passing a limit is seen (busboy may drop the rest quietly).
+      limits: {
+        parts: MAX_FORM_PARTS + 1,
+        fields: MAX_FORM_PARTS + 1,
+        files: files + 1,
+        fileSize: fileBytes,
+        fieldSize: limit,
+        fieldNameSize: 200,
+      },
+    });
+  } catch {
+    throw refuseBody(request, 400, "malformed_form");
+  }
+  // The first refusal met while parsing; the body is then no longer parsed, only drained.
+  let refusal: AppError | null = null;
+  const refuse = (error: AppError) => (refusal ??= error);
+  const pending: Promise<void>[] = [];
+  const tooManyParts = () => refuse(new AppError(413, "form_too_many_parts", undefined, { max: MAX_FORM_PARTS }));
+  let parts = 0;
+  let fileCount = 0;
+  parser.on("field", (name: string, value: string, nameTruncated: boolean, valueTruncated: boolean) => {
+    if (++parts > MAX_FORM_PARTS) tooManyParts();
+    if (valueTruncated) refuse(tooLarge());
+    else if (!nameTruncated) form.append(name, value);
+  });
+  parser.on(
+    "file",
+    (name: string, stream: Readable, filename: string | undefined, _encoding: string, mimeType: string) => {
+      if (++parts > MAX_FORM_PARTS || ++fileCount > files) tooManyParts();
+      const chunks: Buffer[] = [];
+      stream.on("data", (chunk: Buffer) => chunks.push(chunk));
+      stream.on("limit", () => refuse(fileTooLarge(name)));
+      pending.push(
+        new Promise((done) => {
+          stream.on("end", () => {
+            form.append(
+              name,
+              new File([new Uint8Array(Buffer.concat(chunks))], browserFileName(filename ?? ""), {
+                type: mimeType || "application/octet-stream",
+              }),
+            );
+            done();
+          });
+          // A body cut short mid-file: the parser's own error says so.
+          stream.on("error", () => done());
+        }),
+      );
+    },
+  );
+  parser.on("partsLimit", tooManyParts);
+  parser.on("fieldsLimit", tooManyParts);
+  parser.on("filesLimit", tooManyParts);
+  const finished = new Promise<void>((done, fail) => {
+    parser.on("finish", done);
+    parser.on("error", fail);
+  });
+  finished.catch(() => refuse(new AppError(400, "malformed_form")));
+
+  if (request.body) {
+    const reader = request.body.getReader();
+    let size = 0;
+    for (;;) {
+      const chunk = await nextChunk(reader);
+      if (chunk.done) break;
+      size += chunk.value.byteLength;
+      if (size > limit) refuse(tooLarge());
+      if (refusal) {
+        discard(reader);
+        parser.destroy();
+        throw refusal;
+      }
+      if (!parser.write(chunk.value)) await new Promise((done) => parser.once("drain", done));
+    }
+  }
+  parser.end();
+  await finished.catch(() => undefined);
+  await Promise.all(pending);
+  if (refusal) throw refusal;
+  refuseUntypeableForm(form);
+  return form;
 }
 
 /**
@@ -148,16 +278,14 @@ export async function readForm(request: Request, { limit = MAX_FORM_BYTES } = {}
  * photo can make such a form large, so anything over the limit is reported on the photo field.
  */
 export async function readPhotoForm(request: Request, field = "photo") {
-  let form: FormData;
-  try {
-    form = await readForm(request, { limit: MAX_PHOTO_BYTES + MAX_FORM_BYTES });
-  } catch (error) {
-    if (error instanceof AppError && error.status === 413) throw photoTooLarge(field);
-    throw error;
-  }
-  const photo = form.get(field);
-  if (photo instanceof Blob && photo.size > MAX_PHOTO_BYTES) throw photoTooLarge(field);
-  return form;
+  const tooLarge = () => photoTooLarge(field);
+  return readForm(request, {
+    limit: MAX_PHOTO_BYTES + MAX_FORM_BYTES,
+    files: 2,
+    fileBytes: MAX_PHOTO_BYTES,
+    tooLarge,
+    fileTooLarge: tooLarge,
+  });
 }
 
 function photoTooLarge(field: string) {
@@ -185,21 +313,38 @@ export function fileOf(form: FormData, field: string): Blob | null {
   return file instanceof Blob && file.size > 0 ? file : null;
 }
 
+export type FilesForm = { field: string; limit: number; maxFiles: number; tooLargeKey: string };
+
+/** A contract delivery: up to 10 files of 10 MB, 50 MB in all. */
+export const DELIVERY_FORM: FilesForm = {
+  field: "files",
+  limit: MAX_DELIVERY_BYTES,
+  maxFiles: MAX_DELIVERY_FILES,
+  tooLargeKey: "delivery_too_large",
+};
+/** A message: up to 5 files of 10 MB, and its text. */
+export const MESSAGE_FORM: FilesForm = {
+  field: "files",
+  limit: MAX_MESSAGE_FILES * MAX_ATTACHMENT_BYTES + MAX_FORM_BYTES,
+  maxFiles: MAX_MESSAGE_FILES,
+  tooLargeKey: "message_too_large",
+};
+
 /**
- * Reads a form carrying files (a contract delivery): past MAX_DELIVERY_BYTES the refusal is
- * reported on the files field, where the size comes from. Returns the text fields and the files
- * chosen (a file input left empty sends a nameless empty part, which is no file).
+ * Reads a form carrying files (a delivery, a message): past its byte limit the refusal is
+ * reported on the files field, where the size comes from, as is a file past 10 MB. A few files
+ * more than allowed still reach the service, which names the limit (422); far more stop here
+ * while streaming. Returns the text fields and the files chosen (a file input left empty sends
+ * a nameless empty part, which is no file).
  */
-export async function readFilesForm(request: Request, field = "files") {
-  let form: FormData;
-  try {
-    form = await readForm(request, { limit: MAX_DELIVERY_BYTES });
-  } catch (error) {
-    if (error instanceof AppError && error.status === 413) {
-      throw new AppError(413, "delivery_too_large", { [field]: "delivery_too_large" });
-    }
-    throw error;
-  }
+export async function readFilesForm(request: Request, { field, limit, maxFiles, tooLargeKey }: FilesForm) {
+  const form = await readForm(request, {
+    limit,
+    files: maxFiles * 2,
+    fileBytes: MAX_ATTACHMENT_BYTES,
+    tooLarge: () => new AppError(413, tooLargeKey, { [field]: tooLargeKey }),
+    fileTooLarge: () => new AppError(413, "file_too_large", { [field]: "file_too_large" }),
+  });
   const files = form
     .getAll(field)
     .filter((v): v is File => v instanceof Blob && !(v.size === 0 && (v as File).name === ""));

@@ -6,8 +6,9 @@ import { getRequestT } from "./i18n.server";
 
 // From an error to an answer, for each door: the API (JSON in Portuguese), a page form (the form
 // again with its messages and what was typed), a page loader (the error page's status) and a file
-// route (a bare 404). A refusal is an AppError (status, message key, field errors); anything else
-// is a server error and is rethrown (pages) or logged and answered 500 (API).
+// route (a bare 404). A refusal is an AppError (status, message key, field errors); the database
+// out of reach is a 503 with Retry-After; anything else is a server error and is rethrown (pages)
+// or logged and answered 500 (API).
 
 /** API: the refusal's status and `{ message, errors? }`; 503 while the database is out of reach. */
 export function apiErrorResponse(error: unknown): Response {
@@ -63,13 +64,24 @@ export async function orRefusal<T>(promise: Promise<T>): Promise<T> {
   }
 }
 
-/** File routes of pages: a refused file is a bare 404, whatever the reason. */
-export async function fileOr404(read: () => Promise<Response>): Promise<Response> {
+const notFoundText = () => new Response("Not found", { status: 404, headers: { "Content-Type": "text/plain" } });
+
+/**
+ * File routes of pages (photos, contract and message files): no file (null) or a refusal of the
+ * service is a bare 404, whatever the reason (nobody learns what exists); the database out of
+ * reach is a 503 with Retry-After; a redirect (to the login page) goes through.
+ */
+export async function fileRoute(read: () => Promise<Response | null>): Promise<Response> {
   try {
-    return await read();
+    return (await read()) ?? notFoundText();
   } catch (error) {
-    if (error instanceof AppError) {
-      return new Response("Not found", { status: 404, headers: { "Content-Type": "text/plain" } });
+    if (error instanceof AppError) return notFoundText();
+    if (isUnavailable(error)) {
+      console.error(`[db] ${error instanceof Error ? error.message : error}`);
+      return new Response(apiT("database_unavailable"), {
+        status: 503,
+        headers: { "Content-Type": "text/plain; charset=utf-8", "Retry-After": "5", "Cache-Control": "no-store" },
+      });
     }
     throw error;
   }

@@ -2,6 +2,7 @@ import { redirect } from "@remix-run/node";
 import type { ZodTypeAny } from "zod";
 import { AppError, fieldErrorsOf } from "~/services/platform/errors.server";
 import { formError } from "./errors.server";
+import { untypeableFields } from "./input.server";
 import { fixedT } from "~/services/platform/i18n.server";
 import { getRequestT } from "./i18n.server";
 import { redirectWithSuccess } from "./toast.server";
@@ -95,7 +96,10 @@ export function requireConfirmed(values: Record<string, string>, confirmUrl: str
   if (values.confirmed !== "1") throw redirect(confirmUrl);
 }
 
-/** The URL's non-empty query parameters among `fields`. */
+/**
+ * The URL's non-empty query parameters among `fields`. One holding control characters is left
+ * out, as any parameter a page cannot use (the API refuses it: queryOf).
+ */
 export function queryFromUrl(request: Request, fields: readonly string[]): Record<string, string> {
   const params = new URL(request.url).searchParams;
   const query: Record<string, string> = {};
@@ -103,6 +107,7 @@ export function queryFromUrl(request: Request, fields: readonly string[]): Recor
     const value = params.get(field);
     if (value) query[field] = value;
   }
+  for (const field of Object.keys(untypeableFields(query))) delete query[field];
   return query;
 }
 

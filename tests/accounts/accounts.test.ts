@@ -17,7 +17,7 @@ const client = { ip: null };
 
 async function captureResetLink(email: string) {
   const log = vi.spyOn(console, "info").mockImplementation(() => undefined);
-  await requestPasswordReset(email, "http://localhost:3000");
+  await requestPasswordReset(email);
   const text = log.mock.calls.map((c) => String(c[0])).join("\n");
   log.mockRestore();
   return text.match(/reset-password\?token=([\w%-]+)/)?.[1];

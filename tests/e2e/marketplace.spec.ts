@@ -88,6 +88,8 @@ async function apply(page: Page, title: string, price: string, days: string) {
 
 function story(javaScriptEnabled: boolean) {
   test("a merchant hires one of two freelancers after a counter-offer", async ({ page, browser }, testInfo) => {
+    // Three accounts, two proposals, a negotiation and a hire: about 30 steps through the pages.
+    test.slow();
     const stamp = Date.now().toString(36);
     const title = `Site da padaria ${stamp}`;
     const merchant = await register(page.request, "merchant", "Marina");

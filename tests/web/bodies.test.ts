@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { registerSchema } from "~/lib/schemas";
 import { opportunityInputSchema } from "~/lib/market-schemas";
-import { readJson, readOptionalJson } from "~/web/bodies.server";
+import { queryFromUrl } from "~/web/market-forms.server";
 import { AppError, fieldErrorsOf } from "~/services/platform/errors.server";
-import { MAX_FORM_BYTES, readForm, readPhotoForm } from "~/web/bodies.server";
+import { MAX_FORM_BYTES, queryOf, readForm, readJson, readOptionalJson, readPhotoForm } from "~/web/bodies.server";
 import { MAX_PHOTO_BYTES } from "~/services/platform/uploads.server";
 import { validOpportunity } from "../support/market";
 
@@ -86,6 +86,11 @@ describe("readForm (every page action)", () => {
     });
     const truncated = '--xx\r\nContent-Disposition: form-data; name="a"\r\n\r\nsem fim';
     expect(await refusal(readForm(post(truncated, "multipart/form-data; boundary=xx")))).toMatchObject({ status: 400 });
+    const midFile = '--xx\r\nContent-Disposition: form-data; name="files"; filename="a.pdf"\r\n\r\n%PDF-1.4 sem fim';
+    expect(await refusal(readForm(post(midFile, "multipart/form-data; boundary=xx")))).toMatchObject({
+      status: 400,
+      key: "malformed_form",
+    });
   });
 
   it("answers 400 when the client hangs up mid-body", async () => {
@@ -99,6 +104,108 @@ describe("readForm (every page action)", () => {
       status: 400,
       key: "body_incomplete",
     });
+  });
+});
+
+describe("readForm streams: limits while parsing, real file names, text checked at the edge", () => {
+  const multipart = (parts: string[], boundary = "b0undary") =>
+    post(
+      `${parts.map((p) => `--${boundary}\r\n${p}\r\n`).join("")}--${boundary}--\r\n`,
+      `multipart/form-data; boundary=${boundary}`,
+    );
+  const filePart = (disposition: string) =>
+    `Content-Disposition: form-data; name="files"; ${disposition}\r\nContent-Type: application/pdf\r\n\r\n%PDF-1.4`;
+
+  it("keeps file names as browsers send them (RFC 7578): ; = quotes and accents, or filename*", async () => {
+    const names: [string, string][] = [
+      ['filename="Relatório; versão final.pdf"', "Relatório; versão final.pdf"],
+      ['filename="a=b.pdf"', "a=b.pdf"],
+      ['filename="diga %22oi%22.pdf"', 'diga "oi".pdf'],
+      ['filename="diga \\"oi\\".pdf"', 'diga "oi".pdf'],
+      ["filename*=UTF-8''Relat%C3%B3rio%20final.pdf", "Relatório final.pdf"],
+      ['filename="日本語 ✓.pdf"', "日本語 ✓.pdf"],
+    ];
+    for (const [disposition, name] of names) {
+      const form = await readForm(multipart([filePart(disposition)]));
+      expect((form.get("files") as File).name, disposition).toBe(name);
+    }
+  });
+
+  it("refuses a body of many tiny parts with 413 as soon as it passes the limit", async () => {
+    const tiny = Array.from({ length: 10_000 }, (_, i) => `Content-Disposition: form-data; name="f${i}"\r\n\r\nx`);
+    expect(await refusal(readForm(multipart(tiny)))).toMatchObject({ status: 413, key: "form_too_many_parts" });
+    // Past the byte limit too (a delivery's 50 MB): the part count stops it first.
+    expect(await refusal(readForm(multipart(tiny), { limit: 50 * 1024 * 1024 }))).toMatchObject({
+      status: 413,
+      key: "form_too_many_parts",
+    });
+    const manyFields = Array.from({ length: 50_000 }, (_, i) => `f${i}=x`).join("&");
+    expect(await refusal(readForm(post(manyFields, "application/x-www-form-urlencoded")))).toMatchObject({
+      status: 413,
+      key: "form_too_many_parts",
+    });
+    const files = Array.from({ length: 3 }, () => filePart('filename="a.pdf"'));
+    expect(await refusal(readForm(multipart(files)))).toMatchObject({ status: 413, key: "form_too_many_parts" });
+    const ok = Array.from({ length: 150 }, (_, i) => `Content-Disposition: form-data; name="f${i}"\r\n\r\nx`);
+    expect([...(await readForm(multipart(ok))).keys()]).toHaveLength(150);
+  });
+
+  it("refuses a file past its size while it streams, on the caller's field", async () => {
+    const big = `Content-Disposition: form-data; name="files"; filename="g.zip"\r\n\r\n${"x".repeat(2000)}`;
+    const fileTooLarge = (field: string) => new AppError(413, "file_too_large", { [field]: "file_too_large" });
+    expect(await refusal(readForm(multipart([big]), { fileBytes: 1000, fileTooLarge }))).toEqual({
+      status: 413,
+      key: "file_too_large",
+      fields: { files: "file_too_large" },
+    });
+  });
+
+  it("refuses control characters in any text field with 422 naming it", async () => {
+    expect(
+      await refusal(readForm(post("ok=1&link=https%3A%2F%2Fex.com%2Fa%00b", "application/x-www-form-urlencoded"))),
+    ).toEqual({
+      status: 422,
+      key: "validation_failed",
+      fields: { link: "text_invalid_characters" },
+    });
+    expect(
+      await refusal(readForm(multipart(['Content-Disposition: form-data; name="bio"\r\n\r\na\u001bb']))),
+    ).toMatchObject({
+      fields: { bio: "text_invalid_characters" },
+    });
+    const kept = await readForm(post("bio=linha%0D%0Anova%09tab", "application/x-www-form-urlencoded"));
+    expect(kept.get("bio")).toBe("linha\r\nnova\ttab");
+  });
+});
+
+describe("JSON bodies and queries refuse control characters at the edge", () => {
+  it("names the field, however deep the text is", async () => {
+    expect(await refusal(readJson(post('{"title":"a\\u0000b","n":1}', "application/json")))).toEqual({
+      status: 422,
+      key: "validation_failed",
+      fields: { title: "text_invalid_characters" },
+    });
+    expect(await refusal(readJson(post('{"skills":["ok","a\\u0007"]}', "application/json")))).toMatchObject({
+      fields: { skills: "text_invalid_characters" },
+    });
+    expect(await refusal(readJson(post('{"kinds":{"x":"\\ud800"}}', "application/json")))).toMatchObject({
+      fields: { kinds: "text_invalid_characters" },
+    });
+    expect(await readJson(post('{"t":"linha\\nnova \\u202e ok"}', "application/json"))).toEqual({
+      t: "linha\nnova \u202e ok",
+    });
+  });
+
+  it("a query parameter too (pages drop it instead)", () => {
+    expect(() => queryOf(new Request("http://localhost/api/freelancers?skill=a%00b&city=ok"))).toThrow(AppError);
+    try {
+      queryOf(new Request("http://localhost/api/freelancers?city=a%00b"));
+    } catch (error) {
+      expect((error as AppError).fieldErrors).toEqual({ city: "text_invalid_characters" });
+    }
+    expect(queryFromUrl(new Request("http://localhost/freelancers?city=a%00b&skill=React"), ["city", "skill"])).toEqual(
+      { skill: "React" },
+    );
   });
 });
 

@@ -12,12 +12,19 @@ export function MarketErrorBoundary() {
   if (!isRouteErrorResponse(error)) console.error(error);
   const status = isRouteErrorResponse(error) ? error.status : 500;
   const notFound = status === 404;
+  // The database out of reach for a moment (503): the server's message says to try again.
+  const unavailable =
+    status === 503 && isRouteErrorResponse(error) && typeof error.data?.message === "string"
+      ? (error.data.message as string)
+      : null;
   return (
     <div className="not-found">
       <section className="card narrow center">
         <p className="error-code">{status}</p>
         <h2>{notFound ? t("not_found.title") : t("errors.generic_title")}</h2>
-        <p className="muted">{notFound ? t("not_found.text", { path: pathname }) : t("errors.generic_text")}</p>
+        <p className="muted">
+          {notFound ? t("not_found.text", { path: pathname }) : (unavailable ?? t("errors.generic_text"))}
+        </p>
         <Link to="/" className="btn btn-primary">
           {t("not_found.back_home")}
         </Link>

@@ -20,7 +20,8 @@ export { visitorLoader as loader } from "~/web/auth.server";
 export async function action(args: ActionFunctionArgs) {
   return visitorFormAction(args, async ({ request, values }) => {
     const { email } = parseInput(forgotPasswordSchema, values);
-    await requestPasswordReset(email, new URL(request.url).origin, await clientOf(request));
+    // The link in the e-mail comes from APP_URL, never from this request's Host.
+    await requestPasswordReset(email, await clientOf(request));
     const { t } = await getRequestT(request);
     return json<{ sent?: string } & FormErrorData>({ sent: t("reset_requested"), values });
   });

@@ -35,6 +35,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 /** A merchant invites this freelancer to one of their open opportunities. */
 export async function action({ request, params }: ActionFunctionArgs) {
   const merchant = await requireUser(request);
+  // A profile that does not exist is the not-found page, as for the loader, not a form error.
+  await orRefusal(getFreelancerProfile(pageId(params, "id", "profile_not_found")));
   let values: Record<string, string> = {};
   try {
     values = formValues(await readForm(request));

@@ -15,7 +15,7 @@ import { marketTitleMeta } from "~/lib/market-meta";
 import { displayNameOf } from "~/lib/users";
 import { getApplication } from "~/services/marketplace/applications.server";
 import { requireUser } from "~/web/auth.server";
-import { readFilesForm } from "~/web/bodies.server";
+import { MESSAGE_FORM, readFilesForm } from "~/web/bodies.server";
 import { listMessages, sendMessage } from "~/services/messaging/messages.server";
 import { pageId } from "~/web/params.server";
 import { usePending } from "~/lib/pending";
@@ -41,7 +41,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const id = pageId(params, "id");
   let values: Record<string, string> = {};
   try {
-    const form = await readFilesForm(request);
+    const form = await readFilesForm(request, MESSAGE_FORM);
     values = form.values;
     await sendMessage(user, id, { body: values.body }, form.files);
     return redirectWithMarketToast(request, `/applications/${id}/messages#latest`, "toasts.message_sent");

@@ -27,7 +27,7 @@ import {
   requestChanges,
 } from "~/services/contracts/contracts.server";
 import { addDisputeStatement, openDispute } from "~/services/contracts/disputes.server";
-import { readFilesForm } from "~/web/bodies.server";
+import { DELIVERY_FORM, readFilesForm } from "~/web/bodies.server";
 import { getContractReviews, replyToReview, writeReview } from "~/services/reputation/reviews.server";
 import { pageId } from "~/web/params.server";
 import { usePending } from "~/lib/pending";
@@ -55,7 +55,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const here = `/contracts/${id}`;
   let values: Record<string, string> = {};
   try {
-    const form = await readFilesForm(request);
+    const form = await readFilesForm(request, DELIVERY_FORM);
     values = form.values;
     switch (values.intent) {
       case "deliver":

@@ -1,14 +1,14 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { requireUser } from "~/web/auth.server";
 import { getContractFile } from "~/services/contracts/contracts.server";
-import { fileOr404 } from "~/web/errors.server";
+import { fileRoute } from "~/web/errors.server";
 import { idParam } from "~/web/params.server";
 import { attachmentResponse } from "~/services/platform/uploads.server";
 
 /** A delivered file, for the contract's two sides only; anyone else gets 404. */
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  const user = await requireUser(request);
-  return fileOr404(async () =>
-    attachmentResponse(await getContractFile(user, idParam(params, "id"), idParam(params, "file"))),
-  );
+  return fileRoute(async () => {
+    const user = await requireUser(request);
+    return attachmentResponse(await getContractFile(user, idParam(params, "id"), idParam(params, "file")));
+  });
 }

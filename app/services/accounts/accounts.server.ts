@@ -1,4 +1,5 @@
 import { randomBytes, randomUUID } from "node:crypto";
+import { config } from "~/config.server";
 import type { z } from "zod";
 import { emailField, loginSchema, profileSchema, registerSchema, resetPasswordSchema } from "~/lib/schemas";
 import { transaction, db } from "../../../db";
@@ -67,6 +68,7 @@ export async function registerUser(input: unknown, client: Client = NOBODY) {
     }),
     rating_count: 0,
     rating_sum: 0,
+    storage_bytes: 0,
     // The language picked before signing up (the lng cookie), for the user's e-mails.
     locale: client.locale ?? null,
     suspended_until: null,
@@ -152,9 +154,10 @@ export async function updateProfile(user: UserRow, input: unknown, photo?: Blob 
 
 /**
  * Starts a password reset. The answer never says whether the e-mail exists; the link goes
- * by e-mail when SMTP is configured, otherwise to the server log.
+ * by e-mail when SMTP is configured, otherwise to the server log. The link is built from APP_URL
+ * only: a request's Host (which anyone may set) never goes into an e-mail.
  */
-export async function requestPasswordReset(email: string, origin: string, client: Client = NOBODY) {
+export async function requestPasswordReset(email: string, client: Client = NOBODY) {
   await consume(limiters.resetByEmail, email);
   await consume(limiters.resetByIp, client.ip);
   const user = await db.selectFrom("users").select(["id", "email"]).where("email", "=", email).executeTakeFirst();
@@ -171,7 +174,7 @@ export async function requestPasswordReset(email: string, origin: string, client
       created_at: new Date(now).toISOString(),
     })
     .execute();
-  const link = `${origin}/reset-password?token=${encodeURIComponent(token)}`;
+  const link = `${config.APP_URL}/reset-password?token=${encodeURIComponent(token)}`;
   await sendMail({ to: user.email, subject: apiT("reset_email_subject"), text: apiT("reset_email_body", { link }) });
 }
 

@@ -33,7 +33,8 @@ import { AppError, parseInput } from "../platform/errors.server";
 import { asParty, partyOf, personJson, PEOPLE_COLUMNS } from "../platform/participants.server";
 import { stateMachine } from "../platform/state-machine.server";
 import { consumeWrite } from "../platform/rate-limit.server";
-import { now, offsetOf, pageMeta, type PageMeta } from "../platform/records.server";
+import { assertId, now, offsetOf, pageMeta, type PageMeta } from "../platform/records.server";
+import { reserveStorage } from "../platform/storage.server";
 import { notify } from "../messaging/notifications.server";
 import { every } from "../platform/jobs.server";
 import { publishDueReviews } from "../reputation/reviews.server";
@@ -321,6 +322,7 @@ export async function getContractFile(user: UserRow, contractId: string, fileId:
 
 /** A file of a contract, whoever asks: callers check who may read it (its sides, an operator). */
 export async function readContractFile(contractId: string, fileId: string) {
+  assertId(fileId);
   const file = await db
     .selectFrom("contract_files")
     .selectAll()
@@ -391,7 +393,14 @@ async function move(
       ...f,
       created_at: at,
     }));
-    if (fileRows.length) await trx.insertInto("contract_files").values(fileRows).execute();
+    if (fileRows.length) {
+      await reserveStorage(
+        trx,
+        user.id,
+        files.reduce((sum, f) => sum + f.size_bytes, 0),
+      );
+      await trx.insertInto("contract_files").values(fileRows).execute();
+    }
     await notify(trx, {
       user_id: party === "merchant" ? row.freelancer_id : row.merchant_id,
       kind: notice,

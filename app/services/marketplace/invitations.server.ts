@@ -113,6 +113,7 @@ async function getInvitationJson(id: string) {
 export async function inviteFreelancer(merchant: UserRow, uuid: string, input: unknown): Promise<InvitationJson> {
   assertRoleFor(merchant, "opportunity.invite");
   const data = parseInput(inviteInputSchema, input, "invite_failed");
+  assertId(uuid);
   const [opportunity, freelancer] = await Promise.all([
     db
       .selectFrom("opportunities")

@@ -8,7 +8,8 @@ import { queueMessageEmail } from "./email.server";
 import { AppError, parseInput } from "../platform/errors.server";
 import { asParty } from "../platform/participants.server";
 import { consumeWrite } from "../platform/rate-limit.server";
-import { now } from "../platform/records.server";
+import { assertId, now } from "../platform/records.server";
+import { reserveStorage } from "../platform/storage.server";
 import { deleteAttachment, readAttachment, saveAttachment, type SavedAttachment } from "../platform/uploads.server";
 
 // The conversation of an application between its merchant and its freelancer, from the moment
@@ -212,7 +213,14 @@ export async function sendMessage(
         ...f,
         created_at: at,
       }));
-      if (fileRows.length) await trx.insertInto("message_files").values(fileRows).execute();
+      if (fileRows.length) {
+        await reserveStorage(
+          trx,
+          user.id,
+          saved.reduce((sum, f) => sum + f.size_bytes, 0),
+        );
+        await trx.insertInto("message_files").values(fileRows).execute();
+      }
       // The author has read their own conversation up to here.
       await trx
         .insertInto("conversation_reads")
@@ -258,6 +266,7 @@ export async function unreadMessages(
 /** A message's file, for the application's two sides only (404 for anyone else). */
 export async function getMessageFile(user: UserRow, applicationId: string, fileId: string) {
   await access(db, user, applicationId);
+  assertId(fileId);
   const file = await db
     .selectFrom("message_files")
     .innerJoin("messages", "messages.id", "message_files.message_id")

@@ -4,7 +4,7 @@ import { db, transaction } from "../../../db";
 import { engine } from "../../../db/dialect";
 import type { PortfolioItemRow, UserRow } from "../../../db/schema";
 import { AppError, parseInput } from "../platform/errors.server";
-import { now } from "../platform/records.server";
+import { assertId, now } from "../platform/records.server";
 import { assertRoleFor } from "../platform/roles.server";
 import { consumeWrite } from "../platform/rate-limit.server";
 import { deletePhoto, savePhoto } from "../platform/uploads.server";
@@ -92,6 +92,7 @@ export async function addPortfolioItem(user: UserRow, input: unknown, image?: Bl
 }
 
 async function ownItem(user: UserRow, id: string) {
+  assertId(id, "portfolio_item_not_found");
   const row = await db
     .selectFrom("portfolio_items")
     .selectAll()
@@ -138,6 +139,7 @@ export async function updatePortfolioItem(
 export async function deletePortfolioItem(user: UserRow, id: string): Promise<void> {
   assertRoleFor(user, "portfolio.manage");
   await consumeWrite(user.id);
+  assertId(id, "portfolio_item_not_found");
   const row = await db
     .deleteFrom("portfolio_items")
     .where("id", "=", id)

@@ -145,4 +145,14 @@ describe("npm start with two worker processes", () => {
       /exited \(code 1\) before it was ready[\s\S]*SESSION_SECRET: must be at least 32 characters[\s\S]*before it could serve; stopping/,
     );
   });
+
+  it("does not start in production without APP_URL, and says why", async () => {
+    const port = await freePort();
+    const { env, base } = serverEnv(port);
+    migrate(env);
+    delete env.APP_URL;
+    await expect(start(env, base, { cluster: true })).rejects.toThrow(
+      /exited \(code 1\) before it was ready[\s\S]*APP_URL: required when NODE_ENV=production[\s\S]*before it could serve; stopping/,
+    );
+  });
 });

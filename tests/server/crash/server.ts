@@ -46,6 +46,8 @@ export function serverEnv(port: number, dir = mkdtempSync(join(tmpdir(), "freela
     SESSION_SECRET: "server-test-secret-0123456789abcdef0123456789",
     BCRYPT_COST: "4",
     SEED_DEMO: "0",
+    // Production servers refuse to start without their public address.
+    APP_URL: `http://127.0.0.1:${port}`,
   };
   return { dir, env, dbPath: env.DATABASE_PATH!, base: `http://127.0.0.1:${port}` };
 }

@@ -1,10 +1,12 @@
 // The hostile suite's tables (endpoints, fields, page forms) and the functions that generate the
 // cases from them: each case is a request and the statuses that are right for it.
 import { BUDGET_TYPES, CATEGORIES, LOCATION_TYPES, MAX_CENTS } from "../../../app/lib/market-constants";
+import { typeable } from "../../../app/lib/schemas";
 import { PNG_1X1, validApplication, validOpportunity } from "../../support/fixtures";
 import {
   BAD_IDS,
   ODD,
+  OFFSITE_REDIRECTS,
   SEARCHES,
   int,
   oneOf,
@@ -443,7 +445,7 @@ const idPath = (id: string) => (id.includes("%") ? id : encodeURIComponent(id));
 
 export function apiIdCases(w: World, p: Pool): Case[] {
   const cases: Case[] = [];
-  const table: { method: string; path: (id: string) => string; who: Role | null; body?: unknown; message?: string }[] = [
+  const table: { method: string; path: (id: string) => string; who: Role | null; body?: unknown; form?: [string, string][]; message?: string }[] = [
     { method: "GET", path: (id) => `/api/opportunities/${id}`, who: null },
     { method: "PATCH", path: (id) => `/api/opportunities/${id}`, who: "merchant", body: { title: "Título novo válido" } },
     { method: "DELETE", path: (id) => `/api/opportunities/${id}`, who: "merchant" },
@@ -475,6 +477,12 @@ export function apiIdCases(w: World, p: Pool): Case[] {
     { method: "GET", path: (id) => `/api/freelancers/${id}`, who: null, message: "profile_not_found" },
     { method: "GET", path: (id) => `/api/merchants/${id}`, who: null, message: "profile_not_found" },
     { method: "POST", path: (id) => `/api/invitations/${id}/decline`, who: "freelancer", message: "invitation_not_found" },
+    { method: "POST", path: (id) => `/api/opportunities/${id}/invitations`, who: "merchant", body: { freelancer_id: w.juliaId, message: "Oi" } },
+    { method: "DELETE", path: (id) => `/api/portfolio/${id}`, who: "freelancer", message: "portfolio_item_not_found" },
+    { method: "PATCH", path: (id) => `/api/portfolio/${id}`, who: "freelancer", form: [["title", "Título válido"]], message: "portfolio_item_not_found" },
+    // The second id of a path: a file of Júlia's own contract and conversation.
+    { method: "GET", path: (id) => `/api/contracts/${w.seeded.accepted}/files/${id}`, who: null },
+    { method: "GET", path: (id) => `/api/applications/${w.seeded.pending.id}/messages/files/${id}`, who: null },
   ];
   for (const e of table) {
     for (const id of BAD_IDS) {
@@ -483,7 +491,7 @@ export function apiIdCases(w: World, p: Pool): Case[] {
         method: e.method,
         path: e.path(idPath(id)),
         auth: e.who ? p.actor(e.who).token : w.julia,
-        body: e.method === "GET" ? undefined : { json: e.body ?? {} },
+        body: e.method === "GET" ? undefined : e.form ? { form: e.form } : { json: e.body ?? {} },
         // remix-serve's static folder answers an id that climbs back to it with a redirect to
         // that folder, before the app runs: not a refusal of ours, but never a file.
         expect: id.startsWith("%2e%2e") ? [404, 301] : [404],
@@ -549,8 +557,12 @@ export function queryCases(w: World, p: Pool): Case[] {
     }
   }
   // Search text is only text, whatever FTS5 would make of it; raw bytes that are not UTF-8 too.
+  // Control characters are refused at the edge like in any text (422 on q); the page drops them.
   for (const q of [...SEARCHES, ...Object.values(ODD)]) {
-    cases.push({ name: `search ${q.slice(0, 30)}`, method: "GET", path: `/api/opportunities?${new URLSearchParams({ q })}`, auth: w.julia, expect: [200], api: true });
+    // As the server reads it (a lone surrogate is sent as U+FFFD).
+    const read = new URL(`http://x/?${new URLSearchParams({ q })}`).searchParams.get("q")!;
+    const api = typeable(read) ? { expect: [200] } : { expect: [422], field: "q" };
+    cases.push({ name: `search ${q.slice(0, 30)}`, method: "GET", path: `/api/opportunities?${new URLSearchParams({ q })}`, auth: w.julia, ...api, api: true });
     cases.push({ name: `search page ${q.slice(0, 30)}`, method: "GET", path: `/opportunities?${new URLSearchParams({ q })}`, auth: w.julia, expect: [200], api: false });
   }
   for (const raw of ["%ff%fe", "%ED%A0%80", "%C0%AF", "%", "%%", "%zz"]) {
@@ -827,7 +839,7 @@ export function pageFormCases(w: World, p: Pool): Case[] {
 
 export function pageIdCases(w: World, p: Pool): Case[] {
   const cases: Case[] = [];
-  const table: { method: string; path: (id: string) => string; who: Role | null; form?: Record<string, string> }[] = [
+  const table: { method: string; path: (id: string) => string; who: Role | null; form?: Record<string, string>; status?: number }[] = [
     { method: "GET", path: (id) => `/opportunities/${id}`, who: null },
     { method: "POST", path: (id) => `/opportunities/${id}`, who: "merchant", form: { intent: "close", confirmed: "1" } },
     { method: "POST", path: (id) => `/opportunities/${id}`, who: "freelancer", form: { intent: "apply", cover_letter: validApplication.cover_letter, price: "100,00", delivery_days: "3" } },
@@ -842,6 +854,17 @@ export function pageIdCases(w: World, p: Pool): Case[] {
     { method: "GET", path: (id) => `/contracts/${id}/files/x`, who: null },
     { method: "GET", path: (id) => `/applications/${id}/messages`, who: null },
     { method: "GET", path: (id) => `/applications/${id}/messages/files/x`, who: null },
+    { method: "GET", path: (id) => `/freelancers/${id}`, who: null },
+    { method: "POST", path: (id) => `/applications/${id}/messages`, who: "freelancer", form: { body: "Oi" } },
+    // Inviting someone who is not a freelancer of this site: the not-found page.
+    { method: "POST", path: (id) => `/freelancers/${id}`, who: "merchant", form: { opportunity: w.seeded.open, message: "Oi" } },
+    { method: "GET", path: (id) => `/merchants/${id}`, who: null },
+    { method: "GET", path: (id) => `/uploads/${id}`, who: null },
+    { method: "GET", path: (id) => `/contracts/${w.seeded.accepted}/files/${id}`, who: null },
+    { method: "GET", path: (id) => `/applications/${w.seeded.pending.id}/messages/files/${id}`, who: null },
+    // An unsubscribe link that does not check out: a 400 page saying so.
+    { method: "GET", path: (id) => `/unsubscribe/${id}`, who: null, status: 400 },
+    { method: "POST", path: (id) => `/unsubscribe/${id}`, who: null, status: 400 },
   ];
   for (const e of table) {
     for (const id of BAD_IDS) {
@@ -851,17 +874,19 @@ export function pageIdCases(w: World, p: Pool): Case[] {
         path: e.path(idPath(id)),
         auth: e.who ? p.actor(e.who).token : w.julia,
         body: e.form ? { form: Object.entries(e.form) } : undefined,
-        expect: id.startsWith("%2e%2e") ? [404, 301] : [404],
+        expect: id.startsWith("%2e%2e") ? [e.status ?? 404, 301] : [e.status ?? 404],
         api: false,
       });
     }
   }
   // Intents nobody offers go back to the page; a destructive one without its confirmation, to that step.
+  // A control character is refused at the edge, as in any field (422 with the form's message).
   for (const intent of ["' OR 1=1 --", "x".repeat(10_000), "\u0000", ""]) {
     const m = p.actor("merchant");
-    cases.push({ name: `odd intent ${intent.slice(0, 20)}`, method: "POST", path: `/opportunities/${m.opp}`, auth: m.token, body: { form: [["intent", intent]] }, expect: [302], api: false });
-    cases.push({ name: `odd intent ${intent.slice(0, 20)}`, method: "POST", path: `/applications/${m.app}/negotiate`, auth: m.token, body: { form: [["intent", intent]] }, expect: [302], api: false });
-    cases.push({ name: `odd contract intent ${intent.slice(0, 20)}`, method: "POST", path: `/contracts/${w.seeded.accepted}`, auth: w.julia, body: { form: [["intent", intent]] }, expect: [302], api: false });
+    const expect = typeable(intent) ? [302] : [422];
+    cases.push({ name: `odd intent ${intent.slice(0, 20)}`, method: "POST", path: `/opportunities/${m.opp}`, auth: m.token, body: { form: [["intent", intent]] }, expect, api: false });
+    cases.push({ name: `odd intent ${intent.slice(0, 20)}`, method: "POST", path: `/applications/${m.app}/negotiate`, auth: m.token, body: { form: [["intent", intent]] }, expect, api: false });
+    cases.push({ name: `odd contract intent ${intent.slice(0, 20)}`, method: "POST", path: `/contracts/${w.seeded.accepted}`, auth: w.julia, body: { form: [["intent", intent]] }, expect, api: false });
   }
   // The language switch ignores what it does not know and never leaves the site.
   for (const [lng, to] of [["xx", "/"], ["' OR 1=1", "/"], ["en", "//evil.example"], ["en", "https://evil.example/"], ["en", "/\\evil.example"], ["en", "javascript:alert(1)"], ["pt-BR", "x".repeat(10_000)]]) {
@@ -1018,6 +1043,102 @@ export function messageCases(w: World, p: Pool): Case[] {
   return cases;
 }
 
+const ONE_PART = (i: number) => `--xx\r\nContent-Disposition: form-data; name="f${i % 50}"\r\n\r\nx\r\n`;
+/** A multipart body of `n` tiny parts (the shape that used to hold the process for seconds). */
+export const manyParts = (n: number) => `${Array.from({ length: n }, (_, i) => ONE_PART(i)).join("")}--xx--\r\n`;
+
+/**
+ * What an outside audit found, and its siblings: redirects that resolve off the site, control
+ * characters in queries and links, bodies of many parts, messages over their size and the
+ * storage quota. (Reset links, keep-alive, file names and outages have tests of their own.)
+ */
+export function securityCases(w: World, p: Pool): Case[] {
+  const cases: Case[] = [];
+  for (const to of OFFSITE_REDIRECTS) {
+    const name = JSON.stringify(to);
+    cases.push(
+      { name: `login redirectFrom ${name}`, method: "POST", path: "/login", body: { form: [["email", "pedro@freela.dev"], ["password", "freela123"], ["redirectFrom", to]] }, expect: [302], api: false, location: "/" },
+      { name: `language redirectTo ${name}`, method: "POST", path: "/language", body: { form: [["lng", "en"], ["redirectTo", to]] }, expect: [302], api: false, location: "/" },
+      { name: `notification link ${name}`, method: "POST", path: "/notifications", auth: w.julia, body: { form: [["intent", "open"], ["id", "00000000-0000-4000-8000-000000000000"], ["to", to]] }, expect: [302], api: false, location: "/notifications" },
+    );
+  }
+  // Control characters in a query: the API names the parameter, the page leaves it out.
+  for (const value of ["a\u0000b", "a\u001bb", "\u007f", "a\u0085b"]) {
+    for (const param of ["skill", "city", "q"]) {
+      cases.push({ name: `directory ${param} with control`, method: "GET", path: `/api/freelancers?${new URLSearchParams({ [param]: value })}`, auth: w.ana, expect: [422], api: true, field: param });
+      cases.push({ name: `directory page ${param} with control`, method: "GET", path: `/freelancers?${new URLSearchParams({ [param]: value })}`, auth: w.ana, expect: [200], api: false });
+    }
+    for (const param of ["city", "category", "sort"]) {
+      cases.push({ name: `opportunities ${param} with control`, method: "GET", path: `/api/opportunities?${new URLSearchParams({ [param]: value })}`, auth: w.julia, expect: [422], api: true, field: param });
+    }
+  }
+  // Portfolio links: no control characters (NUL included), no bidi overrides or isolates.
+  for (const link of ["https://ex.com/a\u0000b", "https://ex.com/a\u001bb", "https://ex.com/\u202Egnp.exe", "https://ex.com/a\u0085b", "https://ex.com/\u2066x\u2069", "https://ex.com/\u200Fx"]) {
+    const f = p.actor("freelancer");
+    cases.push({
+      name: `portfolio link ${JSON.stringify(link)}`,
+      method: "POST",
+      path: "/api/portfolio",
+      auth: f.token,
+      body: { multipart: [["title", "Projeto válido"], ["description", "Descrição válida do projeto entregue."], ["link", link]] },
+      expect: [422],
+      api: true,
+      field: "link",
+    });
+  }
+  // Bodies of many tiny parts are refused as they stream in, wherever forms are read.
+  const parts = { raw: manyParts(5_000), type: "multipart/form-data; boundary=xx" };
+  const f = p.actor("freelancer");
+  const tooMany = (name: string, path: string, auth: string | null, api: boolean): Case => ({ name: `many parts: ${name}`, method: "POST", path, auth, body: parts, expect: [413], api, message: api ? "form_too_many_parts" : undefined });
+  cases.push(
+    tooMany("message", `/api/applications/${f.app}/messages`, f.token, true),
+    tooMany("message page", `/applications/${f.app}/messages`, f.token, false),
+    tooMany("delivery", `/api/contracts/${w.seeded.accepted}/deliveries`, w.julia, true),
+    tooMany("delivery page", `/contracts/${w.seeded.accepted}`, w.julia, false),
+    tooMany("profile", "/api/profile", p.actor("freelancer").token, true),
+    tooMany("portfolio", "/api/portfolio", p.actor("freelancer").token, true),
+    tooMany("settings page", "/pages/profile-setting", p.actor("freelancer").token, false),
+    tooMany("login page", "/login", null, false),
+    {
+      name: "many fields: url-encoded login",
+      method: "POST",
+      path: "/login",
+      body: { raw: Array.from({ length: 20_000 }, (_, i) => `f${i}=x`).join("&"), type: "application/x-www-form-urlencoded" },
+      expect: [413],
+      api: false,
+    },
+  );
+  // A message's upload over its own limit says so (not a delivery's message); the quota, set to
+  // 1 MB for this server, refuses a valid file that does not fit, storing nothing.
+  const m = p.actor("freelancer");
+  const q = p.actor("freelancer");
+  cases.push(
+    {
+      name: "message over its limit",
+      method: "POST",
+      path: `/api/applications/${m.app}/messages`,
+      auth: m.token,
+      body: { raw: `--xx\r\nContent-Disposition: form-data; name="body"\r\n\r\n${"x".repeat(52 * 1024 * 1024)}\r\n--xx--\r\n`, type: "multipart/form-data; boundary=xx", chunked: true },
+      expect: [413],
+      api: true,
+      field: "files",
+      message: "message_too_large",
+    },
+    {
+      name: "message past the storage quota",
+      method: "POST",
+      path: `/api/applications/${q.app}/messages`,
+      auth: q.token,
+      body: { multipart: [["body", "Arquivo grande"], ["files", new Blob([PNG_1X1, new Uint8Array(1536 * 1024)], { type: "image/png" }), "grande.png"]] },
+      expect: [413],
+      api: true,
+      field: "files",
+      message: "storage_quota_exceeded",
+    },
+  );
+  return cases;
+}
+
 export function refusedCases(w: World, p: Pool): Record<string, Case[]> {
   return {
     "API fields and bodies": apiBodyCases(w, p),
@@ -1030,5 +1151,6 @@ export function refusedCases(w: World, p: Pool): Record<string, Case[]> {
     "conflicts with the seed": conflictCases(w),
     "contract deliveries and files": contractCases(w, p),
     "messages and their files": messageCases(w, p),
+    "redirects, controls, many parts, quota": securityCases(w, p),
   };
 }

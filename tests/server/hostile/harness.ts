@@ -5,6 +5,7 @@ import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { request } from "node:http";
 import { join } from "node:path";
+import pg from "pg";
 import { validApplication, validOpportunity } from "../../support/fixtures";
 import { inspect, ROOT } from "../crash/server";
 
@@ -32,6 +33,8 @@ export type Case = {
   field?: string;
   /** A message key whose Portuguese text the answer must carry. */
   message?: string;
+  /** Where a redirect must go (a path of the site). */
+  location?: string;
 };
 
 export type Answer = { status: number; text: string; type: string; location: string | null };
@@ -111,6 +114,9 @@ export const PT_PATTERNS = Object.values(PT).map(
 );
 export const isPortuguese = (message: unknown) =>
   typeof message === "string" && PT_PATTERNS.some((p) => p.test(message));
+/** Whether `message` is the Portuguese text of `key` (its {{values}} filled in). */
+const isMessage = (message: unknown, key: string) =>
+  typeof message === "string" && PT_PATTERNS[Object.keys(PT).indexOf(key)]?.test(message) === true;
 
 /** What no answer may show: stack frames, SQL errors, file paths, error names. */
 export const LEAKS: [string, RegExp][] = [
@@ -128,6 +134,8 @@ export function problemsOf(c: Case, r: Answer): string[] {
   if (r.status >= 300 && r.status < 400 && !/^\/(?![/\\])/.test(r.location?.replace(base, "") ?? "")) {
     problems.push(`${label}: redirects off the site: ${r.location}`);
   }
+  if (c.location !== undefined && r.location?.replace(base, "") !== c.location)
+    problems.push(`${label}: redirects to ${r.location}, not ${c.location}`);
   for (const [what, pattern] of LEAKS) if (pattern.test(r.text)) problems.push(`${label}: leaks ${what}`);
   if (c.api && r.status >= 400) {
     let body: { message?: unknown; errors?: Record<string, unknown> } = {};
@@ -137,7 +145,7 @@ export function problemsOf(c: Case, r: Answer): string[] {
       problems.push(`${label}: not JSON (${r.type})`);
     }
     if (!isPortuguese(body.message)) problems.push(`${label}: message not Portuguese: ${String(body.message)}`);
-    if (c.message && body.message !== PT[c.message])
+    if (c.message && !isMessage(body.message, c.message))
       problems.push(`${label}: message ${String(body.message)}, not ${c.message}`);
     if (c.field && r.status === 422 && !isPortuguese(body.errors?.[c.field])) {
       problems.push(`${label}: no Portuguese errors.${c.field}: ${JSON.stringify(body.errors)}`);
@@ -356,15 +364,35 @@ export const TABLES = [
   "portfolio_items",
 ] as const;
 
-export function snapshot(dbPath: string) {
-  return inspect(dbPath, (db) =>
-    Object.fromEntries(
-      TABLES.map((t) => {
-        const rows = db.prepare(`SELECT * FROM ${t} ORDER BY rowid`).all();
-        return [t, { count: rows.length, hash: createHash("sha256").update(JSON.stringify(rows)).digest("hex") }];
-      }),
-    ),
-  );
+/** Where the server under test keeps its data: a SQLite file, or a PostgreSQL database. */
+export type Store = { engine: "sqlite"; dbPath: string } | { engine: "postgres"; url: string };
+
+/** Each table's row count and a hash of its rows, to show that nothing refused was stored. */
+export async function snapshot(store: Store): Promise<Record<string, { count: number; hash: string }>> {
+  if (store.engine === "sqlite") {
+    return inspect(store.dbPath, (db) =>
+      Object.fromEntries(
+        TABLES.map((t) => {
+          const rows = db.prepare(`SELECT * FROM ${t} ORDER BY rowid`).all();
+          return [t, { count: rows.length, hash: createHash("sha256").update(JSON.stringify(rows)).digest("hex") }];
+        }),
+      ),
+    );
+  }
+  const client = new pg.Client(store.url);
+  await client.connect();
+  try {
+    const out: Record<string, { count: number; hash: string }> = {};
+    for (const t of TABLES) {
+      const { rows } = await client.query(
+        `SELECT count(*)::int AS count, md5(coalesce(string_agg(x::text, '|' ORDER BY x::text), '')) AS hash FROM ${t} x`,
+      );
+      out[t] = { count: rows[0].count, hash: rows[0].hash };
+    }
+    return out;
+  } finally {
+    await client.end();
+  }
 }
 
 /** A GET with the path exactly as written (fetch would resolve dot segments first). */

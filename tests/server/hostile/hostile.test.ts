@@ -3,6 +3,7 @@
 // ids, wrong content types, malformed and oversized bodies). Nothing may answer 5xx, leak
 // internals, or store what it refused; accepted odd text must come back byte-identical.
 import { writeFileSync } from "node:fs";
+import { request as httpRequest } from "node:http";
 import { connect } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { validApplication, validOpportunity } from "../../support/fixtures";
@@ -18,6 +19,7 @@ import {
 } from "../crash/server";
 import { PNG_1X1 } from "../../support/fixtures";
 import { ODD, padded } from "./values";
+import { startPostgres, type Postgres } from "../../support/postgres";
 import { refusedCases } from "./cases";
 import {
   base,
@@ -33,13 +35,17 @@ import {
   setBase,
   snapshot,
   unique,
+  type Store,
   type Actor,
   type World,
 } from "./harness";
 
-describe("hostile input against the production server", () => {
+// The same cases on both engines: the SQLite default and PostgreSQL (a throwaway server), each
+// behind the production build.
+describe.each(["sqlite", "postgres"] as const)("hostile input against the production server on %s", (engine) => {
   let server: Server;
-  let dbPath: string;
+  let store: Store;
+  let postgres: Postgres | undefined;
   let world: World;
   let pool: Pool;
   const started = Date.now();
@@ -50,8 +56,18 @@ describe("hostile input against the production server", () => {
     setup.env.SEED_DEMO = "1";
     // The contracts' schedule would mark the seed's late contracts while the cases run.
     setup.env.CONTRACT_SCHEDULE_SECONDS = "0";
+    // Little room for files: the storage quota is one of the refusals.
+    setup.env.STORAGE_QUOTA_MB = "1";
+    if (engine === "postgres") {
+      postgres = await startPostgres();
+      await postgres.createDatabase("freela");
+      const url = postgres.url("freela");
+      setup.env.DATABASE_URL = url;
+      store = { engine, url };
+    } else {
+      store = { engine, dbPath: setup.dbPath };
+    }
     setBase(setup.base);
-    dbPath = setup.dbPath;
     migrate(setup.env);
     server = await startServer(setup.env, base);
 
@@ -84,28 +100,30 @@ describe("hostile input against the production server", () => {
 
   afterAll(async () => {
     if (server) await stopServer(server);
+    await postgres?.destroy();
     removeTempDirs();
   });
 
   it("refuses every hostile input with the right 4xx, shows nothing internal, and stores nothing", async () => {
-    const before = snapshot(dbPath);
+    const before = await snapshot(store);
     const groups = refusedCases(world, pool);
     const cases = Object.values(groups).flat();
     const t0 = Date.now();
     const problems = await runAll(cases);
-    const after = snapshot(dbPath);
+    const after = await snapshot(store);
     const counts = Object.entries(groups)
       .map(([name, list]) => `${name} ${list.length}`)
       .join(", ");
     console.info(
-      `hostile: ${cases.length} cases (${counts}) in ${((Date.now() - t0) / 1000).toFixed(1)} s; pools of ${world.merchants.length}`,
+      `hostile (${engine}): ${cases.length} cases (${counts}) in ${((Date.now() - t0) / 1000).toFixed(1)} s; pools of ${world.merchants.length}`,
     );
-    if (process.env.HOSTILE_REPORT) writeFileSync(process.env.HOSTILE_REPORT, problems.join("\n"));
+    if (process.env.HOSTILE_REPORT) writeFileSync(`${process.env.HOSTILE_REPORT}.${engine}`, problems.join("\n"));
     expect(problems.slice(0, 40), `${problems.length} problems`).toEqual([]);
     expect(after).toEqual(before);
     // The sessions used for the refused logouts are still alive.
     expect((await call("GET", "/api/profile", world.logoutToken)).status).toBe(200);
-  });
+    // Thousands of requests: a guard against a hung server, not a speed check (that is the bench's).
+  }, 600_000);
 
   it("stores odd but valid text byte-identical, and shows it escaped", async () => {
     const problems: string[] = [];
@@ -289,6 +307,147 @@ describe("hostile input against the production server", () => {
     }
   });
 
+  it("builds the reset link from APP_URL only, whatever Host or X-Forwarded-Host say", async () => {
+    const port = Number(new URL(base).port);
+    for (const headers of [
+      { Host: "evil.example" },
+      { Host: `127.0.0.1:${port}`, "X-Forwarded-Host": "evil.example" },
+    ]) {
+      const before = server.log().length;
+      const status = await new Promise<number>((done, fail) => {
+        const body = "email=julia%40freela.dev";
+        const req = httpRequest(
+          {
+            host: "127.0.0.1",
+            port,
+            path: "/forgot-password",
+            method: "POST",
+            headers: { ...headers, "Content-Type": "application/x-www-form-urlencoded", "Content-Length": body.length },
+          },
+          (res) => {
+            res.resume();
+            res.on("end", () => done(res.statusCode ?? 0));
+          },
+        );
+        req.on("error", fail);
+        req.end(body);
+      });
+      expect(status).toBe(200);
+      let sent = "";
+      for (let i = 0; i < 50 && !/reset-password\?token=/.test(sent); i++) {
+        await new Promise((r) => setTimeout(r, 20));
+        sent = server.log().slice(before);
+      }
+      expect(sent).toContain(`${base}/reset-password?token=`);
+      expect(sent).not.toContain("evil.example");
+    }
+  });
+
+  it("keeps a keep-alive connection usable after answering without reading the body", async () => {
+    const port = Number(new URL(base).port);
+    const bodies: [string, string, string][] = [
+      // Anonymous: 401 before the body is read.
+      ["POST", "/api/opportunities", `Content-Type: application/json\r\nContent-Length: 300000\r\n`],
+      // 415 and 405 before reading; a page's 302 to the login page.
+      ["POST", "/api/login", `Content-Type: text/plain\r\nContent-Length: 300000\r\n`],
+      ["PUT", "/api/login", `Content-Type: application/json\r\nContent-Length: 300000\r\n`],
+      [
+        "POST",
+        "/opportunities/create",
+        `Content-Type: application/x-www-form-urlencoded\r\nContent-Length: 300000\r\n`,
+      ],
+    ];
+    for (const [method, path, headers] of bodies) {
+      const answers = await new Promise<string[]>((done, fail) => {
+        const socket = connect(port, "127.0.0.1");
+        let got = "";
+        socket.on("data", (chunk) => {
+          got += chunk.toString("latin1");
+          const statuses = got.match(/HTTP\/1\.1 \d+/g) ?? [];
+          if (statuses.length === 1 && !got.includes("\u0001")) {
+            got += "\u0001";
+            // The next request on the same connection, once the first is answered.
+            socket.write("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
+          }
+          if (statuses.length === 2 && /"status":"ok"/.test(got)) {
+            socket.end();
+            done(statuses);
+          }
+        });
+        socket.on("error", (error) => fail(new Error(`${method} ${path}: ${error.message}; got ${got.slice(0, 200)}`)));
+        socket.write(`${method} ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\n${headers}\r\n`);
+        socket.write("x".repeat(300_000));
+      });
+      expect(answers[1], `${method} ${path}`).toBe("HTTP/1.1 200");
+    }
+  });
+
+  it("takes real file names (RFC 7578) for messages, deliveries, photos and portfolio", async () => {
+    const names = ["Relatório; versão final.png", "a=b.png", 'diga "oi".png', "日本語 ✓.png"];
+    const f = pool.actor("freelancer");
+    for (const name of names) {
+      const form = new FormData();
+      form.append("body", "Arquivo com nome de verdade");
+      form.append("files", new Blob([PNG_1X1], { type: "image/png" }), name);
+      const res = await fetch(`${base}/api/applications/${f.app}/messages`, {
+        method: "POST",
+        headers: { Authorization: `Bearer ${f.token}` },
+        body: form,
+      });
+      const body = (await res.json()) as { data: { files: { name: string }[] } };
+      expect(res.status, name).toBe(201);
+      expect(body.data.files[0]!.name, name).toBe(name.replace(/"/g, ""));
+    }
+    // filename* (RFC 5987), as some clients send it.
+    const raw = Buffer.concat([
+      Buffer.from(
+        `--xx\r\nContent-Disposition: form-data; name="body"\r\n\r\nOi\r\n--xx\r\nContent-Disposition: form-data; name="files"; filename*=UTF-8''Relat%C3%B3rio%3B%20final.png\r\nContent-Type: image/png\r\n\r\n`,
+      ),
+      PNG_1X1,
+      Buffer.from("\r\n--xx--\r\n"),
+    ]);
+    const star = await fetch(`${base}/api/applications/${f.app}/messages`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${f.token}`, "Content-Type": "multipart/form-data; boundary=xx" },
+      body: raw,
+    });
+    expect(star.status).toBe(201);
+    expect(((await star.json()) as { data: { files: { name: string }[] } }).data.files[0]!.name).toBe(
+      "Relatório; final.png",
+    );
+    // A delivery, a photo and a portfolio image with such a name.
+    const delivery = new FormData();
+    delivery.append("message", "Entrega com nome de verdade.");
+    delivery.append("files", new Blob([PNG_1X1], { type: "image/png" }), names[0]);
+    const delivered = await fetch(`${base}/api/contracts/${world.seeded.accepted}/deliveries`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${world.julia}` },
+      body: delivery,
+    });
+    expect(delivered.status, await delivered.clone().text()).toBe(201);
+    for (const [path, field, extra] of [
+      ["/api/profile", "photo", [["full_name", "Nome Com Foto"]]],
+      [
+        "/api/portfolio",
+        "image",
+        [
+          ["title", "Projeto válido"],
+          ["description", "Descrição válida do projeto."],
+        ],
+      ],
+    ] as const) {
+      const form = new FormData();
+      for (const [k, v] of extra) form.append(k, v);
+      form.append(field, new Blob([PNG_1X1], { type: "image/png" }), names[1]);
+      const res = await fetch(`${base}${path}`, {
+        method: "POST",
+        headers: { Authorization: `Bearer ${pool.actor("freelancer").token}` },
+        body: form,
+      });
+      expect([200, 201], `${path}: ${await res.clone().text()}`).toContain(res.status);
+    }
+  });
+
   it("shrugs off uploads cut short", async () => {
     // The body promised is never sent in full: the client hangs up mid-body.
     for (const [path, type] of [
@@ -313,16 +472,18 @@ describe("hostile input against the production server", () => {
   it("is healthy afterwards: /healthz answers and the database checks out", async () => {
     const health = await call("GET", "/healthz", null);
     expect(health).toEqual({ status: 200, body: { status: "ok" } });
-    const checks = inspect(dbPath, (db) => ({
-      integrity: db.pragma("integrity_check", { simple: true }),
-      foreignKeys: (db.pragma("foreign_key_check") as unknown[]).length,
-      fts: (() => {
-        db.prepare("INSERT INTO opportunities_fts(opportunities_fts) VALUES ('integrity-check')").run();
-        return "ok";
-      })(),
-    }));
-    expect(checks).toEqual({ integrity: "ok", foreignKeys: 0, fts: "ok" });
-    if (process.env.HOSTILE_REPORT) writeFileSync(`${process.env.HOSTILE_REPORT}.log`, server.log());
+    if (store.engine === "sqlite") {
+      const checks = inspect(store.dbPath, (db) => ({
+        integrity: db.pragma("integrity_check", { simple: true }),
+        foreignKeys: (db.pragma("foreign_key_check") as unknown[]).length,
+        fts: (() => {
+          db.prepare("INSERT INTO opportunities_fts(opportunities_fts) VALUES ('integrity-check')").run();
+          return "ok";
+        })(),
+      }));
+      expect(checks).toEqual({ integrity: "ok", foreignKeys: 0, fts: "ok" });
+    }
+    if (process.env.HOSTILE_REPORT) writeFileSync(`${process.env.HOSTILE_REPORT}.${engine}.log`, server.log());
     // Refusals are answers, not failures: the log shows no unexpected error (Express's own notes
     // on malformed path encoding and Remix's on methods without an action aside).
     const unexpected = server
@@ -334,6 +495,6 @@ describe("hostile input against the production server", () => {
           !/^(URIError: Failed to decode param|ErrorResponseImpl \{\s+status: 405)/.test(entry),
       );
     expect(unexpected).toEqual([]);
-    console.info(`hostile: whole file ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    console.info(`hostile (${engine}): whole file ${((Date.now() - started) / 1000).toFixed(1)} s`);
   });
 });

@@ -56,6 +56,28 @@ export const ODD: Record<string, string> = {
   traversal: "../../etc/passwd %2e%2e%2f",
 };
 
+/**
+ * Redirect targets that must never leave the site, whatever a browser makes of them: dot
+ * segments that resolve to `//host`, escapes, backslashes, control characters, other schemes.
+ */
+export const OFFSITE_REDIRECTS = [
+  "/.//evil.example",
+  "/..//evil.example",
+  "/./..//evil.example",
+  "/%2e%2e//evil.example",
+  "/%2E//evil.example",
+  "//evil.example",
+  "///evil.example",
+  "/\\evil.example",
+  "/%5Cevil.example",
+  "/%2F%2Fevil.example",
+  "/\t/evil.example",
+  "/\n/evil.example",
+  "/%09/evil.example",
+  "https://evil.example/",
+  "javascript:alert(1)",
+];
+
 /** FTS5 syntax and oddities for the search box: all of them are just words to look for. */
 export const SEARCHES = [
   '"',
@@ -285,8 +307,21 @@ export function refusedForm(kind: Kind, price = false): string[] {
   }
 }
 
-/** Ids that name nothing: uuid-like, malformed, huge, or trying to leave their folder. */
+/**
+ * Ids that name nothing: uuid-like, malformed (not a uuid), huge (overlong), with NUL and other
+ * control characters, in other scripts and symbols (unicode), or trying to leave their folder.
+ * Every case that puts an id in a path goes through all of them, on both engines.
+ */
 export const BAD_IDS = [
+  "00000000-0000-4000-8000-00000000000%00",
+  "a%00b",
+  "%01%1B%7F",
+  "%C2%85",
+  "00000000-0000-4000-8000-000000000000%20",
+  "00000000-0000-4000-8000-0000000000000",
+  "çãõ-ñ",
+  "%D9%A1%D9%A2",
+  `${"0".repeat(8)}-${"0".repeat(4)}-4000-8000-${"0".repeat(300)}`,
   "00000000-0000-4000-8000-000000000000",
   "3f2c1e9a-7b4d-4c8e-9a1f-2b3c4d5e6f70",
   "not-a-uuid",

@@ -409,6 +409,37 @@ describe("two servers on one PostgreSQL", () => {
     const api = await fresh(b.base, "GET", "/api/profile", { token: user.token });
     expect(api.status).toBe(503);
     expect(String(api.json.message)).toMatch(/indisponível/);
+    // Pages too: a 503 page in Portuguese with Retry-After, never a 500 — the document, a
+    // script's data request for it, a page form's post, and the files pages show.
+    const page = async (path: string, init: RequestInit = {}) => {
+      const res = await fetch(`${b.base}${path}`, {
+        redirect: "manual",
+        ...init,
+        headers: { Authorization: `Bearer ${user.token}`, ...init.headers },
+      });
+      return { status: res.status, retry: res.headers.get("Retry-After"), text: await res.text() };
+    };
+    for (const [path, init] of [
+      ["/opportunities", {}],
+      ["/opportunities?page=2", {}],
+      ["/dashboard", {}],
+      [`/opportunities?_data=${encodeURIComponent("routes/opportunities+/_index")}`, {}],
+      [
+        "/pages/profile-setting",
+        {
+          method: "POST",
+          headers: { "Content-Type": "application/x-www-form-urlencoded" },
+          body: "full_name=Nome+Novo",
+        },
+      ],
+      ["/uploads/00000000-0000-4000-8000-000000000000.png", {}],
+      ["/contracts/00000000-0000-4000-8000-000000000000/files/00000000-0000-4000-8000-000000000000", {}],
+    ] as [string, RequestInit][]) {
+      const answer = await page(path, init);
+      expect(answer.status, path).toBe(503);
+      expect(answer.retry, path).toBe("5");
+      expect(answer.text, path).toMatch(/indisponível/);
+    }
 
     await postgres.start();
     let healthy = 0;

@@ -6,7 +6,7 @@ export const { loader, action } = apiRoute({
   GET: { ids: { id: "not_found" }, handle: ({ user, params }) => listMessages(user, params.id) },
   /** Multipart `body` and up to 5 `files` (10 MB each), or JSON `{ body }`. */
   POST: {
-    body: "json-or-files",
+    body: "json-or-message",
     ids: { id: "not_found" },
     status: 201,
     message: "message_sent",

@@ -8,7 +8,7 @@ export const { loader, action } = apiRoute({
    * or JSON `{ message }` for a delivery without files.
    */
   POST: contractMove(({ user, params, body, files }) => deliverContract(user, params.id, body, files), {
-    body: "json-or-files",
+    body: "json-or-delivery",
     status: 201,
     message: "delivery_sent",
   }),

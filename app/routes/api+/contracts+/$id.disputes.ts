@@ -9,7 +9,7 @@ export const { loader, action } = apiRoute({
    * until an operator decides; 409 when it is not in progress or delivered, or already disputed.
    */
   POST: contractMove(({ user, params, body, files }) => openDispute(user, params.id, body, files), {
-    body: "json-or-files",
+    body: "json-or-delivery",
     status: 201,
     message: "dispute_opened_done",
   }),
