@@ -263,6 +263,33 @@ export function authedEndpoints(w: World, p: Pool): { method: string; path: stri
     { method: "GET", path: "/api/portfolio", role: null },
     { method: "GET", path: "/api/notification-settings", role: null },
     { method: "POST", path: "/api/notification-settings", role: null, body: { kinds: { message_received: false } } },
+    { method: "POST", path: "/api/reports", role: null, body: { target_type: "profile", target_id: w.juliaId, reason: "spam" } },
+    { method: "POST", path: `/api/contracts/${w.seeded.accepted}/disputes`, role: null, body: { reason: "quality", statement: "Declaração válida" } },
+    { method: "POST", path: `/api/contracts/${w.seeded.accepted}/disputes/statements`, role: null, body: { statement: "Declaração válida" } },
+    ...operatorEndpoints(w),
+  ];
+}
+
+const NO_ID = "00000000-0000-4000-8000-000000000000";
+
+/** The console's API (/api/admin): a visitor gets 401, a merchant or a freelancer 404. */
+function operatorEndpoints(w: World): { method: string; path: string; role: null; body?: unknown }[] {
+  return [
+    { method: "GET", path: "/api/admin/audit", role: null },
+    { method: "GET", path: "/api/admin/reports", role: null },
+    { method: "GET", path: `/api/admin/reports/profile/${w.juliaId}`, role: null },
+    { method: "POST", path: `/api/admin/reports/profile/${w.juliaId}/resolve`, role: null, body: { action: "dismiss" } },
+    { method: "POST", path: `/api/admin/content/profile/${w.juliaId}/restore`, role: null, body: { reason: "Motivo válido" } },
+    { method: "GET", path: "/api/admin/users", role: null },
+    { method: "GET", path: `/api/admin/users/${w.juliaId}`, role: null },
+    { method: "POST", path: `/api/admin/users/${w.juliaId}/sanctions`, role: null, body: { action: "ban", reason: "Motivo válido" } },
+    { method: "GET", path: "/api/admin/premoderation", role: null },
+    { method: "POST", path: `/api/admin/premoderation/${NO_ID}`, role: null, body: { decision: "approve" } },
+    { method: "GET", path: "/api/admin/settings", role: null },
+    { method: "POST", path: "/api/admin/settings", role: null, body: { premoderation_days: 30 } },
+    { method: "GET", path: "/api/admin/disputes", role: null },
+    { method: "GET", path: `/api/admin/disputes/${NO_ID}`, role: null },
+    { method: "POST", path: `/api/admin/disputes/${NO_ID}/decision`, role: null, body: { decision: "cancel", reason: "Motivo válido" } },
   ];
 }
 
@@ -438,6 +465,13 @@ export function apiAuthCases(w: World, p: Pool): Case[] {
       cases.push({ name: `wrong role (${e.role} only)`, method: e.method, path: e.path, auth: wrong, body, expect: [403], api: true, message: "forbidden_role" });
     }
   }
+  // The console is not there for merchants and freelancers: 404, never its contents.
+  for (const e of operatorEndpoints(w)) {
+    for (const [who, auth] of [["merchant", w.ana], ["freelancer", w.julia]] as const) {
+      const body: Body | undefined = e.method === "GET" ? undefined : { json: e.body ?? {} };
+      cases.push({ name: `console as a ${who}`, method: e.method, path: e.path, auth, body, expect: [404], api: true, message: "not_found" });
+    }
+  }
   return cases;
 }
 
@@ -467,6 +501,8 @@ export function apiIdCases(w: World, p: Pool): Case[] {
     { method: "POST", path: (id) => `/api/contracts/${id}/cancellation-requests/accept`, who: "freelancer" },
     { method: "POST", path: (id) => `/api/contracts/${id}/cancellation-requests/decline`, who: "freelancer" },
     { method: "GET", path: (id) => `/api/contracts/${id}/files/x`, who: null },
+    { method: "POST", path: (id) => `/api/contracts/${id}/disputes`, who: "merchant", body: { reason: "quality", statement: "Declaração válida" } },
+    { method: "POST", path: (id) => `/api/contracts/${id}/disputes/statements`, who: "freelancer", body: { statement: "Declaração válida" } },
     { method: "GET", path: (id) => `/api/applications/${id}/messages`, who: null },
     { method: "POST", path: (id) => `/api/applications/${id}/messages`, who: "freelancer", body: { body: "Oi" } },
     { method: "GET", path: (id) => `/api/applications/${id}/messages/files/x`, who: null },
