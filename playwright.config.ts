@@ -9,11 +9,17 @@ export const E2E_DATABASE = `${E2E_DIR}/freela.db`;
 // Debian's Chromium where it is installed (CI); Playwright's own browser elsewhere.
 const systemChromium = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].find((p) => existsSync(p));
 
+// The mailbox the servers send to (tests/support/mail-catcher.ts): SMTP on PORT+2, read over
+// HTTP on PORT+3 by the tests that follow a link from an e-mail.
+export const MAIL_CATCHER_PORT = PORT + 2;
+
 const serverEnv = {
   NODE_ENV: "production",
   SESSION_SECRET: "e2e-secret-0123456789abcdef0123456789abcdef",
   SEED_DEMO: "1",
   BCRYPT_COST: "4",
+  SMTP_URL: `smtp://127.0.0.1:${MAIL_CATCHER_PORT}`,
+  OUTBOX_SECONDS: "1",
 };
 
 export default defineConfig({
@@ -52,6 +58,13 @@ export default defineConfig({
     },
   ],
   webServer: [
+    {
+      command: "tsx tests/support/mail-catcher.ts",
+      url: `http://127.0.0.1:${MAIL_CATCHER_PORT + 1}/healthz`,
+      reuseExistingServer: false,
+      timeout: 30_000,
+      env: { MAIL_CATCHER_PORT: String(MAIL_CATCHER_PORT) },
+    },
     {
       // A fresh database for every run; the production build served as `npm start` serves it
       // (one remix-serve process per core).

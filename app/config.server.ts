@@ -38,6 +38,11 @@ const schema = z.object({
   SEED_DEMO: flag.optional(),
   /** How often each server process runs the contracts' schedule (reminders, automatic completion, overdue); 0: never. */
   CONTRACT_SCHEDULE_SECONDS: z.coerce.number().int().min(0).max(86_400).default(60),
+  /**
+   * `required`: new accounts confirm their e-mail before they publish, apply, message or invite;
+   * `off`: no confirmation asked (closed communities that vouch for their members).
+   */
+  EMAIL_VERIFICATION: z.enum(["required", "off"]).default("required"),
   /** What each user may keep in message and delivery files, in MB. */
   STORAGE_QUOTA_MB: z.coerce.number().int().min(1).max(1_000_000).default(1024),
   /** Set behind a reverse proxy that appends the client address to X-Forwarded-For. */

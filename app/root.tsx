@@ -28,6 +28,8 @@ import { takeMirrorToken } from "~/web/mirror.server";
 import { getSession } from "~/web/session.server";
 import { getToast } from "~/web/toast.server";
 import { toUserJson } from "~/services/accounts/users.server";
+import { needsVerification } from "~/services/accounts/verification.server";
+import { VerifyEmailBanner } from "~/components/accounts/verify-email-banner";
 import styles from "~/styles/app.css";
 
 export const links: LinksFunction = () => [
@@ -62,6 +64,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
     {
       locale,
       user: session ? toUserJson(session.user) : null,
+      /** The account still has to confirm its e-mail (the banner above every page). */
+      verifyEmail: session ? needsVerification(session.user) : false,
       mirrorToken,
       notifications: notifications ? { unread: notifications.unread_count, latest: notifications.data } : null,
       messages,
@@ -115,6 +119,7 @@ export default function App() {
       {data.user ? (
         <Shell
           user={data.user}
+          banner={data.verifyEmail ? <VerifyEmailBanner email={data.user.email} /> : null}
           bell={
             data.notifications ? (
               <>

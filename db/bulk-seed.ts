@@ -73,8 +73,8 @@ export function seedVolume(sqlite: SQLite.Database, count: number, seed = 42): V
   const iso = (ms: number) => new Date(ms).toISOString();
 
   const insertUser = sqlite.prepare(
-    `INSERT INTO users (id, email, password_hash, display_name, full_name, account_type, bio, skills, photo_path, created_at, updated_at)
-     VALUES (?, ?, ?, NULL, ?, ?, '', '[]', NULL, ?, ?)`,
+    `INSERT INTO users (id, email, password_hash, display_name, full_name, account_type, bio, skills, photo_path, email_verified_at, created_at, updated_at)
+     VALUES (?, ?, ?, NULL, ?, ?, '', '[]', NULL, ?, ?, ?)`,
   );
   const insertOpportunity = sqlite.prepare(
     `INSERT INTO opportunities (uuid, merchant_id, title, description, category, skills, budget_type, budget_min_cents,
@@ -140,6 +140,7 @@ export function seedVolume(sqlite: SQLite.Database, count: number, seed = 42): V
         hash,
         merchant ? `Contratante ${i + 1}` : `Freelancer ${i + 1}`,
         merchant ? "merchant" : "freelancer",
+        created,
         created,
         created,
       );

@@ -33,6 +33,7 @@ export type UserOverrides = Partial<Omit<UserRow, "skills" | "password_hash">> &
 
 const LATER_USER_COLUMNS = new Set([
   "locale",
+  "email_verified_at",
   "suspended_until",
   "banned_at",
   "sanction_reason",
@@ -65,6 +66,8 @@ export async function createUser(db: Kysely<Database>, overrides: UserOverrides 
     profile_hidden_at: null,
     profile_hidden_reason: null,
     hidden_photo_path: null,
+    // Confirmed unless the test says otherwise (null: an account that has not opened its link).
+    email_verified_at: now,
     created_at: now,
     updated_at: now,
     ...rest,
@@ -76,8 +79,9 @@ export async function createUser(db: Kysely<Database>, overrides: UserOverrides 
     password_hash: passwordHash(password),
   };
   user.email = user.email.toLowerCase();
-  // Columns added by later migrations are left out while null (stored bytes while 0), so the
-  // factory also serves schemas before they existed (the migration tests go back to earlier versions).
+  // Columns added by later migrations are left out while null (a confirmation while null, stored
+  // bytes while 0), so the factory also serves schemas before they existed (the migration tests go
+  // back to earlier versions).
   const row = Object.fromEntries(
     Object.entries(user).filter(
       ([key, value]) =>

@@ -38,8 +38,22 @@ export interface UsersTable {
   profile_hidden_at: string | null;
   profile_hidden_reason: string | null;
   hidden_photo_path: string | null;
+  /** When the owner opened the link sent to `email` (028_verified_email); null: not yet. */
+  email_verified_at: string | null;
   created_at: string;
   updated_at: string;
+}
+
+/** A single-use link sent by e-mail: the account's address (`verify`) or a new one (`change`). */
+export interface EmailTokensTable {
+  id: string; // SHA-256 of the token, hex
+  user_id: string;
+  purpose: "verify" | "change";
+  /** The address the link confirms. */
+  email: string;
+  expires_at: string;
+  used_at: string | null;
+  created_at: string;
 }
 
 export interface SessionsTable {
@@ -331,6 +345,9 @@ export interface ReviewsTable {
   created_at: string;
 }
 
+/** E-mails about the account itself: always sent, never turned off, no unsubscribe link. */
+export type AccountEmailKind = "email_verification" | "email_change_verification" | "email_changed";
+
 /** What e-mails tell about: every notification kind, and new messages of a conversation. */
 export type EmailKind = NotificationKind | "message_received";
 
@@ -347,7 +364,7 @@ export type OutboxStatus = "pending" | "sending" | "sent" | "skipped" | "failed"
 export interface OutboxTable {
   id: string;
   user_id: string;
-  kind: EmailKind;
+  kind: EmailKind | AccountEmailKind;
   application_id: string | null;
   opportunity_id: number | null;
   /** Events folded into this e-mail (new messages of one conversation). */
@@ -365,6 +382,8 @@ export interface OutboxTable {
   last_error: string | null;
   created_at: string;
   sent_at: string | null;
+  /** Account e-mails: what they need (JSON: the link, the address); cleared once sent. */
+  payload: string | null;
 }
 
 /** What an operator did (append-only: the database refuses UPDATE and DELETE of its rows). */
@@ -459,6 +478,7 @@ export interface Database {
   reports: ReportsTable;
   settings: SettingsTable;
   disputes: DisputesTable;
+  email_tokens: EmailTokensTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

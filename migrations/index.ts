@@ -21,6 +21,7 @@ import * as m018 from "./018_storage_quota";
 import * as m019 from "./019_operator_console";
 import * as m021 from "./021_moderation";
 import * as m022 from "./022_disputes";
+import * as m028 from "./028_verified_email";
 
 /** A migration, with its PostgreSQL version where the SQL differs. */
 type Step = Migration & { postgres?: Migration };
@@ -49,6 +50,7 @@ const steps: Record<string, Step> = {
   "019_operator_console": m019,
   "021_moderation": m021,
   "022_disputes": m022,
+  "028_verified_email": m028,
 };
 
 export function migrationProvider(engine: Engine): MigrationProvider {

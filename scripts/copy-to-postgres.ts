@@ -34,6 +34,10 @@ const TABLES = [
   "email_opt_outs",
   "outbox",
   "audit_log",
+  "reports",
+  "settings",
+  "disputes",
+  "email_tokens",
 ];
 const BATCH = 1000;
 

@@ -213,6 +213,59 @@ for (const role of roles) {
   }
 }
 
+/** axe's findings on the page as it is now, at desktop and phone widths. */
+async function checkNow(page: Page, where: string): Promise<Finding[]> {
+  const findings: Finding[] = [];
+  for (const [width, size] of [
+    ["desktop", DESKTOP],
+    ["phone", PHONE],
+  ] as const) {
+    await page.setViewportSize(size);
+    const results = await new AxeBuilder({ page })
+      .options({ rules: AXE_RULES, resultTypes: ["violations"] })
+      .withTags(AXE_TAGS)
+      .analyze();
+    for (const v of results.violations) {
+      for (const node of v.nodes) {
+        findings.push({
+          rule: v.id,
+          impact: v.impact ?? "",
+          width,
+          page: where,
+          target: node.target.join(" "),
+          help: v.help,
+        });
+      }
+    }
+  }
+  await page.setViewportSize(DESKTOP);
+  return findings;
+}
+
+// The account's own pages in the states the demo's confirmed accounts never show: the banner of
+// an unconfirmed account, a link that failed, the security settings with a refused form.
+for (const lng of languages) {
+  test(`axe: the account pages of a new, unconfirmed account, ${lng}`, async ({ browser, request }, testInfo) => {
+    test.setTimeout(180_000);
+    const account = await registerViaApi(request, { account_type: "freelancer", confirmed: false });
+    const page = await newUserPage(browser, testInfo, { name: "new", start: [] }, lng);
+    await signIn(page, account.email, account.password);
+    const findings: Finding[] = [];
+    for (const where of ["/dashboard", "/verify-email", "/verify-email?token=invalido", "/account/security"]) {
+      await page.goto(where);
+      if (await page.locator(".shell").count()) await page.locator("button.menu-button").waitFor({ state: "attached" });
+      findings.push(...(await checkNow(page, where)));
+    }
+    // A refused form, its messages shown.
+    await page.locator("section#email button[type=submit]").click();
+    await expect(page.locator("section#email .field-error").first()).toBeVisible();
+    findings.push(...(await checkNow(page, "/account/security (refused)")));
+    const lines = report(findings);
+    expect(lines, `axe found ${lines.length} problems:\n${lines.join("\n")}`).toEqual([]);
+    await page.context().close();
+  });
+}
+
 // The keyboard alone: the skip link, the phone menu and the confirmation steps.
 test.describe("keyboard", () => {
   /** React has taken the page over (the menu button replaces its no-script label then). */

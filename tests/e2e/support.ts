@@ -1,4 +1,4 @@
-import { test, type APIRequestContext, type Browser, type Page, type TestInfo } from "@playwright/test";
+import { expect, test, type APIRequestContext, type Browser, type Page, type TestInfo } from "@playwright/test";
 
 export { PNG_1X1 } from "../support/fixtures";
 
@@ -8,7 +8,55 @@ export function freshEmail(prefix: string) {
   return `${prefix}.${Date.now().toString(36)}${counter}@example.com`;
 }
 
-/** Creates an account through the public API, as another client would. */
+const MAILBOX = `http://127.0.0.1:${Number(process.env.E2E_PORT ?? 3100) + 3}`;
+
+export type Mail = { to: string[]; subject: string; text: string };
+
+/**
+ * The latest e-mail to `to` whose subject matches, as the servers sent it (through SMTP to the
+ * test mailbox, tests/support/mail-catcher.ts): waits for the outbox to send it.
+ */
+export async function lastMail(request: APIRequestContext, to: string, subject: RegExp): Promise<Mail> {
+  let found: Mail | undefined;
+  await expect
+    .poll(
+      async () => {
+        const res = await request.get(`${MAILBOX}/messages?to=${encodeURIComponent(to)}`);
+        const list = (await res.json()) as Mail[];
+        found = list.filter((m) => subject.test(m.subject)).at(-1);
+        return Boolean(found);
+      },
+      { timeout: 15_000, message: `an e-mail to ${to} matching ${subject}` },
+    )
+    .toBe(true);
+  return found!;
+}
+
+/** How many e-mails to `to` match `subject` so far. */
+export async function mailCount(request: APIRequestContext, to: string, subject: RegExp) {
+  const res = await request.get(`${MAILBOX}/messages?to=${encodeURIComponent(to)}`);
+  return ((await res.json()) as Mail[]).filter((m) => subject.test(m.subject)).length;
+}
+
+/** The first link of an e-mail's text that goes to `path` on the site. */
+export function linkIn(mail: Mail, path: string) {
+  const link = mail.text.match(/https?:\/\/\S+/g)?.find((l) => new URL(l).pathname === path);
+  if (!link) throw new Error(`no link to ${path} in: ${mail.text}`);
+  return link;
+}
+
+/** Confirms a new account's e-mail by the link it was sent, through the API. */
+export async function confirmEmail(request: APIRequestContext, email: string) {
+  const link = linkIn(await lastMail(request, email, /confirme seu e-mail/), "/verify-email");
+  const token = new URL(link).searchParams.get("token");
+  const res = await request.post("/api/verify-email", { data: { token } });
+  if (res.status() !== 200) throw new Error(`confirming ${email} failed: ${res.status()} ${await res.text()}`);
+}
+
+/**
+ * Creates an account through the public API, as another client would, and confirms its e-mail
+ * by the link it was sent (`confirmed: false` leaves it unconfirmed).
+ */
 export async function registerViaApi(
   request: APIRequestContext,
   fields: {
@@ -17,6 +65,7 @@ export async function registerViaApi(
     email?: string;
     password?: string;
     account_type: "merchant" | "freelancer";
+    confirmed?: boolean;
   },
 ) {
   const body = {
@@ -28,6 +77,7 @@ export async function registerViaApi(
   };
   const res = await request.post("/api/register", { data: body });
   if (res.status() !== 201) throw new Error(`register failed: ${res.status()} ${await res.text()}`);
+  if (fields.confirmed !== false) await confirmEmail(request, body.email);
   return body;
 }
 

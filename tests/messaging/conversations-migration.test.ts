@@ -2,10 +2,13 @@ import { randomUUID } from "node:crypto";
 import { Migrator, sql } from "kysely";
 import { describe, expect, it } from "vitest";
 import { db, engine, migrateToLatest } from "../../db";
-import { createApplication, createOpportunity } from "../../db/factories";
+import { createApplication, createOpportunity, createUser } from "../../db/factories";
 import { migrationProvider } from "../../migrations";
 import { unreadMessages } from "~/services/messaging/messages.server";
-import { freelancer, merchant } from "../support/market";
+
+// Users as the schema of 016 holds them (no confirmation column yet).
+const merchant = () => createUser(db, { account_type: "merchant", email_verified_at: null });
+const freelancer = () => createUser(db, { account_type: "freelancer", email_verified_at: null });
 
 describe("migration 017_conversation_parties", () => {
   it("names both sides of the conversations made before it, and their unread counts still come out", async () => {
@@ -16,7 +19,7 @@ describe("migration 017_conversation_parties", () => {
     const worker = await freelancer();
     const opportunity = await createOpportunity(db, { merchant_id: owner.id });
     const application = await createApplication(db, { opportunity, freelancer_id: worker.id });
-    const quiet = await createApplication(db, { opportunity });
+    const quiet = await createApplication(db, { opportunity, freelancer_id: (await freelancer()).id });
     const at = "2026-03-01T10:00:00.000Z";
     // A conversation as sendMessage wrote it before 017: the merchant wrote twice, the
     // freelancer once and read the first message only.

@@ -23,6 +23,12 @@ describe("demo seed", () => {
     expect(Number(n)).toBe(demoAccounts.users.length);
   });
 
+  it("makes the demo accounts with their e-mail confirmed, so they write at once", async () => {
+    const users = await db.selectFrom("users").select(["email", "email_verified_at"]).execute();
+    expect(users.map((u) => u.email).sort()).toEqual(demoAccounts.users.map((u) => u.email).sort());
+    for (const user of users) expect(user.email_verified_at).toEqual(expect.any(String));
+  });
+
   it("covers every category with about 60 opportunities and every application state", async () => {
     const opportunities = await db.selectFrom("opportunities").select(["category", "status"]).execute();
     expect(opportunities.length).toBeGreaterThanOrEqual(55);

@@ -2,9 +2,12 @@ import { randomUUID } from "node:crypto";
 import { Migrator, sql } from "kysely";
 import { describe, expect, it } from "vitest";
 import { db, engine, migrateToLatest } from "../../db";
-import { createApplication, createOpportunity } from "../../db/factories";
+import { createApplication, createOpportunity, createUser } from "../../db/factories";
 import { migrationProvider } from "../../migrations";
-import { freelancer, merchant } from "../support/market";
+
+// Accounts as they were before 018 (and before the e-mail's confirmation existed).
+const merchant = () => createUser(db, { account_type: "merchant", email_verified_at: null });
+const freelancer = () => createUser(db, { account_type: "freelancer", email_verified_at: null });
 
 describe("migration 018_storage_quota", () => {
   it("counts the message files each author sent before it", async () => {

@@ -14,7 +14,7 @@ export type ReceivedMail = {
  * A real SMTP server on a free port of 127.0.0.1 that keeps what it receives. `refuse(n)` makes
  * it answer the next n messages with a temporary failure (451), as a busy server would.
  */
-export async function startSmtp() {
+export async function startSmtp(port = 0) {
   const received: ReceivedMail[] = [];
   let refusals = 0;
   const server = new SMTPServer({
@@ -39,12 +39,12 @@ export async function startSmtp() {
       });
     },
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));
+  const listening = (server.server.address() as AddressInfo).port;
   return {
     received,
-    url: `smtp://127.0.0.1:${port}`,
-    send: mailer(`smtp://127.0.0.1:${port}`),
+    url: `smtp://127.0.0.1:${listening}`,
+    send: mailer(`smtp://127.0.0.1:${listening}`),
     refuse(n: number) {
       refusals = n;
     },

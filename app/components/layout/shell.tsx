@@ -110,7 +110,18 @@ function useMobileMenu() {
   return { hydrated, open, setOpen, openMenu, sidebar, page, button };
 }
 
-export function Shell({ user, children, bell }: { user: UserJson; children: ReactNode; bell?: ReactNode }) {
+export function Shell({
+  user,
+  children,
+  bell,
+  banner,
+}: {
+  user: UserJson;
+  children: ReactNode;
+  bell?: ReactNode;
+  /** Shown above the page's content (the request to confirm the e-mail). */
+  banner?: ReactNode;
+}) {
   const { t } = useTranslation();
   const { pathname } = useLocation();
   const menu = useMobileMenu();
@@ -205,9 +216,14 @@ export function Shell({ user, children, bell }: { user: UserJson; children: Reac
               </summary>
               <div className="menu">
                 {user.account_type === "operator" ? null : (
-                  <a href="/profile" className="menu-item">
-                    <Icon name="user" /> {t("nav.profile")}
-                  </a>
+                  <>
+                    <a href="/profile" className="menu-item">
+                      <Icon name="user" /> {t("nav.profile")}
+                    </a>
+                    <a href="/account/security" className="menu-item">
+                      <Icon name="lock" /> {t("nav.account_security")}
+                    </a>
+                  </>
                 )}
                 <LogoutButton className="menu-item">
                   <Icon name="logout" /> {t("nav.logout")}
@@ -218,6 +234,7 @@ export function Shell({ user, children, bell }: { user: UserJson; children: Reac
         </header>
         {/* The skip link's target: focusable by script only, so it takes no place in the tab order. */}
         <main className="content" id="content" tabIndex={-1}>
+          {banner}
           {children}
         </main>
         <footer className="footer">

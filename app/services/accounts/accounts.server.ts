@@ -15,6 +15,7 @@ import { assertNotLimited, consume, consumeWrite, limiters } from "../platform/r
 import { createSession, hashToken } from "./sessions.server";
 import { deletePhoto, savePhoto } from "../platform/uploads.server";
 import { parseTags } from "./users.server";
+import { queueVerificationEmail } from "./verification.server";
 
 const RESET_TTL_MS = 60 * 60 * 1000;
 
@@ -77,11 +78,16 @@ export async function registerUser(input: unknown, client: Client = NOBODY) {
     profile_hidden_at: null,
     profile_hidden_reason: null,
     hidden_photo_path: null,
+    // Confirmed by the link e-mailed below (verification.server.ts).
+    email_verified_at: null,
     created_at: now,
     updated_at: now,
   };
   try {
-    await db.insertInto("users").values(user).execute();
+    await transaction(async (trx) => {
+      await trx.insertInto("users").values(user).execute();
+      await queueVerificationEmail(trx, user, now);
+    });
   } catch (error) {
     if (isUniqueViolation(error, "users")) throw new AppError(422, "register_failed", { email: "email_taken" });
     throw error;

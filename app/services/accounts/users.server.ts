@@ -25,6 +25,8 @@ export function toUserJson(user: UserRow) {
     photo_url: photoUrl(user.photo_path),
     city: user.city,
     remote: user.remote === 1,
+    /** When the e-mail was confirmed; null: not yet (writes to others wait for it, EMAIL_VERIFICATION). */
+    email_verified_at: user.email_verified_at,
     created_at: user.created_at,
     updated_at: user.updated_at,
   };

@@ -9,6 +9,7 @@ import { AppError, parseInput } from "../platform/errors.server";
 import { asParty } from "../platform/participants.server";
 import { consumeWrite } from "../platform/rate-limit.server";
 import { assertId, now } from "../platform/records.server";
+import { assertVerifiedEmail } from "../platform/roles.server";
 import { reserveStorage } from "../platform/storage.server";
 import { deleteAttachment, readAttachment, saveAttachment, type SavedAttachment } from "../platform/uploads.server";
 
@@ -164,6 +165,7 @@ export async function sendMessage(
   input: unknown,
   files: Blob[] = [],
 ): Promise<MessageJson> {
+  assertVerifiedEmail(user);
   await consumeWrite(user.id);
   const { body } = parseInput(messageInputSchema, input);
   if (files.length > MAX_MESSAGE_FILES) {

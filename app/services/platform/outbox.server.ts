@@ -3,6 +3,7 @@ import { sql, type ExpressionBuilder } from "kysely";
 import { config } from "~/config.server";
 import { db, engine } from "../../../db";
 import type { ContractParty, Database, OutboxRow } from "../../../db/schema";
+import { composeAccountEmail, isAccountEmailKind } from "../messaging/account-email.server";
 import { unsubscribeUrl } from "../messaging/email.server";
 import { emailLocale, fixedT } from "./i18n.server";
 import { every } from "./jobs.server";
@@ -69,14 +70,18 @@ async function claim(stamp: string, limit: number): Promise<OutboxRow[]> {
     .execute();
 }
 
-/** Records a claimed row's outcome, unless its claim lapsed and another drain took it over. */
+/**
+ * Records a claimed row's outcome, unless its claim lapsed and another drain took it over. An
+ * account e-mail's payload (its link) is dropped once the row will not be sent again.
+ */
 async function settle(
   row: OutboxRow,
   set: Partial<Pick<OutboxRow, "status" | "sent_at" | "last_error" | "next_attempt_at">>,
 ) {
+  const done = set.status !== "pending";
   await db
     .updateTable("outbox")
-    .set({ ...set, claim: null, locked_until: null })
+    .set({ ...set, claim: null, locked_until: null, ...(done && row.payload !== null ? { payload: null } : {}) })
     .where("id", "=", row.id)
     .where("claim", "=", row.claim)
     .where("status", "=", "sending")
@@ -153,12 +158,16 @@ function pathOf(row: Pick<OutboxRow, "kind" | "application_id" | "detail">, oppo
  * more: the kind was turned off since, or the new messages have been read already.
  */
 async function compose(row: OutboxRow): Promise<Mail | null> {
+  const recipient = db
+    .selectFrom("users")
+    .select(["id", "email", "locale", "display_name", "full_name"])
+    .where("id", "=", row.user_id);
+  if (isAccountEmailKind(row.kind)) {
+    const user = await recipient.executeTakeFirst();
+    return user ? composeAccountEmail(row, user) : null;
+  }
   const [user, off, application, opportunity] = await Promise.all([
-    db
-      .selectFrom("users")
-      .select(["id", "email", "locale", "display_name", "full_name"])
-      .where("id", "=", row.user_id)
-      .executeTakeFirst(),
+    recipient.executeTakeFirst(),
     db
       .selectFrom("email_opt_outs")
       .select("kind")

@@ -38,6 +38,8 @@ export const limiters = {
   registerByIp: limiter("register_ip", 20, 60 * 60),
   resetByEmail: limiter("reset_email", 3, 60 * 60),
   resetByIp: limiter("reset_ip", 20, 60 * 60),
+  /** Confirmation links asked for per user (resent, or for a new address). */
+  verifyResendByUser: limiter("verify_resend", 3, 60 * 60),
   /** Invitations sent per merchant: enough to reach out, too few to spam the directory. */
   inviteByMerchant: limiter("invite_merchant", 30, 60 * 60),
   /** Reports per user: enough to flag what one meets, too few to flood the operators' queue. */

@@ -1,3 +1,4 @@
+import { config } from "~/config.server";
 import type { UserRow } from "../../../db/schema";
 import { AppError } from "./errors.server";
 
@@ -28,7 +29,30 @@ export function mayDo(user: Pick<UserRow, "account_type">, operation: Operation)
   return user.account_type === ROLE_OF[operation];
 }
 
-/** The wrong account type is refused with 403, whichever door called. */
-export function assertRoleFor(user: Pick<UserRow, "account_type">, operation: Operation) {
+/**
+ * Writes that reach other people wait for a confirmed e-mail (EMAIL_VERIFICATION=required, the
+ * default): publishing, applying and inviting here, and sending a message (messages.server.ts).
+ */
+const NEEDS_VERIFIED_EMAIL: ReadonlySet<Operation> = new Set([
+  "opportunity.create",
+  "application.apply",
+  "opportunity.invite",
+]);
+
+type Actor = Pick<UserRow, "account_type" | "email_verified_at">;
+
+/** Whether the user may write to others: e-mail confirmed, or no confirmation asked. */
+export function emailVerifiedEnough(user: Pick<UserRow, "email_verified_at">) {
+  return config.EMAIL_VERIFICATION === "off" || user.email_verified_at !== null;
+}
+
+/** 403 with the reason (confirm the e-mail first) for a user whose e-mail is not confirmed yet. */
+export function assertVerifiedEmail(user: Pick<UserRow, "email_verified_at">) {
+  if (!emailVerifiedEnough(user)) throw new AppError(403, "email_unverified");
+}
+
+/** The wrong account type is refused with 403, whichever door called; so is an unconfirmed e-mail where it counts. */
+export function assertRoleFor(user: Actor, operation: Operation) {
   if (!mayDo(user, operation)) throw new AppError(403, "forbidden_role");
+  if (NEEDS_VERIFIED_EMAIL.has(operation)) assertVerifiedEmail(user);
 }

@@ -1,0 +1,103 @@
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { Form, useActionData, useLoaderData } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { Field, FormMessage } from "~/components/ui/form";
+import { titleMeta } from "~/lib/meta";
+import { usePending } from "~/lib/pending";
+import { requestEmailChange } from "~/services/accounts/verification.server";
+import { requireUser } from "~/web/auth.server";
+import { formValues, readForm } from "~/web/bodies.server";
+import { formError } from "~/web/errors.server";
+import { getRequestT } from "~/web/i18n.server";
+import { redirectWithSuccess } from "~/web/toast.server";
+
+export const meta = titleMeta("titles.account_security");
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await requireUser(request);
+  return json({ email: user.email, verifiedAt: user.email_verified_at });
+}
+
+/** The page's forms, told apart by `intent`; each refusal comes back on its own form with what was typed. */
+export async function action({ request }: ActionFunctionArgs) {
+  const user = await requireUser(request);
+  let values: Record<string, string> = {};
+  try {
+    values = formValues(await readForm(request));
+    const { t } = await getRequestT(request);
+    switch (values.intent) {
+      case "email": {
+        const { email } = await requestEmailChange(user, values);
+        return redirectWithSuccess("/account/security#email", t("email_change_sent", { email }));
+      }
+      default:
+        return json({ message: t("malformed_form"), values }, { status: 400 });
+    }
+  } catch (error) {
+    return formError(request, error, values);
+  }
+}
+
+type Refusal = { message?: string; errors?: Record<string, string>; values?: Record<string, string> };
+
+/** The refusal of the form with this intent, if the last one sent was it. */
+function refusalOf(data: Refusal | undefined, intent: string) {
+  return data?.values?.intent === intent ? data : undefined;
+}
+
+export default function AccountSecurityPage() {
+  const data = useActionData<typeof action>() as Refusal | undefined;
+  return (
+    <div className="page">
+      <EmailSection refusal={refusalOf(data, "email")} />
+    </div>
+  );
+}
+
+function EmailSection({ refusal }: { refusal?: Refusal }) {
+  const { t } = useTranslation("account");
+  const { email, verifiedAt } = useLoaderData<typeof loader>();
+  const busy = usePending("email");
+  return (
+    <section className="card form-card" id="email" aria-labelledby="email-title">
+      <h2 id="email-title">{t("security.email_title")}</h2>
+      <p>
+        {t("security.email_current")}: <strong>{email}</strong>{" "}
+        <span className={`badge ${verifiedAt ? "badge-success" : "badge-warning"}`}>
+          {verifiedAt ? t("security.email_verified") : t("security.email_unverified")}
+        </span>
+      </p>
+      <p className="muted">{t("security.email_change_intro")}</p>
+      <FormMessage data={refusal} />
+      <Form method="post" className="stack" noValidate>
+        <input type="hidden" name="intent" value="email" />
+        <div className="grid-2">
+          <Field
+            name="email"
+            id="new-email"
+            type="email"
+            label={t("security.new_email")}
+            autoComplete="email"
+            required
+            defaultValue={refusal?.values?.email}
+            error={refusal?.errors?.email}
+          />
+          <Field
+            name="password"
+            id="email-password"
+            type="password"
+            label={t("security.current_password")}
+            autoComplete="current-password"
+            required
+            error={refusal?.errors?.password}
+          />
+        </div>
+        <div className="form-actions">
+          <button type="submit" className="btn btn-primary" disabled={busy}>
+            {t("security.email_change_submit")}
+          </button>
+        </div>
+      </Form>
+    </section>
+  );
+}
