@@ -1,6 +1,8 @@
 // Writes a consistent copy of the live database, safe to run while the server is serving:
 //   npm run backup                  -> backups/freela-<UTC timestamp>.db (+ .uploads/)
 //   npm run backup -- path/to/copy.db
+// With DATABASE_URL, a pg_dump of the PostgreSQL database instead (scripts/postgres-backup.ts):
+//   backups/freela-<UTC timestamp>.dump, or the path given.
 // SQLite's online backup API copies the pages under the database's own locks, so the copy holds
 // exactly the transactions committed when it finished, never half of one. The profile photos
 // (UPLOADS_DIR) go into <copy>.uploads/, copied before the database and topped up after it:
@@ -10,6 +12,7 @@
 import { cpSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import SQLite from "better-sqlite3";
+import { backupPostgres, defaultDumpPath } from "./postgres-backup";
 
 const source = resolve(process.env.DATABASE_PATH || "data/freela.db");
 const uploads = resolve(process.env.UPLOADS_DIR || "data/uploads");
@@ -21,7 +24,11 @@ function fail(message: string): never {
   process.exit(1);
 }
 
-if (process.env.DATABASE_URL) fail("DATABASE_URL is set: back up PostgreSQL with pg_dump (see the README)");
+if (process.env.DATABASE_URL) {
+  const target = process.argv[2] ? resolve(process.argv[2]) : defaultDumpPath(stamp);
+  await backupPostgres(process.env.DATABASE_URL, target, fail);
+  process.exit(0);
+}
 if (!existsSync(source)) fail(`database not found: ${source}`);
 if (target === source) fail("the copy cannot be the live database itself");
 const uploadsTarget = `${target}.uploads`;

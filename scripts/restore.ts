@@ -1,5 +1,7 @@
 // Brings a backup back as the live database:
 //   npm run restore -- backups/freela-2025-01-31T03-00-00-000Z.db
+// With DATABASE_URL, a pg_dump made by npm run backup goes back into PostgreSQL instead
+// (scripts/postgres-backup.ts); --force restores even while other sessions use the database.
 // Stop the server first: the restore refuses while another process has the database open.
 // The file is checked (integrity_check, a users table) before anything is touched; the current
 // database is kept as <database>.before-restore-<timestamp>; the new file is written beside the
@@ -10,10 +12,11 @@
 import { copyFileSync, cpSync, existsSync, mkdirSync, renameSync, rmSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import SQLite from "better-sqlite3";
+import { restorePostgres } from "./postgres-backup";
 
 const live = resolve(process.env.DATABASE_PATH || "data/freela.db");
 const uploads = resolve(process.env.UPLOADS_DIR || "data/uploads");
-const sourceArg = process.argv[2];
+const sourceArg = process.argv.slice(2).find((arg) => arg !== "--force");
 const stamp = new Date().toISOString().replace(/[:.]/g, "-");
 
 function fail(message: string, code = 1): never {
@@ -25,10 +28,13 @@ function errorText(error: unknown) {
   return error instanceof Error ? error.message : String(error);
 }
 
-if (process.env.DATABASE_URL) fail("DATABASE_URL is set: restore PostgreSQL with pg_restore (see the README)");
-if (!sourceArg) fail("usage: npm run restore -- <backup file>");
+if (!sourceArg) fail("usage: npm run restore -- <backup file> [--force]");
 const source = resolve(sourceArg);
 if (!existsSync(source)) fail(`file not found: ${source}`);
+if (process.env.DATABASE_URL) {
+  await restorePostgres(process.env.DATABASE_URL, source, { force: process.argv.includes("--force") }, fail);
+  process.exit(0);
+}
 if (source === live) fail("the backup is the live database itself");
 
 /** Checks the backup read-only (integrity, a users table) and copies it to `to` with the online backup API. */

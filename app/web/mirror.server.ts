@@ -1,18 +1,10 @@
-import { createCookie } from "@remix-run/node";
-import { config, isProduction } from "~/config.server";
+import { signedCookie } from "./cookie.server";
 
 /**
  * Hands the new access token to the browser once, right after a login through the page,
  * so the client can mirror it into localStorage for legacy clients.
  */
-export const mirrorCookie = createCookie("freela_mirror", {
-  httpOnly: true,
-  sameSite: "lax",
-  secure: isProduction,
-  path: "/",
-  secrets: [config.SESSION_SECRET],
-  maxAge: 60,
-});
+export const mirrorCookie = signedCookie("freela_mirror", 60);
 
 export async function takeMirrorToken(request: Request) {
   const token = await mirrorCookie.parse(request.headers.get("Cookie"));

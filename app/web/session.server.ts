@@ -1,19 +1,11 @@
-import { createCookie } from "@remix-run/node";
-import { config, isProduction } from "~/config.server";
+import { signedCookie } from "./cookie.server";
 import type { UserRow } from "../../db/schema";
 import { findSessionUser, revokeSession, SESSION_DAYS } from "~/services/accounts/sessions.server";
 import { mirrorCookie } from "./mirror.server";
 
 // The session a request carries: the signed cookie of browsers or the Bearer token of API clients.
 
-export const sessionCookie = createCookie("freela_session", {
-  httpOnly: true,
-  sameSite: "lax",
-  secure: isProduction,
-  path: "/",
-  secrets: [config.SESSION_SECRET],
-  maxAge: SESSION_DAYS * 24 * 60 * 60,
-});
+export const sessionCookie = signedCookie("freela_session", SESSION_DAYS * 24 * 60 * 60);
 
 /**
  * The cookies that sign a browser in with the token of a session just created (login() makes

@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { freshEmail, lastMail, linkIn, registerViaApi, signIn, toast } from "./support";
+import { freshEmail, lastMail, linkIn, mailCount, registerViaApi, signIn, toast } from "./support";
 
 // Verified e-mail in the browser, with JavaScript on and off: the banner of an unconfirmed
 // account and its "Reenviar e-mail", a write refused with the reason, the link from the e-mail
@@ -30,10 +30,16 @@ for (const javaScriptEnabled of [true, false]) {
       ).toBeVisible();
       await expect(page.getByLabel("Título")).toHaveValue("Site para uma padaria de bairro");
 
+      await lastMail(page.request, account.email, /confirme seu e-mail/); // the registration's, delivered
+      const sent = await mailCount(page.request, account.email, /confirme seu e-mail/);
       await banner.getByRole("button", { name: "Reenviar e-mail" }).click();
       await expect(toast(page, "Enviamos um novo link de confirmação para o seu e-mail.")).toBeVisible();
       await expect(page).toHaveURL(/\/opportunities\/create$/);
 
+      // The new link replaces the first one: wait for its e-mail, which the outbox sends a moment later.
+      await expect
+        .poll(() => mailCount(page.request, account.email, /confirme seu e-mail/), { timeout: 15_000 })
+        .toBe(sent + 1);
       const link = linkIn(await lastMail(page.request, account.email, /confirme seu e-mail/), "/verify-email");
       await page.goto(link);
       await expect(page).toHaveURL(/\/account\/security$/);

@@ -3,7 +3,18 @@ import { useTranslation } from "react-i18next";
 import { LanguageSwitch } from "~/components/layout/language-switch";
 
 /** The frame of the visitor pages: brand panel beside a form card. */
-export function AuthLayout({ title, subtitle, children }: { title: string; subtitle?: string; children: ReactNode }) {
+export function AuthLayout({
+  title,
+  subtitle,
+  footer,
+  children,
+}: {
+  title: string;
+  subtitle?: string;
+  /** Under the card's content: the link to the other visitor pages. */
+  footer?: ReactNode;
+  children: ReactNode;
+}) {
   const { t } = useTranslation();
   return (
     <main className="auth-page">
@@ -29,6 +40,7 @@ export function AuthLayout({ title, subtitle, children }: { title: string; subti
           <h1>{title}</h1>
           {subtitle ? <p className="muted">{subtitle}</p> : null}
           {children}
+          {footer ? <p className="auth-switch">{footer}</p> : null}
         </section>
       </div>
     </main>

@@ -14,27 +14,23 @@ import { LanguageSwitch } from "./language-switch";
 
 type NavItem = { to: string; label: string; icon: IconName };
 
+/** The sidebar's links, in order; `only` marks those of one account type. */
+const NAV: (NavItem & { only?: UserJson["account_type"] })[] = [
+  { to: "/dashboard", label: "nav.dashboard", icon: "dashboard" },
+  { to: "/opportunities", label: "nav.my_opportunities", icon: "briefcase", only: "merchant" },
+  { to: "/opportunities", label: "nav.opportunities", icon: "briefcase", only: "freelancer" },
+  { to: "/applications/awaiting-confirmation", label: "nav.pending_applications", icon: "inbox", only: "merchant" },
+  { to: "/my-applications", label: "nav.my_applications", icon: "send", only: "freelancer" },
+  { to: "/contracts", label: "nav.contracts", icon: "contract" },
+  { to: "/invitations", label: "nav.invitations", icon: "inbox", only: "freelancer" },
+  { to: "/freelancers", label: "nav.freelancers", icon: "people" },
+  { to: "/profile", label: "nav.profile", icon: "user" },
+];
+
 function navItems(role: UserJson["account_type"]): NavItem[] {
   // An operator's menu is the console's, whose labels are in the `admin` namespace.
   if (role === "operator") return ADMIN_NAV.map((item) => ({ ...item, label: `admin:${item.label}` }));
-  return role === "merchant"
-    ? [
-        { to: "/dashboard", label: "nav.dashboard", icon: "dashboard" },
-        { to: "/opportunities", label: "nav.my_opportunities", icon: "briefcase" },
-        { to: "/applications/awaiting-confirmation", label: "nav.pending_applications", icon: "inbox" },
-        { to: "/contracts", label: "nav.contracts", icon: "contract" },
-        { to: "/freelancers", label: "nav.freelancers", icon: "people" },
-        { to: "/profile", label: "nav.profile", icon: "user" },
-      ]
-    : [
-        { to: "/dashboard", label: "nav.dashboard", icon: "dashboard" },
-        { to: "/opportunities", label: "nav.opportunities", icon: "briefcase" },
-        { to: "/my-applications", label: "nav.my_applications", icon: "send" },
-        { to: "/contracts", label: "nav.contracts", icon: "contract" },
-        { to: "/invitations", label: "nav.invitations", icon: "inbox" },
-        { to: "/freelancers", label: "nav.freelancers", icon: "people" },
-        { to: "/profile", label: "nav.profile", icon: "user" },
-      ];
+  return NAV.filter((item) => item.only === undefined || item.only === role);
 }
 
 /** The top bar's title for the current page (its page's title). */

@@ -6,33 +6,12 @@ import { isNegotiating } from "~/lib/market-constants";
 import { formatMoney } from "~/lib/money";
 import { displayNameOf } from "~/lib/users";
 import { ApplicationStatusBadge, type Role } from "./badges";
-import { RatingSummary, type RatingData } from "~/components/reputation/rating";
+import { RatingSummary } from "~/components/reputation/rating";
+import type { ApplicationJson } from "~/services/marketplace/applications.server";
+import { Tags } from "~/components/ui/tags";
 
-export type ApplicationCardData = {
-  id: string;
-  opportunity: {
-    uuid: string;
-    title: string;
-    status: string;
-    merchant: { id: string; display_name: string | null; photo_url: string | null };
-  };
-  freelancer: {
-    id: string;
-    full_name: string;
-    display_name: string | null;
-    photo_url: string | null;
-    skills: string[];
-    rating?: RatingData;
-  };
-  price_cents: number;
-  delivery_days: number;
-  status: string;
-  awaiting: Role | null;
-  rejection_reason: string | null;
-  offers_count: number;
-  created_at: string;
-  updated_at: string;
-};
+/** An application as the lists show it: the API's shape, without the letters. */
+export type ApplicationCardData = Omit<ApplicationJson, "cover_letter" | "rejection_message">;
 
 export function Terms({ price, days }: { price: number; days: number }) {
   const { t, i18n } = useTranslation("market");
@@ -97,15 +76,9 @@ export function ApplicationCard({
                   {item.opportunity.title}
                 </Link>
               </p>
-            ) : item.freelancer.skills.length ? (
-              <ul className="tags tags-sm">
-                {item.freelancer.skills.slice(0, 5).map((s) => (
-                  <li key={s} className="tag">
-                    {s}
-                  </li>
-                ))}
-              </ul>
-            ) : null}
+            ) : (
+              <Tags items={item.freelancer.skills.slice(0, 5)} small />
+            )}
           </>
         ) : (
           <>

@@ -4,6 +4,7 @@ import { useTranslation } from "react-i18next";
 import { dateTimeFormat, formatDate } from "~/lib/format";
 import { formatRange } from "~/lib/money";
 import { ApplicationStatusBadge, OpportunityStatusBadge, type Role } from "./badges";
+import { Tags } from "~/components/ui/tags";
 
 export type OpportunityCardData = {
   uuid: string;
@@ -47,12 +48,16 @@ export function Budget({
   );
 }
 
+/** Where the work is done: remote, or the kind of place with its city. */
+export function usePlace(o: Pick<OpportunityCardData, "location_type" | "city">) {
+  const { t } = useTranslation("market");
+  const kind = t(`location_types.${o.location_type}`);
+  return o.location_type === "remote" || !o.city ? kind : `${kind} · ${o.city}`;
+}
+
 export function OpportunityCard({ item, viewer }: { item: OpportunityCardData; viewer: Role }) {
   const { t, i18n } = useTranslation("market");
-  const place =
-    item.location_type === "remote" || !item.city
-      ? t(`location_types.${item.location_type}`)
-      : `${t(`location_types.${item.location_type}`)} · ${item.city}`;
+  const place = usePlace(item);
   return (
     <article className="card opp-card">
       <div className="opp-card-top">
@@ -67,15 +72,7 @@ export function OpportunityCard({ item, viewer }: { item: OpportunityCardData; v
         <Link to={`/opportunities/${item.uuid}`}>{item.title}</Link>
       </h3>
       <p className="opp-card-desc">{item.description}</p>
-      {item.skills.length ? (
-        <ul className="tags">
-          {item.skills.map((skill) => (
-            <li key={skill} className="tag">
-              {skill}
-            </li>
-          ))}
-        </ul>
-      ) : null}
+      <Tags items={item.skills} />
       <ul className="meta-list">
         <li>{place}</li>
         <li>

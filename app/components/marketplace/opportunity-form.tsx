@@ -1,7 +1,7 @@
 import { LIMITS } from "~/lib/limits";
 import { Form, Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { Field, FormMessage, TextAreaField } from "~/components/ui/form";
+import { Field, fieldsOf, FormActions, FormMessage, SelectField, TextAreaField } from "~/components/ui/form";
 import { BUDGET_TYPES, CATEGORIES, LOCATION_TYPES } from "~/lib/market-constants";
 import type { FormErrorData } from "~/web/errors.server";
 import { usePending } from "~/lib/pending";
@@ -24,57 +24,11 @@ export type OpportunityFormValues = Partial<
   >
 >;
 
-export function SelectField({
-  name,
-  label,
-  options,
-  value,
-  error,
-  hint,
-  placeholder,
-}: {
-  name: string;
-  label: string;
-  options: { value: string; label: string }[];
-  value?: string;
-  error?: string;
-  hint?: string;
-  placeholder?: string;
-}) {
-  const describedBy = error ? `${name}-error` : hint ? `${name}-hint` : undefined;
-  return (
-    <div className={`field${error ? " has-error" : ""}`}>
-      <label htmlFor={name}>{label}</label>
-      <select
-        id={name}
-        name={name}
-        defaultValue={value ?? ""}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={describedBy}
-      >
-        {placeholder ? (
-          <option value="" disabled>
-            {placeholder}
-          </option>
-        ) : null}
-        {options.map((o) => (
-          <option key={o.value} value={o.value}>
-            {o.label}
-          </option>
-        ))}
-      </select>
-      {error ? (
-        <p className="field-error" id={`${name}-error`}>
-          {error}
-        </p>
-      ) : hint ? (
-        <p className="field-hint" id={`${name}-hint`}>
-          {hint}
-        </p>
-      ) : null}
-    </div>
-  );
-}
+/** The budget's two fields, each with its example. */
+const BUDGET_BOUNDS = [
+  ["budget_min", "1.000,00"],
+  ["budget_max", "2.500,00"],
+] as const;
 
 export function OpportunityForm({
   values,
@@ -94,6 +48,7 @@ export function OpportunityForm({
   const errors = data?.errors ?? {};
   // What the user typed wins over what was stored, so nothing is lost on an error.
   const v = (field: keyof OpportunityFormValues) => data?.values?.[field] ?? values[field] ?? "";
+  const field = (name: keyof OpportunityFormValues) => fieldsOf(data)(name, values[name] ?? "");
   return (
     <>
       <FormMessage data={data} />
@@ -101,23 +56,19 @@ export function OpportunityForm({
         <fieldset className="form-section">
           <legend>{t("create.section_basics")}</legend>
           <Field
-            name="title"
+            {...field("title")}
             label={t("fields.title")}
             hint={t("fields.title_hint")}
             required
             maxLength={LIMITS.title.max}
-            defaultValue={v("title")}
-            error={errors.title}
           />
           <TextAreaField
-            name="description"
+            {...field("description")}
             label={t("fields.description")}
             hint={t("fields.description_hint")}
             required
             rows={7}
             maxLength={LIMITS.description.max}
-            defaultValue={v("description")}
-            error={errors.description}
           />
           <div className="grid-2">
             <SelectField
@@ -128,13 +79,7 @@ export function OpportunityForm({
               options={CATEGORIES.map((c) => ({ value: c, label: t(`categories.${c}`) }))}
               error={errors.category}
             />
-            <Field
-              name="skills"
-              label={t("fields.skills")}
-              hint={t("fields.skills_hint")}
-              defaultValue={v("skills")}
-              error={errors.skills}
-            />
+            <Field {...field("skills")} label={t("fields.skills")} hint={t("fields.skills_hint")} />
           </div>
         </fieldset>
         <fieldset className="form-section">
@@ -159,35 +104,19 @@ export function OpportunityForm({
             {errors.budget_type ? <p className="field-error">{errors.budget_type}</p> : null}
           </fieldset>
           <div className="grid-2">
-            <Field
-              name="budget_min"
-              label={t("fields.budget_min")}
-              hint={t("fields.budget_hint")}
-              inputMode="decimal"
-              placeholder="1.000,00"
-              required
-              defaultValue={v("budget_min")}
-              error={errors.budget_min}
-            />
-            <Field
-              name="budget_max"
-              label={t("fields.budget_max")}
-              hint={t("fields.budget_hint")}
-              inputMode="decimal"
-              placeholder="2.500,00"
-              required
-              defaultValue={v("budget_max")}
-              error={errors.budget_max}
-            />
+            {BUDGET_BOUNDS.map(([name, placeholder]) => (
+              <Field
+                key={name}
+                {...field(name)}
+                label={t(`fields.${name}`)}
+                hint={t("fields.budget_hint")}
+                inputMode="decimal"
+                placeholder={placeholder}
+                required
+              />
+            ))}
           </div>
-          <Field
-            name="deadline"
-            type="date"
-            label={t("fields.deadline")}
-            hint={t("fields.deadline_hint")}
-            defaultValue={v("deadline")}
-            error={errors.deadline}
-          />
+          <Field {...field("deadline")} type="date" label={t("fields.deadline")} hint={t("fields.deadline_hint")} />
         </fieldset>
         <fieldset className="form-section">
           <legend>{t("create.section_place")}</legend>
@@ -200,13 +129,11 @@ export function OpportunityForm({
               error={errors.location_type}
             />
             <Field
-              name="city"
+              {...field("city")}
               label={t("fields.city")}
               hint={t("fields.city_hint")}
               maxLength={LIMITS.city.max}
               autoComplete="address-level2"
-              defaultValue={v("city")}
-              error={errors.city}
             />
           </div>
           <Field
@@ -221,14 +148,11 @@ export function OpportunityForm({
             className="input-short"
           />
         </fieldset>
-        <div className="form-actions">
+        <FormActions busy={busy} label={submitLabel} busyLabel={busyLabel}>
           <Link to={cancelHref} className="btn btn-ghost">
             {t("actions.cancel", { ns: "common" })}
           </Link>
-          <button type="submit" className="btn btn-primary" disabled={busy}>
-            {busy ? busyLabel : submitLabel}
-          </button>
-        </div>
+        </FormActions>
       </Form>
     </>
   );

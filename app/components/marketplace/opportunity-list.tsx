@@ -1,5 +1,6 @@
 import { LIMITS } from "~/lib/limits";
 import { Form, Link } from "@remix-run/react";
+import { Field, SelectField } from "~/components/ui/form";
 import { useTranslation } from "react-i18next";
 import { BUDGET_TYPES, CATEGORIES, LOCATION_TYPES, OPPORTUNITY_STATUSES, SORTS } from "~/lib/market-constants";
 import type { Role } from "./badges";
@@ -13,37 +14,6 @@ type ListData = {
   filters: Record<string, string>;
   errors: Record<string, string>;
 };
-
-function Select({
-  name,
-  label,
-  options,
-  value,
-  anyLabel,
-  error,
-}: {
-  name: string;
-  label: string;
-  options: { value: string; label: string }[];
-  value?: string;
-  anyLabel?: string;
-  error?: string;
-}) {
-  return (
-    <div className={`field${error ? " has-error" : ""}`}>
-      <label htmlFor={`f-${name}`}>{label}</label>
-      <select id={`f-${name}`} name={name} defaultValue={value ?? ""} aria-invalid={error ? true : undefined}>
-        {anyLabel !== undefined ? <option value="">{anyLabel}</option> : null}
-        {options.map((o) => (
-          <option key={o.value} value={o.value}>
-            {o.label}
-          </option>
-        ))}
-      </select>
-      {error ? <p className="field-error">{error}</p> : null}
-    </div>
-  );
-}
 
 /**
  * The filter bar: a GET form, so every search, filter and sort is in the URL, shareable and
@@ -61,28 +31,43 @@ function Filters({
   const { t } = useTranslation("market");
   const active = Object.keys(filters).some((k) => k !== "page" && k !== "sort");
   const advanced = Object.keys(filters).some((k) => !["page", "sort", "q"].includes(k));
+  // Every filter's field is `f-<name>`, its label `filters.<name>`, its value and error from the URL's.
+  const choice = (name: string, values: readonly string[], labels: string, anyLabel?: string) => (
+    <SelectField
+      id={`f-${name}`}
+      name={name}
+      label={t(`filters.${name}`)}
+      anyLabel={anyLabel}
+      value={filters[name] ?? (name === "sort" ? "newest" : undefined)}
+      options={values.map((value) => ({ value, label: t(`${labels}.${value}`) }))}
+      error={errors[name]}
+    />
+  );
+  const reais = (name: string) => (
+    <Field
+      id={`f-${name}`}
+      name={name}
+      label={t(`filters.${name}`)}
+      inputMode="decimal"
+      defaultValue={filters[name] ?? ""}
+      placeholder="0,00"
+      error={errors[name]}
+    />
+  );
   return (
     <Form method="get" className="card filters" role="search" aria-label={t("filters.label")}>
       <div className="filters-search">
-        <div className={`field${errors.q ? " has-error" : ""}`}>
-          <label htmlFor="f-q">{t("filters.q")}</label>
-          <input
-            id="f-q"
-            name="q"
-            type="search"
-            defaultValue={filters.q ?? ""}
-            placeholder={t("filters.q_placeholder")}
-            maxLength={LIMITS.search.max}
-          />
-          {errors.q ? <p className="field-error">{errors.q}</p> : null}
-        </div>
-        <Select
-          name="sort"
-          label={t("filters.sort")}
-          value={filters.sort ?? "newest"}
-          options={SORTS.map((s) => ({ value: s, label: t(`sorts.${s}`) }))}
-          error={errors.sort}
+        <Field
+          id="f-q"
+          name="q"
+          type="search"
+          label={t("filters.q")}
+          defaultValue={filters.q ?? ""}
+          placeholder={t("filters.q_placeholder")}
+          maxLength={LIMITS.search.max}
+          error={errors.q}
         />
+        {choice("sort", SORTS, "sorts")}
       </div>
       {/* On phones the other filters fold behind a checkbox toggle, which needs no JavaScript. */}
       <input
@@ -95,62 +80,12 @@ function Filters({
         {t("filters.toggle")}
       </label>
       <div className={`filters-grid filters-grid-${role}`}>
-        <Select
-          name="category"
-          label={t("filters.category")}
-          anyLabel={t("filters.any")}
-          value={filters.category}
-          options={CATEGORIES.map((c) => ({ value: c, label: t(`categories.${c}`) }))}
-          error={errors.category}
-        />
-        <Select
-          name="budget_type"
-          label={t("filters.budget_type")}
-          anyLabel={t("filters.any_type")}
-          value={filters.budget_type}
-          options={BUDGET_TYPES.map((c) => ({ value: c, label: t(`budget_types.${c}`) }))}
-          error={errors.budget_type}
-        />
-        <Select
-          name="location_type"
-          label={t("filters.location_type")}
-          anyLabel={t("filters.any_type")}
-          value={filters.location_type}
-          options={LOCATION_TYPES.map((c) => ({ value: c, label: t(`location_types.${c}`) }))}
-          error={errors.location_type}
-        />
-        {role === "merchant" ? (
-          <Select
-            name="status"
-            label={t("filters.status")}
-            anyLabel={t("filters.any")}
-            value={filters.status}
-            options={OPPORTUNITY_STATUSES.map((c) => ({ value: c, label: t(`opportunity_status.${c}`) }))}
-            error={errors.status}
-          />
-        ) : null}
-        <div className={`field${errors.budget_min ? " has-error" : ""}`}>
-          <label htmlFor="f-budget_min">{t("filters.budget_min")}</label>
-          <input
-            id="f-budget_min"
-            name="budget_min"
-            inputMode="decimal"
-            defaultValue={filters.budget_min ?? ""}
-            placeholder="0,00"
-          />
-          {errors.budget_min ? <p className="field-error">{errors.budget_min}</p> : null}
-        </div>
-        <div className={`field${errors.budget_max ? " has-error" : ""}`}>
-          <label htmlFor="f-budget_max">{t("filters.budget_max")}</label>
-          <input
-            id="f-budget_max"
-            name="budget_max"
-            inputMode="decimal"
-            defaultValue={filters.budget_max ?? ""}
-            placeholder="0,00"
-          />
-          {errors.budget_max ? <p className="field-error">{errors.budget_max}</p> : null}
-        </div>
+        {choice("category", CATEGORIES, "categories", t("filters.any"))}
+        {choice("budget_type", BUDGET_TYPES, "budget_types", t("filters.any_type"))}
+        {choice("location_type", LOCATION_TYPES, "location_types", t("filters.any_type"))}
+        {role === "merchant" ? choice("status", OPPORTUNITY_STATUSES, "opportunity_status", t("filters.any")) : null}
+        {reais("budget_min")}
+        {reais("budget_max")}
         <div className="filters-actions">
           {active ? (
             <Link to="?" className="btn btn-ghost">

@@ -1,7 +1,7 @@
 import { LIMITS } from "~/lib/limits";
 import { Form } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { Field, FormMessage, TextAreaField } from "~/components/ui/form";
+import { Field, fieldsOf, FormActions, FormMessage, SubmitButton, TextAreaField } from "~/components/ui/form";
 import { MAX_PORTFOLIO_ITEMS } from "~/lib/schemas";
 import type { FormErrorData } from "~/web/errors.server";
 
@@ -48,38 +48,31 @@ type ItemFormProps = { item?: PortfolioItem; refusal?: FormErrorData };
 function ItemFields({ item, refusal }: ItemFormProps) {
   const { t } = useTranslation();
   const prefix = item ? `pf-${item.id}-` : "pf-new-";
-  const value = (field: "title" | "description" | "link") => refusal?.values?.[field] ?? item?.[field] ?? "";
-  const errors = refusal?.errors ?? {};
+  const field = fieldsOf(refusal);
   return (
     <>
       <Field
         id={`${prefix}title`}
-        name="title"
+        {...field("title", item?.title ?? "")}
         label={t("portfolio.title")}
         required
         maxLength={LIMITS.portfolio_title.max}
-        defaultValue={value("title")}
-        error={errors.title}
       />
       <TextAreaField
         id={`${prefix}description`}
-        name="description"
+        {...field("description", item?.description ?? "")}
         label={t("portfolio.description")}
         required
         rows={3}
         maxLength={LIMITS.portfolio_description.max}
-        defaultValue={value("description")}
-        error={errors.description}
       />
       <Field
         id={`${prefix}link`}
-        name="link"
+        {...field("link", item?.link ?? "")}
         type="url"
         label={t("portfolio.link")}
         hint={t("portfolio.link_hint")}
         maxLength={LIMITS.portfolio_link.max}
-        defaultValue={value("link")}
-        error={errors.link}
       />
       <Field
         id={`${prefix}image`}
@@ -88,7 +81,7 @@ function ItemFields({ item, refusal }: ItemFormProps) {
         accept="image/jpeg,image/png,image/webp"
         label={t("portfolio.image")}
         hint={t("fields.photo_hint")}
-        error={errors.image}
+        error={refusal?.errors?.image}
       />
       {item?.image_url ? (
         <label className="check">
@@ -119,9 +112,7 @@ export function PortfolioEditor({ items, refusal }: { items: PortfolioItem[]; re
                   <input type="hidden" name="intent" value="portfolio_update" />
                   <input type="hidden" name="id" value={item.id} />
                   <ItemFields item={item} refusal={refusedId === item.id ? refusal : undefined} />
-                  <button type="submit" className="btn btn-primary btn-sm">
-                    {t("actions.save")}
-                  </button>
+                  <SubmitButton label={t("actions.save")} className="btn btn-primary btn-sm" />
                 </Form>
               </details>
               <Form method="post" action="?portfolio" encType="multipart/form-data">
@@ -143,11 +134,7 @@ export function PortfolioEditor({ items, refusal }: { items: PortfolioItem[]; re
           <Form method="post" action="?portfolio" encType="multipart/form-data" className="stack" noValidate>
             <input type="hidden" name="intent" value="portfolio_add" />
             <ItemFields refusal={refusedId === "new" ? refusal : undefined} />
-            <div className="form-actions">
-              <button type="submit" className="btn btn-primary">
-                {t("portfolio.add_button")}
-              </button>
-            </div>
+            <FormActions label={t("portfolio.add_button")} />
           </Form>
         </>
       ) : (

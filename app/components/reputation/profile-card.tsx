@@ -3,6 +3,7 @@ import { useTranslation } from "react-i18next";
 import { Avatar } from "~/components/ui/avatar";
 import type { PublicProfileJson } from "~/services/reputation/profiles.server";
 import { RatingSummary } from "./rating";
+import { Tags } from "~/components/ui/tags";
 
 /** What a card shows of a public profile. */
 export type ProfileCardData = Pick<
@@ -42,15 +43,7 @@ export function FreelancerCard({ person }: { person: ProfileCardData }) {
           ) : null}
         </p>
         {person.bio ? <p className="person-bio">{person.bio}</p> : null}
-        {person.skills.length ? (
-          <ul className="tags tags-sm">
-            {person.skills.map((s) => (
-              <li key={s} className="tag">
-                {s}
-              </li>
-            ))}
-          </ul>
-        ) : null}
+        <Tags items={person.skills} small />
       </div>
     </li>
   );

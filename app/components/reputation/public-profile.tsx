@@ -1,9 +1,11 @@
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { formatDate } from "~/lib/format";
-import { Avatar } from "~/components/ui/avatar";
+import { ProfileSheet } from "~/components/ui/profile-sheet";
 import { RatingSummary, type RatingData } from "./rating";
 import { ReportLink } from "~/components/ui/report-link";
+import { Tags } from "~/components/ui/tags";
+import { Facts, type Fact } from "~/components/ui/facts";
 
 export type PublicProfileData = {
   id: string;
@@ -31,7 +33,7 @@ export function PublicProfile({
   here,
 }: {
   profile: PublicProfileData;
-  facts?: ReactNode;
+  facts?: Fact[];
   children?: ReactNode;
   /** Who reads it (anyone but its owner may report it), and the page's path to come back to. */
   viewerId: string;
@@ -45,70 +47,44 @@ export function PublicProfile({
           {t("moderation.profile_hidden", { ns: "market" })}
         </p>
       ) : null}
-      <section className="card profile-card">
-        <div className="profile-head">
-          <Avatar user={profile} size="lg" />
-          <div>
-            <h2>{profile.name}</h2>
-            {profile.display_name ? <p className="muted">{profile.full_name}</p> : null}
-            <span className={`badge badge-${profile.account_type}`}>{t(`account_types.${profile.account_type}`)}</span>
-            {viewerId !== profile.id ? (
-              <p>
-                <ReportLink type="profile" id={profile.id} back={here} />
-              </p>
-            ) : null}
-          </div>
-        </div>
-        <dl className="details">
-          <div>
-            <dt>{t("profile.member_since")}</dt>
-            <dd>{formatDate(profile.member_since, i18n.language)}</dd>
-          </div>
-          <div>
-            <dt>{t("reviews.rating_label", { ns: "market" })}</dt>
-            <dd>
-              <RatingSummary rating={profile.rating} />
-            </dd>
-          </div>
-          <div>
-            <dt>{t("reviews.completed_contracts", { ns: "market" })}</dt>
-            <dd>{profile.completed_contracts}</dd>
-          </div>
-          {profile.city ? (
-            <div>
-              <dt>{t("public_profile.city")}</dt>
-              <dd>{profile.city}</dd>
-            </div>
-          ) : null}
-          {profile.account_type === "freelancer" && profile.remote ? (
-            <div>
-              <dt>{t("directory.remote_badge")}</dt>
-              <dd>{t("public_profile.remote")}</dd>
-            </div>
-          ) : null}
-          {facts}
-          <div className="wide">
-            <dt>{t("public_profile.about")}</dt>
-            <dd className="prewrap">{profile.bio || <span className="muted">{t("public_profile.no_bio")}</span>}</dd>
-          </div>
-          <div className="wide">
-            <dt>{t("public_profile.skills")}</dt>
-            <dd>
-              {profile.skills.length ? (
-                <ul className="tags">
-                  {profile.skills.map((skill) => (
-                    <li key={skill} className="tag">
-                      {skill}
-                    </li>
-                  ))}
-                </ul>
-              ) : (
-                <span className="muted">{t("public_profile.no_skills")}</span>
-              )}
-            </dd>
-          </div>
-        </dl>
-      </section>
+      <ProfileSheet
+        person={profile}
+        name={profile.name}
+        action={
+          viewerId !== profile.id ? (
+            <p>
+              <ReportLink type="profile" id={profile.id} back={here} />
+            </p>
+          ) : null
+        }
+      >
+        <Facts
+          className="details"
+          items={[
+            { label: t("profile.member_since"), value: formatDate(profile.member_since, i18n.language) },
+            { label: t("reviews.rating_label", { ns: "market" }), value: <RatingSummary rating={profile.rating} /> },
+            { label: t("reviews.completed_contracts", { ns: "market" }), value: profile.completed_contracts },
+            profile.city ? { label: t("public_profile.city"), value: profile.city } : null,
+            profile.account_type === "freelancer" && profile.remote
+              ? { label: t("directory.remote_badge"), value: t("public_profile.remote") }
+              : null,
+            ...(facts ?? []),
+            {
+              label: t("public_profile.about"),
+              value: profile.bio || <span className="muted">{t("public_profile.no_bio")}</span>,
+              valueClass: "prewrap",
+              wide: true,
+            },
+            {
+              label: t("public_profile.skills"),
+              value: (
+                <Tags items={profile.skills} empty={<span className="muted">{t("public_profile.no_skills")}</span>} />
+              ),
+              wide: true,
+            },
+          ]}
+        />
+      </ProfileSheet>
       {children}
     </div>
   );

@@ -1,9 +1,8 @@
 import { LIMITS } from "~/lib/limits";
-import { Form, useActionData } from "@remix-run/react";
+import { Form } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { FormMessage, TextAreaField } from "~/components/ui/form";
+import { fieldsOf, FormActions, FormMessage, TextAreaField, useRefusal } from "~/components/ui/form";
 import { formatDate } from "~/lib/format";
-import type { FormErrorData } from "~/web/errors.server";
 import { Pagination, type PageMeta } from "~/components/ui/pagination";
 import { Stars } from "./rating";
 import { ReportLink } from "~/components/ui/report-link";
@@ -105,12 +104,11 @@ export function ContractReviewsSection({
   here: string;
 }) {
   const { t, i18n } = useTranslation("market");
-  const data = useActionData<FormErrorData>();
   const reviewing = usePending("review");
   const sendingReply = usePending("reply");
+  const mine = useRefusal("review");
+  const replying = useRefusal("reply");
   if (!reviews.eligible) return null;
-  const mine = data?.values?.intent === "review" ? data : null;
-  const replying = data?.values?.intent === "reply" ? data : null;
   const closes = reviews.closes_at ? formatDate(reviews.closes_at, i18n.language) : "";
   return (
     <section className="card" aria-labelledby="reviews-title">
@@ -152,19 +150,13 @@ export function ContractReviewsSection({
               ) : null}
             </fieldset>
             <TextAreaField
-              name="comment"
+              {...fieldsOf(mine)("comment")}
               label={t("reviews.comment")}
               hint={t("reviews.comment_hint")}
               rows={4}
               maxLength={LIMITS.review_comment.max}
-              defaultValue={mine?.values?.comment}
-              error={mine?.errors?.comment}
             />
-            <div className="form-actions">
-              <button type="submit" className="btn btn-primary" disabled={reviewing}>
-                {t("reviews.submit")}
-              </button>
-            </div>
+            <FormActions busy={reviewing} label={t("reviews.submit")} />
           </Form>
         </>
       ) : null}
@@ -202,20 +194,14 @@ export function ContractReviewsSection({
               <input type="hidden" name="review_id" value={reviews.theirs.id} />
               <FormMessage data={replying} />
               <TextAreaField
-                name="reply"
+                {...fieldsOf(replying)("reply")}
                 label={t("reviews.reply")}
                 hint={t("reviews.reply_hint")}
                 rows={3}
                 maxLength={LIMITS.review_reply.max}
                 required
-                defaultValue={replying?.values?.reply}
-                error={replying?.errors?.reply}
               />
-              <div className="form-actions">
-                <button type="submit" className="btn btn-secondary" disabled={sendingReply}>
-                  {t("reviews.reply_submit")}
-                </button>
-              </div>
+              <FormActions busy={sendingReply} label={t("reviews.reply_submit")} className="btn btn-secondary" />
             </Form>
           ) : null}
         </div>

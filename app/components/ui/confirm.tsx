@@ -1,27 +1,52 @@
-import { Form, Link, useNavigate } from "@remix-run/react";
+import { Form, Link, useNavigate, useSearchParams } from "@remix-run/react";
 import { useRef, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { useFocusTrap } from "~/lib/focus-trap";
 import { usePending } from "~/lib/pending";
+import { FormActions } from "./form";
 
 /**
- * The confirmation step of a destructive action. The first button is a link to `?confirm=intent`,
- * which shows this panel with the real form, so the action is confirmed with or without
- * JavaScript; the action refuses the intent unless `confirmed=1` came with it. Its texts are
- * the market keys `confirm.<intent>_title`, `_text` and `_button`.
+ * The first step of a destructive action: a link to the page with `?confirm=intent`, which opens
+ * its ConfirmPanel.
+ */
+export function ConfirmLink({
+  from,
+  intent,
+  className = "btn btn-danger-ghost",
+  preventScrollReset,
+  children,
+}: {
+  from: string;
+  intent: string;
+  className?: string;
+  preventScrollReset?: boolean;
+  children: ReactNode;
+}) {
+  return (
+    <Link to={`${from}?confirm=${intent}`} className={className} preventScrollReset={preventScrollReset}>
+      {children}
+    </Link>
+  );
+}
+
+type PanelProps = { intent: string; cancelHref: string; children?: ReactNode };
+
+/**
+ * The confirmation step of a destructive action, shown while the URL asks for it
+ * (`?confirm=intent`) and the action is `allowed`. The first button is a ConfirmLink, which shows
+ * this panel with the real form, so the action is confirmed with or without JavaScript; the
+ * action refuses the intent unless `confirmed=1` came with it. Its texts are the market keys
+ * `confirm.<intent>_title`, `_text` and `_button`.
  *
  * With JavaScript it holds the keyboard while open, as a dialog does: focus moves into it, Tab
  * stays inside, Escape cancels, and focus goes back to the button that opened it.
  */
-export function ConfirmPanel({
-  intent,
-  cancelHref,
-  children,
-}: {
-  intent: string;
-  cancelHref: string;
-  children?: ReactNode;
-}) {
+export function ConfirmPanel({ allowed = true, ...panel }: PanelProps & { allowed?: boolean }) {
+  const [params] = useSearchParams();
+  return allowed && params.get("confirm") === panel.intent ? <OpenConfirmPanel {...panel} /> : null;
+}
+
+function OpenConfirmPanel({ intent, cancelHref, children }: PanelProps) {
   const { t } = useTranslation("market");
   const busy = usePending(intent);
   const navigate = useNavigate();
@@ -49,14 +74,11 @@ export function ConfirmPanel({
         <input type="hidden" name="intent" value={intent} />
         <input type="hidden" name="confirmed" value="1" />
         {children}
-        <div className="form-actions">
+        <FormActions busy={busy} label={t(`confirm.${intent}_button`)} className="btn btn-danger">
           <Link to={cancelHref} className="btn btn-ghost" preventScrollReset>
             {t("confirm.cancel")}
           </Link>
-          <button type="submit" className="btn btn-danger" disabled={busy}>
-            {t(`confirm.${intent}_button`)}
-          </button>
-        </div>
+        </FormActions>
       </Form>
     </section>
   );

@@ -1,14 +1,37 @@
-import type { InputHTMLAttributes, ReactNode, TextareaHTMLAttributes } from "react";
+import { Form, useActionData, type FormProps } from "@remix-run/react";
+import type { InputHTMLAttributes, ReactNode, SelectHTMLAttributes, TextareaHTMLAttributes } from "react";
+import { usePending } from "~/lib/pending";
 import type { FormErrorData } from "~/web/errors.server";
 
-type FieldFrameProps = { id: string; label: string; error?: string; hint?: ReactNode };
+/** What every field has: its name (and id, by default the name), its label, its error or hint. */
+type FieldBase = { name: string; label: string; error?: string; hint?: ReactNode; id?: string };
 
-/** Label above, the control, then its error (or hint) announced with it. */
-function FieldFrame({ id, label, error, hint, children }: FieldFrameProps & { children: ReactNode }) {
+/** The attributes that tie a control to its frame: id, name, and what announces its error or hint. */
+type ControlAttrs = { id: string; name: string; "aria-invalid"?: true; "aria-describedby"?: string };
+
+/** A field's frame apart from the rest of its props (those of its control). */
+function framed<P extends FieldBase>({ name, label, error, hint, id = name, ...control }: P) {
+  return [{ name, label, error, hint, id }, control] as const;
+}
+
+/** Label above, the control (drawn by `children` with its attributes), then its error (or hint) announced with it. */
+function FieldFrame({
+  name,
+  label,
+  error,
+  hint,
+  id,
+  children,
+}: FieldBase & { id: string; children: (attrs: ControlAttrs) => ReactNode }) {
   return (
     <div className={`field${error ? " has-error" : ""}`}>
       <label htmlFor={id}>{label}</label>
-      {children}
+      {children({
+        id,
+        name,
+        "aria-invalid": error ? true : undefined,
+        "aria-describedby": error ? `${id}-error` : hint ? `${id}-hint` : undefined,
+      })}
       {error ? (
         <p className="field-error" id={`${id}-error`}>
           {error}
@@ -22,41 +45,67 @@ function FieldFrame({ id, label, error, hint, children }: FieldFrameProps & { ch
   );
 }
 
-function ariaFor({ id, error, hint }: Omit<FieldFrameProps, "label">) {
-  return {
-    "aria-invalid": error ? true : undefined,
-    "aria-describedby": error ? `${id}-error` : hint ? `${id}-hint` : undefined,
-  };
+export function Field(props: FieldBase & InputHTMLAttributes<HTMLInputElement>) {
+  const [field, input] = framed(props);
+  return <FieldFrame {...field}>{(attrs) => <input {...attrs} {...input} />}</FieldFrame>;
 }
 
-type FieldProps = {
-  name: string;
-  label: string;
-  error?: string;
-  hint?: ReactNode;
-} & InputHTMLAttributes<HTMLInputElement>;
+export function TextAreaField(props: FieldBase & TextareaHTMLAttributes<HTMLTextAreaElement>) {
+  const [field, area] = framed(props);
+  return <FieldFrame {...field}>{(attrs) => <textarea {...attrs} {...area} />}</FieldFrame>;
+}
 
-export function Field({ name, label, error, hint, id = name, ...input }: FieldProps) {
+type SelectProps = FieldBase & {
+  options: readonly { value: string; label: string }[];
+  /** Selected at first; none selects the empty option. */
+  value?: string;
+  /** An empty first option that cannot be chosen again ("Selecione"). */
+  placeholder?: string;
+  /** An empty first option that can be chosen ("Qualquer"). */
+  anyLabel?: string;
+} & Omit<SelectHTMLAttributes<HTMLSelectElement>, "value" | "defaultValue">;
+
+export function SelectField(props: SelectProps) {
+  const [field, { options, value, placeholder, anyLabel, ...select }] = framed(props);
   return (
-    <FieldFrame id={id} label={label} error={error} hint={hint}>
-      <input id={id} name={name} {...ariaFor({ id, error, hint })} {...input} />
+    <FieldFrame {...field}>
+      {(attrs) => (
+        <select {...attrs} defaultValue={value ?? ""} {...select}>
+          {placeholder ? (
+            <option value="" disabled>
+              {placeholder}
+            </option>
+          ) : anyLabel !== undefined ? (
+            <option value="">{anyLabel}</option>
+          ) : null}
+          {options.map((o) => (
+            <option key={o.value} value={o.value}>
+              {o.label}
+            </option>
+          ))}
+        </select>
+      )}
     </FieldFrame>
   );
 }
 
-type TextAreaProps = {
-  name: string;
-  label: string;
-  error?: string;
-  hint?: ReactNode;
-} & TextareaHTMLAttributes<HTMLTextAreaElement>;
+/**
+ * Ties fields to a refused form: `field("message")` is the field's name, what the user typed
+ * (else `fallback`, e.g. the stored value) and its error, so nothing typed is lost.
+ */
+export function fieldsOf(data: FormErrorData | null | undefined) {
+  return (name: string, fallback?: string) => ({
+    name,
+    defaultValue: data?.values?.[name] ?? fallback,
+    error: data?.errors?.[name],
+  });
+}
 
-export function TextAreaField({ name, label, error, hint, id = name, ...area }: TextAreaProps) {
-  return (
-    <FieldFrame id={id} label={label} error={error} hint={hint}>
-      <textarea id={id} name={name} {...ariaFor({ id, error, hint })} {...area} />
-    </FieldFrame>
-  );
+/** The action's refusal when it belongs to the form posting `intent` (with no intent: any refusal). */
+export function useRefusal(intent?: string): FormErrorData | null {
+  const data = useActionData<FormErrorData>();
+  if (!data) return null;
+  return intent === undefined || data.values?.intent === intent ? data : null;
 }
 
 /** The form-level notice: alert-success or alert-danger, as the product's notification state (alert-success / alert-danger). */
@@ -72,4 +121,114 @@ export function Alert({ type, children }: { type: "success" | "danger"; children
 export function FormMessage({ data }: { data?: FormErrorData | null }) {
   if (!data?.message) return null;
   return <Alert type="danger">{data.message}</Alert>;
+}
+
+/**
+ * The page's own refusal, above everything: one that no form of the page shows beside itself
+ * (those posting one of `shownBy`, and any form showing an error on one of `fields`).
+ */
+export function PageRefusal({ shownBy = [], fields = [] }: { shownBy?: string[]; fields?: string[] }) {
+  const data = useActionData<FormErrorData>();
+  const shown = shownBy.includes(data?.values?.intent ?? "") || fields.some((field) => data?.errors?.[field]);
+  return <FormMessage data={shown ? null : data} />;
+}
+
+type SubmitProps = {
+  /** The form is being sent: the button is disabled and says `busyLabel` if there is one. */
+  busy?: boolean;
+  label: ReactNode;
+  busyLabel?: ReactNode;
+  className?: string;
+};
+
+export function SubmitButton({ busy, label, busyLabel, className = "btn btn-primary" }: SubmitProps) {
+  return (
+    <button type="submit" className={className} disabled={busy}>
+      {busy && busyLabel ? busyLabel : label}
+    </button>
+  );
+}
+
+/** The row under a form: what goes before (a cancel link), then the submit button. */
+export function FormActions({ children, ...submit }: SubmitProps & { children?: ReactNode }) {
+  return (
+    <div className="form-actions">
+      {children}
+      <SubmitButton {...submit} />
+    </div>
+  );
+}
+
+type FormCardProps = {
+  /** Names the ids: the heading is `${name}-title`. */
+  name: string;
+  title: ReactNode;
+  intro?: ReactNode;
+  /** The refusal of this form, shown above it. */
+  refusal?: FormErrorData | null;
+  /** The hidden intent that tells this form apart from the page's others. */
+  intent?: string;
+  heading?: "h2" | "h3";
+  className?: string;
+  id?: string;
+  /** Below the form, inside the card. */
+  footer?: ReactNode;
+  children: ReactNode;
+} & Pick<FormProps, "encType" | "preventScrollReset">;
+
+/** A card holding one form of a page: heading, intro, the form's refusal, then the form itself. */
+export function FormCard({
+  name,
+  title,
+  intro,
+  refusal,
+  intent,
+  heading: Heading = "h3",
+  className = "card",
+  id,
+  footer,
+  children,
+  encType,
+  preventScrollReset,
+}: FormCardProps) {
+  return (
+    <section className={className} id={id} aria-labelledby={`${name}-title`}>
+      <Heading id={`${name}-title`}>{title}</Heading>
+      {intro ? <p className="muted">{intro}</p> : null}
+      <FormMessage data={refusal} />
+      <Form method="post" encType={encType} className="stack" noValidate preventScrollReset={preventScrollReset}>
+        {intent ? <input type="hidden" name="intent" value={intent} /> : null}
+        {children}
+      </Form>
+      {footer}
+    </section>
+  );
+}
+
+/** A one-button form posting `intent` (and the hidden `fields`), disabled while it is being sent. */
+export function IntentButton({
+  intent,
+  fields = {},
+  className = "btn btn-secondary",
+  title,
+  children,
+}: {
+  intent: string;
+  fields?: Record<string, string>;
+  className?: string;
+  title?: string;
+  children: ReactNode;
+}) {
+  const busy = usePending(intent);
+  return (
+    <Form method="post">
+      <input type="hidden" name="intent" value={intent} />
+      {Object.entries(fields).map(([name, value]) => (
+        <input key={name} type="hidden" name={name} value={value} />
+      ))}
+      <button type="submit" className={className} disabled={busy} title={title}>
+        {children}
+      </button>
+    </Form>
+  );
 }

@@ -1,7 +1,8 @@
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { Field, FormMessage } from "~/components/ui/form";
+import { PasswordField } from "~/components/accounts/fields";
+import { Field, fieldsOf, FormActions, FormMessage } from "~/components/ui/form";
 import { titleMeta } from "~/lib/meta";
 import { usePending } from "~/lib/pending";
 import { requestEmailChange } from "~/services/accounts/verification.server";
@@ -73,30 +74,16 @@ function EmailSection({ refusal }: { refusal?: Refusal }) {
         <input type="hidden" name="intent" value="email" />
         <div className="grid-2">
           <Field
-            name="email"
+            {...fieldsOf(refusal)("email")}
             id="new-email"
             type="email"
             label={t("security.new_email")}
             autoComplete="email"
             required
-            defaultValue={refusal?.values?.email}
-            error={refusal?.errors?.email}
           />
-          <Field
-            name="password"
-            id="email-password"
-            type="password"
-            label={t("security.current_password")}
-            autoComplete="current-password"
-            required
-            error={refusal?.errors?.password}
-          />
+          <PasswordField data={refusal} id="email-password" label={t("security.current_password")} />
         </div>
-        <div className="form-actions">
-          <button type="submit" className="btn btn-primary" disabled={busy}>
-            {t("security.email_change_submit")}
-          </button>
-        </div>
+        <FormActions busy={busy} label={t("security.email_change_submit")} />
       </Form>
     </section>
   );

@@ -28,6 +28,22 @@ const FIGURE_LINKS: Record<string, string> = {
   contracts_completed_value_cents: "/contracts?status=completed",
 };
 
+/** The shortcuts under the chart, the first one highlighted: [where, label]. */
+const SHORTCUTS = {
+  merchant: [
+    ["/applications/awaiting-confirmation", "dashboard.go_pending"],
+    ["/contracts", "dashboard.go_contracts"],
+    ["/opportunities", "common:nav.my_opportunities"],
+    ["/opportunities/create", "dashboard.go_create"],
+  ],
+  freelancer: [
+    ["/applications/awaiting-confirmation", "dashboard.go_awaiting"],
+    ["/my-applications", "dashboard.go_my_applications"],
+    ["/contracts", "dashboard.go_contracts"],
+    ["/opportunities", "dashboard.go_opportunities"],
+  ],
+} as const;
+
 export default function DashboardPage() {
   const { t, i18n } = useTranslation("market");
   const { dashboard } = useLoaderData<typeof loader>();
@@ -85,37 +101,11 @@ export default function DashboardPage() {
       <section className="card">
         <h3>{t("dashboard.shortcuts")}</h3>
         <div className="action-row">
-          {role === "merchant" ? (
-            <>
-              <Link to="/applications/awaiting-confirmation" className="btn btn-secondary">
-                {t("dashboard.go_pending")}
-              </Link>
-              <Link to="/contracts" className="btn btn-ghost">
-                {t("dashboard.go_contracts")}
-              </Link>
-              <Link to="/opportunities" className="btn btn-ghost">
-                {t("nav.my_opportunities", { ns: "common" })}
-              </Link>
-              <Link to="/opportunities/create" className="btn btn-ghost">
-                {t("dashboard.go_create")}
-              </Link>
-            </>
-          ) : (
-            <>
-              <Link to="/applications/awaiting-confirmation" className="btn btn-secondary">
-                {t("dashboard.go_awaiting")}
-              </Link>
-              <Link to="/my-applications" className="btn btn-ghost">
-                {t("dashboard.go_my_applications")}
-              </Link>
-              <Link to="/contracts" className="btn btn-ghost">
-                {t("dashboard.go_contracts")}
-              </Link>
-              <Link to="/opportunities" className="btn btn-ghost">
-                {t("dashboard.go_opportunities")}
-              </Link>
-            </>
-          )}
+          {SHORTCUTS[role].map(([to, label], i) => (
+            <Link key={to} to={to} className={i === 0 ? "btn btn-secondary" : "btn btn-ghost"}>
+              {t(label)}
+            </Link>
+          ))}
         </div>
       </section>
     </div>

@@ -3,7 +3,7 @@ import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-r
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { Avatar } from "~/components/ui/avatar";
-import { Field, FormMessage, TextAreaField } from "~/components/ui/form";
+import { Field, fieldsOf, FormActions, FormCard, FormMessage, SelectField, TextAreaField } from "~/components/ui/form";
 import { titleMeta } from "~/lib/meta";
 import { updateProfile } from "~/services/accounts/accounts.server";
 import { requireUser } from "~/web/auth.server";
@@ -89,7 +89,7 @@ export default function ProfileSettingsPage() {
   const data = portfolioRefusal || emailRefused ? undefined : refusal;
   const busy = usePending(null);
   if (!user) return null;
-  const value = (field: "full_name" | "display_name" | "bio" | "city") => data?.values?.[field] ?? user[field] ?? "";
+  const field = fieldsOf(data);
   const remote = data?.values?.remote !== undefined ? ["1", "on", "true"].includes(data.values.remote) : user.remote;
   return (
     <div className="page">
@@ -121,44 +121,34 @@ export default function ProfileSettingsPage() {
           </div>
           <div className="grid-2">
             <Field
-              name="full_name"
+              {...field("full_name", user.full_name ?? "")}
               label={t("fields.full_name")}
               required
               maxLength={LIMITS.full_name.max}
-              defaultValue={value("full_name")}
-              error={data?.errors?.full_name}
             />
             <Field
-              name="display_name"
+              {...field("display_name", user.display_name ?? "")}
               label={t("fields.display_name_optional")}
               maxLength={LIMITS.display_name.max}
-              defaultValue={value("display_name")}
-              error={data?.errors?.display_name}
             />
           </div>
           <TextAreaField
-            name="bio"
+            {...field("bio", user.bio ?? "")}
             label={t("fields.bio")}
             rows={5}
             maxLength={LIMITS.bio.max}
-            defaultValue={value("bio")}
-            error={data?.errors?.bio}
           />
           <Field
-            name="skills"
+            {...field("skills", user.skills.join(", "))}
             label={t("fields.skills")}
             hint={t("fields.skills_hint")}
-            defaultValue={data?.values?.skills ?? user.skills.join(", ")}
-            error={data?.errors?.skills}
           />
           <div className="grid-2">
             <Field
-              name="city"
+              {...field("city", user.city ?? "")}
               label={t("fields.city_optional")}
               maxLength={LIMITS.city.max}
               autoComplete="address-level2"
-              defaultValue={value("city")}
-              error={data?.errors?.city}
             />
             <div className="field field-check">
               {/* Unticked boxes send nothing: the hidden field says "no" unless the box follows it. */}
@@ -168,14 +158,11 @@ export default function ProfileSettingsPage() {
               </label>
             </div>
           </div>
-          <div className="form-actions">
+          <FormActions busy={busy} label={t("actions.save")} busyLabel={t("actions.saving")}>
             <Link to="/profile" className="btn btn-ghost">
               {t("actions.cancel")}
             </Link>
-            <button type="submit" className="btn btn-primary" disabled={busy}>
-              {busy ? t("actions.saving") : t("actions.save")}
-            </button>
-          </div>
+          </FormActions>
         </Form>
       </section>
       {user.account_type === "freelancer" ? <PortfolioEditor items={portfolio} refusal={portfolioRefusal} /> : null}
@@ -190,41 +177,37 @@ function EmailSettings({ refusal }: { refusal?: { message?: string; errors?: Rec
   const { email } = useLoaderData<typeof loader>();
   const busy = usePending("email");
   return (
-    <section className="card form-card" id="email" aria-labelledby="email-title">
-      <h2 id="email-title">{t("email_settings.title")}</h2>
-      <p className="muted">{t("email_settings.intro")}</p>
-      <FormMessage data={refusal} />
-      <Form method="post" className="stack" noValidate>
-        <input type="hidden" name="intent" value="email" />
-        {(Object.keys(EMAIL_KIND_GROUPS) as EmailKindGroup[]).map((group) => (
-          <fieldset key={group} className="field email-kinds">
-            <legend>{t(`email_settings.groups.${group}`)}</legend>
-            {EMAIL_KIND_GROUPS[group].map((kind) => (
-              <label key={kind} className="checkbox-line">
-                <input type="checkbox" name="kinds" value={kind} defaultChecked={email.kinds[kind]} />{" "}
-                {t(`email_settings.kinds.${kind}`)}
-              </label>
-            ))}
-          </fieldset>
-        ))}
-        <div className={`field${refusal?.errors?.locale ? " has-error" : ""}`}>
-          <label htmlFor="email-locale">{t("email_settings.locale")}</label>
-          <select id="email-locale" name="locale" defaultValue={email.locale ?? ""}>
-            <option value="">{t("email_settings.locale_default")}</option>
-            {supportedLngs.map((lng) => (
-              <option key={lng} value={lng}>
-                {t(`email_settings.locales.${lng}`)}
-              </option>
-            ))}
-          </select>
-          {refusal?.errors?.locale ? <p className="field-error">{refusal.errors.locale}</p> : null}
-        </div>
-        <div className="form-actions">
-          <button type="submit" className="btn btn-primary" disabled={busy}>
-            {t("email_settings.save")}
-          </button>
-        </div>
-      </Form>
-    </section>
+    <FormCard
+      name="email"
+      id="email"
+      className="card form-card"
+      heading="h2"
+      title={t("email_settings.title")}
+      intro={t("email_settings.intro")}
+      refusal={refusal}
+      intent="email"
+    >
+      {(Object.keys(EMAIL_KIND_GROUPS) as EmailKindGroup[]).map((group) => (
+        <fieldset key={group} className="field email-kinds">
+          <legend>{t(`email_settings.groups.${group}`)}</legend>
+          {EMAIL_KIND_GROUPS[group].map((kind) => (
+            <label key={kind} className="checkbox-line">
+              <input type="checkbox" name="kinds" value={kind} defaultChecked={email.kinds[kind]} />{" "}
+              {t(`email_settings.kinds.${kind}`)}
+            </label>
+          ))}
+        </fieldset>
+      ))}
+      <SelectField
+        id="email-locale"
+        name="locale"
+        label={t("email_settings.locale")}
+        anyLabel={t("email_settings.locale_default")}
+        options={supportedLngs.map((lng) => ({ value: lng, label: t(`email_settings.locales.${lng}`) }))}
+        value={email.locale ?? ""}
+        error={refusal?.errors?.locale}
+      />
+      <FormActions busy={busy} label={t("email_settings.save")} />
+    </FormCard>
   );
 }

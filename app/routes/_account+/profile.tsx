@@ -1,13 +1,15 @@
 import { json, type LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { Avatar } from "~/components/ui/avatar";
+import { ProfileSheet } from "~/components/ui/profile-sheet";
 import { formatDate } from "~/lib/format";
 import { titleMeta } from "~/lib/meta";
 import { requireUser } from "~/web/auth.server";
 import { toUserJson } from "~/services/accounts/users.server";
 import { useRootData } from "~/lib/root-data";
 import { displayNameOf } from "~/lib/users";
+import { Tags } from "~/components/ui/tags";
+import { Facts } from "~/components/ui/facts";
 
 export const meta = titleMeta("titles.profile");
 
@@ -31,49 +33,33 @@ export default function ProfilePage() {
           {hidden.reason ? t("moderation.why", { ns: "market", reason: hidden.reason }) : null}
         </p>
       ) : null}
-      <section className="card profile-card">
-        <div className="profile-head">
-          <Avatar user={user} size="lg" />
-          <div>
-            <h2>{displayNameOf(user)}</h2>
-            {user.display_name ? <p className="muted">{user.full_name}</p> : null}
-            <span className={`badge badge-${user.account_type}`}>{t(`account_types.${user.account_type}`)}</span>
-          </div>
+      <ProfileSheet
+        person={user}
+        name={displayNameOf(user)}
+        action={
           <Link to="/pages/profile-setting" className="btn btn-secondary profile-edit">
             {t("profile.edit")}
           </Link>
-        </div>
-        <dl className="details">
-          <div>
-            <dt>{t("fields.email")}</dt>
-            <dd>{user.email}</dd>
-          </div>
-          <div>
-            <dt>{t("profile.member_since")}</dt>
-            <dd>{formatDate(user.created_at, i18n.language)}</dd>
-          </div>
-          <div className="wide">
-            <dt>{t("fields.bio")}</dt>
-            <dd>{user.bio || <span className="muted">{t("profile.no_bio")}</span>}</dd>
-          </div>
-          <div className="wide">
-            <dt>{t("fields.skills")}</dt>
-            <dd>
-              {user.skills.length ? (
-                <ul className="tags">
-                  {user.skills.map((skill) => (
-                    <li key={skill} className="tag">
-                      {skill}
-                    </li>
-                  ))}
-                </ul>
-              ) : (
-                <span className="muted">{t("profile.no_skills")}</span>
-              )}
-            </dd>
-          </div>
-        </dl>
-      </section>
+        }
+      >
+        <Facts
+          className="details"
+          items={[
+            { label: t("fields.email"), value: user.email },
+            { label: t("profile.member_since"), value: formatDate(user.created_at, i18n.language) },
+            {
+              label: t("fields.bio"),
+              value: user.bio || <span className="muted">{t("profile.no_bio")}</span>,
+              wide: true,
+            },
+            {
+              label: t("fields.skills"),
+              value: <Tags items={user.skills} empty={<span className="muted">{t("profile.no_skills")}</span>} />,
+              wide: true,
+            },
+          ]}
+        />
+      </ProfileSheet>
     </div>
   );
 }

@@ -2,14 +2,14 @@ import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-r
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { AuthLayout } from "~/components/accounts/auth-layout";
-import { Alert } from "~/components/ui/form";
+import { Alert, SubmitButton } from "~/components/ui/form";
 import { titleMeta } from "~/lib/meta";
 import { describeUnsubscribe, unsubscribe } from "~/services/messaging/email.server";
 import { AppError } from "~/services/platform/errors.server";
 import { getRequestT } from "~/web/i18n.server";
 import { usePending } from "~/lib/pending";
 
-// The link at the foot of every e-mail (README, "E-mail"): no sign-in, the signed token names the
+// The link at the foot of every e-mail (docs/product.md, e-mail): no sign-in, the signed token names the
 // user and the kind. GET asks (a link scanner opening it changes nothing); POST turns the kind
 // off, from the page's button or from a mail program's own button (RFC 8058 one-click: a POST of
 // "List-Unsubscribe=One-Click" to this address, whose body is not needed). A token that does not
@@ -46,21 +46,21 @@ export default function UnsubscribePage() {
   const acted = useActionData<typeof action>() as Data | undefined;
   const busy = usePending();
   const data = acted ?? loaded;
+  const settings = (
+    <Link to="/pages/profile-setting#email" className="link">
+      {t("unsubscribe.settings")}
+    </Link>
+  );
   if (!data.ok) {
     return (
-      <AuthLayout title={t("unsubscribe.invalid_title")}>
+      <AuthLayout title={t("unsubscribe.invalid_title")} footer={settings}>
         <Alert type="danger">{data.message}</Alert>
-        <p className="auth-switch">
-          <Link to="/pages/profile-setting#email" className="link">
-            {t("unsubscribe.settings")}
-          </Link>
-        </p>
       </AuthLayout>
     );
   }
   const kind = t(`email_settings.kinds.${data.kind}`);
   return (
-    <AuthLayout title={t("unsubscribe.title")}>
+    <AuthLayout title={t("unsubscribe.title")} footer={settings}>
       {acted?.ok ? (
         <Alert type="success">{t("unsubscribe.done", { kind })}</Alert>
       ) : data.unsubscribed ? (
@@ -69,16 +69,9 @@ export default function UnsubscribePage() {
         <Form method="post" className="stack">
           <p>{t("unsubscribe.confirm", { kind })}</p>
           <p className="muted">{t("unsubscribe.hint")}</p>
-          <button type="submit" className="btn btn-primary btn-block" disabled={busy}>
-            {t("unsubscribe.submit")}
-          </button>
+          <SubmitButton busy={busy} label={t("unsubscribe.submit")} className="btn btn-primary btn-block" />
         </Form>
       )}
-      <p className="auth-switch">
-        <Link to="/pages/profile-setting#email" className="link">
-          {t("unsubscribe.settings")}
-        </Link>
-      </p>
     </AuthLayout>
   );
 }

@@ -2,7 +2,8 @@ import { json, type ActionFunctionArgs } from "@remix-run/node";
 import { Form, Link, useActionData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { AuthLayout } from "~/components/accounts/auth-layout";
-import { Alert, Field, FormMessage } from "~/components/ui/form";
+import { EmailField } from "~/components/accounts/fields";
+import { Alert, FormMessage, SubmitButton } from "~/components/ui/form";
 import { forgotPasswordSchema } from "~/lib/schemas";
 import { titleMeta } from "~/lib/meta";
 import { requestPasswordReset } from "~/services/accounts/accounts.server";
@@ -32,27 +33,20 @@ export default function ForgotPasswordPage() {
   const data = useActionData<typeof action>();
   const busy = usePending();
   return (
-    <AuthLayout title={t("auth.forgot_title")} subtitle={t("auth.forgot_subtitle")}>
-      {data && "sent" in data && data.sent ? <Alert type="success">{data.sent}</Alert> : <FormMessage data={data} />}
-      <Form method="post" className="stack" noValidate>
-        <Field
-          name="email"
-          type="email"
-          label={t("fields.email")}
-          autoComplete="email"
-          required
-          defaultValue={data?.values?.email}
-          error={data?.errors?.email}
-        />
-        <button type="submit" className="btn btn-primary btn-block" disabled={busy}>
-          {t("actions.send_reset_link")}
-        </button>
-      </Form>
-      <p className="auth-switch">
+    <AuthLayout
+      title={t("auth.forgot_title")}
+      subtitle={t("auth.forgot_subtitle")}
+      footer={
         <Link to="/login" className="link">
           {t("auth.back_to_login")}
         </Link>
-      </p>
+      }
+    >
+      {data && "sent" in data && data.sent ? <Alert type="success">{data.sent}</Alert> : <FormMessage data={data} />}
+      <Form method="post" className="stack" noValidate>
+        <EmailField data={data} />
+        <SubmitButton busy={busy} label={t("actions.send_reset_link")} className="btn btn-primary btn-block" />
+      </Form>
     </AuthLayout>
   );
 }

@@ -2,7 +2,8 @@ import type { ActionFunctionArgs } from "@remix-run/node";
 import { Form, Link, useActionData, useSearchParams } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { AuthLayout } from "~/components/accounts/auth-layout";
-import { Field, FormMessage } from "~/components/ui/form";
+import { EmailField, PasswordField } from "~/components/accounts/fields";
+import { FormMessage, SubmitButton } from "~/components/ui/form";
 import { titleMeta } from "~/lib/meta";
 import { login } from "~/services/accounts/accounts.server";
 import { safeRedirect } from "~/web/auth.server";
@@ -39,7 +40,18 @@ export default function LoginPage() {
   const [params] = useSearchParams();
   const busy = usePending();
   return (
-    <AuthLayout title={t("auth.login_title")} subtitle={t("auth.login_subtitle")}>
+    <AuthLayout
+      title={t("auth.login_title")}
+      subtitle={t("auth.login_subtitle")}
+      footer={
+        <>
+          {t("auth.no_account")}{" "}
+          <Link to="/register" className="link">
+            {t("auth.create_account")}
+          </Link>
+        </>
+      }
+    >
       <FormMessage data={data} />
       <Form method="post" className="stack" noValidate>
         <input
@@ -47,38 +59,20 @@ export default function LoginPage() {
           name="redirectFrom"
           value={params.get("redirectFrom") ?? data?.values?.redirectFrom ?? ""}
         />
-        <Field
-          name="email"
-          type="email"
-          label={t("fields.email")}
-          autoComplete="email"
-          required
-          defaultValue={data?.values?.email}
-          error={data?.errors?.email}
-        />
-        <Field
-          name="password"
-          type="password"
-          label={t("fields.password")}
-          autoComplete="current-password"
-          required
-          error={data?.errors?.password}
-        />
+        <EmailField data={data} />
+        <PasswordField data={data} />
         <div className="row-between">
           <Link to="/forgot-password" className="link">
             {t("auth.forgot_link")}
           </Link>
         </div>
-        <button type="submit" className="btn btn-primary btn-block" disabled={busy}>
-          {busy ? t("actions.signing_in") : t("actions.sign_in")}
-        </button>
+        <SubmitButton
+          busy={busy}
+          label={t("actions.sign_in")}
+          busyLabel={t("actions.signing_in")}
+          className="btn btn-primary btn-block"
+        />
       </Form>
-      <p className="auth-switch">
-        {t("auth.no_account")}{" "}
-        <Link to="/register" className="link">
-          {t("auth.create_account")}
-        </Link>
-      </p>
     </AuthLayout>
   );
 }

@@ -3,7 +3,8 @@ import { LIMITS } from "~/lib/limits";
 import { Form, Link, useActionData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { AuthLayout } from "~/components/accounts/auth-layout";
-import { Field, FormMessage } from "~/components/ui/form";
+import { EmailField, PasswordField } from "~/components/accounts/fields";
+import { Field, fieldsOf, FormMessage, SubmitButton } from "~/components/ui/form";
 import { titleMeta } from "~/lib/meta";
 import { registerUser } from "~/services/accounts/accounts.server";
 import { getRequestT } from "~/web/i18n.server";
@@ -29,8 +30,20 @@ export default function RegisterPage() {
   const data = useActionData<typeof action>();
   const busy = usePending();
   const accountType = data?.values?.account_type ?? "freelancer";
+  const field = fieldsOf(data);
   return (
-    <AuthLayout title={t("auth.register_title")} subtitle={t("auth.register_subtitle")}>
+    <AuthLayout
+      title={t("auth.register_title")}
+      subtitle={t("auth.register_subtitle")}
+      footer={
+        <>
+          {t("auth.have_account")}{" "}
+          <Link to="/login" className="link">
+            {t("auth.sign_in_link")}
+          </Link>
+        </>
+      }
+    >
       <FormMessage data={data} />
       <Form method="post" className="stack" noValidate>
         <fieldset className={`field choice-group${data?.errors?.account_type ? " has-error" : ""}`}>
@@ -49,51 +62,27 @@ export default function RegisterPage() {
           {data?.errors?.account_type ? <p className="field-error">{data.errors.account_type}</p> : null}
         </fieldset>
         <Field
-          name="full_name"
+          {...field("full_name")}
           label={t("fields.full_name")}
           autoComplete="name"
           required
           maxLength={LIMITS.full_name.max}
-          defaultValue={data?.values?.full_name}
-          error={data?.errors?.full_name}
         />
         <Field
-          name="display_name"
+          {...field("display_name")}
           label={t("fields.display_name_optional")}
           autoComplete="nickname"
           maxLength={LIMITS.display_name.max}
-          defaultValue={data?.values?.display_name}
-          error={data?.errors?.display_name}
         />
-        <Field
-          name="email"
-          type="email"
-          label={t("fields.email")}
-          autoComplete="email"
-          required
-          defaultValue={data?.values?.email}
-          error={data?.errors?.email}
+        <EmailField data={data} />
+        <PasswordField data={data} fresh />
+        <SubmitButton
+          busy={busy}
+          label={t("actions.create_account")}
+          busyLabel={t("actions.creating_account")}
+          className="btn btn-primary btn-block"
         />
-        <Field
-          name="password"
-          type="password"
-          label={t("fields.password")}
-          autoComplete="new-password"
-          required
-          minLength={LIMITS.password.min}
-          hint={t("fields.password_hint")}
-          error={data?.errors?.password}
-        />
-        <button type="submit" className="btn btn-primary btn-block" disabled={busy}>
-          {busy ? t("actions.creating_account") : t("actions.create_account")}
-        </button>
       </Form>
-      <p className="auth-switch">
-        {t("auth.have_account")}{" "}
-        <Link to="/login" className="link">
-          {t("auth.sign_in_link")}
-        </Link>
-      </p>
     </AuthLayout>
   );
 }

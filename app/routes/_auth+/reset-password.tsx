@@ -1,9 +1,9 @@
-import { LIMITS } from "~/lib/limits";
 import { json, type LoaderFunctionArgs, type ActionFunctionArgs } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { AuthLayout } from "~/components/accounts/auth-layout";
-import { Alert, Field, FormMessage } from "~/components/ui/form";
+import { PasswordField } from "~/components/accounts/fields";
+import { Alert, FormMessage, SubmitButton } from "~/components/ui/form";
 import { titleMeta } from "~/lib/meta";
 import { findValidReset, resetPassword } from "~/services/accounts/accounts.server";
 import { getRequestT } from "~/web/i18n.server";
@@ -51,19 +51,8 @@ export default function ResetPasswordPage() {
           <FormMessage data={data} />
           <Form method="post" className="stack" noValidate>
             <input type="hidden" name="token" value={token} />
-            <Field
-              name="password"
-              type="password"
-              label={t("fields.new_password")}
-              autoComplete="new-password"
-              required
-              minLength={LIMITS.password.min}
-              hint={t("fields.password_hint")}
-              error={data?.errors?.password}
-            />
-            <button type="submit" className="btn btn-primary btn-block" disabled={busy}>
-              {t("actions.save_password")}
-            </button>
+            <PasswordField data={data} fresh label={t("fields.new_password")} />
+            <SubmitButton busy={busy} label={t("actions.save_password")} className="btn btn-primary btn-block" />
           </Form>
         </>
       )}

@@ -2,7 +2,7 @@ import { LIMITS } from "~/lib/limits";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { FormMessage, TextAreaField } from "~/components/ui/form";
+import { fieldsOf, FormActions, FormMessage, SelectField, TextAreaField } from "~/components/ui/form";
 import { MarketErrorBoundary } from "~/components/layout/error-boundary";
 import { PortfolioList } from "~/components/reputation/portfolio";
 import { PublicProfile } from "~/components/reputation/public-profile";
@@ -57,7 +57,6 @@ function InviteForm({ name, openings }: { name: string; openings: { uuid: string
   const { t } = useTranslation();
   const refusal = useActionData<typeof action>();
   const busy = usePending();
-  const errors = refusal?.errors ?? {};
   return (
     <section className="card" aria-labelledby="invite-title">
       <h3 id="invite-title">{t("invitations.invite_heading")}</h3>
@@ -66,44 +65,24 @@ function InviteForm({ name, openings }: { name: string; openings: { uuid: string
           <p className="muted">{t("invitations.invite_intro", { name })}</p>
           <FormMessage data={refusal} />
           <Form method="post" className="stack" noValidate>
-            <div className={`field${errors.opportunity ? " has-error" : ""}`}>
-              <label htmlFor="opportunity">{t("invitations.opportunity")}</label>
-              <select
-                id="opportunity"
-                name="opportunity"
-                required
-                defaultValue={refusal?.values?.opportunity ?? ""}
-                aria-invalid={errors.opportunity ? true : undefined}
-                aria-describedby={errors.opportunity ? "opportunity-error" : undefined}
-              >
-                <option value="">{t("invitations.choose")}</option>
-                {openings.map((o) => (
-                  <option key={o.uuid} value={o.uuid}>
-                    {o.title}
-                  </option>
-                ))}
-              </select>
-              {errors.opportunity ? (
-                <p className="field-error" id="opportunity-error">
-                  {errors.opportunity}
-                </p>
-              ) : null}
-            </div>
+            <SelectField
+              name="opportunity"
+              label={t("invitations.opportunity")}
+              anyLabel={t("invitations.choose")}
+              options={openings.map((o) => ({ value: o.uuid, label: o.title }))}
+              value={refusal?.values?.opportunity}
+              error={refusal?.errors?.opportunity}
+              required
+            />
             <TextAreaField
-              name="message"
+              {...fieldsOf(refusal)("message")}
               label={t("invitations.message")}
               hint={t("invitations.message_hint")}
               rows={3}
               maxLength={LIMITS.invite_message.max}
               required
-              defaultValue={refusal?.values?.message}
-              error={errors.message}
             />
-            <div className="form-actions">
-              <button type="submit" className="btn btn-primary" disabled={busy}>
-                {t("invitations.send")}
-              </button>
-            </div>
+            <FormActions busy={busy} label={t("invitations.send")} />
           </Form>
         </>
       ) : (

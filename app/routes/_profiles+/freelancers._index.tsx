@@ -6,6 +6,7 @@ import { useTranslation } from "react-i18next";
 import { MarketErrorBoundary } from "~/components/layout/error-boundary";
 import { EmptyState, PageHeader } from "~/components/ui/page-header";
 import { Pagination } from "~/components/ui/pagination";
+import { FormActions } from "~/components/ui/form";
 import { FreelancerCard } from "~/components/reputation/profile-card";
 import { listFromUrl } from "~/web/market-forms.server";
 import { marketTitleMeta } from "~/lib/market-meta";
@@ -82,16 +83,13 @@ export default function FreelancersPage() {
           <input type="checkbox" name="remote" value="1" defaultChecked={filters.remote === "1"} />{" "}
           {t("directory.remote")}
         </label>
-        <div className="form-actions">
+        <FormActions label={t("directory.apply")}>
           {filtered ? (
             <Link to="/freelancers" className="btn btn-ghost">
               {t("directory.clear")}
             </Link>
           ) : null}
-          <button type="submit" className="btn btn-primary">
-            {t("directory.apply")}
-          </button>
-        </div>
+        </FormActions>
       </Form>
       <p className="muted" role="status">
         {t("directory.count", { count: meta.total })}

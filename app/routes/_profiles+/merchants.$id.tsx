@@ -30,12 +30,12 @@ export default function MerchantProfilePage() {
       profile={profile}
       viewerId={viewerId}
       here={here}
-      facts={
-        <div>
-          <dt>{t("nav.opportunities")}</dt>
-          <dd>{t("public_profile.open_opportunities", { count: profile.open_opportunities_count })}</dd>
-        </div>
-      }
+      facts={[
+        {
+          label: t("nav.opportunities"),
+          value: t("public_profile.open_opportunities", { count: profile.open_opportunities_count }),
+        },
+      ]}
     >
       <ProfileReviews reviews={reviews.data} meta={reviews.meta} viewerId={viewerId} back={here} />
     </PublicProfile>

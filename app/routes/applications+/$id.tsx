@@ -6,7 +6,8 @@ import { Avatar } from "~/components/ui/avatar";
 import { ApplicationStatusBadge, OpportunityStatusBadge } from "~/components/marketplace/badges";
 import { MarketErrorBoundary } from "~/components/layout/error-boundary";
 import { loadApplicationFor } from "~/web/application-page.server";
-import { Breadcrumb } from "~/components/ui/page-header";
+import { Breadcrumb, PageHeader } from "~/components/ui/page-header";
+import { Facts } from "~/components/ui/facts";
 import { formatDate } from "~/lib/format";
 import { useRootData } from "~/lib/root-data";
 import { marketTitleMeta } from "~/lib/market-meta";
@@ -15,6 +16,7 @@ import { formatMoney } from "~/lib/money";
 import { displayNameOf } from "~/lib/users";
 import { requireUser } from "~/web/auth.server";
 import { pageId } from "~/web/params.server";
+import { Tags } from "~/components/ui/tags";
 
 export const meta = marketTitleMeta("titles.application");
 
@@ -41,30 +43,35 @@ export default function ApplicationPage() {
           ← {viewer === "merchant" ? t("applications.heading") : t("my_applications.heading")}
         </Link>
       </Breadcrumb>
-      <header className="page-header">
-        <div>
-          <h2>{t("application.heading")}</h2>
-          <p className="muted">
+      <PageHeader
+        title={t("application.heading")}
+        intro={
+          <>
             <Link to={`/opportunities/${a.opportunity.uuid}`} className="link">
               {a.opportunity.title}
             </Link>{" "}
             {a.opportunity.status !== "open" ? <OpportunityStatusBadge status={a.opportunity.status} /> : null}
-          </p>
-        </div>
-        <div className="page-header-actions">
-          <Link to={`/applications/${a.id}/messages`} className="btn btn-secondary">
-            {unreadHere ? t("messages.open_count", { count: unreadHere }) : t("messages.open")}
-          </Link>
-          {a.status === "accepted" ? (
-            <Link to={`/contracts/${a.id}`} className="btn btn-primary">
-              {t("application.contract_link")}
+          </>
+        }
+        actions={
+          <>
+            <Link to={`/applications/${a.id}/messages`} className="btn btn-secondary">
+              {unreadHere ? t("messages.open_count", { count: unreadHere }) : t("messages.open")}
             </Link>
-          ) : null}
-          <Link to={`/applications/${a.id}/negotiate`} className={`btn ${yourTurn ? "btn-primary" : "btn-secondary"}`}>
-            {negotiating ? t("application.negotiate") : t("application.view_negotiation")}
-          </Link>
-        </div>
-      </header>
+            {a.status === "accepted" ? (
+              <Link to={`/contracts/${a.id}`} className="btn btn-primary">
+                {t("application.contract_link")}
+              </Link>
+            ) : null}
+            <Link
+              to={`/applications/${a.id}/negotiate`}
+              className={`btn ${yourTurn ? "btn-primary" : "btn-secondary"}`}
+            >
+              {negotiating ? t("application.negotiate") : t("application.view_negotiation")}
+            </Link>
+          </>
+        }
+      />
 
       <div className="detail-layout">
         <div className="detail-main">
@@ -98,24 +105,18 @@ export default function ApplicationPage() {
             ) : (
               <p className="notice notice-info">{t("application.final")}</p>
             )}
-            <dl className="facts">
-              <div>
-                <dt>{t("application.price")}</dt>
-                <dd className="fact-strong">{formatMoney(a.price_cents, i18n.language)}</dd>
-              </div>
-              <div>
-                <dt>{t("application.delivery")}</dt>
-                <dd className="fact-strong">{days}</dd>
-              </div>
-              <div>
-                <dt>{t("negotiate.history")}</dt>
-                <dd>{t("application.history_count", { count: a.offers.length })}</dd>
-              </div>
-              <div>
-                <dt>{t("details.published")}</dt>
-                <dd>{formatDate(a.created_at, i18n.language)}</dd>
-              </div>
-            </dl>
+            <Facts
+              items={[
+                {
+                  label: t("application.price"),
+                  value: formatMoney(a.price_cents, i18n.language),
+                  valueClass: "fact-strong",
+                },
+                { label: t("application.delivery"), value: days, valueClass: "fact-strong" },
+                { label: t("negotiate.history"), value: t("application.history_count", { count: a.offers.length }) },
+                { label: t("details.published"), value: formatDate(a.created_at, i18n.language) },
+              ]}
+            />
             {actions.length ? (
               <p className="muted small">
                 {t("negotiate.actions")}:{" "}
@@ -147,15 +148,7 @@ export default function ApplicationPage() {
                     <RatingSummary rating={a.freelancer.rating} />
                   </div>
                 </div>
-                {a.freelancer.skills.length ? (
-                  <ul className="tags">
-                    {a.freelancer.skills.map((s) => (
-                      <li key={s} className="tag">
-                        {s}
-                      </li>
-                    ))}
-                  </ul>
-                ) : null}
+                <Tags items={a.freelancer.skills} />
               </>
             ) : (
               <div className="byline">

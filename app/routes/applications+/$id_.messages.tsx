@@ -1,12 +1,13 @@
 import { LIMITS } from "~/lib/limits";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useRevalidator } from "@remix-run/react";
+import { Link, useActionData, useLoaderData, useRevalidator } from "@remix-run/react";
 import { useEffect } from "react";
 import { useTranslation } from "react-i18next";
-import { FormMessage, TextAreaField } from "~/components/ui/form";
+import { fieldsOf, FormActions, FormCard, TextAreaField } from "~/components/ui/form";
+import { FilesField } from "~/components/ui/files-field";
 import { MarketErrorBoundary } from "~/components/layout/error-boundary";
 import { MessageThread } from "~/components/messaging/thread";
-import { Breadcrumb } from "~/components/ui/page-header";
+import { Breadcrumb, PageHeader } from "~/components/ui/page-header";
 import { formatDate } from "~/lib/format";
 import { MAX_MESSAGE_FILES } from "~/lib/market-constants";
 import { marketFormError, redirectWithMarketToast } from "~/web/market-forms.server";
@@ -63,7 +64,6 @@ export default function MessagesPage() {
     }, POLL_MS);
     return () => clearInterval(timer);
   }, [revalidator]);
-  const errors = data?.errors ?? {};
   return (
     <div className="page">
       <Breadcrumb>
@@ -76,12 +76,7 @@ export default function MessagesPage() {
           </Link>
         ) : null}
       </Breadcrumb>
-      <header className="page-header">
-        <div>
-          <h2>{t("messages.heading", { name: other ?? "?" })}</h2>
-          <p className="muted">{title}</p>
-        </div>
-      </header>
+      <PageHeader title={t("messages.heading", { name: other ?? "?" })} intro={title} />
       <div className="detail-layout">
         <div className="detail-main">
           <section className="card" aria-labelledby="thread-title">
@@ -91,51 +86,30 @@ export default function MessagesPage() {
             <MessageThread applicationId={id} messages={conversation.data} viewer={viewer} />
           </section>
           {conversation.open ? (
-            <section className="card" aria-labelledby="send-title">
-              <h3 id="send-title">{t("messages.send_heading")}</h3>
-              <FormMessage data={data} />
-              <Form method="post" encType="multipart/form-data" className="stack" noValidate preventScrollReset>
-                <TextAreaField
-                  name="body"
-                  label={t("messages.body")}
-                  rows={3}
-                  maxLength={LIMITS.message_body.max}
-                  required
-                  defaultValue={data?.values?.body}
-                  error={errors.body}
-                />
-                <div className={`field${errors.files ? " has-error" : ""}`}>
-                  <label htmlFor="files">{t("contract.deliver_files")}</label>
-                  <input
-                    id="files"
-                    name="files"
-                    type="file"
-                    multiple
-                    aria-describedby={errors.files ? "files-error" : "files-hint"}
-                    aria-invalid={errors.files ? true : undefined}
-                  />
-                  {errors.files ? (
-                    <p className="field-error" id="files-error">
-                      {errors.files}
-                    </p>
-                  ) : (
-                    <p className="field-hint" id="files-hint">
-                      {t("contract.files_hint", { max: MAX_MESSAGE_FILES })}
-                    </p>
-                  )}
-                </div>
-                <div className="form-actions">
-                  <button type="submit" className="btn btn-primary" disabled={busy}>
-                    {t("messages.send")}
-                  </button>
-                </div>
-              </Form>
-              {conversation.closes_at ? (
-                <p className="muted small">
-                  {t("messages.closes_at", { date: formatDate(conversation.closes_at, i18n.language) })}
-                </p>
-              ) : null}
-            </section>
+            <FormCard
+              name="send"
+              title={t("messages.send_heading")}
+              refusal={data}
+              encType="multipart/form-data"
+              preventScrollReset
+              footer={
+                conversation.closes_at ? (
+                  <p className="muted small">
+                    {t("messages.closes_at", { date: formatDate(conversation.closes_at, i18n.language) })}
+                  </p>
+                ) : null
+              }
+            >
+              <TextAreaField
+                {...fieldsOf(data)("body")}
+                label={t("messages.body")}
+                rows={3}
+                maxLength={LIMITS.message_body.max}
+                required
+              />
+              <FilesField error={data?.errors?.files} max={MAX_MESSAGE_FILES} />
+              <FormActions busy={busy} label={t("messages.send")} />
+            </FormCard>
           ) : (
             <p className="notice notice-info">{t("messages.closed")}</p>
           )}

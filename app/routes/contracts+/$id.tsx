@@ -1,17 +1,20 @@
 import { LIMITS } from "~/lib/limits";
-import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { FormMessage, TextAreaField } from "~/components/ui/form";
+import { fieldsOf, FormActions, FormCard, PageRefusal, TextAreaField, useRefusal } from "~/components/ui/form";
+import { ActionsCard } from "~/components/ui/actions";
 import { ConfirmPanel } from "~/components/ui/confirm";
+import { Facts } from "~/components/ui/facts";
+import { FilesField } from "~/components/ui/files-field";
 import { ContractStatusBadge, ContractTimeline, DueCountdown, daysUntil } from "~/components/contracts/contract";
 import { MarketErrorBoundary } from "~/components/layout/error-boundary";
 import { DisputeSection } from "~/components/contracts/dispute";
 import { ContractReviewsSection } from "~/components/reputation/reviews";
-import { Breadcrumb } from "~/components/ui/page-header";
+import { Breadcrumb, PageHeader } from "~/components/ui/page-header";
 import { formatDate } from "~/lib/format";
 import { MAX_DELIVERY_FILES, REVIEW_DAYS } from "~/lib/market-constants";
-import { marketFormError, redirectWithMarketToast, requireConfirmed } from "~/web/market-forms.server";
+import { intentAction } from "~/web/intent-action.server";
 import { orRefusal } from "~/web/errors.server";
 import { marketTitleMeta } from "~/lib/market-meta";
 import { formatMoney } from "~/lib/money";
@@ -27,8 +30,8 @@ import {
   requestChanges,
 } from "~/services/contracts/contracts.server";
 import { addDisputeStatement, openDispute } from "~/services/contracts/disputes.server";
-import { DELIVERY_FORM, readFilesForm } from "~/web/bodies.server";
 import { getContractReviews, replyToReview, writeReview } from "~/services/reputation/reviews.server";
+import { DELIVERY_FORM } from "~/web/bodies.server";
 import { pageId } from "~/web/params.server";
 import { usePending } from "~/lib/pending";
 
@@ -52,175 +55,131 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 export async function action({ request, params }: ActionFunctionArgs) {
   const user = await requireUser(request);
   const id = pageId(params, "id");
-  const here = `/contracts/${id}`;
-  let values: Record<string, string> = {};
-  try {
-    const form = await readFilesForm(request, DELIVERY_FORM);
-    values = form.values;
-    switch (values.intent) {
-      case "deliver":
-        await deliverContract(user, id, { message: values.message }, form.files);
-        return redirectWithMarketToast(request, here, "toasts.delivered");
-      case "request_changes":
-        await requestChanges(user, id, { message: values.message });
-        return redirectWithMarketToast(request, here, "toasts.changes_requested");
-      case "approve":
-        await approveContract(user, id);
-        return redirectWithMarketToast(request, here, "toasts.approved");
-      case "cancel_contract":
-        requireConfirmed(values, `${here}?confirm=cancel_contract`);
-        await cancelContract(user, id, { reason: values.reason });
-        return redirectWithMarketToast(request, here, "toasts.contract_cancelled");
-      case "request_cancellation":
-        requireConfirmed(values, `${here}?confirm=request_cancellation`);
-        await requestCancellation(user, id, { reason: values.reason });
-        return redirectWithMarketToast(request, here, "toasts.cancellation_requested");
-      case "accept_cancellation":
-        requireConfirmed(values, `${here}?confirm=accept_cancellation`);
-        await acceptCancellation(user, id);
-        return redirectWithMarketToast(request, here, "toasts.cancellation_accepted");
-      case "decline_cancellation":
-        await declineCancellation(user, id);
-        return redirectWithMarketToast(request, here, "toasts.cancellation_declined");
-      case "open_dispute":
-        await openDispute(user, id, { reason: values.reason, statement: values.statement }, form.files);
-        return redirectWithMarketToast(request, here, "toasts.dispute_opened");
-      case "dispute_statement":
-        await addDisputeStatement(user, id, { statement: values.statement }, form.files);
-        return redirectWithMarketToast(request, here, "toasts.dispute_statement");
-      case "review":
-        await writeReview(user, id, { rating: values.rating, comment: values.comment });
-        return redirectWithMarketToast(request, here, "toasts.review_saved");
-      case "reply":
-        await replyToReview(user, values.review_id ?? "", { reply: values.reply });
-        return redirectWithMarketToast(request, here, "toasts.review_reply_saved");
-      default:
-        return redirect(here);
-    }
-  } catch (error) {
-    return marketFormError(request, error, values);
-  }
+  return intentAction(
+    request,
+    { here: `/contracts/${id}`, body: DELIVERY_FORM },
+    {
+      deliver: {
+        toast: "toasts.delivered",
+        run: ({ values, files }) => deliverContract(user, id, { message: values.message }, files),
+      },
+      request_changes: {
+        toast: "toasts.changes_requested",
+        run: ({ values }) => requestChanges(user, id, { message: values.message }),
+      },
+      approve: { toast: "toasts.approved", run: () => approveContract(user, id) },
+      cancel_contract: {
+        confirm: true,
+        toast: "toasts.contract_cancelled",
+        run: ({ values }) => cancelContract(user, id, { reason: values.reason }),
+      },
+      request_cancellation: {
+        confirm: true,
+        toast: "toasts.cancellation_requested",
+        run: ({ values }) => requestCancellation(user, id, { reason: values.reason }),
+      },
+      accept_cancellation: {
+        confirm: true,
+        toast: "toasts.cancellation_accepted",
+        run: () => acceptCancellation(user, id),
+      },
+      decline_cancellation: { toast: "toasts.cancellation_declined", run: () => declineCancellation(user, id) },
+      open_dispute: {
+        toast: "toasts.dispute_opened",
+        run: ({ values, files }) =>
+          openDispute(user, id, { reason: values.reason, statement: values.statement }, files),
+      },
+      dispute_statement: {
+        toast: "toasts.dispute_statement",
+        run: ({ values, files }) => addDisputeStatement(user, id, { statement: values.statement }, files),
+      },
+      review: {
+        toast: "toasts.review_saved",
+        run: ({ values }) => writeReview(user, id, { rating: values.rating, comment: values.comment }),
+      },
+      reply: {
+        toast: "toasts.review_reply_saved",
+        run: ({ values }) => replyToReview(user, values.review_id ?? "", { reply: values.reply }),
+      },
+    },
+  );
 }
 
 function DeliverForm() {
   const { t } = useTranslation("market");
-  const data = useActionData<typeof action>();
+  const data = useRefusal();
   const busy = usePending("deliver");
   // A delivery too large to read comes back without its fields, but with the error on the files.
   const mine = data?.values?.intent === "deliver" || data?.errors?.files ? data : null;
-  const errors = mine?.errors ?? {};
+  const field = fieldsOf(mine);
   return (
-    <section className="card" aria-labelledby="deliver-title">
-      <h3 id="deliver-title">{t("contract.deliver_heading")}</h3>
-      <p className="muted">{t("contract.deliver_intro")}</p>
-      <FormMessage data={mine} />
-      <Form method="post" encType="multipart/form-data" className="stack" noValidate>
-        <input type="hidden" name="intent" value="deliver" />
-        <TextAreaField
-          name="message"
-          label={t("contract.deliver_message")}
-          rows={4}
-          maxLength={LIMITS.delivery_message.max}
-          required
-          defaultValue={mine?.values?.message}
-          error={errors.message}
-        />
-        <div className={`field${errors.files ? " has-error" : ""}`}>
-          <label htmlFor="files">{t("contract.deliver_files")}</label>
-          <input
-            id="files"
-            name="files"
-            type="file"
-            multiple
-            accept={ACCEPT}
-            aria-invalid={errors.files ? true : undefined}
-            aria-describedby={errors.files ? "files-error" : "files-hint"}
-          />
-          {errors.files ? (
-            <p className="field-error" id="files-error">
-              {errors.files}
-            </p>
-          ) : (
-            <p className="field-hint" id="files-hint">
-              {t("contract.files_hint", { max: MAX_DELIVERY_FILES })}
-            </p>
-          )}
-        </div>
-        <div className="form-actions">
-          <button type="submit" className="btn btn-primary" disabled={busy}>
-            {busy ? t("contract.deliver_submitting") : t("contract.deliver_submit")}
-          </button>
-        </div>
-      </Form>
-    </section>
+    <FormCard
+      name="deliver"
+      title={t("contract.deliver_heading")}
+      intro={t("contract.deliver_intro")}
+      refusal={mine}
+      intent="deliver"
+      encType="multipart/form-data"
+    >
+      <TextAreaField
+        {...field("message")}
+        label={t("contract.deliver_message")}
+        rows={4}
+        maxLength={LIMITS.delivery_message.max}
+        required
+      />
+      <FilesField error={mine?.errors?.files} accept={ACCEPT} max={MAX_DELIVERY_FILES} />
+      <FormActions busy={busy} label={t("contract.deliver_submit")} busyLabel={t("contract.deliver_submitting")} />
+    </FormCard>
   );
 }
 
 function ChangesForm() {
   const { t } = useTranslation("market");
-  const data = useActionData<typeof action>();
   const busy = usePending("request_changes");
-  const mine = data?.values?.intent === "request_changes" ? data : null;
+  const mine = useRefusal("request_changes");
   return (
-    <section className="card" aria-labelledby="changes-title">
-      <h3 id="changes-title">{t("contract.changes_heading")}</h3>
-      <p className="muted">{t("contract.changes_intro")}</p>
-      <FormMessage data={mine} />
-      <Form method="post" className="stack" noValidate>
-        <input type="hidden" name="intent" value="request_changes" />
-        <TextAreaField
-          name="message"
-          label={t("contract.changes_message")}
-          rows={4}
-          maxLength={LIMITS.change_request_message.max}
-          required
-          defaultValue={mine?.values?.message}
-          error={mine?.errors?.message}
-        />
-        <div className="form-actions">
-          <button type="submit" className="btn btn-secondary" disabled={busy}>
-            {t("contract.changes_submit")}
-          </button>
-        </div>
-      </Form>
-    </section>
+    <FormCard
+      name="changes"
+      title={t("contract.changes_heading")}
+      intro={t("contract.changes_intro")}
+      refusal={mine}
+      intent="request_changes"
+    >
+      <TextAreaField
+        {...fieldsOf(mine)("message")}
+        label={t("contract.changes_message")}
+        rows={4}
+        maxLength={LIMITS.change_request_message.max}
+        required
+      />
+      <FormActions busy={busy} label={t("contract.changes_submit")} className="btn btn-secondary" />
+    </FormCard>
   );
 }
 
 /** The reason asked for by a confirmation step, with what was typed and its error. */
 function ReasonField({ intent }: { intent: string }) {
   const { t } = useTranslation("market");
-  const data = useActionData<typeof action>();
-  const mine = data?.values?.intent === intent ? data : null;
+  const mine = useRefusal(intent);
   return (
     <TextAreaField
-      name="reason"
+      {...fieldsOf(mine)("reason")}
       label={t("contract.reason")}
       rows={3}
       maxLength={LIMITS.cancel_reason.max}
       required
-      defaultValue={mine?.values?.reason}
-      error={mine?.errors?.reason}
     />
   );
 }
 
 export default function ContractPage() {
   const { contract: c, reviews, viewer, now } = useLoaderData<typeof loader>();
-  const data = useActionData<typeof action>();
   const { t, i18n } = useTranslation("market");
-  const [params] = useSearchParams();
-  const approving = usePending("approve");
-  const declining = usePending("decline_cancellation");
   const here = `/contracts/${c.id}`;
-  const confirm = params.get("confirm");
   const actions = c.allowed_actions;
   const other = viewer === "merchant" ? c.freelancer : c.merchant;
-  const formIntents = ["deliver", "request_changes", "review", "reply", "open_dispute", "dispute_statement"];
-  const pageError =
-    data && !formIntents.includes(data.values?.intent ?? "") && !data.errors?.files && !data.errors?.reason
-      ? data
-      : null;
+  const refusal = useRefusal();
   const date = (iso: string | null) => (iso ? formatDate(iso, i18n.language) : "");
 
   return (
@@ -233,10 +192,10 @@ export default function ContractPage() {
           {t("contract.application_link")}
         </Link>
       </Breadcrumb>
-      <header className="page-header">
-        <div>
-          <h2>{t("contract.heading")}</h2>
-          <p className="muted">
+      <PageHeader
+        title={t("contract.heading")}
+        intro={
+          <>
             <Link to={`/opportunities/${c.opportunity.uuid}`} className="link">
               {c.opportunity.title}
             </Link>{" "}
@@ -244,27 +203,22 @@ export default function ContractPage() {
             {t(viewer === "merchant" ? "contracts.with_freelancer" : "contracts.with_merchant", {
               name: other.display_name ?? "?",
             })}
-          </p>
-        </div>
-        <div className="page-header-actions">
-          <ContractStatusBadge status={c.status} overdue={c.overdue} />
-        </div>
-      </header>
+          </>
+        }
+        actions={<ContractStatusBadge status={c.status} overdue={c.overdue} />}
+      />
 
-      <FormMessage data={pageError} />
-      {confirm === "cancel_contract" && actions.includes("cancel") ? (
-        <ConfirmPanel intent="cancel_contract" cancelHref={here}>
-          <ReasonField intent="cancel_contract" />
-        </ConfirmPanel>
-      ) : null}
-      {confirm === "request_cancellation" && actions.includes("request_cancellation") ? (
-        <ConfirmPanel intent="request_cancellation" cancelHref={here}>
-          <ReasonField intent="request_cancellation" />
-        </ConfirmPanel>
-      ) : null}
-      {confirm === "accept_cancellation" && actions.includes("accept_cancellation") ? (
-        <ConfirmPanel intent="accept_cancellation" cancelHref={here} />
-      ) : null}
+      <PageRefusal
+        shownBy={["deliver", "request_changes", "review", "reply", "open_dispute", "dispute_statement"]}
+        fields={["files", "reason"]}
+      />
+      <ConfirmPanel intent="cancel_contract" cancelHref={here} allowed={actions.includes("cancel")}>
+        <ReasonField intent="cancel_contract" />
+      </ConfirmPanel>
+      <ConfirmPanel intent="request_cancellation" cancelHref={here} allowed={actions.includes("request_cancellation")}>
+        <ReasonField intent="request_cancellation" />
+      </ConfirmPanel>
+      <ConfirmPanel intent="accept_cancellation" cancelHref={here} allowed={actions.includes("accept_cancellation")} />
 
       <div className="detail-layout">
         <div className="detail-main">
@@ -315,98 +269,62 @@ export default function ContractPage() {
                     })}
               </p>
             ) : null}
-            <dl className="facts">
-              <div>
-                <dt>{t("contract.price")}</dt>
-                <dd className="fact-strong">{formatMoney(c.price_cents, i18n.language)}</dd>
-              </div>
-              <div>
-                <dt>{t("contract.delivery")}</dt>
-                <dd className="fact-strong">{t("applications.days", { count: c.delivery_days })}</dd>
-              </div>
-              <div>
-                <dt>{t("contract.hired_at")}</dt>
-                <dd>{date(c.created_at)}</dd>
-              </div>
-              <div>
-                <dt>{t("contract.due_at")}</dt>
-                <dd>
-                  {date(c.due_at)}
-                  {c.status === "in_progress" ? (
+            <Facts
+              items={[
+                {
+                  label: t("contract.price"),
+                  value: formatMoney(c.price_cents, i18n.language),
+                  valueClass: "fact-strong",
+                },
+                {
+                  label: t("contract.delivery"),
+                  value: t("applications.days", { count: c.delivery_days }),
+                  valueClass: "fact-strong",
+                },
+                { label: t("contract.hired_at"), value: date(c.created_at) },
+                {
+                  label: t("contract.due_at"),
+                  value: (
                     <>
-                      <br />
-                      <DueCountdown dueAt={c.due_at} now={now} />
+                      {date(c.due_at)}
+                      {c.status === "in_progress" ? (
+                        <>
+                          <br />
+                          <DueCountdown dueAt={c.due_at} now={now} />
+                        </>
+                      ) : null}
                     </>
-                  ) : null}
-                </dd>
-              </div>
-              <div>
-                <dt>{t("contract.deliveries")}</dt>
-                <dd>{c.deliveries_count}</dd>
-              </div>
-            </dl>
+                  ),
+                },
+                { label: t("contract.deliveries"), value: c.deliveries_count },
+              ]}
+            />
           </section>
 
-          <section className="card" aria-labelledby="actions-title">
-            <h3 id="actions-title">{t("contract.actions")}</h3>
-            {actions.length === 0 ? (
-              <p className="muted">{t("contract.no_actions")}</p>
-            ) : (
-              <div className="action-row">
-                {actions.includes("approve") ? (
-                  <Form method="post">
-                    <input type="hidden" name="intent" value="approve" />
-                    <button
-                      type="submit"
-                      className="btn btn-primary"
-                      disabled={approving}
-                      title={t("contract.approve_hint")}
-                    >
-                      ✓ {t("contract.approve")}
-                    </button>
-                  </Form>
-                ) : null}
-                {actions.includes("deliver") ? (
-                  <a href="#deliver-title" className="btn btn-secondary">
-                    {t("contract.deliver_heading")}
-                  </a>
-                ) : null}
-                {actions.includes("request_changes") ? (
-                  <a href="#changes-title" className="btn btn-secondary">
-                    {t("contract.changes_heading")}
-                  </a>
-                ) : null}
-                {actions.includes("accept_cancellation") ? (
-                  <Link to={`${here}?confirm=accept_cancellation`} className="btn btn-danger-ghost">
-                    {t("contract.accept_cancellation")}
-                  </Link>
-                ) : null}
-                {actions.includes("decline_cancellation") ? (
-                  <Form method="post">
-                    <input type="hidden" name="intent" value="decline_cancellation" />
-                    <button type="submit" className="btn btn-secondary" disabled={declining}>
-                      {t("contract.decline_cancellation")}
-                    </button>
-                  </Form>
-                ) : null}
-                {actions.includes("cancel") ? (
-                  <Link to={`${here}?confirm=cancel_contract`} className="btn btn-danger-ghost">
-                    {viewer === "merchant" ? t("contract.cancel") : t("contract.withdraw")}
-                  </Link>
-                ) : null}
-                {actions.includes("request_cancellation") ? (
-                  <Link to={`${here}?confirm=request_cancellation`} className="btn btn-danger-ghost">
-                    {t("contract.request_cancellation")}
-                  </Link>
-                ) : null}
-                {actions.includes("open_dispute") ? (
-                  <a href="#dispute-title" className="btn btn-danger-ghost">
-                    {t("dispute.open_heading")}
-                  </a>
-                ) : null}
-              </div>
-            )}
-          </section>
+          <ActionsCard
+            title={t("contract.actions")}
+            empty={t("contract.no_actions")}
+            here={here}
+            open={actions}
+            moves={{
+              approve: {
+                post: "approve",
+                primary: true,
+                title: t("contract.approve_hint"),
+                label: `✓ ${t("contract.approve")}`,
+              },
+              deliver: { jump: "deliver-title", label: t("contract.deliver_heading") },
+              request_changes: { jump: "changes-title", label: t("contract.changes_heading") },
+              accept_cancellation: { confirm: "accept_cancellation", label: t("contract.accept_cancellation") },
+              decline_cancellation: { post: "decline_cancellation", label: t("contract.decline_cancellation") },
+              cancel: {
+                confirm: "cancel_contract",
+                label: viewer === "merchant" ? t("contract.cancel") : t("contract.withdraw"),
+              },
+              request_cancellation: { confirm: "request_cancellation", label: t("contract.request_cancellation") },
+              open_dispute: { jump: "dispute-title", label: t("dispute.open_heading") },
+            }}
+          />
 
           {actions.includes("deliver") ? <DeliverForm /> : null}
           {actions.includes("request_changes") ? <ChangesForm /> : null}
@@ -415,7 +333,7 @@ export default function ContractPage() {
             viewer={viewer}
             canOpen={actions.includes("open_dispute")}
             canAddStatement={actions.includes("add_dispute_statement")}
-            data={data}
+            data={refusal}
           />
           <ContractReviewsSection reviews={reviews} otherName={other.display_name ?? "?"} here={here} />
         </div>

@@ -1,32 +1,36 @@
 import { LIMITS } from "~/lib/limits";
 import { RatingSummary } from "~/components/reputation/rating";
-import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { Avatar } from "~/components/ui/avatar";
-import { FormMessage, TextAreaField } from "~/components/ui/form";
+import {
+  fieldsOf,
+  FormActions,
+  FormCard,
+  PageRefusal,
+  IntentButton,
+  TextAreaField,
+  useRefusal,
+} from "~/components/ui/form";
 import { ApplicationStatusBadge, OpportunityStatusBadge } from "~/components/marketplace/badges";
-import { ConfirmPanel } from "~/components/ui/confirm";
+import { ConfirmLink, ConfirmPanel } from "~/components/ui/confirm";
+import { Facts } from "~/components/ui/facts";
+import { Tags } from "~/components/ui/tags";
 import { MarketErrorBoundary } from "~/components/layout/error-boundary";
-import { Budget, formatDay } from "~/components/marketplace/opportunity-card";
+import { Budget, formatDay, usePlace } from "~/components/marketplace/opportunity-card";
 import { TermsFields } from "~/components/marketplace/offers";
 import { Breadcrumb } from "~/components/ui/page-header";
 import { ReportLink } from "~/components/ui/report-link";
 import { formatDate } from "~/lib/format";
-import {
-  marketFormError,
-  priceInput,
-  redirectWithMarketToast,
-  requireConfirmed,
-  type PriceFields,
-} from "~/web/market-forms.server";
+import { intentAction, withResult } from "~/web/intent-action.server";
+import { priceInput, type PriceFields } from "~/web/market-forms.server";
 import { orRefusal } from "~/web/errors.server";
 import { applyInputSchema } from "~/lib/market-schemas";
 import { errorTitle } from "~/lib/market-meta";
 import { translateCommon } from "~/lib/meta";
 import { applyToOpportunity } from "~/services/marketplace/applications.server";
 import { requireUser } from "~/web/auth.server";
-import { formValues, readForm } from "~/web/bodies.server";
 import {
   closeOpportunity,
   deleteOpportunity,
@@ -59,81 +63,53 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 export async function action({ request, params }: ActionFunctionArgs) {
   const user = await requireUser(request);
   const uuid = params.uuid!;
-  const here = `/opportunities/${uuid}`;
-  let values: Record<string, string> = {};
-  try {
-    values = formValues(await readForm(request));
-    switch (values.intent) {
-      case "apply": {
-        const application = await applyToOpportunity(user, uuid, priceInput(values, PRICES, applyInputSchema));
-        return redirectWithMarketToast(request, `/applications/${application.id}`, "toasts.applied");
-      }
-      case "close":
-        requireConfirmed(values, `${here}?confirm=close`);
-        await closeOpportunity(user, uuid);
-        return redirectWithMarketToast(request, here, "toasts.closed");
-      case "reopen":
-        await reopenOpportunity(user, uuid);
-        return redirectWithMarketToast(request, here, "toasts.reopened");
-      case "delete":
-        requireConfirmed(values, `${here}?confirm=delete`);
-        await deleteOpportunity(user, uuid);
-        return redirectWithMarketToast(request, "/opportunities", "toasts.deleted");
-      default:
-        return redirect(here);
-    }
-  } catch (error) {
-    return marketFormError(request, error, values, PRICES);
-  }
+  return intentAction(
+    request,
+    { here: `/opportunities/${uuid}`, prices: PRICES },
+    {
+      apply: withResult({
+        toast: "toasts.applied",
+        run: ({ values }) => applyToOpportunity(user, uuid, priceInput(values, PRICES, applyInputSchema)),
+        to: (application) => `/applications/${application.id}`,
+      }),
+      close: { confirm: true, toast: "toasts.closed", run: () => closeOpportunity(user, uuid) },
+      reopen: { toast: "toasts.reopened", run: () => reopenOpportunity(user, uuid) },
+      delete: {
+        confirm: true,
+        toast: "toasts.deleted",
+        to: "/opportunities",
+        run: () => deleteOpportunity(user, uuid),
+      },
+    },
+  );
 }
 
 function ApplyForm() {
   const { t } = useTranslation("market");
-  const data = useActionData<typeof action>();
   const busy = usePending("apply");
-  const mine = data?.values?.intent === "apply" ? data : null;
-  const errors = mine?.errors ?? {};
+  const mine = useRefusal("apply");
   return (
-    <section className="card" id="apply" aria-labelledby="apply-title">
-      <h3 id="apply-title">{t("apply.heading")}</h3>
-      <p className="muted">{t("apply.intro")}</p>
-      <FormMessage data={mine} />
-      <Form method="post" className="stack" noValidate>
-        <input type="hidden" name="intent" value="apply" />
-        <TextAreaField
-          name="cover_letter"
-          label={t("fields.cover_letter")}
-          hint={t("fields.cover_letter_hint")}
-          rows={6}
-          maxLength={LIMITS.cover_letter.max}
-          required
-          defaultValue={mine?.values?.cover_letter}
-          error={errors.cover_letter}
-        />
-        <TermsFields priceLabel={t("fields.price")} values={mine?.values} errors={errors} />
-        <div className="form-actions">
-          <button type="submit" className="btn btn-primary" disabled={busy}>
-            {busy ? t("apply.submitting") : t("apply.submit")}
-          </button>
-        </div>
-      </Form>
-    </section>
+    <FormCard id="apply" name="apply" title={t("apply.heading")} intro={t("apply.intro")} refusal={mine} intent="apply">
+      <TextAreaField
+        {...fieldsOf(mine)("cover_letter")}
+        label={t("fields.cover_letter")}
+        hint={t("fields.cover_letter_hint")}
+        rows={6}
+        maxLength={LIMITS.cover_letter.max}
+        required
+      />
+      <TermsFields priceLabel={t("fields.price")} values={mine?.values} errors={mine?.errors ?? {}} />
+      <FormActions busy={busy} label={t("apply.submit")} busyLabel={t("apply.submitting")} />
+    </FormCard>
   );
 }
 
 export default function OpportunityPage() {
   const { opportunity: o, role, isOwner } = useLoaderData<typeof loader>();
-  const data = useActionData<typeof action>();
   const { t, i18n } = useTranslation("market");
-  const [params] = useSearchParams();
-  const confirm = isOwner ? params.get("confirm") : null;
   const may = (action: (typeof o.allowed_actions)[number]) => o.allowed_actions.includes(action);
   const here = `/opportunities/${o.uuid}`;
-  const place =
-    o.location_type === "remote" || !o.city
-      ? t(`location_types.${o.location_type}`)
-      : `${t(`location_types.${o.location_type}`)} · ${o.city}`;
-  const pageError = data && data.values?.intent !== "apply" ? data : null;
+  const place = usePlace(o);
 
   return (
     <div className="page">
@@ -142,7 +118,7 @@ export default function OpportunityPage() {
           ← {t("details.back")}
         </Link>
       </Breadcrumb>
-      <FormMessage data={pageError} />
+      <PageRefusal shownBy={["apply"]} />
       {o.moderation?.hidden ? (
         <p className="notice notice-warning" role="status">
           {t("moderation.opportunity_hidden")}{" "}
@@ -156,8 +132,8 @@ export default function OpportunityPage() {
       {o.closed_reason === "suspended" ? (
         <p className="notice notice-info">{t("moderation.closed_suspended")}</p>
       ) : null}
-      {confirm === "close" && may("close") ? <ConfirmPanel intent="close" cancelHref={here} /> : null}
-      {confirm === "delete" && may("delete") ? <ConfirmPanel intent="delete" cancelHref={here} /> : null}
+      <ConfirmPanel intent="close" cancelHref={here} allowed={isOwner && may("close")} />
+      <ConfirmPanel intent="delete" cancelHref={here} allowed={isOwner && may("delete")} />
       <div className="detail-layout">
         <div className="detail-main">
           <article className="card opp-detail">
@@ -178,40 +154,24 @@ export default function OpportunityPage() {
               </span>
               {role === "freelancer" ? <ReportLink type="opportunity" id={o.uuid} back={here} /> : null}
             </div>
-            <dl className="facts">
-              <div>
-                <dt>{t("details.budget")}</dt>
-                <dd>
-                  <Budget item={o} />
-                </dd>
-              </div>
-              <div>
-                <dt>{t("details.location")}</dt>
-                <dd>{place}</dd>
-              </div>
-              <div>
-                <dt>{t("details.deadline")}</dt>
-                <dd>{o.deadline ? formatDay(o.deadline, i18n.language) : t("list.no_deadline")}</dd>
-              </div>
-              <div>
-                <dt>{t("details.vacancies")}</dt>
-                <dd>{t("details.vacancies_value", { accepted: o.accepted_count, vacancies: o.vacancies })}</dd>
-              </div>
-            </dl>
+            <Facts
+              items={[
+                { label: t("details.budget"), value: <Budget item={o} /> },
+                { label: t("details.location"), value: place },
+                {
+                  label: t("details.deadline"),
+                  value: o.deadline ? formatDay(o.deadline, i18n.language) : t("list.no_deadline"),
+                },
+                {
+                  label: t("details.vacancies"),
+                  value: t("details.vacancies_value", { accepted: o.accepted_count, vacancies: o.vacancies }),
+                },
+              ]}
+            />
             <h3>{t("details.description")}</h3>
             <p className="prose">{o.description}</p>
             <h3>{t("details.skills")}</h3>
-            {o.skills.length ? (
-              <ul className="tags">
-                {o.skills.map((skill) => (
-                  <li key={skill} className="tag">
-                    {skill}
-                  </li>
-                ))}
-              </ul>
-            ) : (
-              <p className="muted">{t("details.no_skills")}</p>
-            )}
+            <Tags items={o.skills} empty={<p className="muted">{t("details.no_skills")}</p>} />
           </article>
           {role === "freelancer" && !o.my_application && o.status === "open" ? <ApplyForm /> : null}
         </div>
@@ -237,24 +197,21 @@ export default function OpportunityPage() {
                   </Link>
                 ) : null}
                 {may("close") ? (
-                  <Link to={`${here}?confirm=close`} className="btn btn-ghost" preventScrollReset>
+                  <ConfirmLink from={here} intent="close" className="btn btn-ghost" preventScrollReset>
                     {t("details.close")}
-                  </Link>
+                  </ConfirmLink>
                 ) : null}
                 {may("reopen") ? (
-                  <Form method="post">
-                    <input type="hidden" name="intent" value="reopen" />
-                    <button type="submit" className="btn btn-secondary btn-block">
-                      {t("details.reopen")}
-                    </button>
-                  </Form>
+                  <IntentButton intent="reopen" className="btn btn-secondary btn-block">
+                    {t("details.reopen")}
+                  </IntentButton>
                 ) : o.status === "closed" ? (
                   <p className="field-hint">{t("details.reopen_blocked")}</p>
                 ) : null}
                 {may("delete") ? (
-                  <Link to={`${here}?confirm=delete`} className="btn btn-danger-ghost" preventScrollReset>
+                  <ConfirmLink from={here} intent="delete" preventScrollReset>
                     {t("details.delete")}
-                  </Link>
+                  </ConfirmLink>
                 ) : (
                   <p className="field-hint">{t("details.delete_blocked")}</p>
                 )}
@@ -290,22 +247,14 @@ export default function OpportunityPage() {
             </section>
           ) : null}
           <section className="card side-card">
-            <dl className="facts facts-compact">
-              <div>
-                <dt>{t("details.published")}</dt>
-                <dd>{formatDate(o.created_at, i18n.language)}</dd>
-              </div>
-              <div>
-                <dt>{t("details.updated")}</dt>
-                <dd>{formatDate(o.updated_at, i18n.language)}</dd>
-              </div>
-              {!isOwner ? (
-                <div>
-                  <dt>{t("details.applications")}</dt>
-                  <dd>{o.applications_count}</dd>
-                </div>
-              ) : null}
-            </dl>
+            <Facts
+              className="facts facts-compact"
+              items={[
+                { label: t("details.published"), value: formatDate(o.created_at, i18n.language) },
+                { label: t("details.updated"), value: formatDate(o.updated_at, i18n.language) },
+                !isOwner && { label: t("details.applications"), value: o.applications_count },
+              ]}
+            />
           </section>
         </aside>
       </div>

@@ -3,11 +3,11 @@ import { config } from "~/config.server";
 import type { z } from "zod";
 import { emailField, loginSchema, profileSchema, registerSchema, resetPasswordSchema } from "~/lib/schemas";
 import { transaction, db } from "../../../db";
-import { engine, isUniqueViolation } from "../../../db/dialect";
+import { engine } from "../../../db/dialect";
 import { directoryColumns } from "~/lib/directory";
 import type { Lng } from "~/lib/i18n";
 import type { UserRow } from "../../../db/schema";
-import { AppError, fieldErrorsOf, parseInput } from "../platform/errors.server";
+import { AppError, fieldErrorsOf, oneOnly, parseInput } from "../platform/errors.server";
 import { apiT } from "../platform/i18n.server";
 import { sendMail } from "../platform/mail.server";
 import { hashPassword, verifyPassword } from "./passwords.server";
@@ -83,15 +83,12 @@ export async function registerUser(input: unknown, client: Client = NOBODY) {
     created_at: now,
     updated_at: now,
   };
-  try {
-    await transaction(async (trx) => {
+  await oneOnly("users", new AppError(422, "register_failed", { email: "email_taken" }), () =>
+    transaction(async (trx) => {
       await trx.insertInto("users").values(user).execute();
       await queueVerificationEmail(trx, user, now);
-    });
-  } catch (error) {
-    if (isUniqueViolation(error, "users")) throw new AppError(422, "register_failed", { email: "email_taken" });
-    throw error;
-  }
+    }),
+  );
   return user;
 }
 

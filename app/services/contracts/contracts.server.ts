@@ -35,7 +35,7 @@ import { stateMachine } from "../platform/state-machine.server";
 import { consumeWrite } from "../platform/rate-limit.server";
 import { assertId, now, offsetOf, pageMeta, type PageMeta } from "../platform/records.server";
 import { reserveStorage } from "../platform/storage.server";
-import { notify } from "../messaging/notifications.server";
+import { notify, notifyOtherSide } from "../messaging/notifications.server";
 import { every } from "../platform/jobs.server";
 import { publishDueReviews } from "../reputation/reviews.server";
 import { deleteAttachment, readAttachment, saveAttachment, type SavedAttachment } from "../platform/uploads.server";
@@ -401,12 +401,7 @@ async function move(
       );
       await trx.insertInto("contract_files").values(fileRows).execute();
     }
-    await notify(trx, {
-      user_id: party === "merchant" ? row.freelancer_id : row.merchant_id,
-      kind: notice,
-      application_id: id,
-      opportunity_id: row.opportunity_id,
-    });
+    await notifyOtherSide(trx, party, row, notice);
     return toEventJson(event, fileRows);
   });
 }

@@ -12,15 +12,15 @@ import {
 } from "~/lib/market-schemas";
 import { db, transaction } from "../../../db";
 import { insertContract } from "../../../db/contracts";
-import { isUniqueViolation, lockOpportunity } from "../../../db/dialect";
-import type { ApplicationRow, Database, OfferRow, OpportunityRow, UserRow } from "../../../db/schema";
-import { AppError, parseInput } from "../platform/errors.server";
+import { lockOpportunity } from "../../../db/dialect";
+import type { ApplicationRow, Database, NotificationKind, OfferRow, OpportunityRow, UserRow } from "../../../db/schema";
+import { AppError, oneOnly, parseInput } from "../platform/errors.server";
 import { stateMachine } from "../platform/state-machine.server";
 import { asParty, otherParty, partyOf, personJson, PEOPLE_COLUMNS } from "../platform/participants.server";
 import { assertRoleFor } from "../platform/roles.server";
 import { consumeWrite } from "../platform/rate-limit.server";
 import { assertId, now, offsetOf, pageMeta, type PageMeta } from "../platform/records.server";
-import { notify } from "../messaging/notifications.server";
+import { notify, notifyOtherSide } from "../messaging/notifications.server";
 import { rejectOpenApplications } from "./opportunities.server";
 import { ratingOf, type Rating } from "../reputation/reviews.server";
 import { parseTags, photoUrl } from "../accounts/users.server";
@@ -201,6 +201,11 @@ export async function getApplication(user: UserRow, id: string): Promise<Applica
 type ListResult = { data: ApplicationJson[]; meta: PageMeta };
 type Filter = (qb: ReturnType<typeof baseSelect>) => ReturnType<typeof baseSelect>;
 
+/** The applications of one status only, when the list asks for one. */
+function ofStatus<Q extends ReturnType<typeof baseSelect>>(qb: Q, status: ApplicationRow["status"] | undefined): Q {
+  return status === undefined ? qb : (qb.where("applications.status", "=", status) as Q);
+}
+
 /** A page of applications and its total: two queries whatever the page size. */
 async function listWhere(
   filter: Filter,
@@ -246,10 +251,7 @@ export async function listOpportunityApplications(
     .executeTakeFirst();
   if (!opportunity) throw new AppError(404, "not_found");
   return listWhere(
-    (qb) =>
-      qb
-        .where("applications.opportunity_id", "=", opportunity.id)
-        .$if(status !== undefined, (q) => q.where("applications.status", "=", status!)),
+    (qb) => ofStatus(qb.where("applications.opportunity_id", "=", opportunity.id), status),
     page,
     per_page,
   );
@@ -259,10 +261,7 @@ export async function listMyApplications(freelancer: UserRow, query: unknown): P
   assertRoleFor(freelancer, "applications.mine");
   const { status, page, per_page } = parseInput(applicationListQuerySchema, query);
   return listWhere(
-    (qb) =>
-      qb
-        .where("applications.freelancer_id", "=", freelancer.id)
-        .$if(status !== undefined, (q) => q.where("applications.status", "=", status!)),
+    (qb) => ofStatus(qb.where("applications.freelancer_id", "=", freelancer.id), status),
     page,
     per_page,
   );
@@ -293,8 +292,9 @@ export async function applyToOpportunity(freelancer: UserRow, uuid: string, inpu
   const data = parseInput(applyInputSchema, input);
   assertId(uuid);
   const id = randomUUID();
-  try {
-    await transaction(async (trx) => {
+  // The unique index is the last word when two submissions of one freelancer race.
+  await oneOnly("applications", new AppError(409, "already_applied"), () =>
+    transaction(async (trx) => {
       const opportunity = await trx
         .selectFrom("opportunities")
         .select(["id", "merchant_id", "status"])
@@ -356,12 +356,8 @@ export async function applyToOpportunity(freelancer: UserRow, uuid: string, inpu
         application_id: id,
         opportunity_id: opportunity.id,
       });
-    });
-  } catch (error) {
-    // The unique index is the last word when two submissions of one freelancer race.
-    if (isUniqueViolation(error, "applications")) throw new AppError(409, "already_applied");
-    throw error;
-  }
+    }),
+  );
   return loadJson(id);
 }
 
@@ -402,12 +398,7 @@ export async function counterOffer(user: UserRow, id: string, input: unknown): P
       created_at: timestamp,
     };
     await trx.insertInto("offers").values(offer).execute();
-    await notify(trx, {
-      user_id: party === "merchant" ? row.freelancer_id : row.merchant_id,
-      kind: "offer_received",
-      application_id: id,
-      opportunity_id: row.opportunity_id,
-    });
+    await notifyOtherSide(trx, party, row, "offer_received");
     return toOfferJson(offer);
   });
 }
@@ -476,12 +467,7 @@ export async function acceptOffer(user: UserRow, id: string, input: unknown): Pr
       .returning("status")
       .executeTakeFirst();
     if (!opportunity) throw new AppError(409, "opportunity_not_open");
-    await notify(trx, {
-      user_id: party === "merchant" ? row.freelancer_id : row.merchant_id,
-      kind: "application_accepted",
-      application_id: id,
-      opportunity_id: row.opportunity_id,
-    });
+    await notifyOtherSide(trx, party, row, "application_accepted");
     if (opportunity.status === "filled") await rejectOpenApplications(trx, row.opportunity_id, "filled");
   });
   return loadJson(id);
@@ -492,52 +478,36 @@ export async function rejectApplication(merchant: UserRow, id: string, input: un
   await consumeWrite(merchant.id);
   assertRoleFor(merchant, "application.reject");
   const { message } = parseInput(rejectInputSchema, input ?? {});
-  await transaction(async (trx) => {
-    const { row, party } = await findForParticipant(trx, merchant, id);
-    NEGOTIATION.assert("reject", row, party);
-    const rejected = await trx
-      .updateTable("applications")
-      .set({
-        status: "rejected",
-        awaiting: null,
-        rejection_reason: "declined",
-        rejection_message: message ?? null,
-        updated_at: now(),
-      })
-      .where("id", "=", id)
-      .where("status", "in", NEGOTIATING_STATUSES)
-      .executeTakeFirst();
-    if (Number(rejected.numUpdatedRows) === 0) throw new AppError(409, "application_changed");
-    await notify(trx, {
-      user_id: row.freelancer_id,
-      kind: "application_rejected",
-      application_id: id,
-      opportunity_id: row.opportunity_id,
-    });
-  });
-  return loadJson(id);
+  const set = { status: "rejected", rejection_reason: "declined", rejection_message: message ?? null } as const;
+  return endNegotiation(merchant, id, "reject", set, "application_rejected");
 }
 
 /** The freelancer gives up an application under negotiation, whoever's turn it is. */
 export async function withdrawApplication(freelancer: UserRow, id: string): Promise<ApplicationJson> {
   await consumeWrite(freelancer.id);
   assertRoleFor(freelancer, "application.withdraw");
+  return endNegotiation(freelancer, id, "withdraw", { status: "withdrawn" }, "application_withdrawn");
+}
+
+/** One side ends the negotiation (`set`, while it is still under way); the other side is told. */
+async function endNegotiation(
+  user: UserRow,
+  id: string,
+  move: "reject" | "withdraw",
+  set: { status: "rejected" | "withdrawn"; rejection_reason?: "declined"; rejection_message?: string | null },
+  kind: NotificationKind,
+): Promise<ApplicationJson> {
   await transaction(async (trx) => {
-    const { row, party } = await findForParticipant(trx, freelancer, id);
-    NEGOTIATION.assert("withdraw", row, party);
-    const withdrawn = await trx
+    const { row, party } = await findForParticipant(trx, user, id);
+    NEGOTIATION.assert(move, row, party);
+    const ended = await trx
       .updateTable("applications")
-      .set({ status: "withdrawn", awaiting: null, updated_at: now() })
+      .set({ ...set, awaiting: null, updated_at: now() })
       .where("id", "=", id)
       .where("status", "in", NEGOTIATING_STATUSES)
       .executeTakeFirst();
-    if (Number(withdrawn.numUpdatedRows) === 0) throw new AppError(409, "application_changed");
-    await notify(trx, {
-      user_id: row.merchant_id,
-      kind: "application_withdrawn",
-      application_id: id,
-      opportunity_id: row.opportunity_id,
-    });
+    if (Number(ended.numUpdatedRows) === 0) throw new AppError(409, "application_changed");
+    await notifyOtherSide(trx, party, row, kind);
   });
   return loadJson(id);
 }

@@ -2,12 +2,12 @@ import { sql } from "kysely";
 import { todayInSaoPaulo } from "~/lib/market-schemas";
 import { db } from "../../../db";
 import { saoPauloDay } from "../../../db/dialect";
-import type { UserRow } from "../../../db/schema";
+import type { MarketRole, UserRow } from "../../../db/schema";
 
 export const SERIES_DAYS = 30;
 
 export type Dashboard = {
-  role: UserRow["account_type"];
+  role: MarketRole;
   figures: Record<string, number>;
   series: { date: string; value: number }[];
 };

@@ -5,9 +5,8 @@ import { z } from "zod";
 import { pageQuerySchema } from "~/lib/market-schemas";
 import { text } from "~/lib/schemas";
 import { db, transaction } from "../../../db";
-import { isUniqueViolation } from "../../../db/dialect";
 import type { UserRow } from "../../../db/schema";
-import { AppError, parseInput } from "../platform/errors.server";
+import { AppError, oneOnly, parseInput } from "../platform/errors.server";
 import { UUID, assertId, now, offsetOf, pageMeta, type PageMeta } from "../platform/records.server";
 import { notify } from "../messaging/notifications.server";
 import { assertRoleFor } from "../platform/roles.server";
@@ -137,8 +136,8 @@ export async function inviteFreelancer(merchant: UserRow, uuid: string, input: u
   await consumeWrite(merchant.id);
   await consume(limiters.inviteByMerchant, merchant.id, "invite_rate_limited");
   const id = randomUUID();
-  try {
-    await transaction(async (trx) => {
+  await oneOnly("invitations", new AppError(409, "invite_exists"), () =>
+    transaction(async (trx) => {
       const at = now();
       // Inserted only while the opportunity is still open and the freelancer has not applied:
       // the check and the insert are one statement, so a close in between cannot slip through.
@@ -187,11 +186,8 @@ export async function inviteFreelancer(merchant: UserRow, uuid: string, input: u
         application_id: null,
         opportunity_id: opportunity.id,
       });
-    });
-  } catch (error) {
-    if (isUniqueViolation(error, "invitations")) throw new AppError(409, "invite_exists");
-    throw error;
-  }
+    }),
+  );
   return getInvitationJson(id);
 }
 

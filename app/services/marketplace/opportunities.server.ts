@@ -529,12 +529,27 @@ export async function updateOpportunity(merchant: UserRow, uuid: string, input: 
   return getOpportunity(merchant, uuid);
 }
 
-/** Deletes an opportunity nobody has applied to. */
-export async function deleteOpportunity(merchant: UserRow, uuid: string): Promise<void> {
+/**
+ * A move of the owner's on an opportunity (delete, close, reopen): `write` makes it, in one
+ * transaction, once the rule table allows it; its WHERE holds the state the rule saw.
+ */
+async function ownerMove(
+  merchant: UserRow,
+  uuid: string,
+  move: OpportunityAction,
+  write: (trx: Kysely<Database>, current: OpportunityRow) => Promise<void>,
+) {
   await consumeWrite(merchant.id);
   await transaction(async (trx) => {
     const current = await findOwned(trx, merchant, uuid);
-    OPPORTUNITY.assert("delete", current, "owner");
+    OPPORTUNITY.assert(move, current, "owner");
+    await write(trx, current);
+  });
+}
+
+/** Deletes an opportunity nobody has applied to. */
+export async function deleteOpportunity(merchant: UserRow, uuid: string): Promise<void> {
+  await ownerMove(merchant, uuid, "delete", async (trx, current) => {
     const deleted = await trx
       .deleteFrom("opportunities")
       .where("id", "=", current.id)
@@ -573,10 +588,7 @@ export async function rejectOpenApplications(
 }
 
 export async function closeOpportunity(merchant: UserRow, uuid: string): Promise<OpportunityJson> {
-  await consumeWrite(merchant.id);
-  await transaction(async (trx) => {
-    const current = await findOwned(trx, merchant, uuid);
-    OPPORTUNITY.assert("close", current, "owner");
+  await ownerMove(merchant, uuid, "close", async (trx, current) => {
     const closed = await trx
       .updateTable("opportunities")
       .set({ status: "closed", updated_at: now() })
@@ -591,10 +603,7 @@ export async function closeOpportunity(merchant: UserRow, uuid: string): Promise
 
 /** Opens a closed opportunity again, while it still has free vacancies. */
 export async function reopenOpportunity(merchant: UserRow, uuid: string): Promise<OpportunityJson> {
-  await consumeWrite(merchant.id);
-  await transaction(async (trx) => {
-    const current = await findOwned(trx, merchant, uuid);
-    OPPORTUNITY.assert("reopen", current, "owner");
+  await ownerMove(merchant, uuid, "reopen", async (trx, current) => {
     const reopened = await trx
       .updateTable("opportunities")
       .set({ status: "open", closed_reason: null, updated_at: now() })

@@ -8,6 +8,7 @@ import { parseInput } from "../platform/errors.server";
 import { now, offsetOf, pageMeta, type PageMeta } from "../platform/records.server";
 import { displayNameOf, photoUrl } from "../accounts/users.server";
 import { parseDetail, type ModerationDetail } from "~/lib/moderation";
+import type { Party, Sides } from "../platform/participants.server";
 
 export type NotificationInput = {
   user_id: string;
@@ -62,6 +63,21 @@ export async function notify(trx: Kysely<Database>, input: NotificationInput | N
       .execute();
     await queueEmails(trx, chunk, createdAt);
   }
+}
+
+/** Tells the other side of a deal, after `party` moved: the deal is an application, or its contract (same id). */
+export function notifyOtherSide(
+  trx: Kysely<Database>,
+  party: Party,
+  deal: Sides & { id: string; opportunity_id: number },
+  kind: NotificationKind,
+) {
+  return notify(trx, {
+    user_id: party === "merchant" ? deal.freelancer_id : deal.merchant_id,
+    kind,
+    application_id: deal.id,
+    opportunity_id: deal.opportunity_id,
+  });
 }
 
 export async function unreadCount(userId: string): Promise<number> {

@@ -1,5 +1,6 @@
 import type { TFunction } from "i18next";
 import type { ZodError, ZodTypeAny, z } from "zod";
+import { isUniqueViolation } from "../../../db/dialect";
 
 /**
  * A refusal the user should see. `key` and the field errors are message keys of
@@ -15,6 +16,20 @@ export class AppError extends Error {
     public headers?: HeadersInit,
   ) {
     super(key);
+  }
+}
+
+/**
+ * Runs `write`, where a unique index of `table` has the last word on a record that may exist
+ * once (one application per freelancer, one review per side): the loser of a race, whose insert
+ * the index refuses, gets `refusal` instead of a database error.
+ */
+export async function oneOnly<T>(table: string, refusal: AppError, write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (error) {
+    if (isUniqueViolation(error, table)) throw refusal;
+    throw error;
   }
 }
 

@@ -5,9 +5,8 @@ import { z } from "zod";
 import { pageQuerySchema } from "~/lib/market-schemas";
 import { text } from "~/lib/schemas";
 import { db, transaction } from "../../../db";
-import { isUniqueViolation } from "../../../db/dialect";
 import type { ContractParty, ContractRow, Database, UserRow } from "../../../db/schema";
-import { AppError, parseInput } from "../platform/errors.server";
+import { AppError, oneOnly, parseInput } from "../platform/errors.server";
 import { asParty } from "../platform/participants.server";
 import { assertId, now, offsetOf, pageMeta, type PageMeta } from "../platform/records.server";
 import { notify } from "../messaging/notifications.server";
@@ -224,8 +223,8 @@ export async function writeReview(user: UserRow, contractId: string, input: unkn
   await consumeWrite(user.id);
   const id = randomUUID();
   const subject = party === "merchant" ? contract.freelancer_id : contract.merchant_id;
-  try {
-    await transaction(async (trx) => {
+  await oneOnly("reviews", new AppError(409, "review_exists"), () =>
+    transaction(async (trx) => {
       // The contract row first: the other side's review, written at the same moment, waits here
       // and then sees this one (PostgreSQL locks the row; SQLite writes one at a time).
       const counted = await trx
@@ -270,11 +269,8 @@ export async function writeReview(user: UserRow, contractId: string, input: unkn
         application_id: contractId,
         opportunity_id: contract.opportunity_id,
       });
-    });
-  } catch (error) {
-    if (isUniqueViolation(error, "reviews")) throw new AppError(409, "review_exists");
-    throw error;
-  }
+    }),
+  );
   return toReviewJson(await reviewRows().where("r.id", "=", id).executeTakeFirstOrThrow(), user.id);
 }
 

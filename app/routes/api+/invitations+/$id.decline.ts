@@ -1,11 +1,11 @@
 import { declineInvitation } from "~/services/marketplace/invitations.server";
 import { apiRoute } from "~/web/api-route.server";
+import { recordMove } from "~/web/record-move.server";
 
 export const { loader, action } = apiRoute({
-  POST: {
+  POST: recordMove("id", declineInvitation, {
     may: "invitation.decline",
-    ids: { id: "invitation_not_found" },
     message: "invitation_declined",
-    handle: async ({ user, params }) => ({ data: await declineInvitation(user, params.id) }),
-  },
+    notFound: "invitation_not_found",
+  }),
 });

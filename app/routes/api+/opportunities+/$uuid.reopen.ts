@@ -1,11 +1,7 @@
 import { reopenOpportunity } from "~/services/marketplace/opportunities.server";
 import { apiRoute } from "~/web/api-route.server";
+import { recordMove } from "~/web/record-move.server";
 
 export const { loader, action } = apiRoute({
-  POST: {
-    may: "opportunity.manage",
-    ids: { uuid: "not_found" },
-    message: "opportunity_reopened",
-    handle: async ({ user, params }) => ({ data: await reopenOpportunity(user, params.uuid) }),
-  },
+  POST: recordMove("uuid", reopenOpportunity, { may: "opportunity.manage", message: "opportunity_reopened" }),
 });

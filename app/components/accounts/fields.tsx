@@ -1,0 +1,42 @@
+import { useTranslation } from "react-i18next";
+import { Field, fieldsOf } from "~/components/ui/form";
+import { LIMITS } from "~/lib/limits";
+import type { FormErrorData } from "~/web/errors.server";
+
+/** The e-mail of the visitor forms (sign-in, registration, reset request), kept when refused. */
+export function EmailField({ data }: { data?: FormErrorData | null }) {
+  const { t } = useTranslation();
+  return <Field {...fieldsOf(data)("email")} type="email" label={t("fields.email")} autoComplete="email" required />;
+}
+
+/**
+ * A password, never typed back into the page: the current one to sign in, or a `fresh` one (with
+ * its rule) to register or to reset.
+ */
+export function PasswordField({
+  data,
+  fresh = false,
+  label,
+  id,
+}: {
+  data?: FormErrorData | null;
+  fresh?: boolean;
+  label?: string;
+  /** Where the page has more than one password field. */
+  id?: string;
+}) {
+  const { t } = useTranslation();
+  return (
+    <Field
+      name="password"
+      id={id}
+      type="password"
+      label={label ?? t("fields.password")}
+      autoComplete={fresh ? "new-password" : "current-password"}
+      required
+      minLength={fresh ? LIMITS.password.min : undefined}
+      hint={fresh ? t("fields.password_hint") : undefined}
+      error={data?.errors?.password}
+    />
+  );
+}

@@ -1,0 +1,62 @@
+import { redirect } from "@remix-run/node";
+import { formValues, readFilesForm, readForm, type FilesForm } from "./bodies.server";
+import { marketFormError, redirectWithMarketToast, requireConfirmed, type PriceFields } from "./market-forms.server";
+
+// The action of a page whose forms tell themselves apart by a hidden `intent` (a contract, a
+// negotiation, an opportunity): each intent is declared once with the service call it makes, the
+// toast it shows and where it goes, instead of a switch that repeats the reading, the confirmation
+// step, the redirect and the refusal for every case.
+
+export type IntentInput = { values: Record<string, string>; files: File[] };
+
+export type PageIntent<R> = {
+  /** Carried out only from its confirmation step (`?confirm=<intent>`, see requireConfirmed). */
+  confirm?: boolean;
+  run: (input: IntentInput) => Promise<R>;
+  /** The success toast: a key of the market namespace. */
+  toast: string;
+  /** Where to go once done: the page itself unless told. */
+  to?: string | ((result: R) => string);
+};
+
+/** An intent whose `to` is computed from what `run` returned (TypeScript infers the result's type here). */
+export function withResult<R>(intent: PageIntent<R>): PageIntent<R> {
+  return intent;
+}
+
+type IntentActionOptions = {
+  /** The page's address: where a done or unknown intent leads, and the confirmation steps' base. */
+  here: string;
+  /** How the body is read: a plain form, or one carrying files within these limits (DELIVERY_FORM). */
+  body?: "form" | FilesForm;
+  /** Price fields typed in reais (see priceInput), so refusals land on the field the user typed. */
+  prices?: PriceFields;
+};
+
+/**
+ * Reads the form, carries out its intent and answers with post/redirect/get and a toast; a
+ * refusal comes back as the form's data (message, field errors, what was typed). An unknown
+ * intent goes back to the page.
+ */
+export async function intentAction<T extends Record<string, unknown>>(
+  request: Request,
+  { here, body = "form", prices = {} }: IntentActionOptions,
+  intents: { [K in keyof T]: PageIntent<T[K]> },
+) {
+  let values: Record<string, string> = {};
+  try {
+    let files: File[] = [];
+    if (body !== "form") ({ values, files } = await readFilesForm(request, body));
+    else values = formValues(await readForm(request));
+    const name = values.intent ?? "";
+    if (!Object.hasOwn(intents, name)) return redirect(here);
+    // Each intent's result type is its own; here they are all only handed back to their `to`.
+    const intent = intents[name as keyof T] as PageIntent<unknown>;
+    if (intent.confirm) requireConfirmed(values, `${here}?confirm=${name}`);
+    const result = await intent.run({ values, files });
+    const to = typeof intent.to === "function" ? intent.to(result) : (intent.to ?? here);
+    return redirectWithMarketToast(request, to, intent.toast);
+  } catch (error) {
+    return marketFormError(request, error, values, prices);
+  }
+}
