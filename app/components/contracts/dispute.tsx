@@ -1,7 +1,7 @@
 import { Form } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { FormMessage, TextAreaField } from "~/components/ui/form";
-import type { FormErrorData } from "~/web/errors.server";
+import { fieldsOf, FormActions, FormMessage, TextAreaField, useRefusal } from "~/components/ui/form";
+import { FilesField } from "~/components/ui/files-field";
 import { DISPUTE_REASONS, MAX_DISPUTE_FILES } from "~/lib/disputes";
 import { formatDate } from "~/lib/format";
 import { LIMITS } from "~/lib/limits";
@@ -19,35 +19,13 @@ export type DisputeData = {
   decided_at: string | null;
 };
 
-type FormData = FormErrorData | null | undefined;
-
 /** What the file picker offers; the server checks every file by its content anyway. */
 const ACCEPT = ".pdf,.png,.jpg,.jpeg,.webp,.gif,.zip,.docx,.xlsx,.pptx,.odt,.ods,.odp";
 
-function FilesField({ error }: { error?: string }) {
+function DisputeFiles({ error }: { error?: string }) {
   const { t } = useTranslation("market");
   return (
-    <div className={`field${error ? " has-error" : ""}`}>
-      <label htmlFor="dispute-files">{t("dispute.files")}</label>
-      <input
-        id="dispute-files"
-        name="files"
-        type="file"
-        multiple
-        accept={ACCEPT}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={error ? "dispute-files-error" : "dispute-files-hint"}
-      />
-      {error ? (
-        <p className="field-error" id="dispute-files-error">
-          {error}
-        </p>
-      ) : (
-        <p className="field-hint" id="dispute-files-hint">
-          {t("contract.files_hint", { max: MAX_DISPUTE_FILES })}
-        </p>
-      )}
-    </div>
+    <FilesField id="dispute-files" label={t("dispute.files")} error={error} accept={ACCEPT} max={MAX_DISPUTE_FILES} />
   );
 }
 
@@ -60,24 +38,24 @@ export function DisputeSection({
   viewer,
   canOpen,
   canAddStatement,
-  data,
 }: {
   dispute: DisputeData | null;
   viewer: Role;
   canOpen: boolean;
   canAddStatement: boolean;
-  data: FormData;
 }) {
   const { t, i18n } = useTranslation("market");
   const opening = usePending("open_dispute");
   const sending = usePending("dispute_statement");
+  const opened = useRefusal("open_dispute");
+  const added = useRefusal("dispute_statement");
   if (!dispute && !canOpen) return null;
-  const mine = (intent: string) => (data?.values?.intent === intent ? data : null);
   const date = (iso: string | null) => (iso ? formatDate(iso, i18n.language) : "");
 
   if (!dispute) {
-    const form = mine("open_dispute");
+    const form = opened;
     const errors = form?.errors ?? {};
+    const field = fieldsOf(form);
     return (
       <details className="card" id="dispute-title" open={form ? true : undefined}>
         <summary>
@@ -107,29 +85,24 @@ export function DisputeSection({
             ) : null}
           </fieldset>
           <TextAreaField
-            name="statement"
+            {...field("statement")}
             id="dispute-statement"
             label={t("dispute.statement")}
             hint={t("dispute.statement_hint")}
             rows={5}
             maxLength={LIMITS.dispute_statement.max}
             required
-            defaultValue={form?.values?.statement}
-            error={errors.statement}
           />
-          <FilesField error={errors.files} />
-          <div className="form-actions">
-            <button type="submit" className="btn btn-danger" disabled={opening}>
-              {t("dispute.open_submit")}
-            </button>
-          </div>
+          <DisputeFiles error={errors.files} />
+          <FormActions busy={opening} label={t("dispute.open_submit")} className="btn btn-danger" />
         </Form>
       </details>
     );
   }
 
-  const form = mine("dispute_statement");
+  const form = added;
   const errors = form?.errors ?? {};
+  const field = fieldsOf(form);
   const waitingForMe = dispute.status === "open" && !dispute.answered_at && dispute.opened_by !== viewer;
   return (
     <section className="card" aria-labelledby="dispute-title">
@@ -156,21 +129,15 @@ export function DisputeSection({
           <Form method="post" encType="multipart/form-data" className="stack" noValidate>
             <input type="hidden" name="intent" value="dispute_statement" />
             <TextAreaField
-              name="statement"
+              {...field("statement")}
               id="dispute-statement"
               label={t("dispute.add_statement")}
               rows={4}
               maxLength={LIMITS.dispute_statement.max}
               required
-              defaultValue={form?.values?.statement}
-              error={errors.statement}
             />
-            <FilesField error={errors.files} />
-            <div className="form-actions">
-              <button type="submit" className="btn btn-secondary" disabled={sending}>
-                {t("dispute.statement_submit")}
-              </button>
-            </div>
+            <DisputeFiles error={errors.files} />
+            <FormActions busy={sending} label={t("dispute.statement_submit")} className="btn btn-secondary" />
           </Form>
         </>
       ) : null}

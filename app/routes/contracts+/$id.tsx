@@ -179,7 +179,6 @@ export default function ContractPage() {
   const here = `/contracts/${c.id}`;
   const actions = c.allowed_actions;
   const other = viewer === "merchant" ? c.freelancer : c.merchant;
-  const refusal = useRefusal();
   const date = (iso: string | null) => (iso ? formatDate(iso, i18n.language) : "");
 
   return (
@@ -333,7 +332,6 @@ export default function ContractPage() {
             viewer={viewer}
             canOpen={actions.includes("open_dispute")}
             canAddStatement={actions.includes("add_dispute_statement")}
-            data={refusal}
           />
           <ContractReviewsSection reviews={reviews} otherName={other.display_name ?? "?"} here={here} />
         </div>
