@@ -22,6 +22,17 @@ const serverEnv = {
   OUTBOX_SECONDS: "1",
 };
 
+/** The payments server's settings; the test's Mercado Pago stand-in uses the same token and secret. */
+export const E2E_PAYMENTS = {
+  PAYMENTS: "escrow",
+  PAYMENTS_PROVIDER: "mercadopago",
+  MERCADOPAGO_API_URL: `http://127.0.0.1:${PORT + 5}`,
+  MERCADOPAGO_ACCESS_TOKEN: "e2e-access-token",
+  MERCADOPAGO_WEBHOOK_SECRET: "e2e-webhook-secret-0123456789",
+  PLATFORM_FEE_BPS: "1000",
+};
+export const E2E_MERCADOPAGO_PORT = PORT + 5;
+
 export default defineConfig({
   testDir: "tests/e2e",
   fullyParallel: false,
@@ -49,12 +60,19 @@ export default defineConfig({
   },
   // Every test twice: on the SQLite default and on PostgreSQL (DATABASE_URL), one server each;
   // but the accessibility crawl, once: it checks the markup, which the engine does not change.
+  // The payments story runs on a third server, with payments on (PAYMENTS=escrow) and Mercado
+  // Pago as provider, answered by a local stand-in the test starts on PORT+3.
   projects: [
-    { name: "chromium", use: { ...devices["Desktop Chrome"] } },
+    { name: "chromium", testIgnore: /payments\.spec\.ts$/, use: { ...devices["Desktop Chrome"] } },
     {
       name: "chromium-postgres",
-      testIgnore: /accessibility\.spec\.ts$/,
+      testIgnore: /(accessibility|payments)\.spec\.ts$/,
       use: { ...devices["Desktop Chrome"], baseURL: `http://localhost:${PORT + 1}` },
+    },
+    {
+      name: "chromium-payments",
+      testMatch: /payments\.spec\.ts$/,
+      use: { ...devices["Desktop Chrome"], baseURL: `http://localhost:${PORT + 4}` },
     },
   ],
   webServer: [
@@ -88,6 +106,21 @@ export default defineConfig({
       timeout: 60_000,
       gracefulShutdown: { signal: "SIGTERM", timeout: 15_000 },
       env: { ...serverEnv, PORT: String(PORT + 1), APP_URL: `http://localhost:${PORT + 1}` },
+    },
+    {
+      // Payments on, SQLite, on PORT+4 (PORT+2 and +3 are the mailbox's), with Mercado Pago's API at PORT+5 (tests/payments/mercadopago-server.ts).
+      command: `rm -rf ${E2E_DIR}-payments && tsx scripts/migrate.ts && node --import tsx scripts/serve.ts`,
+      url: `http://localhost:${PORT + 4}/healthz`,
+      reuseExistingServer: false,
+      timeout: 60_000,
+      env: {
+        ...serverEnv,
+        ...E2E_PAYMENTS,
+        PORT: String(PORT + 4),
+        APP_URL: `http://localhost:${PORT + 4}`,
+        DATABASE_PATH: `${E2E_DIR}-payments/freela.db`,
+        UPLOADS_DIR: `${E2E_DIR}-payments/uploads`,
+      },
     },
   ],
 });

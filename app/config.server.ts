@@ -47,6 +47,22 @@ const schema = z.object({
   STORAGE_QUOTA_MB: z.coerce.number().int().min(1).max(1_000_000).default(1024),
   /** Set behind a reverse proxy that appends the client address to X-Forwarded-For. */
   TRUST_PROXY: flag.default("0"),
+  /** off: money is only agreed between the two sides; escrow: milestones are funded by Pix and held until released. */
+  PAYMENTS: z.enum(["off", "escrow"]).default("off"),
+  /** The platform's fee in basis points (1000 = 10%), frozen on each contract at the hire. */
+  PLATFORM_FEE_BPS: z.coerce.number().int().min(0).max(5_000).default(1_000),
+  /** Who issues and confirms the Pix charges: the operator by hand, or Mercado Pago. */
+  PAYMENTS_PROVIDER: z.enum(["manual", "mercadopago"]).default("manual"),
+  /** The operator's Pix key, name and city for the BR Codes of the manual provider. */
+  PIX_KEY: z.string().min(1).max(77).default("pagamentos@freela.dev"),
+  PIX_NAME: z.string().min(1).max(25).default("Freela Pagamentos"),
+  PIX_CITY: z.string().min(1).max(15).default("Sao Paulo"),
+  /** The smallest payout a freelancer may ask for, in centavos. */
+  PAYOUT_MIN_CENTS: z.coerce.number().int().min(1).max(100_000_000).default(2_000),
+  /** Mercado Pago: the API's address (tests point it at a local server), the access token, the webhooks' secret. */
+  MERCADOPAGO_API_URL: z.string().url().default("https://api.mercadopago.com"),
+  MERCADOPAGO_ACCESS_TOKEN: z.string().min(1).optional(),
+  MERCADOPAGO_WEBHOOK_SECRET: z.string().min(16, "must be at least 16 characters").optional(),
 });
 
 export type Config = z.infer<typeof schema> & {
@@ -80,6 +96,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (c.NODE_ENV === "production" && !c.SESSION_SECRET) {
     throw new Error(
       "Invalid configuration in the environment:\n  SESSION_SECRET: required when NODE_ENV=production (at least 32 characters)",
+    );
+  }
+  if (c.PAYMENTS_PROVIDER === "mercadopago" && (!c.MERCADOPAGO_ACCESS_TOKEN || !c.MERCADOPAGO_WEBHOOK_SECRET)) {
+    throw new Error(
+      "Invalid configuration in the environment:\n  PAYMENTS_PROVIDER=mercadopago needs MERCADOPAGO_ACCESS_TOKEN and MERCADOPAGO_WEBHOOK_SECRET",
     );
   }
   const secret = c.SESSION_SECRET ?? (c.NODE_ENV === "test" ? randomBytes(32).toString("hex") : developmentSecret());

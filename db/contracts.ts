@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Kysely } from "kysely";
-import type { ContractRow, Database } from "./schema";
+import { config } from "../app/config.server";
+import type { ContractRow, Database, MilestoneRow } from "./schema";
 
 const DAY_MS = 86_400_000;
 
@@ -9,11 +10,42 @@ export type NewContract = Pick<
   "id" | "opportunity_id" | "merchant_id" | "freelancer_id" | "price_cents" | "delivery_days"
 >;
 
+/** A new milestone of a contract, nothing delivered, funded or settled yet. */
+export function newMilestone(
+  contractId: string,
+  fields: Pick<MilestoneRow, "seq" | "title" | "amount_cents" | "days" | "status" | "proposed_by">,
+  at: string,
+): MilestoneRow {
+  return {
+    id: randomUUID(),
+    contract_id: contractId,
+    ...fields,
+    deliveries_count: 0,
+    released_cents: 0,
+    fee_cents: 0,
+    refunded_cents: 0,
+    funded_at: null,
+    settled_at: null,
+    created_at: at,
+    updated_at: at,
+  };
+}
+
 /**
  * The contract of a hire made at `at` (the accept's transaction, or a seeded accepted
- * application): in progress, due delivery_days later, its history opened with a `created` event.
+ * application): in progress, due delivery_days later, its history opened with a `created` event,
+ * paid as PAYMENTS says now (with PLATFORM_FEE_BPS frozen) in one milestone with the whole price:
+ * waiting for its funding with escrow, ready for the work without.
  */
-export async function insertContract(trx: Kysely<Database>, input: NewContract, at: string) {
+export async function insertContract(
+  trx: Kysely<Database>,
+  input: NewContract,
+  at: string,
+  payments: { mode: "off" | "escrow"; fee_bps: number } = {
+    mode: config.PAYMENTS,
+    fee_bps: config.PAYMENTS === "escrow" ? config.PLATFORM_FEE_BPS : 0,
+  },
+) {
   await trx
     .insertInto("contracts")
     .values({
@@ -31,9 +63,29 @@ export async function insertContract(trx: Kysely<Database>, input: NewContract, 
       ended_at: null,
       ended_by: null,
       end_reason: null,
+      payments: payments.mode,
+      fee_bps: payments.fee_bps,
+      milestones_count: 1,
       created_at: at,
       updated_at: at,
     })
+    .execute();
+  await trx
+    .insertInto("milestones")
+    .values(
+      newMilestone(
+        input.id,
+        {
+          seq: 1,
+          title: "Projeto completo",
+          amount_cents: input.price_cents,
+          days: input.delivery_days,
+          status: payments.mode === "escrow" ? "awaiting_funding" : "funded",
+          proposed_by: null,
+        },
+        at,
+      ),
+    )
     .execute();
   await trx
     .insertInto("contract_events")

@@ -100,3 +100,12 @@ export function isUnavailable(error: unknown): boolean {
     /Connection terminated|timeout exceeded when trying to connect/i.test(error.message)
   );
 }
+
+/**
+ * A freelancer's payout key, its row locked until the transaction ends (PostgreSQL): payouts of
+ * one freelancer are asked for one at a time. SQLite's BEGIN IMMEDIATE already does that.
+ */
+export async function lockPayoutAccount(trx: Kysely<Database>, userId: string) {
+  const query = trx.selectFrom("payout_accounts").selectAll().where("user_id", "=", userId);
+  return (postgres ? query.forUpdate() : query).executeTakeFirst();
+}

@@ -160,7 +160,11 @@ export type NotificationKind =
   | "contract_dispute_opened"
   | "contract_dispute_statement"
   | "contract_dispute_reminder"
-  | "contract_dispute_decided";
+  | "contract_dispute_decided"
+  | "milestone_proposed"
+  | "milestone_funded"
+  | "payout_paid"
+  | "payout_failed";
 
 export interface NotificationsTable {
   id: string;
@@ -220,6 +224,12 @@ export interface ContractsTable {
   flag_reason: string | null;
   /** A dispute is open (022): no move and no automatic completion until an operator decides. */
   disputed_at: string | null;
+  /** How the contract is paid, frozen at the hire (PAYMENTS then): 'off' is agreed between the two sides. */
+  payments: Generated<PaymentsMode>;
+  /** The platform's fee in basis points, frozen at the hire. */
+  fee_bps: Generated<number>;
+  /** Milestones that are part of the contract (proposed ones excluded). */
+  milestones_count: Generated<number>;
   created_at: string;
   updated_at: string;
 }
@@ -259,7 +269,13 @@ export type ContractEventKind =
   | "overdue"
   | "dispute_opened"
   | "dispute_statement"
-  | "dispute_decided";
+  | "dispute_decided"
+  | "milestone_funded"
+  | "milestone_released"
+  | "milestones_split"
+  | "milestone_proposed"
+  | "milestone_added"
+  | "milestone_declined";
 
 export interface ContractEventsTable {
   id: string;
@@ -453,6 +469,141 @@ export interface SettingsTable {
   updated_at: string;
 }
 
+export type PaymentsMode = "off" | "escrow";
+
+export type MilestoneStatus =
+  "proposed" | "awaiting_funding" | "funded" | "delivered" | "released" | "refunded" | "cancelled";
+
+/** A part of a contract's price, worked on and paid in order (seq 1, 2, …). */
+export interface MilestonesTable {
+  id: string;
+  contract_id: string;
+  seq: number;
+  title: string;
+  amount_cents: number;
+  days: number;
+  status: MilestoneStatus;
+  /** An extra milestone one side proposed, waiting for the other side. */
+  proposed_by: ContractParty | null;
+  deliveries_count: number;
+  /** What the settlement gave the freelancer (before the fee), the fee, and what went back. */
+  released_cents: number;
+  fee_cents: number;
+  refunded_cents: number;
+  funded_at: string | null;
+  settled_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export type PaymentsProvider = "manual" | "mercadopago";
+
+export interface PixChargesTable {
+  id: string;
+  milestone_id: string;
+  contract_id: string;
+  merchant_id: string;
+  provider: PaymentsProvider;
+  txid: string;
+  provider_payment_id: string | null;
+  amount_cents: number;
+  /** The "copia e cola" text; its QR code is drawn from it. */
+  br_code: string;
+  status: "pending" | "paid" | "expired" | "superseded";
+  e2e_id: string | null;
+  expires_at: string;
+  paid_at: string | null;
+  /** Who confirmed it: an operator's id, or the provider's name. */
+  confirmed_by: string | null;
+  created_at: string;
+}
+
+export type PixKeyType = "cpf" | "cnpj" | "email" | "phone" | "evp";
+
+export interface PayoutAccountsTable {
+  user_id: string;
+  key_type: PixKeyType;
+  pix_key: string;
+  holder_name: string;
+  holder_document: string;
+  updated_at: string;
+}
+
+export interface PayoutsTable {
+  id: string;
+  user_id: string;
+  amount_cents: number;
+  key_type: PixKeyType;
+  pix_key: string;
+  holder_name: string;
+  holder_document: string;
+  status: "requested" | "paid" | "failed";
+  e2e_id: string | null;
+  failure_reason: string | null;
+  decided_by: string | null;
+  decided_at: string | null;
+  created_at: string;
+}
+
+export interface RefundsTable {
+  id: string;
+  user_id: string;
+  contract_id: string;
+  milestone_id: string;
+  charge_id: string | null;
+  amount_cents: number;
+  status: "due" | "paid";
+  e2e_id: string | null;
+  decided_by: string | null;
+  decided_at: string | null;
+  created_at: string;
+}
+
+export type LedgerKind =
+  | "charge_received"
+  | "release"
+  | "refund"
+  | "split"
+  | "late_payment"
+  | "payout_requested"
+  | "payout_paid"
+  | "payout_failed"
+  | "refund_paid";
+
+export interface LedgerTransactionsTable {
+  id: string;
+  kind: LedgerKind;
+  contract_id: string | null;
+  milestone_id: string | null;
+  charge_id: string | null;
+  payout_id: string | null;
+  refund_id: string | null;
+  merchant_id: string | null;
+  freelancer_id: string | null;
+  memo: string | null;
+  created_at: string;
+}
+
+export interface LedgerEntriesTable {
+  id: string;
+  transaction_id: string;
+  /** escrow:<milestone>, available:<user>, payout:<payout>, refund:<refund>, fees, external:<user>. */
+  account: string;
+  user_id: string | null;
+  /** Signed: what enters the account is positive. A transaction's entries sum to zero. */
+  amount_cents: number;
+  created_at: string;
+}
+
+export interface PaymentEventsTable {
+  id: string;
+  provider: string;
+  event_id: string | null;
+  outcome: string;
+  detail: string | null;
+  created_at: string;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -478,6 +629,14 @@ export interface Database {
   reports: ReportsTable;
   settings: SettingsTable;
   disputes: DisputesTable;
+  milestones: MilestonesTable;
+  pix_charges: PixChargesTable;
+  payout_accounts: PayoutAccountsTable;
+  payouts: PayoutsTable;
+  refunds: RefundsTable;
+  ledger_transactions: LedgerTransactionsTable;
+  ledger_entries: LedgerEntriesTable;
+  payment_events: PaymentEventsTable;
   email_tokens: EmailTokensTable;
 }
 
@@ -502,3 +661,9 @@ export type OutboxRow = Selectable<OutboxTable>;
 export type AuditLogRow = Selectable<AuditLogTable>;
 export type ReportRow = Selectable<ReportsTable>;
 export type DisputeRow = Selectable<DisputesTable>;
+export type MilestoneRow = Selectable<MilestonesTable>;
+export type PixChargeRow = Selectable<PixChargesTable>;
+export type PayoutRow = Selectable<PayoutsTable>;
+export type RefundRow = Selectable<RefundsTable>;
+export type LedgerTransactionRow = Selectable<LedgerTransactionsTable>;
+export type LedgerEntryRow = Selectable<LedgerEntriesTable>;

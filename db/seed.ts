@@ -12,6 +12,7 @@ import {
 } from "./demo-catalog";
 import { DEFAULT_PASSWORD, createApplication, createOpportunity, createUser, type OfferSeed } from "./factories";
 import type { ApplicationRow, Database, NotificationKind, NotificationsTable, UserRow } from "./schema";
+import { seedPayments } from "./seed-payments";
 
 export const demoAccounts = {
   password: DEFAULT_PASSWORD,
@@ -557,6 +558,7 @@ export async function seedDemo(db: Kysely<Database>) {
     await seedMarketplace(trx, users);
     await seedReputation(trx);
     await seedInvitation(trx, users);
+    await seedPayments(trx);
   });
   return true;
 }

@@ -29,6 +29,11 @@ export const LIMITS = {
   review_comment: { min: 0, max: 1000 },
   review_reply: { min: 1, max: 1000 },
   invite_message: { min: 1, max: 500 },
+  // Payments
+  milestone_title: { min: 3, max: 120 },
+  holder_name: { min: 3, max: 120 },
+  e2e_id: { min: 32, max: 32 },
+  failure_reason: { min: 5, max: 500 },
   // Moderation and disputes
   report_details: { min: 0, max: 1000 },
   moderation_reason: { min: 5, max: 2000 },

@@ -21,6 +21,7 @@ import {
 } from "~/services/contracts/contracts.server";
 import { addDisputeStatement, openDispute } from "~/services/contracts/disputes.server";
 import { readAttachment } from "~/services/platform/uploads.server";
+import { issueCharge } from "~/services/payments/charges.server";
 import { PNG_1X1 } from "../support/fixtures";
 import { brokenInvariants, freelancer, negotiation, notificationsOf, outcome } from "../support/market";
 
@@ -287,6 +288,7 @@ const ACTIONS: Record<ContractAction, (user: UserRow, id: string) => Promise<unk
   request_cancellation: (user, id) => requestCancellation(user, id, { reason: "Motivo de teste suficiente." }),
   accept_cancellation: acceptCancellation,
   decline_cancellation: declineCancellation,
+  fund: (user, id) => issueCharge(user, id),
   open_dispute: (user, id) =>
     openDispute(user, id, { reason: "quality", statement: "A entrega não segue o combinado." }),
   add_dispute_statement: (user, id) => addDisputeStatement(user, id, { statement: "Mais um fato sobre a entrega." }),

@@ -22,6 +22,7 @@ const NAV: (NavItem & { only?: UserJson["account_type"] })[] = [
   { to: "/applications/awaiting-confirmation", label: "nav.pending_applications", icon: "inbox", only: "merchant" },
   { to: "/my-applications", label: "nav.my_applications", icon: "send", only: "freelancer" },
   { to: "/contracts", label: "nav.contracts", icon: "contract" },
+  { to: "/financeiro", label: "nav.finance", icon: "dashboard" },
   { to: "/invitations", label: "nav.invitations", icon: "inbox", only: "freelancer" },
   { to: "/freelancers", label: "nav.freelancers", icon: "people" },
   { to: "/profile", label: "nav.profile", icon: "user" },
@@ -43,6 +44,7 @@ export function topbarTitleKey(pathname: string, role: UserJson["account_type"])
   if (pathname.startsWith("/my-applications")) return "nav.my_applications";
   if (pathname.startsWith("/applications/awaiting-confirmation")) return "nav.pending_applications";
   if (pathname.startsWith("/contracts")) return "nav.contracts";
+  if (pathname.startsWith("/financeiro")) return "nav.finance";
   if (/^\/applications\/[^/]+\/messages/.test(pathname)) return "nav.messages";
   if (pathname.startsWith("/profile")) return "nav.profile";
   if (pathname.startsWith("/freelancers")) return "nav.freelancers";

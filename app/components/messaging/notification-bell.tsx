@@ -23,7 +23,10 @@ export function notificationTarget(
   if (isModerationKind(n.kind)) return moderationPath(n.kind, n.detail ?? null, n);
   if (n.kind === "invitation_received") return "/invitations";
   // A contract has its application's id.
-  if (n.application_id && n.kind.startsWith("contract_")) return `/contracts/${n.application_id}`;
+  if (n.application_id && (n.kind.startsWith("contract_") || n.kind.startsWith("milestone_"))) {
+    return `/contracts/${n.application_id}`;
+  }
+  if (n.kind.startsWith("payout_")) return "/financeiro";
   if (n.application_id) return `/applications/${n.application_id}`;
   if (n.opportunity_uuid) return `/opportunities/${n.opportunity_uuid}`;
   return "/notifications";

@@ -26,6 +26,10 @@ const FIGURE_LINKS: Record<string, string> = {
   contracts_in_progress: "/contracts?status=in_progress",
   contracts_awaiting_me: "/contracts",
   contracts_completed_value_cents: "/contracts?status=completed",
+  held_cents: "/financeiro",
+  available_cents: "/financeiro",
+  paid_out_cents: "/financeiro",
+  paid_in_cents: "/financeiro",
 };
 
 /** The shortcuts under the chart, the first one highlighted: [where, label]. */

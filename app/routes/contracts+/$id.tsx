@@ -31,6 +31,10 @@ import {
 } from "~/services/contracts/contracts.server";
 import { addDisputeStatement, openDispute } from "~/services/contracts/disputes.server";
 import { getContractReviews, replyToReview, writeReview } from "~/services/reputation/reviews.server";
+import { ContractPayments, SPLIT_ROWS } from "~/components/payments/contract-payments";
+import { getCurrentCharge, issueCharge } from "~/services/payments/charges.server";
+import { answerMilestone, proposeMilestone, splitMilestones } from "~/services/payments/milestones.server";
+import { priceInput } from "~/web/market-forms.server";
 import { DELIVERY_FORM } from "~/web/bodies.server";
 import { pageId } from "~/web/params.server";
 import { usePending } from "~/lib/pending";
@@ -43,18 +47,20 @@ const ACCEPT = ".pdf,.png,.jpg,.jpeg,.webp,.gif,.zip,.docx,.xlsx,.pptx,.odt,.ods
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   const id = pageId(params, "id");
-  const [contract, reviews] = await Promise.all([
+  const [contract, reviews, charge] = await Promise.all([
     orRefusal(getContract(user, id)),
     orRefusal(getContractReviews(user, id)),
+    orRefusal(getCurrentCharge(user, id)),
   ]);
   const viewer: "merchant" | "freelancer" = contract.freelancer.id === user.id ? "freelancer" : "merchant";
   // One clock for the server render and the browser's, so countdowns agree when hydrating.
-  return json({ contract, reviews, viewer, now: Date.now() });
+  return json({ contract, reviews, charge, viewer, now: Date.now() });
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
   const user = await requireUser(request);
   const id = pageId(params, "id");
+  const payments = `/contracts/${id}#payments-title`;
   return intentAction(
     request,
     { here: `/contracts/${id}`, body: DELIVERY_FORM },
@@ -101,8 +107,48 @@ export async function action({ request, params }: ActionFunctionArgs) {
         toast: "toasts.review_reply_saved",
         run: ({ values }) => replyToReview(user, values.review_id ?? "", { reply: values.reply }),
       },
+      fund: { toast: "toasts.charge_issued", to: payments, run: () => issueCharge(user, id) },
+      split_milestones: {
+        toast: "toasts.milestones_saved",
+        to: payments,
+        run: ({ values }) => splitMilestones(user, id, { milestones: splitRows(values) }),
+      },
+      propose_milestone: {
+        toast: "toasts.milestone_proposed",
+        to: payments,
+        run: ({ values }) =>
+          proposeMilestone(user, id, priceInput(values, { amount: "amount_cents" }, undefined, { required: true })),
+      },
+      accept_milestone: {
+        toast: "toasts.milestone_accepted",
+        to: payments,
+        run: ({ values }) => answerMilestone(user, id, values.milestone_id ?? "", true),
+      },
+      decline_milestone: {
+        toast: "toasts.milestone_declined",
+        to: payments,
+        run: ({ values }) => answerMilestone(user, id, values.milestone_id ?? "", false),
+      },
     },
   );
+}
+
+/** The split form's filled rows as milestones (reais typed → centavos); blank rows are left out. */
+function splitRows(values: Record<string, string>) {
+  const rows = [];
+  for (let i = 0; i < SPLIT_ROWS; i++) {
+    const row = {
+      title: values[`title_${i}`] ?? "",
+      amount: values[`amount_${i}`] ?? "",
+      days: values[`days_${i}`] ?? "",
+    };
+    if (!row.title.trim() && !row.amount.trim() && !row.days.trim()) continue;
+    const input = priceInput({ [`amount_${i}`]: row.amount }, { [`amount_${i}`]: "amount_cents" }, undefined, {
+      required: true,
+    });
+    rows.push({ title: row.title, amount_cents: input.amount_cents, days: row.days });
+  }
+  return rows;
 }
 
 function DeliverForm() {
@@ -174,7 +220,7 @@ function ReasonField({ intent }: { intent: string }) {
 }
 
 export default function ContractPage() {
-  const { contract: c, reviews, viewer, now } = useLoaderData<typeof loader>();
+  const { contract: c, reviews, charge, viewer, now } = useLoaderData<typeof loader>();
   const { t, i18n } = useTranslation("market");
   const here = `/contracts/${c.id}`;
   const actions = c.allowed_actions;
@@ -208,7 +254,17 @@ export default function ContractPage() {
       />
 
       <PageRefusal
-        shownBy={["deliver", "request_changes", "review", "reply", "open_dispute", "dispute_statement"]}
+        shownBy={[
+          "deliver",
+          "request_changes",
+          "review",
+          "reply",
+          "open_dispute",
+          "dispute_statement",
+          "fund",
+          "split_milestones",
+          "propose_milestone",
+        ]}
         fields={["files", "reason"]}
       />
       <ConfirmPanel intent="cancel_contract" cancelHref={here} allowed={actions.includes("cancel")}>
@@ -325,6 +381,7 @@ export default function ContractPage() {
             }}
           />
 
+          {c.payments === "escrow" ? <ContractPayments contract={c} charge={charge} viewer={viewer} /> : null}
           {actions.includes("deliver") ? <DeliverForm /> : null}
           {actions.includes("request_changes") ? <ChangesForm /> : null}
           <DisputeSection

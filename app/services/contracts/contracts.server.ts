@@ -26,9 +26,18 @@ import type {
   ContractRow,
   ContractsTable,
   Database,
+  MilestoneRow,
   NotificationKind,
   UserRow,
 } from "../../../db/schema";
+import {
+  closeMilestones,
+  currentMilestone,
+  moveMilestone,
+  refundMilestone,
+  releaseMilestone,
+} from "../payments/escrow.server";
+import { milestonesOf, type MilestoneJson } from "../payments/milestones.server";
 import { AppError, parseInput } from "../platform/errors.server";
 import { asParty, partyOf, personJson, PEOPLE_COLUMNS } from "../platform/participants.server";
 import { stateMachine } from "../platform/state-machine.server";
@@ -50,6 +59,12 @@ import { runDisputeReminders } from "./disputes.server";
 //   before any delivery: the merchant cancels, the freelancer withdraws (a reason each) ▶ cancelled
 //   after a delivery: either side asks to cancel; the other accepts (▶ cancelled) or declines
 //
+// The work and its payment go milestone by milestone (docs/payments.md): the moves act on the
+// current milestone (the first not settled). Approving it releases its money; the contract is
+// completed with its last milestone, and goes back to in progress for the next one before that.
+// Cancelling refunds the current milestone's escrow. With payments (escrow), nothing can be
+// delivered before the milestone is funded; without (off), a milestone needs no funding.
+//
 // Every move is one transaction whose UPDATE repeats in its WHERE the state the decision was
 // taken on (status, deliveries, pending cancellation request): of two requests racing for one
 // contract the second updates nothing and answers 409, on SQLite (one writer at a time) as on
@@ -65,13 +80,27 @@ export type ContractAction =
   | "request_cancellation"
   | "accept_cancellation"
   | "decline_cancellation"
+  | "fund"
   | "open_dispute"
   | "add_dispute_statement";
 
 const ACTIVE = ["in_progress", "delivered"] as const;
 const DAY_MS = 86_400_000;
 
-type ContractState = Pick<ContractRow, "status" | "deliveries_count" | "cancel_requested_by" | "disputed_at">;
+type ContractState = Pick<ContractRow, "status" | "deliveries_count" | "cancel_requested_by" | "disputed_at"> & {
+  payments: ContractRow["payments"];
+  /** The milestone being worked on (none once the contract has ended). */
+  milestone?: Pick<MilestoneRow, "status" | "deliveries_count"> | null;
+};
+
+/**
+ * Deliveries of the work in hand: with payments, the current milestone's; without, the
+ * contract's (it has a single milestone, and the rules stay as they were before milestones).
+ */
+const deliveriesNow = (c: ContractState) =>
+  c.payments === "escrow" ? (c.milestone?.deliveries_count ?? 0) : c.deliveries_count;
+/** Work may be delivered: without payments always, with payments once the milestone is funded. */
+const workFunded = (c: ContractState) => c.payments !== "escrow" || c.milestone?.status === "funded";
 
 const isActive = (c: Pick<ContractState, "status">) => (ACTIVE as readonly string[]).includes(c.status);
 const answersRequest = (c: ContractState, party: ContractParty) =>
@@ -87,15 +116,22 @@ const when = (test: (c: ContractState, party: ContractParty) => boolean) =>
 /** Who may do what, and when (docs/product.md §3); a move by the wrong side is 403. */
 const CONTRACT = stateMachine<ContractAction, ContractState, ContractParty>(
   {
-    deliver: { by: "freelancer", ...when((c) => c.status === "in_progress") },
+    deliver: { by: "freelancer", ...when((c) => c.status === "in_progress" && workFunded(c)) },
     approve: { by: "merchant", ...when((c) => c.status === "delivered") },
     request_changes: { by: "merchant", ...when((c) => c.status === "delivered") },
     // Before any delivery either side ends the contract alone (the freelancer "withdraws").
-    cancel: when((c) => c.status === "in_progress" && c.deliveries_count === 0),
+    cancel: when((c) => c.status === "in_progress" && deliveriesNow(c) === 0),
     // After a delivery it takes both: one asks, the other answers.
-    request_cancellation: when((c) => isActive(c) && c.deliveries_count > 0 && c.cancel_requested_by === null),
+    request_cancellation: when((c) => isActive(c) && deliveriesNow(c) > 0 && c.cancel_requested_by === null),
     accept_cancellation: when((c, party) => isActive(c) && answersRequest(c, party)),
     decline_cancellation: when((c, party) => isActive(c) && answersRequest(c, party)),
+    // With payments, the merchant funds the milestone by Pix before the work on it starts.
+    fund: {
+      by: "merchant",
+      ...when(
+        (c) => c.payments === "escrow" && c.status === "in_progress" && c.milestone?.status === "awaiting_funding",
+      ),
+    },
     // Either side, while the work is in progress or delivered (a refused cancellation included).
     open_dispute: when((c) => isActive(c)),
     // While it is open, both sides add statements and files.
@@ -118,6 +154,11 @@ export function allowedContractActions(
 ): ContractAction[] {
   const party = partyOf(user, { merchant_id: contract.merchant.id, freelancer_id: contract.freelancer.id });
   return CONTRACT.allowed(contract, party);
+}
+
+/** Refuses the move unless the rules let `party` make it in this state (403 or 409). */
+export function assertAllowed(action: ContractAction, row: ContractState, party: ContractParty) {
+  CONTRACT.assert(action, row, party);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -163,6 +204,10 @@ export type ContractJson = {
   disputed: boolean;
   created_at: string;
   updated_at: string;
+  /** How it is paid: 'escrow' (funded milestones held by the platform) or 'off' (agreed between the two). */
+  payments: ContractRow["payments"];
+  /** The platform's fee in basis points, frozen at the hire (0 without payments). */
+  fee_bps: number;
 };
 
 export type ContractDetailJson = ContractJson & {
@@ -170,6 +215,7 @@ export type ContractDetailJson = ContractJson & {
   allowed_actions: ContractAction[];
   /** The contract's dispute, open or decided (null: none). */
   dispute: DisputeJson | null;
+  milestones: MilestoneJson[];
 };
 
 function baseSelect(database: Kysely<Database>) {
@@ -210,6 +256,8 @@ function toContractJson(row: Row, at = now()): ContractJson {
     disputed: row.disputed_at !== null,
     created_at: row.created_at,
     updated_at: row.updated_at,
+    payments: row.payments,
+    fee_bps: row.fee_bps,
   };
 }
 
@@ -245,9 +293,10 @@ function findForParticipant(user: Pick<UserRow, "id">, id: string) {
   return asParty(user, id, (id) => baseSelect(db).where("contracts.id", "=", id).executeTakeFirst());
 }
 
-/** The contract's timeline (oldest first, files included) and its dispute, if any. */
-async function timelineOf(id: string) {
-  const [events, files, dispute] = await Promise.all([
+/** The contract's timeline (oldest first, files included), its dispute if any, and its milestones. */
+async function timelineOf(row: Row) {
+  const id = row.id;
+  const [events, files, dispute, milestones] = await Promise.all([
     db.selectFrom("contract_events").selectAll().where("contract_id", "=", id).orderBy("seq", "asc").execute(),
     db
       .selectFrom("contract_files")
@@ -257,19 +306,28 @@ async function timelineOf(id: string) {
       .orderBy("id")
       .execute(),
     db.selectFrom("disputes").selectAll().where("contract_id", "=", id).executeTakeFirst(),
+    milestonesOf(row),
   ]);
-  return { events: events.map((e) => toEventJson(e, files)), dispute: dispute ? toDisputeJson(dispute) : null };
+  return {
+    events: events.map((e) => toEventJson(e, files)),
+    dispute: dispute ? toDisputeJson(dispute) : null,
+    milestones,
+  };
 }
 
 /** The contract with its timeline (oldest first, files included) and the moves open now. */
 export async function getContract(user: UserRow, id: string): Promise<ContractDetailJson> {
   const { row } = await findForParticipant(user, id);
   const contract = toContractJson(row);
+  const timeline = await timelineOf(row);
+  const current =
+    timeline.milestones.find((m) => ["awaiting_funding", "funded", "delivered"].includes(m.status)) ?? null;
   return {
     ...contract,
-    ...(await timelineOf(id)),
+    ...timeline,
     allowed_actions: allowedContractActions(user, {
       ...row,
+      milestone: current,
       merchant: contract.merchant,
       freelancer: contract.freelancer,
     }),
@@ -282,7 +340,7 @@ export type ContractRecordJson = Omit<ContractDetailJson, "allowed_actions">;
 export async function getContractRecord(id: string): Promise<ContractRecordJson> {
   const row = await baseSelect(db).where("contracts.id", "=", id).executeTakeFirst();
   if (!row) throw new AppError(404, "not_found");
-  return { ...toContractJson(row), ...(await timelineOf(id)) };
+  return { ...toContractJson(row), ...(await timelineOf(row)) };
 }
 
 export type ContractListJson = { data: ContractJson[]; meta: PageMeta; counts: Record<ContractRow["status"], number> };
@@ -342,7 +400,28 @@ type Step = {
   kind: ContractEventKind;
   message: string | null;
   notice: NotificationKind;
+  /** What the move does to the current milestone (and its money), in the same transaction. */
+  milestone?: (trx: Kysely<Database>, milestone: MilestoneRow) => Promise<unknown>;
 };
+
+/** The milestone being worked on and whether another one follows it. */
+type Work = { milestone: MilestoneRow | undefined; last: boolean };
+
+async function workOf(trx: Kysely<Database>, row: ContractRow): Promise<Work> {
+  const milestone = await currentMilestone(trx, row.id);
+  if (!milestone) return { milestone, last: true };
+  const next = await trx
+    .selectFrom("milestones")
+    .select("id")
+    .where("contract_id", "=", row.id)
+    .where("status", "=", "awaiting_funding")
+    .where("seq", ">", milestone.seq)
+    .limit(1)
+    .executeTakeFirst();
+  return { milestone, last: !next };
+}
+
+const stateOf = (row: ContractRow, work: Work): ContractState => ({ ...row, milestone: work.milestone ?? null });
 
 /** Adds the next event to the contract's timeline; `events_count` is the contract's new count. */
 export async function addEvent(
@@ -364,16 +443,17 @@ async function move(
   user: UserRow,
   id: string,
   action: ContractAction,
-  step: (row: ContractRow, party: ContractParty, at: string) => Step,
+  step: (row: ContractRow, party: ContractParty, at: string, work: Work) => Step,
   files: SavedAttachment[] = [],
 ): Promise<ContractEventJson> {
   return transaction(async (trx) => {
     const { row, party } = await asParty(user, id, (id) =>
       trx.selectFrom("contracts").selectAll().where("id", "=", id).executeTakeFirst(),
     );
-    CONTRACT.assert(action, row, party);
+    const work = await workOf(trx, row);
+    CONTRACT.assert(action, stateOf(row, work), party);
     const at = now();
-    const { set, kind, message, notice } = step(row, party, at);
+    const { set, kind, message, notice, milestone } = step(row, party, at, work);
     const updated = await trx
       .updateTable("contracts")
       .set({ ...set, events_count: sql<number>`events_count + 1`, updated_at: at })
@@ -385,6 +465,7 @@ async function move(
       .returning("events_count")
       .executeTakeFirst();
     if (!updated) throw new AppError(409, "contract_changed");
+    if (milestone && work.milestone) await milestone(trx, work.milestone);
     const event = await addEvent(trx, id, updated.events_count, { kind, author: party, message, created_at: at });
     const fileRows: ContractFileRow[] = files.map((f) => ({
       id: randomUUID(),
@@ -433,7 +514,7 @@ export async function deliverContract(
   }
   // Who may deliver is known before any file is stored.
   const { row, party } = await findForParticipant(freelancer, id);
-  CONTRACT.assert("deliver", row, party);
+  CONTRACT.assert("deliver", stateOf(row, await workOf(db, row)), party);
   const saved: SavedAttachment[] = [];
   try {
     for (const file of files) saved.push(await saveAttachment(file, "files"));
@@ -453,6 +534,8 @@ export async function deliverContract(
         kind: "delivered",
         message,
         notice: "contract_delivered",
+        milestone: (trx, m) =>
+          moveMilestone(trx, m, { status: "delivered", deliveries_count: m.deliveries_count + 1 }, at),
       }),
       saved,
     );
@@ -462,26 +545,47 @@ export async function deliverContract(
   }
 }
 
-/** The merchant approves the delivery: the contract is completed. */
+/**
+ * The merchant approves the delivery: its milestone is released (with payments, its money goes
+ * to the freelancer less the fee); the contract is completed with its last milestone, and is in
+ * progress again for the next one otherwise.
+ */
 export async function approveContract(merchant: UserRow, id: string): Promise<ContractEventJson> {
   await consumeWrite(merchant.id);
-  return move(merchant, id, "approve", (_row, _party, at) => ({
-    set: { status: "completed", ...ended("merchant", at) },
-    kind: "completed",
-    message: null,
+  return move(merchant, id, "approve", (row, _party, at, work) => approval(row, "merchant", at, work));
+}
+
+/** Approval of the current milestone, by the merchant or by time. */
+function approval(row: ContractRow, by: "merchant" | "system", at: string, work: Work): Step {
+  const release = (trx: Kysely<Database>, m: MilestoneRow) => releaseMilestone(trx, row, m, at);
+  if (work.last) {
+    return {
+      set: { status: "completed", ...ended(by, at) },
+      kind: by === "system" ? "auto_completed" : "completed",
+      message: null,
+      notice: by === "system" ? "contract_auto_completed" : "contract_completed",
+      milestone: release,
+    };
+  }
+  return {
+    set: { status: "in_progress", delivered_at: null, review_due_at: null, reminded_at: null },
+    kind: "milestone_released",
+    message: work.milestone?.title ?? null,
     notice: "contract_completed",
-  }));
+    milestone: release,
+  };
 }
 
 /** The merchant asks for changes with a message: the work is in progress again. */
 export async function requestChanges(merchant: UserRow, id: string, input: unknown): Promise<ContractEventJson> {
   await consumeWrite(merchant.id);
   const { message } = parseInput(changeRequestInputSchema, input);
-  return move(merchant, id, "request_changes", () => ({
+  return move(merchant, id, "request_changes", (_row, _party, at) => ({
     set: { status: "in_progress", delivered_at: null, review_due_at: null, reminded_at: null },
     kind: "changes_requested",
     message,
     notice: "contract_changes_requested",
+    milestone: (trx, m) => moveMilestone(trx, m, { status: "funded" }, at),
   }));
 }
 
@@ -489,12 +593,21 @@ export async function requestChanges(merchant: UserRow, id: string, input: unkno
 export async function cancelContract(user: UserRow, id: string, input: unknown): Promise<ContractEventJson> {
   await consumeWrite(user.id);
   const { reason } = parseInput(cancelInputSchema, input);
-  return move(user, id, "cancel", (_row, party, at) => ({
+  return move(user, id, "cancel", (row, party, at) => ({
     set: { status: "cancelled", ...ended(party, at, reason) },
     kind: "cancelled",
     message: reason,
     notice: "contract_cancelled",
+    milestone: refundAndClose(row, at),
   }));
+}
+
+/** A cancelled contract: the current milestone's escrow is owed back, the milestones after it are dropped. */
+function refundAndClose(row: ContractRow, at: string) {
+  return async (trx: Kysely<Database>, m: MilestoneRow) => {
+    await refundMilestone(trx, row, m, at);
+    await closeMilestones(trx, row.id, at);
+  };
 }
 
 /** After a delivery: one side asks to cancel, with a reason; the other side answers. */
@@ -517,6 +630,7 @@ export async function acceptCancellation(user: UserRow, id: string): Promise<Con
     kind: "cancel_accepted",
     message: null,
     notice: "contract_cancelled",
+    milestone: refundAndClose(row, at),
   }));
 }
 
@@ -555,19 +669,7 @@ export async function runContractSchedule(at = new Date()): Promise<ScheduleResu
     eb("disputed_at", "is", null),
   ];
 
-  const completed = await eachOnce(
-    (eb) => eb.and([...delivered(eb), eb("review_due_at", "<=", stamp)]),
-    { status: "completed", ...ended("system", stamp), events_count: sql<number>`events_count + 1`, updated_at: stamp },
-    async (trx, row) => {
-      await addEvent(trx, row.id, row.events_count, {
-        kind: "auto_completed",
-        author: "system",
-        message: null,
-        created_at: stamp,
-      });
-      await notifyBoth(trx, row, "contract_auto_completed");
-    },
-  );
+  const completed = await autoApprove((eb) => eb.and([...delivered(eb), eb("review_due_at", "<=", stamp)]), stamp);
 
   const remindBefore = new Date(at.getTime() + REMINDER_DAYS_LEFT * DAY_MS).toISOString();
   const reminded = await eachOnce(
@@ -605,6 +707,43 @@ export async function runContractSchedule(at = new Date()): Promise<ScheduleResu
 }
 
 type ContractsWhere = ExpressionBuilder<Database, "contracts">;
+
+/**
+ * Approves, as the merchant would, the deliveries `which` selects, each in a transaction of its
+ * own whose UPDATE repeats `which`: the current milestone is released, and the contract is
+ * completed with its last one (in progress again for the next one before that).
+ */
+async function autoApprove(which: (eb: ContractsWhere) => Expression<SqlBool>, stamp: string): Promise<number> {
+  const found = await db.selectFrom("contracts").select("id").where(which).limit(SCHEDULE_BATCH).execute();
+  let changed = 0;
+  for (const { id } of found) {
+    const done = await transaction(async (trx) => {
+      const row = await trx.selectFrom("contracts").selectAll().where("id", "=", id).executeTakeFirst();
+      if (!row) return false;
+      const work = await workOf(trx, row);
+      const step = approval(row, "system", stamp, work);
+      const updated = await trx
+        .updateTable("contracts")
+        .set({ ...step.set, events_count: sql<number>`events_count + 1`, updated_at: stamp })
+        .where("id", "=", id)
+        .where(which)
+        .returning(["id", "events_count", "merchant_id", "freelancer_id", "opportunity_id"])
+        .executeTakeFirst();
+      if (!updated) return false;
+      if (step.milestone && work.milestone) await step.milestone(trx, work.milestone);
+      await addEvent(trx, id, updated.events_count, {
+        kind: step.kind,
+        author: "system",
+        message: step.message,
+        created_at: stamp,
+      });
+      await notifyBoth(trx, updated, step.notice);
+      return true;
+    });
+    if (done) changed++;
+  }
+  return changed;
+}
 type Changed = Pick<ContractRow, "id" | "events_count" | "merchant_id" | "freelancer_id" | "opportunity_id">;
 
 /**

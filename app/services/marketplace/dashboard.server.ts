@@ -3,6 +3,8 @@ import { todayInSaoPaulo } from "~/lib/market-schemas";
 import { db } from "../../../db";
 import { saoPauloDay } from "../../../db/dialect";
 import type { MarketRole, UserRow } from "../../../db/schema";
+import { config } from "~/config.server";
+import { balancesOf } from "../payments/ledger.server";
 
 export const SERIES_DAYS = 30;
 
@@ -33,6 +35,7 @@ function fillSeries(dates: string[], rows: { day: string; n: number }[]) {
  * value completed in the last 30 days (spent by a merchant, earned by a freelancer).
  */
 async function contractFigures(user: UserRow) {
+  if (config.PAYMENTS === "escrow") return escrowFigures(user);
   const merchant = user.account_type === "merchant";
   const side = sql.ref(merchant ? "merchant_id" : "freelancer_id");
   const mine = merchant ? "delivered" : "in_progress";
@@ -47,6 +50,33 @@ async function contractFigures(user: UserRow) {
     contracts_in_progress: Number(rows[0].active),
     contracts_awaiting_me: Number(rows[0].awaiting),
     contracts_completed_value_cents: Number(rows[0].value ?? 0),
+  };
+}
+
+/**
+ * With payments on, the money figures come from the ledger: what is held in the user's
+ * milestones, and what the freelancer can withdraw and has received, or what the merchant paid.
+ * The contract counts stay as they are.
+ */
+async function escrowFigures(user: UserRow) {
+  const merchant = user.account_type === "merchant";
+  const side = sql.ref(merchant ? "merchant_id" : "freelancer_id");
+  const mine = merchant ? "delivered" : "in_progress";
+  const other = merchant ? "freelancer" : "merchant";
+  const [counts, balances] = await Promise.all([
+    sql<{ active: number; awaiting: number }>`SELECT
+        count(*) FILTER (WHERE status IN ('in_progress', 'delivered')) AS active,
+        count(*) FILTER (WHERE status = ${mine} OR (status IN ('in_progress', 'delivered') AND cancel_requested_by = ${other})) AS awaiting
+      FROM contracts WHERE ${side} = ${user.id}`.execute(db),
+    balancesOf(user),
+  ]);
+  return {
+    contracts_in_progress: Number(counts.rows[0].active),
+    contracts_awaiting_me: Number(counts.rows[0].awaiting),
+    held_cents: balances.held_cents,
+    ...(merchant
+      ? { paid_in_cents: balances.paid_in_cents }
+      : { available_cents: balances.available_cents, paid_out_cents: balances.paid_out_cents }),
   };
 }
 

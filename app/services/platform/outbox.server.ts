@@ -147,6 +147,8 @@ function pathOf(row: Pick<OutboxRow, "kind" | "application_id" | "detail">, oppo
     });
   }
   if (row.kind === "invitation_received") return "/invitations";
+  if (row.kind.startsWith("payout_")) return "/financeiro";
+  if (row.kind.startsWith("milestone_") && row.application_id) return `/contracts/${row.application_id}`;
   if (!row.application_id) return "/notifications";
   if (row.kind.startsWith("contract_")) return `/contracts/${row.application_id}`;
   if (row.kind === "message_received") return `/applications/${row.application_id}/messages`;

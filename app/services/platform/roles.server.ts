@@ -21,6 +21,7 @@ export const ROLE_OF = {
   "applications.mine": "freelancer",
   "invitation.decline": "freelancer",
   "portfolio.manage": "freelancer",
+  "payout.manage": "freelancer",
 } as const satisfies Record<string, Role>;
 
 export type Operation = keyof typeof ROLE_OF;

@@ -207,6 +207,39 @@ export const API_BODY: ApiBodyEndpoint[] = [
   ),
 ];
 
+// Payments: the payout key (checked by type and check digits: a well-formed string that is no
+// valid key or document is a 422 on its field), and an extra milestone on a contract (without
+// payments on the server, a valid body is a 409; every refused field is a 422 first).
+API_BODY.push(
+  {
+    name: "payout account",
+    method: "POST",
+    path: () => "/api/payout-account",
+    who: "freelancer",
+    base: () => ({
+      key_type: "cpf",
+      pix_key: "529.982.247-25",
+      holder_name: "Pessoa Recebedora",
+      holder_document: "529.982.247-25",
+    }),
+    fields: [
+      oneOf("key_type", ["cpf", "cnpj", "email", "phone", "evp"]),
+      { name: "pix_key", kind: { type: "key", max: 100 } },
+      text("holder_name", 3, 120),
+      { name: "holder_document", kind: { type: "key", max: 30 } },
+    ],
+    keyMiss: 422,
+  },
+  {
+    name: "propose milestone",
+    method: "POST",
+    path: (_a, w) => `/api/contracts/${w.seeded.accepted}/milestones/proposals`,
+    who: (w) => w.julia,
+    base: () => ({ title: "Versão em inglês", amount_cents: 50_000, days: 5 }),
+    fields: [text("title", 3, 120), int("amount_cents", 1, MAX_CENTS), int("days", 1, 365)],
+  },
+);
+
 const profileFields: Field[] = [
   text("full_name", 3, 120),
   text("display_name", 2, 60, false),
@@ -266,6 +299,19 @@ export function authedEndpoints(w: World, p: Pool): { method: string; path: stri
     { method: "POST", path: "/api/reports", role: null, body: { target_type: "profile", target_id: w.juliaId, reason: "spam" } },
     { method: "POST", path: `/api/contracts/${w.seeded.accepted}/disputes`, role: null, body: { reason: "quality", statement: "Declaração válida" } },
     { method: "POST", path: `/api/contracts/${w.seeded.accepted}/disputes/statements`, role: null, body: { statement: "Declaração válida" } },
+    { method: "GET", path: `/api/contracts/${w.seeded.accepted}/charges`, role: null },
+    { method: "POST", path: `/api/contracts/${w.seeded.accepted}/charges`, role: null },
+    { method: "POST", path: `/api/contracts/${w.seeded.accepted}/milestones`, role: null, body: { milestones: [] } },
+    { method: "POST", path: `/api/contracts/${w.seeded.accepted}/milestones/proposals`, role: null, body: { title: "Etapa", amount_cents: 100, days: 1 } },
+    { method: "POST", path: `/api/contracts/${w.seeded.accepted}/milestones/00000000-0000-4000-8000-000000000000/accept`, role: null },
+    { method: "POST", path: `/api/contracts/${w.seeded.accepted}/milestones/00000000-0000-4000-8000-000000000000/decline`, role: null },
+    { method: "GET", path: "/api/finance", role: null },
+    { method: "GET", path: "/api/finance/statement.csv", role: null },
+    { method: "GET", path: "/api/finance/receipts/00000000-0000-4000-8000-000000000000", role: null },
+    { method: "GET", path: "/api/payout-account", role: null },
+    { method: "POST", path: "/api/payout-account", role: "freelancer", body: { key_type: "evp", pix_key: "x", holder_name: "Nome", holder_document: "1" } },
+    { method: "GET", path: "/api/payouts", role: null },
+    { method: "POST", path: "/api/payouts", role: "freelancer" },
     ...operatorEndpoints(w),
   ];
 }

@@ -1,0 +1,308 @@
+import { Form, useActionData, useNavigation } from "@remix-run/react";
+import { useState } from "react";
+import { useTranslation } from "react-i18next";
+import { Field, FormMessage } from "~/components/ui/form";
+import { feePercent } from "~/lib/fees";
+import { formatDateTime } from "~/lib/format";
+import { useHydrated } from "~/lib/hydrated";
+import { LIMITS } from "~/lib/limits";
+import { formatMoney } from "~/lib/money";
+import type { FormErrorData } from "~/web/errors.server";
+
+type Milestone = {
+  id: string;
+  seq: number;
+  title: string;
+  amount_cents: number;
+  days: number;
+  status: string;
+  proposed_by: "merchant" | "freelancer" | null;
+  fee_cents: number;
+  net_cents: number;
+  released_cents: number;
+  refunded_cents: number;
+};
+
+type Charge = {
+  id: string;
+  txid: string;
+  amount_cents: number;
+  br_code: string;
+  qr_code: string;
+  expires_at: string;
+};
+
+/** How many rows the split form offers (blank rows are left out); more milestones through the API. */
+export const SPLIT_ROWS = 4;
+
+const ACTIVE = ["awaiting_funding", "funded", "delivered"];
+
+/** The contract's money with payments on: milestones, the Pix charge, the split and the proposals. */
+export function ContractPayments({
+  contract,
+  charge,
+  viewer,
+}: {
+  contract: {
+    id: string;
+    status: string;
+    price_cents: number;
+    fee_bps: number;
+    deliveries_count: number;
+    allowed_actions: string[];
+    milestones: Milestone[];
+  };
+  charge: Charge | null;
+  viewer: "merchant" | "freelancer";
+}) {
+  const { t, i18n } = useTranslation("market");
+  const busy = useNavigation().state === "submitting";
+  const data = useActionData<FormErrorData>();
+  const money = (cents: number) => formatMoney(cents, i18n.language);
+  const active = contract.status === "in_progress" || contract.status === "delivered";
+  const milestones = contract.milestones.filter((m) => m.status !== "cancelled" || m.proposed_by === null);
+  const current = milestones.find((m) => ACTIVE.includes(m.status));
+  const proposal = milestones.find((m) => m.status === "proposed");
+  const canSplit =
+    viewer === "merchant" &&
+    contract.status === "in_progress" &&
+    contract.deliveries_count === 0 &&
+    contract.milestones.every((m) => m.status === "awaiting_funding");
+  const intentData = (intent: string) => (data?.values?.intent === intent ? data : null);
+
+  return (
+    <section className="card" aria-labelledby="payments-title">
+      <h3 id="payments-title">{t("payments.heading")}</h3>
+      <p className="muted">
+        {t("payments.fee_note", {
+          percent: feePercent(contract.fee_bps, i18n.language),
+        })}
+      </p>
+      <div className="table-wrap">
+        <table className="data-table">
+          <caption className="visually-hidden">{t("payments.milestones")}</caption>
+          <thead>
+            <tr>
+              <th scope="col">{t("payments.milestone")}</th>
+              <th scope="col">{t("payments.amount")}</th>
+              <th scope="col">{t("payments.freelancer_receives")}</th>
+              <th scope="col">{t("payments.status")}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {milestones.map((m) => (
+              <tr key={m.id} className={m === current ? "row-current" : undefined}>
+                <td>
+                  {m.seq}. {m.title}
+                  <br />
+                  <span className="muted small">{t("applications.days", { count: m.days })}</span>
+                </td>
+                <td>{money(m.amount_cents)}</td>
+                <td>
+                  {money(m.net_cents)}
+                  <br />
+                  <span className="muted small">{t("payments.fee_of", { fee: money(m.fee_cents) })}</span>
+                </td>
+                <td>
+                  <span className={`badge milestone-${m.status}`}>{t(`milestone_status.${m.status}`)}</span>
+                  {m.status === "proposed" ? (
+                    <span className="muted small"> · {t(`payments.proposed_by_${m.proposed_by}`)}</span>
+                  ) : null}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+
+      {active && current?.status === "awaiting_funding" ? (
+        viewer === "merchant" ? (
+          <div className="stack">
+            <FormMessage data={intentData("fund")} />
+            {charge ? (
+              <PixCharge charge={charge} />
+            ) : (
+              <Form method="post">
+                <input type="hidden" name="intent" value="fund" />
+                <p>{t("payments.fund_intro", { amount: money(current.amount_cents), title: current.title })}</p>
+                <button type="submit" className="btn btn-primary" disabled={busy}>
+                  {t("payments.fund", { amount: money(current.amount_cents) })}
+                </button>
+              </Form>
+            )}
+          </div>
+        ) : (
+          <p className="notice notice-info">{t("payments.waiting_funding", { title: current.title })}</p>
+        )
+      ) : null}
+
+      {proposal && proposal.proposed_by !== viewer && active ? (
+        <div className="notice notice-warning">
+          <p>
+            {t("payments.proposal_theirs", {
+              title: proposal.title,
+              amount: money(proposal.amount_cents),
+              days: t("applications.days", { count: proposal.days }),
+            })}
+          </p>
+          <div className="action-row">
+            <Form method="post">
+              <input type="hidden" name="intent" value="accept_milestone" />
+              <input type="hidden" name="milestone_id" value={proposal.id} />
+              <button type="submit" className="btn btn-primary btn-sm" disabled={busy}>
+                {t("payments.accept_milestone")}
+              </button>
+            </Form>
+            <Form method="post">
+              <input type="hidden" name="intent" value="decline_milestone" />
+              <input type="hidden" name="milestone_id" value={proposal.id} />
+              <button type="submit" className="btn btn-secondary btn-sm" disabled={busy}>
+                {t("payments.decline_milestone")}
+              </button>
+            </Form>
+          </div>
+        </div>
+      ) : null}
+
+      {canSplit ? <SplitForm total={contract.price_cents} data={intentData("split_milestones")} /> : null}
+      {active && !proposal && !canSplit ? <ProposeForm data={intentData("propose_milestone")} /> : null}
+    </section>
+  );
+}
+
+/** The BR Code: its QR image, and the "copia e cola" in a field to select (a button copies with JavaScript). */
+export function PixCharge({ charge }: { charge: Charge }) {
+  const { t, i18n } = useTranslation("market");
+  const hydrated = useHydrated();
+  const [copied, setCopied] = useState(false);
+  return (
+    <div className="pix-charge">
+      <img
+        src={charge.qr_code}
+        width={200}
+        height={200}
+        alt={t("payments.qr_alt", { amount: formatMoney(charge.amount_cents, i18n.language) })}
+      />
+      <div className="stack">
+        <p>
+          <strong>{t("payments.pay_with_pix", { amount: formatMoney(charge.amount_cents, i18n.language) })}</strong>
+        </p>
+        <div className="field">
+          <label htmlFor={`brcode-${charge.id}`}>{t("payments.copy_paste")}</label>
+          <textarea id={`brcode-${charge.id}`} readOnly rows={4} value={charge.br_code} className="brcode" />
+        </div>
+        {hydrated ? (
+          <button
+            type="button"
+            className="btn btn-secondary btn-sm"
+            onClick={() => {
+              void navigator.clipboard?.writeText(charge.br_code).then(() => setCopied(true));
+            }}
+          >
+            {copied ? t("payments.copied") : t("payments.copy")}
+          </button>
+        ) : null}
+        <p className="muted small" role="status">
+          {t("payments.charge_expires", { date: formatDateTime(charge.expires_at, i18n.language), txid: charge.txid })}
+        </p>
+      </div>
+    </div>
+  );
+}
+
+function SplitForm({ total, data }: { total: number; data: FormErrorData | null }) {
+  const { t, i18n } = useTranslation("market");
+  const busy = useNavigation().state === "submitting";
+  const errors = data?.errors ?? {};
+  return (
+    <details className="stack" open={Boolean(data)}>
+      <summary>{t("payments.split_heading")}</summary>
+      <p className="muted">{t("payments.split_intro", { total: formatMoney(total, i18n.language) })}</p>
+      <FormMessage data={data} />
+      <Form method="post" className="stack" noValidate>
+        <input type="hidden" name="intent" value="split_milestones" />
+        {Array.from({ length: SPLIT_ROWS }, (_, i) => (
+          <fieldset key={i} className="form-row">
+            <legend>{t("payments.split_row", { n: i + 1 })}</legend>
+            <Field
+              name={`title_${i}`}
+              id={`split-title-${i}`}
+              label={t("payments.milestone_title")}
+              maxLength={LIMITS.milestone_title.max}
+              defaultValue={data?.values?.[`title_${i}`]}
+              error={errors[`title_${i}`]}
+            />
+            <Field
+              name={`amount_${i}`}
+              id={`split-amount-${i}`}
+              label={t("payments.amount_reais")}
+              inputMode="decimal"
+              defaultValue={data?.values?.[`amount_${i}`]}
+              error={errors[`amount_${i}`]}
+            />
+            <Field
+              name={`days_${i}`}
+              id={`split-days-${i}`}
+              label={t("payments.days")}
+              inputMode="numeric"
+              defaultValue={data?.values?.[`days_${i}`]}
+              error={errors[`days_${i}`]}
+            />
+          </fieldset>
+        ))}
+        <div className="form-actions">
+          <button type="submit" className="btn btn-secondary" disabled={busy}>
+            {t("payments.split_submit")}
+          </button>
+        </div>
+      </Form>
+    </details>
+  );
+}
+
+function ProposeForm({ data }: { data: FormErrorData | null }) {
+  const { t } = useTranslation("market");
+  const busy = useNavigation().state === "submitting";
+  const errors = data?.errors ?? {};
+  return (
+    <details className="stack" open={Boolean(data)}>
+      <summary>{t("payments.propose_heading")}</summary>
+      <FormMessage data={data} />
+      <Form method="post" className="stack" noValidate>
+        <input type="hidden" name="intent" value="propose_milestone" />
+        <Field
+          name="title"
+          id="propose-title"
+          label={t("payments.milestone_title")}
+          maxLength={LIMITS.milestone_title.max}
+          required
+          defaultValue={data?.values?.title}
+          error={errors.title}
+        />
+        <Field
+          name="amount"
+          id="propose-amount"
+          label={t("payments.amount_reais")}
+          inputMode="decimal"
+          required
+          defaultValue={data?.values?.amount}
+          error={errors.amount ?? errors.amount_cents}
+        />
+        <Field
+          name="days"
+          id="propose-days"
+          label={t("payments.days")}
+          inputMode="numeric"
+          required
+          defaultValue={data?.values?.days}
+          error={errors.days}
+        />
+        <div className="form-actions">
+          <button type="submit" className="btn btn-secondary" disabled={busy}>
+            {t("payments.propose_submit")}
+          </button>
+        </div>
+      </Form>
+    </details>
+  );
+}

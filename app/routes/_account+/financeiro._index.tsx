@@ -1,0 +1,229 @@
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { Field, FormMessage } from "~/components/ui/form";
+import { MarketErrorBoundary } from "~/components/layout/error-boundary";
+import { PageHeader } from "~/components/ui/page-header";
+import { Pagination } from "~/components/ui/pagination";
+import { config } from "~/config.server";
+import { formatDateTime } from "~/lib/format";
+import { LIMITS } from "~/lib/limits";
+import { marketTitleMeta } from "~/lib/market-meta";
+import { formatMoney } from "~/lib/money";
+import { PIX_KEY_TYPES } from "~/lib/payments-schemas";
+import { RECEIPT_KINDS, getStatement } from "~/services/payments/finance.server";
+import { getPayoutAccount, listPayouts, requestPayout, setPayoutAccount } from "~/services/payments/payouts.server";
+import { requireUser } from "~/web/auth.server";
+import { formValues, readForm } from "~/web/bodies.server";
+import { listFromUrl, marketFormError, redirectWithMarketToast } from "~/web/market-forms.server";
+
+export const meta = marketTitleMeta("titles.finance");
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await requireUser(request);
+  const freelancer = user.account_type === "freelancer";
+  const [{ list: statement }, account, payouts] = await Promise.all([
+    listFromUrl(request, ["page"], (q) => getStatement(user, q)),
+    freelancer ? getPayoutAccount(user) : Promise.resolve(null),
+    freelancer ? listPayouts(user) : Promise.resolve([]),
+  ]);
+  return json({
+    role: user.account_type,
+    payments: config.PAYMENTS,
+    minPayout: config.PAYOUT_MIN_CENTS,
+    statement,
+    account,
+    waiting: payouts.some((p) => p.status === "requested"),
+    receiptKinds: RECEIPT_KINDS as string[],
+  });
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const user = await requireUser(request);
+  let values: Record<string, string> = {};
+  try {
+    values = formValues(await readForm(request));
+    if (values.intent === "payout_account") {
+      await setPayoutAccount(user, values);
+      return redirectWithMarketToast(request, "/financeiro", "toasts.payout_account_saved");
+    }
+    if (values.intent === "payout") {
+      await requestPayout(user);
+      return redirectWithMarketToast(request, "/financeiro", "toasts.payout_requested");
+    }
+    return json(null, { status: 400 });
+  } catch (error) {
+    return marketFormError(request, error, values);
+  }
+}
+
+export default function FinancePage() {
+  const { t, i18n } = useTranslation("market");
+  const { role, payments, minPayout, statement, account, waiting, receiptKinds } = useLoaderData<typeof loader>();
+  const data = useActionData<typeof action>();
+  const busy = useNavigation().state === "submitting";
+  const money = (cents: number) => formatMoney(cents, i18n.language);
+  const b = statement.balances;
+  const figures =
+    role === "freelancer"
+      ? [
+          ["held", b.held_cents],
+          ["available", b.available_cents],
+          ["payout_pending", b.payout_pending_cents],
+          ["paid_out", b.paid_out_cents],
+        ]
+      : [
+          ["held", b.held_cents],
+          ["paid_in", b.paid_in_cents],
+          ["refund_due", b.refund_due_cents],
+          ["refunded", b.refunded_cents],
+        ];
+  const mine = (intent: string) => (data && data.values?.intent === intent ? data : null);
+  return (
+    <div className="page">
+      <PageHeader
+        title={t("finance.heading")}
+        intro={payments === "escrow" ? t(`finance.intro_${role}`) : t("finance.intro_off")}
+        actions={
+          <a href="/financeiro/extrato.csv" className="btn btn-secondary" download>
+            {t("finance.csv")}
+          </a>
+        }
+      />
+      <section className="figures" aria-label={t("finance.balances")}>
+        {figures.map(([key, value]) => (
+          <div key={key} className="card figure">
+            <span className="figure-value">{money(value as number)}</span>
+            <span className="figure-label">{t(`finance.balance.${key}`)}</span>
+          </div>
+        ))}
+      </section>
+
+      {role === "freelancer" ? (
+        <div className="detail-layout">
+          <section className="card" aria-labelledby="payout-title">
+            <h2 id="payout-title">{t("finance.payout_heading")}</h2>
+            <FormMessage data={mine("payout")} />
+            {waiting ? (
+              <p className="notice notice-info">{t("finance.payout_waiting")}</p>
+            ) : (
+              <Form method="post">
+                <input type="hidden" name="intent" value="payout" />
+                <p>{t("finance.payout_intro", { amount: money(b.available_cents), min: money(minPayout) })}</p>
+                <button
+                  type="submit"
+                  className="btn btn-primary"
+                  disabled={busy || !account || b.available_cents < minPayout}
+                >
+                  {t("finance.payout_submit", { amount: money(b.available_cents) })}
+                </button>
+              </Form>
+            )}
+          </section>
+          <section className="card" aria-labelledby="key-title">
+            <h2 id="key-title">{t("finance.key_heading")}</h2>
+            <FormMessage data={mine("payout_account")} />
+            <Form method="post" className="stack" noValidate>
+              <input type="hidden" name="intent" value="payout_account" />
+              <div className={`field${mine("payout_account")?.errors?.key_type ? " has-error" : ""}`}>
+                <label htmlFor="key_type">{t("finance.key_type")}</label>
+                <select
+                  id="key_type"
+                  name="key_type"
+                  defaultValue={mine("payout_account")?.values?.key_type ?? account?.key_type ?? "cpf"}
+                >
+                  {PIX_KEY_TYPES.map((type) => (
+                    <option key={type} value={type}>
+                      {t(`finance.key_types.${type}`)}
+                    </option>
+                  ))}
+                </select>
+              </div>
+              <Field
+                name="pix_key"
+                label={t("finance.pix_key")}
+                maxLength={100}
+                defaultValue={mine("payout_account")?.values?.pix_key ?? account?.pix_key}
+                error={mine("payout_account")?.errors?.pix_key}
+              />
+              <Field
+                name="holder_name"
+                label={t("finance.holder_name")}
+                maxLength={LIMITS.holder_name.max}
+                defaultValue={mine("payout_account")?.values?.holder_name ?? account?.holder_name}
+                error={mine("payout_account")?.errors?.holder_name}
+              />
+              <Field
+                name="holder_document"
+                label={t("finance.holder_document")}
+                inputMode="numeric"
+                maxLength={30}
+                defaultValue={mine("payout_account")?.values?.holder_document ?? account?.holder_document}
+                error={mine("payout_account")?.errors?.holder_document}
+              />
+              <div className="form-actions">
+                <button type="submit" className="btn btn-secondary" disabled={busy}>
+                  {t("finance.key_submit")}
+                </button>
+              </div>
+            </Form>
+          </section>
+        </div>
+      ) : null}
+
+      <section className="card" aria-labelledby="lines-title">
+        <h2 id="lines-title">{t("finance.lines")}</h2>
+        {statement.lines.length === 0 ? (
+          <p className="muted">{t("finance.no_lines")}</p>
+        ) : (
+          <div className="table-wrap">
+            <table className="data-table">
+              <thead>
+                <tr>
+                  <th scope="col">{t("finance.date")}</th>
+                  <th scope="col">{t("finance.kind")}</th>
+                  <th scope="col">{t("finance.contract")}</th>
+                  <th scope="col">{t("finance.amount")}</th>
+                  <th scope="col">{t("finance.fee")}</th>
+                  <th scope="col">{t("finance.receipt")}</th>
+                </tr>
+              </thead>
+              <tbody>
+                {statement.lines.map((line) => (
+                  <tr key={line.id}>
+                    <td>{formatDateTime(line.created_at, i18n.language)}</td>
+                    <td>{t(`finance.kinds.${line.kind}`)}</td>
+                    <td>
+                      {line.contract ? (
+                        <Link to={`/contracts/${line.contract.id}`} className="link">
+                          {line.contract.title}
+                        </Link>
+                      ) : (
+                        "—"
+                      )}
+                      {line.milestone ? <span className="muted small"> · {line.milestone}</span> : null}
+                    </td>
+                    <td>{money(line.amount_cents)}</td>
+                    <td>{line.fee_cents ? money(line.fee_cents) : "—"}</td>
+                    <td>
+                      {receiptKinds.includes(line.kind) ? (
+                        <Link to={`/financeiro/recibos/${line.id}`} className="link">
+                          {t("finance.receipt_link")}
+                        </Link>
+                      ) : (
+                        "—"
+                      )}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+        <Pagination meta={statement.meta} />
+      </section>
+    </div>
+  );
+}
+
+export const ErrorBoundary = MarketErrorBoundary;

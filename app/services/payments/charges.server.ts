@@ -1,0 +1,283 @@
+import { randomBytes, randomUUID } from "node:crypto";
+import { sql, type Kysely } from "kysely";
+import QRCode from "qrcode";
+import { db, transaction } from "../../../db";
+import { isUniqueViolation } from "../../../db/dialect";
+import type { Database, PixChargeRow, UserRow } from "../../../db/schema";
+import { confirmChargeSchema } from "~/lib/payments-schemas";
+import { AppError, parseInput } from "../platform/errors.server";
+import { consumeWrite } from "../platform/rate-limit.server";
+import { assertId, now } from "../platform/records.server";
+import { notify } from "../messaging/notifications.server";
+import { assertAllowed } from "../contracts/contracts.server";
+import { currentMilestone, fundMilestone, latePayment } from "./escrow.server";
+import { providerNamed, type Provider } from "./providers.server";
+
+// Pix charges (docs/payments.md): funding a milestone issues a charge for its amount, a BR Code
+// ("copia e cola") and its QR image, with a txid of its own, valid for 24 hours. While a valid
+// one is pending the same charge is shown again; once expired, a new one is issued. A charge is
+// paid once: the operator's confirmation and the provider's webhook (even delivered twice, or
+// together) race on one conditional UPDATE of the charge, and only its winner moves money.
+
+export const CHARGE_HOURS = 24;
+
+export type ChargeJson = {
+  id: string;
+  milestone_id: string;
+  provider: PixChargeRow["provider"];
+  txid: string;
+  amount_cents: number;
+  status: PixChargeRow["status"];
+  br_code: string;
+  /** The QR code of br_code, an SVG image as a data: URL. */
+  qr_code: string;
+  expires_at: string;
+  paid_at: string | null;
+  e2e_id: string | null;
+  created_at: string;
+};
+
+async function toJson(c: PixChargeRow): Promise<ChargeJson> {
+  const svg = await QRCode.toString(c.br_code, { type: "svg", margin: 1, errorCorrectionLevel: "M" });
+  return {
+    id: c.id,
+    milestone_id: c.milestone_id,
+    provider: c.provider,
+    txid: c.txid,
+    amount_cents: c.amount_cents,
+    status: c.status,
+    br_code: c.br_code,
+    qr_code: `data:image/svg+xml;base64,${Buffer.from(svg).toString("base64")}`,
+    expires_at: c.expires_at,
+    paid_at: c.paid_at,
+    e2e_id: c.e2e_id,
+    created_at: c.created_at,
+  };
+}
+
+/** A txid as the BR Code takes it: 25 letters and digits. */
+const newTxid = () => `FRL${randomBytes(11).toString("hex").toUpperCase()}`;
+
+async function contractOf(user: UserRow, id: string) {
+  assertId(id);
+  const row = await db.selectFrom("contracts").selectAll().where("id", "=", id).executeTakeFirst();
+  if (!row || (row.merchant_id !== user.id && row.freelancer_id !== user.id)) throw new AppError(404, "not_found");
+  return row;
+}
+
+/** Pending charges past their 24 hours are expired (at every read, so no job is needed). */
+async function expireCharges(trx: Kysely<Database>, milestoneId: string, at: string) {
+  await trx
+    .updateTable("pix_charges")
+    .set({ status: "expired" })
+    .where("milestone_id", "=", milestoneId)
+    .where("status", "=", "pending")
+    .where("expires_at", "<=", at)
+    .execute();
+}
+
+/** The milestone's charge waiting for payment, if a valid one was issued. */
+async function pendingCharge(trx: Kysely<Database>, milestoneId: string) {
+  return trx
+    .selectFrom("pix_charges")
+    .selectAll()
+    .where("milestone_id", "=", milestoneId)
+    .where("status", "=", "pending")
+    .orderBy("created_at", "desc")
+    .limit(1)
+    .executeTakeFirst();
+}
+
+/** The charge of the milestone being worked on, for the contract's two sides (null when none is waiting). */
+export async function getCurrentCharge(user: UserRow, id: string): Promise<ChargeJson | null> {
+  const contract = await contractOf(user, id);
+  if (contract.payments !== "escrow") return null;
+  const milestone = await currentMilestone(db, id);
+  if (!milestone || milestone.status !== "awaiting_funding") return null;
+  const at = now();
+  const charge = await pendingCharge(db, milestone.id);
+  return charge && charge.expires_at > at ? toJson(charge) : null;
+}
+
+/**
+ * The merchant funds the milestone being worked on: its pending charge if one is still valid
+ * (`created: false`), else a new one (24 h, a new txid).
+ */
+export async function issueCharge(
+  merchant: UserRow,
+  id: string,
+  provider: Provider = providerNamed(),
+): Promise<{ charge: ChargeJson; created: boolean }> {
+  await consumeWrite(merchant.id);
+  const contract = await contractOf(merchant, id);
+  const milestone = await currentMilestone(db, id);
+  const party = contract.merchant_id === merchant.id ? "merchant" : "freelancer";
+  assertAllowed("fund", { ...contract, milestone: milestone ?? null }, party);
+  const at = now();
+  const existing = await pendingCharge(db, milestone!.id);
+  if (existing && existing.expires_at > at) return { charge: await toJson(existing), created: false };
+
+  const chargeId = randomUUID();
+  const txid = newTxid();
+  const expiresAt = new Date(Date.parse(at) + CHARGE_HOURS * 3_600_000).toISOString();
+  // The provider is asked before the transaction, which may be run again (PostgreSQL retries).
+  let issued: Awaited<ReturnType<Provider["createCharge"]>>;
+  try {
+    issued = await provider.createCharge({
+      chargeId,
+      txid,
+      amountCents: milestone!.amount_cents,
+      description: `Freela: ${milestone!.title}`.slice(0, 120),
+      payerEmail: merchant.email,
+      expiresAt,
+    });
+  } catch (error) {
+    // The provider is down or refused: nothing was stored, the merchant may try again.
+    console.error(`[payments] ${provider.name} did not issue the charge: ${(error as Error).message}`);
+    throw new AppError(503, "provider_unavailable", undefined, undefined, { "Retry-After": "30" });
+  }
+  const row: PixChargeRow = {
+    id: chargeId,
+    milestone_id: milestone!.id,
+    contract_id: id,
+    merchant_id: contract.merchant_id,
+    provider: provider.name,
+    txid,
+    provider_payment_id: issued.provider_payment_id,
+    amount_cents: milestone!.amount_cents,
+    br_code: issued.br_code,
+    status: "pending",
+    e2e_id: null,
+    expires_at: expiresAt,
+    paid_at: null,
+    confirmed_by: null,
+    created_at: at,
+  };
+  await transaction(async (trx) => {
+    await expireCharges(trx, milestone!.id, at);
+    // Still waiting for its funding, as read (a cancellation in between answers 409).
+    const still = await trx
+      .selectFrom("milestones")
+      .select("id")
+      .where("id", "=", milestone!.id)
+      .where("status", "=", "awaiting_funding")
+      .where("amount_cents", "=", milestone!.amount_cents)
+      .executeTakeFirst();
+    if (!still) throw new AppError(409, "contract_changed");
+    // One pending charge per milestone: one issued meanwhile is superseded by this one.
+    await trx
+      .updateTable("pix_charges")
+      .set({ status: "superseded" })
+      .where("milestone_id", "=", milestone!.id)
+      .where("status", "=", "pending")
+      .execute();
+    await trx.insertInto("pix_charges").values(row).execute();
+  });
+  return { charge: await toJson(row), created: true };
+}
+
+export type Settlement = "funded" | "late" | "already_paid";
+
+/**
+ * Marks the charge paid (once: the UPDATE's WHERE lets one caller through) and moves the money:
+ * into the milestone's escrow while it waits for it, else owed back to the merchant at once.
+ * Runs inside the caller's transaction.
+ */
+export async function settleCharge(
+  trx: Kysely<Database>,
+  charge: Pick<PixChargeRow, "id" | "contract_id" | "milestone_id" | "amount_cents">,
+  payment: { e2e_id: string | null; by: string },
+  at: string,
+): Promise<Settlement> {
+  const paid = await trx
+    .updateTable("pix_charges")
+    .set({ status: "paid", e2e_id: payment.e2e_id, paid_at: at, confirmed_by: payment.by })
+    .where("id", "=", charge.id)
+    .where("status", "!=", "paid")
+    .executeTakeFirst();
+  if (Number(paid.numUpdatedRows) === 0) return "already_paid";
+  // The contract's row first, as every move of the contract: a cancellation racing this payment
+  // has either ended the milestone (the money goes back) or waits for this one.
+  const contract = await trx
+    .updateTable("contracts")
+    .set({ events_count: sql<number>`events_count + 1`, updated_at: at })
+    .where("id", "=", charge.contract_id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  const milestone = await trx
+    .selectFrom("milestones")
+    .selectAll()
+    .where("id", "=", charge.milestone_id)
+    .executeTakeFirstOrThrow();
+  const waiting =
+    milestone.status === "awaiting_funding" &&
+    milestone.amount_cents === charge.amount_cents &&
+    contract.status === "in_progress";
+  if (waiting) await fundMilestone(trx, contract, milestone, charge.id, at);
+  else await latePayment(trx, contract, milestone.id, charge.id, charge.amount_cents, at);
+  await trx
+    .insertInto("contract_events")
+    .values({
+      id: randomUUID(),
+      contract_id: contract.id,
+      seq: contract.events_count,
+      kind: "milestone_funded",
+      author: "system",
+      message: waiting ? milestone.title : null,
+      created_at: at,
+    })
+    .execute();
+  if (waiting) {
+    await notify(
+      trx,
+      [contract.freelancer_id, contract.merchant_id].map((user_id) => ({
+        user_id,
+        kind: "milestone_funded" as const,
+        application_id: contract.id,
+        opportunity_id: contract.opportunity_id,
+      })),
+    );
+  }
+  return waiting ? "funded" : "late";
+}
+
+/**
+ * The operator confirms a receipt of the manual provider: the Pix's end-to-end id and the amount
+ * received, which must be the charge's. A charge already paid (by another confirmation or the
+ * webhook) answers 409, and nothing is credited twice.
+ */
+export async function confirmReceipt(
+  operator: Pick<UserRow, "id">,
+  chargeId: string,
+  input: unknown,
+): Promise<{ charge: ChargeJson; settlement: Settlement }> {
+  assertId(chargeId);
+  const { e2e_id, amount_cents } = parseInput(confirmChargeSchema, input);
+  const charge = await db.selectFrom("pix_charges").selectAll().where("id", "=", chargeId).executeTakeFirst();
+  if (!charge) throw new AppError(404, "not_found");
+  if (amount_cents !== charge.amount_cents) {
+    throw new AppError(422, "receipt_amount_mismatch", { amount_cents: "receipt_amount_mismatch" });
+  }
+  let settlement: Settlement;
+  try {
+    settlement = await transaction((trx) => settleCharge(trx, charge, { e2e_id, by: operator.id }, now()));
+  } catch (error) {
+    if (isUniqueViolation(error, "pix_charges")) throw new AppError(409, "e2e_id_used");
+    throw error;
+  }
+  if (settlement === "already_paid") throw new AppError(409, "charge_already_paid");
+  const row = await db.selectFrom("pix_charges").selectAll().where("id", "=", chargeId).executeTakeFirstOrThrow();
+  return { charge: await toJson(row), settlement };
+}
+
+/** Charges for the operator's console: waiting ones first (manual confirmations), newest first. */
+export async function listCharges(status?: PixChargeRow["status"]) {
+  const rows = await db
+    .selectFrom("pix_charges")
+    .selectAll()
+    .$if(status !== undefined, (q) => q.where("status", "=", status!))
+    .orderBy("created_at", "desc")
+    .limit(200)
+    .execute();
+  return rows;
+}

@@ -1,0 +1,234 @@
+import { randomUUID } from "node:crypto";
+import type { Kysely } from "kysely";
+import type { ContractRow, Database, MilestoneRow } from "../../../db/schema";
+import { feeOf } from "~/lib/fees";
+import { AppError } from "../platform/errors.server";
+import { account, post } from "./ledger.server";
+
+// What the contract's moves do to a milestone's money, inside the move's transaction. Every
+// change of a milestone repeats in its WHERE the state it was decided on: of two moves racing
+// for one milestone (a release and a refund), the second updates nothing and answers 409.
+
+type Contract = Pick<ContractRow, "id" | "merchant_id" | "freelancer_id" | "payments" | "fee_bps">;
+
+/** The milestone being worked on: the first (by seq) neither settled nor proposed. */
+export async function currentMilestone(trx: Kysely<Database>, contractId: string): Promise<MilestoneRow | undefined> {
+  return trx
+    .selectFrom("milestones")
+    .selectAll()
+    .where("contract_id", "=", contractId)
+    .where("status", "in", ["awaiting_funding", "funded", "delivered"])
+    .orderBy("seq")
+    .limit(1)
+    .executeTakeFirst();
+}
+
+/** Moves the milestone from the state it was read in, or answers 409 when it moved meanwhile. */
+export async function moveMilestone(
+  trx: Kysely<Database>,
+  milestone: Pick<MilestoneRow, "id" | "status">,
+  set: Partial<MilestoneRow>,
+  at: string,
+) {
+  const updated = await trx
+    .updateTable("milestones")
+    .set({ ...set, updated_at: at })
+    .where("id", "=", milestone.id)
+    .where("status", "=", milestone.status)
+    .executeTakeFirst();
+  if (Number(updated.numUpdatedRows) === 0) throw new AppError(409, "contract_changed");
+}
+
+/**
+ * Releases a delivered (or, by a dispute, funded) milestone: `releasedCents` of its escrow to the
+ * freelancer, less the contract's frozen fee on that part only, and the rest back to the merchant
+ * (a refund due). Without payments the milestone is only marked released.
+ */
+export async function releaseMilestone(
+  trx: Kysely<Database>,
+  contract: Contract,
+  milestone: MilestoneRow,
+  at: string,
+  releasedCents = milestone.amount_cents,
+) {
+  if (contract.payments === "off") {
+    await moveMilestone(
+      trx,
+      milestone,
+      { status: "released", released_cents: milestone.amount_cents, settled_at: at },
+      at,
+    );
+    return;
+  }
+  const fee = feeOf(releasedCents, contract.fee_bps);
+  const rest = milestone.amount_cents - releasedCents;
+  const status = releasedCents === 0 ? "refunded" : "released";
+  await moveMilestone(
+    trx,
+    milestone,
+    { status, released_cents: releasedCents, fee_cents: fee, refunded_cents: rest, settled_at: at },
+    at,
+  );
+  const refundId = rest > 0 ? await insertRefund(trx, contract, milestone.id, rest, at) : null;
+  await post(
+    trx,
+    {
+      kind: rest > 0 ? "split" : "release",
+      contract_id: contract.id,
+      milestone_id: milestone.id,
+      refund_id: refundId,
+      merchant_id: contract.merchant_id,
+      freelancer_id: contract.freelancer_id,
+    },
+    [
+      { account: account.escrow(milestone.id), user_id: contract.merchant_id, amount_cents: -milestone.amount_cents },
+      {
+        account: account.available(contract.freelancer_id),
+        user_id: contract.freelancer_id,
+        amount_cents: releasedCents - fee,
+      },
+      { account: account.fees, user_id: null, amount_cents: fee },
+      ...(refundId ? [{ account: account.refund(refundId), user_id: contract.merchant_id, amount_cents: rest }] : []),
+    ],
+    at,
+  );
+}
+
+async function insertRefund(
+  trx: Kysely<Database>,
+  contract: Contract,
+  milestoneId: string,
+  amount: number,
+  at: string,
+  chargeId: string | null = null,
+) {
+  const id = randomUUID();
+  await trx
+    .insertInto("refunds")
+    .values({
+      id,
+      user_id: contract.merchant_id,
+      contract_id: contract.id,
+      milestone_id: milestoneId,
+      charge_id: chargeId,
+      amount_cents: amount,
+      status: "due",
+      e2e_id: null,
+      decided_by: null,
+      decided_at: null,
+      created_at: at,
+    })
+    .execute();
+  return id;
+}
+
+/**
+ * Ends a milestone with its contract: a funded one's escrow is owed back to the merchant (a refund
+ * the operator pays), one never funded is just cancelled.
+ */
+export async function refundMilestone(trx: Kysely<Database>, contract: Contract, milestone: MilestoneRow, at: string) {
+  const funded = milestone.status === "funded" || milestone.status === "delivered";
+  if (contract.payments === "off" || !funded) {
+    await moveMilestone(trx, milestone, { status: funded ? "refunded" : "cancelled", settled_at: at }, at);
+    return;
+  }
+  await moveMilestone(
+    trx,
+    milestone,
+    { status: "refunded", refunded_cents: milestone.amount_cents, settled_at: at },
+    at,
+  );
+  const refundId = await insertRefund(trx, contract, milestone.id, milestone.amount_cents, at);
+  await post(
+    trx,
+    {
+      kind: "refund",
+      contract_id: contract.id,
+      milestone_id: milestone.id,
+      refund_id: refundId,
+      merchant_id: contract.merchant_id,
+      freelancer_id: contract.freelancer_id,
+    },
+    [
+      { account: account.escrow(milestone.id), user_id: contract.merchant_id, amount_cents: -milestone.amount_cents },
+      { account: account.refund(refundId), user_id: contract.merchant_id, amount_cents: milestone.amount_cents },
+    ],
+    at,
+  );
+}
+
+/** A contract ends: every milestone not settled yet (proposed, awaiting funding) is cancelled, its open charges withdrawn. */
+export async function closeMilestones(trx: Kysely<Database>, contractId: string, at: string) {
+  await trx
+    .updateTable("milestones")
+    .set({ status: "cancelled", settled_at: at, updated_at: at })
+    .where("contract_id", "=", contractId)
+    .where("status", "in", ["proposed", "awaiting_funding"])
+    .execute();
+  await trx
+    .updateTable("pix_charges")
+    .set({ status: "superseded" })
+    .where("contract_id", "=", contractId)
+    .where("status", "=", "pending")
+    .execute();
+}
+
+/** A payment that arrived for a milestone no longer waiting for it: the money is owed back at once. */
+export async function latePayment(
+  trx: Kysely<Database>,
+  contract: Contract,
+  milestoneId: string,
+  chargeId: string,
+  amount: number,
+  at: string,
+) {
+  const refundId = await insertRefund(trx, contract, milestoneId, amount, at, chargeId);
+  await post(
+    trx,
+    {
+      kind: "late_payment",
+      contract_id: contract.id,
+      milestone_id: milestoneId,
+      charge_id: chargeId,
+      refund_id: refundId,
+      merchant_id: contract.merchant_id,
+      freelancer_id: contract.freelancer_id,
+    },
+    [
+      { account: account.external(contract.merchant_id), user_id: contract.merchant_id, amount_cents: -amount },
+      { account: account.refund(refundId), user_id: contract.merchant_id, amount_cents: amount },
+    ],
+    at,
+  );
+}
+
+/** The charge's money arrived while the milestone waited for it: held in escrow from now on. */
+export async function fundMilestone(
+  trx: Kysely<Database>,
+  contract: Contract,
+  milestone: MilestoneRow,
+  chargeId: string,
+  at: string,
+) {
+  await moveMilestone(trx, milestone, { status: "funded", funded_at: at }, at);
+  await post(
+    trx,
+    {
+      kind: "charge_received",
+      contract_id: contract.id,
+      milestone_id: milestone.id,
+      charge_id: chargeId,
+      merchant_id: contract.merchant_id,
+      freelancer_id: contract.freelancer_id,
+    },
+    [
+      {
+        account: account.external(contract.merchant_id),
+        user_id: contract.merchant_id,
+        amount_cents: -milestone.amount_cents,
+      },
+      { account: account.escrow(milestone.id), user_id: contract.merchant_id, amount_cents: milestone.amount_cents },
+    ],
+    at,
+  );
+}

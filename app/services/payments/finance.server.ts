@@ -1,0 +1,233 @@
+import { db } from "../../../db";
+import type { LedgerKind, LedgerTransactionRow, UserRow } from "../../../db/schema";
+import { z } from "zod";
+import { AppError, parseInput } from "../platform/errors.server";
+import { assertId, pageMeta, type PageMeta } from "../platform/records.server";
+import { balancesOf, type Balances } from "./ledger.server";
+
+// A user's money (/financeiro and /api/finance): the balances, every ledger transaction of the
+// user's contracts and payouts with its contract, a CSV of them all, and a receipt for each. All
+// from the ledger: lines are its transactions, amounts are sums of their entries.
+
+export type StatementLine = {
+  id: string;
+  kind: LedgerKind;
+  created_at: string;
+  contract: { id: string; title: string } | null;
+  milestone: string | null;
+  /** The money the transaction moved (the sum of its outgoing entries). */
+  amount_cents: number;
+  /** The platform's fee taken in it, and what reached the freelancer's balance. */
+  fee_cents: number;
+  freelancer_cents: number;
+  /** What is owed back to the merchant by it (refunds, splits, late payments). */
+  refund_cents: number;
+  e2e_id: string | null;
+};
+
+export type Statement = { balances: Balances; lines: StatementLine[]; meta: PageMeta };
+
+const PER_PAGE = 50;
+/** The CSV holds at most this many lines (the newest). */
+export const CSV_MAX_LINES = 10_000;
+
+const pageSchema = z.object({
+  page: z.preprocess(
+    (v) => (v === undefined || v === "" ? 1 : Number(v)),
+    z
+      .number({ invalid_type_error: "page_invalid" })
+      .int("page_invalid")
+      .min(1, "page_invalid")
+      .max(10_000, "page_invalid"),
+  ),
+});
+
+/**
+ * The user's ledger transactions, newest first, with their entries, contracts and end-to-end
+ * ids: four queries whatever the count (the transactions by side, their entries, the contracts'
+ * titles, the charges', payouts' and refunds' ids).
+ */
+async function linesOf(
+  user: UserRow,
+  limit: number,
+  offset: number,
+): Promise<{ lines: StatementLine[]; total: number }> {
+  const side = user.account_type === "merchant" ? "merchant_id" : "freelancer_id";
+  const [transactions, count] = await Promise.all([
+    db
+      .selectFrom("ledger_transactions")
+      .selectAll()
+      .where(side, "=", user.id)
+      .orderBy("created_at", "desc")
+      .orderBy("id", "desc")
+      .limit(limit)
+      .offset(offset)
+      .execute(),
+    db
+      .selectFrom("ledger_transactions")
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .where(side, "=", user.id)
+      .executeTakeFirstOrThrow(),
+  ]);
+  return { lines: await linesFor(transactions), total: Number(count.n) };
+}
+
+/** The statement lines of these transactions: their entries, contracts, milestones and end-to-end ids. */
+async function linesFor(transactions: LedgerTransactionRow[]): Promise<StatementLine[]> {
+  if (transactions.length === 0) return [];
+  const ids = transactions.map((t) => t.id);
+  const contractIds = [...new Set(transactions.map((t) => t.contract_id).filter((id): id is string => id !== null))];
+  const [entries, contracts, milestones, e2e] = await Promise.all([
+    db.selectFrom("ledger_entries").selectAll().where("transaction_id", "in", ids).execute(),
+    contractIds.length
+      ? db
+          .selectFrom("contracts")
+          .innerJoin("opportunities as o", "o.id", "contracts.opportunity_id")
+          .select(["contracts.id", "o.title"])
+          .where("contracts.id", "in", contractIds)
+          .execute()
+      : Promise.resolve([]),
+    db
+      .selectFrom("milestones")
+      .select(["id", "title"])
+      .where(
+        "id",
+        "in",
+        transactions.map((t) => t.milestone_id ?? ""),
+      )
+      .execute(),
+    db
+      .selectFrom("pix_charges")
+      .select(["id", "e2e_id"])
+      .where(
+        "id",
+        "in",
+        transactions.map((t) => t.charge_id ?? ""),
+      )
+      .unionAll(
+        db
+          .selectFrom("payouts")
+          .select(["id", "e2e_id"])
+          .where(
+            "id",
+            "in",
+            transactions.map((t) => t.payout_id ?? ""),
+          ),
+      )
+      .unionAll(
+        db
+          .selectFrom("refunds")
+          .select(["id", "e2e_id"])
+          .where(
+            "id",
+            "in",
+            transactions.map((t) => t.refund_id ?? ""),
+          ),
+      )
+      .execute(),
+  ]);
+  const titles = new Map(contracts.map((c) => [c.id, c.title]));
+  const milestoneTitles = new Map(milestones.map((m) => [m.id, m.title]));
+  const e2eOf = new Map(e2e.map((r) => [r.id, r.e2e_id]));
+  return transactions.map((t): StatementLine => {
+    const mine = entries.filter((e) => e.transaction_id === t.id);
+    const sum = (pick: (account: string) => boolean) =>
+      mine.filter((e) => pick(e.account) && e.amount_cents > 0).reduce((s, e) => s + e.amount_cents, 0);
+    const paidBy =
+      t.kind === "payout_paid" ? t.payout_id : t.kind === "refund_paid" ? t.refund_id : (t.charge_id ?? null);
+    return {
+      id: t.id,
+      kind: t.kind,
+      created_at: t.created_at,
+      contract: t.contract_id ? { id: t.contract_id, title: titles.get(t.contract_id) ?? "" } : null,
+      milestone: t.milestone_id ? (milestoneTitles.get(t.milestone_id) ?? null) : null,
+      amount_cents: -mine.filter((e) => e.amount_cents < 0).reduce((s, e) => s + e.amount_cents, 0),
+      fee_cents: sum((a) => a === "fees"),
+      freelancer_cents: sum((a) => a.startsWith("available:")),
+      refund_cents: sum((a) => a.startsWith("refund:")),
+      e2e_id: paidBy ? (e2eOf.get(paidBy) ?? null) : null,
+    };
+  });
+}
+
+export async function getStatement(user: UserRow, query: unknown = {}): Promise<Statement> {
+  const { page } = parseInput(pageSchema, query);
+  const [balances, { lines, total }] = await Promise.all([
+    balancesOf(user),
+    linesOf(user, PER_PAGE, (page - 1) * PER_PAGE),
+  ]);
+  return { balances, lines, meta: pageMeta(page, PER_PAGE, total) };
+}
+
+const csvCell = (value: string | number | null) => {
+  const text = value === null ? "" : String(value);
+  // A cell a spreadsheet would read as a formula is quoted as text.
+  const safe = /^[=+\-@\t\r]/.test(text) && typeof value === "string" ? `'${text}` : text;
+  return /[",;\n\r]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
+};
+
+const reais = (cents: number) => (cents / 100).toFixed(2).replace(".", ",");
+
+/**
+ * Every line as CSV (semicolons and decimal commas, as spreadsheets set to Portuguese read it;
+ * UTF-8 with a BOM), with a header row; `labels` names the kinds in the user's language.
+ */
+export async function statementCsv(user: UserRow, labels: Record<string, string>): Promise<string> {
+  const { lines } = await linesOf(user, CSV_MAX_LINES, 0);
+  const rows = [
+    ["data", "tipo", "contrato", "etapa", "valor", "taxa", "freelancer", "estorno", "id fim a fim", "transação"],
+    ...lines.map((l) => [
+      l.created_at,
+      labels[l.kind] ?? l.kind,
+      l.contract?.title ?? "",
+      l.milestone ?? "",
+      reais(l.amount_cents),
+      reais(l.fee_cents),
+      reais(l.freelancer_cents),
+      reais(l.refund_cents),
+      l.e2e_id ?? "",
+      l.id,
+    ]),
+  ];
+  return `\ufeff${rows.map((r) => r.map(csvCell).join(";")).join("\r\n")}\r\n`;
+}
+
+export type Receipt = StatementLine & {
+  merchant: { name: string } | null;
+  freelancer: { name: string } | null;
+  payout: { pix_key: string; key_type: string; holder_name: string; holder_document: string } | null;
+};
+
+/** Kinds a receipt is issued for: a payment in, a release, a payout paid, a refund paid. */
+export const RECEIPT_KINDS: LedgerKind[] = ["charge_received", "release", "split", "payout_paid", "refund_paid"];
+
+/** The receipt of one of the user's transactions (404 for anyone else's, or a kind without one). */
+export async function getReceipt(user: UserRow, id: string): Promise<Receipt> {
+  assertId(id);
+  const side = user.account_type === "merchant" ? "merchant_id" : "freelancer_id";
+  const t = await db
+    .selectFrom("ledger_transactions")
+    .selectAll()
+    .where("id", "=", id)
+    .where(side, "=", user.id)
+    .executeTakeFirst();
+  if (!t || !RECEIPT_KINDS.includes(t.kind)) throw new AppError(404, "not_found");
+  const [line] = await linesFor([t]);
+  const names = await db
+    .selectFrom("users")
+    .select(["id", "full_name"])
+    .where("id", "in", [t.merchant_id ?? "", t.freelancer_id ?? ""])
+    .execute();
+  const name = (uid: string | null) => {
+    const found = names.find((n) => n.id === uid);
+    return found ? { name: found.full_name } : null;
+  };
+  const payout = t.payout_id
+    ? await db
+        .selectFrom("payouts")
+        .select(["pix_key", "key_type", "holder_name", "holder_document"])
+        .where("id", "=", t.payout_id)
+        .executeTakeFirst()
+    : undefined;
+  return { ...line, merchant: name(t.merchant_id), freelancer: name(t.freelancer_id), payout: payout ?? null };
+}

@@ -1,0 +1,134 @@
+import AxeBuilder from "@axe-core/playwright";
+import { expect, test } from "@playwright/test";
+import { E2E_MERCADOPAGO_PORT, E2E_PAYMENTS } from "../../playwright.config";
+import { startMercadoPago, type MercadoPagoMock } from "../payments/mercadopago-server";
+import { hire, toast, userPage } from "./support";
+
+// Pagamento garantido, as the two sides live it, with JavaScript and without, on the payments
+// server (PAYMENTS=escrow, Mercado Pago answered by a local stand-in): the hire waits for its
+// money, the merchant pays the Pix charge, the provider confirms it by a signed webhook, the
+// freelancer delivers, the merchant approves, the freelancer's balance shows the release less the
+// fee, the freelancer registers a Pix key and asks for a payout, and both statements show it.
+// (The operator's side, paying the payout, comes with the operator console.)
+
+const money = (text: string) => new RegExp(text.replace(/[.$]/g, "\\$&").replace(/ /g, "\\s"));
+const AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"];
+
+let mp: MercadoPagoMock;
+test.beforeAll(async () => {
+  mp = await startMercadoPago({
+    token: E2E_PAYMENTS.MERCADOPAGO_ACCESS_TOKEN,
+    secret: E2E_PAYMENTS.MERCADOPAGO_WEBHOOK_SECRET,
+    port: E2E_MERCADOPAGO_PORT,
+  });
+});
+test.afterAll(() => mp?.close());
+
+async function axe(page: import("@playwright/test").Page) {
+  const results = await new AxeBuilder({ page }).withTags(AXE_TAGS).analyze();
+  expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
+}
+
+function story(javaScriptEnabled: boolean) {
+  test("hire → Pix charge → confirmed by the provider → deliver → approve → balance → payout asked → statements", async ({
+    request,
+    browser,
+  }, testInfo) => {
+    test.slow();
+    const { merchant, freelancer, id } = await hire(request);
+    const marina = await userPage(browser, testInfo, javaScriptEnabled, merchant);
+    const julia = await userPage(browser, testInfo, javaScriptEnabled, freelancer);
+
+    // Nothing starts before the money is held.
+    await julia.goto(`/contracts/${id}`);
+    await expect(julia.getByText(/Esperando o contratante pagar a etapa/)).toBeVisible();
+    await expect(julia.getByRole("button", { name: "Enviar entrega" })).toHaveCount(0);
+
+    // The merchant sees what the freelancer receives after the fee, and pays by Pix.
+    await marina.goto(`/contracts/${id}`);
+    await expect(marina.locator(".data-table")).toContainText(money("R$ 1.350,00"));
+    await expect(marina.getByText(/Taxa da plataforma: 10%/)).toBeVisible();
+    await marina.getByRole("button", { name: "Pagar R$ 1.500,00 com Pix" }).click();
+    await expect(toast(marina, "Cobrança Pix gerada.")).toBeVisible();
+    await expect(marina.getByRole("img", { name: "QR Code Pix de R$ 1.500,00" })).toBeVisible();
+    const brCode = marina.getByLabel("Pix copia e cola");
+    await expect(brCode).toHaveValue(/^000201/);
+    if (javaScriptEnabled) await expect(marina.getByRole("button", { name: "Copiar código" })).toBeVisible();
+    else await expect(marina.getByRole("button", { name: "Copiar código" })).toHaveCount(0);
+    // axe runs in the page, so only where scripts run; the markup is the same without.
+    if (javaScriptEnabled) await axe(marina);
+
+    // The payer pays; Mercado Pago notifies the app with a signed webhook.
+    const payment = [...mp.payments.values()].at(-1)!;
+    expect(payment.transaction_amount).toBe(1500);
+    mp.approve(payment.id);
+    const delivered = await mp.deliver(testInfo.project.use.baseURL!, mp.notification(payment.id));
+    expect(delivered).toMatchObject({ status: 200, body: { outcome: "processed" } });
+
+    // The freelancer sees the milestone paid and delivers.
+    await julia.goto(`/contracts/${id}`);
+    await expect(julia.locator(".badge.milestone-funded")).toHaveText("Pago e retido");
+    await julia.getByLabel("Mensagem da entrega").fill("Seguem o logotipo e a paleta de cores.");
+    await julia.getByRole("button", { name: "Enviar entrega" }).click();
+    await expect(toast(julia, "Entrega enviada!")).toBeVisible();
+
+    // The merchant approves: the money is released.
+    await marina.goto(`/contracts/${id}`);
+    await marina.getByRole("button", { name: "Aprovar entrega" }).click();
+    await expect(toast(marina, "Entrega aprovada. Contrato concluído!")).toBeVisible();
+    await expect(marina.locator(".badge.milestone-released")).toHaveText("Liberado");
+
+    // The freelancer's balance, from the ledger, on the dashboard and in /financeiro.
+    await julia.goto("/dashboard");
+    await expect(julia.locator(".figure").filter({ hasText: "Disponível para saque" })).toContainText(
+      money("R$ 1.350,00"),
+    );
+    await julia.goto("/financeiro");
+    await expect(julia.locator(".figure").filter({ hasText: "Disponível para saque" })).toContainText(
+      money("R$ 1.350,00"),
+    );
+    // A key that is not what its type says is refused, with what was typed kept.
+    await julia.getByLabel("Tipo da chave").selectOption("cpf");
+    await julia.getByLabel("Chave Pix", { exact: true }).fill("111.111.111-11");
+    await julia.getByLabel("Nome do titular").fill("Julinha Freelancer");
+    await julia.getByLabel("CPF ou CNPJ do titular").fill("529.982.247-25");
+    await julia.getByRole("button", { name: "Salvar chave" }).click();
+    await expect(julia.getByText("Esta chave não é um CPF válido.")).toBeVisible();
+    await expect(julia.getByLabel("Nome do titular")).toHaveValue("Julinha Freelancer");
+    await julia.getByLabel("Chave Pix", { exact: true }).fill("529.982.247-25");
+    await julia.getByRole("button", { name: "Salvar chave" }).click();
+    await expect(toast(julia, "Chave Pix salva.")).toBeVisible();
+    await julia.getByRole("button", { name: "Pedir repasse de R$ 1.350,00" }).click();
+    await expect(toast(julia, "Repasse pedido.")).toBeVisible();
+    await expect(julia.getByText("Seu repasse foi pedido e está esperando o pagamento pelo Freela.")).toBeVisible();
+    await expect(julia.locator(".figure").filter({ hasText: "Repasse em andamento" })).toContainText(
+      money("R$ 1.350,00"),
+    );
+    const lines = julia.locator("#lines-title + .table-wrap tbody tr");
+    await expect(lines.nth(0)).toContainText("Repasse pedido");
+    await expect(lines.nth(1)).toContainText("Etapa liberada");
+    if (javaScriptEnabled) await axe(julia);
+
+    // A printable receipt of the release, and the CSV statement.
+    await lines.nth(1).getByRole("link", { name: "Ver recibo" }).click();
+    await expect(julia.getByRole("heading", { name: "Recibo de liberação" })).toBeVisible();
+    await expect(julia.locator(".receipt")).toContainText(money("R$ 150,00"));
+    const csv = await julia.request.get("/financeiro/extrato.csv");
+    expect(csv.headers()["content-type"]).toBe("text/csv; charset=utf-8");
+    expect(await csv.text()).toContain("Etapa liberada");
+
+    // The merchant's statement: paid in by Pix, nothing held any more.
+    await marina.goto("/financeiro");
+    await expect(marina.locator(".figure").filter({ hasText: "Pago por Pix" })).toContainText(money("R$ 1.500,00"));
+    await expect(marina.locator(".figure").filter({ hasText: "Retido em etapas" })).toContainText(money("R$ 0,00"));
+    await expect(marina.locator("#lines-title + .table-wrap tbody tr")).toHaveCount(2);
+  });
+}
+
+test.describe("payments, with JavaScript", () => {
+  story(true);
+});
+
+test.describe("payments, without JavaScript", () => {
+  story(false);
+});

@@ -1,0 +1,214 @@
+import fc from "fast-check";
+import { beforeAll, describe, expect, it } from "vitest";
+import { db } from "../../db";
+import type { UserRow } from "../../db/schema";
+import { feeOf } from "~/lib/fees";
+import {
+  acceptCancellation,
+  approveContract,
+  cancelContract,
+  requestCancellation,
+  requestChanges,
+} from "~/services/contracts/contracts.server";
+import { AppError } from "~/services/platform/errors.server";
+import { balancesOf, checkLedger, heldTotal } from "~/services/payments/ledger.server";
+import { settleDispute } from "~/services/payments/disputes.server";
+import { splitMilestones } from "~/services/payments/milestones.server";
+import {
+  markPayoutFailed,
+  markPayoutPaid,
+  recordRefund,
+  requestPayout,
+  setPayoutAccount,
+} from "~/services/payments/payouts.server";
+import { deliver, e2eId, escrow, fund, hired, operator } from "./support";
+
+// Random sequences of everything that moves money — fund, deliver, ask for changes, approve,
+// cancel, agreed cancellation, dispute decisions, payouts asked for, paid and failed, refunds
+// paid — on a few contracts. Whatever the order (moves refused with 403/409 included), the
+// ledger keeps every invariant: each transaction sums to zero, no balance below zero, the held
+// total is the funded milestones not settled, the fees are exactly the frozen rate.
+
+const FEES = [0, 1_000, 1_250, 333];
+
+const contract = fc.nat(2);
+// Weighted so that sequences often get a milestone all the way through (fund, deliver, approve,
+// payout), while refusals, cancellations and disputes still come at any point.
+const op = fc.oneof(
+  { weight: 4, arbitrary: fc.record({ kind: fc.constant("fund" as const), c: contract }) },
+  { weight: 4, arbitrary: fc.record({ kind: fc.constant("deliver" as const), c: contract }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant("changes" as const), c: contract }) },
+  { weight: 4, arbitrary: fc.record({ kind: fc.constant("approve" as const), c: contract }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({ kind: fc.constant("cancel" as const), c: contract, byMerchant: fc.boolean() }),
+  },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant("agreed_cancel" as const), c: contract }) },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      kind: fc.constant("dispute" as const),
+      c: contract,
+      decision: fc.constantFrom("complete" as const, "cancel" as const, "split" as const),
+      share: fc.double({ min: 0, max: 1, noNaN: true }),
+    }),
+  },
+  { weight: 3, arbitrary: fc.record({ kind: fc.constant("payout" as const), c: contract }) },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant("payout_paid" as const), ok: fc.boolean() }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant("refund_paid" as const) }) },
+);
+
+type Step = typeof op extends fc.Arbitrary<infer T> ? T : never;
+
+const TAIL: Step[] = [
+  { kind: "fund", c: 0 },
+  { kind: "deliver", c: 0 },
+  { kind: "approve", c: 0 },
+  { kind: "payout", c: 0 },
+  { kind: "payout_paid", ok: false },
+  { kind: "payout", c: 0 },
+  { kind: "payout_paid", ok: true },
+  { kind: "fund", c: 2 },
+  { kind: "deliver", c: 2 },
+  { kind: "dispute", c: 2, decision: "split", share: 0.37 },
+  { kind: "refund_paid" },
+];
+
+type World = { contracts: { id: string; owner: UserRow; applicant: UserRow; price: number }[] };
+
+async function tolerate(promise: Promise<unknown>) {
+  try {
+    await promise;
+  } catch (error) {
+    // A move the state does not allow is refused; anything else is a failure.
+    if (!(error instanceof AppError) || ![403, 409, 422].includes(error.status)) throw error;
+  }
+}
+
+async function run(world: World, step: Step) {
+  const contract = "c" in step ? world.contracts[step.c] : undefined;
+  switch (step.kind) {
+    case "fund":
+      return tolerate(fund(contract!.owner, contract!.id));
+    case "deliver":
+      return tolerate(deliver(contract!.applicant, contract!.id));
+    case "changes":
+      return tolerate(requestChanges(contract!.owner, contract!.id, { message: "Ajustar o texto." }));
+    case "approve":
+      return tolerate(approveContract(contract!.owner, contract!.id));
+    case "cancel":
+      return tolerate(
+        cancelContract(step.byMerchant ? contract!.owner : contract!.applicant, contract!.id, {
+          reason: "Motivo suficiente.",
+        }),
+      );
+    case "agreed_cancel":
+      await tolerate(requestCancellation(contract!.owner, contract!.id, { reason: "Motivo suficiente." }));
+      return tolerate(acceptCancellation(contract!.applicant, contract!.id));
+    case "dispute": {
+      const milestone = await db
+        .selectFrom("milestones")
+        .select("amount_cents")
+        .where("contract_id", "=", contract!.id)
+        .where("status", "in", ["funded", "delivered"])
+        .executeTakeFirst();
+      const share = Math.floor((milestone?.amount_cents ?? 0) * step.share);
+      return tolerate(settleDispute(operator, contract!.id, step.decision, { freelancer_cents: share }));
+    }
+    case "payout":
+      return tolerate(requestPayout(contract!.applicant));
+    case "payout_paid": {
+      const payout = await db.selectFrom("payouts").select("id").where("status", "=", "requested").executeTakeFirst();
+      if (!payout) return;
+      return step.ok
+        ? markPayoutPaid(operator, payout.id, { e2e_id: e2eId() })
+        : markPayoutFailed(operator, payout.id, { reason: "Chave encerrada no banco." });
+    }
+    case "refund_paid": {
+      const refund = await db.selectFrom("refunds").select("id").where("status", "=", "due").executeTakeFirst();
+      if (refund) await recordRefund(operator, refund.id, { e2e_id: e2eId() });
+    }
+  }
+}
+
+async function world(feeBps: number): Promise<World> {
+  escrow(feeBps);
+  const contracts: World["contracts"] = [];
+  for (let i = 0; i < 3; i++) {
+    const { owner, applicant, id } = await hired();
+    const { price_cents: price } = await db
+      .selectFrom("contracts")
+      .select("price_cents")
+      .where("id", "=", id)
+      .executeTakeFirstOrThrow();
+    await setPayoutAccount(applicant, {
+      key_type: "evp",
+      pix_key: "123e4567-e12b-12d1-a456-426655440000",
+      holder_name: "Pessoa Recebedora",
+      holder_document: "529.982.247-25",
+    });
+    if (i === 1) {
+      // One contract in three milestones of uneven amounts (the fee rounds on each).
+      const third = Math.floor(price / 3) + 7;
+      await splitMilestones(owner, id, {
+        milestones: [
+          { title: "Primeira parte", amount_cents: third, days: 3 },
+          { title: "Segunda parte", amount_cents: third, days: 3 },
+          { title: "Terceira parte", amount_cents: price - 2 * third, days: 3 },
+        ],
+      });
+    }
+    contracts.push({ id, owner, applicant, price });
+  }
+  return { contracts };
+}
+
+describe("the ledger under random sequences of money moves", () => {
+  beforeAll(() => escrow());
+
+  it("keeps every invariant", async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom(...FEES), fc.array(op, { minLength: 5, maxLength: 60 }), async (fee, steps) => {
+        const w = await world(fee);
+        // The random moves, then a fixed tail that takes money every way when the state lets it.
+        for (const step of [...steps, ...TAIL]) await run(w, step);
+        expect(await checkLedger()).toEqual([]);
+        const held = await heldTotal();
+        expect(held.ledger).toBe(held.milestones);
+        // Fees are exactly the frozen rate of what each settlement released.
+        const settled = await db
+          .selectFrom("milestones")
+          .innerJoin("contracts", "contracts.id", "milestones.contract_id")
+          .select(["milestones.released_cents", "milestones.fee_cents", "contracts.fee_bps"])
+          .where(
+            "milestones.contract_id",
+            "in",
+            w.contracts.map((c) => c.id),
+          )
+          .execute();
+        for (const m of settled) expect(m.fee_cents).toBe(feeOf(m.released_cents, m.fee_bps));
+        for (const c of w.contracts) {
+          for (const user of [c.owner, c.applicant]) {
+            const b = await balancesOf(user);
+            for (const value of Object.values(b)) expect(value).toBeGreaterThanOrEqual(0);
+          }
+        }
+      }),
+      { numRuns: 25 },
+    );
+    // The runs did move money every way, not only refuse moves.
+    const kinds = await db.selectFrom("ledger_transactions").select("kind").distinct().execute();
+    expect(kinds.map((k) => k.kind).sort()).toEqual(
+      expect.arrayContaining([
+        "charge_received",
+        "release",
+        "refund",
+        "split",
+        "payout_requested",
+        "payout_paid",
+        "payout_failed",
+        "refund_paid",
+      ]),
+    );
+  }, 240_000);
+});

@@ -1,0 +1,47 @@
+import { db } from "../../db";
+import { config } from "~/config.server";
+import type { UserRow } from "../../db/schema";
+import { acceptOffer, getApplication } from "~/services/marketplace/applications.server";
+import { confirmReceipt, issueCharge } from "~/services/payments/charges.server";
+import { deliverContract } from "~/services/contracts/contracts.server";
+import { negotiation } from "../support/market";
+
+// Payments' test fixtures: escrow hires, funded milestones, end-to-end ids.
+
+/** Hires from now on are paid through the platform, at this fee. */
+export function escrow(feeBps = 1_000) {
+  config.PAYMENTS = "escrow";
+  config.PLATFORM_FEE_BPS = feeBps;
+  config.PAYMENTS_PROVIDER = "manual";
+}
+
+/** The operator: any user id (the operator console guards who reaches these services). */
+export const operator = { id: "00000000-0000-4000-8000-00000000000a" };
+
+let e2e = 0;
+/** A fresh Pix end-to-end id (32 characters). */
+export function e2eId() {
+  e2e += 1;
+  return `E12345678202611231200${String(e2e).padStart(11, "0")}`.slice(0, 32);
+}
+
+/** A hire at the application's terms (the factory's offer: R$ 3.000,00). */
+export async function hired() {
+  const { owner, applicant, application, opportunity } = await negotiation("pending");
+  const offer = (await getApplication(owner, application.id)).offers.at(-1)!;
+  await acceptOffer(owner, application.id, { offer_id: offer.id });
+  return { owner, applicant, opportunity, id: application.id };
+}
+
+/** The merchant funds the current milestone and the operator confirms the Pix. */
+export async function fund(merchant: UserRow, id: string) {
+  const { charge } = await issueCharge(merchant, id);
+  return confirmReceipt(operator, charge.id, { e2e_id: e2eId(), amount_cents: charge.amount_cents });
+}
+
+export const deliver = (freelancer: UserRow, id: string) =>
+  deliverContract(freelancer, id, { message: "Entrega pronta, com os arquivos combinados." });
+
+export async function milestonesOf(id: string) {
+  return db.selectFrom("milestones").selectAll().where("contract_id", "=", id).orderBy("seq").execute();
+}

@@ -1,0 +1,159 @@
+// Money on two app servers over one PostgreSQL (payments on, Mercado Pago answered by the local
+// stand-in): the same signed notification delivered to both servers at once credits the charge
+// once; two payout requests at once, one on each server, make one payout and a 409.
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startPostgres } from "../../support/postgres";
+import { validApplication, validOpportunity } from "../../support/fixtures";
+import { startMercadoPago, type MercadoPagoMock } from "../../payments/mercadopago-server";
+import {
+  apiUser,
+  freePort,
+  migrate,
+  removeTempDirs,
+  requireBuild,
+  serverEnv,
+  startServer,
+  type Server,
+} from "../crash/server";
+
+const TOKEN = "multinode-access-token";
+const SECRET = "multinode-webhook-secret-0123456789";
+
+let postgres: Awaited<ReturnType<typeof startPostgres>>;
+let url: string;
+let mp: MercadoPagoMock;
+const running: Server[] = [];
+const bases: string[] = [];
+
+beforeAll(async () => {
+  requireBuild();
+  mp = await startMercadoPago({ token: TOKEN, secret: SECRET });
+  postgres = await startPostgres();
+  await postgres.createDatabase("freela");
+  url = postgres.url("freela");
+  for (let i = 0; i < 2; i++) {
+    const port = await freePort();
+    const { env, base } = serverEnv(port);
+    Object.assign(env, {
+      DATABASE_URL: url,
+      WEB_CONCURRENCY: "1",
+      DATABASE_POOL_SIZE: "5",
+      CONTRACT_SCHEDULE_SECONDS: "0",
+      OUTBOX_SECONDS: "0",
+      PAYMENTS: "escrow",
+      PAYMENTS_PROVIDER: "mercadopago",
+      MERCADOPAGO_API_URL: mp.url,
+      MERCADOPAGO_ACCESS_TOKEN: TOKEN,
+      MERCADOPAGO_WEBHOOK_SECRET: SECRET,
+    });
+    if (i === 0) migrate(env);
+    running.push(await startServer(env, base, { cluster: true }));
+    bases.push(base);
+  }
+}, 120_000);
+afterAll(async () => {
+  for (const server of running) if (server.child.exitCode === null) server.child.kill("SIGKILL");
+  await postgres?.destroy();
+  await mp?.close();
+  removeTempDirs();
+});
+
+async function query<T>(text: string, values: unknown[] = []): Promise<T[]> {
+  const client = new pg.Client(url);
+  await client.connect();
+  try {
+    return (await client.query(text, values)).rows as T[];
+  } finally {
+    await client.end();
+  }
+}
+
+let counter = 0;
+async function call(base: string, path: string, token: string, body?: unknown) {
+  const res = await fetch(base + path, {
+    method: body === undefined ? "GET" : "POST",
+    headers: {
+      Authorization: `Bearer ${token}`,
+      ...(body === undefined ? {} : { "Content-Type": "application/json" }),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: res.status, body: (await res.json().catch(() => null)) as any };
+}
+
+/** A hire made through the API of the first server, its milestone charged by Mercado Pago. */
+async function charged() {
+  counter += 1;
+  const [a] = bases;
+  const merchant = await apiUser(a, `pay-m${counter}-${Date.now()}@example.com`, "merchant");
+  const freelancer = await apiUser(a, `pay-f${counter}-${Date.now()}@example.com`, "freelancer");
+  const opp = await call(a, "/api/opportunities", merchant.token, validOpportunity);
+  const app = await call(
+    a,
+    `/api/opportunities/${opp.body.data.uuid}/applications`,
+    freelancer.token,
+    validApplication,
+  );
+  const id = app.body.data.id as string;
+  const offer = (await call(a, `/api/applications/${id}`, merchant.token)).body.data.offers[0].id;
+  expect((await call(a, `/api/applications/${id}/accept`, merchant.token, { offer_id: offer })).status).toBe(200);
+  const charge = await call(a, `/api/contracts/${id}/charges`, merchant.token, {});
+  expect(charge.status).toBe(201);
+  const [row] = await query<{ provider_payment_id: string }>(
+    "SELECT provider_payment_id FROM pix_charges WHERE id = $1",
+    [charge.body.data.id],
+  );
+  return {
+    merchant,
+    freelancer,
+    id,
+    chargeId: charge.body.data.id as string,
+    paymentId: Number(row.provider_payment_id),
+  };
+}
+
+describe("payments on two servers over one PostgreSQL", () => {
+  it("one notification delivered to both servers at once: credited once", async () => {
+    for (let round = 0; round < 5; round++) {
+      const { chargeId, paymentId } = await charged();
+      mp.approve(paymentId);
+      const n = mp.notification(paymentId);
+      const answers = await Promise.all(bases.map((base) => mp.deliver(base, n)));
+      expect(answers.map((a) => a.status)).toEqual([200, 200]);
+      expect(answers.map((a) => a.body.outcome).sort()).toEqual(["duplicate", "processed"]);
+      const received = await query<{ n: number }>(
+        "SELECT count(*)::int AS n FROM ledger_transactions WHERE charge_id = $1 AND kind = 'charge_received'",
+        [chargeId],
+      );
+      expect(received[0].n).toBe(1);
+    }
+  });
+
+  it("two payout requests at once, one on each server: one payout, one 409", async () => {
+    for (let round = 0; round < 5; round++) {
+      const { merchant, freelancer, id, paymentId } = await charged();
+      mp.approve(paymentId);
+      expect((await mp.deliver(bases[0], mp.notification(paymentId))).status).toBe(200);
+      expect(
+        (await call(bases[1], `/api/contracts/${id}/deliveries`, freelancer.token, { message: "Pronto." })).status,
+      ).toBe(201);
+      expect((await call(bases[0], `/api/contracts/${id}/approve`, merchant.token, {})).status).toBe(200);
+      const key = {
+        key_type: "cpf",
+        pix_key: "529.982.247-25",
+        holder_name: "Pessoa Recebedora",
+        holder_document: "529.982.247-25",
+      };
+      expect((await call(bases[1], "/api/payout-account", freelancer.token, key)).status).toBe(200);
+      const statuses = await Promise.all(bases.map((base) => call(base, "/api/payouts", freelancer.token, {})));
+      expect(statuses.map((s) => s.status).sort()).toEqual([201, 409]);
+      const payouts = await query("SELECT id FROM payouts WHERE user_id = $1", [freelancer.id]);
+      expect(payouts).toHaveLength(1);
+    }
+    const broken = await query<{ n: number }>(
+      "SELECT count(*)::int AS n FROM (SELECT transaction_id FROM ledger_entries GROUP BY transaction_id HAVING sum(amount_cents) <> 0) t",
+    );
+    expect(broken[0].n).toBe(0);
+  });
+});
