@@ -20,9 +20,10 @@ import { Shell } from "~/components/layout/shell";
 import { Toaster } from "~/components/layout/toaster";
 import { DEFAULT_TOAST_DURATION, layoutAttributes, toastDurations } from "~/lib/layout";
 import { useNonce } from "~/lib/nonce";
+import { openedRecord } from "~/lib/notifications";
 import { useRootData } from "~/lib/root-data";
 import { i18nServer } from "~/web/i18n.server";
-import { listNotifications } from "~/services/messaging/notifications.server";
+import { listNotifications, readOpenedRecord } from "~/services/messaging/notifications.server";
 import { unreadMessages } from "~/services/messaging/messages.server";
 import { takeMirrorToken } from "~/web/mirror.server";
 import { getSession } from "~/web/session.server";
@@ -54,11 +55,16 @@ export async function loader({ request }: LoaderFunctionArgs) {
   // The top bar's bell: the unread count and the latest few, on every page of the shell.
   // And the unread messages of the user's conversations, but for the one being opened (its page
   // marks it read while this loader runs).
-  const reading = /^\/applications\/([^/]+)\/messages\/?$/.exec(new URL(request.url).pathname)?.[1];
+  // Opening a record reads its notifications first, so the bell no longer counts them.
+  const { pathname } = new URL(request.url);
+  const reading = /^\/applications\/([^/]+)\/messages\/?$/.exec(pathname)?.[1];
   // Operators have no bell: the marketplace's notifications are not theirs.
   const member = session && session.user.account_type !== "operator" ? session.user : null;
   const [notifications, messages] = member
-    ? await Promise.all([listNotifications(member, { per_page: 5 }), unreadMessages(member, reading)])
+    ? await Promise.all([
+        readOpenedRecord(member, pathname).then(() => listNotifications(member, { per_page: 5 })),
+        unreadMessages(member, reading),
+      ])
     : [null, null];
   return json(
     {
@@ -86,10 +92,12 @@ export const handle = { i18n: ["common", "messages"] };
 
 /**
  * The top bar's counts are read again on the way into or out of a conversation (opening one reads
- * its messages), besides Remix's own reasons (after an action, a changed query).
+ * its messages) and on the way into a record (opening one reads its notifications), besides
+ * Remix's own reasons (after an action, a changed query).
  */
 export const shouldRevalidate: ShouldRevalidateFunction = ({ currentUrl, nextUrl, defaultShouldRevalidate }) =>
   defaultShouldRevalidate ||
+  openedRecord(nextUrl.pathname) !== null ||
   [currentUrl, nextUrl].some((url) => /^\/applications\/[^/]+\/messages\/?$/.test(url.pathname));
 
 function Document({ children, locale }: { children: ReactNode; locale: string }) {

@@ -11,7 +11,7 @@ import {
   rejectionMessages,
 } from "./demo-catalog";
 import { DEFAULT_PASSWORD, createApplication, createOpportunity, createUser, type OfferSeed } from "./factories";
-import type { ApplicationRow, Database, NotificationKind, NotificationsTable, UserRow } from "./schema";
+import type { ApplicationRow, ContractRow, Database, NotificationKind, NotificationsTable, UserRow } from "./schema";
 import { seedPayments } from "./seed-payments";
 
 export const demoAccounts = {
@@ -141,6 +141,29 @@ export const demoAccounts = {
   ],
 };
 
+/**
+ * The demo logins a newcomer needs, each with what it shows: `npm run demo` prints these, and the
+ * README lists the same (the other accounts are the marketplace's other people).
+ */
+export const demoLogins = [
+  { email: "ana@freela.dev", about: "contratante: candidaturas esperando resposta, um contrato em andamento" },
+  { email: "carlos@freela.dev", about: "contratante: candidaturas esperando resposta, dois contratos em andamento" },
+  {
+    email: "julia@freela.dev",
+    about: "freelancer: candidaturas em todos os estados, contrapropostas esperando, um convite, um contrato atrasado",
+  },
+  { email: "pedro@freela.dev", about: "freelancer: candidaturas abertas, contratos concluídos e um em andamento" },
+] as const;
+
+/** The lines that present the demo logins (`npm run demo`, `npm run seed`). */
+export function demoLoginLines(): string[] {
+  const width = Math.max(...demoLogins.map((l) => l.email.length));
+  return [
+    `Contas de demonstração (senha de todas: ${demoAccounts.password}):`,
+    ...demoLogins.map((l) => `  ${l.email.padEnd(width)}  ${l.about}`),
+  ];
+}
+
 type Party = "merchant" | "freelancer";
 type Plan = { freelancer: string; status: ApplicationRow["status"]; rounds: number };
 
@@ -234,6 +257,11 @@ async function seedMarketplace(db: Kysely<Database>, users: Map<string, UserRow>
   const pick = <T>(list: readonly T[]) => list[Math.floor(random() * list.length)];
   const now = Date.now();
   const notifications: Insertable<NotificationsTable>[] = [];
+  // When each side last acted on each application: a notification about it from before that has
+  // been read (the recipient opened the application to answer).
+  const acted = new Map<string, number>();
+  const act = (userId: string, applicationId: string, at: number) =>
+    acted.set(`${applicationId}:${userId}`, Math.max(at, acted.get(`${applicationId}:${userId}`) ?? 0));
   const notice = (userId: string, kind: NotificationKind, applicationId: string, opportunityId: number, at: number) =>
     notifications.push({
       id: randomUUID(),
@@ -339,6 +367,13 @@ async function seedMarketplace(db: Kysely<Database>, users: Map<string, UserRow>
         notice(to, "offer_received", application.id, opportunity.id, Date.parse(offer.created_at!));
       });
       const lastAuthor = offers[offers.length - 1].author;
+      // Who acted when: each offer's author, then whoever ended the negotiation.
+      for (const offer of offers) {
+        act(offer.author === "merchant" ? merchant.id : freelancer.id, application.id, Date.parse(offer.created_at!));
+      }
+      if (status === "accepted") act(lastAuthor === "merchant" ? freelancer.id : merchant.id, application.id, endedAt);
+      if (status === "rejected") act(merchant.id, application.id, endedAt);
+      if (status === "withdrawn") act(freelancer.id, application.id, endedAt);
       if (status === "accepted") {
         notice(
           lastAuthor === "merchant" ? merchant.id : freelancer.id,
@@ -377,6 +412,12 @@ async function seedMarketplace(db: Kysely<Database>, users: Map<string, UserRow>
           .execute();
         notice(app.freelancerId, "application_rejected", app.id, opportunity.id, endedAt);
       }
+    }
+  }
+  for (const n of notifications) {
+    const answered = acted.get(`${n.application_id}:${n.user_id}`);
+    if (n.read_at === null && answered !== undefined && answered >= Date.parse(n.created_at)) {
+      n.read_at = new Date(answered).toISOString();
     }
   }
   for (let i = 0; i < notifications.length; i += 500) {
@@ -493,6 +534,54 @@ async function seedReputation(db: Kysely<Database>) {
   }
   for (const [id, r] of ratings) {
     await db.updateTable("users").set({ rating_count: r.count, rating_sum: r.sum }).where("id", "=", id).execute();
+  }
+  await seedOverdue(
+    db,
+    contracts.filter((c) => newest.get(c.freelancer_id) === c.id),
+  );
+}
+
+/**
+ * Hires still in progress past their delivery date are marked late as the contracts' schedule
+ * would have done when the date passed (the event and both sides' notifications, seen if more
+ * than four days ago), so a new demo server's first run of the schedule has nothing to announce.
+ */
+async function seedOverdue(db: Kysely<Database>, inProgress: ContractRow[]) {
+  const now = Date.now();
+  for (const c of inProgress.filter((c) => Date.parse(c.due_at) < now)) {
+    const at = c.due_at;
+    const seen = Date.parse(at) < now - 4 * DAY ? new Date(Date.parse(at) + HOUR).toISOString() : null;
+    await db
+      .insertInto("contract_events")
+      .values({
+        id: randomUUID(),
+        contract_id: c.id,
+        seq: c.events_count + 1,
+        kind: "overdue",
+        author: "system",
+        message: null,
+        created_at: at,
+      })
+      .execute();
+    await db
+      .updateTable("contracts")
+      .set({ overdue_at: at, events_count: c.events_count + 1 })
+      .where("id", "=", c.id)
+      .execute();
+    await db
+      .insertInto("notifications")
+      .values(
+        [c.merchant_id, c.freelancer_id].map((userId) => ({
+          id: randomUUID(),
+          user_id: userId,
+          kind: "contract_overdue" as const,
+          application_id: c.id,
+          opportunity_id: c.opportunity_id,
+          created_at: at,
+          read_at: seen,
+        })),
+      )
+      .execute();
   }
 }
 

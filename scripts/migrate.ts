@@ -1,18 +1,18 @@
 // Applies pending migrations; on a new database outside production, seeds the demo accounts.
 import { db, migrateToLatest } from "../db";
-import { demoAccounts, seedDemo } from "../db/seed";
+import { demoLoginLines, seedDemo } from "../db/seed";
 import { config } from "../app/config.server";
 
 try {
   const results = await migrateToLatest();
-  for (const r of results) console.info(`migration ${r.migrationName}: ${r.status}`);
+  if (results.length > 0) {
+    const names = results.map((r) => r.migrationName);
+    const range = names.length === 1 ? names[0] : `${names[0]} … ${names[names.length - 1]}`;
+    console.info(`migrations applied: ${names.length} (${range})`);
+  }
   if (config.SEED_DEMO) {
     const seeded = await seedDemo(db);
-    if (seeded) {
-      console.info("\nDemo accounts (password for all: %s):", demoAccounts.password);
-      for (const a of demoAccounts.users) console.info(`  ${a.account_type.padEnd(10)} ${a.email}`);
-      console.info("");
-    }
+    if (seeded) console.info(["", ...demoLoginLines(), ""].join("\n"));
   }
   await db.destroy();
 } catch (error) {

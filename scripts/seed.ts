@@ -4,7 +4,7 @@
 import { parseArgs } from "node:util";
 import { db, migrateToLatest, sqlite } from "../db";
 import { seedVolume } from "../db/bulk-seed";
-import { demoAccounts, seedDemo } from "../db/seed";
+import { demoAccounts, demoLoginLines, seedDemo } from "../db/seed";
 
 const { values } = parseArgs({ options: { opportunities: { type: "string" } } });
 
@@ -27,8 +27,6 @@ if (values.opportunities !== undefined) {
   );
 } else {
   const seeded = await seedDemo(db);
-  console.info(
-    seeded ? `Demo data seeded (password: ${demoAccounts.password}).` : "Database already has users; nothing seeded.",
-  );
+  console.info(seeded ? demoLoginLines().join("\n") : "Database already has users; nothing seeded.");
 }
 await db.destroy();

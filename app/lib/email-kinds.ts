@@ -42,6 +42,34 @@ export type EmailKindName = (typeof EMAIL_KIND_GROUPS)[EmailKindGroup][number];
 
 export const EMAIL_KINDS: readonly EmailKindName[] = Object.values(EMAIL_KIND_GROUPS).flat();
 
+/**
+ * The kinds only one side of the marketplace ever receives (who is notified of what:
+ * docs/product.md); the others reach both. The settings form offers each person their own.
+ */
+const ONE_SIDE: Partial<Record<EmailKindName, "merchant" | "freelancer">> = {
+  application_received: "merchant",
+  application_withdrawn: "merchant",
+  contract_delivered: "merchant",
+  contract_review_reminder: "merchant",
+  application_rejected: "freelancer",
+  contract_changes_requested: "freelancer",
+  contract_completed: "freelancer",
+  invitation_received: "freelancer",
+};
+
+/** The kinds of e-mail an account of this type can receive. */
+export function emailKindsFor(role: "merchant" | "freelancer"): EmailKindName[] {
+  return EMAIL_KINDS.filter((kind) => (ONE_SIDE[kind] ?? role) === role);
+}
+
+/** EMAIL_KIND_GROUPS with only the kinds an account of this type can receive (empty groups left out). */
+export function emailKindGroupsFor(role: "merchant" | "freelancer") {
+  const mine = new Set(emailKindsFor(role));
+  return (Object.keys(EMAIL_KIND_GROUPS) as EmailKindGroup[])
+    .map((group) => ({ group, kinds: EMAIL_KIND_GROUPS[group].filter((kind) => mine.has(kind)) }))
+    .filter(({ kinds }) => kinds.length > 0);
+}
+
 export function isEmailKind(value: unknown): value is EmailKindName {
   return typeof value === "string" && (EMAIL_KINDS as readonly string[]).includes(value);
 }

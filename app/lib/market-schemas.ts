@@ -14,7 +14,7 @@ import {
   TIME_ZONE,
   type LocationType,
 } from "./market-constants";
-import { optionalText, tagsField, text } from "./schemas";
+import { optionalText, tagsField, text, withRules } from "./schemas";
 
 // Marketplace input schemas, shared by the page actions and the JSON API. Messages are keys
 // of the `messages` namespace. Inputs may be JSON values or form strings: numbers written as
@@ -116,13 +116,13 @@ export function opportunityRuleErrors(values: RuleValues): Record<string, string
   return errors;
 }
 
-export const opportunityInputSchema = opportunityFields.superRefine((values, ctx) => {
-  for (const [field, message] of Object.entries(opportunityRuleErrors(values))) {
-    ctx.addIssue({ code: z.ZodIssueCode.custom, path: [field], message });
-  }
-});
+/** A new opportunity: its fields and the rules across them, all reported in one pass. */
+export const opportunityInputSchema = withRules(opportunityFields, opportunityRuleErrors);
 
-/** A partial update: absent fields stay as they are; the cross-field rules run on the merge. */
+/**
+ * A partial update: absent fields stay as they are; the rules across fields run on the merge
+ * with the stored opportunity (updateOpportunity), together with these fields' own checks.
+ */
 export const opportunityPatchSchema = opportunityFields.partial();
 
 export type OpportunityInput = z.output<typeof opportunityInputSchema>;
@@ -215,6 +215,14 @@ export const applicationListQuerySchema = z.object({
   ...pageFields,
 });
 
+/** How a merchant may order the applications to an opportunity, to compare the candidates. */
+export const APPLICATION_SORTS = ["recent", "price", "days", "rating", "contracts"] as const;
+export type ApplicationSort = (typeof APPLICATION_SORTS)[number];
+
+export const opportunityApplicationsQuerySchema = applicationListQuerySchema.extend({
+  sort: optionalEnum(APPLICATION_SORTS, "sort_invalid"),
+});
+
 export const notificationListQuerySchema = z.object({
   unread: z.preprocess(
     emptyToUndefined,
@@ -241,19 +249,29 @@ export const contractListQuerySchema = z.object({
 });
 
 export const deliveryInputSchema = z.object({
-  message: text("delivery_message_length", LIMITS.delivery_message.min, LIMITS.delivery_message.max),
+  message: text(
+    "delivery_message_length",
+    LIMITS.delivery_message.min,
+    LIMITS.delivery_message.max,
+    "delivery_message_required",
+  ),
 });
 
 export const changeRequestInputSchema = z.object({
-  message: text("change_request_message_length", LIMITS.change_request_message.min, LIMITS.change_request_message.max),
+  message: text(
+    "change_request_message_length",
+    LIMITS.change_request_message.min,
+    LIMITS.change_request_message.max,
+    "change_request_message_required",
+  ),
 });
 
 export const cancelInputSchema = z.object({
-  reason: text("cancel_reason_length", LIMITS.cancel_reason.min, LIMITS.cancel_reason.max),
+  reason: text("cancel_reason_length", LIMITS.cancel_reason.min, LIMITS.cancel_reason.max, "cancel_reason_required"),
 });
 
 export const messageInputSchema = z.object({
-  body: text("message_body_length", LIMITS.message_body.min, LIMITS.message_body.max),
+  body: text("message_body_length", LIMITS.message_body.min, LIMITS.message_body.max, "message_body_required"),
 });
 
 export type ApplyInput = z.output<typeof applyInputSchema>;

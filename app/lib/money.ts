@@ -9,6 +9,8 @@ export const MAX_CENTS = 100_000_000;
  * Reais typed the way people type them into integer centavos, or null when the text is not a
  * price. Accepts "1.500,00", "1500", "R$ 1.500,50", "1500,5", "1500.5" and "1,500.50".
  * The arithmetic is done on the digits, never on floats, so 0,29 is 29 centavos and not 28.
+ * A price too large to count exactly is Infinity: a price all the same, which every range check
+ * refuses with the allowed range.
  */
 export function parseMoney(input: string | null | undefined): number | null {
   if (typeof input !== "string") return null;
@@ -55,7 +57,7 @@ export function parseMoney(input: string | null | undefined): number | null {
 
   if (whole === "" || !/^\d+$/.test(whole) || !/^\d{0,2}$/.test(fraction)) return null;
   const cents = Number(whole) * 100 + Number(fraction.padEnd(2, "0") || "0");
-  return Number.isSafeInteger(cents) ? cents : null;
+  return Number.isSafeInteger(cents) ? cents : Number.POSITIVE_INFINITY;
 }
 
 /** "1.500.000" is grouped by thousands; "15.00.000" is not. */
@@ -76,4 +78,14 @@ export function formatRange(minCents: number, maxCents: number, locale = "pt-BR"
   return minCents === maxCents
     ? formatMoney(minCents, locale)
     : `${formatMoney(minCents, locale)} – ${formatMoney(maxCents, locale)}`;
+}
+
+/**
+ * An hourly price's estimate for a number of days: full working days of this many hours. Shown
+ * beside the hourly price (never charged): what a price per hour means over the days agreed.
+ */
+export const HOURS_PER_DAY = 8;
+
+export function estimatedTotalCents(hourlyCents: number, days: number) {
+  return hourlyCents * HOURS_PER_DAY * days;
 }

@@ -22,18 +22,27 @@ const INVISIBLE = /\p{Cf}/gu;
 export const visibleLength = (s: string) => s.replace(INVISIBLE, "").trim().length;
 
 /**
- * A text field: trimmed, with one message for a missing, wrong-typed or out-of-bounds value.
- * The minimum counts visible characters, so a title of zero-width spaces is too short; the
- * text is kept as sent (a joiner inside an emoji stays).
+ * A text field: trimmed, with one message for a wrong-typed or out-of-bounds value, and
+ * `requiredKey` (when given) for one left out or empty, so a required field says so. The
+ * minimum counts visible characters, so a title of zero-width spaces is too short; the text is
+ * kept as sent (a joiner inside an emoji stays).
  */
-export function text(key: string, min: number, max: number) {
+export function text(key: string, min: number, max: number, requiredKey = key) {
   return z
-    .string({ required_error: key, invalid_type_error: key })
+    .string({ required_error: requiredKey, invalid_type_error: key })
     .trim()
-    .min(min, key)
-    .max(max, key)
-    .refine((s) => visibleLength(s) >= min, key)
-    .refine(typeable, "text_invalid_characters");
+    .superRefine((s, ctx) => {
+      const visible = visibleLength(s);
+      const message =
+        visible === 0 && min > 0
+          ? requiredKey
+          : s.length < min || s.length > max || visible < min
+            ? key
+            : typeable(s)
+              ? null
+              : "text_invalid_characters";
+      if (message) ctx.addIssue({ code: z.ZodIssueCode.custom, message });
+    });
 }
 
 /** An optional text field: empty means absent. */
@@ -42,6 +51,55 @@ export function optionalText(key: string, min: number, max: number) {
     (v) => (typeof v === "string" && v.trim() === "" ? undefined : (v ?? undefined)),
     text(key, min, max).optional(),
   );
+}
+
+type Shape = z.ZodRawShape;
+type Output<S extends Shape> = z.output<z.ZodObject<S>>;
+
+/**
+ * Checks every field of an object schema on its own: the values of the fields that passed (a
+ * rule across fields can use them even when another field failed) and the first message of
+ * each field that did not.
+ */
+export function checkFields<S extends Shape>(object: z.ZodObject<S>, input: unknown) {
+  const parsed = object.safeParse(input);
+  if (parsed.success) return { data: parsed.data, values: parsed.data as Partial<Output<S>>, errors: {} };
+  const errors: Record<string, string> = {};
+  for (const issue of parsed.error.issues) errors[String(issue.path[0] ?? "form")] ??= issue.message;
+  const record = typeof input === "object" && input !== null ? (input as Record<string, unknown>) : {};
+  const values: Partial<Output<S>> = {};
+  for (const [field, schema] of Object.entries(object.shape)) {
+    if (errors[field]) continue;
+    const one = (schema as z.ZodTypeAny).safeParse(record[field]);
+    if (one.success) values[field as keyof Output<S>] = one.data;
+  }
+  return { data: null, values, errors };
+}
+
+/** Field errors in the order of the object's fields (the form's order), others last. */
+export function inFieldOrder(object: z.AnyZodObject, errors: Record<string, string>): Record<string, string> {
+  const fields = Object.keys(object.shape);
+  const rank = (field: string) => (fields.includes(field) ? fields.indexOf(field) : fields.length);
+  return Object.fromEntries(Object.entries(errors).sort(([a], [b]) => rank(a) - rank(b)));
+}
+
+/**
+ * An object schema whose rules across fields (max ≥ min, a city unless remote…) run in the same
+ * pass as the fields' own checks, on the fields that passed them: a form reports every problem at
+ * once instead of in rounds. A field keeps its own message over a rule's.
+ */
+export function withRules<S extends Shape>(
+  object: z.ZodObject<S>,
+  rules: (values: Partial<Output<S>>) => Record<string, string>,
+) {
+  return z.unknown().transform((input, ctx): Output<S> => {
+    const { data, values, errors } = checkFields(object, input);
+    const all = inFieldOrder(object, { ...rules(values), ...errors });
+    for (const [field, message] of Object.entries(all)) {
+      ctx.addIssue({ code: z.ZodIssueCode.custom, path: field === "form" ? [] : [field], message });
+    }
+    return data !== null && Object.keys(all).length === 0 ? data : z.NEVER;
+  });
 }
 
 export const emailField = z

@@ -1,7 +1,7 @@
 import type { Readable } from "node:stream";
 import { Busboy } from "@fastify/busboy";
 import { AppError } from "~/services/platform/errors.server";
-import { EMAIL_KINDS } from "~/lib/email-kinds";
+import { emailKindsFor } from "~/lib/email-kinds";
 import { MAX_DELIVERY_FILES, MAX_MESSAGE_FILES } from "~/lib/market-constants";
 import { MAX_ATTACHMENT_BYTES, MAX_PHOTO_BYTES } from "~/services/platform/uploads.server";
 import { refuseUntypeable, refuseUntypeableForm } from "./input.server";
@@ -352,12 +352,13 @@ export async function readFilesForm(request: Request, { field, limit, maxFiles, 
 }
 
 /**
- * The settings form's fields as the JSON input: every kind checked is on, every other kind off
- * (a checkbox left unchecked sends nothing); an unknown kind is kept, for the 422.
+ * The settings form's fields as the JSON input: every kind checked is on, every other kind the
+ * form offers to this account off (a checkbox left unchecked sends nothing), the kinds it does not
+ * offer (the other side's) as they are; an unknown kind is kept, for the 422.
  */
-export function emailSettingsFromForm(form: FormData) {
+export function emailSettingsFromForm(form: FormData, role: "merchant" | "freelancer") {
   const checked = form.getAll("kinds").filter((v): v is string => typeof v === "string");
-  const kinds: Record<string, boolean> = Object.fromEntries(EMAIL_KINDS.map((k) => [k, false]));
+  const kinds: Record<string, boolean> = Object.fromEntries(emailKindsFor(role).map((k) => [k, false]));
   for (const kind of checked) kinds[kind] = true;
   const locale = form.get("locale");
   return { kinds, ...(typeof locale === "string" ? { locale: locale === "" ? null : locale } : {}) };

@@ -1,6 +1,5 @@
 import { redirect } from "@remix-run/node";
-import type { ZodTypeAny } from "zod";
-import { AppError, fieldErrorsOf } from "~/services/platform/errors.server";
+import { AppError } from "~/services/platform/errors.server";
 import { formError } from "./errors.server";
 import { untypeableFields } from "./input.server";
 import { fixedT } from "~/services/platform/i18n.server";
@@ -38,28 +37,20 @@ export function reaisToCents(values: Record<string, string>, prices: PriceFields
 
 /**
  * The service input for a form: every price field converted to centavos. A price that is not a
- * price stops here with its own message, together with what the shared schema says about the
- * other fields, so the user sees every problem at once.
+ * price goes on as NaN, which every price check of the services refuses, so the service still
+ * checks the other fields and the rules across them: the user sees every problem at once
+ * (marketFormError words the refused price's message).
  */
-export function priceInput(
-  values: Record<string, string>,
-  prices: PriceFields,
-  schema?: ZodTypeAny,
-  { required = false } = {},
-) {
+export function priceInput(values: Record<string, string>, prices: PriceFields, { required = false } = {}) {
   const { input, invalid } = reaisToCents(values, prices, { required });
-  if (invalid.length > 0) {
-    const moneyErrors = Object.fromEntries(invalid.map((field) => [prices[field], "money_invalid"]));
-    const others = schema?.safeParse(input);
-    const schemaErrors = others && !others.success ? fieldErrorsOf(others.error) : {};
-    throw new AppError(422, "validation_failed", { ...schemaErrors, ...moneyErrors });
-  }
+  for (const field of invalid) input[prices[field]!] = Number.NaN;
   return input;
 }
 
 /**
  * The action data of a refused form, with the services' `*_cents` field errors moved onto the
- * price fields the user typed in.
+ * price fields the user typed in; a refused price that is no price at all (empty, or not
+ * reais) says how to type one, a price out of bounds keeps the service's range.
  */
 export async function marketFormError(
   request: Request,
@@ -70,7 +61,11 @@ export async function marketFormError(
   if (error instanceof AppError && error.fieldErrors) {
     const byCents = Object.fromEntries(Object.entries(prices).map(([field, cents]) => [cents, field]));
     const fieldErrors: Record<string, string> = {};
-    for (const [field, key] of Object.entries(error.fieldErrors)) fieldErrors[byCents[field] ?? field] = key;
+    for (const [field, key] of Object.entries(error.fieldErrors)) {
+      const priceField = byCents[field];
+      if (!priceField) fieldErrors[field] = key;
+      else fieldErrors[priceField] = parseMoney(values[priceField]?.trim() ?? "") === null ? "money_invalid" : key;
+    }
     error.fieldErrors = fieldErrors;
   }
   return formError(request, error, values);

@@ -94,6 +94,10 @@ describe("profile", () => {
         new Blob([new Uint8Array(2 * 1024 * 1024 + 1)], { type: "image/png" }),
       ),
     ).rejects.toMatchObject({ status: 413 });
+    // A refused field and a refused photo: both in one answer.
+    await expect(
+      updateProfile(user, { bio: "z".repeat(1001) }, new Blob(["<svg onload=alert(1)>"], { type: "image/png" })),
+    ).rejects.toMatchObject({ status: 422, fieldErrors: { bio: "bio_length", photo: "photo_invalid_type" } });
   });
 
   it("checks every field's bounds", async () => {

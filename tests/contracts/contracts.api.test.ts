@@ -126,7 +126,7 @@ describe("contracts by the API alone", () => {
 
     const missing = await send(deliveriesRoute, `${base}/deliveries`, f, {}, id);
     expect(missing.status).toBe(422);
-    expect(missing.body.errors.message).toMatch(/4000/);
+    expect(missing.body.errors.message).toBe("Descreva a entrega: este campo é obrigatório.");
     const wrongType = await call(
       deliveriesRoute.action,
       multipart(`${base}/deliveries`, f, { message: "Arquivo" }, [

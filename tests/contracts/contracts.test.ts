@@ -178,6 +178,11 @@ describe("deliver, ask for changes, deliver again, approve", () => {
     const big = new File([Buffer.alloc(10 * 1024 * 1024 + 1)], "grande.zip");
     expect(await outcome(deliver(applicant, id, [big]))).toBe(413);
     expect(await outcome(deliverContract(applicant, id, { message: "   " }))).toBe(422);
+    // An empty message and a refused file: both in one answer, the message saying it is required.
+    expect(await deliverContract(applicant, id, { message: "" }, [fake]).catch((e) => e)).toMatchObject({
+      status: 422,
+      fieldErrors: { message: "delivery_message_required", files: "file_invalid_type" },
+    });
     expect(await filesOf(id)).toEqual([]);
     expect(await contractRow(id)).toMatchObject({ status: "in_progress", deliveries_count: 0, events_count: 1 });
   });

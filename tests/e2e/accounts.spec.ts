@@ -71,9 +71,13 @@ test.describe("a new user, with JavaScript", () => {
     await page.getByLabel("E-mail").fill(taken.email.toUpperCase());
     await page.getByLabel("Senha").fill("curta");
     await page.getByRole("button", { name: "Criar conta" }).click();
-    await expect(page.getByText("O nome completo deve ter entre 3 e 120 caracteres.")).toBeVisible();
-    await expect(page.getByText("Este e-mail já está cadastrado.")).toBeVisible();
-    await expect(page.getByText("A senha deve ter entre 8 e 72 caracteres.")).toBeVisible();
+    // Every problem at once, beside its field (the summary above the form names them too).
+    await expect(page.locator(".error-summary li")).toHaveCount(3);
+    await expect(
+      page.locator(".field-error", { hasText: "O nome completo deve ter entre 3 e 120 caracteres." }),
+    ).toBeVisible();
+    await expect(page.locator(".field-error", { hasText: "Este e-mail já está cadastrado." })).toBeVisible();
+    await expect(page.locator(".field-error", { hasText: "A senha deve ter entre 8 e 72 caracteres." })).toBeVisible();
     await expect(page.getByLabel("Nome completo")).toHaveValue("Jo");
     await expect(page.getByLabel("E-mail")).toHaveValue(taken.email.toUpperCase());
     await expect(page.getByLabel("Contratante")).toBeChecked();
@@ -89,7 +93,9 @@ test.describe("a new user, with JavaScript", () => {
       buffer: Buffer.from("<script>alert(1)</script>"),
     });
     await page.getByRole("button", { name: "Salvar alterações" }).click();
-    await expect(page.getByText("A foto deve ser uma imagem JPEG, PNG ou WebP.")).toBeVisible();
+    await expect(
+      page.locator(".field-error", { hasText: "A foto deve ser uma imagem JPEG, PNG ou WebP." }),
+    ).toBeVisible();
     await expect(page.getByLabel("Nome completo")).toHaveValue(account.full_name);
   });
 
@@ -128,15 +134,15 @@ test.describe("without JavaScript", () => {
     await page.getByLabel("E-mail").fill(email);
     await page.getByLabel("Senha").fill("curta");
     await page.getByRole("button", { name: "Criar conta" }).click();
-    // Errors come back next to the field, with the rest kept.
-    await expect(page.getByText("A senha deve ter entre 8 e 72 caracteres.")).toBeVisible();
+    // Errors come back next to the field (and in the summary above the form), with the rest kept.
+    await expect(page.locator("#password-error")).toHaveText("A senha deve ter entre 8 e 72 caracteres.");
     await expect(page.getByLabel("Nome completo")).toHaveValue("Paulo Sem Script");
     await page.getByLabel("Senha").fill("senha-longa-1");
     await page.getByRole("button", { name: "Criar conta" }).click();
     await expect(page).toHaveURL(/\/auth\/login$/);
     await expect(page.getByText("Cadastro realizado com sucesso! Faça login.")).toBeVisible();
-
-    await page.getByLabel("E-mail").fill(email);
+    // The e-mail just registered is filled in.
+    await expect(page.getByLabel("E-mail")).toHaveValue(email);
     await page.getByLabel("Senha").fill("senha-errada");
     await page.getByRole("button", { name: "Entrar" }).click();
     await expect(page.getByText("E-mail ou senha inválidos.")).toBeVisible();

@@ -9,6 +9,8 @@ const money = (text: string) => new RegExp(text.replace(/[.$]/g, "\\$&").replace
 
 function story() {
   test("hire → deliver → request changes → deliver → approve", async ({ hired, newUser }) => {
+    // A long story (and the shared machine is slow): three times the usual time.
+    test.slow();
     const { id, title } = hired;
     const marina = hired.merchant.page;
     const julia = hired.freelancer.page;
@@ -35,7 +37,7 @@ function story() {
       .getByLabel("Arquivos")
       .setInputFiles({ name: "logo final.png", mimeType: "image/png", buffer: PNG_1X1 });
     await julia.getByRole("button", { name: "Enviar entrega" }).click();
-    await expect(julia.locator("#message-error")).toHaveText("Descreva a entrega em até 4000 caracteres.");
+    await expect(julia.locator("#message-error")).toHaveText("Descreva a entrega: este campo é obrigatório.");
     await julia.getByLabel("Mensagem da entrega").fill("Seguem o logotipo e a paleta de cores.");
     await julia
       .getByLabel("Arquivos")
@@ -53,7 +55,9 @@ function story() {
     expect(download.status()).toBe(200);
     expect(download.headers()["content-type"]).toBe("image/png");
     await marina.getByRole("button", { name: "Pedir alterações" }).click();
-    await expect(marina.locator("#message-error")).toHaveText("Explique as alterações pedidas em até 4000 caracteres.");
+    await expect(marina.locator("#message-error")).toHaveText(
+      "Explique as alterações que você quer: este campo é obrigatório.",
+    );
     await marina.getByLabel("O que precisa mudar").fill("Gostaria de uma versão do logotipo em fundo escuro.");
     await marina.getByRole("button", { name: "Pedir alterações" }).click();
     await expect(toast(marina, "Pedido de alterações enviado.")).toBeVisible();
@@ -63,24 +67,34 @@ function story() {
     await julia.goto("/notifications");
     await julia.getByRole("button", { name: new RegExp(`Marina pediu alterações em “${title}”`) }).click();
     await expect(julia).toHaveURL(new RegExp(`/contracts/${id}$`));
-    await expect(julia.getByText("Gostaria de uma versão do logotipo em fundo escuro.")).toBeVisible();
+    // The request is at the top of the page, with its text (and in the history too).
+    await expect(julia.getByRole("region", { name: /Alterações pedidas em/ })).toContainText(
+      "Gostaria de uma versão do logotipo em fundo escuro.",
+    );
     await julia.getByLabel("Mensagem da entrega").fill("Versão em fundo escuro incluída.");
     await julia.getByRole("button", { name: "Enviar entrega" }).click();
     await expect(toast(julia, "Entrega enviada!")).toBeVisible();
 
     // The merchant approves: the contract is completed, with every round in its history.
     await marina.goto(`/contracts/${id}`);
-    await marina.getByRole("button", { name: "Aprovar entrega" }).click();
+    // Approving ends the contract: a step first says so, with the amount agreed.
+    await marina.getByRole("link", { name: "Aprovar entrega" }).click();
+    const step = marina.getByRole("alertdialog", { name: "Aprovar esta entrega?" });
+    await expect(step).toContainText("encerra o contrato como concluído");
+    await expect(step).toContainText(money("Valor combinado: R$ 1.500,00"));
+    await step.getByRole("button", { name: "Sim, aprovar e concluir" }).click();
     await expect(toast(marina, "Entrega aprovada. Contrato concluído!")).toBeVisible();
     await expect(marina.locator(".badge.contract-completed")).toHaveText("Concluído");
     await expect(marina.locator(".timeline-item")).toHaveCount(5);
-    await expect(marina.getByText("Nenhuma ação disponível para você neste momento.")).toBeVisible();
+    // What is left is the review, offered where the actions are (not "nothing to do" above it).
+    await expect(marina.getByText("Nenhuma ação disponível para você neste momento.")).toHaveCount(0);
+    await expect(marina.getByRole("link", { name: "Avaliar Julinha" })).toBeVisible();
 
     // The dashboard counts the value completed in the last 30 days.
     await marina.goto("/dashboard");
-    await expect(marina.locator(".figure").filter({ hasText: "Concluído nos últimos 30 dias" })).toContainText(
-      money("R$ 1.500,00"),
-    );
+    await expect(
+      marina.locator(".figure").filter({ hasText: "Combinado nos contratos concluídos (últimos 30 dias)" }),
+    ).toContainText(money("R$ 1.500,00"));
 
     // Nobody else sees the contract or its files.
     const other = (await newUser("freelancer")).page;

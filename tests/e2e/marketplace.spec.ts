@@ -132,7 +132,7 @@ function story(javaScriptEnabled: boolean) {
     await expect(toast(page, "Contraproposta enviada.")).toBeVisible();
     await expect(page.getByText("Contraproposta · aguardando o freelancer").first()).toBeVisible();
     // It is not the merchant's turn any more: no accept, no counter form; rejecting is still allowed.
-    await expect(page.getByRole("button", { name: /Aceitar proposta/ })).toHaveCount(0);
+    await expect(page.getByRole("link", { name: /Aceitar proposta/ })).toHaveCount(0);
     await expect(page.getByRole("button", { name: "Enviar contraproposta" })).toHaveCount(0);
     await expect(page.getByRole("link", { name: "Recusar candidatura" })).toBeVisible();
 
@@ -148,7 +148,12 @@ function story(javaScriptEnabled: boolean) {
     await expect(juliaPage.locator(".compare-previous")).toContainText(money("R$ 2.500,00"));
     await expect(juliaPage.locator(".timeline-item")).toHaveCount(2);
     await expect(juliaPage.getByText("Fechamos em R$ 2.000 com entrega em 15 dias?")).toBeVisible();
-    await juliaPage.getByRole("button", { name: /Aceitar proposta/ }).click();
+    // Accepting hires her: a step first says on which terms, and that it becomes a contract.
+    await juliaPage.getByRole("link", { name: /Aceitar proposta/ }).click();
+    const step = juliaPage.getByRole("alertdialog", { name: "Aceitar a proposta de Marina?" });
+    await expect(step).toContainText(money("R$ 2.000,00, com entrega em 15 dias"));
+    await expect(step).toContainText("Você fica contratado(a) por Marina");
+    await step.getByRole("button", { name: "Sim, aceitar e fechar negócio" }).click();
     await expect(juliaPage).toHaveURL(new RegExp(`/applications/${juliaApp}$`));
     await expect(toast(juliaPage, "Proposta aceita. Negócio fechado!")).toBeVisible();
     await expect(juliaPage.locator(".badge.app-accepted").first()).toHaveText("Aceita");
@@ -182,6 +187,7 @@ function story(javaScriptEnabled: boolean) {
   });
 
   test("a destructive action waits for its confirmation", async ({ page, browser }, testInfo) => {
+    test.slow();
     const title = `Logo da confeitaria ${Date.now().toString(36)}`;
     const merchant = await register(page.request, "merchant", "Marina");
     const freelancer = await register(page.request, "freelancer", "Rafa");

@@ -60,7 +60,7 @@ for (const javaScriptEnabled of [true, false]) {
     await julia.getByRole("link", { name: "Mensagens" }).click();
     await expect(julia.getByText("Nenhuma mensagem ainda.")).toBeVisible();
     await julia.getByRole("button", { name: "Enviar mensagem" }).click();
-    await expect(julia.locator("#body-error")).toHaveText("Escreva a mensagem em até 4000 caracteres.");
+    await expect(julia.locator("#body-error")).toHaveText("Escreva a mensagem: este campo é obrigatório.");
     await julia.getByLabel("Mensagem", { exact: true }).fill("Olá! Segue um exemplo de cardápio que fiz.");
     await julia.getByLabel("Arquivos").setInputFiles({ name: "exemplo.png", mimeType: "image/png", buffer: PNG_1X1 });
     await julia.getByRole("button", { name: "Enviar mensagem" }).click();

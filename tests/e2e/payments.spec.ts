@@ -74,7 +74,11 @@ function story(javaScriptEnabled: boolean) {
 
     // The merchant approves: the money is released.
     await marina.goto(`/contracts/${id}`);
-    await marina.getByRole("button", { name: "Aprovar entrega" }).click();
+    await marina.getByRole("link", { name: "Aprovar entrega" }).click();
+    await marina
+      .getByRole("alertdialog", { name: "Aprovar esta entrega?" })
+      .getByRole("button", { name: "Sim, aprovar e concluir" })
+      .click();
     await expect(toast(marina, "Entrega aprovada. Contrato concluído!")).toBeVisible();
     await expect(marina.locator(".badge.milestone-released")).toHaveText("Liberado");
 

@@ -81,6 +81,26 @@ describe("opportunity bounds (docs/product.md §2)", () => {
     expect(opp({ location_type: "remote", city: "" })).toEqual({});
   });
 
+  it("checks the rules across fields in the same pass as the fields: every problem at once", () => {
+    expect(
+      opp({
+        title: "oi",
+        budget_min_cents: 5000,
+        budget_max_cents: 4999,
+        deadline: "2001-01-01",
+        location_type: "onsite",
+        city: "",
+      }),
+    ).toEqual({
+      title: "title_length",
+      deadline: "deadline_range",
+      budget_max_cents: "budget_range",
+      city: "city_required",
+    });
+    // A rule needs its fields: with the maximum refused on its own, it keeps that message.
+    expect(opp({ budget_min_cents: 5000, budget_max_cents: "x" })).toEqual({ budget_max_cents: "budget_max_invalid" });
+  });
+
   it("the deadline runs from today (São Paulo) to two years ahead", () => {
     const today = todayInSaoPaulo();
     expect(opp({ deadline: today })).toEqual({});

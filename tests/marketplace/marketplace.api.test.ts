@@ -101,7 +101,7 @@ describe("opportunities", () => {
     expect(refused.body.message).toBe("Seu tipo de conta não tem permissão para esta ação.");
   });
 
-  it("answers 422 with Portuguese messages per field", async () => {
+  it("answers 422 with Portuguese messages per field, the rules across fields among them", async () => {
     const m = await asMerchant();
     const res = await send(listRoute, "/api/opportunities", m, {
       ...validOpportunity,
@@ -117,6 +117,8 @@ describe("opportunities", () => {
         title: "O título deve ter entre 5 e 120 caracteres.",
         budget_min_cents: "O orçamento mínimo deve ser um valor entre R$ 0,01 e R$ 1.000.000,00.",
         vacancies: "O número de vagas deve ser entre 1 e 20.",
+        // Checked in the same pass as the fields, not after they are fixed.
+        city: "Informe a cidade para trabalhos presenciais ou híbridos.",
       },
     });
   });
@@ -247,6 +249,25 @@ describe("opportunities", () => {
     await send(closeRoute, "/x", m, undefined, uuid);
     expect((await send(opportunityRoute, "/x", m, { title: "Depois de fechar" }, uuid, "PATCH")).status).toBe(409);
     expect((await opportunityRow(opp.id)).title).toBe("Título revisado da vaga");
+  });
+
+  it("PATCH reports the fields' problems and the rules on the merge with what is stored, at once", async () => {
+    const m = await asMerchant();
+    const opp = (await send(listRoute, "/api/opportunities", m, validOpportunity)).body.data;
+    const res = await send(
+      opportunityRoute,
+      "/x",
+      m,
+      { title: "oi", budget_min_cents: opp.budget_max_cents + 1, location_type: "onsite" },
+      { uuid: opp.uuid },
+      "PATCH",
+    );
+    expect(res.status).toBe(422);
+    expect(res.body.errors).toEqual({
+      title: "O título deve ter entre 5 e 120 caracteres.",
+      budget_max_cents: "O orçamento máximo deve ser maior ou igual ao mínimo.",
+      city: "Informe a cidade para trabalhos presenciais ou híbridos.",
+    });
   });
 
   it("PATCH cannot lower the vacancies to the number already hired", async () => {

@@ -7,6 +7,7 @@ import * as unsubscribeRoute from "~/routes/_account+/unsubscribe.$token";
 import { EMAIL_KINDS } from "~/lib/email-kinds";
 import { getEmailSettings, unsubscribeToken } from "~/services/messaging/email.server";
 import { BASE, call, jsonRequest, signedInUser } from "../support/helpers";
+import { emailKindsFor } from "~/lib/email-kinds";
 
 const PATH = "/api/notification-settings";
 
@@ -84,14 +85,14 @@ describe("e-mail settings by the API", () => {
 });
 
 describe("the settings form of /pages/profile-setting", () => {
-  it("saves the checked kinds (the others off) and the language, with a redirect back", async () => {
-    const { user, token } = await signedInUser();
+  it("saves the checked kinds (the others it offers off) and the language, with a redirect back", async () => {
+    const { user, token } = await signedInUser({ account_type: "freelancer" });
     const page = await call(profileSettingsPage.loader, jsonRequest("/pages/profile-setting", undefined, { token }));
     expect(page.body.email.kinds.offer_received).toBe(true);
     const fields: [string, string][] = [
       ["intent", "email"],
       ["kinds", "offer_received"],
-      ["kinds", "contract_delivered"],
+      ["kinds", "contract_changes_requested"],
       ["locale", "en"],
     ];
     const saved = await call(profileSettingsPage.action, form("/pages/profile-setting", fields, token));
@@ -99,12 +100,29 @@ describe("the settings form of /pages/profile-setting", () => {
     expect(saved.headers.get("Location")).toBe("/pages/profile-setting#email");
     const settings = await getEmailSettings(user);
     expect(settings.locale).toBe("en");
-    expect(
-      Object.entries(settings.kinds)
-        .filter(([, on]) => on)
-        .map(([k]) => k)
-        .sort(),
-    ).toEqual(["contract_delivered", "offer_received"]);
+    // A freelancer's form offers only a freelancer's kinds: the merchant's stay as they were.
+    const on = Object.entries(settings.kinds)
+      .filter(([, on]) => on)
+      .map(([k]) => k)
+      .sort();
+    expect(on).toEqual(
+      [
+        "offer_received",
+        "contract_changes_requested",
+        ...emailKindsFor("merchant").filter((k) => !emailKindsFor("freelancer").includes(k)),
+      ].sort(),
+    );
+  });
+
+  it("offers each side only the kinds it can receive", () => {
+    expect(emailKindsFor("merchant")).toContain("application_received");
+    expect(emailKindsFor("merchant")).not.toContain("invitation_received");
+    expect(emailKindsFor("freelancer")).toContain("invitation_received");
+    expect(emailKindsFor("freelancer")).not.toContain("application_received");
+    // Both sides get what concerns both.
+    for (const role of ["merchant", "freelancer"] as const) {
+      expect(emailKindsFor(role)).toEqual(expect.arrayContaining(["offer_received", "message_received"]));
+    }
   });
 
   it("answers 422 with the message in the visitor's language for an unknown kind, changing nothing", async () => {

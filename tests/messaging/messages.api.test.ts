@@ -80,7 +80,7 @@ describe("messages by the API", () => {
 
     const empty = await call(messagesRoute.action, jsonRequest(path, { body: "" }, { token: m.token }), id);
     expect(empty.status).toBe(422);
-    expect(empty.body.errors.body).toBe("Escreva a mensagem em até 4000 caracteres.");
+    expect(empty.body.errors.body).toBe("Escreva a mensagem: este campo é obrigatório.");
     const tooBig = await call(
       messagesRoute.action,
       multipart(path, m.token, "Grande", [new File([new Uint8Array(10 * 1024 * 1024 + 1)], "g.zip")]),

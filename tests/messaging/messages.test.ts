@@ -52,6 +52,11 @@ describe("messages of an application", () => {
     });
     const fake = new File(["<html></html>"], "contrato.pdf");
     expect(await outcome(sendMessage(applicant, application.id, { body: "Arquivo" }, [fake]))).toBe(422);
+    // No text and too many files: both at once.
+    expect(await sendMessage(applicant, application.id, { body: "" }, six).catch((e) => e)).toMatchObject({
+      status: 422,
+      fieldErrors: { body: "message_body_required", files: "message_files_too_many" },
+    });
     expect(await db.selectFrom("messages").selectAll().where("application_id", "=", application.id).execute()).toEqual(
       [],
     );

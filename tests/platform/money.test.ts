@@ -30,6 +30,11 @@ describe("parseMoney", () => {
     },
   );
 
+  it("reads a price too large to count as Infinity, for the range checks to refuse", () => {
+    expect(parseMoney("99999999999999")).toBe(Number.POSITIVE_INFINITY);
+    expect(parseMoney("99.999.999.999.999,99")).toBe(Number.POSITIVE_INFINITY);
+  });
+
   it("refuses what is not a string", () => {
     expect(parseMoney(null)).toBeNull();
     expect(parseMoney(undefined)).toBeNull();

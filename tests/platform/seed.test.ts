@@ -1,9 +1,12 @@
+import { readFileSync } from "node:fs";
+import { sql } from "kysely";
 import { beforeAll, describe, expect, it } from "vitest";
 import { db, engine } from "../../db";
-import { demoAccounts, seedDemo } from "../../db/seed";
+import { demoAccounts, demoLoginLines, demoLogins, seedDemo } from "../../db/seed";
 import { CATEGORIES } from "~/lib/market-schemas";
 import { listAwaitingConfirmation, listMyApplications } from "~/services/marketplace/applications.server";
 import { listOpportunities } from "~/services/marketplace/opportunities.server";
+import { runContractSchedule } from "~/services/contracts/contracts.server";
 import { brokenInvariants } from "../support/market";
 
 const userByEmail = (email: string) =>
@@ -98,10 +101,72 @@ describe("demo seed", () => {
         "application_rejected",
         "application_withdrawn",
         "invitation_received",
+        "contract_overdue",
       ]),
     );
     expect(rows.some((r) => r.read_at === null)).toBe(true);
     expect(rows.some((r) => r.read_at !== null)).toBe(true);
+  });
+
+  it("has read what its recipient answered since: no unread news about an application they acted on after", async () => {
+    const stale = await sql<{ id: string }>`
+      SELECT n.id FROM notifications n
+      JOIN applications a ON a.id = n.application_id
+      JOIN opportunities o ON o.id = a.opportunity_id
+      WHERE n.read_at IS NULL AND n.kind IN ('application_received', 'offer_received') AND (
+        (n.user_id = o.merchant_id AND EXISTS (SELECT 1 FROM offers f WHERE f.application_id = a.id
+          AND f.author = 'merchant' AND f.created_at > n.created_at))
+        OR (n.user_id = a.freelancer_id AND EXISTS (SELECT 1 FROM offers f WHERE f.application_id = a.id
+          AND f.author = 'freelancer' AND f.created_at > n.created_at)))`.execute(db);
+    expect(stale.rows).toEqual([]);
+  });
+
+  it("records late hires as late, so a new server's first run of the contracts' schedule announces nothing", async () => {
+    const late = await db
+      .selectFrom("contracts")
+      .select(["id", "overdue_at", "due_at"])
+      .where("status", "=", "in_progress")
+      .where("due_at", "<", new Date().toISOString())
+      .execute();
+    expect(late.length).toBeGreaterThan(0);
+    expect(late.every((c) => c.overdue_at === c.due_at)).toBe(true);
+    expect(await runContractSchedule()).toEqual({ completed: 0, reminded: 0, overdue: 0 });
+    const { n } = await db
+      .selectFrom("outbox")
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .executeTakeFirstOrThrow();
+    expect(Number(n)).toBe(0);
+  });
+
+  it("the README lists exactly the logins npm run demo prints, and each shows what they say", async () => {
+    const readme = readFileSync("README.md", "utf8");
+    const listed = [...readme.matchAll(/^\| `([^`]+@freela\.dev)` \| (.+) \|$/gm)].map((m) => ({
+      email: m[1],
+      about: m[2],
+    }));
+    expect(listed).toEqual(demoLogins.map((l) => ({ email: l.email, about: l.about })));
+    const lines = demoLoginLines();
+    expect(lines[0]).toContain(demoAccounts.password);
+    expect(lines.slice(1).map((l) => l.trim().split(/\s+/)[0])).toEqual(demoLogins.map((l) => l.email));
+    const contracts = async (email: string, status: string) => {
+      const user = await userByEmail(email);
+      return db
+        .selectFrom("contracts")
+        .select(["id", "overdue_at"])
+        .where("status", "=", status as "in_progress")
+        .where((eb) => eb.or([eb("merchant_id", "=", user.id), eb("freelancer_id", "=", user.id)]))
+        .execute();
+    };
+    expect(await contracts("ana@freela.dev", "in_progress")).toHaveLength(1);
+    expect(await contracts("carlos@freela.dev", "in_progress")).toHaveLength(2);
+    const julia = await contracts("julia@freela.dev", "in_progress");
+    expect(julia.map((c) => c.overdue_at !== null)).toEqual([true]);
+    expect(await contracts("pedro@freela.dev", "in_progress")).toHaveLength(1);
+    expect((await contracts("pedro@freela.dev", "completed")).length).toBeGreaterThan(0);
+    const juliaId = (await userByEmail("julia@freela.dev")).id;
+    expect(await db.selectFrom("invitations").select("id").where("freelancer_id", "=", juliaId).execute()).toHaveLength(
+      1,
+    );
   });
 
   it("every demo account signs in with the demo password", async () => {

@@ -1,25 +1,15 @@
 import { describe, expect, it } from "vitest";
 import { marketFormError, priceInput, reaisToCents, readWithoutRefused } from "~/web/market-forms.server";
-import { applyInputSchema, opportunityPatchSchema } from "~/lib/market-schemas";
-import { AppError } from "~/services/platform/errors.server";
+import { applyInputSchema, opportunityInputSchema, opportunityPatchSchema } from "~/lib/market-schemas";
+import { AppError, fieldErrorsOf } from "~/services/platform/errors.server";
 
 const request = new Request("http://localhost/opportunities/create", { method: "POST" });
-
-function thrown(fn: () => unknown) {
-  try {
-    fn();
-  } catch (error) {
-    return error as AppError;
-  }
-  throw new Error("expected a refusal");
-}
 
 describe("priceInput", () => {
   it("turns reais typed the Brazilian way into the service's centavos", () => {
     const input = priceInput(
       { cover_letter: "Tenho experiência com sites de padaria.", price: "R$ 1.500,50", delivery_days: "10" },
       { price: "price_cents" },
-      applyInputSchema,
     );
     expect(input).toEqual({
       cover_letter: "Tenho experiência com sites de padaria.",
@@ -28,25 +18,49 @@ describe("priceInput", () => {
     });
   });
 
-  it("refuses a price that is not one, with the other fields' problems in the same answer", () => {
-    const error = thrown(() =>
-      priceInput(
-        { cover_letter: "curta", price: "mil reais", delivery_days: "10" },
-        { price: "price_cents" },
-        applyInputSchema,
-      ),
+  it("hands a price that is not one to the service as NaN, which it refuses with the other fields' problems", () => {
+    const input = priceInput(
+      { cover_letter: "curta", price: "mil reais", delivery_days: "10" },
+      { price: "price_cents" },
     );
-    expect(error).toBeInstanceOf(AppError);
-    expect(error.status).toBe(422);
-    expect(error.fieldErrors).toEqual({ price_cents: "money_invalid", cover_letter: "cover_letter_length" });
+    expect(input.price_cents).toBeNaN();
+    const refused = applyInputSchema.safeParse(input);
+    expect(refused.success).toBe(false);
+    expect(fieldErrorsOf(refused.error!)).toEqual({
+      price_cents: "price_invalid",
+      cover_letter: "cover_letter_length",
+    });
   });
 
   it("leaves an empty price to the schema, unless the form requires it", () => {
     expect(priceInput({ budget_min: " " }, { budget_min: "budget_min_cents" })).toEqual({});
-    const error = thrown(() =>
-      priceInput({ budget_min: "" }, { budget_min: "budget_min_cents" }, opportunityPatchSchema, { required: true }),
+    const input = priceInput({ budget_min: "" }, { budget_min: "budget_min_cents" }, { required: true });
+    expect(opportunityPatchSchema.safeParse(input).success).toBe(false);
+  });
+
+  it("lets the rules across fields run with a price refused: every problem in one answer", () => {
+    const input = priceInput(
+      {
+        title: "Site da padaria",
+        description: "Um site com cardápio e encomendas para a padaria do bairro.",
+        category: "desenvolvimento",
+        budget_type: "fixed",
+        budget_min: "abc",
+        budget_max: "99999999999999",
+        deadline: "2001-01-01",
+        location_type: "onsite",
+        city: "",
+      },
+      { budget_min: "budget_min_cents", budget_max: "budget_max_cents" },
     );
-    expect(error.fieldErrors).toEqual({ budget_min_cents: "money_invalid" });
+    const refused = opportunityInputSchema.safeParse(input);
+    expect(refused.success).toBe(false);
+    expect(fieldErrorsOf(refused.error!)).toEqual({
+      budget_min_cents: "budget_min_invalid",
+      budget_max_cents: "budget_max_invalid",
+      deadline: "deadline_range",
+      city: "city_required",
+    });
   });
 });
 
@@ -67,6 +81,22 @@ describe("marketFormError", () => {
     expect(Object.keys(body.errors).sort()).toEqual(["budget_max", "title"]);
     expect(body.errors.budget_max).not.toBe("budget_range");
     expect(body.values).toEqual({ title: "Abc", budget_max: "10" });
+  });
+
+  it("says how to type a price that is none, and keeps the range for one out of bounds", async () => {
+    const error = new AppError(422, "validation_failed", {
+      budget_min_cents: "budget_min_invalid",
+      budget_max_cents: "budget_max_invalid",
+    });
+    const response = await marketFormError(
+      request,
+      error,
+      { budget_min: "mil", budget_max: "99999999999999" },
+      { budget_min: "budget_min_cents", budget_max: "budget_max_cents" },
+    );
+    const body = (await response.json()) as { errors: Record<string, string> };
+    expect(body.errors.budget_min).toBe("Informe um valor em reais, como 1.500,00.");
+    expect(body.errors.budget_max).toBe("O orçamento máximo deve ser um valor entre R$ 0,01 e R$ 1.000.000,00.");
   });
 
   it("lets anything that is not a refusal through", async () => {

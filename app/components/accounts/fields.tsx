@@ -3,10 +3,21 @@ import { Field, fieldsOf } from "~/components/ui/form";
 import { LIMITS } from "~/lib/limits";
 import type { FormErrorData } from "~/web/errors.server";
 
-/** The e-mail of the visitor forms (sign-in, registration, reset request), kept when refused. */
-export function EmailField({ data }: { data?: FormErrorData | null }) {
+/**
+ * The e-mail of the visitor forms (sign-in, registration, reset request), kept when refused;
+ * `fallback` fills it in otherwise (the address just registered, on the sign-in page).
+ */
+export function EmailField({ data, fallback }: { data?: FormErrorData | null; fallback?: string }) {
   const { t } = useTranslation();
-  return <Field {...fieldsOf(data)("email")} type="email" label={t("fields.email")} autoComplete="email" required />;
+  return (
+    <Field
+      {...fieldsOf(data)("email", fallback)}
+      type="email"
+      label={t("fields.email")}
+      autoComplete="email"
+      required
+    />
+  );
 }
 
 /**

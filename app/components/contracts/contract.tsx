@@ -3,14 +3,14 @@ import { useTranslation } from "react-i18next";
 import { Avatar } from "~/components/ui/avatar";
 import { formatDate, formatDateTime, numberFormat } from "~/lib/format";
 import { REVIEW_DAYS } from "~/lib/market-constants";
-import { formatMoney } from "~/lib/money";
 import type { Role } from "~/components/marketplace/badges";
+import { Price, usePriceText, type PriceBasis } from "~/components/marketplace/price";
 
 type Person = { id: string; display_name: string | null; photo_url: string | null };
 
 export type ContractCardData = {
   id: string;
-  opportunity: { uuid: string; title: string };
+  opportunity: { uuid: string; title: string; budget_type: PriceBasis };
   merchant: Person;
   freelancer: Person;
   price_cents: number;
@@ -87,7 +87,7 @@ export function ContractCard({ item, viewer, now }: { item: ContractCardData; vi
           <ContractStatusBadge status={item.status} overdue={item.overdue} />
           {yourMove ? <span className="badge your-turn app-pending">{t("contracts.your_move")}</span> : null}
           <span className="terms">
-            <strong>{formatMoney(item.price_cents, i18n.language)}</strong>
+            <Price cents={item.price_cents} basis={item.opportunity.budget_type} />
           </span>
           {item.status === "in_progress" ? (
             <span className="muted small">
@@ -122,7 +122,7 @@ export function ContractTimeline({
   viewer,
   fileHref = (fileId) => `/contracts/${contract.id}/files/${fileId}`,
 }: {
-  contract: Pick<ContractCardData, "id" | "price_cents" | "delivery_days">;
+  contract: Pick<ContractCardData, "id" | "price_cents" | "delivery_days" | "opportunity">;
   events: ContractEventData[];
   /** The side reading it; the operator reads it as neither (`null`). */
   viewer: Role | null;
@@ -130,6 +130,7 @@ export function ContractTimeline({
   fileHref?: (fileId: string) => string;
 }) {
   const { t, i18n } = useTranslation("market");
+  const priceText = usePriceText();
   return (
     <ol className="timeline">
       {events.map((event, i) => {
@@ -147,7 +148,7 @@ export function ContractTimeline({
                 <strong>{who}</strong>
                 <span>
                   {t(`contract.events.${event.kind}`, {
-                    price: formatMoney(contract.price_cents, i18n.language),
+                    price: priceText(contract.price_cents, contract.opportunity.budget_type),
                     days:
                       event.kind === "auto_completed"
                         ? REVIEW_DAYS

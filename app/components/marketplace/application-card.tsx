@@ -3,21 +3,26 @@ import { useTranslation } from "react-i18next";
 import { Avatar } from "~/components/ui/avatar";
 import { formatDate } from "~/lib/format";
 import { isNegotiating } from "~/lib/market-constants";
-import { formatMoney } from "~/lib/money";
 import { displayNameOf } from "~/lib/users";
 import { ApplicationStatusBadge, type Role } from "./badges";
 import { RatingSummary } from "~/components/reputation/rating";
 import type { ApplicationJson } from "~/services/marketplace/applications.server";
 import { Tags } from "~/components/ui/tags";
+import { Price, type PriceBasis } from "./price";
 
-/** An application as the lists show it: the API's shape, without the letters. */
-export type ApplicationCardData = Omit<ApplicationJson, "cover_letter" | "rejection_message">;
+/**
+ * An application as the lists show it: the API's shape without the letters, but for the cover
+ * letter's opening where the merchant compares the candidates of one opportunity.
+ */
+export type ApplicationCardData = Omit<ApplicationJson, "cover_letter" | "rejection_message"> & {
+  cover_letter?: string;
+};
 
-export function Terms({ price, days }: { price: number; days: number }) {
-  const { t, i18n } = useTranslation("market");
+export function Terms({ price, days, basis }: { price: number; days: number; basis: PriceBasis }) {
+  const { t } = useTranslation("market");
   return (
     <span className="terms">
-      <strong>{formatMoney(price, i18n.language)}</strong>
+      <Price cents={price} basis={basis} />
       <span className="muted"> · {t("applications.days", { count: days })}</span>
     </span>
   );
@@ -66,10 +71,19 @@ export function ApplicationCard({
                   <RatingSummary rating={item.freelancer.rating} /> ·{" "}
                 </>
               ) : null}
+              {item.freelancer.completed_contracts !== undefined ? (
+                <>
+                  <span className="app-card-contracts">
+                    {t("applications.completed_contracts", { count: item.freelancer.completed_contracts })}
+                  </span>{" "}
+                  ·{" "}
+                </>
+              ) : null}
               <Link to={`/freelancers/${item.freelancer.id}`} className="plain-link">
                 {t("profile_link.freelancer")}
               </Link>
             </p>
+            {!showOpportunity && item.cover_letter ? <p className="app-card-letter">{item.cover_letter}</p> : null}
             {showOpportunity ? (
               <p className="app-card-sub">
                 <Link to={`/opportunities/${item.opportunity.uuid}`} className="plain-link">
@@ -95,7 +109,7 @@ export function ApplicationCard({
             viewer={viewer}
             reason={item.rejection_reason}
           />
-          <Terms price={item.price_cents} days={item.delivery_days} />
+          <Terms price={item.price_cents} days={item.delivery_days} basis={item.opportunity.budget_type} />
           <span className="muted small">
             {t("applications.updated", { date: formatDate(item.updated_at, i18n.language) })}
           </span>

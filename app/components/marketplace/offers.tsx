@@ -1,8 +1,10 @@
+import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Field } from "~/components/ui/form";
 import { formatDateTime } from "~/lib/format";
-import { centsToInput, formatMoney } from "~/lib/money";
+import { centsToInput, HOURS_PER_DAY, parseMoney } from "~/lib/money";
 import type { Role } from "./badges";
+import { Price, useEstimateText, usePriceText, type PriceBasis } from "./price";
 
 export type OfferData = {
   id: string;
@@ -14,7 +16,7 @@ export type OfferData = {
 };
 
 /** The whole negotiation, oldest first, each offer with its author and the latest one marked. */
-export function OfferHistory({ offers, viewer }: { offers: OfferData[]; viewer: Role }) {
+export function OfferHistory({ offers, viewer, basis }: { offers: OfferData[]; viewer: Role; basis: PriceBasis }) {
   const { t, i18n } = useTranslation("market");
   return (
     <ol className="timeline">
@@ -33,7 +35,7 @@ export function OfferHistory({ offers, viewer }: { offers: OfferData[]; viewer: 
                 </time>
               </div>
               <p className="timeline-terms">
-                <strong>{formatMoney(offer.price_cents, i18n.language)}</strong> ·{" "}
+                <Price cents={offer.price_cents} basis={basis} /> ·{" "}
                 {t("applications.days", { count: offer.delivery_days })}
               </p>
               {offer.message ? <p className="timeline-message">{offer.message}</p> : null}
@@ -50,12 +52,16 @@ export function TermsCompare({
   current,
   previous,
   viewer,
+  basis,
 }: {
   current: OfferData;
   previous: OfferData | null;
   viewer: Role;
+  basis: PriceBasis;
 }) {
-  const { t, i18n } = useTranslation("market");
+  const { t } = useTranslation("market");
+  const price = usePriceText();
+  const estimate = useEstimateText();
   const priceDelta = previous ? current.price_cents - previous.price_cents : 0;
   const daysDelta = previous ? current.delivery_days - previous.delivery_days : 0;
   const who = (o: OfferData) => (o.author === viewer ? t("authors.you") : t(`authors.${o.author}`));
@@ -65,15 +71,18 @@ export function TermsCompare({
         <p className="compare-label">
           {t("negotiate.current")} <span className="muted">· {who(current)}</span>
         </p>
-        <p className="compare-price">{formatMoney(current.price_cents, i18n.language)}</p>
+        <p className="compare-price">{price(current.price_cents, basis)}</p>
         <p className="compare-days">{t("applications.days", { count: current.delivery_days })}</p>
+        {basis === "hourly" ? (
+          <p className="compare-estimate">{estimate(current.price_cents, current.delivery_days)}</p>
+        ) : null}
         {previous && (priceDelta || daysDelta) ? (
           <p className="compare-delta">
             {priceDelta ? (
               <span className={priceDelta > 0 ? "delta-up" : "delta-down"}>
                 {priceDelta > 0
-                  ? t("negotiate.change_up", { value: formatMoney(priceDelta, i18n.language) })
-                  : t("negotiate.change_down", { value: formatMoney(-priceDelta, i18n.language) })}
+                  ? t("negotiate.change_up", { value: price(priceDelta, basis) })
+                  : t("negotiate.change_down", { value: price(-priceDelta, basis) })}
               </span>
             ) : null}
             {daysDelta ? (
@@ -94,7 +103,7 @@ export function TermsCompare({
         </p>
         {previous ? (
           <>
-            <p className="compare-price">{formatMoney(previous.price_cents, i18n.language)}</p>
+            <p className="compare-price">{price(previous.price_cents, basis)}</p>
             <p className="compare-days">{t("applications.days", { count: previous.delivery_days })}</p>
           </>
         ) : (
@@ -107,16 +116,20 @@ export function TermsCompare({
 
 /**
  * The two terms every offer names: price in reais (typed the Brazilian way) and delivery days.
- * Used by the apply form and the counter-offer form.
+ * Used by the apply form and the counter-offer form. On an hourly opportunity the price is per
+ * hour and says so, with the estimated total for the days typed (as typed, with JavaScript).
  */
 export function TermsFields({
-  priceLabel,
+  counter = false,
+  basis,
   values,
   errors,
   defaultCents,
   defaultDays,
 }: {
-  priceLabel: string;
+  /** The counter-offer form ("Preço"), else the application ("Seu preço"). */
+  counter?: boolean;
+  basis: PriceBasis;
   values?: Record<string, string>;
   errors: Record<string, string>;
   /** The terms the fields start with (the counter-offer form starts with the current ones). */
@@ -124,29 +137,62 @@ export function TermsFields({
   defaultDays?: number;
 }) {
   const { t } = useTranslation("market");
+  const hourly = basis === "hourly";
+  const startPrice = values?.price ?? (defaultCents === undefined ? "" : centsToInput(defaultCents));
+  const startDays = values?.delivery_days ?? (defaultDays === undefined ? "" : String(defaultDays));
+  const [typed, setTyped] = useState({ price: startPrice, days: startDays });
+  const estimate = useEstimateText();
+  const cents = parseMoney(typed.price);
+  const days = Number(typed.days);
+  const estimated =
+    hourly &&
+    cents !== null &&
+    Number.isFinite(cents) &&
+    cents > 0 &&
+    Number.isInteger(days) &&
+    days >= 1 &&
+    days <= 365
+      ? estimate(cents, days)
+      : null;
+  const label = `fields.${counter ? "offer_price" : "price"}${hourly ? "_hourly" : ""}`;
   return (
-    <div className="grid-2">
-      <Field
-        name="price"
-        label={priceLabel}
-        hint={t("fields.price_hint")}
-        inputMode="decimal"
-        placeholder="1.500,00"
-        required
-        defaultValue={values?.price ?? (defaultCents === undefined ? undefined : centsToInput(defaultCents))}
-        error={errors.price}
-      />
-      <Field
-        name="delivery_days"
-        type="number"
-        min={1}
-        max={365}
-        label={t("fields.delivery_days")}
-        hint={t("fields.delivery_days_hint")}
-        required
-        defaultValue={values?.delivery_days ?? (defaultDays === undefined ? undefined : String(defaultDays))}
-        error={errors.delivery_days}
-      />
-    </div>
+    <>
+      <div className="grid-2">
+        <Field
+          name="price"
+          label={t(label)}
+          hint={t(hourly ? "fields.price_hint_hourly" : "fields.price_hint")}
+          inputMode="decimal"
+          placeholder={hourly ? "60,00" : "1.500,00"}
+          required
+          defaultValue={startPrice || undefined}
+          onChange={(event) => {
+            const price = event.currentTarget.value;
+            setTyped((v) => ({ ...v, price }));
+          }}
+          error={errors.price}
+        />
+        <Field
+          name="delivery_days"
+          type="number"
+          min={1}
+          max={365}
+          label={t("fields.delivery_days")}
+          hint={t(hourly ? "fields.delivery_days_hint_hourly" : "fields.delivery_days_hint")}
+          required
+          defaultValue={startDays || undefined}
+          onChange={(event) => {
+            const days = event.currentTarget.value;
+            setTyped((v) => ({ ...v, days }));
+          }}
+          error={errors.delivery_days}
+        />
+      </div>
+      {hourly ? (
+        <p className="price-estimate-line" aria-live="polite">
+          {estimated ?? t("price.estimate_pending", { hours: HOURS_PER_DAY })}
+        </p>
+      ) : null}
+    </>
   );
 }

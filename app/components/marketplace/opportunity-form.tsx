@@ -1,7 +1,7 @@
 import { LIMITS } from "~/lib/limits";
-import { Form, Link } from "@remix-run/react";
+import { Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { Field, fieldsOf, FormActions, FormMessage, SelectField, TextAreaField } from "~/components/ui/form";
+import { Field, fieldsOf, FieldsForm, FormActions, SelectField, TextAreaField } from "~/components/ui/form";
 import { BUDGET_TYPES, CATEGORIES, LOCATION_TYPES } from "~/lib/market-constants";
 import type { FormErrorData } from "~/web/errors.server";
 import { usePending } from "~/lib/pending";
@@ -51,8 +51,7 @@ export function OpportunityForm({
   const field = (name: keyof OpportunityFormValues) => fieldsOf(data)(name, values[name] ?? "");
   return (
     <>
-      <FormMessage data={data} />
-      <Form method="post" className="stack opp-form" noValidate>
+      <FieldsForm id="opportunity-form" data={data} className="stack opp-form">
         <fieldset className="form-section">
           <legend>{t("create.section_basics")}</legend>
           <Field
@@ -84,7 +83,7 @@ export function OpportunityForm({
         </fieldset>
         <fieldset className="form-section">
           <legend>{t("create.section_budget")}</legend>
-          <fieldset className={`field choice-group${errors.budget_type ? " has-error" : ""}`}>
+          <fieldset id="budget_type" className={`field choice-group${errors.budget_type ? " has-error" : ""}`}>
             <legend>{t("fields.budget_type")}</legend>
             <div className="choices">
               {BUDGET_TYPES.map((type) => (
@@ -153,7 +152,7 @@ export function OpportunityForm({
             {t("actions.cancel", { ns: "common" })}
           </Link>
         </FormActions>
-      </Form>
+      </FieldsForm>
     </>
   );
 }

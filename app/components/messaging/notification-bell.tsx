@@ -1,7 +1,8 @@
 import { Form, Link, useLocation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { formatDateTime } from "~/lib/format";
-import { isModerationKind, moderationPath, type ModerationDetail } from "~/lib/moderation";
+import { type ModerationDetail } from "~/lib/moderation";
+import { notificationTarget } from "~/lib/notifications";
 import { Icon } from "~/components/ui/icons";
 
 export type NotificationItem = {
@@ -15,22 +16,6 @@ export type NotificationItem = {
   created_at: string;
   read_at: string | null;
 };
-
-/** Where a notification leads: its contract or application, else its opportunity. */
-export function notificationTarget(
-  n: Pick<NotificationItem, "kind" | "application_id" | "opportunity_uuid" | "detail">,
-) {
-  if (isModerationKind(n.kind)) return moderationPath(n.kind, n.detail ?? null, n);
-  if (n.kind === "invitation_received") return "/invitations";
-  // A contract has its application's id.
-  if (n.application_id && (n.kind.startsWith("contract_") || n.kind.startsWith("milestone_"))) {
-    return `/contracts/${n.application_id}`;
-  }
-  if (n.kind.startsWith("payout_")) return "/financeiro";
-  if (n.application_id) return `/applications/${n.application_id}`;
-  if (n.opportunity_uuid) return `/opportunities/${n.opportunity_uuid}`;
-  return "/notifications";
-}
 
 export function useNotificationText() {
   const { t, i18n } = useTranslation("market");
@@ -74,9 +59,10 @@ export function NotificationEntry({ item, className = "" }: { item: Notification
 export function NotificationBell({ unread, latest }: { unread: number; latest: NotificationItem[] }) {
   const { t } = useTranslation("market");
   const location = useLocation();
-  // The name holds the count as shown ("99+" past 99), so speech input can say what it sees.
+  // The name holds the count as shown ("99+" past 99), so speech input can say what it sees; not
+  // in parentheses, which accessible-name checks (axe 4.14) leave out of the name they compare.
   const count = unread > 99 ? t("notifications.unread_capped") : t("notifications.unread", { count: unread });
-  const label = `${t("notifications.bell")}${unread ? ` (${count})` : ""}`;
+  const label = unread ? t("notifications.bell_with_count", { unread: count }) : t("notifications.bell");
   return (
     <details className="bell-menu" key={location.key}>
       <summary className="icon-button" title={label} aria-label={label}>

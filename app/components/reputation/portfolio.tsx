@@ -1,7 +1,7 @@
 import { LIMITS } from "~/lib/limits";
 import { Form } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { Field, fieldsOf, FormActions, FormMessage, SubmitButton, TextAreaField } from "~/components/ui/form";
+import { Field, fieldsOf, FieldsForm, FormActions, SubmitButton, TextAreaField } from "~/components/ui/form";
 import { MAX_PORTFOLIO_ITEMS } from "~/lib/schemas";
 import type { FormErrorData } from "~/web/errors.server";
 
@@ -107,13 +107,19 @@ export function PortfolioEditor({ items, refusal }: { items: PortfolioItem[]; re
               <PortfolioBody item={item} />
               <details open={refusedId === item.id}>
                 <summary className="btn btn-ghost btn-sm">{t("portfolio.edit")}</summary>
-                {refusedId === item.id ? <FormMessage data={refusal} /> : null}
-                <Form method="post" action="?portfolio" encType="multipart/form-data" className="stack" noValidate>
+                <FieldsForm
+                  id={`pf-${item.id}`}
+                  idPrefix={`pf-${item.id}-`}
+                  data={refusedId === item.id ? refusal : null}
+                  action="?portfolio"
+                  encType="multipart/form-data"
+                  className="stack"
+                >
                   <input type="hidden" name="intent" value="portfolio_update" />
                   <input type="hidden" name="id" value={item.id} />
                   <ItemFields item={item} refusal={refusedId === item.id ? refusal : undefined} />
                   <SubmitButton label={t("actions.save")} className="btn btn-primary btn-sm" />
-                </Form>
+                </FieldsForm>
               </details>
               <Form method="post" action="?portfolio" encType="multipart/form-data">
                 <input type="hidden" name="intent" value="portfolio_remove" />
@@ -130,12 +136,18 @@ export function PortfolioEditor({ items, refusal }: { items: PortfolioItem[]; re
       {items.length < MAX_PORTFOLIO_ITEMS ? (
         <>
           <h3>{t("portfolio.add")}</h3>
-          {refusedId === "new" ? <FormMessage data={refusal} /> : null}
-          <Form method="post" action="?portfolio" encType="multipart/form-data" className="stack" noValidate>
+          <FieldsForm
+            id="pf-new"
+            idPrefix="pf-new-"
+            data={refusedId === "new" ? refusal : null}
+            action="?portfolio"
+            encType="multipart/form-data"
+            className="stack"
+          >
             <input type="hidden" name="intent" value="portfolio_add" />
             <ItemFields refusal={refusedId === "new" ? refusal : undefined} />
             <FormActions label={t("portfolio.add_button")} />
-          </Form>
+          </FieldsForm>
         </>
       ) : (
         <p className="muted">{t("portfolio.full", { max: MAX_PORTFOLIO_ITEMS })}</p>

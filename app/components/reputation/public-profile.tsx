@@ -28,16 +28,22 @@ export type PublicProfileData = {
 export function PublicProfile({
   profile,
   facts,
+  actions,
   children,
   viewerId,
   here,
+  hiddenReason,
 }: {
   profile: PublicProfileData;
-  facts?: Fact[];
+  facts?: (Fact | false | null | undefined)[];
+  /** Beside the name: the owner's own links (edit, see the public page). */
+  actions?: ReactNode;
   children?: ReactNode;
   /** Who reads it (anyone but its owner may report it), and the page's path to come back to. */
   viewerId: string;
   here: string;
+  /** To its owner, why an operator hid the profile. */
+  hiddenReason?: string | null;
 }) {
   const { t, i18n } = useTranslation();
   return (
@@ -45,17 +51,19 @@ export function PublicProfile({
       {profile.hidden ? (
         <p className="notice notice-warning" role="status">
           {t("moderation.profile_hidden", { ns: "market" })}
+          {hiddenReason ? <> {t("moderation.why", { ns: "market", reason: hiddenReason })}</> : null}
         </p>
       ) : null}
       <ProfileSheet
         person={profile}
         name={profile.name}
         action={
-          viewerId !== profile.id ? (
+          actions ??
+          (viewerId !== profile.id ? (
             <p>
               <ReportLink type="profile" id={profile.id} back={here} />
             </p>
-          ) : null
+          ) : null)
         }
       >
         <Facts
@@ -75,13 +83,19 @@ export function PublicProfile({
               valueClass: "prewrap",
               wide: true,
             },
-            {
-              label: t("public_profile.skills"),
-              value: (
-                <Tags items={profile.skills} empty={<span className="muted">{t("public_profile.no_skills")}</span>} />
-              ),
-              wide: true,
-            },
+            // A merchant without skills listed has nothing to show there ("none" would read as a flaw).
+            profile.account_type === "merchant" && !profile.skills.length
+              ? null
+              : {
+                  label: t("public_profile.skills"),
+                  value: (
+                    <Tags
+                      items={profile.skills}
+                      empty={<span className="muted">{t("public_profile.no_skills")}</span>}
+                    />
+                  ),
+                  wide: true,
+                },
           ]}
         />
       </ProfileSheet>

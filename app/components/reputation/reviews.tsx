@@ -1,7 +1,6 @@
 import { LIMITS } from "~/lib/limits";
-import { Form } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { fieldsOf, FormActions, FormMessage, TextAreaField, useRefusal } from "~/components/ui/form";
+import { fieldsOf, FieldsForm, FormActions, TextAreaField, useRefusal } from "~/components/ui/form";
 import { formatDate } from "~/lib/format";
 import { Pagination, type PageMeta } from "~/components/ui/pagination";
 import { Stars } from "./rating";
@@ -121,10 +120,10 @@ export function ContractReviewsSection({
               date: closes,
             })}
           </p>
-          <FormMessage data={mine} />
-          <Form method="post" className="stack" noValidate>
+          <FieldsForm id="review-form" data={mine} className="stack">
             <input type="hidden" name="intent" value="review" />
             <fieldset
+              id="rating"
               className={`field stars-field${mine?.errors?.rating ? " has-error" : ""}`}
               aria-describedby={mine?.errors?.rating ? "rating-error" : undefined}
             >
@@ -157,7 +156,7 @@ export function ContractReviewsSection({
               maxLength={LIMITS.review_comment.max}
             />
             <FormActions busy={reviewing} label={t("reviews.submit")} />
-          </Form>
+          </FieldsForm>
         </>
       ) : null}
       {reviews.mine ? (
@@ -189,10 +188,9 @@ export function ContractReviewsSection({
             report={{ back: here, review: true }}
           />
           {reviews.can_reply ? (
-            <Form method="post" className="stack" noValidate>
+            <FieldsForm id="reply-form" data={replying} className="stack">
               <input type="hidden" name="intent" value="reply" />
               <input type="hidden" name="review_id" value={reviews.theirs.id} />
-              <FormMessage data={replying} />
               <TextAreaField
                 {...fieldsOf(replying)("reply")}
                 label={t("reviews.reply")}
@@ -202,7 +200,7 @@ export function ContractReviewsSection({
                 required
               />
               <FormActions busy={sendingReply} label={t("reviews.reply_submit")} className="btn btn-secondary" />
-            </Form>
+            </FieldsForm>
           ) : null}
         </div>
       ) : reviews.theirs_written && reviews.mine ? null : reviews.theirs_written ? (

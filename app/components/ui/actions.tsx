@@ -6,10 +6,10 @@ import { IntentButton } from "./form";
 export type Move = { label: string } & (
   | /** A one-button form posting this intent (and hidden `fields`). */
     { post: string; primary?: boolean; title?: string; fields?: Record<string, string> }
-    /** A destructive move: a link to its confirmation step (`?confirm=<intent>`). */
-  | { confirm: string }
+    /** A destructive or binding move: a link to its confirmation step (`?confirm=<intent>`); primary when it agrees to something (a hire, an approval). */
+  | { confirm: string; primary?: boolean; title?: string }
   /** A move with a form of its own further down: a link to that form's heading (by id). */
-  | { jump: string }
+  | { jump: string; primary?: boolean }
 );
 
 /**
@@ -64,13 +64,18 @@ function moveControl(move: Move, here: string): ReactNode {
   }
   if ("confirm" in move) {
     return (
-      <ConfirmLink from={here} intent={move.confirm}>
+      <ConfirmLink
+        from={here}
+        intent={move.confirm}
+        className={move.primary ? "btn btn-primary" : undefined}
+        title={move.title}
+      >
         {move.label}
       </ConfirmLink>
     );
   }
   return (
-    <a href={`#${move.jump}`} className="btn btn-secondary">
+    <a href={`#${move.jump}`} className={move.primary ? "btn btn-primary" : "btn btn-secondary"}>
       {move.label}
     </a>
   );

@@ -1,5 +1,12 @@
 import { Form, useActionData, type FormProps } from "@remix-run/react";
-import type { InputHTMLAttributes, ReactNode, SelectHTMLAttributes, TextareaHTMLAttributes } from "react";
+import {
+  useEffect,
+  useRef,
+  type InputHTMLAttributes,
+  type ReactNode,
+  type SelectHTMLAttributes,
+  type TextareaHTMLAttributes,
+} from "react";
 import { usePending } from "~/lib/pending";
 import type { FormErrorData } from "~/web/errors.server";
 
@@ -124,6 +131,68 @@ export function FormMessage({ data }: { data?: FormErrorData | null }) {
 }
 
 /**
+ * What a refused form says, at its top: the message and every field's problem, each a link to
+ * its field (a field's id is its name, after `idPrefix` when a page repeats the form).
+ */
+function ErrorSummary({ id, data, idPrefix }: { id: string; data?: FormErrorData | null; idPrefix: string }) {
+  const box = useRef<HTMLDivElement>(null);
+  const errors = Object.entries(data?.errors ?? {});
+  // The page reloaded without JavaScript opens at the summary (autofocus scrolls it into view);
+  // with JavaScript the page stays, and the summary takes focus the same way.
+  useEffect(() => {
+    if (data?.message) box.current?.focus();
+  }, [data]);
+  if (!data?.message) return null;
+  return (
+    <div
+      ref={box}
+      className="alert alert-danger error-summary"
+      role="alert"
+      tabIndex={-1}
+      id={`${id}-errors`}
+      // eslint-disable-next-line jsx-a11y/no-autofocus -- the answer to the user's own submit, where they will read it
+      autoFocus
+    >
+      <p className="error-summary-title">{data.message}</p>
+      {errors.length ? (
+        <ul>
+          {errors.map(([field, message]) => (
+            <li key={field}>
+              <a href={`#${idPrefix}${field}`}>{message}</a>
+            </li>
+          ))}
+        </ul>
+      ) : null}
+    </div>
+  );
+}
+
+/**
+ * A form of fields posted to its own page. A refusal comes back to it: the form starts with the
+ * summary of every problem, which takes focus, so the page (reloaded without JavaScript) opens
+ * there rather than at its top. `data` is this form's refusal (null when another form of the page
+ * was refused).
+ */
+export function FieldsForm({
+  id,
+  data,
+  idPrefix = "",
+  action,
+  children,
+  ...form
+}: { id: string; data?: FormErrorData | null; idPrefix?: string; children: ReactNode } & Omit<
+  FormProps,
+  "id" | "method"
+>) {
+  return (
+    <Form method="post" action={action} id={id} noValidate {...form}>
+      <ErrorSummary id={id} data={data} idPrefix={idPrefix} />
+      {children}
+    </Form>
+  );
+}
+
+/**
  * The page's own refusal, above everything: one that no form of the page shows beside itself
  * (those posting one of `shownBy`, and any form showing an error on one of `fields`).
  */
@@ -164,8 +233,10 @@ type FormCardProps = {
   name: string;
   title: ReactNode;
   intro?: ReactNode;
-  /** The refusal of this form, shown above it. */
+  /** The refusal of this form: the summary of its problems at the form's top (see FieldsForm). */
   refusal?: FormErrorData | null;
+  /** Before each field's id where the page repeats the form, so the summary's links reach its fields. */
+  idPrefix?: string;
   /** The hidden intent that tells this form apart from the page's others. */
   intent?: string;
   heading?: "h2" | "h3";
@@ -190,16 +261,23 @@ export function FormCard({
   children,
   encType,
   preventScrollReset,
+  idPrefix,
 }: FormCardProps) {
   return (
     <section className={className} id={id} aria-labelledby={`${name}-title`}>
       <Heading id={`${name}-title`}>{title}</Heading>
       {intro ? <p className="muted">{intro}</p> : null}
-      <FormMessage data={refusal} />
-      <Form method="post" encType={encType} className="stack" noValidate preventScrollReset={preventScrollReset}>
+      <FieldsForm
+        id={`${name}-form`}
+        data={refusal}
+        idPrefix={idPrefix}
+        encType={encType}
+        className="stack"
+        preventScrollReset={preventScrollReset}
+      >
         {intent ? <input type="hidden" name="intent" value={intent} /> : null}
         {children}
-      </Form>
+      </FieldsForm>
       {footer}
     </section>
   );

@@ -1,9 +1,9 @@
 import { LIMITS } from "~/lib/limits";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { Avatar } from "~/components/ui/avatar";
-import { Field, fieldsOf, FormActions, FormCard, FormMessage, SelectField, TextAreaField } from "~/components/ui/form";
+import { Field, fieldsOf, FieldsForm, FormActions, FormCard, SelectField, TextAreaField } from "~/components/ui/form";
 import { titleMeta } from "~/lib/meta";
 import { updateProfile } from "~/services/accounts/accounts.server";
 import { requireUser } from "~/web/auth.server";
@@ -21,7 +21,7 @@ import { PortfolioEditor } from "~/components/reputation/portfolio";
 import { getRequestT } from "~/web/i18n.server";
 import { redirectWithSuccess } from "~/web/toast.server";
 import { useRootData } from "~/lib/root-data";
-import { EMAIL_KIND_GROUPS, type EmailKindGroup } from "~/lib/email-kinds";
+import { emailKindGroupsFor } from "~/lib/email-kinds";
 import { supportedLngs } from "~/lib/i18n";
 import { usePending } from "~/lib/pending";
 
@@ -52,7 +52,7 @@ export async function action({ request }: ActionFunctionArgs) {
     const intent = form.get("intent");
     if (intent === "email") {
       values = { intent: "email" };
-      await updateEmailSettings(user, emailSettingsFromForm(form));
+      await updateEmailSettings(user, emailSettingsFromForm(form, user.account_type));
       const { t } = await getRequestT(request);
       return redirectWithSuccess("/pages/profile-setting#email", t("email_settings_saved"));
     }
@@ -95,8 +95,7 @@ export default function ProfileSettingsPage() {
     <div className="page">
       <section className="card form-card">
         <h2>{t("titles.profile_settings")}</h2>
-        <FormMessage data={data} />
-        <Form method="post" encType="multipart/form-data" className="stack" noValidate>
+        <FieldsForm id="profile-form" data={data} encType="multipart/form-data" className="stack">
           <div className={`field photo-field${data?.errors?.photo ? " has-error" : ""}`}>
             <Avatar user={user} size="lg" />
             <div>
@@ -163,22 +162,28 @@ export default function ProfileSettingsPage() {
               {t("actions.cancel")}
             </Link>
           </FormActions>
-        </Form>
+        </FieldsForm>
       </section>
       {user.account_type === "freelancer" ? <PortfolioEditor items={portfolio} refusal={portfolioRefusal} /> : null}
-      <EmailSettings refusal={emailRefused ? refusal : undefined} />
+      <EmailSettings role={user.account_type} refusal={emailRefused ? refusal : undefined} />
     </div>
   );
 }
 
 /** Checkboxes per kind of e-mail, in groups, and the e-mails' language: a plain form. */
-function EmailSettings({ refusal }: { refusal?: { message?: string; errors?: Record<string, string> } }) {
+function EmailSettings({
+  role,
+  refusal,
+}: {
+  role: "merchant" | "freelancer";
+  refusal?: { message?: string; errors?: Record<string, string> };
+}) {
   const { t } = useTranslation("market");
   const { email } = useLoaderData<typeof loader>();
   const busy = usePending("email");
   return (
     <FormCard
-      name="email"
+      name="email-settings"
       id="email"
       className="card form-card"
       heading="h2"
@@ -187,10 +192,10 @@ function EmailSettings({ refusal }: { refusal?: { message?: string; errors?: Rec
       refusal={refusal}
       intent="email"
     >
-      {(Object.keys(EMAIL_KIND_GROUPS) as EmailKindGroup[]).map((group) => (
+      {emailKindGroupsFor(role).map(({ group, kinds }) => (
         <fieldset key={group} className="field email-kinds">
           <legend>{t(`email_settings.groups.${group}`)}</legend>
-          {EMAIL_KIND_GROUPS[group].map((kind) => (
+          {kinds.map((kind) => (
             <label key={kind} className="checkbox-line">
               <input type="checkbox" name="kinds" value={kind} defaultChecked={email.kinds[kind]} />{" "}
               {t(`email_settings.kinds.${kind}`)}
@@ -202,9 +207,9 @@ function EmailSettings({ refusal }: { refusal?: { message?: string; errors?: Rec
         id="email-locale"
         name="locale"
         label={t("email_settings.locale")}
-        anyLabel={t("email_settings.locale_default")}
         options={supportedLngs.map((lng) => ({ value: lng, label: t(`email_settings.locales.${lng}`) }))}
-        value={email.locale ?? ""}
+        // No locale stored means Portuguese: one entry for it, not a "default" beside it.
+        value={email.locale ?? "pt-BR"}
         error={refusal?.errors?.locale}
       />
       <FormActions busy={busy} label={t("email_settings.save")} />

@@ -1,65 +1,83 @@
 import { json, type LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { ProfileSheet } from "~/components/ui/profile-sheet";
-import { formatDate } from "~/lib/format";
+import { PortfolioList } from "~/components/reputation/portfolio";
+import { PublicProfile } from "~/components/reputation/public-profile";
+import { ProfileReviews } from "~/components/reputation/reviews";
 import { titleMeta } from "~/lib/meta";
 import { requireUser } from "~/web/auth.server";
-import { toUserJson } from "~/services/accounts/users.server";
-import { useRootData } from "~/lib/root-data";
-import { displayNameOf } from "~/lib/users";
-import { Tags } from "~/components/ui/tags";
-import { Facts } from "~/components/ui/facts";
+import { listFromUrl } from "~/web/market-forms.server";
+import { getFreelancerProfile, getMerchantProfile } from "~/services/reputation/profiles.server";
+import { listUserReviews } from "~/services/reputation/reviews.server";
 
 export const meta = titleMeta("titles.profile");
 
+/**
+ * One's own profile: everything the public profile shows (rating, city, portfolio, reviews),
+ * plus what only its owner sees (the e-mail), the way to edit it and a link to the public page.
+ */
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
+  const [profile, { list: reviews }] = await Promise.all([
+    user.account_type === "freelancer"
+      ? getFreelancerProfile(user.id, user.id)
+      : getMerchantProfile(user.id, user.id).then((p) => ({ ...p, portfolio: null })),
+    listFromUrl(request, ["page"], (q) => listUserReviews(user.id, q)),
+  ]);
   // A profile an operator hid: its owner is told here, with the reason.
-  const hidden = user.profile_hidden_at ? { reason: user.profile_hidden_reason } : null;
-  return json({ user: toUserJson(user), hidden });
+  return json({ profile, reviews, email: user.email, hiddenReason: user.profile_hidden_reason });
 }
 
 export default function ProfilePage() {
-  const { t, i18n } = useTranslation();
-  const user = useRootData()?.user;
-  const { hidden } = useLoaderData<typeof loader>();
-  if (!user) return null;
+  const { t } = useTranslation();
+  const { profile, reviews, email, hiddenReason } = useLoaderData<typeof loader>();
+  const publicPath = `/${profile.account_type === "freelancer" ? "freelancers" : "merchants"}/${profile.id}`;
   return (
-    <div className="page">
-      {hidden ? (
-        <p className="notice notice-warning" role="status">
-          {t("moderation.profile_hidden", { ns: "market" })}{" "}
-          {hidden.reason ? t("moderation.why", { ns: "market", reason: hidden.reason }) : null}
-        </p>
-      ) : null}
-      <ProfileSheet
-        person={user}
-        name={displayNameOf(user)}
-        action={
-          <Link to="/pages/profile-setting" className="btn btn-secondary profile-edit">
+    <PublicProfile
+      profile={profile}
+      viewerId={profile.id}
+      here="/profile"
+      hiddenReason={hiddenReason}
+      actions={
+        <div className="profile-edit profile-actions">
+          <Link to={publicPath} className="btn btn-secondary">
+            {t("profile.view_public")}
+          </Link>
+          <Link to="/pages/profile-setting" className="btn btn-secondary">
             {t("profile.edit")}
           </Link>
-        }
-      >
-        <Facts
-          className="details"
-          items={[
-            { label: t("fields.email"), value: user.email },
-            { label: t("profile.member_since"), value: formatDate(user.created_at, i18n.language) },
-            {
-              label: t("fields.bio"),
-              value: user.bio || <span className="muted">{t("profile.no_bio")}</span>,
-              wide: true,
-            },
-            {
-              label: t("fields.skills"),
-              value: <Tags items={user.skills} empty={<span className="muted">{t("profile.no_skills")}</span>} />,
-              wide: true,
-            },
-          ]}
-        />
-      </ProfileSheet>
-    </div>
+        </div>
+      }
+      facts={[
+        {
+          label: t("fields.email"),
+          value: (
+            <>
+              {email} <span className="muted small">{t("profile.only_you")}</span>
+            </>
+          ),
+        },
+        "open_opportunities_count" in profile
+          ? {
+              label: t("nav.opportunities"),
+              value: t("public_profile.open_opportunities", { count: profile.open_opportunities_count }),
+            }
+          : null,
+      ]}
+    >
+      {profile.portfolio ? (
+        <section className="card" aria-labelledby="portfolio-title">
+          <h3 id="portfolio-title">{t("public_profile.portfolio")}</h3>
+          {profile.portfolio.length ? (
+            <PortfolioList items={profile.portfolio} />
+          ) : (
+            <p className="muted">
+              {t("portfolio.empty")} <Link to="/pages/profile-setting#portfolio">{t("profile.add_portfolio")}</Link>
+            </p>
+          )}
+        </section>
+      ) : null}
+      <ProfileReviews reviews={reviews.data} meta={reviews.meta} />
+    </PublicProfile>
   );
 }

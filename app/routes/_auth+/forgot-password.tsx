@@ -1,9 +1,9 @@
 import { json, type ActionFunctionArgs } from "@remix-run/node";
-import { Form, Link, useActionData } from "@remix-run/react";
+import { Link, useActionData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { AuthLayout } from "~/components/accounts/auth-layout";
 import { EmailField } from "~/components/accounts/fields";
-import { Alert, FormMessage, SubmitButton } from "~/components/ui/form";
+import { Alert, FieldsForm, SubmitButton } from "~/components/ui/form";
 import { forgotPasswordSchema } from "~/lib/schemas";
 import { titleMeta } from "~/lib/meta";
 import { requestPasswordReset } from "~/services/accounts/accounts.server";
@@ -42,11 +42,11 @@ export default function ForgotPasswordPage() {
         </Link>
       }
     >
-      {data && "sent" in data && data.sent ? <Alert type="success">{data.sent}</Alert> : <FormMessage data={data} />}
-      <Form method="post" className="stack" noValidate>
-        <EmailField data={data} />
+      {data && "sent" in data && data.sent ? <Alert type="success">{data.sent}</Alert> : null}
+      <FieldsForm id="forgot-form" data={data && "sent" in data ? null : data} className="stack">
+        <EmailField data={data && "sent" in data ? null : data} />
         <SubmitButton busy={busy} label={t("actions.send_reset_link")} className="btn btn-primary btn-block" />
-      </Form>
+      </FieldsForm>
     </AuthLayout>
   );
 }

@@ -1,14 +1,14 @@
-import type { ActionFunctionArgs } from "@remix-run/node";
-import { Form, Link, useActionData, useSearchParams } from "@remix-run/react";
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { Link, useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { AuthLayout } from "~/components/accounts/auth-layout";
 import { EmailField, PasswordField } from "~/components/accounts/fields";
-import { FormMessage, SubmitButton } from "~/components/ui/form";
+import { FieldsForm, SubmitButton } from "~/components/ui/form";
 import { titleMeta } from "~/lib/meta";
 import { login } from "~/services/accounts/accounts.server";
-import { safeRedirect } from "~/web/auth.server";
+import { redirectIfSignedIn, safeRedirect } from "~/web/auth.server";
 import { getRequestT } from "~/web/i18n.server";
-import { browserSignIn } from "~/web/session.server";
+import { browserSignIn, registeredEmailOf } from "~/web/session.server";
 import { redirectWithSuccess } from "~/web/toast.server";
 import { displayNameOf } from "~/services/accounts/users.server";
 import { clientOf } from "~/web/client.server";
@@ -17,7 +17,11 @@ import { visitorFormAction } from "~/web/page-form.server";
 
 export const meta = titleMeta("titles.login");
 
-export { visitorLoader as loader } from "~/web/auth.server";
+/** A visitor's page; the e-mail of the account just registered in this browser comes filled in. */
+export async function loader({ request }: LoaderFunctionArgs) {
+  await redirectIfSignedIn(request);
+  return json({ registeredEmail: await registeredEmailOf(request) });
+}
 
 export async function action(args: ActionFunctionArgs) {
   return visitorFormAction(args, async ({ request, values }) => {
@@ -37,6 +41,7 @@ export async function action(args: ActionFunctionArgs) {
 export default function LoginPage() {
   const { t } = useTranslation();
   const data = useActionData<typeof action>();
+  const { registeredEmail } = useLoaderData<typeof loader>();
   const [params] = useSearchParams();
   const busy = usePending();
   return (
@@ -52,14 +57,13 @@ export default function LoginPage() {
         </>
       }
     >
-      <FormMessage data={data} />
-      <Form method="post" className="stack" noValidate>
+      <FieldsForm id="login-form" data={data} className="stack">
         <input
           type="hidden"
           name="redirectFrom"
           value={params.get("redirectFrom") ?? data?.values?.redirectFrom ?? ""}
         />
-        <EmailField data={data} />
+        <EmailField data={data} fallback={registeredEmail ?? undefined} />
         <PasswordField data={data} />
         <div className="row-between">
           <Link to="/forgot-password" className="link">
@@ -72,7 +76,7 @@ export default function LoginPage() {
           busyLabel={t("actions.signing_in")}
           className="btn btn-primary btn-block"
         />
-      </Form>
+      </FieldsForm>
     </AuthLayout>
   );
 }

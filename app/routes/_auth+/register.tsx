@@ -1,10 +1,10 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { LIMITS } from "~/lib/limits";
-import { Form, Link, useActionData } from "@remix-run/react";
+import { Link, useActionData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { AuthLayout } from "~/components/accounts/auth-layout";
 import { EmailField, PasswordField } from "~/components/accounts/fields";
-import { Field, fieldsOf, FormMessage, SubmitButton } from "~/components/ui/form";
+import { Field, fieldsOf, FieldsForm, SubmitButton } from "~/components/ui/form";
 import { titleMeta } from "~/lib/meta";
 import { registerUser } from "~/services/accounts/accounts.server";
 import { getRequestT } from "~/web/i18n.server";
@@ -12,6 +12,7 @@ import { redirectWithSuccess } from "~/web/toast.server";
 import { clientOf } from "~/web/client.server";
 import { usePending } from "~/lib/pending";
 import { visitorFormAction } from "~/web/page-form.server";
+import { registeredEmailCookie } from "~/web/session.server";
 
 export const meta = titleMeta("titles.register");
 
@@ -19,9 +20,11 @@ export { visitorLoader as loader } from "~/web/auth.server";
 
 export async function action(args: ActionFunctionArgs) {
   return visitorFormAction(args, async ({ request, values }) => {
-    await registerUser(values, await clientOf(request));
+    const user = await registerUser(values, await clientOf(request));
     const { t } = await getRequestT(request);
-    return redirectWithSuccess("/auth/login", t("register_success"));
+    // The login page fills in the e-mail just registered.
+    const headers = { "Set-Cookie": await registeredEmailCookie.serialize(user.email) };
+    return redirectWithSuccess("/auth/login", t("register_success"), { headers });
   });
 }
 
@@ -44,9 +47,8 @@ export default function RegisterPage() {
         </>
       }
     >
-      <FormMessage data={data} />
-      <Form method="post" className="stack" noValidate>
-        <fieldset className={`field choice-group${data?.errors?.account_type ? " has-error" : ""}`}>
+      <FieldsForm id="register-form" data={data} className="stack">
+        <fieldset id="account_type" className={`field choice-group${data?.errors?.account_type ? " has-error" : ""}`}>
           <legend>{t("fields.account_type")}</legend>
           <div className="choices">
             {(["freelancer", "merchant"] as const).map((type) => (
@@ -82,7 +84,7 @@ export default function RegisterPage() {
           busyLabel={t("actions.creating_account")}
           className="btn btn-primary btn-block"
         />
-      </Form>
+      </FieldsForm>
     </AuthLayout>
   );
 }

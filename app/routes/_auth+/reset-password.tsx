@@ -1,9 +1,9 @@
 import { json, type LoaderFunctionArgs, type ActionFunctionArgs } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { AuthLayout } from "~/components/accounts/auth-layout";
 import { PasswordField } from "~/components/accounts/fields";
-import { Alert, FormMessage, SubmitButton } from "~/components/ui/form";
+import { Alert, FieldsForm, SubmitButton } from "~/components/ui/form";
 import { titleMeta } from "~/lib/meta";
 import { findValidReset, resetPassword } from "~/services/accounts/accounts.server";
 import { getRequestT } from "~/web/i18n.server";
@@ -48,12 +48,11 @@ export default function ResetPasswordPage() {
         </>
       ) : (
         <>
-          <FormMessage data={data} />
-          <Form method="post" className="stack" noValidate>
+          <FieldsForm id="reset-form" data={data} className="stack">
             <input type="hidden" name="token" value={token} />
             <PasswordField data={data} fresh label={t("fields.new_password")} />
             <SubmitButton busy={busy} label={t("actions.save_password")} className="btn btn-primary btn-block" />
-          </Form>
+          </FieldsForm>
         </>
       )}
     </AuthLayout>

@@ -1,8 +1,8 @@
 import { LIMITS } from "~/lib/limits";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
-import { Form, useActionData, useLoaderData } from "@remix-run/react";
+import { useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { fieldsOf, FormActions, FormMessage, SelectField, TextAreaField } from "~/components/ui/form";
+import { fieldsOf, FieldsForm, FormActions, SelectField, TextAreaField } from "~/components/ui/form";
 import { MarketErrorBoundary } from "~/components/layout/error-boundary";
 import { PortfolioList } from "~/components/reputation/portfolio";
 import { PublicProfile } from "~/components/reputation/public-profile";
@@ -14,7 +14,8 @@ import { requireUser } from "~/web/auth.server";
 import { AppError } from "~/services/platform/errors.server";
 import { formError } from "~/web/errors.server";
 import { formValues, readForm } from "~/web/bodies.server";
-import { inviteFreelancer, openOpportunitiesOf } from "~/services/marketplace/invitations.server";
+import { checkFields } from "~/lib/schemas";
+import { inviteFreelancer, inviteInputSchema, openOpportunitiesOf } from "~/services/marketplace/invitations.server";
 import { getFreelancerProfile } from "~/services/reputation/profiles.server";
 import { listUserReviews } from "~/services/reputation/reviews.server";
 import { pageId } from "~/web/params.server";
@@ -40,7 +41,11 @@ export async function action({ request, params }: ActionFunctionArgs) {
   let values: Record<string, string> = {};
   try {
     values = formValues(await readForm(request));
-    if (!values.opportunity) throw new AppError(422, "invite_failed", { opportunity: "invite_opportunity_required" });
+    if (!values.opportunity) {
+      // With the message's own problems, so the form reports both at once.
+      const { errors } = checkFields(inviteInputSchema, { freelancer_id: params.id, message: values.message ?? "" });
+      throw new AppError(422, "invite_failed", { opportunity: "invite_opportunity_required", ...errors });
+    }
     await inviteFreelancer(merchant, values.opportunity, { freelancer_id: params.id, message: values.message ?? "" });
     return redirectWithMarketToast(request, `/freelancers/${params.id}`, "toasts.invitation_sent");
   } catch (error) {
@@ -63,8 +68,7 @@ function InviteForm({ name, openings }: { name: string; openings: { uuid: string
       {openings.length ? (
         <>
           <p className="muted">{t("invitations.invite_intro", { name })}</p>
-          <FormMessage data={refusal} />
-          <Form method="post" className="stack" noValidate>
+          <FieldsForm id="invite-form" data={refusal} className="stack">
             <SelectField
               name="opportunity"
               label={t("invitations.opportunity")}
@@ -83,7 +87,7 @@ function InviteForm({ name, openings }: { name: string; openings: { uuid: string
               required
             />
             <FormActions busy={busy} label={t("invitations.send")} />
-          </Form>
+          </FieldsForm>
         </>
       ) : (
         <p className="muted">{t("invitations.no_open")}</p>

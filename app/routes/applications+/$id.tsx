@@ -8,11 +8,11 @@ import { MarketErrorBoundary } from "~/components/layout/error-boundary";
 import { loadApplicationFor } from "~/web/application-page.server";
 import { Breadcrumb, PageHeader } from "~/components/ui/page-header";
 import { Facts } from "~/components/ui/facts";
+import { Price, usePriceText } from "~/components/marketplace/price";
 import { formatDate } from "~/lib/format";
 import { useRootData } from "~/lib/root-data";
 import { marketTitleMeta } from "~/lib/market-meta";
 import { isNegotiating } from "~/lib/market-constants";
-import { formatMoney } from "~/lib/money";
 import { displayNameOf } from "~/lib/users";
 import { requireUser } from "~/web/auth.server";
 import { pageId } from "~/web/params.server";
@@ -28,6 +28,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 export default function ApplicationPage() {
   const { application: a, viewer, actions } = useLoaderData<typeof loader>();
   const { t, i18n } = useTranslation("market");
+  const priceText = usePriceText();
   // The top bar already knows the unread messages of every conversation.
   const unreadHere = useRootData()?.messages?.by_application[a.id] ?? 0;
   const negotiating = isNegotiating(a.status);
@@ -87,7 +88,7 @@ export default function ApplicationPage() {
             </div>
             {a.status === "accepted" ? (
               <p className="notice notice-success">
-                {t("application.accepted_note", { price: formatMoney(a.price_cents, i18n.language), days })}
+                {t("application.accepted_note", { price: priceText(a.price_cents, a.opportunity.budget_type), days })}
               </p>
             ) : negotiating ? (
               <p className={`notice ${yourTurn ? "notice-warning" : "notice-info"}`}>
@@ -109,7 +110,7 @@ export default function ApplicationPage() {
               items={[
                 {
                   label: t("application.price"),
-                  value: formatMoney(a.price_cents, i18n.language),
+                  value: <Price cents={a.price_cents} basis={a.opportunity.budget_type} days={a.delivery_days} />,
                   valueClass: "fact-strong",
                 },
                 { label: t("application.delivery"), value: days, valueClass: "fact-strong" },

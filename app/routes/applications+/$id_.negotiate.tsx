@@ -10,12 +10,11 @@ import { MarketErrorBoundary } from "~/components/layout/error-boundary";
 import { OfferHistory, TermsCompare, TermsFields } from "~/components/marketplace/offers";
 import { loadApplicationFor } from "~/web/application-page.server";
 import { Breadcrumb, PageHeader } from "~/components/ui/page-header";
+import { useEstimateText, usePriceText, type PriceBasis } from "~/components/marketplace/price";
 import { intentAction } from "~/web/intent-action.server";
 import { priceInput, type PriceFields } from "~/web/market-forms.server";
-import { offerInputSchema } from "~/lib/market-schemas";
 import { marketTitleMeta } from "~/lib/market-meta";
 import { isNegotiating } from "~/lib/market-constants";
-import { formatMoney } from "~/lib/money";
 import { displayNameOf } from "~/lib/users";
 import {
   acceptOffer,
@@ -45,9 +44,10 @@ export async function action({ request, params }: ActionFunctionArgs) {
     {
       counter: {
         toast: "toasts.countered",
-        run: ({ values }) => counterOffer(user, id, priceInput(values, PRICES, offerInputSchema)),
+        run: ({ values }) => counterOffer(user, id, priceInput(values, PRICES)),
       },
       accept: {
+        confirm: true,
         toast: "toasts.accepted",
         to: `/applications/${id}`,
         run: ({ values }) => acceptOffer(user, id, { offer_id: values.offer_id }),
@@ -63,7 +63,13 @@ export async function action({ request, params }: ActionFunctionArgs) {
 }
 
 /** Starts with the current terms, to be changed where the counter-offer differs. */
-function CounterForm({ current }: { current: { price_cents: number; delivery_days: number } }) {
+function CounterForm({
+  current,
+  basis,
+}: {
+  current: { price_cents: number; delivery_days: number };
+  basis: PriceBasis;
+}) {
   const { t } = useTranslation("market");
   const busy = usePending("counter");
   const mine = useRefusal("counter");
@@ -76,7 +82,8 @@ function CounterForm({ current }: { current: { price_cents: number; delivery_day
       intent="counter"
     >
       <TermsFields
-        priceLabel={t("fields.offer_price")}
+        counter
+        basis={basis}
         values={mine?.values}
         errors={mine?.errors ?? {}}
         defaultCents={current.price_cents}
@@ -95,7 +102,9 @@ function CounterForm({ current }: { current: { price_cents: number; delivery_day
 
 export default function NegotiatePage() {
   const { application: a, viewer, actions } = useLoaderData<typeof loader>();
-  const { t, i18n } = useTranslation("market");
+  const { t } = useTranslation("market");
+  const priceText = usePriceText();
+  const estimateText = useEstimateText();
   const here = `/applications/${a.id}/negotiate`;
   const offers = a.offers;
   const current = offers[offers.length - 1];
@@ -127,7 +136,8 @@ export default function NegotiatePage() {
         }
       />
 
-      <PageRefusal shownBy={["counter"]} />
+      {/* The counter form and the confirmation steps show their own fields' problems. */}
+      <PageRefusal shownBy={["counter"]} fields={["message"]} />
       <ConfirmPanel intent="reject" cancelHref={here} allowed={actions.includes("reject")}>
         <TextAreaField
           name="message"
@@ -137,16 +147,40 @@ export default function NegotiatePage() {
         />
       </ConfirmPanel>
       <ConfirmPanel intent="withdraw" cancelHref={here} allowed={actions.includes("withdraw")} />
+      {current ? (
+        // Accepting hires: the step says on which terms, and that it becomes a contract.
+        <ConfirmPanel
+          intent="accept"
+          tone="primary"
+          cancelHref={here}
+          allowed={actions.includes("accept")}
+          params={{ name: other }}
+          facts={[
+            t("confirm.accept_terms", {
+              price: priceText(current.price_cents, a.opportunity.budget_type),
+              days: t("applications.days", { count: current.delivery_days }),
+            }),
+            ...(a.opportunity.budget_type === "hourly"
+              ? [estimateText(current.price_cents, current.delivery_days)]
+              : []),
+            t(`confirm.accept_becomes_contract_${viewer}`, { name: other }),
+          ]}
+        >
+          <input type="hidden" name="offer_id" value={current.id} />
+        </ConfirmPanel>
+      ) : null}
 
       <div className="detail-layout">
         <div className="detail-main">
           <section className="card" aria-labelledby="terms-title">
             <h3 id="terms-title">{t("application.current_terms")}</h3>
-            {current ? <TermsCompare current={current} previous={previous} viewer={viewer} /> : null}
+            {current ? (
+              <TermsCompare current={current} previous={previous} viewer={viewer} basis={a.opportunity.budget_type} />
+            ) : null}
             {a.status === "accepted" ? (
               <p className="notice notice-success">
                 {t("application.accepted_note", {
-                  price: formatMoney(a.price_cents, i18n.language),
+                  price: priceText(a.price_cents, a.opportunity.budget_type),
                   days: t("applications.days", { count: a.delivery_days }),
                 })}
               </p>
@@ -166,10 +200,9 @@ export default function NegotiatePage() {
             open={actions}
             moves={{
               accept: current && {
-                post: "accept",
+                confirm: "accept",
                 primary: true,
-                fields: { offer_id: current.id },
-                label: `✓ ${t("negotiate.accept")} (${formatMoney(current.price_cents, i18n.language)})`,
+                label: `✓ ${t("negotiate.accept")} (${priceText(current.price_cents, a.opportunity.budget_type)})`,
               },
               counter: { jump: "counter-title", label: t("negotiate.counter_heading") },
               reject: { confirm: "reject", label: t("negotiate.reject") },
@@ -177,14 +210,19 @@ export default function NegotiatePage() {
             }}
           />
 
-          {actions.includes("counter") ? <CounterForm current={a} /> : null}
+          {actions.includes("counter") ? <CounterForm current={a} basis={a.opportunity.budget_type} /> : null}
         </div>
 
         <aside className="detail-aside">
+          {/* What the freelancer wrote when applying, at hand while answering the terms. */}
+          <section className="card" aria-labelledby="letter-title">
+            <h3 id="letter-title">{t("application.cover_letter")}</h3>
+            <p className="prose negotiate-letter">{a.cover_letter}</p>
+          </section>
           <section className="card" aria-labelledby="history-title">
             <h3 id="history-title">{t("negotiate.history")}</h3>
             <p className="muted small">{t("application.history_count", { count: offers.length })}</p>
-            <OfferHistory offers={offers} viewer={viewer} />
+            <OfferHistory offers={offers} viewer={viewer} basis={a.opportunity.budget_type} />
           </section>
         </aside>
       </div>

@@ -17,7 +17,7 @@ import { MAX_DELIVERY_FILES, REVIEW_DAYS } from "~/lib/market-constants";
 import { intentAction } from "~/web/intent-action.server";
 import { orRefusal } from "~/web/errors.server";
 import { marketTitleMeta } from "~/lib/market-meta";
-import { formatMoney } from "~/lib/money";
+import { Price, usePriceText } from "~/components/marketplace/price";
 import { requireUser } from "~/web/auth.server";
 import {
   acceptCancellation,
@@ -73,7 +73,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
         toast: "toasts.changes_requested",
         run: ({ values }) => requestChanges(user, id, { message: values.message }),
       },
-      approve: { toast: "toasts.approved", run: () => approveContract(user, id) },
+      approve: { confirm: true, toast: "toasts.approved", run: () => approveContract(user, id) },
       cancel_contract: {
         confirm: true,
         toast: "toasts.contract_cancelled",
@@ -117,7 +117,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
         toast: "toasts.milestone_proposed",
         to: payments,
         run: ({ values }) =>
-          proposeMilestone(user, id, priceInput(values, { amount: "amount_cents" }, undefined, { required: true })),
+          proposeMilestone(user, id, priceInput(values, { amount: "amount_cents" }, { required: true })),
       },
       accept_milestone: {
         toast: "toasts.milestone_accepted",
@@ -143,9 +143,7 @@ function splitRows(values: Record<string, string>) {
       days: values[`days_${i}`] ?? "",
     };
     if (!row.title.trim() && !row.amount.trim() && !row.days.trim()) continue;
-    const input = priceInput({ [`amount_${i}`]: row.amount }, { [`amount_${i}`]: "amount_cents" }, undefined, {
-      required: true,
-    });
+    const input = priceInput({ [`amount_${i}`]: row.amount }, { [`amount_${i}`]: "amount_cents" }, { required: true });
     rows.push({ title: row.title, amount_cents: input.amount_cents, days: row.days });
   }
   return rows;
@@ -222,10 +220,22 @@ function ReasonField({ intent }: { intent: string }) {
 export default function ContractPage() {
   const { contract: c, reviews, charge, viewer, now } = useLoaderData<typeof loader>();
   const { t, i18n } = useTranslation("market");
+  const priceText = usePriceText();
   const here = `/contracts/${c.id}`;
   const actions = c.allowed_actions;
   const other = viewer === "merchant" ? c.freelancer : c.merchant;
   const date = (iso: string | null) => (iso ? formatDate(iso, i18n.language) : "");
+  // The changes asked for after the last delivery, while the work on them is under way: shown at
+  // the top, with their text, instead of only in the history.
+  const lastRound = [...c.events]
+    .sort((x, y) => y.seq - x.seq)
+    .find((e) => e.kind === "delivered" || e.kind === "changes_requested");
+  const changesAsked = c.status === "in_progress" && lastRound?.kind === "changes_requested" ? lastRound : null;
+  // What approving settles, one line each (the amount agreed; with payments, what it releases).
+  const approveFacts = [
+    t("confirm.approve_ends", { name: other.display_name ?? "?" }),
+    t("confirm.approve_amount", { price: priceText(c.price_cents, c.opportunity.budget_type) }),
+  ];
 
   return (
     <div className="page">
@@ -274,9 +284,24 @@ export default function ContractPage() {
         <ReasonField intent="request_cancellation" />
       </ConfirmPanel>
       <ConfirmPanel intent="accept_cancellation" cancelHref={here} allowed={actions.includes("accept_cancellation")} />
+      {/* Approving ends the contract: the step says so, with the amount agreed. */}
+      <ConfirmPanel
+        intent="approve"
+        tone="primary"
+        cancelHref={here}
+        allowed={actions.includes("approve")}
+        facts={approveFacts}
+      />
 
       <div className="detail-layout">
         <div className="detail-main">
+          {changesAsked ? (
+            <section className="card changes-asked" aria-labelledby="changes-title">
+              <h3 id="changes-title">{t("contract.changes_asked_title", { date: date(changesAsked.created_at) })}</h3>
+              <blockquote className="prose changes-asked-text">{changesAsked.message}</blockquote>
+              <p className="muted small">{t(`contract.changes_asked_next_${viewer}`)}</p>
+            </section>
+          ) : null}
           <section className="card" aria-labelledby="terms-title">
             <h3 id="terms-title">{t("contract.terms")}</h3>
             {c.status === "completed" ? (
@@ -299,7 +324,9 @@ export default function ContractPage() {
               <p
                 className={`notice ${actions.includes("deliver") || actions.includes("approve") ? "notice-warning" : "notice-info"}`}
               >
-                {c.disputed ? t("contract.state_disputed") : t(`contract.state_${c.status}_${viewer}`)}
+                {c.disputed
+                  ? t("contract.state_disputed")
+                  : t(changesAsked ? `contract.state_changes_${viewer}` : `contract.state_${c.status}_${viewer}`)}
                 {/* A pending cancellation request, or a dispute, holds the automatic approval. */}
                 {c.status === "delivered" && c.review_due_at && !c.cancel_request && !c.disputed ? (
                   <>
@@ -328,7 +355,7 @@ export default function ContractPage() {
               items={[
                 {
                   label: t("contract.price"),
-                  value: formatMoney(c.price_cents, i18n.language),
+                  value: <Price cents={c.price_cents} basis={c.opportunity.budget_type} days={c.delivery_days} />,
                   valueClass: "fact-strong",
                 },
                 {
@@ -360,10 +387,21 @@ export default function ContractPage() {
             title={t("contract.actions")}
             empty={t("contract.no_actions")}
             here={here}
-            open={actions}
+            // Reviewing (or answering a review) is what is left to do once the work ended.
+            open={[
+              ...(reviews.can_review ? ["review" as const] : []),
+              ...(reviews.can_reply ? ["reply" as const] : []),
+              ...actions,
+            ]}
             moves={{
+              review: {
+                jump: "review-form",
+                primary: true,
+                label: t("contract.review", { name: other.display_name ?? "?" }),
+              },
+              reply: { jump: "reply-form", label: t("contract.reply") },
               approve: {
-                post: "approve",
+                confirm: "approve",
                 primary: true,
                 title: t("contract.approve_hint"),
                 label: `✓ ${t("contract.approve")}`,

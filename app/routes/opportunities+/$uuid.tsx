@@ -20,13 +20,13 @@ import { Tags } from "~/components/ui/tags";
 import { MarketErrorBoundary } from "~/components/layout/error-boundary";
 import { Budget, formatDay, usePlace } from "~/components/marketplace/opportunity-card";
 import { TermsFields } from "~/components/marketplace/offers";
+import type { PriceBasis } from "~/components/marketplace/price";
 import { Breadcrumb } from "~/components/ui/page-header";
 import { ReportLink } from "~/components/ui/report-link";
 import { formatDate } from "~/lib/format";
 import { intentAction, withResult } from "~/web/intent-action.server";
 import { priceInput, type PriceFields } from "~/web/market-forms.server";
 import { orRefusal } from "~/web/errors.server";
-import { applyInputSchema } from "~/lib/market-schemas";
 import { errorTitle } from "~/lib/market-meta";
 import { translateCommon } from "~/lib/meta";
 import { applyToOpportunity } from "~/services/marketplace/applications.server";
@@ -69,7 +69,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
     {
       apply: withResult({
         toast: "toasts.applied",
-        run: ({ values }) => applyToOpportunity(user, uuid, priceInput(values, PRICES, applyInputSchema)),
+        run: ({ values }) => applyToOpportunity(user, uuid, priceInput(values, PRICES)),
         to: (application) => `/applications/${application.id}`,
       }),
       close: { confirm: true, toast: "toasts.closed", run: () => closeOpportunity(user, uuid) },
@@ -84,7 +84,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   );
 }
 
-function ApplyForm() {
+function ApplyForm({ basis }: { basis: PriceBasis }) {
   const { t } = useTranslation("market");
   const busy = usePending("apply");
   const mine = useRefusal("apply");
@@ -98,7 +98,7 @@ function ApplyForm() {
         maxLength={LIMITS.cover_letter.max}
         required
       />
-      <TermsFields priceLabel={t("fields.price")} values={mine?.values} errors={mine?.errors ?? {}} />
+      <TermsFields basis={basis} values={mine?.values} errors={mine?.errors ?? {}} />
       <FormActions busy={busy} label={t("apply.submit")} busyLabel={t("apply.submitting")} />
     </FormCard>
   );
@@ -173,7 +173,9 @@ export default function OpportunityPage() {
             <h3>{t("details.skills")}</h3>
             <Tags items={o.skills} empty={<p className="muted">{t("details.no_skills")}</p>} />
           </article>
-          {role === "freelancer" && !o.my_application && o.status === "open" ? <ApplyForm /> : null}
+          {role === "freelancer" && !o.my_application && o.status === "open" ? (
+            <ApplyForm basis={o.budget_type} />
+          ) : null}
         </div>
 
         <aside className="detail-aside">

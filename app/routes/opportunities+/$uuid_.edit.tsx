@@ -6,7 +6,6 @@ import { OpportunityForm } from "~/components/marketplace/opportunity-form";
 import { PageHeader } from "~/components/ui/page-header";
 import { marketFormError, priceInput, redirectWithMarketToast, type PriceFields } from "~/web/market-forms.server";
 import { orRefusal } from "~/web/errors.server";
-import { opportunityPatchSchema } from "~/lib/market-schemas";
 import { marketTitleMeta } from "~/lib/market-meta";
 import { centsToInput } from "~/lib/money";
 import { requireUserFor } from "~/web/auth.server";
@@ -46,7 +45,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   try {
     values = formValues(await readForm(request));
     // A partial update would read an emptied price as "unchanged"; on this form it is a mistake.
-    const input = priceInput(values, PRICES, opportunityPatchSchema, { required: true });
+    const input = priceInput(values, PRICES, { required: true });
     const updated = await updateOpportunity(user, params.uuid!, input);
     return redirectWithMarketToast(request, `/opportunities/${updated.uuid}`, "toasts.updated");
   } catch (error) {

@@ -4,7 +4,6 @@ import { useTranslation } from "react-i18next";
 import { OpportunityForm } from "~/components/marketplace/opportunity-form";
 import { PageHeader } from "~/components/ui/page-header";
 import { marketFormError, priceInput, redirectWithMarketToast, type PriceFields } from "~/web/market-forms.server";
-import { opportunityInputSchema } from "~/lib/market-schemas";
 import { marketTitleMeta } from "~/lib/market-meta";
 import { requireUserFor } from "~/web/auth.server";
 import { formValues, readForm } from "~/web/bodies.server";
@@ -24,7 +23,7 @@ export async function action({ request }: ActionFunctionArgs) {
   let values: Record<string, string> = {};
   try {
     values = formValues(await readForm(request));
-    const created = await createOpportunity(user, priceInput(values, PRICES, opportunityInputSchema));
+    const created = await createOpportunity(user, priceInput(values, PRICES));
     return redirectWithMarketToast(request, `/opportunities/${created.uuid}`, "toasts.created");
   } catch (error) {
     return marketFormError(request, error, values, PRICES);

@@ -1,7 +1,14 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import { config } from "~/config.server";
 import type { z } from "zod";
-import { emailField, loginSchema, profileSchema, registerSchema, resetPasswordSchema } from "~/lib/schemas";
+import {
+  checkFields,
+  emailField,
+  loginSchema,
+  profileSchema,
+  registerSchema,
+  resetPasswordSchema,
+} from "~/lib/schemas";
 import { transaction, db } from "../../../db";
 import { engine } from "../../../db/dialect";
 import { directoryColumns } from "~/lib/directory";
@@ -13,7 +20,7 @@ import { sendMail } from "../platform/mail.server";
 import { hashPassword, verifyPassword } from "./passwords.server";
 import { assertNotLimited, consume, consumeWrite, limiters } from "../platform/rate-limit.server";
 import { createSession, hashToken } from "./sessions.server";
-import { deletePhoto, savePhoto } from "../platform/uploads.server";
+import { deletePhoto, photoProblems, savePhoto } from "../platform/uploads.server";
 import { parseTags } from "./users.server";
 import { queueVerificationEmail } from "./verification.server";
 
@@ -121,7 +128,13 @@ export type ProfileInput = z.input<typeof profileSchema>;
  */
 export async function updateProfile(user: UserRow, input: unknown, photo?: Blob | null) {
   await consumeWrite(user.id);
-  const data = parseInput(profileSchema, input, "profile_update_failed");
+  const checked = checkFields(profileSchema, input);
+  if (checked.data === null) {
+    // The photo's problem, if any, with the other fields'.
+    const errors = { ...(await photoProblems(photo, "photo")), ...checked.errors };
+    throw new AppError(422, "profile_update_failed", errors);
+  }
+  const data = checked.data;
   const photoPath = photo && photo.size > 0 ? await savePhoto(photo) : undefined;
   const updated = await transaction(async (trx) => {
     const current = await trx

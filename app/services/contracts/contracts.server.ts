@@ -28,6 +28,7 @@ import type {
   Database,
   MilestoneRow,
   NotificationKind,
+  OpportunityRow,
   UserRow,
 } from "../../../db/schema";
 import {
@@ -47,7 +48,14 @@ import { reserveStorage } from "../platform/storage.server";
 import { notify, notifyOtherSide } from "../messaging/notifications.server";
 import { every } from "../platform/jobs.server";
 import { publishDueReviews } from "../reputation/reviews.server";
-import { deleteAttachment, readAttachment, saveAttachment, type SavedAttachment } from "../platform/uploads.server";
+import {
+  attachmentProblems,
+  deleteAttachment,
+  readAttachment,
+  saveAttachment,
+  type SavedAttachment,
+} from "../platform/uploads.server";
+import { checkFields } from "~/lib/schemas";
 import { toDisputeJson, type DisputeJson } from "./dispute-json";
 import { runDisputeReminders } from "./disputes.server";
 
@@ -182,7 +190,8 @@ export type ContractJson = {
   id: string;
   /** The application the contract came from (the same id). */
   application_id: string;
-  opportunity: { uuid: string; title: string };
+  /** budget_type says how price_cents counts: a total (fixed) or per hour (hourly). */
+  opportunity: { uuid: string; title: string; budget_type: OpportunityRow["budget_type"] };
   merchant: Person;
   freelancer: Person;
   price_cents: number;
@@ -225,7 +234,12 @@ function baseSelect(database: Kysely<Database>) {
     .innerJoin("users as m", "m.id", "contracts.merchant_id")
     .innerJoin("users as f", "f.id", "contracts.freelancer_id")
     .selectAll("contracts")
-    .select(["o.uuid as opportunity_uuid", "o.title as opportunity_title", ...PEOPLE_COLUMNS]);
+    .select([
+      "o.uuid as opportunity_uuid",
+      "o.title as opportunity_title",
+      "o.budget_type as opportunity_budget_type",
+      ...PEOPLE_COLUMNS,
+    ]);
 }
 
 type Row = Awaited<ReturnType<ReturnType<typeof baseSelect>["executeTakeFirstOrThrow"]>>;
@@ -234,7 +248,7 @@ function toContractJson(row: Row, at = now()): ContractJson {
   return {
     id: row.id,
     application_id: row.id,
-    opportunity: { uuid: row.opportunity_uuid, title: row.opportunity_title },
+    opportunity: { uuid: row.opportunity_uuid, title: row.opportunity_title, budget_type: row.opportunity_budget_type },
     merchant: personJson(row, "merchant"),
     freelancer: personJson(row, "freelancer"),
     price_cents: row.price_cents,
@@ -508,10 +522,13 @@ export async function deliverContract(
   files: Blob[] = [],
 ): Promise<ContractEventJson> {
   await consumeWrite(freelancer.id);
-  const { message } = parseInput(deliveryInputSchema, input);
-  if (files.length > MAX_DELIVERY_FILES) {
-    throw new AppError(422, "validation_failed", { files: "files_too_many" }, { max: MAX_DELIVERY_FILES });
+  const checked = checkFields(deliveryInputSchema, input);
+  if (checked.data === null || files.length > MAX_DELIVERY_FILES) {
+    // The message's problems and the files' in one answer.
+    const fileErrors = await attachmentProblems(files, "files", MAX_DELIVERY_FILES, "files_too_many");
+    throw new AppError(422, "validation_failed", { ...checked.errors, ...fileErrors }, { max: MAX_DELIVERY_FILES });
   }
+  const { message } = checked.data;
   // Who may deliver is known before any file is stored.
   const { row, party } = await findForParticipant(freelancer, id);
   CONTRACT.assert("deliver", stateOf(row, await workOf(db, row)), party);

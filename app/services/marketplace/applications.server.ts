@@ -1,10 +1,12 @@
 import { randomUUID } from "node:crypto";
-import { sql, type Kysely } from "kysely";
+import { sql, type Kysely, type RawBuilder } from "kysely";
 import {
   MAX_OFFERS,
   NEGOTIATING_STATUSES,
   acceptInputSchema,
   applicationListQuerySchema,
+  opportunityApplicationsQuerySchema,
+  type ApplicationSort,
   applyInputSchema,
   isNegotiating,
   offerInputSchema,
@@ -49,6 +51,8 @@ export type ApplicationJson = {
     uuid: string;
     title: string;
     status: OpportunityRow["status"];
+    /** How the prices are counted: a total (fixed) or per hour (hourly). */
+    budget_type: OpportunityRow["budget_type"];
     merchant: { id: string; display_name: string | null; photo_url: string | null };
   };
   freelancer: {
@@ -58,6 +62,8 @@ export type ApplicationJson = {
     photo_url: string | null;
     skills: string[];
     rating: Rating;
+    /** Contracts the freelancer completed (either side); in the lists of an opportunity's applications. */
+    completed_contracts?: number;
   };
   cover_letter: string;
   price_cents: number;
@@ -85,6 +91,7 @@ function baseSelect(database: Kysely<Database>) {
       "o.uuid as opportunity_uuid",
       "o.title as opportunity_title",
       "o.status as opportunity_status",
+      "o.budget_type as opportunity_budget_type",
       "o.merchant_id as merchant_id",
       ...PEOPLE_COLUMNS,
       "f.skills as freelancer_skills",
@@ -93,7 +100,25 @@ function baseSelect(database: Kysely<Database>) {
     ]);
 }
 
-type Row = Awaited<ReturnType<ReturnType<typeof baseSelect>["executeTakeFirstOrThrow"]>>;
+type Row = Awaited<ReturnType<ReturnType<typeof baseSelect>["executeTakeFirstOrThrow"]>> & {
+  freelancer_completed_contracts?: number | string | null;
+};
+
+/** The freelancer's completed contracts, as either side: a subquery, so a page stays one query. */
+const freelancerCompletedContracts = sql<number>`(SELECT count(*) FROM contracts c WHERE c.status = 'completed' AND (c.freelancer_id = f.id OR c.merchant_id = f.id))`;
+
+/** The order of each sort of an opportunity's applications (ties: the newest first). */
+const APPLICATION_ORDER: Record<ApplicationSort, { by: RawBuilder<unknown> | string; dir: "asc" | "desc" }> = {
+  recent: { by: "applications.created_at", dir: "desc" },
+  price: { by: "applications.price_cents", dir: "asc" },
+  days: { by: "applications.delivery_days", dir: "asc" },
+  // The average rating; nobody rated yet comes last.
+  rating: {
+    by: sql`CASE WHEN f.rating_count = 0 THEN 0 ELSE f.rating_sum * 1.0 / f.rating_count END`,
+    dir: "desc",
+  },
+  contracts: { by: sql`freelancer_completed_contracts`, dir: "desc" },
+};
 
 export function toApplicationJson(row: Row): ApplicationJson {
   return {
@@ -102,6 +127,7 @@ export function toApplicationJson(row: Row): ApplicationJson {
       uuid: row.opportunity_uuid,
       title: row.opportunity_title,
       status: row.opportunity_status,
+      budget_type: row.opportunity_budget_type,
       merchant: personJson(row, "merchant"),
     },
     freelancer: {
@@ -111,6 +137,9 @@ export function toApplicationJson(row: Row): ApplicationJson {
       photo_url: photoUrl(row.freelancer_photo_path),
       skills: parseTags(row.freelancer_skills),
       rating: ratingOf({ rating_count: row.freelancer_rating_count, rating_sum: row.freelancer_rating_sum }),
+      ...("freelancer_completed_contracts" in row
+        ? { completed_contracts: Number(row.freelancer_completed_contracts ?? 0) }
+        : {}),
     },
     cover_letter: row.cover_letter,
     price_cents: row.price_cents,
@@ -211,9 +240,10 @@ async function listWhere(
   filter: Filter,
   page: number,
   perPage: number,
-  order: "created_at" | "updated_at" = "created_at",
+  order: "created_at" | "updated_at" | ApplicationSort = "created_at",
   filterUsesOpportunity = false,
 ): Promise<ListResult> {
+  const sorted = order === "created_at" || order === "updated_at" ? null : APPLICATION_ORDER[order];
   // The count joins only what the filter reads: the other joins follow foreign keys and keep
   // every row, but each costs a lookup per counted application (600 for a busy freelancer).
   const countBase = (filterUsesOpportunity
@@ -225,7 +255,13 @@ async function listWhere(
       .select((eb) => eb.fn.countAll<number>().as("total"))
       .executeTakeFirstOrThrow(),
     filter(baseSelect(db))
-      .orderBy(`applications.${order}`, "desc")
+      .$if(sorted !== null, (q) =>
+        q
+          .select(freelancerCompletedContracts.as("freelancer_completed_contracts"))
+          .orderBy(sorted!.by as never, sorted!.dir)
+          .orderBy("applications.created_at", "desc"),
+      )
+      .$if(sorted === null, (q) => q.orderBy(`applications.${order as "created_at" | "updated_at"}`, "desc"))
       .orderBy("applications.id", "desc")
       .limit(perPage)
       .offset(offsetOf(page, perPage))
@@ -241,7 +277,7 @@ export async function listOpportunityApplications(
   query: unknown,
 ): Promise<ListResult> {
   assertRoleFor(merchant, "opportunity.applications");
-  const { status, page, per_page } = parseInput(applicationListQuerySchema, query);
+  const { status, page, per_page, sort = "recent" } = parseInput(opportunityApplicationsQuerySchema, query);
   assertId(uuid);
   const opportunity = await db
     .selectFrom("opportunities")
@@ -254,6 +290,7 @@ export async function listOpportunityApplications(
     (qb) => ofStatus(qb.where("applications.opportunity_id", "=", opportunity.id), status),
     page,
     per_page,
+    sort,
   );
 }
 

@@ -3,16 +3,40 @@ import { todayInSaoPaulo } from "~/lib/market-schemas";
 import { db } from "../../../db";
 import { saoPauloDay } from "../../../db/dialect";
 import type { MarketRole, UserRow } from "../../../db/schema";
+import { parseTags } from "../accounts/users.server";
 import { config } from "~/config.server";
 import { balancesOf } from "../payments/ledger.server";
 
 export const SERIES_DAYS = 30;
 
+export type ProfileStep = "photo" | "bio" | "skills" | "portfolio" | "city";
+
 export type Dashboard = {
   role: MarketRole;
   figures: Record<string, number>;
   series: { date: string; value: number }[];
+  /** What the public profile still lacks, in the order to fill it in; complete when all are done. */
+  profile: { steps: { step: ProfileStep; done: boolean }[]; complete: boolean };
 };
+
+/**
+ * The profile checklist: what makes a profile worth a hire (a freelancer's photo, bio, skills
+ * and portfolio) or worth an application (a merchant's photo, a word about the business and
+ * where it is).
+ */
+export function profileChecklist(user: UserRow, portfolioItems: number): Dashboard["profile"] {
+  const done: Record<ProfileStep, boolean> = {
+    photo: user.photo_path !== null,
+    bio: user.bio.trim() !== "",
+    skills: parseTags(user.skills).length > 0,
+    portfolio: portfolioItems > 0,
+    city: Boolean(user.city),
+  };
+  const steps: ProfileStep[] =
+    user.account_type === "freelancer" ? ["photo", "bio", "skills", "portfolio"] : ["photo", "bio", "city"];
+  const list = steps.map((step) => ({ step, done: done[step] }));
+  return { steps: list, complete: list.every((s) => s.done) };
+}
 
 /** The last 30 local days, oldest first, and the UTC instant the first one starts. */
 function seriesDays(now = new Date()) {
@@ -117,10 +141,19 @@ export async function getDashboard(user: UserRow): Promise<Dashboard> {
         ...contracts,
       },
       series: fillSeries(dates, series.rows),
+      profile: profileChecklist(user, 0),
     };
   }
   const [figures, series, contracts] = await Promise.all([
-    sql<{ total: number; active: number; awaiting_me: number; accepted: number; rejected: number }>`SELECT
+    sql<{
+      total: number;
+      active: number;
+      awaiting_me: number;
+      accepted: number;
+      rejected: number;
+      portfolio: number;
+    }>`SELECT
+        (SELECT count(*) FROM portfolio_items WHERE user_id = ${user.id}) AS portfolio,
         count(*) AS total,
         count(*) FILTER (WHERE status IN ('pending', 'countered')) AS active,
         count(*) FILTER (WHERE status = 'countered') AS awaiting_me,
@@ -147,5 +180,6 @@ export async function getDashboard(user: UserRow): Promise<Dashboard> {
       ...contracts,
     },
     series: fillSeries(dates, series.rows),
+    profile: profileChecklist(user, Number(f.portfolio)),
   };
 }

@@ -38,7 +38,12 @@ export const inviteInputSchema = z.object({
   freelancer_id: z
     .string({ required_error: "invite_freelancer_invalid", invalid_type_error: "invite_freelancer_invalid" })
     .regex(UUID, "invite_freelancer_invalid"),
-  message: text("invite_message_length", LIMITS.invite_message.min, LIMITS.invite_message.max),
+  message: text(
+    "invite_message_length",
+    LIMITS.invite_message.min,
+    LIMITS.invite_message.max,
+    "invite_message_required",
+  ),
 });
 
 /** Invitations with what their shown status and JSON need: one query, whatever the count. */

@@ -7,8 +7,10 @@ import {
   opportunityPatchSchema,
   opportunityQuerySchema,
   opportunityRuleErrors,
+  type OpportunityPatch,
   type OpportunityQuery,
 } from "~/lib/market-schemas";
+import { checkFields, inFieldOrder } from "~/lib/schemas";
 import { db, transaction } from "../../../db";
 import { searchIndexLeads, textMatch, textQuery } from "../../../db/dialect";
 import type { Database, OpportunityRow, UserRow } from "../../../db/schema";
@@ -16,7 +18,7 @@ import { AppError, parseInput } from "../platform/errors.server";
 import { assertRoleFor } from "../platform/roles.server";
 import { stateMachine } from "../platform/state-machine.server";
 import { consumeWrite } from "../platform/rate-limit.server";
-import { assertId, now, offsetOf, pageMeta, type PageMeta } from "../platform/records.server";
+import { UUID, assertId, now, offsetOf, pageMeta, type PageMeta } from "../platform/records.server";
 import { notify } from "../messaging/notifications.server";
 import { ratingOf, type Rating } from "../reputation/reviews.server";
 import { displayNameOf, parseTags, photoUrl } from "../accounts/users.server";
@@ -484,23 +486,50 @@ async function findOwned(database: Kysely<Database>, merchant: UserRow, uuid: st
   return row;
 }
 
+/** The fields the rules across fields read, after an update: the patch over what is stored. */
+function mergedOpportunity(patch: OpportunityPatch, current: OpportunityRow) {
+  return {
+    budget_min_cents: patch.budget_min_cents ?? current.budget_min_cents,
+    budget_max_cents: patch.budget_max_cents ?? current.budget_max_cents,
+    location_type: patch.location_type ?? current.location_type,
+    city: patch.city !== undefined ? patch.city : current.city,
+    vacancies: patch.vacancies ?? current.vacancies,
+  };
+}
+
+function mergedRuleErrors(patch: OpportunityPatch, current: OpportunityRow) {
+  const merged = mergedOpportunity(patch, current);
+  const errors = opportunityRuleErrors(merged);
+  if (merged.vacancies <= current.accepted_count) errors.vacancies = "vacancies_below_accepted";
+  return errors;
+}
+
 /** Partial update by the owner while the opportunity is open. */
 export async function updateOpportunity(merchant: UserRow, uuid: string, input: unknown): Promise<OpportunityJson> {
   await consumeWrite(merchant.id);
   assertRoleFor(merchant, "opportunity.manage");
-  const patch = parseInput(opportunityPatchSchema, input);
+  const checked = checkFields(opportunityPatchSchema, input);
+  if (checked.data === null) {
+    // Refused fields; the rules across fields are checked on the rest, merged with what is
+    // stored, so every problem is reported at once (only the fields' own when it is not theirs).
+    const current = UUID.test(uuid)
+      ? await db
+          .selectFrom("opportunities")
+          .selectAll()
+          .where("uuid", "=", uuid)
+          .where("merchant_id", "=", merchant.id)
+          .executeTakeFirst()
+      : undefined;
+    const rules = current ? mergedRuleErrors(checked.values, current) : {};
+    const errors = inFieldOrder(opportunityPatchSchema, { ...rules, ...checked.errors });
+    throw new AppError(422, "validation_failed", errors, { count: current?.accepted_count });
+  }
+  const patch = checked.data;
   await transaction(async (trx) => {
     const current = await findOwned(trx, merchant, uuid);
     OPPORTUNITY.assert("edit", current, "owner");
-    const merged = {
-      budget_min_cents: patch.budget_min_cents ?? current.budget_min_cents,
-      budget_max_cents: patch.budget_max_cents ?? current.budget_max_cents,
-      location_type: patch.location_type ?? current.location_type,
-      city: patch.city !== undefined ? patch.city : current.city,
-      vacancies: patch.vacancies ?? current.vacancies,
-    };
-    const errors = opportunityRuleErrors(merged);
-    if (merged.vacancies <= current.accepted_count) errors.vacancies = "vacancies_below_accepted";
+    const merged = mergedOpportunity(patch, current);
+    const errors = mergedRuleErrors(patch, current);
     if (Object.keys(errors).length > 0) {
       throw new AppError(422, "validation_failed", errors, { count: current.accepted_count });
     }

@@ -5,13 +5,20 @@ import { db, transaction } from "../../../db";
 import type { ContractParty, Database, MessageFileRow, MessageRow, UserRow } from "../../../db/schema";
 import type { Kysely } from "kysely";
 import { queueMessageEmail } from "./email.server";
-import { AppError, parseInput } from "../platform/errors.server";
+import { AppError } from "../platform/errors.server";
 import { asParty } from "../platform/participants.server";
 import { consumeWrite } from "../platform/rate-limit.server";
 import { assertId, now } from "../platform/records.server";
 import { assertVerifiedEmail } from "../platform/roles.server";
 import { reserveStorage } from "../platform/storage.server";
-import { deleteAttachment, readAttachment, saveAttachment, type SavedAttachment } from "../platform/uploads.server";
+import {
+  attachmentProblems,
+  deleteAttachment,
+  readAttachment,
+  saveAttachment,
+  type SavedAttachment,
+} from "../platform/uploads.server";
+import { checkFields } from "~/lib/schemas";
 
 // The conversation of an application between its merchant and its freelancer, from the moment
 // of applying. It closes (read-only) MESSAGES_OPEN_DAYS after the application ends (rejected,
@@ -167,10 +174,13 @@ export async function sendMessage(
 ): Promise<MessageJson> {
   assertVerifiedEmail(user);
   await consumeWrite(user.id);
-  const { body } = parseInput(messageInputSchema, input);
-  if (files.length > MAX_MESSAGE_FILES) {
-    throw new AppError(422, "validation_failed", { files: "message_files_too_many" }, { max: MAX_MESSAGE_FILES });
+  const checked = checkFields(messageInputSchema, input);
+  if (checked.data === null || files.length > MAX_MESSAGE_FILES) {
+    // The text's problems and the files' in one answer.
+    const fileErrors = await attachmentProblems(files, "files", MAX_MESSAGE_FILES, "message_files_too_many");
+    throw new AppError(422, "validation_failed", { ...checked.errors, ...fileErrors }, { max: MAX_MESSAGE_FILES });
   }
+  const { body } = checked.data;
   const before = await access(db, user, applicationId);
   if (!before.open) throw new AppError(409, "conversation_closed");
   const saved: SavedAttachment[] = [];

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { sql, type Kysely } from "kysely";
 import { markReadInputSchema, notificationListQuerySchema } from "~/lib/market-schemas";
+import { notificationTarget, openedRecord } from "~/lib/notifications";
 import { db } from "../../../db";
 import type { Database, NotificationKind, UserRow } from "../../../db/schema";
 import { queueEmails } from "./email.server";
@@ -173,4 +174,33 @@ export async function markNotificationsRead(user: UserRow, ids?: unknown): Promi
     .$if(parsed.ids !== undefined, (qb) => qb.where("id", "in", parsed.ids!))
     .execute();
   return { unread_count: await unreadCount(user.id) };
+}
+
+/**
+ * Opening a record (an application, its negotiation or conversation, a contract, the invitations)
+ * reads the user's notifications that lead to it, however the user got there: the bell counts
+ * what is still news. Nothing for any other page; two statements at most for a record's.
+ */
+export async function readOpenedRecord(user: UserRow, pathname: string): Promise<void> {
+  const record = openedRecord(pathname);
+  if (!record) return;
+  const unread = await db
+    .selectFrom("notifications")
+    .select(["id", "kind", "application_id"])
+    .where("user_id", "=", user.id)
+    .where("read_at", "is", null)
+    .$if(record.id !== null, (qb) => qb.where("application_id", "=", record.id!))
+    .$if(record.id === null, (qb) => qb.where("application_id", "is", null))
+    .execute();
+  const ids = unread
+    .filter((n) => notificationTarget({ ...n, opportunity_uuid: null }) === record.target)
+    .map((n) => n.id);
+  if (ids.length === 0) return;
+  await db
+    .updateTable("notifications")
+    .set({ read_at: now() })
+    .where("user_id", "=", user.id)
+    .where("id", "in", ids)
+    .where("read_at", "is", null)
+    .execute();
 }

@@ -90,14 +90,34 @@ const store = postgresPool
  * A refusal names `field`, the form field the photo came in.
  */
 export async function savePhoto(file: Blob, field = "photo", failKey = "profile_update_failed"): Promise<string> {
-  if (file.size > MAX_PHOTO_BYTES) throw new AppError(413, "photo_too_large", { [field]: "photo_too_large" });
-  const bytes = Buffer.from(await file.arrayBuffer());
-  const type = await fileTypeFromBuffer(bytes);
-  const ext = type && allowed[type.mime];
-  if (!ext) throw new AppError(422, failKey, { [field]: "photo_invalid_type" });
+  const checked = await checkPhoto(file);
+  if ("problem" in checked) {
+    const { status, problem } = checked;
+    throw new AppError(status, status === 413 ? problem : failKey, { [field]: problem });
+  }
+  const { bytes, ext } = checked;
   const name = `${randomUUID()}.${ext}`;
   await store.write(name, bytes);
   return name;
+}
+
+async function checkPhoto(file: Blob): Promise<{ status: number; problem: string } | { bytes: Buffer; ext: string }> {
+  if (file.size > MAX_PHOTO_BYTES) return { status: 413, problem: "photo_too_large" };
+  const bytes = Buffer.from(await file.arrayBuffer());
+  const type = await fileTypeFromBuffer(bytes);
+  const ext = type && allowed[type.mime];
+  if (!ext) return { status: 422, problem: "photo_invalid_type" };
+  return { bytes, ext };
+}
+
+/**
+ * What is wrong with a photo (none chosen: nothing), as a field error, without storing it: for a
+ * form refused for its other fields, so it reports the photo's problem at the same time.
+ */
+export async function photoProblems(file: Blob | null | undefined, field: string): Promise<Record<string, string>> {
+  if (!file || file.size === 0) return {};
+  const checked = await checkPhoto(file);
+  return "problem" in checked ? { [field]: checked.problem } : {};
 }
 
 export async function deletePhoto(name: string | null) {
@@ -119,12 +139,12 @@ export type SavedAttachment = { stored_name: string; original_name: string; cont
  * the refusal is reported on. The name the client gave is kept for display only, cleaned.
  */
 export async function saveAttachment(file: Blob, field: string): Promise<SavedAttachment> {
-  if (file.size > MAX_ATTACHMENT_BYTES) throw new AppError(413, "file_too_large", { [field]: "file_too_large" });
-  if (file.size === 0) throw new AppError(422, "validation_failed", { [field]: "file_empty" });
-  const bytes = Buffer.from(await file.arrayBuffer());
-  const type = await fileTypeFromBuffer(bytes);
-  const ext = type && attachmentTypes[type.mime];
-  if (!ext) throw new AppError(422, "validation_failed", { [field]: "file_invalid_type" });
+  const checked = await checkAttachment(file);
+  if ("problem" in checked) {
+    const { status, problem } = checked;
+    throw new AppError(status, status === 413 ? problem : "validation_failed", { [field]: problem });
+  }
+  const { bytes, ext, type } = checked;
   const name = `c_${randomUUID()}.${ext}`;
   await store.write(name, bytes);
   return {
@@ -133,6 +153,37 @@ export async function saveAttachment(file: Blob, field: string): Promise<SavedAt
     content_type: type.mime,
     size_bytes: bytes.byteLength,
   };
+}
+
+/** A contract or message file checked by its bytes, or the message key of its problem. */
+async function checkAttachment(
+  file: Blob,
+): Promise<{ status: number; problem: string } | { bytes: Buffer; ext: string; type: { mime: string } }> {
+  if (file.size > MAX_ATTACHMENT_BYTES) return { status: 413, problem: "file_too_large" };
+  if (file.size === 0) return { status: 422, problem: "file_empty" };
+  const bytes = Buffer.from(await file.arrayBuffer());
+  const type = await fileTypeFromBuffer(bytes);
+  const ext = type && attachmentTypes[type.mime];
+  if (!ext) return { status: 422, problem: "file_invalid_type" };
+  return { bytes, ext, type };
+}
+
+/**
+ * What is wrong with the files of a delivery or a message, as a field error (too many, or the
+ * first file refused), without storing any: reported with the text's own problems, at once.
+ */
+export async function attachmentProblems(
+  files: Blob[],
+  field: string,
+  max: number,
+  tooManyKey: string,
+): Promise<Record<string, string>> {
+  if (files.length > max) return { [field]: tooManyKey };
+  for (const file of files) {
+    const checked = await checkAttachment(file);
+    if ("problem" in checked) return { [field]: checked.problem };
+  }
+  return {};
 }
 
 /**

@@ -1,13 +1,14 @@
 import { randomUUID } from "node:crypto";
-import { MAX_PORTFOLIO_ITEMS, portfolioItemSchema, portfolioPatchSchema } from "~/lib/schemas";
+import type { z } from "zod";
+import { MAX_PORTFOLIO_ITEMS, checkFields, portfolioItemSchema, portfolioPatchSchema } from "~/lib/schemas";
 import { db, transaction } from "../../../db";
 import { engine } from "../../../db/dialect";
 import type { PortfolioItemRow, UserRow } from "../../../db/schema";
-import { AppError, parseInput } from "../platform/errors.server";
+import { AppError } from "../platform/errors.server";
 import { assertId, now } from "../platform/records.server";
 import { assertRoleFor } from "../platform/roles.server";
 import { consumeWrite } from "../platform/rate-limit.server";
-import { deletePhoto, savePhoto } from "../platform/uploads.server";
+import { deletePhoto, photoProblems, savePhoto } from "../platform/uploads.server";
 import { photoUrl } from "../accounts/users.server";
 
 // A freelancer's portfolio. Images go to the same store as profile photos (files on SQLite,
@@ -49,11 +50,22 @@ export async function listPortfolio(userId: string): Promise<PortfolioItemJson[]
 
 const hasImage = (image?: Blob | null): image is Blob => Boolean(image && image.size > 0);
 
+/** An item's fields, or a 422 naming every problem, the image's included. */
+async function checkedItem<S extends z.ZodRawShape>(
+  schema: z.ZodObject<S>,
+  input: unknown,
+  image?: Blob | null,
+): Promise<z.output<z.ZodObject<S>>> {
+  const checked = checkFields(schema, input);
+  if (checked.data !== null) return checked.data;
+  throw new AppError(422, "portfolio_failed", { ...checked.errors, ...(await photoProblems(image, "image")) });
+}
+
 /** Adds an item: freelancers only, at most 20 (a 409 past that). */
 export async function addPortfolioItem(user: UserRow, input: unknown, image?: Blob | null): Promise<PortfolioItemJson> {
   assertRoleFor(user, "portfolio.manage");
   await consumeWrite(user.id);
-  const data = parseInput(portfolioItemSchema, input, "portfolio_failed");
+  const data = await checkedItem(portfolioItemSchema, input, image);
   const imagePath = hasImage(image) ? await savePhoto(image, "image", "portfolio_failed") : null;
   try {
     const row = await transaction(async (trx) => {
@@ -112,7 +124,7 @@ export async function updatePortfolioItem(
 ): Promise<PortfolioItemJson> {
   assertRoleFor(user, "portfolio.manage");
   await consumeWrite(user.id);
-  const data = parseInput(portfolioPatchSchema, input, "portfolio_failed");
+  const data = await checkedItem(portfolioPatchSchema, input, image);
   const current = await ownItem(user, id);
   const imagePath = hasImage(image) ? await savePhoto(image, "image", "portfolio_failed") : undefined;
   const row = await db

@@ -90,7 +90,7 @@ export const reviewInputSchema = z.object({
 });
 
 export const replyInputSchema = z.object({
-  reply: text("review_reply_length", LIMITS.review_reply.min, LIMITS.review_reply.max),
+  reply: text("review_reply_length", LIMITS.review_reply.min, LIMITS.review_reply.max, "review_reply_required"),
 });
 
 type ContractForReview = Pick<
