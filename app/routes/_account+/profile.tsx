@@ -77,7 +77,7 @@ export default function ProfilePage() {
           )}
         </section>
       ) : null}
-      <ProfileReviews reviews={reviews.data} meta={reviews.meta} />
+      <ProfileReviews reviews={reviews.data} meta={reviews.meta} viewerId={profile.id} back="/profile" />
     </PublicProfile>
   );
 }
