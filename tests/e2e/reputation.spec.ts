@@ -50,7 +50,7 @@ function story() {
 
     // The freelancer replies once, in public.
     await julia.getByRole("button", { name: "Publicar resposta" }).click();
-    await expect(julia.locator("#reply-error")).toHaveText("Escreva a resposta com 1 a 1000 caracteres.");
+    await expect(julia.locator("#reply-error")).toHaveText("Escreva a resposta: este campo é obrigatório.");
     await julia.getByLabel("Sua resposta pública").fill("Obrigada, Marina! Foi um prazer.");
     await julia.getByRole("button", { name: "Publicar resposta" }).click();
     await expect(toast(julia, "Resposta publicada.")).toBeVisible();

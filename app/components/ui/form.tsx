@@ -1,4 +1,4 @@
-import { Form, useActionData, type FormProps } from "@remix-run/react";
+import { Form, useActionData, useSearchParams, type FormProps } from "@remix-run/react";
 import {
   useEffect,
   useRef,
@@ -198,7 +198,12 @@ export function FieldsForm({
  */
 export function PageRefusal({ shownBy = [], fields = [] }: { shownBy?: string[]; fields?: string[] }) {
   const data = useActionData<FormErrorData>();
-  const shown = shownBy.includes(data?.values?.intent ?? "") || fields.some((field) => data?.errors?.[field]);
+  const [params] = useSearchParams();
+  // A confirmation step shows its own fields' problems, but only while it is open (`?confirm=`):
+  // a post that did not come from it (a script's, an old page's) still gets the page's message.
+  const inPanel = Boolean(data?.values?.intent) && params.get("confirm") === data?.values?.intent;
+  const shown =
+    shownBy.includes(data?.values?.intent ?? "") || (inPanel && fields.some((field) => data?.errors?.[field]));
   return <FormMessage data={shown ? null : data} />;
 }
 

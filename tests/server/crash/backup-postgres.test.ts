@@ -6,9 +6,9 @@ import { existsSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { PNG_1X1 } from "../../support/fixtures";
 import { startPostgres, type Postgres } from "../../support/postgres";
-import { apiUser, freePort, migrate, runScript, serverEnv, serversPerTest } from "./server";
+import { PNG_1X1 } from "../../support/fixtures";
+import { apiUser, freePort, migrate, runScript, serverEnv, serversPerTest, uploadPhoto } from "./server";
 
 const start = serversPerTest();
 let postgres: Postgres;
@@ -32,19 +32,6 @@ async function query<T>(url: string, text: string): Promise<T[]> {
 
 const emails = async (url: string) =>
   (await query<{ email: string }>(url, "select email from users order by email")).map((r) => r.email);
-
-async function uploadPhoto(base: string, token: string) {
-  const form = new FormData();
-  form.set("full_name", "Usuária De Teste");
-  form.set("photo", new Blob([PNG_1X1], { type: "image/png" }), "foto.png");
-  const res = await fetch(`${base}/api/profile`, {
-    method: "POST",
-    headers: { Authorization: `Bearer ${token}` },
-    body: form,
-  });
-  expect(res.status).toBe(200);
-  return ((await res.json()) as { user: { photo_url: string } }).user.photo_url;
-}
 
 describe("npm run backup / npm run restore on PostgreSQL", () => {
   it("dumps a live server's database and restores it once the server is stopped", async () => {

@@ -3,23 +3,9 @@ import { join } from "node:path";
 import SQLite from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import { PNG_1X1 } from "../../support/fixtures";
-import { apiUser, freePort, inspect, migrate, runScript, serverEnv, serversPerTest } from "./server";
+import { apiUser, freePort, inspect, migrate, runScript, serverEnv, serversPerTest, uploadPhoto } from "./server";
 
 const start = serversPerTest();
-
-/** Sends a new profile photo through the API; returns its URL. */
-async function uploadPhoto(base: string, token: string) {
-  const form = new FormData();
-  form.set("full_name", "Usuária De Teste");
-  form.set("photo", new Blob([PNG_1X1], { type: "image/png" }), "foto.png");
-  const res = await fetch(`${base}/api/profile`, {
-    method: "POST",
-    headers: { Authorization: `Bearer ${token}` },
-    body: form,
-  });
-  expect(res.status).toBe(200);
-  return ((await res.json()) as { user: { photo_url: string } }).user.photo_url;
-}
 
 const emails = (dbPath: string) =>
   inspect(dbPath, (db) =>

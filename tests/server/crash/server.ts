@@ -6,7 +6,8 @@ import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import SQLite from "better-sqlite3";
-import { afterAll, afterEach, beforeAll } from "vitest";
+import { afterAll, afterEach, beforeAll, expect } from "vitest";
+import { PNG_1X1 } from "../../support/fixtures";
 import {
   BUILD,
   freePort,
@@ -174,4 +175,18 @@ export function fresh(
     req.once("error", fail);
     req.end(payload);
   });
+}
+
+/** Sends a new profile photo through the API; returns its URL. */
+export async function uploadPhoto(base: string, token: string) {
+  const form = new FormData();
+  form.set("full_name", "Usuária De Teste");
+  form.set("photo", new Blob([PNG_1X1], { type: "image/png" }), "foto.png");
+  const res = await fetch(`${base}/api/profile`, {
+    method: "POST",
+    headers: { Authorization: `Bearer ${token}` },
+    body: form,
+  });
+  expect(res.status).toBe(200);
+  return ((await res.json()) as { user: { photo_url: string } }).user.photo_url;
 }

@@ -794,7 +794,8 @@ export const PAGE_FORMS: PageForm[] = [
     routeId: "routes/applications+/$id_.negotiate",
     path: (a) => `/applications/${a!.app}/negotiate`,
     who: "merchant",
-    base: () => ({ intent: "accept" }),
+    // Accepting hires: past its confirmation step, so the offer id is what gets checked.
+    base: () => ({ intent: "accept", confirmed: "1" }),
     fields: [{ name: "offer_id", kind: { type: "key", max: 100 } }],
     // The merchant's turn, but not the latest offer.
     keyMiss: 409,
@@ -932,7 +933,7 @@ export function pageIdCases(w: World, p: Pool): Case[] {
     { method: "GET", path: (id) => `/applications/${id}/negotiate`, who: null },
     { method: "POST", path: (id) => `/applications/${id}/negotiate`, who: "freelancer", form: { intent: "withdraw", confirmed: "1" } },
     { method: "GET", path: (id) => `/contracts/${id}`, who: null },
-    { method: "POST", path: (id) => `/contracts/${id}`, who: "merchant", form: { intent: "approve" } },
+    { method: "POST", path: (id) => `/contracts/${id}`, who: "merchant", form: { intent: "approve", confirmed: "1" } },
     { method: "GET", path: (id) => `/contracts/${id}/files/x`, who: null },
     { method: "GET", path: (id) => `/applications/${id}/messages`, who: null },
     { method: "GET", path: (id) => `/applications/${id}/messages/files/x`, who: null },
