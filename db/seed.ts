@@ -153,6 +153,10 @@ export const demoLogins = [
     about: "freelancer: candidaturas em todos os estados, contrapropostas esperando, um convite, um contrato atrasado",
   },
   { email: "pedro@freela.dev", about: "freelancer: candidaturas abertas, contratos concluídos e um em andamento" },
+  {
+    email: "operador@freela.dev",
+    about: "operador: o console em `/admin` (denúncias, disputas, usuários, registro de ações)",
+  },
 ] as const;
 
 /** The lines that present the demo logins (`npm run demo`, `npm run seed`). */
