@@ -143,6 +143,10 @@ export const userQuerySchema = pageQuerySchema.extend({
   status: optionalEnum(USER_STATUSES, "status_invalid"),
 });
 
+/** The daily series of the marketplace's metrics (the operator's overview). */
+export const METRIC_SERIES = ["signups", "opportunities", "applications", "hires", "completed"] as const;
+export type MetricSeries = (typeof METRIC_SERIES)[number];
+
 /** The metrics' period: the last 30 or 90 days (30 when left out). */
 export const METRIC_PERIODS = ["30", "90"] as const;
 export const metricsQuerySchema = z.object({

@@ -38,7 +38,16 @@ function story() {
     // The operator finds it in the queue and hides it, with a reason the author will read.
     const olga = await userPage(browser, testInfo, javaScriptEnabled, OPERATOR);
     try {
-      await olga.goto("/admin/reports");
+      // The console opens at the overview: what waits, and the marketplace's last 30 days.
+      await olga.goto("/admin");
+      await expect(olga.getByRole("heading", { name: "Esperando o operador" })).toBeVisible();
+      await expect(olga.getByRole("link", { name: /denúncias abertas/ })).toBeVisible();
+      await expect(olga.getByRole("heading", { name: "Últimos 30 dias" })).toBeVisible();
+      await olga.getByRole("link", { name: "90 dias" }).click();
+      await expect(olga.getByRole("heading", { name: "Últimos 90 dias" })).toBeVisible();
+      await expect(olga.getByRole("img", { name: /^Candidaturas por dia: \d+ no período$/ })).toBeVisible();
+      await olga.getByRole("link", { name: /denúncias abertas/ }).click();
+      await expect(olga).toHaveURL(/\/admin\/reports$/);
       await olga.getByRole("link", { name: `Oportunidade · ${title}` }).click();
       await expect(olga.getByText("Pediu o pagamento por Pix direto")).toBeVisible();
       await olga.getByLabel("Ocultar o conteúdo").check();

@@ -4,10 +4,10 @@ import { useTranslation } from "react-i18next";
 import { MarketErrorBoundary } from "~/components/layout/error-boundary";
 import { BarChart } from "~/components/ui/bar-chart";
 import { PageHeader } from "~/components/ui/page-header";
-import { METRIC_PERIODS } from "~/lib/admin-schemas";
+import { METRIC_PERIODS, METRIC_SERIES } from "~/lib/admin-schemas";
 import { adminTitleMeta } from "~/lib/admin-meta";
 import { formatMoney } from "~/lib/format";
-import { marketplaceMetrics, METRIC_SERIES, type MetricsJson } from "~/services/operator/metrics.server";
+import { marketplaceMetrics, type MetricsJson } from "~/services/operator/metrics.server";
 import { getRequestT } from "~/web/i18n.server";
 import { queryFromUrl, readWithoutRefused } from "~/web/market-forms.server";
 import { requireOperator } from "~/web/operator.server";
@@ -132,7 +132,7 @@ export default function AdminOverview() {
           </section>
           <section className="card queue-item" aria-labelledby="health-heading">
             <h3 id="health-heading">{t("overview.health")}</h3>
-            <dl className="admin-summary">
+            <dl className="metric-list">
               <dt>{t("overview.median_first_application")}</dt>
               <dd>{median === null ? t("overview.no_applications") : duration(median)}</dd>
               <dt>{t("overview.dispute_rate")}</dt>

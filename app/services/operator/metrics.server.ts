@@ -1,5 +1,5 @@
 import { sql, type Kysely } from "kysely";
-import { metricsQuerySchema } from "~/lib/admin-schemas";
+import { METRIC_SERIES, metricsQuerySchema, type MetricSeries } from "~/lib/admin-schemas";
 import { db } from "../../../db";
 import { saoPauloDay, secondsBetween } from "../../../db/dialect";
 import type { Database } from "../../../db/schema";
@@ -9,8 +9,6 @@ import { parseInput } from "../platform/errors.server";
 // The marketplace's health for the operator's overview (/admin and GET /api/admin/metrics).
 // The rules behind each figure are in docs/product.md ("Métricas do marketplace").
 
-export const METRIC_SERIES = ["signups", "opportunities", "applications", "hires", "completed"] as const;
-export type MetricSeries = (typeof METRIC_SERIES)[number];
 
 type Point = { date: string; value: number };
 
