@@ -50,11 +50,11 @@ function story() {
       await expect(olga).toHaveURL(/\/admin\/reports$/);
       await olga.getByRole("link", { name: `Oportunidade · ${title}` }).click();
       await expect(olga.getByText("Pediu o pagamento por Pix direto")).toBeVisible();
-      await olga.getByLabel("Ocultar o conteúdo").check();
+      await olga.getByRole("radio", { name: "Ocultar o conteúdo" }).check();
       await olga.getByRole("button", { name: "Registrar" }).click();
       await expect(olga.locator("#reason-error")).toBeVisible();
-      await olga.getByLabel("Ocultar o conteúdo").check();
-      await olga.getByLabel("Motivo").fill(WHY);
+      await olga.getByRole("radio", { name: "Ocultar o conteúdo" }).check();
+      await olga.getByLabel("Motivo", { exact: true }).fill(WHY);
       await olga.getByRole("button", { name: "Registrar" }).click();
       await expect(toast(olga, "Denúncias resolvidas.")).toBeVisible();
     } finally {
@@ -63,8 +63,15 @@ function story() {
 
     // The author still sees the opportunity, hidden, and why.
     await marina.goto(`/opportunities/${opportunity}`);
-    await expect(marina.getByText("A equipe do Freela ocultou esta oportunidade: só você a vê.")).toBeVisible();
-    await expect(marina.getByText(`Motivo: ${WHY}`)).toBeVisible();
+    const notice = marina.locator(".notice", {
+      hasText: "A equipe do Freela ocultou esta oportunidade: só você a vê.",
+    });
+    await expect(notice).toContainText(`Motivo: ${WHY}`);
+    // And was told: a notification names the opportunity.
+    await marina.goto("/notifications");
+    await expect(
+      marina.getByRole("main").getByText(`A equipe do Freela ocultou sua oportunidade “${title}”.`),
+    ).toBeVisible();
 
     // Nobody else finds it: not by its address, not in the search.
     const answer = await julia.goto(`/opportunities/${opportunity}`);
