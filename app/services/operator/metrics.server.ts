@@ -9,7 +9,6 @@ import { parseInput } from "../platform/errors.server";
 // The marketplace's health for the operator's overview (/admin and GET /api/admin/metrics).
 // The rules behind each figure are in docs/product.md ("Métricas do marketplace").
 
-
 type Point = { date: string; value: number };
 
 export type MetricsJson = {
