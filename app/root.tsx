@@ -58,10 +58,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
   // Opening a record reads its notifications first, so the bell no longer counts them.
   const { pathname } = new URL(request.url);
   const reading = /^\/applications\/([^/]+)\/messages\/?$/.exec(pathname)?.[1];
-  const [notifications, messages] = session
+  // Operators have no bell: the marketplace's notifications are not theirs.
+  const member = session && session.user.account_type !== "operator" ? session.user : null;
+  const [notifications, messages] = member
     ? await Promise.all([
-        readOpenedRecord(session.user, pathname).then(() => listNotifications(session.user, { per_page: 5 })),
-        unreadMessages(session.user, reading),
+        readOpenedRecord(member, pathname).then(() => listNotifications(member, { per_page: 5 })),
+        unreadMessages(member, reading),
       ])
     : [null, null];
   return json(

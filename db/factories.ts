@@ -31,6 +31,17 @@ export type UserOverrides = Partial<Omit<UserRow, "skills" | "password_hash">> &
   skills?: string[];
 };
 
+const LATER_USER_COLUMNS = new Set([
+  "locale",
+  "email_verified_at",
+  "suspended_until",
+  "banned_at",
+  "sanction_reason",
+  "profile_hidden_at",
+  "profile_hidden_reason",
+  "hidden_photo_path",
+]);
+
 export async function createUser(db: Kysely<Database>, overrides: UserOverrides = {}) {
   const now = new Date().toISOString();
   const { password = DEFAULT_PASSWORD, skills = [], ...rest } = overrides;
@@ -49,6 +60,12 @@ export async function createUser(db: Kysely<Database>, overrides: UserOverrides 
     rating_sum: 0,
     storage_bytes: 0,
     locale: null,
+    suspended_until: null,
+    banned_at: null,
+    sanction_reason: null,
+    profile_hidden_at: null,
+    profile_hidden_reason: null,
+    hidden_photo_path: null,
     // Confirmed unless the test says otherwise (null: an account that has not opened its link).
     email_verified_at: now,
     created_at: now,
@@ -62,18 +79,16 @@ export async function createUser(db: Kysely<Database>, overrides: UserOverrides 
     password_hash: passwordHash(password),
   };
   user.email = user.email.toLowerCase();
-  // Without a language, a confirmation (or stored bytes) the column is left out, so the factory
-  // also serves schemas before it existed (the migration tests go back to earlier versions).
-  const { locale, email_verified_at, storage_bytes, ...row } = user;
-  await db
-    .insertInto("users")
-    .values({
-      ...row,
-      ...(locale === null ? {} : { locale }),
-      ...(email_verified_at === null ? {} : { email_verified_at }),
-      ...(Number(storage_bytes) === 0 ? {} : { storage_bytes }),
-    })
-    .execute();
+  // Columns added by later migrations are left out while null (a confirmation while null, stored
+  // bytes while 0), so the factory also serves schemas before they existed (the migration tests go
+  // back to earlier versions).
+  const row = Object.fromEntries(
+    Object.entries(user).filter(
+      ([key, value]) =>
+        !(LATER_USER_COLUMNS.has(key) && value === null) && !(key === "storage_bytes" && Number(value) === 0),
+    ),
+  ) as UserRow;
+  await db.insertInto("users").values(row).execute();
   return { ...user, password };
 }
 

@@ -191,7 +191,14 @@ export async function transaction<T>(work: (trx: Transaction<Database>) => Promi
 export async function migrateToLatest(database: Kysely<Database> = db) {
   // On PostgreSQL the migrator holds an advisory lock, so servers starting together apply
   // each migration once; SQLite's write lock does the same for processes on one file.
-  const migrator = new Migrator({ db: database, provider: migrationProvider(engine) });
+  // Features are built side by side with migration numbers reserved in advance, so one may land
+  // after a higher-numbered one has run on an existing database: it then runs too, instead of
+  // being refused. Each migration touches only its own tables and columns.
+  const migrator = new Migrator({
+    db: database,
+    provider: migrationProvider(engine),
+    allowUnorderedMigrations: true,
+  });
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw error;
   return results ?? [];

@@ -2,7 +2,8 @@ import type { Generated, Insertable, Selectable, Updateable } from "kysely";
 
 // Timestamps are ISO 8601 UTC strings; money is integer centavos; tag lists are JSON arrays.
 
-export type AccountType = "merchant" | "freelancer";
+/** Merchants and freelancers sign up; operators are made by `npm run operator:create`. */
+export type AccountType = "merchant" | "freelancer" | "operator";
 
 export interface UsersTable {
   id: string;
@@ -29,6 +30,14 @@ export interface UsersTable {
   storage_bytes: Generated<number | string>;
   /** The language of the user's e-mails (a supported language); null: Portuguese. */
   locale: string | null;
+  /** Moderation (020): a suspension ends by itself at suspended_until; a ban lasts until lifted. */
+  suspended_until: string | null;
+  banned_at: string | null;
+  sanction_reason: string | null;
+  /** The public profile hidden by an operator (why), its photo set aside meanwhile. */
+  profile_hidden_at: string | null;
+  profile_hidden_reason: string | null;
+  hidden_photo_path: string | null;
   /** When the owner opened the link sent to `email` (028_verified_email); null: not yet. */
   email_verified_at: string | null;
   created_at: string;
@@ -83,6 +92,13 @@ export interface OpportunitiesTable {
   status: OpportunityStatus;
   applications_count: number;
   accepted_count: number;
+  /** Hidden by an operator (why); seen by its owner only. */
+  hidden_at: string | null;
+  hidden_reason: string | null;
+  /** Waiting for an operator (pre-moderation): seen by its owner only until approved. */
+  held_at: string | null;
+  /** Why it closed when not by its owner: 'suspended' (the owner was suspended or banned). */
+  closed_reason: "suspended" | null;
   created_at: string;
   updated_at: string;
 }
@@ -118,6 +134,13 @@ export interface OffersTable {
 }
 
 export type NotificationKind =
+  | "moderation_hidden"
+  | "moderation_restored"
+  | "moderation_warning"
+  | "account_suspended"
+  | "account_banned"
+  | "account_restored"
+  | "opportunity_published"
   | "application_received"
   | "offer_received"
   | "application_accepted"
@@ -134,6 +157,10 @@ export type NotificationKind =
   | "contract_overdue"
   | "contract_reviewed"
   | "invitation_received"
+  | "contract_dispute_opened"
+  | "contract_dispute_statement"
+  | "contract_dispute_reminder"
+  | "contract_dispute_decided"
   | "milestone_proposed"
   | "milestone_funded"
   | "payout_paid"
@@ -145,6 +172,8 @@ export interface NotificationsTable {
   kind: NotificationKind;
   application_id: string | null;
   opportunity_id: number | null;
+  /** Notices of moderation: JSON of what, why and until when (ModerationDetail). */
+  detail: string | null;
   created_at: string;
   read_at: string | null;
 }
@@ -190,6 +219,11 @@ export interface ContractsTable {
   end_reason: string | null;
   /** Reviews written about this contract (0–2); see ReviewsTable. */
   reviews_count: Generated<number>;
+  /** Flagged for the operator (a side was suspended or banned while it ran), and why. */
+  flagged_at: string | null;
+  flag_reason: string | null;
+  /** A dispute is open (022): no move and no automatic completion until an operator decides. */
+  disputed_at: string | null;
   /** How the contract is paid, frozen at the hire (PAYMENTS then): 'off' is agreed between the two sides. */
   payments: Generated<PaymentsMode>;
   /** The platform's fee in basis points, frozen at the hire. */
@@ -233,6 +267,9 @@ export type ContractEventKind =
   | "cancel_accepted"
   | "cancel_declined"
   | "overdue"
+  | "dispute_opened"
+  | "dispute_statement"
+  | "dispute_decided"
   | "milestone_funded"
   | "milestone_released"
   | "milestones_split"
@@ -278,6 +315,9 @@ export interface MessagesTable {
   seq: number;
   author: ContractParty;
   body: string;
+  /** Hidden by an operator (why): both sides see that it was, its author why. */
+  hidden_at: string | null;
+  hidden_reason: string | null;
   created_at: string;
 }
 
@@ -313,6 +353,11 @@ export interface ReviewsTable {
   /** The contract's end plus 14 days: published then if the other side has not written. */
   publish_due_at: string;
   published_at: string | null;
+  /** Hidden by an operator: the review (out of lists and of the subject's rating), or its reply. */
+  hidden_at: string | null;
+  hidden_reason: string | null;
+  reply_hidden_at: string | null;
+  reply_hidden_reason: string | null;
   created_at: string;
 }
 
@@ -340,6 +385,8 @@ export interface OutboxTable {
   opportunity_id: number | null;
   /** Events folded into this e-mail (new messages of one conversation). */
   items: number;
+  /** The notification's detail (notices of moderation). */
+  detail: string | null;
   status: OutboxStatus;
   /** Tries so far (counted when claimed). */
   attempts: number;
@@ -353,6 +400,73 @@ export interface OutboxTable {
   sent_at: string | null;
   /** Account e-mails: what they need (JSON: the link, the address); cleared once sent. */
   payload: string | null;
+}
+
+/** What an operator did (append-only: the database refuses UPDATE and DELETE of its rows). */
+export interface AuditLogTable {
+  id: string;
+  created_at: string;
+  /** The operator; null for the command line (operator:create, operator:remove). */
+  actor_id: string | null;
+  /** "Name <e-mail>" of the operator when acting (the log outlives the account). */
+  actor_name: string;
+  action: string;
+  target_type: string;
+  target_id: string;
+  reason: string | null;
+  /** JSON: the fields the action changed, as they were and as they became. */
+  before: string | null;
+  after: string | null;
+}
+
+export type ReportTarget = "opportunity" | "profile" | "message" | "review" | "reply";
+export type ReportStatus = "open" | "dismissed" | "actioned";
+
+/** A report by a signed-in user; reports of one target are resolved together. */
+export interface ReportsTable {
+  id: string;
+  reporter_id: string;
+  target_type: ReportTarget;
+  /** Opportunity: its uuid; profile: the user's id; message: its id; review and reply: the review's id. */
+  target_id: string;
+  /** Whose content it is. */
+  author_id: string;
+  reason: string;
+  details: string | null;
+  status: ReportStatus;
+  resolution: string | null;
+  resolution_reason: string | null;
+  /** The operator (no foreign key: the audit log names them for good). */
+  resolved_by: string | null;
+  resolved_at: string | null;
+  created_at: string;
+}
+
+/** A dispute over a contract (one per contract), decided by an operator. */
+export interface DisputesTable {
+  id: string;
+  contract_id: string;
+  opened_by: ContractParty;
+  reason: string;
+  status: "open" | "decided";
+  /** The other side answers by then (5 days); reminded once before (reminded_at). */
+  respond_by: string;
+  answered_at: string | null;
+  reminded_at: string | null;
+  /** What the operator decided (complete, cancel; payments add split), why, who, when. */
+  decision: string | null;
+  decision_reason: string | null;
+  decided_by: string | null;
+  decided_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** Operator settings: one row per key, the value as text. */
+export interface SettingsTable {
+  key: string;
+  value: string;
+  updated_at: string;
 }
 
 export type PaymentsMode = "off" | "escrow";
@@ -511,6 +625,10 @@ export interface Database {
   reviews: ReviewsTable;
   email_opt_outs: EmailOptOutsTable;
   outbox: OutboxTable;
+  audit_log: AuditLogTable;
+  reports: ReportsTable;
+  settings: SettingsTable;
+  disputes: DisputesTable;
   milestones: MilestonesTable;
   pix_charges: PixChargesTable;
   payout_accounts: PayoutAccountsTable;
@@ -523,6 +641,10 @@ export interface Database {
 }
 
 export type UserRow = Selectable<UsersTable>;
+/** The two sides of the marketplace (operators run it from /admin). */
+export type MarketRole = "merchant" | "freelancer";
+/** A signed-in user of the marketplace pages and API (operators are kept out of them). */
+export type MarketUser = UserRow & { account_type: MarketRole };
 export type NewUser = Insertable<UsersTable>;
 export type UserUpdate = Updateable<UsersTable>;
 export type OpportunityRow = Selectable<OpportunitiesTable>;
@@ -536,6 +658,9 @@ export type MessageRow = Selectable<MessagesTable>;
 export type MessageFileRow = Selectable<MessageFilesTable>;
 export type PortfolioItemRow = Selectable<PortfolioItemsTable>;
 export type OutboxRow = Selectable<OutboxTable>;
+export type AuditLogRow = Selectable<AuditLogTable>;
+export type ReportRow = Selectable<ReportsTable>;
+export type DisputeRow = Selectable<DisputesTable>;
 export type MilestoneRow = Selectable<MilestonesTable>;
 export type PixChargeRow = Selectable<PixChargesTable>;
 export type PayoutRow = Selectable<PayoutsTable>;

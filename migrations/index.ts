@@ -18,7 +18,11 @@ import * as m015 from "./015_reviews";
 import * as m016 from "./016_email";
 import * as m017 from "./017_conversation_parties";
 import * as m018 from "./018_storage_quota";
+import * as m019 from "./019_operator_console";
 import * as m020 from "./020_payments";
+import * as m021 from "./021_moderation";
+import * as m022 from "./022_disputes";
+import * as m023 from "./023_metrics_indexes";
 import * as m028 from "./028_verified_email";
 
 /** A migration, with its PostgreSQL version where the SQL differs. */
@@ -45,7 +49,11 @@ const steps: Record<string, Step> = {
   "016_email": m016,
   "017_conversation_parties": m017,
   "018_storage_quota": m018,
+  "019_operator_console": m019,
   "020_payments": m020,
+  "021_moderation": m021,
+  "022_disputes": m022,
+  "023_metrics_indexes": m023,
   "028_verified_email": m028,
 };
 

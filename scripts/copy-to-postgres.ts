@@ -30,8 +30,13 @@ const TABLES = [
   "conversation_reads",
   "portfolio_items",
   "invitations",
+  "reviews",
   "email_opt_outs",
   "outbox",
+  "audit_log",
+  "reports",
+  "settings",
+  "disputes",
   "email_tokens",
 ];
 const BATCH = 1000;

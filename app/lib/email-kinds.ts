@@ -18,10 +18,23 @@ export const EMAIL_KIND_GROUPS = {
     "contract_cancel_declined",
     "contract_cancelled",
     "contract_overdue",
+    "contract_dispute_opened",
+    "contract_dispute_statement",
+    "contract_dispute_reminder",
+    "contract_dispute_decided",
   ],
   messages: ["message_received"],
   reputation: ["contract_reviewed", "invitation_received"],
   payments: ["milestone_proposed", "milestone_funded", "payout_paid", "payout_failed"],
+  moderation: [
+    "moderation_hidden",
+    "moderation_restored",
+    "moderation_warning",
+    "account_suspended",
+    "account_banned",
+    "account_restored",
+    "opportunity_published",
+  ],
 } as const;
 
 export type EmailKindGroup = keyof typeof EMAIL_KIND_GROUPS;

@@ -34,6 +34,11 @@ export const LIMITS = {
   holder_name: { min: 3, max: 120 },
   e2e_id: { min: 32, max: 32 },
   failure_reason: { min: 5, max: 500 },
+  // Moderation and disputes
+  report_details: { min: 0, max: 1000 },
+  moderation_reason: { min: 5, max: 2000 },
+  dispute_statement: { min: 5, max: 4000 },
+  dispute_decision_reason: { min: 5, max: 2000 },
 } as const satisfies Record<string, { min: number; max: number }>;
 
 export type LimitName = keyof typeof LIMITS;

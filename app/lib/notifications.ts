@@ -1,10 +1,18 @@
 // Where a notification leads, and which notifications a page is the target of: client-safe, so
 // the bell links with it and the server marks a record's notifications read when it is opened.
 
-type Target = { kind: string; application_id: string | null; opportunity_uuid: string | null };
+import { isModerationKind, moderationPath, type ModerationDetail } from "./moderation";
 
-/** Where a notification leads: its contract or application, else its opportunity. */
+type Target = {
+  kind: string;
+  application_id: string | null;
+  opportunity_uuid: string | null;
+  detail?: ModerationDetail | null;
+};
+
+/** Where a notification leads: what moderation touched, its contract or application, else its opportunity. */
 export function notificationTarget(n: Target) {
+  if (isModerationKind(n.kind)) return moderationPath(n.kind, n.detail ?? null, n);
   if (n.kind === "invitation_received") return "/invitations";
   // A contract has its application's id.
   if (n.application_id && (n.kind.startsWith("contract_") || n.kind.startsWith("milestone_"))) {

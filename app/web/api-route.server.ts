@@ -15,6 +15,7 @@ import {
   readPhotoForm,
 } from "./bodies.server";
 import { idParams } from "./params.server";
+import { requireApiOperator } from "./operator.server";
 
 /**
  * What an API method reads from the request:
@@ -49,8 +50,11 @@ export type ApiContext = {
 };
 
 export type ApiMethod = {
-  /** `user` (default): a session or Bearer token, else 401 with `unauthenticated`'s message. */
-  auth?: "user" | "public";
+  /**
+   * `user` (default): a merchant's or freelancer's session or Bearer token, else 401 with
+   * `unauthenticated`'s message; `operator`: the console's (/api/admin), 404 for anyone else.
+   */
+  auth?: "user" | "public" | "operator";
   unauthenticated?: string;
   /** The operation whose role rule is checked before the body is read (403 `forbidden_role`). */
   may?: Operation;
@@ -99,7 +103,9 @@ async function run(spec: ApiMethod, { request, params }: LoaderFunctionArgs | Ac
   const user =
     spec.auth === "public"
       ? (undefined as unknown as UserRow)
-      : await requireApiUser(request, spec.unauthenticated ?? "session_missing");
+      : spec.auth === "operator"
+        ? await requireApiOperator(request)
+        : await requireApiUser(request, spec.unauthenticated ?? "session_missing");
   if (spec.may) assertRoleFor(user, spec.may);
   const { body, form, files } = await readBody(request, spec.body ?? "none");
   const ids = idParams(params, spec.ids ?? {});

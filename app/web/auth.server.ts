@@ -1,5 +1,5 @@
 import { json, redirect } from "@remix-run/node";
-import type { UserRow } from "../../db/schema";
+import type { MarketUser } from "../../db/schema";
 import { assertSameOrigin } from "./csrf.server";
 import { apiT } from "~/services/platform/i18n.server";
 import { getOptionalUser } from "./session.server";
@@ -7,15 +7,24 @@ import { mayDo, type Operation } from "~/services/platform/roles.server";
 
 export { safeRedirect } from "./redirects.server";
 
-/** Pages: the signed-in user, or a redirect to /login that remembers where they were going. */
-export async function requireUser(request: Request): Promise<UserRow> {
+/** A redirect to /login that remembers where the visitor was going. */
+export function loginRedirect(request: Request) {
+  const url = new URL(request.url);
+  const target = url.pathname + url.search;
+  return redirect(target === "/" ? "/login" : `/login?redirectFrom=${encodeURIComponent(target)}`);
+}
+
+/**
+ * Pages of the marketplace: the signed-in merchant or freelancer, or a redirect to /login that
+ * remembers where they were going. Operators run the marketplace from /admin and are sent there.
+ */
+export async function requireUser(request: Request): Promise<MarketUser> {
   // Every signed-in page action passes here, so cross-site form posts stop here too.
   assertSameOrigin(request);
   const user = await getOptionalUser(request);
-  if (user) return user;
-  const url = new URL(request.url);
-  const target = url.pathname + url.search;
-  throw redirect(target === "/" ? "/login" : `/login?redirectFrom=${encodeURIComponent(target)}`);
+  if (!user) throw loginRedirect(request);
+  if (user.account_type === "operator") throw redirect("/admin");
+  return user as MarketUser;
 }
 
 /**
@@ -41,10 +50,14 @@ export async function visitorLoader({ request }: { request: Request }) {
   return json(null);
 }
 
-/** API: the user behind the Bearer token or cookie, or a JSON 401. */
-export async function requireApiUser(request: Request, messageKey = "session_missing"): Promise<UserRow> {
+/**
+ * API of the marketplace: the merchant or freelancer behind the Bearer token or cookie, or a
+ * JSON 401. An operator's token reaches /api/admin only (403 here).
+ */
+export async function requireApiUser(request: Request, messageKey = "session_missing"): Promise<MarketUser> {
   assertSameOrigin(request);
   const user = await getOptionalUser(request);
   if (!user) throw json({ message: apiT(messageKey) }, { status: 401 });
-  return user;
+  if (user.account_type === "operator") throw json({ message: apiT("operator_not_marketplace") }, { status: 403 });
+  return user as MarketUser;
 }

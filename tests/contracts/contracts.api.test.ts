@@ -53,7 +53,10 @@ describe("contracts by the API alone", () => {
     const { m, f, id, base, price } = await hiredViaApi();
     const first = await get(contractRoute, base, f, id);
     expect(first.status).toBe(200);
-    expect(first.body.data).toMatchObject({ status: "in_progress", allowed_actions: ["deliver", "cancel"] });
+    expect(first.body.data).toMatchObject({
+      status: "in_progress",
+      allowed_actions: ["deliver", "cancel", "open_dispute"],
+    });
 
     const delivered = await call(
       deliveriesRoute.action,

@@ -19,6 +19,7 @@ import {
   runContractSchedule,
   type ContractAction,
 } from "~/services/contracts/contracts.server";
+import { addDisputeStatement, openDispute } from "~/services/contracts/disputes.server";
 import { readAttachment } from "~/services/platform/uploads.server";
 import { issueCharge } from "~/services/payments/charges.server";
 import { PNG_1X1 } from "../support/fixtures";
@@ -85,8 +86,8 @@ describe("the hire", () => {
     });
     expect(Date.parse(contract.due_at) - Date.parse(contract.created_at)).toBe(application.delivery_days * DAY);
     expect(contract.events.map((e) => e.kind)).toEqual(["created"]);
-    expect(contract.allowed_actions).toEqual(["cancel"]);
-    expect((await getContract(applicant, id)).allowed_actions).toEqual(["deliver", "cancel"]);
+    expect(contract.allowed_actions).toEqual(["cancel", "open_dispute"]);
+    expect((await getContract(applicant, id)).allowed_actions).toEqual(["deliver", "cancel", "open_dispute"]);
   });
 
   it("is seen by its two sides only: anyone else gets 404", async () => {
@@ -117,12 +118,17 @@ describe("deliver, ask for changes, deliver again, approve", () => {
       "approve",
       "request_changes",
       "request_cancellation",
+      "open_dispute",
     ]);
 
     await requestChanges(owner, id, { message: "Faltou a página de contato e o rodapé com o endereço." });
     row = await contractRow(id);
     expect(row).toMatchObject({ status: "in_progress", review_due_at: null, delivered_at: null, deliveries_count: 1 });
-    expect((await getContract(applicant, id)).allowed_actions).toEqual(["deliver", "request_cancellation"]);
+    expect((await getContract(applicant, id)).allowed_actions).toEqual([
+      "deliver",
+      "request_cancellation",
+      "open_dispute",
+    ]);
 
     await deliver(applicant, id);
     await approveContract(owner, id);
@@ -221,7 +227,11 @@ describe("cancelling", () => {
     // The one who asked cannot answer, nor ask twice.
     expect(await outcome(acceptCancellation(owner, id))).toBe(409);
     expect(await outcome(requestCancellation(owner, id, { reason: "De novo, por favor." }))).toBe(409);
-    expect((await getContract(applicant, id)).allowed_actions).toEqual(["accept_cancellation", "decline_cancellation"]);
+    expect((await getContract(applicant, id)).allowed_actions).toEqual([
+      "accept_cancellation",
+      "decline_cancellation",
+      "open_dispute",
+    ]);
     await declineCancellation(applicant, id);
     expect(await contractRow(id)).toMatchObject({ status: "delivered", cancel_requested_by: null });
 
@@ -265,6 +275,12 @@ const STATES: Record<string, Partial<ContractRow>> = {
     cancel_requested_by: "merchant",
     cancel_request_reason: "Motivo qualquer",
   },
+  "delivered, under dispute": {
+    status: "delivered",
+    deliveries_count: 1,
+    review_due_at: new Date(Date.now() + 9 * DAY).toISOString(),
+    disputed_at: new Date().toISOString(),
+  },
   completed: { status: "completed", deliveries_count: 1 },
   cancelled: { status: "cancelled" },
 };
@@ -278,6 +294,9 @@ const ACTIONS: Record<ContractAction, (user: UserRow, id: string) => Promise<unk
   accept_cancellation: acceptCancellation,
   decline_cancellation: declineCancellation,
   fund: (user, id) => issueCharge(user, id),
+  open_dispute: (user, id) =>
+    openDispute(user, id, { reason: "quality", statement: "A entrega não segue o combinado." }),
+  add_dispute_statement: (user, id) => addDisputeStatement(user, id, { statement: "Mais um fato sobre a entrega." }),
 };
 
 describe("allowedContractActions agrees with the moves (every action, side and state)", () => {

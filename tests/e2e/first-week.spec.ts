@@ -534,6 +534,8 @@ test.describe("defect 7: Meu Perfil shows what others see, and links to it", () 
       const sections = await page.locator("h3").allTextContents();
       await page.getByRole("link", { name: "Ver como os outros me veem" }).click();
       await expect(page).toHaveURL(new RegExp(`/${kind}/[0-9a-f-]{36}$`));
+      // The address changes a moment before the new page is drawn: wait for it to be gone.
+      await expect(page.getByRole("link", { name: "Ver como os outros me veem" })).toHaveCount(0);
       const theirs = await page.locator(".details dt").allTextContents();
       // Everything the public profile shows, Meu Perfil shows too (and the e-mail, for its owner only).
       expect(mine).toEqual(expect.arrayContaining(theirs));

@@ -29,8 +29,8 @@ describe("a hire with payments", () => {
     expect(contract.milestones).toMatchObject([
       { seq: 1, amount_cents: contract.price_cents, status: "awaiting_funding", fee_cents: contract.price_cents / 10 },
     ]);
-    expect(contract.allowed_actions).toEqual(["cancel", "fund"]);
-    expect((await getContract(applicant, id)).allowed_actions).toEqual(["cancel"]);
+    expect(contract.allowed_actions).toEqual(["cancel", "fund", "open_dispute"]);
+    expect((await getContract(applicant, id)).allowed_actions).toEqual(["cancel", "open_dispute"]);
     expect(await outcome(deliver(applicant, id))).toBe(409);
     // A later change of the setting does not touch the contracts already made.
     config.PLATFORM_FEE_BPS = 1_500;
@@ -93,7 +93,7 @@ describe("a hire with payments", () => {
     const price = charge.amount_cents;
     expect(await balancesOf(owner)).toMatchObject({ held_cents: price, paid_in_cents: price });
     expect(await balancesOf(applicant)).toMatchObject({ held_cents: price, available_cents: 0 });
-    expect((await getContract(applicant, id)).allowed_actions).toEqual(["deliver", "cancel"]);
+    expect((await getContract(applicant, id)).allowed_actions).toEqual(["deliver", "cancel", "open_dispute"]);
 
     await deliver(applicant, id);
     await requestChanges(owner, id, { message: "Trocar a cor do rodapé." });

@@ -84,7 +84,7 @@ describe("payments by the API alone", () => {
 
     const contract = (await get(contractRoute, base, f, id)).body.data;
     expect(contract.milestones.map((x: { status: string }) => x.status)).toEqual(["funded", "awaiting_funding"]);
-    expect(contract.allowed_actions).toEqual(["deliver", "cancel"]);
+    expect(contract.allowed_actions).toEqual(["deliver", "cancel", "open_dispute"]);
     expect(
       (await send(deliveriesRoute, `${base}/deliveries`, f, { message: "Primeira metade pronta." }, id)).status,
     ).toBe(201);

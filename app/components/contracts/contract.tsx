@@ -120,10 +120,14 @@ export function ContractTimeline({
   contract,
   events,
   viewer,
+  fileHref = (fileId) => `/contracts/${contract.id}/files/${fileId}`,
 }: {
   contract: Pick<ContractCardData, "id" | "price_cents" | "delivery_days" | "opportunity">;
   events: ContractEventData[];
-  viewer: Role;
+  /** The side reading it; the operator reads it as neither (`null`). */
+  viewer: Role | null;
+  /** Where a file is downloaded from (the console has its own route). */
+  fileHref?: (fileId: string) => string;
 }) {
   const { t, i18n } = useTranslation("market");
   const priceText = usePriceText();
@@ -160,7 +164,7 @@ export function ContractTimeline({
                 <ul className="file-list" aria-label={t("contract.files_count", { count: event.files.length })}>
                   {event.files.map((file) => (
                     <li key={file.id}>
-                      <a href={`/contracts/${contract.id}/files/${file.id}`} className="link" download={file.name}>
+                      <a href={fileHref(file.id)} className="link" download={file.name}>
                         {file.name}
                       </a>{" "}
                       <span className="muted small">{fileSize(file.size_bytes, i18n.language)}</span>

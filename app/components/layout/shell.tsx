@@ -6,6 +6,7 @@ import { useHydrated } from "~/lib/hydrated";
 import { APP_VERSION } from "~/lib/layout";
 import { displayNameOf } from "~/lib/users";
 import type { UserJson } from "~/services/accounts/users.server";
+import { ADMIN_NAV, adminTitleKey } from "~/components/admin/nav";
 import { clearAuthStorage } from "~/components/accounts/auth-mirror";
 import { Avatar } from "~/components/ui/avatar";
 import { Icon, type IconName } from "~/components/ui/icons";
@@ -28,11 +29,14 @@ const NAV: (NavItem & { only?: UserJson["account_type"] })[] = [
 ];
 
 function navItems(role: UserJson["account_type"]): NavItem[] {
+  // An operator's menu is the console's, whose labels are in the `admin` namespace.
+  if (role === "operator") return ADMIN_NAV.map((item) => ({ ...item, label: `admin:${item.label}` }));
   return NAV.filter((item) => item.only === undefined || item.only === role);
 }
 
 /** The top bar's title for the current page (its page's title). */
 export function topbarTitleKey(pathname: string, role: UserJson["account_type"]) {
+  if (role === "operator") return `admin:${adminTitleKey(pathname)}`;
   if (pathname.startsWith("/dashboard")) return "nav.dashboard";
   if (pathname === "/opportunities" || pathname === "/") {
     return role === "merchant" ? "nav.my_opportunities" : "nav.available_opportunities";
@@ -158,7 +162,7 @@ export function Shell({
           <ul>
             {navItems(user.account_type).map((item) => (
               <li key={item.to}>
-                <NavLink to={item.to} className="sidebar-link" prefetch="intent">
+                <NavLink to={item.to} end={item.to === "/admin"} className="sidebar-link" prefetch="intent">
                   <Icon name={item.icon} />
                   <span>{t(item.label)}</span>
                 </NavLink>
@@ -209,12 +213,16 @@ export function Shell({
                 </span>
               </summary>
               <div className="menu">
-                <a href="/profile" className="menu-item">
-                  <Icon name="user" /> {t("nav.profile")}
-                </a>
-                <a href="/account/security" className="menu-item">
-                  <Icon name="lock" /> {t("nav.account_security")}
-                </a>
+                {user.account_type === "operator" ? null : (
+                  <>
+                    <a href="/profile" className="menu-item">
+                      <Icon name="user" /> {t("nav.profile")}
+                    </a>
+                    <a href="/account/security" className="menu-item">
+                      <Icon name="lock" /> {t("nav.account_security")}
+                    </a>
+                  </>
+                )}
                 <LogoutButton className="menu-item">
                   <Icon name="logout" /> {t("nav.logout")}
                 </LogoutButton>

@@ -1,6 +1,7 @@
 import { Form, Link, useLocation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { formatDateTime } from "~/lib/format";
+import { type ModerationDetail } from "~/lib/moderation";
 import { notificationTarget } from "~/lib/notifications";
 import { Icon } from "~/components/ui/icons";
 
@@ -11,17 +12,24 @@ export type NotificationItem = {
   opportunity_uuid: string | null;
   opportunity_title: string | null;
   actor: { display_name: string | null } | null;
+  detail?: ModerationDetail | null;
   created_at: string;
   read_at: string | null;
 };
 
 export function useNotificationText() {
-  const { t } = useTranslation("market");
-  return (n: NotificationItem) =>
-    t(`notifications.kinds.${n.kind}`, {
+  const { t, i18n } = useTranslation("market");
+  return (n: NotificationItem) => {
+    const title = n.opportunity_title ?? "";
+    return t(`notifications.kinds.${n.kind}`, {
       name: n.actor?.display_name ?? t("notifications.someone"),
-      title: n.opportunity_title ?? "",
+      title,
+      // Notices of moderation: what it was about, the operator's reason, until when.
+      what: n.detail?.what ? t(`moderation.what.${n.detail.what}`, { title }) : "",
+      reason: n.detail?.reason ?? "",
+      until: n.detail?.until ? formatDateTime(n.detail.until, i18n.language) : "",
     });
+  };
 }
 
 /**

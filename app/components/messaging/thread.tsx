@@ -1,12 +1,16 @@
 import { useTranslation } from "react-i18next";
 import { formatDateTime } from "~/lib/format";
 import type { Role } from "~/components/marketplace/badges";
+import { ReportLink } from "~/components/ui/report-link";
 
 export type MessageData = {
   id: string;
   seq: number;
   author: Role;
   body: string;
+  /** Hidden by an operator: both sides see that it was; its author sees why. */
+  hidden?: boolean;
+  hidden_reason?: string | null;
   created_at: string;
   files: { id: string; name: string; size_bytes: number }[];
 };
@@ -37,7 +41,14 @@ export function MessageThread({
               {formatDateTime(m.created_at, i18n.language)}
             </time>
           </div>
-          <p className="thread-body">{m.body}</p>
+          {m.hidden ? (
+            <p className="thread-body muted">
+              <em>{t("moderation.hidden_message")}</em>
+              {m.hidden_reason ? ` ${t("moderation.why", { reason: m.hidden_reason })}` : null}
+            </p>
+          ) : (
+            <p className="thread-body">{m.body}</p>
+          )}
           {m.files.length ? (
             <ul className="file-list">
               {m.files.map((f) => (
@@ -48,6 +59,9 @@ export function MessageThread({
                 </li>
               ))}
             </ul>
+          ) : null}
+          {m.author !== viewer && !m.hidden ? (
+            <ReportLink type="message" id={m.id} back={`/applications/${applicationId}/messages`} />
           ) : null}
         </li>
       ))}

@@ -3,10 +3,13 @@ import { useTranslation } from "react-i18next";
 import { formatDate } from "~/lib/format";
 import { ProfileSheet } from "~/components/ui/profile-sheet";
 import { RatingSummary, type RatingData } from "./rating";
+import { ReportLink } from "~/components/ui/report-link";
 import { Tags } from "~/components/ui/tags";
 import { Facts, type Fact } from "~/components/ui/facts";
 
 export type PublicProfileData = {
+  id: string;
+  hidden: boolean;
   name: string;
   full_name: string;
   display_name: string | null;
@@ -27,17 +30,42 @@ export function PublicProfile({
   facts,
   actions,
   children,
+  viewerId,
+  here,
+  hiddenReason,
 }: {
   profile: PublicProfileData;
   facts?: (Fact | false | null | undefined)[];
   /** Beside the name: the owner's own links (edit, see the public page). */
   actions?: ReactNode;
   children?: ReactNode;
+  /** Who reads it (anyone but its owner may report it), and the page's path to come back to. */
+  viewerId: string;
+  here: string;
+  /** To its owner, why an operator hid the profile. */
+  hiddenReason?: string | null;
 }) {
   const { t, i18n } = useTranslation();
   return (
     <div className="page">
-      <ProfileSheet person={profile} name={profile.name} action={actions}>
+      {profile.hidden ? (
+        <p className="notice notice-warning" role="status">
+          {t("moderation.profile_hidden", { ns: "market" })}
+          {hiddenReason ? <> {t("moderation.why", { ns: "market", reason: hiddenReason })}</> : null}
+        </p>
+      ) : null}
+      <ProfileSheet
+        person={profile}
+        name={profile.name}
+        action={
+          actions ??
+          (viewerId !== profile.id ? (
+            <p>
+              <ReportLink type="profile" id={profile.id} back={here} />
+            </p>
+          ) : null)
+        }
+      >
         <Facts
           className="details"
           items={[

@@ -4,6 +4,7 @@ import { fieldsOf, FieldsForm, FormActions, TextAreaField, useRefusal } from "~/
 import { formatDate } from "~/lib/format";
 import { Pagination, type PageMeta } from "~/components/ui/pagination";
 import { Stars } from "./rating";
+import { ReportLink } from "~/components/ui/report-link";
 import { usePending } from "~/lib/pending";
 
 export type ReviewData = {
@@ -12,6 +13,11 @@ export type ReviewData = {
   rating: number;
   comment: string;
   reply: string | null;
+  /** Hidden by an operator (why: for its author only); the reply likewise. */
+  hidden?: boolean;
+  hidden_reason?: string | null;
+  reply_hidden?: boolean;
+  reply_hidden_reason?: string | null;
   published: boolean;
   publish_due_at: string;
   published_at: string | null;
@@ -19,7 +25,19 @@ export type ReviewData = {
   opportunity_title?: string;
 };
 
-export function ReviewItem({ review, replyTitle }: { review: ReviewData; replyTitle?: string }) {
+/**
+ * One review and its reply. `report`: where the viewer comes back to after reporting, and what
+ * they may report (a review written by someone else, a reply written by someone else).
+ */
+export function ReviewItem({
+  review,
+  replyTitle,
+  report,
+}: {
+  review: ReviewData;
+  replyTitle?: string;
+  report?: { back: string; review?: boolean; reply?: boolean };
+}) {
   const { t, i18n } = useTranslation("market");
   return (
     <article className="review">
@@ -33,11 +51,30 @@ export function ReviewItem({ review, replyTitle }: { review: ReviewData; replyTi
         ) : null}
       </header>
       {review.opportunity_title ? <p className="muted review-about">{review.opportunity_title}</p> : null}
-      {review.comment ? <p className="prewrap">{review.comment}</p> : null}
+      {review.hidden ? (
+        <p className="muted">
+          <em>{t("moderation.hidden_review")}</em>
+          {review.hidden_reason ? ` ${t("moderation.why", { reason: review.hidden_reason })}` : null}
+        </p>
+      ) : review.comment ? (
+        <p className="prewrap">{review.comment}</p>
+      ) : null}
+      {report?.review && review.published && !review.hidden ? (
+        <ReportLink type="review" id={review.id} back={report.back} />
+      ) : null}
       {review.reply ? (
         <div className="review-reply">
           <strong>{replyTitle ?? t("reviews.reply_title")}</strong>
           <p className="prewrap">{review.reply}</p>
+          {report?.reply ? <ReportLink type="reply" id={review.id} back={report.back} /> : null}
+        </div>
+      ) : review.reply_hidden ? (
+        <div className="review-reply">
+          <strong>{replyTitle ?? t("reviews.reply_title")}</strong>
+          <p className="muted">
+            <em>{t("moderation.hidden_reply")}</em>
+            {review.reply_hidden_reason ? ` ${t("moderation.why", { reason: review.reply_hidden_reason })}` : null}
+          </p>
         </div>
       ) : null}
     </article>
@@ -55,7 +92,16 @@ type ContractReviews = {
 };
 
 /** The contract page's reviews: the form while the window is open, then both reviews and the reply. */
-export function ContractReviewsSection({ reviews, otherName }: { reviews: ContractReviews; otherName: string }) {
+export function ContractReviewsSection({
+  reviews,
+  otherName,
+  here,
+}: {
+  reviews: ContractReviews;
+  otherName: string;
+  /** The contract page, where a report comes back to. */
+  here: string;
+}) {
   const { t, i18n } = useTranslation("market");
   const reviewing = usePending("review");
   const sendingReply = usePending("reply");
@@ -124,7 +170,11 @@ export function ContractReviewsSection({ reviews, otherName }: { reviews: Contra
               })}
             </p>
           ) : null}
-          <ReviewItem review={reviews.mine} replyTitle={t("reviews.their_reply", { name: otherName })} />
+          <ReviewItem
+            review={reviews.mine}
+            replyTitle={t("reviews.their_reply", { name: otherName })}
+            report={{ back: here, reply: true }}
+          />
         </div>
       ) : !reviews.can_review ? (
         <p className="muted">{t("reviews.window_closed")}</p>
@@ -132,7 +182,11 @@ export function ContractReviewsSection({ reviews, otherName }: { reviews: Contra
       {reviews.theirs ? (
         <div className="stack">
           <h4>{t("reviews.theirs", { name: otherName })}</h4>
-          <ReviewItem review={reviews.theirs} replyTitle={t("reviews.my_reply")} />
+          <ReviewItem
+            review={reviews.theirs}
+            replyTitle={t("reviews.my_reply")}
+            report={{ back: here, review: true }}
+          />
           {reviews.can_reply ? (
             <FieldsForm id="reply-form" data={replying} className="stack">
               <input type="hidden" name="intent" value="reply" />
@@ -157,7 +211,18 @@ export function ContractReviewsSection({ reviews, otherName }: { reviews: Contra
 }
 
 /** A profile's published reviews, one page, with the pages' links. */
-export function ProfileReviews({ reviews, meta }: { reviews: ReviewData[]; meta: PageMeta }) {
+export function ProfileReviews({
+  reviews,
+  meta,
+  viewerId,
+  back,
+}: {
+  reviews: (ReviewData & { subject_id?: string })[];
+  meta: PageMeta;
+  /** Who reads the profile: they may report the reviews and replies not their own. */
+  viewerId: string;
+  back: string;
+}) {
   const { t } = useTranslation("market");
   return (
     <section className="card" aria-labelledby="profile-reviews-title">
@@ -165,7 +230,11 @@ export function ProfileReviews({ reviews, meta }: { reviews: ReviewData[]; meta:
       {reviews.length ? (
         <div className="stack">
           {reviews.map((r) => (
-            <ReviewItem key={r.id} review={r} />
+            <ReviewItem
+              key={r.id}
+              review={r}
+              report={{ back, review: r.author.id !== viewerId, reply: r.subject_id !== viewerId }}
+            />
           ))}
         </div>
       ) : (

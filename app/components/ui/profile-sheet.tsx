@@ -1,12 +1,14 @@
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
+import type { UserJson } from "~/services/accounts/users.server";
 import { Avatar } from "./avatar";
 
 type Person = {
   full_name: string;
   display_name: string | null;
   photo_url: string | null;
-  account_type: "merchant" | "freelancer";
+  /** An operator has no profile page (the console is theirs), but a signed-in user's type includes it. */
+  account_type: UserJson["account_type"];
 };
 
 /**

@@ -165,7 +165,10 @@ export default function ProfileSettingsPage() {
         </FieldsForm>
       </section>
       {user.account_type === "freelancer" ? <PortfolioEditor items={portfolio} refusal={portfolioRefusal} /> : null}
-      <EmailSettings role={user.account_type} refusal={emailRefused ? refusal : undefined} />
+      <EmailSettings
+        role={user.account_type === "merchant" ? "merchant" : "freelancer"}
+        refusal={emailRefused ? refusal : undefined}
+      />
     </div>
   );
 }

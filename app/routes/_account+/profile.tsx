@@ -20,20 +20,24 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   const [profile, { list: reviews }] = await Promise.all([
     user.account_type === "freelancer"
-      ? getFreelancerProfile(user.id)
-      : getMerchantProfile(user.id).then((p) => ({ ...p, portfolio: null })),
+      ? getFreelancerProfile(user.id, user.id)
+      : getMerchantProfile(user.id, user.id).then((p) => ({ ...p, portfolio: null })),
     listFromUrl(request, ["page"], (q) => listUserReviews(user.id, q)),
   ]);
-  return json({ profile, reviews, email: user.email });
+  // A profile an operator hid: its owner is told here, with the reason.
+  return json({ profile, reviews, email: user.email, hiddenReason: user.profile_hidden_reason });
 }
 
 export default function ProfilePage() {
   const { t } = useTranslation();
-  const { profile, reviews, email } = useLoaderData<typeof loader>();
+  const { profile, reviews, email, hiddenReason } = useLoaderData<typeof loader>();
   const publicPath = `/${profile.account_type === "freelancer" ? "freelancers" : "merchants"}/${profile.id}`;
   return (
     <PublicProfile
       profile={profile}
+      viewerId={profile.id}
+      here="/profile"
+      hiddenReason={hiddenReason}
       actions={
         <div className="profile-edit profile-actions">
           <Link to={publicPath} className="btn btn-secondary">
@@ -73,7 +77,7 @@ export default function ProfilePage() {
           )}
         </section>
       ) : null}
-      <ProfileReviews reviews={reviews.data} meta={reviews.meta} />
+      <ProfileReviews reviews={reviews.data} meta={reviews.meta} viewerId={profile.id} back="/profile" />
     </PublicProfile>
   );
 }

@@ -25,12 +25,12 @@ export const meta = marketTitleMeta("titles.profile");
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireUser(request);
-  const profile = await orRefusal(getFreelancerProfile(pageId(params, "id", "profile_not_found")));
+  const profile = await orRefusal(getFreelancerProfile(pageId(params, "id", "profile_not_found"), user.id));
   const [{ list: reviews }, openings] = await Promise.all([
     listFromUrl(request, ["page"], (q) => listUserReviews(profile.id, q)),
     openOpportunitiesOf(user),
   ]);
-  return json({ profile, reviews, openings, merchant: user.account_type === "merchant" });
+  return json({ profile, reviews, openings, merchant: user.account_type === "merchant", viewerId: user.id });
 }
 
 /** A merchant invites this freelancer to one of their open opportunities. */
@@ -98,9 +98,10 @@ function InviteForm({ name, openings }: { name: string; openings: { uuid: string
 
 export default function FreelancerProfilePage() {
   const { t } = useTranslation();
-  const { profile, reviews, openings, merchant } = useLoaderData<typeof loader>();
+  const { profile, reviews, openings, merchant, viewerId } = useLoaderData<typeof loader>();
+  const here = `/freelancers/${profile.id}`;
   return (
-    <PublicProfile profile={profile}>
+    <PublicProfile profile={profile} viewerId={viewerId} here={here}>
       <section className="card" aria-labelledby="portfolio-title">
         <h3 id="portfolio-title">{t("public_profile.portfolio")}</h3>
         {profile.portfolio.length ? (
@@ -109,7 +110,7 @@ export default function FreelancerProfilePage() {
           <p className="muted">{t("portfolio.empty")}</p>
         )}
       </section>
-      <ProfileReviews reviews={reviews.data} meta={reviews.meta} />
+      <ProfileReviews reviews={reviews.data} meta={reviews.meta} viewerId={viewerId} back={here} />
       {merchant ? <InviteForm name={profile.name} openings={openings} /> : null}
     </PublicProfile>
   );

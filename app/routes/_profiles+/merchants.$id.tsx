@@ -15,18 +15,21 @@ import { pageId } from "~/web/params.server";
 export const meta = marketTitleMeta("titles.profile");
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  await requireUser(request);
-  const profile = await orRefusal(getMerchantProfile(pageId(params, "id", "profile_not_found")));
+  const user = await requireUser(request);
+  const profile = await orRefusal(getMerchantProfile(pageId(params, "id", "profile_not_found"), user.id));
   const { list: reviews } = await listFromUrl(request, ["page"], (q) => listUserReviews(profile.id, q));
-  return json({ profile, reviews });
+  return json({ profile, reviews, viewerId: user.id });
 }
 
 export default function MerchantProfilePage() {
   const { t } = useTranslation();
-  const { profile, reviews } = useLoaderData<typeof loader>();
+  const { profile, reviews, viewerId } = useLoaderData<typeof loader>();
+  const here = `/merchants/${profile.id}`;
   return (
     <PublicProfile
       profile={profile}
+      viewerId={viewerId}
+      here={here}
       facts={[
         {
           label: t("nav.opportunities"),
@@ -34,7 +37,7 @@ export default function MerchantProfilePage() {
         },
       ]}
     >
-      <ProfileReviews reviews={reviews.data} meta={reviews.meta} />
+      <ProfileReviews reviews={reviews.data} meta={reviews.meta} viewerId={viewerId} back={here} />
     </PublicProfile>
   );
 }

@@ -9,6 +9,7 @@ import { Facts } from "~/components/ui/facts";
 import { FilesField } from "~/components/ui/files-field";
 import { ContractStatusBadge, ContractTimeline, DueCountdown, daysUntil } from "~/components/contracts/contract";
 import { MarketErrorBoundary } from "~/components/layout/error-boundary";
+import { DisputeSection } from "~/components/contracts/dispute";
 import { ContractReviewsSection } from "~/components/reputation/reviews";
 import { Breadcrumb, PageHeader } from "~/components/ui/page-header";
 import { formatDate } from "~/lib/format";
@@ -28,6 +29,7 @@ import {
   requestCancellation,
   requestChanges,
 } from "~/services/contracts/contracts.server";
+import { addDisputeStatement, openDispute } from "~/services/contracts/disputes.server";
 import { getContractReviews, replyToReview, writeReview } from "~/services/reputation/reviews.server";
 import { ContractPayments, SPLIT_ROWS } from "~/components/payments/contract-payments";
 import { getCurrentCharge, issueCharge } from "~/services/payments/charges.server";
@@ -88,6 +90,15 @@ export async function action({ request, params }: ActionFunctionArgs) {
         run: () => acceptCancellation(user, id),
       },
       decline_cancellation: { toast: "toasts.cancellation_declined", run: () => declineCancellation(user, id) },
+      open_dispute: {
+        toast: "toasts.dispute_opened",
+        run: ({ values, files }) =>
+          openDispute(user, id, { reason: values.reason, statement: values.statement }, files),
+      },
+      dispute_statement: {
+        toast: "toasts.dispute_statement",
+        run: ({ values, files }) => addDisputeStatement(user, id, { statement: values.statement }, files),
+      },
       review: {
         toast: "toasts.review_saved",
         run: ({ values }) => writeReview(user, id, { rating: values.rating, comment: values.comment }),
@@ -253,7 +264,17 @@ export default function ContractPage() {
       />
 
       <PageRefusal
-        shownBy={["deliver", "request_changes", "review", "reply", "fund", "split_milestones", "propose_milestone"]}
+        shownBy={[
+          "deliver",
+          "request_changes",
+          "review",
+          "reply",
+          "open_dispute",
+          "dispute_statement",
+          "fund",
+          "split_milestones",
+          "propose_milestone",
+        ]}
         fields={["files", "reason"]}
       />
       <ConfirmPanel intent="cancel_contract" cancelHref={here} allowed={actions.includes("cancel")}>
@@ -303,9 +324,11 @@ export default function ContractPage() {
               <p
                 className={`notice ${actions.includes("deliver") || actions.includes("approve") ? "notice-warning" : "notice-info"}`}
               >
-                {t(changesAsked ? `contract.state_changes_${viewer}` : `contract.state_${c.status}_${viewer}`)}
-                {/* A pending cancellation request holds the automatic approval. */}
-                {c.status === "delivered" && c.review_due_at && !c.cancel_request ? (
+                {c.disputed
+                  ? t("contract.state_disputed")
+                  : t(changesAsked ? `contract.state_changes_${viewer}` : `contract.state_${c.status}_${viewer}`)}
+                {/* A pending cancellation request, or a dispute, holds the automatic approval. */}
+                {c.status === "delivered" && c.review_due_at && !c.cancel_request && !c.disputed ? (
                   <>
                     <br />
                     <strong>
@@ -392,13 +415,20 @@ export default function ContractPage() {
                 label: viewer === "merchant" ? t("contract.cancel") : t("contract.withdraw"),
               },
               request_cancellation: { confirm: "request_cancellation", label: t("contract.request_cancellation") },
+              open_dispute: { jump: "dispute-title", label: t("dispute.open_heading") },
             }}
           />
 
           {c.payments === "escrow" ? <ContractPayments contract={c} charge={charge} viewer={viewer} /> : null}
           {actions.includes("deliver") ? <DeliverForm /> : null}
           {actions.includes("request_changes") ? <ChangesForm /> : null}
-          <ContractReviewsSection reviews={reviews} otherName={other.display_name ?? "?"} />
+          <DisputeSection
+            dispute={c.dispute}
+            viewer={viewer}
+            canOpen={actions.includes("open_dispute")}
+            canAddStatement={actions.includes("add_dispute_statement")}
+          />
+          <ContractReviewsSection reviews={reviews} otherName={other.display_name ?? "?"} here={here} />
         </div>
 
         <aside className="detail-aside">

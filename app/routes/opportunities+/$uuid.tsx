@@ -22,6 +22,7 @@ import { Budget, formatDay, usePlace } from "~/components/marketplace/opportunit
 import { TermsFields } from "~/components/marketplace/offers";
 import type { PriceBasis } from "~/components/marketplace/price";
 import { Breadcrumb } from "~/components/ui/page-header";
+import { ReportLink } from "~/components/ui/report-link";
 import { formatDate } from "~/lib/format";
 import { intentAction, withResult } from "~/web/intent-action.server";
 import { priceInput, type PriceFields } from "~/web/market-forms.server";
@@ -118,6 +119,19 @@ export default function OpportunityPage() {
         </Link>
       </Breadcrumb>
       <PageRefusal shownBy={["apply"]} />
+      {o.moderation?.hidden ? (
+        <p className="notice notice-warning" role="status">
+          {t("moderation.opportunity_hidden")}{" "}
+          {o.moderation.hidden_reason ? t("moderation.why", { reason: o.moderation.hidden_reason }) : null}
+        </p>
+      ) : o.moderation?.held ? (
+        <p className="notice notice-info" role="status">
+          {t("moderation.opportunity_held")}
+        </p>
+      ) : null}
+      {o.closed_reason === "suspended" ? (
+        <p className="notice notice-info">{t("moderation.closed_suspended")}</p>
+      ) : null}
       <ConfirmPanel intent="close" cancelHref={here} allowed={isOwner && may("close")} />
       <ConfirmPanel intent="delete" cancelHref={here} allowed={isOwner && may("delete")} />
       <div className="detail-layout">
@@ -138,6 +152,7 @@ export default function OpportunityPage() {
                 </strong>{" "}
                 · <RatingSummary rating={o.merchant.rating} /> · {formatDate(o.created_at, i18n.language)}
               </span>
+              {role === "freelancer" ? <ReportLink type="opportunity" id={o.uuid} back={here} /> : null}
             </div>
             <Facts
               items={[

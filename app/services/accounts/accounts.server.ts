@@ -1,3 +1,4 @@
+import { sql } from "kysely";
 import { randomBytes, randomUUID } from "node:crypto";
 import { config } from "~/config.server";
 import type { z } from "zod";
@@ -79,6 +80,12 @@ export async function registerUser(input: unknown, client: Client = NOBODY) {
     storage_bytes: 0,
     // The language picked before signing up (the lng cookie), for the user's e-mails.
     locale: client.locale ?? null,
+    suspended_until: null,
+    banned_at: null,
+    sanction_reason: null,
+    profile_hidden_at: null,
+    profile_hidden_reason: null,
+    hidden_photo_path: null,
     // Confirmed by the link e-mailed below (verification.server.ts).
     email_verified_at: null,
     created_at: now,
@@ -105,6 +112,11 @@ export async function login(input: unknown, { ip }: Client = NOBODY) {
     throw new AppError(401, "invalid_credentials");
   }
   await limiters.loginByEmail.delete(email);
+  // Only someone who knows the password learns that the account is suspended, and until when.
+  if (user.banned_at) throw new AppError(403, "account_banned");
+  if (user.suspended_until && user.suspended_until > new Date().toISOString()) {
+    throw new AppError(403, "account_suspended", undefined, { until: new Date(user.suspended_until) });
+  }
   const session = await createSession(user.id);
   return { user, ...session };
 }
@@ -193,7 +205,11 @@ export async function findValidReset(token: string) {
     .executeTakeFirst();
 }
 
-/** Sets the new password, spends the token and ends every session of the user. */
+/**
+ * Sets the new password, spends the token and ends every session of the user. The link reached
+ * its owner at the account's address, so it confirms that address too (an operator made by
+ * operator:create sets a password this way and never sees the confirmation banner).
+ */
 export async function resetPassword(input: unknown) {
   const { token, password } = parseInput(resetPasswordSchema, input);
   const passwordHash = await hashPassword(password);
@@ -210,7 +226,11 @@ export async function resetPassword(input: unknown) {
     if (!reset) throw new AppError(422, "validation_failed", { token: "reset_invalid" });
     await trx
       .updateTable("users")
-      .set({ password_hash: passwordHash, updated_at: now })
+      .set({
+        password_hash: passwordHash,
+        email_verified_at: sql<string>`coalesce(email_verified_at, ${now})`,
+        updated_at: now,
+      })
       .where("id", "=", reset.user_id)
       .execute();
     await trx.deleteFrom("sessions").where("user_id", "=", reset.user_id).execute();

@@ -23,13 +23,20 @@ export async function createSession(userId: string) {
   return { token, expiresAt };
 }
 
+/**
+ * The user of a live session. A suspended or banned user has none: their sessions are deleted
+ * by the sanction, and the check here holds even for a session made in between.
+ */
 export async function findSessionUser(token: string): Promise<UserRow | null> {
+  const at = new Date().toISOString();
   const row = await db
     .selectFrom("sessions")
     .innerJoin("users", "users.id", "sessions.user_id")
     .selectAll("users")
     .where("sessions.id", "=", hashToken(token))
-    .where("sessions.expires_at", ">", new Date().toISOString())
+    .where("sessions.expires_at", ">", at)
+    .where("users.banned_at", "is", null)
+    .where((eb) => eb.or([eb("users.suspended_until", "is", null), eb("users.suspended_until", "<=", at)]))
     .executeTakeFirst();
   return row ?? null;
 }

@@ -56,6 +56,8 @@ import {
   type SavedAttachment,
 } from "../platform/uploads.server";
 import { checkFields } from "~/lib/schemas";
+import { toDisputeJson, type DisputeJson } from "./dispute-json";
+import { runDisputeReminders } from "./disputes.server";
 
 // The contract of an accepted application (README, "Contracts"):
 //
@@ -86,12 +88,14 @@ export type ContractAction =
   | "request_cancellation"
   | "accept_cancellation"
   | "decline_cancellation"
-  | "fund";
+  | "fund"
+  | "open_dispute"
+  | "add_dispute_statement";
 
 const ACTIVE = ["in_progress", "delivered"] as const;
 const DAY_MS = 86_400_000;
 
-type ContractState = Pick<ContractRow, "status" | "deliveries_count" | "cancel_requested_by"> & {
+type ContractState = Pick<ContractRow, "status" | "deliveries_count" | "cancel_requested_by" | "disputed_at"> & {
   payments: ContractRow["payments"];
   /** The milestone being worked on (none once the contract has ended). */
   milestone?: Pick<MilestoneRow, "status" | "deliveries_count"> | null;
@@ -110,9 +114,12 @@ const isActive = (c: Pick<ContractState, "status">) => (ACTIVE as readonly strin
 const answersRequest = (c: ContractState, party: ContractParty) =>
   c.cancel_requested_by !== null && c.cancel_requested_by !== party;
 
-/** A move open in this state, or 409. */
+/** No move while a dispute is open: an operator decides (disputes.server.ts). */
+const notDisputed = [(c: ContractState) => c.disputed_at === null, 409, "contract_disputed"] as const;
+
+/** A move open in this state (and no dispute open), or 409. */
 const when = (test: (c: ContractState, party: ContractParty) => boolean) =>
-  ({ checks: [[test, 409, "contract_action_unavailable"]] }) as const;
+  ({ checks: [notDisputed, [test, 409, "contract_action_unavailable"]] }) as const;
 
 /** Who may do what, and when (docs/product.md §3); a move by the wrong side is 403. */
 const CONTRACT = stateMachine<ContractAction, ContractState, ContractParty>(
@@ -133,9 +140,20 @@ const CONTRACT = stateMachine<ContractAction, ContractState, ContractParty>(
         (c) => c.payments === "escrow" && c.status === "in_progress" && c.milestone?.status === "awaiting_funding",
       ),
     },
+    // Either side, while the work is in progress or delivered (a refused cancellation included).
+    open_dispute: when((c) => isActive(c)),
+    // While it is open, both sides add statements and files.
+    add_dispute_statement: {
+      checks: [[(c) => isActive(c) && c.disputed_at !== null, 409, "dispute_not_open"]],
+    },
   },
   { wrongSide: [403, "forbidden_role"] },
 );
+
+/** Refuses a move the rules do not allow the party now (403 wrong side, 409 wrong state). */
+export function assertContractMove(action: ContractAction, row: ContractState, party: ContractParty) {
+  CONTRACT.assert(action, row, party);
+}
 
 /** The moves open to the user on the contract right now; pages show only these. */
 export function allowedContractActions(
@@ -191,6 +209,8 @@ export type ContractJson = {
   ended_at: string | null;
   ended_by: ContractRow["ended_by"];
   end_reason: string | null;
+  /** A dispute is open: the contract waits for an operator's decision. */
+  disputed: boolean;
   created_at: string;
   updated_at: string;
   /** How it is paid: 'escrow' (funded milestones held by the platform) or 'off' (agreed between the two). */
@@ -202,6 +222,8 @@ export type ContractJson = {
 export type ContractDetailJson = ContractJson & {
   events: ContractEventJson[];
   allowed_actions: ContractAction[];
+  /** The contract's dispute, open or decided (null: none). */
+  dispute: DisputeJson | null;
   milestones: MilestoneJson[];
 };
 
@@ -245,6 +267,7 @@ function toContractJson(row: Row, at = now()): ContractJson {
     ended_at: row.ended_at,
     ended_by: row.ended_by,
     end_reason: row.end_reason,
+    disputed: row.disputed_at !== null,
     created_at: row.created_at,
     updated_at: row.updated_at,
     payments: row.payments,
@@ -264,7 +287,7 @@ function toFileJson(file: ContractFileRow): ContractFileJson {
   };
 }
 
-function toEventJson(event: ContractEventRow, files: ContractFileRow[]): ContractEventJson {
+export function toEventJson(event: ContractEventRow, files: ContractFileRow[]): ContractEventJson {
   return {
     id: event.id,
     seq: event.seq,
@@ -284,10 +307,10 @@ function findForParticipant(user: Pick<UserRow, "id">, id: string) {
   return asParty(user, id, (id) => baseSelect(db).where("contracts.id", "=", id).executeTakeFirst());
 }
 
-/** The contract with its timeline (oldest first, files included) and the moves open now. */
-export async function getContract(user: UserRow, id: string): Promise<ContractDetailJson> {
-  const { row } = await findForParticipant(user, id);
-  const [events, files, milestones] = await Promise.all([
+/** The contract's timeline (oldest first, files included), its dispute if any, and its milestones. */
+async function timelineOf(row: Row) {
+  const id = row.id;
+  const [events, files, dispute, milestones] = await Promise.all([
     db.selectFrom("contract_events").selectAll().where("contract_id", "=", id).orderBy("seq", "asc").execute(),
     db
       .selectFrom("contract_files")
@@ -296,21 +319,42 @@ export async function getContract(user: UserRow, id: string): Promise<ContractDe
       .orderBy("created_at")
       .orderBy("id")
       .execute(),
+    db.selectFrom("disputes").selectAll().where("contract_id", "=", id).executeTakeFirst(),
     milestonesOf(row),
   ]);
+  return {
+    events: events.map((e) => toEventJson(e, files)),
+    dispute: dispute ? toDisputeJson(dispute) : null,
+    milestones,
+  };
+}
+
+/** The contract with its timeline (oldest first, files included) and the moves open now. */
+export async function getContract(user: UserRow, id: string): Promise<ContractDetailJson> {
+  const { row } = await findForParticipant(user, id);
   const contract = toContractJson(row);
-  const current = milestones.find((m) => ["awaiting_funding", "funded", "delivered"].includes(m.status)) ?? null;
+  const timeline = await timelineOf(row);
+  const current =
+    timeline.milestones.find((m) => ["awaiting_funding", "funded", "delivered"].includes(m.status)) ?? null;
   return {
     ...contract,
-    events: events.map((e) => toEventJson(e, files)),
+    ...timeline,
     allowed_actions: allowedContractActions(user, {
       ...row,
       milestone: current,
       merchant: contract.merchant,
       freelancer: contract.freelancer,
     }),
-    milestones,
   };
+}
+
+export type ContractRecordJson = Omit<ContractDetailJson, "allowed_actions">;
+
+/** The whole contract for the operator (a dispute's record): terms, timeline, files, dispute. */
+export async function getContractRecord(id: string): Promise<ContractRecordJson> {
+  const row = await baseSelect(db).where("contracts.id", "=", id).executeTakeFirst();
+  if (!row) throw new AppError(404, "not_found");
+  return { ...toContractJson(row), ...(await timelineOf(row)) };
 }
 
 export type ContractListJson = { data: ContractJson[]; meta: PageMeta; counts: Record<ContractRow["status"], number> };
@@ -345,6 +389,11 @@ export async function listContracts(user: UserRow, query: unknown): Promise<Cont
 /** A file of a contract, for its two sides only (404 for anyone else and for unknown files). */
 export async function getContractFile(user: UserRow, contractId: string, fileId: string) {
   await findForParticipant(user, contractId);
+  return readContractFile(contractId, fileId);
+}
+
+/** A file of a contract, whoever asks: callers check who may read it (its sides, an operator). */
+export async function readContractFile(contractId: string, fileId: string) {
   assertId(fileId);
   const file = await db
     .selectFrom("contract_files")
@@ -389,7 +438,7 @@ async function workOf(trx: Kysely<Database>, row: ContractRow): Promise<Work> {
 const stateOf = (row: ContractRow, work: Work): ContractState => ({ ...row, milestone: work.milestone ?? null });
 
 /** Adds the next event to the contract's timeline; `events_count` is the contract's new count. */
-async function addEvent(
+export async function addEvent(
   trx: Kysely<Database>,
   contractId: string,
   seq: number,
@@ -426,6 +475,7 @@ async function move(
       .where("status", "=", row.status)
       .where("deliveries_count", "=", row.deliveries_count)
       .where("cancel_requested_by", row.cancel_requested_by === null ? "is" : "=", row.cancel_requested_by)
+      .where("disputed_at", "is", null)
       .returning("events_count")
       .executeTakeFirst();
     if (!updated) throw new AppError(409, "contract_changed");
@@ -451,7 +501,7 @@ async function move(
   });
 }
 
-const ended = (by: ContractRow["ended_by"], at: string, reason: string | null = null) => ({
+export const ended = (by: ContractRow["ended_by"], at: string, reason: string | null = null) => ({
   ended_at: at,
   ended_by: by,
   end_reason: reason,
@@ -629,7 +679,12 @@ export type ScheduleResult = { completed: number; reminded: number; overdue: num
  */
 export async function runContractSchedule(at = new Date()): Promise<ScheduleResult> {
   const stamp = at.toISOString();
-  const delivered = (eb: ContractsWhere) => [eb("status", "=", "delivered"), eb("cancel_requested_by", "is", null)];
+  // A contract under dispute waits for the operator: no automatic completion, reminder or overdue mark.
+  const delivered = (eb: ContractsWhere) => [
+    eb("status", "=", "delivered"),
+    eb("cancel_requested_by", "is", null),
+    eb("disputed_at", "is", null),
+  ];
 
   const completed = await autoApprove((eb) => eb.and([...delivered(eb), eb("review_due_at", "<=", stamp)]), stamp);
 
@@ -647,7 +702,13 @@ export async function runContractSchedule(at = new Date()): Promise<ScheduleResu
   );
 
   const overdue = await eachOnce(
-    (eb) => eb.and([eb("status", "=", "in_progress"), eb("due_at", "<", stamp), eb("overdue_at", "is", null)]),
+    (eb) =>
+      eb.and([
+        eb("status", "=", "in_progress"),
+        eb("due_at", "<", stamp),
+        eb("overdue_at", "is", null),
+        eb("disputed_at", "is", null),
+      ]),
     { overdue_at: stamp, events_count: sql<number>`events_count + 1` },
     async (trx, row) => {
       await addEvent(trx, row.id, row.events_count, {
@@ -755,6 +816,7 @@ export function startContractSchedule(interval: number) {
     "[contracts] schedule failed",
     async () => {
       await runContractSchedule();
+      await runDisputeReminders();
       await publishDueReviews();
     },
     { firstAfter: Math.min(interval, 5_000) },

@@ -336,6 +336,9 @@ export async function applyToOpportunity(freelancer: UserRow, uuid: string, inpu
         .selectFrom("opportunities")
         .select(["id", "merchant_id", "status"])
         .where("uuid", "=", uuid)
+        // Hidden by an operator, or waiting for one: nobody but its owner sees it.
+        .where("hidden_at", "is", null)
+        .where("held_at", "is", null)
         .executeTakeFirst();
       if (!opportunity) throw new AppError(404, "not_found");
       const existing = await trx

@@ -121,7 +121,7 @@ export async function inviteFreelancer(merchant: UserRow, uuid: string, input: u
   const [opportunity, freelancer] = await Promise.all([
     db
       .selectFrom("opportunities")
-      .select(["id", "status"])
+      .select(["id", "status", "hidden_at", "held_at"])
       .where("uuid", "=", uuid)
       .where("merchant_id", "=", merchant.id)
       .executeTakeFirst(),
@@ -134,7 +134,10 @@ export async function inviteFreelancer(merchant: UserRow, uuid: string, input: u
   ]);
   if (!opportunity) throw new AppError(404, "not_found");
   if (!freelancer) throw new AppError(422, "invite_failed", { freelancer_id: "invite_freelancer_invalid" });
-  if (opportunity.status !== "open") throw new AppError(409, "invite_opportunity_not_open");
+  // Hidden by an operator or waiting for one, it cannot be shown to the freelancer either.
+  if (opportunity.status !== "open" || opportunity.hidden_at !== null || opportunity.held_at !== null) {
+    throw new AppError(409, "invite_opportunity_not_open");
+  }
   await consumeWrite(merchant.id);
   await consume(limiters.inviteByMerchant, merchant.id, "invite_rate_limited");
   const id = randomUUID();
@@ -169,7 +172,9 @@ export async function inviteFreelancer(merchant: UserRow, uuid: string, input: u
               sql.val(at).as("updated_at"),
             ])
             .where("opportunities.id", "=", opportunity.id)
-            .where("opportunities.status", "=", "open"),
+            .where("opportunities.status", "=", "open")
+            .where("opportunities.hidden_at", "is", null)
+            .where("opportunities.held_at", "is", null),
         )
         .executeTakeFirst();
       if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) throw new AppError(409, "invite_opportunity_not_open");
@@ -197,15 +202,20 @@ export async function listInvitations(
   query: unknown,
 ): Promise<{ data: InvitationJson[]; meta: PageMeta }> {
   const { page, per_page } = parseInput(pageQuerySchema, query);
-  const mine = user.account_type === "freelancer" ? ("i.freelancer_id" as const) : ("i.merchant_id" as const);
+  const freelancer = user.account_type === "freelancer";
+  const mine = freelancer ? ("i.freelancer_id" as const) : ("i.merchant_id" as const);
   const [{ total }, rows] = await Promise.all([
     db
       .selectFrom("invitations as i")
+      .innerJoin("opportunities as o", "o.id", "i.opportunity_id")
       .select((eb) => eb.fn.countAll<number>().as("total"))
       .where(mine, "=", user.id)
+      // A freelancer no longer sees an invitation to an opportunity an operator hid.
+      .$if(freelancer, (qb) => qb.where("o.hidden_at", "is", null))
       .executeTakeFirstOrThrow(),
     invitationRows()
       .where(mine, "=", user.id)
+      .$if(freelancer, (qb) => qb.where("o.hidden_at", "is", null))
       .orderBy("i.created_at", "desc")
       .orderBy("i.id", "desc")
       .limit(per_page)
@@ -254,6 +264,8 @@ export async function openOpportunitiesOf(merchant: UserRow) {
     .select(["uuid", "title"])
     .where("merchant_id", "=", merchant.id)
     .where("status", "=", "open")
+    .where("hidden_at", "is", null)
+    .where("held_at", "is", null)
     .orderBy("created_at", "desc")
     .limit(100)
     .execute();

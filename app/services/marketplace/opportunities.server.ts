@@ -22,6 +22,7 @@ import { UUID, assertId, now, offsetOf, pageMeta, type PageMeta } from "../platf
 import { notify } from "../messaging/notifications.server";
 import { ratingOf, type Rating } from "../reputation/reviews.server";
 import { displayNameOf, parseTags, photoUrl } from "../accounts/users.server";
+import { holdsNewOpportunity } from "../operator/premoderation.server";
 
 export type { PageMeta } from "../platform/records.server";
 
@@ -41,10 +42,14 @@ export type OpportunityJson = {
   city: string | null;
   vacancies: number;
   status: OpportunityRow["status"];
+  /** Closed by the operator's sanction of its owner ('suspended'), not by the owner. */
+  closed_reason: OpportunityRow["closed_reason"];
   applications_count: number;
   accepted_count: number;
   created_at: string;
   updated_at: string;
+  /** Owner only: hidden by an operator (and why), or waiting for one (pre-moderation). */
+  moderation?: { hidden: boolean; hidden_reason: string | null; held: boolean };
   /** Owner only: applications waiting for the merchant's answer. */
   awaiting_count?: number;
   /** Freelancers only: their own application to it, if any. */
@@ -160,6 +165,10 @@ const OPPORTUNITY_COLUMNS = [
   "opportunities.status",
   "opportunities.applications_count",
   "opportunities.accepted_count",
+  "opportunities.hidden_at",
+  "opportunities.hidden_reason",
+  "opportunities.held_at",
+  "opportunities.closed_reason",
   "opportunities.created_at",
   "opportunities.updated_at",
 ] as const;
@@ -214,6 +223,7 @@ export function toOpportunityJson(row: Row, viewer: UserRow): OpportunityJson {
     city: row.city,
     vacancies: row.vacancies,
     status: row.status,
+    closed_reason: row.closed_reason,
     applications_count: row.applications_count,
     accepted_count: row.accepted_count,
     created_at: row.created_at,
@@ -222,6 +232,7 @@ export function toOpportunityJson(row: Row, viewer: UserRow): OpportunityJson {
   };
   if (viewer.account_type === "merchant" && viewer.id === row.merchant_id) {
     json.awaiting_count = Number(row.awaiting_count ?? 0);
+    json.moderation = { hidden: row.hidden_at !== null, hidden_reason: row.hidden_reason, held: row.held_at !== null };
   }
   if (viewer.account_type === "freelancer") {
     json.my_application = row.my_application_id
@@ -231,9 +242,13 @@ export function toOpportunityJson(row: Row, viewer: UserRow): OpportunityJson {
   return json;
 }
 
-/** Who may see an opportunity: its owner; freelancers when it is open or they applied to it. */
+/**
+ * Who may see an opportunity: its owner; freelancers when it is open or they applied to it, and
+ * neither hidden by an operator nor waiting for one.
+ */
 function canSee(row: Row, viewer: UserRow) {
   if (viewer.account_type === "merchant") return row.merchant_id === viewer.id;
+  if (row.hidden_at !== null || row.held_at !== null) return false;
   return row.status === "open" || Boolean(row.my_application_id);
 }
 
@@ -289,6 +304,8 @@ function applyFilters(qb: ListBuilder, viewer: UserRow, q: OpportunityQuery, tex
     query = query.where("opportunities.merchant_id", "=", viewer.id);
     if (q.status) query = query.where("opportunities.status", "=", q.status);
   } else {
+    // Hidden by an operator, or waiting for one: only their owner sees them.
+    query = query.where("opportunities.hidden_at", "is", null).where("opportunities.held_at", "is", null);
     const appliedTo = (eb: ExpressionBuilder<Database, "opportunities">) =>
       eb(
         "opportunities.id",
@@ -425,6 +442,8 @@ export async function createOpportunity(merchant: UserRow, input: unknown): Prom
   const data = parseInput(opportunityInputSchema, input);
   const timestamp = now();
   const uuid = randomUUID();
+  // Pre-moderation: a young account's opportunity waits for an operator (premoderation.server.ts).
+  const held = await holdsNewOpportunity(db, merchant, timestamp);
   await db
     .insertInto("opportunities")
     .values({
@@ -446,6 +465,7 @@ export async function createOpportunity(merchant: UserRow, input: unknown): Prom
       status: "open",
       applications_count: 0,
       accepted_count: 0,
+      held_at: held ? timestamp : null,
       created_at: timestamp,
       updated_at: timestamp,
     })
@@ -615,7 +635,7 @@ export async function reopenOpportunity(merchant: UserRow, uuid: string): Promis
   await ownerMove(merchant, uuid, "reopen", async (trx, current) => {
     const reopened = await trx
       .updateTable("opportunities")
-      .set({ status: "open", updated_at: now() })
+      .set({ status: "open", closed_reason: null, updated_at: now() })
       .where("id", "=", current.id)
       .where("status", "=", "closed")
       .where(sql<boolean>`accepted_count < vacancies`)

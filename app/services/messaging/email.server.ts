@@ -4,6 +4,7 @@ import { z } from "zod";
 import { config } from "~/config.server";
 import { EMAIL_KINDS, MESSAGE_EMAIL_MINUTES, isEmailKind, type EmailKindName } from "~/lib/email-kinds";
 import { supportedLngs, type Lng } from "~/lib/i18n";
+import type { ModerationDetail } from "~/lib/moderation";
 import { db, transaction } from "../../../db";
 import type { Database, EmailKind, UserRow } from "../../../db/schema";
 import { AppError, parseInput } from "../platform/errors.server";
@@ -26,6 +27,7 @@ export type EmailInput = {
   kind: EmailKind;
   application_id: string | null;
   opportunity_id: number | null;
+  detail?: ModerationDetail | null;
 };
 
 /** The recipients (user:kind) among `list` who turned their kind off. */
@@ -54,6 +56,7 @@ export async function queueEmails(trx: Kysely<Database>, list: EmailInput[], at 
       kind: e.kind,
       application_id: e.application_id,
       opportunity_id: e.opportunity_id,
+      detail: e.detail ? JSON.stringify(e.detail) : null,
       items: 1,
       status: "pending" as const,
       attempts: 0,
@@ -77,7 +80,7 @@ export async function queueMessageEmail(
   input: { user_id: string; application_id: string; opportunity_id: number },
   at = now(),
 ) {
-  const email: EmailInput = { ...input, kind: "message_received" };
+  const email = { ...input, kind: "message_received" as const };
   if ((await optedOut(trx, [email])).size) return;
   const same = trx
     .selectFrom("outbox")

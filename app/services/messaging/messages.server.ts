@@ -33,7 +33,11 @@ export type MessageJson = {
   id: string;
   seq: number;
   author: ContractParty;
+  /** Empty when hidden by an operator (its files are left out too). */
   body: string;
+  hidden: boolean;
+  /** Why it was hidden, for its author only. */
+  hidden_reason: string | null;
   created_at: string;
   files: MessageFileJson[];
 };
@@ -91,15 +95,18 @@ async function access(
 const fileUrl = (applicationId: string, fileId: string) =>
   `/api/applications/${applicationId}/messages/files/${fileId}`;
 
-function toMessageJson(message: MessageRow, files: MessageFileRow[]): MessageJson {
+function toMessageJson(message: MessageRow, files: MessageFileRow[], viewer: ContractParty): MessageJson {
+  const hidden = message.hidden_at !== null;
   return {
     id: message.id,
     seq: message.seq,
     author: message.author,
-    body: message.body,
+    body: hidden ? "" : message.body,
+    hidden,
+    hidden_reason: hidden && viewer === message.author ? message.hidden_reason : null,
     created_at: message.created_at,
     files: files
-      .filter((f) => f.message_id === message.id)
+      .filter((f) => !hidden && f.message_id === message.id)
       .map((f) => ({
         id: f.id,
         name: f.original_name,
@@ -130,10 +137,15 @@ export async function listMessages(user: UserRow, applicationId: string): Promis
       .executeTakeFirst(),
   ]);
   const lastRead = read?.last_read_seq ?? 0;
-  const unread = messages.filter((m) => m.seq > lastRead && m.author !== party).length;
+  const unread = messages.filter((m) => m.seq > lastRead && m.author !== party && m.hidden_at === null).length;
   const last = messages.at(-1)?.seq ?? 0;
   if (last > lastRead) await markRead(user.id, applicationId, last);
-  return { data: messages.map((m) => toMessageJson(m, files)), open, closes_at: closesAt, unread_count: unread };
+  return {
+    data: messages.map((m) => toMessageJson(m, files, party)),
+    open,
+    closes_at: closesAt,
+    unread_count: unread,
+  };
 }
 
 /** Moves the user's read mark forward to `seq`, never back (two tabs may race). */
@@ -201,6 +213,8 @@ export async function sendMessage(
         seq,
         author: party,
         body,
+        hidden_at: null,
+        hidden_reason: null,
         created_at: at,
       };
       await trx.insertInto("messages").values(message).execute();
@@ -231,7 +245,7 @@ export async function sendMessage(
         { user_id: otherId, application_id: applicationId, opportunity_id: opportunityId },
         at,
       );
-      return toMessageJson(message, fileRows);
+      return toMessageJson(message, fileRows, party);
     });
   } catch (error) {
     await Promise.all(saved.map((f) => deleteAttachment(f.stored_name)));
@@ -252,7 +266,7 @@ export async function unreadMessages(
   const unread = (side: "freelancer_id" | "merchant_id", author: ContractParty) => sql`
     SELECT c.application_id, count(*) AS n FROM conversations c
     LEFT JOIN conversation_reads r ON r.application_id = c.application_id AND r.user_id = ${user.id}
-    JOIN messages m ON m.application_id = c.application_id AND m.author = ${author} AND m.seq > coalesce(r.last_read_seq, 0)
+    JOIN messages m ON m.application_id = c.application_id AND m.author = ${author} AND m.seq > coalesce(r.last_read_seq, 0) AND m.hidden_at IS NULL
     WHERE c.${sql.ref(side)} = ${user.id} AND c.messages_count > coalesce(r.last_read_seq, 0) AND c.application_id != ${except}
     GROUP BY c.application_id`;
   const { rows } = await sql<{ application_id: string; n: number }>`
@@ -267,9 +281,12 @@ export async function getMessageFile(user: UserRow, applicationId: string, fileI
   assertId(fileId);
   const file = await db
     .selectFrom("message_files")
-    .selectAll()
-    .where("id", "=", fileId)
-    .where("application_id", "=", applicationId)
+    .innerJoin("messages", "messages.id", "message_files.message_id")
+    .selectAll("message_files")
+    .where("message_files.id", "=", fileId)
+    .where("message_files.application_id", "=", applicationId)
+    // A hidden message's files are hidden with it.
+    .where("messages.hidden_at", "is", null)
     .executeTakeFirst();
   const stored = file ? await readAttachment(file.stored_name) : null;
   if (!file || !stored) throw new AppError(404, "not_found");

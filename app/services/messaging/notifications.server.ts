@@ -8,6 +8,7 @@ import { queueEmails } from "./email.server";
 import { parseInput } from "../platform/errors.server";
 import { now, offsetOf, pageMeta, type PageMeta } from "../platform/records.server";
 import { displayNameOf, photoUrl } from "../accounts/users.server";
+import { parseDetail, type ModerationDetail } from "~/lib/moderation";
 import type { Party, Sides } from "../platform/participants.server";
 
 export type NotificationInput = {
@@ -15,6 +16,8 @@ export type NotificationInput = {
   kind: NotificationKind;
   application_id: string | null;
   opportunity_id: number | null;
+  /** Notices of moderation: what, why and until when (shown in the notification and its e-mail). */
+  detail?: ModerationDetail | null;
 };
 
 export type NotificationJson = {
@@ -25,6 +28,8 @@ export type NotificationJson = {
   opportunity_title: string | null;
   /** The other party of the application: who acted. */
   actor: { id: string; display_name: string | null; photo_url: string | null } | null;
+  /** Notices of moderation: what, why and until when. */
+  detail: ModerationDetail | null;
   created_at: string;
   read_at: string | null;
 };
@@ -51,6 +56,7 @@ export async function notify(trx: Kysely<Database>, input: NotificationInput | N
           kind: n.kind,
           application_id: n.application_id,
           opportunity_id: n.opportunity_id,
+          detail: n.detail ? JSON.stringify(n.detail) : null,
           created_at: createdAt,
           read_at: null,
         })),
@@ -115,6 +121,7 @@ export async function listNotifications(
         "notifications.application_id",
         "notifications.created_at",
         "notifications.read_at",
+        "notifications.detail",
         "o.uuid as opportunity_uuid",
         "o.title as opportunity_title",
         "actor.id as actor_id",
@@ -146,6 +153,7 @@ export async function listNotifications(
             photo_url: photoUrl(r.actor_photo_path ?? null),
           }
         : null,
+      detail: parseDetail(r.detail),
       created_at: r.created_at,
       read_at: r.read_at,
     })),

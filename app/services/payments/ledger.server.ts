@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { sql, type Kysely } from "kysely";
 import { db } from "../../../db";
-import type { Database, LedgerKind, LedgerTransactionsTable } from "../../../db/schema";
+import type { Database, LedgerKind, LedgerTransactionsTable, UserRow } from "../../../db/schema";
 
 // The ledger (docs/payments.md): every movement of money is one transaction of signed entries in
 // integer centavos that sum to zero (double entry). What enters an account is positive. Accounts:
@@ -120,7 +120,7 @@ export type Balances = {
  * entries: the user's own accounts (one index range on ledger_entries_user), and what is held in
  * escrow on the milestones of the user's contracts.
  */
-export async function balancesOf(user: { id: string; account_type: "merchant" | "freelancer" }): Promise<Balances> {
+export async function balancesOf(user: Pick<UserRow, "id" | "account_type">): Promise<Balances> {
   const side = user.account_type === "merchant" ? "c.merchant_id" : "c.freelancer_id";
   const [own, held] = await Promise.all([
     db

@@ -1,10 +1,12 @@
 import i18next, { type TFunction } from "i18next";
 import { fallbackLng, i18nOptions as sharedOptions, supportedLngs, type Lng } from "~/lib/i18n";
 import enAccount from "../../../public/locales/en/account.json";
+import enAdmin from "../../../public/locales/en/admin.json";
 import enCommon from "../../../public/locales/en/common.json";
 import enMarket from "../../../public/locales/en/market.json";
 import enMessages from "../../../public/locales/en/messages.json";
 import ptAccount from "../../../public/locales/pt-BR/account.json";
+import ptAdmin from "../../../public/locales/pt-BR/admin.json";
 import ptCommon from "../../../public/locales/pt-BR/common.json";
 import ptMarket from "../../../public/locales/pt-BR/market.json";
 import ptMessages from "../../../public/locales/pt-BR/messages.json";
@@ -16,8 +18,8 @@ import ptMessages from "../../../public/locales/pt-BR/messages.json";
 export const i18nOptions = {
   ...sharedOptions,
   resources: {
-    "pt-BR": { common: ptCommon, messages: ptMessages, market: ptMarket, account: ptAccount },
-    en: { common: enCommon, messages: enMessages, market: enMarket, account: enAccount },
+    "pt-BR": { common: ptCommon, messages: ptMessages, market: ptMarket, account: ptAccount, admin: ptAdmin },
+    en: { common: enCommon, messages: enMessages, market: enMarket, account: enAccount, admin: enAdmin },
   },
 };
 

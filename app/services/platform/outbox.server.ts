@@ -9,6 +9,8 @@ import { emailLocale, fixedT } from "./i18n.server";
 import { every } from "./jobs.server";
 import { sendMail, type Mail, type SendMail } from "./mail.server";
 import { displayNameOf } from "../accounts/users.server";
+import { formatDateTime } from "~/lib/format";
+import { isModerationKind, moderationPath, parseDetail } from "~/lib/moderation";
 
 // The drain of the e-mail outbox (README, "E-mail"). Every server process runs it every
 // OUTBOX_SECONDS (startOutbox). A drain first claims a few due rows with one conditional UPDATE
@@ -137,7 +139,13 @@ export async function drainOutbox(options: { at?: Date; send?: SendMail; limit?:
 }
 
 /** Where an e-mail leads: the invitations, the contract, the conversation or the application. */
-function pathOf(row: Pick<OutboxRow, "kind" | "application_id">) {
+function pathOf(row: Pick<OutboxRow, "kind" | "application_id" | "detail">, opportunityUuid: string | null) {
+  if (isModerationKind(row.kind)) {
+    return moderationPath(row.kind, parseDetail(row.detail), {
+      application_id: row.application_id,
+      opportunity_uuid: opportunityUuid,
+    });
+  }
   if (row.kind === "invitation_received") return "/invitations";
   if (row.kind.startsWith("payout_")) return "/financeiro";
   if (row.kind.startsWith("milestone_") && row.application_id) return `/contracts/${row.application_id}`;
@@ -176,6 +184,7 @@ async function compose(row: OutboxRow): Promise<Mail | null> {
           .innerJoin("users as f", "f.id", "a.freelancer_id")
           .select([
             "o.title",
+            "o.uuid",
             "o.merchant_id",
             "a.freelancer_id",
             "m.display_name as merchant_display_name",
@@ -187,11 +196,12 @@ async function compose(row: OutboxRow): Promise<Mail | null> {
           .executeTakeFirst()
       : undefined,
     !row.application_id && row.opportunity_id
-      ? db.selectFrom("opportunities").select("title").where("id", "=", row.opportunity_id).executeTakeFirst()
+      ? db.selectFrom("opportunities").select(["title", "uuid"]).where("id", "=", row.opportunity_id).executeTakeFirst()
       : undefined,
   ]);
   if (!user || off) return null;
-  const t = fixedT(emailLocale(user.locale), "market");
+  const lng = emailLocale(user.locale);
+  const t = fixedT(lng, "market");
   const title = application?.title ?? opportunity?.title ?? "";
   // The other side of the application: who acted.
   let party: ContractParty | null = null;
@@ -211,9 +221,16 @@ async function compose(row: OutboxRow): Promise<Mail | null> {
     if (unread === 0) return null;
     event = t("email.messages", { count: unread, name, title });
   } else {
-    event = t(`notifications.kinds.${row.kind}`, { name, title });
+    const detail = parseDetail(row.detail);
+    event = t(`notifications.kinds.${row.kind}`, {
+      name,
+      title,
+      what: detail?.what ? t(`moderation.what.${detail.what}`, { title }) : "",
+      reason: detail?.reason ?? "",
+      until: detail?.until ? formatDateTime(detail.until, lng) : "",
+    });
   }
-  const link = `${config.APP_URL}${pathOf(row)}`;
+  const link = `${config.APP_URL}${pathOf(row, application?.uuid ?? opportunity?.uuid ?? null)}`;
   const unsubscribe = unsubscribeUrl(user.id, row.kind);
   const text = [
     t("email.greeting", { name: displayNameOf(user) }),
@@ -238,13 +255,14 @@ async function compose(row: OutboxRow): Promise<Mail | null> {
   };
 }
 
-/** Messages of `author` in the conversation that `userId` has not read yet. */
+/** Messages of `author` in the conversation that `userId` has not read yet (hidden ones aside). */
 async function unreadFrom(applicationId: string, userId: string, author: ContractParty) {
   const row = await db
     .selectFrom("messages")
     .select((eb) => eb.fn.countAll<number>().as("n"))
     .where("application_id", "=", applicationId)
     .where("author", "=", author)
+    .where("hidden_at", "is", null)
     .where(
       "seq",
       ">",

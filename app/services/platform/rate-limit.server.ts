@@ -5,6 +5,7 @@ import {
   type RateLimiterStoreAbstract,
 } from "rate-limiter-flexible";
 import { config } from "~/config.server";
+import { REPORTS_PER_HOUR } from "~/lib/moderation";
 import { sql } from "kysely";
 import { db, openConnection, postgresPool } from "../../../db";
 import { AppError } from "./errors.server";
@@ -41,6 +42,8 @@ export const limiters = {
   verifyResendByUser: limiter("verify_resend", 3, 60 * 60),
   /** Invitations sent per merchant: enough to reach out, too few to spam the directory. */
   inviteByMerchant: limiter("invite_merchant", 30, 60 * 60),
+  /** Reports per user: enough to flag what one meets, too few to flood the operators' queue. */
+  reportByUser: limiter("report_user", REPORTS_PER_HOUR, 60 * 60),
   /** Writes per signed-in user: generous for people, a ceiling for runaway scripts. */
   writeByUser: limiter("write_user", WRITES_PER_MINUTE, 60),
 };

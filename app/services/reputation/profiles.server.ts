@@ -3,9 +3,9 @@ import { z } from "zod";
 import { DIRECTORY_SORTS, foldKey, queryWords } from "~/lib/directory";
 import { DEFAULT_PER_PAGE, MAX_PER_PAGE } from "~/lib/market-constants";
 import { db } from "../../../db";
-import type { UserRow } from "../../../db/schema";
+import type { MarketRole, UserRow } from "../../../db/schema";
 import { AppError, parseInput } from "../platform/errors.server";
-import { assertId, offsetOf, pageMeta, type PageMeta } from "../platform/records.server";
+import { assertId, now, offsetOf, pageMeta, type PageMeta } from "../platform/records.server";
 import { ratingOf, type Rating } from "./reviews.server";
 import { listPortfolio, type PortfolioItemJson } from "./portfolio.server";
 import { displayNameOf, parseTags, photoUrl } from "../accounts/users.server";
@@ -15,7 +15,7 @@ import { displayNameOf, parseTags, photoUrl } from "../accounts/users.server";
 
 export type PublicProfileJson = {
   id: string;
-  account_type: UserRow["account_type"];
+  account_type: MarketRole;
   name: string;
   full_name: string;
   display_name: string | null;
@@ -29,6 +29,8 @@ export type PublicProfileJson = {
   rating: Rating;
   /** Contracts completed on either side. */
   completed_contracts: number;
+  /** Hidden by an operator (only its owner still reads it). */
+  hidden: boolean;
 };
 
 type ProfileColumns = Pick<
@@ -45,6 +47,7 @@ type ProfileColumns = Pick<
   | "created_at"
   | "rating_count"
   | "rating_sum"
+  | "profile_hidden_at"
 > & { completed_contracts: number | string | null };
 
 const PROFILE_COLUMNS = [
@@ -57,6 +60,7 @@ const PROFILE_COLUMNS = [
   "users.skills",
   "users.city",
   "users.remote",
+  "users.profile_hidden_at",
   "users.created_at",
   "users.rating_count",
   "users.rating_sum",
@@ -68,7 +72,8 @@ const completedContracts = sql<number>`(SELECT count(*) FROM contracts c WHERE c
 export function toPublicProfile(u: ProfileColumns): PublicProfileJson {
   return {
     id: u.id,
-    account_type: u.account_type,
+    // Profiles are read for one of the two sides only (the queries below say which).
+    account_type: u.account_type as MarketRole,
     name: displayNameOf(u)!,
     full_name: u.full_name,
     display_name: u.display_name,
@@ -80,16 +85,24 @@ export function toPublicProfile(u: ProfileColumns): PublicProfileJson {
     member_since: u.created_at,
     rating: ratingOf(u),
     completed_contracts: Number(u.completed_contracts ?? 0),
+    hidden: u.profile_hidden_at !== null,
   };
 }
 
+/** A profile an operator hid is seen by its owner only (404 for anyone else). */
+const hiddenFrom = (viewerId: string | undefined, id: string) => (qb: ProfileQuery) =>
+  viewerId === id ? qb : qb.where("users.profile_hidden_at", "is", null);
+type ProfileQuery = ReturnType<typeof profileQuery>;
+const profileQuery = () => db.selectFrom("users");
+
 export async function getFreelancerProfile(
   id: string,
+  viewerId?: string,
 ): Promise<PublicProfileJson & { portfolio: PortfolioItemJson[] }> {
   assertId(id, "profile_not_found");
   const [user, portfolio] = await Promise.all([
-    db
-      .selectFrom("users")
+    profileQuery()
+      .$call(hiddenFrom(viewerId, id))
       .select(PROFILE_COLUMNS)
       .select(completedContracts.as("completed_contracts"))
       .where("id", "=", id)
@@ -103,10 +116,11 @@ export async function getFreelancerProfile(
 
 export async function getMerchantProfile(
   id: string,
+  viewerId?: string,
 ): Promise<PublicProfileJson & { open_opportunities_count: number }> {
   assertId(id, "profile_not_found");
-  const user = await db
-    .selectFrom("users")
+  const user = await profileQuery()
+    .$call(hiddenFrom(viewerId, id))
     .select(PROFILE_COLUMNS)
     .select(completedContracts.as("completed_contracts"))
     .select((eb) =>
@@ -115,6 +129,8 @@ export async function getMerchantProfile(
         .select((o) => o.fn.countAll<number>().as("n"))
         .where("opportunities.merchant_id", "=", id)
         .where("opportunities.status", "=", "open")
+        .where("opportunities.hidden_at", "is", null)
+        .where("opportunities.held_at", "is", null)
         .as("open_opportunities_count"),
     )
     .where("id", "=", id)
@@ -181,9 +197,14 @@ export async function listFreelancers(query: unknown): Promise<{ data: PublicPro
   const words = q.q ? queryWords(q.q) : [];
   const skill = q.skill ? foldKey(q.skill) : "";
   const city = q.city ? foldKey(q.city) : "";
+  const at = now();
   const base = db
     .selectFrom("users")
     .where("users.account_type", "=", "freelancer")
+    // Profiles an operator hid, and people suspended or banned, are out of the directory.
+    .where("users.profile_hidden_at", "is", null)
+    .where("users.banned_at", "is", null)
+    .where((eb) => eb.or([eb("users.suspended_until", "is", null), eb("users.suspended_until", "<=", at)]))
     .$call((qb) =>
       words.reduce((b, w) => b.where(sql<boolean>`users.search_text LIKE ${`% ${likeLiteral(w)}%`} ESCAPE '\\'`), qb),
     )

@@ -44,6 +44,13 @@ export type ReviewJson = {
   comment: string;
   reply: string | null;
   replied_at: string | null;
+  /** Hidden by an operator: its comment is left out (and it leaves the subject's rating). */
+  hidden: boolean;
+  /** Why, for its author only. */
+  hidden_reason: string | null;
+  /** The reply hidden by an operator (its text left out); why, for the reply's author only. */
+  reply_hidden: boolean;
+  reply_hidden_reason: string | null;
   published: boolean;
   /** When it is published at the latest (the window's end), if it is not yet. */
   publish_due_at: string;
@@ -118,7 +125,10 @@ function reviewRows(database: Kysely<Database> = db) {
 
 type ReviewRow = Awaited<ReturnType<ReturnType<typeof reviewRows>["executeTakeFirstOrThrow"]>>;
 
-function toReviewJson(r: ReviewRow): ReviewJson {
+/** A review as `viewerId` may read it: hidden text is left out, and only its author learns why. */
+function toReviewJson(r: ReviewRow, viewerId: string | null = null): ReviewJson {
+  const hidden = r.hidden_at !== null;
+  const replyHidden = r.reply_hidden_at !== null;
   return {
     id: r.id,
     contract_id: r.contract_id,
@@ -130,9 +140,13 @@ function toReviewJson(r: ReviewRow): ReviewJson {
     },
     subject_id: r.subject_id,
     rating: r.rating,
-    comment: r.comment,
-    reply: r.reply,
+    comment: hidden ? "" : r.comment,
+    reply: replyHidden ? null : r.reply,
     replied_at: r.replied_at,
+    hidden,
+    hidden_reason: hidden && viewerId === r.author_id ? r.hidden_reason : null,
+    reply_hidden: replyHidden,
+    reply_hidden_reason: replyHidden && viewerId === r.subject_id ? r.reply_hidden_reason : null,
     published: r.published_at !== null,
     publish_due_at: r.publish_due_at,
     published_at: r.published_at,
@@ -174,8 +188,8 @@ function contractReviewsJson(
     eligible,
     closes_at,
     can_review: eligible && !mine && at < closes_at!,
-    mine: mine ? toReviewJson(mine) : null,
-    theirs: theirs?.published_at ? toReviewJson(theirs) : null,
+    mine: mine ? toReviewJson(mine, user.id) : null,
+    theirs: theirs?.published_at ? toReviewJson(theirs, user.id) : null,
     theirs_written: !!theirs,
     can_reply: !!theirs?.published_at && theirs.reply === null,
   };
@@ -257,7 +271,7 @@ export async function writeReview(user: UserRow, contractId: string, input: unkn
       });
     }),
   );
-  return toReviewJson(await reviewRows().where("r.id", "=", id).executeTakeFirstOrThrow());
+  return toReviewJson(await reviewRows().where("r.id", "=", id).executeTakeFirstOrThrow(), user.id);
 }
 
 /**
@@ -310,7 +324,7 @@ export async function replyToReview(user: UserRow, reviewId: string, input: unkn
   const row = await reviewRows().where("r.id", "=", reviewId).where("r.subject_id", "=", user.id).executeTakeFirst();
   if (!row?.published_at) throw new AppError(404, "not_found");
   if (Number(updated.numUpdatedRows) === 0) throw new AppError(409, "review_reply_exists");
-  return toReviewJson(row);
+  return toReviewJson(row, user.id);
 }
 
 export type UserReviewJson = ReviewJson & { opportunity_title: string };
@@ -330,6 +344,8 @@ export async function listUserReviews(
       .select("o.title as opportunity_title")
       .where("r.subject_id", "=", userId)
       .where("r.published_at", "is not", null)
+      // Hidden by an operator: out of the list, as out of the rating.
+      .where("r.hidden_at", "is", null)
       .orderBy("r.published_at", "desc")
       .orderBy("r.id", "desc")
       .limit(per_page)

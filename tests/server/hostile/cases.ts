@@ -296,6 +296,9 @@ export function authedEndpoints(w: World, p: Pool): { method: string; path: stri
     { method: "GET", path: "/api/portfolio", role: null },
     { method: "GET", path: "/api/notification-settings", role: null },
     { method: "POST", path: "/api/notification-settings", role: null, body: { kinds: { message_received: false } } },
+    { method: "POST", path: "/api/reports", role: null, body: { target_type: "profile", target_id: w.juliaId, reason: "spam" } },
+    { method: "POST", path: `/api/contracts/${w.seeded.accepted}/disputes`, role: null, body: { reason: "quality", statement: "Declaração válida" } },
+    { method: "POST", path: `/api/contracts/${w.seeded.accepted}/disputes/statements`, role: null, body: { statement: "Declaração válida" } },
     { method: "GET", path: `/api/contracts/${w.seeded.accepted}/charges`, role: null },
     { method: "POST", path: `/api/contracts/${w.seeded.accepted}/charges`, role: null },
     { method: "POST", path: `/api/contracts/${w.seeded.accepted}/milestones`, role: null, body: { milestones: [] } },
@@ -309,7 +312,95 @@ export function authedEndpoints(w: World, p: Pool): { method: string; path: stri
     { method: "POST", path: "/api/payout-account", role: "freelancer", body: { key_type: "evp", pix_key: "x", holder_name: "Nome", holder_document: "1" } },
     { method: "GET", path: "/api/payouts", role: null },
     { method: "POST", path: "/api/payouts", role: "freelancer" },
+    ...operatorEndpoints(w),
   ];
+}
+
+const NO_ID = "00000000-0000-4000-8000-000000000000";
+
+/** The console's API (/api/admin): a visitor gets 401, a merchant or a freelancer 404. */
+function operatorEndpoints(w: World): { method: string; path: string; role: null; body?: unknown }[] {
+  return [
+    { method: "GET", path: "/api/admin/audit", role: null },
+    { method: "GET", path: "/api/admin/metrics", role: null },
+    { method: "GET", path: "/api/admin/reports", role: null },
+    { method: "GET", path: `/api/admin/reports/profile/${w.juliaId}`, role: null },
+    { method: "POST", path: `/api/admin/reports/profile/${w.juliaId}/resolve`, role: null, body: { action: "dismiss" } },
+    { method: "POST", path: `/api/admin/content/profile/${w.juliaId}/restore`, role: null, body: { reason: "Motivo válido" } },
+    { method: "GET", path: "/api/admin/users", role: null },
+    { method: "GET", path: `/api/admin/users/${w.juliaId}`, role: null },
+    { method: "POST", path: `/api/admin/users/${w.juliaId}/sanctions`, role: null, body: { action: "ban", reason: "Motivo válido" } },
+    { method: "GET", path: "/api/admin/premoderation", role: null },
+    { method: "POST", path: `/api/admin/premoderation/${NO_ID}`, role: null, body: { decision: "approve" } },
+    { method: "GET", path: "/api/admin/settings", role: null },
+    { method: "POST", path: "/api/admin/settings", role: null, body: { premoderation_days: 30 } },
+    { method: "GET", path: "/api/admin/disputes", role: null },
+    { method: "GET", path: `/api/admin/disputes/${NO_ID}`, role: null },
+    { method: "POST", path: `/api/admin/disputes/${NO_ID}/decision`, role: null, body: { decision: "cancel", reason: "Motivo válido" } },
+  ];
+}
+
+/**
+ * The console with an operator's session: every filter of its lists refuses what it cannot use
+ * (422 naming the parameter; the pages drop it and still answer), and its moves on records that
+ * do not exist refuse hostile bodies without touching anything.
+ */
+export function operatorCases(w: World): Case[] {
+  const cases: Case[] = [];
+  const intValues = ["0", "-1", "1.5", "1e20", "abc", "١٢", "x".repeat(5000)];
+  const enumValues = ["xyz", "' OR 1=1 --", "OPEN", "<script>", "\u0000", "x".repeat(5000)];
+  const dates = ["2026-02-30", "24/11/2026", "' OR 1=1", "x".repeat(5000)];
+  const lists: { path: string; page: string; params: Record<string, string[]> }[] = [
+    {
+      path: "/api/admin/audit",
+      page: "/admin/audit",
+      params: {
+        action: enumValues,
+        actor: ["abc", "' OR 1=1 --", "00000000-0000-4000-8000-00000000000g"],
+        target_type: enumValues,
+        target_id: ["' OR 1=1 --", "<script>", "x".repeat(101)],
+        from: dates,
+        to: dates,
+        page: intValues,
+      },
+    },
+    { path: "/api/admin/reports", page: "/admin/reports", params: { type: enumValues, status: enumValues, age: enumValues, page: intValues } },
+    { path: "/api/admin/users", page: "/admin/users", params: { role: enumValues, status: enumValues, page: intValues } },
+    { path: "/api/admin/disputes", page: "/admin/disputes", params: { status: enumValues, page: intValues } },
+    { path: "/api/admin/premoderation", page: "/admin/premoderation", params: { page: intValues } },
+    { path: "/api/admin/metrics", page: "/admin", params: { days: ["7", "0", "-30", "30.0", "1e20", ...enumValues] } },
+  ];
+  for (const list of lists) {
+    for (const [param, values] of Object.entries(list.params)) {
+      for (const value of values) {
+        const query = new URLSearchParams({ [param]: value });
+        cases.push({ name: `console query ${param}=${value.slice(0, 30)}`, method: "GET", path: `${list.path}?${query}`, auth: w.operator, expect: [422], api: true, field: param });
+        cases.push({ name: `console page ${list.page} ${param}=${value.slice(0, 20)}`, method: "GET", path: `${list.page}?${query}`, auth: w.operator, expect: [200], api: false });
+      }
+    }
+  }
+  // Moves on records that do not exist: a hostile body or a missing record, never a change.
+  const moves: [string, Record<string, unknown>][] = [
+    [`/api/admin/reports/profile/${NO_ID}/resolve`, { action: "dismiss", reason: "Motivo válido" }],
+    [`/api/admin/content/profile/${NO_ID}/restore`, { reason: "Motivo válido" }],
+    [`/api/admin/users/${NO_ID}/sanctions`, { action: "warn", reason: "Motivo válido" }],
+    [`/api/admin/premoderation/${NO_ID}`, { decision: "reject", reason: "Motivo válido" }],
+    [`/api/admin/disputes/${NO_ID}/decision`, { decision: "cancel", reason: "Motivo válido" }],
+  ];
+  const hostile: unknown[] = ["' OR 1=1 --", "<script>alert(1)</script>", "x".repeat(10_000), 1e20, -1, null, [], {}, "\u0000"];
+  for (const [path, valid] of moves) {
+    cases.push({ name: `console move on nothing ${path}`, method: "POST", path, auth: w.operator, body: { json: valid }, expect: [404], api: true });
+    for (const field of Object.keys(valid)) {
+      for (const value of hostile) {
+        cases.push({ name: `console move ${path} ${field}=${JSON.stringify(value).slice(0, 20)}`, method: "POST", path, auth: w.operator, body: { json: { ...valid, [field]: value } }, expect: [404, 422], api: true });
+      }
+    }
+  }
+  for (const id of KEY_MISSES) {
+    cases.push({ name: `console record ${id.slice(0, 20)}`, method: "GET", path: `/api/admin/users/${encodeURIComponent(id)}`, auth: w.operator, expect: [404], api: true });
+    cases.push({ name: `console dispute ${id.slice(0, 20)}`, method: "GET", path: `/api/admin/disputes/${encodeURIComponent(id)}`, auth: w.operator, expect: [404], api: true });
+  }
+  return cases;
 }
 
 export const BAD_AUTH: [string, Auth][] = [
@@ -484,6 +575,13 @@ export function apiAuthCases(w: World, p: Pool): Case[] {
       cases.push({ name: `wrong role (${e.role} only)`, method: e.method, path: e.path, auth: wrong, body, expect: [403], api: true, message: "forbidden_role" });
     }
   }
+  // The console is not there for merchants and freelancers: 404, never its contents.
+  for (const e of operatorEndpoints(w)) {
+    for (const [who, auth] of [["merchant", w.ana], ["freelancer", w.julia]] as const) {
+      const body: Body | undefined = e.method === "GET" ? undefined : { json: e.body ?? {} };
+      cases.push({ name: `console as a ${who}`, method: e.method, path: e.path, auth, body, expect: [404], api: true, message: "not_found" });
+    }
+  }
   return cases;
 }
 
@@ -513,6 +611,8 @@ export function apiIdCases(w: World, p: Pool): Case[] {
     { method: "POST", path: (id) => `/api/contracts/${id}/cancellation-requests/accept`, who: "freelancer" },
     { method: "POST", path: (id) => `/api/contracts/${id}/cancellation-requests/decline`, who: "freelancer" },
     { method: "GET", path: (id) => `/api/contracts/${id}/files/x`, who: null },
+    { method: "POST", path: (id) => `/api/contracts/${id}/disputes`, who: "merchant", body: { reason: "quality", statement: "Declaração válida" } },
+    { method: "POST", path: (id) => `/api/contracts/${id}/disputes/statements`, who: "freelancer", body: { statement: "Declaração válida" } },
     { method: "GET", path: (id) => `/api/applications/${id}/messages`, who: null },
     { method: "POST", path: (id) => `/api/applications/${id}/messages`, who: "freelancer", body: { body: "Oi" } },
     { method: "GET", path: (id) => `/api/applications/${id}/messages/files/x`, who: null },
@@ -1199,5 +1299,6 @@ export function refusedCases(w: World, p: Pool): Record<string, Case[]> {
     "contract deliveries and files": contractCases(w, p),
     "messages and their files": messageCases(w, p),
     "redirects, controls, many parts, quota": securityCases(w, p),
+    "the console with an operator's session": operatorCases(w),
   };
 }

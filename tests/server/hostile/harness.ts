@@ -191,6 +191,8 @@ export type World = {
   ana: string;
   julia: string;
   juliaId: string;
+  /** The demo operator's token (the console's API). */
+  operator: string;
   logoutToken: string;
   seeded: {
     open: string;

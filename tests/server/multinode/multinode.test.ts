@@ -16,6 +16,7 @@ import {
   fresh,
   removeTempDirs,
   requireBuild,
+  runScript,
   serverEnv,
   startServer,
   type Server,
@@ -132,6 +133,77 @@ describe("two servers on one PostgreSQL", () => {
 
     // No SQLite file anywhere: not the database, not the rate-limit counters.
     for (const node of [a, b]) expect(existsSync(join(node.dir, "freela.db"))).toBe(false);
+  });
+
+  it("end a suspended user's sessions on every server at once: tokens, cookies and sign-in", async () => {
+    // An operator made as operator:create makes them, with the password set through its link.
+    const env = { ...serverEnv(a.port).env, DATABASE_URL: url, APP_URL: a.base };
+    const created = runScript("scripts/operator.ts", env, [
+      "create",
+      "--email",
+      "ops@example.com",
+      "--name",
+      "Olga Operadora",
+    ]);
+    expect(created.code, created.output).toBe(0);
+    const token = new URL(created.output.match(/https?:\/\/\S+/)![0]).searchParams.get("token")!;
+    const reset = await fetch(`${b.base}/reset-password`, {
+      method: "POST",
+      headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: b.base },
+      body: new URLSearchParams({ token, password: "senha-do-console-1" }),
+      redirect: "manual",
+    });
+    expect(reset.status).toBe(302);
+    const operator = await fresh(b.base, "POST", "/api/login", {
+      body: { email: "ops@example.com", password: "senha-do-console-1" },
+    });
+    expect(operator.status).toBe(200);
+    const opsToken = operator.json.access_token as string;
+
+    // Someone signed in twice: an API token from A, a browser cookie from B.
+    const user = await apiUser(a.base, "suspensa@example.com", "freelancer");
+    const browser = await fetch(`${b.base}/login`, {
+      method: "POST",
+      headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: b.base },
+      body: new URLSearchParams({ email: user.email, password: user.password }),
+      redirect: "manual",
+    });
+    expect(browser.status).toBe(302);
+    const cookie = browser.headers
+      .getSetCookie()
+      .map((c) => c.split(";")[0])
+      .join("; ");
+    for (const node of [a, b]) {
+      expect((await fresh(node.base, "GET", "/api/profile", { token: user.token })).status).toBe(200);
+      expect((await fetch(`${node.base}/dashboard`, { headers: { Cookie: cookie }, redirect: "manual" })).status).toBe(
+        200,
+      );
+    }
+
+    // The operator suspends on B; A refuses both at once, and sign-in says until when.
+    const suspended = await fresh(b.base, "POST", `/api/admin/users/${user.id}/sanctions`, {
+      token: opsToken,
+      body: { action: "suspend", days: 3, reason: "Golpe com Pix." },
+    });
+    expect(suspended.status, JSON.stringify(suspended.json)).toBe(200);
+    for (const node of [a, b]) {
+      expect((await fresh(node.base, "GET", "/api/profile", { token: user.token })).status).toBe(401);
+      const page = await fetch(`${node.base}/dashboard`, { headers: { Cookie: cookie }, redirect: "manual" });
+      expect(page.status).toBe(302);
+      expect(page.headers.get("location")).toMatch(/^\/login/);
+      const signIn = await fresh(node.base, "POST", "/api/login", {
+        body: { email: user.email, password: user.password },
+      });
+      expect(signIn.status).toBe(403);
+      expect(signIn.json.message).toMatch(/^Sua conta está suspensa até \d{2}\/\d{2}\/\d{4}/);
+    }
+    // Merchants and freelancers never reach the console, on either server.
+    const other = await apiUser(a.base, "curiosa@example.com", "merchant");
+    for (const node of [a, b]) {
+      expect((await fresh(node.base, "GET", "/api/admin/audit", { token: other.token })).status).toBe(404);
+    }
+    const audit = await query<{ action: string }>("SELECT action FROM audit_log ORDER BY created_at");
+    expect(audit.map((r) => r.action)).toEqual(["operator.create", "user.suspend"]);
   });
 
   it("settle 50 rounds of races between them with one winner and 409s, never a 5xx", async () => {

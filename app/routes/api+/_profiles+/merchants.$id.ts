@@ -4,6 +4,6 @@ import { apiRoute } from "~/web/api-route.server";
 export const { loader, action } = apiRoute({
   GET: {
     ids: { id: "profile_not_found" },
-    handle: async ({ params }) => ({ data: await getMerchantProfile(params.id) }),
+    handle: async ({ params, user }) => ({ data: await getMerchantProfile(params.id, user.id) }),
   },
 });

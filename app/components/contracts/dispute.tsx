@@ -1,0 +1,146 @@
+import { Form } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { fieldsOf, FormActions, FormMessage, TextAreaField, useRefusal } from "~/components/ui/form";
+import { FilesField } from "~/components/ui/files-field";
+import { DISPUTE_REASONS, MAX_DISPUTE_FILES } from "~/lib/disputes";
+import { formatDate } from "~/lib/format";
+import { LIMITS } from "~/lib/limits";
+import { usePending } from "~/lib/pending";
+import type { Role } from "~/components/marketplace/badges";
+
+export type DisputeData = {
+  opened_by: Role;
+  reason: string;
+  status: "open" | "decided";
+  respond_by: string;
+  answered_at: string | null;
+  decision: string | null;
+  decision_reason: string | null;
+  decided_at: string | null;
+};
+
+/** What the file picker offers; the server checks every file by its content anyway. */
+const ACCEPT = ".pdf,.png,.jpg,.jpeg,.webp,.gif,.zip,.docx,.xlsx,.pptx,.odt,.ods,.odp";
+
+function DisputeFiles({ error }: { error?: string }) {
+  const { t } = useTranslation("market");
+  return (
+    <FilesField id="dispute-files" label={t("dispute.files")} error={error} accept={ACCEPT} max={MAX_DISPUTE_FILES} />
+  );
+}
+
+/**
+ * The contract's dispute: its state (open, waiting for the operator; or the decision and why),
+ * the form to open one (when the contract allows it) and the form to add a statement while open.
+ */
+export function DisputeSection({
+  dispute,
+  viewer,
+  canOpen,
+  canAddStatement,
+}: {
+  dispute: DisputeData | null;
+  viewer: Role;
+  canOpen: boolean;
+  canAddStatement: boolean;
+}) {
+  const { t, i18n } = useTranslation("market");
+  const opening = usePending("open_dispute");
+  const sending = usePending("dispute_statement");
+  const opened = useRefusal("open_dispute");
+  const added = useRefusal("dispute_statement");
+  if (!dispute && !canOpen) return null;
+  const date = (iso: string | null) => (iso ? formatDate(iso, i18n.language) : "");
+
+  if (!dispute) {
+    const form = opened;
+    const errors = form?.errors ?? {};
+    const field = fieldsOf(form);
+    return (
+      <details className="card" id="dispute-title" open={form ? true : undefined}>
+        <summary>
+          <strong>{t("dispute.open_heading")}</strong>
+        </summary>
+        <p className="muted">{t("dispute.open_intro")}</p>
+        <FormMessage data={form} />
+        <Form method="post" encType="multipart/form-data" className="stack" noValidate>
+          <input type="hidden" name="intent" value="open_dispute" />
+          <fieldset
+            className={`field choice-group${errors.reason ? " has-error" : ""}`}
+            aria-describedby={errors.reason ? "dispute-reason-error" : undefined}
+          >
+            <legend>{t("dispute.reason")}</legend>
+            <div className="choices">
+              {DISPUTE_REASONS.map((reason) => (
+                <label key={reason} className="choice">
+                  <input type="radio" name="reason" value={reason} defaultChecked={form?.values?.reason === reason} />
+                  <span>{t(`dispute.reasons.${reason}`)}</span>
+                </label>
+              ))}
+            </div>
+            {errors.reason ? (
+              <p className="field-error" id="dispute-reason-error">
+                {errors.reason}
+              </p>
+            ) : null}
+          </fieldset>
+          <TextAreaField
+            {...field("statement")}
+            id="dispute-statement"
+            label={t("dispute.statement")}
+            hint={t("dispute.statement_hint")}
+            rows={5}
+            maxLength={LIMITS.dispute_statement.max}
+            required
+          />
+          <DisputeFiles error={errors.files} />
+          <FormActions busy={opening} label={t("dispute.open_submit")} className="btn btn-danger" />
+        </Form>
+      </details>
+    );
+  }
+
+  const form = added;
+  const errors = form?.errors ?? {};
+  const field = fieldsOf(form);
+  const waitingForMe = dispute.status === "open" && !dispute.answered_at && dispute.opened_by !== viewer;
+  return (
+    <section className="card" aria-labelledby="dispute-title">
+      <h3 id="dispute-title">{t("dispute.heading")}</h3>
+      {dispute.status === "decided" ? (
+        <div className="notice notice-info">
+          <p>
+            <strong>{t(`dispute.decisions.${dispute.decision}`, { defaultValue: dispute.decision ?? "" })}</strong>{" "}
+            {t("dispute.decided_on", { date: date(dispute.decided_at) })}
+          </p>
+          <p>{t("dispute.decision_reason", { reason: dispute.decision_reason })}</p>
+        </div>
+      ) : (
+        <p className="notice notice-warning">
+          {t(dispute.opened_by === viewer ? "dispute.open_mine" : "dispute.open_theirs", {
+            reason: t(`dispute.reasons.${dispute.reason}`),
+          })}{" "}
+          {waitingForMe ? <strong>{t("dispute.answer_by", { date: date(dispute.respond_by) })}</strong> : null}
+        </p>
+      )}
+      {canAddStatement ? (
+        <>
+          <FormMessage data={form} />
+          <Form method="post" encType="multipart/form-data" className="stack" noValidate>
+            <input type="hidden" name="intent" value="dispute_statement" />
+            <TextAreaField
+              {...field("statement")}
+              id="dispute-statement"
+              label={t("dispute.add_statement")}
+              rows={4}
+              maxLength={LIMITS.dispute_statement.max}
+              required
+            />
+            <DisputeFiles error={errors.files} />
+            <FormActions busy={sending} label={t("dispute.statement_submit")} className="btn btn-secondary" />
+          </Form>
+        </>
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,22 @@
+// Disputes' fixed values, shared by the server and the pages (no zod, no server code).
+
+/** Why a side opens a dispute. */
+export const DISPUTE_REASONS = ["not_delivered", "quality", "deadline", "scope", "communication", "other"] as const;
+export type DisputeReason = (typeof DISPUTE_REASONS)[number];
+
+/** The other side answers within this many days; the schedule reminds it when this many are left. */
+export const DISPUTE_RESPONSE_DAYS = 5;
+export const DISPUTE_REMINDER_DAYS_LEFT = 2;
+
+/** Files with each statement, as with a delivery. */
+export const MAX_DISPUTE_FILES = 10;
+
+/**
+ * What an operator may decide: complete the contract (the work is accepted) or cancel it. The
+ * payments add their own kinds (a split) to the decision registry of the operator's dispute
+ * service (services/operator/disputes.server.ts); this list is what the console offers.
+ */
+export const DISPUTE_DECISIONS = ["complete", "cancel"] as const;
+export type DisputeDecisionKind = (typeof DISPUTE_DECISIONS)[number];
+
+export const DISPUTE_STATUSES = ["open", "decided"] as const;

@@ -1,0 +1,81 @@
+// Moderation's fixed values and the notices it sends, shared by the server and the pages (no zod,
+// no server code).
+
+/** What may be reported: ids are the opportunity's uuid, the user's id, the message's or review's id. */
+export const REPORT_TARGETS = ["opportunity", "profile", "message", "review", "reply"] as const;
+export type ReportTargetType = (typeof REPORT_TARGETS)[number];
+
+export const REPORT_REASONS = ["spam", "fraud", "offensive", "inappropriate", "off_platform", "other"] as const;
+export type ReportReason = (typeof REPORT_REASONS)[number];
+
+export const REPORT_STATUSES = ["open", "dismissed", "actioned"] as const;
+
+/** How long reports have waited, for the queue's filter. */
+export const REPORT_AGES = ["day", "week", "older"] as const;
+export type ReportAge = (typeof REPORT_AGES)[number];
+
+/** What an operator may do with the reports of one target. */
+export const REPORT_ACTIONS = ["dismiss", "hide", "warn", "suspend", "ban"] as const;
+export type ReportAction = (typeof REPORT_ACTIONS)[number];
+
+/** Sanctions on a user, from the user's page in the console. */
+export const SANCTIONS = ["warn", "suspend", "ban", "lift"] as const;
+export type Sanction = (typeof SANCTIONS)[number];
+
+export const MAX_SUSPENSION_DAYS = 365;
+export const MAX_PREMODERATION_DAYS = 365;
+/** Reports a user may send per hour. */
+export const REPORTS_PER_HOUR = 10;
+
+/** A notice of moderation: what it is about, the operator's reason, and until when (suspensions). */
+export type ModerationDetail = { what?: ReportTargetType; reason?: string; until?: string | null };
+
+export function parseDetail(text: string | null | undefined): ModerationDetail | null {
+  if (!text) return null;
+  try {
+    const value = JSON.parse(text) as unknown;
+    return value && typeof value === "object" ? (value as ModerationDetail) : null;
+  } catch {
+    return null;
+  }
+}
+
+const MODERATION_KINDS = [
+  "moderation_hidden",
+  "moderation_restored",
+  "moderation_warning",
+  "account_suspended",
+  "account_banned",
+  "account_restored",
+  "opportunity_published",
+];
+
+export function isModerationKind(kind: string) {
+  return MODERATION_KINDS.includes(kind);
+}
+
+/**
+ * Where a notice of moderation leads: the content it is about (its owner sees why it is hidden
+ * there too), else the notifications.
+ */
+export function moderationPath(
+  kind: string,
+  detail: ModerationDetail | null,
+  ids: { application_id: string | null; opportunity_uuid: string | null },
+): string {
+  if (kind === "opportunity_published" && ids.opportunity_uuid) return `/opportunities/${ids.opportunity_uuid}`;
+  if (kind !== "moderation_hidden" && kind !== "moderation_restored") return "/notifications";
+  switch (detail?.what) {
+    case "opportunity":
+      return ids.opportunity_uuid ? `/opportunities/${ids.opportunity_uuid}` : "/notifications";
+    case "message":
+      return ids.application_id ? `/applications/${ids.application_id}/messages` : "/notifications";
+    case "review":
+    case "reply":
+      return ids.application_id ? `/contracts/${ids.application_id}` : "/notifications";
+    case "profile":
+      return "/profile";
+    default:
+      return "/notifications";
+  }
+}

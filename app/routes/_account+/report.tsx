@@ -1,0 +1,112 @@
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { FormMessage, TextAreaField } from "~/components/ui/form";
+import { MarketErrorBoundary } from "~/components/layout/error-boundary";
+import { PageHeader } from "~/components/ui/page-header";
+import { LIMITS } from "~/lib/limits";
+import { marketTitleMeta } from "~/lib/market-meta";
+import { REPORT_REASONS, REPORT_TARGETS, type ReportTargetType } from "~/lib/moderation";
+import { reportContent } from "~/services/operator/reports.server";
+import { requireUser, safeRedirect } from "~/web/auth.server";
+import { formValues, readForm } from "~/web/bodies.server";
+import { formError } from "~/web/errors.server";
+import { redirectWithMarketToast } from "~/web/market-forms.server";
+
+// Reporting anything one sees: /report?type=message&id=…&back=/applications/…/messages. The
+// form works without JavaScript; after it, back where the user was, with "recebemos sua denúncia".
+
+export const meta = marketTitleMeta("titles.report");
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+function targetOf(params: URLSearchParams) {
+  const type = params.get("type") ?? "";
+  const id = params.get("id") ?? "";
+  if (!(REPORT_TARGETS as readonly string[]).includes(type) || !UUID.test(id)) {
+    throw new Response("Not Found", { status: 404 });
+  }
+  return { type: type as ReportTargetType, id, back: safeRedirect(params.get("back"), "/") };
+}
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireUser(request);
+  return json(targetOf(new URL(request.url).searchParams));
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const user = await requireUser(request);
+  const target = targetOf(new URL(request.url).searchParams);
+  let values: Record<string, string> = {};
+  try {
+    values = formValues(await readForm(request));
+    await reportContent(user, {
+      target_type: target.type,
+      target_id: target.id,
+      reason: values.reason,
+      details: values.details,
+    });
+    return redirectWithMarketToast(request, target.back, "moderation.received");
+  } catch (error) {
+    return formError(request, error, values);
+  }
+}
+
+export default function ReportPage() {
+  const { t } = useTranslation("market");
+  const { type, back } = useLoaderData<typeof loader>();
+  const data = useActionData<typeof action>();
+  const busy = useNavigation().state === "submitting";
+  const errors = data?.errors ?? {};
+  return (
+    <div className="page page-narrow">
+      <PageHeader title={t("moderation.report_title")} intro={t("moderation.report_intro")} />
+      <section className="card form-card">
+        <p>
+          {t("moderation.report_about")}: <strong>{t(`moderation.targets.${type}`)}</strong>
+        </p>
+        <FormMessage data={data} />
+        <Form method="post" className="stack" noValidate>
+          <fieldset
+            className={`field choice-group${errors.reason ? " has-error" : ""}`}
+            aria-describedby={errors.reason ? "reason-error" : undefined}
+          >
+            <legend>{t("moderation.reason")}</legend>
+            <div className="choices">
+              {REPORT_REASONS.map((reason) => (
+                <label key={reason} className="choice">
+                  <input type="radio" name="reason" value={reason} defaultChecked={data?.values?.reason === reason} />
+                  <span>{t(`moderation.reasons.${reason}`)}</span>
+                </label>
+              ))}
+            </div>
+            {errors.reason ? (
+              <p className="field-error" id="reason-error">
+                {errors.reason}
+              </p>
+            ) : null}
+          </fieldset>
+          <TextAreaField
+            name="details"
+            label={t("moderation.details")}
+            hint={t("moderation.details_hint")}
+            rows={4}
+            maxLength={LIMITS.report_details.max}
+            defaultValue={data?.values?.details}
+            error={errors.details}
+          />
+          <div className="form-actions">
+            <Link to={back} className="btn btn-ghost">
+              {t("moderation.cancel")}
+            </Link>
+            <button type="submit" className="btn btn-primary" disabled={busy}>
+              {t("moderation.send")}
+            </button>
+          </div>
+        </Form>
+      </section>
+    </div>
+  );
+}
+
+export const ErrorBoundary = MarketErrorBoundary;

@@ -1,0 +1,204 @@
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { ContractStatusBadge, ContractTimeline } from "~/components/contracts/contract";
+import { MarketErrorBoundary } from "~/components/layout/error-boundary";
+import { FormMessage, TextAreaField } from "~/components/ui/form";
+import { Breadcrumb, PageHeader } from "~/components/ui/page-header";
+import { adminTitleMeta } from "~/lib/admin-meta";
+import { formatDate, formatDateTime } from "~/lib/format";
+import { LIMITS } from "~/lib/limits";
+import { formatMoney } from "~/lib/money";
+import { usePending } from "~/lib/pending";
+import { decideDispute, getDisputeCase } from "~/services/operator/disputes.server";
+import { formValues, readForm } from "~/web/bodies.server";
+import { formError, orRefusal } from "~/web/errors.server";
+import { redirectWithAdminToast, requireOperator } from "~/web/operator.server";
+import { pageId } from "~/web/params.server";
+
+export const meta = adminTitleMeta("titles.dispute");
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  await requireOperator(request);
+  return json({ record: await orRefusal(getDisputeCase(pageId(params, "id"))) });
+}
+
+export async function action({ request, params }: ActionFunctionArgs) {
+  const operator = await requireOperator(request);
+  const id = pageId(params, "id");
+  let values: Record<string, string> = {};
+  try {
+    values = formValues(await readForm(request));
+    await decideDispute(operator, id, { decision: values.decision, reason: values.reason });
+    return redirectWithAdminToast(request, `/admin/disputes/${id}`, "disputes.decided");
+  } catch (error) {
+    return formError(request, error, values);
+  }
+}
+
+function DecisionForm({ decisions }: { decisions: string[] }) {
+  const { t } = useTranslation("admin");
+  const data = useActionData<typeof action>();
+  const busy = usePending("decide");
+  const errors = data?.errors ?? {};
+  return (
+    <section className="card form-card admin-section" aria-labelledby="decide-title">
+      <h3 id="decide-title">{t("disputes.decide")}</h3>
+      <p className="muted small">{t("disputes.decide_intro")}</p>
+      <FormMessage data={data} />
+      <Form method="post" className="admin-form" noValidate>
+        <input type="hidden" name="intent" value="decide" />
+        <fieldset aria-describedby={errors.decision ? "decision-error" : undefined}>
+          <legend>{t("disputes.decision")}</legend>
+          {decisions.map((d) => (
+            <label key={d} className="choice-inline">
+              <input type="radio" name="decision" value={d} defaultChecked={data?.values?.decision === d} />
+              {t(`disputes.decisions.${d}`, { defaultValue: d })}
+            </label>
+          ))}
+        </fieldset>
+        {errors.decision ? (
+          <p className="field-error" id="decision-error">
+            {errors.decision}
+          </p>
+        ) : null}
+        <TextAreaField
+          name="reason"
+          label={t("disputes.reason")}
+          hint={t("disputes.reason_hint")}
+          rows={4}
+          maxLength={LIMITS.dispute_decision_reason.max}
+          required
+          defaultValue={data?.values?.reason}
+          error={errors.reason}
+        />
+        <div className="form-actions">
+          <button type="submit" className="btn btn-primary" disabled={busy}>
+            {t("disputes.submit")}
+          </button>
+        </div>
+      </Form>
+    </section>
+  );
+}
+
+export default function DisputeCase() {
+  const { record } = useLoaderData<typeof loader>();
+  const { t, i18n } = useTranslation("admin");
+  const { t: tm } = useTranslation("market");
+  const { dispute: d, contract: c, messages } = record;
+  return (
+    <div className="page">
+      <Breadcrumb>
+        <Link to="/admin/disputes" className="link">
+          ← {t("disputes.back")}
+        </Link>
+      </Breadcrumb>
+      <PageHeader
+        title={t("disputes.case_heading", { title: c.opportunity.title })}
+        intro={t("disputes.sides", {
+          merchant: c.merchant.display_name ?? "?",
+          freelancer: c.freelancer.display_name ?? "?",
+        })}
+      />
+      <div className="detail-layout">
+        <div className="detail-main">
+          <section className="card admin-section" aria-labelledby="dispute-summary">
+            <h3 id="dispute-summary">{t("disputes.summary")}</h3>
+            <dl className="facts">
+              <div>
+                <dt>{t("disputes.opened_by_label")}</dt>
+                <dd>{tm(`authors.${d.opened_by}`)}</dd>
+              </div>
+              <div>
+                <dt>{t("disputes.reason_label")}</dt>
+                <dd>{tm(`dispute.reasons.${d.reason}`)}</dd>
+              </div>
+              <div>
+                <dt>{t("disputes.opened_at")}</dt>
+                <dd>{formatDateTime(d.created_at, i18n.language)}</dd>
+              </div>
+              <div>
+                <dt>{t("disputes.respond_by")}</dt>
+                <dd>
+                  {formatDate(d.respond_by, i18n.language)}
+                  {d.answered_at ? ` · ${t("disputes.answered")}` : ""}
+                </dd>
+              </div>
+            </dl>
+            {d.status === "decided" ? (
+              <div className="notice notice-info">
+                <p>
+                  <strong>{t(`disputes.decisions.${d.decision}`, { defaultValue: d.decision ?? "" })}</strong> ·{" "}
+                  {formatDateTime(d.decided_at ?? d.created_at, i18n.language)}
+                  {d.decided_by ? ` · ${d.decided_by.name}` : ""}
+                </p>
+                <p>{d.decision_reason}</p>
+              </div>
+            ) : null}
+          </section>
+          {d.status === "open" ? <DecisionForm decisions={record.decisions} /> : null}
+          <section className="card admin-section" aria-labelledby="terms-title">
+            <h3 id="terms-title">{tm("contract.terms")}</h3>
+            <p>
+              <ContractStatusBadge status={c.status} overdue={c.overdue} />
+            </p>
+            <dl className="facts">
+              <div>
+                <dt>{tm("contract.price")}</dt>
+                <dd className="fact-strong">{formatMoney(c.price_cents, i18n.language)}</dd>
+              </div>
+              <div>
+                <dt>{tm("contract.delivery")}</dt>
+                <dd>{tm("applications.days", { count: c.delivery_days })}</dd>
+              </div>
+              <div>
+                <dt>{tm("contract.hired_at")}</dt>
+                <dd>{formatDate(c.created_at, i18n.language)}</dd>
+              </div>
+              <div>
+                <dt>{tm("contract.due_at")}</dt>
+                <dd>{formatDate(c.due_at, i18n.language)}</dd>
+              </div>
+              <div>
+                <dt>{tm("contract.deliveries")}</dt>
+                <dd>{c.deliveries_count}</dd>
+              </div>
+            </dl>
+          </section>
+          <section className="card admin-section" aria-labelledby="conversation-title">
+            <h3 id="conversation-title">{t("disputes.conversation")}</h3>
+            {messages.length ? (
+              <ol className="admin-conversation">
+                {messages.map((m) => (
+                  <li key={m.id}>
+                    <p className="small muted">
+                      <strong>{tm(`authors.${m.author}`)}</strong> · {formatDateTime(m.created_at, i18n.language)}
+                      {m.hidden ? ` · ${t("disputes.hidden_message")}` : ""}
+                    </p>
+                    <blockquote className={`quote${m.hidden ? " quote-hidden" : ""}`}>{m.body}</blockquote>
+                  </li>
+                ))}
+              </ol>
+            ) : (
+              <p className="muted">{t("disputes.no_messages")}</p>
+            )}
+          </section>
+        </div>
+        <aside className="detail-aside">
+          <section className="card" aria-labelledby="timeline-title">
+            <h3 id="timeline-title">{tm("contract.timeline")}</h3>
+            <ContractTimeline
+              contract={c}
+              events={c.events}
+              viewer={null}
+              fileHref={(file) => `/admin/disputes/${d.id}/files/${file}`}
+            />
+          </section>
+        </aside>
+      </div>
+    </div>
+  );
+}
+
+export const ErrorBoundary = MarketErrorBoundary;

@@ -1,0 +1,134 @@
+import { json, type LoaderFunctionArgs } from "@remix-run/node";
+import { Form, Link, useLoaderData } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { FilterSelect } from "~/components/admin/ui";
+import { MarketErrorBoundary } from "~/components/layout/error-boundary";
+import { EmptyState, PageHeader } from "~/components/ui/page-header";
+import { Pagination } from "~/components/ui/pagination";
+import { REPORT_AGES, REPORT_STATUSES, REPORT_TARGETS } from "~/lib/moderation";
+import { adminTitleMeta } from "~/lib/admin-meta";
+import { formatDateTime } from "~/lib/format";
+import { listReportQueue } from "~/services/operator/reports.server";
+import { getRequestT } from "~/web/i18n.server";
+import { queryFromUrl, readWithoutRefused } from "~/web/market-forms.server";
+import { requireOperator } from "~/web/operator.server";
+
+export const meta = adminTitleMeta("titles.reports");
+
+const FIELDS = ["type", "status", "age", "page"] as const;
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireOperator(request);
+  const query = queryFromUrl(request, FIELDS);
+  const { list, refused } = await readWithoutRefused({ ...query }, listReportQueue);
+  const { t } = await getRequestT(request);
+  const errors = Object.fromEntries(Object.entries(refused).map(([field, key]) => [field, t(key)]));
+  return json({ ...list, filters: query, errors });
+}
+
+export default function ReportsQueue() {
+  const { t, i18n } = useTranslation("admin");
+  const { t: tm } = useTranslation("market");
+  const { data, meta, open_count, filters, errors } = useLoaderData<typeof loader>();
+  const active = Object.keys(filters).some((k) => k !== "page");
+  return (
+    <div className="page">
+      <PageHeader title={t("reports.heading")} intro={t("reports.open_count", { count: open_count })} />
+      <Form method="get" className="card admin-filters" role="search" aria-label={t("audit.filters")}>
+        <FilterSelect
+          name="type"
+          label={t("reports.type")}
+          anyLabel={t("audit.any")}
+          value={filters.type}
+          options={REPORT_TARGETS.map((v) => ({ value: v, label: t(`reports.targets.${v}`) }))}
+          error={errors.type}
+        />
+        <div className={`field${errors.status ? " has-error" : ""}`}>
+          <label htmlFor="f-status">{t("reports.status")}</label>
+          <select id="f-status" name="status" defaultValue={filters.status ?? "open"}>
+            {REPORT_STATUSES.map((v) => (
+              <option key={v} value={v}>
+                {t(`reports.statuses.${v}`)}
+              </option>
+            ))}
+          </select>
+          {errors.status ? <p className="field-error">{errors.status}</p> : null}
+        </div>
+        <FilterSelect
+          name="age"
+          label={t("reports.age")}
+          anyLabel={t("audit.any")}
+          value={filters.age}
+          options={REPORT_AGES.map((v) => ({ value: v, label: t(`reports.ages.${v}`) }))}
+          error={errors.age}
+        />
+        <div className="filters-actions">
+          {active ? (
+            <Link to="?" className="btn btn-ghost">
+              {t("audit.clear")}
+            </Link>
+          ) : null}
+          <button type="submit" className="btn btn-primary">
+            {t("audit.apply")}
+          </button>
+        </div>
+      </Form>
+      {data.length ? (
+        <ul className="admin-list" aria-label={t("reports.heading")}>
+          {data.map((group) => {
+            const href = `/admin/reports/${group.target.type}/${group.target.id}`;
+            return (
+              <li
+                key={`${group.target.type}:${group.target.id}:${group.resolution?.at ?? ""}`}
+                className="card queue-item"
+              >
+                <div className="queue-head">
+                  <h3 className="small">
+                    <Link to={href} className="link">
+                      {t(`reports.targets.${group.target.type}`)}
+                      {group.content.title ? ` · ${group.content.title}` : ""}
+                    </Link>
+                  </h3>
+                  <span className="muted small">
+                    {t("reports.count", { count: group.reports_count })} ·{" "}
+                    {t("reports.since", { date: formatDateTime(group.first_reported_at, i18n.language) })}
+                  </span>
+                </div>
+                <p className="small">
+                  {t("reports.author")}:{" "}
+                  {group.author ? (
+                    <Link to={`/admin/users/${group.author.id}`} className="link">
+                      {group.author.name}
+                    </Link>
+                  ) : (
+                    "—"
+                  )}{" "}
+                  ·{" "}
+                  {Object.entries(group.reasons)
+                    .map(([reason, n]) => `${tm(`moderation.reasons.${reason}`)} (${n})`)
+                    .join(", ")}
+                </p>
+                <blockquote className={`quote${group.content.hidden ? " quote-hidden" : ""}`}>
+                  {group.content.exists ? group.content.text || "—" : t("reports.gone")}
+                </blockquote>
+                {group.content.hidden ? <p className="small muted">{t("reports.hidden_now")}</p> : null}
+                {group.resolution ? (
+                  <p className="small muted">
+                    {t(`reports.actions.${group.resolution.action}`)} ·{" "}
+                    {formatDateTime(group.resolution.at, i18n.language)}
+                    {group.resolution.reason ? ` · ${group.resolution.reason}` : ""}
+                  </p>
+                ) : null}
+              </li>
+            );
+          })}
+        </ul>
+      ) : (
+        <EmptyState title={t("reports.empty")} />
+      )}
+      <Pagination meta={meta} />
+    </div>
+  );
+}
+
+export const ErrorBoundary = MarketErrorBoundary;

@@ -1,0 +1,66 @@
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { Field, FormMessage } from "~/components/ui/form";
+import { MarketErrorBoundary } from "~/components/layout/error-boundary";
+import { PageHeader } from "~/components/ui/page-header";
+import { adminTitleMeta } from "~/lib/admin-meta";
+import { MAX_PREMODERATION_DAYS } from "~/lib/moderation";
+import { getSettings, updateSettings } from "~/services/operator/settings.server";
+import { formValues, readForm } from "~/web/bodies.server";
+import { formError } from "~/web/errors.server";
+import { redirectWithAdminToast, requireOperator } from "~/web/operator.server";
+
+export const meta = adminTitleMeta("titles.settings");
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireOperator(request);
+  return json({ settings: await getSettings() });
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const operator = await requireOperator(request);
+  let values: Record<string, string> = {};
+  try {
+    values = formValues(await readForm(request));
+    await updateSettings(operator, { premoderation_days: values.premoderation_days });
+    return redirectWithAdminToast(request, "/admin/settings", "settings.saved");
+  } catch (error) {
+    return formError(request, error, values);
+  }
+}
+
+export default function SettingsPage() {
+  const { t } = useTranslation("admin");
+  const { settings } = useLoaderData<typeof loader>();
+  const data = useActionData<typeof action>();
+  const busy = useNavigation().state === "submitting";
+  return (
+    <div className="page page-narrow">
+      <PageHeader title={t("settings.heading")} intro={t("settings.intro")} />
+      <section className="card form-card">
+        <FormMessage data={data} />
+        <Form method="post" className="admin-form" noValidate>
+          <Field
+            name="premoderation_days"
+            type="number"
+            inputMode="numeric"
+            min={0}
+            max={MAX_PREMODERATION_DAYS}
+            label={t("settings.premoderation_days")}
+            hint={t("settings.premoderation_hint")}
+            defaultValue={data?.values?.premoderation_days ?? String(settings.premoderation_days)}
+            error={data?.errors?.premoderation_days}
+          />
+          <div className="form-actions">
+            <button type="submit" className="btn btn-primary" disabled={busy}>
+              {t("settings.save")}
+            </button>
+          </div>
+        </Form>
+      </section>
+    </div>
+  );
+}
+
+export const ErrorBoundary = MarketErrorBoundary;

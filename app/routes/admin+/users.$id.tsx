@@ -1,0 +1,224 @@
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { TableCard } from "~/components/admin/ui";
+import { FormMessage, TextAreaField } from "~/components/ui/form";
+import { MarketErrorBoundary } from "~/components/layout/error-boundary";
+import { Breadcrumb, PageHeader } from "~/components/ui/page-header";
+import { adminTitleMeta } from "~/lib/admin-meta";
+import { formatDate, formatDateTime, formatMoney } from "~/lib/format";
+import { LIMITS } from "~/lib/limits";
+import { MAX_SUSPENSION_DAYS, SANCTIONS } from "~/lib/moderation";
+import { getMember } from "~/services/operator/members.server";
+import { sanctionUser } from "~/services/operator/sanctions.server";
+import { formValues, readForm } from "~/web/bodies.server";
+import { formError } from "~/web/errors.server";
+import { orRefusal } from "~/web/errors.server";
+import { pageId } from "~/web/params.server";
+import { redirectWithAdminToast, requireOperator } from "~/web/operator.server";
+
+export const meta = adminTitleMeta("titles.user");
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  await requireOperator(request);
+  return json({ member: await orRefusal(getMember(pageId(params, "id", "user_not_found"))) });
+}
+
+export async function action({ request, params }: ActionFunctionArgs) {
+  const operator = await requireOperator(request);
+  const id = pageId(params, "id", "user_not_found");
+  let values: Record<string, string> = {};
+  try {
+    values = formValues(await readForm(request));
+    await sanctionUser(operator, id, {
+      action: values.action,
+      reason: values.reason,
+      days: values.action === "suspend" ? values.days : undefined,
+    });
+    return redirectWithAdminToast(request, `/admin/users/${id}`, `users.done.${values.action}`);
+  } catch (error) {
+    return formError(request, error, values);
+  }
+}
+
+function SanctionForm({ sanctioned }: { sanctioned: boolean }) {
+  const { t } = useTranslation("admin");
+  const data = useActionData<typeof action>();
+  const busy = useNavigation().state === "submitting";
+  const errors = data?.errors ?? {};
+  const choices = SANCTIONS.filter((s) => (sanctioned ? s !== "suspend" : s !== "lift"));
+  const chosen = data?.values?.action ?? choices[0];
+  return (
+    <section className="card form-card admin-section" aria-labelledby="sanction-title">
+      <h3 id="sanction-title">{t("users.act")}</h3>
+      <p className="muted small">{t("users.act_intro")}</p>
+      <FormMessage data={data} />
+      <Form method="post" className="admin-form" noValidate>
+        <fieldset>
+          <legend>{t("reports.action")}</legend>
+          {choices.map((a) => (
+            <label key={a} className="choice-inline">
+              <input type="radio" name="action" value={a} defaultChecked={chosen === a} />
+              {t(`users.sanctions.${a}`)}
+            </label>
+          ))}
+        </fieldset>
+        {errors.action ? <p className="field-error">{errors.action}</p> : null}
+        <TextAreaField
+          name="reason"
+          label={t("reports.reason")}
+          hint={t("users.reason_hint")}
+          rows={3}
+          maxLength={LIMITS.moderation_reason.max}
+          defaultValue={data?.values?.reason}
+          error={errors.reason}
+        />
+        {sanctioned ? null : (
+          <div className={`field${errors.days ? " has-error" : ""}`}>
+            <label htmlFor="days">{t("reports.days")}</label>
+            <input
+              id="days"
+              name="days"
+              type="number"
+              min={1}
+              max={MAX_SUSPENSION_DAYS}
+              inputMode="numeric"
+              defaultValue={data?.values?.days ?? "7"}
+              aria-invalid={errors.days ? true : undefined}
+              aria-describedby={errors.days ? "days-error" : "days-hint"}
+            />
+            {errors.days ? (
+              <p className="field-error" id="days-error">
+                {errors.days}
+              </p>
+            ) : (
+              <p className="field-hint" id="days-hint">
+                {t("reports.days_hint")}
+              </p>
+            )}
+          </div>
+        )}
+        <div className="form-actions">
+          <button type="submit" className="btn btn-primary" disabled={busy}>
+            {t("reports.submit")}
+          </button>
+        </div>
+      </Form>
+    </section>
+  );
+}
+
+export default function MemberPage() {
+  const { t, i18n } = useTranslation("admin");
+  const { member: m } = useLoaderData<typeof loader>();
+  const date = (iso: string) => formatDateTime(iso, i18n.language);
+  const sanctioned = m.status !== "active";
+  return (
+    <div className="page">
+      <Breadcrumb>
+        <Link to="/admin/users" className="link">
+          ← {t("users.back")}
+        </Link>
+      </Breadcrumb>
+      <PageHeader title={m.name} intro={`${m.email} · ${t(`users.roles.${m.account_type}`)}`} />
+      <div className="admin-grid">
+        <section className="card queue-item" aria-labelledby="standing-title">
+          <h3 id="standing-title">{t("users.standing")}</h3>
+          <dl className="admin-facts">
+            <dt>{t("users.standing")}</dt>
+            <dd>
+              <span className={`state-tag${sanctioned ? " is-danger" : ""}`}>
+                {m.status === "suspended" && m.suspended_until
+                  ? t("users.suspended_until", { date: date(m.suspended_until) })
+                  : t(`users.statuses.${m.status}`)}
+              </span>
+            </dd>
+            {m.sanction_reason ? (
+              <>
+                <dt>{t("reports.reason")}</dt>
+                <dd className="prewrap">{m.sanction_reason}</dd>
+              </>
+            ) : null}
+            <dt>{t("users.since")}</dt>
+            <dd>{formatDate(m.created_at, i18n.language)}</dd>
+            <dt>{t("users.profile")}</dt>
+            <dd>{m.profile_hidden ? t("users.statuses.profile_hidden") : t("users.profile_visible")}</dd>
+            <dt>{t("users.reports")}</dt>
+            <dd>{t("users.reports_text", m.reports)}</dd>
+          </dl>
+          {m.open_reports.length ? (
+            <ul className="context-list" aria-label={t("users.open_reports")}>
+              {m.open_reports.map((r) => (
+                <li key={`${r.type}:${r.id}`}>
+                  <Link to={`/admin/reports/${r.type}/${r.id}`} className="link">
+                    {t(`reports.targets.${r.type}`)} · {t("reports.count", { count: r.count })}
+                  </Link>
+                </li>
+              ))}
+            </ul>
+          ) : null}
+        </section>
+        {m.account_type === "operator" ? null : <SanctionForm sanctioned={sanctioned} />}
+      </div>
+      {m.contracts.length ? (
+        <TableCard caption={t("users.contracts")}>
+          <thead>
+            <tr>
+              <th scope="col">{t("users.contract")}</th>
+              <th scope="col">{t("users.role")}</th>
+              <th scope="col">{t("reports.status")}</th>
+              <th scope="col" className="num">
+                {t("users.value")}
+              </th>
+              <th scope="col">{t("users.flag")}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {m.contracts.map((c) => (
+              <tr key={c.id}>
+                <td>
+                  <Link to={`/admin/contracts/${c.id}`} className="link">
+                    {c.title}
+                  </Link>
+                </td>
+                <td>{t(`users.roles.${c.role}`)}</td>
+                <td>{t(`contracts.statuses.${c.status}`)}</td>
+                <td className="num">{formatMoney(c.price_cents, i18n.language)}</td>
+                <td>
+                  {c.flagged_at ? (
+                    <span className="state-tag is-warning">{t(`contracts.flags.${c.flag_reason}`)}</span>
+                  ) : (
+                    "—"
+                  )}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </TableCard>
+      ) : null}
+      <section className="card queue-item" aria-labelledby="history-title">
+        <h3 id="history-title">{t("users.history")}</h3>
+        {m.audit.length ? (
+          <ul className="context-list">
+            {m.audit.map((a) => (
+              <li key={a.id}>
+                <strong>{t(`audit.actions.${a.action}`, { defaultValue: a.action })}</strong>{" "}
+                <span className="muted small">
+                  {date(a.created_at)} · {a.actor.id ? a.actor.name : t("audit.command_line")}
+                </span>
+                {a.reason ? <p className="prewrap small">{a.reason}</p> : null}
+              </li>
+            ))}
+          </ul>
+        ) : (
+          <p className="muted">{t("users.no_history")}</p>
+        )}
+        <Link to={`/admin/audit?target_type=user&target_id=${m.id}`} className="link small">
+          {t("users.full_history")}
+        </Link>
+      </section>
+    </div>
+  );
+}
+
+export const ErrorBoundary = MarketErrorBoundary;

@@ -1,0 +1,13 @@
+import { getSettings, updateSettings } from "~/services/operator/settings.server";
+import { apiRoute } from "~/web/api-route.server";
+
+export const { loader, action } = apiRoute({
+  GET: { auth: "operator", handle: async () => ({ data: await getSettings() }) },
+  /** `{ premoderation_days }` (0 turns pre-moderation off); the settings not sent stay. */
+  POST: {
+    auth: "operator",
+    body: "json",
+    message: "settings_saved",
+    handle: async ({ user, body }) => ({ data: await updateSettings(user, body) }),
+  },
+});

@@ -1,0 +1,57 @@
+import { db } from "../../db";
+import { signedInUser } from "../support/helpers";
+import { call, jsonRequest } from "../support/helpers";
+
+// Operator fixtures shared by the console's tests.
+
+/** An operator account with a live session (made as operator:create makes them). */
+export function signedInOperator(name = "Olga Operadora") {
+  return signedInUser({ account_type: "operator", full_name: name });
+}
+
+/** Rows of the audit log, oldest first. */
+export function auditRows() {
+  return db.selectFrom("audit_log").selectAll().orderBy("created_at").orderBy("id").execute();
+}
+
+export async function auditCount() {
+  const row = await db
+    .selectFrom("audit_log")
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+type Route = { loader?: any; action?: any };
+
+/** GET through a route's loader (page or API) as the bearer of `token`. */
+export function get(route: Route, path: string, token?: string, params: Record<string, string> = {}) {
+  return call(route.loader, jsonRequest(path, undefined, { token }), params);
+}
+
+/** POST JSON through a route's action as the bearer of `token`. */
+export function post(route: Route, path: string, token: string | undefined, body: unknown, params = {}) {
+  return call(route.action, jsonRequest(path, body, { token, method: "POST" }), params);
+}
+
+/** POST a page form (url-encoded) through a route's action as the bearer of `token`. */
+export function postForm(
+  route: Route,
+  path: string,
+  token: string | undefined,
+  fields: Record<string, string>,
+  params = {},
+) {
+  return call(
+    route.action,
+    new Request(`http://localhost${path}`, {
+      method: "POST",
+      headers: {
+        "Content-Type": "application/x-www-form-urlencoded",
+        ...(token ? { Authorization: `Bearer ${token}` } : {}),
+      },
+      body: new URLSearchParams(fields).toString(),
+    }),
+    params,
+  );
+}
