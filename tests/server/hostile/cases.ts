@@ -238,6 +238,42 @@ API_BODY.push(
     base: () => ({ title: "Versão em inglês", amount_cents: 50_000, days: 5 }),
     fields: [text("title", 3, 120), int("amount_cents", 1, MAX_CENTS), int("days", 1, 365)],
   },
+  // The operator's payments desk: every field refused before the (missing) record is looked up.
+  {
+    name: "admin confirm receipt",
+    method: "POST",
+    path: () => `/api/admin/payments/charges/${NO_ID}/confirm`,
+    who: (w) => w.operator,
+    base: () => ({ e2e_id: "E".padEnd(32, "0"), amount_cents: 100 }),
+    fields: [{ name: "e2e_id", kind: { type: "key", max: 32 } }, int("amount_cents", 1, MAX_CENTS)],
+    keyMiss: 422,
+  },
+  {
+    name: "admin payout paid",
+    method: "POST",
+    path: () => `/api/admin/payments/payouts/${NO_ID}/paid`,
+    who: (w) => w.operator,
+    base: () => ({ e2e_id: "E".padEnd(32, "0") }),
+    fields: [{ name: "e2e_id", kind: { type: "key", max: 32 } }],
+    keyMiss: 422,
+  },
+  {
+    name: "admin payout failed",
+    method: "POST",
+    path: () => `/api/admin/payments/payouts/${NO_ID}/failed`,
+    who: (w) => w.operator,
+    base: () => ({ reason: "Chave Pix encerrada." }),
+    fields: [text("reason", 5, 500)],
+  },
+  {
+    name: "admin refund paid",
+    method: "POST",
+    path: () => `/api/admin/payments/refunds/${NO_ID}/paid`,
+    who: (w) => w.operator,
+    base: () => ({ e2e_id: "E".padEnd(32, "0") }),
+    fields: [{ name: "e2e_id", kind: { type: "key", max: 32 } }],
+    keyMiss: 422,
+  },
 );
 
 const profileFields: Field[] = [
@@ -336,6 +372,11 @@ function operatorEndpoints(w: World): { method: string; path: string; role: null
     { method: "GET", path: "/api/admin/disputes", role: null },
     { method: "GET", path: `/api/admin/disputes/${NO_ID}`, role: null },
     { method: "POST", path: `/api/admin/disputes/${NO_ID}/decision`, role: null, body: { decision: "cancel", reason: "Motivo válido" } },
+    { method: "GET", path: "/api/admin/payments", role: null },
+    { method: "POST", path: `/api/admin/payments/charges/${NO_ID}/confirm`, role: null, body: { e2e_id: "E".padEnd(32, "0"), amount_cents: 100 } },
+    { method: "POST", path: `/api/admin/payments/payouts/${NO_ID}/paid`, role: null, body: { e2e_id: "E".padEnd(32, "0") } },
+    { method: "POST", path: `/api/admin/payments/payouts/${NO_ID}/failed`, role: null, body: { reason: "Motivo válido" } },
+    { method: "POST", path: `/api/admin/payments/refunds/${NO_ID}/paid`, role: null, body: { e2e_id: "E".padEnd(32, "0") } },
   ];
 }
 

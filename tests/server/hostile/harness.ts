@@ -189,6 +189,8 @@ export type Actor = { token: string; id: string; opp: string; app: string; offer
 
 export type World = {
   ana: string;
+  /** The demo's operator (the console's API). */
+  operator: string;
   julia: string;
   juliaId: string;
   logoutToken: string;

@@ -71,11 +71,12 @@ describe.each(["sqlite", "postgres"] as const)("hostile input against the produc
     migrate(setup.env);
     server = await startServer(setup.env, base);
 
-    const [ana, julia, carlos, logout] = await Promise.all([
+    const [ana, julia, carlos, logout, operator] = await Promise.all([
       login("ana@freela.dev"),
       login("julia@freela.dev"),
       login("carlos@freela.dev"),
       login("pedro@freela.dev"),
+      login("operador@freela.dev"),
     ]);
     // Count the writes the cases give each role (a dry run), then make pools large enough that
     // no user passes 90 writes: the limit (120 a minute per user) must never be what answers.
@@ -83,12 +84,21 @@ describe.each(["sqlite", "postgres"] as const)("hostile input against the produc
     const dry = new Pool({ merchants: [fake], freelancers: [fake] } as World);
     const seeded = new Proxy({}, { get: () => ({ id: "x", opp: "x", firstOffer: "x" }) }) as World["seeded"];
     refusedCases(
-      { ana: "a", julia: "j", logoutToken: "l", merchants: [fake], freelancers: [fake], seeded } as World,
+      {
+        ana: "a",
+        julia: "j",
+        operator: "o",
+        logoutToken: "l",
+        merchants: [fake],
+        freelancers: [fake],
+        seeded,
+      } as World,
       dry,
     );
     const size = Math.max(2, Math.ceil(Math.max(dry.used.merchant, dry.used.freelancer) / 90));
     world = {
       ana: ana.token,
+      operator: operator.token,
       julia: julia.token,
       juliaId: julia.id,
       logoutToken: logout.token,
