@@ -58,6 +58,12 @@ export function saoPauloDay(column: string): RawBuilder<string> {
   return sql<string>`date(${ref}, '-3 hours')`;
 }
 
+/** Seconds from one stored UTC timestamp to another (ISO 8601 text), as a number. */
+export function secondsBetween(from: RawBuilder<unknown>, to: RawBuilder<unknown>): RawBuilder<number> {
+  if (postgres) return sql<number>`extract(epoch from (${to}::timestamptz - ${from}::timestamptz))`;
+  return sql<number>`((julianday(${to}) - julianday(${from})) * 86400)`;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Locks and errors
 

@@ -22,6 +22,7 @@ import * as m019 from "./019_operator_console";
 import * as m020 from "./020_payments";
 import * as m021 from "./021_moderation";
 import * as m022 from "./022_disputes";
+import * as m023 from "./023_metrics_indexes";
 import * as m028 from "./028_verified_email";
 
 /** A migration, with its PostgreSQL version where the SQL differs. */
@@ -52,6 +53,7 @@ const steps: Record<string, Step> = {
   "020_payments": m020,
   "021_moderation": m021,
   "022_disputes": m022,
+  "023_metrics_indexes": m023,
   "028_verified_email": m028,
 };
 

@@ -142,3 +142,12 @@ export const userQuerySchema = pageQuerySchema.extend({
   role: optionalEnum(["merchant", "freelancer", "operator"] as const, "account_type_invalid"),
   status: optionalEnum(USER_STATUSES, "status_invalid"),
 });
+
+/** The metrics' period: the last 30 or 90 days (30 when left out). */
+export const METRIC_PERIODS = ["30", "90"] as const;
+export const metricsQuerySchema = z.object({
+  days: z.preprocess(
+    empty,
+    z.enum(METRIC_PERIODS, { errorMap: () => ({ message: "metrics_days_invalid" }) }).default("30"),
+  ),
+});

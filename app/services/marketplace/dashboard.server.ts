@@ -38,17 +38,18 @@ export function profileChecklist(user: UserRow, portfolioItems: number): Dashboa
   return { steps: list, complete: list.every((s) => s.done) };
 }
 
-/** The last 30 local days, oldest first, and the UTC instant the first one starts. */
-function seriesDays(now = new Date()) {
+/** The last `days` São Paulo days, oldest first, and the UTC instant the first one starts. */
+export function seriesDays(days = SERIES_DAYS, now = new Date()) {
   const today = todayInSaoPaulo(now);
   const end = Date.parse(`${today}T00:00:00Z`);
-  const dates = Array.from({ length: SERIES_DAYS }, (_, i) =>
-    new Date(end - (SERIES_DAYS - 1 - i) * 86_400_000).toISOString().slice(0, 10),
+  const dates = Array.from({ length: days }, (_, i) =>
+    new Date(end - (days - 1 - i) * 86_400_000).toISOString().slice(0, 10),
   );
   return { dates, since: `${dates[0]}T03:00:00.000Z` };
 }
 
-function fillSeries(dates: string[], rows: { day: string; n: number }[]) {
+/** One point per date, 0 where the rows have no count for that day. */
+export function fillSeries(dates: string[], rows: { day: string; n: number | string }[]) {
   const byDay = new Map(rows.map((r) => [r.day, Number(r.n)]));
   return dates.map((date) => ({ date, value: byDay.get(date) ?? 0 }));
 }

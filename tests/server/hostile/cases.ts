@@ -358,6 +358,7 @@ const NO_ID = "00000000-0000-4000-8000-000000000000";
 function operatorEndpoints(w: World): { method: string; path: string; role: null; body?: unknown }[] {
   return [
     { method: "GET", path: "/api/admin/audit", role: null },
+    { method: "GET", path: "/api/admin/metrics", role: null },
     { method: "GET", path: "/api/admin/reports", role: null },
     { method: "GET", path: `/api/admin/reports/profile/${w.juliaId}`, role: null },
     { method: "POST", path: `/api/admin/reports/profile/${w.juliaId}/resolve`, role: null, body: { action: "dismiss" } },
@@ -378,6 +379,74 @@ function operatorEndpoints(w: World): { method: string; path: string; role: null
     { method: "POST", path: `/api/admin/payments/payouts/${NO_ID}/failed`, role: null, body: { reason: "Motivo válido" } },
     { method: "POST", path: `/api/admin/payments/refunds/${NO_ID}/paid`, role: null, body: { e2e_id: "E".padEnd(32, "0") } },
   ];
+}
+
+/**
+ * The console with an operator's session: every filter of its lists refuses what it cannot use
+ * (422 naming the parameter; the pages drop it and still answer), and its moves on records that
+ * do not exist refuse hostile bodies without touching anything.
+ */
+export function operatorCases(w: World): Case[] {
+  const cases: Case[] = [];
+  const intValues = ["0", "-1", "1.5", "1e20", "abc", "١٢", "x".repeat(5000)];
+  const enumValues = ["xyz", "' OR 1=1 --", "OPEN", "<script>", "\u0000", "x".repeat(5000)];
+  const dates = ["2026-02-30", "24/11/2026", "' OR 1=1", "x".repeat(5000)];
+  const lists: { path: string; page: string; params: Record<string, string[]> }[] = [
+    {
+      path: "/api/admin/audit",
+      page: "/admin/audit",
+      params: {
+        action: enumValues,
+        actor: ["abc", "' OR 1=1 --", "00000000-0000-4000-8000-00000000000g"],
+        target_type: enumValues,
+        target_id: ["' OR 1=1 --", "<script>", "x".repeat(101)],
+        from: dates,
+        to: dates,
+        page: intValues,
+      },
+    },
+    { path: "/api/admin/reports", page: "/admin/reports", params: { type: enumValues, status: enumValues, age: enumValues, page: intValues } },
+    { path: "/api/admin/users", page: "/admin/users", params: { role: enumValues, status: enumValues, page: intValues } },
+    { path: "/api/admin/disputes", page: "/admin/disputes", params: { status: enumValues, page: intValues } },
+    { path: "/api/admin/premoderation", page: "/admin/premoderation", params: { page: intValues } },
+    { path: "/api/admin/metrics", page: "/admin", params: { days: ["7", "0", "-30", "30.0", "1e20", ...enumValues] } },
+  ];
+  for (const list of lists) {
+    for (const [param, values] of Object.entries(list.params)) {
+      for (const value of values) {
+        const query = new URLSearchParams({ [param]: value });
+        cases.push({ name: `console query ${param}=${value.slice(0, 30)}`, method: "GET", path: `${list.path}?${query}`, auth: w.operator, expect: [422], api: true, field: param });
+        cases.push({ name: `console page ${list.page} ${param}=${value.slice(0, 20)}`, method: "GET", path: `${list.page}?${query}`, auth: w.operator, expect: [200], api: false });
+      }
+    }
+  }
+  // Moves on records that do not exist: a hostile body or a missing record, never a change.
+  const moves: [string, Record<string, unknown>][] = [
+    [`/api/admin/reports/profile/${NO_ID}/resolve`, { action: "dismiss", reason: "Motivo válido" }],
+    [`/api/admin/content/profile/${NO_ID}/restore`, { reason: "Motivo válido" }],
+    [`/api/admin/users/${NO_ID}/sanctions`, { action: "warn", reason: "Motivo válido" }],
+    [`/api/admin/premoderation/${NO_ID}`, { decision: "reject", reason: "Motivo válido" }],
+    [`/api/admin/disputes/${NO_ID}/decision`, { decision: "cancel", reason: "Motivo válido" }],
+    [`/api/admin/disputes/${NO_ID}/decision`, { decision: "split", reason: "Motivo válido", freelancer_cents: 100 }],
+    [`/api/admin/payments/charges/${NO_ID}/confirm`, { e2e_id: "E".padEnd(32, "0"), amount_cents: 100 }],
+    [`/api/admin/payments/payouts/${NO_ID}/paid`, { e2e_id: "E".padEnd(32, "0") }],
+    [`/api/admin/payments/payouts/${NO_ID}/failed`, { reason: "Motivo válido" }],
+    [`/api/admin/payments/refunds/${NO_ID}/paid`, { e2e_id: "E".padEnd(32, "0") }],
+  ];
+  const hostile: unknown[] = ["' OR 1=1 --", "<script>alert(1)</script>", "x".repeat(10_000), 1e20, -1, null, [], {}, "\u0000"];
+  for (const [path, valid] of moves) {
+    cases.push({ name: `console move on nothing ${path}`, method: "POST", path, auth: w.operator, body: { json: valid }, expect: [404], api: true });
+    for (const field of Object.keys(valid)) {
+      for (const value of hostile) {
+        cases.push({ name: `console move ${path} ${field}=${JSON.stringify(value).slice(0, 20)}`, method: "POST", path, auth: w.operator, body: { json: { ...valid, [field]: value } }, expect: [404, 422], api: true });
+      }
+    }
+  }
+  for (const id of KEY_MISSES) {
+    cases.push({ name: `console record ${id.slice(0, 20)}`, method: "GET", path: `/api/admin/users/${encodeURIComponent(id)}`, auth: w.operator, expect: [404], api: true });
+    cases.push({ name: `console dispute ${id.slice(0, 20)}`, method: "GET", path: `/api/admin/disputes/${encodeURIComponent(id)}`, auth: w.operator, expect: [404], api: true });
+  }
+  return cases;
 }
 
 export const BAD_AUTH: [string, Auth][] = [
@@ -1276,5 +1345,6 @@ export function refusedCases(w: World, p: Pool): Record<string, Case[]> {
     "contract deliveries and files": contractCases(w, p),
     "messages and their files": messageCases(w, p),
     "redirects, controls, many parts, quota": securityCases(w, p),
+    "the console with an operator's session": operatorCases(w),
   };
 }

@@ -189,10 +189,10 @@ export type Actor = { token: string; id: string; opp: string; app: string; offer
 
 export type World = {
   ana: string;
-  /** The demo's operator (the console's API). */
-  operator: string;
   julia: string;
   juliaId: string;
+  /** The demo operator's token (the console's API). */
+  operator: string;
   logoutToken: string;
   seeded: {
     open: string;

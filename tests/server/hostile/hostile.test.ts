@@ -98,9 +98,9 @@ describe.each(["sqlite", "postgres"] as const)("hostile input against the produc
     const size = Math.max(2, Math.ceil(Math.max(dry.used.merchant, dry.used.freelancer) / 90));
     world = {
       ana: ana.token,
-      operator: operator.token,
       julia: julia.token,
       juliaId: julia.id,
+      operator: operator.token,
       logoutToken: logout.token,
       seeded: await seededRecords(ana.token, ana.id, julia.token, julia.id, carlos.token),
       ...(await makePool(size)),
