@@ -81,7 +81,7 @@ function MoveForm({
   const refusal = useRefusalOf(id, intent);
   const busy = useNavigation().state === "submitting";
   return (
-    <Form method="post" className="admin-form" noValidate aria-label={label}>
+    <Form method="post" className="admin-form" noValidate>
       <FormMessage data={refusal} />
       <input type="hidden" name="id" value={id} />
       {children(refusal)}
