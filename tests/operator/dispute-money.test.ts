@@ -180,6 +180,23 @@ describe("dispute decisions move the held money", () => {
     expect(await checkLedger()).toEqual([]);
   });
 
+  it("two operators deciding at once (complete and split): one wins, 409 for the other, money moved once", async () => {
+    for (let round = 0; round < 4; round++) {
+      const c = await disputed();
+      const other = { ...c, operator: await signedInOperator("Bruno Operador") };
+      const answers = await Promise.all([
+        decide(c, { decision: "complete" }),
+        decide(other, { decision: "split", freelancer_cents: 50_000 }),
+      ]);
+      expect(answers.map((a) => a.status).sort()).toEqual([200, 409]);
+      const milestone = (await milestonesOf(c.id))[0];
+      const won = answers[0].status === 200 ? PRICE : 50_000;
+      expect(milestone.released_cents).toBe(won);
+      expect((await balancesOf(c.applicant)).available_cents).toBe(won - feeOf(won, 1_000));
+    }
+    expect(await checkLedger()).toEqual([]);
+  }, 60_000);
+
   it("without payments the split is refused (422) and complete/cancel move no money", async () => {
     config.PAYMENTS = "off";
     try {
