@@ -10,6 +10,7 @@
 //   npm run bench -- --duration 5        seconds per case
 //   npm run bench -- --only list,search  some cases only
 //   npm run bench -- --only parts        /healthz while bodies of ~400 000 tiny parts arrive
+//   npm run bench -- --only admin        the operator's metrics (API and page /admin, 90 days)
 //   npm run bench -- --only bare         the JSON list on a bare node:http + better-sqlite3 server
 //                                        (bench/bare-server.ts) against the app with one server
 //                                        process, and the CPU per request of one process
@@ -148,6 +149,8 @@ type Fixture = {
   writerTokens: string[];
   openUuids: string[];
   loginEmail: string;
+  /** A session of an operator account (the console's metrics). */
+  operatorToken: string;
 };
 
 function prepareDatabase(opportunities: number, given?: string): Fixture {
@@ -218,6 +221,7 @@ function prepareDatabase(opportunities: number, given?: string): Fixture {
     "INSERT INTO sessions (id, user_id, expires_at, created_at) VALUES (?, ?, ?, ?)",
   );
   const writerTokens: string[] = [];
+  const operatorToken = randomBytes(32).toString("base64url");
   const loginEmail = `bench-login-${randomUUID().slice(0, 8)}@freela.dev`;
   sqlite.transaction(() => {
     for (let i = 0; i < WRITERS; i++) {
@@ -236,6 +240,18 @@ function prepareDatabase(opportunities: number, given?: string): Fixture {
     }
     // The account of the login burst.
     insertUser.run(randomUUID(), loginEmail, hash, "Bench Login", now.toISOString(), now.toISOString());
+    // The operator reading the console's metrics.
+    const operatorId = randomUUID();
+    insertUser.run(
+      operatorId,
+      `bench-operator@freela.dev`,
+      hash,
+      "Bench Operator",
+      now.toISOString(),
+      now.toISOString(),
+    );
+    sqlite.prepare("UPDATE users SET account_type = 'operator' WHERE id = ?").run(operatorId);
+    insertSession.run(sha256(operatorToken), operatorId, expires, now.toISOString());
   })();
 
   // Open opportunities spread over the whole table, in random order.
@@ -255,6 +271,7 @@ function prepareDatabase(opportunities: number, given?: string): Fixture {
     writerTokens,
     openUuids,
     loginEmail,
+    operatorToken,
   };
 }
 
@@ -617,6 +634,18 @@ async function mainCases(server: Server, fixture: Fixture) {
             },
           },
         ],
+      }),
+    );
+  }
+  if (wanted("admin")) {
+    // The operator's overview: the marketplace's figures over 90 days, three statements whatever
+    // the data, by the API and as the page.
+    const operator = { ...CLIENT_HEADERS, Authorization: `Bearer ${fixture.operatorToken}` };
+    results.push(
+      await measure("GET /api/admin/metrics?days=90", { url: `${base}/api/admin/metrics?days=90`, headers: operator }),
+      await measure("page /admin?days=90", {
+        url: `${base}/admin?days=90`,
+        headers: { ...operator, Accept: "text/html" },
       }),
     );
   }
@@ -1022,7 +1051,19 @@ async function bareCase(facts: ReturnType<typeof machine>) {
   }
 }
 
-const MAIN_CASES = ["healthz", "list", "burst", "search", "detail", "mine", "page", "page-detail", "apply", "parts"];
+const MAIN_CASES = [
+  "healthz",
+  "list",
+  "burst",
+  "search",
+  "detail",
+  "mine",
+  "page",
+  "page-detail",
+  "apply",
+  "admin",
+  "parts",
+];
 
 async function main() {
   ensureBuild();

@@ -639,6 +639,113 @@ async function seedInvitation(db: Kysely<Database>, users: Map<string, UserRow>)
     .execute();
 }
 
+/**
+ * Work waiting in the operator's console, among people of the demo market who are not the
+ * README's logins (their stories stay as told): two reports of one of Fernanda's open
+ * opportunities and one of a profile, and a dispute Roberto opened on his contract with Thiago,
+ * which Thiago has answered.
+ */
+async function seedModeration(db: Kysely<Database>, users: Map<string, UserRow>) {
+  const person = (name: string) => users.get(`${name}@freela.dev`)!;
+  const now = Date.now();
+  const iso = (t: number) => new Date(t).toISOString();
+  const opportunity = await db
+    .selectFrom("opportunities")
+    .select("uuid")
+    .where("merchant_id", "=", person("fernanda").id)
+    .where("status", "=", "open")
+    .orderBy("id")
+    .executeTakeFirstOrThrow();
+  const report = (reporter: string, target: { type: "opportunity" | "profile"; id: string; author: string }) => ({
+    id: randomUUID(),
+    reporter_id: person(reporter).id,
+    target_type: target.type,
+    target_id: target.id,
+    author_id: person(target.author).id,
+    status: "open" as const,
+    resolution: null,
+    resolution_reason: null,
+    resolved_by: null,
+    resolved_at: null,
+  });
+  const listing = { type: "opportunity" as const, id: opportunity.uuid, author: "fernanda" };
+  await db
+    .insertInto("reports")
+    .values([
+      {
+        ...report("rafael", listing),
+        reason: "off_platform",
+        details: "Pede para fechar e pagar pelo WhatsApp, fora da plataforma.",
+        created_at: iso(now - 2 * DAY),
+      },
+      { ...report("camila", listing), reason: "fraud", details: null, created_at: iso(now - DAY) },
+      {
+        ...report("beatriz", { type: "profile", id: person("gabriel").id, author: "gabriel" }),
+        reason: "inappropriate",
+        details: "O portfólio mostra trabalhos que são meus.",
+        created_at: iso(now - 5 * HOUR),
+      },
+    ])
+    .execute();
+
+  const contract = await db
+    .selectFrom("contracts")
+    .selectAll()
+    .where("merchant_id", "=", person("roberto").id)
+    .where("freelancer_id", "=", person("thiago").id)
+    .where("status", "=", "in_progress")
+    .executeTakeFirstOrThrow();
+  const openedAt = now - 3 * DAY;
+  const answeredAt = now - 2 * DAY;
+  await db
+    .insertInto("disputes")
+    .values({
+      id: randomUUID(),
+      contract_id: contract.id,
+      opened_by: "merchant",
+      reason: "scope",
+      status: "open",
+      respond_by: iso(openedAt + 5 * DAY),
+      answered_at: iso(answeredAt),
+      reminded_at: null,
+      decision: null,
+      decision_reason: null,
+      decided_by: null,
+      decided_at: null,
+      created_at: iso(openedAt),
+      updated_at: iso(answeredAt),
+    })
+    .execute();
+  await db
+    .insertInto("contract_events")
+    .values([
+      {
+        id: randomUUID(),
+        contract_id: contract.id,
+        seq: contract.events_count + 1,
+        kind: "dispute_opened",
+        author: "merchant",
+        message: "Combinamos o site com loja virtual; as prévias mostram só a página institucional.",
+        created_at: iso(openedAt),
+      },
+      {
+        id: randomUUID(),
+        contract_id: contract.id,
+        seq: contract.events_count + 2,
+        kind: "dispute_statement",
+        author: "freelancer",
+        message: "A loja virtual não estava no briefing; ofereci orçá-la à parte, como conversamos.",
+        created_at: iso(answeredAt),
+      },
+    ])
+    .execute();
+  await db
+    .updateTable("contracts")
+    .set({ disputed_at: iso(openedAt), events_count: contract.events_count + 2, updated_at: iso(answeredAt) })
+    .where("id", "=", contract.id)
+    .execute();
+}
+
 /** Seeds the demo accounts and marketplace into an empty database; false when it already has users. */
 export async function seedDemo(db: Kysely<Database>) {
   const existing = await db.selectFrom("users").select("id").limit(1).executeTakeFirst();
@@ -652,6 +759,7 @@ export async function seedDemo(db: Kysely<Database>) {
     await seedReputation(trx);
     await seedInvitation(trx, users);
     await seedPayments(trx);
+    await seedModeration(trx, users);
   });
   return true;
 }

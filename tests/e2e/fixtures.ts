@@ -11,7 +11,7 @@ type Fixtures = {
   /** A new freelancer, signed in. */
   freelancer: SignedIn;
   /** A merchant and a freelancer hired through the API: their contract (and application) id. */
-  hired: { id: string; title: string; merchant: SignedIn; freelancer: SignedIn };
+  hired: { id: string; title: string; opportunity: string; merchant: SignedIn; freelancer: SignedIn };
   /** Signs a new account of that type in, on a page of its own. */
   newUser: (account_type: "merchant" | "freelancer") => Promise<SignedIn>;
 };
@@ -38,13 +38,13 @@ export const test = base.extend<Fixtures>({
   merchant: async ({ newUser }, use) => use(await newUser("merchant")),
   freelancer: async ({ newUser }, use) => use(await newUser("freelancer")),
   hired: async ({ browser, request, javaScriptEnabled }, use, testInfo) => {
-    const { merchant, freelancer, id, title } = await hire(request);
+    const { merchant, freelancer, id, title, opportunity } = await hire(request);
     const signedIn = async (account: Account): Promise<SignedIn> => {
       const page = await userPage(browser, testInfo, javaScriptEnabled, account);
       return { account, page, newPage: () => userPage(browser, testInfo, javaScriptEnabled, account) };
     };
     const sides = { merchant: await signedIn(merchant), freelancer: await signedIn(freelancer) };
-    await use({ id, title, ...sides });
+    await use({ id, title, opportunity, ...sides });
     await sides.merchant.page.context().close();
     await sides.freelancer.page.context().close();
   },

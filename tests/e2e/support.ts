@@ -135,7 +135,7 @@ export async function hire(request: APIRequestContext) {
     data: { offer_id: offers[0].id },
   });
   if (accepted.status() !== 200) throw new Error(`accept failed: ${accepted.status()}`);
-  return { merchant, freelancer, id, title };
+  return { merchant, freelancer, id, title, opportunity: uuid as string };
 }
 
 export async function userPage(

@@ -44,6 +44,8 @@ describe("operator accounts", () => {
     await resetPassword({ token, password: "senha-do-console-1" });
     const signedIn = await login({ email: "olga@freela.dev", password: "senha-do-console-1" });
     expect(signedIn.user.account_type).toBe("operator");
+    // The link reached her address: it is confirmed.
+    expect(signedIn.user.email_verified_at).toEqual(expect.any(String));
     // The link is spent.
     await expect(resetPassword({ token, password: "outra-senha-123" })).rejects.toMatchObject({ status: 422 });
 

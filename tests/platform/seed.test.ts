@@ -169,6 +169,43 @@ describe("demo seed", () => {
     );
   });
 
+  it("leaves the operator open reports of two targets and one answered dispute on a frozen contract", async () => {
+    const reports = await db.selectFrom("reports").select(["target_type", "target_id", "status"]).execute();
+    expect(reports.every((r) => r.status === "open")).toBe(true);
+    expect(new Set(reports.map((r) => `${r.target_type}:${r.target_id}`)).size).toBe(2);
+    expect(reports).toHaveLength(3);
+    const disputes = await db
+      .selectFrom("disputes")
+      .innerJoin("contracts", "contracts.id", "disputes.contract_id")
+      .select([
+        "disputes.status",
+        "disputes.answered_at",
+        "contracts.disputed_at",
+        "contracts.status as contract_status",
+      ])
+      .execute();
+    expect(disputes).toEqual([
+      {
+        status: "open",
+        answered_at: expect.any(String),
+        disputed_at: expect.any(String),
+        contract_status: "in_progress",
+      },
+    ]);
+    // The README's logins are on neither side.
+    const logins = new Set(
+      await Promise.all(
+        ["ana", "carlos", "julia", "pedro"].map(async (n) => (await userByEmail(`${n}@freela.dev`)).id),
+      ),
+    );
+    const parties = await db
+      .selectFrom("disputes")
+      .innerJoin("contracts", "contracts.id", "disputes.contract_id")
+      .select(["contracts.merchant_id", "contracts.freelancer_id"])
+      .executeTakeFirstOrThrow();
+    expect(logins.has(parties.merchant_id) || logins.has(parties.freelancer_id)).toBe(false);
+  });
+
   it("every demo account signs in with the demo password", async () => {
     const bcrypt = (await import("bcryptjs")).default;
     for (const account of demoAccounts.users) {

@@ -1,3 +1,4 @@
+import { sql } from "kysely";
 import { randomBytes, randomUUID } from "node:crypto";
 import { config } from "~/config.server";
 import type { z } from "zod";
@@ -204,7 +205,11 @@ export async function findValidReset(token: string) {
     .executeTakeFirst();
 }
 
-/** Sets the new password, spends the token and ends every session of the user. */
+/**
+ * Sets the new password, spends the token and ends every session of the user. The link reached
+ * its owner at the account's address, so it confirms that address too (an operator made by
+ * operator:create sets a password this way and never sees the confirmation banner).
+ */
 export async function resetPassword(input: unknown) {
   const { token, password } = parseInput(resetPasswordSchema, input);
   const passwordHash = await hashPassword(password);
@@ -221,7 +226,11 @@ export async function resetPassword(input: unknown) {
     if (!reset) throw new AppError(422, "validation_failed", { token: "reset_invalid" });
     await trx
       .updateTable("users")
-      .set({ password_hash: passwordHash, updated_at: now })
+      .set({
+        password_hash: passwordHash,
+        email_verified_at: sql<string>`coalesce(email_verified_at, ${now})`,
+        updated_at: now,
+      })
       .where("id", "=", reset.user_id)
       .execute();
     await trx.deleteFrom("sessions").where("user_id", "=", reset.user_id).execute();

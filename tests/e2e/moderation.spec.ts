@@ -1,0 +1,75 @@
+import { expect, test } from "./fixtures";
+import { toast, userPage } from "./support";
+
+// A report as people live it, with JavaScript and without: the freelancer reports the
+// merchant's opportunity, the operator of the demo data hides it from the console's queue, the
+// merchant sees it hidden and why, and nobody else finds it any more.
+
+const OPERATOR = { email: "operador@freela.dev", password: "freela123" };
+const WHY = "Pede pagamento por fora da plataforma, contra as regras do Freela.";
+
+function story() {
+  test("report → hide → the author sees why, and the others no longer find it", async ({
+    hired,
+    browser,
+    javaScriptEnabled,
+  }, testInfo) => {
+    test.setTimeout(180_000);
+    const { title, opportunity } = hired;
+    const marina = hired.merchant.page;
+    const julia = hired.freelancer.page;
+
+    // The freelancer reports the opportunity from its page; a report needs a reason.
+    await julia.goto(`/opportunities/${opportunity}`);
+    await julia.getByRole("link", { name: "Denunciar uma oportunidade" }).click();
+    await expect(julia.getByRole("heading", { name: "Denunciar", exact: true })).toBeVisible();
+    await julia.getByLabel("Comentário (opcional)").fill("Pediu o pagamento por Pix direto, fora do Freela.");
+    await julia.getByRole("button", { name: "Enviar denúncia" }).click();
+    await expect(julia.getByRole("alert").first()).toBeVisible();
+    // What was typed is still there.
+    await expect(julia.getByLabel("Comentário (opcional)")).toHaveValue(
+      "Pediu o pagamento por Pix direto, fora do Freela.",
+    );
+    await julia.getByLabel("Pede pagamento ou contato fora do Freela").check();
+    await julia.getByRole("button", { name: "Enviar denúncia" }).click();
+    await expect(toast(julia, "Recebemos sua denúncia")).toBeVisible();
+    await expect(julia).toHaveURL(new RegExp(`/opportunities/${opportunity}$`));
+
+    // The operator finds it in the queue and hides it, with a reason the author will read.
+    const olga = await userPage(browser, testInfo, javaScriptEnabled, OPERATOR);
+    try {
+      await olga.goto("/admin/reports");
+      await olga.getByRole("link", { name: `Oportunidade · ${title}` }).click();
+      await expect(olga.getByText("Pediu o pagamento por Pix direto")).toBeVisible();
+      await olga.getByLabel("Ocultar o conteúdo").check();
+      await olga.getByRole("button", { name: "Registrar" }).click();
+      await expect(olga.locator("#reason-error")).toBeVisible();
+      await olga.getByLabel("Ocultar o conteúdo").check();
+      await olga.getByLabel("Motivo").fill(WHY);
+      await olga.getByRole("button", { name: "Registrar" }).click();
+      await expect(toast(olga, "Denúncias resolvidas.")).toBeVisible();
+    } finally {
+      await olga.context().close();
+    }
+
+    // The author still sees the opportunity, hidden, and why.
+    await marina.goto(`/opportunities/${opportunity}`);
+    await expect(marina.getByText("A equipe do Freela ocultou esta oportunidade: só você a vê.")).toBeVisible();
+    await expect(marina.getByText(`Motivo: ${WHY}`)).toBeVisible();
+
+    // Nobody else finds it: not by its address, not in the search.
+    const answer = await julia.goto(`/opportunities/${opportunity}`);
+    expect(answer?.status()).toBe(404);
+    await julia.goto(`/opportunities?${new URLSearchParams({ q: title })}`);
+    await expect(julia.getByRole("link", { name: title })).toHaveCount(0);
+  });
+}
+
+test.describe("moderation, with JavaScript", () => {
+  story();
+});
+
+test.describe("moderation, without JavaScript", () => {
+  test.use({ javaScriptEnabled: false });
+  story();
+});
