@@ -4,7 +4,8 @@ import type { Database, UserRow } from "../../../db/schema";
 import { confirmReceipt } from "../payments/charges.server";
 import { markPayoutFailed, markPayoutPaid, recordRefund } from "../payments/payouts.server";
 import { displayNameOf } from "../accounts/users.server";
-import { operatorActor, recordAudit } from "./audit.server";
+import type { InTransaction } from "../payments/ledger.server";
+import { operatorActor, recordAudit, type AuditEntry } from "./audit.server";
 
 // The operator's payments desk (/admin/payments and /api/admin/payments): the three queues of
 // money that waits for a person — Pix receipts of the manual provider to confirm, payouts to send,
@@ -175,79 +176,78 @@ export async function paymentQueues(database: Kysely<Database> = db): Promise<Pa
   };
 }
 
+/** The audit log's row of a move, written by the move in its own transaction. */
+function audited<T>(operator: UserRow, entry: (done: T) => AuditEntry): InTransaction<T> {
+  return async (trx, done, at) => {
+    await recordAudit(trx, operatorActor(operator), entry(done), at);
+  };
+}
+
 /**
  * A Pix of the manual provider arrived: `{ e2e_id, amount_cents }` (the amount must be the
  * charge's, 422 otherwise). 409 when the charge is paid already (another operator, the webhook)
  * or the end-to-end id was used.
  */
 export async function confirmPixReceipt(operator: UserRow, chargeId: string, input: unknown) {
-  return confirmReceipt(operator, chargeId, input, (trx, { charge, settlement, e2e_id }, at) =>
-    recordAudit(
-      trx,
-      operatorActor(operator),
-      {
-        action: "charge.confirm",
-        target_type: "charge",
-        target_id: charge.id,
-        before: { status: charge.status },
-        after: { status: "paid", e2e_id, amount_cents: charge.amount_cents, settlement },
-      },
-      at,
-    ).then(() => undefined),
+  return confirmReceipt(
+    operator,
+    chargeId,
+    input,
+    audited(operator, ({ charge, settlement, e2e_id }) => ({
+      action: "charge.confirm",
+      target_type: "charge",
+      target_id: charge.id,
+      before: { status: charge.status },
+      after: { status: "paid", e2e_id, amount_cents: charge.amount_cents, settlement },
+    })),
   );
 }
 
 /** The payout was sent by Pix: `{ e2e_id }`. 409 once paid or failed. */
 export async function payPayout(operator: UserRow, payoutId: string, input: unknown) {
-  return markPayoutPaid(operator, payoutId, input, (trx, payout, at) =>
-    recordAudit(
-      trx,
-      operatorActor(operator),
-      {
-        action: "payout.pay",
-        target_type: "payout",
-        target_id: payout.id,
-        before: { status: "requested" },
-        after: { status: "paid", e2e_id: payout.e2e_id, amount_cents: payout.amount_cents },
-      },
-      at,
-    ).then(() => undefined),
+  return markPayoutPaid(
+    operator,
+    payoutId,
+    input,
+    audited(operator, (payout) => ({
+      action: "payout.pay",
+      target_type: "payout",
+      target_id: payout.id,
+      before: { status: "requested" },
+      after: { status: "paid", e2e_id: payout.e2e_id, amount_cents: payout.amount_cents },
+    })),
   );
 }
 
 /** The transfer failed: `{ reason }`; the money returns to the freelancer's balance. 409 once decided. */
 export async function failPayout(operator: UserRow, payoutId: string, input: unknown) {
-  return markPayoutFailed(operator, payoutId, input, (trx, payout, at) =>
-    recordAudit(
-      trx,
-      operatorActor(operator),
-      {
-        action: "payout.fail",
-        target_type: "payout",
-        target_id: payout.id,
-        reason: payout.failure_reason,
-        before: { status: "requested" },
-        after: { status: "failed", amount_cents: payout.amount_cents },
-      },
-      at,
-    ).then(() => undefined),
+  return markPayoutFailed(
+    operator,
+    payoutId,
+    input,
+    audited(operator, (payout) => ({
+      action: "payout.fail",
+      target_type: "payout",
+      target_id: payout.id,
+      reason: payout.failure_reason,
+      before: { status: "requested" },
+      after: { status: "failed", amount_cents: payout.amount_cents },
+    })),
   );
 }
 
 /** The refund was paid back to the merchant by Pix: `{ e2e_id }`. 409 once recorded. */
 export async function payRefund(operator: UserRow, refundId: string, input: unknown) {
-  return recordRefund(operator, refundId, input, (trx, refund, at) =>
-    recordAudit(
-      trx,
-      operatorActor(operator),
-      {
-        action: "refund.record",
-        target_type: "refund",
-        target_id: refund.id,
-        before: { status: "due" },
-        after: { status: "paid", e2e_id: refund.e2e_id, amount_cents: refund.amount_cents },
-      },
-      at,
-    ).then(() => undefined),
+  return recordRefund(
+    operator,
+    refundId,
+    input,
+    audited(operator, (refund) => ({
+      action: "refund.record",
+      target_type: "refund",
+      target_id: refund.id,
+      before: { status: "due" },
+      after: { status: "paid", e2e_id: refund.e2e_id, amount_cents: refund.amount_cents },
+    })),
   );
 }
