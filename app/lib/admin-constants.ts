@@ -20,6 +20,10 @@ export const AUDIT_ACTIONS = [
   "contract.unflag",
   "setting.update",
   "dispute.decide",
+  "charge.confirm",
+  "payout.pay",
+  "payout.fail",
+  "refund.record",
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -35,6 +39,9 @@ export const AUDIT_TARGETS = [
   "contract",
   "dispute",
   "setting",
+  "charge",
+  "payout",
+  "refund",
 ] as const;
 export type AuditTarget = (typeof AUDIT_TARGETS)[number];
 

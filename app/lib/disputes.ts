@@ -12,11 +12,12 @@ export const DISPUTE_REMINDER_DAYS_LEFT = 2;
 export const MAX_DISPUTE_FILES = 10;
 
 /**
- * What an operator may decide: complete the contract (the work is accepted) or cancel it. The
- * payments add their own kinds (a split) to the decision registry of the operator's dispute
- * service (services/operator/disputes.server.ts); this list is what the console offers.
+ * What an operator may decide: complete the contract (the work is accepted), cancel it, or, for
+ * a contract with payments, split the held money (part to the freelancer, the rest refunded).
+ * The decision registry of the operator's dispute service (services/operator/disputes.server.ts)
+ * does each; the console offers those that apply to the dispute's contract.
  */
-export const DISPUTE_DECISIONS = ["complete", "cancel"] as const;
+export const DISPUTE_DECISIONS = ["complete", "cancel", "split"] as const;
 export type DisputeDecisionKind = (typeof DISPUTE_DECISIONS)[number];
 
 export const DISPUTE_STATUSES = ["open", "decided"] as const;

@@ -8,10 +8,11 @@ import { hire, toast, userPage } from "./support";
 // server (PAYMENTS=escrow, Mercado Pago answered by a local stand-in): the hire waits for its
 // money, the merchant pays the Pix charge, the provider confirms it by a signed webhook, the
 // freelancer delivers, the merchant approves, the freelancer's balance shows the release less the
-// fee, the freelancer registers a Pix key and asks for a payout, and both statements show it.
-// (The operator's side, paying the payout, comes with the operator console.)
+// fee, the freelancer registers a Pix key and asks for a payout, both statements show it, and the
+// operator pays the payout from the console's payments desk (/admin/payments).
 
 const money = (text: string) => new RegExp(text.replace(/[.$]/g, "\\$&").replace(/ /g, "\\s"));
+const OPERATOR = { email: "operador@freela.dev", password: "freela123" };
 const AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"];
 
 let mp: MercadoPagoMock;
@@ -30,7 +31,7 @@ async function axe(page: import("@playwright/test").Page) {
 }
 
 function story(javaScriptEnabled: boolean) {
-  test("hire → Pix charge → confirmed by the provider → deliver → approve → balance → payout asked → statements", async ({
+  test("hire → Pix charge → confirmed by the provider → deliver → approve → balance → payout asked → statements → operator pays", async ({
     request,
     browser,
   }, testInfo) => {
@@ -126,6 +127,32 @@ function story(javaScriptEnabled: boolean) {
     await expect(marina.locator(".figure").filter({ hasText: "Pago por Pix" })).toContainText(money("R$ 1.500,00"));
     await expect(marina.locator(".figure").filter({ hasText: "Retido em etapas" })).toContainText(money("R$ 0,00"));
     await expect(marina.locator("#lines-title + .table-wrap tbody tr")).toHaveCount(2);
+
+    // The operator pays the payout from the console: a wrong end-to-end id is refused with what
+    // was typed kept; the right one pays it, and it leaves the queue.
+    const olga = await userPage(browser, testInfo, javaScriptEnabled, OPERATOR);
+    await olga.goto("/admin/payments");
+    await expect(olga.getByRole("heading", { name: "Repasses para enviar" })).toBeVisible();
+    const item = olga.locator(".queue-item").filter({ hasText: freelancer.email });
+    await expect(item).toContainText(money("R$ 1.350,00"));
+    await expect(item).toContainText("52998224725");
+    if (javaScriptEnabled) await axe(olga);
+    await item.getByLabel("Identificador fim a fim (E2E)").fill("E123");
+    await item.getByRole("button", { name: "Marcar como pago" }).click();
+    await expect(item.locator(".field-error")).toContainText("Informe o identificador fim a fim do Pix");
+    await expect(item.getByLabel("Identificador fim a fim (E2E)")).toHaveValue("E123");
+    const e2e = `E12345678202611240400${javaScriptEnabled ? "J" : "N"}${Date.now().toString(36).padStart(10, "0").slice(-10)}`;
+    await item.getByLabel("Identificador fim a fim (E2E)").fill(e2e);
+    await item.getByRole("button", { name: "Marcar como pago" }).click();
+    await expect(toast(olga, "Repasse marcado como pago.")).toBeVisible();
+    await expect(olga.locator(".queue-item").filter({ hasText: freelancer.email })).toHaveCount(0);
+
+    // The freelancer's statement: paid out by Pix.
+    await julia.goto("/financeiro");
+    await expect(julia.locator(".figure").filter({ hasText: "Já recebido por Pix" })).toContainText(
+      money("R$ 1.350,00"),
+    );
+    await expect(lines.nth(0)).toContainText("Repasse pago");
   });
 }
 

@@ -10,6 +10,7 @@ export const ADMIN_NAV: AdminNavItem[] = [
   { to: "/admin", label: "nav.overview", icon: "dashboard" },
   { to: "/admin/reports", label: "nav.reports", icon: "flag" },
   { to: "/admin/disputes", label: "nav.disputes", icon: "scale" },
+  { to: "/admin/payments", label: "nav.payments", icon: "money" },
   { to: "/admin/premoderation", label: "nav.premoderation", icon: "shield" },
   { to: "/admin/users", label: "nav.users", icon: "people" },
   { to: "/admin/audit", label: "nav.audit", icon: "list" },

@@ -3,12 +3,13 @@ import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { ContractStatusBadge, ContractTimeline } from "~/components/contracts/contract";
 import { MarketErrorBoundary } from "~/components/layout/error-boundary";
-import { FormMessage, TextAreaField } from "~/components/ui/form";
+import { Field, FormMessage, TextAreaField } from "~/components/ui/form";
 import { Breadcrumb, PageHeader } from "~/components/ui/page-header";
 import { adminTitleMeta } from "~/lib/admin-meta";
 import { formatDate, formatDateTime } from "~/lib/format";
 import { LIMITS } from "~/lib/limits";
-import { formatMoney } from "~/lib/money";
+import { feePercent } from "~/lib/fees";
+import { formatMoney, parseMoney } from "~/lib/money";
 import { usePending } from "~/lib/pending";
 import { decideDispute, getDisputeCase } from "~/services/operator/disputes.server";
 import { formValues, readForm } from "~/web/bodies.server";
@@ -29,15 +30,24 @@ export async function action({ request, params }: ActionFunctionArgs) {
   let values: Record<string, string> = {};
   try {
     values = formValues(await readForm(request));
-    await decideDispute(operator, id, { decision: values.decision, reason: values.reason });
+    await decideDispute(operator, id, {
+      decision: values.decision,
+      reason: values.reason,
+      // A split's part for the freelancer, typed in reais; what does not read as money is refused as typed.
+      ...(values.decision === "split"
+        ? { freelancer_cents: parseMoney(values.freelancer_amount) ?? values.freelancer_amount }
+        : {}),
+    });
     return redirectWithAdminToast(request, `/admin/disputes/${id}`, "disputes.decided");
   } catch (error) {
     return formError(request, error, values);
   }
 }
 
-function DecisionForm({ decisions }: { decisions: string[] }) {
-  const { t } = useTranslation("admin");
+type Held = { title: string; amount_cents: number; fee_bps: number } | null;
+
+function DecisionForm({ decisions, held, payments }: { decisions: string[]; held: Held; payments: string }) {
+  const { t, i18n } = useTranslation("admin");
   const data = useActionData<typeof action>();
   const busy = usePending("decide");
   const errors = data?.errors ?? {};
@@ -45,6 +55,13 @@ function DecisionForm({ decisions }: { decisions: string[] }) {
     <section className="card form-card admin-section" aria-labelledby="decide-title">
       <h3 id="decide-title">{t("disputes.decide")}</h3>
       <p className="muted small">{t("disputes.decide_intro")}</p>
+      {payments === "escrow" ? (
+        <p className="notice notice-info">
+          {held
+            ? t("disputes.held", { amount: formatMoney(held.amount_cents, i18n.language), title: held.title })
+            : t("disputes.nothing_held")}
+        </p>
+      ) : null}
       <FormMessage data={data} />
       <Form method="post" className="admin-form" noValidate>
         <input type="hidden" name="intent" value="decide" />
@@ -61,6 +78,21 @@ function DecisionForm({ decisions }: { decisions: string[] }) {
           <p className="field-error" id="decision-error">
             {errors.decision}
           </p>
+        ) : null}
+        {decisions.includes("split") && held ? (
+          <Field
+            name="freelancer_amount"
+            label={t("disputes.split_amount")}
+            hint={t("disputes.split_hint", {
+              held: formatMoney(held.amount_cents, i18n.language),
+              title: held.title,
+              fee: `${feePercent(held.fee_bps, i18n.language)}%`,
+            })}
+            inputMode="decimal"
+            autoComplete="off"
+            defaultValue={data?.values?.freelancer_amount}
+            error={errors.freelancer_cents}
+          />
         ) : null}
         <TextAreaField
           name="reason"
@@ -137,7 +169,9 @@ export default function DisputeCase() {
               </div>
             ) : null}
           </section>
-          {d.status === "open" ? <DecisionForm decisions={record.decisions} /> : null}
+          {d.status === "open" ? (
+            <DecisionForm decisions={record.decisions} held={record.held} payments={c.payments} />
+          ) : null}
           <section className="card admin-section" aria-labelledby="terms-title">
             <h3 id="terms-title">{tm("contract.terms")}</h3>
             <p>

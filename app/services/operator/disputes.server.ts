@@ -14,6 +14,7 @@ import {
   type ContractRecordJson,
 } from "../contracts/contracts.server";
 import { toDisputeJson, type DisputeJson } from "../contracts/dispute-json";
+import { moveDisputedMoney, splitAmountOf, type DisputeMoney } from "../payments/disputes.server";
 import { operatorActor, recordAudit } from "./audit.server";
 
 // The operator's side of disputes: the queue, a dispute with its contract's whole record, and the
@@ -57,11 +58,57 @@ export type DisputeDecisionHandler = (ctx: DisputeDecisionContext) => Promise<Di
  * make `complete` and `cancel` move the held money, in the same transaction.
  */
 export const DISPUTE_DECISIONS: Record<string, DisputeDecisionHandler> = {
-  /** The work is accepted: the contract is completed. */
-  complete: async ({ at, reason }) => ({ contract: { status: "completed", ...ended("system", at, reason) } }),
-  /** The contract ends without the work: cancelled. */
-  cancel: async ({ at, reason }) => ({ contract: { status: "cancelled", ...ended("system", at, reason) } }),
+  /**
+   * The work is accepted: the contract is completed. With payments, the held milestone is
+   * released to the freelancer (less the fee); a contract with a milestone still to fund goes
+   * on to it instead of ending.
+   */
+  complete: async (ctx) => {
+    if (ctx.contract.payments !== "escrow") {
+      return { contract: { status: "completed", ...ended("system", ctx.at, ctx.reason) } };
+    }
+    return withMoney(ctx, await moveDisputedMoney(ctx.trx, ctx.contract, "complete", null, ctx.at));
+  },
+  /** The contract ends without the work: cancelled. With payments, the held money is refunded. */
+  cancel: async (ctx) => {
+    if (ctx.contract.payments !== "escrow") {
+      return { contract: { status: "cancelled", ...ended("system", ctx.at, ctx.reason) } };
+    }
+    return withMoney(ctx, await moveDisputedMoney(ctx.trx, ctx.contract, "cancel", null, ctx.at));
+  },
+  /**
+   * Contracts with payments only: `freelancer_cents` (0 to the held amount) released to the
+   * freelancer, the fee on that part only, the rest refunded to the merchant; the contract ends.
+   */
+  split: async (ctx) => {
+    if (ctx.contract.payments !== "escrow") {
+      throw new AppError(422, "validation_failed", { decision: "dispute_split_without_payments" });
+    }
+    const split = splitAmountOf(ctx.input);
+    return withMoney(ctx, await moveDisputedMoney(ctx.trx, ctx.contract, "split", split, ctx.at));
+  },
 };
+
+/** A decision that moved money: the contract's new state and, for the audit log, the amounts. */
+function withMoney({ at, reason }: DisputeDecisionContext, money: DisputeMoney): DisputeOutcome {
+  const { status, ...amounts } = money;
+  return {
+    contract: {
+      status,
+      ...(status === "in_progress" ? {} : ended("system", at, reason)),
+      delivered_at: null,
+      review_due_at: null,
+      cancel_requested_by: null,
+      cancel_request_reason: null,
+    },
+    audit: { money: amounts },
+  };
+}
+
+/** The decisions a dispute's contract may take: the split only where money is held. */
+export function decisionsFor(contract: Pick<ContractRow, "payments">): string[] {
+  return Object.keys(DISPUTE_DECISIONS).filter((kind) => kind !== "split" || contract.payments === "escrow");
+}
 
 export type DecisionJson = { dispute: DisputeJson; contract_status: ContractRow["status"] };
 
@@ -217,8 +264,10 @@ export type DisputeCaseJson = {
   contract: ContractRecordJson;
   /** The conversation of the two sides, oldest first (hidden messages marked, with their text). */
   messages: { id: string; author: "merchant" | "freelancer"; body: string; hidden: boolean; created_at: string }[];
-  /** The decisions the console offers. */
+  /** The decisions the console offers (the split only for a contract with payments). */
   decisions: string[];
+  /** With payments: the milestone whose money the decision moves (null when nothing is held). */
+  held: { milestone_id: string; title: string; amount_cents: number; fee_bps: number } | null;
 };
 
 /** An open or decided dispute with everything the operator needs to decide it. */
@@ -242,6 +291,7 @@ export async function getDisputeCase(disputeId: string): Promise<DisputeCaseJson
           .executeTakeFirst()
       : undefined,
   ]);
+  const held = heldOf(contract);
   return {
     dispute: {
       ...toDisputeJson(dispute),
@@ -255,8 +305,16 @@ export async function getDisputeCase(disputeId: string): Promise<DisputeCaseJson
       hidden: m.hidden_at !== null,
       created_at: m.created_at,
     })),
-    decisions: Object.keys(DISPUTE_DECISIONS),
+    // A split needs money held to divide.
+    decisions: decisionsFor(contract).filter((kind) => kind !== "split" || held),
+    held,
   };
+}
+
+function heldOf(contract: ContractRecordJson): DisputeCaseJson["held"] {
+  if (contract.payments !== "escrow") return null;
+  const m = contract.milestones.find((x) => x.status === "funded" || x.status === "delivered");
+  return m ? { milestone_id: m.id, title: m.title, amount_cents: m.amount_cents, fee_bps: contract.fee_bps } : null;
 }
 
 /** A file of the disputed contract's record (deliveries, statements), for the operator. */

@@ -12,6 +12,7 @@ import { notify } from "../messaging/notifications.server";
 import { assertAllowed } from "../contracts/contracts.server";
 import { currentMilestone, fundMilestone, latePayment } from "./escrow.server";
 import { providerNamed, type Provider } from "./providers.server";
+import type { InTransaction } from "./ledger.server";
 
 // Pix charges (docs/payments.md): funding a milestone issues a charge for its amount, a BR Code
 // ("copia e cola") and its QR image, with a txid of its own, valid for 24 hours. While a valid
@@ -250,6 +251,7 @@ export async function confirmReceipt(
   operator: Pick<UserRow, "id">,
   chargeId: string,
   input: unknown,
+  within?: InTransaction<{ charge: PixChargeRow; settlement: Exclude<Settlement, "already_paid">; e2e_id: string }>,
 ): Promise<{ charge: ChargeJson; settlement: Settlement }> {
   assertId(chargeId);
   const { e2e_id, amount_cents } = parseInput(confirmChargeSchema, input);
@@ -260,7 +262,12 @@ export async function confirmReceipt(
   }
   let settlement: Settlement;
   try {
-    settlement = await transaction((trx) => settleCharge(trx, charge, { e2e_id, by: operator.id }, now()));
+    settlement = await transaction(async (trx) => {
+      const at = now();
+      const settled = await settleCharge(trx, charge, { e2e_id, by: operator.id }, at);
+      if (settled !== "already_paid") await within?.(trx, { charge, settlement: settled, e2e_id }, at);
+      return settled;
+    });
   } catch (error) {
     if (isUniqueViolation(error, "pix_charges")) throw new AppError(409, "e2e_id_used");
     throw error;

@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
-import { sql } from "kysely";
+import { sql, type Kysely } from "kysely";
 import { transaction } from "../../../db";
-import type { UserRow } from "../../../db/schema";
+import type { ContractRow, Database, UserRow } from "../../../db/schema";
+import { feeOf } from "~/lib/fees";
 import { splitDecisionSchema } from "~/lib/payments-schemas";
 import { AppError, parseInput } from "../platform/errors.server";
 import { assertId, now } from "../platform/records.server";
@@ -17,6 +18,75 @@ import { closeMilestones, currentMilestone, refundMilestone, releaseMilestone } 
 
 export type DisputeDecision = "complete" | "cancel" | "split";
 
+export type DisputeMoney = {
+  /** The contract's state after the decision: on to its next milestone, or ended. */
+  status: "in_progress" | "completed" | "cancelled";
+  milestone_id: string;
+  released_cents: number;
+  fee_cents: number;
+  refunded_cents: number;
+};
+
+/** `freelancer_cents` of a split: an integer from 0 to the held amount (checked against it when moving). */
+export function splitAmountOf(input: unknown): number {
+  return parseInput(splitDecisionSchema, input).freelancer_cents;
+}
+
+/**
+ * Moves the disputed milestone's money inside the caller's transaction (the operator console's
+ * decision, or settleDispute below): release, refund, or a split of `split` centavos to the
+ * freelancer (the fee only on that part) and the rest refunded. 409 when nothing is held (and the
+ * decision is not a cancellation), 422 when the split passes the held amount. Milestones not
+ * started are cancelled when the contract ends. The caller writes the contract's new state.
+ */
+export async function moveDisputedMoney(
+  trx: Kysely<Database>,
+  contract: ContractRow,
+  decision: DisputeDecision,
+  split: number | null,
+  at: string,
+): Promise<DisputeMoney> {
+  const milestone = await currentMilestone(trx, contract.id);
+  const funded = milestone && (milestone.status === "funded" || milestone.status === "delivered");
+  if (!milestone || (contract.payments === "escrow" && !funded && decision !== "cancel")) {
+    throw new AppError(409, "dispute_nothing_held");
+  }
+  if (decision === "split" && (split === null || split > milestone.amount_cents)) {
+    throw new AppError(422, "split_amount_invalid", { freelancer_cents: "split_amount_too_large" });
+  }
+  const next =
+    decision === "complete"
+      ? await trx
+          .selectFrom("milestones")
+          .select("id")
+          .where("contract_id", "=", contract.id)
+          .where("status", "=", "awaiting_funding")
+          .where("seq", ">", milestone.seq)
+          .limit(1)
+          .executeTakeFirst()
+      : undefined;
+  let released = 0;
+  if (decision === "complete") {
+    await releaseMilestone(trx, contract, milestone, at);
+    released = milestone.amount_cents;
+  } else if (decision === "split" && split! > 0) {
+    await releaseMilestone(trx, contract, milestone, at, split!);
+    released = split!;
+  } else {
+    await refundMilestone(trx, contract, milestone, at);
+  }
+  const status = decision === "complete" ? (next ? "in_progress" : "completed") : "cancelled";
+  if (status !== "in_progress") await closeMilestones(trx, contract.id, at);
+  const held = contract.payments === "escrow" && funded;
+  return {
+    status,
+    milestone_id: milestone.id,
+    released_cents: held ? released : 0,
+    fee_cents: held && released > 0 ? feeOf(released, contract.fee_bps) : 0,
+    refunded_cents: held ? milestone.amount_cents - released : 0,
+  };
+}
+
 /** `_operator` decides; the operator console's audit log records who. */
 export async function settleDispute(
   _operator: Pick<UserRow, "id">,
@@ -25,45 +95,17 @@ export async function settleDispute(
   input: unknown = {},
 ): Promise<{ released_cents: number; refunded_cents: number }> {
   assertId(contractId);
-  const split = decision === "split" ? parseInput(splitDecisionSchema, input).freelancer_cents : null;
+  const split = decision === "split" ? splitAmountOf(input) : null;
   return transaction(async (trx) => {
     const row = await trx.selectFrom("contracts").selectAll().where("id", "=", contractId).executeTakeFirst();
     if (!row) throw new AppError(404, "not_found");
     if (row.status !== "in_progress" && row.status !== "delivered")
       throw new AppError(409, "contract_action_unavailable");
-    const milestone = await currentMilestone(trx, contractId);
-    const funded = milestone && (milestone.status === "funded" || milestone.status === "delivered");
-    if (!milestone || (row.payments === "escrow" && !funded && decision !== "cancel")) {
-      throw new AppError(409, "dispute_nothing_held");
-    }
-    if (split !== null && split > milestone.amount_cents) {
-      throw new AppError(422, "split_amount_invalid", { freelancer_cents: "split_amount_too_large" });
-    }
-    const next =
-      decision === "complete"
-        ? await trx
-            .selectFrom("milestones")
-            .select("id")
-            .where("contract_id", "=", contractId)
-            .where("status", "=", "awaiting_funding")
-            .where("seq", ">", milestone.seq)
-            .limit(1)
-            .executeTakeFirst()
-        : undefined;
     const at = now();
-    const ending =
-      decision === "complete" && next
-        ? { status: "in_progress" as const }
-        : {
-            status: decision === "complete" ? ("completed" as const) : ("cancelled" as const),
-            ended_at: at,
-            ended_by: "system" as const,
-            end_reason: null,
-          };
+    // The contract's row first, as every move of the contract; its state read repeated in the WHERE.
     const updated = await trx
       .updateTable("contracts")
       .set({
-        ...ending,
         delivered_at: null,
         review_due_at: null,
         cancel_requested_by: null,
@@ -77,24 +119,29 @@ export async function settleDispute(
       .returning("events_count")
       .executeTakeFirst();
     if (!updated) throw new AppError(409, "contract_changed");
-    let released = 0;
-    if (decision === "complete") {
-      await releaseMilestone(trx, row, milestone, at);
-      released = milestone.amount_cents;
-    } else if (decision === "split" && split! > 0) {
-      await releaseMilestone(trx, row, milestone, at, split!);
-      released = split!;
-    } else {
-      await refundMilestone(trx, row, milestone, at);
-    }
-    if (ending.status !== "in_progress") await closeMilestones(trx, contractId, at);
+    const money = await moveDisputedMoney(trx, row, decision, split, at);
+    await trx
+      .updateTable("contracts")
+      .set(
+        money.status === "in_progress"
+          ? { status: "in_progress" }
+          : { status: money.status, ended_at: at, ended_by: "system", end_reason: null },
+      )
+      .where("id", "=", contractId)
+      .execute();
+    const milestone = await trx
+      .selectFrom("milestones")
+      .select("title")
+      .where("id", "=", money.milestone_id)
+      .executeTakeFirstOrThrow();
     await trx
       .insertInto("contract_events")
       .values({
         id: randomUUID(),
         contract_id: contractId,
         seq: updated.events_count,
-        kind: decision === "complete" ? (next ? "milestone_released" : "completed") : "cancelled",
+        kind:
+          decision === "complete" ? (money.status === "in_progress" ? "milestone_released" : "completed") : "cancelled",
         author: "system",
         message: milestone.title,
         created_at: at,
@@ -109,6 +156,6 @@ export async function settleDispute(
         opportunity_id: row.opportunity_id,
       })),
     );
-    return { released_cents: released, refunded_cents: milestone.amount_cents - released };
+    return { released_cents: money.released_cents, refunded_cents: money.refunded_cents };
   });
 }

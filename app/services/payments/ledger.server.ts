@@ -30,6 +30,12 @@ export const account = {
   fees: "fees",
 };
 
+/**
+ * Work a caller (the operator console's audit log) adds to a money move, in the move's own
+ * database transaction: it sees what was done, and the move and it commit or roll back together.
+ */
+export type InTransaction<T> = (trx: Kysely<Database>, done: T, at: string) => Promise<void>;
+
 /** Accounts of the world outside may go negative (money came in from there); no other may. */
 const mayGoNegative = (name: string) => name.startsWith("external:");
 

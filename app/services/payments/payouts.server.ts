@@ -11,7 +11,7 @@ import { consumeWrite } from "../platform/rate-limit.server";
 import { assertId, now } from "../platform/records.server";
 import { assertRoleFor } from "../platform/roles.server";
 import { notify } from "../messaging/notifications.server";
-import { account, balanceOf, post } from "./ledger.server";
+import { account, balanceOf, post, type InTransaction } from "./ledger.server";
 
 // Money out (docs/payments.md): a freelancer's payouts to the Pix key they registered, and the
 // refunds owed to merchants. The operator pays both by Pix outside the app and records the
@@ -160,6 +160,7 @@ async function decidePayout(
   operator: Pick<UserRow, "id">,
   id: string,
   outcome: { status: "paid"; e2e_id: string } | { status: "failed"; reason: string },
+  within?: InTransaction<PayoutRow>,
 ) {
   assertId(id);
   try {
@@ -200,6 +201,7 @@ async function decidePayout(
         application_id: null,
         opportunity_id: null,
       });
+      await within?.(trx, decided, at);
       return payoutJson(decided);
     });
   } catch (error) {
@@ -209,21 +211,36 @@ async function decidePayout(
 }
 
 /** The operator paid the payout by Pix: its end-to-end id. */
-export async function markPayoutPaid(operator: Pick<UserRow, "id">, id: string, input: unknown) {
+export async function markPayoutPaid(
+  operator: Pick<UserRow, "id">,
+  id: string,
+  input: unknown,
+  within?: InTransaction<PayoutRow>,
+) {
   const { e2e_id } = parseInput(paidSchema, input);
-  return decidePayout(operator, id, { status: "paid", e2e_id });
+  return decidePayout(operator, id, { status: "paid", e2e_id }, within);
 }
 
 /** The transfer failed (a closed account, a wrong key): the money returns to the available balance. */
-export async function markPayoutFailed(operator: Pick<UserRow, "id">, id: string, input: unknown) {
+export async function markPayoutFailed(
+  operator: Pick<UserRow, "id">,
+  id: string,
+  input: unknown,
+  within?: InTransaction<PayoutRow>,
+) {
   const { reason } = parseInput(payoutFailedSchema, input);
-  return decidePayout(operator, id, { status: "failed", reason });
+  return decidePayout(operator, id, { status: "failed", reason }, within);
 }
 
 export type RefundJson = Omit<RefundRow, "decided_by">;
 
 /** The operator paid a refund back to the merchant: its end-to-end id. */
-export async function recordRefund(operator: Pick<UserRow, "id">, id: string, input: unknown): Promise<RefundJson> {
+export async function recordRefund(
+  operator: Pick<UserRow, "id">,
+  id: string,
+  input: unknown,
+  within?: InTransaction<RefundRow>,
+): Promise<RefundJson> {
   assertId(id);
   const { e2e_id } = parseInput(paidSchema, input);
   try {
@@ -255,6 +272,7 @@ export async function recordRefund(operator: Pick<UserRow, "id">, id: string, in
         ],
         at,
       );
+      await within?.(trx, paid, at);
       const { decided_by: _by, ...json } = paid;
       return json;
     });

@@ -238,6 +238,42 @@ API_BODY.push(
     base: () => ({ title: "Versão em inglês", amount_cents: 50_000, days: 5 }),
     fields: [text("title", 3, 120), int("amount_cents", 1, MAX_CENTS), int("days", 1, 365)],
   },
+  // The operator's payments desk: every field refused before the (missing) record is looked up.
+  {
+    name: "admin confirm receipt",
+    method: "POST",
+    path: () => `/api/admin/payments/charges/${NO_ID}/confirm`,
+    who: (w) => w.operator,
+    base: () => ({ e2e_id: "E".padEnd(32, "0"), amount_cents: 100 }),
+    fields: [{ name: "e2e_id", kind: { type: "key", max: 32 } }, int("amount_cents", 1, MAX_CENTS)],
+    keyMiss: 422,
+  },
+  {
+    name: "admin payout paid",
+    method: "POST",
+    path: () => `/api/admin/payments/payouts/${NO_ID}/paid`,
+    who: (w) => w.operator,
+    base: () => ({ e2e_id: "E".padEnd(32, "0") }),
+    fields: [{ name: "e2e_id", kind: { type: "key", max: 32 } }],
+    keyMiss: 422,
+  },
+  {
+    name: "admin payout failed",
+    method: "POST",
+    path: () => `/api/admin/payments/payouts/${NO_ID}/failed`,
+    who: (w) => w.operator,
+    base: () => ({ reason: "Chave Pix encerrada." }),
+    fields: [text("reason", 5, 500)],
+  },
+  {
+    name: "admin refund paid",
+    method: "POST",
+    path: () => `/api/admin/payments/refunds/${NO_ID}/paid`,
+    who: (w) => w.operator,
+    base: () => ({ e2e_id: "E".padEnd(32, "0") }),
+    fields: [{ name: "e2e_id", kind: { type: "key", max: 32 } }],
+    keyMiss: 422,
+  },
 );
 
 const profileFields: Field[] = [
@@ -337,6 +373,11 @@ function operatorEndpoints(w: World): { method: string; path: string; role: null
     { method: "GET", path: "/api/admin/disputes", role: null },
     { method: "GET", path: `/api/admin/disputes/${NO_ID}`, role: null },
     { method: "POST", path: `/api/admin/disputes/${NO_ID}/decision`, role: null, body: { decision: "cancel", reason: "Motivo válido" } },
+    { method: "GET", path: "/api/admin/payments", role: null },
+    { method: "POST", path: `/api/admin/payments/charges/${NO_ID}/confirm`, role: null, body: { e2e_id: "E".padEnd(32, "0"), amount_cents: 100 } },
+    { method: "POST", path: `/api/admin/payments/payouts/${NO_ID}/paid`, role: null, body: { e2e_id: "E".padEnd(32, "0") } },
+    { method: "POST", path: `/api/admin/payments/payouts/${NO_ID}/failed`, role: null, body: { reason: "Motivo válido" } },
+    { method: "POST", path: `/api/admin/payments/refunds/${NO_ID}/paid`, role: null, body: { e2e_id: "E".padEnd(32, "0") } },
   ];
 }
 
@@ -386,6 +427,11 @@ export function operatorCases(w: World): Case[] {
     [`/api/admin/users/${NO_ID}/sanctions`, { action: "warn", reason: "Motivo válido" }],
     [`/api/admin/premoderation/${NO_ID}`, { decision: "reject", reason: "Motivo válido" }],
     [`/api/admin/disputes/${NO_ID}/decision`, { decision: "cancel", reason: "Motivo válido" }],
+    [`/api/admin/disputes/${NO_ID}/decision`, { decision: "split", reason: "Motivo válido", freelancer_cents: 100 }],
+    [`/api/admin/payments/charges/${NO_ID}/confirm`, { e2e_id: "E".padEnd(32, "0"), amount_cents: 100 }],
+    [`/api/admin/payments/payouts/${NO_ID}/paid`, { e2e_id: "E".padEnd(32, "0") }],
+    [`/api/admin/payments/payouts/${NO_ID}/failed`, { reason: "Motivo válido" }],
+    [`/api/admin/payments/refunds/${NO_ID}/paid`, { e2e_id: "E".padEnd(32, "0") }],
   ];
   const hostile: unknown[] = ["' OR 1=1 --", "<script>alert(1)</script>", "x".repeat(10_000), 1e20, -1, null, [], {}, "\u0000"];
   for (const [path, valid] of moves) {
