@@ -52,6 +52,22 @@ export interface SessionsTable {
   user_id: string;
   expires_at: string;
   created_at: string;
+  /** The id the sessions list and DELETE /api/sessions/:id use (the row's key is never shown). */
+  public_id: string | null;
+  /** The User-Agent it signed in with (cut to 300 characters), and the address when known. */
+  user_agent: string | null;
+  ip: string | null;
+  /** Refreshed at most every few minutes (LAST_USED_STEP_MS), so it is approximate. */
+  last_used_at: string | null;
+  /** SHA-256 of the token of the sign-in notice's "end this session" link, until it is used. */
+  end_token: string | null;
+}
+
+/** The user agents (their SHA-256) an account has signed in from: a new one gets a notice. */
+export interface AccountDevicesTable {
+  user_id: string;
+  agent_hash: string;
+  first_seen_at: string;
 }
 
 export interface PasswordResetsTable {
@@ -317,7 +333,7 @@ export interface ReviewsTable {
 }
 
 /** E-mails about the account itself: always sent, never turned off, no unsubscribe link. */
-export type AccountEmailKind = "email_verification" | "email_change_verification" | "email_changed";
+export type AccountEmailKind = "email_verification" | "email_change_verification" | "email_changed" | "sign_in_notice";
 
 /** What e-mails tell about: every notification kind, and new messages of a conversation. */
 export type EmailKind = NotificationKind | "message_received";
@@ -493,6 +509,7 @@ export interface PaymentEventsTable {
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
+  account_devices: AccountDevicesTable;
   password_resets: PasswordResetsTable;
   opportunities: OpportunitiesTable;
   applications: ApplicationsTable;

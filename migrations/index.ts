@@ -20,6 +20,7 @@ import * as m017 from "./017_conversation_parties";
 import * as m018 from "./018_storage_quota";
 import * as m020 from "./020_payments";
 import * as m028 from "./028_verified_email";
+import * as m029 from "./029_session_devices";
 
 /** A migration, with its PostgreSQL version where the SQL differs. */
 type Step = Migration & { postgres?: Migration };
@@ -47,6 +48,7 @@ const steps: Record<string, Step> = {
   "018_storage_quota": m018,
   "020_payments": m020,
   "028_verified_email": m028,
+  "029_session_devices": m029,
 };
 
 export function migrationProvider(engine: Engine): MigrationProvider {

@@ -5,18 +5,23 @@ import { PasswordField } from "~/components/accounts/fields";
 import { Field, fieldsOf, FormActions, FormMessage } from "~/components/ui/form";
 import { titleMeta } from "~/lib/meta";
 import { usePending } from "~/lib/pending";
+import { SessionsSection } from "~/components/accounts/sessions";
+import { endOtherSessions, endSessionById, listSessions } from "~/services/accounts/sessions.server";
 import { requestEmailChange } from "~/services/accounts/verification.server";
 import { requireUser } from "~/web/auth.server";
 import { formValues, readForm } from "~/web/bodies.server";
 import { formError } from "~/web/errors.server";
 import { getRequestT } from "~/web/i18n.server";
 import { redirectWithSuccess } from "~/web/toast.server";
+import { getRequestToken } from "~/web/session.server";
+import { idParam } from "~/web/params.server";
 
 export const meta = titleMeta("titles.account_security");
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
-  return json({ email: user.email, verifiedAt: user.email_verified_at });
+  const sessions = await listSessions(user, await getRequestToken(request));
+  return json({ email: user.email, verifiedAt: user.email_verified_at, sessions });
 }
 
 /** The page's forms, told apart by `intent`; each refusal comes back on its own form with what was typed. */
@@ -30,6 +35,14 @@ export async function action({ request }: ActionFunctionArgs) {
       case "email": {
         const { email } = await requestEmailChange(user, values);
         return redirectWithSuccess("/account/security#email", t("email_change_sent", { email }));
+      }
+      case "end_session": {
+        await endSessionById(user, idParam(values, "session", "session_not_found"), await getRequestToken(request));
+        return redirectWithSuccess("/account/security#sessions", t("session_ended"));
+      }
+      case "end_others": {
+        await endOtherSessions(user, await getRequestToken(request));
+        return redirectWithSuccess("/account/security#sessions", t("sessions_others_ended"));
       }
       default:
         return json({ message: t("malformed_form"), values }, { status: 400 });
@@ -48,9 +61,11 @@ function refusalOf(data: Refusal | undefined, intent: string) {
 
 export default function AccountSecurityPage() {
   const data = useActionData<typeof action>() as Refusal | undefined;
+  const { sessions } = useLoaderData<typeof loader>();
   return (
     <div className="page">
       <EmailSection refusal={refusalOf(data, "email")} />
+      <SessionsSection sessions={sessions} />
     </div>
   );
 }

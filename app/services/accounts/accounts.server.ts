@@ -39,7 +39,7 @@ async function emailTaken(email: string) {
 }
 
 /** Who is asking, as the web layer reads it: the address (behind a trusted proxy) and the language picked. */
-export type Client = { ip: string | null; locale?: Lng | null };
+export type Client = { ip: string | null; locale?: Lng | null; userAgent?: string | null };
 
 const NOBODY: Client = { ip: null, locale: null };
 
@@ -93,8 +93,11 @@ export async function registerUser(input: unknown, client: Client = NOBODY) {
   return user;
 }
 
-/** Checks the credentials and opens a session. Failures are rate limited by e-mail and address. */
-export async function login(input: unknown, { ip }: Client = NOBODY) {
+/**
+ * Checks the credentials and opens a session. Failures are rate limited by e-mail and address.
+ * A device new to the account gets its owner a sign-in notice (sessions.server.ts).
+ */
+export async function login(input: unknown, { ip, userAgent }: Client = NOBODY) {
   const { email, password } = parseInput(loginSchema, input, "login_failed");
   await assertNotLimited(limiters.loginByEmail, email);
   await assertNotLimited(limiters.loginByIp, ip);
@@ -105,7 +108,8 @@ export async function login(input: unknown, { ip }: Client = NOBODY) {
     throw new AppError(401, "invalid_credentials");
   }
   await limiters.loginByEmail.delete(email);
-  const session = await createSession(user.id);
+  // A sign-in from a device the account has not used before is e-mailed to its owner.
+  const session = await createSession(user.id, { ip, userAgent }, { notice: true });
   return { user, ...session };
 }
 
