@@ -63,6 +63,33 @@ export interface SessionsTable {
   end_token: string | null;
 }
 
+/** An account's authenticator app: on once confirmed_at is set; last_step refuses a code twice. */
+export interface TwoFactorTable {
+  user_id: string;
+  /** Base32, as the authenticator app was given it. */
+  secret: string;
+  confirmed_at: string | null;
+  /** The TOTP time step of the last code accepted (0: none yet). */
+  last_step: number;
+  created_at: string;
+}
+
+/** The single-use recovery codes of an account's two-factor sign-in (SHA-256 only). */
+export interface RecoveryCodesTable {
+  user_id: string;
+  code_hash: string;
+  used_at: string | null;
+  created_at: string;
+}
+
+/** The step between a right password and the second factor (SHA-256 of its token). */
+export interface LoginChallengesTable {
+  id: string;
+  user_id: string;
+  expires_at: string;
+  created_at: string;
+}
+
 /** The user agents (their SHA-256) an account has signed in from: a new one gets a notice. */
 export interface AccountDevicesTable {
   user_id: string;
@@ -510,6 +537,9 @@ export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
   account_devices: AccountDevicesTable;
+  two_factor: TwoFactorTable;
+  recovery_codes: RecoveryCodesTable;
+  login_challenges: LoginChallengesTable;
   password_resets: PasswordResetsTable;
   opportunities: OpportunitiesTable;
   applications: ApplicationsTable;

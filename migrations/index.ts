@@ -21,6 +21,7 @@ import * as m018 from "./018_storage_quota";
 import * as m020 from "./020_payments";
 import * as m028 from "./028_verified_email";
 import * as m029 from "./029_session_devices";
+import * as m030 from "./030_two_factor";
 
 /** A migration, with its PostgreSQL version where the SQL differs. */
 type Step = Migration & { postgres?: Migration };
@@ -49,6 +50,7 @@ const steps: Record<string, Step> = {
   "020_payments": m020,
   "028_verified_email": m028,
   "029_session_devices": m029,
+  "030_two_factor": m030,
 };
 
 export function migrationProvider(engine: Engine): MigrationProvider {
