@@ -1,5 +1,6 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Browser, type Page, type TestInfo } from "@playwright/test";
+import { Secret, TOTP } from "otpauth";
 import { lastMail, linkIn, registerViaApi, signIn } from "./support";
 
 // Every page a visitor, a merchant and a freelancer of the demo data reach, found by following
@@ -262,9 +263,10 @@ for (const lng of languages) {
       "/dashboard",
       "/verify-email",
       "/verify-email?token=invalido",
-      "/account/security",
       endPage,
       "/sessions/end?token=invalido",
+      // Last: the refused form below is on it.
+      "/account/security",
     ]) {
       await page.goto(where);
       if (await page.locator(".shell").count()) await page.locator("button.menu-button").waitFor({ state: "attached" });
@@ -281,6 +283,29 @@ for (const lng of languages) {
     await visitor.locator("form:has(input[name=token]) button[type=submit]").click();
     await expect(visitor.locator(".alert").first()).toBeVisible();
     findings.push(...(await checkNow(visitor, `${endLink.pathname} (ended)`)));
+    // Two-factor: the enrollment (QR code, key, code), the recovery codes, then the login's second step.
+    await page.goto("/account/security");
+    const twoFactor = page.locator("section#two-factor");
+    await twoFactor.locator("input[name=password]").fill(account.password);
+    await twoFactor.locator("button[type=submit]").click();
+    await expect(twoFactor.locator(".totp-secret")).toBeVisible();
+    findings.push(...(await checkNow(page, "/account/security (two-factor enrollment)")));
+    const secret = (await twoFactor.locator(".totp-secret").textContent())!.trim();
+    const totp = new TOTP({ algorithm: "SHA1", digits: 6, period: 30, secret: Secret.fromBase32(secret) });
+    await twoFactor.locator("input[name=code]").fill(totp.generate());
+    await twoFactor.locator("button[type=submit]").click();
+    await expect(page.locator("#recovery-codes li")).toHaveCount(10);
+    findings.push(...(await checkNow(page, "/account/security (recovery codes)")));
+    await visitor.goto("/login");
+    await visitor.locator("input[name=email]").fill(account.email);
+    await visitor.locator("input[name=password]").fill(account.password);
+    await visitor.locator("#login-form button[type=submit]").click();
+    await expect(visitor.locator("input[name=code]")).toBeVisible();
+    findings.push(...(await checkNow(visitor, "/login (second step)")));
+    await visitor.locator("input[name=code]").fill("000000");
+    await visitor.locator("form:has(input[name=code]) button[type=submit]").click();
+    await expect(visitor.locator("input[name=code][aria-invalid=true]")).toBeVisible();
+    findings.push(...(await checkNow(visitor, "/login (second step, refused)")));
     await visitor.context().close();
     const lines = report(findings);
     expect(lines, `axe found ${lines.length} problems:\n${lines.join("\n")}`).toEqual([]);
