@@ -1,7 +1,7 @@
 import { createHash, randomBytes, randomUUID } from "node:crypto";
 import type { Kysely } from "kysely";
 import { config } from "~/config.server";
-import { db, transaction } from "../../../db";
+import { db } from "../../../db";
 import type { Database, UserRow } from "../../../db/schema";
 import { queueAccountEmail } from "../messaging/account-email.server";
 import { z } from "zod";
@@ -40,26 +40,26 @@ export async function createSession(userId: string, origin: Origin = {}, { notic
   const at = now.toISOString();
   const expiresAt = new Date(now.getTime() + SESSION_DAYS * 24 * 60 * 60 * 1000).toISOString();
   const userAgent = agentOf(origin);
-  await transaction(async (trx) => {
-    const endToken =
-      notice && (await isNewDevice(trx, userId, userAgent, at)) ? randomBytes(32).toString("base64url") : null;
-    const publicId = randomUUID();
-    await trx
-      .insertInto("sessions")
-      .values({
-        id: hashToken(token),
-        user_id: userId,
-        expires_at: expiresAt,
-        created_at: at,
-        public_id: publicId,
-        user_agent: userAgent,
-        ip: origin.ip ?? null,
-        last_used_at: at,
-        end_token: endToken ? hashToken(endToken) : null,
-      })
-      .execute();
-    if (endToken) await queueSignInNotice(trx, userId, { userAgent, ip: origin.ip ?? null, at, endToken });
-  });
+  // Statements of their own, no transaction: on SQLite a transaction held across awaits would
+  // keep the write lock from the rate limiter's connection (a login's busiest neighbour). A
+  // notice lost to a crash between the two inserts is the worst that can happen.
+  const endToken =
+    notice && (await isNewDevice(db, userId, userAgent, at)) ? randomBytes(32).toString("base64url") : null;
+  await db
+    .insertInto("sessions")
+    .values({
+      id: hashToken(token),
+      user_id: userId,
+      expires_at: expiresAt,
+      created_at: at,
+      public_id: randomUUID(),
+      user_agent: userAgent,
+      ip: origin.ip ?? null,
+      last_used_at: at,
+      end_token: endToken ? hashToken(endToken) : null,
+    })
+    .execute();
+  if (endToken) await queueSignInNotice(db, userId, { userAgent, ip: origin.ip ?? null, at, endToken });
   return { token, expiresAt };
 }
 

@@ -51,6 +51,8 @@ export type ApiBodyEndpoint = {
   optional?: boolean;
   /** What a well-formed string matching nothing answers in a `key` field (login: 401). */
   keyMiss?: number;
+  /** A 422 key miss is the form's message alone, on no field (an unknown link). */
+  keyMissOnNoField?: boolean;
 };
 
 const loginFields: Field[] = [
@@ -261,6 +263,7 @@ API_BODY.push(
     base: () => ({}),
     fields: [{ name: "token", kind: { type: "key", max: 200 } }],
     keyMiss: 422,
+    keyMissOnNoField: true,
   },
   { name: "verification resend", method: "POST", path: () => "/api/verify-email/resend", who: "freelancer", base: () => ({}), fields: [], optional: true },
   {
@@ -444,7 +447,7 @@ export function apiBodyCases(w: World, p: Pool): Case[] {
           body: { json: { ...e.base(), [field.name]: value } },
           expect: [refusal],
           api: true,
-          field: refusal === 422 ? field.name : undefined,
+          field: refusal === 422 && !(miss && e.keyMissOnNoField) ? field.name : undefined,
         });
       }
     }
