@@ -1,8 +1,7 @@
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
-import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
-import { AuthLayout } from "~/components/accounts/auth-layout";
+import { AccountFrame as Frame } from "~/components/accounts/auth-layout";
 import { DeviceName } from "~/components/accounts/sessions";
 import { Alert } from "~/components/ui/form";
 import { formatDateTime } from "~/lib/format";
@@ -44,19 +43,6 @@ export async function action({ request }: ActionFunctionArgs) {
     if (!(error instanceof AppError)) throw error;
     return json({ done: false, failure: t(error.key, error.params) }, { status: error.status });
   }
-}
-
-function Frame({ signedIn, title, children }: { signedIn: boolean; title: string; children: ReactNode }) {
-  // Signed in, the page sits in the app's frame (which has its own main landmark).
-  if (!signedIn) return <AuthLayout title={title}>{children}</AuthLayout>;
-  return (
-    <div className="page">
-      <section className="card form-card stack">
-        <h2>{title}</h2>
-        {children}
-      </section>
-    </div>
-  );
 }
 
 export default function EndSessionPage() {
