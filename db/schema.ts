@@ -61,6 +61,49 @@ export interface SessionsTable {
   user_id: string;
   expires_at: string;
   created_at: string;
+  /** The id the sessions list and DELETE /api/sessions/:id use (the row's key is never shown). */
+  public_id: string | null;
+  /** The User-Agent it signed in with (cut to 300 characters), and the address when known. */
+  user_agent: string | null;
+  ip: string | null;
+  /** Refreshed at most every few minutes (LAST_USED_STEP_MS), so it is approximate. */
+  last_used_at: string | null;
+  /** SHA-256 of the token of the sign-in notice's "end this session" link, until it is used. */
+  end_token: string | null;
+}
+
+/** An account's authenticator app: on once confirmed_at is set; last_step refuses a code twice. */
+export interface TwoFactorTable {
+  user_id: string;
+  /** Base32, as the authenticator app was given it. */
+  secret: string;
+  confirmed_at: string | null;
+  /** The TOTP time step of the last code accepted (0: none yet). */
+  last_step: number;
+  created_at: string;
+}
+
+/** The single-use recovery codes of an account's two-factor sign-in (SHA-256 only). */
+export interface RecoveryCodesTable {
+  user_id: string;
+  code_hash: string;
+  used_at: string | null;
+  created_at: string;
+}
+
+/** The step between a right password and the second factor (SHA-256 of its token). */
+export interface LoginChallengesTable {
+  id: string;
+  user_id: string;
+  expires_at: string;
+  created_at: string;
+}
+
+/** The user agents (their SHA-256) an account has signed in from: a new one gets a notice. */
+export interface AccountDevicesTable {
+  user_id: string;
+  agent_hash: string;
+  first_seen_at: string;
 }
 
 export interface PasswordResetsTable {
@@ -362,7 +405,7 @@ export interface ReviewsTable {
 }
 
 /** E-mails about the account itself: always sent, never turned off, no unsubscribe link. */
-export type AccountEmailKind = "email_verification" | "email_change_verification" | "email_changed";
+export type AccountEmailKind = "email_verification" | "email_change_verification" | "email_changed" | "sign_in_notice";
 
 /** What e-mails tell about: every notification kind, and new messages of a conversation. */
 export type EmailKind = NotificationKind | "message_received";
@@ -607,6 +650,10 @@ export interface PaymentEventsTable {
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
+  account_devices: AccountDevicesTable;
+  two_factor: TwoFactorTable;
+  recovery_codes: RecoveryCodesTable;
+  login_challenges: LoginChallengesTable;
   password_resets: PasswordResetsTable;
   opportunities: OpportunitiesTable;
   applications: ApplicationsTable;

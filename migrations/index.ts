@@ -24,6 +24,8 @@ import * as m021 from "./021_moderation";
 import * as m022 from "./022_disputes";
 import * as m023 from "./023_metrics_indexes";
 import * as m028 from "./028_verified_email";
+import * as m029 from "./029_session_devices";
+import * as m030 from "./030_two_factor";
 
 /** A migration, with its PostgreSQL version where the SQL differs. */
 type Step = Migration & { postgres?: Migration };
@@ -55,6 +57,8 @@ const steps: Record<string, Step> = {
   "022_disputes": m022,
   "023_metrics_indexes": m023,
   "028_verified_email": m028,
+  "029_session_devices": m029,
+  "030_two_factor": m030,
 };
 
 export function migrationProvider(engine: Engine): MigrationProvider {

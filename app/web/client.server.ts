@@ -17,5 +17,5 @@ export function clientIp(request: Request): string | null {
 
 /** Who sent the request, as the account services take it. */
 export async function clientOf(request: Request): Promise<Client> {
-  return { ip: clientIp(request), locale: await storedLocale(request) };
+  return { ip: clientIp(request), locale: await storedLocale(request), userAgent: request.headers.get("User-Agent") };
 }

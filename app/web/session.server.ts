@@ -2,6 +2,7 @@ import { signedCookie } from "./cookie.server";
 import type { UserRow } from "../../db/schema";
 import { findSessionUser, revokeSession, SESSION_DAYS } from "~/services/accounts/sessions.server";
 import { mirrorCookie } from "./mirror.server";
+import { clientIp } from "./client.server";
 
 // The session a request carries: the signed cookie of browsers or the Bearer token of API clients.
 
@@ -48,7 +49,7 @@ export function getSession(request: Request) {
     found = (async () => {
       const token = await getRequestToken(request);
       if (!token) return null;
-      const user = await findSessionUser(token);
+      const user = await findSessionUser(token, { ip: clientIp(request) });
       return user ? { user, token } : null;
     })();
     resolved.set(request, found);

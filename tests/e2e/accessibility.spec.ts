@@ -1,6 +1,7 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Browser, type Page, type TestInfo } from "@playwright/test";
-import { registerViaApi, signIn } from "./support";
+import { Secret, TOTP } from "otpauth";
+import { lastMail, linkIn, registerViaApi, signIn } from "./support";
 
 // Every page a visitor, a merchant, a freelancer and the operator of the demo data reach, found
 // by following their links rather than listed by hand (so a new page cannot escape), checked with
@@ -252,8 +253,24 @@ for (const lng of languages) {
     const account = await registerViaApi(request, { account_type: "freelancer", confirmed: false });
     const page = await newUserPage(browser, testInfo, { name: "new", start: [] }, lng);
     await signIn(page, account.email, account.password);
+    // Another session (the list has two), whose sign-in notice gives the page of its link.
+    const other = await request.post("/api/login", {
+      data: { email: account.email, password: account.password },
+      headers: { "User-Agent": "Mozilla/5.0 (X11; Linux x86_64; rv:133.0) Gecko/20100101 Firefox/133.0" },
+    });
+    expect(other.status()).toBe(200);
+    const endLink = new URL(linkIn(await lastMail(request, account.email, /novo acesso/), "/sessions/end"));
+    const endPage = endLink.pathname + endLink.search;
     const findings: Finding[] = [];
-    for (const where of ["/dashboard", "/verify-email", "/verify-email?token=invalido", "/account/security"]) {
+    for (const where of [
+      "/dashboard",
+      "/verify-email",
+      "/verify-email?token=invalido",
+      endPage,
+      "/sessions/end?token=invalido",
+      // Last: the refused form below is on it.
+      "/account/security",
+    ]) {
       await page.goto(where);
       if (await page.locator(".shell").count()) await page.locator("button.menu-button").waitFor({ state: "attached" });
       findings.push(...(await checkNow(page, where)));
@@ -262,6 +279,37 @@ for (const lng of languages) {
     await page.locator("section#email button[type=submit]").click();
     await expect(page.locator("section#email .field-error").first()).toBeVisible();
     findings.push(...(await checkNow(page, "/account/security (refused)")));
+    // The notice's link opened signed out, and after ending the session.
+    const visitor = await newUserPage(browser, testInfo, { name: "visitor", start: [] }, lng);
+    await visitor.goto(endPage);
+    findings.push(...(await checkNow(visitor, `${endLink.pathname} (signed out)`)));
+    await visitor.locator("form:has(input[name=token]) button[type=submit]").click();
+    await expect(visitor.locator(".alert").first()).toBeVisible();
+    findings.push(...(await checkNow(visitor, `${endLink.pathname} (ended)`)));
+    // Two-factor: the enrollment (QR code, key, code), the recovery codes, then the login's second step.
+    await page.goto("/account/security");
+    const twoFactor = page.locator("section#two-factor");
+    await twoFactor.locator("input[name=password]").fill(account.password);
+    await twoFactor.locator("button[type=submit]").click();
+    await expect(twoFactor.locator(".totp-secret")).toBeVisible();
+    findings.push(...(await checkNow(page, "/account/security (two-factor enrollment)")));
+    const secret = (await twoFactor.locator(".totp-secret").textContent())!.trim();
+    const totp = new TOTP({ algorithm: "SHA1", digits: 6, period: 30, secret: Secret.fromBase32(secret) });
+    await twoFactor.locator("input[name=code]").fill(totp.generate());
+    await twoFactor.locator("button[type=submit]").click();
+    await expect(page.locator("#recovery-codes li")).toHaveCount(10);
+    findings.push(...(await checkNow(page, "/account/security (recovery codes)")));
+    await visitor.goto("/login");
+    await visitor.locator("input[name=email]").fill(account.email);
+    await visitor.locator("input[name=password]").fill(account.password);
+    await visitor.locator("#login-form button[type=submit]").click();
+    await expect(visitor.locator("input[name=code]")).toBeVisible();
+    findings.push(...(await checkNow(visitor, "/login (second step)")));
+    await visitor.locator("input[name=code]").fill("000000");
+    await visitor.locator("form:has(input[name=code]) button[type=submit]").click();
+    await expect(visitor.locator("input[name=code][aria-invalid=true]")).toBeVisible();
+    findings.push(...(await checkNow(visitor, "/login (second step, refused)")));
+    await visitor.context().close();
     const lines = report(findings);
     expect(lines, `axe found ${lines.length} problems:\n${lines.join("\n")}`).toEqual([]);
     await page.context().close();

@@ -46,3 +46,20 @@ export function AuthLayout({
     </main>
   );
 }
+
+/**
+ * A page that a link from an e-mail opens, signed in or not (confirming an address, ending a
+ * session): the visitor frame, or, signed in, a card in the app's frame (which has its own main
+ * landmark).
+ */
+export function AccountFrame({ signedIn, title, children }: { signedIn: boolean; title: string; children: ReactNode }) {
+  if (!signedIn) return <AuthLayout title={title}>{children}</AuthLayout>;
+  return (
+    <div className="page">
+      <section className="card form-card stack">
+        <h2>{title}</h2>
+        {children}
+      </section>
+    </div>
+  );
+}

@@ -5,18 +5,40 @@ import { PasswordField } from "~/components/accounts/fields";
 import { Field, fieldsOf, FormActions, FormMessage } from "~/components/ui/form";
 import { titleMeta } from "~/lib/meta";
 import { usePending } from "~/lib/pending";
+import { SessionsSection } from "~/components/accounts/sessions";
+import { TwoFactorSection } from "~/components/accounts/two-factor";
+import {
+  confirmTwoFactor,
+  disableTwoFactor,
+  pendingEnrollment,
+  startTwoFactor,
+  twoFactorState,
+} from "~/services/accounts/two-factor.server";
+import { endOtherSessions, endSessionById, listSessions } from "~/services/accounts/sessions.server";
 import { requestEmailChange } from "~/services/accounts/verification.server";
 import { requireUser } from "~/web/auth.server";
 import { formValues, readForm } from "~/web/bodies.server";
 import { formError } from "~/web/errors.server";
 import { getRequestT } from "~/web/i18n.server";
 import { redirectWithSuccess } from "~/web/toast.server";
+import { getRequestToken } from "~/web/session.server";
+import { idParam } from "~/web/params.server";
 
 export const meta = titleMeta("titles.account_security");
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
-  return json({ email: user.email, verifiedAt: user.email_verified_at });
+  const [sessions, twoFactor, enrollment] = await Promise.all([
+    listSessions(user, await getRequestToken(request)),
+    twoFactorState(user),
+    pendingEnrollment(user),
+  ]);
+  return json({
+    email: user.email,
+    verifiedAt: user.email_verified_at,
+    sessions,
+    twoFactor: { ...twoFactor, enrollment: enrollment && { secret: enrollment.secret, qr_code: enrollment.qr_code } },
+  });
 }
 
 /** The page's forms, told apart by `intent`; each refusal comes back on its own form with what was typed. */
@@ -31,6 +53,27 @@ export async function action({ request }: ActionFunctionArgs) {
         const { email } = await requestEmailChange(user, values);
         return redirectWithSuccess("/account/security#email", t("email_change_sent", { email }));
       }
+      case "end_session": {
+        await endSessionById(user, idParam(values, "session", "session_not_found"), await getRequestToken(request));
+        return redirectWithSuccess("/account/security#sessions", t("session_ended"));
+      }
+      case "two_factor_start": {
+        await startTwoFactor(user, values);
+        return redirectWithSuccess("/account/security#two-factor", t("two_factor_setup_started"));
+      }
+      case "two_factor_confirm": {
+        // The recovery codes are shown on this answer only: no redirect.
+        const { recovery_codes } = await confirmTwoFactor(user, values, await getRequestToken(request));
+        return json({ recoveryCodes: recovery_codes, values: { intent: values.intent } });
+      }
+      case "two_factor_disable": {
+        await disableTwoFactor(user, values);
+        return redirectWithSuccess("/account/security#two-factor", t("two_factor_off"));
+      }
+      case "end_others": {
+        await endOtherSessions(user, await getRequestToken(request));
+        return redirectWithSuccess("/account/security#sessions", t("sessions_others_ended"));
+      }
       default:
         return json({ message: t("malformed_form"), values }, { status: 400 });
     }
@@ -39,7 +82,12 @@ export async function action({ request }: ActionFunctionArgs) {
   }
 }
 
-type Refusal = { message?: string; errors?: Record<string, string>; values?: Record<string, string> };
+type Refusal = {
+  message?: string;
+  errors?: Record<string, string>;
+  values?: Record<string, string>;
+  recoveryCodes?: string[];
+};
 
 /** The refusal of the form with this intent, if the last one sent was it. */
 function refusalOf(data: Refusal | undefined, intent: string) {
@@ -48,9 +96,16 @@ function refusalOf(data: Refusal | undefined, intent: string) {
 
 export default function AccountSecurityPage() {
   const data = useActionData<typeof action>() as Refusal | undefined;
+  const { sessions, twoFactor } = useLoaderData<typeof loader>();
   return (
     <div className="page">
       <EmailSection refusal={refusalOf(data, "email")} />
+      <TwoFactorSection
+        state={twoFactor}
+        refusal={data?.recoveryCodes ? undefined : data}
+        recoveryCodes={data?.recoveryCodes}
+      />
+      <SessionsSection sessions={sessions} />
     </div>
   );
 }

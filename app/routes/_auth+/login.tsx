@@ -3,9 +3,11 @@ import { Link, useActionData, useLoaderData, useSearchParams } from "@remix-run/
 import { useTranslation } from "react-i18next";
 import { AuthLayout } from "~/components/accounts/auth-layout";
 import { EmailField, PasswordField } from "~/components/accounts/fields";
-import { FieldsForm, SubmitButton } from "~/components/ui/form";
+import { Field, FieldsForm, SubmitButton } from "~/components/ui/form";
 import { titleMeta } from "~/lib/meta";
 import { login } from "~/services/accounts/accounts.server";
+import { completeTwoFactorLogin } from "~/services/accounts/two-factor.server";
+import type { FormErrorData } from "~/web/errors.server";
 import { redirectIfSignedIn, safeRedirect } from "~/web/auth.server";
 import { getRequestT } from "~/web/i18n.server";
 import { browserSignIn, registeredEmailOf } from "~/web/session.server";
@@ -23,14 +25,32 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return json({ registeredEmail: await registeredEmailOf(request) });
 }
 
+/**
+ * The password, then, for an account with two-factor on, the second step on the same page: the
+ * page comes back with a code field and carries the step's challenge, the e-mail and where the
+ * visitor was going (nothing typed is lost); a wrong code comes back on that step.
+ */
 export async function action(args: ActionFunctionArgs) {
   return visitorFormAction(args, async ({ request, values }) => {
-    const { user, token } = await login(values, await clientOf(request));
-    const headers = await browserSignIn(request, token);
+    const client = await clientOf(request);
+    const result = values.challenge ? await completeTwoFactorLogin(values, client) : await login(values, client);
+    if (result.twoFactor) {
+      const { t } = await getRequestT(request);
+      return json({
+        twoFactor: true,
+        message: t("two_factor_needed"),
+        values: {
+          challenge: result.twoFactor.challenge,
+          email: values.email ?? "",
+          redirectFrom: values.redirectFrom ?? "",
+        },
+      });
+    }
+    const headers = await browserSignIn(request, result.token);
     const { t } = await getRequestT(request);
     return redirectWithSuccess(
       safeRedirect(values.redirectFrom, "/"),
-      t("welcome_back", { name: displayNameOf(user) }),
+      t("welcome_back", { name: displayNameOf(result.user) }),
       {
         headers,
       },
@@ -38,9 +58,18 @@ export async function action(args: ActionFunctionArgs) {
   });
 }
 
+type LoginData = FormErrorData & { twoFactor?: boolean };
+
+/**
+ * The second step, while its challenge holds: the password's answer, or a wrong code on it. A
+ * dead challenge or too many attempts go back to the password, the e-mail kept.
+ */
+const onSecondStep = (data: LoginData | undefined) =>
+  Boolean(data?.values?.challenge) && (Boolean(data?.twoFactor) || Boolean(data?.errors?.code));
+
 export default function LoginPage() {
   const { t } = useTranslation();
-  const data = useActionData<typeof action>();
+  const data = useActionData<typeof action>() as LoginData | undefined;
   const { registeredEmail } = useLoaderData<typeof loader>();
   const [params] = useSearchParams();
   const busy = usePending();
@@ -57,26 +86,64 @@ export default function LoginPage() {
         </>
       }
     >
-      <FieldsForm id="login-form" data={data} className="stack">
-        <input
-          type="hidden"
-          name="redirectFrom"
-          value={params.get("redirectFrom") ?? data?.values?.redirectFrom ?? ""}
-        />
-        <EmailField data={data} fallback={registeredEmail ?? undefined} />
-        <PasswordField data={data} />
-        <div className="row-between">
-          <Link to="/forgot-password" className="link">
-            {t("auth.forgot_link")}
-          </Link>
-        </div>
-        <SubmitButton
-          busy={busy}
-          label={t("actions.sign_in")}
-          busyLabel={t("actions.signing_in")}
-          className="btn btn-primary btn-block"
-        />
-      </FieldsForm>
+      {onSecondStep(data) ? (
+        <SecondStep data={data!} />
+      ) : (
+        <FieldsForm id="login-form" data={data} className="stack">
+          <input
+            type="hidden"
+            name="redirectFrom"
+            value={params.get("redirectFrom") ?? data?.values?.redirectFrom ?? ""}
+          />
+          <EmailField data={data} fallback={registeredEmail ?? undefined} />
+          <PasswordField data={data} />
+          <div className="row-between">
+            <Link to="/forgot-password" className="link">
+              {t("auth.forgot_link")}
+            </Link>
+          </div>
+          <SubmitButton
+            busy={busy}
+            label={t("actions.sign_in")}
+            busyLabel={t("actions.signing_in")}
+            className="btn btn-primary btn-block"
+          />
+        </FieldsForm>
+      )}
     </AuthLayout>
+  );
+}
+
+function SecondStep({ data }: { data: FormErrorData }) {
+  const { t } = useTranslation("account");
+  const busy = usePending();
+  const values = data.values ?? {};
+  // The first answer's message is the step's own intro, not a refusal.
+  const refusal = data.errors ? data : undefined;
+  return (
+    <FieldsForm id="login-code-form" data={refusal} className="stack">
+      <input type="hidden" name="challenge" value={values.challenge} />
+      <input type="hidden" name="email" value={values.email ?? ""} />
+      <input type="hidden" name="redirectFrom" value={values.redirectFrom ?? ""} />
+      <p>{t("two_factor.login_intro", { email: values.email ?? "" })}</p>
+      <Field
+        name="code"
+        label={t("two_factor.code")}
+        hint={t("two_factor.code_hint")}
+        error={refusal?.errors?.code}
+        autoComplete="one-time-code"
+        inputMode="text"
+        required
+      />
+      <SubmitButton
+        busy={busy}
+        label={t("two_factor.login_submit")}
+        busyLabel={t("two_factor.login_busy")}
+        className="btn btn-primary btn-block"
+      />
+      <Link to="/login" className="link">
+        {t("two_factor.login_restart")}
+      </Link>
+    </FieldsForm>
   );
 }

@@ -1,8 +1,7 @@
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useLoaderData } from "@remix-run/react";
-import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
-import { AuthLayout } from "~/components/accounts/auth-layout";
+import { AccountFrame as Frame } from "~/components/accounts/auth-layout";
 import { Alert } from "~/components/ui/form";
 import { titleMeta } from "~/lib/meta";
 import { usePending } from "~/lib/pending";
@@ -61,19 +60,6 @@ export async function action({ request }: ActionFunctionArgs) {
     return redirectWithError(back, t(error.key, error.params));
   }
   return redirectWithSuccess(back, t("verification_sent"));
-}
-
-function Frame({ signedIn, title, children }: { signedIn: boolean; title: string; children: ReactNode }) {
-  // Signed in, the page sits in the app's frame (which has its own main landmark).
-  if (!signedIn) return <AuthLayout title={title}>{children}</AuthLayout>;
-  return (
-    <div className="page">
-      <section className="card form-card stack">
-        <h2>{title}</h2>
-        {children}
-      </section>
-    </div>
-  );
 }
 
 export default function VerifyEmailPage() {

@@ -24,6 +24,7 @@ import { createSession, hashToken } from "./sessions.server";
 import { deletePhoto, photoProblems, savePhoto } from "../platform/uploads.server";
 import { parseTags } from "./users.server";
 import { queueVerificationEmail } from "./verification.server";
+import { createLoginChallenge, isTwoFactorOn } from "./two-factor.server";
 
 const RESET_TTL_MS = 60 * 60 * 1000;
 
@@ -40,7 +41,7 @@ async function emailTaken(email: string) {
 }
 
 /** Who is asking, as the web layer reads it: the address (behind a trusted proxy) and the language picked. */
-export type Client = { ip: string | null; locale?: Lng | null };
+export type Client = { ip: string | null; locale?: Lng | null; userAgent?: string | null };
 
 const NOBODY: Client = { ip: null, locale: null };
 
@@ -100,8 +101,12 @@ export async function registerUser(input: unknown, client: Client = NOBODY) {
   return user;
 }
 
-/** Checks the credentials and opens a session. Failures are rate limited by e-mail and address. */
-export async function login(input: unknown, { ip }: Client = NOBODY) {
+/**
+ * Checks the credentials and opens a session. Failures are rate limited by e-mail and address.
+ * A device new to the account gets its owner a sign-in notice (sessions.server.ts). An account
+ * with two-factor on gets no session yet but `twoFactor`: the challenge of the second step.
+ */
+export async function login(input: unknown, { ip, userAgent }: Client = NOBODY) {
   const { email, password } = parseInput(loginSchema, input, "login_failed");
   await assertNotLimited(limiters.loginByEmail, email);
   await assertNotLimited(limiters.loginByIp, ip);
@@ -111,14 +116,20 @@ export async function login(input: unknown, { ip }: Client = NOBODY) {
     await Promise.all([limiters.loginByEmail.penalty(email), ip && limiters.loginByIp.penalty(ip)]);
     throw new AppError(401, "invalid_credentials");
   }
-  await limiters.loginByEmail.delete(email);
   // Only someone who knows the password learns that the account is suspended, and until when.
   if (user.banned_at) throw new AppError(403, "account_banned");
   if (user.suspended_until && user.suspended_until > new Date().toISOString()) {
     throw new AppError(403, "account_suspended", undefined, { until: new Date(user.suspended_until) });
   }
-  const session = await createSession(user.id);
-  return { user, ...session };
+  // With two-factor on, a right password leads to the second step (two-factor.server.ts); the
+  // failed-attempt count is cleared only after it, so wrong codes and wrong passwords add up.
+  if (await isTwoFactorOn(user.id)) {
+    return { user, token: null, expiresAt: null, twoFactor: await createLoginChallenge(user.id) } as const;
+  }
+  await limiters.loginByEmail.delete(email);
+  // A sign-in from a device the account has not used before is e-mailed to its owner.
+  const session = await createSession(user.id, { ip, userAgent }, { notice: true });
+  return { user, ...session, twoFactor: null } as const;
 }
 
 export type ProfileInput = z.input<typeof profileSchema>;

@@ -1,48 +1,250 @@
-import { createHash, randomBytes } from "node:crypto";
+import { createHash, randomBytes, randomUUID } from "node:crypto";
+import type { Kysely } from "kysely";
+import { config } from "~/config.server";
 import { db } from "../../../db";
-import type { UserRow } from "../../../db/schema";
+import type { Database, UserRow } from "../../../db/schema";
+import { queueAccountEmail } from "../messaging/account-email.server";
+import { z } from "zod";
+import { AppError, parseInput } from "../platform/errors.server";
+import { deviceOf, type Device } from "./devices";
 
 // Sessions in the database: an opaque token, only its hash stored. How a request carries one
-// (cookie or Bearer header) is the web layer's (app/web/session.server.ts).
+// (cookie or Bearer header) is the web layer's (app/web/session.server.ts). Each session keeps
+// the device it signed in from, its address and its last use, for the list in the security
+// settings and GET /api/sessions (docs/product.md, "Contas e sessões"). Ending a session deletes
+// its row, so the token stops working on every server at once.
 
 export const SESSION_DAYS = 30;
+/** The last use is written at most this often per session: a read, not a write, per request. */
+export const LAST_USED_STEP_MS = 5 * 60 * 1000;
+const AGENT_MAX = 300;
 
 export function hashToken(token: string) {
   return createHash("sha256").update(token).digest("hex");
 }
 
-/** A new opaque token; only its hash is stored, so a stolen database holds no live tokens. */
-export async function createSession(userId: string) {
+/** Where a session is opened from, as the web layer reads it. */
+export type Origin = { ip?: string | null; userAgent?: string | null };
+
+const agentOf = (origin: Origin) => origin.userAgent?.slice(0, AGENT_MAX) || null;
+
+/**
+ * A new opaque token; only its hash is stored, so a stolen database holds no live tokens. The
+ * device and address are kept for the sessions list. When `notice` is set and the account has
+ * signed in before but never from this user agent, a sign-in notice is e-mailed, with a link
+ * that ends this session (built from APP_URL only).
+ */
+export async function createSession(userId: string, origin: Origin = {}, { notice = false } = {}) {
   const token = randomBytes(32).toString("base64url");
   const now = new Date();
+  const at = now.toISOString();
   const expiresAt = new Date(now.getTime() + SESSION_DAYS * 24 * 60 * 60 * 1000).toISOString();
+  const userAgent = agentOf(origin);
+  // Statements of their own, no transaction: on SQLite a transaction held across awaits would
+  // keep the write lock from the rate limiter's connection (a login's busiest neighbour). A
+  // notice lost to a crash between the two inserts is the worst that can happen.
+  const endToken =
+    notice && (await isNewDevice(db, userId, userAgent, at)) ? randomBytes(32).toString("base64url") : null;
   await db
     .insertInto("sessions")
-    .values({ id: hashToken(token), user_id: userId, expires_at: expiresAt, created_at: now.toISOString() })
+    .values({
+      id: hashToken(token),
+      user_id: userId,
+      expires_at: expiresAt,
+      created_at: at,
+      public_id: randomUUID(),
+      user_agent: userAgent,
+      ip: origin.ip ?? null,
+      last_used_at: at,
+      end_token: endToken ? hashToken(endToken) : null,
+    })
     .execute();
+  if (endToken) await queueSignInNotice(db, userId, { userAgent, ip: origin.ip ?? null, at, endToken });
   return { token, expiresAt };
 }
 
 /**
- * The user of a live session. A suspended or banned user has none: their sessions are deleted
- * by the sanction, and the check here holds even for a session made in between.
+ * Records the device (the hash of its user agent) for the account; true when the account had
+ * signed in from other devices before but never from this one. The first device of an account
+ * is its owner's (they just registered), and is recorded without a notice.
  */
-export async function findSessionUser(token: string): Promise<UserRow | null> {
+async function isNewDevice(trx: Kysely<Database>, userId: string, userAgent: string | null, at: string) {
+  const agentHash = hashToken(userAgent ?? "");
+  const inserted = await trx
+    .insertInto("account_devices")
+    .values({ user_id: userId, agent_hash: agentHash, first_seen_at: at })
+    .onConflict((oc) => oc.columns(["user_id", "agent_hash"]).doNothing())
+    .executeTakeFirst();
+  if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) return false;
+  const others = await trx
+    .selectFrom("account_devices")
+    .select("agent_hash")
+    .where("user_id", "=", userId)
+    .where("agent_hash", "!=", agentHash)
+    .limit(1)
+    .execute();
+  return others.length > 0;
+}
+
+async function queueSignInNotice(
+  trx: Kysely<Database>,
+  userId: string,
+  { userAgent, ip, at, endToken }: { userAgent: string | null; ip: string | null; at: string; endToken: string },
+) {
+  const device = deviceOf(userAgent);
+  await queueAccountEmail(
+    trx,
+    userId,
+    "sign_in_notice",
+    {
+      params: {
+        device: `${device.browser ?? "?"} · ${device.os ?? "?"}`,
+        ip: ip ?? "-",
+        at: `${at.slice(0, 16).replace("T", " ")}`,
+        link: `${config.APP_URL}/sessions/end?token=${encodeURIComponent(endToken)}`,
+      },
+    },
+    at,
+  );
+}
+
+/**
+ * The user of a live session. A suspended or banned user has none: their sessions are deleted
+ * by the sanction, and the check here holds even for a session made in between. Its last use
+ * (and address) is refreshed when the stored one is older than LAST_USED_STEP_MS: one
+ * conditional write every few minutes, none per request.
+ */
+export async function findSessionUser(token: string, origin: Origin = {}): Promise<UserRow | null> {
+  const id = hashToken(token);
   const at = new Date().toISOString();
   const row = await db
     .selectFrom("sessions")
     .innerJoin("users", "users.id", "sessions.user_id")
     .selectAll("users")
-    .where("sessions.id", "=", hashToken(token))
+    .select(["sessions.last_used_at as session_last_used_at"])
+    .where("sessions.id", "=", id)
     .where("sessions.expires_at", ">", at)
     .where("users.banned_at", "is", null)
     .where((eb) => eb.or([eb("users.suspended_until", "is", null), eb("users.suspended_until", "<=", at)]))
     .executeTakeFirst();
-  return row ?? null;
+  if (!row) return null;
+  const { session_last_used_at: lastUsed, ...user } = row;
+  const now = Date.now();
+  if (!lastUsed || Date.parse(lastUsed) < now - LAST_USED_STEP_MS) {
+    const stale = new Date(now - LAST_USED_STEP_MS).toISOString();
+    await db
+      .updateTable("sessions")
+      .set({ last_used_at: new Date(now).toISOString(), ...(origin.ip ? { ip: origin.ip } : {}) })
+      .where("id", "=", id)
+      .where((eb) => eb.or([eb("last_used_at", "is", null), eb("last_used_at", "<", stale)]))
+      .execute();
+  }
+  return user;
 }
 
 export async function revokeSession(token: string) {
   await db.deleteFrom("sessions").where("id", "=", hashToken(token)).execute();
+}
+
+/** A session as its owner sees it in the list. */
+export type SessionView = {
+  id: string;
+  device: Device;
+  ip: string | null;
+  created_at: string;
+  last_used_at: string;
+  current: boolean;
+};
+
+/** The account's open sessions, the one making the request first and marked, then by last use. */
+export async function listSessions(user: Pick<UserRow, "id">, currentToken: string | null): Promise<SessionView[]> {
+  const currentId = currentToken ? hashToken(currentToken) : null;
+  const rows = await db
+    .selectFrom("sessions")
+    .select(["id", "public_id", "user_agent", "ip", "created_at", "last_used_at"])
+    .where("user_id", "=", user.id)
+    .where("expires_at", ">", new Date().toISOString())
+    .orderBy("last_used_at", "desc")
+    .orderBy("created_at", "desc")
+    .limit(200)
+    .execute();
+  const views = rows
+    .filter((r) => r.public_id)
+    .map((r) => ({
+      id: r.public_id!,
+      device: deviceOf(r.user_agent),
+      ip: r.ip,
+      created_at: r.created_at,
+      last_used_at: r.last_used_at ?? r.created_at,
+      current: r.id === currentId,
+    }));
+  return [...views.filter((v) => v.current), ...views.filter((v) => !v.current)];
+}
+
+/**
+ * Ends one of the account's sessions by its public id: 404 when it is not one of theirs (or is
+ * already ended; two ends at once, one deletes and the other finds nothing). Ending the current
+ * session is signing out, which the caller does with endSession; here it is refused (409).
+ */
+export async function endSessionById(user: Pick<UserRow, "id">, publicId: string, currentToken: string | null) {
+  const currentId = currentToken ? hashToken(currentToken) : null;
+  const found = await db
+    .selectFrom("sessions")
+    .select("id")
+    .where("public_id", "=", publicId)
+    .where("user_id", "=", user.id)
+    .executeTakeFirst();
+  if (!found) throw new AppError(404, "session_not_found");
+  if (found.id === currentId) throw new AppError(409, "session_is_current");
+  const deleted = await db
+    .deleteFrom("sessions")
+    .where("id", "=", found.id)
+    .where("user_id", "=", user.id)
+    .executeTakeFirst();
+  if (Number(deleted.numDeletedRows) === 0) throw new AppError(404, "session_not_found");
+}
+
+/** "Encerrar todas as outras": every session of the account but the current one; returns how many. */
+export async function endOtherSessions(user: Pick<UserRow, "id">, currentToken: string | null) {
+  const deleted = await db
+    .deleteFrom("sessions")
+    .where("user_id", "=", user.id)
+    .$if(Boolean(currentToken), (qb) => qb.where("id", "!=", hashToken(currentToken!)))
+    .executeTakeFirst();
+  return Number(deleted.numDeletedRows);
+}
+
+const linkSchema = z.object({
+  token: z
+    .string({ required_error: "session_link_invalid", invalid_type_error: "session_link_invalid" })
+    .min(1, "session_link_invalid")
+    .max(200, "session_link_invalid"),
+});
+
+/**
+ * The session a sign-in notice's link names, for the page that asks to confirm: 410 once it has
+ * ended (by the link, a sign-out, the list), 422 for a malformed link.
+ */
+export async function findNoticedSession(input: unknown) {
+  const { token } = parseInput(linkSchema, input, "session_link_invalid");
+  const found = await db
+    .selectFrom("sessions")
+    .select(["user_agent", "ip", "created_at"])
+    .where("end_token", "=", hashToken(token))
+    .executeTakeFirst();
+  if (!found) throw new AppError(410, "session_link_gone");
+  return { device: deviceOf(found.user_agent), ip: found.ip, created_at: found.created_at };
+}
+
+/**
+ * The sign-in notice's link: ends the session it was sent about (whoever opens it, signed in or
+ * not; the link is the proof). Once that session has ended, the link answers 410; two opens at
+ * once: one ends it, the other gets the 410.
+ */
+export async function endNoticedSession(input: unknown) {
+  const { token } = parseInput(linkSchema, input, "session_link_invalid");
+  const deleted = await db.deleteFrom("sessions").where("end_token", "=", hashToken(token)).executeTakeFirst();
+  if (Number(deleted.numDeletedRows) === 0) throw new AppError(410, "session_link_gone");
 }
 
 /** Deletes the sessions expired before `now` (they already sign nobody in); returns how many. */

@@ -19,6 +19,7 @@ export const ACCOUNT_EMAIL_KINDS: readonly AccountEmailKind[] = [
   "email_verification",
   "email_change_verification",
   "email_changed",
+  "sign_in_notice",
 ];
 
 export function isAccountEmailKind(kind: string): kind is AccountEmailKind {

@@ -51,6 +51,8 @@ export type ApiBodyEndpoint = {
   optional?: boolean;
   /** What a well-formed string matching nothing answers in a `key` field (login: 401). */
   keyMiss?: number;
+  /** A 422 key miss is the form's message alone, on no field (an unknown link). */
+  keyMissOnNoField?: boolean;
 };
 
 const loginFields: Field[] = [
@@ -276,6 +278,63 @@ API_BODY.push(
   },
 );
 
+// The account's own endpoints: the e-mail and its confirmation, sessions, two-factor. Fields that
+// a wrong password would follow are checked before it (a pool actor never reaches the password,
+// so the suite does not spend the account's sign-in attempts); the bodies of the rest are held
+// to the JSON rules.
+API_BODY.push(
+  {
+    name: "email change",
+    method: "POST",
+    path: () => "/api/email",
+    who: "freelancer",
+    base: () => ({ email: unique("novo"), password: "senha-errada-1" }),
+    fields: [{ name: "email", kind: { type: "email" } }],
+  },
+  {
+    name: "verify email",
+    method: "POST",
+    path: () => "/api/verify-email",
+    who: "anyone",
+    base: () => ({}),
+    fields: [{ name: "token", kind: { type: "key", max: 200 } }],
+    keyMiss: 422,
+    keyMissOnNoField: true,
+  },
+  { name: "verification resend", method: "POST", path: () => "/api/verify-email/resend", who: "freelancer", base: () => ({}), fields: [], optional: true },
+  {
+    name: "end session by link",
+    method: "POST",
+    path: () => "/api/sessions/end",
+    who: "anyone",
+    base: () => ({}),
+    fields: [{ name: "token", kind: { type: "key", max: 200 } }],
+    keyMiss: 410,
+  },
+  { name: "end other sessions", method: "DELETE", path: () => "/api/sessions/others", who: "freelancer", base: () => ({}), fields: [], optional: true },
+  { name: "two-factor setup", method: "POST", path: () => "/api/two-factor/setup", who: "freelancer", base: () => ({}), fields: [] },
+  {
+    // Not started for a pool actor: a code that parses is a conflict.
+    name: "two-factor confirm",
+    method: "POST",
+    path: () => "/api/two-factor/confirm",
+    who: "freelancer",
+    base: () => ({}),
+    fields: [{ name: "code", kind: { type: "key", max: 64 } }],
+    keyMiss: 409,
+  },
+  {
+    // Not on for a pool actor: a body that parses is a conflict, before the password is checked.
+    name: "two-factor disable",
+    method: "POST",
+    path: () => "/api/two-factor/disable",
+    who: "freelancer",
+    base: () => ({ password: "senha-errada-1" }),
+    fields: [{ name: "code", kind: { type: "key", max: 64 } }],
+    keyMiss: 409,
+  },
+);
+
 const profileFields: Field[] = [
   text("full_name", 3, 120),
   text("display_name", 2, 60, false),
@@ -349,6 +408,15 @@ export function authedEndpoints(w: World, p: Pool): { method: string; path: stri
     { method: "GET", path: "/api/payouts", role: null },
     { method: "POST", path: "/api/payouts", role: "freelancer" },
     ...operatorEndpoints(w),
+    { method: "POST", path: "/api/email", role: null, body: { email: "novo@example.com", password: "x" } },
+    { method: "POST", path: "/api/verify-email/resend", role: null },
+    { method: "GET", path: "/api/sessions", role: null },
+    { method: "DELETE", path: "/api/sessions/others", role: null },
+    { method: "DELETE", path: "/api/sessions/00000000-0000-4000-8000-000000000000", role: null },
+    { method: "GET", path: "/api/two-factor", role: null },
+    { method: "POST", path: "/api/two-factor/setup", role: null, body: { password: "x" } },
+    { method: "POST", path: "/api/two-factor/confirm", role: null, body: { code: "123456" } },
+    { method: "POST", path: "/api/two-factor/disable", role: null, body: { password: "x", code: "123456" } },
   ];
 }
 
@@ -516,7 +584,7 @@ export function apiBodyCases(w: World, p: Pool): Case[] {
           body: { json: { ...e.base(), [field.name]: value } },
           expect: [refusal],
           api: true,
-          field: refusal === 422 ? field.name : undefined,
+          field: refusal === 422 && !(miss && e.keyMissOnNoField) ? field.name : undefined,
         });
       }
     }
@@ -672,6 +740,7 @@ export function apiIdCases(w: World, p: Pool): Case[] {
     { method: "POST", path: (id) => `/api/opportunities/${id}/invitations`, who: "merchant", body: { freelancer_id: w.juliaId, message: "Oi" } },
     { method: "DELETE", path: (id) => `/api/portfolio/${id}`, who: "freelancer", message: "portfolio_item_not_found" },
     { method: "PATCH", path: (id) => `/api/portfolio/${id}`, who: "freelancer", form: [["title", "Título válido"]], message: "portfolio_item_not_found" },
+    { method: "DELETE", path: (id) => `/api/sessions/${id}`, who: null, message: "session_not_found" },
     // The second id of a path: a file of Júlia's own contract and conversation.
     { method: "GET", path: (id) => `/api/contracts/${w.seeded.accepted}/files/${id}`, who: null },
     { method: "GET", path: (id) => `/api/applications/${w.seeded.pending.id}/messages/files/${id}`, who: null },

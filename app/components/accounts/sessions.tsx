@@ -1,0 +1,82 @@
+import { Form } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { formatDateTime } from "~/lib/format";
+import { usePending } from "~/lib/pending";
+
+export type DeviceView = { browser: string | null; os: string | null; mobile: boolean };
+
+export type SessionItem = {
+  id: string;
+  device: DeviceView;
+  ip: string | null;
+  created_at: string;
+  last_used_at: string;
+  current: boolean;
+};
+
+/** "Chrome · Windows", with the unknown parts said in the page's language. */
+export function deviceLabel(device: DeviceView, t: (key: string) => string) {
+  return `${device.browser ?? t("security.session_unknown_browser")} · ${device.os ?? t("security.session_unknown_os")}`;
+}
+
+export function DeviceName({ device }: { device: DeviceView }) {
+  const { t } = useTranslation("account");
+  return <>{deviceLabel(device, t)}</>;
+}
+
+/** The security settings' list of open sessions: each with its device, address and last use; end one or all others. */
+export function SessionsSection({ sessions }: { sessions: SessionItem[] }) {
+  const { t, i18n } = useTranslation("account");
+  const endingOne = usePending("end_session");
+  const endingOthers = usePending("end_others");
+  const others = sessions.filter((s) => !s.current);
+  return (
+    <section className="card form-card stack" id="sessions" aria-labelledby="sessions-title">
+      <h2 id="sessions-title">{t("security.sessions_title")}</h2>
+      <p className="muted">{t("security.sessions_intro")}</p>
+      <ul className="session-list">
+        {sessions.map((session) => {
+          const label = deviceLabel(session.device, t);
+          return (
+            <li key={session.id} className="session-item" data-session={session.id}>
+              <div>
+                <strong>{label}</strong>{" "}
+                {session.current ? <span className="badge badge-success">{t("security.session_current")}</span> : null}
+                <br />
+                <span className="muted">
+                  {t("security.session_last_used")}: {formatDateTime(session.last_used_at, i18n.language)} ·{" "}
+                  {t("security.session_signed_in")}: {formatDateTime(session.created_at, i18n.language)} ·{" "}
+                  {t("security.session_ip")}: {session.ip ?? t("security.session_ip_unknown")}
+                </span>
+              </div>
+              {session.current ? null : (
+                <Form method="post">
+                  <input type="hidden" name="intent" value="end_session" />
+                  <input type="hidden" name="session" value={session.id} />
+                  <button
+                    type="submit"
+                    className="btn btn-danger-ghost btn-sm"
+                    aria-label={t("security.session_end_label", { device: label })}
+                    disabled={endingOne}
+                  >
+                    {t("security.session_end")}
+                  </button>
+                </Form>
+              )}
+            </li>
+          );
+        })}
+      </ul>
+      {others.length ? (
+        <Form method="post">
+          <input type="hidden" name="intent" value="end_others" />
+          <button type="submit" className="btn btn-ghost" disabled={endingOthers}>
+            {t("security.sessions_end_others")}
+          </button>
+        </Form>
+      ) : (
+        <p className="muted">{t("security.sessions_only_this")}</p>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,112 @@
+import { Form } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { PasswordField } from "~/components/accounts/fields";
+import { Alert, Field, FormActions, FormMessage } from "~/components/ui/form";
+import { usePending } from "~/lib/pending";
+import type { FormErrorData } from "~/web/errors.server";
+
+export type TwoFactorView = {
+  enabled: boolean;
+  pending: boolean;
+  recovery_codes_left: number;
+  enrollment: { secret: string; qr_code: string } | null;
+};
+
+/**
+ * The security settings' two-factor section: off (turn on with the password), enrolling (the QR
+ * code, the key as text, a code to confirm), just turned on (the recovery codes, this once), on
+ * (turn off with the password and a code).
+ */
+export function TwoFactorSection({
+  state,
+  refusal,
+  recoveryCodes,
+}: {
+  state: TwoFactorView;
+  refusal?: FormErrorData;
+  recoveryCodes?: string[];
+}) {
+  const { t } = useTranslation("account");
+  const starting = usePending("two_factor_start");
+  const confirming = usePending("two_factor_confirm");
+  const disabling = usePending("two_factor_disable");
+  const shown = (intent: string) => (refusal?.values?.intent === intent ? refusal : undefined);
+  return (
+    <section className="card form-card stack" id="two-factor" aria-labelledby="two-factor-title">
+      <h2 id="two-factor-title">
+        {t("two_factor.title")}{" "}
+        <span className={`badge ${state.enabled ? "badge-success" : "badge-warning"}`}>
+          {state.enabled ? t("two_factor.status_on") : t("two_factor.status_off")}
+        </span>
+      </h2>
+      {recoveryCodes ? (
+        <div className="stack" id="recovery-codes">
+          <Alert type="success">{t("two_factor.recovery_title")}</Alert>
+          <p>{t("two_factor.recovery_intro")}</p>
+          <ul className="recovery-codes">
+            {recoveryCodes.map((code) => (
+              <li key={code}>
+                <code>{code}</code>
+              </li>
+            ))}
+          </ul>
+        </div>
+      ) : null}
+      {state.enabled ? (
+        <>
+          <p className="muted">{t("two_factor.intro_on", { count: state.recovery_codes_left })}</p>
+          <p>{t("two_factor.disable_intro")}</p>
+          <FormMessage data={shown("two_factor_disable")} />
+          <Form method="post" className="stack" noValidate>
+            <input type="hidden" name="intent" value="two_factor_disable" />
+            <div className="grid-2">
+              <PasswordField data={shown("two_factor_disable")} id="two-factor-off-password" />
+              <Field
+                name="code"
+                id="two-factor-off-code"
+                label={t("two_factor.code")}
+                hint={t("two_factor.code_hint")}
+                error={shown("two_factor_disable")?.errors?.code}
+                autoComplete="one-time-code"
+                required
+              />
+            </div>
+            <FormActions busy={disabling} label={t("two_factor.disable")} />
+          </Form>
+        </>
+      ) : state.enrollment ? (
+        <>
+          <p>{t("two_factor.scan")}</p>
+          <img src={state.enrollment.qr_code} alt={t("two_factor.qr_alt")} width={200} height={200} />
+          <p>
+            {t("two_factor.secret")}: <code className="totp-secret">{state.enrollment.secret}</code>
+          </p>
+          <FormMessage data={shown("two_factor_confirm")} />
+          <Form method="post" className="stack" noValidate>
+            <input type="hidden" name="intent" value="two_factor_confirm" />
+            <Field
+              name="code"
+              id="two-factor-code"
+              label={t("two_factor.code")}
+              error={shown("two_factor_confirm")?.errors?.code}
+              autoComplete="one-time-code"
+              inputMode="numeric"
+              required
+            />
+            <FormActions busy={confirming} label={t("two_factor.confirm")} />
+          </Form>
+        </>
+      ) : (
+        <>
+          <p className="muted">{t("two_factor.intro_off")}</p>
+          <FormMessage data={shown("two_factor_start")} />
+          <Form method="post" className="stack" noValidate>
+            <input type="hidden" name="intent" value="two_factor_start" />
+            <PasswordField data={shown("two_factor_start")} id="two-factor-password" />
+            <FormActions busy={starting} label={t("two_factor.start")} />
+          </Form>
+        </>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,7 @@
+import { twoFactorState } from "~/services/accounts/two-factor.server";
+import { apiRoute } from "~/web/api-route.server";
+
+export const { loader, action } = apiRoute({
+  /** `{ enabled, pending, recovery_codes_left }`. */
+  GET: { handle: async ({ user }) => ({ data: await twoFactorState(user) }) },
+});

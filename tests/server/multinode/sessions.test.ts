@@ -1,0 +1,104 @@
+// Ending a session on one server ends it on every server: two app servers (npm start: launcher
+// and one worker each) share one database — PostgreSQL, as behind a load balancer, and one
+// SQLite file on one machine (WAL lets two processes share it). A session listed and ended
+// through one server stops working on the other at the next request; so do "all others".
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { startPostgres } from "../../support/postgres";
+import {
+  apiUser,
+  fresh,
+  freePort,
+  migrate,
+  removeTempDirs,
+  requireBuild,
+  serverEnv,
+  startServer,
+  type Server,
+} from "../crash/server";
+
+type Postgres = Awaited<ReturnType<typeof startPostgres>>;
+
+const running: Server[] = [];
+const databases: Postgres[] = [];
+afterAll(async () => {
+  for (const server of running) if (server.child.exitCode === null) server.child.kill("SIGKILL");
+  for (const postgres of databases) await postgres.destroy();
+  removeTempDirs();
+});
+
+/** Two servers on one database: a PostgreSQL server of their own, or one SQLite file. */
+async function twoServers(engine: "postgres" | "sqlite") {
+  requireBuild();
+  let shared: Record<string, string> = {};
+  if (engine === "postgres") {
+    const postgres = await startPostgres();
+    databases.push(postgres);
+    await postgres.createDatabase("freela");
+    shared = { DATABASE_URL: postgres.url("freela"), DATABASE_POOL_SIZE: "5" };
+  }
+  const dir = mkdtempSync(join(tmpdir(), "freela-sessions-"));
+  const bases: string[] = [];
+  for (let i = 0; i < 2; i++) {
+    const port = await freePort();
+    const { env, base } = serverEnv(port, i === 0 ? dir : undefined);
+    Object.assign(env, shared, {
+      WEB_CONCURRENCY: "1",
+      CONTRACT_SCHEDULE_SECONDS: "0",
+      OUTBOX_SECONDS: "0",
+      // The SQLite servers share the first one's database file (and uploads).
+      ...(engine === "sqlite" ? { DATABASE_PATH: join(dir, "freela.db"), UPLOADS_DIR: join(dir, "uploads") } : {}),
+    });
+    if (i === 0) migrate(env);
+    running.push(await startServer(env, base, { cluster: true }));
+    bases.push(base);
+  }
+  return bases;
+}
+
+/** Signs in again through `base`; returns the new session's token. */
+async function signIn(base: string, email: string, password: string) {
+  const res = await fresh(base, "POST", "/api/login", { body: { email, password } });
+  expect(res.status).toBe(200);
+  return res.json.access_token as string;
+}
+
+type SessionJson = { id: string; current: boolean };
+
+describe.each(["postgres", "sqlite"] as const)("sessions on two servers (%s)", (engine) => {
+  it("a session ended through one server is dead on both; so are 'all others'", async () => {
+    const [a, b] = await twoServers(engine);
+    const ana = await apiUser(a, `ana.${engine}@example.com`);
+    const onB = await signIn(b, ana.email, ana.password);
+    const third = await signIn(a, ana.email, ana.password);
+
+    // Listed the same through either server.
+    const listed = await fresh(b, "GET", "/api/sessions", { token: onB });
+    expect(listed.status).toBe(200);
+    const sessions = listed.json.data as SessionJson[];
+    expect(sessions).toHaveLength(3);
+    expect(sessions[0].current).toBe(true);
+    const fromA = await fresh(a, "GET", "/api/sessions", { token: ana.token });
+    const anaId = (fromA.json.data as SessionJson[])[0].id;
+
+    // Ended through B, the session made on A stops working on A and on B.
+    for (const base of [a, b])
+      expect((await fresh(base, "GET", "/api/profile", { token: ana.token })).status).toBe(200);
+    const ended = await fresh(b, "DELETE", `/api/sessions/${anaId}`, { token: onB });
+    expect(ended.status).toBe(200);
+    for (const base of [a, b])
+      expect((await fresh(base, "GET", "/api/profile", { token: ana.token })).status).toBe(401);
+    expect((await fresh(a, "DELETE", `/api/sessions/${anaId}`, { token: third })).status).toBe(404);
+
+    // "All others" through A ends B's session on both servers and keeps A's.
+    const others = await fresh(a, "DELETE", "/api/sessions/others", { token: third });
+    expect(others.status).toBe(200);
+    expect(others.json.ended).toBe(1);
+    for (const base of [a, b]) {
+      expect((await fresh(base, "GET", "/api/profile", { token: onB })).status).toBe(401);
+      expect((await fresh(base, "GET", "/api/profile", { token: third })).status).toBe(200);
+    }
+  }, 120_000);
+});
