@@ -20,6 +20,9 @@ const serverEnv = {
   BCRYPT_COST: "4",
   SMTP_URL: `smtp://127.0.0.1:${MAIL_CATCHER_PORT}`,
   OUTBOX_SECONDS: "1",
+  // The demo operator signs in with the password, as in `npm run demo` (the requirement itself is
+  // tested in tests/operator/two-factor-required.test.ts).
+  OPERATOR_TWO_FACTOR: "off",
 };
 
 /** The payments server's settings; the test's Mercado Pago stand-in uses the same token and secret. */

@@ -43,6 +43,12 @@ const schema = z.object({
    * `off`: no confirmation asked (closed communities that vouch for their members).
    */
   EMAIL_VERIFICATION: z.enum(["required", "off"]).default("required"),
+  /**
+   * `required`: an operator reaches the console only with two-factor sign-in on (until then every
+   * console page sends them to turn it on); `off`: the role is enough (the demo, and test servers
+   * that are about other things).
+   */
+  OPERATOR_TWO_FACTOR: z.enum(["required", "off"]).default("required"),
   /** What each user may keep in message and delivery files, in MB. */
   STORAGE_QUOTA_MB: z.coerce.number().int().min(1).max(1_000_000).default(1024),
   /** Set behind a reverse proxy that appends the client address to X-Forwarded-For. */

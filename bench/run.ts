@@ -251,6 +251,10 @@ function prepareDatabase(opportunities: number, given?: string): Fixture {
       now.toISOString(),
     );
     sqlite.prepare("UPDATE users SET account_type = 'operator' WHERE id = ?").run(operatorId);
+    // With two-factor sign-in on, as the console requires of operators.
+    sqlite
+      .prepare("INSERT INTO two_factor (user_id, secret, confirmed_at, last_step, created_at) VALUES (?, ?, ?, 0, ?)")
+      .run(operatorId, "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP", now.toISOString(), now.toISOString());
     insertSession.run(sha256(operatorToken), operatorId, expires, now.toISOString());
   })();
 

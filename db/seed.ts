@@ -155,7 +155,8 @@ export const demoLogins = [
   { email: "pedro@freela.dev", about: "freelancer: candidaturas abertas, contratos concluídos e um em andamento" },
   {
     email: "operador@freela.dev",
-    about: "operador: o console em `/admin` (denúncias, disputas, usuários, registro de ações)",
+    about:
+      "operador: o console em `/admin` (métricas, denúncias, disputas, pagamentos, usuários, registro de ações); na demonstração, sem a verificação em duas etapas",
   },
 ] as const;
 

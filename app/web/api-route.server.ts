@@ -3,7 +3,7 @@ import type { UserRow } from "../../db/schema";
 import { apiT } from "~/services/platform/i18n.server";
 import { assertRoleFor, type Operation } from "~/services/platform/roles.server";
 import { api, methodNotAllowed } from "./api.server";
-import { requireApiUser } from "./auth.server";
+import { requireApiAccount, requireApiUser } from "./auth.server";
 import {
   DELIVERY_FORM,
   formValues,
@@ -52,9 +52,11 @@ export type ApiContext = {
 export type ApiMethod = {
   /**
    * `user` (default): a merchant's or freelancer's session or Bearer token, else 401 with
-   * `unauthenticated`'s message; `operator`: the console's (/api/admin), 404 for anyone else.
+   * `unauthenticated`'s message; `operator`: the console's (/api/admin), 404 for anyone else;
+   * `account`: any signed-in account, operators included (the account's own sessions and
+   * two-factor sign-in).
    */
-  auth?: "user" | "public" | "operator";
+  auth?: "user" | "public" | "operator" | "account";
   unauthenticated?: string;
   /** The operation whose role rule is checked before the body is read (403 `forbidden_role`). */
   may?: Operation;
@@ -105,7 +107,9 @@ async function run(spec: ApiMethod, { request, params }: LoaderFunctionArgs | Ac
       ? (undefined as unknown as UserRow)
       : spec.auth === "operator"
         ? await requireApiOperator(request)
-        : await requireApiUser(request, spec.unauthenticated ?? "session_missing");
+        : spec.auth === "account"
+          ? await requireApiAccount(request, spec.unauthenticated ?? "session_missing")
+          : await requireApiUser(request, spec.unauthenticated ?? "session_missing");
   if (spec.may) assertRoleFor(user, spec.may);
   const { body, form, files } = await readBody(request, spec.body ?? "none");
   const ids = idParams(params, spec.ids ?? {});

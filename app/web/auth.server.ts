@@ -1,5 +1,5 @@
 import { json, redirect } from "@remix-run/node";
-import type { MarketUser } from "../../db/schema";
+import type { MarketUser, UserRow } from "../../db/schema";
 import { assertSameOrigin } from "./csrf.server";
 import { apiT } from "~/services/platform/i18n.server";
 import { getOptionalUser } from "./session.server";
@@ -25,6 +25,17 @@ export async function requireUser(request: Request): Promise<MarketUser> {
   if (!user) throw loginRedirect(request);
   if (user.account_type === "operator") throw redirect("/admin");
   return user as MarketUser;
+}
+
+/**
+ * Pages of the account itself (its e-mail, sessions and two-factor sign-in), which operators have
+ * too: the signed-in user of any kind, or a redirect to /login.
+ */
+export async function requireAccount(request: Request): Promise<UserRow> {
+  assertSameOrigin(request);
+  const user = await getOptionalUser(request);
+  if (!user) throw loginRedirect(request);
+  return user;
 }
 
 /**
@@ -54,6 +65,14 @@ export async function visitorLoader({ request }: { request: Request }) {
  * API of the marketplace: the merchant or freelancer behind the Bearer token or cookie, or a
  * JSON 401. An operator's token reaches /api/admin only (403 here).
  */
+/** The API of the account itself (sessions, two-factor): any signed-in user, operators included. */
+export async function requireApiAccount(request: Request, messageKey = "session_missing"): Promise<UserRow> {
+  assertSameOrigin(request);
+  const user = await getOptionalUser(request);
+  if (!user) throw json({ message: apiT(messageKey) }, { status: 401 });
+  return user;
+}
+
 export async function requireApiUser(request: Request, messageKey = "session_missing"): Promise<MarketUser> {
   assertSameOrigin(request);
   const user = await getOptionalUser(request);

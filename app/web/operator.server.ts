@@ -1,9 +1,9 @@
-import { json } from "@remix-run/node";
+import { json, redirect } from "@remix-run/node";
 import type { UserRow } from "../../db/schema";
 import { AppError } from "~/services/platform/errors.server";
 import { apiT } from "~/services/platform/i18n.server";
 import { getSession } from "./session.server";
-import { assertOperatorAccess } from "~/services/operator/operators.server";
+import { assertOperatorAccess, OPERATOR_TWO_FACTOR_PAGE } from "~/services/operator/operators.server";
 import { fixedT } from "~/services/platform/i18n.server";
 import { assertSameOrigin, loginRedirect } from "./auth.server";
 import { getRequestT } from "./i18n.server";
@@ -12,7 +12,7 @@ import { redirectWithSuccess } from "./toast.server";
 // The operator's doors: /admin pages and /api/admin. A visitor is asked to sign in (pages) or
 // gets a 401 (API); a merchant or freelancer gets the same 404 as for a path that does not exist,
 // so the console is not even seen to be there. Whether the operator's sign-in is enough for the
-// console (two-factor, once it exists) is decided in one place: assertOperatorAccess.
+// console (two-factor) is decided in one place: assertOperatorAccess.
 
 /** Pages under /admin: the signed-in operator; visitors go to /login, anyone else gets 404. */
 export async function requireOperator(request: Request): Promise<UserRow> {
@@ -20,8 +20,9 @@ export async function requireOperator(request: Request): Promise<UserRow> {
   const session = await getSession(request);
   if (!session) throw loginRedirect(request);
   try {
-    assertOperatorAccess(session.user, session.token);
+    await assertOperatorAccess(session.user);
   } catch (error) {
+    if (error instanceof AppError && error.status === 403) throw redirect(OPERATOR_TWO_FACTOR_PAGE);
     if (error instanceof AppError) throw new Response("Not Found", { status: error.status });
     throw error;
   }
@@ -34,7 +35,7 @@ export async function requireApiOperator(request: Request): Promise<UserRow> {
   const session = await getSession(request);
   if (!session) throw json({ message: apiT("session_missing") }, { status: 401 });
   try {
-    assertOperatorAccess(session.user, session.token);
+    await assertOperatorAccess(session.user);
   } catch (error) {
     if (error instanceof AppError) throw json({ message: apiT(error.key) }, { status: error.status });
     throw error;

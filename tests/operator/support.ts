@@ -4,9 +4,29 @@ import { call, jsonRequest } from "../support/helpers";
 
 // Operator fixtures shared by the console's tests.
 
-/** An operator account with a live session (made as operator:create makes them). */
-export function signedInOperator(name = "Olga Operadora") {
-  return signedInUser({ account_type: "operator", full_name: name });
+/** The authenticator key of the operators made here (base32). */
+export const OPERATOR_TOTP_SECRET = "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP";
+
+/**
+ * An operator account with a live session, made as operator:create makes them, with two-factor
+ * sign-in on (the console requires it); `twoFactor: false` for one that has not turned it on.
+ */
+export async function signedInOperator(name = "Olga Operadora", { twoFactor = true } = {}) {
+  const signedIn = await signedInUser({ account_type: "operator", full_name: name });
+  if (twoFactor) {
+    const at = new Date().toISOString();
+    await db
+      .insertInto("two_factor")
+      .values({
+        user_id: signedIn.user.id,
+        secret: OPERATOR_TOTP_SECRET,
+        confirmed_at: at,
+        last_step: 0,
+        created_at: at,
+      })
+      .execute();
+  }
+  return signedIn;
 }
 
 /** Rows of the audit log, oldest first. */

@@ -36,7 +36,8 @@ function navItems(role: UserJson["account_type"]): NavItem[] {
 
 /** The top bar's title for the current page (its page's title). */
 export function topbarTitleKey(pathname: string, role: UserJson["account_type"]) {
-  if (role === "operator") return `admin:${adminTitleKey(pathname)}`;
+  // An operator's account pages (their security settings) are not the console's.
+  if (role === "operator" && /^\/admin(\/|$)/.test(pathname)) return `admin:${adminTitleKey(pathname)}`;
   if (pathname.startsWith("/dashboard")) return "nav.dashboard";
   if (pathname === "/opportunities" || pathname === "/") {
     return role === "merchant" ? "nav.my_opportunities" : "nav.available_opportunities";

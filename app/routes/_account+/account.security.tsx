@@ -4,6 +4,7 @@ import { useTranslation } from "react-i18next";
 import { PasswordField } from "~/components/accounts/fields";
 import { Field, fieldsOf, FormActions, FormMessage } from "~/components/ui/form";
 import { titleMeta } from "~/lib/meta";
+import { config } from "~/config.server";
 import { usePending } from "~/lib/pending";
 import { SessionsSection } from "~/components/accounts/sessions";
 import { TwoFactorSection } from "~/components/accounts/two-factor";
@@ -16,7 +17,7 @@ import {
 } from "~/services/accounts/two-factor.server";
 import { endOtherSessions, endSessionById, listSessions } from "~/services/accounts/sessions.server";
 import { requestEmailChange } from "~/services/accounts/verification.server";
-import { requireUser } from "~/web/auth.server";
+import { requireAccount } from "~/web/auth.server";
 import { formValues, readForm } from "~/web/bodies.server";
 import { formError } from "~/web/errors.server";
 import { getRequestT } from "~/web/i18n.server";
@@ -27,13 +28,16 @@ import { idParam } from "~/web/params.server";
 export const meta = titleMeta("titles.account_security");
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const user = await requireUser(request);
+  const user = await requireAccount(request);
   const [sessions, twoFactor, enrollment] = await Promise.all([
     listSessions(user, await getRequestToken(request)),
     twoFactorState(user),
     pendingEnrollment(user),
   ]);
   return json({
+    // The console waits for this account's two-factor sign-in (OPERATOR_TWO_FACTOR).
+    operatorMustEnroll:
+      user.account_type === "operator" && config.OPERATOR_TWO_FACTOR === "required" && !twoFactor.enabled,
     email: user.email,
     verifiedAt: user.email_verified_at,
     sessions,
@@ -43,7 +47,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 /** The page's forms, told apart by `intent`; each refusal comes back on its own form with what was typed. */
 export async function action({ request }: ActionFunctionArgs) {
-  const user = await requireUser(request);
+  const user = await requireAccount(request);
   let values: Record<string, string> = {};
   try {
     values = formValues(await readForm(request));
@@ -96,9 +100,15 @@ function refusalOf(data: Refusal | undefined, intent: string) {
 
 export default function AccountSecurityPage() {
   const data = useActionData<typeof action>() as Refusal | undefined;
-  const { sessions, twoFactor } = useLoaderData<typeof loader>();
+  const { sessions, twoFactor, operatorMustEnroll } = useLoaderData<typeof loader>();
+  const { t } = useTranslation("account");
   return (
     <div className="page">
+      {operatorMustEnroll ? (
+        <p className="notice notice-warning" role="status">
+          {t("security.operator_two_factor")}
+        </p>
+      ) : null}
       <EmailSection refusal={refusalOf(data, "email")} />
       <TwoFactorSection
         state={twoFactor}

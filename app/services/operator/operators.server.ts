@@ -8,6 +8,7 @@ import { transaction } from "../../../db";
 import type { UserRow } from "../../../db/schema";
 import { hashPassword } from "../accounts/passwords.server";
 import { hashToken } from "../accounts/sessions.server";
+import { isTwoFactorOn } from "../accounts/two-factor.server";
 import { AppError, parseInput } from "../platform/errors.server";
 import { now } from "../platform/records.server";
 import { commandLineActor, recordAudit, type Actor } from "./audit.server";
@@ -21,14 +22,21 @@ export const OPERATOR_LINK_HOURS = 24;
 
 /**
  * THE place where an operator's sign-in is judged good enough for the console: every /admin page
- * and /api/admin call passes here (requireOperator, requireApiOperator) with the operator and
- * the session's token. Today the role is enough. When two-factor sign-in exists, this is where
- * it becomes required for operators (refuse, or send to the second step, a session that has
- * not passed it).
+ * and /api/admin call passes here (requireOperator, requireApiOperator). Anyone but an operator
+ * gets 404. With OPERATOR_TWO_FACTOR=required (the default), an operator without two-factor
+ * sign-in gets 403 `operator_two_factor_required` (the pages send them to turn it on). Turning
+ * it on ends the operator's other sessions, and every later sign-in passes the second step, so
+ * each session that gets through here has proved a code.
  */
-export function assertOperatorAccess(user: UserRow, _token: string): void {
+export async function assertOperatorAccess(user: UserRow): Promise<void> {
   if (user.account_type !== "operator") throw new AppError(404, "not_found");
+  if (config.OPERATOR_TWO_FACTOR === "required" && !(await isTwoFactorOn(user.id))) {
+    throw new AppError(403, "operator_two_factor_required");
+  }
 }
+
+/** Where an operator turns two-factor sign-in on (their account's security settings). */
+export const OPERATOR_TWO_FACTOR_PAGE = "/account/security#two-factor";
 
 const createSchema = z.object({
   email: emailField,

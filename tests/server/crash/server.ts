@@ -50,6 +50,8 @@ export function serverEnv(port: number, dir = mkdtempSync(join(tmpdir(), "freela
     // These suites are about crashes, races and bad input, not about confirming e-mails: the
     // accounts they register write at once (the hostile suite turns it on for its own cases).
     EMAIL_VERIFICATION: "off",
+    // Nor about the operator's second factor: the demo operator signs in with the password.
+    OPERATOR_TWO_FACTOR: "off",
     // Production servers refuse to start without their public address.
     APP_URL: `http://127.0.0.1:${port}`,
   };

@@ -8,6 +8,7 @@ export const { loader, action } = apiRoute({
    * theirs or has ended already, 409 for the current one (that is POST /api/logout).
    */
   DELETE: {
+    auth: "account",
     ids: { id: "session_not_found" },
     message: "session_ended",
     handle: async ({ request, user, params }) => {

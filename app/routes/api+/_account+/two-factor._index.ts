@@ -3,5 +3,5 @@ import { apiRoute } from "~/web/api-route.server";
 
 export const { loader, action } = apiRoute({
   /** `{ enabled, pending, recovery_codes_left }`. */
-  GET: { handle: async ({ user }) => ({ data: await twoFactorState(user) }) },
+  GET: { auth: "account", handle: async ({ user }) => ({ data: await twoFactorState(user) }) },
 });

@@ -8,6 +8,7 @@ export const { loader, action } = apiRoute({
    * other session ends. 422 wrong code; 409 not started or already on.
    */
   POST: {
+    auth: "account",
     body: "json",
     message: "two_factor_on",
     handle: async ({ request, user, body }) => await confirmTwoFactor(user, body, await getRequestToken(request)),

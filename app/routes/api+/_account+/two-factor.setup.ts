@@ -7,6 +7,7 @@ export const { loader, action } = apiRoute({
    * call replaces an enrollment not yet confirmed. 422 wrong password; 409 already on.
    */
   POST: {
+    auth: "account",
     body: "json",
     status: 201,
     message: "two_factor_setup_started",
