@@ -63,21 +63,22 @@ export async function marketplaceMetrics(query: unknown, database: Kysely<Databa
       UNION ALL
       SELECT 'completed', ${day("ended_at")}, count(*), sum(price_cents) FROM contracts
         WHERE status = 'completed' AND ended_at >= ${since} GROUP BY 2`.execute(database),
+    // The funnel's four steps in one pass over the period's published opportunities.
     sql<Record<string, number | string | null>>`SELECT
-        (SELECT count(*) FROM opportunities o WHERE o.created_at >= ${since} AND ${published}) AS published,
-        (SELECT count(*) FROM opportunities o WHERE o.created_at >= ${since} AND ${published}
-          AND o.applications_count > 0) AS applied,
-        (SELECT count(*) FROM opportunities o WHERE o.created_at >= ${since} AND ${published}
-          AND o.accepted_count > 0) AS hired,
-        (SELECT count(*) FROM opportunities o WHERE o.created_at >= ${since} AND ${published}
-          AND EXISTS (SELECT 1 FROM contracts c WHERE c.opportunity_id = o.id AND c.status = 'completed')) AS completed,
+        funnel.published, funnel.applied, funnel.hired, funnel.completed,
         (SELECT count(*) FROM disputes WHERE created_at >= ${since}) AS disputes,
         (SELECT count(*) FROM contracts WHERE created_at >= ${since}) AS hires,
         (SELECT count(*) FROM reports WHERE created_at >= ${since}) AS reports,
         (SELECT count(*) FROM users WHERE account_type IN ('merchant', 'freelancer')) AS accounts,
         (SELECT count(*) FROM (SELECT DISTINCT target_type, target_id FROM reports WHERE status = 'open') t) AS open_reports,
         (SELECT count(*) FROM disputes WHERE status = 'open') AS open_disputes,
-        (SELECT count(*) FROM opportunities WHERE held_at IS NOT NULL AND hidden_at IS NULL) AS held`.execute(database),
+        (SELECT count(*) FROM opportunities WHERE held_at IS NOT NULL AND hidden_at IS NULL) AS held
+      FROM (SELECT count(*) AS published,
+          count(*) FILTER (WHERE o.applications_count > 0) AS applied,
+          count(*) FILTER (WHERE o.accepted_count > 0) AS hired,
+          count(*) FILTER (WHERE EXISTS (
+            SELECT 1 FROM contracts c WHERE c.opportunity_id = o.id AND c.status = 'completed')) AS completed
+        FROM opportunities o WHERE o.created_at >= ${since} AND ${published}) funnel`.execute(database),
     // The lower median: the middle value of an odd count, the smaller of the two middle ones of
     // an even count.
     sql<{ s: number | string }>`WITH firsts AS (
