@@ -75,10 +75,10 @@ export default defineConfig({
   // The payments story runs on a third server, with payments on (PAYMENTS=escrow) and Mercado
   // Pago as provider, answered by a local stand-in the test starts on PORT+3.
   projects: [
-    { name: "chromium", testIgnore: /(payments|pix-manual)\.spec\.ts$/, use: { ...devices["Desktop Chrome"] } },
+    { name: "chromium", testIgnore: /(payments|dispute-split)\.spec\.ts$/, use: { ...devices["Desktop Chrome"] } },
     {
       name: "chromium-postgres",
-      testIgnore: /(accessibility|payments|pix-manual)\.spec\.ts$/,
+      testIgnore: /(accessibility|payments|dispute-split)\.spec\.ts$/,
       use: { ...devices["Desktop Chrome"], baseURL: `http://localhost:${PORT + 1}` },
     },
     {
@@ -88,7 +88,7 @@ export default defineConfig({
     },
     {
       name: "chromium-pix-manual",
-      testMatch: /pix-manual\.spec\.ts$/,
+      testMatch: /(payments|dispute-split)\.spec\.ts$/,
       use: { ...devices["Desktop Chrome"], baseURL: `http://localhost:${MANUAL_PORT}` },
     },
   ],
