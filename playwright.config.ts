@@ -78,7 +78,7 @@ export default defineConfig({
     { name: "chromium", testIgnore: /(payments|dispute-split)\.spec\.ts$/, use: { ...devices["Desktop Chrome"] } },
     {
       name: "chromium-postgres",
-      testIgnore: /(accessibility|payments|dispute-split)\.spec\.ts$/,
+      testIgnore: /(accessibility|payments|dispute-split|operator-two-factor)\.spec\.ts$/,
       use: { ...devices["Desktop Chrome"], baseURL: `http://localhost:${PORT + 1}` },
     },
     {
