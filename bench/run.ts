@@ -33,6 +33,7 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync,
 import os from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
+import { termsVersion } from "../app/services/accounts/terms-version";
 import { freePort } from "../tests/support/net";
 import { spawnServer, stopServer, type ServerProcess } from "../tests/support/server";
 import { startPostgres, type Postgres } from "../tests/support/postgres";
@@ -214,8 +215,8 @@ function prepareDatabase(opportunities: number, given?: string): Fixture {
   const now = new Date();
   const expires = new Date(now.getTime() + 86_400_000).toISOString();
   const insertUser = sqlite.prepare(
-    `INSERT INTO users (id, email, password_hash, display_name, full_name, account_type, bio, skills, photo_path, created_at, updated_at)
-     VALUES (?, ?, ?, NULL, ?, 'freelancer', '', '[]', NULL, ?, ?)`,
+    `INSERT INTO users (id, email, password_hash, display_name, full_name, account_type, bio, skills, photo_path, terms_version, created_at, updated_at)
+     VALUES (?, ?, ?, NULL, ?, 'freelancer', '', '[]', NULL, '${termsVersion()}', ?, ?)`,
   );
   const insertSession = sqlite.prepare(
     "INSERT INTO sessions (id, user_id, expires_at, created_at) VALUES (?, ?, ?, ?)",

@@ -1,3 +1,4 @@
+import { termsVersion } from "../app/services/accounts/terms-version";
 import { randomUUID } from "node:crypto";
 import bcrypt from "bcryptjs";
 import type SQLite from "better-sqlite3";
@@ -73,8 +74,8 @@ export function seedVolume(sqlite: SQLite.Database, count: number, seed = 42): V
   const iso = (ms: number) => new Date(ms).toISOString();
 
   const insertUser = sqlite.prepare(
-    `INSERT INTO users (id, email, password_hash, display_name, full_name, account_type, bio, skills, photo_path, email_verified_at, created_at, updated_at)
-     VALUES (?, ?, ?, NULL, ?, ?, '', '[]', NULL, ?, ?, ?)`,
+    `INSERT INTO users (id, email, password_hash, display_name, full_name, account_type, bio, skills, photo_path, email_verified_at, terms_version, created_at, updated_at)
+     VALUES (?, ?, ?, NULL, ?, ?, '', '[]', NULL, ?, ?, ?, ?)`,
   );
   const insertOpportunity = sqlite.prepare(
     `INSERT INTO opportunities (uuid, merchant_id, title, description, category, skills, budget_type, budget_min_cents,
@@ -141,6 +142,7 @@ export function seedVolume(sqlite: SQLite.Database, count: number, seed = 42): V
         merchant ? `Contratante ${i + 1}` : `Freelancer ${i + 1}`,
         merchant ? "merchant" : "freelancer",
         created,
+        termsVersion(),
         created,
         created,
       );

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import bcrypt from "bcryptjs";
 import { sql, type Kysely } from "kysely";
 import { directoryColumns } from "../app/lib/directory";
+import { termsVersion } from "../app/services/accounts/terms-version";
 import { insertContract } from "./contracts";
 import type { AccountType, ApplicationRow, Database, OfferRow, OpportunityRow, UserRow } from "./schema";
 
@@ -33,6 +34,7 @@ export type UserOverrides = Partial<Omit<UserRow, "skills" | "password_hash">> &
 
 const LATER_USER_COLUMNS = new Set([
   "locale",
+  "terms_version",
   "email_verified_at",
   "suspended_until",
   "banned_at",
@@ -68,6 +70,8 @@ export async function createUser(db: Kysely<Database>, overrides: UserOverrides 
     hidden_photo_path: null,
     // Confirmed unless the test says otherwise (null: an account that has not opened its link).
     email_verified_at: now,
+    // The current terms accepted, as at registration (null: an account from before 038_terms).
+    terms_version: termsVersion(),
     created_at: now,
     updated_at: now,
     ...rest,

@@ -40,8 +40,19 @@ export interface UsersTable {
   hidden_photo_path: string | null;
   /** When the owner opened the link sent to `email` (028_verified_email); null: not yet. */
   email_verified_at: string | null;
+  /** The version of the terms and privacy policy accepted last (038_terms); null: none yet. */
+  terms_version: string | null;
   created_at: string;
   updated_at: string;
+}
+
+/** One acceptance of the terms and privacy policy, kept as a record (038_terms). */
+export interface TermsAcceptancesTable {
+  id: string;
+  user_id: string;
+  version: string;
+  ip: string | null;
+  accepted_at: string;
 }
 
 /** A single-use link sent by e-mail: the account's address (`verify`) or a new one (`change`). */
@@ -651,6 +662,7 @@ export interface PaymentEventsTable {
 
 export interface Database {
   users: UsersTable;
+  terms_acceptances: TermsAcceptancesTable;
   sessions: SessionsTable;
   account_devices: AccountDevicesTable;
   two_factor: TwoFactorTable;

@@ -4,6 +4,7 @@ import { assertSameOrigin } from "./csrf.server";
 import { apiT } from "~/services/platform/i18n.server";
 import { getOptionalUser } from "./session.server";
 import { mayDo, type Operation } from "~/services/platform/roles.server";
+import { needsTerms, termsVersion } from "~/services/accounts/terms.server";
 
 export { safeRedirect } from "./redirects.server";
 
@@ -24,7 +25,16 @@ export async function requireUser(request: Request): Promise<MarketUser> {
   const user = await getOptionalUser(request);
   if (!user) throw loginRedirect(request);
   if (user.account_type === "operator") throw redirect("/admin");
+  if (needsTerms(user)) throw termsRedirect(request);
   return user as MarketUser;
+}
+
+/** A redirect to the new version of the terms, remembering where the user was going. */
+function termsRedirect(request: Request) {
+  const url = new URL(request.url);
+  // A form posted meanwhile is not replayed: the user comes back to the page, not to the post.
+  const target = request.method === "GET" ? url.pathname + url.search : url.pathname;
+  return redirect(`/termos/aceitar?redirectTo=${encodeURIComponent(target)}`);
 }
 
 /**
@@ -78,5 +88,9 @@ export async function requireApiUser(request: Request, messageKey = "session_mis
   const user = await getOptionalUser(request);
   if (!user) throw json({ message: apiT(messageKey) }, { status: 401 });
   if (user.account_type === "operator") throw json({ message: apiT("operator_not_marketplace") }, { status: 403 });
+  // A new version of the terms: accepted by POST /api/terms/accept before anything else.
+  if (needsTerms(user)) {
+    throw json({ message: apiT("terms_not_accepted"), terms_version: termsVersion() }, { status: 403 });
+  }
   return user as MarketUser;
 }

@@ -7,8 +7,8 @@ import { migrationProvider } from "../../migrations";
 import { unreadMessages } from "~/services/messaging/messages.server";
 
 // Users as the schema of 016 holds them (no confirmation column yet).
-const merchant = () => createUser(db, { account_type: "merchant", email_verified_at: null });
-const freelancer = () => createUser(db, { account_type: "freelancer", email_verified_at: null });
+const merchant = () => createUser(db, { account_type: "merchant", email_verified_at: null, terms_version: null });
+const freelancer = () => createUser(db, { account_type: "freelancer", email_verified_at: null, terms_version: null });
 
 describe("migration 017_conversation_parties", () => {
   it("names both sides of the conversations made before it, and their unread counts still come out", async () => {

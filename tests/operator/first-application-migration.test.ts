@@ -12,12 +12,16 @@ describe("migration 024_first_application", () => {
   it("gives the opportunities made before it the time of their first application, and keeps the earliest after it", async () => {
     const migrator = new Migrator({ db, provider: migrationProvider(engine) });
     expect((await migrator.migrateTo("023_metrics_indexes")).error).toBeUndefined();
-    const merchant = await createUser(db, { account_type: "merchant", email_verified_at: null });
+    const merchant = await createUser(db, { account_type: "merchant", email_verified_at: null, terms_version: null });
     const applied = await createOpportunity(db, { merchant_id: merchant.id, created_at: "2026-03-01T10:00:00.000Z" });
     const untouched = await createOpportunity(db, { merchant_id: merchant.id, created_at: "2026-03-01T10:00:00.000Z" });
     // Accounts as they were before 028 (no e-mail confirmation yet).
     const apply = async (at: string) => {
-      const freelancer = await createUser(db, { account_type: "freelancer", email_verified_at: null });
+      const freelancer = await createUser(db, {
+        account_type: "freelancer",
+        email_verified_at: null,
+        terms_version: null,
+      });
       await createApplication(db, { opportunity: applied, freelancer_id: freelancer.id, created_at: at });
     };
     await apply("2026-03-02T09:00:00.000Z");

@@ -7,8 +7,8 @@ import { checkLedger } from "~/services/payments/ledger.server";
 
 /** A contract as it was before payments, in a given state. */
 async function contractBefore(status: "in_progress" | "delivered" | "completed" | "cancelled", price: number) {
-  const merchant = await createUser(db, { account_type: "merchant", email_verified_at: null });
-  const freelancer = await createUser(db, { account_type: "freelancer", email_verified_at: null });
+  const merchant = await createUser(db, { account_type: "merchant", email_verified_at: null, terms_version: null });
+  const freelancer = await createUser(db, { account_type: "freelancer", email_verified_at: null, terms_version: null });
   const opportunity = await createOpportunity(db, { merchant_id: merchant.id });
   const application = await createApplication(db, {
     opportunity,

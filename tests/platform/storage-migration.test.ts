@@ -6,8 +6,8 @@ import { createApplication, createOpportunity, createUser } from "../../db/facto
 import { migrationProvider } from "../../migrations";
 
 // Accounts as they were before 018 (and before the e-mail's confirmation existed).
-const merchant = () => createUser(db, { account_type: "merchant", email_verified_at: null });
-const freelancer = () => createUser(db, { account_type: "freelancer", email_verified_at: null });
+const merchant = () => createUser(db, { account_type: "merchant", email_verified_at: null, terms_version: null });
+const freelancer = () => createUser(db, { account_type: "freelancer", email_verified_at: null, terms_version: null });
 
 describe("migration 018_storage_quota", () => {
   it("counts the message files each author sent before it", async () => {

@@ -1,4 +1,5 @@
 import type { ReactNode } from "react";
+import { Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { LanguageSwitch } from "~/components/layout/language-switch";
 
@@ -41,6 +42,15 @@ export function AuthLayout({
           {subtitle ? <p className="muted">{subtitle}</p> : null}
           {children}
           {footer ? <p className="auth-switch">{footer}</p> : null}
+          <p className="auth-legal small">
+            <Link to="/termos" className="link">
+              {t("legal.terms")}
+            </Link>{" "}
+            ·{" "}
+            <Link to="/privacidade" className="link">
+              {t("legal.privacy")}
+            </Link>
+          </p>
         </section>
       </div>
     </main>

@@ -1,4 +1,4 @@
-import { Form, NavLink, useLocation } from "@remix-run/react";
+import { Form, Link, NavLink, useLocation } from "@remix-run/react";
 import { useEffect, useRef, useState, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { useFocusTrap } from "~/lib/focus-trap";
@@ -239,6 +239,15 @@ export function Shell({
         <footer className="footer">
           <span>© {new Date().getFullYear()} Freela</span>
           <span>{t("footer.version", { version: APP_VERSION })}</span>
+          <span>
+            <Link to="/termos" className="link">
+              {t("legal.terms")}
+            </Link>{" "}
+            ·{" "}
+            <Link to="/privacidade" className="link">
+              {t("legal.privacy")}
+            </Link>
+          </span>
         </footer>
       </div>
     </div>

@@ -78,6 +78,17 @@ export default function RegisterPage() {
         />
         <EmailField data={data} />
         <PasswordField data={data} fresh />
+        <p className="muted small">
+          {t("legal.register_consent")}{" "}
+          <Link to="/termos" className="link">
+            {t("legal.terms")}
+          </Link>{" "}
+          {t("legal.and")}{" "}
+          <Link to="/privacidade" className="link">
+            {t("legal.privacy")}
+          </Link>
+          .
+        </p>
         <SubmitButton
           busy={busy}
           label={t("actions.create_account")}

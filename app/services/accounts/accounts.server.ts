@@ -25,6 +25,7 @@ import { deletePhoto, photoProblems, savePhoto } from "../platform/uploads.serve
 import { parseTags } from "./users.server";
 import { queueVerificationEmail } from "./verification.server";
 import { createLoginChallenge, isTwoFactorOn } from "./two-factor.server";
+import { recordTermsAcceptance, termsVersion } from "./terms.server";
 
 const RESET_TTL_MS = 60 * 60 * 1000;
 
@@ -89,12 +90,15 @@ export async function registerUser(input: unknown, client: Client = NOBODY) {
     hidden_photo_path: null,
     // Confirmed by the link e-mailed below (verification.server.ts).
     email_verified_at: null,
+    // Registering accepts the current terms and privacy policy (the form says so), kept as a record.
+    terms_version: termsVersion(),
     created_at: now,
     updated_at: now,
   };
   await oneOnly("users", new AppError(422, "register_failed", { email: "email_taken" }), () =>
     transaction(async (trx) => {
       await trx.insertInto("users").values(user).execute();
+      await recordTermsAcceptance(trx, user.id, termsVersion(), client, now);
       await queueVerificationEmail(trx, user, now);
     }),
   );

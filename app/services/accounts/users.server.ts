@@ -27,6 +27,8 @@ export function toUserJson(user: UserRow) {
     remote: user.remote === 1,
     /** When the e-mail was confirmed; null: not yet (writes to others wait for it, EMAIL_VERIFICATION). */
     email_verified_at: user.email_verified_at,
+    /** The version of the terms and privacy policy accepted last (GET /api/terms has the current one). */
+    terms_version: user.terms_version,
     created_at: user.created_at,
     updated_at: user.updated_at,
   };

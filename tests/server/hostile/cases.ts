@@ -314,6 +314,16 @@ API_BODY.push(
   { name: "end other sessions", method: "DELETE", path: () => "/api/sessions/others", who: "freelancer", base: () => ({}), fields: [], optional: true },
   { name: "two-factor setup", method: "POST", path: () => "/api/two-factor/setup", who: "freelancer", base: () => ({}), fields: [] },
   {
+    // A version that parses but is not the current one is a conflict.
+    name: "accept terms",
+    method: "POST",
+    path: () => "/api/terms/accept",
+    who: "freelancer",
+    base: () => ({}),
+    fields: [{ name: "version", kind: { type: "key", max: 40 } }],
+    keyMiss: 409,
+  },
+  {
     // Not started for a pool actor: a code that parses is a conflict.
     name: "two-factor confirm",
     method: "POST",
@@ -417,6 +427,7 @@ export function authedEndpoints(w: World, p: Pool): { method: string; path: stri
     { method: "POST", path: "/api/two-factor/setup", role: null, body: { password: "x" } },
     { method: "POST", path: "/api/two-factor/confirm", role: null, body: { code: "123456" } },
     { method: "POST", path: "/api/two-factor/disable", role: null, body: { password: "x", code: "123456" } },
+    { method: "POST", path: "/api/terms/accept", role: null, body: { version: "x" } },
   ];
 }
 

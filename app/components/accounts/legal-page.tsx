@@ -1,0 +1,70 @@
+import type { ReactNode } from "react";
+import { Link } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { LanguageSwitch } from "~/components/layout/language-switch";
+import { PageHeader } from "~/components/ui/page-header";
+import { useRootData } from "~/lib/root-data";
+
+/**
+ * The terms of use and the privacy policy: inside the shell for a signed-in user, on a page of
+ * its own (brand, language, the text) for a visitor. `html` is the operator's own Markdown,
+ * rendered on the server (content/legal/).
+ */
+export function LegalPage({
+  title,
+  version,
+  html,
+  children,
+}: {
+  title: string;
+  version: string;
+  html: string;
+  children?: ReactNode;
+}) {
+  const { t } = useTranslation();
+  const signedIn = Boolean(useRootData()?.user);
+  const body = (
+    <>
+      <p className="muted small">{t("legal.version", { version })}</p>
+      {/* The operator's own text (content/legal/), not user content. */}
+      <article className="card legal-text" dangerouslySetInnerHTML={{ __html: html }} />
+      {children}
+    </>
+  );
+  if (signedIn) {
+    return (
+      <div className="page">
+        <PageHeader title={title} />
+        {body}
+      </div>
+    );
+  }
+  return (
+    <main className="legal-page">
+      <div className="legal-top">
+        <Link to="/" className="auth-mobile-logo">
+          <span className="logo-mark" aria-hidden="true">
+            F
+          </span>{" "}
+          Freela
+        </Link>
+        <LanguageSwitch />
+      </div>
+      <h1>{title}</h1>
+      {body}
+      <p className="legal-links">
+        <Link to="/termos" className="link">
+          {t("legal.terms")}
+        </Link>{" "}
+        ·{" "}
+        <Link to="/privacidade" className="link">
+          {t("legal.privacy")}
+        </Link>{" "}
+        ·{" "}
+        <Link to="/login" className="link">
+          {t("auth.sign_in_link")}
+        </Link>
+      </p>
+    </main>
+  );
+}
