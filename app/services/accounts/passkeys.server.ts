@@ -70,7 +70,10 @@ async function spendChallenge(challenge: string, purpose: "register" | "sign_in"
 
 // What a browser's response must look like before the library reads it: the shape only (the
 // library checks the content); anything else is a 422, never a crash.
-const b64url = z.string().max(20_000).regex(/^[A-Za-z0-9_-]*={0,2}$/);
+const b64url = z
+  .string()
+  .max(20_000)
+  .regex(/^[A-Za-z0-9_-]*={0,2}$/);
 const registrationSchema = z.object({
   id: b64url.min(1),
   rawId: b64url.min(1),
@@ -205,9 +208,7 @@ export async function addPasskey(user: UserRow, input: unknown, origin: Origin =
     created_at: now(),
     last_used_at: null,
   };
-  await oneOnly("passkeys", new AppError(409, "passkey_exists"), () =>
-    db.insertInto("passkeys").values(row).execute(),
-  );
+  await oneOnly("passkeys", new AppError(409, "passkey_exists"), () => db.insertInto("passkeys").values(row).execute());
   return { id: row.id, name: row.name, created_at: row.created_at, last_used_at: null };
 }
 
@@ -315,9 +316,7 @@ export async function signInWithPasskey(input: unknown, origin: Origin = {}) {
     .updateTable("passkeys")
     .set({ counter: newCounter, last_used_at: now() })
     .where("id", "=", id)
-    .where((eb) =>
-      newCounter === 0 ? eb("counter", "=", 0) : eb("counter", "<", newCounter),
-    )
+    .where((eb) => (newCounter === 0 ? eb("counter", "=", 0) : eb("counter", "<", newCounter)))
     .executeTakeFirst();
   if (Number(moved.numUpdatedRows) === 0) return fail(401, "passkey_cloned");
   if (user.banned_at) throw new AppError(403, "account_banned");
