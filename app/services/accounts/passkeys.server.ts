@@ -9,6 +9,7 @@ import {
 } from "@simplewebauthn/server";
 import { z } from "zod";
 import { config } from "~/config.server";
+import { text } from "~/lib/schemas";
 import { db } from "../../../db";
 import type { UserRow } from "../../../db/schema";
 import { AppError, oneOnly, parseInput } from "../platform/errors.server";
@@ -103,25 +104,26 @@ const authenticationSchema = z.object({
   }),
 });
 
+/** The browser's answer: an object (the API) or its JSON text (a form); one message for any flaw. */
 const responseField = <S extends z.ZodTypeAny>(schema: S) =>
-  z.preprocess(
-    // A form carries the response as JSON text; the API as an object.
-    (v) => {
-      if (typeof v !== "string") return v;
+  z.unknown().transform((value, ctx): z.output<S> => {
+    let parsed: unknown = value;
+    if (typeof value === "string") {
       try {
-        return JSON.parse(v) as unknown;
+        parsed = JSON.parse(value);
       } catch {
-        return undefined;
+        parsed = undefined;
       }
-    },
-    schema,
-    { errorMap: () => ({ message: "passkey_response_invalid" }) },
-  );
+    }
+    const result = schema.safeParse(parsed);
+    if (result.success) return result.data as z.output<S>;
+    ctx.addIssue({ code: z.ZodIssueCode.custom, message: "passkey_response_invalid" });
+    return z.NEVER;
+  });
 
-const nameField = z
-  .string({ invalid_type_error: "passkey_name_length" })
-  .transform((v) => v.trim())
-  .refine((v) => v.length >= 1 && v.length <= NAME_MAX, "passkey_name_length");
+const nameField = text("passkey_name_length", 1, NAME_MAX);
+/** A name given when adding: optional (an empty one means "none"). */
+const optionalName = z.preprocess((v) => (v === "" || v === null ? undefined : v), nameField.optional());
 
 export type PasskeyView = { id: string; name: string; created_at: string; last_used_at: string | null };
 
@@ -178,7 +180,7 @@ const transportsOf = (json: string): string[] => {
  */
 export async function addPasskey(user: UserRow, input: unknown, origin: Origin = {}): Promise<PasskeyView> {
   const { response, name } = parseInput(
-    z.object({ response: responseField(registrationSchema), name: nameField.optional().or(z.literal("")) }),
+    z.object({ response: responseField(registrationSchema), name: optionalName }),
     input,
     "passkey_failed",
   );
@@ -212,7 +214,8 @@ export async function addPasskey(user: UserRow, input: unknown, origin: Origin =
   return { id: row.id, name: row.name, created_at: row.created_at, last_used_at: null };
 }
 
-const passkeyId = z.string().min(1).max(1_000);
+/** A credential id as it travels in a path: base64url; anything else names no passkey. */
+const passkeyId = z.string().regex(/^[A-Za-z0-9_-]{1,1000}$/);
 
 /** Renames one of the account's passkeys; 404 when it is not theirs. */
 export async function renamePasskey(user: Pick<UserRow, "id">, id: string, input: unknown) {
