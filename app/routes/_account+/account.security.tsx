@@ -8,6 +8,14 @@ import { config } from "~/config.server";
 import { usePending } from "~/lib/pending";
 import { SessionsSection } from "~/components/accounts/sessions";
 import { TwoFactorSection } from "~/components/accounts/two-factor";
+import { PasskeysSection } from "~/components/accounts/passkeys";
+import {
+  addPasskey,
+  listPasskeys,
+  passkeyRegistrationOptions,
+  removePasskey,
+} from "~/services/accounts/passkeys.server";
+import { clientOf } from "~/web/client.server";
 import {
   confirmTwoFactor,
   disableTwoFactor,
@@ -22,22 +30,29 @@ import { formValues, readForm } from "~/web/bodies.server";
 import { formError } from "~/web/errors.server";
 import { getRequestT } from "~/web/i18n.server";
 import { redirectWithSuccess } from "~/web/toast.server";
-import { getRequestToken } from "~/web/session.server";
+import { getRequestToken, getSession } from "~/web/session.server";
 import { idParam } from "~/web/params.server";
 
 export const meta = titleMeta("titles.account_security");
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireAccount(request);
-  const [sessions, twoFactor, enrollment] = await Promise.all([
+  const [sessions, twoFactor, enrollment, passkeys, session] = await Promise.all([
     listSessions(user, await getRequestToken(request)),
     twoFactorState(user),
     pendingEnrollment(user),
+    listPasskeys(user),
+    getSession(request),
   ]);
   return json({
-    // The console waits for this account's two-factor sign-in (OPERATOR_TWO_FACTOR).
+    // The console waits for this account's two-factor sign-in (OPERATOR_TWO_FACTOR); a session
+    // opened with a passkey is enough.
     operatorMustEnroll:
-      user.account_type === "operator" && config.OPERATOR_TWO_FACTOR === "required" && !twoFactor.enabled,
+      user.account_type === "operator" &&
+      config.OPERATOR_TWO_FACTOR === "required" &&
+      !twoFactor.enabled &&
+      !session?.viaPasskey,
+    passkeys,
     email: user.email,
     verifiedAt: user.email_verified_at,
     sessions,
@@ -74,6 +89,18 @@ export async function action({ request }: ActionFunctionArgs) {
         await disableTwoFactor(user, values);
         return redirectWithSuccess("/account/security#two-factor", t("two_factor_off"));
       }
+      case "passkey_options": {
+        // The page's script hands these to the browser (navigator.credentials.create).
+        return json({ passkeyOptions: await passkeyRegistrationOptions(user) });
+      }
+      case "passkey_add": {
+        await addPasskey(user, values, await clientOf(request));
+        return redirectWithSuccess("/account/security#passkeys", t("passkey_added"));
+      }
+      case "passkey_remove": {
+        await removePasskey(user, values.passkey ?? "", await getRequestToken(request));
+        return redirectWithSuccess("/account/security#passkeys", t("passkey_removed"));
+      }
       case "end_others": {
         await endOtherSessions(user, await getRequestToken(request));
         return redirectWithSuccess("/account/security#sessions", t("sessions_others_ended"));
@@ -100,7 +127,7 @@ function refusalOf(data: Refusal | undefined, intent: string) {
 
 export default function AccountSecurityPage() {
   const data = useActionData<typeof action>() as Refusal | undefined;
-  const { sessions, twoFactor, operatorMustEnroll } = useLoaderData<typeof loader>();
+  const { sessions, twoFactor, operatorMustEnroll, passkeys } = useLoaderData<typeof loader>();
   const { t } = useTranslation("account");
   return (
     <div className="page">
@@ -115,6 +142,7 @@ export default function AccountSecurityPage() {
         refusal={data?.recoveryCodes ? undefined : data}
         recoveryCodes={data?.recoveryCodes}
       />
+      <PasskeysSection passkeys={passkeys} refusal={refusalOf(data, "passkey_remove")} />
       <SessionsSection sessions={sessions} />
     </div>
   );
