@@ -1,6 +1,6 @@
 import { Form, useFetcher } from "@remix-run/react";
 import { browserSupportsWebAuthn, startAuthentication, startRegistration } from "@simplewebauthn/browser";
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Alert, Field, FormMessage } from "~/components/ui/form";
 import { formatDateTime } from "~/lib/format";
@@ -38,9 +38,11 @@ function useCeremony(kind: "register" | "sign_in") {
   const [failed, setFailed] = useState(false);
   const [asking, setAsking] = useState(false);
   const optionsJSON = options.data?.passkeyOptions;
+  // Each set of options starts one ceremony, once the fetcher has settled (its revalidation done).
+  const used = useRef<unknown>(null);
   useEffect(() => {
-    if (!optionsJSON || options.state !== "idle") return;
-    let cancelled = false;
+    if (!optionsJSON || options.state !== "idle" || used.current === optionsJSON) return;
+    used.current = optionsJSON;
     setAsking(true);
     const ask =
       kind === "register"
@@ -49,21 +51,17 @@ function useCeremony(kind: "register" | "sign_in") {
             optionsJSON: optionsJSON as Parameters<typeof startAuthentication>[0]["optionsJSON"],
           });
     ask
-      .then((response) => {
-        if (cancelled) return;
+      .then((response) =>
         answer.submit(
           { ...fields, intent: kind === "register" ? "passkey_add" : "passkey", response: JSON.stringify(response) },
           { method: "post" },
-        );
-      })
-      .catch(() => !cancelled && setFailed(true))
-      .finally(() => !cancelled && setAsking(false));
-    return () => {
-      cancelled = true;
-    };
-    // A new set of options starts one ceremony; the rest is read as it was then.
+        ),
+      )
+      .catch(() => setFailed(true))
+      .finally(() => setAsking(false));
+    // The fields and the answer's fetcher are read as they are when the options arrive.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [optionsJSON]);
+  }, [optionsJSON, options.state]);
   const start = (with_: Record<string, string>) => {
     setFields(with_);
     setFailed(false);
