@@ -19,7 +19,7 @@ import { deviceOf } from "./devices";
 import { createSession, hashToken, type Origin } from "./sessions.server";
 
 // Passkeys (WebAuthn; docs/product.md, "Contas e sessões"), on @simplewebauthn/server
-// (docs/decisions/031-simplewebauthn.md). The relying party is the site of APP_URL only (its host
+// (docs/decisions/029-simplewebauthn.md). The relying party is the site of APP_URL only (its host
 // name is the rpID, its origin the only origin accepted), never a request's Host. Each ceremony
 // starts with a challenge handed out here and kept server-side (its SHA-256, 5 minutes, single
 // use: it is deleted when a response names it, whatever the outcome); a registration's challenge
