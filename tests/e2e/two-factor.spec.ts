@@ -52,7 +52,7 @@ for (const javaScriptEnabled of [true, false]) {
       await other.goto("/login?redirectFrom=%2Fcontracts");
       await other.getByLabel("E-mail").fill(account.email);
       await other.getByLabel("Senha").fill(account.password);
-      await other.getByRole("button", { name: "Entrar" }).click();
+      await other.getByRole("button", { name: "Entrar", exact: true }).click();
       await expect(other.getByText(`A conta ${account.email} usa verificação em duas etapas.`)).toBeVisible();
       await other.getByLabel("Código").fill("000000");
       await other.getByRole("button", { name: "Confirmar e entrar" }).click();
