@@ -93,6 +93,21 @@ test("add a passkey, sign out, sign in with it, remove it", async ({ page }) => 
   await expect(page).toHaveURL(/\/login$/);
 });
 
+test("axe on the login page with the passkey button, in both languages", async ({ page }) => {
+  for (const lng of ["pt-BR", "en"]) {
+    await page.request.post("/language", {
+      form: { lng, redirectTo: "/login" },
+      headers: { Origin: new URL(test.info().project.use.baseURL!).origin },
+      maxRedirects: 0,
+    });
+    await page.goto("/login");
+    await expect(
+      page.getByRole("button", { name: lng === "en" ? "Sign in with a passkey" : "Entrar com chave de acesso" }),
+    ).toBeVisible();
+    expect(await axe(page)).toEqual([]);
+  }
+});
+
 test.describe("without JavaScript", () => {
   test.use({ javaScriptEnabled: false });
 
