@@ -16,6 +16,8 @@ import {
   removePasskey,
 } from "~/services/accounts/passkeys.server";
 import { clientOf } from "~/web/client.server";
+import { changePassword } from "~/services/accounts/password-change.server";
+import { LIMITS } from "~/lib/limits";
 import {
   confirmTwoFactor,
   disableTwoFactor,
@@ -101,6 +103,10 @@ export async function action({ request }: ActionFunctionArgs) {
         await removePasskey(user, values.passkey ?? "", await getRequestToken(request));
         return redirectWithSuccess("/account/security#passkeys", t("passkey_removed"));
       }
+      case "password_change": {
+        await changePassword(user, values, await getRequestToken(request));
+        return redirectWithSuccess("/account/security#password", t("password_changed"));
+      }
       case "end_others": {
         await endOtherSessions(user, await getRequestToken(request));
         return redirectWithSuccess("/account/security#sessions", t("sessions_others_ended"));
@@ -137,6 +143,7 @@ export default function AccountSecurityPage() {
         </p>
       ) : null}
       <EmailSection refusal={refusalOf(data, "email")} />
+      <PasswordSection refusal={refusalOf(data, "password_change")} />
       <TwoFactorSection
         state={twoFactor}
         refusal={data?.recoveryCodes ? undefined : data}
@@ -177,6 +184,38 @@ function EmailSection({ refusal }: { refusal?: Refusal }) {
           <PasswordField data={refusal} id="email-password" label={t("security.current_password")} />
         </div>
         <FormActions busy={busy} label={t("security.email_change_submit")} />
+      </Form>
+    </section>
+  );
+}
+
+/** Changing the password: the current one and the new one (never typed back); the other sessions end. */
+function PasswordSection({ refusal }: { refusal?: Refusal }) {
+  const { t } = useTranslation("account");
+  const { t: common } = useTranslation();
+  const busy = usePending("password_change");
+  return (
+    <section className="card form-card" id="password" aria-labelledby="password-title">
+      <h2 id="password-title">{t("password.title")}</h2>
+      <p className="muted">{t("password.intro")}</p>
+      <FormMessage data={refusal} />
+      <Form method="post" className="stack" noValidate>
+        <input type="hidden" name="intent" value="password_change" />
+        <div className="grid-2">
+          <PasswordField data={refusal} id="change-current-password" label={t("password.current")} />
+          <Field
+            name="new_password"
+            id="change-new-password"
+            type="password"
+            label={t("password.new")}
+            autoComplete="new-password"
+            required
+            minLength={LIMITS.password.min}
+            hint={common("fields.password_hint")}
+            error={refusal?.errors?.new_password}
+          />
+        </div>
+        <FormActions busy={busy} label={t("password.submit")} />
       </Form>
     </section>
   );

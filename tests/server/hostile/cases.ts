@@ -353,6 +353,15 @@ API_BODY.push(
     base: () => ({ name: "Chave do notebook" }),
     fields: [text("name", 1, 60)],
   },
+  {
+    // The new password is checked before the current one, which a pool actor never gets right.
+    name: "password change",
+    method: "POST",
+    path: () => "/api/password",
+    who: "freelancer",
+    base: () => ({ password: "senha-errada-1", new_password: "senha-nova-123" }),
+    fields: [{ name: "new_password", kind: { type: "password" } }],
+  },
   { name: "passkey sign-in options", method: "POST", path: () => "/api/login/passkey/options", who: "anyone", base: () => ({}), fields: [], optional: true },
   {
     name: "passkey sign-in",
@@ -447,6 +456,7 @@ export function authedEndpoints(w: World, p: Pool): { method: string; path: stri
     { method: "POST", path: "/api/two-factor/setup", role: null, body: { password: "x" } },
     { method: "POST", path: "/api/two-factor/confirm", role: null, body: { code: "123456" } },
     { method: "POST", path: "/api/two-factor/disable", role: null, body: { password: "x", code: "123456" } },
+    { method: "POST", path: "/api/password", role: null, body: { password: "x", new_password: "senha-nova-123" } },
     { method: "GET", path: "/api/passkeys", role: null },
     { method: "POST", path: "/api/passkeys", role: null, body: { response: {} } },
     { method: "POST", path: "/api/passkeys/options", role: null },
