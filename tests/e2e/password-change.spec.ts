@@ -19,7 +19,7 @@ for (const javaScriptEnabled of [true, false]) {
       await signIn(page, account.email, account.password);
 
       await page.goto("/account/security");
-      const section = page.getByRole("region", { name: "Senha" });
+      const section = page.getByRole("region", { name: "Senha", exact: true });
       await section.getByLabel("Senha atual").fill("senha-errada-1");
       await section.getByLabel("Nova senha").fill("nova-senha-segura");
       await section.getByRole("button", { name: "Trocar senha" }).click();
