@@ -22,6 +22,7 @@ import {
   confirmTwoFactor,
   disableTwoFactor,
   pendingEnrollment,
+  regenerateRecoveryCodes,
   startTwoFactor,
   twoFactorState,
 } from "~/services/accounts/two-factor.server";
@@ -85,6 +86,11 @@ export async function action({ request }: ActionFunctionArgs) {
       case "two_factor_confirm": {
         // The recovery codes are shown on this answer only: no redirect.
         const { recovery_codes } = await confirmTwoFactor(user, values, await getRequestToken(request));
+        return json({ recoveryCodes: recovery_codes, values: { intent: values.intent } });
+      }
+      case "recovery_codes": {
+        // Shown on this answer only, like the first ones: no redirect.
+        const { recovery_codes } = await regenerateRecoveryCodes(user, values);
         return json({ recoveryCodes: recovery_codes, values: { intent: values.intent } });
       }
       case "two_factor_disable": {

@@ -354,6 +354,16 @@ API_BODY.push(
     fields: [text("name", 1, 60)],
   },
   {
+    // Not on for a pool actor: a body that parses is a conflict, before the password is checked.
+    name: "recovery codes",
+    method: "POST",
+    path: () => "/api/two-factor/recovery-codes",
+    who: "freelancer",
+    base: () => ({ password: "senha-errada-1" }),
+    fields: [{ name: "code", kind: { type: "key", max: 64 } }],
+    keyMiss: 409,
+  },
+  {
     // The new password is checked before the current one, which a pool actor never gets right.
     name: "password change",
     method: "POST",
@@ -456,6 +466,7 @@ export function authedEndpoints(w: World, p: Pool): { method: string; path: stri
     { method: "POST", path: "/api/two-factor/setup", role: null, body: { password: "x" } },
     { method: "POST", path: "/api/two-factor/confirm", role: null, body: { code: "123456" } },
     { method: "POST", path: "/api/two-factor/disable", role: null, body: { password: "x", code: "123456" } },
+    { method: "POST", path: "/api/two-factor/recovery-codes", role: null, body: { password: "x", code: "123456" } },
     { method: "POST", path: "/api/password", role: null, body: { password: "x", new_password: "senha-nova-123" } },
     { method: "GET", path: "/api/passkeys", role: null },
     { method: "POST", path: "/api/passkeys", role: null, body: { response: {} } },
