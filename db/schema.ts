@@ -81,6 +81,8 @@ export interface SessionsTable {
   last_used_at: string | null;
   /** SHA-256 of the token of the sign-in notice's "end this session" link, until it is used. */
   end_token: string | null;
+  /** The passkey the session was opened with; null for a password sign-in. */
+  passkey_id: string | null;
 }
 
 /** An account's authenticator app: on once confirmed_at is set; last_step refuses a code twice. */
@@ -106,6 +108,31 @@ export interface RecoveryCodesTable {
 export interface LoginChallengesTable {
   id: string;
   user_id: string;
+  expires_at: string;
+  created_at: string;
+}
+
+/** A passkey (WebAuthn credential) of an account; `id` is the credential id, base64url. */
+export interface PasskeysTable {
+  id: string;
+  user_id: string;
+  /** The COSE public key, base64url. */
+  public_key: string;
+  /** The authenticator's signature counter last seen (0 for those that keep none). */
+  counter: number | string;
+  /** JSON array of the transports the browser reported. */
+  transports: string;
+  name: string;
+  created_at: string;
+  last_used_at: string | null;
+}
+
+/** A WebAuthn challenge handed out (its SHA-256), single use, for 5 minutes. */
+export interface WebauthnChallengesTable {
+  id: string;
+  purpose: "register" | "sign_in";
+  /** The account it was made for (register); null for a sign-in (the passkey names the account). */
+  user_id: string | null;
   expires_at: string;
   created_at: string;
 }
@@ -668,6 +695,8 @@ export interface Database {
   two_factor: TwoFactorTable;
   recovery_codes: RecoveryCodesTable;
   login_challenges: LoginChallengesTable;
+  passkeys: PasskeysTable;
+  webauthn_challenges: WebauthnChallengesTable;
   password_resets: PasswordResetsTable;
   opportunities: OpportunitiesTable;
   applications: ApplicationsTable;

@@ -20,7 +20,7 @@ export async function requireOperator(request: Request): Promise<UserRow> {
   const session = await getSession(request);
   if (!session) throw loginRedirect(request);
   try {
-    await assertOperatorAccess(session.user);
+    await assertOperatorAccess(session.user, { viaPasskey: session.viaPasskey });
   } catch (error) {
     if (error instanceof AppError && error.status === 403) throw redirect(OPERATOR_TWO_FACTOR_PAGE);
     if (error instanceof AppError) throw new Response("Not Found", { status: error.status });
@@ -35,7 +35,7 @@ export async function requireApiOperator(request: Request): Promise<UserRow> {
   const session = await getSession(request);
   if (!session) throw json({ message: apiT("session_missing") }, { status: 401 });
   try {
-    await assertOperatorAccess(session.user);
+    await assertOperatorAccess(session.user, { viaPasskey: session.viaPasskey });
   } catch (error) {
     if (error instanceof AppError) throw json({ message: apiT(error.key) }, { status: error.status });
     throw error;

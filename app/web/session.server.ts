@@ -1,6 +1,6 @@
 import { signedCookie } from "./cookie.server";
 import type { UserRow } from "../../db/schema";
-import { findSessionUser, revokeSession, SESSION_DAYS } from "~/services/accounts/sessions.server";
+import { findSession, revokeSession, SESSION_DAYS } from "~/services/accounts/sessions.server";
 import { mirrorCookie } from "./mirror.server";
 import { clientIp } from "./client.server";
 
@@ -40,7 +40,10 @@ export async function getRequestToken(request: Request): Promise<string | null> 
   return typeof value === "string" && value ? value : null;
 }
 
-const resolved = new WeakMap<Request, Promise<{ user: UserRow; token: string } | null>>();
+/** A request's session: its user, its token, and whether it was opened with a passkey. */
+export type RequestSession = { user: UserRow; token: string; viaPasskey: boolean };
+
+const resolved = new WeakMap<Request, Promise<RequestSession | null>>();
 
 /** The signed-in user of a request, looked up once per request. */
 export function getSession(request: Request) {
@@ -49,8 +52,8 @@ export function getSession(request: Request) {
     found = (async () => {
       const token = await getRequestToken(request);
       if (!token) return null;
-      const user = await findSessionUser(token, { ip: clientIp(request) });
-      return user ? { user, token } : null;
+      const found = await findSession(token, { ip: clientIp(request) });
+      return found ? { ...found, token } : null;
     })();
     resolved.set(request, found);
   }

@@ -20,7 +20,7 @@ test.describe("a new user, with JavaScript", () => {
 
     await page.getByLabel("E-mail").fill(email);
     await page.getByLabel("Senha").fill("minha-senha-1");
-    await page.getByRole("button", { name: "Entrar" }).click();
+    await page.getByRole("button", { name: "Entrar", exact: true }).click();
     await expect(page.getByText("Olá, Lu")).toBeVisible();
     // The localStorage mirror for legacy clients.
     await expect.poll(() => page.evaluate(() => localStorage.getItem("auth_token"))).toMatch(/^[\w-]{40,}$/);
@@ -104,7 +104,7 @@ test.describe("a new user, with JavaScript", () => {
     await page.goto("/login");
     await page.getByLabel("E-mail").fill(account.email);
     await page.getByLabel("Senha").fill(account.password);
-    await page.getByRole("button", { name: "Entrar" }).click();
+    await page.getByRole("button", { name: "Entrar", exact: true }).click();
     await expect(page.getByText(/Olá, /)).toBeVisible();
     const token = await page.evaluate(() => localStorage.getItem("auth_token"));
     expect(token).toBeTruthy();
@@ -144,11 +144,11 @@ test.describe("without JavaScript", () => {
     // The e-mail just registered is filled in.
     await expect(page.getByLabel("E-mail")).toHaveValue(email);
     await page.getByLabel("Senha").fill("senha-errada");
-    await page.getByRole("button", { name: "Entrar" }).click();
+    await page.getByRole("button", { name: "Entrar", exact: true }).click();
     await expect(page.getByText("E-mail ou senha inválidos.")).toBeVisible();
     await expect(page.getByLabel("E-mail")).toHaveValue(email);
     await page.getByLabel("Senha").fill("senha-longa-1");
-    await page.getByRole("button", { name: "Entrar" }).click();
+    await page.getByRole("button", { name: "Entrar", exact: true }).click();
     await expect(page.getByText("Olá, Paulo Sem Script")).toBeVisible();
     await expect(page.getByRole("link", { name: "Minhas Oportunidades" })).toBeVisible();
     await expect(page.getByRole("link", { name: "Candidaturas Pendentes" })).toBeVisible();
@@ -162,7 +162,7 @@ test.describe("guards and redirects", () => {
     await expect(page).toHaveURL(/\/login\?redirectFrom=%2Fmy-applications%3Fstatus%3Dpending$/);
     await page.getByLabel("E-mail").fill(account.email);
     await page.getByLabel("Senha").fill(account.password);
-    await page.getByRole("button", { name: "Entrar" }).click();
+    await page.getByRole("button", { name: "Entrar", exact: true }).click();
     await expect(page).toHaveURL(/\/my-applications\?status=pending$/);
   });
 
@@ -173,7 +173,7 @@ test.describe("guards and redirects", () => {
       await page.goto(`/login?redirectFrom=${encodeURIComponent(target)}`);
       await page.getByLabel("E-mail").fill(account.email);
       await page.getByLabel("Senha").fill(account.password);
-      await page.getByRole("button", { name: "Entrar" }).click();
+      await page.getByRole("button", { name: "Entrar", exact: true }).click();
       await expect(page.getByText(/Olá, /)).toBeVisible();
       expect(new URL(page.url()).host).toBe(new URL(test.info().project.use.baseURL!).host);
     }

@@ -30,7 +30,7 @@ async function logIn(page: Page, email: string, password: string, name: string) 
   await page.goto("/login");
   await page.getByLabel("E-mail").fill(email);
   await page.getByLabel("Senha").fill(password);
-  await page.getByRole("button", { name: "Entrar" }).click();
+  await page.getByRole("button", { name: "Entrar", exact: true }).click();
   await expect(page.getByText(`Olá, ${name}`).first()).toBeVisible();
 }
 

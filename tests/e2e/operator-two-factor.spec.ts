@@ -76,7 +76,7 @@ for (const javaScriptEnabled of [true, false]) {
       await page.goto("/auth/login");
       await page.getByLabel("E-mail").fill(email);
       await page.getByLabel("Senha").fill(password);
-      await page.getByRole("button", { name: "Entrar" }).click();
+      await page.getByRole("button", { name: "Entrar", exact: true }).click();
       // The console is closed until two-factor is on: the security page says why.
       await expect(page).toHaveURL(/\/account\/security#two-factor$/);
       await expect(page.getByText("O console do operador exige a verificação em duas etapas.")).toBeVisible();

@@ -52,7 +52,7 @@ for (const javaScriptEnabled of [true, false]) {
       await other.goto("/login?redirectFrom=%2Fcontracts");
       await other.getByLabel("E-mail").fill(account.email);
       await other.getByLabel("Senha").fill(account.password);
-      await other.getByRole("button", { name: "Entrar" }).click();
+      await other.getByRole("button", { name: "Entrar", exact: true }).click();
       await expect(other.getByText(`A conta ${account.email} usa verificação em duas etapas.`)).toBeVisible();
       await other.getByLabel("Código").fill("000000");
       await other.getByRole("button", { name: "Confirmar e entrar" }).click();
@@ -63,11 +63,29 @@ for (const javaScriptEnabled of [true, false]) {
       await expect(other).toHaveURL(/\/contracts$/);
       await context.close();
 
-      // Off: the password and a recovery code.
+      // New recovery codes, with the password and a recovery code: shown once; the old ones stop working.
+      const regenerate = page.locator("#recovery-regenerate");
+      await regenerate.getByLabel("Senha").fill(account.password);
+      await regenerate.getByLabel("Código").fill("000000");
+      await regenerate.getByRole("button", { name: "Gerar novos códigos" }).click();
+      await expect(page.locator("#recovery-regenerate").getByText("Código incorreto ou já usado.")).toBeVisible();
+      await page.locator("#recovery-regenerate").getByLabel("Senha").fill(account.password);
+      await page.locator("#recovery-regenerate").getByLabel("Código").fill(recovery[1]);
+      await page.locator("#recovery-regenerate").getByRole("button", { name: "Gerar novos códigos" }).click();
+      await expect(codes).toHaveCount(10);
+      const fresh = (await codes.allTextContents()).map((c) => c.trim());
+      expect(fresh).not.toContain(recovery[2]);
+
+      // Off: the password and a recovery code (an old one is refused, a new one works).
       const section2 = page.getByRole("region", { name: /Verificação em duas etapas/ });
-      await section2.getByLabel("Senha").fill(account.password);
-      await section2.getByLabel("Código").fill(recovery[0]);
-      await section2.getByRole("button", { name: "Desativar" }).click();
+      const off = section2.locator("form:has(input[value=two_factor_disable])");
+      await off.getByLabel("Senha").fill(account.password);
+      await off.getByLabel("Código").fill(recovery[2]);
+      await off.getByRole("button", { name: "Desativar" }).click();
+      await expect(section2.getByText("Código incorreto ou já usado.")).toBeVisible();
+      await off.getByLabel("Senha").fill(account.password);
+      await off.getByLabel("Código").fill(fresh[0]);
+      await off.getByRole("button", { name: "Desativar" }).click();
       await expect(toast(page, "Verificação em duas etapas desativada.")).toBeVisible();
       await expect(page.getByRole("region", { name: /Verificação em duas etapas/ })).toContainText("Desativada");
     });

@@ -30,6 +30,7 @@ export function TwoFactorSection({
   const starting = usePending("two_factor_start");
   const confirming = usePending("two_factor_confirm");
   const disabling = usePending("two_factor_disable");
+  const regenerating = usePending("recovery_codes");
   const shown = (intent: string) => (refusal?.values?.intent === intent ? refusal : undefined);
   return (
     <section className="card form-card stack" id="two-factor" aria-labelledby="two-factor-title">
@@ -73,6 +74,27 @@ export function TwoFactorSection({
             </div>
             <FormActions busy={disabling} label={t("two_factor.disable")} />
           </Form>
+          <div className="stack" id="recovery-regenerate">
+            <h3>{t("two_factor.regenerate_title")}</h3>
+            <p className="muted">{t("two_factor.regenerate_intro")}</p>
+            <FormMessage data={shown("recovery_codes")} />
+            <Form method="post" className="stack" noValidate>
+              <input type="hidden" name="intent" value="recovery_codes" />
+              <div className="grid-2">
+                <PasswordField data={shown("recovery_codes")} id="recovery-password" />
+                <Field
+                  name="code"
+                  id="recovery-code"
+                  label={t("two_factor.code")}
+                  hint={t("two_factor.code_hint")}
+                  error={shown("recovery_codes")?.errors?.code}
+                  autoComplete="one-time-code"
+                  required
+                />
+              </div>
+              <FormActions busy={regenerating} label={t("two_factor.regenerate")} />
+            </Form>
+          </div>
         </>
       ) : state.enrollment ? (
         <>

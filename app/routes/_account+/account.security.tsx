@@ -8,10 +8,21 @@ import { config } from "~/config.server";
 import { usePending } from "~/lib/pending";
 import { SessionsSection } from "~/components/accounts/sessions";
 import { TwoFactorSection } from "~/components/accounts/two-factor";
+import { PasskeysSection } from "~/components/accounts/passkeys";
+import {
+  addPasskey,
+  listPasskeys,
+  passkeyRegistrationOptions,
+  removePasskey,
+} from "~/services/accounts/passkeys.server";
+import { clientOf } from "~/web/client.server";
+import { changePassword } from "~/services/accounts/password-change.server";
+import { LIMITS } from "~/lib/limits";
 import {
   confirmTwoFactor,
   disableTwoFactor,
   pendingEnrollment,
+  regenerateRecoveryCodes,
   startTwoFactor,
   twoFactorState,
 } from "~/services/accounts/two-factor.server";
@@ -22,22 +33,29 @@ import { formValues, readForm } from "~/web/bodies.server";
 import { formError } from "~/web/errors.server";
 import { getRequestT } from "~/web/i18n.server";
 import { redirectWithSuccess } from "~/web/toast.server";
-import { getRequestToken } from "~/web/session.server";
+import { getRequestToken, getSession } from "~/web/session.server";
 import { idParam } from "~/web/params.server";
 
 export const meta = titleMeta("titles.account_security");
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireAccount(request);
-  const [sessions, twoFactor, enrollment] = await Promise.all([
+  const [sessions, twoFactor, enrollment, passkeys, session] = await Promise.all([
     listSessions(user, await getRequestToken(request)),
     twoFactorState(user),
     pendingEnrollment(user),
+    listPasskeys(user),
+    getSession(request),
   ]);
   return json({
-    // The console waits for this account's two-factor sign-in (OPERATOR_TWO_FACTOR).
+    // The console waits for this account's two-factor sign-in (OPERATOR_TWO_FACTOR); a session
+    // opened with a passkey is enough.
     operatorMustEnroll:
-      user.account_type === "operator" && config.OPERATOR_TWO_FACTOR === "required" && !twoFactor.enabled,
+      user.account_type === "operator" &&
+      config.OPERATOR_TWO_FACTOR === "required" &&
+      !twoFactor.enabled &&
+      !session?.viaPasskey,
+    passkeys,
     email: user.email,
     verifiedAt: user.email_verified_at,
     sessions,
@@ -70,9 +88,30 @@ export async function action({ request }: ActionFunctionArgs) {
         const { recovery_codes } = await confirmTwoFactor(user, values, await getRequestToken(request));
         return json({ recoveryCodes: recovery_codes, values: { intent: values.intent } });
       }
+      case "recovery_codes": {
+        // Shown on this answer only, like the first ones: no redirect.
+        const { recovery_codes } = await regenerateRecoveryCodes(user, values);
+        return json({ recoveryCodes: recovery_codes, values: { intent: values.intent } });
+      }
       case "two_factor_disable": {
         await disableTwoFactor(user, values);
         return redirectWithSuccess("/account/security#two-factor", t("two_factor_off"));
+      }
+      case "passkey_options": {
+        // The page's script hands these to the browser (navigator.credentials.create).
+        return json({ passkeyOptions: await passkeyRegistrationOptions(user) });
+      }
+      case "passkey_add": {
+        await addPasskey(user, values, await clientOf(request));
+        return redirectWithSuccess("/account/security#passkeys", t("passkey_added"));
+      }
+      case "passkey_remove": {
+        await removePasskey(user, values.passkey ?? "", await getRequestToken(request));
+        return redirectWithSuccess("/account/security#passkeys", t("passkey_removed"));
+      }
+      case "password_change": {
+        await changePassword(user, values, await getRequestToken(request));
+        return redirectWithSuccess("/account/security#password", t("password_changed"));
       }
       case "end_others": {
         await endOtherSessions(user, await getRequestToken(request));
@@ -100,7 +139,7 @@ function refusalOf(data: Refusal | undefined, intent: string) {
 
 export default function AccountSecurityPage() {
   const data = useActionData<typeof action>() as Refusal | undefined;
-  const { sessions, twoFactor, operatorMustEnroll } = useLoaderData<typeof loader>();
+  const { sessions, twoFactor, operatorMustEnroll, passkeys } = useLoaderData<typeof loader>();
   const { t } = useTranslation("account");
   return (
     <div className="page">
@@ -110,11 +149,13 @@ export default function AccountSecurityPage() {
         </p>
       ) : null}
       <EmailSection refusal={refusalOf(data, "email")} />
+      <PasswordSection refusal={refusalOf(data, "password_change")} />
       <TwoFactorSection
         state={twoFactor}
         refusal={data?.recoveryCodes ? undefined : data}
         recoveryCodes={data?.recoveryCodes}
       />
+      <PasskeysSection passkeys={passkeys} refusal={refusalOf(data, "passkey_remove")} />
       <SessionsSection sessions={sessions} />
     </div>
   );
@@ -149,6 +190,38 @@ function EmailSection({ refusal }: { refusal?: Refusal }) {
           <PasswordField data={refusal} id="email-password" label={t("security.current_password")} />
         </div>
         <FormActions busy={busy} label={t("security.email_change_submit")} />
+      </Form>
+    </section>
+  );
+}
+
+/** Changing the password: the current one and the new one (never typed back); the other sessions end. */
+function PasswordSection({ refusal }: { refusal?: Refusal }) {
+  const { t } = useTranslation("account");
+  const { t: common } = useTranslation();
+  const busy = usePending("password_change");
+  return (
+    <section className="card form-card" id="password" aria-labelledby="password-title">
+      <h2 id="password-title">{t("password.title")}</h2>
+      <p className="muted">{t("password.intro")}</p>
+      <FormMessage data={refusal} />
+      <Form method="post" className="stack" noValidate>
+        <input type="hidden" name="intent" value="password_change" />
+        <div className="grid-2">
+          <PasswordField data={refusal} id="change-current-password" label={t("password.current")} />
+          <Field
+            name="new_password"
+            id="change-new-password"
+            type="password"
+            label={t("password.new")}
+            autoComplete="new-password"
+            required
+            minLength={LIMITS.password.min}
+            hint={common("fields.password_hint")}
+            error={refusal?.errors?.new_password}
+          />
+        </div>
+        <FormActions busy={busy} label={t("password.submit")} />
       </Form>
     </section>
   );

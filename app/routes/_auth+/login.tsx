@@ -7,6 +7,8 @@ import { Field, FieldsForm, SubmitButton } from "~/components/ui/form";
 import { titleMeta } from "~/lib/meta";
 import { login } from "~/services/accounts/accounts.server";
 import { completeTwoFactorLogin } from "~/services/accounts/two-factor.server";
+import { passkeySignInOptions, signInWithPasskey } from "~/services/accounts/passkeys.server";
+import { PasskeySignIn } from "~/components/accounts/passkeys";
 import type { FormErrorData } from "~/web/errors.server";
 import { redirectIfSignedIn, safeRedirect } from "~/web/auth.server";
 import { getRequestT } from "~/web/i18n.server";
@@ -33,7 +35,14 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action(args: ActionFunctionArgs) {
   return visitorFormAction(args, async ({ request, values }) => {
     const client = await clientOf(request);
-    const result = values.challenge ? await completeTwoFactorLogin(values, client) : await login(values, client);
+    // A passkey's two round trips (the page's script): the options, then the answer.
+    if (values.intent === "passkey_options") return json({ passkeyOptions: await passkeySignInOptions(client) });
+    const result =
+      values.intent === "passkey"
+        ? await signInWithPasskey(values, client)
+        : values.challenge
+          ? await completeTwoFactorLogin(values, client)
+          : await login(values, client);
     if (result.twoFactor) {
       const { t } = await getRequestT(request);
       return json({
@@ -109,6 +118,14 @@ export default function LoginPage() {
             className="btn btn-primary btn-block"
           />
         </FieldsForm>
+      )}
+      {onSecondStep(data) ? null : (
+        <div className="stack passkey-sign-in">
+          <p className="muted center" aria-hidden="true">
+            {t("auth.or")}
+          </p>
+          <PasskeySignIn redirectFrom={params.get("redirectFrom") ?? data?.values?.redirectFrom ?? ""} />
+        </div>
       )}
     </AuthLayout>
   );

@@ -34,7 +34,11 @@ const agentOf = (origin: Origin) => origin.userAgent?.slice(0, AGENT_MAX) || nul
  * signed in before but never from this user agent, a sign-in notice is e-mailed, with a link
  * that ends this session (built from APP_URL only).
  */
-export async function createSession(userId: string, origin: Origin = {}, { notice = false } = {}) {
+export async function createSession(
+  userId: string,
+  origin: Origin = {},
+  { notice = false, passkeyId = null }: { notice?: boolean; passkeyId?: string | null } = {},
+) {
   const token = randomBytes(32).toString("base64url");
   const now = new Date();
   const at = now.toISOString();
@@ -57,6 +61,7 @@ export async function createSession(userId: string, origin: Origin = {}, { notic
       ip: origin.ip ?? null,
       last_used_at: at,
       end_token: endToken ? hashToken(endToken) : null,
+      passkey_id: passkeyId,
     })
     .execute();
   if (endToken) await queueSignInNotice(db, userId, { userAgent, ip: origin.ip ?? null, at, endToken });
@@ -114,21 +119,24 @@ async function queueSignInNotice(
  * (and address) is refreshed when the stored one is older than LAST_USED_STEP_MS: one
  * conditional write every few minutes, none per request.
  */
-export async function findSessionUser(token: string, origin: Origin = {}): Promise<UserRow | null> {
+export async function findSession(
+  token: string,
+  origin: Origin = {},
+): Promise<{ user: UserRow; viaPasskey: boolean } | null> {
   const id = hashToken(token);
   const at = new Date().toISOString();
   const row = await db
     .selectFrom("sessions")
     .innerJoin("users", "users.id", "sessions.user_id")
     .selectAll("users")
-    .select(["sessions.last_used_at as session_last_used_at"])
+    .select(["sessions.last_used_at as session_last_used_at", "sessions.passkey_id as session_passkey_id"])
     .where("sessions.id", "=", id)
     .where("sessions.expires_at", ">", at)
     .where("users.banned_at", "is", null)
     .where((eb) => eb.or([eb("users.suspended_until", "is", null), eb("users.suspended_until", "<=", at)]))
     .executeTakeFirst();
   if (!row) return null;
-  const { session_last_used_at: lastUsed, ...user } = row;
+  const { session_last_used_at: lastUsed, session_passkey_id: passkeyId, ...user } = row;
   const now = Date.now();
   if (!lastUsed || Date.parse(lastUsed) < now - LAST_USED_STEP_MS) {
     const stale = new Date(now - LAST_USED_STEP_MS).toISOString();
@@ -139,7 +147,12 @@ export async function findSessionUser(token: string, origin: Origin = {}): Promi
       .where((eb) => eb.or([eb("last_used_at", "is", null), eb("last_used_at", "<", stale)]))
       .execute();
   }
-  return user;
+  return { user, viaPasskey: passkeyId !== null };
+}
+
+/** The user of a live session (findSession without how it was opened). */
+export async function findSessionUser(token: string, origin: Origin = {}): Promise<UserRow | null> {
+  return (await findSession(token, origin))?.user ?? null;
 }
 
 export async function revokeSession(token: string) {

@@ -3,7 +3,8 @@ import { Secret, TOTP } from "otpauth";
 import QRCode from "qrcode";
 import { z } from "zod";
 import { db, transaction } from "../../../db";
-import type { UserRow } from "../../../db/schema";
+import type { Kysely } from "kysely";
+import type { Database, UserRow } from "../../../db/schema";
 import { AppError, parseInput } from "../platform/errors.server";
 import { assertNotLimited, limiters } from "../platform/rate-limit.server";
 import { now } from "../platform/records.server";
@@ -171,21 +172,21 @@ export async function confirmTwoFactor(user: UserRow, input: unknown, currentTok
       .where("secret", "=", row.secret)
       .executeTakeFirst();
     if (Number(confirmed.numUpdatedRows) === 0) throw new AppError(409, "two_factor_already_on");
-    await trx.deleteFrom("recovery_codes").where("user_id", "=", user.id).execute();
-    await trx
-      .insertInto("recovery_codes")
-      .values(
-        codes.map((c) => ({
-          user_id: user.id,
-          code_hash: hashCode(c.replace("-", "")),
-          used_at: null,
-          created_at: at,
-        })),
-      )
-      .execute();
+    await replaceRecoveryCodes(trx, user.id, codes, at);
   });
   await endOtherSessions(user, currentToken);
   return { recovery_codes: codes };
+}
+
+/** The account's recovery codes become `codes` (their hashes): every earlier one stops working. */
+async function replaceRecoveryCodes(trx: Kysely<Database>, userId: string, codes: string[], at: string) {
+  await trx.deleteFrom("recovery_codes").where("user_id", "=", userId).execute();
+  await trx
+    .insertInto("recovery_codes")
+    .values(
+      codes.map((c) => ({ user_id: userId, code_hash: hashCode(c.replace("-", "")), used_at: null, created_at: at })),
+    )
+    .execute();
 }
 
 /**
@@ -227,6 +228,25 @@ async function assertSecondFactor(user: Pick<UserRow, "id" | "email">, code: str
     await limiters.loginByEmail.penalty(user.email);
     throw new AppError(422, errorKey, { code: "two_factor_code_wrong" });
   }
+}
+
+/**
+ * Ten new recovery codes, after the current password and a code (of the app, or a recovery code):
+ * shown once (returned here; only their hashes stay), and every earlier code stops working.
+ * 409 when two-factor is not on.
+ */
+export async function regenerateRecoveryCodes(user: UserRow, input: unknown) {
+  const { password, code } = parseInput(
+    z.object({ password: passwordField, code: codeField }),
+    input,
+    "recovery_codes_failed",
+  );
+  if (!(await isTwoFactorOn(user.id))) throw new AppError(409, "two_factor_not_on");
+  await assertPassword(user, password);
+  await assertSecondFactor(user, code, "recovery_codes_failed");
+  const codes = newRecoveryCodes();
+  await transaction((trx) => replaceRecoveryCodes(trx, user.id, codes, now()));
+  return { recovery_codes: codes };
 }
 
 /** Turns two-factor off: the current password and a code (of the app, or a recovery code). */

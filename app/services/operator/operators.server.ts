@@ -26,11 +26,13 @@ export const OPERATOR_LINK_HOURS = 24;
  * gets 404. With OPERATOR_TWO_FACTOR=required (the default), an operator without two-factor
  * sign-in gets 403 `operator_two_factor_required` (the pages send them to turn it on). Turning
  * it on ends the operator's other sessions, and every later sign-in passes the second step, so
- * each session that gets through here has proved a code.
+ * each session that gets through here has proved a code. A session opened with a passkey
+ * (`viaPasskey`) passes too: the passkey is a possession proved with the device's own lock, and
+ * cannot be phished, so it is at least as strong as a password and a code.
  */
-export async function assertOperatorAccess(user: UserRow): Promise<void> {
+export async function assertOperatorAccess(user: UserRow, { viaPasskey = false } = {}): Promise<void> {
   if (user.account_type !== "operator") throw new AppError(404, "not_found");
-  if (config.OPERATOR_TWO_FACTOR === "required" && !(await isTwoFactorOn(user.id))) {
+  if (config.OPERATOR_TWO_FACTOR === "required" && !viaPasskey && !(await isTwoFactorOn(user.id))) {
     throw new AppError(403, "operator_two_factor_required");
   }
 }

@@ -36,6 +36,8 @@ export const limiters = {
   /** Failed logins per client address. */
   loginByIp: limiter("login_ip", 50, 15 * 60),
   registerByIp: limiter("register_ip", 20, 60 * 60),
+  /** Passkey sign-in challenges handed out per client address (each is a row for 5 minutes). */
+  passkeyByIp: limiter("passkey_ip", 120, 15 * 60),
   resetByEmail: limiter("reset_email", 3, 60 * 60),
   resetByIp: limiter("reset_ip", 20, 60 * 60),
   /** Confirmation links asked for per user (resent, or for a new address). */

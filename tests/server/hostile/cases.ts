@@ -343,6 +343,55 @@ API_BODY.push(
     fields: [{ name: "code", kind: { type: "key", max: 64 } }],
     keyMiss: 409,
   },
+  // Passkeys: the browser's answer is one field (an object, or its JSON text); anything that is
+  // not a well-formed answer is a 422 on it, before any lookup.
+  { name: "passkey options", method: "POST", path: () => "/api/passkeys/options", who: "freelancer", base: () => ({}), fields: [], optional: true },
+  {
+    name: "passkey add",
+    method: "POST",
+    path: () => "/api/passkeys",
+    who: "freelancer",
+    base: () => ({}),
+    fields: [{ name: "response", kind: { type: "key", max: 20_000 } }],
+    keyMiss: 422,
+  },
+  {
+    name: "passkey rename",
+    method: "PATCH",
+    path: () => `/api/passkeys/${"A".repeat(22)}`,
+    who: "freelancer",
+    base: () => ({ name: "Chave do notebook" }),
+    fields: [text("name", 1, 60)],
+  },
+  {
+    // Not on for a pool actor: a body that parses is a conflict, before the password is checked.
+    name: "recovery codes",
+    method: "POST",
+    path: () => "/api/two-factor/recovery-codes",
+    who: "freelancer",
+    base: () => ({ password: "senha-errada-1" }),
+    fields: [{ name: "code", kind: { type: "key", max: 64 } }],
+    keyMiss: 409,
+  },
+  {
+    // The new password is checked before the current one, which a pool actor never gets right.
+    name: "password change",
+    method: "POST",
+    path: () => "/api/password",
+    who: "freelancer",
+    base: () => ({ password: "senha-errada-1", new_password: "senha-nova-123" }),
+    fields: [{ name: "new_password", kind: { type: "password" } }],
+  },
+  { name: "passkey sign-in options", method: "POST", path: () => "/api/login/passkey/options", who: "anyone", base: () => ({}), fields: [], optional: true },
+  {
+    name: "passkey sign-in",
+    method: "POST",
+    path: () => "/api/login/passkey",
+    who: "anyone",
+    base: () => ({}),
+    fields: [{ name: "response", kind: { type: "key", max: 20_000 } }],
+    keyMiss: 422,
+  },
 );
 
 const profileFields: Field[] = [
@@ -428,6 +477,13 @@ export function authedEndpoints(w: World, p: Pool): { method: string; path: stri
     { method: "POST", path: "/api/two-factor/confirm", role: null, body: { code: "123456" } },
     { method: "POST", path: "/api/two-factor/disable", role: null, body: { password: "x", code: "123456" } },
     { method: "POST", path: "/api/terms/accept", role: null, body: { version: "x" } },
+    { method: "POST", path: "/api/two-factor/recovery-codes", role: null, body: { password: "x", code: "123456" } },
+    { method: "POST", path: "/api/password", role: null, body: { password: "x", new_password: "senha-nova-123" } },
+    { method: "GET", path: "/api/passkeys", role: null },
+    { method: "POST", path: "/api/passkeys", role: null, body: { response: {} } },
+    { method: "POST", path: "/api/passkeys/options", role: null },
+    { method: "PATCH", path: "/api/passkeys/AAAA", role: null, body: { name: "Chave" } },
+    { method: "DELETE", path: "/api/passkeys/AAAA", role: null },
   ];
 }
 
@@ -752,6 +808,8 @@ export function apiIdCases(w: World, p: Pool): Case[] {
     { method: "DELETE", path: (id) => `/api/portfolio/${id}`, who: "freelancer", message: "portfolio_item_not_found" },
     { method: "PATCH", path: (id) => `/api/portfolio/${id}`, who: "freelancer", form: [["title", "Título válido"]], message: "portfolio_item_not_found" },
     { method: "DELETE", path: (id) => `/api/sessions/${id}`, who: null, message: "session_not_found" },
+    { method: "DELETE", path: (id) => `/api/passkeys/${id}`, who: null, message: "passkey_not_found" },
+    { method: "PATCH", path: (id) => `/api/passkeys/${id}`, who: null, body: { name: "Chave" }, message: "passkey_not_found" },
     // The second id of a path: a file of Júlia's own contract and conversation.
     { method: "GET", path: (id) => `/api/contracts/${w.seeded.accepted}/files/${id}`, who: null },
     { method: "GET", path: (id) => `/api/applications/${w.seeded.pending.id}/messages/files/${id}`, who: null },

@@ -1,0 +1,44 @@
+import { z } from "zod";
+import { newPasswordField } from "~/lib/schemas";
+import { transaction } from "../../../db";
+import type { UserRow } from "../../../db/schema";
+import { AppError, parseInput } from "../platform/errors.server";
+import { now } from "../platform/records.server";
+import { hashPassword } from "./passwords.server";
+import { hashToken } from "./sessions.server";
+import { assertPassword } from "./verification.server";
+
+// Changing the password while signed in (docs/product.md, "Contas e sessões"): the current
+// password (a wrong one counts like a wrong sign-in), then the new one; every other session of
+// the account ends, the one making the change goes on. The new hash is written only over the
+// hash the current password was checked against (the precondition in the WHERE), so two changes
+// at once have one winner; the other gets 409.
+
+const schema = z
+  .object({
+    password: z
+      .string({ required_error: "password_required", invalid_type_error: "password_required" })
+      .min(1, "password_required")
+      .max(1_024, "password_length"),
+    new_password: newPasswordField,
+  })
+  .refine((v) => v.password !== v.new_password, { path: ["new_password"], message: "password_same" });
+
+export async function changePassword(user: UserRow, input: unknown, currentToken: string | null) {
+  const { password, new_password } = parseInput(schema, input, "password_change_failed");
+  await assertPassword(user, password);
+  const hash = await hashPassword(new_password);
+  return transaction(async (trx) => {
+    const changed = await trx
+      .updateTable("users")
+      .set({ password_hash: hash, updated_at: now() })
+      .where("id", "=", user.id)
+      .where("password_hash", "=", user.password_hash)
+      .executeTakeFirst();
+    if (Number(changed.numUpdatedRows) === 0) throw new AppError(409, "password_changed_meanwhile");
+    let others = trx.deleteFrom("sessions").where("user_id", "=", user.id);
+    if (currentToken) others = others.where("id", "!=", hashToken(currentToken));
+    const ended = await others.executeTakeFirst();
+    return { ended: Number(ended.numDeletedRows) };
+  });
+}
