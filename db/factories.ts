@@ -68,6 +68,7 @@ export async function createUser(db: Kysely<Database>, overrides: UserOverrides 
     hidden_photo_path: null,
     // Confirmed unless the test says otherwise (null: an account that has not opened its link).
     email_verified_at: now,
+    public_profile: 1,
     created_at: now,
     updated_at: now,
     ...rest,

@@ -40,6 +40,8 @@ export interface UsersTable {
   hidden_photo_path: string | null;
   /** When the owner opened the link sent to `email` (028_verified_email); null: not yet. */
   email_verified_at: string | null;
+  /** 1: the freelancer's profile is on the public page and the sitemap; 0: hidden by its owner (033). */
+  public_profile: Generated<number>;
   created_at: string;
   updated_at: string;
 }

@@ -26,6 +26,7 @@ import * as m023 from "./023_metrics_indexes";
 import * as m028 from "./028_verified_email";
 import * as m029 from "./029_session_devices";
 import * as m030 from "./030_two_factor";
+import * as m033 from "./033_public_pages";
 
 /** A migration, with its PostgreSQL version where the SQL differs. */
 type Step = Migration & { postgres?: Migration };
@@ -59,6 +60,7 @@ const steps: Record<string, Step> = {
   "028_verified_email": m028,
   "029_session_devices": m029,
   "030_two_factor": m030,
+  "033_public_pages": m033,
 };
 
 export function migrationProvider(engine: Engine): MigrationProvider {
