@@ -33,8 +33,10 @@ export async function getSettings(database: Kysely<Database> = db): Promise<Sett
 const settingsSchema = z
   .object({
     premoderation_days: intField("premoderation_days_invalid", 0, MAX_PREMODERATION_DAYS).optional(),
-    public_pages: flagField("public_pages_invalid")
-      .transform((on) => (on ? 1 : 0))
+    // 1 or 0 (JSON), true or false, or a form's "1"/"0".
+    public_pages: z
+      .preprocess((v) => (v === 1 || v === 0 ? v === 1 : v), flagField("public_pages_invalid"))
+      .transform((on): 0 | 1 => (on ? 1 : 0))
       .optional(),
   })
   .strict("settings_unknown_field");
