@@ -1,12 +1,7 @@
 import { redirect, type HeadersFunction } from "@remix-run/node";
 import type { UserRow } from "../../db/schema";
 import { AppError } from "~/services/platform/errors.server";
-import {
-  idFromSlug,
-  siteUrl,
-  type PublicOpportunity,
-  type PublicProfile,
-} from "~/services/discovery/public.server";
+import { idFromSlug, siteUrl, type PublicOpportunity, type PublicProfile } from "~/services/discovery/public.server";
 import { loaderRefusal } from "./errors.server";
 import { getOptionalUser } from "./session.server";
 

@@ -213,7 +213,6 @@ const locs = (xml: string) => {
 };
 
 describe("sitemap and robots", () => {
-
   it("lists every shown opportunity and profile, and nothing hidden; valid XML", async () => {
     const index = await sitemapIndex();
     const indexXml = sitemapIndexXml(index);
@@ -232,7 +231,9 @@ describe("sitemap and robots", () => {
       .where("o.hidden_at", "is", null)
       .where("o.held_at", "is", null)
       .where("u.banned_at", "is", null)
-      .where((eb) => eb.or([eb("u.suspended_until", "is", null), eb("u.suspended_until", "<", new Date().toISOString())]))
+      .where((eb) =>
+        eb.or([eb("u.suspended_until", "is", null), eb("u.suspended_until", "<", new Date().toISOString())]),
+      )
       .execute();
     expect(opportunities.sort()).toEqual(shown.map((o) => `${config.APP_URL}${opportunityPath(o)}`).sort());
     expect(opportunities).toContain(`${config.APP_URL}${opportunityPath(open)}`);
@@ -277,7 +278,11 @@ describe("sitemap and robots", () => {
       created_at: at,
       updated_at: at,
     }));
-    for (let i = 0; i < rows.length; i += 1000) await db.insertInto("users").values(rows.slice(i, i + 1000)).execute();
+    for (let i = 0; i < rows.length; i += 1000)
+      await db
+        .insertInto("users")
+        .values(rows.slice(i, i + 1000))
+        .execute();
     const index = await sitemapIndex();
     expect(index.profiles).toBe(2);
     const [first, second] = [(await profilesSitemap(1))!, (await profilesSitemap(2))!];

@@ -145,7 +145,11 @@ for (const lng of ["pt-BR", "en"] as const) {
     const asFreelancer = await apiToken(request, freelancer.email, freelancer.password);
     const updated = await request.post("/api/profile", {
       headers: asFreelancer,
-      multipart: { bio: "Fotógrafa de gastronomia e designer de cardápios.", skills: "Fotografia, Figma", city: "Olinda" },
+      multipart: {
+        bio: "Fotógrafa de gastronomia e designer de cardápios.",
+        skills: "Fotografia, Figma",
+        city: "Olinda",
+      },
     });
     expect(updated.status()).toBe(200);
     const profileId = (await (await request.get("/api/profile", { headers: asFreelancer })).json()).user.id;

@@ -41,7 +41,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const skills = profile.skills.slice(0, 5).join(", ");
   const seo: Seo = {
     title: profile.name,
-    description: [where, skills, profile.bio ? excerpt(profile.bio, 120) : null].filter(Boolean).join(" — ") ||
+    description:
+      [where, skills, profile.bio ? excerpt(profile.bio, 120) : null].filter(Boolean).join(" — ") ||
       t("public.profile_default_description", { name: profile.name }),
     canonical: profile.url,
     image: absolute(profile.photo_url),

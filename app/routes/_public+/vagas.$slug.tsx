@@ -38,7 +38,10 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const headers = publicCacheHeaders(viewer);
   if (found.closed) {
     canonicalRedirect(request, found.closed.path);
-    return json({ closed: found.closed, opportunity: null, seo: null, ld: null, viewer: null }, { status: 410, headers });
+    return json(
+      { closed: found.closed, opportunity: null, seo: null, ld: null, viewer: null },
+      { status: 410, headers },
+    );
   }
   const o = found.open;
   canonicalRedirect(request, o.path);
@@ -104,8 +107,8 @@ export default function PublicOpportunityPage() {
             </div>
             <h1 className="opp-detail-title">{o.title}</h1>
             <p className="byline">
-              {tm("details.posted_by")} <strong>{o.merchant.name}</strong> · <RatingSummary rating={o.merchant.rating} />{" "}
-              · {formatDate(o.created_at, i18n.language)}
+              {tm("details.posted_by")} <strong>{o.merchant.name}</strong> ·{" "}
+              <RatingSummary rating={o.merchant.rating} /> · {formatDate(o.created_at, i18n.language)}
             </p>
             <Facts
               items={[

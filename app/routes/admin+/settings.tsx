@@ -61,9 +61,7 @@ export default function SettingsPage() {
                 type="checkbox"
                 name="public_pages"
                 value="1"
-                defaultChecked={
-                  data?.values ? data.values.public_pages === "1" : settings.public_pages === 1
-                }
+                defaultChecked={data?.values ? data.values.public_pages === "1" : settings.public_pages === 1}
                 aria-describedby="public-pages-hint"
               />{" "}
               {t("settings.public_pages")}

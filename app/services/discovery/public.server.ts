@@ -253,7 +253,9 @@ export type SitemapIndex = { opportunities: number; profiles: number };
  * profiles by ranges of their random ids (a power of two of them, ~25 000 profiles each). Two
  * statements whatever the data (the settings, then one of counts).
  */
-export async function sitemapIndex(kinds: (keyof SitemapIndex)[] = ["opportunities", "profiles"]): Promise<SitemapIndex> {
+export async function sitemapIndex(
+  kinds: (keyof SitemapIndex)[] = ["opportunities", "profiles"],
+): Promise<SitemapIndex> {
   if (!(await publicPagesOn())) return { opportunities: 0, profiles: 0 };
   const at = now();
   const row = await db
@@ -310,7 +312,10 @@ export async function profilesSitemap(n: number): Promise<SitemapEntry[] | null>
   const index = await sitemapIndex(["profiles"]);
   if (!Number.isSafeInteger(n) || n < 1 || n > index.profiles) return null;
   const step = 2 ** 32 / index.profiles;
-  const bound = (k: number) => Math.round(k * step).toString(16).padStart(8, "0");
+  const bound = (k: number) =>
+    Math.round(k * step)
+      .toString(16)
+      .padStart(8, "0");
   const at = now();
   const rows = await db
     .selectFrom("users as u")
@@ -343,8 +348,11 @@ export function sitemapIndexXml(index: SitemapIndex): string {
 }
 
 export function urlsetXml(entries: SitemapEntry[]): string {
-  const parts = [`<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n`];
-  for (const e of entries) parts.push(`<url><loc>${escapeXml(e.loc)}</loc><lastmod>${escapeXml(e.lastmod)}</lastmod></url>\n`);
+  const parts = [
+    `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n`,
+  ];
+  for (const e of entries)
+    parts.push(`<url><loc>${escapeXml(e.loc)}</loc><lastmod>${escapeXml(e.lastmod)}</lastmod></url>\n`);
   parts.push(`</urlset>\n`);
   return parts.join("");
 }

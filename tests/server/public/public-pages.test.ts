@@ -192,7 +192,10 @@ describe.each(["sqlite", "postgres"] as const)("public pages on the production s
     ]);
     expect((await get(url)).status).toBe(404);
     expect((await get(`/api/public/opportunities/${uuid}`)).status).toBe(404);
-    await exec("UPDATE opportunities SET hidden_at = NULL, held_at = ? WHERE uuid = ?", [new Date().toISOString(), uuid]);
+    await exec("UPDATE opportunities SET hidden_at = NULL, held_at = ? WHERE uuid = ?", [
+      new Date().toISOString(),
+      uuid,
+    ]);
     expect((await get(url)).status).toBe(404);
     const sitemap = (await get("/sitemap/opportunities-1.xml")).body;
     expect(sitemap).not.toContain(uuid);
