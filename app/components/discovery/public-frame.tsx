@@ -1,7 +1,9 @@
-import { Link } from "@remix-run/react";
+import { isRouteErrorResponse, Link, useRouteError } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
+import { MarketErrorBoundary } from "~/components/layout/error-boundary";
 import { LanguageSwitch } from "~/components/layout/language-switch";
+import { useRootData } from "~/lib/root-data";
 
 /** The address of the login page that comes back to `path` once signed in. */
 export const loginHref = (path: string) => `/login?redirectFrom=${encodeURIComponent(path)}`;
@@ -48,4 +50,26 @@ export function JsonLd({ data }: { data: unknown }) {
     .replace(/\u2028/g, "\\u2028")
     .replace(/\u2029/g, "\\u2029");
   return <script type="application/ld+json" dangerouslySetInnerHTML={{ __html: text }} />;
+}
+
+/**
+ * A public page that cannot be shown (not found, public pages off): signed in, the app's own
+ * error page; for a visitor, the public frame with the page's heading and a way to sign in.
+ */
+export function PublicErrorBoundary() {
+  const error = useRouteError();
+  const { t } = useTranslation();
+  const signedIn = Boolean(useRootData()?.user);
+  if (signedIn) return <MarketErrorBoundary />;
+  if (!isRouteErrorResponse(error)) console.error(error);
+  const status = isRouteErrorResponse(error) ? error.status : 500;
+  return (
+    <PublicFrame signedIn={false} here="/">
+      <section className="card narrow center stack">
+        <p className="error-code">{status}</p>
+        <h1>{status === 404 ? t("not_found.title") : t("errors.generic_title")}</h1>
+        <p className="muted">{status === 404 ? t("public.not_found_text") : t("errors.generic_text")}</p>
+      </section>
+    </PublicFrame>
+  );
 }

@@ -1,8 +1,7 @@
 import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { JsonLd, loginHref, PublicFrame } from "~/components/discovery/public-frame";
-import { MarketErrorBoundary } from "~/components/layout/error-boundary";
+import { JsonLd, loginHref, PublicErrorBoundary, PublicFrame } from "~/components/discovery/public-frame";
 import { PortfolioList } from "~/components/reputation/portfolio";
 import { RatingSummary } from "~/components/reputation/rating";
 import { Avatar } from "~/components/ui/avatar";
@@ -129,4 +128,4 @@ export default function PublicProfilePage() {
   );
 }
 
-export const ErrorBoundary = MarketErrorBoundary;
+export const ErrorBoundary = PublicErrorBoundary;

@@ -1,8 +1,7 @@
 import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { JsonLd, loginHref, PublicFrame } from "~/components/discovery/public-frame";
-import { MarketErrorBoundary } from "~/components/layout/error-boundary";
+import { JsonLd, loginHref, PublicErrorBoundary, PublicFrame } from "~/components/discovery/public-frame";
 import { Budget, formatDay, usePlace } from "~/components/marketplace/opportunity-card";
 import { RatingSummary } from "~/components/reputation/rating";
 import { Facts } from "~/components/ui/facts";
@@ -154,4 +153,4 @@ export default function PublicOpportunityPage() {
   );
 }
 
-export const ErrorBoundary = MarketErrorBoundary;
+export const ErrorBoundary = PublicErrorBoundary;
