@@ -105,10 +105,12 @@ export default function PublicOpportunityPage() {
               <span className="tag">{tm(`budget_types.${o.budget_type}`)}</span>
             </div>
             <h1 className="opp-detail-title">{o.title}</h1>
-            <p className="byline">
-              {tm("details.posted_by")} <strong>{o.merchant.name}</strong> ·{" "}
-              <RatingSummary rating={o.merchant.rating} /> · {formatDate(o.created_at, i18n.language)}
-            </p>
+            <div className="byline">
+              <span>
+                {tm("details.posted_by")} <strong>{o.merchant.name}</strong> ·{" "}
+                <RatingSummary rating={o.merchant.rating} /> · {formatDate(o.created_at, i18n.language)}
+              </span>
+            </div>
             <Facts
               items={[
                 { label: tm("details.budget"), value: <Budget item={o} /> },
