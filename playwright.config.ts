@@ -36,6 +36,15 @@ export const E2E_PAYMENTS = {
 };
 export const E2E_MERCADOPAGO_PORT = PORT + 5;
 
+/** The manual provider's server (the platform's own Pix key; the operator confirms receipts). */
+const E2E_MANUAL_PIX = {
+  PAYMENTS: "escrow",
+  PAYMENTS_PROVIDER: "manual",
+  PIX_KEY: "pagamentos@freela.dev",
+  PLATFORM_FEE_BPS: "1000",
+};
+const MANUAL_PORT = PORT + 6;
+
 export default defineConfig({
   testDir: "tests/e2e",
   fullyParallel: false,
@@ -66,16 +75,21 @@ export default defineConfig({
   // The payments story runs on a third server, with payments on (PAYMENTS=escrow) and Mercado
   // Pago as provider, answered by a local stand-in the test starts on PORT+3.
   projects: [
-    { name: "chromium", testIgnore: /payments\.spec\.ts$/, use: { ...devices["Desktop Chrome"] } },
+    { name: "chromium", testIgnore: /(payments|dispute-split)\.spec\.ts$/, use: { ...devices["Desktop Chrome"] } },
     {
       name: "chromium-postgres",
-      testIgnore: /(accessibility|payments)\.spec\.ts$/,
+      testIgnore: /(accessibility|payments|dispute-split|operator-two-factor)\.spec\.ts$/,
       use: { ...devices["Desktop Chrome"], baseURL: `http://localhost:${PORT + 1}` },
     },
     {
       name: "chromium-payments",
       testMatch: /payments\.spec\.ts$/,
       use: { ...devices["Desktop Chrome"], baseURL: `http://localhost:${PORT + 4}` },
+    },
+    {
+      name: "chromium-pix-manual",
+      testMatch: /(payments|dispute-split)\.spec\.ts$/,
+      use: { ...devices["Desktop Chrome"], baseURL: `http://localhost:${MANUAL_PORT}` },
     },
   ],
   webServer: [
@@ -123,6 +137,20 @@ export default defineConfig({
         APP_URL: `http://localhost:${PORT + 4}`,
         DATABASE_PATH: `${E2E_DIR}-payments/freela.db`,
         UPLOADS_DIR: `${E2E_DIR}-payments/uploads`,
+      },
+    },
+    {
+      command: `rm -rf ${E2E_DIR}-pix-manual && tsx scripts/migrate.ts && node --import tsx scripts/serve.ts`,
+      url: `http://localhost:${MANUAL_PORT}/healthz`,
+      reuseExistingServer: false,
+      timeout: 60_000,
+      env: {
+        ...serverEnv,
+        ...E2E_MANUAL_PIX,
+        PORT: String(MANUAL_PORT),
+        APP_URL: `http://localhost:${MANUAL_PORT}`,
+        DATABASE_PATH: `${E2E_DIR}-pix-manual/freela.db`,
+        UPLOADS_DIR: `${E2E_DIR}-pix-manual/uploads`,
       },
     },
   ],

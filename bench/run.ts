@@ -668,8 +668,8 @@ async function mainCases(server: Server, fixture: Fixture) {
     );
   }
   if (wanted("admin")) {
-    // The operator's overview: the marketplace's figures over 90 days, three statements whatever
-    // the data, by the API and as the page.
+    // The operator's overview: the marketplace's figures over 90 days (three statements whatever
+    // the data, kept a minute per process) and the live queues, by the API and as the page.
     const operator = { ...CLIENT_HEADERS, Authorization: `Bearer ${fixture.operatorToken}` };
     results.push(
       await measure("GET /api/admin/metrics?days=90", { url: `${base}/api/admin/metrics?days=90`, headers: operator }),

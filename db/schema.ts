@@ -137,6 +137,8 @@ export interface OpportunitiesTable {
   status: OpportunityStatus;
   applications_count: number;
   accepted_count: number;
+  /** When its first application came (null before any): the operator's median time to it. */
+  first_applied_at: string | null;
   /** Hidden by an operator (why); seen by its owner only. */
   hidden_at: string | null;
   hidden_reason: string | null;

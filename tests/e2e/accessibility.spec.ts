@@ -105,6 +105,11 @@ async function crawl(page: Page, start: string[]) {
   const visited: string[] = [];
   const phoneChecked = new Set<string>();
   const findings: Finding[] = [];
+  // A page may answer 200 and still break once React takes it over (an error thrown while
+  // hydrating shows the error page, which axe finds nothing wrong with): script errors and an
+  // error page other than "not found" are findings too.
+  const scriptErrors: string[] = [];
+  page.on("pageerror", (error) => scriptErrors.push(error.message));
 
   while (queue.length > 0 && visited.length < MAX_PAGES) {
     const url = queue.shift()!;
@@ -125,6 +130,10 @@ async function crawl(page: Page, start: string[]) {
     // What most people meet is the page after React took it over (the shell's menu button and
     // the toast's close button are real buttons only then).
     if (await page.locator(".shell").count()) await page.locator("button.menu-button").waitFor({ state: "attached" });
+    const errorPage = (await page.locator(".error-code").allTextContents()).find((code) => code.trim() !== "404");
+    for (const help of [...scriptErrors.splice(0), ...(errorPage ? [`error page ${errorPage.trim()}`] : [])]) {
+      findings.push({ rule: "page-error", impact: "critical", page: where, target: "document", help });
+    }
     // Each page at desktop width, and each shape of page at phone width too: the phone layout
     // hides, folds and moves things of its own, the same way for every page of one shape.
     const widths = phoneChecked.has(shapeOf(url))

@@ -1,22 +1,10 @@
-import AxeBuilder from "@axe-core/playwright";
-import type { Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
-import { toast, userPage } from "./support";
+import { noAxeFindings, OPERATOR, toast, userPage } from "./support";
 
 // A dispute as people live it, with JavaScript and without: the merchant opens one on a contract
 // in progress, the freelancer answers, the operator of the demo data decides in the console, and
 // both sides see the decision on the contract. The console's dispute pages pass axe (checked
 // with JavaScript on: axe runs in the page).
-
-const OPERATOR = { email: "operador@freela.dev", password: "freela123" };
-
-async function noAxeFindings(page: Page) {
-  const results = await new AxeBuilder({ page })
-    .options({ rules: { "label-content-name-mismatch": { enabled: true } }, resultTypes: ["violations"] })
-    .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"])
-    .analyze();
-  expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
-}
 
 function story() {
   test("dispute opened → answered → decided → both sides see the decision", async ({

@@ -1,11 +1,10 @@
 import { expect, test } from "./fixtures";
-import { toast, userPage } from "./support";
+import { OPERATOR, toast, userPage } from "./support";
 
 // A report as people live it, with JavaScript and without: the freelancer reports the
 // merchant's opportunity, the operator of the demo data hides it from the console's queue, the
 // merchant sees it hidden and why, and nobody else finds it any more.
 
-const OPERATOR = { email: "operador@freela.dev", password: "freela123" };
 const WHY = "Pede pagamento por fora da plataforma, contra as regras do Freela.";
 
 function story() {

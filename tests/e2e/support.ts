@@ -1,3 +1,4 @@
+import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type APIRequestContext, type Browser, type Page, type TestInfo } from "@playwright/test";
 
 export { PNG_1X1 } from "../support/fixtures";
@@ -152,3 +153,22 @@ export async function userPage(
 }
 
 export const toast = (page: Page, text: string | RegExp) => page.getByRole("status").filter({ hasText: text });
+
+/** The demo data's operator (npm run demo prints it). */
+export const OPERATOR = { email: "operador@freela.dev", password: "freela123" };
+
+/** No axe finding (WCAG 2.0/2.1 A and AA, best practices) on the page as it is now. */
+export async function noAxeFindings(page: Page) {
+  const results = await new AxeBuilder({ page })
+    .options({ rules: { "label-content-name-mismatch": { enabled: true } }, resultTypes: ["violations"] })
+    .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"])
+    .analyze();
+  expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
+}
+
+/** An amount as the page writes it ("R$ 1.350,00"), whatever space the locale puts after "R$". */
+export const money = (text: string) => new RegExp(text.replace(/[.$]/g, "\\$&").replace(/ /g, "\\s"));
+
+/** A Pix end-to-end id (32 characters, starting with E), different in every run and call. */
+export const endToEndId = (tag: string) =>
+  `E12345678202611240400${tag}${Date.now().toString(36).padStart(10, "0").slice(-10)}`;

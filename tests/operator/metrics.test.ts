@@ -1,9 +1,9 @@
 import { randomUUID } from "node:crypto";
 import type { KyselyPlugin } from "kysely";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { db } from "../../db";
 import { createApplication, createOpportunity, createUser } from "../../db/factories";
-import { marketplaceMetrics } from "~/services/operator/metrics.server";
+import { marketplaceMetrics, PERIOD_FIGURES_TTL_MS } from "~/services/operator/metrics.server";
 import * as metricsApi from "~/routes/api+/admin+/metrics";
 import * as overviewPage from "~/routes/admin+/_index";
 import { signedInUser } from "../support/helpers";
@@ -56,10 +56,12 @@ async function report(reporterId: string, authorId: string, targetId: string) {
 }
 
 describe("marketplace metrics", () => {
-  it("are three statements, whatever the data", async () => {
+  it("are four statements whatever the data, and one while the period's figures are kept", async () => {
     const empty = counted();
     const none = await marketplaceMetrics({}, empty.database);
-    expect(empty.statements()).toBe(3);
+    expect(empty.statements()).toBe(4);
+    await marketplaceMetrics({}, empty.database);
+    expect(empty.statements()).toBe(5);
     expect(none.funnel).toEqual({ published: 0, applied: 0, hired: 0, completed: 0 });
     expect(none.median_first_application_seconds).toBeNull();
     expect(none.series.signups).toHaveLength(30);
@@ -93,7 +95,7 @@ describe("marketplace metrics", () => {
 
     const { database, statements } = counted();
     const month = await marketplaceMetrics({ days: "30" }, database);
-    expect(statements()).toBe(3);
+    expect(statements()).toBe(4);
     // The merchant and the four freelancers who applied; not the operator, not the older account.
     expect(month.totals).toEqual({
       signups: 5,
@@ -118,6 +120,45 @@ describe("marketplace metrics", () => {
     expect(quarter.totals).toMatchObject({ signups: 6, opportunities: 4, applications: 4 });
     // 30 min, 2 h, 10 h: the median is 2 h.
     expect(quarter.median_first_application_seconds).toBe(7200);
+  });
+
+  it("keep the period's figures for a minute, and read what waits for the operator on every view", async () => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    try {
+      const { database, statements } = counted();
+      const merchant = await createUser(db, { account_type: "merchant" });
+      const first = await createOpportunity(db, { merchant_id: merchant.id, created_at: ago(2 * DAY) });
+      // Two views of a cold period at once count it once.
+      const [before] = await Promise.all([
+        marketplaceMetrics({ days: "30" }, database),
+        marketplaceMetrics({ days: "30" }, database),
+      ]);
+      expect(statements()).toBe(3 + 2);
+
+      await createOpportunity(db, { merchant_id: merchant.id, created_at: ago(DAY), held_at: ago(DAY) });
+      await apply(first, later(first.created_at, HOUR));
+      vi.setSystemTime(Date.now() + PERIOD_FIGURES_TTL_MS - 1000);
+      const kept = await marketplaceMetrics({ days: "30" }, database);
+      expect(kept.funnel).toEqual(before.funnel);
+      expect(kept.totals).toEqual(before.totals);
+      // The queue is live: the held opportunity waits now.
+      expect(kept.waiting.premoderation).toBe(before.waiting.premoderation + 1);
+      // Another period is counted on its own.
+      const quarter = await marketplaceMetrics({ days: "90" }, database);
+      expect(quarter.totals.applications).toBeGreaterThan(before.totals.applications);
+
+      // A minute later the next view still answers at once, with the kept figures, while they
+      // are counted again; the view after that has the new ones.
+      vi.setSystemTime(Date.now() + 2000);
+      const applications = before.totals.applications;
+      expect((await marketplaceMetrics({ days: "30" }, database)).totals.applications).toBe(applications);
+      await vi.waitFor(async () =>
+        expect((await marketplaceMetrics({ days: "30" }, database)).totals.applications).toBe(applications + 1),
+      );
+      expect((await marketplaceMetrics({ days: "30" }, database)).funnel.applied).toBe(before.funnel.applied + 1);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("refuse any period but 30 or 90 days", async () => {

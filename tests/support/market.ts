@@ -58,6 +58,8 @@ export async function brokenInvariants() {
   const broken = await sql<{ problem: string; id: string }>`
       SELECT 'applications_count' AS problem, o.uuid AS id FROM opportunities o
         WHERE o.applications_count != (SELECT count(*) FROM applications a WHERE a.opportunity_id = o.id)
+      UNION ALL SELECT 'first_applied_at', o.uuid FROM opportunities o
+        WHERE coalesce(o.first_applied_at, '-') != coalesce((SELECT min(a.created_at) FROM applications a WHERE a.opportunity_id = o.id), '-')
       UNION ALL SELECT 'accepted_count', o.uuid FROM opportunities o
         WHERE o.accepted_count != (SELECT count(*) FROM applications a WHERE a.opportunity_id = o.id AND a.status = 'accepted')
       UNION ALL SELECT 'filled', o.uuid FROM opportunities o

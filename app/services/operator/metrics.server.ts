@@ -1,4 +1,5 @@
 import { sql, type Kysely } from "kysely";
+import { LRUCache } from "lru-cache";
 import { METRIC_SERIES, metricsQuerySchema, type MetricSeries } from "~/lib/admin-schemas";
 import { db } from "../../../db";
 import { saoPauloDay, secondsBetween } from "../../../db/dialect";
@@ -37,15 +38,76 @@ export type MetricsJson = {
 /** Published: neither waiting in pre-moderation nor hidden by an operator. */
 const published = sql`o.held_at IS NULL AND o.hidden_at IS NULL`;
 
+type PeriodFigures = Omit<MetricsJson, "waiting">;
+
+/** How long a process serves the period's figures before counting them again. */
+export const PERIOD_FIGURES_TTL_MS = 60_000;
+
 /**
- * The figures of the last 30 or 90 days. Three statements whatever the data: the daily counts
- * of every series, the funnel with the rates and the queues, and the median time to a first
- * application.
+ * The period's figures, per database and per period (30 or 90 days from a given São Paulo day),
+ * kept for a minute in each process: counting 90 days of a large marketplace takes seconds, and
+ * an overview open in several tabs, or a console polled by scripts, would count them again for
+ * every view. Concurrent views of a cold period share one count (`fetch`), and once a minute has
+ * passed the next view gets the kept figures while they are counted again. What waits for the
+ * operator is never kept: it is read live on every view.
+ */
+const kept = new WeakMap<Kysely<Database>, LRUCache<string, PeriodFigures>>();
+
+function keptFor(database: Kysely<Database>) {
+  let cache = kept.get(database);
+  if (!cache) {
+    cache = new LRUCache<string, PeriodFigures>({
+      max: 8,
+      ttl: PERIOD_FIGURES_TTL_MS,
+      allowStale: true,
+      // Date.now, so a test can move the clock with fake timers.
+      perf: { now: () => Date.now() },
+      fetchMethod: (key) => {
+        const [days, since] = key.split("|");
+        return periodFigures(database, Number(days), since);
+      },
+    });
+    kept.set(database, cache);
+  }
+  return cache;
+}
+
+/**
+ * The figures of the last 30 or 90 days, and what waits for the operator now. One statement for
+ * the queues on every view, and three more whenever the period's figures are counted (see
+ * `keptFor`): the daily counts of every series, the funnel with the rates, and the median time to
+ * a first application.
  */
 export async function marketplaceMetrics(query: unknown, database: Kysely<Database> = db): Promise<MetricsJson> {
   const { days: period } = parseInput(metricsQuerySchema, query);
   const days = Number(period);
-  const { dates, since } = seriesDays(days);
+  const { since } = seriesDays(days);
+  const [figures, waiting] = await Promise.all([
+    keptFor(database).fetch(`${days}|${since}`) as Promise<PeriodFigures>,
+    waitingNow(database),
+  ]);
+  return { ...figures, waiting };
+}
+
+/** Reports (one per reported target), open disputes and opportunities held for pre-moderation. */
+async function waitingNow(database: Kysely<Database>): Promise<MetricsJson["waiting"]> {
+  const { rows } = await sql<Record<string, number | string>>`SELECT
+      (SELECT count(*) FROM (SELECT DISTINCT target_type, target_id FROM reports WHERE status = 'open') t) AS reports,
+      (SELECT count(*) FROM disputes WHERE status = 'open') AS disputes,
+      (SELECT count(*) FROM opportunities WHERE held_at IS NOT NULL AND hidden_at IS NULL) AS premoderation`.execute(
+    database,
+  );
+  return {
+    reports: Number(rows[0].reports),
+    disputes: Number(rows[0].disputes),
+    premoderation: Number(rows[0].premoderation),
+  };
+}
+
+async function periodFigures(database: Kysely<Database>, days: number, since: string): Promise<PeriodFigures> {
+  // The period's São Paulo days, from the first one (`since` is its midnight in UTC).
+  const first = Date.parse(`${since.slice(0, 10)}T00:00:00Z`);
+  const dates = Array.from({ length: days }, (_, i) => new Date(first + i * 86_400_000).toISOString().slice(0, 10));
   const day = (column: string) => saoPauloDay(column);
   const [daily, summary, median] = await Promise.all([
     sql<{ kind: MetricSeries; day: string; n: number | string; value: number | string | null }>`
@@ -69,10 +131,7 @@ export async function marketplaceMetrics(query: unknown, database: Kysely<Databa
         (SELECT count(*) FROM disputes WHERE created_at >= ${since}) AS disputes,
         (SELECT count(*) FROM contracts WHERE created_at >= ${since}) AS hires,
         (SELECT count(*) FROM reports WHERE created_at >= ${since}) AS reports,
-        (SELECT count(*) FROM users WHERE account_type IN ('merchant', 'freelancer')) AS accounts,
-        (SELECT count(*) FROM (SELECT DISTINCT target_type, target_id FROM reports WHERE status = 'open') t) AS open_reports,
-        (SELECT count(*) FROM disputes WHERE status = 'open') AS open_disputes,
-        (SELECT count(*) FROM opportunities WHERE held_at IS NOT NULL AND hidden_at IS NULL) AS held
+        (SELECT count(*) FROM users WHERE account_type IN ('merchant', 'freelancer')) AS accounts
       FROM (SELECT count(*) AS published,
           count(*) FILTER (WHERE o.applications_count > 0) AS applied,
           count(*) FILTER (WHERE o.accepted_count > 0) AS hired,
@@ -80,17 +139,14 @@ export async function marketplaceMetrics(query: unknown, database: Kysely<Databa
             SELECT 1 FROM contracts c WHERE c.opportunity_id = o.id AND c.status = 'completed')) AS completed
         FROM opportunities o WHERE o.created_at >= ${since} AND ${published}) funnel`.execute(database),
     // The lower median: the middle value of an odd count, the smaller of the two middle ones of
-    // an even count.
+    // an even count. The opportunity keeps the time of its first application (first_applied_at).
     sql<{ s: number | string }>`WITH firsts AS (
-        SELECT ${secondsBetween(
-          sql`o.created_at`,
-          sql`(SELECT min(a.created_at) FROM applications a WHERE a.opportunity_id = o.id)`,
-        )} AS s
+        SELECT ${secondsBetween(sql`o.created_at`, sql`o.first_applied_at`)} AS s
         FROM opportunities o
-        WHERE o.created_at >= ${since} AND ${published} AND o.applications_count > 0
+        WHERE o.created_at >= ${since} AND ${published} AND o.first_applied_at IS NOT NULL
       )
-      SELECT s FROM firsts WHERE s IS NOT NULL ORDER BY s
-      LIMIT 1 OFFSET (SELECT (count(*) - 1) / 2 FROM firsts WHERE s IS NOT NULL)`.execute(database),
+      SELECT s FROM firsts ORDER BY s
+      LIMIT 1 OFFSET (SELECT (count(*) - 1) / 2 FROM firsts)`.execute(database),
   ]);
 
   const series = Object.fromEntries(
@@ -120,6 +176,5 @@ export async function marketplaceMetrics(query: unknown, database: Kysely<Databa
     funnel: { published: n("published"), applied: n("applied"), hired: n("hired"), completed: n("completed") },
     median_first_application_seconds: middle ? Math.max(0, Math.round(Number(middle.s))) : null,
     rates: { disputes: n("disputes"), hires: n("hires"), reports: n("reports"), accounts: n("accounts") },
-    waiting: { reports: n("open_reports"), disputes: n("open_disputes"), premoderation: n("held") },
   };
 }
