@@ -166,9 +166,16 @@ for (const lng of ["pt-BR", "en"] as const) {
       expect(res.status()).toBe(302);
     }
     const lines: string[] = [];
+    // A page that breaks while hydrating is a finding too (the document's own 404/410 is not).
+    page.on("pageerror", (error) => lines.push(`${page.url()} script error: ${error.message}`));
+    page.on("console", (message) => {
+      if (message.type() === "error" && !message.text().startsWith("Failed to load resource"))
+        lines.push(`${page.url()} console error: ${message.text()}`);
+    });
     const visit = async (path: string, status: number) => {
       const res = await page.goto(path);
       expect(res!.status(), path).toBe(status);
+      await page.waitForLoadState("networkidle");
       lines.push(...(await axeFindings(page, path)));
     };
     await visit(`/vagas/${uuid}`, 200);
