@@ -11,6 +11,8 @@
 //   npm run bench -- --only list,search  some cases only
 //   npm run bench -- --only parts        /healthz while bodies of ~400 000 tiny parts arrive
 //   npm run bench -- --only admin        the operator's metrics (API and page /admin, 90 days)
+//   npm run bench -- --only public       a visitor's public opportunity page (CPU per request) and
+//                                        the first sitemap page of opportunities
 //   npm run bench -- --only bare         the JSON list on a bare node:http + better-sqlite3 server
 //                                        (bench/bare-server.ts) against the app with one server
 //                                        process, and the CPU per request of one process
@@ -606,6 +608,37 @@ async function mainCases(server: Server, fixture: Fixture) {
       }),
     );
   }
+  if (wanted("public")) {
+    // A visitor's public opportunity page (no session, the canonical address: no redirect), and
+    // the first sitemap page of opportunities (up to 50 000 addresses).
+    const paths: string[] = [];
+    for (const uuid of detailPaths.slice(0, 300)) {
+      const res = await fetch(`${base}/api/public/opportunities/${uuid}`, { headers: CLIENT_HEADERS });
+      if (res.ok) paths.push(((await res.json()) as { data: { path: string } }).data.path);
+    }
+    results.push(
+      await measure(`page /vagas/:slug (visitor, ${paths.length} pages)`, {
+        url: `${base}/vagas`,
+        requests: rotating(paths, { ...CLIENT_HEADERS, Accept: "text/html" }),
+        connections: 10,
+      }),
+    );
+    // A sitemap page is megabytes: timed one request at a time (median of 7), not under load.
+    const times: number[] = [];
+    let urls = 0;
+    let bytes = 0;
+    for (let i = 0; i < 7; i++) {
+      const t0 = performance.now();
+      const xml = await (await fetch(`${base}/sitemap/opportunities-1.xml`, { headers: CLIENT_HEADERS })).text();
+      times.push(performance.now() - t0);
+      urls = (xml.match(/<url>/g) ?? []).length;
+      bytes = Buffer.byteLength(xml);
+    }
+    times.sort((a, b) => a - b);
+    log(
+      `GET /sitemap/opportunities-1.xml: ${urls} URLs, ${(bytes / 1e6).toFixed(1)} MB, median ${times[3]!.toFixed(0)} ms (min ${times[0]!.toFixed(0)}, max ${times[6]!.toFixed(0)}), load ${load()}`,
+    );
+  }
   if (wanted("apply")) {
     // Every request is a new application: the i-th goes to the i-th opportunity of a shuffled
     // sample, by one of the writers in turn (a writer never applies twice to one opportunity).
@@ -1065,6 +1098,7 @@ const MAIN_CASES = [
   "mine",
   "page",
   "page-detail",
+  "public",
   "apply",
   "admin",
   "parts",

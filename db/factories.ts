@@ -72,6 +72,7 @@ export async function createUser(db: Kysely<Database>, overrides: UserOverrides 
     email_verified_at: now,
     // The current terms accepted, as at registration (null: an account from before 038_terms).
     terms_version: termsVersion(),
+    public_profile: 1,
     created_at: now,
     updated_at: now,
     ...rest,
@@ -84,12 +85,14 @@ export async function createUser(db: Kysely<Database>, overrides: UserOverrides 
   };
   user.email = user.email.toLowerCase();
   // Columns added by later migrations are left out while null (a confirmation while null, stored
-  // bytes while 0), so the factory also serves schemas before they existed (the migration tests go
+  // bytes while 0, a public profile while on: the columns' defaults), so the factory also serves schemas before they existed (the migration tests go
   // back to earlier versions).
   const row = Object.fromEntries(
     Object.entries(user).filter(
       ([key, value]) =>
-        !(LATER_USER_COLUMNS.has(key) && value === null) && !(key === "storage_bytes" && Number(value) === 0),
+        !(LATER_USER_COLUMNS.has(key) && value === null) &&
+        !(key === "storage_bytes" && Number(value) === 0) &&
+        !(key === "public_profile" && value === 1),
     ),
   ) as UserRow;
   await db.insertInto("users").values(row).execute();

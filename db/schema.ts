@@ -42,6 +42,8 @@ export interface UsersTable {
   email_verified_at: string | null;
   /** The version of the terms and privacy policy accepted last (038_terms); null: none yet. */
   terms_version: string | null;
+  /** 1: the freelancer's profile is on the public page and the sitemap; 0: hidden by its owner (033). */
+  public_profile: Generated<number>;
   created_at: string;
   updated_at: string;
 }

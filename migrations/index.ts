@@ -28,6 +28,7 @@ import * as m028 from "./028_verified_email";
 import * as m029 from "./029_session_devices";
 import * as m030 from "./030_two_factor";
 import * as m031 from "./031_passkeys";
+import * as m033 from "./033_public_pages";
 import * as m038 from "./038_terms";
 
 /** A migration, with its PostgreSQL version where the SQL differs. */
@@ -64,6 +65,7 @@ const steps: Record<string, Step> = {
   "029_session_devices": m029,
   "030_two_factor": m030,
   "031_passkeys": m031,
+  "033_public_pages": m033,
   "038_terms": m038,
 };
 

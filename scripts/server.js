@@ -34,6 +34,8 @@ app.use(
 );
 app.use("/locales", express.static("public/locales", { maxAge: "1h", fallthrough: false }));
 app.get("/favicon.svg", express.static("public", { maxAge: "1h" }));
+// The preview image of public pages without a photo (Open Graph, Twitter card).
+app.get("/og-image.png", express.static("public", { maxAge: "1h" }));
 // A request answered before its body was read (a 401 or 415 refuses without reading, say): the
 // rest of the body is still on the connection, ahead of the client's next request. It is read
 // and dropped once the answer is out, so the connection stays usable; past UNREAD_BODY_LIMIT the

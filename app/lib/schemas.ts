@@ -200,6 +200,8 @@ export const profileSchema = z.object({
     text("city_length", LIMITS.city.min, LIMITS.city.max).nullable().optional(),
   ),
   remote: flagField("remote_invalid").optional(),
+  /** Freelancers: the profile on the public page and the sitemap (true) or not. */
+  public_profile: flagField("public_profile_invalid").optional(),
 });
 
 export const MAX_PORTFOLIO_ITEMS = 20;

@@ -303,6 +303,8 @@ export function profileInput(form: FormData) {
   if (skills.length > 1) input.skills = skills;
   const remote = form.getAll("remote").filter((v): v is string => typeof v === "string");
   if (remote.length > 0) input.remote = remote[remote.length - 1];
+  const shown = form.getAll("public_profile").filter((v): v is string => typeof v === "string");
+  if (shown.length > 0) input.public_profile = shown[shown.length - 1];
   const photo = form.get("photo");
   return { input, photo: photo instanceof Blob ? photo : null };
 }

@@ -599,7 +599,7 @@ describe("pre-moderation", () => {
     const operator = await signedInOperator();
     const saved = await post(settingsApi, "/api/admin/settings", operator.token, { premoderation_days: 3 });
     expect(saved.status).toBe(200);
-    expect(saved.body.data).toEqual({ premoderation_days: 3 });
+    expect(saved.body.data).toEqual({ premoderation_days: 3, public_pages: 1 });
     expect((await auditRows()).at(-1)).toMatchObject({ action: "setting.update", target_id: "premoderation_days" });
     const young = await signedInUser({ account_type: "merchant" });
     const old = await signedInUser({

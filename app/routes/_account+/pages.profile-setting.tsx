@@ -91,6 +91,10 @@ export default function ProfileSettingsPage() {
   if (!user) return null;
   const field = fieldsOf(data);
   const remote = data?.values?.remote !== undefined ? ["1", "on", "true"].includes(data.values.remote) : user.remote;
+  const shown =
+    data?.values?.public_profile !== undefined
+      ? ["1", "on", "true"].includes(data.values.public_profile)
+      : user.public_profile;
   return (
     <div className="page">
       <section className="card form-card">
@@ -157,6 +161,24 @@ export default function ProfileSettingsPage() {
               </label>
             </div>
           </div>
+          {user.account_type === "freelancer" ? (
+            <div className="field field-check">
+              <input type="hidden" name="public_profile" value="0" />
+              <label>
+                <input
+                  type="checkbox"
+                  name="public_profile"
+                  value="1"
+                  defaultChecked={shown}
+                  aria-describedby="public-profile-hint"
+                />{" "}
+                {t("fields.public_profile")}
+              </label>
+              <p className="field-hint" id="public-profile-hint">
+                {t("fields.public_profile_hint")}
+              </p>
+            </div>
+          ) : null}
           <FormActions busy={busy} label={t("actions.save")} busyLabel={t("actions.saving")}>
             <Link to="/profile" className="btn btn-ghost">
               {t("actions.cancel")}

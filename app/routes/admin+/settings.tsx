@@ -23,7 +23,10 @@ export async function action({ request }: ActionFunctionArgs) {
   let values: Record<string, string> = {};
   try {
     values = formValues(await readForm(request));
-    await updateSettings(operator, { premoderation_days: values.premoderation_days });
+    await updateSettings(operator, {
+      premoderation_days: values.premoderation_days,
+      public_pages: values.public_pages ?? "0",
+    });
     return redirectWithAdminToast(request, "/admin/settings", "settings.saved");
   } catch (error) {
     return formError(request, error, values);
@@ -52,6 +55,21 @@ export default function SettingsPage() {
             defaultValue={data?.values?.premoderation_days ?? String(settings.premoderation_days)}
             error={data?.errors?.premoderation_days}
           />
+          <div className="field field-check">
+            <label>
+              <input
+                type="checkbox"
+                name="public_pages"
+                value="1"
+                defaultChecked={data?.values ? data.values.public_pages === "1" : settings.public_pages === 1}
+                aria-describedby="public-pages-hint"
+              />{" "}
+              {t("settings.public_pages")}
+            </label>
+            <p className="field-hint" id="public-pages-hint">
+              {t("settings.public_pages_hint")}
+            </p>
+          </div>
           <div className="form-actions">
             <button type="submit" className="btn btn-primary" disabled={busy}>
               {t("settings.save")}

@@ -25,6 +25,8 @@ export function toUserJson(user: UserRow) {
     photo_url: photoUrl(user.photo_path),
     city: user.city,
     remote: user.remote === 1,
+    /** Freelancers: the profile has a public page for visitors (off: hidden by its owner). */
+    public_profile: user.public_profile !== 0,
     /** When the e-mail was confirmed; null: not yet (writes to others wait for it, EMAIL_VERIFICATION). */
     email_verified_at: user.email_verified_at,
     /** The version of the terms and privacy policy accepted last (GET /api/terms has the current one). */

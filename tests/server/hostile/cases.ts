@@ -1470,6 +1470,49 @@ export function securityCases(w: World, p: Pool): Case[] {
   return cases;
 }
 
+/**
+ * The public pages and their JSON twins, read without a session: ids that are none (404, never a
+ * 5xx), sitemap files that do not exist, the wrong methods; and the two switches' odd values (the
+ * owner's public_profile, the operator's public_pages) refused with their field.
+ */
+export function publicCases(w: World, p: Pool): Case[] {
+  const cases: Case[] = [];
+  for (const id of BAD_IDS) {
+    const path = idPath(id);
+    const climbs = id.startsWith("%2e%2e") || id.startsWith("..");
+    for (const [api, message] of [
+      ["/api/public/opportunities", "not_found"],
+      ["/api/public/profiles", "profile_not_found"],
+    ] as const) {
+      cases.push({ name: `public API id ${id.slice(0, 30)}`, method: "GET", path: `${api}/${path}`, auth: null, expect: id.startsWith("%2e%2e") ? [404, 301] : [404], api: true, message });
+    }
+    for (const page of ["/vagas", "/perfil"]) {
+      for (const segment of [path, `um-nome-${path}`]) {
+        cases.push({ name: `public page id ${id.slice(0, 30)}`, method: "GET", path: `${page}/${segment}`, auth: null, expect: climbs ? [404, 301] : [404], api: false });
+      }
+    }
+  }
+  for (const file of ["opportunities-0.xml", "opportunities-99999.xml", "profiles-1000000.xml", "x.xml", "opportunities-1.json", "%00", "opportunities-1.xml%00", "x".repeat(5000), "profiles--1.xml", "opportunities-01.xml"]) {
+    cases.push({ name: `sitemap file ${file.slice(0, 30)}`, method: "GET", path: `/sitemap/${file}`, auth: null, expect: [404], api: false });
+  }
+  for (const query of ["?page=-1", "?x=%00", `?q=${"x".repeat(5000)}`]) {
+    cases.push({ name: `sitemap query ${query.slice(0, 20)}`, method: "GET", path: `/sitemap.xml${query}`, auth: null, expect: [200], api: false });
+    cases.push({ name: `sitemap page query ${query.slice(0, 20)}`, method: "GET", path: `/sitemap/opportunities-1.xml${query}`, auth: null, expect: [200], api: false });
+  }
+  for (const method of ["POST", "PATCH", "DELETE"]) {
+    cases.push({ name: "public API wrong method", method, path: `/api/public/profiles/${w.juliaId}`, auth: null, expect: [405], api: true, message: "method_not_allowed" });
+    cases.push({ name: "public API wrong method", method, path: `/api/public/opportunities/${w.seeded.open}`, auth: w.julia, expect: [405], api: true, message: "method_not_allowed" });
+  }
+  for (const value of ["talvez", "2", "-1", "' OR 1=1 --", "x".repeat(5000), "١"]) {
+    const f = p.actor("freelancer");
+    cases.push({ name: `public_profile ${value.slice(0, 20)}`, method: "POST", path: "/api/profile", auth: f.token, body: { form: [["public_profile", value]] }, expect: [422], api: true, field: "public_profile" });
+  }
+  for (const value of ["sim", 2, -1, null, [1], { on: true }, "x".repeat(5000)]) {
+    cases.push({ name: `public_pages ${JSON.stringify(value).slice(0, 20)}`, method: "POST", path: "/api/admin/settings", auth: w.operator, body: { json: { public_pages: value } }, expect: [422], api: true, field: "public_pages" });
+  }
+  return cases;
+}
+
 export function refusedCases(w: World, p: Pool): Record<string, Case[]> {
   return {
     "API fields and bodies": apiBodyCases(w, p),
@@ -1484,5 +1527,6 @@ export function refusedCases(w: World, p: Pool): Record<string, Case[]> {
     "messages and their files": messageCases(w, p),
     "redirects, controls, many parts, quota": securityCases(w, p),
     "the console with an operator's session": operatorCases(w),
+    "public pages, sitemap and their switches": publicCases(w, p),
   };
 }

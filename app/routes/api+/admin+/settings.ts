@@ -3,7 +3,7 @@ import { apiRoute } from "~/web/api-route.server";
 
 export const { loader, action } = apiRoute({
   GET: { auth: "operator", handle: async () => ({ data: await getSettings() }) },
-  /** `{ premoderation_days }` (0 turns pre-moderation off); the settings not sent stay. */
+  /** `{ premoderation_days, public_pages }` (0 turns each off); the settings not sent stay. */
   POST: {
     auth: "operator",
     body: "json",

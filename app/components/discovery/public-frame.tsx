@@ -1,0 +1,75 @@
+import { isRouteErrorResponse, Link, useRouteError } from "@remix-run/react";
+import type { ReactNode } from "react";
+import { useTranslation } from "react-i18next";
+import { MarketErrorBoundary } from "~/components/layout/error-boundary";
+import { LanguageSwitch } from "~/components/layout/language-switch";
+import { useRootData } from "~/lib/root-data";
+
+/** The address of the login page that comes back to `path` once signed in. */
+export const loginHref = (path: string) => `/login?redirectFrom=${encodeURIComponent(path)}`;
+
+/**
+ * The frame of a public page: for a visitor, a top bar of its own (the brand, the language, sign
+ * in and sign up) and the page's main landmark; signed in, the app's frame has both already.
+ */
+export function PublicFrame({ signedIn, here, children }: { signedIn: boolean; here: string; children: ReactNode }) {
+  const { t } = useTranslation();
+  if (signedIn) return <div className="page public-page">{children}</div>;
+  return (
+    <>
+      <header className="public-bar">
+        <span className="public-brand">
+          <span className="logo-mark" aria-hidden="true">
+            F
+          </span>{" "}
+          Freela
+        </span>
+        <nav className="public-bar-links" aria-label={t("public.account_nav")}>
+          <LanguageSwitch />
+          <Link to={loginHref(here)} className="btn btn-ghost btn-sm">
+            {t("public.login")}
+          </Link>
+          <Link to="/register" className="btn btn-secondary btn-sm">
+            {t("public.register")}
+          </Link>
+        </nav>
+      </header>
+      <main id="main" className="page public-page">
+        {children}
+      </main>
+    </>
+  );
+}
+
+/** JSON-LD in a data block; `<`, `>` and `&` are escaped so no text in it can close the script. */
+export function JsonLd({ data }: { data: unknown }) {
+  const text = JSON.stringify(data)
+    .replace(/</g, "\\u003c")
+    .replace(/>/g, "\\u003e")
+    .replace(/&/g, "\\u0026")
+    .replace(/\u2028/g, "\\u2028")
+    .replace(/\u2029/g, "\\u2029");
+  return <script type="application/ld+json" dangerouslySetInnerHTML={{ __html: text }} />;
+}
+
+/**
+ * A public page that cannot be shown (not found, public pages off): signed in, the app's own
+ * error page; for a visitor, the public frame with the page's heading and a way to sign in.
+ */
+export function PublicErrorBoundary() {
+  const error = useRouteError();
+  const { t } = useTranslation();
+  const signedIn = Boolean(useRootData()?.user);
+  if (signedIn) return <MarketErrorBoundary />;
+  if (!isRouteErrorResponse(error)) console.error(error);
+  const status = isRouteErrorResponse(error) ? error.status : 500;
+  return (
+    <PublicFrame signedIn={false} here="/">
+      <section className="card narrow center stack">
+        <p className="error-code">{status}</p>
+        <h1>{status === 404 ? t("not_found.title") : t("errors.generic_title")}</h1>
+        <p className="muted">{status === 404 ? t("public.not_found_text") : t("errors.generic_text")}</p>
+      </section>
+    </PublicFrame>
+  );
+}

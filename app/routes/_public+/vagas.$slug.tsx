@@ -1,0 +1,158 @@
+import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Link, useLoaderData } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { JsonLd, loginHref, PublicErrorBoundary, PublicFrame } from "~/components/discovery/public-frame";
+import { Budget, formatDay, usePlace } from "~/components/marketplace/opportunity-card";
+import { RatingSummary } from "~/components/reputation/rating";
+import { Facts } from "~/components/ui/facts";
+import { Tags } from "~/components/ui/tags";
+import { formatDate } from "~/lib/format";
+import { errorTitle } from "~/lib/market-meta";
+import { formatRange } from "~/lib/money";
+import { excerpt, seoMeta, type Seo } from "~/lib/public-meta";
+import { getPublicOpportunity } from "~/services/discovery/public.server";
+import { fixedT } from "~/services/platform/i18n.server";
+import { orRefusal } from "~/web/errors.server";
+import { i18nServer } from "~/web/i18n.server";
+import {
+  absolute,
+  canonicalRedirect,
+  jobPosting,
+  publicCacheHeaders,
+  publicHeaders,
+  publicId,
+  publicViewer,
+} from "~/web/public-page.server";
+
+// An opportunity's public page (docs/product.md, "Páginas públicas"): readable without signing
+// in, only its public fields; a closed one answers 410 with a page saying so.
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const id = publicId(params.slug);
+  const [found, viewer, lng] = await Promise.all([
+    orRefusal(getPublicOpportunity(id)),
+    publicViewer(request),
+    i18nServer.getLocale(request),
+  ]);
+  const headers = publicCacheHeaders(viewer);
+  if (found.closed) {
+    canonicalRedirect(request, found.closed.path);
+    return json(
+      { closed: found.closed, opportunity: null, seo: null, ld: null, viewer: null },
+      { status: 410, headers },
+    );
+  }
+  const o = found.open;
+  canonicalRedirect(request, o.path);
+  const t = fixedT(lng, "common");
+  const budget = `${formatRange(o.budget_min_cents, o.budget_max_cents, lng)}${o.budget_type === "hourly" ? t("public.per_hour") : ""}`;
+  const seo: Seo = {
+    title: o.title,
+    description: `${budget} · ${o.city ?? t("public.remote")} — ${excerpt(o.description, 120)}`,
+    canonical: o.url,
+    image: absolute(null),
+    locale: lng === "en" ? "en_US" : "pt_BR",
+    type: "website",
+    card: "summary_large_image",
+  };
+  return json(
+    { closed: null, opportunity: o, seo, ld: jobPosting(o), viewer: viewer ? viewer.account_type : null },
+    { headers },
+  );
+}
+
+export const headers = publicHeaders;
+
+export const meta: MetaFunction<typeof loader> = (args) => {
+  if (args.error) return errorTitle(args);
+  const data = args.data;
+  if (data?.seo) return seoMeta(data.seo);
+  return [{ title: `${data?.closed?.title ?? "Freela"} | Freela` }, { name: "robots", content: "noindex" }];
+};
+
+function ClosedPage({ title, signedIn, here }: { title: string; signedIn: boolean; here: string }) {
+  const { t } = useTranslation();
+  return (
+    <PublicFrame signedIn={signedIn} here={here}>
+      <section className="card narrow center stack">
+        <p className="error-code">410</p>
+        <h1>{title}</h1>
+        <p className="muted">{t("public.closed_text")}</p>
+        <div className="button-row">
+          <Link to={signedIn ? "/opportunities" : loginHref("/opportunities")} className="btn btn-primary">
+            {t("public.see_open")}
+          </Link>
+        </div>
+      </section>
+    </PublicFrame>
+  );
+}
+
+export default function PublicOpportunityPage() {
+  const { closed, opportunity: o, ld, viewer } = useLoaderData<typeof loader>();
+  const { t } = useTranslation();
+  const { t: tm, i18n } = useTranslation("market");
+  const place = usePlace(o ?? { location_type: "remote", city: null });
+  if (closed || !o) return <ClosedPage title={closed!.title} signedIn={viewer !== null} here={closed!.path} />;
+  return (
+    <PublicFrame signedIn={viewer !== null} here={o.path}>
+      <JsonLd data={ld} />
+      <div className="detail-layout">
+        <div className="detail-main">
+          <article className="card opp-detail">
+            <div className="opp-card-tags">
+              <span className="tag tag-category">{tm(`categories.${o.category}`)}</span>
+              <span className="tag">{tm(`budget_types.${o.budget_type}`)}</span>
+            </div>
+            <h1 className="opp-detail-title">{o.title}</h1>
+            <div className="byline">
+              <span>
+                {tm("details.posted_by")} <strong>{o.merchant.name}</strong> ·{" "}
+                <RatingSummary rating={o.merchant.rating} /> · {formatDate(o.created_at, i18n.language)}
+              </span>
+            </div>
+            <Facts
+              items={[
+                { label: tm("details.budget"), value: <Budget item={o} /> },
+                { label: tm("details.location"), value: place },
+                {
+                  label: tm("details.deadline"),
+                  value: o.deadline ? formatDay(o.deadline, i18n.language) : tm("list.no_deadline"),
+                },
+                { label: tm("details.vacancies"), value: o.vacancies },
+              ]}
+            />
+            <h2>{tm("details.description")}</h2>
+            <p className="prose">{o.description}</p>
+            <h2>{tm("details.skills")}</h2>
+            <Tags items={o.skills} empty={<p className="muted">{tm("details.no_skills")}</p>} />
+          </article>
+        </div>
+        <aside className="detail-aside">
+          <section className="card side-card stack" aria-labelledby="public-cta">
+            <h2 id="public-cta">{t("public.apply_heading")}</h2>
+            {viewer === null ? (
+              <>
+                <p className="muted">{t("public.apply_intro")}</p>
+                <Link to={loginHref(o.path)} className="btn btn-primary btn-block">
+                  {t("public.login_to_apply")}
+                </Link>
+                <Link to="/register" className="btn btn-ghost btn-block">
+                  {t("public.register")}
+                </Link>
+              </>
+            ) : viewer === "freelancer" ? (
+              <Link to={`/opportunities/${o.uuid}#apply`} className="btn btn-primary btn-block">
+                {t("public.open_to_apply")}
+              </Link>
+            ) : (
+              <p className="muted">{t("public.merchant_note")}</p>
+            )}
+          </section>
+        </aside>
+      </div>
+    </PublicFrame>
+  );
+}
+
+export const ErrorBoundary = PublicErrorBoundary;

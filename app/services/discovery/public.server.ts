@@ -1,0 +1,411 @@
+import { sql } from "kysely";
+import { config } from "~/config.server";
+import { db } from "../../../db";
+import type { OpportunityRow } from "../../../db/schema";
+import { displayNameOf, parseTags, photoUrl } from "../accounts/users.server";
+import { getSettings } from "../operator/settings.server";
+import { AppError } from "../platform/errors.server";
+import { now, UUID } from "../platform/records.server";
+import { listPortfolio, type PortfolioItemJson } from "../reputation/portfolio.server";
+import { ratingOf, type Rating } from "../reputation/reviews.server";
+
+// Public pages (docs/product.md, "Páginas públicas"): what a visitor who is not signed in may read
+// of an open opportunity and of a freelancer's profile, their addresses, and the sitemap. Only
+// what is listed in the types below ever leaves here: no applicant, no e-mail, no contact of the
+// merchant, the city and never an address. Hidden or held opportunities, hidden profiles (by an
+// operator or by their owner) and suspended or banned accounts are never shown (404).
+
+/** URLs per sitemap page (the protocol's maximum). */
+export const SITEMAP_PAGE_SIZE = 50_000;
+/** Profiles aimed at per sitemap page: half the maximum, so a page of random ids never overflows. */
+const PROFILES_PER_PAGE = SITEMAP_PAGE_SIZE / 2;
+
+// ---------------------------------------------------------------------------------------------
+// Addresses
+
+/** Each letter outside ASCII as ASCII letters and digits ("ã" → "a", "ß" → "ss", "日" → ""), worked out once. */
+const folded = new Map<string, string>();
+function fold(ch: string) {
+  let ascii = folded.get(ch);
+  if (ascii === undefined) {
+    ascii = ch
+      .normalize("NFKD")
+      .replace(/\p{M}/gu, "")
+      .toLowerCase()
+      .replace(/[^a-z0-9]/g, "");
+    if (folded.size < 10_000) folded.set(ch, ascii);
+  }
+  return ascii;
+}
+
+/**
+ * The readable part of a public address: lower-case ASCII words joined by "-", at most about 80
+ * characters. One pass over the text (a sitemap page makes 50 000 of them).
+ */
+export function slugify(text: string, fallback: string): string {
+  const lower = text.toLowerCase();
+  let slug = "";
+  let gap = false;
+  for (let i = 0; i < lower.length && slug.length < 80; i++) {
+    const c = lower.charCodeAt(i);
+    const piece =
+      (c >= 97 && c <= 122) || (c >= 48 && c <= 57)
+        ? lower[i]!
+        : c < 128
+          ? ""
+          : fold(String.fromCodePoint(lower.codePointAt(i)!));
+    if (c >= 0xd800 && c <= 0xdbff) i++;
+    if (!piece) {
+      gap = true;
+      continue;
+    }
+    if (gap && slug) slug += "-";
+    gap = false;
+    slug += piece;
+  }
+  return slug || fallback;
+}
+
+export const opportunityPath = (o: { uuid: string; title: string }) => `/vagas/${slugify(o.title, "vaga")}-${o.uuid}`;
+export const profilePath = (p: { id: string; name: string }) => `/perfil/${slugify(p.name, "perfil")}-${p.id}`;
+/** An absolute address on this site, from APP_URL only (never a request's Host). */
+export const siteUrl = (path: string) => `${config.APP_URL}${path}`;
+
+/**
+ * The id at the end of a public address's last segment (`<slug>-<uuid>`, or the uuid alone); null
+ * when there is none (the page's 404).
+ */
+export function idFromSlug(segment: string | undefined): string | null {
+  if (!segment || segment.length > 200) return null;
+  const id = segment.slice(-36);
+  if (!UUID.test(id)) return null;
+  return segment.length === 36 || segment[segment.length - 37] === "-" ? id : null;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The switch
+
+/** Whether the operator keeps public pages on (settings: public_pages). */
+export async function publicPagesOn(): Promise<boolean> {
+  return (await getSettings()).public_pages === 1;
+}
+
+async function assertPublicPagesOn() {
+  if (!(await publicPagesOn())) throw new AppError(404, "not_found");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Opportunities
+
+export type PublicOpportunity = {
+  uuid: string;
+  path: string;
+  url: string;
+  title: string;
+  description: string;
+  category: string;
+  skills: string[];
+  budget_type: OpportunityRow["budget_type"];
+  budget_min_cents: number;
+  budget_max_cents: number;
+  currency: string;
+  deadline: string | null;
+  location_type: OpportunityRow["location_type"];
+  /** The city only (on-site and hybrid work); there is no address. */
+  city: string | null;
+  vacancies: number;
+  created_at: string;
+  updated_at: string;
+  /** The merchant's name as shown on the site, and their rating: no contact, no id. */
+  merchant: { name: string; rating: Rating };
+};
+
+/** A closed (or filled) opportunity: its title and address only, for the 410 page. */
+export type ClosedOpportunity = { uuid: string; path: string; title: string };
+
+/** An account that must not appear on public pages (suspended now, or banned). */
+const sanctioned = (at: string) =>
+  sql<boolean>`(u.banned_at IS NOT NULL OR (u.suspended_until IS NOT NULL AND u.suspended_until > ${at}))`;
+
+/**
+ * The public view of an opportunity: `{ open }` when it is open, `{ closed }` when it closed or
+ * filled (the page answers 410); 404 when public pages are off, it does not exist, an operator hid
+ * it or holds it, or its merchant is suspended or banned. Two statements.
+ */
+export async function getPublicOpportunity(
+  uuid: string,
+): Promise<{ open: PublicOpportunity; closed?: never } | { closed: ClosedOpportunity; open?: never }> {
+  if (!UUID.test(uuid)) throw new AppError(404, "not_found");
+  await assertPublicPagesOn();
+  const at = now();
+  const row = await db
+    .selectFrom("opportunities as o")
+    .innerJoin("users as u", "u.id", "o.merchant_id")
+    .select([
+      "o.uuid",
+      "o.title",
+      "o.description",
+      "o.category",
+      "o.skills",
+      "o.budget_type",
+      "o.budget_min_cents",
+      "o.budget_max_cents",
+      "o.currency",
+      "o.deadline",
+      "o.location_type",
+      "o.city",
+      "o.vacancies",
+      "o.status",
+      "o.created_at",
+      "o.updated_at",
+      "u.display_name",
+      "u.full_name",
+      "u.rating_count",
+      "u.rating_sum",
+    ])
+    .where("o.uuid", "=", uuid)
+    .where("o.hidden_at", "is", null)
+    .where("o.held_at", "is", null)
+    .where(sql<boolean>`NOT ${sanctioned(at)}`)
+    .executeTakeFirst();
+  if (!row) throw new AppError(404, "not_found");
+  const path = opportunityPath(row);
+  if (row.status !== "open") return { closed: { uuid: row.uuid, path, title: row.title } };
+  return {
+    open: {
+      uuid: row.uuid,
+      path,
+      url: siteUrl(path),
+      title: row.title,
+      description: row.description,
+      category: row.category,
+      skills: parseTags(row.skills),
+      budget_type: row.budget_type,
+      budget_min_cents: row.budget_min_cents,
+      budget_max_cents: row.budget_max_cents,
+      currency: row.currency,
+      deadline: row.deadline,
+      location_type: row.location_type,
+      city: row.location_type === "remote" ? null : row.city,
+      vacancies: row.vacancies,
+      created_at: row.created_at,
+      updated_at: row.updated_at,
+      merchant: {
+        name: displayNameOf({ display_name: row.display_name, full_name: row.full_name }),
+        rating: ratingOf(row),
+      },
+    },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Profiles
+
+export type PublicProfile = {
+  id: string;
+  path: string;
+  url: string;
+  name: string;
+  photo_url: string | null;
+  bio: string;
+  skills: string[];
+  city: string | null;
+  remote: boolean;
+  member_since: string;
+  rating: Rating;
+  completed_contracts: number;
+  portfolio: PortfolioItemJson[];
+};
+
+/**
+ * A freelancer's public profile; 404 when public pages are off, it is not a freelancer, an
+ * operator hid it, its owner turned it off, or the account is suspended or banned. Three statements.
+ */
+export async function getPublicProfile(id: string): Promise<PublicProfile> {
+  if (!UUID.test(id)) throw new AppError(404, "profile_not_found");
+  await assertPublicPagesOn();
+  const at = now();
+  const [row, portfolio] = await Promise.all([
+    db
+      .selectFrom("users as u")
+      .select([
+        "u.id",
+        "u.display_name",
+        "u.full_name",
+        "u.photo_path",
+        "u.bio",
+        "u.skills",
+        "u.city",
+        "u.remote",
+        "u.created_at",
+        "u.rating_count",
+        "u.rating_sum",
+        sql<number>`(SELECT count(*) FROM contracts c WHERE c.status = 'completed' AND c.freelancer_id = u.id)`.as(
+          "completed_contracts",
+        ),
+      ])
+      .where("u.id", "=", id)
+      .where("u.account_type", "=", "freelancer")
+      .where("u.public_profile", "=", 1)
+      .where("u.profile_hidden_at", "is", null)
+      .where(sql<boolean>`NOT ${sanctioned(at)}`)
+      .executeTakeFirst(),
+    listPortfolio(id),
+  ]);
+  if (!row) throw new AppError(404, "profile_not_found");
+  const name = displayNameOf(row);
+  const path = profilePath({ id: row.id, name });
+  return {
+    id: row.id,
+    path,
+    url: siteUrl(path),
+    name,
+    photo_url: photoUrl(row.photo_path),
+    bio: row.bio,
+    skills: parseTags(row.skills),
+    city: row.city,
+    remote: row.remote === 1,
+    member_since: row.created_at,
+    rating: ratingOf(row),
+    completed_contracts: Number(row.completed_contracts ?? 0),
+    portfolio,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Sitemap
+
+export type SitemapEntry = { loc: string; lastmod: string };
+export type SitemapIndex = { opportunities: number; profiles: number };
+
+/**
+ * How many sitemap pages of each kind (none when public pages are off). Opportunities are paged by
+ * id range (page n holds ids ((n-1)·50 000, n·50 000]), so their count comes from the highest id;
+ * profiles by ranges of their random ids (a power of two of them, ~25 000 profiles each). Two
+ * statements whatever the data (the settings, then one of counts).
+ */
+export async function sitemapIndex(
+  kinds: (keyof SitemapIndex)[] = ["opportunities", "profiles"],
+): Promise<SitemapIndex> {
+  if (!(await publicPagesOn())) return { opportunities: 0, profiles: 0 };
+  const at = now();
+  const row = await db
+    .selectNoFrom([
+      kinds.includes("opportunities")
+        ? sql<number | string | null>`(SELECT max(id) FROM opportunities)`.as("max_id")
+        : sql<null>`NULL`.as("max_id"),
+      kinds.includes("profiles")
+        ? sql<number | string>`(SELECT count(*) FROM users u WHERE ${profileShown(at)})`.as("profiles")
+        : sql<number>`0`.as("profiles"),
+    ])
+    .executeTakeFirstOrThrow();
+  return {
+    opportunities: Math.max(1, Math.ceil(Number(row.max_id ?? 0) / SITEMAP_PAGE_SIZE)),
+    profiles: profilePages(Number(row.profiles)),
+  };
+}
+
+const profileShown = (at: string) =>
+  sql<boolean>`u.account_type = 'freelancer' AND u.public_profile = 1 AND u.profile_hidden_at IS NULL AND NOT ${sanctioned(at)}`;
+
+/** The smallest power of two of pages that leaves ~25 000 profiles or fewer to each. */
+function profilePages(count: number) {
+  let pages = 1;
+  while (count / pages > PROFILES_PER_PAGE && pages < 65_536) pages *= 2;
+  return pages;
+}
+
+/**
+ * Page `n` of the open opportunities (1-based): one statement over the primary key's range; null
+ * when public pages are off or n is past the last page (404).
+ */
+export async function opportunitiesSitemap(n: number): Promise<SitemapEntry[] | null> {
+  const index = await sitemapIndex(["opportunities"]);
+  if (!Number.isSafeInteger(n) || n < 1 || n > index.opportunities) return null;
+  // Suspending or banning an account closes its opportunities, but the page's rule is checked
+  // here too (one lookup of the merchant by primary key per row), so both always agree.
+  const at = now();
+  const rows = await db
+    .selectFrom("opportunities as o")
+    .innerJoin("users as u", "u.id", "o.merchant_id")
+    .select(["o.uuid", "o.title", "o.updated_at"])
+    .where("o.id", ">", (n - 1) * SITEMAP_PAGE_SIZE)
+    .where("o.id", "<=", n * SITEMAP_PAGE_SIZE)
+    .where("o.status", "=", "open")
+    .where("o.hidden_at", "is", null)
+    .where("o.held_at", "is", null)
+    .where(sql<boolean>`NOT ${sanctioned(at)}`)
+    .orderBy("o.id")
+    .execute();
+  return rows.map((r) => ({ loc: siteUrl(opportunityPath(r)), lastmod: r.updated_at }));
+}
+
+/** Page `n` of the shown profiles: the n-th range of the ids' first 32 bits; null past the last. */
+export async function profilesSitemap(n: number): Promise<SitemapEntry[] | null> {
+  const index = await sitemapIndex(["profiles"]);
+  if (!Number.isSafeInteger(n) || n < 1 || n > index.profiles) return null;
+  const step = 2 ** 32 / index.profiles;
+  const bound = (k: number) =>
+    Math.round(k * step)
+      .toString(16)
+      .padStart(8, "0");
+  const at = now();
+  const rows = await db
+    .selectFrom("users as u")
+    .select(["u.id", "u.display_name", "u.full_name", "u.updated_at"])
+    .where(profileShown(at))
+    .$if(n > 1, (qb) => qb.where("u.id", ">=", bound(n - 1)))
+    .$if(n < index.profiles, (qb) => qb.where("u.id", "<", bound(n)))
+    .orderBy("u.id")
+    .limit(SITEMAP_PAGE_SIZE)
+    .execute();
+  return rows.map((r) => ({ loc: siteUrl(profilePath({ id: r.id, name: displayNameOf(r) })), lastmod: r.updated_at }));
+}
+
+// ---------------------------------------------------------------------------------------------
+// XML
+
+const escapeXml = (s: string) =>
+  s.replace(/[<>&'"]/g, (c) => ({ "<": "&lt;", ">": "&gt;", "&": "&amp;", "'": "&apos;", '"': "&quot;" })[c]!);
+
+export function sitemapIndexXml(index: SitemapIndex): string {
+  const files = [
+    ...Array.from({ length: index.opportunities }, (_, i) => `/sitemap/opportunities-${i + 1}.xml`),
+    ...Array.from({ length: index.profiles }, (_, i) => `/sitemap/profiles-${i + 1}.xml`),
+  ];
+  return (
+    `<?xml version="1.0" encoding="UTF-8"?>\n<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n` +
+    files.map((f) => `<sitemap><loc>${escapeXml(siteUrl(f))}</loc></sitemap>\n`).join("") +
+    `</sitemapindex>\n`
+  );
+}
+
+const XML_SPECIAL = /[<>&'"]/;
+/** Escaped only when needed: the addresses made here rarely hold a character to escape. */
+const xmlText = (s: string) => (XML_SPECIAL.test(s) ? escapeXml(s) : s);
+
+export function urlsetXml(entries: SitemapEntry[]): string {
+  const parts = [
+    `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n`,
+  ];
+  for (const e of entries)
+    parts.push(`<url><loc>${xmlText(e.loc)}</loc><lastmod>${xmlText(e.lastmod)}</lastmod></url>\n`);
+  parts.push(`</urlset>\n`);
+  return parts.join("");
+}
+
+/** robots.txt: the public pages and the sitemap, or nothing at all when the operator turned them off. */
+export async function robotsTxt(): Promise<string> {
+  if (!(await publicPagesOn())) return "User-agent: *\nDisallow: /\n";
+  return [
+    "User-agent: *",
+    "Allow: /vagas/",
+    "Allow: /perfil/",
+    "Disallow: /api/",
+    "Disallow: /admin",
+    "Disallow: /applications/",
+    "Disallow: /contracts/",
+    `Sitemap: ${siteUrl("/sitemap.xml")}`,
+    "",
+  ].join("\n");
+}

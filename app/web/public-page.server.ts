@@ -1,0 +1,100 @@
+import { redirect, type HeadersFunction } from "@remix-run/node";
+import type { UserRow } from "../../db/schema";
+import { AppError } from "~/services/platform/errors.server";
+import { idFromSlug, siteUrl, type PublicOpportunity, type PublicProfile } from "~/services/discovery/public.server";
+import { loaderRefusal } from "./errors.server";
+import { getOptionalUser } from "./session.server";
+
+// The web side of the public pages: who is asking (a visitor's answer may be cached by a CDN and
+// never sets a cookie; a signed-in user's is private), the id in `<slug>-<uuid>`, the canonical
+// address, and the structured data (schema.org JSON-LD).
+
+/** A visitor's page may be kept a minute by a shared cache; a signed-in user's never. */
+export function publicCacheHeaders(user: UserRow | null): HeadersInit {
+  return user
+    ? { "Cache-Control": "private, no-store", Vary: "Cookie, Accept-Language" }
+    : { "Cache-Control": "public, max-age=60", Vary: "Cookie, Accept-Language" };
+}
+
+/** The loader's headers (its Cache-Control) are the page's; an error page keeps its own. */
+export const publicHeaders: HeadersFunction = ({ loaderHeaders, errorHeaders }) => errorHeaders ?? loaderHeaders;
+
+/** The viewer, if signed in (the page is the same; the call to action differs). */
+export const publicViewer = (request: Request) => getOptionalUser(request);
+
+/** The id at the end of the path's `<slug>-<uuid>`; anything else is the page's 404. */
+export function publicId(segment: string | undefined): string {
+  const id = idFromSlug(segment);
+  if (!id) throw loaderRefusal(new AppError(404, "not_found"));
+  return id;
+}
+
+/** A wrong or missing slug for the right id: 301 to the canonical address (the query kept). */
+export function canonicalRedirect(request: Request, path: string) {
+  const url = new URL(request.url);
+  if (url.pathname !== path) throw redirect(path + url.search, 301);
+}
+
+/** The site's preview image, for pages without a photo of their own. */
+export const SITE_IMAGE = "/og-image.png";
+export const absolute = (path: string | null) => siteUrl(path ?? SITE_IMAGE);
+
+/** schema.org JobPosting of an open opportunity (only the public fields). */
+export function jobPosting(o: PublicOpportunity) {
+  const remote = o.location_type === "remote";
+  return {
+    "@context": "https://schema.org",
+    "@type": "JobPosting",
+    title: o.title,
+    description: o.description,
+    datePosted: o.created_at,
+    ...(o.deadline ? { validThrough: o.deadline } : {}),
+    employmentType: "CONTRACTOR",
+    url: o.url,
+    identifier: { "@type": "PropertyValue", name: "Freela", value: o.uuid },
+    hiringOrganization: { "@type": "Organization", name: o.merchant.name },
+    ...(remote
+      ? { jobLocationType: "TELECOMMUTE", applicantLocationRequirements: { "@type": "Country", name: "BR" } }
+      : {}),
+    ...(o.city
+      ? {
+          jobLocation: {
+            "@type": "Place",
+            address: { "@type": "PostalAddress", addressLocality: o.city, addressCountry: "BR" },
+          },
+        }
+      : {}),
+    baseSalary: {
+      "@type": "MonetaryAmount",
+      currency: o.currency,
+      value: {
+        "@type": "QuantitativeValue",
+        minValue: o.budget_min_cents / 100,
+        maxValue: o.budget_max_cents / 100,
+        ...(o.budget_type === "hourly" ? { unitText: "HOUR" } : {}),
+      },
+    },
+    skills: o.skills.join(", "),
+  };
+}
+
+/** schema.org Person of a public profile. */
+export function person(p: PublicProfile) {
+  return {
+    "@context": "https://schema.org",
+    "@type": "Person",
+    name: p.name,
+    url: p.url,
+    ...(p.photo_url ? { image: siteUrl(p.photo_url) } : {}),
+    ...(p.bio ? { description: p.bio } : {}),
+    ...(p.skills.length ? { knowsAbout: p.skills } : {}),
+    ...(p.city ? { address: { "@type": "PostalAddress", addressLocality: p.city, addressCountry: "BR" } } : {}),
+  };
+}
+
+/** A sitemap file: XML, cacheable for a few minutes, no cookie. */
+export function xmlResponse(xml: string) {
+  return new Response(xml, {
+    headers: { "Content-Type": "application/xml; charset=utf-8", "Cache-Control": "public, max-age=300" },
+  });
+}

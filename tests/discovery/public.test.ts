@@ -1,0 +1,369 @@
+import pg from "pg";
+import { XMLParser, XMLValidator } from "fast-xml-parser";
+import { createElement } from "react";
+import { renderToStaticMarkup } from "react-dom/server";
+import { beforeAll, describe, expect, it, vi } from "vitest";
+import { db, statements } from "../../db";
+import { createApplication, createOpportunity, createUser } from "../../db/factories";
+import type { UserRow } from "../../db/schema";
+import { JsonLd } from "~/components/discovery/public-frame";
+import { updateProfile } from "~/services/accounts/accounts.server";
+import {
+  getPublicOpportunity,
+  getPublicProfile,
+  idFromSlug,
+  opportunitiesSitemap,
+  opportunityPath,
+  profilesSitemap,
+  robotsTxt,
+  sitemapIndex,
+  sitemapIndexXml,
+  slugify,
+  urlsetXml,
+} from "~/services/discovery/public.server";
+import { updateSettings } from "~/services/operator/settings.server";
+import { jobPosting, person } from "~/web/public-page.server";
+import { config } from "~/config.server";
+
+// Public pages: what a visitor may read, what never leaves (applicants, e-mails, the merchant's
+// contact, addresses), hidden things are not found, and the sitemap lists exactly what is shown.
+
+let merchant: UserRow;
+let operator: UserRow;
+let freelancer: UserRow;
+let applicant: UserRow;
+let open: Awaited<ReturnType<typeof createOpportunity>>;
+
+const SECRET_BITS = (u: UserRow) => [u.email, u.password_hash, u.id];
+
+beforeAll(async () => {
+  merchant = await createUser(db, {
+    account_type: "merchant",
+    full_name: "Ana Contratante Completa",
+    display_name: "Ana",
+    email: "ana.privada@example.com",
+  });
+  operator = await createUser(db, { account_type: "operator" });
+  freelancer = await createUser(db, {
+    account_type: "freelancer",
+    full_name: "Bia Freelancer",
+    display_name: "Bia <Tradutora>",
+    bio: "Tradutora </script><script>alert(1)</script>",
+    skills: ["Inglês", "Espanhol"],
+    city: "Recife",
+    email: "bia.privada@example.com",
+  });
+  applicant = await createUser(db, {
+    account_type: "freelancer",
+    full_name: "Carlos Candidato Secreto",
+    email: "carlos.candidato@example.com",
+  });
+  open = await createOpportunity(db, {
+    merchant_id: merchant.id,
+    title: "Logo para padaria </script> & café",
+    location_type: "hybrid",
+    city: "Belo Horizonte",
+  });
+  await createApplication(db, {
+    opportunity: open,
+    freelancer_id: applicant.id,
+    cover_letter: "Carta de candidatura secreta do Carlos",
+  });
+});
+
+describe("addresses", () => {
+  it("slugs are lower-case ASCII words, and the id is read from the end", () => {
+    expect(slugify("Logo para Padaria — São João & Café!", "vaga")).toBe("logo-para-padaria-sao-joao-cafe");
+    expect(slugify("日本語", "vaga")).toBe("vaga");
+    const id = "b36206bc-e877-429f-a2d7-f21572f72db7";
+    expect(idFromSlug(`qualquer-coisa-${id}`)).toBe(id);
+    expect(idFromSlug(id)).toBe(id);
+    expect(idFromSlug(`x${id}`)).toBeNull();
+    expect(idFromSlug(`a-${id.toUpperCase()}`)).toBeNull();
+    expect(idFromSlug("a-123")).toBeNull();
+    expect(idFromSlug(`${"a".repeat(300)}-${id}`)).toBeNull();
+    expect(idFromSlug(undefined)).toBeNull();
+  });
+});
+
+describe("the public opportunity", () => {
+  it("has the public fields only: no applicant, no e-mail, no merchant id, the city and no address", async () => {
+    const found = await getPublicOpportunity(open.uuid);
+    expect(found.open).toBeDefined();
+    const o = found.open!;
+    expect(o.path).toBe(opportunityPath(open));
+    expect(o.url).toBe(`${config.APP_URL}${o.path}`);
+    expect(o.city).toBe("Belo Horizonte");
+    expect(o.merchant).toEqual({ name: "Ana", rating: { average: null, count: 0 } });
+    expect(Object.keys(o).sort()).toEqual(
+      [
+        "uuid",
+        "path",
+        "url",
+        "title",
+        "description",
+        "category",
+        "skills",
+        "budget_type",
+        "budget_min_cents",
+        "budget_max_cents",
+        "currency",
+        "deadline",
+        "location_type",
+        "city",
+        "vacancies",
+        "created_at",
+        "updated_at",
+        "merchant",
+      ].sort(),
+    );
+    const everything = JSON.stringify([o, jobPosting(o)]);
+    for (const secret of [...SECRET_BITS(merchant), ...SECRET_BITS(applicant), "Completa", "Carlos", "Carta"])
+      expect(everything).not.toContain(secret);
+  });
+
+  it("the JSON-LD is a JobPosting, and no text in it can close its script", async () => {
+    const o = (await getPublicOpportunity(open.uuid)).open!;
+    const html = renderToStaticMarkup(createElement(JsonLd, { data: jobPosting(o) }));
+    const body = /^<script type="application\/ld\+json">(.*)<\/script>$/s.exec(html)![1]!;
+    expect(body).not.toContain("<");
+    const ld = JSON.parse(body);
+    expect(ld["@type"]).toBe("JobPosting");
+    expect(ld.title).toBe("Logo para padaria </script> & café");
+    expect(ld.hiringOrganization).toEqual({ "@type": "Organization", name: "Ana" });
+    expect(ld.jobLocation.address.addressLocality).toBe("Belo Horizonte");
+    expect(ld.baseSalary.value).toMatchObject({ minValue: 1500, maxValue: 3000 });
+  });
+
+  it("closed or filled: only its title and address (410 on the page); hidden, held, or its merchant sanctioned: 404", async () => {
+    const closed = await createOpportunity(db, { merchant_id: merchant.id, status: "closed", title: "Encerrada" });
+    expect(await getPublicOpportunity(closed.uuid)).toEqual({
+      closed: { uuid: closed.uuid, path: opportunityPath(closed), title: "Encerrada" },
+    });
+    const filled = await createOpportunity(db, { merchant_id: merchant.id, status: "filled" });
+    expect((await getPublicOpportunity(filled.uuid)).closed).toBeDefined();
+    const at = new Date().toISOString();
+    const hidden = await createOpportunity(db, { merchant_id: merchant.id, hidden_at: at, hidden_reason: "spam" });
+    const held = await createOpportunity(db, { merchant_id: merchant.id, held_at: at });
+    const banned = await createUser(db, { account_type: "merchant", banned_at: at });
+    const ofBanned = await createOpportunity(db, { merchant_id: banned.id });
+    const suspended = await createUser(db, {
+      account_type: "merchant",
+      suspended_until: new Date(Date.now() + 86_400_000).toISOString(),
+    });
+    const ofSuspended = await createOpportunity(db, { merchant_id: suspended.id });
+    for (const o of [hidden, held, ofBanned, ofSuspended])
+      await expect(getPublicOpportunity(o.uuid)).rejects.toMatchObject({ status: 404 });
+    await expect(getPublicOpportunity("not-a-uuid")).rejects.toMatchObject({ status: 404 });
+    await expect(getPublicOpportunity(crypto.randomUUID())).rejects.toMatchObject({ status: 404 });
+  });
+});
+
+describe("the public profile", () => {
+  it("has what its owner shows, never the e-mail; a Person in JSON-LD", async () => {
+    const p = await getPublicProfile(freelancer.id);
+    expect(p.name).toBe("Bia <Tradutora>");
+    expect(p.city).toBe("Recife");
+    expect(p.path).toBe(`/perfil/bia-tradutora-${freelancer.id}`);
+    const everything = JSON.stringify([p, person(p)]);
+    for (const secret of [freelancer.email, freelancer.password_hash, "Bia Freelancer"])
+      expect(everything).not.toContain(secret);
+    const html = renderToStaticMarkup(createElement(JsonLd, { data: person(p) }));
+    expect(html).not.toContain("</script><script>");
+    expect(html.match(/<\/script>/g)).toHaveLength(1);
+    expect(JSON.parse(html.replace(/^<script[^>]*>|<\/script>$/g, ""))).toMatchObject({
+      "@type": "Person",
+      name: "Bia <Tradutora>",
+      knowsAbout: ["Inglês", "Espanhol"],
+    });
+  });
+
+  it("hidden by its owner (the profile setting), by an operator, or the account sanctioned: 404; merchants have none", async () => {
+    const owner = await createUser(db, { account_type: "freelancer" });
+    await getPublicProfile(owner.id);
+    await updateProfile(owner, { public_profile: "0" });
+    await expect(getPublicProfile(owner.id)).rejects.toMatchObject({ status: 404 });
+    await updateProfile(owner, { public_profile: true });
+    expect((await getPublicProfile(owner.id)).id).toBe(owner.id);
+    await expect(updateProfile(owner, { public_profile: "talvez" })).rejects.toMatchObject({
+      status: 422,
+      fieldErrors: { public_profile: "public_profile_invalid" },
+    });
+    const at = new Date().toISOString();
+    for (const overrides of [
+      { profile_hidden_at: at },
+      { banned_at: at },
+      { suspended_until: new Date(Date.now() + 86_400_000).toISOString() },
+    ]) {
+      const user = await createUser(db, { account_type: "freelancer", ...overrides });
+      await expect(getPublicProfile(user.id)).rejects.toMatchObject({ status: 404 });
+    }
+    // A suspension that ended is over.
+    const back = await createUser(db, { account_type: "freelancer", suspended_until: "2020-01-01T00:00:00.000Z" });
+    expect((await getPublicProfile(back.id)).id).toBe(back.id);
+    await expect(getPublicProfile(merchant.id)).rejects.toMatchObject({ status: 404 });
+  });
+});
+
+const parser = new XMLParser({ isArray: (name) => name === "url" || name === "sitemap" });
+/** The addresses of a sitemap page, once it parsed as XML. */
+const locs = (xml: string) => {
+  expect(XMLValidator.validate(xml)).toBe(true);
+  return ((parser.parse(xml).urlset.url ?? []) as { loc: string }[]).map((u) => u.loc);
+};
+
+describe("sitemap and robots", () => {
+  it("lists every shown opportunity and profile, and nothing hidden; valid XML", async () => {
+    const index = await sitemapIndex();
+    const indexXml = sitemapIndexXml(index);
+    expect(XMLValidator.validate(indexXml)).toBe(true);
+    const files = (parser.parse(indexXml).sitemapindex.sitemap as { loc: string }[]).map((s) => s.loc);
+    expect(files).toEqual([
+      `${config.APP_URL}/sitemap/opportunities-1.xml`,
+      `${config.APP_URL}/sitemap/profiles-1.xml`,
+    ]);
+    const opportunities = locs(urlsetXml((await opportunitiesSitemap(1))!));
+    const shown = await db
+      .selectFrom("opportunities as o")
+      .innerJoin("users as u", "u.id", "o.merchant_id")
+      .select(["o.uuid", "o.title"])
+      .where("o.status", "=", "open")
+      .where("o.hidden_at", "is", null)
+      .where("o.held_at", "is", null)
+      .where("u.banned_at", "is", null)
+      .where((eb) =>
+        eb.or([eb("u.suspended_until", "is", null), eb("u.suspended_until", "<", new Date().toISOString())]),
+      )
+      .execute();
+    expect(opportunities.sort()).toEqual(shown.map((o) => `${config.APP_URL}${opportunityPath(o)}`).sort());
+    expect(opportunities).toContain(`${config.APP_URL}${opportunityPath(open)}`);
+
+    const profiles = locs(urlsetXml((await profilesSitemap(1))!));
+    expect(profiles).toContain(`${config.APP_URL}/perfil/bia-tradutora-${freelancer.id}`);
+    expect(profiles.some((p) => p.includes(merchant.id) || p.includes(operator.id))).toBe(false);
+    for (const p of profiles) expect((await getPublicProfile(idFromSlug(p.split("/").pop())!)).url).toBe(p);
+
+    expect(await opportunitiesSitemap(2)).toBeNull();
+    expect(await opportunitiesSitemap(0)).toBeNull();
+    expect(await profilesSitemap(2)).toBeNull();
+  });
+
+  it("profiles are split by ranges of their ids, each listed once", async () => {
+    // 26 000 more freelancers: two pages of profiles.
+    const at = new Date().toISOString();
+    const rows = Array.from({ length: 26_000 }, (_, i) => ({
+      id: crypto.randomUUID(),
+      email: `bulk-${i}@example.com`,
+      password_hash: "x",
+      display_name: null,
+      full_name: `Pessoa ${i}`,
+      account_type: "freelancer" as const,
+      bio: "",
+      skills: "[]",
+      photo_path: null,
+      city: null,
+      remote: 1,
+      search_text: "",
+      search_skills: "",
+      search_city: null,
+      sort_name: "",
+      locale: null,
+      suspended_until: null,
+      banned_at: null,
+      sanction_reason: null,
+      profile_hidden_at: null,
+      profile_hidden_reason: null,
+      hidden_photo_path: null,
+      email_verified_at: at,
+      created_at: at,
+      updated_at: at,
+    }));
+    for (let i = 0; i < rows.length; i += 1000)
+      await db
+        .insertInto("users")
+        .values(rows.slice(i, i + 1000))
+        .execute();
+    const index = await sitemapIndex();
+    expect(index.profiles).toBe(2);
+    const [first, second] = [(await profilesSitemap(1))!, (await profilesSitemap(2))!];
+    const all = [...first, ...second].map((e) => e.loc);
+    expect(new Set(all).size).toBe(all.length);
+    const count = await db
+      .selectFrom("users")
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .where("account_type", "=", "freelancer")
+      .where("public_profile", "=", 1)
+      .where("profile_hidden_at", "is", null)
+      .where("banned_at", "is", null)
+      .where((eb) => eb.or([eb("suspended_until", "is", null), eb("suspended_until", "<", at)]))
+      .executeTakeFirstOrThrow();
+    expect(all).toHaveLength(Number(count.n));
+    expect(first.length).toBeGreaterThan(10_000);
+    expect(second.length).toBeGreaterThan(10_000);
+    await db.deleteFrom("users").where("email", "like", "bulk-%").execute();
+  }, 120_000);
+
+  it("robots.txt points at the sitemap from APP_URL", async () => {
+    const robots = await robotsTxt();
+    expect(robots).toContain(`Sitemap: ${config.APP_URL}/sitemap.xml`);
+    expect(robots).toContain("Allow: /vagas/");
+    expect(robots).toContain("Disallow: /api/");
+  });
+});
+
+describe("the operator's switch", () => {
+  it("off: every public page is not found, the sitemap is empty and robots disallow all; on again: back", async () => {
+    await updateSettings(operator, { public_pages: "0" });
+    try {
+      await expect(getPublicOpportunity(open.uuid)).rejects.toMatchObject({ status: 404 });
+      await expect(getPublicProfile(freelancer.id)).rejects.toMatchObject({ status: 404 });
+      expect(await sitemapIndex()).toEqual({ opportunities: 0, profiles: 0 });
+      expect(locs(urlsetXml([]))).toEqual([]);
+      expect(XMLValidator.validate(sitemapIndexXml(await sitemapIndex()))).toBe(true);
+      expect(await opportunitiesSitemap(1)).toBeNull();
+      expect(await profilesSitemap(1)).toBeNull();
+      expect(await robotsTxt()).toBe("User-agent: *\nDisallow: /\n");
+    } finally {
+      await updateSettings(operator, { public_pages: true });
+    }
+    expect((await getPublicOpportunity(open.uuid)).open).toBeDefined();
+    await expect(updateSettings(operator, { public_pages: "sim" })).rejects.toMatchObject({ status: 422 });
+  });
+});
+
+/** How many statements `run` sends to the database. */
+async function statementsOf(run: () => Promise<unknown>) {
+  const spy = statements ? vi.spyOn(statements, "prepare") : vi.spyOn(pg.Client.prototype, "query");
+  try {
+    await run();
+    return spy.mock.calls.length;
+  } finally {
+    spy.mockRestore();
+  }
+}
+
+describe("statements per public page, whatever the data", () => {
+  it("opportunity 2, profile 3, sitemap index 2, a sitemap page 3", async () => {
+    const portfolio = await createUser(db, { account_type: "freelancer" });
+    for (let i = 0; i < 5; i++)
+      await db
+        .insertInto("portfolio_items")
+        .values({
+          id: crypto.randomUUID(),
+          user_id: portfolio.id,
+          title: `Trabalho ${i}`,
+          description: "Descrição do trabalho",
+          link: null,
+          image_path: null,
+          created_at: new Date().toISOString(),
+          updated_at: new Date().toISOString(),
+        })
+        .execute();
+    expect(await statementsOf(() => getPublicOpportunity(open.uuid))).toBe(2);
+    expect(await statementsOf(() => getPublicProfile(freelancer.id))).toBe(3);
+    expect(await statementsOf(() => getPublicProfile(portfolio.id))).toBe(3);
+    expect(await statementsOf(() => sitemapIndex())).toBe(2);
+    expect(await statementsOf(() => opportunitiesSitemap(1))).toBe(3);
+    expect(await statementsOf(() => profilesSitemap(1))).toBe(3);
+  });
+});
