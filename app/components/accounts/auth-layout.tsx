@@ -1,7 +1,7 @@
 import type { ReactNode } from "react";
-import { Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { LanguageSwitch } from "~/components/layout/language-switch";
+import { LegalLinks } from "~/components/ui/legal-links";
 
 /** The frame of the visitor pages: brand panel beside a form card. */
 export function AuthLayout({
@@ -43,13 +43,7 @@ export function AuthLayout({
           {children}
           {footer ? <p className="auth-switch">{footer}</p> : null}
           <p className="auth-legal small">
-            <Link to="/termos" className="link">
-              {t("legal.terms")}
-            </Link>{" "}
-            ·{" "}
-            <Link to="/privacidade" className="link">
-              {t("legal.privacy")}
-            </Link>
+            <LegalLinks />
           </p>
         </section>
       </div>

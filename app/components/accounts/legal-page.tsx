@@ -4,6 +4,7 @@ import { useTranslation } from "react-i18next";
 import { LanguageSwitch } from "~/components/layout/language-switch";
 import { PageHeader } from "~/components/ui/page-header";
 import { useRootData } from "~/lib/root-data";
+import { LegalLinks } from "~/components/ui/legal-links";
 
 /**
  * The terms of use and the privacy policy: inside the shell for a signed-in user, on a page of
@@ -53,17 +54,13 @@ export function LegalPage({
       <h1>{title}</h1>
       {body}
       <p className="legal-links">
-        <Link to="/termos" className="link">
-          {t("legal.terms")}
-        </Link>{" "}
-        ·{" "}
-        <Link to="/privacidade" className="link">
-          {t("legal.privacy")}
-        </Link>{" "}
-        ·{" "}
-        <Link to="/login" className="link">
-          {t("auth.sign_in_link")}
-        </Link>
+        <LegalLinks
+          extra={
+            <Link to="/login" className="link">
+              {t("auth.sign_in_link")}
+            </Link>
+          }
+        />
       </p>
     </main>
   );

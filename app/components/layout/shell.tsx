@@ -1,4 +1,4 @@
-import { Form, Link, NavLink, useLocation } from "@remix-run/react";
+import { Form, NavLink, useLocation } from "@remix-run/react";
 import { useEffect, useRef, useState, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { useFocusTrap } from "~/lib/focus-trap";
@@ -11,6 +11,7 @@ import { clearAuthStorage } from "~/components/accounts/auth-mirror";
 import { Avatar } from "~/components/ui/avatar";
 import { Icon, type IconName } from "~/components/ui/icons";
 import { LanguageSwitch } from "./language-switch";
+import { LegalLinks } from "~/components/ui/legal-links";
 
 type NavItem = { to: string; label: string; icon: IconName };
 
@@ -240,13 +241,7 @@ export function Shell({
           <span>© {new Date().getFullYear()} Freela</span>
           <span>{t("footer.version", { version: APP_VERSION })}</span>
           <span>
-            <Link to="/termos" className="link">
-              {t("legal.terms")}
-            </Link>{" "}
-            ·{" "}
-            <Link to="/privacidade" className="link">
-              {t("legal.privacy")}
-            </Link>
+            <LegalLinks />
           </span>
         </footer>
       </div>
