@@ -16,7 +16,7 @@ for (const javaScriptEnabled of [true, false]) {
       await expect(page.getByText("Ao criar a conta, você aceita os")).toBeVisible();
       await page.locator("#register-form").getByRole("link", { name: "Termos de uso" }).click();
       await expect(page.getByRole("heading", { level: 1, name: "Termos de uso" })).toBeVisible();
-      await expect(page.getByText(/^Versão de \d{4}-\d{2}-\d{2}$/)).toBeVisible();
+      await expect(page.getByText(/^Versão de \d{1,2} de \S+ de \d{4}$/)).toBeVisible();
       if (javaScriptEnabled) await noAxeFindings(page);
       await page.goto("/privacidade");
       await expect(page.getByRole("heading", { level: 1, name: "Política de privacidade" })).toBeVisible();

@@ -3,6 +3,7 @@ import { Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { LanguageSwitch } from "~/components/layout/language-switch";
 import { PageHeader } from "~/components/ui/page-header";
+import { formatDate } from "~/lib/format";
 import { useRootData } from "~/lib/root-data";
 import { LegalLinks } from "~/components/ui/legal-links";
 
@@ -22,11 +23,15 @@ export function LegalPage({
   html: string;
   children?: ReactNode;
 }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
+  // The version is a date (content/legal/version.txt), shown as the reader writes dates.
+  const versionLabel = /^\d{4}-\d{2}-\d{2}$/.test(version)
+    ? formatDate(`${version}T12:00:00Z`, i18n.language)
+    : version;
   const signedIn = Boolean(useRootData()?.user);
   const body = (
     <>
-      <p className="muted small">{t("legal.version", { version })}</p>
+      <p className="muted small">{t("legal.version", { version: versionLabel })}</p>
       {/* The operator's own text (content/legal/), not user content. */}
       <article className="card legal-text" dangerouslySetInnerHTML={{ __html: html }} />
       {children}
@@ -43,7 +48,7 @@ export function LegalPage({
   return (
     <main className="legal-page">
       <div className="legal-top">
-        <Link to="/" className="auth-mobile-logo">
+        <Link to="/" className="public-brand">
           <span className="logo-mark" aria-hidden="true">
             F
           </span>{" "}
