@@ -1,12 +1,13 @@
 import { sql } from "kysely";
 import { config } from "~/config.server";
 import { db } from "../../../db";
-import type { OpportunityRow } from "../../../db/schema";
 import { displayNameOf, parseTags, photoUrl } from "../accounts/users.server";
+import type { OpportunityJson } from "../marketplace/opportunities.server";
 import { getSettings } from "../operator/settings.server";
 import { AppError } from "../platform/errors.server";
 import { now, UUID } from "../platform/records.server";
 import { listPortfolio, type PortfolioItemJson } from "../reputation/portfolio.server";
+import type { PublicProfileJson } from "../reputation/profiles.server";
 import { ratingOf, type Rating } from "../reputation/reviews.server";
 
 // Public pages (docs/product.md, "Páginas públicas"): what a visitor who is not signed in may read
@@ -97,25 +98,27 @@ async function assertPublicPagesOn() {
 // ---------------------------------------------------------------------------------------------
 // Opportunities
 
-export type PublicOpportunity = {
-  uuid: string;
+/** What a visitor reads of an opportunity: the signed-in JSON's public fields, and where it lives. */
+export type PublicOpportunity = Pick<
+  OpportunityJson,
+  | "uuid"
+  | "title"
+  | "description"
+  | "category"
+  | "skills"
+  | "budget_type"
+  | "budget_min_cents"
+  | "budget_max_cents"
+  | "currency"
+  | "deadline"
+  | "location_type"
+  | "city"
+  | "vacancies"
+  | "created_at"
+  | "updated_at"
+> & {
   path: string;
   url: string;
-  title: string;
-  description: string;
-  category: string;
-  skills: string[];
-  budget_type: OpportunityRow["budget_type"];
-  budget_min_cents: number;
-  budget_max_cents: number;
-  currency: string;
-  deadline: string | null;
-  location_type: OpportunityRow["location_type"];
-  /** The city only (on-site and hybrid work); there is no address. */
-  city: string | null;
-  vacancies: number;
-  created_at: string;
-  updated_at: string;
   /** The merchant's name as shown on the site, and their rating: no contact, no id. */
   merchant: { name: string; rating: Rating };
 };
@@ -201,19 +204,13 @@ export async function getPublicOpportunity(
 // ---------------------------------------------------------------------------------------------
 // Profiles
 
-export type PublicProfile = {
-  id: string;
+/** What a visitor reads of a freelancer: the signed-in profile's public fields, the portfolio and where it lives. */
+export type PublicProfile = Pick<
+  PublicProfileJson,
+  "id" | "name" | "photo_url" | "bio" | "skills" | "city" | "remote" | "member_since" | "rating" | "completed_contracts"
+> & {
   path: string;
   url: string;
-  name: string;
-  photo_url: string | null;
-  bio: string;
-  skills: string[];
-  city: string | null;
-  remote: boolean;
-  member_since: string;
-  rating: Rating;
-  completed_contracts: number;
   portfolio: PortfolioItemJson[];
 };
 
