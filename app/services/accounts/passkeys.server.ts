@@ -75,33 +75,29 @@ const b64url = z
   .string()
   .max(20_000)
   .regex(/^[A-Za-z0-9_-]*={0,2}$/);
-const registrationSchema = z.object({
-  id: b64url.min(1),
-  rawId: b64url.min(1),
-  type: z.literal("public-key"),
-  clientExtensionResults: z.record(z.unknown()).default({}),
-  authenticatorAttachment: z.enum(["platform", "cross-platform"]).optional(),
-  response: z.object({
-    clientDataJSON: b64url.min(1),
-    attestationObject: b64url.min(1),
-    transports: z.array(z.string().max(40)).max(10).optional(),
-    authenticatorData: b64url.optional(),
-    publicKey: b64url.optional(),
-    publicKeyAlgorithm: z.number().int().optional(),
-  }),
+/** A credential as the browser returns it: the same envelope around either ceremony's response. */
+const credential = <R extends z.ZodRawShape>(response: R) =>
+  z.object({
+    id: b64url.min(1),
+    rawId: b64url.min(1),
+    type: z.literal("public-key"),
+    clientExtensionResults: z.record(z.unknown()).default({}),
+    authenticatorAttachment: z.enum(["platform", "cross-platform"]).optional(),
+    response: z.object(response),
+  });
+const registrationSchema = credential({
+  clientDataJSON: b64url.min(1),
+  attestationObject: b64url.min(1),
+  transports: z.array(z.string().max(40)).max(10).optional(),
+  authenticatorData: b64url.optional(),
+  publicKey: b64url.optional(),
+  publicKeyAlgorithm: z.number().int().optional(),
 });
-const authenticationSchema = z.object({
-  id: b64url.min(1),
-  rawId: b64url.min(1),
-  type: z.literal("public-key"),
-  clientExtensionResults: z.record(z.unknown()).default({}),
-  authenticatorAttachment: z.enum(["platform", "cross-platform"]).optional(),
-  response: z.object({
-    clientDataJSON: b64url.min(1),
-    authenticatorData: b64url.min(1),
-    signature: b64url.min(1),
-    userHandle: b64url.optional(),
-  }),
+const authenticationSchema = credential({
+  clientDataJSON: b64url.min(1),
+  authenticatorData: b64url.min(1),
+  signature: b64url.min(1),
+  userHandle: b64url.optional(),
 });
 
 /** The browser's answer: an object (the API) or its JSON text (a form); one message for any flaw. */
