@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import { Link } from "@remix-run/react";
+import { Link, useLoaderData, type MetaFunction } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { LanguageSwitch } from "~/components/layout/language-switch";
 import { PageHeader } from "~/components/ui/page-header";
@@ -69,4 +69,17 @@ export function LegalPage({
       </p>
     </main>
   );
+}
+
+type LegalData = { title: string; version: string; html: string };
+
+/** The document title of /termos and /privacidade: the document's own. */
+export const legalMeta: MetaFunction = ({ data }) => [
+  { title: `${(data as LegalData | undefined)?.title ?? ""} | Freela` },
+];
+
+/** The page of /termos and /privacidade (its loader is `legalLoader`, app/web/legal.server.ts). */
+export function LegalDocumentPage() {
+  const { title, version, html } = useLoaderData<LegalData>();
+  return <LegalPage title={title} version={version} html={html} />;
 }

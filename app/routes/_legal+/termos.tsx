@@ -1,18 +1,7 @@
-import { json, type LoaderFunctionArgs } from "@remix-run/node";
-import { useLoaderData, type MetaFunction } from "@remix-run/react";
-import { LegalPage } from "~/components/accounts/legal-page";
-import { legalPage } from "~/services/accounts/terms.server";
-import { getRequestT } from "~/web/i18n.server";
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { legalLoader } from "~/web/legal.server";
+
+export { LegalDocumentPage as default, legalMeta as meta } from "~/components/accounts/legal-page";
 
 /** The terms of use, for anyone (content/legal/terms.<lng>.md). */
-export async function loader({ request }: LoaderFunctionArgs) {
-  const { lng } = await getRequestT(request);
-  return json(legalPage("terms", lng));
-}
-
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.title ?? ""} | Freela` }];
-
-export default function TermsPage() {
-  const { title, version, html } = useLoaderData<typeof loader>();
-  return <LegalPage title={title} version={version} html={html} />;
-}
+export const loader = (args: LoaderFunctionArgs) => legalLoader("terms", args);

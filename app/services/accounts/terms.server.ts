@@ -4,7 +4,7 @@ import { join } from "node:path";
 import type { Transaction } from "kysely";
 import { marked } from "marked";
 import { z } from "zod";
-import { db, transaction } from "../../../db";
+import { transaction } from "../../../db";
 import type { Database, UserRow } from "../../../db/schema";
 import { AppError, parseInput } from "../platform/errors.server";
 import type { Client } from "./accounts.server";
@@ -17,8 +17,7 @@ import { LEGAL_DIR, termsVersion } from "./terms-version";
 // current version; an account whose accepted version is not the current one is asked to accept
 // it before any other page (requireUser) or API call (requireApiUser).
 
-export const LEGAL_DOCUMENTS = ["terms", "privacy"] as const;
-export type LegalDocument = (typeof LEGAL_DOCUMENTS)[number];
+export type LegalDocument = "terms" | "privacy";
 
 export { termsVersion };
 
@@ -98,14 +97,4 @@ export async function acceptTerms(user: UserRow, input: unknown, client: Client,
     return true;
   });
   return { version: current, accepted_now: accepted };
-}
-
-/** The account's acceptances, newest first (for the account's own record). */
-export function termsAcceptancesOf(userId: string) {
-  return db
-    .selectFrom("terms_acceptances")
-    .select(["version", "accepted_at"])
-    .where("user_id", "=", userId)
-    .orderBy("accepted_at", "desc")
-    .execute();
 }
