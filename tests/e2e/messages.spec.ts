@@ -1,5 +1,5 @@
 import { expect, test, type APIRequestContext, type Browser, type TestInfo } from "@playwright/test";
-import { PNG_1X1, registerViaApi, signIn } from "./support";
+import { noAxeFindings, PNG_1X1, registerViaApi, signIn } from "./support";
 
 // A conversation about an application, with JavaScript on and off: the freelancer writes with a
 // file, the merchant sees the unread count in the top bar, finds it in the inbox, opens it and
@@ -79,6 +79,8 @@ for (const javaScriptEnabled of [true, false]) {
     const row = marina.getByRole("listitem").filter({ hasText: "Olá! Segue um exemplo de cardápio que fiz." });
     await expect(row).toContainText("Julinha");
     await expect(row).toContainText("1 mensagem não lida");
+    // (Axe runs in the page: only where scripts run.)
+    if (javaScriptEnabled) await noAxeFindings(marina);
     await row.getByRole("link").click();
     await expect(marina).toHaveURL(new RegExp(`/applications/${id}/messages`));
     await expect(marina.getByText("Olá! Segue um exemplo de cardápio que fiz.")).toBeVisible();

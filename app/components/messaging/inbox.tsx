@@ -32,7 +32,12 @@ export function ConversationRow({ item }: { item: ConversationSummary }) {
           {item.last_message.hidden ? <em className="muted">{t("inbox.hidden")}</em> : item.last_message.body}
         </p>
       </div>
-      {unread ? <span className="badge inbox-count">{t("messages.unread", { count: item.unread })}</span> : null}
+      {unread ? (
+        <span className="inbox-count">
+          <span aria-hidden="true">{item.unread > 99 ? "99+" : item.unread}</span>
+          <span className="sr-only">{t("messages.unread", { count: item.unread })}</span>
+        </span>
+      ) : null}
     </li>
   );
 }
