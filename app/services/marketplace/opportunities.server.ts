@@ -12,7 +12,7 @@ import {
 } from "~/lib/market-schemas";
 import { checkFields, inFieldOrder } from "~/lib/schemas";
 import { db, transaction } from "../../../db";
-import { searchIndexLeads, textMatch, textQuery } from "../../../db/dialect";
+import { searchIndexLeads, textMatch, textQuery, textRank } from "../../../db/dialect";
 import type { Database, OpportunityRow, UserRow } from "../../../db/schema";
 import { AppError, parseInput } from "../platform/errors.server";
 import { assertRoleFor } from "../platform/roles.server";
@@ -350,15 +350,19 @@ export function opportunityListQueries(user: UserRow, q: OpportunityQuery) {
     .select(sql<number>`1`.as("one"))
     .limit(totalCap(match) + 1);
   const count = db.selectFrom(matching.as("matching")).select((eb) => eb.fn.countAll<number>().as("total"));
+  // Relevance ranks the newest matches (below); with no searchable word it is newest first.
+  const sort = q.sort === "relevance" && !match ? "newest" : q.sort;
   // Other sorts need every match anyway, so only newest-first pages read through the text index.
-  const pageLeads = leads && q.sort === "newest";
+  const pageLeads = leads && (sort === "newest" || sort === "relevance");
   let page = applyFilters(
     baseSelect(db, user, pageLeads ? fromSearch(db) : undefined) as unknown as ListBuilder,
     user,
     q,
     pageLeads,
   );
-  switch (q.sort) {
+  switch (sort) {
+    case "relevance":
+      return { count, page: byRelevance(page, match!, pageLeads, q) };
     case "budget_desc":
       page = page.orderBy("opportunities.budget_max_cents", "desc").orderBy("opportunities.id", "desc");
       break;
@@ -379,6 +383,29 @@ export function opportunityListQueries(user: UserRow, q: OpportunityQuery) {
       page = pageLeads ? page.orderBy(sql`opportunities_fts.rowid`, "desc") : page.orderBy("opportunities.id", "desc");
   }
   return { count, page: page.limit(q.per_page).offset(offsetOf(q.page, q.per_page)) };
+}
+
+/**
+ * Text searches in order of relevance rank the RELEVANCE_WINDOW newest matches of every filter
+ * (read as a newest-first page would read them, so the cost stays near a page's whatever the
+ * table's size), best first, ties newest first. The window is the search total's cap: the list
+ * says "200+" and its last page is the window's.
+ */
+export const RELEVANCE_WINDOW = SEARCH_TOTAL_CAP;
+
+function byRelevance(page: ListBuilder, match: string, leading: boolean, q: OpportunityQuery) {
+  const newest = (
+    leading ? page.orderBy(sql`opportunities_fts.rowid`, "desc") : page.orderBy("opportunities.id", "desc")
+  )
+    .select(textRank(match, leading).as("relevance"))
+    .limit(RELEVANCE_WINDOW);
+  return db
+    .selectFrom(newest.as("ranked"))
+    .selectAll()
+    .orderBy("ranked.relevance", "desc")
+    .orderBy(sql`ranked.id`, "desc")
+    .limit(q.per_page)
+    .offset(offsetOf(q.page, q.per_page));
 }
 
 /**
