@@ -382,6 +382,17 @@ API_BODY.push(
     base: () => ({ password: "senha-errada-1", new_password: "senha-nova-123" }),
     fields: [{ name: "new_password", kind: { type: "password" } }],
   },
+  {
+    // The demo freelancer has a contract running: a body that parses is refused with 409 before
+    // the password is checked (so the wrong ones here never count against her sign-in).
+    name: "account deletion",
+    method: "DELETE",
+    path: () => "/api/account",
+    who: (w) => w.julia,
+    base: () => ({ password: "senha-errada-1" }),
+    fields: [{ name: "password", kind: { type: "key", max: 1024 } }],
+    keyMiss: 409,
+  },
   { name: "passkey sign-in options", method: "POST", path: () => "/api/login/passkey/options", who: "anyone", base: () => ({}), fields: [], optional: true },
   {
     name: "passkey sign-in",
@@ -484,6 +495,7 @@ export function authedEndpoints(w: World, p: Pool): { method: string; path: stri
     { method: "POST", path: "/api/passkeys/options", role: null },
     { method: "PATCH", path: "/api/passkeys/AAAA", role: null, body: { name: "Chave" } },
     { method: "DELETE", path: "/api/passkeys/AAAA", role: null },
+    { method: "DELETE", path: "/api/account", role: null, body: { password: "x" } },
   ];
 }
 
