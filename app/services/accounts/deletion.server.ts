@@ -317,11 +317,7 @@ async function erase(trx: Kysely<Database>, user: UserRow, at: string): Promise<
     .where("reply", "is not", null)
     .execute();
 
-  const portfolio = await trx
-    .deleteFrom("portfolio_items")
-    .where("user_id", "=", id)
-    .returning("image_path")
-    .execute();
+  const portfolio = await trx.deleteFrom("portfolio_items").where("user_id", "=", id).returning("image_path").execute();
   for (const table of [
     "sessions",
     "passkeys",
@@ -341,8 +337,8 @@ async function erase(trx: Kysely<Database>, user: UserRow, at: string): Promise<
   }
   return {
     files: files.map((f) => f.stored_name),
-    photos: [user.photo_path, user.hidden_photo_path, ...portfolio.map((p) => p.image_path)].filter(
-      (p): p is string => Boolean(p),
+    photos: [user.photo_path, user.hidden_photo_path, ...portfolio.map((p) => p.image_path)].filter((p): p is string =>
+      Boolean(p),
     ),
   };
 }
