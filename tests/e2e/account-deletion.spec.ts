@@ -62,7 +62,12 @@ for (const javaScriptEnabled of [true, false]) {
       // The merchant still has the contract, with the other side anonymised.
       const marina = hired.merchant.page;
       await marina.goto(`/contracts/${id}`);
-      await expect(marina.getByRole("main").getByText(/com Conta excluída/).first()).toBeVisible();
+      await expect(
+        marina
+          .getByRole("main")
+          .getByText(/com Conta excluída/)
+          .first(),
+      ).toBeVisible();
       await expect(marina.getByText("Julinha")).toHaveCount(0);
       await expect(marina.getByText("Logotipo e paleta de cores finais.")).toBeVisible();
     });
