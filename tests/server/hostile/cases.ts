@@ -412,7 +412,7 @@ const profileFields: Field[] = [
   { name: "skills", kind: { type: "tags", max: 15 } },
 ];
 
-/** Every API endpoint of PRODUCT.md §4 that needs a session: method, path, role (null: any user). */
+/** Every API endpoint of docs/product.md §7 that needs a session: method, path, role (null: any user). */
 export function authedEndpoints(w: World, p: Pool): { method: string; path: string; role: Role | null; body?: unknown }[] {
   const m = p.actor("merchant");
   return [
@@ -1080,6 +1080,39 @@ export const PAGE_FORMS: PageForm[] = [
     base: () => ({ intent: "open", id: "x", to: "/notifications" }),
     fields: [{ name: "id", kind: { type: "ids" } }],
   },
+  // The security page's forms, told apart by `intent`: the same fields as their API twins, checked
+  // before a password (a pool actor never reaches the password, so its sign-in attempts are kept).
+  ...(
+    [
+      ["email change", { intent: "email", email: unique("novo"), password: "senha-errada-1" }, [{ name: "email", kind: { type: "email" } }]],
+      ["password change", { intent: "password_change", password: "senha-errada-1", new_password: "senha-nova-123" }, [{ name: "new_password", kind: { type: "password" } }]],
+      // Not started or not on for a pool actor: a code that parses is a conflict.
+      ["two-factor confirm", { intent: "two_factor_confirm" }, [{ name: "code", kind: { type: "key", max: 64 } }], 409],
+      ["two-factor disable", { intent: "two_factor_disable", password: "senha-errada-1" }, [{ name: "code", kind: { type: "key", max: 64 } }], 409],
+      ["recovery codes", { intent: "recovery_codes", password: "senha-errada-1" }, [{ name: "code", kind: { type: "key", max: 64 } }], 409],
+      ["two-factor start", { intent: "two_factor_start" }, []],
+      ["passkey add", { intent: "passkey_add" }, [{ name: "response", kind: { type: "key", max: 20_000 } }], 422],
+    ] as [string, Record<string, string>, Field[], number?][]
+  ).map(([name, base, fields, keyMiss]): PageForm => ({
+    name: `security ${name}`,
+    routeId: "routes/_account+/account.security",
+    path: () => "/account/security",
+    who: "freelancer",
+    base: () => ({ ...base }),
+    fields,
+    keyMiss,
+  })),
+  {
+    // The demo freelancer has a contract running: a password that parses is refused with 409
+    // before it is checked (her sign-in attempts are kept).
+    name: "security account delete",
+    routeId: "routes/_account+/account.security",
+    path: () => "/account/security",
+    who: (w) => w.julia,
+    base: () => ({ intent: "account_delete", confirm: "1", password: "senha-errada-1" }),
+    fields: [{ name: "password", kind: { type: "key", max: 1024 } }],
+    keyMiss: 409,
+  },
   { name: "language", routeId: "routes/language", path: () => "/language", who: "visitor", base: () => ({ lng: "en", redirectTo: "/" }), fields: [] },
   { name: "logout", routeId: "routes/_auth+/logout", path: () => "/logout", who: (w) => w.logoutToken, base: () => ({}), fields: [] },
 ];
@@ -1247,7 +1280,7 @@ export function pageIdCases(w: World, p: Pool): Case[] {
   return cases;
 }
 
-/** State conflicts, roles and ownership with the demo seed's own records (PRODUCT.md §3, §4). */
+/** State conflicts, roles and ownership with the demo seed's own records (docs/product.md §3, §4). */
 export function conflictCases(w: World): Case[] {
   const s = w.seeded;
   const c = (name: string, method: string, path: string, auth: string, json: unknown, status: number, message?: string): Case => ({
