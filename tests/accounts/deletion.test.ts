@@ -6,6 +6,7 @@ import { action as loginAction } from "~/routes/api+/_auth+/login";
 import { action as registerAction } from "~/routes/api+/_auth+/register";
 import { loader as profileLoader } from "~/routes/api+/_account+/profile";
 import { DELETED_NAME, DELETION_PLAN, REMOVED_MESSAGE, deleteAccount } from "~/services/accounts/deletion.server";
+import { seal } from "~/services/accounts/sealed-secrets.server";
 import { totpCode } from "~/services/accounts/two-factor.server";
 import { approveContract, deliverContract, getContract } from "~/services/contracts/contracts.server";
 import { acceptOffer, getApplication } from "~/services/marketplace/applications.server";
@@ -364,7 +365,7 @@ describe("deleting one's account", () => {
     const at = new Date().toISOString();
     await db
       .insertInto("two_factor")
-      .values({ user_id: user.id, secret, confirmed_at: at, last_step: 0, created_at: at })
+      .values({ user_id: user.id, secret: seal(secret, user.id), confirmed_at: at, last_step: 0, created_at: at })
       .execute();
     await expect(deleteAccount(user, { password: PASSWORD })).rejects.toMatchObject({
       status: 422,
