@@ -11,7 +11,7 @@ import { totpCode } from "~/services/accounts/two-factor.server";
 import { approveContract, deliverContract, getContract } from "~/services/contracts/contracts.server";
 import { acceptOffer, getApplication } from "~/services/marketplace/applications.server";
 import { sendMessage } from "~/services/messaging/messages.server";
-import { updateProfile } from "~/services/accounts/accounts.server";
+import { requestPasswordReset, updateProfile } from "~/services/accounts/accounts.server";
 import { addPortfolioItem, listPortfolio } from "~/services/reputation/portfolio.server";
 import { getContractReviews, replyToReview, writeReview } from "~/services/reputation/reviews.server";
 import { getFreelancerProfile, listFreelancers } from "~/services/reputation/profiles.server";
@@ -295,6 +295,11 @@ describe("deleting one's account", () => {
     // Signed out everywhere, and no way back in with the old address or password.
     expect((await call(profileLoader, jsonRequest("/api/profile", undefined, { token }))).status).toBe(401);
     expect((await call(loginAction, jsonRequest("/api/login", { email, password: PASSWORD }))).status).toBe(401);
+    // Nor by the placeholder address: no reset link is ever made for it.
+    await requestPasswordReset(row.email);
+    expect(await db.selectFrom("password_resets").select("id").where("user_id", "=", applicant.id).execute()).toEqual(
+      [],
+    );
     // Out of the directory and the profile pages.
     await expect(getFreelancerProfile(applicant.id, owner.id)).rejects.toMatchObject({ status: 404 });
     const directory = await listFreelancers({ q: "Renata" });

@@ -201,7 +201,12 @@ export async function updateProfile(user: UserRow, input: unknown, photo?: Blob 
 export async function requestPasswordReset(email: string, client: Client = NOBODY) {
   await consume(limiters.resetByEmail, email);
   await consume(limiters.resetByIp, client.ip);
-  const user = await db.selectFrom("users").select(["id", "email"]).where("email", "=", email).executeTakeFirst();
+  const user = await db
+    .selectFrom("users")
+    .select(["id", "email"])
+    .where("email", "=", email)
+    .where("deleted_at", "is", null)
+    .executeTakeFirst();
   if (!user) return;
   const token = randomBytes(32).toString("base64url");
   const now = Date.now();
