@@ -1,12 +1,10 @@
 import { sql, type Expression, type ExpressionBuilder, type Kysely, type RawBuilder } from "kysely";
 import { z } from "zod";
 import { directoryColumns } from "~/lib/directory";
-import { NEGOTIATING_STATUSES } from "~/lib/market-schemas";
 import { db, transaction } from "../../../db";
 import type { Database, UserRow } from "../../../db/schema";
-import { rejectOpenApplications } from "../marketplace/opportunities.server";
+import { rejectOpenApplications, withdrawApplicationsOf } from "../marketplace/opportunities.server";
 import { queueAccountEmail } from "../messaging/account-email.server";
-import { notify } from "../messaging/notifications.server";
 import { AppError, parseInput } from "../platform/errors.server";
 import { now } from "../platform/records.server";
 import { deleteAttachment, deletePhoto } from "../platform/uploads.server";
@@ -189,34 +187,7 @@ async function erase(trx: Kysely<Database>, user: UserRow, at: string): Promise<
   // Negotiations end first: these UPDATEs take the rows a hire would take, so a hire racing this
   // deletion either finishes before (and the contract refuses the deletion below) or finds its
   // application withdrawn or its opportunity closed.
-  const withdrawn = await trx
-    .updateTable("applications")
-    .set({ status: "withdrawn", awaiting: null, updated_at: at })
-    .where("freelancer_id", "=", id)
-    .where("status", "in", NEGOTIATING_STATUSES)
-    .returning(["id", "opportunity_id"])
-    .execute();
-  if (withdrawn.length) {
-    const owners = await trx
-      .selectFrom("opportunities")
-      .select(["id", "merchant_id"])
-      .where(
-        "id",
-        "in",
-        withdrawn.map((a) => a.opportunity_id),
-      )
-      .execute();
-    const ownerOf = new Map(owners.map((o) => [o.id, o.merchant_id]));
-    await notify(
-      trx,
-      withdrawn.map((a) => ({
-        user_id: ownerOf.get(a.opportunity_id)!,
-        kind: "application_withdrawn" as const,
-        application_id: a.id,
-        opportunity_id: a.opportunity_id,
-      })),
-    );
-  }
+  await withdrawApplicationsOf(trx, id, at);
   const closed = await trx
     .updateTable("opportunities")
     .set({ status: "closed", updated_at: at })
