@@ -437,6 +437,7 @@ export function authedEndpoints(w: World, p: Pool): { method: string; path: stri
     { method: "POST", path: `/api/applications/${m.app}/withdraw`, role: "freelancer" },
     { method: "GET", path: "/api/dashboard", role: null },
     { method: "GET", path: "/api/notifications", role: null },
+    { method: "GET", path: "/api/conversations", role: null },
     { method: "POST", path: "/api/notifications/read", role: null },
     { method: "GET", path: "/api/contracts", role: null },
     { method: "GET", path: `/api/contracts/${w.seeded.accepted}`, role: null },
@@ -879,6 +880,7 @@ export function queryCases(w: World, p: Pool): Case[] {
     { path: `/api/opportunities/${w.seeded.openWithApps}/applications`, auth: w.ana, params: { status: enumValues, page: intValues } },
     { path: "/api/applications/awaiting-confirmation", auth: w.ana, params: { page: intValues, per_page: ["101"] } },
     { path: "/api/notifications", auth: w.julia, params: { unread: ["2", "sim", "' OR 1=1"], page: intValues, per_page: ["101"] } },
+    { path: "/api/conversations", auth: w.julia, params: { filter: ["lidas", "' OR 1=1", "\u0000", "ALL"], page: intValues, per_page: ["101", "0"] } },
     { path: "/api/freelancers", auth: w.ana, params: { min_rating: ["0", "6", "4.55", "abc", "' OR 1=1"], sort: enumValues, page: intValues, per_page: ["101"] } },
     { path: `/api/users/${w.juliaId}/reviews`, auth: w.ana, params: { page: intValues, per_page: ["101", "0"] } },
     { path: "/api/invitations", auth: w.julia, params: { page: intValues, per_page: ["101"] } },
@@ -916,6 +918,8 @@ export function queryCases(w: World, p: Pool): Case[] {
     ["/my-applications", w.julia],
     ["/applications/awaiting-confirmation", w.ana],
     ["/notifications", w.julia],
+    ["/mensagens", w.julia],
+    ["/mensagens", w.ana],
     [`/opportunities/${w.seeded.openWithApps}/applications`, w.ana],
     ["/", w.ana],
   ];
@@ -927,6 +931,7 @@ export function queryCases(w: World, p: Pool): Case[] {
       ["status", "' OR 1=1 --"],
       ["category", "\u0000"],
       ["sort", "<script>"],
+      ["filter", "' OR 1=1 --"],
       ["budget_min_cents", "99999999999999999999"],
     ] as const) {
       cases.push({ name: `page query ${param}=${value.slice(0, 20)}`, method: "GET", path: `${path}?${new URLSearchParams({ [param]: value })}`, auth, expect: [200], api: false });
