@@ -15,6 +15,7 @@ import { requestPasswordReset, updateProfile } from "~/services/accounts/account
 import { addPortfolioItem, listPortfolio } from "~/services/reputation/portfolio.server";
 import { getContractReviews, replyToReview, writeReview } from "~/services/reputation/reviews.server";
 import { getFreelancerProfile, listFreelancers } from "~/services/reputation/profiles.server";
+import { getPublicProfile } from "~/services/discovery/public.server";
 import { drainOutbox } from "~/services/platform/outbox.server";
 import type { Mail } from "~/services/platform/mail.server";
 import { readAttachment, readPhoto } from "~/services/platform/uploads.server";
@@ -205,6 +206,7 @@ describe("deleting one's account", () => {
       .insertInto("email_opt_outs")
       .values({ user_id: applicant.id, kind: "message_received", created_at: at })
       .execute();
+    expect((await getPublicProfile(applicant.id)).id).toBe(applicant.id);
     expect(await readPhoto(photo)).not.toBeNull();
     expect(await readAttachment(attachment)).not.toBeNull();
 
@@ -302,6 +304,7 @@ describe("deleting one's account", () => {
     );
     // Out of the directory and the profile pages.
     await expect(getFreelancerProfile(applicant.id, owner.id)).rejects.toMatchObject({ status: 404 });
+    await expect(getPublicProfile(applicant.id)).rejects.toMatchObject({ status: 404 });
     const directory = await listFreelancers({ q: "Renata" });
     expect(directory.data.map((p) => p.id)).not.toContain(applicant.id);
 
