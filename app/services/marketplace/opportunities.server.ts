@@ -643,6 +643,42 @@ export async function rejectOpenApplications(
   return rejected.length;
 }
 
+/**
+ * Ends every negotiation of a freelancer who is leaving (suspended, banned, or deleting the
+ * account): their pending and countered applications are withdrawn and each merchant is told.
+ * Runs inside the caller's transaction; returns how many.
+ */
+export async function withdrawApplicationsOf(trx: Kysely<Database>, freelancerId: string, at: string) {
+  const withdrawn = await trx
+    .updateTable("applications")
+    .set({ status: "withdrawn", awaiting: null, updated_at: at })
+    .where("freelancer_id", "=", freelancerId)
+    .where("status", "in", NEGOTIATING_STATUSES)
+    .returning(["id", "opportunity_id"])
+    .execute();
+  if (withdrawn.length === 0) return 0;
+  const owners = await trx
+    .selectFrom("opportunities")
+    .select(["id", "merchant_id"])
+    .where(
+      "id",
+      "in",
+      withdrawn.map((a) => a.opportunity_id),
+    )
+    .execute();
+  const ownerOf = new Map(owners.map((o) => [o.id, o.merchant_id]));
+  await notify(
+    trx,
+    withdrawn.map((a) => ({
+      user_id: ownerOf.get(a.opportunity_id)!,
+      kind: "application_withdrawn" as const,
+      application_id: a.id,
+      opportunity_id: a.opportunity_id,
+    })),
+  );
+  return withdrawn.length;
+}
+
 export async function closeOpportunity(merchant: UserRow, uuid: string): Promise<OpportunityJson> {
   await ownerMove(merchant, uuid, "close", async (trx, current) => {
     const closed = await trx

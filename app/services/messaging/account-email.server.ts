@@ -22,6 +22,7 @@ export const ACCOUNT_EMAIL_KINDS: readonly AccountEmailKind[] = [
   "sign_in_notice",
   "password_changed",
   "passkey_added",
+  "account_deleted",
 ];
 
 export function isAccountEmailKind(kind: string): kind is AccountEmailKind {
