@@ -114,7 +114,11 @@ export function OpportunityList({ list, role }: { list: ListData; role: Role }) 
             <Link to="/opportunities/create" className="btn btn-primary">
               + {t("list.create")}
             </Link>
-          ) : null
+          ) : (
+            <Link to="/para-voce" className="btn btn-secondary">
+              {t("for_you.link")}
+            </Link>
+          )
         }
       />
       <Filters filters={list.filters} errors={list.errors} role={role} />

@@ -460,6 +460,22 @@ export async function listOpportunities(
   };
 }
 
+/**
+ * Opportunities by id, in the order of `ids`, as a list shows them (one statement). For lists
+ * whose order is decided elsewhere (discovery's matches).
+ */
+export async function opportunitiesInOrder(user: UserRow, ids: number[]): Promise<OpportunityJson[]> {
+  if (ids.length === 0) return [];
+  const rows = (await (baseSelect(db, user) as unknown as ListBuilder)
+    .where("opportunities.id", "in", ids)
+    .execute()) as unknown as Row[];
+  const byId = new Map(rows.map((row) => [Number(row.id), row]));
+  return ids.flatMap((id) => {
+    const row = byId.get(id);
+    return row ? [toOpportunityJson(row, user)] : [];
+  });
+}
+
 // ---------------------------------------------------------------------------------------------
 // Writing
 

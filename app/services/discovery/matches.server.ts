@@ -1,0 +1,87 @@
+import { foldKey } from "~/lib/directory";
+import { pageQuerySchema } from "~/lib/market-schemas";
+import { db } from "../../../db";
+import type { UserRow } from "../../../db/schema";
+import { opportunitiesInOrder, type OpportunityJson } from "../marketplace/opportunities.server";
+import { AppError, parseInput } from "../platform/errors.server";
+import { offsetOf, pageMeta, type PageMeta } from "../platform/records.server";
+
+// "Para você" (docs/product.md, "Para você"): open opportunities for a freelancer, ranked by what
+// they have in common with the freelancer's profile and history. The MATCH_CANDIDATES newest open
+// opportunities the freelancer has not applied to are scored in the process (a skill in common
+// weighs 3, a category they applied in before 2, their own city for on-site or hybrid work 1);
+// those with nothing in common are left out; ties go to the newest. Three statements whatever
+// the page: the categories of their applications, the candidates' few columns, and the page.
+
+export const MATCH_CANDIDATES = 500;
+export const MATCH_WEIGHTS = { skill: 3, category: 2, city: 1 } as const;
+
+type Candidate = { id: number; skills: string; category: string; location_type: string; city: string | null };
+type Profile = { skills: Set<string>; categories: Set<string>; city: string | null };
+
+/** How much an opportunity has in common with a freelancer (0: nothing). */
+export function matchScore(candidate: Candidate, profile: Profile): number {
+  let score = 0;
+  for (const skill of parseSkills(candidate.skills))
+    if (profile.skills.has(foldKey(skill))) score += MATCH_WEIGHTS.skill;
+  if (profile.categories.has(candidate.category)) score += MATCH_WEIGHTS.category;
+  if (
+    candidate.location_type !== "remote" &&
+    profile.city &&
+    candidate.city &&
+    foldKey(candidate.city) === profile.city
+  ) {
+    score += MATCH_WEIGHTS.city;
+  }
+  return score;
+}
+
+function parseSkills(text: string): string[] {
+  try {
+    const value: unknown = JSON.parse(text);
+    return Array.isArray(value) ? value.filter((s): s is string => typeof s === "string") : [];
+  } catch {
+    return [];
+  }
+}
+
+export async function recommendedOpportunities(
+  user: UserRow,
+  query: unknown,
+): Promise<{ data: OpportunityJson[]; meta: PageMeta }> {
+  if (user.account_type !== "freelancer") throw new AppError(403, "forbidden_role");
+  const { page, per_page } = parseInput(pageQuerySchema, query);
+  const [history, candidates] = await Promise.all([
+    db
+      .selectFrom("applications as a")
+      .innerJoin("opportunities as o", "o.id", "a.opportunity_id")
+      .select("o.category")
+      .distinct()
+      .where("a.freelancer_id", "=", user.id)
+      .execute(),
+    db
+      .selectFrom("opportunities as o")
+      .leftJoin("applications as mine", (join) =>
+        join.onRef("mine.opportunity_id", "=", "o.id").on("mine.freelancer_id", "=", user.id),
+      )
+      .select(["o.id", "o.skills", "o.category", "o.location_type", "o.city"])
+      .where("o.status", "=", "open")
+      .where("o.hidden_at", "is", null)
+      .where("o.held_at", "is", null)
+      .where("mine.id", "is", null)
+      .orderBy("o.id", "desc")
+      .limit(MATCH_CANDIDATES)
+      .execute(),
+  ]);
+  const profile: Profile = {
+    skills: new Set(parseSkills(user.skills).map(foldKey).filter(Boolean)),
+    categories: new Set(history.map((h) => h.category)),
+    city: user.city ? foldKey(user.city) : null,
+  };
+  const ranked = candidates
+    .map((c) => ({ id: Number(c.id), score: matchScore(c, profile) }))
+    .filter((c) => c.score > 0)
+    .sort((a, b) => b.score - a.score || b.id - a.id);
+  const ids = ranked.slice(offsetOf(page, per_page), offsetOf(page, per_page) + per_page).map((c) => c.id);
+  return { data: await opportunitiesInOrder(user, ids), meta: pageMeta(page, per_page, ranked.length) };
+}
