@@ -20,6 +20,7 @@ export const ACCOUNT_EMAIL_KINDS: readonly AccountEmailKind[] = [
   "email_change_verification",
   "email_changed",
   "sign_in_notice",
+  "data_export_ready",
 ];
 
 export function isAccountEmailKind(kind: string): kind is AccountEmailKind {
