@@ -9,7 +9,13 @@ import { AppError } from "../platform/errors.server";
 import { every } from "../platform/jobs.server";
 import { consume, limiters } from "../platform/rate-limit.server";
 import { now } from "../platform/records.server";
-import { deleteExportFile, readAttachment, readExportFile, readPhoto, saveExportFile } from "../platform/uploads.server";
+import {
+  deleteExportFile,
+  readAttachment,
+  readExportFile,
+  readPhoto,
+  saveExportFile,
+} from "../platform/uploads.server";
 import { twoFactorState } from "./two-factor.server";
 
 // A copy of a user's data (LGPD art. 18; docs/product.md, "Seus dados"). The user asks for it
@@ -44,7 +50,9 @@ export type DataExportJson = {
 };
 
 export function toExportJson(row: ExportRow, at = new Date()): DataExportJson {
-  const expired = row.status === "expired" || (row.status === "ready" && !!row.expires_at && Date.parse(row.expires_at) <= at.getTime());
+  const expired =
+    row.status === "expired" ||
+    (row.status === "ready" && !!row.expires_at && Date.parse(row.expires_at) <= at.getTime());
   const status = expired ? "expired" : row.status === "building" ? "pending" : row.status;
   return {
     id: row.id,
@@ -79,7 +87,9 @@ export async function dataExportState(user: Pick<UserRow, "id">, at = new Date()
  * Asks for a copy of the user's data. One copy waits at a time: while one does, asking again
  * answers it (`created: false`) and spends no attempt of the rate limit (3 a day).
  */
-export async function requestDataExport(user: Pick<UserRow, "id">): Promise<{ export: DataExportJson; created: boolean }> {
+export async function requestDataExport(
+  user: Pick<UserRow, "id">,
+): Promise<{ export: DataExportJson; created: boolean }> {
   const pending = await waitingExport(user.id);
   if (pending) return { export: toExportJson(pending), created: false };
   await consume(limiters.exportByUser, user.id, "data_export_rate_limited");
@@ -114,10 +124,7 @@ function waitingExport(userId: string) {
 
 /** Copies a job may take at `stamp`: waiting, or being built by a job whose lease ran out. */
 const claimable = (stamp: string) => (eb: ExpressionBuilder<Database, "data_exports">) =>
-  eb.or([
-    eb("status", "=", "pending"),
-    eb.and([eb("status", "=", "building"), eb("locked_until", "<=", stamp)]),
-  ]);
+  eb.or([eb("status", "=", "pending"), eb.and([eb("status", "=", "building"), eb("locked_until", "<=", stamp)])]);
 
 /** Claims the oldest claimable copy for this job alone (one winner), or null. */
 export async function claimDataExport(at = new Date()): Promise<ExportRow | null> {
@@ -376,7 +383,17 @@ export async function collectPersonalData(userId: string, at = new Date()) {
       .execute(),
     db
       .selectFrom("reports")
-      .select(["id", "target_type", "target_id", "reason", "details", "status", "resolution", "resolved_at", "created_at"])
+      .select([
+        "id",
+        "target_type",
+        "target_id",
+        "reason",
+        "details",
+        "status",
+        "resolution",
+        "resolved_at",
+        "created_at",
+      ])
       .where("reporter_id", "=", userId)
       .orderBy("created_at")
       .execute(),
@@ -544,7 +561,17 @@ export async function collectPersonalData(userId: string, at = new Date()) {
       .execute(),
     db
       .selectFrom("ledger_transactions")
-      .select(["id", "kind", "contract_id", "milestone_id", "charge_id", "payout_id", "refund_id", "memo", "created_at"])
+      .select([
+        "id",
+        "kind",
+        "contract_id",
+        "milestone_id",
+        "charge_id",
+        "payout_id",
+        "refund_id",
+        "memo",
+        "created_at",
+      ])
       .where((eb) => eb.or([eb("merchant_id", "=", userId), eb("freelancer_id", "=", userId)]))
       .orderBy("created_at")
       .execute(),

@@ -24,7 +24,9 @@ export const USER_COLUMNS: Record<string, Record<string, Disposition>> = {
   terms_acceptances: { user_id: inFile("terms_acceptances.json") },
   sessions: { user_id: inFile("sessions.json") },
   account_devices: {
-    user_id: leftOut("hashes of browsers signed in from, kept only to notice a new one; sessions.json lists the devices"),
+    user_id: leftOut(
+      "hashes of browsers signed in from, kept only to notice a new one; sessions.json lists the devices",
+    ),
   },
   two_factor: { user_id: inFile("two_factor.json") },
   recovery_codes: {
@@ -38,7 +40,12 @@ export const USER_COLUMNS: Record<string, Record<string, Disposition>> = {
   opportunities: { merchant_id: inFile("opportunities.json") },
   applications: { freelancer_id: inFile("applications.json") },
   notifications: { user_id: inFile("notifications.json") },
-  contracts: { merchant_id: inFile("contracts.json"), freelancer_id: inFile("contracts.json"), ended_by: SIDE },
+  contracts: {
+    merchant_id: inFile("contracts.json"),
+    freelancer_id: inFile("contracts.json"),
+    ended_by: SIDE,
+    cancel_requested_by: SIDE,
+  },
   conversations: {
     freelancer_id: leftOut("the two sides and a counter of a conversation; the user's messages are in messages.json"),
     merchant_id: leftOut("the two sides and a counter of a conversation; the user's messages are in messages.json"),
@@ -54,10 +61,16 @@ export const USER_COLUMNS: Record<string, Record<string, Disposition>> = {
   audit_log: { actor_id: OPERATOR },
   reports: {
     reporter_id: inFile("reports.json"),
-    author_id: leftOut("who reported a user's content is the reporter's data; the outcome reaches the user as a notification"),
+    author_id: leftOut(
+      "who reported a user's content is the reporter's data; the outcome reaches the user as a notification",
+    ),
     resolved_by: OPERATOR,
   },
-  disputes: { decided_by: OPERATOR },
+  disputes: {
+    decided_by: OPERATOR,
+    opened_by: SIDE,
+    respond_by: leftOut("a date (the answer is due by then), not a user"),
+  },
   milestones: { proposed_by: SIDE },
   pix_charges: {
     merchant_id: inFile("payments.json"),
