@@ -9,6 +9,8 @@ import { usePending } from "~/lib/pending";
 import { SessionsSection } from "~/components/accounts/sessions";
 import { TwoFactorSection } from "~/components/accounts/two-factor";
 import { PasskeysSection } from "~/components/accounts/passkeys";
+import { DataExportSection } from "~/components/accounts/data-export";
+import { dataExportState, requestDataExport } from "~/services/accounts/data-export.server";
 import {
   addPasskey,
   listPasskeys,
@@ -40,12 +42,13 @@ export const meta = titleMeta("titles.account_security");
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireAccount(request);
-  const [sessions, twoFactor, enrollment, passkeys, session] = await Promise.all([
+  const [sessions, twoFactor, enrollment, passkeys, session, dataExport] = await Promise.all([
     listSessions(user, await getRequestToken(request)),
     twoFactorState(user),
     pendingEnrollment(user),
     listPasskeys(user),
     getSession(request),
+    dataExportState(user),
   ]);
   return json({
     // The console waits for this account's two-factor sign-in (OPERATOR_TWO_FACTOR); a session
@@ -59,6 +62,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     email: user.email,
     verifiedAt: user.email_verified_at,
     sessions,
+    dataExport,
     twoFactor: { ...twoFactor, enrollment: enrollment && { secret: enrollment.secret, qr_code: enrollment.qr_code } },
   });
 }
@@ -113,6 +117,10 @@ export async function action({ request }: ActionFunctionArgs) {
         await changePassword(user, values, await getRequestToken(request));
         return redirectWithSuccess("/account/security#password", t("password_changed"));
       }
+      case "data_export": {
+        await requestDataExport(user);
+        return redirectWithSuccess("/account/security#data", t("data_export_requested"));
+      }
       case "end_others": {
         await endOtherSessions(user, await getRequestToken(request));
         return redirectWithSuccess("/account/security#sessions", t("sessions_others_ended"));
@@ -139,7 +147,7 @@ function refusalOf(data: Refusal | undefined, intent: string) {
 
 export default function AccountSecurityPage() {
   const data = useActionData<typeof action>() as Refusal | undefined;
-  const { sessions, twoFactor, operatorMustEnroll, passkeys } = useLoaderData<typeof loader>();
+  const { sessions, twoFactor, operatorMustEnroll, passkeys, dataExport } = useLoaderData<typeof loader>();
   const { t } = useTranslation("account");
   return (
     <div className="page">
@@ -157,6 +165,7 @@ export default function AccountSecurityPage() {
       />
       <PasskeysSection passkeys={passkeys} refusal={refusalOf(data, "passkey_remove")} />
       <SessionsSection sessions={sessions} />
+      <DataExportSection state={dataExport} refusal={refusalOf(data, "data_export")} />
     </div>
   );
 }
