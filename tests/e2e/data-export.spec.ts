@@ -33,7 +33,7 @@ for (const javaScriptEnabled of [true, false]) {
 
       await page.reload();
       await expect(section.getByText("Pronta", { exact: true })).toBeVisible();
-      await expect(section.getByText(/Pronta para baixar até/)).toBeVisible();
+      await expect(section.getByText(/Disponível para baixar até/)).toBeVisible();
       const [download] = await Promise.all([
         page.waitForEvent("download"),
         section.getByRole("link", { name: "Baixar meus dados (ZIP)" }).click(),
@@ -66,7 +66,7 @@ for (const javaScriptEnabled of [true, false]) {
         await page.goto("/account/security");
         const yours = page.getByRole("region", { name: "Your data", exact: true });
         await expect(yours.getByRole("link", { name: "Download my data (ZIP)" })).toBeVisible();
-        await expect(yours.getByText(/Ready to download until/)).toBeVisible();
+        await expect(yours.getByText(/Available to download until/)).toBeVisible();
         await noAxeFindings(page);
       }
     });
