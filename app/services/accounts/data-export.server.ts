@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { sql, type ExpressionBuilder, type Selectable } from "kysely";
 import { zipSync, type Zippable } from "fflate";
 import { config } from "~/config.server";
-import { db, engine, transaction } from "../../../db";
+import { db, transaction } from "../../../db";
 import type { ContractParty, Database, DataExportsTable, UserRow } from "../../../db/schema";
 import { queueAccountEmail } from "../messaging/account-email.server";
 import { AppError } from "../platform/errors.server";
@@ -32,6 +32,8 @@ export const EXPORT_VALID_DAYS = 7;
 const DAY_MS = 86_400_000;
 /** How long a claim holds a copy: far more than a build takes. */
 const LEASE_MS = 10 * 60_000;
+/** Waiting copies a job looks at when claiming one (others' claims pass it to the next). */
+const CLAIM_CANDIDATES = 5;
 /** Builds tried before a copy is given up ('failed'). */
 export const EXPORT_MAX_ATTEMPTS = 3;
 
@@ -126,32 +128,39 @@ function waitingExport(userId: string) {
 const claimable = (stamp: string) => (eb: ExpressionBuilder<Database, "data_exports">) =>
   eb.or([eb("status", "=", "pending"), eb.and([eb("status", "=", "building"), eb("locked_until", "<=", stamp)])]);
 
-/** Claims the oldest claimable copy for this job alone (one winner), or null. */
+/**
+ * Claims the oldest claimable copy for this job alone, or null. Each candidate is taken by one
+ * conditional UPDATE that repeats the condition: of two jobs after the same copy, one updates it
+ * and the other finds it no longer claimable (PostgreSQL re-reads the row once the first commits)
+ * and tries the next. (An UPDATE … WHERE id IN (SELECT … LIMIT 1 FOR UPDATE SKIP LOCKED) is not
+ * used here: PostgreSQL may run that subquery more than once and claim several rows at once.)
+ */
 export async function claimDataExport(at = new Date()): Promise<ExportRow | null> {
   const stamp = at.toISOString();
   const claim = randomUUID();
-  const row = await db
-    .updateTable("data_exports")
-    .set({
-      status: "building",
-      claim,
-      locked_until: new Date(at.getTime() + LEASE_MS).toISOString(),
-      attempts: sql<number>`attempts + 1`,
-    })
-    .where("id", "in", (eb) =>
-      eb
-        .selectFrom("data_exports")
-        .select("id")
-        .where(claimable(stamp))
-        .orderBy("created_at")
-        .limit(1)
-        .$if(engine === "postgres", (qb) => qb.forUpdate().skipLocked()),
-    )
-    // Repeated: a copy another job claimed meanwhile no longer matches.
+  const candidates = await db
+    .selectFrom("data_exports")
+    .select("id")
     .where(claimable(stamp))
-    .returningAll()
-    .executeTakeFirst();
-  return row ?? null;
+    .orderBy("created_at")
+    .limit(CLAIM_CANDIDATES)
+    .execute();
+  for (const { id } of candidates) {
+    const row = await db
+      .updateTable("data_exports")
+      .set({
+        status: "building",
+        claim,
+        locked_until: new Date(at.getTime() + LEASE_MS).toISOString(),
+        attempts: sql<number>`attempts + 1`,
+      })
+      .where("id", "=", id)
+      .where(claimable(stamp))
+      .returningAll()
+      .executeTakeFirst();
+    if (row) return row;
+  }
+  return null;
 }
 
 /**
