@@ -3,16 +3,7 @@ import { useTranslation } from "react-i18next";
 import { FormMessage } from "~/components/ui/form";
 import { formatDateTime } from "~/lib/format";
 import { usePending } from "~/lib/pending";
-
-export type DataExportView = {
-  id: string;
-  status: "pending" | "ready" | "expired" | "failed";
-  created_at: string;
-  ready_at: string | null;
-  expires_at: string | null;
-  size_bytes: number | null;
-  download_url: string | null;
-};
+import type { DataExportJson } from "~/services/accounts/data-export.server";
 
 /**
  * The security settings' "Your data" section (LGPD): ask for a copy of one's data, see whether it
@@ -23,7 +14,7 @@ export function DataExportSection({
   state,
   refusal,
 }: {
-  state: DataExportView | null;
+  state: DataExportJson | null;
   refusal?: { message?: string };
 }) {
   const { t, i18n } = useTranslation("account");
