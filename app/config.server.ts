@@ -20,6 +20,11 @@ const schema = z.object({
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(10),
   UPLOADS_DIR: z.string().min(1).default("data/uploads"),
   SESSION_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
+  /**
+   * The key that seals secrets kept in the database (two-factor); derived from SESSION_SECRET
+   * when absent. Set it before changing SESSION_SECRET (docs/operations.md).
+   */
+  SECRETS_KEY: z.string().min(32, "must be at least 32 characters").optional(),
   BCRYPT_COST: z.coerce.number().int().min(4).max(15).default(10),
   SMTP_URL: z.string().url().optional(),
   MAIL_FROM: z.string().default("Freela <nao-responda@freela.local>"),

@@ -448,7 +448,13 @@ export interface ReviewsTable {
 
 /** E-mails about the account itself: always sent, never turned off, no unsubscribe link. */
 export type AccountEmailKind =
-  "email_verification" | "email_change_verification" | "email_changed" | "sign_in_notice" | "data_export_ready";
+  | "email_verification"
+  | "email_change_verification"
+  | "email_changed"
+  | "sign_in_notice"
+  | "password_changed"
+  | "passkey_added"
+  | "data_export_ready";
 
 /** What e-mails tell about: every notification kind, and new messages of a conversation. */
 export type EmailKind = NotificationKind | "message_received";

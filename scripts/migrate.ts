@@ -1,7 +1,9 @@
-// Applies pending migrations; on a new database outside production, seeds the demo accounts.
+// Applies pending migrations, seals two-factor secrets under the current key, and on a new database
+// outside production seeds the demo accounts.
 import { db, migrateToLatest } from "../db";
 import { demoLoginLines, seedDemo } from "../db/seed";
 import { config } from "../app/config.server";
+import { resealTwoFactorSecrets } from "../app/services/accounts/two-factor.server";
 
 try {
   const results = await migrateToLatest();
@@ -9,6 +11,13 @@ try {
     // One line, every name in it (the multinode test reads which process applied which).
     const names = results.map((r) => r.migrationName);
     console.info(`migrations applied: ${names.length} (${names.join(", ")})`);
+  }
+  const sealed = await resealTwoFactorSecrets();
+  if (sealed.resealed > 0) console.info(`two-factor secrets sealed under the current key: ${sealed.resealed}`);
+  if (sealed.unreadable > 0) {
+    console.warn(
+      `two-factor secrets no configured key opens: ${sealed.unreadable} (was SESSION_SECRET changed before SECRETS_KEY was set? docs/operations.md)`,
+    );
   }
   if (config.SEED_DEMO) {
     const seeded = await seedDemo(db);

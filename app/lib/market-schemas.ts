@@ -223,6 +223,16 @@ export const opportunityApplicationsQuerySchema = applicationListQuerySchema.ext
   sort: optionalEnum(APPLICATION_SORTS, "sort_invalid"),
 });
 
+/** The inbox's filter: every conversation, or those with unread messages. */
+export const INBOX_FILTERS = ["all", "unread"] as const;
+export const inboxQuerySchema = z.object({
+  filter: z.preprocess(
+    emptyToUndefined,
+    z.enum(INBOX_FILTERS, { errorMap: () => ({ message: "inbox_filter_invalid" }) }).default("all"),
+  ),
+  ...pageFields,
+});
+
 export const notificationListQuerySchema = z.object({
   unread: z.preprocess(
     emptyToUndefined,

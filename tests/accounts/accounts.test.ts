@@ -33,6 +33,13 @@ describe("password reset", () => {
     expect(await findValidReset(token)).toBeTruthy();
 
     await resetPassword({ token, password: "nova-senha-123" });
+    const told = await db
+      .selectFrom("outbox")
+      .select("kind")
+      .where("user_id", "=", user.id)
+      .where("kind", "=", "password_changed")
+      .execute();
+    expect(told).toHaveLength(1);
     expect(await findSessionUser(a.token)).toBeNull();
     expect(await findSessionUser(b.token)).toBeNull();
     await expect(login({ email: "reset@example.com", password: user.password }, client)).rejects.toMatchObject({

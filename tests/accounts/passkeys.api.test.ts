@@ -12,7 +12,7 @@ import { relyingParty } from "~/services/accounts/passkeys.server";
 import { db } from "../../db";
 import { createUser } from "../../db/factories";
 import { softAuthenticator, type SoftPasskey } from "../support/authenticator";
-import { call, jsonRequest, signedInUser } from "../support/helpers";
+import { call, jsonRequest, mailsTo, signedInUser } from "../support/helpers";
 
 // Passkeys (docs/product.md §1), through the API handlers on both engines, with a software
 // authenticator (ES256, "none" attestation): adding one (the challenge is the account's, live,
@@ -58,6 +58,13 @@ describe("adding a passkey", () => {
     expect(added.status).toBe(201);
     expect(added.body.message).toBe("Chave de acesso adicionada.");
     expect(added.body.data).toMatchObject({ id: response.id, name: "Meu celular", last_used_at: null });
+    // The address is told: a passkey signs in alone.
+    const told = (await mailsTo(acc.user.email)).filter(
+      (m) => m.subject === "Freela: nova chave de acesso na sua conta",
+    );
+    expect(told).toHaveLength(1);
+    expect(told[0].text).toContain('"Meu celular"');
+    expect(told[0].text).toContain(`${config.APP_URL}/account/security`);
 
     // The same answer again: its challenge was spent.
     const replay = await post(addAction, "/api/passkeys", { response, name: "De novo" }, acc.token);

@@ -1,14 +1,16 @@
 import { describe, expect, it } from "vitest";
+import { config } from "~/config.server";
 import { action as loginAction } from "~/routes/api+/_auth+/login";
 import { action as passwordAction } from "~/routes/api+/_account+/password";
 import { loader as profileLoader } from "~/routes/api+/_account+/profile";
 import { db } from "../../db";
 import { createUser } from "../../db/factories";
-import { call, jsonRequest } from "../support/helpers";
+import { call, jsonRequest, mailsTo } from "../support/helpers";
 
 // Changing the password while signed in (docs/product.md §1), through the API on both engines:
 // the current password first, the new one under the rule and different; the other sessions end,
-// the current one goes on; the old password stops working, the new one signs in.
+// the current one goes on; the old password stops working, the new one signs in; the address is
+// told.
 
 let n = 0;
 async function account() {
@@ -50,6 +52,11 @@ describe("changing the password", () => {
     expect((await profile(acc.token)).status).toBe(200);
     expect((await acc.login("segredo123")).status).toBe(401);
     expect((await acc.login("nova-senha-1")).status).toBe(200);
+
+    // The account's address is told, with the way back should it not have been its owner.
+    const told = (await mailsTo(acc.email)).filter((m) => m.subject === "Freela: sua senha foi alterada");
+    expect(told).toHaveLength(1);
+    expect(told[0].text).toContain(`${config.APP_URL}/forgot-password`);
   });
 
   it("has one winner when the same old password is used twice at once", async () => {
@@ -65,5 +72,12 @@ describe("changing the password", () => {
     expect([409, 422]).toContain(statuses[1]);
     const winner = results.find((r) => r.status === 200)!;
     expect(winner.body.ended).toBe(0);
+    const told = await db
+      .selectFrom("outbox")
+      .select("id")
+      .where("user_id", "=", acc.user.id)
+      .where("kind", "=", "password_changed")
+      .execute();
+    expect(told).toHaveLength(1);
   });
 });

@@ -94,6 +94,14 @@ describe("turning two-factor on", () => {
       `otpauth://totp/Freela:${encodeURIComponent(acc.email)}?issuer=Freela&secret=${secret}&algorithm=SHA1&digits=6&period=30`,
     );
     expect(qr_code).toMatch(/^data:image\/svg\+xml;base64,/);
+    // Kept sealed: the database never holds the key the app shows.
+    const kept = await db
+      .selectFrom("two_factor")
+      .select("secret")
+      .where("user_id", "=", acc.user.id)
+      .executeTakeFirst();
+    expect(kept!.secret).toMatch(/^v1\./);
+    expect(kept!.secret).not.toContain(secret);
     // Not on until confirmed: the password alone still signs in.
     expect((await login({ email: acc.email, password: "segredo123" })).status).toBe(200);
 

@@ -1,8 +1,9 @@
 import { expect, test, type APIRequestContext, type Browser, type TestInfo } from "@playwright/test";
-import { PNG_1X1, registerViaApi, signIn } from "./support";
+import { noAxeFindings, PNG_1X1, registerViaApi, signIn } from "./support";
 
 // A conversation about an application, with JavaScript on and off: the freelancer writes with a
-// file, the merchant sees the unread count in the top bar, opens it and answers.
+// file, the merchant sees the unread count in the top bar, finds it in the inbox, opens it and
+// answers.
 
 async function applied(request: APIRequestContext) {
   const merchant = await registerViaApi(request, { account_type: "merchant", display_name: "Marina" });
@@ -57,7 +58,7 @@ for (const javaScriptEnabled of [true, false]) {
     const marina = await userPage(browser, testInfo, javaScriptEnabled, merchant);
 
     await julia.goto(`/applications/${id}`);
-    await julia.getByRole("link", { name: "Mensagens" }).click();
+    await julia.getByRole("link", { name: "Mensagens", exact: true }).click();
     await expect(julia.getByText("Nenhuma mensagem ainda.")).toBeVisible();
     await julia.getByRole("button", { name: "Enviar mensagem" }).click();
     await expect(julia.locator("#body-error")).toHaveText("Escreva a mensagem: este campo é obrigatório.");
@@ -72,9 +73,19 @@ for (const javaScriptEnabled of [true, false]) {
     await expect(marina.locator(".messages-count")).toHaveText("1");
     // (Followed by its address: without JavaScript the welcome toast stays over the top bar.)
     await marina.goto((await marina.getByRole("link", { name: "1 mensagem não lida" }).getAttribute("href"))!);
+    // The inbox, on its unread conversations: who wrote, the start of the message, the count.
+    await expect(marina).toHaveURL(/\/mensagens\?filter=unread$/);
+    await expect(marina).toHaveTitle(/Mensagens/);
+    const row = marina.getByRole("listitem").filter({ hasText: "Olá! Segue um exemplo de cardápio que fiz." });
+    await expect(row).toContainText("Julinha");
+    await expect(row).toContainText("1 mensagem não lida");
+    // (Axe runs in the page: only where scripts run.)
+    if (javaScriptEnabled) await noAxeFindings(marina);
+    await row.getByRole("link").click();
     await expect(marina).toHaveURL(new RegExp(`/applications/${id}/messages`));
     await expect(marina.getByText("Olá! Segue um exemplo de cardápio que fiz.")).toBeVisible();
     await expect(marina.locator(".messages-count")).toHaveCount(0);
+    await expect(marina.getByRole("link", { name: "Caixa de mensagens" })).toHaveAttribute("href", "/mensagens");
     await marina.getByLabel("Mensagem", { exact: true }).fill("Gostei! Pode fazer um com fundo claro?");
     await marina.getByRole("button", { name: "Enviar mensagem" }).click();
     await expect(marina.getByRole("status").filter({ hasText: "Mensagem enviada." })).toBeVisible();

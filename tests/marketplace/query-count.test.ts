@@ -10,6 +10,7 @@ import {
 } from "~/services/marketplace/applications.server";
 import { listContracts } from "~/services/contracts/contracts.server";
 import { getDashboard } from "~/services/marketplace/dashboard.server";
+import { listConversations } from "~/services/messaging/inbox.server";
 import { unreadMessages } from "~/services/messaging/messages.server";
 import { listNotifications } from "~/services/messaging/notifications.server";
 import { listOpportunities } from "~/services/marketplace/opportunities.server";
@@ -33,7 +34,37 @@ beforeAll(async () => {
     const opp = await createOpportunity(db, { merchant_id: merchant.id, vacancies: 20 });
     uuid ??= opp.uuid;
     const status = i % 2 === 0 ? "pending" : "countered";
-    await createApplication(db, { opportunity: opp, freelancer_id: freelancer.id, status, offers: offersFor(status) });
+    const application = await createApplication(db, {
+      opportunity: opp,
+      freelancer_id: freelancer.id,
+      status,
+      offers: offersFor(status),
+    });
+    // A conversation with one message from the freelancer, unread by the merchant.
+    const sentAt = new Date(Date.now() + i).toISOString();
+    await db
+      .insertInto("conversations")
+      .values({
+        application_id: application.id,
+        freelancer_id: freelancer.id,
+        merchant_id: merchant.id,
+        messages_count: 1,
+        last_message_at: sentAt,
+      })
+      .execute();
+    await db
+      .insertInto("messages")
+      .values({
+        id: crypto.randomUUID(),
+        application_id: application.id,
+        seq: 1,
+        author: "freelancer",
+        body: `Mensagem ${i}`,
+        hidden_at: null,
+        hidden_reason: null,
+        created_at: sentAt,
+      })
+      .execute();
     await db
       .insertInto("notifications")
       .values({
@@ -119,6 +150,8 @@ describe("statements per list, whatever the page size", () => {
       (n: number) => listOpportunityApplications(merchant, uuid, { per_page: String(n) }),
     ],
     ["notifications", (n: number) => listNotifications(merchant, { per_page: String(n) })],
+    ["inbox (merchant)", (n: number) => listConversations(merchant, { per_page: String(n) })],
+    ["inbox (merchant, unread)", (n: number) => listConversations(merchant, { per_page: String(n), filter: "unread" })],
     ["contracts", (n: number) => listContracts(merchant, { per_page: String(n) })],
     ["a user's published reviews", (n: number) => listUserReviews(hiredId, { per_page: String(n) })],
     ["invitations (freelancer)", (n: number) => listInvitations(freelancer, { per_page: String(n) })],

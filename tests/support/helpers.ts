@@ -2,6 +2,8 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { db } from "../../db";
 import { createUser, type UserOverrides } from "../../db/factories";
 import { createSession } from "~/services/accounts/sessions.server";
+import type { Mail } from "~/services/platform/mail.server";
+import { drainOutbox } from "~/services/platform/outbox.server";
 
 export const BASE = "http://localhost";
 
@@ -46,4 +48,11 @@ export async function signedInUser(overrides: UserOverrides = {}) {
   const user = await createUser(db, overrides);
   const { token } = await createSession(user.id);
   return { user, token };
+}
+
+/** Sends what the outbox holds now and answers the e-mails that went to `to` (none really leave). */
+export async function mailsTo(to: string): Promise<Mail[]> {
+  const sent: Mail[] = [];
+  await drainOutbox({ send: async (mail) => void sent.push(mail), limit: 1_000 });
+  return sent.filter((mail) => mail.to === to);
 }

@@ -2,20 +2,30 @@ import { Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { Icon } from "~/components/ui/icons";
 
-// Apart from the conversation (./messages): every page's top bar shows this badge, only the
+// Apart from the conversation (./thread): every page's top bar shows this badge, only the
 // conversation page needs the thread.
 
-/** The top bar's count of unread messages, leading to the first conversation with any. */
-export function MessagesBadge({ unread }: { unread: { total: number; by_application: Record<string, number> } }) {
+/**
+ * The top bar's way to the inbox: the count of unread messages when there are any (leading to the
+ * conversations that hold them), else just the icon.
+ */
+export function MessagesBadge({ unread }: { unread: { total: number } }) {
   const { t } = useTranslation("market");
-  const first = Object.keys(unread.by_application)[0];
-  if (!unread.total || !first) return null;
   // The name holds the count as shown ("99+" past 99), so speech input can say what it sees.
-  const label = unread.total > 99 ? t("messages.unread_capped") : t("messages.unread", { count: unread.total });
+  const label = !unread.total
+    ? t("inbox.link")
+    : unread.total > 99
+      ? t("messages.unread_capped")
+      : t("messages.unread", { count: unread.total });
   return (
-    <Link to={`/applications/${first}/messages`} className="icon-button messages-link" title={label} aria-label={label}>
+    <Link
+      to={unread.total ? "/mensagens?filter=unread" : "/mensagens"}
+      className="icon-button messages-link"
+      title={label}
+      aria-label={label}
+    >
       <Icon name="chat" />
-      <span className="messages-count">{unread.total > 99 ? "99+" : unread.total}</span>
+      {unread.total ? <span className="messages-count">{unread.total > 99 ? "99+" : unread.total}</span> : null}
     </Link>
   );
 }

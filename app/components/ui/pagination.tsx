@@ -85,13 +85,14 @@ export function Pagination({ meta }: { meta: PageMeta }) {
   );
 }
 
-/** Status tabs for an application list: links that set ?status= and go back to page 1. */
+/** Status tabs for a list: links that set ?status= (or `param`) and go back to page 1. */
 export function StatusTabs({
   statuses,
   current,
   label,
   names = "application_status",
   allKey = "applications.all",
+  param = "status",
 }: {
   statuses: readonly string[];
   current: string | null;
@@ -99,6 +100,7 @@ export function StatusTabs({
   /** The market keys naming the statuses, and the tab without a filter. */
   names?: string;
   allKey?: string;
+  param?: string;
 }) {
   const { t } = useTranslation("market");
   const hrefWith = useHrefWith();
@@ -106,7 +108,7 @@ export function StatusTabs({
     <nav className="tabs" aria-label={label}>
       <Link
         className={`tab${!current ? " active" : ""}`}
-        to={hrefWith({ status: null, page: null })}
+        to={hrefWith({ [param]: null, page: null })}
         aria-current={!current ? "page" : undefined}
       >
         {t(allKey)}
@@ -115,7 +117,7 @@ export function StatusTabs({
         <Link
           key={status}
           className={`tab${current === status ? " active" : ""}`}
-          to={hrefWith({ status, page: null })}
+          to={hrefWith({ [param]: status, page: null })}
           aria-current={current === status ? "page" : undefined}
         >
           {t(`${names}.${status}`)}

@@ -145,12 +145,36 @@ function refusalOf(data: Refusal | undefined, intent: string) {
   return data?.values?.intent === intent ? data : undefined;
 }
 
+/**
+ * Whether the form a refusal belongs to is on the page now. One that is not (two-factor turned on
+ * or off in another tab, a passkey answer sent without the page's script, a form that could not
+ * be read) is said at the top of the page instead, so no refusal goes unseen.
+ */
+function formOnPage(intent: string | undefined, twoFactor: { enabled: boolean; enrollment: unknown }) {
+  switch (intent) {
+    case "email":
+    case "password_change":
+    case "passkey_remove":
+      return true;
+    case "two_factor_start":
+      return !twoFactor.enabled && !twoFactor.enrollment;
+    case "two_factor_confirm":
+      return !twoFactor.enabled && Boolean(twoFactor.enrollment);
+    case "two_factor_disable":
+    case "recovery_codes":
+      return twoFactor.enabled;
+    default:
+      return false;
+  }
+}
+
 export default function AccountSecurityPage() {
   const data = useActionData<typeof action>() as Refusal | undefined;
   const { sessions, twoFactor, operatorMustEnroll, passkeys, dataExport } = useLoaderData<typeof loader>();
   const { t } = useTranslation("account");
   return (
     <div className="page">
+      {data?.message && !formOnPage(data.values?.intent, twoFactor) ? <FormMessage data={data} /> : null}
       {operatorMustEnroll ? (
         <p className="notice notice-warning" role="status">
           {t("security.operator_two_factor")}

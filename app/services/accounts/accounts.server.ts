@@ -17,6 +17,7 @@ import type { Lng } from "~/lib/i18n";
 import type { UserRow } from "../../../db/schema";
 import { AppError, fieldErrorsOf, oneOnly, parseInput } from "../platform/errors.server";
 import { apiT } from "../platform/i18n.server";
+import { emailTime, queueAccountEmail } from "../messaging/account-email.server";
 import { sendMail } from "../platform/mail.server";
 import { hashPassword, verifyPassword } from "./passwords.server";
 import { assertNotLimited, consume, consumeWrite, limiters } from "../platform/rate-limit.server";
@@ -223,7 +224,8 @@ export async function findValidReset(token: string) {
 }
 
 /**
- * Sets the new password, spends the token and ends every session of the user. The link reached
+ * Sets the new password, spends the token, ends every session of the user and tells the address
+ * (like a change made while signed in). The link reached
  * its owner at the account's address, so it confirms that address too (an operator made by
  * operator:create sets a password this way and never sees the confirmation banner).
  */
@@ -251,6 +253,13 @@ export async function resetPassword(input: unknown) {
       .where("id", "=", reset.user_id)
       .execute();
     await trx.deleteFrom("sessions").where("user_id", "=", reset.user_id).execute();
+    await queueAccountEmail(
+      trx,
+      reset.user_id,
+      "password_changed",
+      { params: { at: emailTime(now), link: `${config.APP_URL}/forgot-password` } },
+      now,
+    );
     return reset.user_id;
   });
   return userId;

@@ -10,8 +10,9 @@ import {
 import { z } from "zod";
 import { config } from "~/config.server";
 import { text } from "~/lib/schemas";
-import { db } from "../../../db";
+import { db, transaction } from "../../../db";
 import type { UserRow } from "../../../db/schema";
+import { emailTime, queueAccountEmail } from "../messaging/account-email.server";
 import { AppError, oneOnly, parseInput } from "../platform/errors.server";
 import { consume, limiters } from "../platform/rate-limit.server";
 import { now } from "../platform/records.server";
@@ -173,6 +174,7 @@ const transportsOf = (json: string): string[] => {
  * Adds the passkey the browser created with the options above: `{ response, name? }` (the name
  * defaults to the browser and system it was made on). 422 for a response that does not verify
  * or a challenge that is not this account's, live and unused; 409 for a passkey already there.
+ * The account's address is told (a passkey signs in alone), with the link to remove it.
  */
 export async function addPasskey(user: UserRow, input: unknown, origin: Origin = {}): Promise<PasskeyView> {
   const { response, name } = parseInput(
@@ -206,7 +208,18 @@ export async function addPasskey(user: UserRow, input: unknown, origin: Origin =
     created_at: now(),
     last_used_at: null,
   };
-  await oneOnly("passkeys", new AppError(409, "passkey_exists"), () => db.insertInto("passkeys").values(row).execute());
+  await oneOnly("passkeys", new AppError(409, "passkey_exists"), () =>
+    transaction(async (trx) => {
+      await trx.insertInto("passkeys").values(row).execute();
+      await queueAccountEmail(
+        trx,
+        user.id,
+        "passkey_added",
+        { params: { name: row.name, at: emailTime(row.created_at), link: `${config.APP_URL}/account/security` } },
+        row.created_at,
+      );
+    }),
+  );
   return { id: row.id, name: row.name, created_at: row.created_at, last_used_at: null };
 }
 

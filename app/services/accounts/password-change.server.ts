@@ -1,7 +1,9 @@
 import { z } from "zod";
+import { config } from "~/config.server";
 import { newPasswordField } from "~/lib/schemas";
 import { transaction } from "../../../db";
 import type { UserRow } from "../../../db/schema";
+import { emailTime, queueAccountEmail } from "../messaging/account-email.server";
 import { AppError, parseInput } from "../platform/errors.server";
 import { now } from "../platform/records.server";
 import { hashPassword } from "./passwords.server";
@@ -12,7 +14,8 @@ import { assertPassword } from "./verification.server";
 // password (a wrong one counts like a wrong sign-in), then the new one; every other session of
 // the account ends, the one making the change goes on. The new hash is written only over the
 // hash the current password was checked against (the precondition in the WHERE), so two changes
-// at once have one winner; the other gets 409.
+// at once have one winner; the other gets 409. The account's address is told, with the link to
+// reset the password should it not have been its owner.
 
 const schema = z
   .object({
@@ -29,9 +32,10 @@ export async function changePassword(user: UserRow, input: unknown, currentToken
   await assertPassword(user, password);
   const hash = await hashPassword(new_password);
   return transaction(async (trx) => {
+    const at = now();
     const changed = await trx
       .updateTable("users")
-      .set({ password_hash: hash, updated_at: now() })
+      .set({ password_hash: hash, updated_at: at })
       .where("id", "=", user.id)
       .where("password_hash", "=", user.password_hash)
       .executeTakeFirst();
@@ -39,6 +43,13 @@ export async function changePassword(user: UserRow, input: unknown, currentToken
     let others = trx.deleteFrom("sessions").where("user_id", "=", user.id);
     if (currentToken) others = others.where("id", "!=", hashToken(currentToken));
     const ended = await others.executeTakeFirst();
+    await queueAccountEmail(
+      trx,
+      user.id,
+      "password_changed",
+      { params: { at: emailTime(at), link: `${config.APP_URL}/forgot-password` } },
+      at,
+    );
     return { ended: Number(ended.numDeletedRows) };
   });
 }

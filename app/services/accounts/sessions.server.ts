@@ -3,7 +3,7 @@ import type { Kysely } from "kysely";
 import { config } from "~/config.server";
 import { db } from "../../../db";
 import type { Database, UserRow } from "../../../db/schema";
-import { queueAccountEmail } from "../messaging/account-email.server";
+import { emailTime, queueAccountEmail } from "../messaging/account-email.server";
 import { z } from "zod";
 import { AppError, parseInput } from "../platform/errors.server";
 import { deviceOf, type Device } from "./devices";
@@ -105,7 +105,7 @@ async function queueSignInNotice(
       params: {
         device: `${device.browser ?? "?"} · ${device.os ?? "?"}`,
         ip: ip ?? "-",
-        at: `${at.slice(0, 16).replace("T", " ")}`,
+        at: emailTime(at),
         link: `${config.APP_URL}/sessions/end?token=${encodeURIComponent(endToken)}`,
       },
     },

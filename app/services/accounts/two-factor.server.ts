@@ -9,6 +9,7 @@ import { AppError, parseInput } from "../platform/errors.server";
 import { assertNotLimited, limiters } from "../platform/rate-limit.server";
 import { now } from "../platform/records.server";
 import { createSession, endOtherSessions, hashToken, type Origin } from "./sessions.server";
+import { currentSealPrefix, seal, unseal } from "./sealed-secrets.server";
 import { assertPassword } from "./verification.server";
 
 // Two-factor sign-in with an authenticator app (TOTP, RFC 6238; docs/product.md, "Contas e
@@ -17,6 +18,7 @@ import { assertPassword } from "./verification.server";
 // than the last one accepted (two_factor.last_step, moved in the WHERE of the update: one winner),
 // so the same code never works twice. Ten recovery codes, shown once, only their SHA-256 kept,
 // each spent once. Wrong codes count against the account like wrong passwords (5 per 15 min).
+// The secret is kept sealed (sealed-secrets.server.ts).
 
 export const TOTP_PERIOD = 30;
 export const TOTP_DIGITS = 6;
@@ -116,7 +118,7 @@ export async function pendingEnrollment(user: Pick<UserRow, "id" | "email">) {
     .where("user_id", "=", user.id)
     .where("confirmed_at", "is", null)
     .executeTakeFirst();
-  return row ? enrollmentOf(user, row.secret) : null;
+  return row ? enrollmentOf(user, unseal(row.secret, user.id)) : null;
 }
 
 /**
@@ -127,14 +129,15 @@ export async function startTwoFactor(user: UserRow, input: unknown) {
   const { password } = parseInput(z.object({ password: passwordField }), input, "two_factor_failed");
   await assertPassword(user, password);
   const secret = new Secret({ size: 20 }).base32;
+  const sealed = seal(secret, user.id);
   const at = now();
   const started = await db
     .insertInto("two_factor")
-    .values({ user_id: user.id, secret, confirmed_at: null, last_step: 0, created_at: at })
+    .values({ user_id: user.id, secret: sealed, confirmed_at: null, last_step: 0, created_at: at })
     .onConflict((oc) =>
       oc
         .column("user_id")
-        .doUpdateSet({ secret, created_at: at, last_step: 0 })
+        .doUpdateSet({ secret: sealed, created_at: at, last_step: 0 })
         .where("two_factor.confirmed_at", "is", null),
     )
     .executeTakeFirst();
@@ -156,7 +159,7 @@ export async function confirmTwoFactor(user: UserRow, input: unknown, currentTok
   if (!row) throw new AppError(409, "two_factor_not_started");
   if (row.confirmed_at) throw new AppError(409, "two_factor_already_on");
   await assertNotLimited(limiters.loginByEmail, user.email);
-  const step = isTotpCode(code) ? matchStep(row.secret, code) : null;
+  const step = isTotpCode(code) ? matchStep(unseal(row.secret, user.id), code) : null;
   if (step === null) {
     await limiters.loginByEmail.penalty(user.email);
     throw new AppError(422, "two_factor_failed", { code: "two_factor_code_wrong" });
@@ -201,7 +204,7 @@ async function spendSecondFactor(userId: string, code: string, timestamp = Date.
       .where("user_id", "=", userId)
       .where("confirmed_at", "is not", null)
       .executeTakeFirst();
-    const step = row ? matchStep(row.secret, code, timestamp) : null;
+    const step = row ? matchStep(unseal(row.secret, userId), code, timestamp) : null;
     if (step === null) return false;
     const moved = await db
       .updateTable("two_factor")
@@ -308,4 +311,37 @@ export async function completeTwoFactorLogin(input: unknown, origin: Origin = {}
   await limiters.loginByEmail.delete(found.email);
   const session = await createSession(found.id, origin, { notice: true });
   return { user: found as UserRow, ...session, twoFactor: null };
+}
+
+/**
+ * Re-seals under the current key every two-factor secret kept in clear (by a version before
+ * sealing) or sealed under another known key; run by `npm run migrate`. Each row is written only
+ * over the value read (the WHERE), so a secret replaced meanwhile is left to its new value.
+ * Answers how many were re-sealed and how many no known key opens (left as they are).
+ */
+export async function resealTwoFactorSecrets(database: Kysely<Database> = db) {
+  const rows = await database
+    .selectFrom("two_factor")
+    .select(["user_id", "secret"])
+    .where("secret", "not like", `${currentSealPrefix()}%`)
+    .execute();
+  let resealed = 0;
+  let unreadable = 0;
+  for (const row of rows) {
+    let plain: string;
+    try {
+      plain = unseal(row.secret, row.user_id);
+    } catch {
+      unreadable++;
+      continue;
+    }
+    const written = await database
+      .updateTable("two_factor")
+      .set({ secret: seal(plain, row.user_id) })
+      .where("user_id", "=", row.user_id)
+      .where("secret", "=", row.secret)
+      .executeTakeFirst();
+    resealed += Number(written.numUpdatedRows);
+  }
+  return { resealed, unreadable };
 }

@@ -7,7 +7,7 @@ import type { Mail } from "../platform/mail.server";
 import { now } from "../platform/records.server";
 
 // E-mails about the account itself (docs/product.md, "Contas e sessões"): confirmation links, the
-// notice to the old address after a change, sign-in notices, the data export's link, the goodbye
+// notice to the old address after a change, sign-in notices, a changed password, a new passkey, the data export's link, the goodbye
 // before a deletion. They go through the outbox like every other e-mail (written in the
 // transaction of what they tell about, sent by the drain, retried on failure), but they are
 // always sent (no opt-out, no unsubscribe link) and carry what they say in the row's payload:
@@ -20,6 +20,8 @@ export const ACCOUNT_EMAIL_KINDS: readonly AccountEmailKind[] = [
   "email_change_verification",
   "email_changed",
   "sign_in_notice",
+  "password_changed",
+  "passkey_added",
   "data_export_ready",
 ];
 
@@ -35,6 +37,11 @@ export type AccountEmailPayload = {
   /** The text's parameters: the link, an address, a device, a date. */
   params: Record<string, string>;
 };
+
+/** A moment as the account e-mails write it: date and minute, UTC (the text says so). */
+export function emailTime(at: string) {
+  return at.slice(0, 16).replace("T", " ");
+}
 
 /** Queues an account e-mail inside the caller's transaction. */
 export async function queueAccountEmail(

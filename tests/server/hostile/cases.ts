@@ -403,7 +403,7 @@ const profileFields: Field[] = [
   { name: "skills", kind: { type: "tags", max: 15 } },
 ];
 
-/** Every API endpoint of PRODUCT.md §4 that needs a session: method, path, role (null: any user). */
+/** Every API endpoint of docs/product.md §7 that needs a session: method, path, role (null: any user). */
 export function authedEndpoints(w: World, p: Pool): { method: string; path: string; role: Role | null; body?: unknown }[] {
   const m = p.actor("merchant");
   return [
@@ -428,6 +428,7 @@ export function authedEndpoints(w: World, p: Pool): { method: string; path: stri
     { method: "POST", path: `/api/applications/${m.app}/withdraw`, role: "freelancer" },
     { method: "GET", path: "/api/dashboard", role: null },
     { method: "GET", path: "/api/notifications", role: null },
+    { method: "GET", path: "/api/conversations", role: null },
     { method: "POST", path: "/api/notifications/read", role: null },
     { method: "GET", path: "/api/contracts", role: null },
     { method: "GET", path: `/api/contracts/${w.seeded.accepted}`, role: null },
@@ -872,6 +873,7 @@ export function queryCases(w: World, p: Pool): Case[] {
     { path: `/api/opportunities/${w.seeded.openWithApps}/applications`, auth: w.ana, params: { status: enumValues, page: intValues } },
     { path: "/api/applications/awaiting-confirmation", auth: w.ana, params: { page: intValues, per_page: ["101"] } },
     { path: "/api/notifications", auth: w.julia, params: { unread: ["2", "sim", "' OR 1=1"], page: intValues, per_page: ["101"] } },
+    { path: "/api/conversations", auth: w.julia, params: { filter: ["lidas", "' OR 1=1", "\u0000", "ALL"], page: intValues, per_page: ["101", "0"] } },
     { path: "/api/freelancers", auth: w.ana, params: { min_rating: ["0", "6", "4.55", "abc", "' OR 1=1"], sort: enumValues, page: intValues, per_page: ["101"] } },
     { path: `/api/users/${w.juliaId}/reviews`, auth: w.ana, params: { page: intValues, per_page: ["101", "0"] } },
     { path: "/api/invitations", auth: w.julia, params: { page: intValues, per_page: ["101"] } },
@@ -909,6 +911,8 @@ export function queryCases(w: World, p: Pool): Case[] {
     ["/my-applications", w.julia],
     ["/applications/awaiting-confirmation", w.ana],
     ["/notifications", w.julia],
+    ["/mensagens", w.julia],
+    ["/mensagens", w.ana],
     [`/opportunities/${w.seeded.openWithApps}/applications`, w.ana],
     ["/", w.ana],
   ];
@@ -920,6 +924,7 @@ export function queryCases(w: World, p: Pool): Case[] {
       ["status", "' OR 1=1 --"],
       ["category", "\u0000"],
       ["sort", "<script>"],
+      ["filter", "' OR 1=1 --"],
       ["budget_min_cents", "99999999999999999999"],
     ] as const) {
       cases.push({ name: `page query ${param}=${value.slice(0, 20)}`, method: "GET", path: `${path}?${new URLSearchParams({ [param]: value })}`, auth, expect: [200], api: false });
@@ -1073,6 +1078,28 @@ export const PAGE_FORMS: PageForm[] = [
     base: () => ({ intent: "open", id: "x", to: "/notifications" }),
     fields: [{ name: "id", kind: { type: "ids" } }],
   },
+  // The security page's forms, told apart by `intent`: the same fields as their API twins, checked
+  // before a password (a pool actor never reaches the password, so its sign-in attempts are kept).
+  ...(
+    [
+      ["email change", { intent: "email", email: unique("novo"), password: "senha-errada-1" }, [{ name: "email", kind: { type: "email" } }]],
+      ["password change", { intent: "password_change", password: "senha-errada-1", new_password: "senha-nova-123" }, [{ name: "new_password", kind: { type: "password" } }]],
+      // Not started or not on for a pool actor: a code that parses is a conflict.
+      ["two-factor confirm", { intent: "two_factor_confirm" }, [{ name: "code", kind: { type: "key", max: 64 } }], 409],
+      ["two-factor disable", { intent: "two_factor_disable", password: "senha-errada-1" }, [{ name: "code", kind: { type: "key", max: 64 } }], 409],
+      ["recovery codes", { intent: "recovery_codes", password: "senha-errada-1" }, [{ name: "code", kind: { type: "key", max: 64 } }], 409],
+      ["two-factor start", { intent: "two_factor_start" }, []],
+      ["passkey add", { intent: "passkey_add" }, [{ name: "response", kind: { type: "key", max: 20_000 } }], 422],
+    ] as [string, Record<string, string>, Field[], number?][]
+  ).map(([name, base, fields, keyMiss]): PageForm => ({
+    name: `security ${name}`,
+    routeId: "routes/_account+/account.security",
+    path: () => "/account/security",
+    who: "freelancer",
+    base: () => ({ ...base }),
+    fields,
+    keyMiss,
+  })),
   { name: "language", routeId: "routes/language", path: () => "/language", who: "visitor", base: () => ({ lng: "en", redirectTo: "/" }), fields: [] },
   { name: "logout", routeId: "routes/_auth+/logout", path: () => "/logout", who: (w) => w.logoutToken, base: () => ({}), fields: [] },
 ];
@@ -1242,7 +1269,7 @@ export function pageIdCases(w: World, p: Pool): Case[] {
   return cases;
 }
 
-/** State conflicts, roles and ownership with the demo seed's own records (PRODUCT.md §3, §4). */
+/** State conflicts, roles and ownership with the demo seed's own records (docs/product.md §3, §4). */
 export function conflictCases(w: World): Case[] {
   const s = w.seeded;
   const c = (name: string, method: string, path: string, auth: string, json: unknown, status: number, message?: string): Case => ({

@@ -1,4 +1,4 @@
-// Hostile input against the real production server: every JSON endpoint of PRODUCT.md §4 and
+// Hostile input against the real production server: every JSON endpoint of docs/product.md §7 and
 // every page form, fed generated bad input (wrong types, bounds, odd Unicode, injections, bad
 // ids, wrong content types, malformed and oversized bodies). Nothing may answer 5xx, leak
 // internals, or store what it refused; accepted odd text must come back byte-identical.
@@ -236,7 +236,7 @@ describe.each(["sqlite", "postgres"] as const)("hostile input against the produc
     expect(problems).toEqual([]);
   });
 
-  it("ignores fields nobody may set (PRODUCT.md §4: unknown fields are ignored)", async () => {
+  it("ignores fields nobody may set (docs/product.md §7: unknown fields are ignored)", async () => {
     const m = pool.actor("merchant");
     const other = world.merchants.find((x) => x !== m)!;
     const smuggled = JSON.parse(
