@@ -143,5 +143,26 @@ describe("the copy of one's data over the API", () => {
     expect((await pageData()).dataExport?.status).toBe("pending");
     await runDataExports();
     expect((await pageData()).dataExport?.status).toBe("ready");
+    // Two more copies today, then the form says why not, on its own section.
+    const askOnPage = () =>
+      securityAction({
+        request: new Request(`${BASE}/account/security`, {
+          method: "POST",
+          body: new URLSearchParams({ intent: "data_export" }),
+          headers: { Cookie: cookie, "Content-Type": "application/x-www-form-urlencoded", Origin: BASE },
+        }),
+        params: {},
+        context: {},
+      });
+    for (let i = 0; i < 2; i++) {
+      expect((await askOnPage()).status).toBe(302);
+      await runDataExports();
+    }
+    const refused = await askOnPage();
+    expect(refused.status).toBe(429);
+    expect(await refused.json()).toMatchObject({
+      message: expect.stringMatching(/^Você já pediu várias cópias dos seus dados hoje/),
+      values: { intent: "data_export" },
+    });
   });
 });
