@@ -155,8 +155,7 @@ function formOnPage(intent: string | undefined, twoFactor: { enabled: boolean; e
     case "email":
     case "password_change":
     case "passkey_remove":
-    // Its form is there unless a copy is pending, and asking then is never refused.
-    case "data_export":
+    case "data_export": // there unless a copy is pending, and asking then is never refused
       return true;
     case "two_factor_start":
       return !twoFactor.enabled && !twoFactor.enrollment;
