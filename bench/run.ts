@@ -211,6 +211,9 @@ function prepareDatabase(opportunities: number, given?: string): Fixture {
   const reader = readers[Math.floor(readers.length / 2)];
   const hash = bcrypt.hashSync(PASSWORD, Number(BCRYPT_COST));
   sqlite.prepare("UPDATE users SET password_hash = ? WHERE id = ?").run(hash, reader.id);
+  // A database seeded before the terms existed (a kept copy) has accounts that would be asked to
+  // accept them before anything else: the bench's accounts have accepted the current version.
+  sqlite.prepare("UPDATE users SET terms_version = ? WHERE terms_version IS NULL").run(termsVersion());
 
   // Freelancers for the writes: new accounts with sessions inserted directly (hash of the token,
   // as the server stores it), so each request applies to an opportunity nobody of them applied to.

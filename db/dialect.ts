@@ -45,6 +45,19 @@ export function textMatch(query: string, leading = false): RawBuilder<boolean> {
     : sql<boolean>`opportunities.id IN (SELECT rowid FROM opportunities_fts WHERE opportunities_fts MATCH ${query})`;
 }
 
+/**
+ * How well an opportunity matches `query` (from textQuery), higher is better: ts_rank on
+ * PostgreSQL, bm25 on SQLite (negated: FTS5's best is its lowest). `leading`: the list reads from
+ * the FTS5 table itself, whose row is the one being ranked; otherwise the row is looked up in it by
+ * rowid.
+ */
+export function textRank(query: string, leading = false): RawBuilder<number> {
+  if (postgres) return sql<number>`ts_rank(opportunities.search, to_tsquery('freela', ${query}))`;
+  return leading
+    ? sql<number>`-bm25(opportunities_fts)`
+    : sql<number>`(SELECT -bm25(opportunities_fts) FROM opportunities_fts WHERE opportunities_fts MATCH ${query} AND opportunities_fts.rowid = opportunities.id)`;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Dates
 

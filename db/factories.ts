@@ -33,6 +33,7 @@ export type UserOverrides = Partial<Omit<UserRow, "skills" | "password_hash">> &
 };
 
 const LATER_USER_COLUMNS = new Set([
+  "deleted_at",
   "locale",
   "terms_version",
   "email_verified_at",
@@ -73,6 +74,7 @@ export async function createUser(db: Kysely<Database>, overrides: UserOverrides 
     // The current terms accepted, as at registration (null: an account from before 038_terms).
     terms_version: termsVersion(),
     public_profile: 1,
+    deleted_at: null,
     created_at: now,
     updated_at: now,
     ...rest,

@@ -44,6 +44,8 @@ export interface UsersTable {
   terms_version: string | null;
   /** 1: the freelancer's profile is on the public page and the sitemap; 0: hidden by its owner (033). */
   public_profile: Generated<number>;
+  /** When the owner deleted the account (026_account_deletion): the row stays, anonymised; null: active. */
+  deleted_at: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -454,7 +456,8 @@ export type AccountEmailKind =
   | "sign_in_notice"
   | "password_changed"
   | "passkey_added"
-  | "data_export_ready";
+  | "data_export_ready"
+  | "account_deleted";
 
 /** What e-mails tell about: every notification kind, and new messages of a conversation. */
 export type EmailKind = NotificationKind | "message_received";

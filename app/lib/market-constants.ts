@@ -18,7 +18,8 @@ export const LOCATION_TYPES = ["remote", "onsite", "hybrid"] as const;
 export const OPPORTUNITY_STATUSES = ["open", "closed", "filled"] as const;
 export const APPLICATION_STATUSES = ["pending", "countered", "accepted", "rejected", "withdrawn"] as const;
 export const CONTRACT_STATUSES = ["in_progress", "delivered", "completed", "cancelled"] as const;
-export const SORTS = ["newest", "budget_desc", "budget_asc", "deadline"] as const;
+/** How a list of opportunities can be ordered; "relevance" is the default of a text search. */
+export const SORTS = ["relevance", "newest", "budget_desc", "budget_asc", "deadline"] as const;
 
 export type Category = (typeof CATEGORIES)[number];
 export type BudgetType = (typeof BUDGET_TYPES)[number];

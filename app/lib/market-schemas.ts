@@ -159,30 +159,30 @@ const optionalCents = (key: string) =>
   z.preprocess(toNumber, z.number({ invalid_type_error: key }).int(key).min(0, key).max(MAX_CENTS, key).optional());
 
 /** List filters from a plain object of strings (a URL's search params). */
-export const opportunityQuerySchema = z.object({
-  q: z.preprocess(
-    emptyToUndefined,
-    z.string({ invalid_type_error: "query_invalid" }).trim().max(LIMITS.search.max, "query_invalid").optional(),
-  ),
-  category: optionalEnum(CATEGORIES, "category_invalid"),
-  budget_type: optionalEnum(BUDGET_TYPES, "budget_type_invalid"),
-  budget_min_cents: optionalCents("budget_filter_invalid"),
-  budget_max_cents: optionalCents("budget_filter_invalid"),
-  location_type: optionalEnum(LOCATION_TYPES, "location_type_invalid"),
-  status: optionalEnum(OPPORTUNITY_STATUSES, "status_invalid"),
-  mine: z.preprocess(
-    emptyToUndefined,
-    z
-      .enum(["1", "0", "true", "false"], { errorMap: () => ({ message: "mine_invalid" }) })
-      .transform((v) => v === "1" || v === "true")
-      .optional(),
-  ),
-  sort: z.preprocess(
-    emptyToUndefined,
-    z.enum(SORTS, { errorMap: () => ({ message: "sort_invalid" }) }).default("newest"),
-  ),
-  ...pageFields,
-});
+export const opportunityQuerySchema = z
+  .object({
+    q: z.preprocess(
+      emptyToUndefined,
+      z.string({ invalid_type_error: "query_invalid" }).trim().max(LIMITS.search.max, "query_invalid").optional(),
+    ),
+    category: optionalEnum(CATEGORIES, "category_invalid"),
+    budget_type: optionalEnum(BUDGET_TYPES, "budget_type_invalid"),
+    budget_min_cents: optionalCents("budget_filter_invalid"),
+    budget_max_cents: optionalCents("budget_filter_invalid"),
+    location_type: optionalEnum(LOCATION_TYPES, "location_type_invalid"),
+    status: optionalEnum(OPPORTUNITY_STATUSES, "status_invalid"),
+    mine: z.preprocess(
+      emptyToUndefined,
+      z
+        .enum(["1", "0", "true", "false"], { errorMap: () => ({ message: "mine_invalid" }) })
+        .transform((v) => v === "1" || v === "true")
+        .optional(),
+    ),
+    sort: z.preprocess(emptyToUndefined, z.enum(SORTS, { errorMap: () => ({ message: "sort_invalid" }) }).optional()),
+    ...pageFields,
+  })
+  // Unsaid, the order is relevance for a text search and newest first otherwise.
+  .transform((q) => ({ ...q, sort: q.sort ?? (q.q ? ("relevance" as const) : ("newest" as const)) }));
 
 export type OpportunityQuery = z.output<typeof opportunityQuerySchema>;
 

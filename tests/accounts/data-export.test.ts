@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { unzipSync } from "fflate";
 import { describe, expect, it } from "vitest";
 import { db } from "../../db";
-import { createApplication, createOpportunity, createUser } from "../../db/factories";
+import { createApplication, createOpportunity, createUser, DEFAULT_PASSWORD } from "../../db/factories";
 import type { UserRow } from "../../db/schema";
 import {
   buildDataExport,
@@ -13,6 +13,7 @@ import {
   runDataExports,
 } from "~/services/accounts/data-export.server";
 import { createSession } from "~/services/accounts/sessions.server";
+import { deleteAccount } from "~/services/accounts/deletion.server";
 import { pruneExpired } from "~/services/platform/housekeeping.server";
 import { saveAttachment, savePhoto } from "~/services/platform/uploads.server";
 import { PNG_1X1 } from "../support/fixtures";
@@ -543,5 +544,21 @@ describe("the copy of a user's data", () => {
     const { readExportFile } = await import("~/services/platform/uploads.server");
     expect(await readExportFile(file_name!)).toBeNull();
     await expect(readDataExport(owner, asked.id)).rejects.toMatchObject({ status: 410 });
+  });
+
+  it("goes with the account when its owner deletes it: the rows and the ZIPs", async () => {
+    const owner = await createUser(db, { account_type: "freelancer" });
+    const { export: asked } = await requestDataExport(owner);
+    await runDataExports();
+    const { file_name } = await db
+      .selectFrom("data_exports")
+      .select("file_name")
+      .where("id", "=", asked.id)
+      .executeTakeFirstOrThrow();
+    const { readExportFile } = await import("~/services/platform/uploads.server");
+    expect(await readExportFile(file_name!)).not.toBeNull();
+    await deleteAccount(owner, { password: DEFAULT_PASSWORD });
+    expect(await db.selectFrom("data_exports").select("id").where("user_id", "=", owner.id).execute()).toEqual([]);
+    expect(await readExportFile(file_name!)).toBeNull();
   });
 });

@@ -38,7 +38,7 @@ function Filters({
       name={name}
       label={t(`filters.${name}`)}
       anyLabel={anyLabel}
-      value={filters[name] ?? (name === "sort" ? "newest" : undefined)}
+      value={filters[name] ?? (name === "sort" ? (filters.q?.trim() ? "relevance" : "newest") : undefined)}
       options={values.map((value) => ({ value, label: t(`${labels}.${value}`) }))}
       error={errors[name]}
     />

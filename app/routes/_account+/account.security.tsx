@@ -11,6 +11,9 @@ import { TwoFactorSection } from "~/components/accounts/two-factor";
 import { PasskeysSection } from "~/components/accounts/passkeys";
 import { DataExportSection } from "~/components/accounts/data-export";
 import { dataExportState, requestDataExport } from "~/services/accounts/data-export.server";
+import { DeleteAccountSection } from "~/components/accounts/delete-account";
+import { deleteAccount, deletionBlocker } from "~/services/accounts/deletion.server";
+import { AppError } from "~/services/platform/errors.server";
 import {
   addPasskey,
   listPasskeys,
@@ -35,19 +38,21 @@ import { formValues, readForm } from "~/web/bodies.server";
 import { formError } from "~/web/errors.server";
 import { getRequestT } from "~/web/i18n.server";
 import { redirectWithSuccess } from "~/web/toast.server";
-import { getRequestToken, getSession } from "~/web/session.server";
+import { getRequestToken, getSession, sessionCookie } from "~/web/session.server";
 import { idParam } from "~/web/params.server";
 
 export const meta = titleMeta("titles.account_security");
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireAccount(request);
-  const [sessions, twoFactor, enrollment, passkeys, session, dataExport] = await Promise.all([
+  const [sessions, twoFactor, enrollment, passkeys, session, blocker, { t }, dataExport] = await Promise.all([
     listSessions(user, await getRequestToken(request)),
     twoFactorState(user),
     pendingEnrollment(user),
     listPasskeys(user),
     getSession(request),
+    deletionBlocker(user),
+    getRequestT(request),
     dataExportState(user),
   ]);
   return json({
@@ -63,6 +68,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
     verifiedAt: user.email_verified_at,
     sessions,
     dataExport,
+    // Operators are removed with `npm run operator:remove`: no deletion section for them.
+    deletion:
+      user.account_type === "operator" ? null : { blocker: blocker && t(blocker), twoFactor: twoFactor.enabled },
     twoFactor: { ...twoFactor, enrollment: enrollment && { secret: enrollment.secret, qr_code: enrollment.qr_code } },
   });
 }
@@ -121,6 +129,17 @@ export async function action({ request }: ActionFunctionArgs) {
         await requestDataExport(user);
         return redirectWithSuccess("/account/security#data", t("data_export_requested"));
       }
+      case "account_delete": {
+        if (values.confirm !== "1") {
+          throw new AppError(422, "account_delete_failed", { confirm: "account_delete_confirm_required" });
+        }
+        await deleteAccount(user, values);
+        // Signed out (the sessions are gone with the account): the visitor's way in, like after
+        // signing out, with the news.
+        return redirectWithSuccess("/auth/login", t("account_deleted"), {
+          headers: { "Set-Cookie": await sessionCookie.serialize("", { maxAge: 0 }) },
+        });
+      }
       case "end_others": {
         await endOtherSessions(user, await getRequestToken(request));
         return redirectWithSuccess("/account/security#sessions", t("sessions_others_ended"));
@@ -150,7 +169,11 @@ function refusalOf(data: Refusal | undefined, intent: string) {
  * or off in another tab, a passkey answer sent without the page's script, a form that could not
  * be read) is said at the top of the page instead, so no refusal goes unseen.
  */
-function formOnPage(intent: string | undefined, twoFactor: { enabled: boolean; enrollment: unknown }) {
+function formOnPage(
+  intent: string | undefined,
+  twoFactor: { enabled: boolean; enrollment: unknown },
+  deletion: { blocker: string | null } | null,
+) {
   switch (intent) {
     case "email":
     case "password_change":
@@ -164,6 +187,8 @@ function formOnPage(intent: string | undefined, twoFactor: { enabled: boolean; e
     case "two_factor_disable":
     case "recovery_codes":
       return twoFactor.enabled;
+    case "account_delete":
+      return Boolean(deletion && !deletion.blocker);
     default:
       return false;
   }
@@ -171,11 +196,11 @@ function formOnPage(intent: string | undefined, twoFactor: { enabled: boolean; e
 
 export default function AccountSecurityPage() {
   const data = useActionData<typeof action>() as Refusal | undefined;
-  const { sessions, twoFactor, operatorMustEnroll, passkeys, dataExport } = useLoaderData<typeof loader>();
+  const { sessions, twoFactor, operatorMustEnroll, passkeys, dataExport, deletion } = useLoaderData<typeof loader>();
   const { t } = useTranslation("account");
   return (
     <div className="page">
-      {data?.message && !formOnPage(data.values?.intent, twoFactor) ? <FormMessage data={data} /> : null}
+      {data?.message && !formOnPage(data.values?.intent, twoFactor, deletion) ? <FormMessage data={data} /> : null}
       {operatorMustEnroll ? (
         <p className="notice notice-warning" role="status">
           {t("security.operator_two_factor")}
@@ -191,6 +216,7 @@ export default function AccountSecurityPage() {
       <PasskeysSection passkeys={passkeys} refusal={refusalOf(data, "passkey_remove")} />
       <SessionsSection sessions={sessions} />
       <DataExportSection state={dataExport} refusal={refusalOf(data, "data_export")} />
+      {deletion ? <DeleteAccountSection state={deletion} refusal={refusalOf(data, "account_delete")} /> : null}
     </div>
   );
 }

@@ -94,6 +94,7 @@ export async function registerUser(input: unknown, client: Client = NOBODY) {
     email_verified_at: null,
     // Registering accepts the current terms and privacy policy (the form says so), kept as a record.
     terms_version: termsVersion(),
+    deleted_at: null,
     created_at: now,
     updated_at: now,
   };
@@ -116,7 +117,12 @@ export async function login(input: unknown, { ip, userAgent }: Client = NOBODY) 
   const { email, password } = parseInput(loginSchema, input, "login_failed");
   await assertNotLimited(limiters.loginByEmail, email);
   await assertNotLimited(limiters.loginByIp, ip);
-  const user = await db.selectFrom("users").selectAll().where("email", "=", email).executeTakeFirst();
+  const user = await db
+    .selectFrom("users")
+    .selectAll()
+    .where("email", "=", email)
+    .where("deleted_at", "is", null)
+    .executeTakeFirst();
   const ok = await verifyPassword(password, user?.password_hash ?? (await timingDummy()));
   if (!user || !ok) {
     await Promise.all([limiters.loginByEmail.penalty(email), ip && limiters.loginByIp.penalty(ip)]);
@@ -195,7 +201,12 @@ export async function updateProfile(user: UserRow, input: unknown, photo?: Blob 
 export async function requestPasswordReset(email: string, client: Client = NOBODY) {
   await consume(limiters.resetByEmail, email);
   await consume(limiters.resetByIp, client.ip);
-  const user = await db.selectFrom("users").select(["id", "email"]).where("email", "=", email).executeTakeFirst();
+  const user = await db
+    .selectFrom("users")
+    .select(["id", "email"])
+    .where("email", "=", email)
+    .where("deleted_at", "is", null)
+    .executeTakeFirst();
   if (!user) return;
   const token = randomBytes(32).toString("base64url");
   const now = Date.now();

@@ -46,7 +46,7 @@ export function matchStep(secret: string, code: string, timestamp = Date.now()):
   return delta === null ? null : Math.floor(timestamp / 1000 / TOTP_PERIOD) + delta;
 }
 
-const codeField = z
+export const codeField = z
   .string({ required_error: "two_factor_code_required", invalid_type_error: "two_factor_code_required" })
   .max(64, "two_factor_code_wrong")
   .transform((v) => v.replace(/[\s-]/g, "").toLowerCase())
@@ -225,7 +225,7 @@ async function spendSecondFactor(userId: string, code: string, timestamp = Date.
 }
 
 /** Checks a second factor for `user`, counting a wrong one like a wrong password. */
-async function assertSecondFactor(user: Pick<UserRow, "id" | "email">, code: string, errorKey: string) {
+export async function assertSecondFactor(user: Pick<UserRow, "id" | "email">, code: string, errorKey: string) {
   await assertNotLimited(limiters.loginByEmail, user.email);
   if (!(await spendSecondFactor(user.id, code))) {
     await limiters.loginByEmail.penalty(user.email);

@@ -130,6 +130,7 @@ export async function inviteFreelancer(merchant: UserRow, uuid: string, input: u
       .select("id")
       .where("id", "=", data.freelancer_id)
       .where("account_type", "=", "freelancer")
+      .where("deleted_at", "is", null)
       .executeTakeFirst(),
   ]);
   if (!opportunity) throw new AppError(404, "not_found");

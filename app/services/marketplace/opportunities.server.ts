@@ -12,7 +12,7 @@ import {
 } from "~/lib/market-schemas";
 import { checkFields, inFieldOrder } from "~/lib/schemas";
 import { db, transaction } from "../../../db";
-import { searchIndexLeads, textMatch, textQuery } from "../../../db/dialect";
+import { searchIndexLeads, textMatch, textQuery, textRank } from "../../../db/dialect";
 import type { Database, OpportunityRow, UserRow } from "../../../db/schema";
 import { AppError, parseInput } from "../platform/errors.server";
 import { assertRoleFor } from "../platform/roles.server";
@@ -350,15 +350,19 @@ export function opportunityListQueries(user: UserRow, q: OpportunityQuery) {
     .select(sql<number>`1`.as("one"))
     .limit(totalCap(match) + 1);
   const count = db.selectFrom(matching.as("matching")).select((eb) => eb.fn.countAll<number>().as("total"));
+  // Relevance ranks the newest matches (below); with no searchable word it is newest first.
+  const sort = q.sort === "relevance" && !match ? "newest" : q.sort;
   // Other sorts need every match anyway, so only newest-first pages read through the text index.
-  const pageLeads = leads && q.sort === "newest";
+  const pageLeads = leads && (sort === "newest" || sort === "relevance");
   let page = applyFilters(
     baseSelect(db, user, pageLeads ? fromSearch(db) : undefined) as unknown as ListBuilder,
     user,
     q,
     pageLeads,
   );
-  switch (q.sort) {
+  switch (sort) {
+    case "relevance":
+      return { count, page: byRelevance(page, match!, pageLeads, q) };
     case "budget_desc":
       page = page.orderBy("opportunities.budget_max_cents", "desc").orderBy("opportunities.id", "desc");
       break;
@@ -379,6 +383,29 @@ export function opportunityListQueries(user: UserRow, q: OpportunityQuery) {
       page = pageLeads ? page.orderBy(sql`opportunities_fts.rowid`, "desc") : page.orderBy("opportunities.id", "desc");
   }
   return { count, page: page.limit(q.per_page).offset(offsetOf(q.page, q.per_page)) };
+}
+
+/**
+ * Text searches in order of relevance rank the RELEVANCE_WINDOW newest matches of every filter
+ * (read as a newest-first page would read them, so the cost stays near a page's whatever the
+ * table's size), best first, ties newest first. The window is the search total's cap: the list
+ * says "200+" and its last page is the window's.
+ */
+export const RELEVANCE_WINDOW = SEARCH_TOTAL_CAP;
+
+function byRelevance(page: ListBuilder, match: string, leading: boolean, q: OpportunityQuery) {
+  const newest = (
+    leading ? page.orderBy(sql`opportunities_fts.rowid`, "desc") : page.orderBy("opportunities.id", "desc")
+  )
+    .select(textRank(match, leading).as("relevance"))
+    .limit(RELEVANCE_WINDOW);
+  return db
+    .selectFrom(newest.as("ranked"))
+    .selectAll()
+    .orderBy("ranked.relevance", "desc")
+    .orderBy(sql`ranked.id`, "desc")
+    .limit(q.per_page)
+    .offset(offsetOf(q.page, q.per_page));
 }
 
 /**
@@ -614,6 +641,42 @@ export async function rejectOpenApplications(
     })),
   );
   return rejected.length;
+}
+
+/**
+ * Ends every negotiation of a freelancer who is leaving (suspended, banned, or deleting the
+ * account): their pending and countered applications are withdrawn and each merchant is told.
+ * Runs inside the caller's transaction; returns how many.
+ */
+export async function withdrawApplicationsOf(trx: Kysely<Database>, freelancerId: string, at: string) {
+  const withdrawn = await trx
+    .updateTable("applications")
+    .set({ status: "withdrawn", awaiting: null, updated_at: at })
+    .where("freelancer_id", "=", freelancerId)
+    .where("status", "in", NEGOTIATING_STATUSES)
+    .returning(["id", "opportunity_id"])
+    .execute();
+  if (withdrawn.length === 0) return 0;
+  const owners = await trx
+    .selectFrom("opportunities")
+    .select(["id", "merchant_id"])
+    .where(
+      "id",
+      "in",
+      withdrawn.map((a) => a.opportunity_id),
+    )
+    .execute();
+  const ownerOf = new Map(owners.map((o) => [o.id, o.merchant_id]));
+  await notify(
+    trx,
+    withdrawn.map((a) => ({
+      user_id: ownerOf.get(a.opportunity_id)!,
+      kind: "application_withdrawn" as const,
+      application_id: a.id,
+      opportunity_id: a.opportunity_id,
+    })),
+  );
+  return withdrawn.length;
 }
 
 export async function closeOpportunity(merchant: UserRow, uuid: string): Promise<OpportunityJson> {

@@ -23,6 +23,7 @@ export const ACCOUNT_EMAIL_KINDS: readonly AccountEmailKind[] = [
   "password_changed",
   "passkey_added",
   "data_export_ready",
+  "account_deleted",
 ];
 
 export function isAccountEmailKind(kind: string): kind is AccountEmailKind {

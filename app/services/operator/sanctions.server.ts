@@ -1,6 +1,6 @@
 import type { Kysely } from "kysely";
 import { z } from "zod";
-import { NEGOTIATING_STATUSES, intField } from "~/lib/market-schemas";
+import { intField } from "~/lib/market-schemas";
 import { MAX_SUSPENSION_DAYS, SANCTIONS, type Sanction } from "~/lib/moderation";
 import { LIMITS } from "~/lib/limits";
 import { text } from "~/lib/schemas";
@@ -9,7 +9,7 @@ import type { Database, UserRow } from "../../../db/schema";
 import { AppError, parseInput } from "../platform/errors.server";
 import { assertId, now } from "../platform/records.server";
 import { notify } from "../messaging/notifications.server";
-import { rejectOpenApplications } from "../marketplace/opportunities.server";
+import { rejectOpenApplications, withdrawApplicationsOf } from "../marketplace/opportunities.server";
 import { operatorActor, recordAudit, type Actor } from "./audit.server";
 
 // Warnings, suspensions and bans. A suspension (N days) or a ban (until lifted) ends the user's
@@ -80,34 +80,7 @@ async function endAccess(
     .returning("id")
     .execute();
   for (const { id } of closed) await rejectOpenApplications(trx, id, "closed");
-  const withdrawn = await trx
-    .updateTable("applications")
-    .set({ status: "withdrawn", awaiting: null, updated_at: at })
-    .where("freelancer_id", "=", userId)
-    .where("status", "in", NEGOTIATING_STATUSES)
-    .returning(["id", "opportunity_id"])
-    .execute();
-  if (withdrawn.length) {
-    const owners = await trx
-      .selectFrom("opportunities")
-      .select(["id", "merchant_id"])
-      .where(
-        "id",
-        "in",
-        withdrawn.map((a) => a.opportunity_id),
-      )
-      .execute();
-    const ownerOf = new Map(owners.map((o) => [o.id, o.merchant_id]));
-    await notify(
-      trx,
-      withdrawn.map((a) => ({
-        user_id: ownerOf.get(a.opportunity_id)!,
-        kind: "application_withdrawn" as const,
-        application_id: a.id,
-        opportunity_id: a.opportunity_id,
-      })),
-    );
-  }
+  const withdrawn = await withdrawApplicationsOf(trx, userId, at);
   const flagged = await trx
     .updateTable("contracts")
     .set({ flagged_at: at, flag_reason: flag })
@@ -118,7 +91,7 @@ async function endAccess(
   return {
     sessions_ended: Number(sessions.numDeletedRows),
     opportunities_closed: closed.length,
-    applications_withdrawn: withdrawn.length,
+    applications_withdrawn: withdrawn,
     contracts_flagged: Number(flagged.numUpdatedRows),
   };
 }

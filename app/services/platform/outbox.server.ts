@@ -169,7 +169,8 @@ async function compose(row: OutboxRow): Promise<Mail | null> {
     return user ? composeAccountEmail(row, user) : null;
   }
   const [user, off, application, opportunity] = await Promise.all([
-    recipient.executeTakeFirst(),
+    // A deleted account gets no more e-mails but its account ones (the goodbye).
+    recipient.where("deleted_at", "is", null).executeTakeFirst(),
     db
       .selectFrom("email_opt_outs")
       .select("kind")

@@ -93,7 +93,8 @@ export function toPublicProfile(u: ProfileColumns): PublicProfileJson {
 const hiddenFrom = (viewerId: string | undefined, id: string) => (qb: ProfileQuery) =>
   viewerId === id ? qb : qb.where("users.profile_hidden_at", "is", null);
 type ProfileQuery = ReturnType<typeof profileQuery>;
-const profileQuery = () => db.selectFrom("users");
+// A deleted account has no profile page (its name on contracts and reviews says "Conta excluída").
+const profileQuery = () => db.selectFrom("users").where("deleted_at", "is", null);
 
 export async function getFreelancerProfile(
   id: string,
@@ -204,6 +205,7 @@ export async function listFreelancers(query: unknown): Promise<{ data: PublicPro
     // Profiles an operator hid, and people suspended or banned, are out of the directory.
     .where("users.profile_hidden_at", "is", null)
     .where("users.banned_at", "is", null)
+    .where("users.deleted_at", "is", null)
     .where((eb) => eb.or([eb("users.suspended_until", "is", null), eb("users.suspended_until", "<=", at)]))
     .$call((qb) =>
       words.reduce((b, w) => b.where(sql<boolean>`users.search_text LIKE ${`% ${likeLiteral(w)}%`} ESCAPE '\\'`), qb),

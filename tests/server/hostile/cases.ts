@@ -384,6 +384,17 @@ API_BODY.push(
     base: () => ({ password: "senha-errada-1", new_password: "senha-nova-123" }),
     fields: [{ name: "new_password", kind: { type: "password" } }],
   },
+  {
+    // The demo freelancer has a contract running: a body that parses is refused with 409 before
+    // the password is checked (so the wrong ones here never count against her sign-in).
+    name: "account deletion",
+    method: "DELETE",
+    path: () => "/api/account",
+    who: (w) => w.julia,
+    base: () => ({ password: "senha-errada-1" }),
+    fields: [{ name: "password", kind: { type: "key", max: 1024 } }],
+    keyMiss: 409,
+  },
   { name: "passkey sign-in options", method: "POST", path: () => "/api/login/passkey/options", who: "anyone", base: () => ({}), fields: [], optional: true },
   {
     name: "passkey sign-in",
@@ -490,6 +501,7 @@ export function authedEndpoints(w: World, p: Pool): { method: string; path: stri
     { method: "GET", path: "/api/account/export", role: null },
     { method: "POST", path: "/api/account/export", role: null },
     { method: "GET", path: "/api/account/export/download", role: null },
+    { method: "DELETE", path: "/api/account", role: null, body: { password: "x" } },
   ];
 }
 
@@ -1100,6 +1112,17 @@ export const PAGE_FORMS: PageForm[] = [
     fields,
     keyMiss,
   })),
+  {
+    // The demo freelancer has a contract running: a password that parses is refused with 409
+    // before it is checked (her sign-in attempts are kept).
+    name: "security account delete",
+    routeId: "routes/_account+/account.security",
+    path: () => "/account/security",
+    who: (w) => w.julia,
+    base: () => ({ intent: "account_delete", confirm: "1", password: "senha-errada-1" }),
+    fields: [{ name: "password", kind: { type: "key", max: 1024 } }],
+    keyMiss: 409,
+  },
   { name: "language", routeId: "routes/language", path: () => "/language", who: "visitor", base: () => ({ lng: "en", redirectTo: "/" }), fields: [] },
   { name: "logout", routeId: "routes/_auth+/logout", path: () => "/logout", who: (w) => w.logoutToken, base: () => ({}), fields: [] },
 ];

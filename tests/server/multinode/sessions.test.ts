@@ -1,7 +1,8 @@
 // Ending a session on one server ends it on every server: two app servers (npm start: launcher
 // and one worker each) share one database — PostgreSQL, as behind a load balancer, and one
 // SQLite file on one machine (WAL lets two processes share it). A session listed and ended
-// through one server stops working on the other at the next request; so do "all others".
+// through one server stops working on the other at the next request; so do "all others", and
+// every session of an account deleted through one of them.
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -99,6 +100,19 @@ describe.each(["postgres", "sqlite"] as const)("sessions on two servers (%s)", (
     for (const base of [a, b]) {
       expect((await fresh(base, "GET", "/api/profile", { token: onB })).status).toBe(401);
       expect((await fresh(base, "GET", "/api/profile", { token: third })).status).toBe(200);
+    }
+
+    // Deleting the account through A ends its sessions on both servers, B's included, and the
+    // address no longer signs in on either.
+    const again = await signIn(b, ana.email, ana.password);
+    const deleted = await fresh(a, "DELETE", "/api/account", { token: third, body: { password: ana.password } });
+    expect(deleted.status).toBe(200);
+    for (const base of [a, b]) {
+      for (const token of [third, again]) {
+        expect((await fresh(base, "GET", "/api/profile", { token })).status).toBe(401);
+      }
+      const login = await fresh(base, "POST", "/api/login", { body: { email: ana.email, password: ana.password } });
+      expect(login.status).toBe(401);
     }
   }, 120_000);
 });
