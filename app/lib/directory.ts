@@ -47,8 +47,11 @@ export function directoryColumns(p: Profile) {
   };
 }
 
-/** The directory's orders (the first is the default). */
-export const DIRECTORY_SORTS = ["newest", "name", "rating", "contracts"] as const;
+/**
+ * The directory's orders (the first is the default): proven freelancers first (completed
+ * contracts, then rating), newest, name, rating, contracts.
+ */
+export const DIRECTORY_SORTS = ["proven", "newest", "name", "rating", "contracts"] as const;
 
 /** The minimum-rating filter's choices. */
 export const MIN_RATINGS = ["4.5", "4", "3"] as const;

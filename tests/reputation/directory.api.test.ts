@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { db } from "../../db";
-import { createOpportunity, createUser } from "../../db/factories";
+import { createApplication, createOpportunity, createUser } from "../../db/factories";
 import { loader as directoryLoader } from "~/routes/api+/_profiles+/freelancers._index";
 import { loader as freelancerLoader } from "~/routes/api+/_profiles+/freelancers.$id";
 import { loader as merchantLoader } from "~/routes/api+/_profiles+/merchants.$id";
@@ -55,9 +55,26 @@ const list = async (query: string) => {
 const names = async (query: string) => (await list(query)).data.map((p) => p.name);
 
 describe("GET /api/freelancers", () => {
-  it("lists freelancers only, newest member first by default, or by name", async () => {
+  it("lists freelancers only, the proven first by default (newest among equals), or by name", async () => {
     expect(await names("")).toEqual(["Carla Dias", "Bia", "José Araújo"]);
+    expect(await names("sort=newest")).toEqual(["Carla Dias", "Bia", "José Araújo"]);
     expect(await names("sort=name")).toEqual(["Bia", "Carla Dias", "José Araújo"]);
+  });
+
+  it("puts completed contracts first, then the rating, then the newest", async () => {
+    // Bia is rated; José, the oldest member, finished a contract.
+    await db.updateTable("users").set({ rating_count: 2, rating_sum: 9 }).where("id", "=", ids.ana!).execute();
+    const opportunity = await createOpportunity(db, {});
+    const hire = await createApplication(db, { opportunity, freelancer_id: ids.jose!, status: "accepted" });
+    await db.updateTable("contracts").set({ status: "completed" }).where("id", "=", hire.id).execute();
+    try {
+      expect(await names("")).toEqual(["José Araújo", "Bia", "Carla Dias"]);
+      expect(await names("sort=proven")).toEqual(["José Araújo", "Bia", "Carla Dias"]);
+      expect(await names("sort=newest")).toEqual(["Carla Dias", "Bia", "José Araújo"]);
+    } finally {
+      await db.updateTable("contracts").set({ status: "cancelled" }).where("id", "=", hire.id).execute();
+      await db.updateTable("users").set({ rating_count: 0, rating_sum: 0 }).where("id", "=", ids.ana!).execute();
+    }
   });
 
   it("searches names, bio and skills by word beginnings, ignoring case and accents", async () => {

@@ -71,7 +71,7 @@ export default function FreelancersPage() {
         </div>
         <div className="field">
           <label htmlFor="d-sort">{t("directory.sort")}</label>
-          <select id="d-sort" name="sort" defaultValue={filters.sort ?? "newest"}>
+          <select id="d-sort" name="sort" defaultValue={filters.sort ?? "proven"}>
             {DIRECTORY_SORTS.map((s) => (
               <option key={s} value={s}>
                 {t(`directory.sort_${s}`)}

@@ -1,9 +1,9 @@
-import { sql } from "kysely";
+import { sql, type SelectQueryBuilder } from "kysely";
 import { z } from "zod";
 import { DIRECTORY_SORTS, foldKey, queryWords } from "~/lib/directory";
 import { DEFAULT_PER_PAGE, MAX_PER_PAGE } from "~/lib/market-constants";
 import { db } from "../../../db";
-import type { MarketRole, UserRow } from "../../../db/schema";
+import type { Database, MarketRole, UserRow } from "../../../db/schema";
 import { AppError, parseInput } from "../platform/errors.server";
 import { assertId, now, offsetOf, pageMeta, type PageMeta } from "../platform/records.server";
 import { ratingOf, type Rating } from "./reviews.server";
@@ -172,11 +172,18 @@ export const directoryQuerySchema = z.object({
   ),
   sort: z.preprocess(
     emptyToUndefined,
-    z.enum(DIRECTORY_SORTS, { errorMap: () => ({ message: "sort_invalid" }) }).default("newest"),
+    z.enum(DIRECTORY_SORTS, { errorMap: () => ({ message: "sort_invalid" }) }).default("proven"),
   ),
   page: intParam("page_invalid", 1_000_000, 1),
   per_page: intParam("per_page_invalid", MAX_PER_PAGE, DEFAULT_PER_PAGE),
 });
+
+/** Rated people first, best average first, then the most rated. */
+const byRating = <QB extends SelectQueryBuilder<Database, "users", object>>(qb: QB): QB =>
+  qb
+    .orderBy(sql`CASE WHEN users.rating_count = 0 THEN 1 ELSE 0 END`)
+    .orderBy(sql`users.rating_sum * 1.0 / CASE WHEN users.rating_count = 0 THEN 1 ELSE users.rating_count END`, "desc")
+    .orderBy("users.rating_count", "desc") as QB;
 
 /** `%`, `_` and the escape itself stand for themselves in a LIKE pattern (ESCAPE '\'). */
 const likeLiteral = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
@@ -226,16 +233,13 @@ export async function listFreelancers(query: unknown): Promise<{ data: PublicPro
     base
       .select(PROFILE_COLUMNS)
       .select(completedContracts.as("completed_contracts"))
-      .$if(q.sort === "rating", (qb) =>
-        qb
-          .orderBy(sql`CASE WHEN users.rating_count = 0 THEN 1 ELSE 0 END`)
-          .orderBy(
-            sql`users.rating_sum * 1.0 / CASE WHEN users.rating_count = 0 THEN 1 ELSE users.rating_count END`,
-            "desc",
-          )
-          .orderBy("users.rating_count", "desc")
-          .orderBy("users.id"),
+      // Proven first: completed contracts, then the rating (as below), then the newest.
+      .$if(q.sort === "proven", (qb) =>
+        byRating(qb.orderBy(sql`completed_contracts`, "desc"))
+          .orderBy("users.created_at", "desc")
+          .orderBy("users.id", "desc"),
       )
+      .$if(q.sort === "rating", (qb) => byRating(qb).orderBy("users.id"))
       .$if(q.sort === "contracts", (qb) => qb.orderBy(sql`completed_contracts`, "desc").orderBy("users.id"))
       .$if(q.sort === "newest", (qb) => qb.orderBy("users.created_at", "desc").orderBy("users.id", "desc"))
       .$if(q.sort === "name", (qb) => qb.orderBy("users.sort_name").orderBy("users.id"))
