@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { db } from "../../db";
 import { createUser } from "../../db/factories";
 import { collectPersonalData } from "~/services/accounts/data-export.server";
+import { DELETION_PLAN } from "~/services/accounts/deletion.server";
 import {
   NOT_PERSONAL,
   REACHED_THROUGH,
@@ -54,6 +55,15 @@ describe("the inventory of personal data", () => {
     for (const d of dispositions) {
       if ("file" in d) expect(d.file === "files/" || d.file in kinds, d.file).toBe(true);
       else expect(d.left_out.length).toBeGreaterThan(20);
+    }
+  });
+
+  it("agrees with the deletion plan on which tables hold someone's data", () => {
+    // Every table the deletion places is placed here too, and the two say "nobody's data" of the same ones.
+    for (const [table, what] of Object.entries(DELETION_PLAN)) {
+      const personal = Boolean(USER_COLUMNS[table] || REACHED_THROUGH[table]);
+      expect(personal || table in NOT_PERSONAL, table).toBe(true);
+      expect(what === "none", `${table}: deletion says ${what}`).toBe(!personal);
     }
   });
 });
