@@ -456,6 +456,7 @@ export type AccountEmailKind =
   | "sign_in_notice"
   | "password_changed"
   | "passkey_added"
+  | "data_export_ready"
   | "account_deleted";
 
 /** What e-mails tell about: every notification kind, and new messages of a conversation. */
@@ -698,6 +699,28 @@ export interface PaymentEventsTable {
   created_at: string;
 }
 
+export type DataExportStatus = "pending" | "building" | "ready" | "expired" | "failed";
+
+/** A copy of a user's data asked for (025_data_exports): built by a job, a ZIP in the file store for 7 days. */
+export interface DataExportsTable {
+  id: string;
+  user_id: string;
+  status: DataExportStatus;
+  /** The export job that claimed it (status 'building'), until locked_until. */
+  claim: string | null;
+  locked_until: string | null;
+  /** Builds tried so far (counted when claimed). */
+  attempts: number;
+  last_error: string | null;
+  /** The ZIP's name in the file store, while it is ready. */
+  file_name: string | null;
+  size_bytes: number | null;
+  created_at: string;
+  ready_at: string | null;
+  /** The download works until then (ready_at plus 7 days). */
+  expires_at: string | null;
+}
+
 export interface Database {
   users: UsersTable;
   terms_acceptances: TermsAcceptancesTable;
@@ -739,6 +762,7 @@ export interface Database {
   ledger_entries: LedgerEntriesTable;
   payment_events: PaymentEventsTable;
   email_tokens: EmailTokensTable;
+  data_exports: DataExportsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -24,6 +24,7 @@ import * as m021 from "./021_moderation";
 import * as m022 from "./022_disputes";
 import * as m023 from "./023_metrics_indexes";
 import * as m024 from "./024_first_application";
+import * as m025 from "./025_data_exports";
 import * as m026 from "./026_account_deletion";
 import * as m028 from "./028_verified_email";
 import * as m029 from "./029_session_devices";
@@ -62,6 +63,7 @@ const steps: Record<string, Step> = {
   "022_disputes": m022,
   "023_metrics_indexes": m023,
   "024_first_application": m024,
+  "025_data_exports": m025,
   "026_account_deletion": m026,
   "028_verified_email": m028,
   "029_session_devices": m029,

@@ -115,6 +115,7 @@ const ERASED_BY: Record<string, string> = {
   portfolio_items: "user_id",
   email_opt_outs: "user_id",
   payout_accounts: "user_id",
+  data_exports: "user_id",
 };
 
 describe("deleting one's account", () => {

@@ -9,6 +9,8 @@ import { usePending } from "~/lib/pending";
 import { SessionsSection } from "~/components/accounts/sessions";
 import { TwoFactorSection } from "~/components/accounts/two-factor";
 import { PasskeysSection } from "~/components/accounts/passkeys";
+import { DataExportSection } from "~/components/accounts/data-export";
+import { dataExportState, requestDataExport } from "~/services/accounts/data-export.server";
 import { DeleteAccountSection } from "~/components/accounts/delete-account";
 import { deleteAccount, deletionBlocker } from "~/services/accounts/deletion.server";
 import { AppError } from "~/services/platform/errors.server";
@@ -43,7 +45,7 @@ export const meta = titleMeta("titles.account_security");
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireAccount(request);
-  const [sessions, twoFactor, enrollment, passkeys, session, blocker, { t }] = await Promise.all([
+  const [sessions, twoFactor, enrollment, passkeys, session, blocker, { t }, dataExport] = await Promise.all([
     listSessions(user, await getRequestToken(request)),
     twoFactorState(user),
     pendingEnrollment(user),
@@ -51,6 +53,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     getSession(request),
     deletionBlocker(user),
     getRequestT(request),
+    dataExportState(user),
   ]);
   return json({
     // The console waits for this account's two-factor sign-in (OPERATOR_TWO_FACTOR); a session
@@ -64,6 +67,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     email: user.email,
     verifiedAt: user.email_verified_at,
     sessions,
+    dataExport,
     // Operators are removed with `npm run operator:remove`: no deletion section for them.
     deletion:
       user.account_type === "operator" ? null : { blocker: blocker && t(blocker), twoFactor: twoFactor.enabled },
@@ -121,6 +125,10 @@ export async function action({ request }: ActionFunctionArgs) {
         await changePassword(user, values, await getRequestToken(request));
         return redirectWithSuccess("/account/security#password", t("password_changed"));
       }
+      case "data_export": {
+        await requestDataExport(user);
+        return redirectWithSuccess("/account/security#data", t("data_export_requested"));
+      }
       case "account_delete": {
         if (values.confirm !== "1") {
           throw new AppError(422, "account_delete_failed", { confirm: "account_delete_confirm_required" });
@@ -170,6 +178,7 @@ function formOnPage(
     case "email":
     case "password_change":
     case "passkey_remove":
+    case "data_export": // there unless a copy is pending, and asking then is never refused
       return true;
     case "two_factor_start":
       return !twoFactor.enabled && !twoFactor.enrollment;
@@ -187,7 +196,7 @@ function formOnPage(
 
 export default function AccountSecurityPage() {
   const data = useActionData<typeof action>() as Refusal | undefined;
-  const { sessions, twoFactor, operatorMustEnroll, passkeys, deletion } = useLoaderData<typeof loader>();
+  const { sessions, twoFactor, operatorMustEnroll, passkeys, dataExport, deletion } = useLoaderData<typeof loader>();
   const { t } = useTranslation("account");
   return (
     <div className="page">
@@ -206,6 +215,7 @@ export default function AccountSecurityPage() {
       />
       <PasskeysSection passkeys={passkeys} refusal={refusalOf(data, "passkey_remove")} />
       <SessionsSection sessions={sessions} />
+      <DataExportSection state={dataExport} refusal={refusalOf(data, "data_export")} />
       {deletion ? <DeleteAccountSection state={deletion} refusal={refusalOf(data, "account_delete")} /> : null}
     </div>
   );

@@ -7,7 +7,7 @@ import { rejectOpenApplications, withdrawApplicationsOf } from "../marketplace/o
 import { queueAccountEmail } from "../messaging/account-email.server";
 import { AppError, parseInput } from "../platform/errors.server";
 import { now } from "../platform/records.server";
-import { deleteAttachment, deletePhoto } from "../platform/uploads.server";
+import { deleteAttachment, deleteExportFile, deletePhoto } from "../platform/uploads.server";
 import { assertSecondFactor, codeField, isTwoFactorOn } from "./two-factor.server";
 import { displayNameOf } from "./users.server";
 import { assertPassword } from "./verification.server";
@@ -29,7 +29,7 @@ import { assertPassword } from "./verification.server";
 // passkeys, two-factor, codes and links, notifications, e-mail settings, payout account). The
 // goodbye e-mail is queued in that transaction, to the address the row still has then. After the
 // commit, their files leave the store: photo, portfolio images, files attached to their messages
-// (deliveries stay: they are the contract's record).
+// (deliveries stay: they are the contract's record), and the ZIPs of copies of their data.
 
 export const DELETED_NAME = "Conta excluída";
 /** What is left of a message of a deleted account (its files go with it). */
@@ -97,6 +97,7 @@ export const DELETION_PLAN = {
   ledger_transactions: "kept",
   ledger_entries: "kept",
   payment_events: "none",
+  data_exports: "erased",
 } as const satisfies Record<keyof Database, "erased" | "anonymised" | "kept" | "none">;
 
 type Blockers = { contract: boolean; dispute: boolean; money: boolean };
@@ -150,7 +151,7 @@ export async function deletionBlocker(user: Pick<UserRow, "id" | "account_type">
   }
 }
 
-type Erased = { files: string[]; photos: string[] };
+type Erased = { files: string[]; photos: string[]; exports: string[] };
 
 /**
  * Deletes the account of `user` (see above): `{ password, code? }`. 422 wrong password or code
@@ -178,7 +179,11 @@ export async function deleteAccount(user: Pick<UserRow, "id">, input: unknown): 
   const at = now();
   const erased = await transaction((trx) => erase(trx, current, at));
   // The files leave the store once the rows that named them are gone for good.
-  await Promise.all([...erased.photos.map(deletePhoto), ...erased.files.map(deleteAttachment)]);
+  await Promise.all([
+    ...erased.photos.map(deletePhoto),
+    ...erased.files.map(deleteAttachment),
+    ...erased.exports.map(deleteExportFile),
+  ]);
   return { deleted_at: at };
 }
 
@@ -289,6 +294,8 @@ async function erase(trx: Kysely<Database>, user: UserRow, at: string): Promise<
     .execute();
 
   const portfolio = await trx.deleteFrom("portfolio_items").where("user_id", "=", id).returning("image_path").execute();
+  // Copies of their data asked for: the rows, and the ZIPs once committed.
+  const copies = await trx.deleteFrom("data_exports").where("user_id", "=", id).returning("file_name").execute();
   for (const table of [
     "sessions",
     "passkeys",
@@ -308,6 +315,7 @@ async function erase(trx: Kysely<Database>, user: UserRow, at: string): Promise<
   }
   return {
     files: files.map((f) => f.stored_name),
+    exports: copies.map((c) => c.file_name).filter((n): n is string => Boolean(n)),
     photos: [user.photo_path, user.hidden_photo_path, ...portfolio.map((p) => p.image_path)].filter((p): p is string =>
       Boolean(p),
     ),

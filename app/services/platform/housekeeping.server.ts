@@ -1,19 +1,22 @@
 import { every } from "./jobs.server";
 import { deleteExpiredRateLimits } from "./rate-limit.server";
 import { deleteExpiredSessions } from "../accounts/sessions.server";
+import { expireDataExports } from "../accounts/data-export.server";
 
 /** How often each server process sweeps expired rows. */
 export const PRUNE_INTERVAL_MS = 60 * 60 * 1000;
 
 /**
- * Deletes what has expired and is never read again: sessions past their date and rate-limit
- * counters past their window. A plain DELETE … WHERE on expiry: several processes (or servers)
+ * Deletes what has expired and is never read again: sessions past their date, rate-limit
+ * counters past their window, and the ZIPs of data copies past their 7 days (the copy's row
+ * stays, 'expired', so its link answers 410). A plain DELETE … WHERE on expiry: several processes (or servers)
  * running it at once delete each row once, and the others find nothing.
  */
 export async function pruneExpired(now = new Date()) {
   const sessions = await deleteExpiredSessions(now);
   const rateLimits = await deleteExpiredRateLimits(now.getTime());
-  return { sessions, rateLimits };
+  const dataExports = await expireDataExports(now);
+  return { sessions, rateLimits, dataExports };
 }
 
 /** Runs pruneExpired every PRUNE_INTERVAL_MS in this process; the timer keeps no server alive. */

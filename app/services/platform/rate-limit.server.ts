@@ -46,6 +46,8 @@ export const limiters = {
   inviteByMerchant: limiter("invite_merchant", 30, 60 * 60),
   /** Reports per user: enough to flag what one meets, too few to flood the operators' queue. */
   reportByUser: limiter("report_user", REPORTS_PER_HOUR, 60 * 60),
+  /** Copies of their data asked for per user: a few a day (each is a whole ZIP to build). */
+  exportByUser: limiter("export_user", 3, 24 * 60 * 60),
   /** Writes per signed-in user: generous for people, a ceiling for runaway scripts. */
   writeByUser: limiter("write_user", WRITES_PER_MINUTE, 60),
 };

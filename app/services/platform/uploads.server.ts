@@ -233,3 +233,23 @@ export function attachmentResponse(file: { name: string; contentType: string; bo
     },
   });
 }
+
+// Copies of a user's data (accounts/data-export.server.ts): ZIPs the export job writes to the
+// same store, read back only by their owner, deleted once they expire.
+const exportName = /^x_[0-9a-f-]{36}\.zip$/;
+
+/** Stores a data copy's ZIP under a new name, and returns the name. */
+export async function saveExportFile(bytes: Uint8Array): Promise<string> {
+  const name = `x_${randomUUID()}.zip`;
+  await store.write(name, Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+  return name;
+}
+
+export async function readExportFile(name: string): Promise<StoredFile | null> {
+  if (!exportName.test(name)) return null;
+  return store.read(name);
+}
+
+export async function deleteExportFile(name: string | null) {
+  if (name && exportName.test(name)) await store.remove(name);
+}

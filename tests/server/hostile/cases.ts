@@ -312,6 +312,8 @@ API_BODY.push(
     keyMiss: 410,
   },
   { name: "end other sessions", method: "DELETE", path: () => "/api/sessions/others", who: "freelancer", base: () => ({}), fields: [], optional: true },
+  // The copy of one's data: no fields; the body is held to the JSON rules before anything is asked.
+  { name: "data export", method: "POST", path: () => "/api/account/export", who: "freelancer", base: () => ({}), fields: [], optional: true },
   { name: "two-factor setup", method: "POST", path: () => "/api/two-factor/setup", who: "freelancer", base: () => ({}), fields: [] },
   {
     // A version that parses but is not the current one is a conflict.
@@ -497,6 +499,9 @@ export function authedEndpoints(w: World, p: Pool): { method: string; path: stri
     { method: "POST", path: "/api/passkeys/options", role: null },
     { method: "PATCH", path: "/api/passkeys/AAAA", role: null, body: { name: "Chave" } },
     { method: "DELETE", path: "/api/passkeys/AAAA", role: null },
+    { method: "GET", path: "/api/account/export", role: null },
+    { method: "POST", path: "/api/account/export", role: null },
+    { method: "GET", path: "/api/account/export/download", role: null },
     { method: "DELETE", path: "/api/account", role: null, body: { password: "x" } },
   ];
 }
@@ -1244,6 +1249,8 @@ export function pageIdCases(w: World, p: Pool): Case[] {
     { method: "POST", path: (id) => `/freelancers/${id}`, who: "merchant", form: { opportunity: w.seeded.open, message: "Oi" } },
     { method: "GET", path: (id) => `/merchants/${id}`, who: null },
     { method: "GET", path: (id) => `/uploads/${id}`, who: null },
+    // A copy of someone's data: nobody's (or another user's) id is the same 404.
+    { method: "GET", path: (id) => `/account/data-export/${id}`, who: null },
     { method: "GET", path: (id) => `/contracts/${w.seeded.accepted}/files/${id}`, who: null },
     { method: "GET", path: (id) => `/applications/${w.seeded.pending.id}/messages/files/${id}`, who: null },
     // An unsubscribe link that does not check out: a 400 page saying so.
@@ -1446,6 +1453,8 @@ export function securityCases(w: World, p: Pool): Case[] {
       { name: `notification link ${name}`, method: "POST", path: "/notifications", auth: w.julia, body: { form: [["intent", "open"], ["id", "00000000-0000-4000-8000-000000000000"], ["to", to]] }, expect: [302], api: false, location: "/notifications" },
     );
   }
+  // The copy of one's data: none asked for is a 404 with its message, never the ZIP of another account.
+  cases.push({ name: "data export download, none asked for", method: "GET", path: "/api/account/export/download", auth: p.actor("freelancer").token, expect: [404], api: true, message: "data_export_not_found" });
   // Control characters in a query: the API names the parameter, the page leaves it out.
   for (const value of ["a\u0000b", "a\u001bb", "\u007f", "a\u0085b"]) {
     for (const param of ["skill", "city", "q"]) {
