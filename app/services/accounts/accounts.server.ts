@@ -17,7 +17,7 @@ import type { Lng } from "~/lib/i18n";
 import type { UserRow } from "../../../db/schema";
 import { AppError, fieldErrorsOf, oneOnly, parseInput } from "../platform/errors.server";
 import { apiT } from "../platform/i18n.server";
-import { emailTime, queueAccountEmail } from "../messaging/account-email.server";
+import { tellPasswordChanged } from "./password-change.server";
 import { sendMail } from "../platform/mail.server";
 import { hashPassword, verifyPassword } from "./passwords.server";
 import { assertNotLimited, consume, consumeWrite, limiters } from "../platform/rate-limit.server";
@@ -264,13 +264,7 @@ export async function resetPassword(input: unknown) {
       .where("id", "=", reset.user_id)
       .execute();
     await trx.deleteFrom("sessions").where("user_id", "=", reset.user_id).execute();
-    await queueAccountEmail(
-      trx,
-      reset.user_id,
-      "password_changed",
-      { params: { at: emailTime(now), link: `${config.APP_URL}/forgot-password` } },
-      now,
-    );
+    await tellPasswordChanged(trx, reset.user_id, now);
     return reset.user_id;
   });
   return userId;

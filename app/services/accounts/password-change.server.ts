@@ -2,7 +2,8 @@ import { z } from "zod";
 import { config } from "~/config.server";
 import { newPasswordField } from "~/lib/schemas";
 import { transaction } from "../../../db";
-import type { UserRow } from "../../../db/schema";
+import type { Kysely } from "kysely";
+import type { Database, UserRow } from "../../../db/schema";
 import { emailTime, queueAccountEmail } from "../messaging/account-email.server";
 import { AppError, parseInput } from "../platform/errors.server";
 import { now } from "../platform/records.server";
@@ -43,13 +44,16 @@ export async function changePassword(user: UserRow, input: unknown, currentToken
     let others = trx.deleteFrom("sessions").where("user_id", "=", user.id);
     if (currentToken) others = others.where("id", "!=", hashToken(currentToken));
     const ended = await others.executeTakeFirst();
-    await queueAccountEmail(
-      trx,
-      user.id,
-      "password_changed",
-      { params: { at: emailTime(at), link: `${config.APP_URL}/forgot-password` } },
-      at,
-    );
+    await tellPasswordChanged(trx, user.id, at);
     return { ended: Number(ended.numDeletedRows) };
   });
+}
+
+/**
+ * Queues "sua senha foi alterada" to the account's address, in the transaction of the change (here
+ * or by a reset link), with the way to reset it should it not have been its owner.
+ */
+export function tellPasswordChanged(trx: Kysely<Database>, userId: string, at: string) {
+  const params = { at: emailTime(at), link: `${config.APP_URL}/forgot-password` };
+  return queueAccountEmail(trx, userId, "password_changed", { params }, at);
 }
