@@ -1,7 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { loader as recommendedApi } from "~/routes/api+/opportunities+/recommended";
+import { loader as suggestionsApi } from "~/routes/api+/opportunities+/$uuid.suggestions";
 import { createSession } from "~/services/accounts/sessions.server";
-import { MATCH_WEIGHTS, matchScore, recommendedOpportunities } from "~/services/discovery/matches.server";
+import {
+  MATCH_WEIGHTS,
+  matchScore,
+  recommendedOpportunities,
+  suggestFreelancers,
+} from "~/services/discovery/matches.server";
+import { getOpportunity } from "~/services/marketplace/opportunities.server";
 import { db } from "../../db";
 import { createApplication, createOpportunity, createUser } from "../../db/factories";
 import { call, jsonRequest } from "../support/helpers";
@@ -105,5 +112,77 @@ describe("Para você", () => {
     expect(refused.status).toBe(403);
     expect(refused.body.message).toBe("Seu tipo de conta não tem permissão para esta ação.");
     expect((await call(recommendedApi, jsonRequest("/api/opportunities/recommended"))).status).toBe(401);
+  });
+});
+
+describe("suggested freelancers for an opportunity", () => {
+  it("ranks those with its skills: most in common, then rating, then contracts; not those applied, invited or banned", async () => {
+    const merchant = await createUser(db, { account_type: "merchant" });
+    const opp = await createOpportunity(db, { merchant_id: merchant.id, skills: ["Xilogravura", "Serigrafia"] });
+    const person = (full_name: string, skills: string[], extra: Parameters<typeof createUser>[1] = {}) =>
+      createUser(db, { account_type: "freelancer", full_name, skills, ...extra });
+    await person("Ana Ambas", ["xilogravura", "SERIGRAFIA", "Figma"]);
+    await person("Bruno Avaliado", ["Xilogravura"], { rating_count: 1, rating_sum: 5 });
+    const carla = await person("Carla Contratos", ["Serigrafia"]);
+    await person("Davi Nada", ["Inglês"]);
+    const edu = await person("Edu Candidato", ["Xilogravura"]);
+    await createApplication(db, { opportunity: opp, freelancer_id: edu.id });
+    const fabi = await person("Fabi Convidada", ["Xilogravura"]);
+    const at = new Date().toISOString();
+    await db
+      .insertInto("invitations")
+      .values({
+        id: crypto.randomUUID(),
+        opportunity_id: opp.id,
+        freelancer_id: fabi.id,
+        merchant_id: merchant.id,
+        message: "Oi",
+        status: "pending",
+        created_at: at,
+        updated_at: at,
+      })
+      .execute();
+    await person("Gil Banido", ["Xilogravura"], { banned_at: at });
+    // Carla finished a contract elsewhere.
+    const elsewhere = await createOpportunity(db, {});
+    const hire = await createApplication(db, { opportunity: elsewhere, freelancer_id: carla.id, status: "accepted" });
+    await db.updateTable("contracts").set({ status: "completed" }).where("id", "=", hire.id).execute();
+
+    const shown = await getOpportunity(merchant, opp.uuid);
+    const people = await suggestFreelancers(shown);
+    expect(people.map((p) => [p.name, p.skills_in_common])).toEqual([
+      ["Ana Ambas", 2],
+      ["Bruno Avaliado", 1],
+      ["Carla Contratos", 1],
+    ]);
+    expect(people[2]!.completed_contracts).toBe(1);
+    // Nothing to match on, or not open: none.
+    expect(await suggestFreelancers({ ...shown, skills: [] })).toEqual([]);
+    expect(await suggestFreelancers({ ...shown, status: "closed" })).toEqual([]);
+
+    // The API: the owner only.
+    const owner = await createSession(merchant.id);
+    const path = `/api/opportunities/${opp.uuid}/suggestions`;
+    const ok = await call(suggestionsApi, jsonRequest(path, undefined, { token: owner.token }), { uuid: opp.uuid });
+    expect(ok.status).toBe(200);
+    expect(ok.body.data.map((p: { name: string }) => p.name)).toEqual([
+      "Ana Ambas",
+      "Bruno Avaliado",
+      "Carla Contratos",
+    ]);
+    for (const [other, status] of [
+      [await createUser(db, { account_type: "merchant" }), 404],
+      [edu, 403],
+    ] as const) {
+      const { token } = await createSession(other.id);
+      const refused = await call(suggestionsApi, jsonRequest(path, undefined, { token }), { uuid: opp.uuid });
+      expect(refused.status).toBe(status);
+    }
+    const bad = await call(
+      suggestionsApi,
+      jsonRequest("/api/opportunities/nao-e-um-id/suggestions", undefined, { token: owner.token }),
+      { uuid: "nao-e-um-id" },
+    );
+    expect(bad.status).toBe(404);
   });
 });

@@ -39,3 +39,58 @@ for (const javaScriptEnabled of [true, false]) {
     }
   });
 }
+
+// The merchant's side: an open opportunity suggests freelancers with its skills; "Convidar" opens
+// the profile with the invitation set to that opportunity.
+for (const javaScriptEnabled of [true, false]) {
+  test(`suggested freelancers ${javaScriptEnabled ? "with" : "without"} JavaScript`, async ({
+    browser,
+    request,
+  }, testInfo) => {
+    const { baseURL, locale, timezoneId } = testInfo.project.use;
+    const skill = `Xilo${Date.now().toString(36)}`;
+    const tokenOf = async (who: { email: string; password: string }) =>
+      (await (await request.post("/api/login", { data: who })).json()).access_token as string;
+    const freelancer = await registerViaApi(request, { account_type: "freelancer", full_name: "Xênia Xilógrafa" });
+    const saved = await request.post("/api/profile", {
+      headers: { Authorization: `Bearer ${await tokenOf(freelancer)}` },
+      multipart: { full_name: "Xênia Xilógrafa", skills: `${skill}, Gravura` },
+    });
+    expect(saved.status()).toBe(200);
+    const merchant = await registerViaApi(request, { account_type: "merchant" });
+    const created = await request.post("/api/opportunities", {
+      headers: { Authorization: `Bearer ${await tokenOf(merchant)}` },
+      data: {
+        title: `Capa de livro em xilogravura ${skill}`,
+        description: "Uma capa em xilogravura para um livro de cordel, com arquivo pronto para gráfica.",
+        category: "design",
+        skills: [skill],
+        budget_type: "fixed",
+        budget_min_cents: 80_000,
+        budget_max_cents: 120_000,
+        location_type: "remote",
+      },
+    });
+    expect(created.status()).toBe(201);
+    const uuid = (await created.json()).data.uuid as string;
+
+    const page = await (await browser.newContext({ baseURL, locale, timezoneId, javaScriptEnabled })).newPage();
+    await signIn(page, merchant.email, merchant.password);
+    await page.goto(`/opportunities/${uuid}`);
+    const box = page.getByRole("region", { name: "Freelancers sugeridos" });
+    await expect(box).toContainText("Xênia Xilógrafa");
+    await expect(box).toContainText("1 habilidade em comum");
+    if (javaScriptEnabled) await noAxeFindings(page);
+    await box.getByRole("link", { name: "Convidar Xênia Xilógrafa" }).click();
+    await expect(page).toHaveURL(new RegExp(`/freelancers/[0-9a-f-]{36}\\?oportunidade=${uuid}`));
+    const invite = page.getByRole("region", { name: "Convidar para uma oportunidade" });
+    await expect(invite.getByRole("combobox")).toHaveValue(uuid);
+    await invite.getByLabel("Mensagem").fill("Vi seu perfil: topa fazer a capa?");
+    await invite.getByRole("button", { name: /Enviar convite/ }).click();
+    await expect(page.getByRole("status").filter({ hasText: /Convite enviado/ })).toBeVisible();
+
+    // Invited: no longer suggested.
+    await page.goto(`/opportunities/${uuid}`);
+    await expect(page.getByRole("region", { name: "Freelancers sugeridos" })).not.toContainText("Xênia Xilógrafa");
+  });
+}

@@ -30,7 +30,17 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     listFromUrl(request, ["page"], (q) => listUserReviews(profile.id, q)),
     openOpportunitiesOf(user),
   ]);
-  return json({ profile, reviews, openings, merchant: user.account_type === "merchant", viewerId: user.id });
+  // Arriving from an opportunity's suggestions: the invitation is set to that opportunity.
+  const asked = new URL(request.url).searchParams.get("oportunidade");
+  const preselected = openings.find((o) => o.uuid === asked)?.uuid ?? null;
+  return json({
+    profile,
+    reviews,
+    openings,
+    preselected,
+    merchant: user.account_type === "merchant",
+    viewerId: user.id,
+  });
 }
 
 /** A merchant invites this freelancer to one of their open opportunities. */
@@ -58,7 +68,15 @@ export async function action({ request, params }: ActionFunctionArgs) {
   }
 }
 
-function InviteForm({ name, openings }: { name: string; openings: { uuid: string; title: string }[] }) {
+function InviteForm({
+  name,
+  openings,
+  preselected,
+}: {
+  name: string;
+  openings: { uuid: string; title: string }[];
+  preselected: string | null;
+}) {
   const { t } = useTranslation();
   const refusal = useActionData<typeof action>();
   const busy = usePending();
@@ -74,7 +92,7 @@ function InviteForm({ name, openings }: { name: string; openings: { uuid: string
               label={t("invitations.opportunity")}
               anyLabel={t("invitations.choose")}
               options={openings.map((o) => ({ value: o.uuid, label: o.title }))}
-              value={refusal?.values?.opportunity}
+              value={refusal?.values?.opportunity ?? preselected ?? undefined}
               error={refusal?.errors?.opportunity}
               required
             />
@@ -98,7 +116,7 @@ function InviteForm({ name, openings }: { name: string; openings: { uuid: string
 
 export default function FreelancerProfilePage() {
   const { t } = useTranslation();
-  const { profile, reviews, openings, merchant, viewerId } = useLoaderData<typeof loader>();
+  const { profile, reviews, openings, preselected, merchant, viewerId } = useLoaderData<typeof loader>();
   const here = `/freelancers/${profile.id}`;
   return (
     <PublicProfile profile={profile} viewerId={viewerId} here={here}>
@@ -111,7 +129,7 @@ export default function FreelancerProfilePage() {
         )}
       </section>
       <ProfileReviews reviews={reviews.data} meta={reviews.meta} viewerId={viewerId} back={here} />
-      {merchant ? <InviteForm name={profile.name} openings={openings} /> : null}
+      {merchant ? <InviteForm name={profile.name} openings={openings} preselected={preselected} /> : null}
     </PublicProfile>
   );
 }

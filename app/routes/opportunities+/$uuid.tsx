@@ -38,6 +38,8 @@ import {
   reopenOpportunity,
 } from "~/services/marketplace/opportunities.server";
 import { pageId } from "~/web/params.server";
+import { suggestFreelancers } from "~/services/discovery/matches.server";
+import { SuggestedFreelancers } from "~/components/discovery/suggested-freelancers";
 import { usePending } from "~/lib/pending";
 
 export const meta: MetaFunction<typeof loader> = (args) => {
@@ -53,10 +55,12 @@ const PRICES: PriceFields = { price: "price_cents" };
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   const opportunity = await orRefusal(getOpportunity(user, pageId(params, "uuid")));
+  const isOwner = user.account_type === "merchant" && opportunity.merchant.id === user.id;
   return json({
     opportunity,
     role: user.account_type,
-    isOwner: user.account_type === "merchant" && opportunity.merchant.id === user.id,
+    isOwner,
+    suggestions: isOwner ? await suggestFreelancers(opportunity) : [],
   });
 }
 
@@ -105,7 +109,7 @@ function ApplyForm({ basis }: { basis: PriceBasis }) {
 }
 
 export default function OpportunityPage() {
-  const { opportunity: o, role, isOwner } = useLoaderData<typeof loader>();
+  const { opportunity: o, role, isOwner, suggestions } = useLoaderData<typeof loader>();
   const { t, i18n } = useTranslation("market");
   const may = (action: (typeof o.allowed_actions)[number]) => o.allowed_actions.includes(action);
   const here = `/opportunities/${o.uuid}`;
@@ -219,7 +223,11 @@ export default function OpportunityPage() {
                 )}
               </div>
             </section>
-          ) : role === "freelancer" ? (
+          ) : null}
+          {isOwner && o.status === "open" && o.skills.length > 0 ? (
+            <SuggestedFreelancers uuid={o.uuid} people={suggestions} />
+          ) : null}
+          {role === "freelancer" ? (
             <section className="card side-card">
               <h3>{t("list.your_application")}</h3>
               {o.my_application ? (

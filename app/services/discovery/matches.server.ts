@@ -1,10 +1,20 @@
 import { foldKey } from "~/lib/directory";
 import { pageQuerySchema } from "~/lib/market-schemas";
+import { sql } from "kysely";
 import { db } from "../../../db";
 import type { UserRow } from "../../../db/schema";
-import { opportunitiesInOrder, type OpportunityJson } from "../marketplace/opportunities.server";
+import { getOpportunity, opportunitiesInOrder, type OpportunityJson } from "../marketplace/opportunities.server";
+import {
+  byRating,
+  completedContracts,
+  directoryFreelancers,
+  hasSkill,
+  PROFILE_COLUMNS,
+  toPublicProfile,
+  type PublicProfileJson,
+} from "../reputation/profiles.server";
 import { AppError, parseInput } from "../platform/errors.server";
-import { offsetOf, pageMeta, type PageMeta } from "../platform/records.server";
+import { now, offsetOf, pageMeta, type PageMeta } from "../platform/records.server";
 
 // "Para você" (docs/product.md, "Para você"): open opportunities for a freelancer, ranked by what
 // they have in common with the freelancer's profile and history. The MATCH_CANDIDATES newest open
@@ -84,4 +94,61 @@ export async function recommendedOpportunities(
     .sort((a, b) => b.score - a.score || b.id - a.id);
   const ids = ranked.slice(offsetOf(page, per_page), offsetOf(page, per_page) + per_page).map((c) => c.id);
   return { data: await opportunitiesInOrder(user, ids), meta: pageMeta(page, per_page, ranked.length) };
+}
+
+// ---------------------------------------------------------------------------------------------
+// The merchant's side: freelancers for an opportunity
+
+/** How many freelancers an opportunity's page suggests. */
+export const SUGGESTIONS = 5;
+
+export type SuggestedFreelancer = PublicProfileJson & { skills_in_common: number };
+
+/**
+ * Freelancers to invite to one of the merchant's open opportunities: those of the directory who
+ * have at least one of its skills, most skills in common first, then the rating (rated first, best
+ * average, most ratings), then completed contracts; not those who applied or were invited already.
+ * One statement (the skills are matched on users.search_skills, as the directory's skill filter).
+ */
+export async function suggestFreelancers(
+  opportunity: Pick<OpportunityJson, "uuid" | "skills" | "status">,
+): Promise<SuggestedFreelancer[]> {
+  const skills = [...new Set(opportunity.skills.map(foldKey).filter(Boolean))].slice(0, 15);
+  if (opportunity.status !== "open" || skills.length === 0) return [];
+  const inCommon = sql<number>`(${sql.join(
+    skills.map((skill) => sql`CASE WHEN ${hasSkill(skill)} THEN 1 ELSE 0 END`),
+    sql` + `,
+  )})`;
+  const opportunityId = db.selectFrom("opportunities").select("id").where("uuid", "=", opportunity.uuid);
+  const rows = await byRating(
+    directoryFreelancers(now())
+      .select(PROFILE_COLUMNS)
+      .select(completedContracts.as("completed_contracts"))
+      .select(inCommon.as("skills_in_common"))
+      .where((eb) => eb.or(skills.map(hasSkill)))
+      .where(
+        "users.id",
+        "not in",
+        db.selectFrom("applications").select("freelancer_id").where("opportunity_id", "in", opportunityId),
+      )
+      .where(
+        "users.id",
+        "not in",
+        db.selectFrom("invitations").select("freelancer_id").where("opportunity_id", "in", opportunityId),
+      )
+      .orderBy(sql`skills_in_common`, "desc"),
+  )
+    .orderBy(sql`completed_contracts`, "desc")
+    .orderBy("users.id")
+    .limit(SUGGESTIONS)
+    .execute();
+  return rows.map((row) => ({ ...toPublicProfile(row), skills_in_common: Number(row.skills_in_common) }));
+}
+
+/** The suggestions of GET /api/opportunities/:uuid/suggestions: the owner's only (404 to another merchant, 403 to a freelancer). */
+export async function suggestionsFor(user: UserRow, uuid: string): Promise<{ data: SuggestedFreelancer[] }> {
+  if (user.account_type !== "merchant") throw new AppError(403, "forbidden_role");
+  const opportunity = await getOpportunity(user, uuid);
+  if (opportunity.merchant.id !== user.id) throw new AppError(404, "not_found");
+  return { data: await suggestFreelancers(opportunity) };
 }

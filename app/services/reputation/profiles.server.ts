@@ -50,7 +50,7 @@ type ProfileColumns = Pick<
   | "profile_hidden_at"
 > & { completed_contracts: number | string | null };
 
-const PROFILE_COLUMNS = [
+export const PROFILE_COLUMNS = [
   "users.id",
   "users.account_type",
   "users.full_name",
@@ -67,7 +67,7 @@ const PROFILE_COLUMNS = [
 ] as const;
 
 /** The user's completed contracts, as either side: a subquery, so a page of profiles stays one query. */
-const completedContracts = sql<number>`(SELECT count(*) FROM contracts c WHERE c.status = 'completed' AND (c.freelancer_id = users.id OR c.merchant_id = users.id))`;
+export const completedContracts = sql<number>`(SELECT count(*) FROM contracts c WHERE c.status = 'completed' AND (c.freelancer_id = users.id OR c.merchant_id = users.id))`;
 
 export function toPublicProfile(u: ProfileColumns): PublicProfileJson {
   return {
@@ -179,14 +179,32 @@ export const directoryQuerySchema = z.object({
 });
 
 /** Rated people first, best average first, then the most rated. */
-const byRating = <QB extends SelectQueryBuilder<Database, "users", object>>(qb: QB): QB =>
+export const byRating = <QB extends SelectQueryBuilder<Database, "users", object>>(qb: QB): QB =>
   qb
     .orderBy(sql`CASE WHEN users.rating_count = 0 THEN 1 ELSE 0 END`)
     .orderBy(sql`users.rating_sum * 1.0 / CASE WHEN users.rating_count = 0 THEN 1 ELSE users.rating_count END`, "desc")
     .orderBy("users.rating_count", "desc") as QB;
 
+/**
+ * The freelancers the directory shows at `at`: profiles an operator hid, people suspended, banned
+ * or deleted are out.
+ */
+export function directoryFreelancers(at: string) {
+  return db
+    .selectFrom("users")
+    .where("users.account_type", "=", "freelancer")
+    .where("users.profile_hidden_at", "is", null)
+    .where("users.banned_at", "is", null)
+    .where("users.deleted_at", "is", null)
+    .where((eb) => eb.or([eb("users.suspended_until", "is", null), eb("users.suspended_until", "<=", at)]));
+}
+
 /** `%`, `_` and the escape itself stand for themselves in a LIKE pattern (ESCAPE '\'). */
 const likeLiteral = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/** A freelancer lists this skill (folded with foldKey): the directory's skill filter. */
+export const hasSkill = (skill: string) =>
+  sql<boolean>`users.search_skills LIKE ${`%|${likeLiteral(skill)}|%`} ESCAPE '\\'`;
 
 /**
  * Freelancers matching the filters, one page, with the total: two queries, whatever the page size.
@@ -205,21 +223,11 @@ export async function listFreelancers(query: unknown): Promise<{ data: PublicPro
   const words = q.q ? queryWords(q.q) : [];
   const skill = q.skill ? foldKey(q.skill) : "";
   const city = q.city ? foldKey(q.city) : "";
-  const at = now();
-  const base = db
-    .selectFrom("users")
-    .where("users.account_type", "=", "freelancer")
-    // Profiles an operator hid, and people suspended or banned, are out of the directory.
-    .where("users.profile_hidden_at", "is", null)
-    .where("users.banned_at", "is", null)
-    .where("users.deleted_at", "is", null)
-    .where((eb) => eb.or([eb("users.suspended_until", "is", null), eb("users.suspended_until", "<=", at)]))
+  const base = directoryFreelancers(now())
     .$call((qb) =>
       words.reduce((b, w) => b.where(sql<boolean>`users.search_text LIKE ${`% ${likeLiteral(w)}%`} ESCAPE '\\'`), qb),
     )
-    .$if(skill !== "", (qb) =>
-      qb.where(sql<boolean>`users.search_skills LIKE ${`%|${likeLiteral(skill)}|%`} ESCAPE '\\'`),
-    )
+    .$if(skill !== "", (qb) => qb.where(hasSkill(skill)))
     .$if(city !== "", (qb) => qb.where("users.search_city", "=", city))
     .$if(q.remote !== undefined, (qb) => qb.where("users.remote", "=", 1))
     // Average ≥ min, in integers: sum × 10 ≥ round(min × 10) × count.
