@@ -58,7 +58,7 @@ for (const javaScriptEnabled of [true, false]) {
     const marina = await userPage(browser, testInfo, javaScriptEnabled, merchant);
 
     await julia.goto(`/applications/${id}`);
-    await julia.getByRole("link", { name: "Mensagens", exact: true }).click();
+    await julia.getByRole("main").getByRole("link", { name: "Mensagens", exact: true }).click();
     await expect(julia.getByText("Nenhuma mensagem ainda.")).toBeVisible();
     await julia.getByRole("button", { name: "Enviar mensagem" }).click();
     await expect(julia.locator("#body-error")).toHaveText("Escreva a mensagem: este campo é obrigatório.");
@@ -85,7 +85,9 @@ for (const javaScriptEnabled of [true, false]) {
     await expect(marina).toHaveURL(new RegExp(`/applications/${id}/messages`));
     await expect(marina.getByText("Olá! Segue um exemplo de cardápio que fiz.")).toBeVisible();
     await expect(marina.locator(".messages-count")).toHaveCount(0);
-    await expect(marina.getByRole("link", { name: "Caixa de mensagens" })).toHaveAttribute("href", "/mensagens");
+    await expect(
+      marina.getByRole("complementary", { name: "Menu principal" }).getByRole("link", { name: "Mensagens" }),
+    ).toHaveAttribute("href", "/mensagens");
     await marina.getByLabel("Mensagem", { exact: true }).fill("Gostei! Pode fazer um com fundo claro?");
     await marina.getByRole("button", { name: "Enviar mensagem" }).click();
     await expect(marina.getByRole("status").filter({ hasText: "Mensagem enviada." })).toBeVisible();

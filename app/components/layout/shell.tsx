@@ -23,6 +23,7 @@ const NAV: (NavItem & { only?: UserJson["account_type"] })[] = [
   { to: "/applications/awaiting-confirmation", label: "nav.pending_applications", icon: "inbox", only: "merchant" },
   { to: "/my-applications", label: "nav.my_applications", icon: "send", only: "freelancer" },
   { to: "/contracts", label: "nav.contracts", icon: "contract" },
+  { to: "/mensagens", label: "nav.messages", icon: "chat" },
   { to: "/financeiro", label: "nav.finance", icon: "dashboard" },
   { to: "/invitations", label: "nav.invitations", icon: "inbox", only: "freelancer" },
   { to: "/freelancers", label: "nav.freelancers", icon: "people" },
@@ -47,7 +48,8 @@ export function topbarTitleKey(pathname: string, role: UserJson["account_type"])
   if (pathname.startsWith("/applications/awaiting-confirmation")) return "nav.pending_applications";
   if (pathname.startsWith("/contracts")) return "nav.contracts";
   if (pathname.startsWith("/financeiro")) return "nav.finance";
-  if (/^\/applications\/[^/]+\/messages/.test(pathname)) return "nav.messages";
+  if (/^\/applications\/[^/]+\/messages/.test(pathname) || pathname.startsWith("/mensagens")) return "nav.messages";
+  if (pathname.startsWith("/para-voce")) return "nav.for_you";
   if (pathname.startsWith("/profile")) return "nav.profile";
   if (pathname.startsWith("/freelancers")) return "nav.freelancers";
   if (pathname.startsWith("/invitations")) return "nav.invitations";
