@@ -238,3 +238,23 @@ export async function createApplication(db: Kysely<Database>, seed: ApplicationS
   }
   return { ...application, offers: offerRows };
 }
+
+/** A pending invitation of a merchant's opportunity to a freelancer, made at `at` (now). */
+export async function createInvitation(
+  db: Kysely<Database>,
+  seed: { opportunity_id: number; freelancer_id: string; merchant_id: string; message?: string; at?: string },
+) {
+  const at = seed.at ?? new Date().toISOString();
+  const row = {
+    id: randomUUID(),
+    opportunity_id: seed.opportunity_id,
+    freelancer_id: seed.freelancer_id,
+    merchant_id: seed.merchant_id,
+    message: seed.message ?? "Oi",
+    status: "pending" as const,
+    created_at: at,
+    updated_at: at,
+  };
+  await db.insertInto("invitations").values(row).execute();
+  return row;
+}

@@ -10,7 +10,14 @@ import {
   merchantCounterMessages,
   rejectionMessages,
 } from "./demo-catalog";
-import { DEFAULT_PASSWORD, createApplication, createOpportunity, createUser, type OfferSeed } from "./factories";
+import {
+  DEFAULT_PASSWORD,
+  createApplication,
+  createInvitation,
+  createOpportunity,
+  createUser,
+  type OfferSeed,
+} from "./factories";
 import type { ApplicationRow, ContractRow, Database, NotificationKind, NotificationsTable, UserRow } from "./schema";
 import { seedPayments } from "./seed-payments";
 
@@ -613,19 +620,13 @@ async function seedInvitation(db: Kysely<Database>, users: Map<string, UserRow>)
     .executeTakeFirst();
   if (!opportunity) return;
   const at = new Date(Date.now() - 2 * HOUR).toISOString();
-  await db
-    .insertInto("invitations")
-    .values({
-      id: randomUUID(),
-      opportunity_id: opportunity.id,
-      freelancer_id: julia.id,
-      merchant_id: ana.id,
-      message: "Júlia, gostei muito do seu perfil e do seu portfólio. Topa conversar sobre este projeto?",
-      status: "pending",
-      created_at: at,
-      updated_at: at,
-    })
-    .execute();
+  await createInvitation(db, {
+    opportunity_id: opportunity.id,
+    freelancer_id: julia.id,
+    merchant_id: ana.id,
+    message: "Júlia, gostei muito do seu perfil e do seu portfólio. Topa conversar sobre este projeto?",
+    at,
+  });
   await db
     .insertInto("notifications")
     .values({

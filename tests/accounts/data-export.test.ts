@@ -2,7 +2,13 @@ import { randomUUID } from "node:crypto";
 import { unzipSync } from "fflate";
 import { describe, expect, it } from "vitest";
 import { db } from "../../db";
-import { createApplication, createOpportunity, createUser, DEFAULT_PASSWORD } from "../../db/factories";
+import {
+  createApplication,
+  createInvitation,
+  createOpportunity,
+  createUser,
+  DEFAULT_PASSWORD,
+} from "../../db/factories";
 import type { UserRow } from "../../db/schema";
 import {
   buildDataExport,
@@ -168,19 +174,13 @@ async function marketplaceWithEverything() {
     ])
     .execute();
   // An invitation, notifications, settings, sessions, a passkey, two-factor, terms, a report, a portfolio item.
-  await db
-    .insertInto("invitations")
-    .values({
-      id: randomUUID(),
-      opportunity_id: opportunity.id,
-      freelancer_id: freelancer.id,
-      merchant_id: merchant.id,
-      message: "convite-M",
-      status: "pending",
-      created_at: t,
-      updated_at: t,
-    })
-    .execute();
+  await createInvitation(db, {
+    opportunity_id: opportunity.id,
+    freelancer_id: freelancer.id,
+    merchant_id: merchant.id,
+    message: "convite-M",
+    at: t,
+  });
   for (const user of [merchant, freelancer]) {
     const mark = user.id === merchant.id ? "M" : "F";
     await db

@@ -21,7 +21,7 @@ import type { Mail } from "~/services/platform/mail.server";
 import { readAttachment, readPhoto } from "~/services/platform/uploads.server";
 import { db } from "../../db";
 import { engine } from "../../db/dialect";
-import { createApplication, createOpportunity, createUser } from "../../db/factories";
+import { createApplication, createInvitation, createOpportunity, createUser } from "../../db/factories";
 import type { UserRow } from "../../db/schema";
 import { PNG_1X1 } from "../support/fixtures";
 import { call, jsonRequest } from "../support/helpers";
@@ -177,19 +177,13 @@ describe("deleting one's account", () => {
       ],
     });
     const at = new Date().toISOString();
-    await db
-      .insertInto("invitations")
-      .values({
-        id: crypto.randomUUID(),
-        opportunity_id: otherOpp.id,
-        freelancer_id: applicant.id,
-        merchant_id: otherMerchant.id,
-        message: "Venha trabalhar conosco.",
-        status: "pending",
-        created_at: at,
-        updated_at: at,
-      })
-      .execute();
+    await createInvitation(db, {
+      opportunity_id: otherOpp.id,
+      freelancer_id: applicant.id,
+      merchant_id: otherMerchant.id,
+      message: "Venha trabalhar conosco.",
+      at,
+    });
     await db
       .insertInto("passkeys")
       .values({

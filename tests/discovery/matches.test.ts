@@ -10,7 +10,7 @@ import {
 } from "~/services/discovery/matches.server";
 import { getOpportunity } from "~/services/marketplace/opportunities.server";
 import { db } from "../../db";
-import { createApplication, createOpportunity, createUser } from "../../db/factories";
+import { createApplication, createInvitation, createOpportunity, createUser } from "../../db/factories";
 import { call, jsonRequest } from "../support/helpers";
 import { outcome } from "../support/market";
 
@@ -128,21 +128,8 @@ describe("suggested freelancers for an opportunity", () => {
     const edu = await person("Edu Candidato", ["Xilogravura"]);
     await createApplication(db, { opportunity: opp, freelancer_id: edu.id });
     const fabi = await person("Fabi Convidada", ["Xilogravura"]);
-    const at = new Date().toISOString();
-    await db
-      .insertInto("invitations")
-      .values({
-        id: crypto.randomUUID(),
-        opportunity_id: opp.id,
-        freelancer_id: fabi.id,
-        merchant_id: merchant.id,
-        message: "Oi",
-        status: "pending",
-        created_at: at,
-        updated_at: at,
-      })
-      .execute();
-    await person("Gil Banido", ["Xilogravura"], { banned_at: at });
+    await createInvitation(db, { opportunity_id: opp.id, freelancer_id: fabi.id, merchant_id: merchant.id });
+    await person("Gil Banido", ["Xilogravura"], { banned_at: new Date().toISOString() });
     // Carla finished a contract elsewhere.
     const elsewhere = await createOpportunity(db, {});
     const hire = await createApplication(db, { opportunity: elsewhere, freelancer_id: carla.id, status: "accepted" });

@@ -1,7 +1,7 @@
 import pg from "pg";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { db, statements } from "../../db";
-import { createApplication, createOpportunity, createUser } from "../../db/factories";
+import { createApplication, createInvitation, createOpportunity, createUser } from "../../db/factories";
 import type { UserRow } from "../../db/schema";
 import {
   listAwaitingConfirmation,
@@ -77,20 +77,7 @@ beforeAll(async () => {
         read_at: null,
       })
       .execute();
-    const at = new Date().toISOString();
-    await db
-      .insertInto("invitations")
-      .values({
-        id: crypto.randomUUID(),
-        opportunity_id: opp.id,
-        freelancer_id: freelancer.id,
-        merchant_id: merchant.id,
-        message: "Oi",
-        status: "pending",
-        created_at: at,
-        updated_at: at,
-      })
-      .execute();
+    await createInvitation(db, { opportunity_id: opp.id, freelancer_id: freelancer.id, merchant_id: merchant.id });
   }
   for (let i = 0; i < 39; i++) await createUser(db, { account_type: "freelancer" });
   const opp = await db.selectFrom("opportunities").select("id").where("uuid", "=", uuid).executeTakeFirstOrThrow();
