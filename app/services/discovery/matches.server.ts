@@ -1,4 +1,5 @@
 import { foldKey } from "~/lib/directory";
+import { parseTags } from "~/lib/users";
 import { pageQuerySchema } from "~/lib/market-schemas";
 import { sql } from "kysely";
 import { db } from "../../../db";
@@ -32,8 +33,7 @@ type Profile = { skills: Set<string>; categories: Set<string>; city: string | nu
 /** How much an opportunity has in common with a freelancer (0: nothing). */
 export function matchScore(candidate: Candidate, profile: Profile): number {
   let score = 0;
-  for (const skill of parseSkills(candidate.skills))
-    if (profile.skills.has(foldKey(skill))) score += MATCH_WEIGHTS.skill;
+  for (const skill of parseTags(candidate.skills)) if (profile.skills.has(foldKey(skill))) score += MATCH_WEIGHTS.skill;
   if (profile.categories.has(candidate.category)) score += MATCH_WEIGHTS.category;
   if (
     candidate.location_type !== "remote" &&
@@ -44,15 +44,6 @@ export function matchScore(candidate: Candidate, profile: Profile): number {
     score += MATCH_WEIGHTS.city;
   }
   return score;
-}
-
-function parseSkills(text: string): string[] {
-  try {
-    const value: unknown = JSON.parse(text);
-    return Array.isArray(value) ? value.filter((s): s is string => typeof s === "string") : [];
-  } catch {
-    return [];
-  }
 }
 
 export async function recommendedOpportunities(
@@ -84,7 +75,7 @@ export async function recommendedOpportunities(
       .execute(),
   ]);
   const profile: Profile = {
-    skills: new Set(parseSkills(user.skills).map(foldKey).filter(Boolean)),
+    skills: new Set(parseTags(user.skills).map(foldKey).filter(Boolean)),
     categories: new Set(history.map((h) => h.category)),
     city: user.city ? foldKey(user.city) : null,
   };
