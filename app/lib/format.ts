@@ -36,3 +36,16 @@ export function formatDateTime(iso: string, locale = "pt-BR") {
 export function formatRating(value: number, locale = "pt-BR") {
   return numberFormat(locale, { minimumFractionDigits: 1, maximumFractionDigits: 1 }).format(value);
 }
+
+/**
+ * The start of a text on one line: at most `max` characters (whole characters, never half of an
+ * emoji), cut at a word when one ends in the second half, with "…" when something was left out.
+ */
+export function excerpt(text: string, max = 160) {
+  const flat = text.replace(/\s+/g, " ").trim();
+  const chars = Array.from(flat);
+  if (chars.length <= max) return flat;
+  const cut = chars.slice(0, max - 1).join("");
+  const space = cut.lastIndexOf(" ");
+  return `${space >= max / 2 ? cut.slice(0, space) : chars.slice(0, max / 2).join("")}…`;
+}

@@ -34,11 +34,3 @@ export function seoMeta(seo: Seo): MetaDescriptor[] {
     { name: "twitter:image", content: seo.image },
   ];
 }
-
-/** A short description: the first ~160 characters, cut at a word. */
-export function excerpt(text: string, max = 160) {
-  const flat = text.replace(/\s+/g, " ").trim();
-  if (flat.length <= max) return flat;
-  const cut = flat.slice(0, max - 1);
-  return `${cut.slice(0, Math.max(cut.lastIndexOf(" "), max / 2))}…`;
-}

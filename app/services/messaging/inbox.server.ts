@@ -1,4 +1,5 @@
 import { sql } from "kysely";
+import { excerpt } from "~/lib/format";
 import { inboxQuerySchema } from "~/lib/market-schemas";
 import { db } from "../../../db";
 import type { ContractParty, UserRow } from "../../../db/schema";
@@ -106,7 +107,7 @@ export async function listConversations(user: Pick<UserRow, "id">, query: unknow
       opportunity: { uuid: r.uuid, title: r.title },
       other: { id: r.other_id, display_name: displayNameOf(r), photo_url: photoUrl(r.photo_path) },
       last_message: {
-        body: r.hidden_at ? "" : cut(r.body ?? ""),
+        body: r.hidden_at ? "" : excerpt(r.body ?? "", INBOX_PREVIEW_CHARS),
         hidden: Boolean(r.hidden_at),
         mine: r.author === r.side,
         created_at: r.created_at,
@@ -117,14 +118,4 @@ export async function listConversations(user: Pick<UserRow, "id">, query: unknow
     unread_conversations: unreadConversations,
     meta: pageMeta(page, per_page, unreadOnly ? unreadConversations : Number(total.total)),
   };
-}
-
-/** The start of a message, on one line, cut at a word near INBOX_PREVIEW_CHARS. */
-function cut(body: string) {
-  const line = body.replace(/\s+/g, " ").trim();
-  const chars = Array.from(line);
-  if (chars.length <= INBOX_PREVIEW_CHARS) return line;
-  const head = chars.slice(0, INBOX_PREVIEW_CHARS).join("");
-  const space = head.lastIndexOf(" ");
-  return `${(space > INBOX_PREVIEW_CHARS / 2 ? head.slice(0, space) : head).trimEnd()}…`;
 }
