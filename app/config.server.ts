@@ -41,6 +41,8 @@ const schema = z.object({
   /** How often each server process drains the e-mail outbox; 0: never. */
   OUTBOX_SECONDS: z.coerce.number().int().min(0).max(3_600).default(10),
   SEED_DEMO: flag.optional(),
+  /** How often each server process runs the saved searches' digests (e-mail alerts); 0: never. */
+  SAVED_SEARCH_SECONDS: z.coerce.number().int().min(0).max(86_400).default(60),
   /** How often each server process runs the contracts' schedule (reminders, automatic completion, overdue); 0: never. */
   CONTRACT_SCHEDULE_SECONDS: z.coerce.number().int().min(0).max(86_400).default(60),
   /**

@@ -13,6 +13,7 @@ import { startContractSchedule } from "~/services/contracts/contracts.server";
 import { startPruning } from "~/services/platform/housekeeping.server";
 import { startOutbox } from "~/services/platform/outbox.server";
 import { startDataExports } from "~/services/accounts/data-export.server";
+import { startSavedSearchDigests } from "~/services/discovery/saved-searches.server";
 import { installShutdownDeadline } from "~/services/platform/shutdown.server";
 import { fixedT } from "~/services/platform/i18n.server";
 import { getRequestT } from "~/web/i18n.server";
@@ -37,11 +38,19 @@ if (config.NODE_ENV !== "test" && config.CONTRACT_SCHEDULE_SECONDS > 0) {
 // Expired sessions and rate-limit counters are deleted from time to time, by every process.
 if (config.NODE_ENV !== "test") scheduled.__freelaPruning ??= startPruning();
 // The e-mail outbox: sent through SMTP_URL's server (to the log without one), by every process.
-const outbox = globalThis as unknown as { __freelaOutbox?: () => void; __freelaExports?: () => void };
+const outbox = globalThis as unknown as {
+  __freelaOutbox?: () => void;
+  __freelaExports?: () => void;
+  __freelaDigests?: () => void;
+};
 if (config.NODE_ENV !== "test" && config.OUTBOX_SECONDS > 0) {
   outbox.__freelaOutbox ??= startOutbox(config.OUTBOX_SECONDS * 1000);
   // Copies of users' data asked for (accounts/data-export.server.ts), on the outbox's timer.
   outbox.__freelaExports ??= startDataExports(config.OUTBOX_SECONDS * 1000);
+}
+// Saved searches' e-mail alerts (discovery/saved-searches.server.ts), by every process.
+if (config.NODE_ENV !== "test" && config.SAVED_SEARCH_SECONDS > 0) {
+  outbox.__freelaDigests ??= startSavedSearchDigests(config.SAVED_SEARCH_SECONDS * 1000);
 }
 
 // Requests during which the database could not be reached (PostgreSQL restarting or out of

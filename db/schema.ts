@@ -475,7 +475,7 @@ export type OutboxStatus = "pending" | "sending" | "sent" | "skipped" | "failed"
 export interface OutboxTable {
   id: string;
   user_id: string;
-  kind: EmailKind | AccountEmailKind;
+  kind: EmailKind | AccountEmailKind | "saved_search_digest";
   application_id: string | null;
   opportunity_id: number | null;
   /** Events folded into this e-mail (new messages of one conversation). */
@@ -701,6 +701,25 @@ export interface PaymentEventsTable {
 
 export type DataExportStatus = "pending" | "building" | "ready" | "expired" | "failed";
 
+/** How often a saved search's new matches are e-mailed ('off': never). */
+export type SavedSearchFrequency = "immediate" | "daily" | "weekly" | "off";
+
+/** A freelancer's saved filter set of the opportunity list (034_saved_searches). */
+export interface SavedSearchesTable {
+  id: string;
+  user_id: string;
+  name: string;
+  /** The list's query, normalised (JSON): q, category, budget_type, location_type, budget_*_cents. */
+  filters: string;
+  frequency: SavedSearchFrequency;
+  /** The newest opportunity id already considered: digests list only newer ones. */
+  watermark: number;
+  next_run_at: string;
+  last_sent_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
 /** A copy of a user's data asked for (025_data_exports): built by a job, a ZIP in the file store for 7 days. */
 export interface DataExportsTable {
   id: string;
@@ -763,6 +782,7 @@ export interface Database {
   payment_events: PaymentEventsTable;
   email_tokens: EmailTokensTable;
   data_exports: DataExportsTable;
+  saved_searches: SavedSearchesTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -20,6 +20,7 @@ export const LIMITS = {
   offer_message: { min: 1, max: 2000 },
   reject_message: { min: 1, max: 2000 },
   search: { min: 0, max: 200 },
+  saved_search_name: { min: 1, max: 80 },
   // After the hire
   delivery_message: { min: 1, max: 4000 },
   change_request_message: { min: 1, max: 4000 },

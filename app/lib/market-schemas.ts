@@ -158,18 +158,23 @@ const optionalEnum = <T extends readonly [string, ...string[]]>(values: T, key: 
 const optionalCents = (key: string) =>
   z.preprocess(toNumber, z.number({ invalid_type_error: key }).int(key).min(0, key).max(MAX_CENTS, key).optional());
 
+/** The filters of the opportunity list: what a saved search keeps (docs/product.md). */
+export const opportunityFilterShape = {
+  q: z.preprocess(
+    emptyToUndefined,
+    z.string({ invalid_type_error: "query_invalid" }).trim().max(LIMITS.search.max, "query_invalid").optional(),
+  ),
+  category: optionalEnum(CATEGORIES, "category_invalid"),
+  budget_type: optionalEnum(BUDGET_TYPES, "budget_type_invalid"),
+  budget_min_cents: optionalCents("budget_filter_invalid"),
+  budget_max_cents: optionalCents("budget_filter_invalid"),
+  location_type: optionalEnum(LOCATION_TYPES, "location_type_invalid"),
+};
+
 /** List filters from a plain object of strings (a URL's search params). */
 export const opportunityQuerySchema = z
   .object({
-    q: z.preprocess(
-      emptyToUndefined,
-      z.string({ invalid_type_error: "query_invalid" }).trim().max(LIMITS.search.max, "query_invalid").optional(),
-    ),
-    category: optionalEnum(CATEGORIES, "category_invalid"),
-    budget_type: optionalEnum(BUDGET_TYPES, "budget_type_invalid"),
-    budget_min_cents: optionalCents("budget_filter_invalid"),
-    budget_max_cents: optionalCents("budget_filter_invalid"),
-    location_type: optionalEnum(LOCATION_TYPES, "location_type_invalid"),
+    ...opportunityFilterShape,
     status: optionalEnum(OPPORTUNITY_STATUSES, "status_invalid"),
     mine: z.preprocess(
       emptyToUndefined,
@@ -185,6 +190,16 @@ export const opportunityQuerySchema = z
   .transform((q) => ({ ...q, sort: q.sort ?? (q.q ? ("relevance" as const) : ("newest" as const)) }));
 
 export type OpportunityQuery = z.output<typeof opportunityQuerySchema>;
+
+/** A saved search's filters: the list's own, no other field (docs/product.md, "Buscas salvas"). */
+export const savedSearchFiltersSchema = z
+  .object(opportunityFilterShape, { invalid_type_error: "saved_search_filters_invalid" })
+  .strict("saved_search_unknown_filter");
+
+export type SavedSearchFilters = z.output<typeof savedSearchFiltersSchema>;
+
+/** How often a saved search's new matches are e-mailed ('off': never). */
+export const SAVED_SEARCH_FREQUENCIES = ["immediate", "daily", "weekly", "off"] as const;
 
 export const applyInputSchema = z.object({
   cover_letter: text("cover_letter_length", LIMITS.cover_letter.min, LIMITS.cover_letter.max),

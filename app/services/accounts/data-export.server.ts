@@ -334,6 +334,7 @@ export async function collectPersonalData(userId: string, at = new Date()) {
     portfolio,
     notifications,
     optOuts,
+    savedSearches,
     sessions,
     passkeys,
     twoFactor,
@@ -371,6 +372,12 @@ export async function collectPersonalData(userId: string, at = new Date()) {
     db.selectFrom("portfolio_items").selectAll().where("user_id", "=", userId).orderBy("created_at").execute(),
     db.selectFrom("notifications").selectAll().where("user_id", "=", userId).orderBy("created_at").execute(),
     db.selectFrom("email_opt_outs").select(["kind", "created_at"]).where("user_id", "=", userId).execute(),
+    db
+      .selectFrom("saved_searches")
+      .select(["id", "name", "filters", "frequency", "last_sent_at", "created_at", "updated_at"])
+      .where("user_id", "=", userId)
+      .orderBy("created_at")
+      .execute(),
     db
       .selectFrom("sessions")
       .select(["public_id", "user_agent", "ip", "created_at", "last_used_at", "expires_at", "passkey_id"])
@@ -620,6 +627,7 @@ export async function collectPersonalData(userId: string, at = new Date()) {
       locale: user.locale,
       public_profile: user.public_profile,
       email_turned_off: optOuts,
+      saved_searches: savedSearches.map((s) => ({ ...s, filters: JSON.parse(s.filters) as unknown })),
     },
     "sessions.json": sessions.map(({ passkey_id, ...s }) => ({ ...s, with_passkey: passkey_id !== null })),
     "passkeys.json": passkeys,

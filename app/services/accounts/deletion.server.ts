@@ -98,6 +98,7 @@ export const DELETION_PLAN = {
   ledger_entries: "kept",
   payment_events: "none",
   data_exports: "erased",
+  saved_searches: "erased",
 } as const satisfies Record<keyof Database, "erased" | "anonymised" | "kept" | "none">;
 
 type Blockers = { contract: boolean; dispute: boolean; money: boolean };
@@ -308,6 +309,7 @@ async function erase(trx: Kysely<Database>, user: UserRow, at: string): Promise<
     "account_devices",
     "notifications",
     "email_opt_outs",
+    "saved_searches",
     "conversation_reads",
     "payout_accounts",
   ] as const) {

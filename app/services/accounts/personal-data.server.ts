@@ -55,6 +55,7 @@ export const USER_COLUMNS: Record<string, Record<string, Disposition>> = {
   invitations: { merchant_id: inFile("invitations.json"), freelancer_id: inFile("invitations.json") },
   reviews: { author_id: inFile("reviews.json"), subject_id: inFile("reviews.json") },
   email_opt_outs: { user_id: inFile("settings.json") },
+  saved_searches: { user_id: inFile("settings.json") },
   outbox: {
     user_id: leftOut("e-mails waiting to go out; what they tell is in notifications.json, links are secrets"),
   },

@@ -460,6 +460,54 @@ export async function listOpportunities(
   };
 }
 
+/** What a saved search's digest shows of each new match. */
+export type OpportunityMatch = Pick<
+  OpportunityRow,
+  "id" | "uuid" | "title" | "category" | "budget_type" | "budget_min_cents" | "budget_max_cents" | "location_type" | "city"
+>;
+
+/**
+ * The opportunities a freelancer's list shows for `q` (the list's own WHERE, applyFilters, so a
+ * saved search finds what the page finds) among those with an id in (`afterId`, `upToId`]: the
+ * new ones since a saved search last ran. Newest first, at most `limit`.
+ */
+export async function newOpportunityMatches(
+  freelancer: Pick<UserRow, "id">,
+  q: OpportunityQuery,
+  range: { afterId: number; upToId: number },
+  limit: number,
+  database: Kysely<Database> = db,
+): Promise<OpportunityMatch[]> {
+  const viewer = { id: freelancer.id, account_type: "freelancer" } as UserRow;
+  const open: OpportunityQuery = { ...q, status: "open", mine: undefined };
+  return applyFilters(database.selectFrom("opportunities") as ListBuilder, viewer, open)
+    .where("opportunities.id", ">", range.afterId)
+    .where("opportunities.id", "<=", range.upToId)
+    .select([
+      "opportunities.id",
+      "opportunities.uuid",
+      "opportunities.title",
+      "opportunities.category",
+      "opportunities.budget_type",
+      "opportunities.budget_min_cents",
+      "opportunities.budget_max_cents",
+      "opportunities.location_type",
+      "opportunities.city",
+    ])
+    .orderBy("opportunities.id", "desc")
+    .limit(limit)
+    .execute() as Promise<OpportunityMatch[]>;
+}
+
+/** The newest opportunity's id (0 without any): where a new saved search starts from. */
+export async function newestOpportunityId(database: Kysely<Database> = db): Promise<number> {
+  const row = await database
+    .selectFrom("opportunities")
+    .select((eb) => eb.fn.max("opportunities.id").as("id"))
+    .executeTakeFirst();
+  return Number(row?.id ?? 0);
+}
+
 /**
  * Opportunities by id, in the order of `ids`, as a list shows them (one statement). For lists
  * whose order is decided elsewhere (discovery's matches).

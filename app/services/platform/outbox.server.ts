@@ -4,6 +4,7 @@ import { config } from "~/config.server";
 import { db, engine } from "../../../db";
 import type { ContractParty, Database, OutboxRow } from "../../../db/schema";
 import { composeAccountEmail, isAccountEmailKind } from "../messaging/account-email.server";
+import { composeDigestEmail } from "../discovery/saved-search-email.server";
 import { unsubscribeUrl } from "../messaging/email.server";
 import { emailLocale, fixedT } from "./i18n.server";
 import { every } from "./jobs.server";
@@ -167,6 +168,10 @@ async function compose(row: OutboxRow): Promise<Mail | null> {
   if (isAccountEmailKind(row.kind)) {
     const user = await recipient.executeTakeFirst();
     return user ? composeAccountEmail(row, user) : null;
+  }
+  if (row.kind === "saved_search_digest") {
+    const user = await recipient.where("deleted_at", "is", null).executeTakeFirst();
+    return user ? composeDigestEmail(row, user) : null;
   }
   const [user, off, application, opportunity] = await Promise.all([
     // A deleted account gets no more e-mails but its account ones (the goodbye).

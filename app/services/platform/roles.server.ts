@@ -22,6 +22,7 @@ export const ROLE_OF = {
   "invitation.decline": "freelancer",
   "portfolio.manage": "freelancer",
   "payout.manage": "freelancer",
+  "saved_search.manage": "freelancer",
 } as const satisfies Record<string, Role>;
 
 export type Operation = keyof typeof ROLE_OF;
