@@ -29,7 +29,16 @@ export async function composeDigestEmail(row: OutboxRow, user: Recipient): Promi
     payload.ids.length
       ? db
           .selectFrom("opportunities")
-          .select(["id", "uuid", "title", "budget_type", "budget_min_cents", "budget_max_cents", "location_type", "city"])
+          .select([
+            "id",
+            "uuid",
+            "title",
+            "budget_type",
+            "budget_min_cents",
+            "budget_max_cents",
+            "location_type",
+            "city",
+          ])
           .where("id", "in", payload.ids)
           .where("hidden_at", "is", null)
           .orderBy("id", "desc")

@@ -361,7 +361,11 @@ export type UnsubscribeState = { name: string; unsubscribed: boolean };
 export async function describeSavedSearchUnsubscribe(token: unknown): Promise<UnsubscribeState> {
   const id = readToken(token);
   if (!id) throw new AppError(400, "saved_search_unsubscribe_invalid");
-  const row = await db.selectFrom("saved_searches").select(["name", "frequency"]).where("id", "=", id).executeTakeFirst();
+  const row = await db
+    .selectFrom("saved_searches")
+    .select(["name", "frequency"])
+    .where("id", "=", id)
+    .executeTakeFirst();
   if (!row) throw new AppError(400, "saved_search_unsubscribe_invalid");
   return { name: row.name, unsubscribed: row.frequency === "off" };
 }
