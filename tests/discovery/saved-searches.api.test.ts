@@ -1,0 +1,107 @@
+import { describe, expect, it } from "vitest";
+import { action as listAction, loader as listLoader } from "~/routes/api+/_account+/saved-searches._index";
+import { action as oneAction, loader as oneLoader } from "~/routes/api+/_account+/saved-searches.$id";
+import { call, jsonRequest, signedInUser } from "../support/helpers";
+
+// The saved searches' API (docs/api.md): the service's rules with the API's statuses and
+// Portuguese messages, on both engines.
+
+const freelancer = () => signedInUser({ account_type: "freelancer" });
+
+describe("/api/saved-searches", () => {
+  it("creates, lists, reads, changes and deletes a search", async () => {
+    const { token } = await freelancer();
+    const created = await call(
+      listAction,
+      jsonRequest(
+        "/api/saved-searches",
+        { name: "Design", frequency: "daily", filters: { category: "design" } },
+        { token },
+      ),
+    );
+    expect(created.status).toBe(201);
+    expect(created.body.message).toBe("Busca salva.");
+    const id = created.body.data.id as string;
+    const listed = await call(listLoader, jsonRequest("/api/saved-searches", undefined, { token }));
+    expect(listed.body.data.map((s: { id: string }) => s.id)).toEqual([id]);
+    const one = await call(oneLoader, jsonRequest(`/api/saved-searches/${id}`, undefined, { token }), { id });
+    expect(one.body.data).toMatchObject({ name: "Design", frequency: "daily", filters: { category: "design" } });
+    const patched = await call(
+      oneAction,
+      jsonRequest(`/api/saved-searches/${id}`, { frequency: "weekly" }, { token, method: "PATCH" }),
+      { id },
+    );
+    expect([patched.status, patched.body.data.frequency]).toEqual([200, "weekly"]);
+    const deleted = await call(
+      oneAction,
+      jsonRequest(`/api/saved-searches/${id}`, undefined, { token, method: "DELETE" }),
+      {
+        id,
+      },
+    );
+    expect([deleted.status, deleted.body.message]).toEqual([200, "Busca salva excluída."]);
+    const gone = await call(oneLoader, jsonRequest(`/api/saved-searches/${id}`, undefined, { token }), { id });
+    expect([gone.status, gone.body.error ?? gone.body.message]).toEqual([404, "Busca salva não encontrada."]);
+  });
+
+  it("answers bad input with Portuguese 4xx, another user's search with 404 and a merchant with 403", async () => {
+    const { token } = await freelancer();
+    const bad = await call(
+      listAction,
+      jsonRequest(
+        "/api/saved-searches",
+        { name: "x".repeat(81), frequency: "hourly", filters: { category: "nada" } },
+        { token },
+      ),
+    );
+    expect(bad.status).toBe(422);
+    expect(bad.body.errors).toEqual({
+      name: "O nome da busca deve ter de 1 a 80 caracteres.",
+      frequency: "Frequência inválida: use imediata, diária, semanal ou desligada.",
+      "filters.category": expect.stringMatching(/categoria/i),
+    });
+    const unknown = await call(
+      listAction,
+      jsonRequest("/api/saved-searches", { name: "a", frequency: "daily", filters: { cor: "azul" } }, { token }),
+    );
+    expect([unknown.status, unknown.body.errors]).toEqual([
+      422,
+      { filters: expect.stringMatching(/^Filtro desconhecido/) },
+    ]);
+    const malformed = await call(listAction, jsonRequest("/api/saved-searches", "{nope", { token }));
+    expect(malformed.status).toBe(400);
+
+    const mine = await call(
+      listAction,
+      jsonRequest("/api/saved-searches", { name: "Minha", frequency: "off" }, { token }),
+    );
+    const id = mine.body.data.id as string;
+    const other = await freelancer();
+    for (const [handler, method] of [
+      [oneLoader, "GET"],
+      [oneAction, "PATCH"],
+      [oneAction, "DELETE"],
+    ] as const) {
+      const res = await call(
+        handler,
+        jsonRequest(`/api/saved-searches/${id}`, method === "PATCH" ? { name: "Dele" } : undefined, {
+          token: other.token,
+          method,
+        }),
+        { id },
+      );
+      expect(res.status).toBe(404);
+    }
+    const notId = await call(oneLoader, jsonRequest("/api/saved-searches/x", undefined, { token }), { id: "x" });
+    expect(notId.status).toBe(404);
+
+    const merchant = await signedInUser({ account_type: "merchant" });
+    const refused = await call(listLoader, jsonRequest("/api/saved-searches", undefined, { token: merchant.token }));
+    expect([refused.status, refused.body.error ?? refused.body.message]).toEqual([
+      403,
+      "Seu tipo de conta não tem permissão para esta ação.",
+    ]);
+    const anonymous = await call(listLoader, jsonRequest("/api/saved-searches"));
+    expect(anonymous.status).toBe(401);
+  });
+});
