@@ -50,6 +50,7 @@ export function topbarTitleKey(pathname: string, role: UserJson["account_type"])
   if (pathname.startsWith("/financeiro")) return "nav.finance";
   if (/^\/applications\/[^/]+\/messages/.test(pathname) || pathname.startsWith("/mensagens")) return "nav.messages";
   if (pathname.startsWith("/para-voce")) return "nav.for_you";
+  if (pathname.startsWith("/buscas-salvas")) return "nav.saved_searches";
   if (pathname.startsWith("/profile")) return "nav.profile";
   if (pathname.startsWith("/freelancers")) return "nav.freelancers";
   if (pathname.startsWith("/invitations")) return "nav.invitations";

@@ -1,3 +1,4 @@
+import type { ReactNode } from "react";
 import { LIMITS } from "~/lib/limits";
 import { Form, Link } from "@remix-run/react";
 import { Field, SelectField } from "~/components/ui/form";
@@ -101,7 +102,7 @@ function Filters({
   );
 }
 
-export function OpportunityList({ list, role }: { list: ListData; role: Role }) {
+export function OpportunityList({ list, role, saveForm }: { list: ListData; role: Role; saveForm?: ReactNode }) {
   const { t } = useTranslation("market");
   const filtered = Object.keys(list.filters).some((k) => k !== "page" && k !== "sort");
   return (
@@ -115,13 +116,19 @@ export function OpportunityList({ list, role }: { list: ListData; role: Role }) 
               + {t("list.create")}
             </Link>
           ) : (
-            <Link to="/para-voce" className="btn btn-secondary">
-              {t("for_you.link")}
-            </Link>
+            <>
+              <Link to="/para-voce" className="btn btn-secondary">
+                {t("for_you.link")}
+              </Link>
+              <Link to="/buscas-salvas" className="btn btn-secondary">
+                {t("saved_searches.link")}
+              </Link>
+            </>
           )
         }
       />
       <Filters filters={list.filters} errors={list.errors} role={role} />
+      {saveForm}
       <p className="list-count muted" aria-live="polite">
         {list.meta.total_capped
           ? t("list.count_capped", { count: list.meta.total })

@@ -1,10 +1,13 @@
-import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { SaveSearchForm } from "~/components/discovery/saved-searches";
+import { useRefusal } from "~/components/ui/form";
 import { MarketErrorBoundary } from "~/components/layout/error-boundary";
 import { OpportunityList } from "~/components/marketplace/opportunity-list";
 import { errorTitle } from "~/lib/market-meta";
 import { translateCommon } from "~/lib/meta";
-import { loadOpportunityList } from "~/web/opportunity-list.server";
+import { loadOpportunityList, saveSearchFromList } from "~/web/opportunity-list.server";
 import { requireUser } from "~/web/auth.server";
 
 // Merchants see their own opportunities, freelancers the open ones (and the top bar's title says which).
@@ -21,9 +24,30 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return json({ role: user.account_type, list: await loadOpportunityList(user, request) });
 }
 
+/** "Salvar busca" (freelancers): the list's filters saved with a name and a frequency. */
+export async function action({ request }: ActionFunctionArgs) {
+  const user = await requireUser(request);
+  return saveSearchFromList(user, request);
+}
+
 export default function OpportunitiesPage() {
+  const { t } = useTranslation("market");
   const { role, list } = useLoaderData<typeof loader>();
-  return <OpportunityList list={list} role={role} />;
+  const refusal = useRefusal("save_search");
+  const filters = list.filters as Record<string, string>;
+  const suggested =
+    filters.q?.trim() || (filters.category ? t(`categories.${filters.category}`) : t("saved_searches.default_name"));
+  return (
+    <OpportunityList
+      list={list}
+      role={role}
+      saveForm={
+        role === "freelancer" ? (
+          <SaveSearchForm filters={filters} refusal={refusal} suggestedName={suggested.slice(0, 80)} />
+        ) : null
+      }
+    />
+  );
 }
 
 export const ErrorBoundary = MarketErrorBoundary;
