@@ -13,6 +13,8 @@
 //   npm run bench -- --only admin        the operator's metrics (API and page /admin, 90 days)
 //   npm run bench -- --only public       a visitor's public opportunity page (CPU per request) and
 //                                        the first sitemap page of opportunities
+//   npm run bench -- --only saved-searches  one digest run of 10 000 saved searches over 1 000 new
+//                                        opportunities (bench/saved-searches.ts; SQLite, no server)
 //   npm run bench -- --only bare         the JSON list on a bare node:http + better-sqlite3 server
 //                                        (bench/bare-server.ts) against the app with one server
 //                                        process, and the CPU per request of one process
@@ -1122,6 +1124,11 @@ async function main() {
   }
 
   if (wanted("bare")) await bareCase(facts);
+  if (ONLY?.has("saved-searches")) {
+    const tsx = join(root, "node_modules/tsx/dist/cli.mjs");
+    const result = spawnSync(process.execPath, [tsx, "bench/saved-searches.ts"], { cwd: root, stdio: "inherit" });
+    if (result.status !== 0) throw new Error("the saved searches' bench failed");
+  }
   if (!MAIN_CASES.some(wanted)) return;
 
   const { fixture, result } = await withServer(OPPORTUNITIES, args.db, (server, f) => mainCases(server, f));

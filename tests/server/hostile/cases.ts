@@ -1,6 +1,7 @@
 // The hostile suite's tables (endpoints, fields, page forms) and the functions that generate the
 // cases from them: each case is a request and the statuses that are right for it.
 import { BUDGET_TYPES, CATEGORIES, LOCATION_TYPES, MAX_CENTS } from "../../../app/lib/market-constants";
+import { SAVED_SEARCH_FREQUENCIES } from "../../../app/lib/market-schemas";
 import { typeable } from "../../../app/lib/schemas";
 import { PNG_1X1, validApplication, validOpportunity } from "../../support/fixtures";
 import {
@@ -93,6 +94,14 @@ export const API_BODY: ApiBodyEndpoint[] = [
     who: "merchant",
     base: () => ({ ...validOpportunity }),
     fields: opportunityFields,
+  },
+  {
+    name: "saved search",
+    method: "POST",
+    path: () => "/api/saved-searches",
+    who: "freelancer",
+    base: () => ({ name: "Busca salva", frequency: "daily" }),
+    fields: [text("name", 1, 80), oneOf("frequency", SAVED_SEARCH_FREQUENCIES)],
   },
   {
     name: "update opportunity",
@@ -432,6 +441,11 @@ export function authedEndpoints(w: World, p: Pool): { method: string; path: stri
     { method: "GET", path: `/api/opportunities/${m.opp}/applications`, role: "merchant" },
     { method: "POST", path: `/api/opportunities/${m.opp}/applications`, role: "freelancer", body: validApplication },
     { method: "GET", path: "/api/my-applications", role: "freelancer" },
+    { method: "GET", path: "/api/saved-searches", role: "freelancer" },
+    { method: "POST", path: "/api/saved-searches", role: "freelancer", body: { name: "Busca", frequency: "daily" } },
+    { method: "GET", path: "/api/saved-searches/00000000-0000-4000-8000-000000000000", role: "freelancer" },
+    { method: "PATCH", path: "/api/saved-searches/00000000-0000-4000-8000-000000000000", role: "freelancer", body: { name: "Busca" } },
+    { method: "DELETE", path: "/api/saved-searches/00000000-0000-4000-8000-000000000000", role: "freelancer" },
     { method: "GET", path: "/api/applications/awaiting-confirmation", role: null },
     { method: "GET", path: `/api/applications/${m.app}`, role: null },
     { method: "POST", path: `/api/applications/${m.app}/offers`, role: null, body: { price_cents: 1000, delivery_days: 3 } },
@@ -831,6 +845,9 @@ export function apiIdCases(w: World, p: Pool): Case[] {
     { method: "DELETE", path: (id) => `/api/sessions/${id}`, who: null, message: "session_not_found" },
     { method: "DELETE", path: (id) => `/api/passkeys/${id}`, who: null, message: "passkey_not_found" },
     { method: "PATCH", path: (id) => `/api/passkeys/${id}`, who: null, body: { name: "Chave" }, message: "passkey_not_found" },
+    { method: "GET", path: (id) => `/api/saved-searches/${id}`, who: "freelancer", message: "saved_search_not_found" },
+    { method: "PATCH", path: (id) => `/api/saved-searches/${id}`, who: "freelancer", body: { name: "Busca" }, message: "saved_search_not_found" },
+    { method: "DELETE", path: (id) => `/api/saved-searches/${id}`, who: "freelancer", message: "saved_search_not_found" },
     // The second id of a path: a file of Júlia's own contract and conversation.
     { method: "GET", path: (id) => `/api/contracts/${w.seeded.accepted}/files/${id}`, who: null },
     { method: "GET", path: (id) => `/api/applications/${w.seeded.pending.id}/messages/files/${id}`, who: null },
@@ -1454,6 +1471,22 @@ export function securityCases(w: World, p: Pool): Case[] {
       { name: `language redirectTo ${name}`, method: "POST", path: "/language", body: { form: [["lng", "en"], ["redirectTo", to]] }, expect: [302], api: false, location: "/" },
       { name: `notification link ${name}`, method: "POST", path: "/notifications", auth: w.julia, body: { form: [["intent", "open"], ["id", "00000000-0000-4000-8000-000000000000"], ["to", to]] }, expect: [302], api: false, location: "/notifications" },
     );
+  }
+  // A saved search's filters are the list's own: unknown ones, bad values and a filters that is no
+  // object are 422 on `filters` or `filters.<name>`; one-click unsubscribe links that do not check out, 400.
+  const savedSearch = (name: string, filters: unknown, field: string) =>
+    cases.push({ name: `saved search filters ${name}`, method: "POST", path: "/api/saved-searches", auth: p.actor("freelancer").token, body: { json: { name: "Busca", frequency: "daily", filters } }, expect: [422], api: true, field });
+  savedSearch("unknown", { cor: "azul" }, "filters");
+  savedSearch("not an object", "q=react", "filters");
+  savedSearch("array", ["react"], "filters");
+  savedSearch("bad category", { category: "' OR 1=1 --" }, "filters.category");
+  savedSearch("bad budget", { budget_min_cents: "1e99" }, "filters.budget_min_cents");
+  savedSearch("long query", { q: "x".repeat(5000) }, "filters.q");
+  cases.push({ name: "saved search filters nul in query", method: "POST", path: "/api/saved-searches", auth: p.actor("freelancer").token, body: { json: { name: "Busca", frequency: "daily", filters: { q: "a\u0000b" } } }, expect: [400, 422], api: true });
+  for (const token of ["x", `${NO_ID}.AAAA`, `${NO_ID}.${"A".repeat(43)}`, "%00", "x".repeat(500)]) {
+    for (const method of ["GET", "POST"]) {
+      cases.push({ name: `saved search unsubscribe ${method} ${token.slice(0, 30)}`, method, path: `/buscas-salvas/cancelar/${token}`, body: method === "POST" ? { form: [] } : undefined, expect: token === "%00" ? [400, 404] : [400], api: false });
+    }
   }
   // The copy of one's data: none asked for is a 404 with its message, never the ZIP of another account.
   cases.push({ name: "data export download, none asked for", method: "GET", path: "/api/account/export/download", auth: p.actor("freelancer").token, expect: [404], api: true, message: "data_export_not_found" });
