@@ -76,6 +76,8 @@ async function main() {
         return { location_type: "remote", budget_type: "hourly", q: pick(WORDS, i + 3) };
     }
   };
+  const distinct = new Set(Array.from({ length: SEARCHES }, (_, i) => JSON.stringify(filtersOf(i)))).size;
+  log(`${SEARCHES.toLocaleString("en")} saved searches, ${distinct} different filter sets`);
   await db.transaction().execute(async (trx) => {
     for (let i = 0; i < SEARCHES; i += 500) {
       await trx

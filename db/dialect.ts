@@ -38,12 +38,18 @@ export const searchIndexLeads = !postgres;
  * The WHERE that keeps opportunities matching `query` (from textQuery). `leading`: the list
  * reads from the FTS5 table itself (see searchIndexLeads).
  */
-export function textMatch(query: string, leading = false): RawBuilder<boolean> {
+export function textMatch(query: string, leading = false, ids?: IdRange): RawBuilder<boolean> {
   if (postgres) return sql<boolean>`opportunities.search @@ to_tsquery('freela', ${query})`;
-  return leading
-    ? sql<boolean>`opportunities_fts MATCH ${query}`
+  if (leading) return sql<boolean>`opportunities_fts MATCH ${query}`;
+  // Within a range of ids (the new opportunities a saved search looks at), FTS5 reads only that
+  // stretch of each word's list instead of every match in the table.
+  return ids
+    ? sql<boolean>`opportunities.id IN (SELECT rowid FROM opportunities_fts WHERE opportunities_fts MATCH ${query} AND rowid > ${ids.after} AND rowid <= ${ids.upTo})`
     : sql<boolean>`opportunities.id IN (SELECT rowid FROM opportunities_fts WHERE opportunities_fts MATCH ${query})`;
 }
+
+/** Opportunities with an id in (after, upTo]. */
+export type IdRange = { after: number; upTo: number };
 
 /**
  * How well an opportunity matches `query` (from textQuery), higher is better: ts_rank on

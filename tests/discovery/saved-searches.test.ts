@@ -223,7 +223,7 @@ describe("saved search digests through SMTP", () => {
     const token = savedSearchUnsubscribeUrl(search.id).split("/").pop()!;
     expect(await describeSavedSearchUnsubscribe(token)).toEqual({ name: "Dados", unsubscribed: false });
     expect((await refusal(describeSavedSearchUnsubscribe(`${search.id}.forged`))).status).toBe(400);
-    expect((await refusal(unsubscribeSavedSearch(token.replace(/^./, "0")))).status).toBe(400);
+    expect((await refusal(unsubscribeSavedSearch(`${search.id}.${"A".repeat(43)}`))).status).toBe(400);
     await publish("Painel de dados", { category: "dados" });
     // Queued before the unsubscribe, not sent after it.
     await runSavedSearchDigests();

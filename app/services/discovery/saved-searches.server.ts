@@ -11,7 +11,7 @@ import {
 import { db, engine, transaction } from "../../../db";
 import type { SavedSearchFrequency, SavedSearchesTable, UserRow } from "../../../db/schema";
 import type { Selectable } from "kysely";
-import { newestOpportunityId, newOpportunityMatches } from "../marketplace/opportunities.server";
+import { newestOpportunityId, newOpportunityMatches, type OpportunityMatch } from "../marketplace/opportunities.server";
 import { AppError, fieldErrorsOf } from "../platform/errors.server";
 import { every } from "../platform/jobs.server";
 import { consumeWrite } from "../platform/rate-limit.server";
@@ -246,6 +246,9 @@ export async function runSavedSearchDigests(options: { at?: Date } = {}): Promis
   const stamp = at.toISOString();
   const upTo = await newestOpportunityId();
   const result: DigestRun = { checked: 0, sent: 0 };
+  // Searches with the same filters and watermark have the same new matches (the viewer's id
+  // plays no part for open opportunities): each such set is read once per run.
+  const matched = new Map<string, Promise<OpportunityMatch[]>>();
   let after = "";
   for (;;) {
     const due = await db
@@ -262,7 +265,7 @@ export async function runSavedSearchDigests(options: { at?: Date } = {}): Promis
       .execute();
     for (const search of due) {
       result.checked++;
-      if (await runOne(search, upTo, at)) result.sent++;
+      if (await runOne(search, upTo, at, matched)) result.sent++;
     }
     if (due.length < BATCH) break;
     after = due[due.length - 1]!.id;
@@ -270,20 +273,29 @@ export async function runSavedSearchDigests(options: { at?: Date } = {}): Promis
   return result;
 }
 
-async function runOne(search: SavedSearchRow, upTo: number, at: Date): Promise<boolean> {
+/** The new matches of a search's filters after `watermark` (none when its filters no longer parse). */
+function matchesOf(search: SavedSearchRow, upTo: number) {
+  const query = opportunityQuerySchema.safeParse(JSON.parse(search.filters));
+  if (!query.success || upTo <= search.watermark) return Promise.resolve([]);
+  return newOpportunityMatches(
+    { id: search.user_id },
+    query.data,
+    { afterId: search.watermark, upToId: upTo },
+    DIGEST_MAX + 1,
+  );
+}
+
+async function runOne(
+  search: SavedSearchRow,
+  upTo: number,
+  at: Date,
+  matched: Map<string, Promise<OpportunityMatch[]>>,
+): Promise<boolean> {
   // Nothing was published since: an immediate search has nothing to do until something is.
   if (upTo <= search.watermark && search.frequency === "immediate") return false;
-  const query = opportunityQuerySchema.safeParse(JSON.parse(search.filters));
-  if (!query.success) return false;
-  const matches =
-    upTo > search.watermark
-      ? await newOpportunityMatches(
-          { id: search.user_id },
-          query.data,
-          { afterId: search.watermark, upToId: upTo },
-          DIGEST_MAX + 1,
-        )
-      : [];
+  const key = `${search.watermark}|${search.filters}`;
+  if (!matched.has(key)) matched.set(key, matchesOf(search, upTo));
+  const matches = await matched.get(key)!;
   const stamp = at.toISOString();
   return transaction(async (trx) => {
     const moved = await trx

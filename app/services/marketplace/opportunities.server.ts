@@ -12,7 +12,7 @@ import {
 } from "~/lib/market-schemas";
 import { checkFields, inFieldOrder } from "~/lib/schemas";
 import { db, transaction } from "../../../db";
-import { searchIndexLeads, textMatch, textQuery, textRank } from "../../../db/dialect";
+import { searchIndexLeads, textMatch, textQuery, textRank, type IdRange } from "../../../db/dialect";
 import type { Database, OpportunityRow, UserRow } from "../../../db/schema";
 import { AppError, parseInput } from "../platform/errors.server";
 import { assertRoleFor } from "../platform/roles.server";
@@ -295,10 +295,17 @@ function searchLeads(viewer: UserRow, q: OpportunityQuery, match: string | null)
 
 /**
  * The WHERE of a list, shared by its count and its page so both always agree. `textLeads`: the
- * query reads from fromSearch(), so the match applies to the full-text table directly.
+ * query reads from fromSearch(), so the match applies to the full-text table directly. `ids`:
+ * only opportunities in that range of ids (a saved search's new ones).
  */
-function applyFilters(qb: ListBuilder, viewer: UserRow, q: OpportunityQuery, textLeads = false): ListBuilder {
-  let query = qb;
+function applyFilters(
+  qb: ListBuilder,
+  viewer: UserRow,
+  q: OpportunityQuery,
+  textLeads = false,
+  ids?: IdRange,
+): ListBuilder {
+  let query = ids ? qb.where("opportunities.id", ">", ids.after).where("opportunities.id", "<=", ids.upTo) : qb;
   if (viewer.account_type === "merchant") {
     // Merchants only ever see their own opportunities (mine=1 is implied).
     query = query.where("opportunities.merchant_id", "=", viewer.id);
@@ -332,7 +339,7 @@ function applyFilters(qb: ListBuilder, viewer: UserRow, q: OpportunityQuery, tex
   if (q.budget_min_cents !== undefined) query = query.where("opportunities.budget_max_cents", ">=", q.budget_min_cents);
   if (q.budget_max_cents !== undefined) query = query.where("opportunities.budget_min_cents", "<=", q.budget_max_cents);
   const match = q.q ? toFtsQuery(q.q) : null;
-  if (match) query = query.where(textMatch(match, textLeads));
+  if (match) query = query.where(textMatch(match, textLeads, ids));
   return query;
 }
 
@@ -463,7 +470,15 @@ export async function listOpportunities(
 /** What a saved search's digest shows of each new match. */
 export type OpportunityMatch = Pick<
   OpportunityRow,
-  "id" | "uuid" | "title" | "category" | "budget_type" | "budget_min_cents" | "budget_max_cents" | "location_type" | "city"
+  | "id"
+  | "uuid"
+  | "title"
+  | "category"
+  | "budget_type"
+  | "budget_min_cents"
+  | "budget_max_cents"
+  | "location_type"
+  | "city"
 >;
 
 /**
@@ -480,9 +495,10 @@ export async function newOpportunityMatches(
 ): Promise<OpportunityMatch[]> {
   const viewer = { id: freelancer.id, account_type: "freelancer" } as UserRow;
   const open: OpportunityQuery = { ...q, status: "open", mine: undefined };
-  return applyFilters(database.selectFrom("opportunities") as ListBuilder, viewer, open)
-    .where("opportunities.id", ">", range.afterId)
-    .where("opportunities.id", "<=", range.upToId)
+  return applyFilters(database.selectFrom("opportunities") as ListBuilder, viewer, open, false, {
+    after: range.afterId,
+    upTo: range.upToId,
+  })
     .select([
       "opportunities.id",
       "opportunities.uuid",
