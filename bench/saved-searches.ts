@@ -13,6 +13,8 @@ const FREELANCERS = 1_000;
 const NEW = 1_000;
 const BASE = Number(process.env.BENCH_BASE_OPPORTUNITIES ?? 20_000);
 const BUDGET_S = 30;
+/** BENCH_ALL_DIFFERENT=1: every search's filters differ (a ceiling far above every budget). */
+const ALL_DIFFERENT = process.env.BENCH_ALL_DIFFERENT === "1";
 
 const dir = mkdtempSync(join(os.tmpdir(), "freela-bench-digests-"));
 process.env.DATABASE_PATH = join(dir, "freela.db");
@@ -63,17 +65,28 @@ async function main() {
     .select((eb) => eb.fn.max("id").as("max"))
     .executeTakeFirstOrThrow()) as { max: number };
   const past = new Date(Date.now() - 60_000).toISOString();
-  // The filter sets people save: a word, a category, a category and a budget, remote hourly work.
-  const filtersOf = (i: number) => {
+  // The filter sets people save: one or two words, a category, a category and a budget, remote
+  // hourly work with a word. Budgets vary finely, so most sets are different from each other
+  // (a run reads each set once: the more alike the searches, the faster it goes).
+  const filtersOf = (i: number) => ({
+    ...baseFilters(i),
+    ...(ALL_DIFFERENT ? { budget_max_cents: 90_000_000 + i } : {}),
+  });
+  const baseFilters = (i: number) => {
     switch (i % 4) {
       case 0:
-        return { q: pick(WORDS, i) };
+        return { q: i % 8 === 0 ? pick(WORDS, i) : `${pick(WORDS, i)} ${pick(WORDS, Math.floor(i / 10))}` };
       case 1:
-        return { category: pick(CATEGORIES, i) };
+        return { category: pick(CATEGORIES, i), budget_max_cents: 100_000 + ((i * 37) % 2_000) * 500 };
       case 2:
-        return { category: pick(CATEGORIES, i), budget_min_cents: (i % 30) * 10_000 };
+        return { category: pick(CATEGORIES, i), budget_min_cents: ((i * 53) % 3_000) * 100 };
       default:
-        return { location_type: "remote", budget_type: "hourly", q: pick(WORDS, i + 3) };
+        return {
+          location_type: "remote",
+          budget_type: "hourly",
+          q: pick(WORDS, i + 3),
+          budget_min_cents: (i % 500) * 100,
+        };
     }
   };
   const distinct = new Set(Array.from({ length: SEARCHES }, (_, i) => JSON.stringify(filtersOf(i)))).size;

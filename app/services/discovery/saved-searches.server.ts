@@ -58,14 +58,12 @@ const createSchema = z
   .object(
     { name: nameField, frequency: frequencyField, filters: z.unknown().optional() },
     { invalid_type_error: "validation_failed" },
-  )
-  .strict("saved_search_unknown_field");
+  );
 const updateSchema = z
   .object(
     { name: nameField.optional(), frequency: frequencyField.optional() },
     { invalid_type_error: "validation_failed" },
-  )
-  .strict("saved_search_unknown_field");
+  );
 
 /**
  * The fields of `input` by `schema`, the filters by the list's own rules: 422 with every
