@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import bcrypt from "bcryptjs";
 import { sql, type Kysely } from "kysely";
 import { directoryColumns } from "../app/lib/directory";
+import { opportunitySlug } from "../app/lib/slug";
 import { termsVersion } from "../app/services/accounts/terms-version";
 import { insertContract } from "./contracts";
 import type { AccountType, ApplicationRow, Database, OfferRow, OpportunityRow, UserRow } from "./schema";
@@ -130,6 +131,7 @@ export async function createOpportunity(
     created_at: now,
     updated_at: now,
     ...rest,
+    slug: rest.slug ?? opportunitySlug(rest.title ?? "Site institucional para padaria"),
     merchant_id: merchantId,
     skills: JSON.stringify(skills),
   };
