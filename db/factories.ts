@@ -102,7 +102,11 @@ export async function createUser(db: Kysely<Database>, overrides: UserOverrides 
   return { ...user, password };
 }
 
-export type OpportunityOverrides = Partial<Omit<OpportunityRow, "id" | "skills">> & { skills?: string[] };
+export type OpportunityOverrides = Partial<Omit<OpportunityRow, "id" | "skills" | "slug">> & {
+  skills?: string[];
+  /** Null leaves the column out: a database migrated only to a step before 036 has none. */
+  slug?: string | null;
+};
 
 /** An open opportunity; a merchant is created for it when `merchant_id` is not given. */
 export async function createOpportunity(
@@ -131,11 +135,16 @@ export async function createOpportunity(
     created_at: now,
     updated_at: now,
     ...rest,
-    slug: rest.slug ?? opportunitySlug(rest.title ?? "Site institucional para padaria"),
     merchant_id: merchantId,
     skills: JSON.stringify(skills),
   };
-  return db.insertInto("opportunities").values(values).returningAll().executeTakeFirstOrThrow();
+  const { slug = opportunitySlug(values.title), ...row } = values;
+  return db
+    .insertInto("opportunities")
+    // (typed as the current schema: without `slug` only for a database before migration 036)
+    .values(slug === null ? (row as typeof row & { slug: string }) : { ...row, slug })
+    .returningAll()
+    .executeTakeFirstOrThrow();
 }
 
 export type OfferSeed = {
