@@ -139,12 +139,14 @@ export async function createOpportunity(
     skills: JSON.stringify(skills),
   };
   const { slug = opportunitySlug(values.title), ...row } = values;
-  return db
-    .insertInto("opportunities")
-    // (typed as the current schema: without `slug` only for a database before migration 036)
-    .values(slug === null ? (row as typeof row & { slug: string }) : { ...row, slug })
-    .returningAll()
-    .executeTakeFirstOrThrow();
+  return (
+    db
+      .insertInto("opportunities")
+      // (typed as the current schema: without `slug` only for a database before migration 036)
+      .values(slug === null ? (row as typeof row & { slug: string }) : { ...row, slug })
+      .returningAll()
+      .executeTakeFirstOrThrow()
+  );
 }
 
 export type OfferSeed = {

@@ -21,7 +21,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
 /** Writes the slug of every opportunity from its title (exported for its test). */
 export async function fillSlugs(db: Kysely<unknown>): Promise<void> {
-  for (let after = 0; ; ) {
+  for (let after = 0; ;) {
     const { rows } = await sql<{ id: number | string; title: string }>`
       SELECT id, title FROM opportunities WHERE id > ${after} ORDER BY id LIMIT ${BATCH}`.execute(db);
     if (rows.length === 0) break;

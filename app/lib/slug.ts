@@ -44,6 +44,5 @@ export function slugify(text: string, fallback: string): string {
   return slug || fallback;
 }
 
-
 /** An opportunity's slug, from its title: what opportunities.slug holds and its public address uses. */
 export const opportunitySlug = (title: string) => slugify(title, "vaga");

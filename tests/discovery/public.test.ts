@@ -312,7 +312,7 @@ describe("sitemap and robots", () => {
   it("the stored slug follows the title on the service's writes, and the migration fills old rows", async () => {
     const created = await createOpportunityService(merchant, {
       ...validOpportunity,
-      title: "Cardápio & <Pedidos> \"Online\" – Açaí da Praça",
+      title: 'Cardápio & <Pedidos> "Online" – Açaí da Praça',
     });
     const listed = async () => locs((await opportunitiesSitemapXml(1))!).filter((l) => l.endsWith(created.uuid));
     expect(await listed()).toEqual([`${config.APP_URL}/vagas/cardapio-pedidos-online-acai-da-praca-${created.uuid}`]);
