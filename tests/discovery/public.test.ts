@@ -14,6 +14,8 @@ import {
   idFromSlug,
   opportunitiesSitemapXml,
   opportunityPath,
+  opportunityShareUrl,
+  profileShareUrl,
   profilesSitemap,
   robotsTxt,
   sitemapIndex,
@@ -160,6 +162,10 @@ describe("the public opportunity", () => {
     const ofSuspended = await createOpportunity(db, { merchant_id: suspended.id });
     for (const o of [hidden, held, ofBanned, ofSuspended])
       await expect(getPublicOpportunity(o.uuid)).rejects.toMatchObject({ status: 404 });
+    // The link to share, on the signed-in page: only where a visitor would see it.
+    expect(await opportunityShareUrl(open.uuid)).toBe(`${config.APP_URL}${opportunityPath(open)}`);
+    for (const o of [closed, filled, hidden, held, ofBanned, ofSuspended])
+      expect(await opportunityShareUrl(o.uuid)).toBeNull();
     await expect(getPublicOpportunity("not-a-uuid")).rejects.toMatchObject({ status: 404 });
     await expect(getPublicOpportunity(crypto.randomUUID())).rejects.toMatchObject({ status: 404 });
   });
@@ -187,8 +193,10 @@ describe("the public profile", () => {
   it("hidden by its owner (the profile setting), by an operator, or the account sanctioned: 404; merchants have none", async () => {
     const owner = await createUser(db, { account_type: "freelancer" });
     await getPublicProfile(owner.id);
+    expect(await profileShareUrl(owner.id)).toBe((await getPublicProfile(owner.id)).url);
     await updateProfile(owner, { public_profile: "0" });
     await expect(getPublicProfile(owner.id)).rejects.toMatchObject({ status: 404 });
+    expect(await profileShareUrl(owner.id)).toBeNull();
     await updateProfile(owner, { public_profile: true });
     expect((await getPublicProfile(owner.id)).id).toBe(owner.id);
     await expect(updateProfile(owner, { public_profile: "talvez" })).rejects.toMatchObject({
@@ -342,6 +350,8 @@ describe("the operator's switch", () => {
     try {
       await expect(getPublicOpportunity(open.uuid)).rejects.toMatchObject({ status: 404 });
       await expect(getPublicProfile(freelancer.id)).rejects.toMatchObject({ status: 404 });
+      expect(await opportunityShareUrl(open.uuid)).toBeNull();
+      expect(await profileShareUrl(freelancer.id)).toBeNull();
       expect(await sitemapIndex()).toEqual({ opportunities: 0, profiles: 0 });
       expect(locs(urlsetXml([]))).toEqual([]);
       expect(XMLValidator.validate(sitemapIndexXml(await sitemapIndex()))).toBe(true);

@@ -162,6 +162,25 @@ export async function getPublicOpportunity(
   };
 }
 
+/**
+ * The address a signed-in reader may share of an opportunity: its public page's, when a visitor
+ * would see it there (open, neither hidden nor held, public pages on, the merchant in good
+ * standing); null otherwise. The same two statements as the public page.
+ */
+export async function opportunityShareUrl(uuid: string): Promise<string | null> {
+  return (await unlessNotFound(getPublicOpportunity(uuid)))?.open?.url ?? null;
+}
+
+/** What `read` gives, or null when it is not found (a 404: not shown to visitors). */
+async function unlessNotFound<T>(read: Promise<T>): Promise<T | null> {
+  try {
+    return await read;
+  } catch (error) {
+    if (error instanceof AppError && error.status === 404) return null;
+    throw error;
+  }
+}
+
 // ---------------------------------------------------------------------------------------------
 // Profiles
 
@@ -228,6 +247,11 @@ export async function getPublicProfile(id: string): Promise<PublicProfile> {
     completed_contracts: Number(row.completed_contracts ?? 0),
     portfolio,
   };
+}
+
+/** A freelancer's own public page address to share, when visitors can see it; null otherwise. */
+export async function profileShareUrl(id: string): Promise<string | null> {
+  return (await unlessNotFound(getPublicProfile(id)))?.url ?? null;
 }
 
 // ---------------------------------------------------------------------------------------------
