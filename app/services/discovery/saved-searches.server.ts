@@ -54,16 +54,14 @@ const frequencyField = z.enum(SAVED_SEARCH_FREQUENCIES, {
   errorMap: () => ({ message: "saved_search_frequency_invalid" }),
 });
 
-const createSchema = z
-  .object(
-    { name: nameField, frequency: frequencyField, filters: z.unknown().optional() },
-    { invalid_type_error: "validation_failed" },
-  );
-const updateSchema = z
-  .object(
-    { name: nameField.optional(), frequency: frequencyField.optional() },
-    { invalid_type_error: "validation_failed" },
-  );
+const createSchema = z.object(
+  { name: nameField, frequency: frequencyField, filters: z.unknown().optional() },
+  { invalid_type_error: "validation_failed" },
+);
+const updateSchema = z.object(
+  { name: nameField.optional(), frequency: frequencyField.optional() },
+  { invalid_type_error: "validation_failed" },
+);
 
 /**
  * The fields of `input` by `schema`, the filters by the list's own rules: 422 with every
