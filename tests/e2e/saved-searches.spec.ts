@@ -17,7 +17,10 @@ for (const javaScriptEnabled of [true, false]) {
     await signIn(page, who.email, who.password);
 
     await page.goto("/opportunities?q=loja&category=desenvolvimento&budget_min=500");
-    const save = page.getByRole("region", { name: "Salvar esta busca" });
+    // The form is folded under the filters; its summary opens it (no JavaScript needed).
+    await page.getByText("Salvar esta busca", { exact: true }).click();
+    const save = page.locator("details.save-search");
+    if (javaScriptEnabled) await noAxeFindings(page);
     await expect(save.getByLabel("Nome da busca")).toHaveValue("loja");
     await save.getByLabel("Nome da busca").fill("Lojas virtuais");
     await save.getByLabel("Alertas por e-mail").selectOption("weekly");

@@ -1,6 +1,6 @@
 import { Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { Field, FormCard, IntentButton, SelectField, fieldsOf } from "~/components/ui/form";
+import { Field, FieldsForm, FormCard, IntentButton, SelectField, fieldsOf } from "~/components/ui/form";
 import { formatDateTime } from "~/lib/format";
 import { LIMITS } from "~/lib/limits";
 import { formatMoney } from "~/lib/money";
@@ -67,37 +67,36 @@ export function SaveSearchForm({
   const { t } = useTranslation("market");
   const field = fieldsOf(refusal);
   const kept = ["q", "category", "budget_type", "location_type", "budget_min", "budget_max"].filter((k) => filters[k]);
+  // Folded by default (a summary line between the filters and the results; no JavaScript needed),
+  // open again when the save was refused.
   return (
-    <FormCard
-      name="save-search"
-      title={t("saved_searches.save_title")}
-      intro={t("saved_searches.save_hint")}
-      refusal={refusal}
-      intent="save_search"
-      heading="h2"
-      className="card save-search"
-    >
-      {kept.map((name) => (
-        <input key={name} type="hidden" name={name} value={filters[name]} />
-      ))}
-      <div className="save-search-fields">
-        <Field
-          {...field("name", suggestedName)}
-          id="name"
-          label={t("saved_searches.name")}
-          maxLength={LIMITS.saved_search_name.max}
-          required
-        />
-        <FrequencySelect
-          id="frequency"
-          value={refusal?.values?.frequency ?? "daily"}
-          error={refusal?.errors?.frequency}
-        />
-        <button type="submit" className="btn btn-primary">
-          {t("saved_searches.save_submit")}
-        </button>
-      </div>
-    </FormCard>
+    <details className="card save-search" open={refusal ? true : undefined}>
+      <summary className="save-search-summary">{t("saved_searches.save_title")}</summary>
+      <p className="muted">{t("saved_searches.save_hint")}</p>
+      <FieldsForm id="save-search-form" data={refusal} className="stack">
+        <input type="hidden" name="intent" value="save_search" />
+        {kept.map((name) => (
+          <input key={name} type="hidden" name={name} value={filters[name]} />
+        ))}
+        <div className="save-search-fields">
+          <Field
+            {...field("name", suggestedName)}
+            id="name"
+            label={t("saved_searches.name")}
+            maxLength={LIMITS.saved_search_name.max}
+            required
+          />
+          <FrequencySelect
+            id="frequency"
+            value={refusal?.values?.frequency ?? "daily"}
+            error={refusal?.errors?.frequency}
+          />
+          <button type="submit" className="btn btn-primary">
+            {t("saved_searches.save_submit")}
+          </button>
+        </div>
+      </FieldsForm>
+    </details>
   );
 }
 
