@@ -1,7 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { action as listAction, loader as listLoader } from "~/routes/api+/_account+/saved-searches._index";
 import { action as oneAction, loader as oneLoader } from "~/routes/api+/_account+/saved-searches.$id";
-import { call, jsonRequest, signedInUser } from "../support/helpers";
+import {
+  action as unsubscribeAction,
+  loader as unsubscribeLoader,
+} from "~/routes/_account+/buscas-salvas.cancelar.$token";
+import { savedSearchUnsubscribeUrl } from "~/services/discovery/saved-searches.server";
+import { BASE, call, jsonRequest, signedInUser } from "../support/helpers";
 
 // The saved searches' API (docs/api.md): the service's rules with the API's statuses and
 // Portuguese messages, on both engines.
@@ -103,5 +108,38 @@ describe("/api/saved-searches", () => {
     ]);
     const anonymous = await call(listLoader, jsonRequest("/api/saved-searches"));
     expect(anonymous.status).toBe(401);
+  });
+});
+
+describe("/buscas-salvas/cancelar/:token", () => {
+  it("asks on GET, turns the search's e-mails off on POST without a session, and refuses a forged link", async () => {
+    const { token } = await freelancer();
+    const created = await call(
+      listAction,
+      jsonRequest("/api/saved-searches", { name: "Vídeo", frequency: "daily" }, { token }),
+    );
+    const id = created.body.data.id as string;
+    const path = new URL(savedSearchUnsubscribeUrl(id)).pathname;
+    const linkToken = path.split("/").pop()!;
+    const asked = await call(unsubscribeLoader, new Request(BASE + path), { token: linkToken });
+    expect([asked.status, asked.body]).toEqual([200, { ok: true, name: "Vídeo", unsubscribed: false }]);
+    expect(asked.headers.get("Cache-Control")).toBe("no-store");
+    const done = await call(
+      unsubscribeAction,
+      new Request(BASE + path, { method: "POST", body: "List-Unsubscribe=One-Click" }),
+      {
+        token: linkToken,
+      },
+    );
+    expect([done.status, done.body]).toEqual([200, { ok: true, name: "Vídeo", unsubscribed: true }]);
+    const one = await call(oneLoader, jsonRequest(`/api/saved-searches/${id}`, undefined, { token }), { id });
+    expect(one.body.data.frequency).toBe("off");
+    const forged = await call(unsubscribeAction, new Request(BASE + path, { method: "POST" }), {
+      token: `${id}.${"B".repeat(43)}`,
+    });
+    expect([forged.status, forged.body.message]).toEqual([
+      400,
+      "Este link de cancelamento é inválido ou a busca já foi excluída.",
+    ]);
   });
 });

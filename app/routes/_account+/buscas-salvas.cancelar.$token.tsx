@@ -1,4 +1,4 @@
-import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { AuthLayout } from "~/components/accounts/auth-layout";
@@ -10,8 +10,7 @@ import {
   unsubscribeSavedSearch,
   type UnsubscribeState,
 } from "~/services/discovery/saved-searches.server";
-import { AppError } from "~/services/platform/errors.server";
-import { getRequestT } from "~/web/i18n.server";
+import { unsubscribeAnswer, type UnsubscribeData } from "~/web/unsubscribe.server";
 
 // The link at the foot of a saved search's digest (docs/product.md, "Buscas salvas e alertas"):
 // no sign-in, the signed token names the search. GET asks (a link scanner opening it changes
@@ -20,26 +19,14 @@ import { getRequestT } from "~/web/i18n.server";
 
 export const meta = titleMeta("titles.saved_search_unsubscribe");
 
-const HEADERS = { "Cache-Control": "no-store", "Referrer-Policy": "no-referrer", "X-Robots-Tag": "noindex" };
-
-type Data = ({ ok: true } & UnsubscribeState) | { ok: false; message: string };
-
-async function answer(request: Request, work: () => Promise<UnsubscribeState>) {
-  try {
-    return json<Data>({ ok: true, ...(await work()) }, { headers: HEADERS });
-  } catch (error) {
-    if (!(error instanceof AppError)) throw error;
-    const { t } = await getRequestT(request);
-    return json<Data>({ ok: false, message: t(error.key) }, { status: error.status, headers: HEADERS });
-  }
-}
+type Data = UnsubscribeData<UnsubscribeState>;
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  return answer(request, () => describeSavedSearchUnsubscribe(params.token));
+  return unsubscribeAnswer(request, () => describeSavedSearchUnsubscribe(params.token));
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
-  return answer(request, () => unsubscribeSavedSearch(params.token));
+  return unsubscribeAnswer(request, () => unsubscribeSavedSearch(params.token));
 }
 
 export default function SavedSearchUnsubscribePage() {

@@ -1,12 +1,11 @@
-import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { AuthLayout } from "~/components/accounts/auth-layout";
 import { Alert, SubmitButton } from "~/components/ui/form";
 import { titleMeta } from "~/lib/meta";
 import { describeUnsubscribe, unsubscribe } from "~/services/messaging/email.server";
-import { AppError } from "~/services/platform/errors.server";
-import { getRequestT } from "~/web/i18n.server";
+import { unsubscribeAnswer, type UnsubscribeData } from "~/web/unsubscribe.server";
 import { usePending } from "~/lib/pending";
 
 // The link at the foot of every e-mail (docs/product.md, e-mail): no sign-in, the signed token names the
@@ -17,27 +16,14 @@ import { usePending } from "~/lib/pending";
 
 export const meta = titleMeta("titles.unsubscribe");
 
-// The token is a credential of sorts: the page is kept out of caches and of Referer headers.
-const HEADERS = { "Cache-Control": "no-store", "Referrer-Policy": "no-referrer", "X-Robots-Tag": "noindex" };
-
-type Data = { ok: true; kind: string; unsubscribed: boolean } | { ok: false; message: string };
-
-async function answer(request: Request, work: () => Promise<{ kind: string; unsubscribed: boolean }>) {
-  try {
-    return json<Data>({ ok: true, ...(await work()) }, { headers: HEADERS });
-  } catch (error) {
-    if (!(error instanceof AppError)) throw error;
-    const { t } = await getRequestT(request);
-    return json<Data>({ ok: false, message: t(error.key) }, { status: error.status, headers: HEADERS });
-  }
-}
+type Data = UnsubscribeData<{ kind: string; unsubscribed: boolean }>;
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  return answer(request, () => describeUnsubscribe(params.token));
+  return unsubscribeAnswer(request, () => describeUnsubscribe(params.token));
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
-  return answer(request, async () => ({ ...(await unsubscribe(params.token)), unsubscribed: true }));
+  return unsubscribeAnswer(request, async () => ({ ...(await unsubscribe(params.token)), unsubscribed: true }));
 }
 
 export default function UnsubscribePage() {
