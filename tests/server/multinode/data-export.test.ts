@@ -4,16 +4,16 @@
 // built once: one ZIP in the file store and one "ready" e-mail per copy, none left behind by a
 // job that lost the claim, and each downloads through either server.
 import { readdirSync } from "node:fs";
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { apiUser, fresh } from "../crash/server";
-import { twoServers } from "./two-servers";
+import { twoServersFor } from "./two-servers";
+
+/** Two servers on one database, each running the export job every second. */
+const twoServers = twoServersFor("exports");
 
 describe.each(["postgres", "sqlite"] as const)("data exports on two servers (%s)", (engine) => {
   it("builds every copy once, whichever job claims it, and serves it from either server", async () => {
-    // Each process runs the export job every second.
-    const { bases, count, dir } = await twoServers(engine, "freela-exports-", { OUTBOX_SECONDS: "1" });
-    const uploads = join(dir, "uploads");
+    const { bases, count, uploads } = await twoServers(engine, { WEB_CONCURRENCY: "2", OUTBOX_SECONDS: "1" });
     const users: Awaited<ReturnType<typeof apiUser>>[] = [];
     for (let i = 0; i < 6; i++) users.push(await apiUser(bases[i % 2], `copia${i}.${engine}@example.com`));
     // Asked through both servers at once (and twice each: the second answers the pending one).

@@ -5,14 +5,17 @@
 import { describe, expect, it } from "vitest";
 import { validOpportunity } from "../../support/fixtures";
 import { apiUser, fresh } from "../crash/server";
-import { twoServers } from "./two-servers";
+import { twoServersFor } from "./two-servers";
+
+const twoServers = twoServersFor("digests");
 
 type Row = { user_id: string; payload: string };
 
 describe.each(["postgres", "sqlite"] as const)("saved search digests on two servers (%s)", (engine) => {
   it("queue each new match once per search, whichever job runs it", async () => {
     // Each process runs the digest job every second; the e-mails stay in the outbox, counted there.
-    const { bases, rows } = await twoServers(engine, "freela-digests-", {
+    const { bases, rows } = await twoServers(engine, {
+      WEB_CONCURRENCY: "2",
       OUTBOX_SECONDS: "0",
       SAVED_SEARCH_SECONDS: "1",
     });

@@ -1,6 +1,7 @@
-// Two app servers (npm start: launcher and two workers each) on one database — PostgreSQL, or one
-// SQLite file on one machine — for the suites whose background jobs must do their work once
-// however many processes run them.
+// Two app servers on one database, as several machines behind a load balancer run them: each is
+// `npm start` (the launcher and its workers) on a port of its own, over a PostgreSQL server of
+// their own or one SQLite file on one machine (WAL lets the processes share it, and the uploads
+// directory with it). The first one migrates. Everything started is stopped after the file.
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -20,55 +21,70 @@ import {
 
 type Postgres = Awaited<ReturnType<typeof startPostgres>>;
 
-const running: Server[] = [];
-const databases: Postgres[] = [];
-afterAll(async () => {
-  for (const server of running) if (server.child.exitCode === null) server.child.kill("SIGKILL");
-  for (const postgres of databases) await postgres.destroy();
-  removeTempDirs();
-});
+export type TwoServers = {
+  bases: [string, string];
+  /** Rows read from the shared database (placeholders: `$1` on PostgreSQL, `?` on SQLite). */
+  rows: <T>(sql: string, values?: unknown[]) => Promise<T[]>;
+  /** One number from the shared database (`SELECT … AS n`). */
+  count: (sql: string) => Promise<number>;
+  /** The uploads directory they share on SQLite (each has its own temporary one on PostgreSQL). */
+  uploads: string;
+};
 
 /**
- * Starts the two servers with `env` added to each one's (the jobs' timers), the first one
- * migrating the database. `rows` reads the shared database directly; `dir` holds the SQLite file
- * and the uploads folder.
+ * Registers the clean-up in the calling test file and returns the function that starts a pair.
+ * `env` is added to both servers' settings (jobs' intervals, the worker count: one by default).
  */
-export async function twoServers(engine: "postgres" | "sqlite", prefix: string, env: Record<string, string>) {
-  requireBuild();
-  let shared: Record<string, string> = {};
-  let rows: <T>(sql: string) => Promise<T[]>;
-  const dir = mkdtempSync(join(tmpdir(), prefix));
-  if (engine === "postgres") {
-    const postgres = await startPostgres();
-    databases.push(postgres);
-    await postgres.createDatabase("freela");
-    shared = { DATABASE_URL: postgres.url("freela"), DATABASE_POOL_SIZE: "5" };
-    rows = async <T>(sql: string) => {
-      const client = new pg.Client({ connectionString: postgres.url("freela") });
-      await client.connect();
-      try {
-        return (await client.query(sql)).rows as T[];
-      } finally {
-        await client.end();
-      }
-    };
-  } else {
-    rows = async <T>(sql: string) => inspect(join(dir, "freela.db"), (db) => db.prepare(sql).all() as T[]);
-  }
-  const bases: string[] = [];
-  for (let i = 0; i < 2; i++) {
-    const port = await freePort();
-    const { env: serverOwn, base } = serverEnv(port, i === 0 ? dir : undefined);
-    Object.assign(serverOwn, shared, {
-      WEB_CONCURRENCY: "2",
-      CONTRACT_SCHEDULE_SECONDS: "0",
-      ...env,
-      ...(engine === "sqlite" ? { DATABASE_PATH: join(dir, "freela.db"), UPLOADS_DIR: join(dir, "uploads") } : {}),
-    });
-    if (i === 0) migrate(serverOwn);
-    running.push(await startServer(serverOwn, base, { cluster: true }));
-    bases.push(base);
-  }
-  const count = async (sql: string) => Number((await rows<{ n: number }>(sql))[0]!.n);
-  return { bases, rows, count, dir };
+export function twoServersFor(prefix: string) {
+  const running: Server[] = [];
+  const databases: Postgres[] = [];
+  afterAll(async () => {
+    for (const server of running) if (server.child.exitCode === null) server.child.kill("SIGKILL");
+    for (const postgres of databases) await postgres.destroy();
+    removeTempDirs();
+  });
+
+  return async function twoServers(
+    engine: "postgres" | "sqlite",
+    env: Record<string, string> = {},
+  ): Promise<TwoServers> {
+    requireBuild();
+    const dir = mkdtempSync(join(tmpdir(), `freela-${prefix}-`));
+    let shared: Record<string, string>;
+    let rows: TwoServers["rows"];
+    if (engine === "postgres") {
+      const postgres = await startPostgres();
+      databases.push(postgres);
+      await postgres.createDatabase("freela");
+      shared = { DATABASE_URL: postgres.url("freela"), DATABASE_POOL_SIZE: "5" };
+      rows = async <T>(sql: string, values: unknown[] = []) => {
+        const client = new pg.Client({ connectionString: postgres.url("freela") });
+        await client.connect();
+        try {
+          return (await client.query(sql, values)).rows as T[];
+        } finally {
+          await client.end();
+        }
+      };
+    } else {
+      shared = { DATABASE_PATH: join(dir, "freela.db"), UPLOADS_DIR: join(dir, "uploads") };
+      rows = async <T>(sql: string, values: unknown[] = []) =>
+        inspect(join(dir, "freela.db"), (db) => db.prepare(sql).all(...values) as T[]);
+    }
+    const count = async (sql: string) => Number((await rows<{ n: number | string }>(sql))[0]!.n);
+    const bases: string[] = [];
+    for (let i = 0; i < 2; i++) {
+      const server = serverEnv(await freePort(), i === 0 ? dir : undefined);
+      Object.assign(server.env, shared, {
+        WEB_CONCURRENCY: "1",
+        CONTRACT_SCHEDULE_SECONDS: "0",
+        OUTBOX_SECONDS: "0",
+        ...env,
+      });
+      if (i === 0) migrate(server.env);
+      running.push(await startServer(server.env, server.base, { cluster: true }));
+      bases.push(server.base);
+    }
+    return { bases: [bases[0]!, bases[1]!], rows, count, uploads: join(dir, "uploads") };
+  };
 }
