@@ -31,6 +31,7 @@ import * as m029 from "./029_session_devices";
 import * as m030 from "./030_two_factor";
 import * as m031 from "./031_passkeys";
 import * as m033 from "./033_public_pages";
+import * as m035 from "./035_events";
 import * as m038 from "./038_terms";
 
 /** A migration, with its PostgreSQL version where the SQL differs. */
@@ -70,6 +71,7 @@ const steps: Record<string, Step> = {
   "030_two_factor": m030,
   "031_passkeys": m031,
   "033_public_pages": m033,
+  "035_events": m035,
   "038_terms": m038,
 };
 

@@ -61,6 +61,13 @@ function fork() {
   });
 }
 
+// Live updates on SQLite (app/services/platform/events.server.ts): a worker that committed
+// events names their users here, and every other worker wakes those users' open streams.
+cluster.on("message", (from, message: { type?: unknown }) => {
+  if (message?.type !== "freela:events") return;
+  for (const worker of alive) if (worker !== from && worker.isConnected()) worker.send(message, () => {});
+});
+
 cluster.on("exit", (worker, code, signal) => {
   alive.delete(worker);
   const how = signal ?? `code ${code}`;

@@ -105,6 +105,9 @@ function stop() {
   stopping = true;
   server.close();
   server.closeIdleConnections();
+  // Open event streams (GET /api/events) would keep their connections to the end of the grace:
+  // they end now, and browsers reconnect to another process with their Last-Event-ID.
+  build.entry.module.closeEventStreams?.();
 }
 process.once("SIGTERM", stop);
 process.once("SIGINT", stop);

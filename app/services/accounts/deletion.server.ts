@@ -98,6 +98,7 @@ export const DELETION_PLAN = {
   ledger_entries: "kept",
   payment_events: "none",
   data_exports: "erased",
+  events: "erased",
 } as const satisfies Record<keyof Database, "erased" | "anonymised" | "kept" | "none">;
 
 type Blockers = { contract: boolean; dispute: boolean; money: boolean };
@@ -310,6 +311,7 @@ async function erase(trx: Kysely<Database>, user: UserRow, at: string): Promise<
     "email_opt_outs",
     "conversation_reads",
     "payout_accounts",
+    "events",
   ] as const) {
     await trx.deleteFrom(table).where("user_id", "=", id).execute();
   }
