@@ -236,7 +236,7 @@ export function closeEventStreams() {
 }
 
 function start() {
-  hub.timers.push(repeat(HEARTBEAT_MS, heartbeat), repeat(SAFETY_MS, safetyCheck));
+  hub.timers.push(repeat(HEARTBEAT_MS, sweepStreams), repeat(SAFETY_MS, safetyCheck));
   void lastEventId()
     .then((id) => (hub.seen = Math.max(hub.seen, id)))
     .catch(() => {});
@@ -267,8 +267,8 @@ function repeat(interval: number, job: () => Promise<void>) {
   return () => clearInterval(timer);
 }
 
-/** A comment on every stream, and the end of those whose session has ended meanwhile. */
-async function heartbeat() {
+/** A comment on every stream, and the end of those whose session has ended meanwhile (the heartbeat). */
+export async function sweepStreams() {
   const all = [...hub.streams.values()].flatMap((set) => [...set]);
   for (const s of all) s.write(": \n\n");
   const alive = await liveSessions([...new Set(all.map((s) => s.sessionId))]);
