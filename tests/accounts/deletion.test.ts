@@ -116,6 +116,7 @@ const ERASED_BY: Record<string, string> = {
   email_opt_outs: "user_id",
   payout_accounts: "user_id",
   data_exports: "user_id",
+  events: "user_id",
 };
 
 describe("deleting one's account", () => {
