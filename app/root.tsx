@@ -32,6 +32,7 @@ import { toUserJson } from "~/services/accounts/users.server";
 import { needsVerification } from "~/services/accounts/verification.server";
 import { VerifyEmailBanner } from "~/components/accounts/verify-email-banner";
 import styles from "~/styles/app.css";
+import { useLiveEvents } from "~/lib/live-events";
 
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: styles },
@@ -122,6 +123,8 @@ function Document({ children, locale }: { children: ReactNode; locale: string })
 export default function App() {
   const data = useRootData()!;
   useChangeLanguage(data.locale);
+  // Members' pages update as messages, notifications and contract moves happen.
+  useLiveEvents(Boolean(data.notifications));
   return (
     <Document locale={data.locale}>
       {data.user ? (
