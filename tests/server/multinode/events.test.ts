@@ -34,7 +34,12 @@ afterAll(async () => {
   removeTempDirs();
 });
 
-const LIVE = { EVENTS_SAFETY_MS: "60000", EVENTS_HEARTBEAT_MS: "500", CONTRACT_SCHEDULE_SECONDS: "0", OUTBOX_SECONDS: "0" };
+const LIVE = {
+  EVENTS_SAFETY_MS: "60000",
+  EVENTS_HEARTBEAT_MS: "500",
+  CONTRACT_SCHEDULE_SECONDS: "0",
+  OUTBOX_SECONDS: "0",
+};
 
 /** PostgreSQL: two servers (a launcher and one worker each) on one database. */
 async function twoServers() {
