@@ -136,7 +136,7 @@ function openStream(base: string, token: string): Stream {
 
 function call(base: string, agent: Agent, method: string, path: string, token: string, body: unknown) {
   const payload = JSON.stringify(body);
-  return new Promise<{ status: number; json: any }>((resolve, reject) => {
+  return new Promise<{ status: number; json: { data: { id: string; uuid: string } } }>((resolve, reject) => {
     const req = request(`${base}${path}`, {
       agent,
       method,
