@@ -770,7 +770,7 @@ export interface Database {
  * Live updates (app/services/platform/events.server.ts): what a user's open pages should hear of,
  * numbered in commit order; deleted after an hour.
  */
-export type EventKind = "message" | "notification" | "contract" | "session";
+export type EventKind = "message" | "notification" | "contract";
 export interface EventsTable {
   id: Generated<number>;
   user_id: string;

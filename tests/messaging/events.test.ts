@@ -1,11 +1,15 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { loader as eventsApi } from "~/routes/api+/events";
 import { sendMessage } from "~/services/messaging/messages.server";
+import { acceptOffer, getApplication } from "~/services/marketplace/applications.server";
+import { deliverContract } from "~/services/contracts/contracts.server";
 import { notify } from "~/services/messaging/notifications.server";
 import { createSession, revokeSession } from "~/services/accounts/sessions.server";
 import {
   closeEventStreams,
+  eventsAfter,
   EVENTS_KEEP_MS,
+  lastEventId,
   openStreams,
   pruneEvents,
   sweepStreams,
@@ -85,6 +89,26 @@ describe("GET /api/events", () => {
     await stream.until(() => stream.events.length >= 1, "the notification");
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(stream.data()).toEqual([{ kind: "notification", ref: application.id }]);
+    await stream.cancel();
+  });
+
+  it("a contract's move reaches both sides' streams; a refused move publishes nothing", async () => {
+    const { owner, applicant, application, ownerToken } = await conversation();
+    const offer = (await getApplication(owner, application.id)).offers.at(-1)!;
+    await acceptOffer(owner, application.id, { offer_id: offer.id });
+    const stream = readSse(await open(ownerToken));
+    await stream.until(() => stream.state.retry !== null, "retry:");
+    const before = await lastEventId();
+    await deliverContract(applicant, application.id, { message: "Segue a primeira versão do site completo." });
+    await stream.until(() => stream.data().some((e) => e.kind === "contract"), "the contract's move");
+    expect(stream.data()).toContainEqual({ kind: "contract", ref: application.id });
+    expect((await eventsAfter(applicant.id, before)).map((e) => e.kind)).toContain("contract");
+    // Delivering again is refused (409: already delivered): its transaction rolls back, and its events with it.
+    const after = await lastEventId();
+    await expect(
+      deliverContract(applicant, application.id, { message: "Outra entrega, que não pode acontecer." }),
+    ).rejects.toMatchObject({ status: 409 });
+    expect(await lastEventId()).toBe(after);
     await stream.cancel();
   });
 
