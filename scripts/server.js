@@ -111,4 +111,11 @@ function stop() {
 }
 process.once("SIGTERM", stop);
 process.once("SIGINT", stop);
-if (cluster.isWorker) cluster.worker.once("disconnect", stop);
+if (cluster.isWorker) {
+  cluster.worker.once("disconnect", stop);
+  // The launcher says so before it disconnects this worker (whose server would otherwise wait
+  // for every open connection, event streams included, before "disconnect" comes).
+  process.on("message", (message) => {
+    if (message?.type === "freela:stopping") stop();
+  });
+}

@@ -50,6 +50,9 @@ export async function eventStream(request: Request, user: UserRow): Promise<Resp
       "Content-Type": "text/event-stream; charset=utf-8",
       "Cache-Control": "no-store, no-transform",
       "X-Accel-Buffering": "no",
+      // Its connection is not reused once it ends (the session ended, the server stops): an idle
+      // kept-alive socket would hold a stopping server until its deadline.
+      Connection: "close",
     },
   });
 }

@@ -161,4 +161,18 @@ describe.each([
     expect(refused.status).toBe(401);
     expect((await fresh(b, "GET", "/api/events")).status).toBe(401);
   });
+
+  it("a stopping server ends its open streams at once and exits cleanly, instead of waiting out the grace", async () => {
+    const [a, b] = await start();
+    const server = running.at(-1)!;
+    const user = await apiUser(a, `para.${engine}@example.com`);
+    const held = [await open(b, user.token), await open(b, user.token)];
+    const stopping = Date.now();
+    server.child.kill("SIGTERM");
+    const exit = await server.exited;
+    expect(exit.code).toBe(0);
+    // The grace for requests in flight is 25 s: a stream holding the stop would take that long.
+    expect(Date.now() - stopping).toBeLessThan(10_000);
+    for (const stream of held) await stream.until(() => stream.state.ended, "the end of the stream", 1_000);
+  });
 });
