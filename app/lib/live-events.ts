@@ -1,4 +1,4 @@
-import { useRevalidator } from "@remix-run/react";
+import { useNavigation, useRevalidator } from "@remix-run/react";
 import { useEffect, useRef } from "react";
 
 /** Events that arrive together (a message and its notification) cause one reload of the data. */
@@ -8,39 +8,49 @@ const SETTLE_MS = 100;
  * Live updates for a signed-in member (docs/architecture.md, "Live updates"): one EventSource on
  * GET /api/events for the whole app, and on each event the page's data is read again (the
  * loaders of the page in view: a conversation's messages, the inbox, a contract, and the top
- * bar's unread counts and bell). A hidden tab waits until it is shown again, so it does not mark
- * messages read that nobody saw. The browser reconnects by itself with the Last-Event-ID and
- * gives up on a 401 (the session ended). Without JavaScript pages show what was there on load.
+ * bar's unread counts and bell). It waits while a hidden tab is hidden (so it does not mark
+ * messages read that nobody saw) and while a navigation or a form is under way (that one loads
+ * the page anew, and the reload follows it). The browser reconnects by itself with the
+ * Last-Event-ID and gives up on a 401 (the session ended). Without JavaScript pages show what
+ * was there on load.
  */
 export function useLiveEvents(enabled: boolean) {
   const revalidator = useRevalidator();
-  const latest = useRef(revalidator);
-  latest.current = revalidator;
+  const navigation = useNavigation();
+  const latest = useRef({ revalidator, busy: navigation.state !== "idle" });
+  latest.current = { revalidator, busy: navigation.state !== "idle" };
+  const missed = useRef(false);
+  const timer = useRef<ReturnType<typeof setTimeout>>();
+
+  const reload = useRef(() => {
+    clearTimeout(timer.current);
+    timer.current = setTimeout(() => {
+      if (document.visibilityState !== "visible" || latest.current.busy) {
+        missed.current = true;
+        return;
+      }
+      missed.current = false;
+      latest.current.revalidator.revalidate();
+    }, SETTLE_MS);
+  }).current;
+
+  // A reload put off by a hidden tab or a navigation happens once it is over.
+  useEffect(() => {
+    if (navigation.state === "idle" && missed.current) reload();
+  }, [navigation.state, reload]);
+
   useEffect(() => {
     if (!enabled || typeof EventSource === "undefined") return;
     const source = new EventSource("/api/events");
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    let missed = false;
-    const reload = () => {
-      if (document.visibilityState !== "visible") {
-        missed = true;
-        return;
-      }
-      clearTimeout(timer);
-      timer = setTimeout(() => latest.current.revalidate(), SETTLE_MS);
-    };
     const shown = () => {
-      if (missed && document.visibilityState === "visible") {
-        missed = false;
-        reload();
-      }
+      if (missed.current && document.visibilityState === "visible") reload();
     };
     source.addEventListener("message", reload);
     document.addEventListener("visibilitychange", shown);
     return () => {
       source.close();
-      clearTimeout(timer);
+      clearTimeout(timer.current);
       document.removeEventListener("visibilitychange", shown);
     };
-  }, [enabled]);
+  }, [enabled, reload]);
 }
