@@ -3,6 +3,7 @@ import { randomUUID } from "node:crypto";
 import bcrypt from "bcryptjs";
 import type SQLite from "better-sqlite3";
 import { isNegotiating, todayInSaoPaulo } from "../app/lib/market-schemas";
+import { opportunitySlug } from "../app/lib/slug";
 import { demoJobs } from "./demo-catalog";
 import { DEFAULT_PASSWORD } from "./factories";
 import { prng } from "./seed";
@@ -78,10 +79,10 @@ export function seedVolume(sqlite: SQLite.Database, count: number, seed = 42): V
      VALUES (?, ?, ?, NULL, ?, ?, '', '[]', NULL, ?, ?, ?, ?)`,
   );
   const insertOpportunity = sqlite.prepare(
-    `INSERT INTO opportunities (uuid, merchant_id, title, description, category, skills, budget_type, budget_min_cents,
+    `INSERT INTO opportunities (uuid, merchant_id, title, slug, description, category, skills, budget_type, budget_min_cents,
        budget_max_cents, currency, deadline, location_type, city, vacancies, status, applications_count, accepted_count,
        created_at, updated_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'BRL', ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'BRL', ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   const insertApplication = sqlite.prepare(
     `INSERT INTO applications (id, opportunity_id, freelancer_id, cover_letter, price_cents, delivery_days, status,
@@ -176,10 +177,12 @@ export function seedVolume(sqlite: SQLite.Database, count: number, seed = 42): V
         if (s === "accepted") accepted += 1;
         statuses.push(s);
       }
+      const title = `${job.title} – ${business} em ${city}`;
       const info = insertOpportunity.run(
         randomUUID(),
         merchants[i % merchants.length],
-        `${job.title} – ${business} em ${city}`,
+        title,
+        opportunitySlug(title),
         `${job.description} Somos uma ${business} em ${city}. ${pick(EXTRAS)}`,
         job.category,
         JSON.stringify(job.skills),

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import bcrypt from "bcryptjs";
 import { sql, type Kysely } from "kysely";
 import { directoryColumns } from "../app/lib/directory";
+import { opportunitySlug } from "../app/lib/slug";
 import { termsVersion } from "../app/services/accounts/terms-version";
 import { insertContract } from "./contracts";
 import type { AccountType, ApplicationRow, Database, OfferRow, OpportunityRow, UserRow } from "./schema";
@@ -101,7 +102,11 @@ export async function createUser(db: Kysely<Database>, overrides: UserOverrides 
   return { ...user, password };
 }
 
-export type OpportunityOverrides = Partial<Omit<OpportunityRow, "id" | "skills">> & { skills?: string[] };
+export type OpportunityOverrides = Partial<Omit<OpportunityRow, "id" | "skills" | "slug">> & {
+  skills?: string[];
+  /** Null leaves the column out: a database migrated only to a step before 036 has none. */
+  slug?: string | null;
+};
 
 /** An open opportunity; a merchant is created for it when `merchant_id` is not given. */
 export async function createOpportunity(
@@ -133,7 +138,15 @@ export async function createOpportunity(
     merchant_id: merchantId,
     skills: JSON.stringify(skills),
   };
-  return db.insertInto("opportunities").values(values).returningAll().executeTakeFirstOrThrow();
+  const { slug = opportunitySlug(values.title), ...row } = values;
+  return (
+    db
+      .insertInto("opportunities")
+      // (typed as the current schema: without `slug` only for a database before migration 036)
+      .values(slug === null ? (row as typeof row & { slug: string }) : { ...row, slug })
+      .returningAll()
+      .executeTakeFirstOrThrow()
+  );
 }
 
 export type OfferSeed = {

@@ -163,6 +163,8 @@ export interface OpportunitiesTable {
   uuid: string;
   merchant_id: string;
   title: string;
+  /** slugify(title): the readable part of its public address, written with the title. */
+  slug: string;
   description: string;
   category: string;
   skills: string;

@@ -2,7 +2,9 @@ import { redirect, type HeadersFunction } from "@remix-run/node";
 import type { UserRow } from "../../db/schema";
 import { AppError } from "~/services/platform/errors.server";
 import { idFromSlug, siteUrl, type PublicOpportunity, type PublicProfile } from "~/services/discovery/public.server";
-import { loaderRefusal } from "./errors.server";
+import { fixedT } from "~/services/platform/i18n.server";
+import { loaderRefusal, orRefusal } from "./errors.server";
+import { i18nServer } from "./i18n.server";
 import { getOptionalUser } from "./session.server";
 
 // The web side of the public pages: who is asking (a visitor's answer may be cached by a CDN and
@@ -20,13 +22,35 @@ export function publicCacheHeaders(user: UserRow | null): HeadersInit {
 export const publicHeaders: HeadersFunction = ({ loaderHeaders, errorHeaders }) => errorHeaders ?? loaderHeaders;
 
 /** The viewer, if signed in (the page is the same; the call to action differs). */
-export const publicViewer = (request: Request) => getOptionalUser(request);
+const publicViewer = (request: Request) => getOptionalUser(request);
 
 /** The id at the end of the path's `<slug>-<uuid>`; anything else is the page's 404. */
-export function publicId(segment: string | undefined): string {
+function publicId(segment: string | undefined): string {
   const id = idFromSlug(segment);
   if (!id) throw loaderRefusal(new AppError(404, "not_found"));
   return id;
+}
+
+/**
+ * What every public page's loader starts with: the thing at the path's id (`read`; its refusal is
+ * the page's 404), who is looking, and their language (with its common texts and Open Graph
+ * locale), read at once.
+ */
+export async function readPublicPage<T>(request: Request, slug: string | undefined, read: (id: string) => Promise<T>) {
+  const id = publicId(slug);
+  const [found, viewer, lng] = await Promise.all([
+    orRefusal(read(id)),
+    publicViewer(request),
+    i18nServer.getLocale(request),
+  ]);
+  return {
+    found,
+    viewer,
+    lng,
+    t: fixedT(lng, "common"),
+    ogLocale: lng === "en" ? "en_US" : "pt_BR",
+    cacheHeaders: publicCacheHeaders(viewer),
+  };
 }
 
 /** A wrong or missing slug for the right id: 301 to the canonical address (the query kept). */

@@ -21,7 +21,7 @@ describe("migration 010_contracts", () => {
     expect(down.error).toBeUndefined();
 
     const merchant = await userAt009("merchant");
-    const opportunity = await createOpportunity(db, { merchant_id: merchant.id });
+    const opportunity = await createOpportunity(db, { merchant_id: merchant.id, slug: null });
     const hiredAt = "2026-03-10T14:30:00.123Z";
     const hired = await createApplication(db, {
       opportunity,

@@ -12,8 +12,10 @@ import {
   getPublicOpportunity,
   getPublicProfile,
   idFromSlug,
-  opportunitiesSitemap,
+  opportunitiesSitemapXml,
   opportunityPath,
+  opportunityShareUrl,
+  profileShareUrl,
   profilesSitemap,
   robotsTxt,
   sitemapIndex,
@@ -22,6 +24,12 @@ import {
   urlsetXml,
 } from "~/services/discovery/public.server";
 import { updateSettings } from "~/services/operator/settings.server";
+import {
+  createOpportunity as createOpportunityService,
+  updateOpportunity,
+} from "~/services/marketplace/opportunities.server";
+import { fillSlugs } from "../../migrations/036_opportunity_slugs";
+import { validOpportunity } from "../support/fixtures";
 import { jobPosting, person } from "~/web/public-page.server";
 import { config } from "~/config.server";
 
@@ -154,6 +162,10 @@ describe("the public opportunity", () => {
     const ofSuspended = await createOpportunity(db, { merchant_id: suspended.id });
     for (const o of [hidden, held, ofBanned, ofSuspended])
       await expect(getPublicOpportunity(o.uuid)).rejects.toMatchObject({ status: 404 });
+    // The link to share, on the signed-in page: only where a visitor would see it.
+    expect(await opportunityShareUrl(open.uuid)).toBe(`${config.APP_URL}${opportunityPath(open)}`);
+    for (const o of [closed, filled, hidden, held, ofBanned, ofSuspended])
+      expect(await opportunityShareUrl(o.uuid)).toBeNull();
     await expect(getPublicOpportunity("not-a-uuid")).rejects.toMatchObject({ status: 404 });
     await expect(getPublicOpportunity(crypto.randomUUID())).rejects.toMatchObject({ status: 404 });
   });
@@ -181,8 +193,10 @@ describe("the public profile", () => {
   it("hidden by its owner (the profile setting), by an operator, or the account sanctioned: 404; merchants have none", async () => {
     const owner = await createUser(db, { account_type: "freelancer" });
     await getPublicProfile(owner.id);
+    expect(await profileShareUrl(owner.id)).toBe((await getPublicProfile(owner.id)).url);
     await updateProfile(owner, { public_profile: "0" });
     await expect(getPublicProfile(owner.id)).rejects.toMatchObject({ status: 404 });
+    expect(await profileShareUrl(owner.id)).toBeNull();
     await updateProfile(owner, { public_profile: true });
     expect((await getPublicProfile(owner.id)).id).toBe(owner.id);
     await expect(updateProfile(owner, { public_profile: "talvez" })).rejects.toMatchObject({
@@ -222,7 +236,7 @@ describe("sitemap and robots", () => {
       `${config.APP_URL}/sitemap/opportunities-1.xml`,
       `${config.APP_URL}/sitemap/profiles-1.xml`,
     ]);
-    const opportunities = locs(urlsetXml((await opportunitiesSitemap(1))!));
+    const opportunities = locs((await opportunitiesSitemapXml(1))!);
     const shown = await db
       .selectFrom("opportunities as o")
       .innerJoin("users as u", "u.id", "o.merchant_id")
@@ -243,8 +257,8 @@ describe("sitemap and robots", () => {
     expect(profiles.some((p) => p.includes(merchant.id) || p.includes(operator.id))).toBe(false);
     for (const p of profiles) expect((await getPublicProfile(idFromSlug(p.split("/").pop())!)).url).toBe(p);
 
-    expect(await opportunitiesSitemap(2)).toBeNull();
-    expect(await opportunitiesSitemap(0)).toBeNull();
+    expect(await opportunitiesSitemapXml(2)).toBeNull();
+    expect(await opportunitiesSitemapXml(0)).toBeNull();
     expect(await profilesSitemap(2)).toBeNull();
   });
 
@@ -303,6 +317,25 @@ describe("sitemap and robots", () => {
     await db.deleteFrom("users").where("email", "like", "bulk-%").execute();
   }, 120_000);
 
+  it("the stored slug follows the title on the service's writes, and the migration fills old rows", async () => {
+    const created = await createOpportunityService(merchant, {
+      ...validOpportunity,
+      title: 'Cardápio & <Pedidos> "Online" – Açaí da Praça',
+    });
+    const listed = async () => locs((await opportunitiesSitemapXml(1))!).filter((l) => l.endsWith(created.uuid));
+    expect(await listed()).toEqual([`${config.APP_URL}/vagas/cardapio-pedidos-online-acai-da-praca-${created.uuid}`]);
+    await updateOpportunity(merchant, created.uuid, { title: "Entregas por bicicleta no centro" });
+    expect(await listed()).toEqual([`${config.APP_URL}/vagas/entregas-por-bicicleta-no-centro-${created.uuid}`]);
+    expect(await listed()).toEqual([`${config.APP_URL}${(await getPublicOpportunity(created.uuid)).open!.path}`]);
+
+    // Rows written before the column existed: the migration's fill gives each its title's slug.
+    await db.updateTable("opportunities").set({ slug: "" }).execute();
+    await fillSlugs(db as never);
+    const rows = await db.selectFrom("opportunities").select(["title", "slug"]).execute();
+    expect(rows.length).toBeGreaterThan(2);
+    for (const r of rows) expect(r.slug).toBe(slugify(r.title, "vaga"));
+  });
+
   it("robots.txt points at the sitemap from APP_URL", async () => {
     const robots = await robotsTxt();
     expect(robots).toContain(`Sitemap: ${config.APP_URL}/sitemap.xml`);
@@ -317,10 +350,12 @@ describe("the operator's switch", () => {
     try {
       await expect(getPublicOpportunity(open.uuid)).rejects.toMatchObject({ status: 404 });
       await expect(getPublicProfile(freelancer.id)).rejects.toMatchObject({ status: 404 });
+      expect(await opportunityShareUrl(open.uuid)).toBeNull();
+      expect(await profileShareUrl(freelancer.id)).toBeNull();
       expect(await sitemapIndex()).toEqual({ opportunities: 0, profiles: 0 });
       expect(locs(urlsetXml([]))).toEqual([]);
       expect(XMLValidator.validate(sitemapIndexXml(await sitemapIndex()))).toBe(true);
-      expect(await opportunitiesSitemap(1)).toBeNull();
+      expect(await opportunitiesSitemapXml(1)).toBeNull();
       expect(await profilesSitemap(1)).toBeNull();
       expect(await robotsTxt()).toBe("User-agent: *\nDisallow: /\n");
     } finally {
@@ -363,7 +398,7 @@ describe("statements per public page, whatever the data", () => {
     expect(await statementsOf(() => getPublicProfile(freelancer.id))).toBe(3);
     expect(await statementsOf(() => getPublicProfile(portfolio.id))).toBe(3);
     expect(await statementsOf(() => sitemapIndex())).toBe(2);
-    expect(await statementsOf(() => opportunitiesSitemap(1))).toBe(3);
+    expect(await statementsOf(() => opportunitiesSitemapXml(1))).toBe(3);
     expect(await statementsOf(() => profilesSitemap(1))).toBe(3);
   });
 });

@@ -93,12 +93,16 @@ function story(javaScriptEnabled: boolean) {
     const here = new URL(visitor.url()).pathname;
 
     const page = freelancer.page;
+    // Their own profile gives the public page's address to share.
+    await page.goto("/profile");
+    await expect(page.getByLabel("Link do seu perfil público")).toHaveValue(new RegExp(`${here}$`));
     await page.goto("/pages/profile-setting");
     const box = page.getByLabel("Mostrar meu perfil a visitantes (página pública e buscadores)");
     await expect(box).toBeChecked();
     await box.uncheck();
     await page.locator("#profile-form button[type=submit]").click();
     await expect(page).toHaveURL(/\/profile$/);
+    await expect(page.getByLabel("Link do seu perfil público")).toHaveCount(0);
     // Asked of the server (the visitor's browser may keep the page its minute of cache).
     expect((await request.get(here, { maxRedirects: 0 })).status()).toBe(404);
     await page.goto("/pages/profile-setting");
@@ -186,6 +190,10 @@ for (const lng of ["pt-BR", "en"] as const) {
     await signIn(page, merchant.email, merchant.password);
     await visit(`/vagas/${uuid}`, 200);
     await visit(`/perfil/${profileId}`, 200);
+    // The signed-in opportunity page with its link to share (the field and the link to open it).
+    await visit(`/opportunities/${uuid}`, 200);
+    const shared = await page.locator("#share-url").inputValue();
+    expect(shared).toMatch(new RegExp(`/vagas/fotos-de-pratos-[a-z0-9]+-${uuid}$`));
     await context.close();
     expect(lines, `axe found ${lines.length} problems:\n${lines.join("\n")}`).toEqual([]);
   });

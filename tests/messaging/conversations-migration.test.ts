@@ -17,7 +17,7 @@ describe("migration 017_conversation_parties", () => {
 
     const owner = await merchant();
     const worker = await freelancer();
-    const opportunity = await createOpportunity(db, { merchant_id: owner.id });
+    const opportunity = await createOpportunity(db, { merchant_id: owner.id, slug: null });
     const application = await createApplication(db, { opportunity, freelancer_id: worker.id });
     const quiet = await createApplication(db, { opportunity, freelancer_id: (await freelancer()).id });
     const at = "2026-03-01T10:00:00.000Z";

@@ -13,8 +13,16 @@ describe("migration 024_first_application", () => {
     const migrator = new Migrator({ db, provider: migrationProvider(engine) });
     expect((await migrator.migrateTo("023_metrics_indexes")).error).toBeUndefined();
     const merchant = await createUser(db, { account_type: "merchant", email_verified_at: null, terms_version: null });
-    const applied = await createOpportunity(db, { merchant_id: merchant.id, created_at: "2026-03-01T10:00:00.000Z" });
-    const untouched = await createOpportunity(db, { merchant_id: merchant.id, created_at: "2026-03-01T10:00:00.000Z" });
+    const applied = await createOpportunity(db, {
+      merchant_id: merchant.id,
+      created_at: "2026-03-01T10:00:00.000Z",
+      slug: null,
+    });
+    const untouched = await createOpportunity(db, {
+      merchant_id: merchant.id,
+      created_at: "2026-03-01T10:00:00.000Z",
+      slug: null,
+    });
     // Accounts as they were before 028 (no e-mail confirmation yet).
     const apply = async (at: string) => {
       const freelancer = await createUser(db, {

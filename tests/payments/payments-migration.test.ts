@@ -9,7 +9,7 @@ import { checkLedger } from "~/services/payments/ledger.server";
 async function contractBefore(status: "in_progress" | "delivered" | "completed" | "cancelled", price: number) {
   const merchant = await createUser(db, { account_type: "merchant", email_verified_at: null, terms_version: null });
   const freelancer = await createUser(db, { account_type: "freelancer", email_verified_at: null, terms_version: null });
-  const opportunity = await createOpportunity(db, { merchant_id: merchant.id });
+  const opportunity = await createOpportunity(db, { merchant_id: merchant.id, slug: null });
   const application = await createApplication(db, {
     opportunity,
     freelancer_id: freelancer.id,

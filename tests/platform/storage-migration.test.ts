@@ -16,7 +16,7 @@ describe("migration 018_storage_quota", () => {
     const owner = await merchant();
     const worker = await freelancer();
     const bystander = await freelancer();
-    const opportunity = await createOpportunity(db, { merchant_id: owner.id });
+    const opportunity = await createOpportunity(db, { merchant_id: owner.id, slug: null });
     const application = await createApplication(db, { opportunity, freelancer_id: worker.id });
     const at = "2026-03-01T10:00:00.000Z";
     await sql`INSERT INTO conversations (application_id, freelancer_id, merchant_id, messages_count, last_message_at)

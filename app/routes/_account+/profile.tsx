@@ -1,6 +1,7 @@
 import { json, type LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
+import { ShareCard } from "~/components/discovery/share-card";
 import { PortfolioList } from "~/components/reputation/portfolio";
 import { PublicProfile } from "~/components/reputation/public-profile";
 import { ProfileReviews } from "~/components/reputation/reviews";
@@ -9,6 +10,7 @@ import { requireUser } from "~/web/auth.server";
 import { listFromUrl } from "~/web/market-forms.server";
 import { getFreelancerProfile, getMerchantProfile } from "~/services/reputation/profiles.server";
 import { listUserReviews } from "~/services/reputation/reviews.server";
+import { profileShareUrl } from "~/services/discovery/public.server";
 
 export const meta = titleMeta("titles.profile");
 
@@ -18,19 +20,20 @@ export const meta = titleMeta("titles.profile");
  */
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
-  const [profile, { list: reviews }] = await Promise.all([
+  const [profile, { list: reviews }, shareUrl] = await Promise.all([
     user.account_type === "freelancer"
       ? getFreelancerProfile(user.id, user.id)
       : getMerchantProfile(user.id, user.id).then((p) => ({ ...p, portfolio: null })),
     listFromUrl(request, ["page"], (q) => listUserReviews(user.id, q)),
+    user.account_type === "freelancer" ? profileShareUrl(user.id) : null,
   ]);
   // A profile an operator hid: its owner is told here, with the reason.
-  return json({ profile, reviews, email: user.email, hiddenReason: user.profile_hidden_reason });
+  return json({ profile, reviews, email: user.email, hiddenReason: user.profile_hidden_reason, shareUrl });
 }
 
 export default function ProfilePage() {
   const { t } = useTranslation();
-  const { profile, reviews, email, hiddenReason } = useLoaderData<typeof loader>();
+  const { profile, reviews, email, hiddenReason, shareUrl } = useLoaderData<typeof loader>();
   const publicPath = `/${profile.account_type === "freelancer" ? "freelancers" : "merchants"}/${profile.id}`;
   return (
     <PublicProfile
@@ -65,6 +68,15 @@ export default function ProfilePage() {
           : null,
       ]}
     >
+      {shareUrl ? (
+        <ShareCard
+          url={shareUrl}
+          heading={t("profile.share_heading")}
+          label={t("profile.share_label")}
+          hint={t("profile.share_hint")}
+          open={t("profile.share_open")}
+        />
+      ) : null}
       {profile.portfolio ? (
         <section className="card" aria-labelledby="portfolio-title">
           <h3 id="portfolio-title">{t("public_profile.portfolio")}</h3>

@@ -12,31 +12,20 @@ import { errorTitle } from "~/lib/market-meta";
 import { excerpt } from "~/lib/format";
 import { seoMeta, type Seo } from "~/lib/public-meta";
 import { getPublicProfile } from "~/services/discovery/public.server";
-import { fixedT } from "~/services/platform/i18n.server";
-import { orRefusal } from "~/web/errors.server";
-import { i18nServer } from "~/web/i18n.server";
-import {
-  absolute,
-  canonicalRedirect,
-  person,
-  publicCacheHeaders,
-  publicHeaders,
-  publicId,
-  publicViewer,
-} from "~/web/public-page.server";
+import { absolute, canonicalRedirect, person, publicHeaders, readPublicPage } from "~/web/public-page.server";
 
 // A freelancer's public profile (docs/product.md, "Páginas públicas"): what they chose to show,
 // never their e-mail; hidden by its owner or an operator, it is not found.
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  const id = publicId(params.slug);
-  const [profile, viewer, lng] = await Promise.all([
-    orRefusal(getPublicProfile(id)),
-    publicViewer(request),
-    i18nServer.getLocale(request),
-  ]);
+  const {
+    found: profile,
+    viewer,
+    t,
+    ogLocale,
+    cacheHeaders,
+  } = await readPublicPage(request, params.slug, getPublicProfile);
   canonicalRedirect(request, profile.path);
-  const t = fixedT(lng, "common");
   const where = profile.city ?? (profile.remote ? t("public.remote") : null);
   const skills = profile.skills.slice(0, 5).join(", ");
   const seo: Seo = {
@@ -46,13 +35,13 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       t("public.profile_default_description", { name: profile.name }),
     canonical: profile.url,
     image: absolute(profile.photo_url),
-    locale: lng === "en" ? "en_US" : "pt_BR",
+    locale: ogLocale,
     type: "profile",
     card: profile.photo_url ? "summary" : "summary_large_image",
   };
   return json(
     { profile, seo, ld: person(profile), viewer: viewer ? viewer.account_type : null },
-    { headers: publicCacheHeaders(viewer) },
+    { headers: cacheHeaders },
   );
 }
 

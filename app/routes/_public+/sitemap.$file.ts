@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { opportunitiesSitemap, profilesSitemap, urlsetXml } from "~/services/discovery/public.server";
+import { opportunitiesSitemapXml, profilesSitemap, urlsetXml } from "~/services/discovery/public.server";
 import { xmlResponse } from "~/web/public-page.server";
 
 // A page of the sitemap: /sitemap/opportunities-<n>.xml or /sitemap/profiles-<n>.xml; anything
@@ -8,14 +8,17 @@ const FILE = /^(opportunities|profiles)-([1-9]\d{0,5})\.xml$/;
 
 export async function loader({ params }: LoaderFunctionArgs) {
   const match = FILE.exec(params.file ?? "");
-  const entries = match
-    ? await (match[1] === "opportunities" ? opportunitiesSitemap : profilesSitemap)(Number(match[2]))
-    : null;
-  if (!entries) {
+  const n = Number(match?.[2]);
+  const xml = !match
+    ? null
+    : match[1] === "opportunities"
+      ? await opportunitiesSitemapXml(n)
+      : await profilesSitemap(n).then((entries) => entries && urlsetXml(entries));
+  if (!xml) {
     return new Response("Não encontrado.", {
       status: 404,
       headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "public, max-age=60" },
     });
   }
-  return xmlResponse(urlsetXml(entries));
+  return xmlResponse(xml);
 }

@@ -12,30 +12,20 @@ import { formatRange } from "~/lib/money";
 import { excerpt } from "~/lib/format";
 import { seoMeta, type Seo } from "~/lib/public-meta";
 import { getPublicOpportunity } from "~/services/discovery/public.server";
-import { fixedT } from "~/services/platform/i18n.server";
-import { orRefusal } from "~/web/errors.server";
-import { i18nServer } from "~/web/i18n.server";
-import {
-  absolute,
-  canonicalRedirect,
-  jobPosting,
-  publicCacheHeaders,
-  publicHeaders,
-  publicId,
-  publicViewer,
-} from "~/web/public-page.server";
+import { absolute, canonicalRedirect, jobPosting, publicHeaders, readPublicPage } from "~/web/public-page.server";
 
 // An opportunity's public page (docs/product.md, "Páginas públicas"): readable without signing
 // in, only its public fields; a closed one answers 410 with a page saying so.
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  const id = publicId(params.slug);
-  const [found, viewer, lng] = await Promise.all([
-    orRefusal(getPublicOpportunity(id)),
-    publicViewer(request),
-    i18nServer.getLocale(request),
-  ]);
-  const headers = publicCacheHeaders(viewer);
+  const {
+    found,
+    viewer,
+    lng,
+    t,
+    ogLocale,
+    cacheHeaders: headers,
+  } = await readPublicPage(request, params.slug, getPublicOpportunity);
   if (found.closed) {
     canonicalRedirect(request, found.closed.path);
     return json(
@@ -45,14 +35,13 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   }
   const o = found.open;
   canonicalRedirect(request, o.path);
-  const t = fixedT(lng, "common");
   const budget = `${formatRange(o.budget_min_cents, o.budget_max_cents, lng)}${o.budget_type === "hourly" ? t("public.per_hour") : ""}`;
   const seo: Seo = {
     title: o.title,
     description: `${budget} · ${o.city ?? t("public.remote")} — ${excerpt(o.description, 120)}`,
     canonical: o.url,
     image: absolute(null),
-    locale: lng === "en" ? "en_US" : "pt_BR",
+    locale: ogLocale,
     type: "website",
     card: "summary_large_image",
   };

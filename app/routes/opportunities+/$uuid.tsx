@@ -39,7 +39,9 @@ import {
 } from "~/services/marketplace/opportunities.server";
 import { pageId } from "~/web/params.server";
 import { suggestFreelancers } from "~/services/discovery/matches.server";
+import { opportunityShareUrl } from "~/services/discovery/public.server";
 import { SuggestedFreelancers } from "~/components/discovery/suggested-freelancers";
+import { ShareCard } from "~/components/discovery/share-card";
 import { usePending } from "~/lib/pending";
 
 export const meta: MetaFunction<typeof loader> = (args) => {
@@ -61,6 +63,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     role: user.account_type,
     isOwner,
     suggestions: isOwner ? await suggestFreelancers(opportunity) : [],
+    shareUrl: opportunity.status === "open" ? await opportunityShareUrl(opportunity.uuid) : null,
   });
 }
 
@@ -109,7 +112,7 @@ function ApplyForm({ basis }: { basis: PriceBasis }) {
 }
 
 export default function OpportunityPage() {
-  const { opportunity: o, role, isOwner, suggestions } = useLoaderData<typeof loader>();
+  const { opportunity: o, role, isOwner, suggestions, shareUrl } = useLoaderData<typeof loader>();
   const { t, i18n } = useTranslation("market");
   const may = (action: (typeof o.allowed_actions)[number]) => o.allowed_actions.includes(action);
   const here = `/opportunities/${o.uuid}`;
@@ -223,6 +226,15 @@ export default function OpportunityPage() {
                 )}
               </div>
             </section>
+          ) : null}
+          {shareUrl ? (
+            <ShareCard
+              url={shareUrl}
+              heading={t("details.share_heading")}
+              label={t("details.share_label")}
+              hint={t("details.share_hint")}
+              open={t("details.share_open")}
+            />
           ) : null}
           {isOwner && o.status === "open" && o.skills.length > 0 ? (
             <SuggestedFreelancers uuid={o.uuid} people={suggestions} />

@@ -1,4 +1,5 @@
 import { sql } from "kysely";
+import { opportunitySlug, slugify } from "~/lib/slug";
 import { config } from "~/config.server";
 import { db } from "../../../db";
 import { displayNameOf, parseTags, photoUrl } from "../accounts/users.server";
@@ -24,50 +25,10 @@ const PROFILES_PER_PAGE = SITEMAP_PAGE_SIZE / 2;
 // ---------------------------------------------------------------------------------------------
 // Addresses
 
-/** Each letter outside ASCII as ASCII letters and digits ("ã" → "a", "ß" → "ss", "日" → ""), worked out once. */
-const folded = new Map<string, string>();
-function fold(ch: string) {
-  let ascii = folded.get(ch);
-  if (ascii === undefined) {
-    ascii = ch
-      .normalize("NFKD")
-      .replace(/\p{M}/gu, "")
-      .toLowerCase()
-      .replace(/[^a-z0-9]/g, "");
-    if (folded.size < 10_000) folded.set(ch, ascii);
-  }
-  return ascii;
-}
+export { slugify };
 
-/**
- * The readable part of a public address: lower-case ASCII words joined by "-", at most about 80
- * characters. One pass over the text (a sitemap page makes 50 000 of them).
- */
-export function slugify(text: string, fallback: string): string {
-  const lower = text.toLowerCase();
-  let slug = "";
-  let gap = false;
-  for (let i = 0; i < lower.length && slug.length < 80; i++) {
-    const c = lower.charCodeAt(i);
-    const piece =
-      (c >= 97 && c <= 122) || (c >= 48 && c <= 57)
-        ? lower[i]!
-        : c < 128
-          ? ""
-          : fold(String.fromCodePoint(lower.codePointAt(i)!));
-    if (c >= 0xd800 && c <= 0xdbff) i++;
-    if (!piece) {
-      gap = true;
-      continue;
-    }
-    if (gap && slug) slug += "-";
-    gap = false;
-    slug += piece;
-  }
-  return slug || fallback;
-}
-
-export const opportunityPath = (o: { uuid: string; title: string }) => `/vagas/${slugify(o.title, "vaga")}-${o.uuid}`;
+/** The address of an opportunity's public page (its stored slug is slugify(title), kept with the title). */
+export const opportunityPath = (o: { uuid: string; title: string }) => `/vagas/${opportunitySlug(o.title)}-${o.uuid}`;
 export const profilePath = (p: { id: string; name: string }) => `/perfil/${slugify(p.name, "perfil")}-${p.id}`;
 /** An absolute address on this site, from APP_URL only (never a request's Host). */
 export const siteUrl = (path: string) => `${config.APP_URL}${path}`;
@@ -201,6 +162,25 @@ export async function getPublicOpportunity(
   };
 }
 
+/**
+ * The address a signed-in reader may share of an opportunity: its public page's, when a visitor
+ * would see it there (open, neither hidden nor held, public pages on, the merchant in good
+ * standing); null otherwise. The same two statements as the public page.
+ */
+export async function opportunityShareUrl(uuid: string): Promise<string | null> {
+  return (await unlessNotFound(getPublicOpportunity(uuid)))?.open?.url ?? null;
+}
+
+/** What `read` gives, or null when it is not found (a 404: not shown to visitors). */
+async function unlessNotFound<T>(read: Promise<T>): Promise<T | null> {
+  try {
+    return await read;
+  } catch (error) {
+    if (error instanceof AppError && error.status === 404) return null;
+    throw error;
+  }
+}
+
 // ---------------------------------------------------------------------------------------------
 // Profiles
 
@@ -269,6 +249,11 @@ export async function getPublicProfile(id: string): Promise<PublicProfile> {
   };
 }
 
+/** A freelancer's own public page address to share, when visitors can see it; null otherwise. */
+export async function profileShareUrl(id: string): Promise<string | null> {
+  return (await unlessNotFound(getPublicProfile(id)))?.url ?? null;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Sitemap
 
@@ -312,29 +297,38 @@ function profilePages(count: number) {
   return pages;
 }
 
+const URLSET_OPEN = `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n`;
+const URLSET_CLOSE = `</urlset>\n`;
+
 /**
- * Page `n` of the open opportunities (1-based): one statement over the primary key's range; null
- * when public pages are off or n is past the last page (404).
+ * Page `n` of the open opportunities (1-based) as the sitemap's XML; null when public pages are off
+ * or n is past the last page (404). The database writes the `<url>` lines in one statement over
+ * the primary key's range (the stored slug, the uuid and updated_at need no escaping: letters,
+ * digits, "-", ":" and "."), so 50 000 of them cost no work per row here.
  */
-export async function opportunitiesSitemap(n: number): Promise<SitemapEntry[] | null> {
+export async function opportunitiesSitemapXml(n: number): Promise<string | null> {
   const index = await sitemapIndex(["opportunities"]);
   if (!Number.isSafeInteger(n) || n < 1 || n > index.opportunities) return null;
   // Suspending or banning an account closes its opportunities, but the page's rule is checked
   // here too (one lookup of the merchant by primary key per row), so both always agree.
   const at = now();
-  const rows = await db
+  const base = escapeXml(siteUrl("/vagas/"));
+  const row = await db
     .selectFrom("opportunities as o")
     .innerJoin("users as u", "u.id", "o.merchant_id")
-    .select(["o.uuid", "o.title", "o.updated_at"])
+    .select(
+      sql<string | null>`string_agg(
+        '<url><loc>' || CAST(${base} AS text) || o.slug || '-' || o.uuid || '</loc><lastmod>' || o.updated_at || '</lastmod></url>',
+        CAST(${"\n"} AS text) ORDER BY o.id)`.as("urls"),
+    )
     .where("o.id", ">", (n - 1) * SITEMAP_PAGE_SIZE)
     .where("o.id", "<=", n * SITEMAP_PAGE_SIZE)
     .where("o.status", "=", "open")
     .where("o.hidden_at", "is", null)
     .where("o.held_at", "is", null)
     .where(sql<boolean>`NOT ${sanctioned(at)}`)
-    .orderBy("o.id")
-    .execute();
-  return rows.map((r) => ({ loc: siteUrl(opportunityPath(r)), lastmod: r.updated_at }));
+    .executeTakeFirst();
+  return URLSET_OPEN + (row?.urls ? `${row.urls}\n` : "") + URLSET_CLOSE;
 }
 
 /** Page `n` of the shown profiles: the n-th range of the ids' first 32 bits; null past the last. */
@@ -382,12 +376,10 @@ const XML_SPECIAL = /[<>&'"]/;
 const xmlText = (s: string) => (XML_SPECIAL.test(s) ? escapeXml(s) : s);
 
 export function urlsetXml(entries: SitemapEntry[]): string {
-  const parts = [
-    `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n`,
-  ];
+  const parts = [URLSET_OPEN];
   for (const e of entries)
     parts.push(`<url><loc>${xmlText(e.loc)}</loc><lastmod>${xmlText(e.lastmod)}</lastmod></url>\n`);
-  parts.push(`</urlset>\n`);
+  parts.push(URLSET_CLOSE);
   return parts.join("");
 }
 

@@ -11,6 +11,7 @@ import {
   type OpportunityQuery,
 } from "~/lib/market-schemas";
 import { checkFields, inFieldOrder } from "~/lib/schemas";
+import { opportunitySlug } from "~/lib/slug";
 import { db, transaction } from "../../../db";
 import { searchIndexLeads, textMatch, textQuery, textRank } from "../../../db/dialect";
 import type { Database, OpportunityRow, UserRow } from "../../../db/schema";
@@ -493,6 +494,7 @@ export async function createOpportunity(merchant: UserRow, input: unknown): Prom
       uuid,
       merchant_id: merchant.id,
       title: data.title,
+      slug: opportunitySlug(data.title),
       description: data.description,
       category: data.category,
       skills: JSON.stringify(data.skills),
@@ -579,7 +581,7 @@ export async function updateOpportunity(merchant: UserRow, uuid: string, input: 
     const updated = await trx
       .updateTable("opportunities")
       .set({
-        ...(patch.title !== undefined && { title: patch.title }),
+        ...(patch.title !== undefined && { title: patch.title, slug: opportunitySlug(patch.title) }),
         ...(patch.description !== undefined && { description: patch.description }),
         ...(patch.category !== undefined && { category: patch.category }),
         ...(patch.skills !== undefined && { skills: JSON.stringify(patch.skills) }),

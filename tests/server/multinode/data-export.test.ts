@@ -3,78 +3,17 @@
 // on one machine — and each job claims waiting copies every second. Every copy asked for is
 // built once: one ZIP in the file store and one "ready" e-mail per copy, none left behind by a
 // job that lost the claim, and each downloads through either server.
-import { mkdtempSync, readdirSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import pg from "pg";
-import { afterAll, describe, expect, it } from "vitest";
-import { startPostgres } from "../../support/postgres";
-import {
-  apiUser,
-  fresh,
-  freePort,
-  inspect,
-  migrate,
-  removeTempDirs,
-  requireBuild,
-  serverEnv,
-  startServer,
-  type Server,
-} from "../crash/server";
-
-type Postgres = Awaited<ReturnType<typeof startPostgres>>;
-
-const running: Server[] = [];
-const databases: Postgres[] = [];
-afterAll(async () => {
-  for (const server of running) if (server.child.exitCode === null) server.child.kill("SIGKILL");
-  for (const postgres of databases) await postgres.destroy();
-  removeTempDirs();
-});
+import { readdirSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { apiUser, fresh } from "../crash/server";
+import { twoServersFor } from "./two-servers";
 
 /** Two servers on one database, each running the export job every second. */
-async function twoServers(engine: "postgres" | "sqlite") {
-  requireBuild();
-  let shared: Record<string, string> = {};
-  let count: (sql: string) => Promise<number>;
-  const dir = mkdtempSync(join(tmpdir(), "freela-exports-"));
-  if (engine === "postgres") {
-    const postgres = await startPostgres();
-    databases.push(postgres);
-    await postgres.createDatabase("freela");
-    shared = { DATABASE_URL: postgres.url("freela"), DATABASE_POOL_SIZE: "5" };
-    count = async (sql) => {
-      const client = new pg.Client({ connectionString: postgres.url("freela") });
-      await client.connect();
-      try {
-        return Number((await client.query(sql)).rows[0].n);
-      } finally {
-        await client.end();
-      }
-    };
-  } else {
-    count = async (sql) => inspect(join(dir, "freela.db"), (db) => Number((db.prepare(sql).get() as { n: number }).n));
-  }
-  const bases: string[] = [];
-  for (let i = 0; i < 2; i++) {
-    const port = await freePort();
-    const { env, base } = serverEnv(port, i === 0 ? dir : undefined);
-    Object.assign(env, shared, {
-      WEB_CONCURRENCY: "2",
-      CONTRACT_SCHEDULE_SECONDS: "0",
-      OUTBOX_SECONDS: "1",
-      ...(engine === "sqlite" ? { DATABASE_PATH: join(dir, "freela.db"), UPLOADS_DIR: join(dir, "uploads") } : {}),
-    });
-    if (i === 0) migrate(env);
-    running.push(await startServer(env, base, { cluster: true }));
-    bases.push(base);
-  }
-  return { bases, count, uploads: join(dir, "uploads") };
-}
+const twoServers = twoServersFor("exports");
 
 describe.each(["postgres", "sqlite"] as const)("data exports on two servers (%s)", (engine) => {
   it("builds every copy once, whichever job claims it, and serves it from either server", async () => {
-    const { bases, count, uploads } = await twoServers(engine);
+    const { bases, count, uploads } = await twoServers(engine, { WEB_CONCURRENCY: "2", OUTBOX_SECONDS: "1" });
     const users: Awaited<ReturnType<typeof apiUser>>[] = [];
     for (let i = 0; i < 6; i++) users.push(await apiUser(bases[i % 2], `copia${i}.${engine}@example.com`));
     // Asked through both servers at once (and twice each: the second answers the pending one).

@@ -1,73 +1,36 @@
 // Money on two app servers over one PostgreSQL (payments on, Mercado Pago answered by the local
 // stand-in): the same signed notification delivered to both servers at once credits the charge
 // once; two payout requests at once, one on each server, make one payout and a 409.
-import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startPostgres } from "../../support/postgres";
 import { validApplication, validOpportunity } from "../../support/fixtures";
 import { startMercadoPago, type MercadoPagoMock } from "../../payments/mercadopago-server";
-import {
-  apiUser,
-  freePort,
-  migrate,
-  removeTempDirs,
-  requireBuild,
-  serverEnv,
-  startServer,
-  type Server,
-} from "../crash/server";
+import { apiUser } from "../crash/server";
+import { twoServersFor, type TwoServers } from "./two-servers";
 
 const TOKEN = "multinode-access-token";
 const SECRET = "multinode-webhook-secret-0123456789";
 
-let postgres: Awaited<ReturnType<typeof startPostgres>>;
-let url: string;
+const twoServers = twoServersFor("payments");
 let mp: MercadoPagoMock;
-const running: Server[] = [];
-const bases: string[] = [];
+let servers: TwoServers;
+let bases: string[];
 
 beforeAll(async () => {
-  requireBuild();
   mp = await startMercadoPago({ token: TOKEN, secret: SECRET });
-  postgres = await startPostgres();
-  await postgres.createDatabase("freela");
-  url = postgres.url("freela");
-  for (let i = 0; i < 2; i++) {
-    const port = await freePort();
-    const { env, base } = serverEnv(port);
-    Object.assign(env, {
-      DATABASE_URL: url,
-      WEB_CONCURRENCY: "1",
-      DATABASE_POOL_SIZE: "5",
-      CONTRACT_SCHEDULE_SECONDS: "0",
-      OUTBOX_SECONDS: "0",
-      PAYMENTS: "escrow",
-      PAYMENTS_PROVIDER: "mercadopago",
-      MERCADOPAGO_API_URL: mp.url,
-      MERCADOPAGO_ACCESS_TOKEN: TOKEN,
-      MERCADOPAGO_WEBHOOK_SECRET: SECRET,
-    });
-    if (i === 0) migrate(env);
-    running.push(await startServer(env, base, { cluster: true }));
-    bases.push(base);
-  }
+  servers = await twoServers("postgres", {
+    PAYMENTS: "escrow",
+    PAYMENTS_PROVIDER: "mercadopago",
+    MERCADOPAGO_API_URL: mp.url,
+    MERCADOPAGO_ACCESS_TOKEN: TOKEN,
+    MERCADOPAGO_WEBHOOK_SECRET: SECRET,
+  });
+  bases = servers.bases;
 }, 120_000);
 afterAll(async () => {
-  for (const server of running) if (server.child.exitCode === null) server.child.kill("SIGKILL");
-  await postgres?.destroy();
   await mp?.close();
-  removeTempDirs();
 });
 
-async function query<T>(text: string, values: unknown[] = []): Promise<T[]> {
-  const client = new pg.Client(url);
-  await client.connect();
-  try {
-    return (await client.query(text, values)).rows as T[];
-  } finally {
-    await client.end();
-  }
-}
+const query = <T>(text: string, values: unknown[] = []) => servers.rows<T>(text, values);
 
 let counter = 0;
 async function call(base: string, path: string, token: string, body?: unknown) {

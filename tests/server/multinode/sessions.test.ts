@@ -3,61 +3,11 @@
 // SQLite file on one machine (WAL lets two processes share it). A session listed and ended
 // through one server stops working on the other at the next request; so do "all others", and
 // every session of an account deleted through one of them.
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
-import { startPostgres } from "../../support/postgres";
-import {
-  apiUser,
-  fresh,
-  freePort,
-  migrate,
-  removeTempDirs,
-  requireBuild,
-  serverEnv,
-  startServer,
-  type Server,
-} from "../crash/server";
+import { describe, expect, it } from "vitest";
+import { apiUser, fresh } from "../crash/server";
+import { twoServersFor } from "./two-servers";
 
-type Postgres = Awaited<ReturnType<typeof startPostgres>>;
-
-const running: Server[] = [];
-const databases: Postgres[] = [];
-afterAll(async () => {
-  for (const server of running) if (server.child.exitCode === null) server.child.kill("SIGKILL");
-  for (const postgres of databases) await postgres.destroy();
-  removeTempDirs();
-});
-
-/** Two servers on one database: a PostgreSQL server of their own, or one SQLite file. */
-async function twoServers(engine: "postgres" | "sqlite") {
-  requireBuild();
-  let shared: Record<string, string> = {};
-  if (engine === "postgres") {
-    const postgres = await startPostgres();
-    databases.push(postgres);
-    await postgres.createDatabase("freela");
-    shared = { DATABASE_URL: postgres.url("freela"), DATABASE_POOL_SIZE: "5" };
-  }
-  const dir = mkdtempSync(join(tmpdir(), "freela-sessions-"));
-  const bases: string[] = [];
-  for (let i = 0; i < 2; i++) {
-    const port = await freePort();
-    const { env, base } = serverEnv(port, i === 0 ? dir : undefined);
-    Object.assign(env, shared, {
-      WEB_CONCURRENCY: "1",
-      CONTRACT_SCHEDULE_SECONDS: "0",
-      OUTBOX_SECONDS: "0",
-      // The SQLite servers share the first one's database file (and uploads).
-      ...(engine === "sqlite" ? { DATABASE_PATH: join(dir, "freela.db"), UPLOADS_DIR: join(dir, "uploads") } : {}),
-    });
-    if (i === 0) migrate(env);
-    running.push(await startServer(env, base, { cluster: true }));
-    bases.push(base);
-  }
-  return bases;
-}
+const twoServers = twoServersFor("sessions");
 
 /** Signs in again through `base`; returns the new session's token. */
 async function signIn(base: string, email: string, password: string) {
@@ -70,7 +20,7 @@ type SessionJson = { id: string; current: boolean };
 
 describe.each(["postgres", "sqlite"] as const)("sessions on two servers (%s)", (engine) => {
   it("a session ended through one server is dead on both; so are 'all others'", async () => {
-    const [a, b] = await twoServers(engine);
+    const [a, b] = (await twoServers(engine)).bases;
     const ana = await apiUser(a, `ana.${engine}@example.com`);
     const onB = await signIn(b, ana.email, ana.password);
     const third = await signIn(a, ana.email, ana.password);

@@ -1,0 +1,40 @@
+import { Field } from "~/components/ui/form";
+
+/**
+ * A public page's address to share: a read-only field (selected on focus; on a phone the system's
+ * copy works on it, and no script is needed) and a link that opens it.
+ */
+export function ShareCard({
+  url,
+  heading,
+  label,
+  hint,
+  open,
+}: {
+  url: string;
+  heading: string;
+  label: string;
+  hint: string;
+  open: string;
+}) {
+  return (
+    <section className="card side-card" aria-labelledby="share-heading">
+      <h3 id="share-heading">{heading}</h3>
+      <Field
+        name="share_url"
+        id="share-url"
+        label={label}
+        hint={hint}
+        type="url"
+        readOnly
+        value={url}
+        onFocus={(event) => event.currentTarget.select()}
+      />
+      <p>
+        <a href={url} className="link">
+          {open}
+        </a>
+      </p>
+    </section>
+  );
+}
