@@ -4,67 +4,33 @@
 // (the launcher relays). The safety check is set to a minute here, so only the wake-up between
 // processes can deliver in time. Also: a reconnect with Last-Event-ID on the other server replays
 // what was missed and nothing twice, and a stream ends when its session is ended elsewhere.
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { startPostgres } from "../../support/postgres";
 import { readSse } from "../../support/sse";
-import {
-  apiUser,
-  fresh,
-  freePort,
-  migrate,
-  removeTempDirs,
-  requireBuild,
-  serverEnv,
-  startServer,
-  type Server,
-} from "../crash/server";
+import { apiUser, fresh, freePort, migrate, requireBuild, serverEnv, startServer, type Server } from "../crash/server";
+import { twoServersFor } from "./two-servers";
 
-type Postgres = Awaited<ReturnType<typeof startPostgres>>;
-
+const twoServers = twoServersFor("events");
 const running: Server[] = [];
-const databases: Postgres[] = [];
 const streams: ReturnType<typeof readSse>[] = [];
 afterAll(async () => {
   for (const stream of streams) await stream.cancel();
   for (const server of running) if (server.child.exitCode === null) server.child.kill("SIGKILL");
-  for (const postgres of databases) await postgres.destroy();
-  removeTempDirs();
 });
 
-const LIVE = {
-  EVENTS_SAFETY_MS: "60000",
-  EVENTS_HEARTBEAT_MS: "500",
-  CONTRACT_SCHEDULE_SECONDS: "0",
-  OUTBOX_SECONDS: "0",
-};
+const LIVE = { EVENTS_SAFETY_MS: "60000", EVENTS_HEARTBEAT_MS: "500" };
 
 /** PostgreSQL: two servers (a launcher and one worker each) on one database. */
-async function twoServers() {
-  requireBuild();
-  const postgres = await startPostgres();
-  databases.push(postgres);
-  await postgres.createDatabase("freela");
-  const bases: string[] = [];
-  for (let i = 0; i < 2; i++) {
-    const port = await freePort();
-    const { env, base } = serverEnv(port, mkdtempSync(join(tmpdir(), "freela-events-")));
-    Object.assign(env, LIVE, { DATABASE_URL: postgres.url("freela"), DATABASE_POOL_SIZE: "5", WEB_CONCURRENCY: "1" });
-    if (i === 0) migrate(env);
-    running.push(await startServer(env, base, { cluster: true }));
-    bases.push(base);
-  }
-  return bases as [string, string];
+async function onPostgres() {
+  const { bases, servers } = await twoServers("postgres", LIVE);
+  return { bases, server: servers[1] };
 }
 
 /** SQLite: one `npm start` with two workers; consecutive connections alternate between them. */
-async function twoWorkers() {
+async function onSqlite() {
   requireBuild();
   const port = await freePort();
   const { env, base } = serverEnv(port);
-  Object.assign(env, LIVE, { WEB_CONCURRENCY: "2" });
+  Object.assign(env, LIVE, { WEB_CONCURRENCY: "2", CONTRACT_SCHEDULE_SECONDS: "0", OUTBOX_SECONDS: "0" });
   migrate(env);
   const server = await startServer(env, base, { cluster: true });
   running.push(server);
@@ -72,7 +38,7 @@ async function twoWorkers() {
   while ([...server.log().matchAll(/worker \d+ serving/g)].length < 2 && Date.now() < end) {
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
-  return [base, base] as [string, string];
+  return { bases: [base, base] as [string, string], server };
 }
 
 /** A merchant and a freelancer with an application between them, made through `base`. */
@@ -117,11 +83,13 @@ const say = (base: string, token: string, id: string, body: string) =>
   fresh(base, "POST", `/api/applications/${id}/messages`, { token, body: { body } });
 
 describe.each([
-  ["postgres", twoServers],
-  ["sqlite", twoWorkers],
+  ["postgres", onPostgres],
+  ["sqlite", onSqlite],
 ] as const)("live updates between processes (%s)", (engine, start) => {
   it("a message written through one process reaches streams held by the other, and a reconnect there replays what was missed", async () => {
-    const [a, b] = await start();
+    const {
+      bases: [a, b],
+    } = await start();
     const { merchant, freelancer, id } = await conversation(a, engine);
     // Four streams on four connections: on SQLite the launcher gives them to both workers in turn.
     const held = [];
@@ -151,7 +119,9 @@ describe.each([
   });
 
   it("a stream ends when its session is ended through the other process; without a session, 401", async () => {
-    const [a, b] = await start();
+    const {
+      bases: [a, b],
+    } = await start();
     const user = await apiUser(a, `sai.${engine}@example.com`);
     const stream = await open(b, user.token);
     const out = await fresh(a, "POST", "/api/logout", { token: user.token });
@@ -163,8 +133,10 @@ describe.each([
   });
 
   it("a stopping server ends its open streams at once and exits cleanly, instead of waiting out the grace", async () => {
-    const [a, b] = await start();
-    const server = running.at(-1)!;
+    const {
+      bases: [a, b],
+      server,
+    } = await start();
     const user = await apiUser(a, `para.${engine}@example.com`);
     const held = [await open(b, user.token), await open(b, user.token)];
     const stopping = Date.now();
