@@ -3,6 +3,23 @@ import { useEffect, useRef } from "react";
 
 /** Events that arrive together (a message and its notification) cause one reload of the data. */
 const SETTLE_MS = 100;
+/**
+ * Set by the page for the few milliseconds of a live reload: the root loader then leaves the
+ * notifications of the record in view unread (opening a record reads them; a reload is not the
+ * user opening it). Remix's revalidation requests carry no mark of their own.
+ */
+const LIVE_COOKIE = "freela_live";
+
+/** Whether a loader runs for a live reload (server side: the request's cookie). */
+export function isLiveReload(request: Request) {
+  return new RegExp(`(?:^|;\\s*)${LIVE_COOKIE}=1(?:;|$)`).test(request.headers.get("Cookie") ?? "");
+}
+
+function markLiveReload(on: boolean) {
+  document.cookie = on
+    ? `${LIVE_COOKIE}=1; Path=/; Max-Age=10; SameSite=Strict`
+    : `${LIVE_COOKIE}=; Path=/; Max-Age=0; SameSite=Strict`;
+}
 
 /**
  * Live updates for a signed-in member (docs/architecture.md, "Live updates"): one EventSource on
@@ -30,9 +47,15 @@ export function useLiveEvents(enabled: boolean) {
         return;
       }
       missed.current = false;
+      markLiveReload(true);
       latest.current.revalidator.revalidate();
     }, SETTLE_MS);
   }).current;
+
+  // The mark goes as soon as the reload is over, or a navigation starts.
+  useEffect(() => {
+    if (revalidator.state === "idle" || navigation.state !== "idle") markLiveReload(false);
+  }, [revalidator.state, navigation.state]);
 
   // A reload put off by a hidden tab or a navigation happens once it is over.
   useEffect(() => {
