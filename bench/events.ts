@@ -17,6 +17,7 @@ import { termsVersion } from "../app/services/accounts/terms-version";
 import { freePort } from "../tests/support/net";
 import { startPostgres } from "../tests/support/postgres";
 import { BUILD, ROOT, SERVER_SCRIPT, spawnServer, stopServer, type ServerProcess } from "../tests/support/server";
+import { validApplication, validOpportunity } from "../tests/support/fixtures";
 
 const STREAMS = Number(process.env.BENCH_STREAMS) || 2_000;
 /** Messages a second written through the first server: the budget's rate, then a lighter one. */
@@ -236,15 +237,7 @@ async function latencyCase() {
     const pairs: { merchant: Account; freelancer: Account; application: string }[] = [];
     for (let m = 0; m < merchants.list.length; m++) {
       const merchant = merchants.list[m];
-      const opp = await call(a, agent, "POST", "/api/opportunities", merchant.token, {
-        title: `Cardápio digital ${m}`,
-        description: "Cardápio com fotos dos pratos e link para pedidos pelo WhatsApp.",
-        category: "design",
-        budget_type: "fixed",
-        budget_min_cents: 50_000,
-        budget_max_cents: 90_000,
-        location_type: "remote",
-      });
+      const opp = await call(a, agent, "POST", "/api/opportunities", merchant.token, validOpportunity);
       if (opp.status !== 201) throw new Error(`opportunity: ${opp.status} ${JSON.stringify(opp.json)}`);
       for (const freelancer of freelancers.list.slice(2 * m, 2 * m + 2)) {
         const app = await call(
@@ -253,11 +246,7 @@ async function latencyCase() {
           "POST",
           `/api/opportunities/${opp.json.data.uuid}/applications`,
           freelancer.token,
-          {
-            cover_letter: "Faço cardápios digitais leves e bonitos.",
-            price_cents: 70_000,
-            delivery_days: 7,
-          },
+          validApplication,
         );
         if (app.status !== 201) throw new Error(`application: ${app.status} ${JSON.stringify(app.json)}`);
         pairs.push({ merchant, freelancer, application: app.json.data.id });

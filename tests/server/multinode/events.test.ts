@@ -8,6 +8,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { readSse } from "../../support/sse";
 import { apiUser, fresh, freePort, migrate, requireBuild, serverEnv, startServer, type Server } from "../crash/server";
 import { twoServersFor } from "./two-servers";
+import { validApplication, validOpportunity } from "../../support/fixtures";
 
 const twoServers = twoServersFor("events");
 const running: Server[] = [];
@@ -47,21 +48,13 @@ async function conversation(base: string, tag: string) {
   const freelancer = await apiUser(base, `julia.${tag}@example.com`, "freelancer");
   const opp = await fresh(base, "POST", "/api/opportunities", {
     token: merchant.token,
-    body: {
-      title: "Cardápio digital da padaria",
-      description: "Cardápio com fotos dos pratos e link para pedidos pelo WhatsApp.",
-      category: "design",
-      budget_type: "fixed",
-      budget_min_cents: 50_000,
-      budget_max_cents: 90_000,
-      location_type: "remote",
-    },
+    body: validOpportunity,
   });
   expect(opp.status).toBe(201);
   const uuid = (opp.json.data as { uuid: string }).uuid;
   const app = await fresh(base, "POST", `/api/opportunities/${uuid}/applications`, {
     token: freelancer.token,
-    body: { cover_letter: "Faço cardápios digitais leves e bonitos.", price_cents: 70_000, delivery_days: 7 },
+    body: validApplication,
   });
   expect(app.status).toBe(201);
   return { merchant, freelancer, id: (app.json.data as { id: string }).id };
