@@ -22,6 +22,8 @@ import styles from "~/styles/app.css";
 
 // The server entry (scripts/server.js) refuses cross-site writes with this before Remix runs.
 export { crossSiteRefusal } from "~/web/csrf.server";
+// scripts/server.js ends the open event streams when the server stops, so they hold no stop up.
+export { closeEventStreams } from "~/services/platform/events.server";
 
 const ABORT_DELAY = 5_000;
 

@@ -32,6 +32,7 @@ import { toUserJson } from "~/services/accounts/users.server";
 import { needsVerification } from "~/services/accounts/verification.server";
 import { VerifyEmailBanner } from "~/components/accounts/verify-email-banner";
 import styles from "~/styles/app.css";
+import { isLiveReload, useLiveEvents } from "~/lib/live-events";
 
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: styles },
@@ -62,7 +63,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const member = session && session.user.account_type !== "operator" ? session.user : null;
   const [notifications, messages] = member
     ? await Promise.all([
-        readOpenedRecord(member, pathname).then(() => listNotifications(member, { per_page: 5 })),
+        // A page read again by the live updates is not the user opening the record (its
+        // notifications stay in the bell until they do).
+        (isLiveReload(request) ? Promise.resolve() : readOpenedRecord(member, pathname)).then(() =>
+          listNotifications(member, { per_page: 5 }),
+        ),
         unreadMessages(member, reading),
       ])
     : [null, null];
@@ -122,6 +127,8 @@ function Document({ children, locale }: { children: ReactNode; locale: string })
 export default function App() {
   const data = useRootData()!;
   useChangeLanguage(data.locale);
+  // Members' pages update as messages, notifications and contract moves happen.
+  useLiveEvents(Boolean(data.notifications));
   return (
     <Document locale={data.locale}>
       {data.user ? (

@@ -170,6 +170,31 @@ export const statements = opened.statements;
 
 const TRANSACTION_ATTEMPTS = 5;
 
+type CommitHooks = { before: (() => Promise<void>)[]; after: (() => void)[] };
+const commitHooks = new WeakMap<object, CommitHooks>();
+
+/**
+ * Runs `work` at the end of the transaction `trx` (one of `transaction()`'s), after the rest of
+ * it and before its commit: a write taken last holds its locks for the least time. Given `db`
+ * itself, or a transaction opened elsewhere, it runs at once.
+ */
+export async function beforeCommit(trx: Kysely<Database>, work: () => Promise<void>) {
+  const hooks = commitHooks.get(trx);
+  if (hooks) hooks.before.push(work);
+  else await work();
+}
+
+/**
+ * Runs `hook` once the transaction `trx` (one of `transaction()`'s) has committed; never if it
+ * rolls back. Given `db` itself, or a transaction opened elsewhere, it runs on the next turn of
+ * the event loop. A hook must not throw.
+ */
+export function afterCommit(trx: Kysely<Database>, hook: () => void) {
+  const hooks = commitHooks.get(trx);
+  if (hooks) hooks.after.push(hook);
+  else setImmediate(hook);
+}
+
 /**
  * Runs `work` in a transaction, again from the start when PostgreSQL ends it with a deadlock or
  * a serialization failure (up to TRANSACTION_ATTEMPTS times, after a short random pause). The
@@ -179,8 +204,16 @@ const TRANSACTION_ATTEMPTS = 5;
  */
 export async function transaction<T>(work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
   for (let attempt = 1; ; attempt++) {
+    const hooks: CommitHooks = { before: [], after: [] };
     try {
-      return await db.transaction().execute(work);
+      const result = await db.transaction().execute(async (trx) => {
+        commitHooks.set(trx, hooks);
+        const result = await work(trx);
+        for (const hook of hooks.before) await hook();
+        return result;
+      });
+      for (const hook of hooks.after) hook();
+      return result;
     } catch (error) {
       if (attempt >= TRANSACTION_ATTEMPTS || !isRetryable(error)) throw error;
       await new Promise((resolve) => setTimeout(resolve, Math.random() * 20 * attempt));

@@ -785,6 +785,21 @@ export interface Database {
   email_tokens: EmailTokensTable;
   data_exports: DataExportsTable;
   saved_searches: SavedSearchesTable;
+  events: EventsTable;
+}
+
+/**
+ * Live updates (app/services/platform/events.server.ts): what a user's open pages should hear of,
+ * numbered in commit order; deleted after an hour.
+ */
+export type EventKind = "message" | "notification" | "contract";
+export interface EventsTable {
+  id: Generated<number>;
+  user_id: string;
+  kind: EventKind;
+  /** The record concerned (an application's or contract's id), never its text. */
+  ref: string | null;
+  created_at: string;
 }
 
 export type UserRow = Selectable<UsersTable>;

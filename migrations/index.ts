@@ -32,6 +32,7 @@ import * as m030 from "./030_two_factor";
 import * as m031 from "./031_passkeys";
 import * as m033 from "./033_public_pages";
 import * as m034 from "./034_saved_searches";
+import * as m035 from "./035_events";
 import * as m036 from "./036_opportunity_slugs";
 import * as m038 from "./038_terms";
 
@@ -73,6 +74,7 @@ const steps: Record<string, Step> = {
   "031_passkeys": m031,
   "033_public_pages": m033,
   "034_saved_searches": m034,
+  "035_events": m035,
   "036_opportunity_slugs": m036,
   "038_terms": m038,
 };

@@ -61,6 +61,13 @@ function fork() {
   });
 }
 
+// Live updates on SQLite (app/services/platform/events.server.ts): a worker that committed
+// events names their users here, and every other worker wakes those users' open streams.
+cluster.on("message", (from, message: { type?: unknown }) => {
+  if (message?.type !== "freela:events") return;
+  for (const worker of alive) if (worker !== from && worker.isConnected()) worker.send(message, () => {});
+});
+
 cluster.on("exit", (worker, code, signal) => {
   alive.delete(worker);
   const how = signal ?? `code ${code}`;
@@ -90,7 +97,12 @@ function stop(signal: NodeJS.Signals) {
   if (alive.size === 0) process.exit(failed ? 1 : 0);
   // Each worker closes its server (idle connections at once, busy ones once answered) and its
   // channel to this process; with nothing left to do it exits, closing SQLite on the way.
-  for (const worker of alive) worker.disconnect();
+  // Told first, so a worker ends its long-lived answers (open event streams) at once: its
+  // server's close would otherwise wait for them to the end of the grace.
+  for (const worker of alive) {
+    if (worker.isConnected()) worker.send({ type: "freela:stopping" }, () => {});
+    worker.disconnect();
+  }
   setTimeout(() => {
     console.error(`[freela] workers still running ${STOP_DEADLINE_MS} ms after ${signal}; killing them`);
     for (const worker of alive) worker.process.kill("SIGKILL");

@@ -105,7 +105,17 @@ function stop() {
   stopping = true;
   server.close();
   server.closeIdleConnections();
+  // Open event streams (GET /api/events) would keep their connections to the end of the grace:
+  // they end now, and browsers reconnect to another process with their Last-Event-ID.
+  build.entry.module.closeEventStreams?.();
 }
 process.once("SIGTERM", stop);
 process.once("SIGINT", stop);
-if (cluster.isWorker) cluster.worker.once("disconnect", stop);
+if (cluster.isWorker) {
+  cluster.worker.once("disconnect", stop);
+  // The launcher says so before it disconnects this worker (whose server would otherwise wait
+  // for every open connection, event streams included, before "disconnect" comes).
+  process.on("message", (message) => {
+    if (message?.type === "freela:stopping") stop();
+  });
+}

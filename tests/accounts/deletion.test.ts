@@ -117,6 +117,7 @@ const ERASED_BY: Record<string, string> = {
   payout_accounts: "user_id",
   data_exports: "user_id",
   saved_searches: "user_id",
+  events: "user_id",
 };
 
 describe("deleting one's account", () => {

@@ -8,7 +8,7 @@ import { PNG_1X1, toast } from "./support";
 const money = (text: string) => new RegExp(text.replace(/[.$]/g, "\\$&").replace(/ /g, "\\s"));
 
 function story() {
-  test("hire → deliver → request changes → deliver → approve", async ({ hired, newUser }) => {
+  test("hire → deliver → request changes → deliver → approve", async ({ hired, newUser, javaScriptEnabled }) => {
     // A long story (and the shared machine is slow): three times the usual time.
     test.slow();
     const { id, title } = hired;
@@ -46,6 +46,15 @@ function story() {
     await expect(toast(julia, "Entrega enviada!")).toBeVisible();
     await expect(julia.locator(".badge.contract-delivered")).toHaveText("Entregue");
     await expect(julia.getByRole("link", { name: /logo final\.png/ })).toBeVisible();
+
+    // The merchant's open contract page shows the delivery as it happens (live updates); without
+    // JavaScript, on the next load.
+    if (javaScriptEnabled) {
+      await expect(marina.locator(".badge.contract-delivered")).toHaveText("Entregue", { timeout: 3_000 });
+      await expect(marina.getByRole("link", { name: /logo final\.png/ })).toBeVisible();
+    } else {
+      await expect(marina.locator(".badge.contract-in_progress")).toHaveText("Em andamento");
+    }
 
     // The merchant sees the delivery and the countdown to its automatic approval, and asks for changes.
     await marina.goto(`/contracts/${id}`);

@@ -18,7 +18,11 @@ export function Toaster({ toast }: { toast: Toast | null }) {
   const { t } = useTranslation();
   const [visible, setVisible] = useState(toast);
   const hydrated = useHydrated();
-  useEffect(() => setVisible(toast), [toast]);
+  // A new toast replaces the shown one; a page read again without one (the live updates reload
+  // the data, app/lib/live-events.ts) leaves it to fade out or be closed.
+  useEffect(() => {
+    if (toast) setVisible(toast);
+  }, [toast]);
   if (!visible) return null;
   const inputId = `toast-${visible.id}`;
   return (

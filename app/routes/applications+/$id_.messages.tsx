@@ -1,7 +1,6 @@
 import { LIMITS } from "~/lib/limits";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
-import { Link, useActionData, useLoaderData, useRevalidator } from "@remix-run/react";
-import { useEffect } from "react";
+import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { fieldsOf, FormActions, FormCard, TextAreaField } from "~/components/ui/form";
 import { FilesField } from "~/components/ui/files-field";
@@ -22,9 +21,6 @@ import { pageId } from "~/web/params.server";
 import { usePending } from "~/lib/pending";
 
 export const meta = marketTitleMeta("titles.messages");
-
-/** How often an open page asks for new messages (JavaScript only; without it, reload). */
-const POLL_MS = 10_000;
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireUser(request);
@@ -56,14 +52,8 @@ export default function MessagesPage() {
   const data = useActionData<typeof action>();
   const { t, i18n } = useTranslation("market");
   const busy = usePending();
-  const revalidator = useRevalidator();
-  // New messages appear without reloading while the page is in view.
-  useEffect(() => {
-    const timer = setInterval(() => {
-      if (document.visibilityState === "visible" && revalidator.state === "idle") revalidator.revalidate();
-    }, POLL_MS);
-    return () => clearInterval(timer);
-  }, [revalidator]);
+  // New messages appear as they are sent: the live updates (app/lib/live-events.ts) read the
+  // page again on each event; without JavaScript, a reload shows them.
   return (
     <div className="page">
       <Breadcrumb>

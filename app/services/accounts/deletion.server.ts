@@ -99,6 +99,7 @@ export const DELETION_PLAN = {
   payment_events: "none",
   data_exports: "erased",
   saved_searches: "erased",
+  events: "erased",
 } as const satisfies Record<keyof Database, "erased" | "anonymised" | "kept" | "none">;
 
 type Blockers = { contract: boolean; dispute: boolean; money: boolean };
@@ -312,6 +313,7 @@ async function erase(trx: Kysely<Database>, user: UserRow, at: string): Promise<
     "saved_searches",
     "conversation_reads",
     "payout_accounts",
+    "events",
   ] as const) {
     await trx.deleteFrom(table).where("user_id", "=", id).execute();
   }

@@ -83,6 +83,11 @@ export const USER_COLUMNS: Record<string, Record<string, Disposition>> = {
   ledger_transactions: { merchant_id: inFile("payments.json"), freelancer_id: inFile("payments.json") },
   ledger_entries: { user_id: inFile("payments.json") },
   data_exports: { user_id: leftOut("the copies asked for: the copy itself, shown on the page while it lasts") },
+  events: {
+    user_id: leftOut(
+      "an hour's signals to the user's open pages (a kind and a record's id); what they point at is in the copy",
+    ),
+  },
 };
 
 /** Tables without a column pointing at users whose rows are still someone's: how the copy reaches them. */

@@ -150,6 +150,28 @@ export async function findSession(
   return { user, viaPasskey: passkeyId !== null };
 }
 
+/**
+ * Which of these sessions (by id: the token's hash) are still live, by findSession's rule. For
+ * open event streams, which end when their session does; 500 ids per statement.
+ */
+export async function liveSessions(ids: string[]): Promise<Set<string>> {
+  const live = new Set<string>();
+  const at = new Date().toISOString();
+  for (let i = 0; i < ids.length; i += 500) {
+    const rows = await db
+      .selectFrom("sessions")
+      .innerJoin("users", "users.id", "sessions.user_id")
+      .select("sessions.id")
+      .where("sessions.id", "in", ids.slice(i, i + 500))
+      .where("sessions.expires_at", ">", at)
+      .where("users.banned_at", "is", null)
+      .where((eb) => eb.or([eb("users.suspended_until", "is", null), eb("users.suspended_until", "<=", at)]))
+      .execute();
+    for (const row of rows) live.add(row.id);
+  }
+  return live;
+}
+
 /** The user of a live session (findSession without how it was opened). */
 export async function findSessionUser(token: string, origin: Origin = {}): Promise<UserRow | null> {
   return (await findSession(token, origin))?.user ?? null;

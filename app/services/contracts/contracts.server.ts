@@ -58,6 +58,7 @@ import {
 import { checkFields } from "~/lib/schemas";
 import { toDisputeJson, type DisputeJson } from "./dispute-json";
 import { runDisputeReminders } from "./disputes.server";
+import { publishContractMove } from "../platform/events.server";
 
 // The contract of an accepted application (README, "Contracts"):
 //
@@ -446,6 +447,7 @@ export async function addEvent(
 ): Promise<ContractEventRow> {
   const row: ContractEventRow = { id: randomUUID(), contract_id: contractId, seq, ...event };
   await trx.insertInto("contract_events").values(row).execute();
+  await publishContractMove(trx, contractId);
   return row;
 }
 

@@ -19,6 +19,7 @@ import {
   type SavedAttachment,
 } from "../platform/uploads.server";
 import { checkFields } from "~/lib/schemas";
+import { publish } from "../platform/events.server";
 
 // The conversation of an application between its merchant and its freelancer, from the moment
 // of applying. It closes (read-only) MESSAGES_OPEN_DAYS after the application ends (rejected,
@@ -245,6 +246,11 @@ export async function sendMessage(
         { user_id: otherId, application_id: applicationId, opportunity_id: opportunityId },
         at,
       );
+      // Both sides' open pages (the author's other tabs too) read the conversation again.
+      await publish(trx, [
+        { user_id: otherId, kind: "message", ref: applicationId },
+        { user_id: user.id, kind: "message", ref: applicationId },
+      ]);
       return toMessageJson(message, fileRows, party);
     });
   } catch (error) {

@@ -10,6 +10,7 @@ import { now, offsetOf, pageMeta, type PageMeta } from "../platform/records.serv
 import { displayNameOf, photoUrl } from "../accounts/users.server";
 import { parseDetail, type ModerationDetail } from "~/lib/moderation";
 import type { Party, Sides } from "../platform/participants.server";
+import { publish } from "../platform/events.server";
 
 export type NotificationInput = {
   user_id: string;
@@ -64,6 +65,11 @@ export async function notify(trx: Kysely<Database>, input: NotificationInput | N
       .execute();
     await queueEmails(trx, chunk, createdAt);
   }
+  // The recipients' open pages update their bell (no text: the page reads the notification).
+  await publish(
+    trx,
+    list.map((n) => ({ user_id: n.user_id, kind: "notification" as const, ref: n.application_id })),
+  );
 }
 
 /** Tells the other side of a deal, after `party` moved: the deal is an application, or its contract (same id). */

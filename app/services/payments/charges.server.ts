@@ -13,6 +13,7 @@ import { assertAllowed } from "../contracts/contracts.server";
 import { currentMilestone, fundMilestone, latePayment } from "./escrow.server";
 import { providerNamed, type Provider } from "./providers.server";
 import type { InTransaction } from "./ledger.server";
+import { publishContractMove } from "../platform/events.server";
 
 // Pix charges (docs/payments.md): funding a milestone issues a charge for its amount, a BR Code
 // ("copia e cola") and its QR image, with a txid of its own, valid for 24 hours. While a valid
@@ -228,6 +229,7 @@ export async function settleCharge(
       created_at: at,
     })
     .execute();
+  await publishContractMove(trx, contract.id);
   if (waiting) {
     await notify(
       trx,

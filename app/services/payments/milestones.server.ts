@@ -9,6 +9,7 @@ import { AppError, parseInput } from "../platform/errors.server";
 import { consumeWrite } from "../platform/rate-limit.server";
 import { assertId, now } from "../platform/records.server";
 import { notify } from "../messaging/notifications.server";
+import { publishContractMove } from "../platform/events.server";
 
 // Milestones (docs/payments.md): a contract's price in 1 to 20 parts, worked on and paid in
 // order. At the hire there is one with the whole price; before anything is funded the merchant
@@ -121,6 +122,7 @@ async function addEvent(
     .insertInto("contract_events")
     .values({ id: randomUUID(), contract_id: contractId, seq, ...event })
     .execute();
+  await publishContractMove(trx, contractId);
 }
 
 /**

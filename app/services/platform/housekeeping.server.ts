@@ -2,13 +2,14 @@ import { every } from "./jobs.server";
 import { deleteExpiredRateLimits } from "./rate-limit.server";
 import { deleteExpiredSessions } from "../accounts/sessions.server";
 import { expireDataExports } from "../accounts/data-export.server";
+import { pruneEvents } from "./events.server";
 
 /** How often each server process sweeps expired rows. */
 export const PRUNE_INTERVAL_MS = 60 * 60 * 1000;
 
 /**
  * Deletes what has expired and is never read again: sessions past their date, rate-limit
- * counters past their window, and the ZIPs of data copies past their 7 days (the copy's row
+ * counters past their window, live-update events past their hour (events.server.ts), and the ZIPs of data copies past their 7 days (the copy's row
  * stays, 'expired', so its link answers 410). A plain DELETE … WHERE on expiry: several processes (or servers)
  * running it at once delete each row once, and the others find nothing.
  */
@@ -16,7 +17,8 @@ export async function pruneExpired(now = new Date()) {
   const sessions = await deleteExpiredSessions(now);
   const rateLimits = await deleteExpiredRateLimits(now.getTime());
   const dataExports = await expireDataExports(now);
-  return { sessions, rateLimits, dataExports };
+  const events = await pruneEvents(now);
+  return { sessions, rateLimits, dataExports, events };
 }
 
 /** Runs pruneExpired every PRUNE_INTERVAL_MS in this process; the timer keeps no server alive. */

@@ -468,6 +468,7 @@ export function authedEndpoints(w: World, p: Pool): { method: string; path: stri
     { method: "GET", path: `/api/applications/${m.app}/messages`, role: null },
     { method: "POST", path: `/api/applications/${m.app}/messages`, role: null, body: { body: "Oi" } },
     { method: "GET", path: "/api/messages/unread", role: null },
+    { method: "GET", path: "/api/events", role: null },
     { method: "GET", path: `/api/contracts/${w.seeded.accepted}/reviews`, role: null },
     { method: "POST", path: `/api/contracts/${w.seeded.accepted}/reviews`, role: null, body: { rating: 5 } },
     { method: "POST", path: "/api/reviews/00000000-0000-4000-8000-000000000000/reply", role: null, body: { reply: "Obrigado" } },
@@ -926,6 +927,13 @@ export function queryCases(w: World, p: Pool): Case[] {
       }
     }
   }
+  // The event stream's Last-Event-ID (the query's, for a first connection) is an event's number
+  // or nothing: anything else is a 400, never a stream from a guessed place (or a 5xx).
+  for (const value of ["abc", "-1", "1.5", "1e3", "0x10", "9".repeat(40), "' OR 1=1", "NaN", "Infinity", "１２"]) {
+    cases.push({ name: `events lastEventId=${value.slice(0, 20)}`, method: "GET", path: `/api/events?${new URLSearchParams({ lastEventId: value })}`, auth: w.julia, expect: [400], api: true, message: "last_event_id_invalid" });
+  }
+  cases.push({ name: "events lastEventId control char", method: "GET", path: "/api/events?lastEventId=%00", auth: w.julia, expect: [400, 422], api: true });
+  cases.push({ name: "events lastEventId bad bytes", method: "GET", path: "/api/events?lastEventId=%ff%fe", auth: w.julia, expect: [400], api: true });
   // Search text is only text, whatever FTS5 would make of it; raw bytes that are not UTF-8 too.
   // Control characters are refused at the edge like in any text (422 on q); the page drops them.
   for (const q of [...SEARCHES, ...Object.values(ODD)]) {

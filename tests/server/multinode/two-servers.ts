@@ -29,6 +29,8 @@ export type TwoServers = {
   count: (sql: string) => Promise<number>;
   /** The uploads directory they share on SQLite (each has its own temporary one on PostgreSQL). */
   uploads: string;
+  /** The two launchers' processes (to stop one, say). */
+  servers: [Server, Server];
 };
 
 /**
@@ -73,6 +75,7 @@ export function twoServersFor(prefix: string) {
     }
     const count = async (sql: string) => Number((await rows<{ n: number | string }>(sql))[0]!.n);
     const bases: string[] = [];
+    const started: Server[] = [];
     for (let i = 0; i < 2; i++) {
       const server = serverEnv(await freePort(), i === 0 ? dir : undefined);
       Object.assign(server.env, shared, {
@@ -82,9 +85,16 @@ export function twoServersFor(prefix: string) {
         ...env,
       });
       if (i === 0) migrate(server.env);
-      running.push(await startServer(server.env, server.base, { cluster: true }));
+      started.push(await startServer(server.env, server.base, { cluster: true }));
+      running.push(started.at(-1)!);
       bases.push(server.base);
     }
-    return { bases: [bases[0]!, bases[1]!], rows, count, uploads: join(dir, "uploads") };
+    return {
+      bases: [bases[0]!, bases[1]!],
+      rows,
+      count,
+      uploads: join(dir, "uploads"),
+      servers: [started[0]!, started[1]!],
+    };
   };
 }
