@@ -6,7 +6,6 @@
 //    held by the second server. Latency is from the moment the write is sent to the moment its
 //    event arrives; p50/p99 printed, with the writes' own p50/p99.
 import { randomBytes, randomUUID, createHash } from "node:crypto";
-import { spawnSync } from "node:child_process";
 import { readFileSync, mkdtempSync, rmSync } from "node:fs";
 import { Agent, request } from "node:http";
 import os from "node:os";
@@ -16,7 +15,15 @@ import pg from "pg";
 import { termsVersion } from "../app/services/accounts/terms-version";
 import { freePort } from "../tests/support/net";
 import { startPostgres } from "../tests/support/postgres";
-import { BUILD, ROOT, SERVER_SCRIPT, spawnServer, stopServer, type ServerProcess } from "../tests/support/server";
+import {
+  BUILD,
+  migrate,
+  productionEnv,
+  SERVER_SCRIPT,
+  spawnServer,
+  stopServer,
+  type ServerProcess,
+} from "../tests/support/server";
 import { validApplication, validOpportunity } from "../tests/support/fixtures";
 
 const STREAMS = Number(process.env.BENCH_STREAMS) || 2_000;
@@ -25,7 +32,6 @@ const RATES = (process.env.BENCH_EVENTS_RATES ?? "200,50").split(",").map(Number
 const SECONDS = Number(process.env.BENCH_EVENTS_SECONDS) || 10;
 /** Authors of the messages: each writes rate / AUTHORS a second, inside the per-user write limit (2/s). */
 const AUTHORS = 200;
-const TSX = join(ROOT, "node_modules/tsx/dist/cli.mjs");
 
 const log = (message: string) => console.info(`[bench:events] ${message}`);
 const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
@@ -41,28 +47,13 @@ function percentile(sorted: number[], p: number) {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 }
 
-function baseEnv(dir: string, port: number): NodeJS.ProcessEnv {
-  return {
-    PATH: process.env.PATH,
-    HOME: process.env.HOME,
-    NODE_ENV: "production",
-    PORT: String(port),
-    DATABASE_PATH: join(dir, "freela.db"),
-    UPLOADS_DIR: join(dir, "uploads"),
-    SESSION_SECRET: randomBytes(32).toString("hex"),
-    BCRYPT_COST: "4",
-    SEED_DEMO: "0",
-    EMAIL_VERIFICATION: "off",
-    OUTBOX_SECONDS: "0",
-    CONTRACT_SCHEDULE_SECONDS: "0",
-    APP_URL: `http://127.0.0.1:${port}`,
-  };
-}
-
-function migrate(env: NodeJS.ProcessEnv) {
-  const result = spawnSync(process.execPath, [TSX, "scripts/migrate.ts"], { cwd: ROOT, env, encoding: "utf8" });
-  if (result.status !== 0) throw new Error(`migrate failed: ${result.stdout}${result.stderr}`);
-}
+/** A production server's environment, with its background jobs off (they would only add noise). */
+const baseEnv = (dir: string, port: number): NodeJS.ProcessEnv => ({
+  ...productionEnv(port, dir),
+  SESSION_SECRET: randomBytes(32).toString("hex"),
+  OUTBOX_SECONDS: "0",
+  CONTRACT_SCHEDULE_SECONDS: "0",
+});
 
 type Account = { id: string; token: string };
 

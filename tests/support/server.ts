@@ -1,7 +1,7 @@
 // Starts the production server as a real process (scripts/server.js, or scripts/serve.ts as
 // `npm start` does), waits until it answers, and stops it: shared by the crash, hostile and
-// multinode tests (tests/server/crash/server.ts) and the bench (bench/run.ts).
-import { spawn, type ChildProcess } from "node:child_process";
+// multinode tests (tests/server/crash/server.ts) and the bench (bench/run.ts, bench/events.ts).
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { freePort } from "./net";
@@ -14,6 +14,44 @@ export const BUILD = join(ROOT, "build/index.js");
 export const SERVER_SCRIPT = join(ROOT, "scripts/server.js");
 /** The launcher of `npm start`: WEB_CONCURRENCY workers, each a server process. */
 export const LAUNCHER = join(ROOT, "scripts/serve.ts");
+
+/**
+ * The environment of a production server on `port` keeping its data in `dir`: quick password
+ * hashes, no demo data, accounts that write at once (no e-mail confirmation) and an operator
+ * without the second factor, and APP_URL (production refuses to start without it).
+ */
+export function productionEnv(port: number, dir: string): NodeJS.ProcessEnv {
+  return {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    NODE_ENV: "production",
+    PORT: String(port),
+    DATABASE_PATH: join(dir, "freela.db"),
+    UPLOADS_DIR: join(dir, "uploads"),
+    SESSION_SECRET: "server-test-secret-0123456789abcdef0123456789",
+    BCRYPT_COST: "4",
+    SEED_DEMO: "0",
+    EMAIL_VERIFICATION: "off",
+    OPERATOR_TWO_FACTOR: "off",
+    APP_URL: `http://127.0.0.1:${port}`,
+  };
+}
+
+/** Runs a script of the repository (scripts/…) with tsx in `env`: its exit code and output. */
+export function runScript(script: string, env: NodeJS.ProcessEnv, args: string[] = []) {
+  const result = spawnSync(join(ROOT, "node_modules/.bin/tsx"), [join(ROOT, script), ...args], {
+    cwd: ROOT,
+    env,
+    encoding: "utf8",
+  });
+  return { code: result.status, output: `${result.stdout}${result.stderr}` };
+}
+
+/** Brings the database of `env` to the latest migration (throws with the script's output). */
+export function migrate(env: NodeJS.ProcessEnv) {
+  const result = runScript("scripts/migrate.ts", env);
+  if (result.code !== 0) throw new Error(`migrate failed: ${result.output}`);
+}
 
 export type Exit = { code: number | null; signal: NodeJS.Signals | null };
 

@@ -1,5 +1,4 @@
 // Runs the production build as a real process, the way `npm start` does, for tests that kill it.
-import { spawnSync } from "node:child_process";
 import { request as httpRequest } from "node:http";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { connect } from "node:net";
@@ -13,15 +12,16 @@ import {
   freePort,
   LAUNCHER,
   ROOT,
+  migrate,
+  productionEnv,
+  runScript,
   SERVER_SCRIPT,
   spawnServer,
   stopServer,
   type ServerProcess,
 } from "../../support/server";
 
-export { freePort, ROOT, stopServer };
-
-const TSX = join(ROOT, "node_modules/.bin/tsx");
+export { freePort, migrate, ROOT, runScript, stopServer };
 
 export function requireBuild() {
   if (!existsSync(BUILD)) throw new Error("build/index.js is missing: run `npm run build` before these tests");
@@ -34,39 +34,15 @@ export function removeTempDirs() {
   for (const dir of tempDirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 }
 
-/** A temporary data folder and the environment of a production server using it. */
+/**
+ * A temporary data folder and the environment of a production server using it. These suites are
+ * about crashes, races and bad input, not about confirming e-mails (the hostile suite turns the
+ * confirmation on for its own cases) nor the operator's second factor.
+ */
 export function serverEnv(port: number, dir = mkdtempSync(join(tmpdir(), "freela-server-"))) {
   tempDirs.push(dir);
-  const env: NodeJS.ProcessEnv = {
-    PATH: process.env.PATH,
-    HOME: process.env.HOME,
-    NODE_ENV: "production",
-    PORT: String(port),
-    DATABASE_PATH: join(dir, "freela.db"),
-    UPLOADS_DIR: join(dir, "uploads"),
-    SESSION_SECRET: "server-test-secret-0123456789abcdef0123456789",
-    BCRYPT_COST: "4",
-    SEED_DEMO: "0",
-    // These suites are about crashes, races and bad input, not about confirming e-mails: the
-    // accounts they register write at once (the hostile suite turns it on for its own cases).
-    EMAIL_VERIFICATION: "off",
-    // Nor about the operator's second factor: the demo operator signs in with the password.
-    OPERATOR_TWO_FACTOR: "off",
-    // Production servers refuse to start without their public address.
-    APP_URL: `http://127.0.0.1:${port}`,
-  };
+  const env = productionEnv(port, dir);
   return { dir, env, dbPath: env.DATABASE_PATH!, base: `http://127.0.0.1:${port}` };
-}
-
-/** Runs one of the project's scripts (tsx) with the server's environment. */
-export function runScript(script: string, env: NodeJS.ProcessEnv, args: string[] = []) {
-  const result = spawnSync(TSX, [join(ROOT, script), ...args], { cwd: ROOT, env, encoding: "utf8" });
-  return { code: result.status, output: `${result.stdout}${result.stderr}` };
-}
-
-export function migrate(env: NodeJS.ProcessEnv) {
-  const result = runScript("scripts/migrate.ts", env);
-  if (result.code !== 0) throw new Error(`migrate failed: ${result.output}`);
 }
 
 export type Server = ServerProcess;
