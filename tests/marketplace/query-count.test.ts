@@ -1,6 +1,5 @@
-import pg from "pg";
-import { beforeAll, describe, expect, it, vi } from "vitest";
-import { db, statements } from "../../db";
+import { beforeAll, describe, expect, it } from "vitest";
+import { db } from "../../db";
 import { createApplication, createInvitation, createOpportunity, createUser } from "../../db/factories";
 import type { UserRow } from "../../db/schema";
 import {
@@ -18,6 +17,7 @@ import { listFreelancers } from "~/services/reputation/profiles.server";
 import { listUserReviews } from "~/services/reputation/reviews.server";
 import { listInvitations } from "~/services/marketplace/invitations.server";
 import { offersFor } from "../support/market";
+import { statementsOf } from "../support/statements";
 
 // Lists must not query once per item: the number of statements is the same for a page of 5
 // and a page of 50 (which holds all 40 items).
@@ -109,18 +109,6 @@ beforeAll(async () => {
       .execute();
   }
 });
-
-/** How many statements `run` sends to the database. */
-async function statementsOf(run: () => Promise<{ data: unknown[] } | unknown>) {
-  // SQLite: every statement Kysely runs is prepared through the cache; PostgreSQL: sent by a client.
-  const spy = statements ? vi.spyOn(statements, "prepare") : vi.spyOn(pg.Client.prototype, "query");
-  try {
-    await run();
-    return spy.mock.calls.length;
-  } finally {
-    spy.mockRestore();
-  }
-}
 
 describe("statements per list, whatever the page size", () => {
   it.each([

@@ -193,6 +193,17 @@ describe("new messages", () => {
     expect((await outboxOf(applicant.id)).length).toBe(0);
   });
 
+  it("join no waiting e-mail once the recipient turned message e-mails off, and join it again once back on", async () => {
+    const { owner, applicant, application } = await negotiation("pending");
+    await sendMessage(applicant, application.id, { body: "Olá!" });
+    await updateEmailSettings(owner, { kinds: { message_received: false } });
+    await sendMessage(applicant, application.id, { body: "Ainda aí?" });
+    expect((await outboxOf(owner.id)).map((r) => r.items)).toEqual([1]);
+    await updateEmailSettings(owner, { kinds: { message_received: true } });
+    await sendMessage(applicant, application.id, { body: "Segue o link" });
+    expect((await outboxOf(owner.id)).map((r) => r.items)).toEqual([2]);
+  });
+
   it("are not e-mailed once the recipient has read them", async () => {
     const { owner, applicant, application } = await negotiation("pending");
     await sendMessage(applicant, application.id, { body: "Olá!" });

@@ -11,11 +11,13 @@ import {
   EVENTS_KEEP_MS,
   lastEventId,
   openStreams,
+  ORDER_LOCK,
   pruneEvents,
+  publish,
   sweepStreams,
 } from "~/services/platform/events.server";
 import { pruneExpired } from "~/services/platform/housekeeping.server";
-import { db } from "../../db";
+import { db, engine, postgresPool, transaction } from "../../db";
 import { BASE, call } from "../support/helpers";
 import { negotiation } from "../support/market";
 import { readSse } from "../support/sse";
@@ -219,5 +221,38 @@ describe("GET /api/events", () => {
     const { events } = await pruneExpired(new Date(Date.now() + EVENTS_KEEP_MS + 60_000));
     expect(events).toBe(before);
     expect(await count()).toBe(0);
+  });
+});
+
+describe.runIf(engine === "postgres")("event numbers on PostgreSQL", () => {
+  it("are drawn only once the publishing lock is held, so they commit in order", async () => {
+    const { owner } = await conversation();
+    const holder = await postgresPool!.connect();
+    const other = await postgresPool!.connect();
+    try {
+      // Another publishing transaction holds the lock, about to commit.
+      await holder.query("BEGIN");
+      await holder.query("SELECT pg_advisory_xact_lock($1)", [ORDER_LOCK]);
+      const publishing = transaction((trx) => publish(trx, [{ user_id: owner.id, kind: "notification" }]));
+      // Once this one waits for the lock, a number drawn elsewhere...
+      for (let waited = 0; ; waited += 10) {
+        const { rows } = await other.query(
+          "SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND objid = $1 AND NOT granted",
+          [ORDER_LOCK],
+        );
+        if (rows[0].n > 0) break;
+        if (waited > 5_000) throw new Error("the publishing transaction never waited for the lock");
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      const { rows } = await other.query("SELECT nextval(pg_get_serial_sequence('events', 'id'))::int AS n");
+      await holder.query("COMMIT");
+      await publishing;
+      // ...is lower than the one it stores (drawn before the lock, it would be higher).
+      const [event] = await eventsAfter(owner.id, 0);
+      expect(event.id).toBeGreaterThan(rows[0].n);
+    } finally {
+      holder.release();
+      other.release();
+    }
   });
 });

@@ -1,10 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { db } from "../../db";
+import { db, engine } from "../../db";
 import { acceptOffer, getApplication, withdrawApplication } from "~/services/marketplace/applications.server";
 import { approveContract, deliverContract } from "~/services/contracts/contracts.server";
 import { getMessageFile, listMessages, sendMessage, unreadMessages } from "~/services/messaging/messages.server";
 import { PNG_1X1 } from "../support/fixtures";
 import { freelancer, negotiation, outcome } from "../support/market";
+import { statementsOf } from "../support/statements";
 
 const DAY = 86_400_000;
 
@@ -113,5 +114,23 @@ describe("messages of an application", () => {
     expect(Date.parse(after.closes_at!) - Date.now()).toBeGreaterThan(29 * DAY);
     await db.updateTable("contracts").set({ ended_at: longAgo }).where("id", "=", hired.application.id).execute();
     expect(await outcome(sendMessage(hired.applicant, hired.application.id, { body: "Obrigada!" }))).toBe(409);
+  });
+});
+
+describe("the cost of a message", () => {
+  // Sending is mostly round trips to the database (docs/performance.md, "Live updates"): the
+  // write counter, the access check, the numbering with the message and its author's read mark
+  // (one statement on PostgreSQL), the e-mail it joins and the event, in one transaction.
+  it("is a fixed number of statements once the conversation has an e-mail waiting", async () => {
+    const { applicant, application } = await negotiation("pending");
+    await sendMessage(applicant, application.id, { body: "Olá!" });
+    // SQLite's write counter has a connection of its own (not counted here).
+    const expected = engine === "postgres" ? 7 : 8;
+    expect(await statementsOf(() => sendMessage(applicant, application.id, { body: "Tudo bem?" }))).toBe(expected);
+    const { data } = await listMessages(applicant, application.id);
+    expect(data.map((m) => [m.seq, m.body])).toEqual([
+      [1, "Olá!"],
+      [2, "Tudo bem?"],
+    ]);
   });
 });

@@ -81,22 +81,33 @@ export async function queueMessageEmail(
   at = now(),
 ) {
   const email = { ...input, kind: "message_received" as const };
-  if ((await optedOut(trx, [email])).size) return;
   const same = trx
     .selectFrom("outbox")
     .where("user_id", "=", input.user_id)
     .where("kind", "=", "message_received")
     .where("application_id", "=", input.application_id);
+  // The usual case, in one statement: an e-mail of the conversation still waits (a drain that
+  // claimed it meanwhile has moved it to 'sending'), and its recipient still wants them.
   const joined = await trx
     .updateTable("outbox")
     .set({ items: sql<number>`items + 1` })
     .where("user_id", "=", input.user_id)
     .where("kind", "=", "message_received")
     .where("application_id", "=", input.application_id)
-    // Still waiting: a drain that claimed it meanwhile has moved it to 'sending'.
     .where("status", "=", "pending")
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom("email_opt_outs")
+            .select("kind")
+            .where("email_opt_outs.user_id", "=", input.user_id)
+            .where("email_opt_outs.kind", "=", "message_received"),
+        ),
+      ),
+    )
     .executeTakeFirst();
   if (Number(joined.numUpdatedRows) > 0) return;
+  if ((await optedOut(trx, [email])).size) return;
   const last = await same
     .select(["sent_at"])
     .where("status", "in", ["sending", "sent"])

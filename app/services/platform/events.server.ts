@@ -32,7 +32,7 @@ export const RETRY_MS = 3_000;
 const BATCH = 100;
 const CHANNEL = "freela_events";
 /** The transaction-level advisory lock that makes event numbers commit in order on PostgreSQL. */
-const ORDER_LOCK = 0x6672_6576; // "frev"
+export const ORDER_LOCK = 0x6672_6576; // "frev"
 /** NOTIFY's payload is at most 8 000 bytes: past this many recipients, the wake is for everyone. */
 const NOTIFY_USERS = 150;
 const IPC_TYPE = "freela:events";
@@ -66,21 +66,30 @@ export async function publishContractMove(trx: Kysely<Database>, contractId: str
 }
 
 async function store(trx: Kysely<Database>, events: LiveEvent[]) {
+  const at = now();
+  const rows = events.map((e) => ({ user_id: e.user_id, kind: e.kind, ref: e.ref ?? null, created_at: at }));
+  if (engine === "sqlite") {
+    await trx.insertInto("events").values(rows).execute();
+    return;
+  }
   // On PostgreSQL numbers are taken at insert but seen at commit: two transactions could commit
   // out of order, and a stream that had read the higher number would skip the lower. Taken last,
-  // just before the commit, this lock lets one publishing transaction at a time commit.
-  if (engine === "postgres") await sql`SELECT pg_advisory_xact_lock(${ORDER_LOCK})`.execute(trx);
-  const at = now();
-  await trx
-    .insertInto("events")
-    .values(events.map((e) => ({ user_id: e.user_id, kind: e.kind, ref: e.ref ?? null, created_at: at })))
-    .execute();
-  if (engine === "postgres") {
-    const users = [...new Set(events.map((e) => e.user_id))];
-    // Delivered to every listener when (and only if) the transaction commits.
-    const payload = users.length > NOTIFY_USERS ? "*" : users.join(",");
-    await sql`SELECT pg_notify(${CHANNEL}, ${payload})`.execute(trx);
-  }
+  // just before the commit, and before the rows take their numbers, this lock lets one publishing
+  // transaction at a time commit. The NOTIFY is delivered to every listener when (and only if)
+  // the transaction commits. One statement for the three (a message's write is mostly round
+  // trips): the rows are joined to a one-row subquery that takes the lock and queues the
+  // notification, and PostgreSQL evaluates it (its functions are volatile: never pulled up nor
+  // dropped) before the first row, whose number is drawn once the row is formed.
+  const users = [...new Set(events.map((e) => e.user_id))];
+  const payload = users.length > NOTIFY_USERS ? "*" : users.join(",");
+  const values = sql.join(rows.map((r) => sql`(${r.user_id}, ${r.kind}, ${r.ref}, ${r.created_at})`));
+  await sql`
+    INSERT INTO events (user_id, kind, ref, created_at)
+    SELECT v.user_id, v.kind, v.ref, v.created_at
+      FROM (VALUES ${values}) AS v(user_id, kind, ref, created_at)
+     CROSS JOIN (SELECT pg_advisory_xact_lock(${ORDER_LOCK}), pg_notify(${CHANNEL}, ${payload})) AS ordered`.execute(
+    trx,
+  );
 }
 
 /** A user's events after `after`, oldest first. */
