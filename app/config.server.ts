@@ -18,6 +18,11 @@ const schema = z.object({
     .optional(),
   /** Connections each server process keeps open to PostgreSQL. */
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(10),
+  /**
+   * Frequent statements prepared per PostgreSQL connection (db/prepared.ts). Off behind a pooler
+   * in transaction mode that does not keep prepared statements (PgBouncer before 1.21).
+   */
+  DATABASE_PREPARED_STATEMENTS: flag.default("on"),
   UPLOADS_DIR: z.string().min(1).default("data/uploads"),
   SESSION_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
   /**

@@ -1,5 +1,6 @@
 import { sql, type Kysely, type RawBuilder } from "kysely";
 import { config } from "../app/config.server";
+import { isStaleStatement } from "./prepared";
 import type { Database } from "./schema";
 
 // Everything that differs between the two database engines, so that services are written once.
@@ -109,10 +110,13 @@ export function isUniqueViolation(error: unknown, table: string): boolean {
   return /^SQLITE_CONSTRAINT_(UNIQUE|PRIMARYKEY)$/.test(e.code ?? "") && e.message.includes(`failed: ${table}.`);
 }
 
-/** PostgreSQL ended the transaction to break a deadlock or a serialization conflict: try again. */
+/**
+ * PostgreSQL ended the transaction to break a deadlock or a serialization conflict, or refused a
+ * statement prepared before a migration changed its table (db/prepared.ts): try again.
+ */
 export function isRetryable(error: unknown): boolean {
   const code = (error as DatabaseError | undefined)?.code;
-  return code === "40P01" || code === "40001";
+  return code === "40P01" || code === "40001" || isStaleStatement(error);
 }
 
 /** The database could not be reached (PostgreSQL down or restarting, connections refused). */

@@ -16,6 +16,7 @@ import pg from "pg";
 import { config } from "../app/config.server";
 import { migrationProvider } from "../migrations";
 import { engine, isRetryable } from "./dialect";
+import { PreparingClient } from "./prepared";
 import type { Database } from "./schema";
 
 export { engine } from "./dialect";
@@ -125,6 +126,10 @@ function openPostgres(url: string) {
     allowExitOnIdle: true,
     // While PostgreSQL is unreachable a request fails after 5 s (a 503) instead of hanging.
     connectionTimeoutMillis: 5_000,
+    // Frequent statements are kept parsed per connection, their plans still made per run.
+    ...(config.DATABASE_PREPARED_STATEMENTS
+      ? { Client: PreparingClient, options: "-c plan_cache_mode=force_custom_plan" }
+      : {}),
   });
   // A connection the server drops while idle (a PostgreSQL restart) reports here; the pool has
   // already discarded it and opens a new one on the next query. Unhandled, it would end the process.
