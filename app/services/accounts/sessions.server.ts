@@ -156,20 +156,24 @@ export async function findSession(
  */
 export async function liveSessions(ids: string[]): Promise<Set<string>> {
   const live = new Set<string>();
-  const at = new Date().toISOString();
   for (let i = 0; i < ids.length; i += 500) {
-    const rows = await db
-      .selectFrom("sessions")
-      .innerJoin("users", "users.id", "sessions.user_id")
-      .select("sessions.id")
-      .where("sessions.id", "in", ids.slice(i, i + 500))
-      .where("sessions.expires_at", ">", at)
-      .where("users.banned_at", "is", null)
-      .where((eb) => eb.or([eb("users.suspended_until", "is", null), eb("users.suspended_until", "<=", at)]))
-      .execute();
+    const rows = await liveSessionsQuery(ids.slice(i, i + 500)).execute();
     for (const row of rows) live.add(row.id);
   }
   return live;
+}
+
+/** The ids among `ids` of live sessions, as a query (a subquery of the event streams' reads). */
+export function liveSessionsQuery(ids: string[]) {
+  const at = new Date().toISOString();
+  return db
+    .selectFrom("sessions")
+    .innerJoin("users", "users.id", "sessions.user_id")
+    .select("sessions.id")
+    .where("sessions.id", "in", ids)
+    .where("sessions.expires_at", ">", at)
+    .where("users.banned_at", "is", null)
+    .where((eb) => eb.or([eb("users.suspended_until", "is", null), eb("users.suspended_until", "<=", at)]));
 }
 
 /** The user of a live session (findSession without how it was opened). */

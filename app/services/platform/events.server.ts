@@ -4,7 +4,7 @@ import pg from "pg";
 import { config } from "~/config.server";
 import { afterCommit, beforeCommit, db, engine } from "../../../db";
 import type { Database, EventKind } from "../../../db/schema";
-import { liveSessions } from "../accounts/sessions.server";
+import { liveSessions, liveSessionsQuery } from "../accounts/sessions.server";
 import { AppError } from "./errors.server";
 import { now } from "./records.server";
 
@@ -92,16 +92,15 @@ async function store(trx: Kysely<Database>, events: LiveEvent[]) {
   );
 }
 
-/** A user's events after `after`, oldest first. */
-export async function eventsAfter(userId: string, after: number, limit = BATCH) {
-  return db
+/** A user's events after `after`, oldest first; with `sessionId`, none unless that session is live. */
+export async function eventsAfter(userId: string, after: number, limit = BATCH, sessionId?: string) {
+  let query = db
     .selectFrom("events")
     .select(["id", "kind", "ref"])
     .where("user_id", "=", userId)
-    .where("id", ">", after)
-    .orderBy("id")
-    .limit(limit)
-    .execute();
+    .where("id", ">", after);
+  if (sessionId !== undefined) query = query.where((eb) => eb.exists(liveSessionsQuery([sessionId])));
+  return query.orderBy("id").limit(limit).execute();
 }
 
 /** The number of the newest event (0 with none): where a stream without Last-Event-ID starts. */
@@ -208,16 +207,19 @@ async function deliver(s: Subscriber) {
   try {
     do {
       s.again = false;
-      const alive = await liveSessions([s.sessionId]);
-      if (!alive.has(s.sessionId)) return s.close();
+      // The events are read only while the stream's session is live (one query for both); when
+      // none come, the session alone is checked, so an ended one ends the stream at this wake.
+      let sent = 0;
       for (;;) {
-        const rows = await eventsAfter(s.userId, s.cursor);
+        const rows = await eventsAfter(s.userId, s.cursor, BATCH, s.sessionId);
         for (const row of rows) {
           s.write(`id: ${row.id}\ndata: ${JSON.stringify({ kind: row.kind, ref: row.ref })}\n\n`);
           s.cursor = row.id;
         }
+        sent += rows.length;
         if (rows.length < BATCH) break;
       }
+      if (sent === 0 && !(await liveSessions([s.sessionId])).has(s.sessionId)) return s.close();
     } while (s.again);
   } catch (error) {
     console.error(`[events] delivery failed: ${error instanceof Error ? error.message : error}`);
