@@ -1,9 +1,8 @@
-import pg from "pg";
 import { XMLParser, XMLValidator } from "fast-xml-parser";
 import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
-import { beforeAll, describe, expect, it, vi } from "vitest";
-import { db, statements } from "../../db";
+import { beforeAll, describe, expect, it } from "vitest";
+import { db } from "../../db";
 import { createApplication, createOpportunity, createUser } from "../../db/factories";
 import type { UserRow } from "../../db/schema";
 import { JsonLd } from "~/components/discovery/public-frame";
@@ -30,6 +29,7 @@ import {
 } from "~/services/marketplace/opportunities.server";
 import { fillSlugs } from "../../migrations/036_opportunity_slugs";
 import { validOpportunity } from "../support/fixtures";
+import { statementsOf } from "../support/statements";
 import { jobPosting, person } from "~/web/public-page.server";
 import { config } from "~/config.server";
 
@@ -365,17 +365,6 @@ describe("the operator's switch", () => {
     await expect(updateSettings(operator, { public_pages: "sim" })).rejects.toMatchObject({ status: 422 });
   });
 });
-
-/** How many statements `run` sends to the database. */
-async function statementsOf(run: () => Promise<unknown>) {
-  const spy = statements ? vi.spyOn(statements, "prepare") : vi.spyOn(pg.Client.prototype, "query");
-  try {
-    await run();
-    return spy.mock.calls.length;
-  } finally {
-    spy.mockRestore();
-  }
-}
 
 describe("statements per public page, whatever the data", () => {
   it("opportunity 2, profile 3, sitemap index 2, a sitemap page 3", async () => {
