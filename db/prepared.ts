@@ -1,7 +1,7 @@
 import pg from "pg";
 
-// A PostgreSQL connection that prepares the statements it runs often (docs/performance.md,
-// "Statements prepared on PostgreSQL"). Kysely sends every query as an unnamed statement, which
+// A PostgreSQL connection that prepares the statements it runs often (decision 011,
+// docs/decisions/011-instrucoes-preparadas.md). Kysely sends every query as an unnamed statement, which
 // PostgreSQL parses, analyses and plans on every run: for the app's short statements that was
 // most of the database's work (a message's write, 7 statements, cost it about 3 ms of CPU). The
 // second time a connection runs a text with parameters, it names it, so PostgreSQL keeps it
@@ -21,6 +21,9 @@ export const PREPARED_PER_CONNECTION = 200;
 const PREPARE_AFTER = 2;
 /** Texts counted while waiting for their second run, at most (then the count starts over). */
 const COUNTED = 1_000;
+
+const TRANSACTION_START = /^\s*(begin|start transaction)\b/i;
+const TRANSACTION_END = /^\s*(commit|rollback)\s*$/i;
 
 let serial = 0;
 
@@ -71,14 +74,15 @@ class Preparing extends pg.Client {
   // named; anything else (a query object, a text without parameters) goes to pg as it came.
   // @ts-expect-error -- one implementation for pg.Client's overloads
   override query(first: unknown, values?: unknown, callback?: unknown): unknown {
-    if (typeof first === "string") {
-      const text = first.trimStart().toLowerCase();
-      if (text.startsWith("begin") || text.startsWith("start transaction")) this.#inTransaction = true;
-      else if (text === "commit" || text === "rollback") this.#inTransaction = false;
-    }
-    if (typeof first !== "string" || !Array.isArray(values) || values.length === 0)
+    if (typeof first !== "string" || !Array.isArray(values) || values.length === 0) {
+      // Transaction control (Kysely's begin, commit, rollback) never has parameters.
+      if (typeof first === "string") {
+        if (TRANSACTION_START.test(first)) this.#inTransaction = true;
+        else if (TRANSACTION_END.test(first)) this.#inTransaction = false;
+      }
       // @ts-expect-error -- passed on exactly as received
       return super.query(first, values, callback);
+    }
     const result = this.#run(first, values);
     if (typeof callback !== "function") return result;
     result.then(
