@@ -124,16 +124,10 @@ export async function findSession(
   origin: Origin = {},
 ): Promise<{ user: UserRow; viaPasskey: boolean } | null> {
   const id = hashToken(token);
-  const at = new Date().toISOString();
-  const row = await db
-    .selectFrom("sessions")
-    .innerJoin("users", "users.id", "sessions.user_id")
+  const row = await liveSessionRows()
     .selectAll("users")
     .select(["sessions.last_used_at as session_last_used_at", "sessions.passkey_id as session_passkey_id"])
     .where("sessions.id", "=", id)
-    .where("sessions.expires_at", ">", at)
-    .where("users.banned_at", "is", null)
-    .where((eb) => eb.or([eb("users.suspended_until", "is", null), eb("users.suspended_until", "<=", at)]))
     .executeTakeFirst();
   if (!row) return null;
   const { session_last_used_at: lastUsed, session_passkey_id: passkeyId, ...user } = row;
@@ -165,12 +159,18 @@ export async function liveSessions(ids: string[]): Promise<Set<string>> {
 
 /** The ids among `ids` of live sessions, as a query (a subquery of the event streams' reads). */
 export function liveSessionsQuery(ids: string[]) {
+  return liveSessionRows().select("sessions.id").where("sessions.id", "in", ids);
+}
+
+/**
+ * Sessions with their users, only the live ones: not expired, and their user neither banned nor
+ * suspended now. The one rule of findSession, liveSessions and the event streams.
+ */
+function liveSessionRows() {
   const at = new Date().toISOString();
   return db
     .selectFrom("sessions")
     .innerJoin("users", "users.id", "sessions.user_id")
-    .select("sessions.id")
-    .where("sessions.id", "in", ids)
     .where("sessions.expires_at", ">", at)
     .where("users.banned_at", "is", null)
     .where((eb) => eb.or([eb("users.suspended_until", "is", null), eb("users.suspended_until", "<=", at)]));
