@@ -30,15 +30,19 @@ export type EmailInput = {
   detail?: ModerationDetail | null;
 };
 
+/** The opt-outs of the recipients and kinds of `list` (not empty), as a query. */
+const optOuts = (trx: Kysely<Database>, list: Pick<EmailInput, "user_id" | "kind">[]) =>
+  trx
+    .selectFrom("email_opt_outs")
+    .select(["user_id", "kind"])
+    // Qualified: it is also a subquery of statements on tables with these columns (the outbox).
+    .where("email_opt_outs.user_id", "in", [...new Set(list.map((e) => e.user_id))])
+    .where("email_opt_outs.kind", "in", [...new Set(list.map((e) => e.kind))]);
+
 /** The recipients (user:kind) among `list` who turned their kind off. */
 async function optedOut(trx: Kysely<Database>, list: EmailInput[]): Promise<Set<string>> {
   if (!list.length) return new Set();
-  const rows = await trx
-    .selectFrom("email_opt_outs")
-    .select(["user_id", "kind"])
-    .where("user_id", "in", [...new Set(list.map((e) => e.user_id))])
-    .where("kind", "in", [...new Set(list.map((e) => e.kind))])
-    .execute();
+  const rows = await optOuts(trx, list).execute();
   return new Set(rows.map((r) => `${r.user_id}:${r.kind}`));
 }
 
@@ -95,16 +99,7 @@ export async function queueMessageEmail(
     .where("kind", "=", "message_received")
     .where("application_id", "=", input.application_id)
     .where("status", "=", "pending")
-    .where(({ not, exists, selectFrom }) =>
-      not(
-        exists(
-          selectFrom("email_opt_outs")
-            .select("kind")
-            .where("email_opt_outs.user_id", "=", input.user_id)
-            .where("email_opt_outs.kind", "=", "message_received"),
-        ),
-      ),
-    )
+    .where(({ not, exists }) => not(exists(optOuts(trx, [email]))))
     .executeTakeFirst();
   if (Number(joined.numUpdatedRows) > 0) return;
   if ((await optedOut(trx, [email])).size) return;
