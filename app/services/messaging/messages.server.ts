@@ -3,7 +3,7 @@ import { sql } from "kysely";
 import { MAX_MESSAGE_FILES, MESSAGES_OPEN_DAYS, messageInputSchema } from "~/lib/market-schemas";
 import { db, engine, transaction } from "../../../db";
 import type { ContractParty, Database, MessageFileRow, MessageRow, UserRow } from "../../../db/schema";
-import type { Kysely, QueryCreator } from "kysely";
+import type { Kysely, OnConflictBuilder, QueryCreator } from "kysely";
 import { queueMessageEmail } from "./email.server";
 import { AppError } from "../platform/errors.server";
 import { asParty } from "../platform/participants.server";
@@ -196,18 +196,19 @@ async function writeMessage(trx: Kysely<Database>, m: NewMessage): Promise<Messa
           .doUpdateSet({ messages_count: sql<number>`conversations.messages_count + 1`, last_message_at: m.at }),
       )
       .returning("messages_count");
-  const message = (seq: number): MessageRow => ({
+  // The message but its number.
+  const draft = {
     id: randomUUID(),
     application_id: m.applicationId,
-    seq,
     author: m.party,
     body: m.body,
     hidden_at: null,
     hidden_reason: null,
     created_at: m.at,
-  });
+  };
+  const readMarkMoved = (oc: OnConflictBuilder<Database, "conversation_reads">) =>
+    oc.columns(["application_id", "user_id"]).doUpdateSet({ last_read_seq: (eb) => eb.ref("excluded.last_read_seq") });
   if (engine === "postgres") {
-    const row = message(0);
     const { last_read_seq: seq } = await trx
       .with("c", numbered)
       .with("m", (q) =>
@@ -218,14 +219,14 @@ async function writeMessage(trx: Kysely<Database>, m: NewMessage): Promise<Messa
             eb
               .selectFrom("c")
               .select([
-                eb.val(row.id).as("id"),
-                eb.val(row.application_id).as("application_id"),
+                eb.val(draft.id).as("id"),
+                eb.val(draft.application_id).as("application_id"),
                 "c.messages_count as seq",
-                eb.val(row.author).as("author"),
-                eb.val(row.body).as("body"),
+                eb.val(draft.author).as("author"),
+                eb.val(draft.body).as("body"),
                 sql<null>`NULL`.as("hidden_at"),
                 sql<null>`NULL`.as("hidden_reason"),
-                eb.val(row.created_at).as("created_at"),
+                eb.val(draft.created_at).as("created_at"),
               ]),
           )
           .returning("seq"),
@@ -241,24 +242,20 @@ async function writeMessage(trx: Kysely<Database>, m: NewMessage): Promise<Messa
             "m.seq as last_read_seq",
           ]),
       )
-      .onConflict((oc) =>
-        oc
-          .columns(["application_id", "user_id"])
-          .doUpdateSet({ last_read_seq: (eb) => eb.ref("excluded.last_read_seq") }),
-      )
+      .onConflict(readMarkMoved)
       .returning("last_read_seq")
       .executeTakeFirstOrThrow();
-    return { ...row, seq };
+    return { ...draft, seq };
   }
   const { messages_count: seq } = await numbered(trx).executeTakeFirstOrThrow();
-  const row = message(seq);
-  await trx.insertInto("messages").values(row).execute();
+  const message: MessageRow = { ...draft, seq };
+  await trx.insertInto("messages").values(message).execute();
   await trx
     .insertInto("conversation_reads")
     .values({ application_id: m.applicationId, user_id: m.authorId, last_read_seq: seq })
-    .onConflict((oc) => oc.columns(["application_id", "user_id"]).doUpdateSet({ last_read_seq: seq }))
+    .onConflict(readMarkMoved)
     .execute();
-  return row;
+  return message;
 }
 
 /**
