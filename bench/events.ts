@@ -1,10 +1,10 @@
 // The live updates' budgets (`npm run bench -- --only events`; figures printed, never asserted):
-// 1. memory: one server process (scripts/server.js on SQLite) holding STREAMS open event streams,
-//    each of its own account and connection: the process's RSS before and with them open;
-// 2. latency: two app servers on one throwaway PostgreSQL; RATES messages a second written through
+// 1. latency: two app servers on one throwaway PostgreSQL; RATES messages a second written through
 //    the first (POST /api/applications/:id/messages), each heard on a stream of the other side
-//    held by the second server. Latency is from the moment the write is sent to the moment its
-//    event arrives; p50/p99 printed, with the writes' own p50/p99.
+//    held by the second server, after WARMUP_SECONDS of the same. Latency is from the moment the
+//    write is sent to the moment its event arrives; p50/p99 printed, with the writes' own p50/p99;
+// 2. memory: one server process (scripts/server.js on SQLite) holding STREAMS open event streams,
+//    each of its own account and connection: the process's RSS before and with them open.
 import { randomBytes, randomUUID, createHash } from "node:crypto";
 import { readFileSync, mkdtempSync, rmSync } from "node:fs";
 import { Agent, request } from "node:http";
