@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { unzipSync } from "fflate";
-import { describe, expect, it } from "vitest";
-import { db } from "../../db";
+import { sql } from "kysely";
+import { describe, expect, it, vi } from "vitest";
+import { db, engine } from "../../db";
 import {
   createApplication,
   createInvitation,
@@ -21,12 +22,46 @@ import {
 import { createSession } from "~/services/accounts/sessions.server";
 import { deleteAccount } from "~/services/accounts/deletion.server";
 import { pruneExpired } from "~/services/platform/housekeeping.server";
-import { saveAttachment, savePhoto } from "~/services/platform/uploads.server";
+import { readExportFile, saveAttachment, savePhoto } from "~/services/platform/uploads.server";
 import { PNG_1X1 } from "../support/fixtures";
 
 // The copy of a user's data (docs/product.md, "Seus dados"), on both engines: what the ZIP holds
 // for a user with data of every kind, that nothing private of the other side is in it, the job's
 // claim (one winner, a lapsed claim taken over), expiry (410) and someone else's copy (404).
+
+/** The names of the ZIPs the export job stored, in order (the store itself is unchanged). */
+const savedZips: string[] = [];
+vi.mock("~/services/platform/uploads.server", async (original) => {
+  const uploads = await original<typeof import("~/services/platform/uploads.server")>();
+  return {
+    ...uploads,
+    saveExportFile: async (bytes: Uint8Array) => {
+      const name = await uploads.saveExportFile(bytes);
+      savedZips.push(name);
+      return name;
+    },
+  };
+});
+
+/** Makes recording a copy as ready fail in the database, until the returned function is called. */
+async function failReadyCopies() {
+  if (engine === "postgres") {
+    await sql`CREATE FUNCTION fail_ready_copy() RETURNS trigger AS $$ BEGIN RAISE EXCEPTION 'copy refused'; END $$ LANGUAGE plpgsql`.execute(
+      db,
+    );
+    await sql`CREATE TRIGGER fail_ready_copy BEFORE UPDATE ON data_exports FOR EACH ROW WHEN (NEW.status = 'ready') EXECUTE FUNCTION fail_ready_copy()`.execute(
+      db,
+    );
+    return async () => {
+      await sql`DROP TRIGGER fail_ready_copy ON data_exports`.execute(db);
+      await sql`DROP FUNCTION fail_ready_copy()`.execute(db);
+    };
+  }
+  await sql`CREATE TRIGGER fail_ready_copy BEFORE UPDATE ON data_exports WHEN NEW.status = 'ready' BEGIN SELECT RAISE(ABORT, 'copy refused'); END`.execute(
+    db,
+  );
+  return async () => void (await sql`DROP TRIGGER fail_ready_copy`.execute(db));
+}
 
 const png = (name: string) => new File([PNG_1X1], name, { type: "image/png" });
 const pdf = (text: string) => new File([Buffer.from(`%PDF-1.4\n${text}\n%%EOF\n`)], "entrega.pdf");
@@ -509,6 +544,28 @@ describe("the copy of a user's data", () => {
       .where("kind", "=", "data_export_ready")
       .execute();
     expect(mails).toHaveLength(1);
+  });
+
+  it("leaves no ZIP behind when recording it fails, and the job builds the copy again", async () => {
+    const user = await createUser(db);
+    const { export: asked } = await requestDataExport(user);
+    const restore = await failReadyCopies();
+    try {
+      expect(await runDataExports({ limit: 1 })).toBe(0);
+    } finally {
+      await restore();
+    }
+    const failed = savedZips.at(-1)!;
+    expect(await readExportFile(failed)).toBeNull();
+    const row = await db.selectFrom("data_exports").selectAll().where("id", "=", asked.id).executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ status: "pending", claim: null, file_name: null, attempts: 1 });
+    expect(row.last_error).toContain("copy refused");
+    // The next run builds it, and that ZIP stays.
+    expect(await runDataExports({ limit: 1 })).toBe(1);
+    const built = savedZips.at(-1)!;
+    expect(built).not.toBe(failed);
+    expect(await readExportFile(built)).not.toBeNull();
+    expect((await dataExportState(user))?.status).toBe("ready");
   });
 
   it("is downloaded by its owner only, for 7 days, then answers 410 and its file is gone", async () => {

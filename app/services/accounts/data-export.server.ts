@@ -165,37 +165,43 @@ export async function claimDataExport(at = new Date()): Promise<ExportRow | null
 
 /**
  * Builds a claimed copy and records it as ready under its claim, with the e-mail. Returns false
- * when the claim was taken over meanwhile (the ZIP is then deleted, nothing recorded).
+ * when the claim was taken over meanwhile (the ZIP is then deleted, nothing recorded); when
+ * recording fails, the ZIP is deleted too and the error goes on (the job puts the copy back).
  */
 export async function buildDataExport(row: ExportRow, at = new Date()): Promise<boolean> {
   const zip = await buildZip(row.user_id, at);
   const name = await saveExportFile(zip);
   const readyAt = at.toISOString();
   const expiresAt = new Date(at.getTime() + EXPORT_VALID_DAYS * DAY_MS).toISOString();
-  const done = await transaction(async (trx) => {
-    const r = await trx
-      .updateTable("data_exports")
-      .set({
-        status: "ready",
-        claim: null,
-        locked_until: null,
-        last_error: null,
-        file_name: name,
-        size_bytes: zip.byteLength,
-        ready_at: readyAt,
-        expires_at: expiresAt,
-      })
-      .where("id", "=", row.id)
-      .where("claim", "=", row.claim)
-      .where("status", "=", "building")
-      .executeTakeFirst();
-    if (Number(r.numUpdatedRows) === 0) return false;
-    await queueAccountEmail(trx, row.user_id, "data_export_ready", {
-      params: { link: `${config.APP_URL}${downloadPath(row.id)}`, days: String(EXPORT_VALID_DAYS) },
+  // The ZIP goes again unless the copy is recorded ready with it: claim lost, or a failure.
+  let done = false;
+  try {
+    done = await transaction(async (trx) => {
+      const r = await trx
+        .updateTable("data_exports")
+        .set({
+          status: "ready",
+          claim: null,
+          locked_until: null,
+          last_error: null,
+          file_name: name,
+          size_bytes: zip.byteLength,
+          ready_at: readyAt,
+          expires_at: expiresAt,
+        })
+        .where("id", "=", row.id)
+        .where("claim", "=", row.claim)
+        .where("status", "=", "building")
+        .executeTakeFirst();
+      if (Number(r.numUpdatedRows) === 0) return false;
+      await queueAccountEmail(trx, row.user_id, "data_export_ready", {
+        params: { link: `${config.APP_URL}${downloadPath(row.id)}`, days: String(EXPORT_VALID_DAYS) },
+      });
+      return true;
     });
-    return true;
-  });
-  if (!done) await deleteExportFile(name);
+  } finally {
+    if (!done) await deleteExportFile(name);
+  }
   return done;
 }
 
