@@ -244,8 +244,11 @@ test.describe("defect 5: an hourly price says /hora wherever it is asked or show
       await julia.getByLabel("Carta de apresentação").fill("Atendo lojas pelo WhatsApp há quatro anos, com educação.");
       await julia.getByRole("button", { name: "Enviar candidatura" }).click();
       await expect(julia).toHaveURL(/\/applications\/[0-9a-f-]{36}$/);
-      await expect(julia.locator(".facts")).toContainText(money("R$ 75,00/hora"));
-      await expect(julia.locator(".facts")).toContainText(money("≈ R$ 6.000,00 em 10 dias de 8 h"));
+      // With JavaScript the address changes as the application page starts rendering, while the
+      // opportunity's two lists of facts may still be on screen: wait for the application's.
+      const proposal = julia.locator(".facts", { hasText: money("R$ 75,00/hora") });
+      await expect(proposal).toBeVisible();
+      await expect(proposal).toContainText(money("≈ R$ 6.000,00 em 10 dias de 8 h"));
 
       // The merchant compares and counters per hour.
       const marina = await userPage(browser, testInfo, javaScriptEnabled, merchant);
