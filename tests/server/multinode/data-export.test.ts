@@ -42,6 +42,11 @@ describe.each(["postgres", "sqlite"] as const)("data exports on two servers (%s)
       .poll(() => count("SELECT count(*) AS n FROM data_exports WHERE status = 'ready'"), { timeout: 30_000 })
       .toBe(created);
 
+    // Never two waiting copies of one user: a user's second copy was asked only after the first was ready.
+    expect(
+      await count(`SELECT count(*) AS n FROM data_exports a JOIN data_exports b
+        ON b.user_id = a.user_id AND b.id <> a.id AND b.created_at >= a.created_at AND b.created_at < a.ready_at`),
+    ).toBe(0);
     expect(await count("SELECT count(*) AS n FROM outbox WHERE kind = 'data_export_ready'")).toBe(created);
     // One ZIP per copy in the file store: a job that lost its claim left nothing behind.
     const zips =
