@@ -63,7 +63,13 @@ export function canonicalRedirect(request: Request, path: string) {
 export const SITE_IMAGE = "/og-image.png";
 export const absolute = (path: string | null) => siteUrl(path ?? SITE_IMAGE);
 
-/** schema.org JobPosting of an open opportunity (only the public fields). */
+/**
+ * schema.org JobPosting of an open opportunity (only the public fields). No `validThrough`: an
+ * opportunity takes applications until its merchant closes it or its vacancies fill, on no date
+ * known beforehand (its `deadline` is the delivery's, and an open opportunity past it still takes
+ * applications); once closed its page answers 410. A pay rate (`baseSalary`, whose unit Google
+ * requires) only for an hourly budget: a fixed budget is the price of the whole work, not a salary.
+ */
 export function jobPosting(o: PublicOpportunity) {
   const remote = o.location_type === "remote";
   return {
@@ -72,7 +78,6 @@ export function jobPosting(o: PublicOpportunity) {
     title: o.title,
     description: o.description,
     datePosted: o.created_at,
-    ...(o.deadline ? { validThrough: o.deadline } : {}),
     employmentType: "CONTRACTOR",
     url: o.url,
     identifier: { "@type": "PropertyValue", name: "Freela", value: o.uuid },
@@ -88,16 +93,20 @@ export function jobPosting(o: PublicOpportunity) {
           },
         }
       : {}),
-    baseSalary: {
-      "@type": "MonetaryAmount",
-      currency: o.currency,
-      value: {
-        "@type": "QuantitativeValue",
-        minValue: o.budget_min_cents / 100,
-        maxValue: o.budget_max_cents / 100,
-        ...(o.budget_type === "hourly" ? { unitText: "HOUR" } : {}),
-      },
-    },
+    ...(o.budget_type === "hourly"
+      ? {
+          baseSalary: {
+            "@type": "MonetaryAmount",
+            currency: o.currency,
+            value: {
+              "@type": "QuantitativeValue",
+              minValue: o.budget_min_cents / 100,
+              maxValue: o.budget_max_cents / 100,
+              unitText: "HOUR",
+            },
+          },
+        }
+      : {}),
     skills: o.skills.join(", "),
   };
 }

@@ -140,7 +140,27 @@ describe("the public opportunity", () => {
     expect(ld.title).toBe("Logo para padaria </script> & café");
     expect(ld.hiringOrganization).toEqual({ "@type": "Organization", name: "Ana" });
     expect(ld.jobLocation.address.addressLocality).toBe("Belo Horizonte");
-    expect(ld.baseSalary.value).toMatchObject({ minValue: 1500, maxValue: 3000 });
+    // A fixed budget is the price of the whole work: no pay rate (Google's needs a unit of time).
+    expect(ld).not.toHaveProperty("baseSalary");
+  });
+
+  it("the JSON-LD gives an hourly budget as a pay rate per hour, and no end date to an open opportunity past its deadline", async () => {
+    const hourly = await createOpportunity(db, {
+      merchant_id: merchant.id,
+      budget_type: "hourly",
+      budget_min_cents: 5_000,
+      budget_max_cents: 12_050,
+      deadline: "2020-01-31",
+    });
+    const ld = jobPosting((await getPublicOpportunity(hourly.uuid)).open!);
+    expect(ld.baseSalary).toEqual({
+      "@type": "MonetaryAmount",
+      currency: "BRL",
+      value: { "@type": "QuantitativeValue", minValue: 50, maxValue: 120.5, unitText: "HOUR" },
+    });
+    // Its delivery date passed, yet it still takes applications (until closed or filled): no
+    // validThrough, which would tell search engines the posting expired.
+    expect(ld).not.toHaveProperty("validThrough");
   });
 
   it("closed or filled: only its title and address (410 on the page); hidden, held, or its merchant sanctioned: 404", async () => {
