@@ -1,9 +1,15 @@
+import type { HeadersFunction } from "@remix-run/node";
 import { isProduction } from "~/config.server";
 
-/** Headers every response carries; pages add their CSP with a fresh nonce. */
+/**
+ * Headers every response carries; pages add their CSP with a fresh nonce. A response that asked
+ * for no Referer at all (TOKEN_PAGE_HEADERS, a private file) keeps it.
+ */
 export function applySecurityHeaders(headers: Headers, nonce?: string) {
   headers.set("X-Content-Type-Options", "nosniff");
-  headers.set("Referrer-Policy", "strict-origin-when-cross-origin");
+  if (headers.get("Referrer-Policy") !== "no-referrer") {
+    headers.set("Referrer-Policy", "strict-origin-when-cross-origin");
+  }
   headers.set("X-Frame-Options", "DENY");
   headers.set("Cross-Origin-Opener-Policy", "same-origin");
   headers.set("Permissions-Policy", "camera=(), microphone=(), geolocation=()");
@@ -26,3 +32,19 @@ export function applySecurityHeaders(headers: Headers, nonce?: string) {
   }
   return headers;
 }
+
+/**
+ * Pages whose address holds a personal token sent by e-mail (the unsubscribe links, a password
+ * reset or set-password link, an address confirmation, a sign-in notice's "end this session"):
+ * the token is a credential of sorts, so the page is never kept by a cache, never sent on in a
+ * Referer and never indexed. Their loaders and actions answer with these headers (a script's
+ * request for the data gets them from there), and their `headers` export is tokenPageHeaders.
+ */
+export const TOKEN_PAGE_HEADERS = {
+  "Cache-Control": "no-store",
+  "Referrer-Policy": "no-referrer",
+  "X-Robots-Tag": "noindex",
+};
+
+/** The HTML document of a token page carries TOKEN_PAGE_HEADERS too (Remix reads a route's `headers` export for it). */
+export const tokenPageHeaders: HeadersFunction = () => TOKEN_PAGE_HEADERS;

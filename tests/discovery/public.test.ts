@@ -18,7 +18,7 @@ import {
   profilesSitemap,
   robotsTxt,
   sitemapIndex,
-  sitemapIndexXml,
+  sitemapXml,
   slugify,
   urlsetXml,
 } from "~/services/discovery/public.server";
@@ -240,6 +240,11 @@ describe("the public profile", () => {
 });
 
 const parser = new XMLParser({ isArray: (name) => name === "url" || name === "sitemap" });
+/** The files of a sitemap index, once it parsed as XML. */
+const files = (xml: string) => {
+  expect(XMLValidator.validate(xml)).toBe(true);
+  return (parser.parse(xml).sitemapindex.sitemap as { loc: string }[]).map((s) => s.loc);
+};
 /** The addresses of a sitemap page, once it parsed as XML. */
 const locs = (xml: string) => {
   expect(XMLValidator.validate(xml)).toBe(true);
@@ -249,10 +254,9 @@ const locs = (xml: string) => {
 describe("sitemap and robots", () => {
   it("lists every shown opportunity and profile, and nothing hidden; valid XML", async () => {
     const index = await sitemapIndex();
-    const indexXml = sitemapIndexXml(index);
-    expect(XMLValidator.validate(indexXml)).toBe(true);
-    const files = (parser.parse(indexXml).sitemapindex.sitemap as { loc: string }[]).map((s) => s.loc);
-    expect(files).toEqual([
+    expect(index).toEqual({ opportunities: [1], profiles: [1] });
+    const indexXml = sitemapXml(index);
+    expect(files(indexXml)).toEqual([
       `${config.APP_URL}/sitemap/opportunities-1.xml`,
       `${config.APP_URL}/sitemap/profiles-1.xml`,
     ]);
@@ -318,7 +322,7 @@ describe("sitemap and robots", () => {
         .values(rows.slice(i, i + 1000))
         .execute();
     const index = await sitemapIndex();
-    expect(index.profiles).toBe(2);
+    expect(index.profiles).toEqual([1, 2]);
     const [first, second] = [(await profilesSitemap(1))!, (await profilesSitemap(2))!];
     const all = [...first, ...second].map((e) => e.loc);
     expect(new Set(all).size).toBe(all.length);
@@ -356,25 +360,71 @@ describe("sitemap and robots", () => {
     for (const r of rows) expect(r.slug).toBe(slugify(r.title, "vaga"));
   });
 
+  it("lists only files with something in them, and serves no empty file", async () => {
+    // Ids far apart: page 3 of opportunities holds one, page 2 none.
+    const created = await createOpportunity(db, { merchant_id: merchant.id });
+    const far = { ...created, id: 2 * 50_000 + 7 };
+    await db.updateTable("opportunities").set({ id: far.id }).where("id", "=", created.id).execute();
+    const url = `${config.APP_URL}${opportunityPath(far)}`;
+    expect((await sitemapIndex()).opportunities).toEqual([1, 3]);
+    expect(files(sitemapXml(await sitemapIndex()))).toEqual([
+      `${config.APP_URL}/sitemap/opportunities-1.xml`,
+      `${config.APP_URL}/sitemap/opportunities-3.xml`,
+      `${config.APP_URL}/sitemap/profiles-1.xml`,
+    ]);
+    expect(await opportunitiesSitemapXml(2)).toBeNull();
+    expect(locs((await opportunitiesSitemapXml(3))!)).toEqual([url]);
+    // Hidden, closed, held, or of a banned merchant: the page has nothing to list, and goes.
+    const at = new Date().toISOString();
+    const banned = await createUser(db, { account_type: "merchant", banned_at: at });
+    for (const change of [
+      { hidden_at: at },
+      { status: "closed" as const },
+      { held_at: at },
+      { merchant_id: banned.id },
+    ]) {
+      await db.updateTable("opportunities").set(change).where("id", "=", far.id).execute();
+      expect((await sitemapIndex()).opportunities).toEqual([1]);
+      expect(await opportunitiesSitemapXml(3)).toBeNull();
+      await db
+        .updateTable("opportunities")
+        .set({ hidden_at: null, status: "open", held_at: null, merchant_id: merchant.id })
+        .where("id", "=", far.id)
+        .execute();
+      expect((await sitemapIndex()).opportunities).toEqual([1, 3]);
+    }
+    await db.deleteFrom("opportunities").where("id", "=", far.id).execute();
+    expect((await sitemapIndex()).opportunities).toEqual([1]);
+  });
+
   it("robots.txt points at the sitemap from APP_URL", async () => {
     const robots = await robotsTxt();
     expect(robots).toContain(`Sitemap: ${config.APP_URL}/sitemap.xml`);
     expect(robots).toContain("Allow: /vagas/");
     expect(robots).toContain("Disallow: /api/");
+    // The pages of the links sent by e-mail (their address holds a personal token).
+    for (const path of [
+      "/unsubscribe/",
+      "/buscas-salvas/cancelar/",
+      "/reset-password",
+      "/verify-email",
+      "/sessions/end",
+    ])
+      expect(robots.split("\n")).toContain(`Disallow: ${path}`);
   });
 });
 
 describe("the operator's switch", () => {
-  it("off: every public page is not found, the sitemap is empty and robots disallow all; on again: back", async () => {
+  it("off: every public page is not found, the sitemap has the home page alone and robots disallow all; on again: back", async () => {
     await updateSettings(operator, { public_pages: "0" });
     try {
       await expect(getPublicOpportunity(open.uuid)).rejects.toMatchObject({ status: 404 });
       await expect(getPublicProfile(freelancer.id)).rejects.toMatchObject({ status: 404 });
       expect(await opportunityShareUrl(open.uuid)).toBeNull();
       expect(await profileShareUrl(freelancer.id)).toBeNull();
-      expect(await sitemapIndex()).toEqual({ opportunities: 0, profiles: 0 });
-      expect(locs(urlsetXml([]))).toEqual([]);
-      expect(XMLValidator.validate(sitemapIndexXml(await sitemapIndex()))).toBe(true);
+      expect(await sitemapIndex()).toEqual({ opportunities: [], profiles: [] });
+      // Neither an index nor a urlset may be empty: with no file, a urlset of the home page.
+      expect(locs(sitemapXml(await sitemapIndex()))).toEqual([`${config.APP_URL}/`]);
       expect(await opportunitiesSitemapXml(1)).toBeNull();
       expect(await profilesSitemap(1)).toBeNull();
       expect(await robotsTxt()).toBe("User-agent: *\nDisallow: /\n");

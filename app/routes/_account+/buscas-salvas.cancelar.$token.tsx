@@ -11,11 +11,14 @@ import {
   type UnsubscribeState,
 } from "~/services/discovery/saved-searches.server";
 import { unsubscribeAnswer, type UnsubscribeData } from "~/web/unsubscribe.server";
+import { tokenPageHeaders } from "~/web/security.server";
 
 // The link at the foot of a saved search's digest (docs/product.md, "Buscas salvas e alertas"):
 // no sign-in, the signed token names the search. GET asks (a link scanner opening it changes
 // nothing); POST turns the search's e-mails off, from the page's button or a mail program's own
 // (RFC 8058 one-click). The search stays saved. A token that does not check out: 400.
+
+export const headers = tokenPageHeaders;
 
 export const meta = titleMeta("titles.saved_search_unsubscribe");
 

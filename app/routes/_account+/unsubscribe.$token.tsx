@@ -6,6 +6,7 @@ import { Alert, SubmitButton } from "~/components/ui/form";
 import { titleMeta } from "~/lib/meta";
 import { describeUnsubscribe, unsubscribe } from "~/services/messaging/email.server";
 import { unsubscribeAnswer, type UnsubscribeData } from "~/web/unsubscribe.server";
+import { tokenPageHeaders } from "~/web/security.server";
 import { usePending } from "~/lib/pending";
 
 // The link at the foot of every e-mail (docs/product.md, e-mail): no sign-in, the signed token names the
@@ -13,6 +14,8 @@ import { usePending } from "~/lib/pending";
 // off, from the page's button or from a mail program's own button (RFC 8058 one-click: a POST of
 // "List-Unsubscribe=One-Click" to this address, whose body is not needed). A token that does not
 // check out gets a 400 page saying so.
+
+export const headers = tokenPageHeaders;
 
 export const meta = titleMeta("titles.unsubscribe");
 

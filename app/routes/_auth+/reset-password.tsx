@@ -11,13 +11,17 @@ import { sessionCookie } from "~/web/session.server";
 import { redirectWithSuccess } from "~/web/toast.server";
 import { usePending } from "~/lib/pending";
 import { visitorFormAction } from "~/web/page-form.server";
+import { TOKEN_PAGE_HEADERS, tokenPageHeaders } from "~/web/security.server";
+
+/** The link holds the reset token: not stored, not sent on, not indexed. */
+export const headers = tokenPageHeaders;
 
 export const meta = titleMeta("titles.reset_password");
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const token = new URL(request.url).searchParams.get("token") ?? "";
   const valid = token.length > 0 && token.length <= 200 && Boolean(await findValidReset(token));
-  return json({ token, valid }, { status: valid ? 200 : 400 });
+  return json({ token, valid }, { status: valid ? 200 : 400, headers: TOKEN_PAGE_HEADERS });
 }
 
 export async function action(args: ActionFunctionArgs) {

@@ -12,7 +12,11 @@ import { AppError } from "~/services/platform/errors.server";
 import { assertSameOrigin } from "~/web/auth.server";
 import { formValues, readForm } from "~/web/bodies.server";
 import { getRequestT } from "~/web/i18n.server";
+import { TOKEN_PAGE_HEADERS, tokenPageHeaders } from "~/web/security.server";
 import { getOptionalUser } from "~/web/session.server";
+
+/** The link holds the notice's token: not stored, not sent on, not indexed. */
+export const headers = tokenPageHeaders;
 
 export const meta = titleMeta("titles.end_session");
 
@@ -25,11 +29,17 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const signedIn = Boolean(await getOptionalUser(request));
   const token = new URL(request.url).searchParams.get("token") ?? "";
   try {
-    return json({ token, signedIn, session: await findNoticedSession({ token }), failure: null });
+    return json(
+      { token, signedIn, session: await findNoticedSession({ token }), failure: null },
+      { headers: TOKEN_PAGE_HEADERS },
+    );
   } catch (error) {
     if (!(error instanceof AppError)) throw error;
     const { t } = await getRequestT(request);
-    return json({ token, signedIn, session: null, failure: t(error.key, error.params) }, { status: error.status });
+    return json(
+      { token, signedIn, session: null, failure: t(error.key, error.params) },
+      { status: error.status, headers: TOKEN_PAGE_HEADERS },
+    );
   }
 }
 

@@ -10,8 +10,12 @@ import { AppError } from "~/services/platform/errors.server";
 import { requireUser, safeRedirect } from "~/web/auth.server";
 import { formValues, readForm } from "~/web/bodies.server";
 import { getRequestT } from "~/web/i18n.server";
+import { TOKEN_PAGE_HEADERS, tokenPageHeaders } from "~/web/security.server";
 import { getOptionalUser } from "~/web/session.server";
 import { redirectWithError, redirectWithSuccess } from "~/web/toast.server";
+
+/** The link holds the confirmation token: not stored, not sent on, not indexed. */
+export const headers = tokenPageHeaders;
 
 export const meta = titleMeta("titles.verify_email");
 
@@ -41,7 +45,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
         verified: Boolean(user?.email_verified_at),
         signedIn: Boolean(user),
       },
-      { status: error.status },
+      { status: error.status, headers: TOKEN_PAGE_HEADERS },
     );
   }
 }

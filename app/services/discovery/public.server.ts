@@ -257,34 +257,69 @@ export async function profileShareUrl(id: string): Promise<string | null> {
 // ---------------------------------------------------------------------------------------------
 // Sitemap
 
-export type SitemapEntry = { loc: string; lastmod: string };
-export type SitemapIndex = { opportunities: number; profiles: number };
+export type SitemapEntry = { loc: string; lastmod?: string };
+/**
+ * The sitemap files that list something: page numbers of each kind. The protocol's schema wants
+ * at least one `<url>` in a file and one `<sitemap>` in an index, so an empty file is neither
+ * listed nor served (404).
+ */
+export type SitemapIndex = { opportunities: number[]; profiles: number[] };
+
+/** An open opportunity a visitor may see (`o`, its merchant `u`): the page's rule, for the sitemap. */
+const opportunityListed = (at: string) =>
+  sql<boolean>`o.status = 'open' AND o.hidden_at IS NULL AND o.held_at IS NULL AND NOT ${sanctioned(at)}`;
 
 /**
- * How many sitemap pages of each kind (none when public pages are off). Opportunities are paged by
- * id range (page n holds ids ((n-1)·50 000, n·50 000]), so their count comes from the highest id;
- * profiles by ranges of their random ids (a power of two of them, ~25 000 profiles each). Two
- * statements whatever the data (the settings, then one of counts).
+ * The sitemap's files that list something (none when public pages are off). Opportunities are
+ * paged by id range (page n holds ids ((n-1)·50 000, n·50 000]): a page is listed when one of its
+ * range is shown, found by one lookup of the primary key's range per page. Profiles by ranges of
+ * their random ids (a power of two of them, ~25 000 profiles each), listed when there is any.
+ * Two statements whatever the data (the settings, then one for both kinds).
  */
-export async function sitemapIndex(
-  kinds: (keyof SitemapIndex)[] = ["opportunities", "profiles"],
-): Promise<SitemapIndex> {
-  if (!(await publicPagesOn())) return { opportunities: 0, profiles: 0 };
+export async function sitemapIndex(): Promise<SitemapIndex> {
+  if (!(await publicPagesOn())) return { opportunities: [], profiles: [] };
   const at = now();
+  // Written into the statement: an integer, so that n's arithmetic stays integer on SQLite.
+  const size = sql.lit(SITEMAP_PAGE_SIZE);
   const row = await db
     .selectNoFrom([
-      kinds.includes("opportunities")
-        ? sql<number | string | null>`(SELECT max(id) FROM opportunities)`.as("max_id")
-        : sql<null>`NULL`.as("max_id"),
-      kinds.includes("profiles")
-        ? sql<number | string>`(SELECT count(*) FROM users u WHERE ${profileShown(at)})`.as("profiles")
-        : sql<number>`0`.as("profiles"),
+      sql<string | null>`(
+        WITH RECURSIVE pages(n) AS (
+          SELECT 1
+          UNION ALL
+          SELECT n + 1 FROM pages
+           WHERE n < (SELECT (max(id) + ${sql.lit(SITEMAP_PAGE_SIZE - 1)}) / ${size} FROM opportunities)
+        )
+        SELECT string_agg(CAST(p.n AS text), ',' ORDER BY p.n) FROM pages p
+         WHERE EXISTS (
+           SELECT 1 FROM opportunities o INNER JOIN users u ON u.id = o.merchant_id
+            WHERE o.id > (p.n - 1) * ${size} AND o.id <= p.n * ${size}
+              AND ${opportunityListed(at)}))`.as("opportunity_pages"),
+      sql<number | string>`(SELECT count(*) FROM users u WHERE ${profileShown(at)})`.as("profiles"),
     ])
     .executeTakeFirstOrThrow();
+  const profiles = Number(row.profiles);
   return {
-    opportunities: Math.max(1, Math.ceil(Number(row.max_id ?? 0) / SITEMAP_PAGE_SIZE)),
-    profiles: profilePages(Number(row.profiles)),
+    opportunities: row.opportunity_pages ? row.opportunity_pages.split(",").map(Number) : [],
+    profiles: profiles ? Array.from({ length: profilePages(profiles) }, (_, i) => i + 1) : [],
   };
+}
+
+/**
+ * How many pages of a kind there are, listing something or not (0 when public pages are off):
+ * opportunities' from the highest id, profiles' from their count. Two statements.
+ */
+async function pageCount(kind: "opportunities" | "profiles"): Promise<number> {
+  if (!(await publicPagesOn())) return 0;
+  const row = await db
+    .selectNoFrom(
+      kind === "opportunities"
+        ? sql<number | string | null>`(SELECT max(id) FROM opportunities)`.as("n")
+        : sql<number | string>`(SELECT count(*) FROM users u WHERE ${profileShown(now())})`.as("n"),
+    )
+    .executeTakeFirstOrThrow();
+  const n = Number(row.n ?? 0);
+  return kind === "opportunities" ? Math.max(1, Math.ceil(n / SITEMAP_PAGE_SIZE)) : profilePages(n);
 }
 
 const profileShown = (at: string) =>
@@ -301,14 +336,14 @@ const URLSET_OPEN = `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http
 const URLSET_CLOSE = `</urlset>\n`;
 
 /**
- * Page `n` of the open opportunities (1-based) as the sitemap's XML; null when public pages are off
- * or n is past the last page (404). The database writes the `<url>` lines in one statement over
- * the primary key's range (the stored slug, the uuid and updated_at need no escaping: letters,
- * digits, "-", ":" and "."), so 50 000 of them cost no work per row here.
+ * Page `n` of the open opportunities (1-based) as the sitemap's XML; null when public pages are off,
+ * n is past the last page or nothing of its range is shown (404). The database writes the `<url>`
+ * lines in one statement over the primary key's range (the stored slug, the uuid and updated_at
+ * need no escaping: letters, digits, "-", ":" and "."), so 50 000 of them cost no work per row here.
  */
 export async function opportunitiesSitemapXml(n: number): Promise<string | null> {
-  const index = await sitemapIndex(["opportunities"]);
-  if (!Number.isSafeInteger(n) || n < 1 || n > index.opportunities) return null;
+  const pages = await pageCount("opportunities");
+  if (!Number.isSafeInteger(n) || n < 1 || n > pages) return null;
   // Suspending or banning an account closes its opportunities, but the page's rule is checked
   // here too (one lookup of the merchant by primary key per row), so both always agree.
   const at = now();
@@ -323,19 +358,19 @@ export async function opportunitiesSitemapXml(n: number): Promise<string | null>
     )
     .where("o.id", ">", (n - 1) * SITEMAP_PAGE_SIZE)
     .where("o.id", "<=", n * SITEMAP_PAGE_SIZE)
-    .where("o.status", "=", "open")
-    .where("o.hidden_at", "is", null)
-    .where("o.held_at", "is", null)
-    .where(sql<boolean>`NOT ${sanctioned(at)}`)
+    .where(opportunityListed(at))
     .executeTakeFirst();
-  return URLSET_OPEN + (row?.urls ? `${row.urls}\n` : "") + URLSET_CLOSE;
+  return row?.urls ? `${URLSET_OPEN}${row.urls}\n${URLSET_CLOSE}` : null;
 }
 
-/** Page `n` of the shown profiles: the n-th range of the ids' first 32 bits; null past the last. */
+/**
+ * Page `n` of the shown profiles: the n-th range of the ids' first 32 bits; null past the last
+ * page or when its range has none (with random ids, only when there is no profile at all).
+ */
 export async function profilesSitemap(n: number): Promise<SitemapEntry[] | null> {
-  const index = await sitemapIndex(["profiles"]);
-  if (!Number.isSafeInteger(n) || n < 1 || n > index.profiles) return null;
-  const step = 2 ** 32 / index.profiles;
+  const pages = await pageCount("profiles");
+  if (!Number.isSafeInteger(n) || n < 1 || n > pages) return null;
+  const step = 2 ** 32 / pages;
   const bound = (k: number) =>
     Math.round(k * step)
       .toString(16)
@@ -346,10 +381,11 @@ export async function profilesSitemap(n: number): Promise<SitemapEntry[] | null>
     .select(["u.id", "u.display_name", "u.full_name", "u.updated_at"])
     .where(profileShown(at))
     .$if(n > 1, (qb) => qb.where("u.id", ">=", bound(n - 1)))
-    .$if(n < index.profiles, (qb) => qb.where("u.id", "<", bound(n)))
+    .$if(n < pages, (qb) => qb.where("u.id", "<", bound(n)))
     .orderBy("u.id")
     .limit(SITEMAP_PAGE_SIZE)
     .execute();
+  if (rows.length === 0) return null;
   return rows.map((r) => ({ loc: siteUrl(profilePath({ id: r.id, name: displayNameOf(r) })), lastmod: r.updated_at }));
 }
 
@@ -359,11 +395,17 @@ export async function profilesSitemap(n: number): Promise<SitemapEntry[] | null>
 const escapeXml = (s: string) =>
   s.replace(/[<>&'"]/g, (c) => ({ "<": "&lt;", ">": "&gt;", "&": "&amp;", "'": "&apos;", '"': "&quot;" })[c]!);
 
-export function sitemapIndexXml(index: SitemapIndex): string {
+/**
+ * The document at /sitemap.xml: an index of the files that list something; with none (public pages
+ * off, or nothing shown yet) a urlset of the home page alone, as neither an index nor a urlset may
+ * be empty.
+ */
+export function sitemapXml(index: SitemapIndex): string {
   const files = [
-    ...Array.from({ length: index.opportunities }, (_, i) => `/sitemap/opportunities-${i + 1}.xml`),
-    ...Array.from({ length: index.profiles }, (_, i) => `/sitemap/profiles-${i + 1}.xml`),
+    ...index.opportunities.map((n) => `/sitemap/opportunities-${n}.xml`),
+    ...index.profiles.map((n) => `/sitemap/profiles-${n}.xml`),
   ];
+  if (files.length === 0) return urlsetXml([{ loc: siteUrl("/") }]);
   return (
     `<?xml version="1.0" encoding="UTF-8"?>\n<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n` +
     files.map((f) => `<sitemap><loc>${escapeXml(siteUrl(f))}</loc></sitemap>\n`).join("") +
@@ -377,13 +419,19 @@ const xmlText = (s: string) => (XML_SPECIAL.test(s) ? escapeXml(s) : s);
 
 export function urlsetXml(entries: SitemapEntry[]): string {
   const parts = [URLSET_OPEN];
-  for (const e of entries)
-    parts.push(`<url><loc>${xmlText(e.loc)}</loc><lastmod>${xmlText(e.lastmod)}</lastmod></url>\n`);
+  for (const e of entries) {
+    const lastmod = e.lastmod ? `<lastmod>${xmlText(e.lastmod)}</lastmod>` : "";
+    parts.push(`<url><loc>${xmlText(e.loc)}</loc>${lastmod}</url>\n`);
+  }
   parts.push(URLSET_CLOSE);
   return parts.join("");
 }
 
-/** robots.txt: the public pages and the sitemap, or nothing at all when the operator turned them off. */
+/**
+ * robots.txt: the public pages and the sitemap, or nothing at all when the operator turned them
+ * off. Closed too: the pages of the links sent by e-mail, whose address holds a personal token
+ * (they also answer noindex and no-store: TOKEN_PAGE_HEADERS).
+ */
 export async function robotsTxt(): Promise<string> {
   if (!(await publicPagesOn())) return "User-agent: *\nDisallow: /\n";
   return [
@@ -394,6 +442,11 @@ export async function robotsTxt(): Promise<string> {
     "Disallow: /admin",
     "Disallow: /applications/",
     "Disallow: /contracts/",
+    "Disallow: /unsubscribe/",
+    "Disallow: /buscas-salvas/cancelar/",
+    "Disallow: /reset-password",
+    "Disallow: /verify-email",
+    "Disallow: /sessions/end",
     `Sitemap: ${siteUrl("/sitemap.xml")}`,
     "",
   ].join("\n");

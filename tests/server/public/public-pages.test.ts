@@ -5,6 +5,7 @@
 // are not found, closed ones are gone (410), and the sitemap parses and lists what is shown.
 import Database from "better-sqlite3";
 import { XMLParser, XMLValidator } from "fast-xml-parser";
+import { createHmac } from "node:crypto";
 import { request } from "node:http";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -48,6 +49,7 @@ describe.each(["sqlite", "postgres"] as const)("public pages on the production s
   let opp: { uuid: string; title: string };
   let path: string;
   let applications: string[];
+  let sessionSecret: string;
 
   beforeAll(async () => {
     const port = await freePort();
@@ -55,6 +57,7 @@ describe.each(["sqlite", "postgres"] as const)("public pages on the production s
     setup.env.SEED_DEMO = "1";
     setup.env.CONTRACT_SCHEDULE_SECONDS = "0";
     setup.env.APP_URL = APP_URL;
+    sessionSecret = setup.env.SESSION_SECRET!;
     if (engine === "postgres") {
       postgres = await startPostgres();
       await postgres.createDatabase("freela");
@@ -134,6 +137,11 @@ describe.each(["sqlite", "postgres"] as const)("public pages on the production s
     expect(metaOf(html, "name", "twitter:title")).toBeDefined();
     const [ld] = jsonLd(html);
     expect(ld).toMatchObject({ "@type": "JobPosting", title: opp.title, url: `${APP_URL}${path}` });
+    // It takes applications until closed or filled, on no known date; a pay rate only per hour.
+    expect(ld).not.toHaveProperty("validThrough");
+    const seeded = (await ok("GET", `/api/public/opportunities/${opp.uuid}`, null)).data;
+    if (seeded.budget_type === "hourly") expect(ld.baseSalary.value.unitText).toBe("HOUR");
+    else expect(ld).not.toHaveProperty("baseSalary");
     expect(html).toContain(`/login?redirectFrom=${encodeURIComponent(path)}`);
     expect(html).toContain("Entre para se candidatar");
     for (const secret of ["ana@freela.dev", ana.id, ...applications]) expect(html).not.toContain(secret);
@@ -244,6 +252,11 @@ describe.each(["sqlite", "postgres"] as const)("public pages on the production s
     expect(XMLValidator.validate(index.body)).toBe(true);
     const files = (parser.parse(index.body).sitemapindex.sitemap as { loc: string }[]).map((s) => s.loc);
     expect(files).toEqual([`${APP_URL}/sitemap/opportunities-1.xml`, `${APP_URL}/sitemap/profiles-1.xml`]);
+    // Every file listed has at least one address (the schema's minimum).
+    for (const file of files) {
+      const listed = parser.parse((await get(file.slice(APP_URL.length))).body).urlset.url as unknown[];
+      expect(listed.length, file).toBeGreaterThan(0);
+    }
     const page = await get("/sitemap/opportunities-1.xml");
     expect(XMLValidator.validate(page.body)).toBe(true);
     const locs = (parser.parse(page.body).urlset.url as { loc: string }[]).map((u) => u.loc);
@@ -258,20 +271,70 @@ describe.each(["sqlite", "postgres"] as const)("public pages on the production s
     expect(robots.body).toContain(`Sitemap: ${APP_URL}/sitemap.xml`);
   });
 
-  it("the operator turns public pages off: 404 everywhere, an empty sitemap, robots disallow all; and on again", async () => {
+  it("the operator turns public pages off: 404 everywhere, a sitemap of the home page alone, robots disallow all; and on again", async () => {
     await ok("POST", "/api/admin/settings", operator.token, { public_pages: 0 });
     try {
       expect((await get(path)).status).toBe(404);
       expect((await get(`/api/public/opportunities/${opp.uuid}`)).status).toBe(404);
       expect((await get(`/api/public/profiles/${julia.id}`)).status).toBe(404);
+      // No file lists anything: not an empty index (invalid), a urlset of the home page.
       const index = await get("/sitemap.xml");
       expect(XMLValidator.validate(index.body)).toBe(true);
       expect(index.body).not.toContain("<sitemap>");
+      expect(parser.parse(index.body).urlset.url).toEqual([{ loc: `${APP_URL}/` }]);
+      expect((await get("/sitemap/profiles-1.xml")).status).toBe(404);
       expect((await get("/sitemap/opportunities-1.xml")).status).toBe(404);
       expect((await get("/robots.txt")).body).toBe("User-agent: *\nDisallow: /\n");
     } finally {
       await ok("POST", "/api/admin/settings", operator.token, { public_pages: 1 });
     }
     expect((await get(path)).status).toBe(200);
+  });
+  it("the pages of links with a personal token: no-store, no-referrer and noindex on the HTML and its data; closed in robots.txt", async () => {
+    const sign = (text: string) => createHmac("sha256", sessionSecret).update(text).digest("base64url");
+    const search = await ok("POST", "/api/saved-searches", julia.token, { name: "Design", frequency: "daily" });
+    // Each page and its route (a script asks for a page's data with ?_data=<route>).
+    const pages: [string, string][] = [
+      [
+        `/unsubscribe/${julia.id}.message_received.${sign(`unsubscribe\n${julia.id}\nmessage_received`)}`,
+        "routes/_account+/unsubscribe.$token",
+      ],
+      [`/unsubscribe/${julia.id}.message_received.forjado`, "routes/_account+/unsubscribe.$token"],
+      [
+        `/buscas-salvas/cancelar/${search.data.id}.${sign(`saved-search\n${search.data.id}`)}`,
+        "routes/_account+/buscas-salvas.cancelar.$token",
+      ],
+      [`/buscas-salvas/cancelar/${search.data.id}.forjado`, "routes/_account+/buscas-salvas.cancelar.$token"],
+      ["/reset-password?token=forjado", "routes/_auth+/reset-password"],
+      ["/verify-email?token=forjado", "routes/_auth+/verify-email"],
+      ["/sessions/end?token=forjado", "routes/_auth+/sessions.end"],
+    ];
+    for (const [page, route] of pages) {
+      const data = `${page}${page.includes("?") ? "&" : "?"}_data=${encodeURIComponent(route)}`;
+      for (const [kind, address] of [
+        ["document", page],
+        ["data", data],
+      ] as const) {
+        const answer = await get(address);
+        expect(answer.status, `${kind} ${page}`).toBeLessThan(500);
+        expect(answer.headers["content-type"], `${kind} ${page}`).toMatch(
+          kind === "document" ? /^text\/html/ : /^application\/json/,
+        );
+        expect(answer.headers["cache-control"], `${kind} ${page}`).toBe("no-store");
+        expect(answer.headers["referrer-policy"], `${kind} ${page}`).toBe("no-referrer");
+        expect(answer.headers["x-robots-tag"], `${kind} ${page}`).toBe("noindex");
+      }
+    }
+    const robots = (await get("/robots.txt")).body.split("\n");
+    for (const path of [
+      "/unsubscribe/",
+      "/buscas-salvas/cancelar/",
+      "/reset-password",
+      "/verify-email",
+      "/sessions/end",
+    ])
+      expect(robots).toContain(`Disallow: ${path}`);
+    // The other pages keep the site's policy.
+    expect((await get(path)).headers["referrer-policy"]).toBe("strict-origin-when-cross-origin");
   });
 });
