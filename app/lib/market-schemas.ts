@@ -162,7 +162,7 @@ const optionalCents = (key: string) =>
 export const opportunityFilterShape = {
   q: z.preprocess(
     emptyToUndefined,
-    z.string({ invalid_type_error: "query_invalid" }).trim().max(LIMITS.search.max, "query_invalid").optional(),
+    z.string({ invalid_type_error: "query_type" }).trim().max(LIMITS.search.max, "query_invalid").optional(),
   ),
   category: optionalEnum(CATEGORIES, "category_invalid"),
   budget_type: optionalEnum(BUDGET_TYPES, "budget_type_invalid"),

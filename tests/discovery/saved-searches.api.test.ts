@@ -73,6 +73,22 @@ describe("/api/saved-searches", () => {
       422,
       { filters: expect.stringMatching(/^Filtro desconhecido/) },
     ]);
+    // A value of the wrong type is told so, not that it is too long.
+    for (const q of [123, ["react"], { q: "react" }, true]) {
+      const wrongType = await call(
+        listAction,
+        jsonRequest("/api/saved-searches", { name: 42, frequency: "daily", filters: { q } }, { token }),
+      );
+      expect([wrongType.status, wrongType.body.errors]).toEqual([
+        422,
+        { name: "O nome da busca deve ser um texto.", "filters.q": "A busca deve ser um texto." },
+      ]);
+    }
+    const tooLong = await call(
+      listAction,
+      jsonRequest("/api/saved-searches", { name: "a", frequency: "daily", filters: { q: "x".repeat(201) } }, { token }),
+    );
+    expect(tooLong.body.errors).toEqual({ "filters.q": "A busca deve ter no máximo 200 caracteres." });
     const malformed = await call(listAction, jsonRequest("/api/saved-searches", "{nope", { token }));
     expect(malformed.status).toBe(400);
 

@@ -153,7 +153,7 @@ describe("saved search digests through SMTP", () => {
     const [mail, ...rest] = await digest();
     expect(rest).toEqual([]);
     expect(mail!.to).toEqual([user.email]);
-    expect(mail!.subject).toBe("Novas oportunidades para “React”");
+    expect(mail!.subject).toBe("Freela: novas oportunidades para “React”");
     expect(mail!.text).toContain("Olá, Ana Dev!");
     expect(mail!.text).toContain("Uma nova oportunidade para a sua busca “React”:");
     expect(mail!.text).toContain("Painel em React para clínica");
@@ -184,7 +184,7 @@ describe("saved search digests through SMTP", () => {
     await publish("Logo B", { category: "design" });
     const mails = await digest();
     expect(mails).toHaveLength(1);
-    expect(mails[0]!.subject).toBe("New opportunities for “Design”");
+    expect(mails[0]!.subject).toBe("Freela: new opportunities for “Design”");
     expect(mails[0]!.text).toContain("2 new opportunities for your search “Design”:");
     expect(mails[0]!.text.indexOf("Logo B")).toBeLessThan(mails[0]!.text.indexOf("Logo A"));
   });
@@ -197,14 +197,14 @@ describe("saved search digests through SMTP", () => {
     const start = Date.now();
     expect(await digest(new Date(start + HOUR))).toEqual([]);
     expect((await digest(new Date(start + DAY + HOUR))).map((m) => m.subject)).toEqual([
-      "Novas oportunidades para “Diária”",
+      "Freela: novas oportunidades para “Diária”",
     ]);
     await publish("Edição de vídeo", { category: "video" });
     expect(await digest(new Date(start + 2 * DAY))).toEqual([]);
     const week = await digest(new Date(start + 7 * DAY + HOUR));
     expect(week.map((m) => m.subject).sort()).toEqual([
-      "Novas oportunidades para “Diária”",
-      "Novas oportunidades para “Semanal”",
+      "Freela: novas oportunidades para “Diária”",
+      "Freela: novas oportunidades para “Semanal”",
     ]);
     const weekly = week.find((m) => m.subject.includes("Semanal"))!;
     expect(weekly.text).toContain("Vídeo institucional");

@@ -46,7 +46,7 @@ export type SavedSearchJson = {
 };
 
 const nameField = z
-  .string({ required_error: "saved_search_name_length", invalid_type_error: "saved_search_name_length" })
+  .string({ required_error: "saved_search_name_length", invalid_type_error: "saved_search_name_type" })
   .trim()
   .min(1, "saved_search_name_length")
   .max(LIMITS.saved_search_name.max, "saved_search_name_length");
