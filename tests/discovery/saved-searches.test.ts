@@ -11,12 +11,19 @@ import {
   unsubscribeSavedSearch,
   updateSavedSearch,
 } from "~/services/discovery/saved-searches.server";
-import { listOpportunities } from "~/services/marketplace/opportunities.server";
+import {
+  createOpportunity as createOpportunityService,
+  insertOpportunity,
+  listOpportunities,
+  OPPORTUNITY_ORDER_LOCK,
+} from "~/services/marketplace/opportunities.server";
 import { drainOutbox } from "~/services/platform/outbox.server";
 import { AppError } from "~/services/platform/errors.server";
-import { db } from "../../db";
+import { sql } from "kysely";
+import { db, engine, transaction } from "../../db";
 import { createOpportunity, createUser } from "../../db/factories";
 import type { UserRow } from "../../db/schema";
+import { validOpportunity } from "../support/fixtures";
 import { freelancer, merchant } from "../support/market";
 import { startSmtp } from "../support/smtp";
 
@@ -325,3 +332,79 @@ describe("saved search digests through SMTP", () => {
     expect(digests.get(searches[2]!.id)).toHaveLength(1);
   });
 });
+
+describe.runIf(engine === "postgres")("saved search digests on PostgreSQL", () => {
+  it("skip no opportunity whose id commits after a higher one's (ids commit in order)", async () => {
+    const user = await freelancer();
+    await createSavedSearch(user, { name: "Tudo", frequency: "immediate" });
+    const at = new Date().toISOString();
+    let commit!: () => void;
+    const committing = new Promise<void>((resolve) => (commit = resolve));
+    let drawn!: (id: number) => void;
+    const firstId = new Promise<number>((resolve) => (drawn = resolve));
+    // A creation that draws its id, then is slow to commit.
+    const first = transaction(async (trx) => {
+      await insertOpportunity(trx, {
+        uuid: crypto.randomUUID(),
+        merchant_id: owner.id,
+        title: "Primeira, lenta",
+        slug: "primeira-lenta",
+        description: "Uma oportunidade cuja transação demora a terminar.",
+        category: "outros",
+        skills: "[]",
+        budget_type: "fixed",
+        budget_min_cents: 10_000,
+        budget_max_cents: 20_000,
+        currency: "BRL",
+        deadline: null,
+        location_type: "remote",
+        city: null,
+        vacancies: 1,
+        status: "open",
+        applications_count: 0,
+        accepted_count: 0,
+        created_at: at,
+        updated_at: at,
+      });
+      const row = await trx
+        .selectFrom("opportunities")
+        .select("id")
+        .where("slug", "=", "primeira-lenta")
+        .executeTakeFirstOrThrow();
+      drawn(row.id);
+      await committing;
+    });
+    await firstId;
+    // Another one meanwhile: it waits for the first to commit (ids in commit order), or commits
+    // first with a higher id (the alerts' watermark would then pass the first one by).
+    const second = createOpportunityService(owner, { ...validOpportunity, title: "Segunda, rápida" });
+    await Promise.race([second, advisoryLockWaited(OPPORTUNITY_ORDER_LOCK)]);
+    await runSavedSearchDigests();
+    commit();
+    await first;
+    const { uuid } = await second;
+    await runSavedSearchDigests();
+    const ids = (await db.selectFrom("outbox").select("payload").where("user_id", "=", user.id).execute()).flatMap(
+      (row) => (JSON.parse(row.payload!) as { ids: number[] }).ids,
+    );
+    const secondRow = await db
+      .selectFrom("opportunities")
+      .select("id")
+      .where("uuid", "=", uuid)
+      .executeTakeFirstOrThrow();
+    expect(ids.sort()).toEqual([await firstId, secondRow.id].sort());
+  });
+});
+
+/** Resolves once a session waits for the advisory lock `key`. */
+async function advisoryLockWaited(key: number) {
+  for (let waited = 0; waited < 5_000; waited += 10) {
+    const { rows } = await sql<{ n: number }>`
+      SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND objid = ${key} AND NOT granted`.execute(
+      db,
+    );
+    if (rows[0]!.n > 0) return;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  throw new Error("no session waited for the lock");
+}

@@ -1,5 +1,13 @@
 import { randomUUID } from "node:crypto";
-import { sql, type CompiledQuery, type ExpressionBuilder, type Kysely, type SelectQueryBuilder } from "kysely";
+import {
+  sql,
+  type CompiledQuery,
+  type ExpressionBuilder,
+  type Insertable,
+  type Kysely,
+  type SelectQueryBuilder,
+  type Transaction,
+} from "kysely";
 import { LRUCache } from "lru-cache";
 import {
   NEGOTIATING_STATUSES,
@@ -12,9 +20,9 @@ import {
 } from "~/lib/market-schemas";
 import { checkFields, inFieldOrder } from "~/lib/schemas";
 import { opportunitySlug } from "~/lib/slug";
-import { db, transaction } from "../../../db";
+import { db, engine, transaction } from "../../../db";
 import { searchIndexLeads, textMatch, textQuery, textRank, type IdRange } from "../../../db/dialect";
-import type { Database, OpportunityRow, UserRow } from "../../../db/schema";
+import type { Database, OpportunitiesTable, OpportunityRow, UserRow } from "../../../db/schema";
 import { AppError, parseInput } from "../platform/errors.server";
 import { assertRoleFor } from "../platform/roles.server";
 import { stateMachine } from "../platform/state-machine.server";
@@ -516,7 +524,10 @@ export async function newOpportunityMatches(
     .execute() as Promise<OpportunityMatch[]>;
 }
 
-/** The newest opportunity's id (0 without any): where a new saved search starts from. */
+/**
+ * The newest opportunity's id (0 without any): where a new saved search starts from, and how far a
+ * digest run reads. Ids commit in order (insertOpportunity), so every lower id is there already.
+ */
 export async function newestOpportunityId(database: Kysely<Database> = db): Promise<number> {
   const row = await database
     .selectFrom("opportunities")
@@ -544,6 +555,22 @@ export async function opportunitiesInOrder(user: UserRow, ids: number[]): Promis
 // ---------------------------------------------------------------------------------------------
 // Writing
 
+/**
+ * The advisory lock that makes opportunity ids commit in order on PostgreSQL, as events' do
+ * (platform/events.server.ts). An id is drawn at insert but seen at commit: of two creations at
+ * once the higher id could commit first, and a reader that saw it (a saved search's watermark moves
+ * to the newest id) would never see the lower one. Taken before the id is drawn and held to the
+ * commit, it lets one creation at a time draw and commit, so whoever sees id N sees every lower
+ * one. SQLite writes one transaction at a time already.
+ */
+export const OPPORTUNITY_ORDER_LOCK = 0x6672_6f70; // "frop"
+
+/** Stores a new opportunity in `trx`, its id drawn under OPPORTUNITY_ORDER_LOCK. */
+export async function insertOpportunity(trx: Transaction<Database>, values: Insertable<OpportunitiesTable>) {
+  if (engine === "postgres") await sql`SELECT pg_advisory_xact_lock(${OPPORTUNITY_ORDER_LOCK})`.execute(trx);
+  await trx.insertInto("opportunities").values(values).execute();
+}
+
 export async function createOpportunity(merchant: UserRow, input: unknown): Promise<OpportunityJson> {
   await consumeWrite(merchant.id);
   assertRoleFor(merchant, "opportunity.create");
@@ -552,9 +579,8 @@ export async function createOpportunity(merchant: UserRow, input: unknown): Prom
   const uuid = randomUUID();
   // Pre-moderation: a young account's opportunity waits for an operator (premoderation.server.ts).
   const held = await holdsNewOpportunity(db, merchant, timestamp);
-  await db
-    .insertInto("opportunities")
-    .values({
+  await transaction((trx) =>
+    insertOpportunity(trx, {
       uuid,
       merchant_id: merchant.id,
       title: data.title,
@@ -577,8 +603,8 @@ export async function createOpportunity(merchant: UserRow, input: unknown): Prom
       held_at: held ? timestamp : null,
       created_at: timestamp,
       updated_at: timestamp,
-    })
-    .execute();
+    }),
+  );
   return getOpportunity(merchant, uuid);
 }
 
