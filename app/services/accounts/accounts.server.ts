@@ -20,7 +20,7 @@ import { apiT } from "../platform/i18n.server";
 import { tellPasswordChanged } from "./password-change.server";
 import { sendMail } from "../platform/mail.server";
 import { hashPassword, verifyPassword } from "./passwords.server";
-import { assertNotLimited, consume, consumeWrite, limiters } from "../platform/rate-limit.server";
+import { consume, consumeWrite, limiters, takeAttempt } from "../platform/rate-limit.server";
 import { createSession, hashToken } from "./sessions.server";
 import { deletePhoto, photoProblems, savePhoto } from "../platform/uploads.server";
 import { parseTags } from "./users.server";
@@ -115,8 +115,8 @@ export async function registerUser(input: unknown, client: Client = NOBODY) {
  */
 export async function login(input: unknown, { ip, userAgent }: Client = NOBODY) {
   const { email, password } = parseInput(loginSchema, input, "login_failed");
-  await assertNotLimited(limiters.loginByEmail, email);
-  await assertNotLimited(limiters.loginByIp, ip);
+  // The attempt is taken before the password is judged (rate-limit.server.ts, takeAttempt).
+  const attempt = await takeAttempt([limiters.loginByEmail, email], [limiters.loginByIp, ip]);
   const user = await db
     .selectFrom("users")
     .selectAll()
@@ -124,21 +124,19 @@ export async function login(input: unknown, { ip, userAgent }: Client = NOBODY) 
     .where("deleted_at", "is", null)
     .executeTakeFirst();
   const ok = await verifyPassword(password, user?.password_hash ?? (await timingDummy()));
-  if (!user || !ok) {
-    await Promise.all([limiters.loginByEmail.penalty(email), ip && limiters.loginByIp.penalty(ip)]);
-    throw new AppError(401, "invalid_credentials");
-  }
+  if (!user || !ok) throw new AppError(401, "invalid_credentials");
+  // A right password does not count; the wrong ones before it do, until their window ends.
+  await attempt.giveBack();
   // Only someone who knows the password learns that the account is suspended, and until when.
   if (user.banned_at) throw new AppError(403, "account_banned");
   if (user.suspended_until && user.suspended_until > new Date().toISOString()) {
     throw new AppError(403, "account_suspended", undefined, { until: new Date(user.suspended_until) });
   }
-  // With two-factor on, a right password leads to the second step (two-factor.server.ts); the
-  // failed-attempt count is cleared only after it, so wrong codes and wrong passwords add up.
+  // With two-factor on, a right password leads to the second step (two-factor.server.ts), whose
+  // wrong codes count against the same limit as wrong passwords.
   if (await isTwoFactorOn(user.id)) {
     return { user, token: null, expiresAt: null, twoFactor: await createLoginChallenge(user.id) } as const;
   }
-  await limiters.loginByEmail.delete(email);
   // A sign-in from a device the account has not used before is e-mailed to its owner.
   const session = await createSession(user.id, { ip, userAgent }, { notice: true });
   return { user, ...session, twoFactor: null } as const;

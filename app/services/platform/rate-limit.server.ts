@@ -65,11 +65,34 @@ function tooMany(res: RateLimiterRes, key = "rate_limited"): AppError {
   );
 }
 
-/** Throws a 429 when the key has no points left, without spending one. A null key is not limited. */
-export async function assertNotLimited(limiter: RateLimiterStoreAbstract, key: string | null) {
-  if (key === null) return;
-  const res = await limiter.get(key);
-  if (res && res.remainingPoints <= 0) throw tooMany(res);
+/** A limiter and the key an attempt counts against; a null key is not limited. */
+export type AttemptKey = readonly [RateLimiterStoreAbstract, string | null];
+
+/**
+ * Takes one attempt from each key's allowance BEFORE the caller judges it (a password, a code):
+ * the take is one atomic write in the shared table, so a burst of parallel attempts, on any
+ * number of servers, has at most `points` judged and the rest get 429 without being judged.
+ * Past any key's limit it throws the 429 (the points taken from the other keys are given back).
+ * The answer's `giveBack` returns the points: call it when the attempt proved right, so that
+ * only failures count.
+ */
+export async function takeAttempt(...keys: AttemptKey[]): Promise<{ giveBack: () => Promise<void> }> {
+  const taken: AttemptKey[] = [];
+  const giveBack = async () => {
+    await Promise.all(taken.map(([limiter, key]) => limiter.reward(key!, 1)));
+  };
+  for (const pair of keys) {
+    if (pair[1] === null) continue;
+    try {
+      await pair[0].consume(pair[1]);
+      taken.push(pair);
+    } catch (res) {
+      // Not judged: the points already taken from the other keys go back.
+      await giveBack();
+      throw res instanceof RateLimiterRes ? tooMany(res) : res;
+    }
+  }
+  return { giveBack };
 }
 
 /** Spends one point; throws a 429 when none was left. A null key is not limited. */
