@@ -8,12 +8,14 @@ import { emailTime, queueAccountEmail } from "../messaging/account-email.server"
 import { AppError, parseInput } from "../platform/errors.server";
 import { now } from "../platform/records.server";
 import { hashPassword } from "./passwords.server";
+import { endOneTimeLinks } from "./one-time-links.server";
 import { hashToken } from "./sessions.server";
 import { assertPassword } from "./verification.server";
 
 // Changing the password while signed in (docs/product.md, "Contas e sessões"): the current
 // password (a wrong one counts like a wrong sign-in), then the new one; every other session of
-// the account ends, the one making the change goes on. The new hash is written only over the
+// the account ends, the one making the change goes on, and so does every unused reset link
+// (one-time-links.server.ts). The new hash is written only over the
 // hash the current password was checked against (the precondition in the WHERE), so two changes
 // at once have one winner; the other gets 409. The account's address is told, with the link to
 // reset the password should it not have been its owner.
@@ -44,6 +46,7 @@ export async function changePassword(user: UserRow, input: unknown, currentToken
     let others = trx.deleteFrom("sessions").where("user_id", "=", user.id);
     if (currentToken) others = others.where("id", "!=", hashToken(currentToken));
     const ended = await others.executeTakeFirst();
+    await endOneTimeLinks(trx, user.id, at);
     await tellPasswordChanged(trx, user.id, at);
     return { ended: Number(ended.numDeletedRows) };
   });

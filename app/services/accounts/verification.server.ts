@@ -11,6 +11,7 @@ import { AppError, parseInput } from "../platform/errors.server";
 import { consume, limiters, takeAttempt } from "../platform/rate-limit.server";
 import { now } from "../platform/records.server";
 import { emailVerifiedEnough } from "../platform/roles.server";
+import { endOneTimeLinks } from "./one-time-links.server";
 import { verifyPassword } from "./passwords.server";
 import { hashToken } from "./sessions.server";
 
@@ -145,6 +146,8 @@ export async function verifyEmail(input: unknown, signedIn: Pick<UserRow, "id"> 
         .where("id", "=", spent.user_id)
         .returningAll()
         .executeTakeFirstOrThrow();
+      // Links sent under the old address (a password reset, another change) end here.
+      await endOneTimeLinks(trx, user.id, at);
       await queueAccountEmail(trx, user.id, "email_changed", { to: before.email, params: { email: spent.email } }, at);
       return { user, purpose: "change" as const };
     });
