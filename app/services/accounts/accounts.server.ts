@@ -138,7 +138,7 @@ export async function login(input: unknown, { ip, userAgent }: Client = NOBODY) 
     return { user, token: null, expiresAt: null, twoFactor: await createLoginChallenge(user.id) } as const;
   }
   // A sign-in from a device the account has not used before is e-mailed to its owner.
-  const session = await createSession(user.id, { ip, userAgent }, { notice: true });
+  const session = await createSession(user.id, { ip, userAgent }, { signIn: true });
   return { user, ...session, twoFactor: null } as const;
 }
 

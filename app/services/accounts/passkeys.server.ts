@@ -335,6 +335,6 @@ export async function signInWithPasskey(input: unknown, origin: Origin = {}) {
   if (user.suspended_until && user.suspended_until > now()) {
     throw new AppError(403, "account_suspended", undefined, { until: new Date(user.suspended_until) });
   }
-  const session = await createSession(user.id, origin, { notice: true, passkeyId: id });
+  const session = await createSession(user.id, origin, { signIn: true, passkeyId: id });
   return { user: user as UserRow, ...session, twoFactor: null };
 }

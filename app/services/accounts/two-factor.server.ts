@@ -307,7 +307,7 @@ export async function completeTwoFactorLogin(input: unknown, origin: Origin = {}
   await assertSecondFactor(found, code, "two_factor_failed");
   const spent = await db.deleteFrom("login_challenges").where("id", "=", id).executeTakeFirst();
   if (Number(spent.numDeletedRows) === 0) throw new AppError(401, "two_factor_challenge_invalid");
-  const session = await createSession(found.id, origin, { notice: true });
+  const session = await createSession(found.id, origin, { signIn: true });
   return { user: found as UserRow, ...session, twoFactor: null };
 }
 

@@ -11,6 +11,8 @@ import { db, openConnection, postgresPool } from "../../../db";
 import { AppError } from "./errors.server";
 
 export const WRITES_PER_MINUTE = 120;
+export const SIGN_INS_PER_HOUR = 30;
+export const NOTICES_PER_DAY = 3;
 
 // The counters live in the database, in the table rate_limits (rate-limiter-flexible's layout,
 // made by migration 008), so every server process shares them (npm start runs one per core;
@@ -33,6 +35,10 @@ const limiter = (keyPrefix: string, points: number, duration: number) => {
 export const limiters = {
   /** Failed logins per e-mail. */
   loginByEmail: limiter("login_email", 5, 15 * 60),
+  /** Sign-ins per account (sessions opened): plenty for people, a ceiling for a flood. */
+  signInByUser: limiter("sign_in_user", SIGN_INS_PER_HOUR, 60 * 60),
+  /** "Novo acesso" notices e-mailed per account a day (the sessions list shows every sign-in). */
+  signInNoticeByUser: limiter("sign_in_notice", NOTICES_PER_DAY, 24 * 60 * 60),
   /** Failed logins per client address. */
   loginByIp: limiter("login_ip", 50, 15 * 60),
   registerByIp: limiter("register_ip", 20, 60 * 60),
@@ -93,6 +99,17 @@ export async function takeAttempt(...keys: AttemptKey[]): Promise<{ giveBack: ()
     }
   }
   return { giveBack };
+}
+
+/** Spends one point when one is left: true; false (and nothing thrown) when none was. */
+export async function takeIfLeft(limiter: RateLimiterStoreAbstract, key: string) {
+  try {
+    await limiter.consume(key);
+    return true;
+  } catch (res) {
+    if (res instanceof RateLimiterRes) return false;
+    throw res;
+  }
 }
 
 /** Spends one point; throws a 429 when none was left. A null key is not limited. */
