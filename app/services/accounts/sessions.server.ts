@@ -54,8 +54,7 @@ export async function createSession(
   // Statements of their own, no transaction: on SQLite a transaction held across awaits would
   // keep the write lock from the rate limiter's connection (a login's busiest neighbour). A
   // notice lost to a crash between the two inserts is the worst that can happen.
-  const endToken =
-    signIn && (await noticeDue(userId, userAgent, at)) ? randomBytes(32).toString("base64url") : null;
+  const endToken = signIn && (await noticeDue(userId, userAgent, at)) ? randomBytes(32).toString("base64url") : null;
   await db
     .insertInto("sessions")
     .values({
@@ -83,11 +82,7 @@ export async function createSession(
  */
 async function noticeDue(userId: string, userAgent: string | null, at: string) {
   if (!(await isNewDevice(db, userId, userAgent, at))) return false;
-  const user = await db
-    .selectFrom("users")
-    .select("email_verified_at")
-    .where("id", "=", userId)
-    .executeTakeFirst();
+  const user = await db.selectFrom("users").select("email_verified_at").where("id", "=", userId).executeTakeFirst();
   if (!user?.email_verified_at) return false;
   return takeIfLeft(limiters.signInNoticeByUser, userId);
 }
