@@ -54,9 +54,27 @@ export async function changePassword(user: UserRow, input: unknown, currentToken
 
 /**
  * Queues "sua senha foi alterada" to the account's address, in the transaction of the change (here
- * or by a reset link), with the way to reset it should it not have been its owner.
+ * or by a reset link), with the way to reset it should it not have been its owner. Passkeys sign
+ * in without the password, so they outlive it: when the account has any, the e-mail names them
+ * and asks the owner to review them (remove any they do not recognise) in the security settings.
  */
-export function tellPasswordChanged(trx: Kysely<Database>, userId: string, at: string) {
-  const params = { at: emailTime(at), link: `${config.APP_URL}/forgot-password` };
-  return queueAccountEmail(trx, userId, "password_changed", { params }, at);
+export async function tellPasswordChanged(trx: Kysely<Database>, userId: string, at: string) {
+  const passkeys = await trx
+    .selectFrom("passkeys")
+    .select("name")
+    .where("user_id", "=", userId)
+    .orderBy("created_at")
+    .execute();
+  const params = {
+    at: emailTime(at),
+    link: `${config.APP_URL}/forgot-password`,
+    ...(passkeys.length
+      ? {
+          context: "passkeys",
+          passkeys: passkeys.map((p) => `- ${p.name}`).join("\n"),
+          security: `${config.APP_URL}/account/security#passkeys`,
+        }
+      : {}),
+  };
+  await queueAccountEmail(trx, userId, "password_changed", { params }, at);
 }
