@@ -6,16 +6,17 @@ import { assertPassword } from "./verification.server";
 
 // A fresh proof that the person at the keyboard owns the account, asked before a change that
 // would let whoever holds the session keep the account after losing it (docs/product.md, "Contas
-// e sessões"): adding a passkey today. Being signed in is not enough: a stolen session would
+// e sessões"): adding a passkey, deleting the account. Being signed in is not enough: a stolen session would
 // register its own way in. The proof is the current password and, when two-factor is on, a code
 // of the authenticator app (or a recovery code); wrong answers count against the account's
 // attempt limit like wrong sign-ins (5 per 15 minutes, taken before they are judged).
 
-const proofSchema = z.object({
+/** `{ password, code? }`: an empty form field is no code. Other fields of the input are left aside. */
+export const freshProofSchema = z.object({
   password: z
     .string({ required_error: "password_required", invalid_type_error: "password_required" })
     .min(1, "password_required")
-    .max(1_000, "password_required"),
+    .max(1_024, "password_length"),
   code: z.preprocess((v) => (v === "" || v === null ? undefined : v), codeField.optional()),
 });
 
@@ -24,12 +25,7 @@ const proofSchema = z.object({
  * is required when two-factor is on), 429 past the attempt limit. Returns nothing when proved.
  */
 export async function assertFreshProof(user: UserRow, input: unknown, errorKey: string) {
-  const source = typeof input === "object" && input !== null ? input : {};
-  const { password, code } = parseInput(
-    proofSchema,
-    { password: (source as Record<string, unknown>).password, code: (source as Record<string, unknown>).code },
-    errorKey,
-  );
+  const { password, code } = parseInput(freshProofSchema, input, errorKey);
   const twoFactor = await isTwoFactorOn(user.id);
   if (twoFactor && !code) throw new AppError(422, errorKey, { code: "two_factor_code_required" });
   try {
