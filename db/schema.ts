@@ -456,6 +456,7 @@ export type AccountEmailKind =
   | "email_change_verification"
   | "email_changed"
   | "sign_in_notice"
+  | "password_reset"
   | "password_changed"
   | "passkey_added"
   | "data_export_ready"

@@ -1,4 +1,4 @@
-import { describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import { db } from "../../db";
 import { createUser } from "../../db/factories";
 import { AppError } from "~/services/platform/errors.server";
@@ -11,15 +11,15 @@ import {
 } from "~/services/accounts/accounts.server";
 import { createSession, findSessionUser } from "~/services/accounts/sessions.server";
 import { PNG_1X1 } from "../support/fixtures";
+import { mailsTo } from "../support/helpers";
 
 /** A client without a known address (no trusted proxy). */
 const client = { ip: null };
 
+/** Asks for a reset link and reads it from the e-mail the outbox sends. */
 async function captureResetLink(email: string) {
-  const log = vi.spyOn(console, "info").mockImplementation(() => undefined);
   await requestPasswordReset(email);
-  const text = log.mock.calls.map((c) => String(c[0])).join("\n");
-  log.mockRestore();
+  const text = (await mailsTo(email)).map((m) => m.text).join("\n");
   return text.match(/reset-password\?token=([\w%-]+)/)?.[1];
 }
 

@@ -9,8 +9,11 @@ import { config } from "~/config.server";
 import { assertOperatorAccess } from "~/services/operator/operators.server";
 import { findSession } from "~/services/accounts/sessions.server";
 import { relyingParty } from "~/services/accounts/passkeys.server";
+import { requestPasswordReset, resetPassword } from "~/services/accounts/accounts.server";
+import { changePassword } from "~/services/accounts/password-change.server";
+import { confirmTwoFactor, startTwoFactor, totpCode } from "~/services/accounts/two-factor.server";
 import { db } from "../../db";
-import { createUser } from "../../db/factories";
+import { createUser, DEFAULT_PASSWORD } from "../../db/factories";
 import { softAuthenticator, type SoftPasskey } from "../support/authenticator";
 import { call, jsonRequest, mailsTo, signedInUser } from "../support/helpers";
 
@@ -23,8 +26,9 @@ const authenticator = () => softAuthenticator(relyingParty());
 const post = (handler: typeof addAction, path: string, body: unknown, token?: string) =>
   call(handler, jsonRequest(path, body, { token }));
 
-async function registrationOptions(token: string) {
-  const res = await call(optionsAction, jsonRequest("/api/passkeys/options", {}, { token }));
+/** The options to add a passkey, after the fresh proof (the factory's password). */
+async function registrationOptions(token: string, proof: Record<string, string> = { password: DEFAULT_PASSWORD }) {
+  const res = await call(optionsAction, jsonRequest("/api/passkeys/options", proof, { token }));
   expect(res.status).toBe(200);
   return res.body.options as { challenge: string; user: { id: string }; rp: { id: string } };
 }
@@ -137,6 +141,42 @@ describe("adding a passkey", () => {
   });
 });
 
+describe("adding a passkey asks for a fresh proof", () => {
+  it("a session alone gets no options: the password is asked for, and a code when two-factor is on", async () => {
+    const acc = await signedInUser();
+    const options = (body: unknown) =>
+      call(optionsAction, jsonRequest("/api/passkeys/options", body, { token: acc.token }));
+    const none = await options({});
+    expect(none.status).toBe(422);
+    expect(none.body.errors.password).toBe("Informe a senha.");
+    const wrong = await options({ password: "nao-e-a-senha" });
+    expect(wrong.status).toBe(422);
+    expect(wrong.body.errors.password).toBe("Senha atual incorreta.");
+    // Nothing handed out, so nothing to answer: no challenge of this account exists.
+    expect(
+      await db.selectFrom("webauthn_challenges").select("id").where("user_id", "=", acc.user.id).execute(),
+    ).toEqual([]);
+
+    expect((await call(optionsAction, jsonRequest("/api/passkeys/options", {}))).status).toBe(401);
+
+    // With two-factor on, the password alone is not enough.
+    const again = await signedInUser({ email: "com.codigo@example.com" });
+    const { secret: secret2 } = await startTwoFactor(again.user, { password: DEFAULT_PASSWORD });
+    await confirmTwoFactor(again.user, { code: totpCode(secret2) }, again.token);
+    const noCode = await call(
+      optionsAction,
+      jsonRequest("/api/passkeys/options", { password: DEFAULT_PASSWORD }, { token: again.token }),
+    );
+    expect(noCode.status).toBe(422);
+    expect(noCode.body.errors.code).toBe("Digite o código.");
+    const withCode = await registrationOptions(again.token, {
+      password: DEFAULT_PASSWORD,
+      code: totpCode(secret2, Date.now() + 30_000),
+    });
+    expect(withCode.challenge).toBeTruthy();
+  });
+});
+
 describe("signing in with a passkey", () => {
   it("signs in without an e-mail or the TOTP step, opens a session marked with the passkey, and never twice with one challenge", async () => {
     const acc = await withPasskey();
@@ -174,7 +214,8 @@ describe("signing in with a passkey", () => {
     expect(again.status).toBe(401);
     expect(again.body.message).toBe("Este pedido de chave de acesso expirou ou já foi usado. Tente de novo.");
     // A challenge of registration is not one of sign-in.
-    const wrongKind = await signIn(acc.soft.authenticate(acc.passkey, await registrationOptions(acc.token)));
+    const proof = { password: DEFAULT_PASSWORD, code: totpCode("JBSWY3DPEHPK3PXP") };
+    const wrongKind = await signIn(acc.soft.authenticate(acc.passkey, await registrationOptions(acc.token, proof)));
     expect(wrongKind.status).toBe(401);
   });
 
@@ -239,6 +280,37 @@ describe("signing in with a passkey", () => {
     } finally {
       config.OPERATOR_TWO_FACTOR = saved;
     }
+  });
+});
+
+describe("passkeys outlive the password: the owner is asked to review them", () => {
+  it("a password change and a reset e-mail the account's passkeys with the link to the settings", async () => {
+    const acc = await withPasskey({ email: "revisar@example.com" });
+    await mailsTo(acc.user.email);
+    await changePassword(acc.user, { password: DEFAULT_PASSWORD, new_password: "senha-nova-123" }, acc.token);
+    await requestPasswordReset(acc.user.email);
+    const mails = await mailsTo(acc.user.email);
+    const token = decodeURIComponent(
+      mails
+        .map((m) => m.text)
+        .join("\n")
+        .match(/reset-password\?token=([\w%-]+)/)![1],
+    );
+    await resetPassword({ token, password: "senha-nova-456" });
+    const told = [...mails, ...(await mailsTo(acc.user.email))].filter(
+      (m) => m.subject === "Freela: sua senha foi alterada",
+    );
+    expect(told).toHaveLength(2);
+    for (const mail of told) {
+      expect(mail.text).toContain("Chaves de acesso entram sem senha");
+      expect(mail.text).toContain("- Notebook");
+      expect(mail.text).toContain(`${config.APP_URL}/account/security#passkeys`);
+    }
+    // Without passkeys, the e-mail says nothing of them.
+    const plain = await signedInUser({ email: "sem.chaves@example.com" });
+    await changePassword(plain.user, { password: DEFAULT_PASSWORD, new_password: "senha-nova-123" }, plain.token);
+    const [mail] = await mailsTo(plain.user.email);
+    expect(mail.text).not.toContain("Chaves de acesso");
   });
 });
 

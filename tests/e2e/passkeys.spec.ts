@@ -47,6 +47,8 @@ test("add a passkey, sign out, sign in with it, remove it", async ({ page }) => 
   const section = page.getByRole("region", { name: "Chaves de acesso (passkeys)" });
   await expect(section).toContainText("Você ainda não tem chaves de acesso.");
   await section.getByLabel("Nome da chave (opcional)").fill("Notebook de teste");
+  // A fresh proof: the session alone does not add a way in.
+  await section.getByLabel("Senha atual").fill(account.password);
   await section.getByRole("button", { name: "Adicionar chave de acesso" }).click();
   await expect(toast(page, "Chave de acesso adicionada.")).toBeVisible();
   const item = section.getByRole("listitem").filter({ hasText: "Notebook de teste" });
@@ -128,7 +130,7 @@ test.describe("without JavaScript", () => {
 
     // A passkey added through the API (a software authenticator) is listed and removed by a plain form.
     const headers = await apiToken(page.request, account.email, account.password);
-    const options = await page.request.post("/api/passkeys/options", { headers });
+    const options = await page.request.post("/api/passkeys/options", { headers, data: { password: account.password } });
     expect(options.status()).toBe(200);
     const origin = new URL(test.info().project.use.baseURL!).origin;
     const soft = softAuthenticator({ origin, rpID: new URL(origin).hostname });

@@ -63,7 +63,8 @@ function useCeremony(kind: "register" | "sign_in") {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [optionsJSON, options.state]);
   const start = (with_: Record<string, string>) => {
-    setFields(with_);
+    // The proof (password, code) goes with the options only, never again with the answer.
+    setFields(Object.fromEntries(Object.entries(with_).filter(([key]) => key !== "password" && key !== "code")));
     setFailed(false);
     options.submit({ ...with_, intent: "passkey_options" }, { method: "post" });
   };
@@ -75,7 +76,16 @@ function useCeremony(kind: "register" | "sign_in") {
 }
 
 /** The security settings' passkeys: the list (name, added, last used; remove), and adding one. */
-export function PasskeysSection({ passkeys, refusal }: { passkeys: PasskeyItem[]; refusal?: FormErrorData }) {
+export function PasskeysSection({
+  passkeys,
+  twoFactor,
+  refusal,
+}: {
+  passkeys: PasskeyItem[];
+  /** Whether two-factor is on: adding a passkey then asks for a code too. */
+  twoFactor: boolean;
+  refusal?: FormErrorData;
+}) {
   const { t, i18n } = useTranslation("account");
   const removing = usePending("passkey_remove");
   return (
@@ -116,30 +126,39 @@ export function PasskeysSection({ passkeys, refusal }: { passkeys: PasskeyItem[]
       ) : (
         <p>{t("passkeys.none")}</p>
       )}
-      <AddPasskey />
+      <AddPasskey twoFactor={twoFactor} />
     </section>
   );
 }
 
-function AddPasskey() {
+/**
+ * Adding a passkey: a name, and the fresh proof the action asks for before it hands out the
+ * options (the current password, and a code when two-factor is on). Neither is kept in the page.
+ */
+function AddPasskey({ twoFactor }: { twoFactor: boolean }) {
   const { t } = useTranslation("account");
   const supported = useWebAuthn();
   const ceremony = useCeremony("register");
   const [name, setName] = useState("");
+  const [password, setPassword] = useState("");
+  const [code, setCode] = useState("");
   if (supported === null) return <p className="notice notice-info">{t("passkeys.needs_javascript")}</p>;
   if (!supported) return <p className="notice notice-info">{t("passkeys.unsupported")}</p>;
-  const nameError = ceremony.refusal?.errors?.name;
+  const errors = ceremony.refusal?.errors ?? {};
+  const fieldError = errors.name || errors.password || errors.code;
   return (
     <form
       className="stack"
       noValidate
       onSubmit={(event) => {
         event.preventDefault();
-        ceremony.start({ name });
+        ceremony.start({ name, password, ...(twoFactor ? { code } : {}) });
+        setPassword("");
+        setCode("");
       }}
     >
       {ceremony.failed ? <Alert type="danger">{t("passkeys.cancelled")}</Alert> : null}
-      {ceremony.refusal && !nameError ? <FormMessage data={ceremony.refusal} /> : null}
+      {ceremony.refusal && !fieldError ? <FormMessage data={ceremony.refusal} /> : null}
       <Field
         name="name"
         id="passkey-name"
@@ -147,10 +166,37 @@ function AddPasskey() {
         hint={t("passkeys.name_hint")}
         value={name}
         onChange={(e) => setName(e.currentTarget.value)}
-        error={nameError}
+        error={errors.name}
         maxLength={60}
         autoComplete="off"
       />
+      <div className="grid-2">
+        <Field
+          name="password"
+          id="passkey-password"
+          type="password"
+          label={t("passkeys.password")}
+          hint={t("passkeys.password_hint")}
+          value={password}
+          onChange={(e) => setPassword(e.currentTarget.value)}
+          error={errors.password}
+          autoComplete="current-password"
+          required
+        />
+        {twoFactor ? (
+          <Field
+            name="code"
+            id="passkey-code"
+            label={t("two_factor.code")}
+            hint={t("two_factor.code_hint")}
+            value={code}
+            onChange={(e) => setCode(e.currentTarget.value)}
+            error={errors.code}
+            autoComplete="one-time-code"
+            required
+          />
+        ) : null}
+      </div>
       <div>
         <button type="submit" className="btn btn-primary" disabled={ceremony.busy}>
           {ceremony.busy ? t("passkeys.adding") : t("passkeys.add")}

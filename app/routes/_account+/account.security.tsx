@@ -111,7 +111,7 @@ export async function action({ request }: ActionFunctionArgs) {
       }
       case "passkey_options": {
         // The page's script hands these to the browser (navigator.credentials.create).
-        return json({ passkeyOptions: await passkeyRegistrationOptions(user) });
+        return json({ passkeyOptions: await passkeyRegistrationOptions(user, values) });
       }
       case "passkey_add": {
         await addPasskey(user, values, await clientOf(request));
@@ -213,7 +213,7 @@ export default function AccountSecurityPage() {
         refusal={data?.recoveryCodes ? undefined : data}
         recoveryCodes={data?.recoveryCodes}
       />
-      <PasskeysSection passkeys={passkeys} refusal={refusalOf(data, "passkey_remove")} />
+      <PasskeysSection passkeys={passkeys} twoFactor={twoFactor.enabled} refusal={refusalOf(data, "passkey_remove")} />
       <SessionsSection sessions={sessions} />
       <DataExportSection state={dataExport} refusal={refusalOf(data, "data_export")} />
       {deletion ? <DeleteAccountSection state={deletion} refusal={refusalOf(data, "account_delete")} /> : null}

@@ -16,11 +16,11 @@ import { directoryColumns } from "~/lib/directory";
 import type { Lng } from "~/lib/i18n";
 import type { UserRow } from "../../../db/schema";
 import { AppError, fieldErrorsOf, oneOnly, parseInput } from "../platform/errors.server";
-import { apiT } from "../platform/i18n.server";
 import { tellPasswordChanged } from "./password-change.server";
-import { sendMail } from "../platform/mail.server";
+import { endOneTimeLinks } from "./one-time-links.server";
+import { accountEmailRow } from "../messaging/account-email.server";
 import { hashPassword, verifyPassword } from "./passwords.server";
-import { assertNotLimited, consume, consumeWrite, limiters } from "../platform/rate-limit.server";
+import { consume, consumeWrite, limiters, takeAttempt } from "../platform/rate-limit.server";
 import { createSession, hashToken } from "./sessions.server";
 import { deletePhoto, photoProblems, savePhoto } from "../platform/uploads.server";
 import { parseTags } from "./users.server";
@@ -115,8 +115,8 @@ export async function registerUser(input: unknown, client: Client = NOBODY) {
  */
 export async function login(input: unknown, { ip, userAgent }: Client = NOBODY) {
   const { email, password } = parseInput(loginSchema, input, "login_failed");
-  await assertNotLimited(limiters.loginByEmail, email);
-  await assertNotLimited(limiters.loginByIp, ip);
+  // The attempt is taken before the password is judged (rate-limit.server.ts, takeAttempt).
+  const attempt = await takeAttempt([limiters.loginByEmail, email], [limiters.loginByIp, ip]);
   const user = await db
     .selectFrom("users")
     .selectAll()
@@ -124,23 +124,21 @@ export async function login(input: unknown, { ip, userAgent }: Client = NOBODY) 
     .where("deleted_at", "is", null)
     .executeTakeFirst();
   const ok = await verifyPassword(password, user?.password_hash ?? (await timingDummy()));
-  if (!user || !ok) {
-    await Promise.all([limiters.loginByEmail.penalty(email), ip && limiters.loginByIp.penalty(ip)]);
-    throw new AppError(401, "invalid_credentials");
-  }
+  if (!user || !ok) throw new AppError(401, "invalid_credentials");
+  // A right password does not count; the wrong ones before it do, until their window ends.
+  await attempt.giveBack();
   // Only someone who knows the password learns that the account is suspended, and until when.
   if (user.banned_at) throw new AppError(403, "account_banned");
   if (user.suspended_until && user.suspended_until > new Date().toISOString()) {
     throw new AppError(403, "account_suspended", undefined, { until: new Date(user.suspended_until) });
   }
-  // With two-factor on, a right password leads to the second step (two-factor.server.ts); the
-  // failed-attempt count is cleared only after it, so wrong codes and wrong passwords add up.
+  // With two-factor on, a right password leads to the second step (two-factor.server.ts), whose
+  // wrong codes count against the same limit as wrong passwords.
   if (await isTwoFactorOn(user.id)) {
     return { user, token: null, expiresAt: null, twoFactor: await createLoginChallenge(user.id) } as const;
   }
-  await limiters.loginByEmail.delete(email);
   // A sign-in from a device the account has not used before is e-mailed to its owner.
-  const session = await createSession(user.id, { ip, userAgent }, { notice: true });
+  const session = await createSession(user.id, { ip, userAgent }, { signIn: true });
   return { user, ...session, twoFactor: null } as const;
 }
 
@@ -194,34 +192,52 @@ export async function updateProfile(user: UserRow, input: unknown, photo?: Blob 
 }
 
 /**
- * Starts a password reset. The answer never says whether the e-mail exists; the link goes
- * by e-mail when SMTP is configured, otherwise to the server log. The link is built from APP_URL
- * only: a request's Host (which anyone may set) never goes into an e-mail.
+ * Starts a password reset. The answer never says whether the e-mail exists, by what it says or
+ * by how long it takes: the same statements run either way (each INSERT selects the account by
+ * its address, and writes nothing when there is none), and the link goes through the outbox like
+ * every other e-mail (sent by the drain, retried if SMTP fails), never within the request. The
+ * link is built from APP_URL only: a request's Host (which anyone may set) never goes into an
+ * e-mail.
  */
 export async function requestPasswordReset(email: string, client: Client = NOBODY) {
   await consume(limiters.resetByEmail, email);
   await consume(limiters.resetByIp, client.ip);
-  const user = await db
-    .selectFrom("users")
-    .select(["id", "email"])
-    .where("email", "=", email)
-    .where("deleted_at", "is", null)
-    .executeTakeFirst();
-  if (!user) return;
   const token = randomBytes(32).toString("base64url");
-  const now = Date.now();
-  await db
-    .insertInto("password_resets")
-    .values({
-      id: hashToken(token),
-      user_id: user.id,
-      expires_at: new Date(now + RESET_TTL_MS).toISOString(),
-      used_at: null,
-      created_at: new Date(now).toISOString(),
-    })
-    .execute();
+  const at = new Date();
+  const created = at.toISOString();
+  const expires = new Date(at.getTime() + RESET_TTL_MS).toISOString();
   const link = `${config.APP_URL}/reset-password?token=${encodeURIComponent(token)}`;
-  await sendMail({ to: user.email, subject: apiT("reset_email_subject"), text: apiT("reset_email_body", { link }) });
+  const mail = accountEmailRow("password_reset", { params: { link } }, created);
+  await transaction(async (trx) => {
+    const account = trx.selectFrom("users").where("email", "=", email).where("deleted_at", "is", null);
+    await trx
+      .insertInto("password_resets")
+      .columns(["id", "user_id", "expires_at", "created_at"])
+      .expression(
+        account.select((eb) => [
+          eb.val(hashToken(token)).as("id"),
+          "users.id",
+          eb.val(expires).as("expires_at"),
+          eb.val(created).as("created_at"),
+        ]),
+      )
+      .execute();
+    await trx
+      .insertInto("outbox")
+      .columns(["id", "user_id", "kind", "status", "next_attempt_at", "created_at", "payload"])
+      .expression(
+        account.select((eb) => [
+          eb.val(mail.id).as("id"),
+          "users.id",
+          eb.val(mail.kind).as("kind"),
+          eb.val(mail.status).as("status"),
+          eb.val(mail.next_attempt_at).as("next_attempt_at"),
+          eb.val(mail.created_at).as("created_at"),
+          eb.val(mail.payload).as("payload"),
+        ]),
+      )
+      .execute();
+  });
 }
 
 export async function findValidReset(token: string) {
@@ -235,7 +251,8 @@ export async function findValidReset(token: string) {
 }
 
 /**
- * Sets the new password, spends the token, ends every session of the user and tells the address
+ * Sets the new password, spends the token and every other unused one of the account
+ * (one-time-links.server.ts), ends every session of the user and tells the address
  * (like a change made while signed in). The link reached
  * its owner at the account's address, so it confirms that address too (an operator made by
  * operator:create sets a password this way and never sees the confirmation banner).
@@ -264,6 +281,8 @@ export async function resetPassword(input: unknown) {
       .where("id", "=", reset.user_id)
       .execute();
     await trx.deleteFrom("sessions").where("user_id", "=", reset.user_id).execute();
+    // Every other reset link of the account (and its pending address change) ends with this one.
+    await endOneTimeLinks(trx, reset.user_id, now);
     await tellPasswordChanged(trx, reset.user_id, now);
     return reset.user_id;
   });

@@ -1,5 +1,4 @@
 import { sql, type Expression, type ExpressionBuilder, type Kysely, type RawBuilder } from "kysely";
-import { z } from "zod";
 import { directoryColumns } from "~/lib/directory";
 import { db, transaction } from "../../../db";
 import type { Database, UserRow } from "../../../db/schema";
@@ -8,9 +7,8 @@ import { queueAccountEmail } from "../messaging/account-email.server";
 import { AppError, parseInput } from "../platform/errors.server";
 import { now } from "../platform/records.server";
 import { deleteAttachment, deleteExportFile, deletePhoto } from "../platform/uploads.server";
-import { assertSecondFactor, codeField, isTwoFactorOn } from "./two-factor.server";
+import { assertFreshProof, freshProofSchema } from "./fresh-proof.server";
 import { displayNameOf } from "./users.server";
-import { assertPassword } from "./verification.server";
 
 // Deleting one's own account (LGPD art. 18; docs/product.md, "Exclusão da conta"). The owner
 // confirms with the password, and the second factor when two-factor is on (every account has a
@@ -36,15 +34,6 @@ export const DELETED_NAME = "Conta excluída";
 export const REMOVED_MESSAGE = "Mensagem removida.";
 /** The address of a deleted account: unique, and not deliverable (RFC 2606's `.invalid`). */
 export const deletedEmail = (id: string) => `excluida-${id}@conta-excluida.invalid`;
-
-const schema = z.object({
-  password: z
-    .string({ required_error: "password_required", invalid_type_error: "password_required" })
-    .min(1, "password_required")
-    .max(1_024, "password_length"),
-  // Asked for when two-factor is on; an empty form field is no code.
-  code: z.preprocess((v) => (v === "" || v === null ? undefined : v), z.optional(codeField)),
-});
 
 /**
  * What a deletion does to each table, checked by the compiler (a new table of the schema must be
@@ -160,24 +149,12 @@ type Erased = { files: string[]; photos: string[]; exports: string[] };
  * (counted like a wrong sign-in), 403 operator, 409 with the reason, or deleted meanwhile.
  */
 export async function deleteAccount(user: Pick<UserRow, "id">, input: unknown): Promise<{ deleted_at: string }> {
-  const { password, code } = parseInput(schema, input, "account_delete_failed");
+  parseInput(freshProofSchema, input, "account_delete_failed");
   const current = await db.selectFrom("users").selectAll().where("id", "=", user.id).executeTakeFirst();
   if (!current || current.deleted_at) throw new AppError(409, "account_already_deleted");
   if (current.account_type === "operator") throw new AppError(403, "account_delete_operator");
   assertNoBlocker(await blockers(db, current.id));
-  const twoFactor = await isTwoFactorOn(current.id);
-  if (twoFactor && !code) {
-    throw new AppError(422, "account_delete_failed", { code: "two_factor_code_required" });
-  }
-  try {
-    await assertPassword(current, password);
-  } catch (error) {
-    if (error instanceof AppError && error.status === 422) {
-      throw new AppError(422, "account_delete_failed", error.fieldErrors);
-    }
-    throw error;
-  }
-  if (twoFactor) await assertSecondFactor(current, code!, "account_delete_failed");
+  await assertFreshProof(current, input, "account_delete_failed");
   const at = now();
   const erased = await transaction((trx) => erase(trx, current, at));
   // The files leave the store once the rows that named them are gone for good.

@@ -17,6 +17,7 @@ import { AppError, oneOnly, parseInput } from "../platform/errors.server";
 import { consume, limiters } from "../platform/rate-limit.server";
 import { now } from "../platform/records.server";
 import { deviceOf } from "./devices";
+import { assertFreshProof } from "./fresh-proof.server";
 import { createSession, hashToken, type Origin } from "./sessions.server";
 
 // Passkeys (WebAuthn; docs/product.md, "Contas e sessões"), on @simplewebauthn/server
@@ -136,17 +137,21 @@ export async function listPasskeys(user: Pick<UserRow, "id">): Promise<PasskeyVi
 }
 
 /**
- * What the browser needs to create a passkey for this account (navigator.credentials.create):
- * a discoverable credential, the account's passkeys excluded (the same authenticator is not
- * registered twice), no attestation asked for. 409 past PASSKEYS_MAX.
+ * What the browser needs to create a passkey for this account (navigator.credentials.create),
+ * after a fresh proof (`{ password, code? }`: the current password, and a code when two-factor is
+ * on; fresh-proof.server.ts), so that a session alone cannot add its own way in: a discoverable
+ * credential, the account's passkeys excluded (the same authenticator is not registered twice),
+ * no attestation asked for. Its challenge (5 minutes, once, this account's) is what carries the
+ * proof to addPasskey. 409 past PASSKEYS_MAX; 422 without the proof.
  */
-export async function passkeyRegistrationOptions(user: UserRow) {
+export async function passkeyRegistrationOptions(user: UserRow, proof: unknown) {
   const existing = await db
     .selectFrom("passkeys")
     .select(["id", "transports"])
     .where("user_id", "=", user.id)
     .execute();
   if (existing.length >= PASSKEYS_MAX) throw new AppError(409, "passkey_limit", undefined, { max: PASSKEYS_MAX });
+  await assertFreshProof(user, proof, "passkey_failed");
   const options = await generateRegistrationOptions({
     rpName: RP_NAME,
     rpID: relyingParty().rpID,
@@ -335,6 +340,6 @@ export async function signInWithPasskey(input: unknown, origin: Origin = {}) {
   if (user.suspended_until && user.suspended_until > now()) {
     throw new AppError(403, "account_suspended", undefined, { until: new Date(user.suspended_until) });
   }
-  const session = await createSession(user.id, origin, { notice: true, passkeyId: id });
+  const session = await createSession(user.id, origin, { signIn: true, passkeyId: id });
   return { user: user as UserRow, ...session, twoFactor: null };
 }

@@ -8,12 +8,14 @@ import { emailTime, queueAccountEmail } from "../messaging/account-email.server"
 import { AppError, parseInput } from "../platform/errors.server";
 import { now } from "../platform/records.server";
 import { hashPassword } from "./passwords.server";
+import { endOneTimeLinks } from "./one-time-links.server";
 import { hashToken } from "./sessions.server";
 import { assertPassword } from "./verification.server";
 
 // Changing the password while signed in (docs/product.md, "Contas e sessões"): the current
 // password (a wrong one counts like a wrong sign-in), then the new one; every other session of
-// the account ends, the one making the change goes on. The new hash is written only over the
+// the account ends, the one making the change goes on, and so does every unused reset link
+// (one-time-links.server.ts). The new hash is written only over the
 // hash the current password was checked against (the precondition in the WHERE), so two changes
 // at once have one winner; the other gets 409. The account's address is told, with the link to
 // reset the password should it not have been its owner.
@@ -44,6 +46,7 @@ export async function changePassword(user: UserRow, input: unknown, currentToken
     let others = trx.deleteFrom("sessions").where("user_id", "=", user.id);
     if (currentToken) others = others.where("id", "!=", hashToken(currentToken));
     const ended = await others.executeTakeFirst();
+    await endOneTimeLinks(trx, user.id, at);
     await tellPasswordChanged(trx, user.id, at);
     return { ended: Number(ended.numDeletedRows) };
   });
@@ -51,9 +54,27 @@ export async function changePassword(user: UserRow, input: unknown, currentToken
 
 /**
  * Queues "sua senha foi alterada" to the account's address, in the transaction of the change (here
- * or by a reset link), with the way to reset it should it not have been its owner.
+ * or by a reset link), with the way to reset it should it not have been its owner. Passkeys sign
+ * in without the password, so they outlive it: when the account has any, the e-mail names them
+ * and asks the owner to review them (remove any they do not recognise) in the security settings.
  */
-export function tellPasswordChanged(trx: Kysely<Database>, userId: string, at: string) {
-  const params = { at: emailTime(at), link: `${config.APP_URL}/forgot-password` };
-  return queueAccountEmail(trx, userId, "password_changed", { params }, at);
+export async function tellPasswordChanged(trx: Kysely<Database>, userId: string, at: string) {
+  const passkeys = await trx
+    .selectFrom("passkeys")
+    .select("name")
+    .where("user_id", "=", userId)
+    .orderBy("created_at")
+    .execute();
+  const params = {
+    at: emailTime(at),
+    link: `${config.APP_URL}/forgot-password`,
+    ...(passkeys.length
+      ? {
+          context: "passkeys",
+          passkeys: passkeys.map((p) => `- ${p.name}`).join("\n"),
+          security: `${config.APP_URL}/account/security#passkeys`,
+        }
+      : {}),
+  };
+  await queueAccountEmail(trx, userId, "password_changed", { params }, at);
 }

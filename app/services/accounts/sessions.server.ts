@@ -6,6 +6,7 @@ import type { Database, UserRow } from "../../../db/schema";
 import { emailTime, queueAccountEmail } from "../messaging/account-email.server";
 import { z } from "zod";
 import { AppError, parseInput } from "../platform/errors.server";
+import { consume, limiters, takeIfLeft } from "../platform/rate-limit.server";
 import { deviceOf, type Device } from "./devices";
 
 // Sessions in the database: an opaque token, only its hash stored. How a request carries one
@@ -15,6 +16,8 @@ import { deviceOf, type Device } from "./devices";
 // its row, so the token stops working on every server at once.
 
 export const SESSION_DAYS = 30;
+/** Sessions an account keeps at most; a sign-in past it ends the least recently used. */
+export const SESSIONS_MAX = 100;
 /** The last use is written at most this often per session: a read, not a write, per request. */
 export const LAST_USED_STEP_MS = 5 * 60 * 1000;
 const AGENT_MAX = 300;
@@ -30,15 +33,19 @@ const agentOf = (origin: Origin) => origin.userAgent?.slice(0, AGENT_MAX) || nul
 
 /**
  * A new opaque token; only its hash is stored, so a stolen database holds no live tokens. The
- * device and address are kept for the sessions list. When `notice` is set and the account has
- * signed in before but never from this user agent, a sign-in notice is e-mailed, with a link
- * that ends this session (built from APP_URL only).
+ * device and address are kept for the sessions list. A sign-in (`signIn`: the password, the
+ * second step, a passkey) is limited per account (SIGN_INS_PER_HOUR, then 429), keeps at most
+ * SESSIONS_MAX sessions per account (the least recently used go), and, when the account has
+ * signed in before but never from this user agent, e-mails a sign-in notice with a link that
+ * ends this session (built from APP_URL only): only to a confirmed address, and at most
+ * NOTICES_PER_DAY a day per account.
  */
 export async function createSession(
   userId: string,
   origin: Origin = {},
-  { notice = false, passkeyId = null }: { notice?: boolean; passkeyId?: string | null } = {},
+  { signIn = false, passkeyId = null }: { signIn?: boolean; passkeyId?: string | null } = {},
 ) {
+  if (signIn) await consume(limiters.signInByUser, userId, "sign_in_rate_limited");
   const token = randomBytes(32).toString("base64url");
   const now = new Date();
   const at = now.toISOString();
@@ -47,8 +54,7 @@ export async function createSession(
   // Statements of their own, no transaction: on SQLite a transaction held across awaits would
   // keep the write lock from the rate limiter's connection (a login's busiest neighbour). A
   // notice lost to a crash between the two inserts is the worst that can happen.
-  const endToken =
-    notice && (await isNewDevice(db, userId, userAgent, at)) ? randomBytes(32).toString("base64url") : null;
+  const endToken = signIn && (await noticeDue(userId, userAgent, at)) ? randomBytes(32).toString("base64url") : null;
   await db
     .insertInto("sessions")
     .values({
@@ -64,8 +70,36 @@ export async function createSession(
       passkey_id: passkeyId,
     })
     .execute();
+  if (signIn) await dropOldestSessions(userId);
   if (endToken) await queueSignInNotice(db, userId, { userAgent, ip: origin.ip ?? null, at, endToken });
   return { token, expiresAt };
+}
+
+/**
+ * Whether this sign-in gets a notice: a device new to the account (recorded either way), an
+ * address its owner has confirmed (a notice never goes to an address nobody proved is theirs:
+ * anyone may register with it), and the day's notices of the account not used up.
+ */
+async function noticeDue(userId: string, userAgent: string | null, at: string) {
+  if (!(await isNewDevice(db, userId, userAgent, at))) return false;
+  const user = await db.selectFrom("users").select("email_verified_at").where("id", "=", userId).executeTakeFirst();
+  if (!user?.email_verified_at) return false;
+  return takeIfLeft(limiters.signInNoticeByUser, userId);
+}
+
+/** Deletes the account's sessions past the SESSIONS_MAX most recently used. */
+async function dropOldestSessions(userId: string) {
+  const newest = (qb: typeof db) =>
+    qb
+      .selectFrom("sessions")
+      .where("user_id", "=", userId)
+      .orderBy("last_used_at", "desc")
+      .orderBy("created_at", "desc")
+      .orderBy("id");
+  const cut = await newest(db).select(["id"]).limit(1).offset(SESSIONS_MAX).executeTakeFirst();
+  if (!cut) return;
+  const keep = newest(db).select("id").limit(SESSIONS_MAX);
+  await db.deleteFrom("sessions").where("user_id", "=", userId).where("id", "not in", keep).execute();
 }
 
 /**

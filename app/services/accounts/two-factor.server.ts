@@ -6,7 +6,7 @@ import { db, transaction } from "../../../db";
 import type { Kysely } from "kysely";
 import type { Database, UserRow } from "../../../db/schema";
 import { AppError, parseInput } from "../platform/errors.server";
-import { assertNotLimited, limiters } from "../platform/rate-limit.server";
+import { limiters, takeAttempt } from "../platform/rate-limit.server";
 import { now } from "../platform/records.server";
 import { createSession, endOtherSessions, hashToken, type Origin } from "./sessions.server";
 import { currentSealPrefix, seal, unseal } from "./sealed-secrets.server";
@@ -158,12 +158,10 @@ export async function confirmTwoFactor(user: UserRow, input: unknown, currentTok
     .executeTakeFirst();
   if (!row) throw new AppError(409, "two_factor_not_started");
   if (row.confirmed_at) throw new AppError(409, "two_factor_already_on");
-  await assertNotLimited(limiters.loginByEmail, user.email);
+  const attempt = await takeAttempt([limiters.loginByEmail, user.email]);
   const step = isTotpCode(code) ? matchStep(unseal(row.secret, user.id), code) : null;
-  if (step === null) {
-    await limiters.loginByEmail.penalty(user.email);
-    throw new AppError(422, "two_factor_failed", { code: "two_factor_code_wrong" });
-  }
+  if (step === null) throw new AppError(422, "two_factor_failed", { code: "two_factor_code_wrong" });
+  await attempt.giveBack();
   const codes = newRecoveryCodes();
   const at = now();
   await transaction(async (trx) => {
@@ -224,13 +222,14 @@ async function spendSecondFactor(userId: string, code: string, timestamp = Date.
   return Number(spent.numUpdatedRows) === 1;
 }
 
-/** Checks a second factor for `user`, counting a wrong one like a wrong password. */
+/**
+ * Checks a second factor for `user`, counting a wrong one like a wrong password: the attempt is
+ * taken before the code is judged (a burst has at most the limit judged) and given back when right.
+ */
 export async function assertSecondFactor(user: Pick<UserRow, "id" | "email">, code: string, errorKey: string) {
-  await assertNotLimited(limiters.loginByEmail, user.email);
-  if (!(await spendSecondFactor(user.id, code))) {
-    await limiters.loginByEmail.penalty(user.email);
-    throw new AppError(422, errorKey, { code: "two_factor_code_wrong" });
-  }
+  const attempt = await takeAttempt([limiters.loginByEmail, user.email]);
+  if (!(await spendSecondFactor(user.id, code))) throw new AppError(422, errorKey, { code: "two_factor_code_wrong" });
+  await attempt.giveBack();
 }
 
 /**
@@ -308,8 +307,7 @@ export async function completeTwoFactorLogin(input: unknown, origin: Origin = {}
   await assertSecondFactor(found, code, "two_factor_failed");
   const spent = await db.deleteFrom("login_challenges").where("id", "=", id).executeTakeFirst();
   if (Number(spent.numDeletedRows) === 0) throw new AppError(401, "two_factor_challenge_invalid");
-  await limiters.loginByEmail.delete(found.email);
-  const session = await createSession(found.id, origin, { notice: true });
+  const session = await createSession(found.id, origin, { signIn: true });
   return { user: found as UserRow, ...session, twoFactor: null };
 }
 

@@ -8,9 +8,10 @@ import { isUniqueViolation } from "../../../db/dialect";
 import type { Database, UserRow } from "../../../db/schema";
 import { queueAccountEmail } from "../messaging/account-email.server";
 import { AppError, parseInput } from "../platform/errors.server";
-import { assertNotLimited, consume, limiters } from "../platform/rate-limit.server";
+import { consume, limiters, takeAttempt } from "../platform/rate-limit.server";
 import { now } from "../platform/records.server";
 import { emailVerifiedEnough } from "../platform/roles.server";
+import { endOneTimeLinks } from "./one-time-links.server";
 import { verifyPassword } from "./passwords.server";
 import { hashToken } from "./sessions.server";
 
@@ -145,6 +146,8 @@ export async function verifyEmail(input: unknown, signedIn: Pick<UserRow, "id"> 
         .where("id", "=", spent.user_id)
         .returningAll()
         .executeTakeFirstOrThrow();
+      // Links sent under the old address (a password reset, another change) end here.
+      await endOneTimeLinks(trx, user.id, at);
       await queueAccountEmail(trx, user.id, "email_changed", { to: before.email, params: { email: spent.email } }, at);
       return { user, purpose: "change" as const };
     });
@@ -187,12 +190,13 @@ export async function requestEmailChange(user: UserRow, input: unknown) {
 
 /**
  * The current password, checked for a sensitive change (e-mail, password, two-factor, deletion).
- * Failures count against the account's sign-in limit: 5 per 15 minutes, then 429.
+ * Failures count against the account's sign-in limit: 5 per 15 minutes, then 429. The attempt is
+ * taken before the password is judged (a burst has at most 5 judged) and given back when right.
  */
 export async function assertPassword(user: Pick<UserRow, "email" | "password_hash">, password: string) {
-  await assertNotLimited(limiters.loginByEmail, user.email);
+  const attempt = await takeAttempt([limiters.loginByEmail, user.email]);
   if (!(await verifyPassword(password, user.password_hash))) {
-    await limiters.loginByEmail.penalty(user.email);
     throw new AppError(422, "password_check_failed", { password: "password_wrong" });
   }
+  await attempt.giveBack();
 }

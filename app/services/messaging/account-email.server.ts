@@ -7,7 +7,7 @@ import type { Mail } from "../platform/mail.server";
 import { now } from "../platform/records.server";
 
 // E-mails about the account itself (docs/product.md, "Contas e sessões"): confirmation links, the
-// notice to the old address after a change, sign-in notices, a changed password, a new passkey, the data export's link, the goodbye
+// notice to the old address after a change, sign-in notices, a password reset link, a changed password, a new passkey, the data export's link, the goodbye
 // before a deletion. They go through the outbox like every other e-mail (written in the
 // transaction of what they tell about, sent by the drain, retried on failure), but they are
 // always sent (no opt-out, no unsubscribe link) and carry what they say in the row's payload:
@@ -20,6 +20,7 @@ export const ACCOUNT_EMAIL_KINDS: readonly AccountEmailKind[] = [
   "email_change_verification",
   "email_changed",
   "sign_in_notice",
+  "password_reset",
   "password_changed",
   "passkey_added",
   "data_export_ready",
@@ -44,6 +45,18 @@ export function emailTime(at: string) {
   return at.slice(0, 16).replace("T", " ");
 }
 
+/** The outbox row of an account e-mail (every column but the recipient's id). */
+export function accountEmailRow(kind: AccountEmailKind, payload: AccountEmailPayload, at = now()) {
+  return {
+    id: randomUUID(),
+    kind,
+    status: "pending" as const,
+    next_attempt_at: at,
+    created_at: at,
+    payload: JSON.stringify(payload),
+  };
+}
+
 /** Queues an account e-mail inside the caller's transaction. */
 export async function queueAccountEmail(
   trx: Kysely<Database>,
@@ -55,17 +68,12 @@ export async function queueAccountEmail(
   await trx
     .insertInto("outbox")
     .values({
-      id: randomUUID(),
+      ...accountEmailRow(kind, payload, at),
       user_id: userId,
-      kind,
       application_id: null,
       opportunity_id: null,
       items: 1,
-      status: "pending",
       attempts: 0,
-      next_attempt_at: at,
-      created_at: at,
-      payload: JSON.stringify(payload),
     })
     .execute();
 }

@@ -7,6 +7,7 @@ import { emailField, text } from "~/lib/schemas";
 import { transaction } from "../../../db";
 import type { UserRow } from "../../../db/schema";
 import { hashPassword } from "../accounts/passwords.server";
+import { endOneTimeLinks } from "../accounts/one-time-links.server";
 import { hashToken } from "../accounts/sessions.server";
 import { isTwoFactorOn } from "../accounts/two-factor.server";
 import { AppError, parseInput } from "../platform/errors.server";
@@ -90,6 +91,8 @@ export async function createOperator(
         .execute();
       user = { id, email, full_name: name, account_type: "operator" };
     }
+    // A new link replaces the earlier ones: only the latest sets the password.
+    if (existing) await endOneTimeLinks(trx, user.id, at);
     await trx
       .insertInto("password_resets")
       .values({

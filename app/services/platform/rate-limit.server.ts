@@ -11,6 +11,8 @@ import { db, openConnection, postgresPool } from "../../../db";
 import { AppError } from "./errors.server";
 
 export const WRITES_PER_MINUTE = 120;
+export const SIGN_INS_PER_HOUR = 30;
+export const NOTICES_PER_DAY = 3;
 
 // The counters live in the database, in the table rate_limits (rate-limiter-flexible's layout,
 // made by migration 008), so every server process shares them (npm start runs one per core;
@@ -33,6 +35,10 @@ const limiter = (keyPrefix: string, points: number, duration: number) => {
 export const limiters = {
   /** Failed logins per e-mail. */
   loginByEmail: limiter("login_email", 5, 15 * 60),
+  /** Sign-ins per account (sessions opened): plenty for people, a ceiling for a flood. */
+  signInByUser: limiter("sign_in_user", SIGN_INS_PER_HOUR, 60 * 60),
+  /** "Novo acesso" notices e-mailed per account a day (the sessions list shows every sign-in). */
+  signInNoticeByUser: limiter("sign_in_notice", NOTICES_PER_DAY, 24 * 60 * 60),
   /** Failed logins per client address. */
   loginByIp: limiter("login_ip", 50, 15 * 60),
   registerByIp: limiter("register_ip", 20, 60 * 60),
@@ -65,11 +71,45 @@ function tooMany(res: RateLimiterRes, key = "rate_limited"): AppError {
   );
 }
 
-/** Throws a 429 when the key has no points left, without spending one. A null key is not limited. */
-export async function assertNotLimited(limiter: RateLimiterStoreAbstract, key: string | null) {
-  if (key === null) return;
-  const res = await limiter.get(key);
-  if (res && res.remainingPoints <= 0) throw tooMany(res);
+/** A limiter and the key an attempt counts against; a null key is not limited. */
+export type AttemptKey = readonly [RateLimiterStoreAbstract, string | null];
+
+/**
+ * Takes one attempt from each key's allowance BEFORE the caller judges it (a password, a code):
+ * the take is one atomic write in the shared table, so a burst of parallel attempts, on any
+ * number of servers, has at most `points` judged and the rest get 429 without being judged.
+ * Past any key's limit it throws the 429 (the points taken from the other keys are given back).
+ * The answer's `giveBack` returns the points: call it when the attempt proved right, so that
+ * only failures count.
+ */
+export async function takeAttempt(...keys: AttemptKey[]): Promise<{ giveBack: () => Promise<void> }> {
+  const taken: AttemptKey[] = [];
+  const giveBack = async () => {
+    await Promise.all(taken.map(([limiter, key]) => limiter.reward(key!, 1)));
+  };
+  for (const pair of keys) {
+    if (pair[1] === null) continue;
+    try {
+      await pair[0].consume(pair[1]);
+      taken.push(pair);
+    } catch (res) {
+      // Not judged: the points already taken from the other keys go back.
+      await giveBack();
+      throw res instanceof RateLimiterRes ? tooMany(res) : res;
+    }
+  }
+  return { giveBack };
+}
+
+/** Spends one point when one is left: true; false (and nothing thrown) when none was. */
+export async function takeIfLeft(limiter: RateLimiterStoreAbstract, key: string) {
+  try {
+    await limiter.consume(key);
+    return true;
+  } catch (res) {
+    if (res instanceof RateLimiterRes) return false;
+    throw res;
+  }
 }
 
 /** Spends one point; throws a 429 when none was left. A null key is not limited. */

@@ -344,8 +344,9 @@ describe.each(["sqlite", "postgres"] as const)("hostile input against the produc
       });
       expect(status).toBe(200);
       let sent = "";
-      for (let i = 0; i < 50 && !/reset-password\?token=/.test(sent); i++) {
-        await new Promise((r) => setTimeout(r, 20));
+      // The e-mail leaves through the outbox, drained every OUTBOX_SECONDS (10 s here): up to 20 s.
+      for (let i = 0; i < 400 && !/reset-password\?token=/.test(sent); i++) {
+        await new Promise((r) => setTimeout(r, 50));
         sent = server.log().slice(before);
       }
       expect(sent).toContain(`${base}/reset-password?token=`);
