@@ -228,6 +228,7 @@ export async function settleCharge(
       kind: "milestone_funded",
       author: "system",
       message: waiting ? milestone.title : null,
+      amount_cents: charge.amount_cents,
       created_at: at,
     })
     .execute();
