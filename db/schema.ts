@@ -460,6 +460,7 @@ export type AccountEmailKind =
   | "sign_in_notice"
   | "password_changed"
   | "passkey_added"
+  | "payout_key_changed"
   | "data_export_ready"
   | "account_deleted";
 

@@ -22,6 +22,7 @@ export const ACCOUNT_EMAIL_KINDS: readonly AccountEmailKind[] = [
   "sign_in_notice",
   "password_changed",
   "passkey_added",
+  "payout_key_changed",
   "data_export_ready",
   "account_deleted",
 ];
