@@ -7,7 +7,9 @@ import { openDispute } from "~/services/contracts/disputes.server";
 import { decideDispute } from "~/services/operator/disputes.server";
 import { checkLedger } from "~/services/payments/ledger.server";
 import { answerMilestone, proposeMilestone, splitMilestones } from "~/services/payments/milestones.server";
-import { outcome } from "../support/market";
+import { notificationsOf, outcome } from "../support/market";
+import { drainOutbox } from "~/services/platform/outbox.server";
+import type { Mail } from "~/services/platform/mail.server";
 import { post, signedInOperator } from "../operator/support";
 import { escrow, fund, hired, milestonesOf } from "./support";
 
@@ -133,6 +135,18 @@ describe("while a dispute is open", () => {
       fee_cents: half / 40,
       net_cents: half / 4 - half / 40,
     });
+    // The amounts in both sides' notice and e-mail.
+    const notice = (await notificationsOf(owner)).find((n) => n.kind === "contract_dispute_decided");
+    expect(JSON.parse(notice!.detail!)).toMatchObject({ released_cents: half / 4, refunded_cents: half - half / 4 });
+    const sent: Mail[] = [];
+    await drainOutbox({ send: async (mail) => void sent.push(mail), limit: 1_000 });
+    for (const who of [owner, applicant]) {
+      const mails = sent.filter((m) => m.to === who.email && m.text.includes("decidiu a disputa"));
+      expect(mails).toHaveLength(1);
+      expect(mails[0].text).toMatch(
+        /375,00 liberados ao freelancer, R\$\s1\.125,00 devolvidos ao contratante\)\. Motivo: /,
+      );
+    }
     // The milestones never funded end with nothing to receive.
     expect(after.milestones.slice(1).map((m) => [m.status, m.fee_cents, m.net_cents])).toEqual([
       ["cancelled", 0, 0],
