@@ -70,6 +70,8 @@ export function ContractPayments({
     contract.status === "in_progress" &&
     contract.deliveries_count === 0 &&
     !contract.disputed &&
+    // A valid Pix charge holds the split back (it would be refused): pay it, or split once it expires.
+    !charge &&
     contract.milestones.every((m) => m.status === "awaiting_funding" || m.status === "cancelled");
   const intentData = (intent: string) => (data?.values?.intent === intent ? data : null);
 
