@@ -96,6 +96,8 @@ export async function insertContract(
       kind: "created",
       author: "system",
       message: null,
+      // The price of the hire, kept on its line whatever the contract grows to later.
+      amount_cents: input.price_cents,
       created_at: at,
     })
     .execute();

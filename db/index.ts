@@ -112,10 +112,22 @@ export function closeDatabase(connection: SQLite.Database | undefined) {
   connection.close();
 }
 
-// PostgreSQL sends 64-bit integers (count(*), sum()) and numerics as strings, since they may
-// not fit a JavaScript number; every such value of this app (counts, centavo sums) does.
-pg.types.setTypeParser(pg.types.builtins.INT8, Number);
-pg.types.setTypeParser(pg.types.builtins.NUMERIC, Number);
+// PostgreSQL sends 64-bit integers (count(*), money columns, which are bigint) and numerics
+// (sum() of a bigint) as strings, since they may not fit a JavaScript number. Every such value of
+// this app (counts, centavos) is an integer far below 2⁵³ (R$ 90 trilhões): read as a number, and
+// refused loudly rather than rounded if one ever is not.
+pg.types.setTypeParser(pg.types.builtins.INT8, exactNumber);
+pg.types.setTypeParser(pg.types.builtins.NUMERIC, exactNumber);
+
+/** A number from PostgreSQL's text, only when the number holds it exactly (else it throws). */
+export function exactNumber(text: string): number {
+  const value = Number(text);
+  const integral = /^-?\d+$/.test(text);
+  if (!Number.isFinite(value) || (integral && !Number.isSafeInteger(value))) {
+    throw new RangeError(`${text} does not fit a JavaScript number exactly`);
+  }
+  return value;
+}
 
 /** A pool of DATABASE_POOL_SIZE connections to PostgreSQL, shared by the whole process. */
 function openPostgres(url: string) {

@@ -1,4 +1,4 @@
-import type { Generated, Insertable, Selectable, Updateable } from "kysely";
+import type { ColumnType, Generated, Insertable, Selectable, Updateable } from "kysely";
 
 // Timestamps are ISO 8601 UTC strings; money is integer centavos; tag lists are JSON arrays.
 
@@ -373,6 +373,8 @@ export interface ContractEventsTable {
   kind: ContractEventKind;
   author: ContractParty | "system";
   message: string | null;
+  /** The amount the line names, as it was then (the hire's price, a milestone's, a refund); optional when written. */
+  amount_cents: ColumnType<number | null, number | null | undefined, number | null>;
   created_at: string;
 }
 
@@ -459,6 +461,7 @@ export type AccountEmailKind =
   | "password_reset"
   | "password_changed"
   | "passkey_added"
+  | "payout_key_changed"
   | "data_export_ready"
   | "account_deleted";
 
@@ -556,6 +559,8 @@ export interface DisputesTable {
   decision_reason: string | null;
   decided_by: string | null;
   decided_at: string | null;
+  /** The milestone the dispute is about: the one being worked on when it was opened (null before migration 039). */
+  milestone_id: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: string;
   updated_at: string;
 }

@@ -28,7 +28,30 @@ export const MAX_PREMODERATION_DAYS = 365;
 export const REPORTS_PER_HOUR = 10;
 
 /** A notice of moderation: what it is about, the operator's reason, and until when (suspensions). */
-export type ModerationDetail = { what?: ReportTargetType; reason?: string; until?: string | null };
+export type ModerationDetail = {
+  what?: ReportTargetType;
+  reason?: string;
+  until?: string | null;
+  /** A dispute's decision with payments: what went to the freelancer (before the fee) and back to the merchant. */
+  released_cents?: number;
+  refunded_cents?: number;
+};
+
+/**
+ * The `money` part of a notice (a dispute decided with money held): the amounts as its reader's
+ * language writes them, or nothing. `t` is the market namespace's.
+ */
+export function noticeMoney(
+  detail: ModerationDetail | null | undefined,
+  t: (key: string, params: Record<string, string>) => string,
+  money: (cents: number) => string,
+): string {
+  if (typeof detail?.released_cents !== "number" || typeof detail.refunded_cents !== "number") return "";
+  return t("notifications.dispute_money", {
+    released: money(detail.released_cents),
+    refunded: money(detail.refunded_cents),
+  });
+}
 
 export function parseDetail(text: string | null | undefined): ModerationDetail | null {
   if (!text) return null;

@@ -11,6 +11,7 @@ import {
   getContract,
   requestCancellation,
   requestChanges,
+  runContractSchedule,
 } from "~/services/contracts/contracts.server";
 import { confirmReceipt, getCurrentCharge, issueCharge } from "~/services/payments/charges.server";
 import { balancesOf, checkLedger, heldTotal } from "~/services/payments/ledger.server";
@@ -180,6 +181,36 @@ describe("milestones", () => {
     const declined = await proposeMilestone(owner, id, { title: "Manutenção", amount_cents: 20_000, days: 30 });
     await answerMilestone(applicant, id, declined.id, false);
     expect((await getContract(owner, id)).price_cents).toBe(price + 50_000);
+    // Declined: nothing to receive, no fee.
+    expect((await getContract(owner, id)).milestones.find((m) => m.id === declined.id)).toMatchObject({
+      status: "cancelled",
+      fee_cents: 0,
+      net_cents: 0,
+    });
+  });
+
+  it("approving the last milestone ends a proposal still waiting (cancelled, not proposed on a completed contract)", async () => {
+    for (const by of ["merchant", "schedule"] as const) {
+      const { owner, applicant, id } = await hired();
+      await fund(owner, id);
+      await deliver(applicant, id);
+      const proposal = await proposeMilestone(applicant, id, {
+        title: "Versão em inglês",
+        amount_cents: 50_000,
+        days: 5,
+      });
+      if (by === "merchant") await approveContract(owner, id);
+      else await runContractSchedule(new Date(Date.now() + 15 * 86_400_000));
+      const contract = await getContract(owner, id);
+      expect(contract.status).toBe("completed");
+      expect(contract.milestones.find((m) => m.id === proposal.id)).toMatchObject({
+        status: "cancelled",
+        fee_cents: 0,
+        net_cents: 0,
+      });
+      expect(await outcome(answerMilestone(owner, id, proposal.id, true))).toBe(409);
+    }
+    expect(await checkLedger()).toEqual([]);
   });
 });
 

@@ -4,7 +4,12 @@ import { config } from "~/config.server";
 import * as webhookRoute from "~/routes/api+/payments+/webhooks.mercadopago";
 import { confirmReceipt, issueCharge } from "~/services/payments/charges.server";
 import { balancesOf, checkLedger } from "~/services/payments/ledger.server";
+import * as queuesRoute from "~/routes/api+/admin+/payments._index";
+import * as confirmRoute from "~/routes/api+/admin+/payments.charges.$id.confirm";
+import { cancelContract } from "~/services/contracts/contracts.server";
+import { splitMilestones } from "~/services/payments/milestones.server";
 import { BASE, call } from "../support/helpers";
+import { get, post as postAdmin, signedInOperator } from "../operator/support";
 import { escrow, e2eId, hired, milestonesOf, operator } from "./support";
 import { startMercadoPago, type MercadoPagoMock, type Notification } from "./mercadopago-server";
 
@@ -128,6 +133,73 @@ describe("Mercado Pago charges", () => {
     expect((await refusals("webhook_wrong_amount")).length).toBe(1);
     expect(await checkLedger()).toEqual([]);
   }, 60_000);
+});
+
+describe("a payment for a charge whose milestone no longer waits for it", () => {
+  it("after a split (the charge expired first) or a cancellation: the approved payment is a refund due, never 404", async () => {
+    // The split replaced the charged milestone: kept, cancelled, so the payment still finds it.
+    const split = await charged();
+    await db
+      .updateTable("pix_charges")
+      .set({ expires_at: new Date(Date.now() - 1_000).toISOString() })
+      .where("id", "=", split.charge.id)
+      .execute();
+    const price = split.charge.amount_cents;
+    await splitMilestones(split.owner, split.id, {
+      milestones: [
+        { title: "Primeira parte", amount_cents: price / 2, days: 5 },
+        { title: "Segunda parte", amount_cents: price / 2, days: 5 },
+      ],
+    });
+    // The cancelled contract: its charge withdrawn, then paid anyway.
+    const cancelled = await charged();
+    await cancelContract(cancelled.owner, cancelled.id, { reason: "O projeto foi suspenso pela diretoria." });
+
+    for (const { owner, id, charge, paymentId } of [split, cancelled]) {
+      mp.approve(paymentId);
+      const answer = await post(mp.notification(paymentId));
+      expect(answer).toMatchObject({ status: 200, body: { outcome: "processed" } });
+      expect(await receivedCount(charge.id)).toBe(1);
+      const refunds = await db.selectFrom("refunds").selectAll().where("contract_id", "=", id).execute();
+      expect(refunds).toMatchObject([{ amount_cents: charge.amount_cents, status: "due", charge_id: charge.id }]);
+      expect(await balancesOf(owner)).toMatchObject({
+        paid_in_cents: charge.amount_cents,
+        refund_due_cents: charge.amount_cents,
+        held_cents: 0,
+      });
+    }
+    expect((await milestonesOf(split.id)).map((m) => m.status)).toEqual([
+      "cancelled",
+      "awaiting_funding",
+      "awaiting_funding",
+    ]);
+    expect(await checkLedger()).toEqual([]);
+  });
+
+  it("is never confirmed by hand: an operator gets 409 in Portuguese (the admin API), and nothing is credited", async () => {
+    const op = await signedInOperator();
+    const { charge, paymentId } = await charged();
+    const queues = await get(queuesRoute, "/api/admin/payments", op.token);
+    expect(queues.body.receipts.map((r: { id: string }) => r.id)).not.toContain(charge.id);
+    const confirm = () =>
+      postAdmin(
+        confirmRoute,
+        `/api/admin/payments/charges/${charge.id}/confirm`,
+        op.token,
+        { e2e_id: e2eId(), amount_cents: charge.amount_cents },
+        { id: charge.id },
+      );
+    const refused = await confirm();
+    expect(refused.status).toBe(409);
+    expect(refused.body.message).toBe(
+      "Só as cobranças Pix manuais são confirmadas à mão; esta é confirmada pelo aviso do provedor de pagamento.",
+    );
+    expect(await receivedCount(charge.id)).toBe(0);
+    // The payment arrives: the webhook funds it, as always.
+    mp.approve(paymentId);
+    expect((await post(mp.notification(paymentId))).body).toMatchObject({ outcome: "processed" });
+    expect(await receivedCount(charge.id)).toBe(1);
+  });
 });
 
 describe("races", () => {

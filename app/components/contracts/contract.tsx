@@ -29,6 +29,8 @@ export type ContractEventData = {
   kind: string;
   author: Role | "system";
   message: string | null;
+  /** The amount the line names, as it was then (older lines: none). */
+  amount_cents?: number | null;
   created_at: string;
   files: { id: string; name: string; content_type: string; size_bytes: number }[];
 };
@@ -148,7 +150,8 @@ export function ContractTimeline({
                 <strong>{who}</strong>
                 <span>
                   {t(`contract.events.${event.kind}`, {
-                    price: priceText(contract.price_cents, contract.opportunity.budget_type),
+                    // The value of its moment (a milestone added later does not rewrite the hire's line).
+                    price: priceText(event.amount_cents ?? contract.price_cents, contract.opportunity.budget_type),
                     days:
                       event.kind === "auto_completed"
                         ? REVIEW_DAYS

@@ -1,7 +1,8 @@
 import { Form, Link, useLocation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { formatDateTime } from "~/lib/format";
-import { type ModerationDetail } from "~/lib/moderation";
+import { noticeMoney, type ModerationDetail } from "~/lib/moderation";
+import { formatMoney } from "~/lib/money";
 import { notificationTarget } from "~/lib/notifications";
 import { Icon } from "~/components/ui/icons";
 
@@ -28,6 +29,7 @@ export function useNotificationText() {
       what: n.detail?.what ? t(`moderation.what.${n.detail.what}`, { title }) : "",
       reason: n.detail?.reason ?? "",
       until: n.detail?.until ? formatDateTime(n.detail.until, i18n.language) : "",
+      money: noticeMoney(n.detail, t, (cents) => formatMoney(cents, i18n.language)),
     });
   };
 }

@@ -49,6 +49,8 @@ export function ContractPayments({
     price_cents: number;
     fee_bps: number;
     deliveries_count: number;
+    /** A dispute is open: the milestones are frozen too until it is decided. */
+    disputed: boolean;
     allowed_actions: string[];
     milestones: Milestone[];
   };
@@ -59,7 +61,7 @@ export function ContractPayments({
   const busy = useNavigation().state === "submitting";
   const data = useActionData<FormErrorData>();
   const money = (cents: number) => formatMoney(cents, i18n.language);
-  const active = contract.status === "in_progress" || contract.status === "delivered";
+  const active = (contract.status === "in_progress" || contract.status === "delivered") && !contract.disputed;
   const milestones = contract.milestones.filter((m) => m.status !== "cancelled" || m.proposed_by === null);
   const current = milestones.find((m) => ACTIVE.includes(m.status));
   const proposal = milestones.find((m) => m.status === "proposed");
@@ -67,7 +69,10 @@ export function ContractPayments({
     viewer === "merchant" &&
     contract.status === "in_progress" &&
     contract.deliveries_count === 0 &&
-    contract.milestones.every((m) => m.status === "awaiting_funding");
+    !contract.disputed &&
+    // A valid Pix charge holds the split back (it would be refused): pay it, or split once it expires.
+    !charge &&
+    contract.milestones.every((m) => m.status === "awaiting_funding" || m.status === "cancelled");
   const intentData = (intent: string) => (data?.values?.intent === intent ? data : null);
 
   return (
@@ -99,9 +104,23 @@ export function ContractPayments({
                 </td>
                 <td>{money(m.amount_cents)}</td>
                 <td>
-                  {money(m.net_cents)}
-                  <br />
-                  <span className="muted small">{t("payments.fee_of", { fee: money(m.fee_cents) })}</span>
+                  {m.status === "cancelled" ? (
+                    <span className="muted">{t("payments.nothing_to_receive")}</span>
+                  ) : (
+                    <>
+                      {money(m.net_cents)}
+                      <br />
+                      <span className="muted small">{t("payments.fee_of", { fee: money(m.fee_cents) })}</span>
+                    </>
+                  )}
+                  {m.refunded_cents > 0 ? (
+                    <>
+                      <br />
+                      <span className="small">
+                        {t("payments.refunded_to_merchant", { amount: money(m.refunded_cents) })}
+                      </span>
+                    </>
+                  ) : null}
                 </td>
                 <td>
                   <span className={`badge milestone-${m.status}`}>{t(`milestone_status.${m.status}`)}</span>

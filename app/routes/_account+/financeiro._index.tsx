@@ -12,6 +12,7 @@ import { marketTitleMeta } from "~/lib/market-meta";
 import { formatMoney } from "~/lib/money";
 import { PIX_KEY_TYPES } from "~/lib/payments-schemas";
 import { RECEIPT_KINDS, getStatement } from "~/services/payments/finance.server";
+import { isTwoFactorOn } from "~/services/accounts/two-factor.server";
 import { getPayoutAccount, listPayouts, requestPayout, setPayoutAccount } from "~/services/payments/payouts.server";
 import { requireUser } from "~/web/auth.server";
 import { formValues, readForm } from "~/web/bodies.server";
@@ -22,10 +23,11 @@ export const meta = marketTitleMeta("titles.finance");
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   const freelancer = user.account_type === "freelancer";
-  const [{ list: statement }, account, payouts] = await Promise.all([
+  const [{ list: statement }, account, payouts, twoFactor] = await Promise.all([
     listFromUrl(request, ["page"], (q) => getStatement(user, q)),
     freelancer ? getPayoutAccount(user) : Promise.resolve(null),
     freelancer ? listPayouts(user) : Promise.resolve([]),
+    freelancer ? isTwoFactorOn(user.id) : Promise.resolve(false),
   ]);
   return json({
     role: user.account_type,
@@ -33,6 +35,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     minPayout: config.PAYOUT_MIN_CENTS,
     statement,
     account,
+    twoFactor,
     waiting: payouts.some((p) => p.status === "requested"),
     receiptKinds: RECEIPT_KINDS as string[],
   });
@@ -59,7 +62,8 @@ export async function action({ request }: ActionFunctionArgs) {
 
 export default function FinancePage() {
   const { t, i18n } = useTranslation("market");
-  const { role, payments, minPayout, statement, account, waiting, receiptKinds } = useLoaderData<typeof loader>();
+  const { role, payments, minPayout, statement, account, twoFactor, waiting, receiptKinds } =
+    useLoaderData<typeof loader>();
   const data = useActionData<typeof action>();
   const busy = useNavigation().state === "submitting";
   const money = (cents: number) => formatMoney(cents, i18n.language);
@@ -161,6 +165,28 @@ export default function FinancePage() {
                 defaultValue={mine("payout_account")?.values?.holder_document ?? account?.holder_document}
                 error={mine("payout_account")?.errors?.holder_document}
               />
+              {account ? (
+                // Changing a registered key is confirmed like a sign-in (never kept after a refusal).
+                <>
+                  <Field
+                    name="password"
+                    type="password"
+                    autoComplete="current-password"
+                    label={t("finance.key_password")}
+                    hint={t("finance.key_password_hint")}
+                    error={mine("payout_account")?.errors?.password}
+                  />
+                  {twoFactor ? (
+                    <Field
+                      name="code"
+                      autoComplete="one-time-code"
+                      inputMode="numeric"
+                      label={t("finance.key_code")}
+                      error={mine("payout_account")?.errors?.code}
+                    />
+                  ) : null}
+                </>
+              ) : null}
               <div className="form-actions">
                 <button type="submit" className="btn btn-secondary" disabled={busy}>
                   {t("finance.key_submit")}

@@ -181,6 +181,8 @@ export type ContractEventJson = {
   kind: ContractEventKind;
   author: ContractParty | "system";
   message: string | null;
+  /** The amount the line names, as it was at its moment (null: none). */
+  amount_cents: number | null;
   created_at: string;
   files: ContractFileJson[];
 };
@@ -295,6 +297,7 @@ export function toEventJson(event: ContractEventRow, files: ContractFileRow[]): 
     kind: event.kind,
     author: event.author,
     message: event.message,
+    amount_cents: event.amount_cents,
     created_at: event.created_at,
     files: files.filter((f) => f.event_id === event.id).map(toFileJson),
   };
@@ -320,7 +323,15 @@ async function timelineOf(row: Row) {
       .orderBy("created_at")
       .orderBy("id")
       .execute(),
-    db.selectFrom("disputes").selectAll().where("contract_id", "=", id).executeTakeFirst(),
+    // The latest: a contract may have had one dispute per milestone, one open at a time.
+    db
+      .selectFrom("disputes")
+      .selectAll()
+      .where("contract_id", "=", id)
+      .orderBy("created_at", "desc")
+      .orderBy("id", "desc")
+      .limit(1)
+      .executeTakeFirst(),
     milestonesOf(row),
   ]);
   return {
@@ -443,9 +454,15 @@ export async function addEvent(
   trx: Kysely<Database>,
   contractId: string,
   seq: number,
-  event: Pick<ContractEventRow, "kind" | "author" | "message" | "created_at">,
+  event: Pick<ContractEventRow, "kind" | "author" | "message" | "created_at"> & { amount_cents?: number | null },
 ): Promise<ContractEventRow> {
-  const row: ContractEventRow = { id: randomUUID(), contract_id: contractId, seq, ...event };
+  const row: ContractEventRow = {
+    id: randomUUID(),
+    contract_id: contractId,
+    seq,
+    ...event,
+    amount_cents: event.amount_cents ?? null,
+  };
   await trx.insertInto("contract_events").values(row).execute();
   await publishContractMove(trx, contractId);
   return row;
@@ -583,7 +600,11 @@ function approval(row: ContractRow, by: "merchant" | "system", at: string, work:
       kind: by === "system" ? "auto_completed" : "completed",
       message: null,
       notice: by === "system" ? "contract_auto_completed" : "contract_completed",
-      milestone: release,
+      // A milestone still proposed ends with the contract (cancelled), as with every other end.
+      milestone: async (trx, m) => {
+        await release(trx, m);
+        await closeMilestones(trx, row.id, at);
+      },
     };
   }
   return {

@@ -6,6 +6,8 @@ import type { DisputeRow } from "../../../db/schema";
 export type DisputeJson = {
   id: string;
   contract_id: string;
+  /** The milestone it is about (the one being worked on when it was opened). */
+  milestone_id: string | null;
   opened_by: DisputeRow["opened_by"];
   reason: string;
   status: DisputeRow["status"];
@@ -23,6 +25,7 @@ export function toDisputeJson(d: DisputeRow): DisputeJson {
   return {
     id: d.id,
     contract_id: d.contract_id,
+    milestone_id: d.milestone_id,
     opened_by: d.opened_by,
     reason: d.reason,
     status: d.status,

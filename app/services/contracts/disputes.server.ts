@@ -11,7 +11,8 @@ import type {
   DisputeRow,
   UserRow,
 } from "../../../db/schema";
-import { AppError, parseInput } from "../platform/errors.server";
+import { AppError, oneOnly, parseInput } from "../platform/errors.server";
+import { currentMilestone } from "../payments/escrow.server";
 import { asParty } from "../platform/participants.server";
 import { consumeWrite } from "../platform/rate-limit.server";
 import { now } from "../platform/records.server";
@@ -102,6 +103,8 @@ export async function openDispute(
         .returning("events_count")
         .executeTakeFirst();
       if (!updated) throw new AppError(409, "contract_changed");
+      // The dispute is about the milestone being worked on (docs/payments.md, "Disputas").
+      const milestone = await currentMilestone(trx, contractId);
       const dispute: DisputeRow = {
         id: randomUUID(),
         contract_id: contractId,
@@ -115,11 +118,14 @@ export async function openDispute(
         decision_reason: null,
         decided_by: null,
         decided_at: null,
+        milestone_id: milestone?.id ?? null,
         created_at: at,
         updated_at: at,
       };
-      // One dispute per contract (unique index): a decided one ended the contract already.
-      await trx.insertInto("disputes").values(dispute).execute();
+      // One open dispute per contract at a time (a partial unique index); decided ones stay on record.
+      await oneOnly("disputes", new AppError(409, "contract_disputed"), () =>
+        trx.insertInto("disputes").values(dispute).execute(),
+      );
       const event = await statementEvent(
         trx,
         contractId,

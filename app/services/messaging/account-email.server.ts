@@ -23,6 +23,7 @@ export const ACCOUNT_EMAIL_KINDS: readonly AccountEmailKind[] = [
   "password_reset",
   "password_changed",
   "passkey_added",
+  "payout_key_changed",
   "data_export_ready",
   "account_deleted",
 ];

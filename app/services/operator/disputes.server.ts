@@ -105,6 +105,13 @@ function withMoney({ at, reason }: DisputeDecisionContext, money: DisputeMoney):
   };
 }
 
+/** What a decision moved, for the two sides' notice: released (before the fee) and refunded. */
+function moneyOf(outcome: DisputeOutcome) {
+  const money = outcome.audit?.money as Partial<DisputeMoney> | undefined;
+  if (!money || (!money.released_cents && !money.refunded_cents)) return {};
+  return { released_cents: money.released_cents ?? 0, refunded_cents: money.refunded_cents ?? 0 };
+}
+
 /** The decisions a dispute's contract may take: the split only where money is held. */
 export function decisionsFor(contract: Pick<ContractRow, "payments">): string[] {
   return Object.keys(DISPUTE_DECISIONS).filter((kind) => kind !== "split" || contract.payments === "escrow");
@@ -170,7 +177,8 @@ export async function decideDispute(operator: UserRow, disputeId: string, input:
         kind: "contract_dispute_decided" as const,
         application_id: contract.id,
         opportunity_id: contract.opportunity_id,
-        detail: { reason: parsed.reason },
+        // With money held, the amounts moved (the page, the notice and the e-mail say them).
+        detail: { reason: parsed.reason, ...moneyOf(outcome) },
       })),
     );
     await recordAudit(

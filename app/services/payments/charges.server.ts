@@ -157,15 +157,17 @@ export async function issueCharge(
   };
   await transaction(async (trx) => {
     await expireCharges(trx, milestone!.id, at);
-    // Still waiting for its funding, as read (a cancellation in between answers 409).
+    // Still waiting for its funding, as read (a cancellation or a split in between answers 409).
+    // An UPDATE, not a read: it locks the milestone's row until this charge is committed, so a
+    // split replacing the milestone waits and then sees the charge (it never drops it unseen).
     const still = await trx
-      .selectFrom("milestones")
-      .select("id")
+      .updateTable("milestones")
+      .set({ updated_at: at })
       .where("id", "=", milestone!.id)
       .where("status", "=", "awaiting_funding")
       .where("amount_cents", "=", milestone!.amount_cents)
       .executeTakeFirst();
-    if (!still) throw new AppError(409, "contract_changed");
+    if (Number(still.numUpdatedRows) === 0) throw new AppError(409, "contract_changed");
     // One pending charge per milestone: one issued meanwhile is superseded by this one.
     await trx
       .updateTable("pix_charges")
@@ -226,6 +228,7 @@ export async function settleCharge(
       kind: "milestone_funded",
       author: "system",
       message: waiting ? milestone.title : null,
+      amount_cents: charge.amount_cents,
       created_at: at,
     })
     .execute();
@@ -247,7 +250,9 @@ export async function settleCharge(
 /**
  * The operator confirms a receipt of the manual provider: the Pix's end-to-end id and the amount
  * received, which must be the charge's. A charge already paid (by another confirmation or the
- * webhook) answers 409, and nothing is credited twice.
+ * webhook), or another provider's (its webhook confirms it), answers 409, and nothing is credited
+ * twice. A charge whose milestone no longer waits for it (cancelled, replaced by a split, funded
+ * by another charge) is still confirmed: the money becomes a refund due.
  */
 export async function confirmReceipt(
   operator: Pick<UserRow, "id">,
@@ -259,6 +264,8 @@ export async function confirmReceipt(
   const { e2e_id, amount_cents } = parseInput(confirmChargeSchema, input);
   const charge = await db.selectFrom("pix_charges").selectAll().where("id", "=", chargeId).executeTakeFirst();
   if (!charge) throw new AppError(404, "not_found");
+  // Only the manual provider's Pix are confirmed by hand; the others by their provider's webhook.
+  if (charge.provider !== "manual") throw new AppError(409, "charge_not_manual");
   if (amount_cents !== charge.amount_cents) {
     throw new AppError(422, "receipt_amount_mismatch", { amount_cents: "receipt_amount_mismatch" });
   }

@@ -167,6 +167,8 @@ export type LedgerProblem = { problem: string; id: string };
  * property tests): the rows that break one, none when all is well.
  */
 export async function checkLedger(database: Kysely<Database> = db): Promise<LedgerProblem[]> {
+  // Products of money are computed in 64 bits (released_cents × fee_bps passes 2³¹ from R$ 21.474,84
+  // at 10%); sums of bigint are numeric on PostgreSQL, read back as exact numbers (db/index.ts).
   const { rows } = await sql<LedgerProblem>`
       SELECT 'transaction does not sum to zero' AS problem, transaction_id AS id FROM ledger_entries
         GROUP BY transaction_id HAVING sum(amount_cents) <> 0
@@ -181,7 +183,7 @@ export async function checkLedger(database: Kysely<Database> = db): Promise<Ledg
         WHERE m.status IN ('released', 'refunded') AND m.funded_at IS NOT NULL
           AND m.released_cents + m.refunded_cents <> m.amount_cents
       UNION ALL SELECT 'fee is not the frozen rate', m.id FROM milestones m JOIN contracts c ON c.id = m.contract_id
-        WHERE m.fee_cents <> (m.released_cents * c.fee_bps) / 10000
+        WHERE m.fee_cents <> (CAST(m.released_cents AS bigint) * c.fee_bps) / 10000
       UNION ALL SELECT 'fees differ from the milestones', m.id FROM milestones m
         WHERE m.fee_cents <> coalesce((SELECT sum(e.amount_cents) FROM ledger_entries e
           JOIN ledger_transactions t ON t.id = e.transaction_id

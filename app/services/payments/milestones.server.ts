@@ -36,7 +36,9 @@ export type MilestoneJson = {
 };
 
 function toJson(m: MilestoneRow, feeBps: number): MilestoneJson {
-  const settled = m.status === "released" || m.status === "refunded";
+  // Settled: what was released and its fee. Cancelled (a declined proposal, a milestone dropped
+  // with its contract or replaced by a split): nothing to receive, no fee.
+  const settled = m.status === "released" || m.status === "refunded" || m.status === "cancelled";
   const fee = settled ? m.fee_cents : feeOf(m.amount_cents, feeBps);
   return {
     id: m.id,
@@ -81,6 +83,8 @@ async function contractFor(trx: Kysely<Database>, user: UserRow, id: string) {
   if (row.payments !== "escrow") throw new AppError(409, "milestones_need_payments");
   if (row.status !== "in_progress" && row.status !== "delivered")
     throw new AppError(409, "contract_action_unavailable");
+  // A dispute freezes every move of the contract, its milestones included, until it is decided.
+  if (row.disputed_at !== null) throw new AppError(409, "contract_disputed");
   return { row, party };
 }
 
@@ -92,7 +96,7 @@ async function touchContract(
   trx: Kysely<Database>,
   row: ContractRow,
   at: string,
-  event: { kind: Parameters<typeof addEvent>[3]["kind"]; author: ContractParty; message: string | null },
+  event: Omit<Parameters<typeof addEvent>[3], "created_at">,
   set: Partial<Pick<ContractRow, "price_cents" | "milestones_count">> = {},
 ) {
   const updated = await trx
@@ -101,6 +105,7 @@ async function touchContract(
     .where("id", "=", row.id)
     .where("status", "=", row.status)
     .where("events_count", "=", row.events_count)
+    .where("disputed_at", "is", null)
     .returning("events_count")
     .executeTakeFirst();
   if (!updated) throw new AppError(409, "contract_changed");
@@ -115,19 +120,24 @@ async function addEvent(
     kind: "milestones_split" | "milestone_proposed" | "milestone_added" | "milestone_declined";
     author: ContractParty;
     message: string | null;
+    /** The milestone's amount, kept on the line as it was then. */
+    amount_cents?: number | null;
     created_at: string;
   },
 ) {
   await trx
     .insertInto("contract_events")
-    .values({ id: randomUUID(), contract_id: contractId, seq, ...event })
+    .values({ id: randomUUID(), contract_id: contractId, seq, ...event, amount_cents: event.amount_cents ?? null })
     .execute();
   await publishContractMove(trx, contractId);
 }
 
 /**
  * The merchant splits the price into 1 to 20 milestones before anything is funded or delivered:
- * their amounts must add up to the contract's price. Replaces the milestones there were.
+ * their amounts must add up to the contract's price. Replaces the milestones there were. A Pix
+ * charge issued for one of them is never lost with it (docs/payments.md, "Etapas"): while one is
+ * valid the split is refused (409); a milestone with an expired one is kept, cancelled, so that a
+ * late payment of that charge still finds it and becomes a refund due.
  */
 export async function splitMilestones(merchant: UserRow, id: string, input: unknown): Promise<MilestoneJson[]> {
   await consumeWrite(merchant.id);
@@ -136,8 +146,8 @@ export async function splitMilestones(merchant: UserRow, id: string, input: unkn
     const { row, party } = await contractFor(trx, merchant, id);
     if (party !== "merchant") throw new AppError(403, "forbidden_role");
     const existing = await trx.selectFrom("milestones").selectAll().where("contract_id", "=", id).execute();
-    const open = existing.filter((m) => m.status === "awaiting_funding");
-    if (row.status !== "in_progress" || row.deliveries_count > 0 || open.length !== existing.length) {
+    const live = existing.filter((m) => m.status !== "cancelled");
+    if (row.status !== "in_progress" || row.deliveries_count > 0 || live.some((m) => m.status !== "awaiting_funding")) {
       throw new AppError(409, "milestones_locked");
     }
     const total = milestones.reduce((sum, m) => sum + m.amount_cents, 0);
@@ -161,17 +171,52 @@ export async function splitMilestones(merchant: UserRow, id: string, input: unkn
         milestones_count: milestones.length,
       },
     );
-    const removed = await trx
-      .deleteFrom("milestones")
+    // The milestones replaced, locked first: a charge being issued for one of them (issueCharge
+    // updates its milestone's row) either committed before, and is seen below, or waits and
+    // then finds its milestone gone (409).
+    const replaced = await trx
+      .updateTable("milestones")
+      .set({ updated_at: at })
       .where("contract_id", "=", id)
       .where("status", "=", "awaiting_funding")
-      .executeTakeFirst();
-    if (Number(removed.numDeletedRows) !== existing.length) throw new AppError(409, "contract_changed");
+      .returning("id")
+      .execute();
+    if (replaced.length !== live.length) throw new AppError(409, "contract_changed");
+    const charges = replaced.length
+      ? await trx
+          .selectFrom("pix_charges")
+          .select(["milestone_id", "status", "expires_at"])
+          .where(
+            "milestone_id",
+            "in",
+            replaced.map((m) => m.id),
+          )
+          .execute()
+      : [];
+    if (charges.some((c) => c.status === "pending" && c.expires_at > at)) {
+      throw new AppError(409, "milestones_charge_open");
+    }
+    const charged = new Set(charges.map((c) => c.milestone_id));
+    const kept = replaced.filter((m) => charged.has(m.id)).map((m) => m.id);
+    const dropped = replaced.filter((m) => !charged.has(m.id)).map((m) => m.id);
+    if (kept.length) {
+      await trx
+        .updateTable("milestones")
+        .set({ status: "cancelled", settled_at: at, updated_at: at })
+        .where("id", "in", kept)
+        .execute();
+    }
+    if (dropped.length) await trx.deleteFrom("milestones").where("id", "in", dropped).execute();
+    // Numbered after every milestone kept on record (cancelled ones included).
+    const after = Math.max(
+      0,
+      ...existing.filter((m) => m.status === "cancelled" || charged.has(m.id)).map((m) => m.seq),
+    );
     await trx
       .insertInto("milestones")
       .values(
         milestones.map((m, i) =>
-          newMilestone(id, { seq: i + 1, ...m, status: "awaiting_funding", proposed_by: null }, at),
+          newMilestone(id, { seq: after + i + 1, ...m, status: "awaiting_funding", proposed_by: null }, at),
         ),
       )
       .execute();
@@ -195,7 +240,12 @@ export async function proposeMilestone(user: UserRow, id: string, input: unknown
     if (existing.some((m) => m.status === "proposed")) throw new AppError(409, "milestone_proposal_pending");
     if (row.milestones_count >= MAX_MILESTONES) throw new AppError(409, "milestones_too_many");
     const at = now();
-    await touchContract(trx, row, at, { kind: "milestone_proposed", author: party, message: data.title });
+    await touchContract(trx, row, at, {
+      kind: "milestone_proposed",
+      author: party,
+      message: data.title,
+      amount_cents: data.amount_cents,
+    });
     const milestone = newMilestone(
       id,
       {
@@ -249,7 +299,12 @@ export async function answerMilestone(
       trx,
       row,
       at,
-      { kind: accept ? "milestone_added" : "milestone_declined", author: party, message: proposal.title },
+      {
+        kind: accept ? "milestone_added" : "milestone_declined",
+        author: party,
+        message: proposal.title,
+        amount_cents: proposal.amount_cents,
+      },
       accept
         ? { price_cents: row.price_cents + proposal.amount_cents, milestones_count: row.milestones_count + 1 }
         : {},

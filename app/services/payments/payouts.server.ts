@@ -12,6 +12,9 @@ import { assertId, now } from "../platform/records.server";
 import { assertRoleFor } from "../platform/roles.server";
 import { notify } from "../messaging/notifications.server";
 import { account, balanceOf, post, type InTransaction } from "./ledger.server";
+import { assertPassword } from "../accounts/verification.server";
+import { assertSecondFactor, codeField, isTwoFactorOn } from "../accounts/two-factor.server";
+import { emailTime, queueAccountEmail } from "../messaging/account-email.server";
 
 // Money out (docs/payments.md): a freelancer's payouts to the Pix key they registered, and the
 // refunds owed to merchants. The operator pays both by Pix outside the app and records the
@@ -53,7 +56,19 @@ export async function getPayoutAccount(user: UserRow): Promise<PayoutAccountJson
   return json;
 }
 
-/** The freelancer registers (or changes) the Pix key payouts go to and its holder's CPF or CNPJ. */
+const proofSchema = z.object({
+  password: z.string({ invalid_type_error: "password_required" }).max(1_024, "password_length").optional(),
+  code: z.unknown().optional(),
+});
+
+/**
+ * The freelancer registers (or changes) the Pix key payouts go to and its holder's CPF or CNPJ.
+ * Changing a key already registered takes the current password (and a code of the authenticator,
+ * or a recovery code, when two-factor is on), counted like a sign-in, and tells the account's
+ * address (docs/payments.md, "Repasses"): a session in someone else's hands cannot quietly send
+ * the next payout elsewhere. The write repeats what was read (no key yet, or the key as it was),
+ * so of two changes at once one wins and the other gets 409.
+ */
 export async function setPayoutAccount(freelancer: UserRow, input: unknown): Promise<PayoutAccountJson> {
   await consumeWrite(freelancer.id);
   assertRoleFor(freelancer, "payout.manage");
@@ -64,6 +79,12 @@ export async function setPayoutAccount(freelancer: UserRow, input: unknown): Pro
   if (!key) errors.pix_key = `pix_key_invalid_${data.key_type}`;
   if (!document) errors.holder_document = "holder_document_invalid";
   if (!key || !document) throw new AppError(422, "validation_failed", errors);
+  const before = await db
+    .selectFrom("payout_accounts")
+    .select("updated_at")
+    .where("user_id", "=", freelancer.id)
+    .executeTakeFirst();
+  if (before) await assertFreshProof(freelancer, input);
   const row = {
     user_id: freelancer.id,
     key_type: data.key_type,
@@ -72,14 +93,62 @@ export async function setPayoutAccount(freelancer: UserRow, input: unknown): Pro
     holder_document: document,
     updated_at: now(),
   };
-  await db
-    .insertInto("payout_accounts")
-    .values(row)
-    .onConflict((oc) => oc.column("user_id").doUpdateSet({ ...row }))
-    .execute();
+  await transaction(async (trx) => {
+    const written = before
+      ? await trx
+          .updateTable("payout_accounts")
+          .set(row)
+          .where("user_id", "=", freelancer.id)
+          .where("updated_at", "=", before.updated_at)
+          .executeTakeFirst()
+          .then((r) => Number(r.numUpdatedRows))
+      : await trx
+          .insertInto("payout_accounts")
+          .values(row)
+          .onConflict((oc) => oc.column("user_id").doNothing())
+          .returning("user_id")
+          .executeTakeFirst()
+          .then((r) => (r ? 1 : 0));
+    if (written === 0) throw new AppError(409, "payout_account_changed");
+    if (before) {
+      await queueAccountEmail(
+        trx,
+        freelancer.id,
+        "payout_key_changed",
+        {
+          params: {
+            at: emailTime(row.updated_at),
+            key: maskedKey(key),
+            link: `${config.APP_URL}/financeiro`,
+            reset: `${config.APP_URL}/forgot-password`,
+          },
+        },
+        row.updated_at,
+      );
+    }
+  });
   const { user_id: _user, ...json } = row;
   return json;
 }
+
+/** The current password, and a second factor when two-factor is on (422 on the field, 429 past the sign-in limit). */
+async function assertFreshProof(user: UserRow, input: unknown) {
+  const { password, code } = parseInput(proofSchema, input, "payout_key_proof_failed");
+  if (!password) {
+    throw new AppError(422, "payout_key_proof_failed", { password: "password_required" });
+  }
+  await assertPassword(user, password);
+  if (await isTwoFactorOn(user.id)) {
+    const parsed = codeField.safeParse(code ?? "");
+    if (!parsed.success) {
+      throw new AppError(422, "payout_key_proof_failed", { code: "two_factor_code_required" });
+    }
+    await assertSecondFactor(user, parsed.data, "payout_key_proof_failed");
+  }
+}
+
+/** The key as a notice writes it: only its last four characters. */
+const maskedKey = (key: string) => `…${key.slice(-4)}`;
 
 export type PayoutJson = Omit<PayoutRow, "decided_by" | "user_id">;
 const payoutJson = ({ decided_by: _by, user_id: _user, ...rest }: PayoutRow): PayoutJson => rest;

@@ -11,7 +11,8 @@ import { every } from "./jobs.server";
 import { sendMail, type Mail, type SendMail } from "./mail.server";
 import { displayNameOf } from "../accounts/users.server";
 import { formatDateTime } from "~/lib/format";
-import { isModerationKind, moderationPath, parseDetail } from "~/lib/moderation";
+import { isModerationKind, moderationPath, noticeMoney, parseDetail } from "~/lib/moderation";
+import { formatMoney } from "~/lib/money";
 
 // The drain of the e-mail outbox (README, "E-mail"). Every server process runs it every
 // OUTBOX_SECONDS (startOutbox). A drain first claims a few due rows with one conditional UPDATE
@@ -234,6 +235,7 @@ async function compose(row: OutboxRow): Promise<Mail | null> {
       what: detail?.what ? t(`moderation.what.${detail.what}`, { title }) : "",
       reason: detail?.reason ?? "",
       until: detail?.until ? formatDateTime(detail.until, lng) : "",
+      money: noticeMoney(detail, t, (cents) => formatMoney(cents, lng)),
     });
   }
   const link = `${config.APP_URL}${pathOf(row, application?.uuid ?? opportunity?.uuid ?? null)}`;
