@@ -102,13 +102,22 @@ export function withRules<S extends Shape>(
   });
 }
 
+/**
+ * The domain of the addresses given to deleted accounts (`excluida-<id>@conta-excluida.invalid`).
+ * RFC 2606's `.invalid` never delivers, so no one can own an address there: the whole top-level
+ * domain is refused wherever an address is given (registration, e-mail change, operators), and an
+ * anonymised address (it carries the account's id) is unique by construction.
+ */
+export const DELETED_EMAIL_DOMAIN = "conta-excluida.invalid";
+
 export const emailField = z
   .string({ required_error: "email_required", invalid_type_error: "email_invalid" })
   .trim()
   .min(1, "email_required")
   .max(254, "email_too_long")
   .email("email_invalid")
-  .transform((s) => s.toLowerCase());
+  .transform((s) => s.toLowerCase())
+  .refine((s) => !/\.invalid\.?$/.test(s), "email_reserved");
 
 export const newPasswordField = z
   .string({ required_error: "password_required", invalid_type_error: "password_length" })
