@@ -35,6 +35,7 @@ import * as m034 from "./034_saved_searches";
 import * as m035 from "./035_events";
 import * as m036 from "./036_opportunity_slugs";
 import * as m038 from "./038_terms";
+import * as m041 from "./041_append_only_replace";
 
 /** A migration, with its PostgreSQL version where the SQL differs. */
 type Step = Migration & { postgres?: Migration };
@@ -77,6 +78,7 @@ const steps: Record<string, Step> = {
   "035_events": m035,
   "036_opportunity_slugs": m036,
   "038_terms": m038,
+  "041_append_only_replace": m041,
 };
 
 export function migrationProvider(engine: Engine): MigrationProvider {

@@ -110,6 +110,28 @@ describe("the audit log is append-only", () => {
     expect(kept.reason).toBeNull();
   });
 
+  it("an insert on an existing id cannot rewrite a row (SQLite's REPLACE, PostgreSQL's upsert)", async () => {
+    const { user } = await signedInOperator();
+    const row = await transaction((trx) =>
+      recordAudit(trx, operatorActor(user), { action: "user.warn", target_type: "user", target_id: user.id }),
+    );
+    const rewrite =
+      engine === "postgres"
+        ? sql`INSERT INTO audit_log SELECT * FROM audit_log WHERE id = ${row.id}
+            ON CONFLICT (id) DO UPDATE SET reason = 'reescrito'`
+        : sql`REPLACE INTO audit_log (id, created_at, actor_name, action, target_type, target_id, reason)
+            SELECT id, created_at, actor_name, action, target_type, target_id, 'reescrito' FROM audit_log
+            WHERE id = ${row.id}`;
+    await expect(rewrite.execute(db)).rejects.toThrow(/append-only/);
+    if (engine === "sqlite") {
+      await expect(
+        sql`INSERT OR REPLACE INTO audit_log SELECT * FROM audit_log WHERE id = ${row.id}`.execute(db),
+      ).rejects.toThrow(/append-only/);
+    }
+    const kept = await db.selectFrom("audit_log").selectAll().where("id", "=", row.id).execute();
+    expect(kept.map((r) => r.reason)).toEqual([null]);
+  });
+
   it("an action that fails writes no row: the row is in the action's transaction", async () => {
     const { user } = await signedInOperator();
     const before = await auditCount();
