@@ -14,7 +14,7 @@ import * as auditPage from "~/routes/admin+/audit";
 import * as auditApi from "~/routes/api+/admin+/audit";
 import * as opportunitiesApi from "~/routes/api+/opportunities+/_index";
 import * as opportunitiesPage from "~/routes/opportunities+/_index";
-import { signedInUser } from "../support/helpers";
+import { call, jsonRequest, signedInUser } from "../support/helpers";
 import { auditCount, auditRows, get, post, signedInOperator } from "./support";
 
 describe("operator accounts", () => {
@@ -176,6 +176,31 @@ describe("the console's doors", () => {
     }
     expect((await get(auditApi, "/api/admin/audit", operator.token)).status).toBe(200);
     expect((await post(auditApi, "/api/admin/audit", operator.token, {})).status).toBe(405);
+  });
+
+  it("API: an undeclared method gets the same 401 or 404 as a declared one, on every console route", async () => {
+    const merchant = await signedInUser({ account_type: "merchant" });
+    const freelancer = await signedInUser({ account_type: "freelancer" });
+    const routes = import.meta.glob<{ loader: any; action: any }>("../../app/routes/api+/admin+/*.ts", {
+      eager: true,
+    });
+    expect(Object.keys(routes).length).toBeGreaterThan(15);
+    for (const [file, route] of Object.entries(routes)) {
+      for (const method of ["GET", "POST", "PUT", "PATCH", "DELETE"]) {
+        const ask = (token?: string) =>
+          call(
+            method === "GET" ? route.loader : route.action,
+            jsonRequest("/api/admin/x", method === "GET" ? undefined : {}, { method, token }),
+          );
+        expect([file, method, (await ask()).status]).toEqual([file, method, 401]);
+        for (const who of [merchant, freelancer]) {
+          expect([file, method, (await ask(who.token)).status]).toEqual([file, method, 404]);
+        }
+      }
+    }
+    const operator = await signedInOperator();
+    const put = await call(auditApi.action, jsonRequest("/api/admin/audit", {}, { method: "PUT", token: operator.token }));
+    expect(put.status).toBe(405);
   });
 
   it("operators stay out of the marketplace: its API answers 403 and its pages send them to /admin", async () => {
