@@ -88,6 +88,28 @@ async function marketplaceWithEverything() {
     ],
   });
   const contractId = application.id;
+  // The merchant asked to cancel, and (as if) ended it, with their words; an operator's flag on it.
+  await db
+    .updateTable("contracts")
+    .set({
+      cancel_requested_by: "merchant",
+      cancel_request_reason: "pedido-cancelar-M",
+      ended_by: "merchant",
+      end_reason: "fim-M",
+      flagged_at: t,
+      flag_reason: "suspended",
+    })
+    .where("id", "=", contractId)
+    .execute();
+  // Another application of the freelancer, refused with the merchant's message.
+  const refused = await createApplication(db, {
+    opportunity: await createOpportunity(db, { merchant_id: merchant.id, title: "vaga-2-M" }),
+    freelancer_id: freelancer.id,
+    cover_letter: "carta-2-F",
+    status: "rejected",
+    offers: [{ author: "freelancer", price_cents: 90_000, delivery_days: 5, message: "oferta-2-F" }],
+  });
+  await db.updateTable("applications").set({ rejection_message: "recusa-M" }).where("id", "=", refused.id).execute();
   // A delivery with a file, a change request, a cancellation asked.
   const delivery = randomUUID();
   const changes = randomUUID();
@@ -412,8 +434,13 @@ describe("the copy of a user's data", () => {
     expect(f.json["profile.json"]).toMatchObject({ id: freelancer.id, email: freelancer.email, bio: "bio-F" });
     expect(f.json["profile.json"].password_hash).toBeUndefined();
     expect(f.json["applications.json"].as_freelancer[0].cover_letter).toBe("carta-F");
-    expect(f.json["offers.json"].map((o: { message: string }) => o.message)).toEqual(["oferta-F"]);
+    expect(f.json["offers.json"].map((o: { message: string }) => o.message).sort()).toEqual(["oferta-2-F", "oferta-F"]);
     expect(f.json["contracts.json"]).toHaveLength(1);
+    // The operator's flag tells that a side was suspended: in neither copy.
+    expect(f.json["contracts.json"][0].flag_reason).toBeUndefined();
+    expect(
+      f.json["applications.json"].as_freelancer.map((a: { cover_letter: string }) => a.cover_letter).sort(),
+    ).toEqual(["carta-2-F", "carta-F"]);
     expect(f.json["deliveries.json"][0]).toMatchObject({ message: "entrega-F" });
     expect(f.json["deliveries.json"][0].files).toHaveLength(1);
     expect(f.json["messages.json"].map((m: { body: string }) => m.body)).toEqual(["mensagem-F"]);
@@ -442,6 +469,10 @@ describe("the copy of a user's data", () => {
     expect(new TextDecoder().decode(f.entries[delivered])).toContain("arquivo-F");
     // Never the other side's private data, never secrets, never another user's data.
     for (const other of [
+      "recusa-M",
+      "pedido-cancelar-M",
+      "fim-M",
+      "resposta-M",
       "mensagem-M",
       "contraproposta-M",
       "convite-M",
@@ -470,12 +501,20 @@ describe("the copy of a user's data", () => {
     // The merchant's copy: their side, not the freelancer's words.
     const m = await copyOf(merchant);
     expect(m.json["opportunities.json"][0].title).toBe("vaga-M");
-    expect(m.json["applications.json"].as_merchant).toHaveLength(1);
+    expect(m.json["applications.json"].as_merchant).toHaveLength(2);
     expect(m.json["change_requests.json"][0]).toMatchObject({ message: "ajuste-M" });
     expect(m.json["change_requests.json"][0].files).toHaveLength(1);
     expect(m.json["offers.json"].map((o: { message: string }) => o.message)).toEqual(["contraproposta-M"]);
     expect(m.json["invitations.json"][0].message).toBe("convite-M");
     expect(m.json["reviews.json"].received[0]).toMatchObject({ comment: "avaliacao-F", reply: "resposta-M" });
+    // Their own words on the contract and the refusal are in their copy.
+    expect(m.json["contracts.json"][0]).toMatchObject({
+      cancel_request_reason: "pedido-cancelar-M",
+      end_reason: "fim-M",
+    });
+    expect(
+      m.json["applications.json"].as_merchant.map((a: { rejection_message: string }) => a.rejection_message),
+    ).toContain("recusa-M");
     for (const other of [
       "carta-F",
       "oferta-F",

@@ -1,3 +1,4 @@
+import { readdirSync } from "node:fs";
 import { sql } from "kysely";
 import { describe, expect, it } from "vitest";
 import { config } from "~/config.server";
@@ -181,11 +182,11 @@ describe("the console's doors", () => {
   it("API: an undeclared method gets the same 401 or 404 as a declared one, on every console route", async () => {
     const merchant = await signedInUser({ account_type: "merchant" });
     const freelancer = await signedInUser({ account_type: "freelancer" });
-    const routes = import.meta.glob<{ loader: any; action: any }>("../../app/routes/api+/admin+/*.ts", {
-      eager: true,
-    });
-    expect(Object.keys(routes).length).toBeGreaterThan(15);
-    for (const [file, route] of Object.entries(routes)) {
+    const folder = new URL("../../app/routes/api+/admin+/", import.meta.url);
+    const files = readdirSync(folder).filter((f) => f.endsWith(".ts"));
+    expect(files.length).toBeGreaterThan(15);
+    for (const file of files) {
+      const route = (await import(new URL(file, folder).pathname)) as { loader: any; action: any };
       for (const method of ["GET", "POST", "PUT", "PATCH", "DELETE"]) {
         const ask = (token?: string) =>
           call(
@@ -199,7 +200,10 @@ describe("the console's doors", () => {
       }
     }
     const operator = await signedInOperator();
-    const put = await call(auditApi.action, jsonRequest("/api/admin/audit", {}, { method: "PUT", token: operator.token }));
+    const put = await call(
+      auditApi.action,
+      jsonRequest("/api/admin/audit", {}, { method: "PUT", token: operator.token }),
+    );
     expect(put.status).toBe(405);
   });
 

@@ -602,9 +602,13 @@ export async function collectPersonalData(userId: string, at = new Date()) {
   const kinds: Record<string, unknown> = {
     "profile.json": { ...profile, skills: parseList(user.skills) },
     "opportunities.json": opportunities.map((o) => ({ ...o, skills: parseList(o.skills) })),
-    "applications.json": { as_freelancer: ownApplications, as_merchant: receivedApplications },
+    // The merchant's message with a refusal is their words: in the merchant's copy only.
+    "applications.json": {
+      as_freelancer: ownApplications.map(({ rejection_message: _theirs, ...a }) => a),
+      as_merchant: receivedApplications,
+    },
     "offers.json": ownOffers,
-    "contracts.json": contracts,
+    "contracts.json": contracts.map((c) => contractJson(c, sideIn.get(c.id)!)),
     "deliveries.json": ownEvents.filter((e) => e.kind === "delivered").map(eventJson),
     "change_requests.json": ownEvents.filter((e) => e.kind === "changes_requested").map(eventJson),
     "contract_events.json": ownEvents
@@ -627,7 +631,8 @@ export async function collectPersonalData(userId: string, at = new Date()) {
       };
     }),
     "messages.json": messageJson,
-    "reviews.json": { given, received },
+    // A reply to a review given is the other side's words (it is in their copy, as received).
+    "reviews.json": { given: given.map(({ reply: _theirs, reply_hidden_reason: _why, ...r }) => r), received },
     "notifications.json": notifications.map((n) => ({ ...n, detail: parseList(n.detail) })),
     "settings.json": {
       locale: user.locale,
@@ -659,6 +664,19 @@ export async function collectPersonalData(userId: string, at = new Date()) {
     "portfolio.json": portfolio,
   };
   return { kinds, files, generatedAt: at.toISOString() };
+}
+
+/**
+ * A contract in one side's copy: the words of the other side (why they asked to cancel or ended
+ * it) left out, and the operator's flag (it tells that a side was suspended or banned).
+ */
+function contractJson(contract: Selectable<Database["contracts"]>, side: ContractParty) {
+  const { flagged_at: _flagged, flag_reason: _flag, ...rest } = contract;
+  return {
+    ...rest,
+    cancel_request_reason: contract.cancel_requested_by === side ? contract.cancel_request_reason : null,
+    end_reason: contract.ended_by === side || contract.ended_by === "system" ? contract.end_reason : null,
+  };
 }
 
 /** Already compressed formats are stored as they are in the ZIP. */
