@@ -33,7 +33,7 @@ app.disable("x-powered-by");
 // the statement CSV, redirects, sitemap.xml, robots.txt, static files, the refusals below. A
 // header the app set itself is left as it is.
 const SECURITY_HEADERS = [...build.entry.module.securityHeaders()];
-app.use((req, res, next) => {
+app.use((_req, res, next) => {
   const writeHead = res.writeHead;
   res.writeHead = function (...args) {
     for (const [name, value] of SECURITY_HEADERS) if (!res.hasHeader(name)) res.setHeader(name, value);
