@@ -2,11 +2,36 @@ import { randomUUID } from "node:crypto";
 import { mkdir, readFile, unlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileTypeFromBuffer } from "file-type";
+import { imageSize } from "image-size";
 import { config } from "~/config.server";
 import { db, postgresPool } from "../../../db";
 import { AppError } from "./errors.server";
 
 export const MAX_PHOTO_BYTES = 2 * 1024 * 1024;
+
+/**
+ * The largest image taken (profile photos, portfolio images, images attached to messages and
+ * deliveries), read from its header: no side over 8 192 px and at most 4 096 × 4 096 pixels
+ * (16,8 megapixels). Every browser that shows an image decodes it to width × height × 4 bytes:
+ * a 48 KB PNG of 20 000 × 20 000 px took a tab past 1 GB; at the limit it is 64 MB.
+ */
+export const MAX_IMAGE_SIDE = 8_192;
+export const MAX_IMAGE_PIXELS = 4_096 * 4_096;
+
+/** An image's problem by its dimensions: none, too large, or a header that gives none. */
+function dimensionsProblem(bytes: Uint8Array): "image_dimensions_too_large" | "unreadable" | null {
+  let size: { width: number; height: number };
+  try {
+    size = imageSize(bytes);
+  } catch {
+    return "unreadable";
+  }
+  const { width, height } = size;
+  if (!(width > 0 && height > 0)) return "unreadable";
+  return width > MAX_IMAGE_SIDE || height > MAX_IMAGE_SIDE || width * height > MAX_IMAGE_PIXELS
+    ? "image_dimensions_too_large"
+    : null;
+}
 
 const allowed: Record<string, string> = {
   "image/jpeg": "jpg",
@@ -107,6 +132,8 @@ async function checkPhoto(file: Blob): Promise<{ status: number; problem: string
   const type = await fileTypeFromBuffer(bytes);
   const ext = type && allowed[type.mime];
   if (!ext) return { status: 422, problem: "photo_invalid_type" };
+  const dimensions = dimensionsProblem(bytes);
+  if (dimensions) return { status: 422, problem: dimensions === "unreadable" ? "photo_invalid_type" : dimensions };
   return { bytes, ext };
 }
 
@@ -165,6 +192,9 @@ async function checkAttachment(
   const type = await fileTypeFromBuffer(bytes);
   const ext = type && attachmentTypes[type.mime];
   if (!ext) return { status: 422, problem: "file_invalid_type" };
+  // Images are shown in the conversation and on the contract: held to the photos' dimensions.
+  const dimensions = INLINE_TYPES.has(type.mime) ? dimensionsProblem(bytes) : null;
+  if (dimensions) return { status: 422, problem: dimensions === "unreadable" ? "file_invalid_type" : dimensions };
   return { bytes, ext, type };
 }
 
