@@ -35,10 +35,10 @@ vi.mock("~/services/platform/uploads.server", async (original) => {
   const uploads = await original<typeof import("~/services/platform/uploads.server")>();
   return {
     ...uploads,
-    saveExportFile: async (bytes: Uint8Array) => {
-      const name = await uploads.saveExportFile(bytes);
-      savedZips.push(name);
-      return name;
+    openExportFile: async () => {
+      const file = await uploads.openExportFile();
+      savedZips.push(file.name);
+      return file;
     },
   };
 });
