@@ -1,4 +1,4 @@
-import { randomUUID } from "node:crypto";
+import { createHash, randomBytes, randomUUID } from "node:crypto";
 import { unzipSync } from "fflate";
 import { sql } from "kysely";
 import { describe, expect, it, vi } from "vitest";
@@ -14,15 +14,24 @@ import type { UserRow } from "../../db/schema";
 import {
   buildDataExport,
   claimDataExport,
+  writeZip,
   dataExportState,
   readDataExport,
   requestDataExport,
   runDataExports,
 } from "~/services/accounts/data-export.server";
 import { createSession } from "~/services/accounts/sessions.server";
+import { sendMessage } from "~/services/messaging/messages.server";
+import { negotiation } from "../support/market";
 import { deleteAccount } from "~/services/accounts/deletion.server";
 import { pruneExpired } from "~/services/platform/housekeeping.server";
-import { readExportFile, saveAttachment, savePhoto } from "~/services/platform/uploads.server";
+import {
+  openExportFile,
+  readExportFile,
+  saveAttachment,
+  savePhoto,
+  type ExportFileWriter,
+} from "~/services/platform/uploads.server";
 import { PNG_1X1 } from "../support/fixtures";
 
 // The copy of a user's data (docs/product.md, "Seus dados"), on both engines: what the ZIP holds
@@ -537,6 +546,64 @@ describe("the copy of a user's data", () => {
     const link = JSON.parse(mails.find((r) => r.user_id === freelancer.id)!.payload!).params.link as string;
     expect(link).toMatch(/^http:\/\/localhost:\d+\/account\/data-export\/[0-9a-f-]{36}$/);
   });
+
+  it("streams a large copy to the store in small pieces, and its ZIP is valid and complete", async () => {
+    const { applicant, application } = await negotiation("pending");
+    // 12 files of 3 MB (incompressible), four to a message: 36 MB of the user's own files.
+    const sent = new Map<string, string>();
+    for (let m = 0; m < 3; m++) {
+      const files = Array.from({ length: 4 }, (_, i) => {
+        const body = Buffer.concat([Buffer.from("%PDF-1.4\n"), randomBytes(3 * 1024 * 1024), Buffer.from("\n%%EOF\n")]);
+        const name = `grande-${m}-${i}.pdf`;
+        sent.set(name, createHash("sha256").update(body).digest("hex"));
+        return new File([body], name);
+      });
+      await sendMessage(applicant, application.id, { body: `Parte ${m + 1}` }, files);
+    }
+    // The writer the store gives, watched: how many pieces, the largest, what was written in all.
+    const file = await openExportFile();
+    const pieces: number[] = [];
+    const watched: ExportFileWriter = {
+      ...file,
+      write: async (chunk) => {
+        pieces.push(chunk.byteLength);
+        await file.write(chunk);
+      },
+    };
+    const size = await writeZip(applicant.id, watched);
+    await file.close();
+    expect(size).toBeGreaterThan(36 * 1024 * 1024);
+    expect(pieces.reduce((a, b) => a + b, 0)).toBe(size);
+    expect(Math.max(...pieces)).toBeLessThanOrEqual(256 * 1024);
+    expect(pieces.length).toBeGreaterThanOrEqual(Math.floor(size / (256 * 1024)));
+    if (engine === "postgres") {
+      // Kept in rows of 8 MB, read back in order.
+      const rows = await db
+        .selectFrom("photos")
+        .select("name")
+        .where("name", ">=", `${file.name}#`)
+        .where("name", "<", `${file.name}$`)
+        .execute();
+      expect(rows.length).toBe(Math.ceil(size / (8 * 1024 * 1024)));
+    }
+
+    const stored = await readExportFile(file.name);
+    expect(stored!.body.byteLength).toBe(size);
+    const entries = unzipSync(new Uint8Array(stored!.body));
+    const index = JSON.parse(new TextDecoder().decode(entries["index.json"]));
+    const messageFiles = Object.keys(entries).filter((n) => n.startsWith("files/messages/"));
+    expect(messageFiles).toHaveLength(12);
+    expect(index.files.sort()).toEqual(messageFiles.sort());
+    expect(index.missing_files).toEqual([]);
+    for (const path of messageFiles) {
+      const original = path.replace(/^.*\/[0-9a-f-]{36}-/, "");
+      expect([original, createHash("sha256").update(entries[path]!).digest("hex")]).toEqual([
+        original,
+        sent.get(original),
+      ]);
+    }
+    expect(JSON.parse(new TextDecoder().decode(entries["messages.json"]))).toHaveLength(3);
+  }, 60_000);
 
   it("keeps one waiting copy per account, then limits the asks", async () => {
     const user = await createUser(db);
