@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { Writable } from "node:stream";
 import { json, type EntryContext, type HandleDataRequestFunction } from "@remix-run/node";
-import { RemixServer } from "@remix-run/react";
+import { isRouteErrorResponse, RemixServer } from "@remix-run/react";
 import { renderToPipeableStream } from "react-dom/server";
 import { I18nextProvider } from "react-i18next";
 import { NonceContext } from "~/lib/nonce";
@@ -22,6 +22,9 @@ import styles from "~/styles/app.css";
 
 // The server entry (scripts/server.js) refuses cross-site writes with this before Remix runs.
 export { crossSiteRefusal } from "~/web/csrf.server";
+// scripts/server.js adds the common security headers to every answer that lacks them (files,
+// CSV, redirects, sitemap, robots.txt: resource routes skip this entry).
+export const securityHeaders = () => applySecurityHeaders(new Headers());
 // scripts/server.js ends the open event streams when the server stops, so they hold no stop up.
 export { closeEventStreams } from "~/services/platform/events.server";
 
@@ -162,5 +165,8 @@ export function handleError(error: unknown, { request }: { request: Request }) {
     return;
   }
   if (request.signal.aborted) return;
+  // The router's own refusals (a POST to a page without an action: 405; no such route: 404) are
+  // the client's mistake, answered with their status: a scanner's crawl is not a stack trace each.
+  if (isRouteErrorResponse(error) && error.status < 500) return;
   console.error(error);
 }

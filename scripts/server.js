@@ -28,6 +28,19 @@ const build = await import(pathToFileURL(buildPath).href);
 const app = express();
 app.disable("x-powered-by");
 // Kept off: Express would read X-Forwarded-* only with it set, and nothing here needs req.ip.
+// Every answer carries the common security headers (nosniff, frame options, referrer policy…):
+// pages get them in entry.server and the API in api(), and here whatever else answers — files,
+// the statement CSV, redirects, sitemap.xml, robots.txt, static files, the refusals below. A
+// header the app set itself is left as it is.
+const SECURITY_HEADERS = [...build.entry.module.securityHeaders()];
+app.use((_req, res, next) => {
+  const writeHead = res.writeHead;
+  res.writeHead = function (...args) {
+    for (const [name, value] of SECURITY_HEADERS) if (!res.hasHeader(name)) res.setHeader(name, value);
+    return writeHead.apply(this, args);
+  };
+  next();
+});
 app.use(
   build.publicPath,
   express.static(build.assetsBuildDirectory, { immutable: true, maxAge: "1y", fallthrough: false }),

@@ -14,7 +14,7 @@ import {
   TIME_ZONE,
   type LocationType,
 } from "./market-constants";
-import { optionalText, tagsField, text, withRules } from "./schemas";
+import { line, optionalLine, optionalText, tagsField, text, withRules } from "./schemas";
 
 // Marketplace input schemas, shared by the page actions and the JSON API. Messages are keys
 // of the `messages` namespace. Inputs may be JSON values or form strings: numbers written as
@@ -72,7 +72,7 @@ const deadlineField = z.preprocess(
 );
 
 const opportunityFields = z.object({
-  title: text("title_length", LIMITS.title.min, LIMITS.title.max),
+  title: line("title_length", LIMITS.title.min, LIMITS.title.max),
   description: text("description_length", LIMITS.description.min, LIMITS.description.max),
   category: enumField(CATEGORIES, "category_invalid"),
   skills: tagsField(10, "opportunity_skills_invalid"),
@@ -81,7 +81,7 @@ const opportunityFields = z.object({
   budget_max_cents: intField("budget_max_invalid", 1, MAX_CENTS),
   deadline: deadlineField.optional(),
   location_type: enumField(LOCATION_TYPES, "location_type_invalid"),
-  city: optionalText("city_length", 2, 80),
+  city: optionalLine("city_length", 2, 80),
   vacancies: z.preprocess(
     toNumber,
     z

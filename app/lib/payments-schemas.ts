@@ -2,7 +2,7 @@ import { z } from "zod";
 import { LIMITS } from "./limits";
 import { MAX_CENTS } from "./market-constants";
 import { intField } from "./market-schemas";
-import { text } from "./schemas";
+import { line, text } from "./schemas";
 
 // Payments' input schemas, shared by the page actions and the JSON API (docs/payments.md).
 
@@ -11,7 +11,7 @@ export const MAX_MILESTONES = 20;
 export const MAX_MILESTONE_DAYS = 365;
 
 export const milestoneInputSchema = z.object({
-  title: text("milestone_title_length", LIMITS.milestone_title.min, LIMITS.milestone_title.max),
+  title: line("milestone_title_length", LIMITS.milestone_title.min, LIMITS.milestone_title.max),
   amount_cents: intField("milestone_amount_invalid", 1, MAX_CENTS),
   days: intField("milestone_days_invalid", 1, MAX_MILESTONE_DAYS),
 });
@@ -45,7 +45,7 @@ export const payoutAccountSchema = z.object({
     .trim()
     .min(1, "pix_key_invalid")
     .max(100, "pix_key_invalid"),
-  holder_name: text("holder_name_length", LIMITS.holder_name.min, LIMITS.holder_name.max),
+  holder_name: line("holder_name_length", LIMITS.holder_name.min, LIMITS.holder_name.max),
   holder_document: z
     .string({ required_error: "holder_document_invalid", invalid_type_error: "holder_document_invalid" })
     .trim()

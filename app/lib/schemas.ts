@@ -53,6 +53,29 @@ export function optionalText(key: string, min: number, max: number) {
   );
 }
 
+/** Line breaks, Unicode's line and paragraph separators included (tab and the rest: `typeable`). */
+const LINE_BREAK = /[\r\n\u2028\u2029]/;
+
+/** Text on one line: no line breaks. */
+export const oneLine = (s: string) => !LINE_BREAK.test(s);
+
+/**
+ * A one-line text field (a name, a title): `text` without line breaks. These fields reach other
+ * people's e-mails, subjects included, as they are: a name with line breaks could write a
+ * paragraph of its own there. Page forms use one-line inputs; an API client gets the message.
+ */
+export function line(key: string, min: number, max: number, requiredKey = key) {
+  return text(key, min, max, requiredKey).refine(oneLine, "text_line_break");
+}
+
+/** An optional one-line text field: empty means absent. */
+export function optionalLine(key: string, min: number, max: number) {
+  return z.preprocess(
+    (v) => (typeof v === "string" && v.trim() === "" ? undefined : (v ?? undefined)),
+    line(key, min, max).optional(),
+  );
+}
+
 type Shape = z.ZodRawShape;
 type Output<S extends Shape> = z.output<z.ZodObject<S>>;
 
@@ -102,13 +125,22 @@ export function withRules<S extends Shape>(
   });
 }
 
+/**
+ * The domain of the addresses given to deleted accounts (`excluida-<id>@conta-excluida.invalid`).
+ * RFC 2606's `.invalid` never delivers, so no one can own an address there: the whole top-level
+ * domain is refused wherever an address is given (registration, e-mail change, operators), and an
+ * anonymised address (it carries the account's id) is unique by construction.
+ */
+export const DELETED_EMAIL_DOMAIN = "conta-excluida.invalid";
+
 export const emailField = z
   .string({ required_error: "email_required", invalid_type_error: "email_invalid" })
   .trim()
   .min(1, "email_required")
   .max(254, "email_too_long")
   .email("email_invalid")
-  .transform((s) => s.toLowerCase());
+  .transform((s) => s.toLowerCase())
+  .refine((s) => !/\.invalid\.?$/.test(s), "email_reserved");
 
 export const newPasswordField = z
   .string({ required_error: "password_required", invalid_type_error: "password_length" })
@@ -129,7 +161,7 @@ export function tagsField(maxTags: number, key: string) {
           .string({ invalid_type_error: key })
           .min(LIMITS.skill.min, key)
           .max(LIMITS.skill.max, key)
-          .refine(typeable, key),
+          .refine((s) => typeable(s) && oneLine(s), key),
         {
           invalid_type_error: key,
         },
@@ -141,8 +173,8 @@ export function tagsField(maxTags: number, key: string) {
 export const accountTypes = ["merchant", "freelancer"] as const;
 
 export const registerSchema = z.object({
-  full_name: text("full_name_length", LIMITS.full_name.min, LIMITS.full_name.max),
-  display_name: optionalText("display_name_length", 2, 60),
+  full_name: line("full_name_length", LIMITS.full_name.min, LIMITS.full_name.max),
+  display_name: optionalLine("display_name_length", 2, 60),
   email: emailField,
   password: newPasswordField,
   account_type: z.enum(accountTypes, { errorMap: () => ({ message: "account_type_invalid" }) }),
@@ -180,10 +212,10 @@ export function flagField(key: string) {
  * sends every field); only the full name, which an account cannot be without, refuses that.
  */
 export const profileSchema = z.object({
-  full_name: text("full_name_length", LIMITS.full_name.min, LIMITS.full_name.max).optional(),
+  full_name: line("full_name_length", LIMITS.full_name.min, LIMITS.full_name.max).optional(),
   display_name: z.preprocess(
     (v) => (typeof v === "string" && v.trim() === "" ? null : v),
-    text("display_name_length", LIMITS.display_name.min, LIMITS.display_name.max).nullable().optional(),
+    line("display_name_length", LIMITS.display_name.min, LIMITS.display_name.max).nullable().optional(),
   ),
   bio: z.preprocess(
     (v) => (v === null ? "" : v),
@@ -197,7 +229,7 @@ export const profileSchema = z.object({
   skills: z.preprocess((v) => (v === null ? [] : v), tagsField(15, "skills_invalid").optional()),
   city: z.preprocess(
     (v) => (typeof v === "string" && v.trim() === "" ? null : v),
-    text("city_length", LIMITS.city.min, LIMITS.city.max).nullable().optional(),
+    line("city_length", LIMITS.city.min, LIMITS.city.max).nullable().optional(),
   ),
   remote: flagField("remote_invalid").optional(),
   /** Freelancers: the profile on the public page and the sitemap (true) or not. */
@@ -229,7 +261,7 @@ const webLink = z
 
 /** A portfolio item; for an edit every field is optional (left out: unchanged; link sent empty: removed). */
 export const portfolioItemSchema = z.object({
-  title: text("portfolio_title_length", LIMITS.portfolio_title.min, LIMITS.portfolio_title.max),
+  title: line("portfolio_title_length", LIMITS.portfolio_title.min, LIMITS.portfolio_title.max),
   description: text("portfolio_description_length", LIMITS.portfolio_description.min, LIMITS.portfolio_description.max),
   link: z.preprocess((v) => (typeof v === "string" && v.trim() === "" ? null : v), webLink.nullable().optional()),
   remove_image: flagField("remove_image_invalid").optional(),

@@ -146,14 +146,24 @@ async function run(spec: ApiMethod, { request, params }: LoaderFunctionArgs | Ac
  */
 export function apiRoute(methods: Methods) {
   const { GET, ...writes } = methods;
-  const loader = GET ? api<LoaderFunctionArgs>((args) => run(GET, args)) : methodNotAllowed;
+  // The console's routes (/api/admin) keep their door shut for an undeclared method too: a
+  // visitor gets the 401 and anyone but an operator the 404 of a declared one, not a 405 that
+  // says the route is there.
+  const operatorOnly = Object.values(methods).every((spec) => spec?.auth === "operator");
+  const notAllowed = operatorOnly
+    ? api(async ({ request }: LoaderFunctionArgs | ActionFunctionArgs) => {
+        await requireApiOperator(request);
+        return methodNotAllowed();
+      })
+    : methodNotAllowed;
+  const loader = GET ? api<LoaderFunctionArgs>((args) => run(GET, args)) : notAllowed;
   const write = (args: ActionFunctionArgs) => writes[args.request.method as keyof typeof writes];
   const dispatch = api<ActionFunctionArgs>(async (args) => {
     const spec = write(args);
-    return spec ? run(spec, args) : methodNotAllowed();
+    return spec ? run(spec, args) : notAllowed(args);
   });
   const action = !Object.keys(writes).length
-    ? methodNotAllowed
+    ? notAllowed
     : async (args: ActionFunctionArgs) => {
         const response = await dispatch(args);
         if (!write(args)?.success || response.status < 400) return response;

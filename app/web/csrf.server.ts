@@ -34,8 +34,12 @@ export function originDecision(request: Request): OriginDecision {
   }
 
   const url = new URL(request.url);
+  // Behind a proxy the site's name is the one it forwards, and only that one (Remix compares the
+  // Origin with it too): a write whose Origin names the server's own Host but not the forwarded
+  // one is not from the page the proxy served.
+  const forwardedHost = firstValue(headers.get("X-Forwarded-Host"));
   const hosts = new Set(
-    [firstValue(headers.get("X-Forwarded-Host")), firstValue(headers.get("Host")), url.host.toLowerCase()].filter(
+    (forwardedHost ? [forwardedHost] : [firstValue(headers.get("Host")), url.host.toLowerCase()]).filter(
       (h): h is string => Boolean(h),
     ),
   );
@@ -77,6 +81,27 @@ export function assertSameOrigin(request: Request) {
  * from another site, or null. Remix's own check on document POSTs would answer an empty 500.
  */
 export function crossSiteRefusal(request: Request): Response | null {
-  if (originDecision(request) !== "cross-site") return null;
+  if (originDecision(request) !== "cross-site" && !remixWouldRefuse(request)) return null;
   return json({ message: apiT("cross_site_refused") }, { status: 403, headers: { "Cache-Control": "no-store" } });
+}
+
+/**
+ * Remix's own check on a document write (a page's form posted without `?_data`): the Origin's
+ * host must be exactly the first X-Forwarded-Host, or else the Host (a default port written out
+ * or another letter case is a mismatch there). It refuses with an empty 500; the same requests get
+ * the 403 here. The API and the other resource routes are not checked by Remix.
+ */
+function remixWouldRefuse(request: Request) {
+  const url = new URL(request.url);
+  if (url.pathname.startsWith("/api/") || url.searchParams.has("_data")) return false;
+  const origin = request.headers.get("Origin");
+  if (origin === null) return false;
+  let originHost: string;
+  try {
+    originHost = new URL(origin).host;
+  } catch {
+    return true;
+  }
+  const forwarded = request.headers.get("X-Forwarded-Host")?.split(",")[0]?.trim();
+  return originHost !== (forwarded || request.headers.get("Host") || url.host);
 }

@@ -1,4 +1,4 @@
-import { randomUUID } from "node:crypto";
+import { createHash, randomBytes, randomUUID } from "node:crypto";
 import { unzipSync } from "fflate";
 import { sql } from "kysely";
 import { describe, expect, it, vi } from "vitest";
@@ -14,15 +14,24 @@ import type { UserRow } from "../../db/schema";
 import {
   buildDataExport,
   claimDataExport,
+  writeZip,
   dataExportState,
   readDataExport,
   requestDataExport,
   runDataExports,
 } from "~/services/accounts/data-export.server";
 import { createSession } from "~/services/accounts/sessions.server";
+import { sendMessage } from "~/services/messaging/messages.server";
+import { negotiation } from "../support/market";
 import { deleteAccount } from "~/services/accounts/deletion.server";
 import { pruneExpired } from "~/services/platform/housekeeping.server";
-import { readExportFile, saveAttachment, savePhoto } from "~/services/platform/uploads.server";
+import {
+  openExportFile,
+  readExportFile,
+  saveAttachment,
+  savePhoto,
+  type ExportFileWriter,
+} from "~/services/platform/uploads.server";
 import { PNG_1X1 } from "../support/fixtures";
 
 // The copy of a user's data (docs/product.md, "Seus dados"), on both engines: what the ZIP holds
@@ -35,10 +44,10 @@ vi.mock("~/services/platform/uploads.server", async (original) => {
   const uploads = await original<typeof import("~/services/platform/uploads.server")>();
   return {
     ...uploads,
-    saveExportFile: async (bytes: Uint8Array) => {
-      const name = await uploads.saveExportFile(bytes);
-      savedZips.push(name);
-      return name;
+    openExportFile: async () => {
+      const file = await uploads.openExportFile();
+      savedZips.push(file.name);
+      return file;
     },
   };
 });
@@ -88,6 +97,28 @@ async function marketplaceWithEverything() {
     ],
   });
   const contractId = application.id;
+  // The merchant asked to cancel, and (as if) ended it, with their words; an operator's flag on it.
+  await db
+    .updateTable("contracts")
+    .set({
+      cancel_requested_by: "merchant",
+      cancel_request_reason: "pedido-cancelar-M",
+      ended_by: "merchant",
+      end_reason: "fim-M",
+      flagged_at: t,
+      flag_reason: "suspended",
+    })
+    .where("id", "=", contractId)
+    .execute();
+  // Another application of the freelancer, refused with the merchant's message.
+  const refused = await createApplication(db, {
+    opportunity: await createOpportunity(db, { merchant_id: merchant.id, title: "vaga-2-M" }),
+    freelancer_id: freelancer.id,
+    cover_letter: "carta-2-F",
+    status: "rejected",
+    offers: [{ author: "freelancer", price_cents: 90_000, delivery_days: 5, message: "oferta-2-F" }],
+  });
+  await db.updateTable("applications").set({ rejection_message: "recusa-M" }).where("id", "=", refused.id).execute();
   // A delivery with a file, a change request, a cancellation asked.
   const delivery = randomUUID();
   const changes = randomUUID();
@@ -412,8 +443,13 @@ describe("the copy of a user's data", () => {
     expect(f.json["profile.json"]).toMatchObject({ id: freelancer.id, email: freelancer.email, bio: "bio-F" });
     expect(f.json["profile.json"].password_hash).toBeUndefined();
     expect(f.json["applications.json"].as_freelancer[0].cover_letter).toBe("carta-F");
-    expect(f.json["offers.json"].map((o: { message: string }) => o.message)).toEqual(["oferta-F"]);
+    expect(f.json["offers.json"].map((o: { message: string }) => o.message).sort()).toEqual(["oferta-2-F", "oferta-F"]);
     expect(f.json["contracts.json"]).toHaveLength(1);
+    // The operator's flag tells that a side was suspended: in neither copy.
+    expect(f.json["contracts.json"][0].flag_reason).toBeUndefined();
+    expect(
+      f.json["applications.json"].as_freelancer.map((a: { cover_letter: string }) => a.cover_letter).sort(),
+    ).toEqual(["carta-2-F", "carta-F"]);
     expect(f.json["deliveries.json"][0]).toMatchObject({ message: "entrega-F" });
     expect(f.json["deliveries.json"][0].files).toHaveLength(1);
     expect(f.json["messages.json"].map((m: { body: string }) => m.body)).toEqual(["mensagem-F"]);
@@ -442,6 +478,10 @@ describe("the copy of a user's data", () => {
     expect(new TextDecoder().decode(f.entries[delivered])).toContain("arquivo-F");
     // Never the other side's private data, never secrets, never another user's data.
     for (const other of [
+      "recusa-M",
+      "pedido-cancelar-M",
+      "fim-M",
+      "resposta-M",
       "mensagem-M",
       "contraproposta-M",
       "convite-M",
@@ -470,12 +510,20 @@ describe("the copy of a user's data", () => {
     // The merchant's copy: their side, not the freelancer's words.
     const m = await copyOf(merchant);
     expect(m.json["opportunities.json"][0].title).toBe("vaga-M");
-    expect(m.json["applications.json"].as_merchant).toHaveLength(1);
+    expect(m.json["applications.json"].as_merchant).toHaveLength(2);
     expect(m.json["change_requests.json"][0]).toMatchObject({ message: "ajuste-M" });
     expect(m.json["change_requests.json"][0].files).toHaveLength(1);
     expect(m.json["offers.json"].map((o: { message: string }) => o.message)).toEqual(["contraproposta-M"]);
     expect(m.json["invitations.json"][0].message).toBe("convite-M");
     expect(m.json["reviews.json"].received[0]).toMatchObject({ comment: "avaliacao-F", reply: "resposta-M" });
+    // Their own words on the contract and the refusal are in their copy.
+    expect(m.json["contracts.json"][0]).toMatchObject({
+      cancel_request_reason: "pedido-cancelar-M",
+      end_reason: "fim-M",
+    });
+    expect(
+      m.json["applications.json"].as_merchant.map((a: { rejection_message: string }) => a.rejection_message),
+    ).toContain("recusa-M");
     for (const other of [
       "carta-F",
       "oferta-F",
@@ -498,6 +546,64 @@ describe("the copy of a user's data", () => {
     const link = JSON.parse(mails.find((r) => r.user_id === freelancer.id)!.payload!).params.link as string;
     expect(link).toMatch(/^http:\/\/localhost:\d+\/account\/data-export\/[0-9a-f-]{36}$/);
   });
+
+  it("streams a large copy to the store in small pieces, and its ZIP is valid and complete", async () => {
+    const { applicant, application } = await negotiation("pending");
+    // 12 files of 3 MB (incompressible), four to a message: 36 MB of the user's own files.
+    const sent = new Map<string, string>();
+    for (let m = 0; m < 3; m++) {
+      const files = Array.from({ length: 4 }, (_, i) => {
+        const body = Buffer.concat([Buffer.from("%PDF-1.4\n"), randomBytes(3 * 1024 * 1024), Buffer.from("\n%%EOF\n")]);
+        const name = `grande-${m}-${i}.pdf`;
+        sent.set(name, createHash("sha256").update(body).digest("hex"));
+        return new File([body], name);
+      });
+      await sendMessage(applicant, application.id, { body: `Parte ${m + 1}` }, files);
+    }
+    // The writer the store gives, watched: how many pieces, the largest, what was written in all.
+    const file = await openExportFile();
+    const pieces: number[] = [];
+    const watched: ExportFileWriter = {
+      ...file,
+      write: async (chunk) => {
+        pieces.push(chunk.byteLength);
+        await file.write(chunk);
+      },
+    };
+    const size = await writeZip(applicant.id, watched);
+    await file.close();
+    expect(size).toBeGreaterThan(36 * 1024 * 1024);
+    expect(pieces.reduce((a, b) => a + b, 0)).toBe(size);
+    expect(Math.max(...pieces)).toBeLessThanOrEqual(256 * 1024);
+    expect(pieces.length).toBeGreaterThanOrEqual(Math.floor(size / (256 * 1024)));
+    if (engine === "postgres") {
+      // Kept in rows of 8 MB, read back in order.
+      const rows = await db
+        .selectFrom("photos")
+        .select("name")
+        .where("name", ">=", `${file.name}#`)
+        .where("name", "<", `${file.name}$`)
+        .execute();
+      expect(rows.length).toBe(Math.ceil(size / (8 * 1024 * 1024)));
+    }
+
+    const stored = await readExportFile(file.name);
+    expect(stored!.body.byteLength).toBe(size);
+    const entries = unzipSync(new Uint8Array(stored!.body));
+    const index = JSON.parse(new TextDecoder().decode(entries["index.json"]));
+    const messageFiles = Object.keys(entries).filter((n) => n.startsWith("files/messages/"));
+    expect(messageFiles).toHaveLength(12);
+    expect(index.files.sort()).toEqual(messageFiles.sort());
+    expect(index.missing_files).toEqual([]);
+    for (const path of messageFiles) {
+      const original = path.replace(/^.*\/[0-9a-f-]{36}-/, "");
+      expect([original, createHash("sha256").update(entries[path]!).digest("hex")]).toEqual([
+        original,
+        sent.get(original),
+      ]);
+    }
+    expect(JSON.parse(new TextDecoder().decode(entries["messages.json"]))).toHaveLength(3);
+  }, 60_000);
 
   it("keeps one waiting copy per account, then limits the asks", async () => {
     const user = await createUser(db);

@@ -4,6 +4,7 @@ import { config } from "~/config.server";
 import { action as accountAction } from "~/routes/api+/_account+/account";
 import { action as loginAction } from "~/routes/api+/_auth+/login";
 import { action as registerAction } from "~/routes/api+/_auth+/register";
+import { action as emailAction } from "~/routes/api+/_account+/email";
 import { loader as profileLoader } from "~/routes/api+/_account+/profile";
 import { DELETED_NAME, DELETION_PLAN, REMOVED_MESSAGE, deleteAccount } from "~/services/accounts/deletion.server";
 import { seal } from "~/services/accounts/sealed-secrets.server";
@@ -381,6 +382,42 @@ describe("deleting one's account", () => {
     ).rejects.toMatchObject({ status: 422 });
     expect(await outcome(deleteAccount(user, { password: PASSWORD, code: totpCode(secret) }))).toBe(200);
     expect(await db.selectFrom("two_factor").select("user_id").where("user_id", "=", user.id).execute()).toEqual([]);
+  });
+
+  it("cannot be blocked by someone taking the address the account would get", async () => {
+    const victim = await createUser(db, { account_type: "freelancer", password: PASSWORD });
+    const squatted = `excluida-${victim.id}@conta-excluida.invalid`;
+    // The reserved domain is refused wherever an address is given, in any letter case.
+    for (const email of [squatted, squatted.toUpperCase(), "alguem@qualquer.invalid"]) {
+      const res = await call(
+        registerAction,
+        jsonRequest("/api/register", {
+          full_name: "Posseiro",
+          email,
+          password: "segredo12345",
+          account_type: "merchant",
+        }),
+      );
+      expect([email, res.status, res.body.errors?.email]).toEqual([
+        email,
+        422,
+        "Endereços em domínios .invalid não recebem e-mail: informe outro e-mail.",
+      ]);
+    }
+    const other = await createUser(db, { account_type: "merchant", password: PASSWORD });
+    const change = await call(
+      emailAction,
+      jsonRequest("/api/account/email", { email: squatted, password: PASSWORD }, { token: await signedIn(other) }),
+    );
+    expect([change.status, change.body.errors?.email]).toEqual([
+      422,
+      "Endereços em domínios .invalid não recebem e-mail: informe outro e-mail.",
+    ]);
+    expect(await db.selectFrom("users").select("id").where("email", "=", squatted).execute()).toEqual([]);
+    // So the deletion always finds its address free.
+    const done = await remove(await signedIn(victim), { password: PASSWORD });
+    expect(done.status).toBe(200);
+    expect((await userRow(victim.id)).email).toBe(squatted);
   });
 
   it("refuses operators", async () => {

@@ -10,6 +10,8 @@ import {
   eventsAfter,
   EVENTS_KEEP_MS,
   lastEventId,
+  MAX_STREAMS_PER_ACCOUNT,
+  MAX_STREAMS_PER_SESSION,
   openStreams,
   ORDER_LOCK,
   pruneEvents,
@@ -202,6 +204,36 @@ describe("GET /api/events", () => {
     expect(openStreams()).toBe(before);
     await stream.cancel();
   });
+
+  it("holds at most 8 streams per session and 16 per account: a new one past that ends the oldest", async () => {
+    const { owner, applicant, application, ownerToken } = await conversation();
+    const before = openStreams();
+    // A burst of streams on one token: the newest 8 stay, the older ones end, told to wait a minute.
+    const burst = await Promise.all(Array.from({ length: 30 }, () => open(ownerToken)));
+    const streams = burst.map(readSse);
+    await Promise.all(streams.map((s) => s.until(() => s.state.retry !== null, "retry:")));
+    expect(openStreams()).toBe(before + MAX_STREAMS_PER_SESSION);
+    await streams[0]!.until(
+      () => streams.filter((s) => s.state.ended).length === 30 - MAX_STREAMS_PER_SESSION,
+      "the end of the older streams",
+    );
+    expect(streams.filter((s) => s.state.ended).every((s) => s.state.retry === 60_000)).toBe(true);
+    const live = streams.filter((s) => !s.state.ended);
+    // Other sessions of the same account: at most 16 streams in all.
+    const sessions = await Promise.all(Array.from({ length: 3 }, () => createSession(owner.id)));
+    const more = (await Promise.all(sessions.flatMap(({ token }) => Array.from({ length: 6 }, () => open(token))))).map(
+      readSse,
+    );
+    await Promise.all(more.map((s) => s.until(() => s.state.retry !== null, "retry:")));
+    expect(openStreams()).toBe(before + MAX_STREAMS_PER_ACCOUNT);
+    // The streams left still get the account's events.
+    await sendMessage(applicant, application.id, { body: "ainda aí?" });
+    const open16 = [...live, ...more].filter((s) => !s.state.ended);
+    expect(open16).toHaveLength(MAX_STREAMS_PER_ACCOUNT);
+    await Promise.all(open16.map((s) => s.until(() => s.events.length === 1, "the message's event")));
+    for (const s of [...streams, ...more]) await s.cancel();
+    expect(openStreams()).toBe(before);
+  }, 30_000);
 
   it("keeps events an hour: the housekeeping deletes older ones", async () => {
     const { applicant, application } = await conversation();

@@ -1,3 +1,4 @@
+import { readdirSync } from "node:fs";
 import { sql } from "kysely";
 import { describe, expect, it } from "vitest";
 import { config } from "~/config.server";
@@ -14,7 +15,7 @@ import * as auditPage from "~/routes/admin+/audit";
 import * as auditApi from "~/routes/api+/admin+/audit";
 import * as opportunitiesApi from "~/routes/api+/opportunities+/_index";
 import * as opportunitiesPage from "~/routes/opportunities+/_index";
-import { signedInUser } from "../support/helpers";
+import { call, jsonRequest, signedInUser } from "../support/helpers";
 import { auditCount, auditRows, get, post, signedInOperator } from "./support";
 
 describe("operator accounts", () => {
@@ -110,6 +111,28 @@ describe("the audit log is append-only", () => {
     expect(kept.reason).toBeNull();
   });
 
+  it("an insert on an existing id cannot rewrite a row (SQLite's REPLACE, PostgreSQL's upsert)", async () => {
+    const { user } = await signedInOperator();
+    const row = await transaction((trx) =>
+      recordAudit(trx, operatorActor(user), { action: "user.warn", target_type: "user", target_id: user.id }),
+    );
+    const rewrite =
+      engine === "postgres"
+        ? sql`INSERT INTO audit_log SELECT * FROM audit_log WHERE id = ${row.id}
+            ON CONFLICT (id) DO UPDATE SET reason = 'reescrito'`
+        : sql`REPLACE INTO audit_log (id, created_at, actor_name, action, target_type, target_id, reason)
+            SELECT id, created_at, actor_name, action, target_type, target_id, 'reescrito' FROM audit_log
+            WHERE id = ${row.id}`;
+    await expect(rewrite.execute(db)).rejects.toThrow(/append-only/);
+    if (engine === "sqlite") {
+      await expect(
+        sql`INSERT OR REPLACE INTO audit_log SELECT * FROM audit_log WHERE id = ${row.id}`.execute(db),
+      ).rejects.toThrow(/append-only/);
+    }
+    const kept = await db.selectFrom("audit_log").selectAll().where("id", "=", row.id).execute();
+    expect(kept.map((r) => r.reason)).toEqual([null]);
+  });
+
   it("an action that fails writes no row: the row is in the action's transaction", async () => {
     const { user } = await signedInOperator();
     const before = await auditCount();
@@ -154,6 +177,34 @@ describe("the console's doors", () => {
     }
     expect((await get(auditApi, "/api/admin/audit", operator.token)).status).toBe(200);
     expect((await post(auditApi, "/api/admin/audit", operator.token, {})).status).toBe(405);
+  });
+
+  it("API: an undeclared method gets the same 401 or 404 as a declared one, on every console route", async () => {
+    const merchant = await signedInUser({ account_type: "merchant" });
+    const freelancer = await signedInUser({ account_type: "freelancer" });
+    const folder = new URL("../../app/routes/api+/admin+/", import.meta.url);
+    const files = readdirSync(folder).filter((f) => f.endsWith(".ts"));
+    expect(files.length).toBeGreaterThan(15);
+    for (const file of files) {
+      const route = (await import(new URL(file, folder).pathname)) as { loader: any; action: any };
+      for (const method of ["GET", "POST", "PUT", "PATCH", "DELETE"]) {
+        const ask = (token?: string) =>
+          call(
+            method === "GET" ? route.loader : route.action,
+            jsonRequest("/api/admin/x", method === "GET" ? undefined : {}, { method, token }),
+          );
+        expect([file, method, (await ask()).status]).toEqual([file, method, 401]);
+        for (const who of [merchant, freelancer]) {
+          expect([file, method, (await ask(who.token)).status]).toEqual([file, method, 404]);
+        }
+      }
+    }
+    const operator = await signedInOperator();
+    const put = await call(
+      auditApi.action,
+      jsonRequest("/api/admin/audit", {}, { method: "PUT", token: operator.token }),
+    );
+    expect(put.status).toBe(405);
   });
 
   it("operators stay out of the marketplace: its API answers 403 and its pages send them to /admin", async () => {

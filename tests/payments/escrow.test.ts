@@ -1,7 +1,7 @@
 import { sql } from "kysely";
 import { parsePix, hasError } from "pix-utils";
 import { beforeAll, describe, expect, it } from "vitest";
-import { db } from "../../db";
+import { db, engine } from "../../db";
 import { config } from "~/config.server";
 import { feeOf } from "~/lib/fees";
 import {
@@ -278,6 +278,19 @@ describe("the ledger", () => {
     );
     await expect(sql`DELETE FROM ledger_entries`.execute(db)).rejects.toThrow(/append-only/);
     await expect(sql`DELETE FROM ledger_transactions`.execute(db)).rejects.toThrow(/append-only/);
+    // Nor rewrite one by inserting on its id (SQLite's REPLACE deletes without DELETE triggers).
+    const entry = await db.selectFrom("ledger_entries").selectAll().executeTakeFirstOrThrow();
+    for (const table of ["ledger_entries", "ledger_transactions"]) {
+      const id = table === "ledger_entries" ? entry.id : entry.transaction_id;
+      const rewrite =
+        engine === "postgres"
+          ? sql`INSERT INTO ${sql.table(table)} SELECT * FROM ${sql.table(table)} WHERE id = ${id}
+              ON CONFLICT (id) DO UPDATE SET created_at = 'x'`
+          : sql`INSERT OR REPLACE INTO ${sql.table(table)} SELECT * FROM ${sql.table(table)} WHERE id = ${id}`;
+      await expect(rewrite.execute(db), table).rejects.toThrow(/append-only/);
+    }
+    const after = await db.selectFrom("ledger_entries").selectAll().where("id", "=", entry.id).execute();
+    expect(after).toEqual([entry]);
   });
 
   it("held total equals the funded milestones not settled", async () => {

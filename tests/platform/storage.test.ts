@@ -4,7 +4,11 @@ import { deliverContract } from "~/services/contracts/contracts.server";
 import { sendMessage } from "~/services/messaging/messages.server";
 import { describeBytes, quotaBytes, storageUsage } from "~/services/platform/storage.server";
 import { db } from "../../db";
-import { PNG_1X1 } from "../support/fixtures";
+import { PNG_1X1, pngOfSize } from "../support/fixtures";
+import { action as profileUpdate } from "~/routes/api+/_account+/profile";
+import { addPortfolioItem } from "~/services/reputation/portfolio.server";
+import { readPhoto, savePhoto } from "~/services/platform/uploads.server";
+import { BASE, call, signedInUser } from "../support/helpers";
 import { negotiation } from "../support/market";
 
 // The per-user quota of message and delivery files, on both engines.
@@ -82,5 +86,60 @@ describe("storage quota", () => {
       [a.applicant.id, 5 * 1024 * 1024, quotaBytes()],
     ]);
     expect(report.every((r, i) => i === 0 || report[i - 1]!.used_bytes >= r.used_bytes)).toBe(true);
+  });
+});
+
+describe("image dimensions", () => {
+  const TOO_LARGE =
+    "A imagem é grande demais em pixels: no máximo 8192 px de lado e 16,8 megapixels (4096 × 4096). Reduza-a e envie de novo.";
+  // About 50 KB on disk; over 1 GB in a browser tab showing it.
+  const huge = () => new Blob([pngOfSize(20_000, 20_000)], { type: "image/png" });
+
+  it("refuses a profile photo too large in pixels with a Portuguese message, keeping the photo it had", async () => {
+    const { user, token } = await signedInUser({ account_type: "freelancer" });
+    const form = new FormData();
+    form.append("photo", huge(), "enorme.png");
+    const res = await call(
+      profileUpdate,
+      new Request(`${BASE}/api/profile`, { method: "POST", body: form, headers: { Authorization: `Bearer ${token}` } }),
+    );
+    expect([res.status, res.body.errors?.photo]).toEqual([422, TOO_LARGE]);
+    const row = await db.selectFrom("users").select("photo_path").where("id", "=", user.id).executeTakeFirstOrThrow();
+    expect(row.photo_path).toBeNull();
+  });
+
+  it("refuses it in the portfolio and in a message's files, storing nothing", async () => {
+    const { user } = await signedInUser({ account_type: "freelancer" });
+    await expect(
+      addPortfolioItem(user, { title: "Loja virtual", description: "Uma loja feita do zero." }, huge()),
+    ).rejects.toMatchObject({ status: 422, fieldErrors: { image: "image_dimensions_too_large" } });
+    expect(await db.selectFrom("portfolio_items").select("id").where("user_id", "=", user.id).execute()).toEqual([]);
+    const { applicant, application } = await negotiation("pending");
+    await expect(
+      sendMessage(applicant, application.id, { body: "A arte" }, [new File([pngOfSize(20_000, 20_000)], "arte.png")]),
+    ).rejects.toMatchObject({ status: 422, fieldErrors: { files: "image_dimensions_too_large" } });
+    expect(await used(applicant.id)).toBe(0);
+  });
+
+  it("takes up to 8192 px a side and 4096 × 4096 pixels in all", async () => {
+    for (const [width, height] of [
+      [4_096, 4_096],
+      [8_192, 2_048],
+      [1, 8_192],
+    ]) {
+      const name = await savePhoto(new Blob([pngOfSize(width, height)]));
+      expect(await readPhoto(name)).not.toBeNull();
+    }
+    for (const [width, height] of [
+      [8_193, 1],
+      [1, 8_193],
+      [4_097, 4_096],
+      [20_000, 20_000],
+    ]) {
+      await expect(savePhoto(new Blob([pngOfSize(width, height)])), `${width}×${height}`).rejects.toMatchObject({
+        status: 422,
+        fieldErrors: { photo: "image_dimensions_too_large" },
+      });
+    }
   });
 });

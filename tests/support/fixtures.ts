@@ -1,3 +1,5 @@
+import { crc32, deflateSync } from "node:zlib";
+
 // Small real files shared by the unit and browser tests.
 
 /** A 1×1 PNG. */
@@ -25,3 +27,30 @@ export const validApplication = {
   price_cents: 350_000,
   delivery_days: 14,
 };
+
+/**
+ * A real PNG of `width` × `height` black pixels (1-bit grayscale), small on disk however large it
+ * is on screen: 20 000 × 20 000 px is about 50 KB.
+ */
+export function pngOfSize(width: number, height: number): Uint8Array<ArrayBuffer> {
+  const chunk = (type: string, data: Buffer) => {
+    const body = Buffer.concat([Buffer.from(type, "latin1"), data]);
+    const length = Buffer.alloc(4);
+    length.writeUInt32BE(data.length);
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(crc32(body));
+    return Buffer.concat([length, body, crc]);
+  };
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header[8] = 1; // bit depth; color type 0 (grayscale), then compression, filter, interlace 0
+  const row = 1 + Math.ceil(width / 8);
+  const png = Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk("IHDR", header),
+    chunk("IDAT", deflateSync(Buffer.alloc(row * height), { level: 9 })),
+    chunk("IEND", Buffer.alloc(0)),
+  ]);
+  return new Uint8Array(png);
+}

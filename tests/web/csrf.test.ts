@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { assertSameOrigin, originDecision } from "~/web/csrf.server";
+import { assertSameOrigin, crossSiteRefusal, originDecision } from "~/web/csrf.server";
 
 function req(method: string, headers: Record<string, string> = {}, url = "http://freela.test/login") {
   return new Request(url, { method, headers });
@@ -75,6 +75,39 @@ describe("originDecision", () => {
     expect(originDecision(req("POST", { Origin: "https://freela.com.br" }, "https://freela.com.br:443/login"))).toBe(
       "allowed",
     );
+  });
+});
+
+describe("a forwarded host that differs from the Origin", () => {
+  const internal = "http://127.0.0.1:3000/login";
+  const direct = { Host: "127.0.0.1:3000", Origin: "http://127.0.0.1:3000" };
+
+  it("is a write from another site: only the forwarded host names the site", () => {
+    expect(originDecision(req("POST", { ...direct, "X-Forwarded-Host": "evil.example" }, internal))).toBe("cross-site");
+    expect(originDecision(req("POST", { ...direct, "X-Forwarded-Host": "127.0.0.1:3000" }, internal))).toBe("allowed");
+  });
+
+  it("gets the 403 before Remix's check on a page's form would answer an empty 500", async () => {
+    for (const [headers, url] of [
+      [{ ...direct, "X-Forwarded-Host": "evil.example" }, internal],
+      [{ ...direct, "X-Forwarded-Host": "evil.example, 127.0.0.1:3000" }, internal],
+      // The same host as Remix reads it, with its default port written out.
+      [{ Host: "freela.com.br:443", Origin: "https://freela.com.br" }, "https://freela.com.br/login"],
+      [{ Host: "127.0.0.1:3000", Origin: "null", Authorization: "Bearer abc" }, internal],
+    ] as const) {
+      const refusal = crossSiteRefusal(req("POST", headers, url));
+      expect([headers, refusal?.status]).toEqual([headers, 403]);
+      expect(await refusal!.json()).toEqual({
+        message: "Requisição recusada: ela veio de outro site. Volte à página do Freela e tente de novo.",
+      });
+    }
+    expect(crossSiteRefusal(req("POST", direct, internal))).toBeNull();
+    // A Bearer client of the API is not held to the Origin (Remix does not check resource routes).
+    expect(
+      crossSiteRefusal(
+        req("POST", { Authorization: "Bearer abc", Origin: "https://app.example" }, "http://freela.test/api/x"),
+      ),
+    ).toBeNull();
   });
 });
 

@@ -13,7 +13,13 @@ import { apiRoute } from "~/web/api-route.server";
 import { WRITES_PER_MINUTE, consumeWrite, limiters } from "~/services/platform/rate-limit.server";
 import { createSession, findSessionUser } from "~/services/accounts/sessions.server";
 import { sessionCookie } from "~/web/session.server";
+import { action as opportunitiesApi } from "~/routes/api+/opportunities+/_index";
+import { action as savedSearchesApi } from "~/routes/api+/_account+/saved-searches._index";
+import { milestoneInputSchema, payoutAccountSchema } from "~/lib/payments-schemas";
+import { renamePasskey } from "~/services/accounts/passkeys.server";
+import { createOperator } from "~/services/operator/operators.server";
 import { BASE, call, jsonRequest, signedInUser } from "../support/helpers";
+import { validOpportunity } from "../support/fixtures";
 
 const EVIL = "https://evil.example";
 
@@ -334,5 +340,96 @@ describe("POST-only endpoints (apiRoute)", () => {
       });
     expect((await call(close.action, put({}), { uuid: "x" })).status).toBe(405);
     expect((await call(close.action, put({ Cookie: "a=b", Origin: EVIL }), { uuid: "x" })).status).toBe(403);
+  });
+});
+
+/** The profile's form (POST /api/profile takes a form, with or without a photo). */
+const profileForm = (token: string, fields: Record<string, string>) =>
+  formPost("/api/profile", fields, { Authorization: `Bearer ${token}` });
+
+describe("line breaks in one-line fields", () => {
+  // A name or a title goes into other people's e-mails (subjects included) as it is: with line
+  // breaks it could write a fake notice of its own there.
+  const FORGED = "Ana\n\nAVISO DO FREELA: evil.example";
+  const BREAKS = [FORGED, "Ana\rSilva", "Ana\u2028Silva", "Ana\u2029Silva"];
+  const MESSAGE = "Este campo tem uma linha só: tire as quebras de linha.";
+
+  it("are refused with a Portuguese message by the API: registration, profile, opportunity, saved search", async () => {
+    const merchant = await signedInUser({ account_type: "merchant" });
+    const freelancer = await signedInUser({ account_type: "freelancer" });
+    for (const value of BREAKS) {
+      const register = await call(
+        apiRegister,
+        jsonRequest("/api/register", {
+          full_name: value,
+          display_name: value,
+          email: `quebra${Math.random()}@example.com`,
+          password: "segredo12345",
+          account_type: "freelancer",
+        }),
+      );
+      expect([register.status, register.body.errors?.full_name, register.body.errors?.display_name]).toEqual([
+        422,
+        MESSAGE,
+        MESSAGE,
+      ]);
+      for (const field of ["full_name", "display_name", "city"]) {
+        const res = await call(profileUpdate, profileForm(freelancer.token, { [field]: value }));
+        expect([field, res.status, res.body.errors?.[field]]).toEqual([field, 422, MESSAGE]);
+      }
+      const opportunity = await call(
+        opportunitiesApi,
+        jsonRequest("/api/opportunities", { ...validOpportunity, title: value }, { token: merchant.token }),
+      );
+      expect([opportunity.status, opportunity.body.errors?.title]).toEqual([422, MESSAGE]);
+      const search = await call(
+        savedSearchesApi,
+        jsonRequest("/api/saved-searches", { name: value, frequency: "daily" }, { token: freelancer.token }),
+      );
+      expect([search.status, search.body.errors?.name]).toEqual([422, MESSAGE]);
+    }
+    const row = await db
+      .selectFrom("users")
+      .select(["full_name", "display_name", "city"])
+      .where("id", "=", freelancer.user.id)
+      .executeTakeFirstOrThrow();
+    expect(Object.values(row).join("")).not.toMatch(/[\r\n\u2028\u2029]/);
+    expect(
+      await db.selectFrom("opportunities").select("id").where("merchant_id", "=", merchant.user.id).execute(),
+    ).toEqual([]);
+    // A field of many lines still takes them.
+    const described = await call(
+      opportunitiesApi,
+      jsonRequest(
+        "/api/opportunities",
+        { ...validOpportunity, description: "Primeira linha do trabalho.\nSegunda linha, com detalhes." },
+        { token: merchant.token },
+      ),
+    );
+    expect(described.status).toBe(201);
+  });
+
+  it("are refused in milestones, the payout holder, passkey names, operators and skills", async () => {
+    const key = (r: { success: boolean; error?: { issues: { message: string }[] } }) =>
+      r.success ? null : r.error!.issues[0]!.message;
+    expect(key(milestoneInputSchema.safeParse({ title: FORGED, amount_cents: 10_000, days: 5 }))).toBe(
+      "text_line_break",
+    );
+    expect(
+      payoutAccountSchema
+        .safeParse({ key_type: "email", pix_key: "a@example.com", holder_name: FORGED })
+        .error?.issues.map((i) => i.message),
+    ).toContain("text_line_break");
+    const user = await createUser(db);
+    await expect(renamePasskey(user, "x", { name: FORGED })).rejects.toMatchObject({
+      status: 422,
+      fieldErrors: { name: "text_line_break" },
+    });
+    await expect(createOperator({ email: "op-quebra@example.com", name: FORGED })).rejects.toMatchObject({
+      status: 422,
+      fieldErrors: { name: "text_line_break" },
+    });
+    const skills = await call(profileUpdate, profileForm((await signedInUser()).token, { skills: "React\nAVISO" }));
+    expect(skills.status).toBe(422);
   });
 });

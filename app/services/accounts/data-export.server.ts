@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { sql, type ExpressionBuilder, type Selectable } from "kysely";
-import { zipSync, type Zippable } from "fflate";
+import { Zip, ZipDeflate, ZipPassThrough } from "fflate";
 import { config } from "~/config.server";
 import { db, transaction } from "../../../db";
 import type { ContractParty, Database, DataExportsTable, UserRow } from "../../../db/schema";
@@ -11,10 +11,11 @@ import { consume, limiters } from "../platform/rate-limit.server";
 import { now } from "../platform/records.server";
 import {
   deleteExportFile,
+  openExportFile,
   readAttachment,
   readExportFile,
   readPhoto,
-  saveExportFile,
+  type ExportFileWriter,
 } from "../platform/uploads.server";
 import { twoFactorState } from "./two-factor.server";
 
@@ -169,8 +170,16 @@ export async function claimDataExport(at = new Date()): Promise<ExportRow | null
  * recording fails, the ZIP is deleted too and the error goes on (the job puts the copy back).
  */
 export async function buildDataExport(row: ExportRow, at = new Date()): Promise<boolean> {
-  const zip = await buildZip(row.user_id, at);
-  const name = await saveExportFile(zip);
+  const file = await openExportFile();
+  let size: number;
+  try {
+    size = await writeZip(row.user_id, file, at);
+    await file.close();
+  } catch (error) {
+    await file.abort();
+    throw error;
+  }
+  const name = file.name;
   const readyAt = at.toISOString();
   const expiresAt = new Date(at.getTime() + EXPORT_VALID_DAYS * DAY_MS).toISOString();
   // The ZIP goes again unless the copy is recorded ready with it: claim lost, or a failure.
@@ -185,7 +194,7 @@ export async function buildDataExport(row: ExportRow, at = new Date()): Promise<
           locked_until: null,
           last_error: null,
           file_name: name,
-          size_bytes: zip.byteLength,
+          size_bytes: size,
           ready_at: readyAt,
           expires_at: expiresAt,
         })
@@ -602,9 +611,13 @@ export async function collectPersonalData(userId: string, at = new Date()) {
   const kinds: Record<string, unknown> = {
     "profile.json": { ...profile, skills: parseList(user.skills) },
     "opportunities.json": opportunities.map((o) => ({ ...o, skills: parseList(o.skills) })),
-    "applications.json": { as_freelancer: ownApplications, as_merchant: receivedApplications },
+    // The merchant's message with a refusal is their words: in the merchant's copy only.
+    "applications.json": {
+      as_freelancer: ownApplications.map(({ rejection_message: _theirs, ...a }) => a),
+      as_merchant: receivedApplications,
+    },
     "offers.json": ownOffers,
-    "contracts.json": contracts,
+    "contracts.json": contracts.map((c) => contractJson(c, sideIn.get(c.id)!)),
     "deliveries.json": ownEvents.filter((e) => e.kind === "delivered").map(eventJson),
     "change_requests.json": ownEvents.filter((e) => e.kind === "changes_requested").map(eventJson),
     "contract_events.json": ownEvents
@@ -627,7 +640,8 @@ export async function collectPersonalData(userId: string, at = new Date()) {
       };
     }),
     "messages.json": messageJson,
-    "reviews.json": { given, received },
+    // A reply to a review given is the other side's words (it is in their copy, as received).
+    "reviews.json": { given: given.map(({ reply: _theirs, reply_hidden_reason: _why, ...r }) => r), received },
     "notifications.json": notifications.map((n) => ({ ...n, detail: parseList(n.detail) })),
     "settings.json": {
       locale: user.locale,
@@ -661,30 +675,77 @@ export async function collectPersonalData(userId: string, at = new Date()) {
   return { kinds, files, generatedAt: at.toISOString() };
 }
 
+/**
+ * A contract in one side's copy: the words of the other side (why they asked to cancel or ended
+ * it) left out, and the operator's flag (it tells that a side was suspended or banned).
+ */
+function contractJson(contract: Selectable<Database["contracts"]>, side: ContractParty) {
+  const { flagged_at: _flagged, flag_reason: _flag, ...rest } = contract;
+  return {
+    ...rest,
+    cancel_request_reason: contract.cancel_requested_by === side ? contract.cancel_request_reason : null,
+    end_reason: contract.ended_by === side || contract.ended_by === "system" ? contract.end_reason : null,
+  };
+}
+
 /** Already compressed formats are stored as they are in the ZIP. */
 const STORED = /\.(jpe?g|png|webp|gif|pdf|zip|docx|xlsx|pptx|odt|ods|odp)$/i;
 
-/** The ZIP of a user's copy: the JSON of each kind, their files, and an index of both. */
-export async function buildZip(userId: string, at = new Date()): Promise<Uint8Array> {
+/** What the ZIP is fed at a time: the deflate of one piece is a short step of the event loop. */
+const PIECE_BYTES = 64 * 1024;
+
+/**
+ * Writes the ZIP of a user's copy (the JSON of each kind, their files, and an index of both) to
+ * `out` as it is made, and returns its size: one file of the user's in memory at a time, fed to
+ * fflate's streaming ZIP in 64 KB pieces, each piece's output written before the next, so the
+ * memory stays bounded and the process keeps answering requests while a large copy is built.
+ */
+export async function writeZip(userId: string, out: ExportFileWriter, at = new Date()): Promise<number> {
   const { kinds, files, generatedAt } = await collectPersonalData(userId, at);
-  const entries: Zippable = {};
-  for (const [name, value] of Object.entries(kinds)) entries[name] = json(value);
+  let size = 0;
+  let failure: Error | null = null;
+  const ready: Uint8Array[] = [];
+  const zip = new Zip((error, chunk) => {
+    if (error) failure = error;
+    else ready.push(chunk);
+  });
+  const drain = async () => {
+    if (failure) throw failure;
+    for (let chunk = ready.shift(); chunk; chunk = ready.shift()) {
+      await out.write(chunk);
+      size += chunk.byteLength;
+    }
+  };
+  const add = async (path: string, body: Uint8Array) => {
+    const entry = STORED.test(path) ? new ZipPassThrough(path) : new ZipDeflate(path, { level: 6 });
+    zip.add(entry);
+    let offset = 0;
+    do {
+      const end = Math.min(offset + PIECE_BYTES, body.byteLength);
+      entry.push(body.subarray(offset, end), end === body.byteLength);
+      offset = end;
+      await drain();
+    } while (offset < body.byteLength);
+  };
+  for (const [name, value] of Object.entries(kinds)) await add(name, json(value));
   const missing: string[] = [];
   for (const file of files) {
     const stored = await file.read();
-    if (!stored) {
-      missing.push(file.path);
-      continue;
-    }
-    entries[file.path] = [new Uint8Array(stored.body), { level: STORED.test(file.path) ? 0 : 6 }];
+    if (stored) await add(file.path, stored.body);
+    else missing.push(file.path);
   }
-  entries["index.json"] = json({
-    user_id: userId,
-    generated_at: generatedAt,
-    kinds: Object.keys(kinds),
-    files: files.map((f) => f.path).filter((p) => !missing.includes(p)),
-    // Files whose rows remain but that the store no longer has.
-    missing_files: missing,
-  });
-  return zipSync(entries, { level: 6 });
+  await add(
+    "index.json",
+    json({
+      user_id: userId,
+      generated_at: generatedAt,
+      kinds: Object.keys(kinds),
+      files: files.map((f) => f.path).filter((p) => !missing.includes(p)),
+      // Files whose rows remain but that the store no longer has.
+      missing_files: missing,
+    }),
+  );
+  zip.end();
+  await drain();
+  return size;
 }

@@ -1,5 +1,6 @@
 import { sql, type Expression, type ExpressionBuilder, type Kysely, type RawBuilder } from "kysely";
 import { directoryColumns } from "~/lib/directory";
+import { DELETED_EMAIL_DOMAIN } from "~/lib/schemas";
 import { db, transaction } from "../../../db";
 import type { Database, UserRow } from "../../../db/schema";
 import { rejectOpenApplications, withdrawApplicationsOf } from "../marketplace/opportunities.server";
@@ -32,8 +33,11 @@ import { displayNameOf } from "./users.server";
 export const DELETED_NAME = "Conta excluída";
 /** What is left of a message of a deleted account (its files go with it). */
 export const REMOVED_MESSAGE = "Mensagem removida.";
-/** The address of a deleted account: unique, and not deliverable (RFC 2606's `.invalid`). */
-export const deletedEmail = (id: string) => `excluida-${id}@conta-excluida.invalid`;
+/**
+ * The address of a deleted account: unique (its id), not deliverable (RFC 2606's `.invalid`), and
+ * never anyone else's (every schema that takes an address refuses that domain).
+ */
+export const deletedEmail = (id: string) => `excluida-${id}@${DELETED_EMAIL_DOMAIN}`;
 
 /**
  * What a deletion does to each table, checked by the compiler (a new table of the schema must be

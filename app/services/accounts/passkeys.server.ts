@@ -9,7 +9,7 @@ import {
 } from "@simplewebauthn/server";
 import { z } from "zod";
 import { config } from "~/config.server";
-import { text } from "~/lib/schemas";
+import { line } from "~/lib/schemas";
 import { db, transaction } from "../../../db";
 import type { UserRow } from "../../../db/schema";
 import { emailTime, queueAccountEmail } from "../messaging/account-email.server";
@@ -119,7 +119,7 @@ const responseField = <S extends z.ZodTypeAny>(schema: S) =>
     return z.NEVER;
   });
 
-const nameField = text("passkey_name_length", 1, NAME_MAX);
+const nameField = line("passkey_name_length", 1, NAME_MAX);
 /** A name given when adding: optional (an empty one means "none"). */
 const optionalName = z.preprocess((v) => (v === "" || v === null ? undefined : v), nameField.optional());
 

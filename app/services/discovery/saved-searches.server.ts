@@ -2,6 +2,7 @@ import { createHmac, randomUUID, timingSafeEqual } from "node:crypto";
 import { z } from "zod";
 import { config } from "~/config.server";
 import { LIMITS } from "~/lib/limits";
+import { oneLine, typeable } from "~/lib/schemas";
 import {
   opportunityQuerySchema,
   SAVED_SEARCH_FREQUENCIES,
@@ -49,7 +50,9 @@ const nameField = z
   .string({ required_error: "saved_search_name_length", invalid_type_error: "saved_search_name_type" })
   .trim()
   .min(1, "saved_search_name_length")
-  .max(LIMITS.saved_search_name.max, "saved_search_name_length");
+  .max(LIMITS.saved_search_name.max, "saved_search_name_length")
+  .refine(typeable, "text_invalid_characters")
+  .refine(oneLine, "text_line_break");
 const frequencyField = z.enum(SAVED_SEARCH_FREQUENCIES, {
   errorMap: () => ({ message: "saved_search_frequency_invalid" }),
 });

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { config } from "~/config.server";
 import { directoryColumns } from "~/lib/directory";
 import { LIMITS } from "~/lib/limits";
-import { emailField, text } from "~/lib/schemas";
+import { emailField, line } from "~/lib/schemas";
 import { transaction } from "../../../db";
 import type { UserRow } from "../../../db/schema";
 import { hashPassword } from "../accounts/passwords.server";
@@ -43,7 +43,7 @@ export const OPERATOR_TWO_FACTOR_PAGE = "/account/security#two-factor";
 
 const createSchema = z.object({
   email: emailField,
-  name: text("full_name_length", LIMITS.full_name.min, LIMITS.full_name.max),
+  name: line("full_name_length", LIMITS.full_name.min, LIMITS.full_name.max),
 });
 
 /**

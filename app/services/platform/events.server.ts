@@ -28,6 +28,15 @@ export const HEARTBEAT_MS = Number(process.env.EVENTS_HEARTBEAT_MS) || 20_000;
 export const SAFETY_MS = Number(process.env.EVENTS_SAFETY_MS) || 15_000;
 /** What a browser waits before reconnecting a dropped stream. */
 export const RETRY_MS = 3_000;
+/**
+ * Open streams one session, and one account, may hold in a process: a browser opens one per tab
+ * (and HTTP/1.1 lets it hold six per site at most). A new stream past either cap ends the oldest
+ * of that session (or account), told to wait REPLACED_RETRY_MS before reconnecting, so a token
+ * cannot hold thousands of connections; across processes the caps add up, one set per process.
+ */
+export const MAX_STREAMS_PER_SESSION = 8;
+export const MAX_STREAMS_PER_ACCOUNT = 16;
+const REPLACED_RETRY_MS = 60_000;
 /** Events read per query; a stream further behind reads again. */
 const BATCH = 100;
 const CHANNEL = "freela_events";
@@ -182,6 +191,7 @@ export function subscribe(subscriber: Subscriber): () => void {
   set.add(subscriber);
   hub.count++;
   if (hub.count === 1) start();
+  endOldest(set, subscriber.sessionId);
   // Events that committed between the request's start and now.
   void deliver(subscriber);
   let gone = false;
@@ -195,6 +205,19 @@ export function subscribe(subscriber: Subscriber): () => void {
     }
     if (hub.count === 0) stop();
   };
+}
+
+/** Ends the oldest streams of an account over the caps (a Set iterates in the order of insertion). */
+function endOldest(streams: Set<Subscriber>, sessionId: string) {
+  const all = [...streams];
+  const ofSession = all.filter((s) => s.sessionId === sessionId);
+  const ended = new Set(ofSession.slice(0, Math.max(0, ofSession.length - MAX_STREAMS_PER_SESSION)));
+  const left = all.filter((s) => !ended.has(s));
+  for (const s of left.slice(0, Math.max(0, left.length - MAX_STREAMS_PER_ACCOUNT))) ended.add(s);
+  for (const s of ended) {
+    s.write(`retry: ${REPLACED_RETRY_MS}\n\n`);
+    s.close();
+  }
 }
 
 /** Reads and sends a stream's new events; a wake while it reads makes it read once more. */

@@ -1,12 +1,39 @@
 import { randomUUID } from "node:crypto";
-import { mkdir, readFile, unlink, writeFile } from "node:fs/promises";
+import { mkdir, open, readFile, unlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileTypeFromBuffer } from "file-type";
+import { imageSize } from "image-size";
 import { config } from "~/config.server";
+import type { ExpressionBuilder } from "kysely";
 import { db, postgresPool } from "../../../db";
+import type { Database } from "../../../db/schema";
 import { AppError } from "./errors.server";
 
 export const MAX_PHOTO_BYTES = 2 * 1024 * 1024;
+
+/**
+ * The largest image taken (profile photos, portfolio images, images attached to messages and
+ * deliveries), read from its header: no side over 8 192 px and at most 4 096 × 4 096 pixels
+ * (16,8 megapixels). Every browser that shows an image decodes it to width × height × 4 bytes:
+ * a 48 KB PNG of 20 000 × 20 000 px took a tab past 1 GB; at the limit it is 64 MB.
+ */
+export const MAX_IMAGE_SIDE = 8_192;
+export const MAX_IMAGE_PIXELS = 4_096 * 4_096;
+
+/** An image's problem by its dimensions: none, too large, or a header that gives none. */
+function dimensionsProblem(bytes: Uint8Array): "image_dimensions_too_large" | "unreadable" | null {
+  let size: { width: number; height: number };
+  try {
+    size = imageSize(bytes);
+  } catch {
+    return "unreadable";
+  }
+  const { width, height } = size;
+  if (!(width > 0 && height > 0)) return "unreadable";
+  return width > MAX_IMAGE_SIDE || height > MAX_IMAGE_SIDE || width * height > MAX_IMAGE_PIXELS
+    ? "image_dimensions_too_large"
+    : null;
+}
 
 const allowed: Record<string, string> = {
   "image/jpeg": "jpg",
@@ -107,6 +134,8 @@ async function checkPhoto(file: Blob): Promise<{ status: number; problem: string
   const type = await fileTypeFromBuffer(bytes);
   const ext = type && allowed[type.mime];
   if (!ext) return { status: 422, problem: "photo_invalid_type" };
+  const dimensions = dimensionsProblem(bytes);
+  if (dimensions) return { status: 422, problem: dimensions === "unreadable" ? "photo_invalid_type" : dimensions };
   return { bytes, ext };
 }
 
@@ -165,6 +194,9 @@ async function checkAttachment(
   const type = await fileTypeFromBuffer(bytes);
   const ext = type && attachmentTypes[type.mime];
   if (!ext) return { status: 422, problem: "file_invalid_type" };
+  // Images are shown in the conversation and on the contract: held to the photos' dimensions.
+  const dimensions = INLINE_TYPES.has(type.mime) ? dimensionsProblem(bytes) : null;
+  if (dimensions) return { status: 422, problem: dimensions === "unreadable" ? "file_invalid_type" : dimensions };
   return { bytes, ext, type };
 }
 
@@ -238,18 +270,96 @@ export function attachmentResponse(file: { name: string; contentType: string; bo
 // same store, read back only by their owner, deleted once they expire.
 const exportName = /^x_[0-9a-f-]{36}\.zip$/;
 
-/** Stores a data copy's ZIP under a new name, and returns the name. */
-export async function saveExportFile(bytes: Uint8Array): Promise<string> {
+/** A data copy's ZIP being written piece by piece: `close` when complete, `abort` to drop it. */
+export type ExportFileWriter = {
+  name: string;
+  write: (chunk: Uint8Array) => Promise<void>;
+  close: () => Promise<void>;
+  abort: () => Promise<void>;
+};
+
+/**
+ * PostgreSQL keeps a ZIP as rows of at most this many bytes (`<name>#000001`, `#000002`…, in
+ * the photos table), so neither writing nor reading one holds more than a row in memory.
+ */
+const EXPORT_PART_BYTES = 8 * 1024 * 1024;
+const partName = (name: string, n: number) => `${name}#${String(n).padStart(6, "0")}`;
+/**
+ * The rows of an export: its parts, named from `<name>#` up to (not including) `<name>$`, or one
+ * row under the name itself (a copy written whole, before the parts). Sorted by name, in order.
+ */
+const ofExport = (name: string) => (eb: ExpressionBuilder<Database, "photos">) =>
+  eb.or([eb("name", "=", name), eb.and([eb("name", ">=", `${name}#`), eb("name", "<", `${name}$`)])]);
+const removeExportParts = (name: string) => db.deleteFrom("photos").where(ofExport(name)).execute();
+
+/**
+ * Opens a new data copy's ZIP in the file store, written as it is built (a folder's file on
+ * SQLite, rows of the photos table on PostgreSQL): memory stays bounded whatever its size.
+ */
+export async function openExportFile(): Promise<ExportFileWriter> {
   const name = `x_${randomUUID()}.zip`;
-  await store.write(name, Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
-  return name;
+  if (postgresPool) {
+    let buffered: Buffer[] = [];
+    let bytes = 0;
+    let parts = 0;
+    const flush = async () => {
+      if (bytes === 0) return;
+      const body = Buffer.concat(buffered, bytes);
+      buffered = [];
+      bytes = 0;
+      await db
+        .insertInto("photos")
+        .values({
+          name: partName(name, ++parts),
+          content_type: "application/zip",
+          bytes: body,
+          created_at: new Date().toISOString(),
+        })
+        .execute();
+    };
+    return {
+      name,
+      async write(chunk) {
+        buffered.push(Buffer.from(chunk));
+        bytes += chunk.byteLength;
+        if (bytes >= EXPORT_PART_BYTES) await flush();
+      },
+      async close() {
+        await flush();
+      },
+      async abort() {
+        buffered = [];
+        await removeExportParts(name);
+      },
+    };
+  }
+  await mkdir(config.UPLOADS_DIR, { recursive: true });
+  const path = join(config.UPLOADS_DIR, name);
+  const file = await open(path, "w");
+  return {
+    name,
+    async write(chunk) {
+      await file.write(chunk);
+    },
+    close: () => file.close(),
+    async abort() {
+      await file.close().catch(() => undefined);
+      await unlink(path).catch(() => undefined);
+    },
+  };
 }
 
 export async function readExportFile(name: string): Promise<StoredFile | null> {
   if (!exportName.test(name)) return null;
-  return store.read(name);
+  if (!postgresPool) return store.read(name);
+  const parts = await db.selectFrom("photos").select("bytes").where(ofExport(name)).orderBy("name").execute();
+  if (parts.length === 0) return null;
+  const body = Buffer.concat(parts.map((p) => p.bytes as Buffer)) as Buffer<ArrayBuffer>;
+  return { body, contentType: "application/zip" };
 }
 
 export async function deleteExportFile(name: string | null) {
-  if (name && exportName.test(name)) await store.remove(name);
+  if (!name || !exportName.test(name)) return;
+  if (postgresPool) await removeExportParts(name);
+  else await store.remove(name);
 }

@@ -143,14 +143,17 @@ describe.each(["sqlite", "postgres"] as const)("hostile input against the produc
     };
     const entries = Object.entries(ODD);
     for (const [name, odd] of entries) {
+      // One-line fields (names, titles, city, skills) refuse line breaks, Unicode's separators
+      // included (docs/product.md): they get the text on one line.
+      const line = odd.replace(/[\r\n\u2028\u2029]/g, " ");
       // Opportunity fields through the API.
       const m = pool.actor("merchant");
       const patch = {
-        title: fit(`Vaga ${odd}`, 120),
+        title: fit(`Vaga ${line}`, 120),
         description: padded(odd, 20),
         location_type: "hybrid",
-        city: fit(odd, 80),
-        skills: [fit(odd, 30)],
+        city: fit(line, 80),
+        skills: [fit(line, 30)],
       };
       const patched = await call("PATCH", `/api/opportunities/${m.opp}`, m.token, patch);
       if (patched.status !== 200) problems.push(`${name}: PATCH → ${patched.status} ${JSON.stringify(patched.body)}`);
@@ -168,10 +171,10 @@ describe.each(["sqlite", "postgres"] as const)("hostile input against the produc
       // Profile fields through the API (multipart) and through the settings page (url-encoded).
       const f = pool.actor("freelancer");
       const profile = {
-        full_name: fit(`Nome ${odd}`, 120),
-        display_name: fit(`Ap ${odd}`, 60),
+        full_name: fit(`Nome ${line}`, 120),
+        display_name: fit(`Ap ${line}`, 60),
         bio: odd,
-        skills: [fit(odd, 30), "Extra"],
+        skills: [fit(line, 30), "Extra"],
       };
       const form = new FormData();
       for (const [key, value] of Object.entries(profile)) for (const v of [value].flat()) form.append(key, v);
@@ -225,13 +228,13 @@ describe.each(["sqlite", "postgres"] as const)("hostile input against the produc
       }
 
       const registered = await call("POST", "/api/register", null, {
-        full_name: fit(`Pessoa ${odd}`, 120),
+        full_name: fit(`Pessoa ${line}`, 120),
         email: unique("odd"),
         password: "senha-segura-1",
         account_type: "freelancer",
       });
       if (registered.status !== 201) problems.push(`${name}: register → ${registered.status}`);
-      else same(`${name} registered name`, registered.body.data.user.full_name, fit(`Pessoa ${odd}`, 120));
+      else same(`${name} registered name`, registered.body.data.user.full_name, fit(`Pessoa ${line}`, 120));
     }
     expect(problems).toEqual([]);
   });
