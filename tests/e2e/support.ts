@@ -1,4 +1,5 @@
 import AxeBuilder from "@axe-core/playwright";
+import SQLite from "better-sqlite3";
 import { expect, test, type APIRequestContext, type Browser, type Page, type TestInfo } from "@playwright/test";
 
 export { PNG_1X1 } from "../support/fixtures";
@@ -55,8 +56,42 @@ export async function confirmEmail(request: APIRequestContext, email: string) {
 }
 
 /**
+ * Confirms a new account's e-mail in the server's SQLite file, as opening the link would (the
+ * link spent, the address confirmed), without waiting for the e-mail: for accounts that tests
+ * only need confirmed. The link itself is followed in verification.spec.ts, accounts.spec.ts and
+ * postgres-smoke.spec.ts.
+ */
+export function confirmEmailInDatabase(file: string, email: string) {
+  const sqlite = new SQLite(file);
+  try {
+    sqlite.pragma("busy_timeout = 5000");
+    const at = new Date().toISOString();
+    sqlite.transaction(() => {
+      const user = sqlite.prepare("SELECT id FROM users WHERE email = ?").get(email) as { id: string } | undefined;
+      if (!user) throw new Error(`no account ${email} in ${file}`);
+      sqlite
+        .prepare("UPDATE email_tokens SET used_at = ? WHERE user_id = ? AND purpose = 'verify' AND used_at IS NULL")
+        .run(at, user.id);
+      sqlite.prepare("UPDATE users SET email_verified_at = ?, updated_at = ? WHERE id = ?").run(at, at, user.id);
+    })();
+  } finally {
+    sqlite.close();
+  }
+}
+
+/** The SQLite file behind the running test's server (playwright.config.ts), if it has one. */
+function testDatabase(): string | undefined {
+  try {
+    return (test.info().project.metadata as { sqlite?: string } | undefined)?.sqlite;
+  } catch {
+    return undefined; // outside a test
+  }
+}
+
+/**
  * Creates an account through the public API, as another client would, and confirms its e-mail
- * by the link it was sent (`confirmed: false` leaves it unconfirmed).
+ * (`confirmed: false` leaves it unconfirmed): in the server's SQLite file where the project has
+ * one, else by the link it was sent (`confirmed: "by-email"` always follows the link).
  */
 export async function registerViaApi(
   request: APIRequestContext,
@@ -66,7 +101,7 @@ export async function registerViaApi(
     email?: string;
     password?: string;
     account_type: "merchant" | "freelancer";
-    confirmed?: boolean;
+    confirmed?: boolean | "by-email";
   },
 ) {
   const body = {
@@ -78,7 +113,10 @@ export async function registerViaApi(
   };
   const res = await request.post("/api/register", { data: body });
   if (res.status() !== 201) throw new Error(`register failed: ${res.status()} ${await res.text()}`);
-  if (fields.confirmed !== false) await confirmEmail(request, body.email);
+  const file = fields.confirmed === "by-email" ? undefined : testDatabase();
+  if (fields.confirmed === false) return body;
+  if (file) confirmEmailInDatabase(file, body.email);
+  else await confirmEmail(request, body.email);
   return body;
 }
 
