@@ -28,7 +28,7 @@ const UNIT_TESTS = [
   "tests/web/route-matching.test.ts",
 ];
 const TEST_ENV = {
-  NODE_ENV: "test",
+  NODE_ENV: "test" as const,
   BCRYPT_COST: "4",
   UPLOADS_DIR: join(tmpdir(), "freela-test-uploads"),
   SEED_DEMO: "0",
