@@ -231,14 +231,17 @@ async function crawl(page: Page, start: string[]) {
   return { visited, checked, findings, unvisited: queue.map((url) => url.pathname + url.search), scriptErrors };
 }
 
-/** The pages the crawl checked, again in another language: one of each route, at both widths. */
+/**
+ * The pages the crawl checked, again in another language: one of each route (the path with its
+ * ids blanked, whatever the query), at both widths.
+ */
 async function recheck(page: Page, checked: string[], scriptErrors: string[]) {
   const findings: Finding[] = [];
   const routes = new Set<string>();
   for (const where of checked) {
-    const shape = shapeOf(new URL(where, page.url()));
-    if (routes.has(shape)) continue;
-    routes.add(shape);
+    const route = shapeOf(new URL(new URL(where, page.url()).pathname, page.url()));
+    if (routes.has(route)) continue;
+    routes.add(route);
     if ((await open(page, where, scriptErrors, findings)) >= 500) continue;
     findings.push(...(await axeAt(page, where, [...BOTH_WIDTHS])));
   }
