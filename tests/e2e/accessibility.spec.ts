@@ -1,16 +1,12 @@
-import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Browser, type Page, type TestInfo } from "@playwright/test";
 import { Secret, TOTP } from "otpauth";
-import { lastMail, linkIn, registerViaApi, signIn } from "./support";
+import { axeViolations, lastMail, linkIn, registerViaApi, signIn } from "./support";
 
 // Every page a visitor, a merchant, a freelancer and the operator of the demo data reach, found
 // by following their links rather than listed by hand (so a new page cannot escape), checked with
 // axe-core against WCAG 2.0/2.1 A and AA and axe's best practices, in both languages, at desktop
 // and phone widths: once per page shape (a route in one structure), one account per role.
 
-const AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"];
-// WCAG 2.5.3 (label in name) is still an experimental rule in axe, off unless asked for.
-const AXE_RULES = { "label-content-name-mismatch": { enabled: true } };
 const DEMO_PASSWORD = "freela123";
 /** A crawl stops after this many pages; the demo data's roles reach fewer distinct ones. */
 const MAX_PAGES = 60;
@@ -120,11 +116,7 @@ async function axeAt(page: Page, where: string, widths: (readonly ["desktop" | "
   const findings: Finding[] = [];
   for (const [width, size] of widths) {
     await page.setViewportSize(size);
-    const results = await new AxeBuilder({ page })
-      .options({ rules: AXE_RULES, resultTypes: ["violations"] })
-      .withTags(AXE_TAGS)
-      .analyze();
-    for (const v of results.violations) {
+    for (const v of await axeViolations(page)) {
       for (const node of v.nodes) {
         findings.push({
           rule: v.id,
