@@ -23,6 +23,9 @@ const serverEnv = {
   // The demo operator signs in with the password, as in `npm run demo` (the requirement itself is
   // tested in tests/operator/two-factor-required.test.ts).
   OPERATOR_TWO_FACTOR: "off",
+  // One server process: the browser tests check pages, not the cluster (tests/server/crash and
+  // tests/server/multinode do), and five servers with one process per core crowd a small machine.
+  WEB_CONCURRENCY: "1",
 };
 
 /** The payments server's settings; the test's Mercado Pago stand-in uses the same token and secret. */
@@ -45,12 +48,24 @@ const E2E_MANUAL_PIX = {
 };
 const MANUAL_PORT = PORT + 6;
 
+/**
+ * The SQLite file behind each browser project's server: the tests confirm the e-mail of the
+ * accounts they create there directly (tests/e2e/support.ts), instead of waiting for the link
+ * through the outbox; on PostgreSQL (no file) they follow the link.
+ */
+export type E2EMetadata = { sqlite?: string };
+
 export default defineConfig({
   testDir: "tests/e2e",
   fullyParallel: false,
   workers: 1,
   retries: process.env.CI ? 1 : 0,
-  reporter: process.env.CI ? [["list"]] : [["list"], ["html", { open: "never" }]],
+  reporter: [
+    ["list"],
+    ...(process.env.CI ? [] : [["html", { open: "never" }] as const]),
+    // npm test (scripts/test.ts) reads the times of the run from it.
+    ...(process.env.PLAYWRIGHT_JSON_OUTPUT_NAME ? [["json"] as const] : []),
+  ],
   timeout: 30_000,
   use: {
     baseURL: `http://localhost:${PORT}`,
@@ -70,26 +85,35 @@ export default defineConfig({
         }
       : {},
   },
-  // Every test twice: on the SQLite default and on PostgreSQL (DATABASE_URL), one server each;
-  // but the accessibility crawl, once: it checks the markup, which the engine does not change.
-  // The payments story runs on a third server, with payments on (PAYMENTS=escrow) and Mercado
-  // Pago as provider, answered by a local stand-in the test starts on PORT+3.
+  // Every story once, on SQLite (project "chromium"): the engine is the Vitest suites' axis
+  // (services, API handlers and page actions on both) and the server suites'. PostgreSQL gets a
+  // short browser smoke (postgres-smoke.spec.ts: sign in, publish, apply, hire, fund, deliver,
+  // approve) on a server with the manual Pix provider on. The payments stories run on two more
+  // SQLite servers with payments on (PAYMENTS=escrow): Mercado Pago as provider, answered by a
+  // local stand-in the test starts on PORT+5, and the manual provider.
   projects: [
-    { name: "chromium", testIgnore: /(payments|dispute-split)\.spec\.ts$/, use: { ...devices["Desktop Chrome"] } },
+    {
+      name: "chromium",
+      testIgnore: /(payments|dispute-split|postgres-smoke)\.spec\.ts$/,
+      use: { ...devices["Desktop Chrome"] },
+      metadata: { sqlite: E2E_DATABASE } satisfies E2EMetadata,
+    },
     {
       name: "chromium-postgres",
-      testIgnore: /(accessibility|payments|dispute-split|operator-two-factor)\.spec\.ts$/,
+      testMatch: /postgres-smoke\.spec\.ts$/,
       use: { ...devices["Desktop Chrome"], baseURL: `http://localhost:${PORT + 1}` },
     },
     {
       name: "chromium-payments",
       testMatch: /payments\.spec\.ts$/,
       use: { ...devices["Desktop Chrome"], baseURL: `http://localhost:${PORT + 4}` },
+      metadata: { sqlite: `${E2E_DIR}-payments/freela.db` } satisfies E2EMetadata,
     },
     {
       name: "chromium-pix-manual",
       testMatch: /(payments|dispute-split)\.spec\.ts$/,
       use: { ...devices["Desktop Chrome"], baseURL: `http://localhost:${MANUAL_PORT}` },
+      metadata: { sqlite: `${E2E_DIR}-pix-manual/freela.db` } satisfies E2EMetadata,
     },
   ],
   webServer: [
@@ -102,7 +126,7 @@ export default defineConfig({
     },
     {
       // A fresh database for every run; the production build served as `npm start` serves it
-      // (one remix-serve process per core).
+      // (with WEB_CONCURRENCY=1: one process).
       command: `rm -rf ${E2E_DIR} && tsx scripts/migrate.ts && node --import tsx scripts/serve.ts`,
       url: `http://localhost:${PORT}/healthz`,
       reuseExistingServer: false,
@@ -116,13 +140,14 @@ export default defineConfig({
       },
     },
     {
-      // The same on a throwaway PostgreSQL server, removed when the run ends.
+      // The same on a throwaway PostgreSQL server, removed when the run ends, with the manual
+      // Pix provider on for the smoke's funded milestone.
       command: "tsx tests/support/serve-on-postgres.ts",
       url: `http://localhost:${PORT + 1}/healthz`,
       reuseExistingServer: false,
       timeout: 60_000,
       gracefulShutdown: { signal: "SIGTERM", timeout: 15_000 },
-      env: { ...serverEnv, PORT: String(PORT + 1), APP_URL: `http://localhost:${PORT + 1}` },
+      env: { ...serverEnv, ...E2E_MANUAL_PIX, PORT: String(PORT + 1), APP_URL: `http://localhost:${PORT + 1}` },
     },
     {
       // Payments on, SQLite, on PORT+4 (PORT+2 and +3 are the mailbox's), with Mercado Pago's API at PORT+5 (tests/payments/mercadopago-server.ts).

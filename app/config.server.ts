@@ -51,6 +51,11 @@ const schema = z.object({
   /** How often each server process runs the contracts' schedule (reminders, automatic completion, overdue); 0: never. */
   CONTRACT_SCHEDULE_SECONDS: z.coerce.number().int().min(0).max(86_400).default(60),
   /**
+   * Logs `[jobs] <job> ran` after every run of a periodic job (outbox, schedules, digests):
+   * the server tests wait for runs instead of sleeping. Off by default.
+   */
+  JOBS_TRACE: flag.default("off"),
+  /**
    * `required`: new accounts confirm their e-mail before they publish, apply, message or invite;
    * `off`: no confirmation asked (closed communities that vouch for their members).
    */

@@ -1,4 +1,4 @@
-import { mkdirSync } from "node:fs";
+import { mkdirSync, readFileSync } from "node:fs";
 import { dirname } from "node:path";
 import SQLite from "better-sqlite3";
 import {
@@ -21,10 +21,14 @@ import type { Database } from "./schema";
 
 export { engine } from "./dialect";
 
-/** A better-sqlite3 connection with the settings every connection of the app uses. */
-export function openConnection(path: string) {
+/**
+ * A better-sqlite3 connection with the settings every connection of the app uses. `image`: an
+ * in-memory database that starts as a copy of that database file's contents (the tests' migrated
+ * template).
+ */
+export function openConnection(path: string, image?: string) {
   if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
-  const sqlite = new SQLite(path);
+  const sqlite = new SQLite(path === ":memory:" && image ? readFileSync(image) : path);
   sqlite.pragma("journal_mode = WAL");
   sqlite.pragma("foreign_keys = ON");
   // Another process (npm start runs one per core) may hold the write lock: wait for it.
@@ -34,8 +38,8 @@ export function openConnection(path: string) {
   return sqlite;
 }
 
-export function openDatabase(path: string) {
-  const sqlite = openConnection(path);
+export function openDatabase(path: string, image?: string) {
+  const sqlite = openConnection(path, image);
   // Reads go through the OS page cache without a copy into SQLite's own: a list page read
   // 20 rows in ~150 µs instead of ~265 µs. Writes still go through the WAL.
   sqlite.pragma(`mmap_size = ${MMAP_BYTES}`);
@@ -168,13 +172,14 @@ function openProcessDatabase(): Opened {
 }
 
 // One connection (or pool) per process; remix dev re-imports modules, so it is kept on
-// globalThis (except under test, where every test file must get a database of its own).
+// globalThis (except under test, where every test file must get a database of its own: in
+// memory, a copy of the run's migrated template when tests/support/setup.ts names one).
 const globalStore = globalThis as unknown as { __freelaDb?: Opened };
 const opened: Opened =
   config.NODE_ENV === "test"
     ? config.DATABASE_URL
       ? openPostgres(config.DATABASE_URL)
-      : openDatabase(config.DATABASE_PATH)
+      : openDatabase(config.DATABASE_PATH, process.env.TEST_SQLITE_TEMPLATE)
     : (globalStore.__freelaDb ??= openProcessDatabase());
 
 export const db = opened.db;

@@ -86,10 +86,10 @@ function story(javaScriptEnabled: boolean) {
   });
 }
 
+// With JavaScript only: the dispute family's story without it is disputes.spec.ts; the split
+// typed in reais and refused with what was typed kept, without JavaScript, is the console form's
+// test in tests/operator/dispute-money.test.ts, and the refund recorded from the payments desk's
+// form, in tests/operator/payments.api.test.ts (both engines).
 test.describe("dispute split, with JavaScript", () => {
   story(true);
-});
-
-test.describe("dispute split, without JavaScript", () => {
-  story(false);
 });

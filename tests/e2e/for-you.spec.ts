@@ -1,10 +1,13 @@
 import { expect, test } from "@playwright/test";
 import { noAxeFindings, registerViaApi, signIn } from "./support";
 
-// "Para você", with JavaScript on and off: a freelancer who knows PHP opens it from the list of
-// opportunities and finds the demo's PHP opportunity there; one with no skills is told to add them.
+// "Para você": a freelancer who knows PHP opens it from the list of opportunities and finds the
+// demo's PHP opportunity there; one with no skills is told to add them. With JavaScript only: the
+// pages are links and server-rendered lists, the same without it; the one form, the invitation
+// from a suggestion, is posted without JavaScript in tests/marketplace/invitations.api.test.ts
+// (both engines) and in reputation.spec.ts's story without JavaScript.
 
-for (const javaScriptEnabled of [true, false]) {
+for (const javaScriptEnabled of [true]) {
   test(`for you ${javaScriptEnabled ? "with" : "without"} JavaScript`, async ({ browser, request }, testInfo) => {
     const { baseURL, locale, timezoneId } = testInfo.project.use;
     const who = await registerViaApi(request, { account_type: "freelancer", full_name: "Paula Programadora" });
@@ -42,7 +45,7 @@ for (const javaScriptEnabled of [true, false]) {
 
 // The merchant's side: an open opportunity suggests freelancers with its skills; "Convidar" opens
 // the profile with the invitation set to that opportunity.
-for (const javaScriptEnabled of [true, false]) {
+for (const javaScriptEnabled of [true]) {
   test(`suggested freelancers ${javaScriptEnabled ? "with" : "without"} JavaScript`, async ({
     browser,
     request,

@@ -5,6 +5,8 @@ import { action as declineAction } from "~/routes/api+/invitations+/$id.decline"
 import { loader as listLoader } from "~/routes/api+/invitations+/_index";
 import { loader as notificationsLoader } from "~/routes/api+/_account+/notifications._index";
 import { action as inviteAction } from "~/routes/api+/opportunities+/$uuid.invitations";
+import * as profilePage from "~/routes/_profiles+/freelancers.$id";
+import { postForm } from "../operator/support";
 import { call, jsonRequest, signedInUser } from "../support/helpers";
 
 async function setup() {
@@ -21,6 +23,22 @@ const decline = (id: string, token: string) =>
 const listOf = (token: string) => call(listLoader, jsonRequest("/api/invitations", undefined, { token }));
 
 describe("invitations", () => {
+  it("the profile's invite form without JavaScript: no opportunity is a field error with the message kept; then sent", async () => {
+    const { merchant, freelancer, opportunity } = await setup();
+    const path = `/freelancers/${freelancer.user.id}`;
+    const params = { id: freelancer.user.id };
+    const message = "Vi seu perfil: topa fazer a capa?";
+    const refused = await postForm(profilePage, path, merchant.token, { opportunity: "", message }, params);
+    expect(refused.status).toBe(422);
+    expect(refused.body.errors.opportunity).toBeTruthy();
+    expect(refused.body.values).toMatchObject({ message });
+    const sent = await postForm(profilePage, path, merchant.token, { opportunity: opportunity.uuid, message }, params);
+    expect(sent.status).toBe(302);
+    expect(sent.headers.get("Location")).toBe(path);
+    const listed = await listOf(freelancer.token);
+    expect(listed.body.data).toMatchObject([{ status: "pending", message, opportunity: { uuid: opportunity.uuid } }]);
+  });
+
   it("a merchant invites; the freelancer is notified, sees it and may decline once", async () => {
     const { merchant, freelancer, opportunity } = await setup();
     const res = await invite(opportunity.uuid, merchant.token, {

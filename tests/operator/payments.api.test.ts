@@ -255,4 +255,33 @@ describe("/admin/payments (page)", () => {
     const merchant = await signedInUser({ account_type: "merchant" });
     expect((await get(page, "/admin/payments", merchant.token)).status).toBe(404);
   });
+
+  it("records a refund from its form without JavaScript: a wrong id keeps what was typed, a success redirects", async () => {
+    const op = await signedInOperator();
+    const { owner, refund } = await refundDue();
+    const loaded = await get(page, "/admin/payments", op.token);
+    expect(loaded.body.refunds.map((r: { id: string }) => r.id)).toContain(refund.id);
+
+    const wrong = await postForm(page, "/admin/payments", op.token, {
+      intent: "refund",
+      id: refund.id,
+      e2e_id: "E123",
+    });
+    expect(wrong.status).toBe(422);
+    expect(wrong.body.errors.e2e_id).toContain("identificador fim a fim");
+    expect(wrong.body.values).toMatchObject({ e2e_id: "E123", id: refund.id, intent: "refund" });
+    expect((await balancesOf(owner)).refund_due_cents).toBe(refund.amount_cents);
+
+    const done = await postForm(page, "/admin/payments", op.token, {
+      intent: "refund",
+      id: refund.id,
+      e2e_id: e2eId(),
+    });
+    expect(done.status).toBe(302);
+    expect(done.headers.get("Location")).toBe("/admin/payments");
+    expect((await balancesOf(owner)).refund_due_cents).toBe(0);
+    const after = await get(page, "/admin/payments", op.token);
+    expect(after.body.refunds.map((r: { id: string }) => r.id)).not.toContain(refund.id);
+    expect(await checkLedger()).toEqual([]);
+  });
 });

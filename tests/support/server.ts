@@ -140,3 +140,27 @@ export async function stopServer(server: Pick<ServerProcess, "child" | "exited">
     clearTimeout(timer);
   }
 }
+
+/** How many runs of a periodic job the server logged so far (it must run with JOBS_TRACE=1). */
+export const jobRuns = (server: Pick<ServerProcess, "log">, job: string) =>
+  server.log().split(`[jobs] ${job} ran`).length - 1;
+
+/**
+ * Waits until each server (run with JOBS_TRACE=1) has logged `more` runs of the periodic job
+ * `job` ("mail", "contracts", "saved-searches"…) after this call: "nothing changes over a few
+ * more runs" without guessing how long runs take. Across all of a launcher's workers: with two
+ * workers, `more` runs may be one of each.
+ */
+export async function moreJobRuns(
+  servers: Pick<ServerProcess, "log">[],
+  job: string,
+  more: number,
+  timeoutMs = 30_000,
+) {
+  const from = servers.map((s) => jobRuns(s, job));
+  const deadline = Date.now() + timeoutMs;
+  while (servers.some((s, i) => jobRuns(s, job) < from[i]! + more)) {
+    if (Date.now() > deadline) throw new Error(`fewer than ${more} more runs of ${job} within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}

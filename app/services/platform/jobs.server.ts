@@ -1,8 +1,12 @@
+import { config } from "~/config.server";
+
 /**
  * Runs `job` every `interval` ms in this server process, never two at once (a tick that finds
  * the previous run still going is skipped). A failure is logged as `failure: <message>` and the
  * next tick tries again. `firstAfter` runs the first one sooner than a whole interval. The
- * timers keep no stopping server alive. Returns the function that stops it.
+ * timers keep no stopping server alive. Returns the function that stops it. With JOBS_TRACE on,
+ * every finished run logs `[jobs] <name> ran`, the name being the failure message's tag
+ * ("[mail] …" → mail), for the server tests to wait on.
  */
 export function every(
   interval: number,
@@ -11,6 +15,7 @@ export function every(
   { firstAfter }: { firstAfter?: number } = {},
 ) {
   let running = false;
+  const name = /^\[([^\]]+)\]/.exec(failure)?.[1] ?? failure;
   const tick = async () => {
     if (running) return;
     running = true;
@@ -20,6 +25,7 @@ export function every(
       console.error(`${failure}: ${error instanceof Error ? error.message : error}`);
     } finally {
       running = false;
+      if (config.JOBS_TRACE) console.info(`[jobs] ${name} ran`);
     }
   };
   const timer = setInterval(tick, interval);

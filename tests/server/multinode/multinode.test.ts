@@ -8,6 +8,7 @@ import { join } from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startPostgres } from "../../support/postgres";
+import { moreJobRuns } from "../../support/server";
 import { PNG_1X1, validApplication, validOpportunity } from "../../support/fixtures";
 import {
   ROOT,
@@ -63,6 +64,7 @@ async function startNode(): Promise<Node> {
     WEB_CONCURRENCY: "1",
     DATABASE_POOL_SIZE: "5",
     CONTRACT_SCHEDULE_SECONDS: "1",
+    JOBS_TRACE: "1",
   });
   const server = await startServer(env, base, { cluster: true });
   running.push(server);
@@ -350,7 +352,7 @@ describe("two servers on one PostgreSQL", () => {
     }
     expect(status).toBe("completed");
     // A few more rounds of both schedules change nothing.
-    await new Promise((r) => setTimeout(r, 2_500));
+    await moreJobRuns([a.server, b.server], "contracts", 2);
     const completions = await query<{ n: number }>(
       "SELECT count(*)::int AS n FROM contract_events WHERE contract_id = $1 AND kind = 'auto_completed'",
       [app.id],

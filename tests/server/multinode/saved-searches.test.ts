@@ -4,6 +4,7 @@
 // search's e-mails exactly once: a job that lost the race on the watermark queues nothing.
 import { describe, expect, it } from "vitest";
 import { validOpportunity } from "../../support/fixtures";
+import { moreJobRuns } from "../../support/server";
 import { apiUser, fresh } from "../crash/server";
 import { twoServersFor } from "./two-servers";
 
@@ -14,10 +15,11 @@ type Row = { user_id: string; payload: string };
 describe.each(["postgres", "sqlite"] as const)("saved search digests on two servers (%s)", (engine) => {
   it("queue each new match once per search, whichever job runs it", async () => {
     // Each process runs the digest job every second; the e-mails stay in the outbox, counted there.
-    const { bases, rows } = await twoServers(engine, {
+    const { bases, rows, servers } = await twoServers(engine, {
       WEB_CONCURRENCY: "2",
       OUTBOX_SECONDS: "0",
       SAVED_SEARCH_SECONDS: "1",
+      JOBS_TRACE: "1",
     });
     const users: Awaited<ReturnType<typeof apiUser>>[] = [];
     for (let i = 0; i < 6; i++) users.push(await apiUser(bases[i % 2]!, `alerta${i}.${engine}@example.com`));
@@ -49,8 +51,8 @@ describe.each(["postgres", "sqlite"] as const)("saved search digests on two serv
       ).length;
     };
     await expect.poll(listed, { timeout: 60_000, interval: 500 }).toBe(6);
-    // ...and after a few more runs of all four jobs, still once each.
-    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    // ...and after a few more runs of all four jobs (two workers on each server), still once each.
+    await moreJobRuns(servers, "saved-searches", 4);
     const ids = await rows<Row>(
       engine === "postgres"
         ? `SELECT id::text AS user_id, uuid AS payload FROM opportunities`
