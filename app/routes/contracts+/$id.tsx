@@ -14,7 +14,8 @@ import { ContractReviewsSection } from "~/components/reputation/reviews";
 import { Breadcrumb, PageHeader } from "~/components/ui/page-header";
 import { formatDate } from "~/lib/format";
 import { MAX_DELIVERY_FILES, REVIEW_DAYS } from "~/lib/market-constants";
-import { intentAction } from "~/web/intent-action.server";
+import { intentAction, withResult } from "~/web/intent-action.server";
+import { approvalWords, workedOn } from "~/lib/approval";
 import { orRefusal } from "~/web/errors.server";
 import { marketTitleMeta } from "~/lib/market-meta";
 import { Price, usePriceText } from "~/components/marketplace/price";
@@ -73,7 +74,19 @@ export async function action({ request, params }: ActionFunctionArgs) {
         toast: "toasts.changes_requested",
         run: ({ values }) => requestChanges(user, id, { message: values.message }),
       },
-      approve: { confirm: true, toast: "toasts.approved", run: () => approveContract(user, id) },
+      approve: withResult({
+        confirm: true,
+        // The toast names the milestone released and its amount, and says the contract ended only when it did.
+        toast: (contract, lng) => {
+          const released = contract.milestones.filter((m) => m.status === "released").at(-1);
+          const words = approvalWords(contract, released, lng);
+          return ["toasts.approved", { ...words, context: words.context }];
+        },
+        run: async () => {
+          await approveContract(user, id);
+          return getContract(user, id);
+        },
+      }),
       cancel_contract: {
         confirm: true,
         toast: "toasts.contract_cancelled",
@@ -231,10 +244,14 @@ export default function ContractPage() {
     .sort((x, y) => y.seq - x.seq)
     .find((e) => e.kind === "delivered" || e.kind === "changes_requested");
   const changesAsked = c.status === "in_progress" && lastRound?.kind === "changes_requested" ? lastRound : null;
-  // What approving settles, one line each (the amount agreed; with payments, what it releases).
+  // What approving settles, one line each (the amount agreed; with payments, the milestone and
+  // what it releases), and whether it ends the contract: the button, its title and the step agree.
+  const approval = { ...approvalWords(c, workedOn(c.milestones), i18n.language), name: other.display_name ?? "?" };
   const approveFacts = [
-    t("confirm.approve_ends", { name: other.display_name ?? "?" }),
-    t("confirm.approve_amount", { price: priceText(c.price_cents, c.opportunity.budget_type) }),
+    t("confirm.approve_ends", approval),
+    approval.context
+      ? t("confirm.approve_releases", approval)
+      : t("confirm.approve_amount", { price: priceText(c.price_cents, c.opportunity.budget_type) }),
   ];
 
   return (
@@ -284,12 +301,13 @@ export default function ContractPage() {
         <ReasonField intent="request_cancellation" />
       </ConfirmPanel>
       <ConfirmPanel intent="accept_cancellation" cancelHref={here} allowed={actions.includes("accept_cancellation")} />
-      {/* Approving ends the contract: the step says so, with the amount agreed. */}
+      {/* Approving releases the milestone and ends the contract with the last: the step says which. */}
       <ConfirmPanel
         intent="approve"
         tone="primary"
         cancelHref={here}
         allowed={actions.includes("approve")}
+        params={approval}
         facts={approveFacts}
       />
 
@@ -403,8 +421,8 @@ export default function ContractPage() {
               approve: {
                 confirm: "approve",
                 primary: true,
-                title: t("contract.approve_hint"),
-                label: `✓ ${t("contract.approve")}`,
+                title: t("contract.approve_hint", approval),
+                label: `✓ ${t("contract.approve", approval)}`,
               },
               deliver: { jump: "deliver-title", label: t("contract.deliver_heading") },
               request_changes: { jump: "changes-title", label: t("contract.changes_heading") },

@@ -27,6 +27,7 @@ import { formatDate } from "~/lib/format";
 import { intentAction, withResult } from "~/web/intent-action.server";
 import { priceInput, type PriceFields } from "~/web/market-forms.server";
 import { orRefusal } from "~/web/errors.server";
+import { hireFeeBps } from "~/web/application-page.server";
 import { errorTitle } from "~/lib/market-meta";
 import { translateCommon } from "~/lib/meta";
 import { applyToOpportunity } from "~/services/marketplace/applications.server";
@@ -64,6 +65,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     isOwner,
     suggestions: isOwner ? await suggestFreelancers(opportunity) : [],
     shareUrl: opportunity.status === "open" ? await opportunityShareUrl(opportunity.uuid) : null,
+    feeBps: hireFeeBps(),
   });
 }
 
@@ -91,7 +93,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   );
 }
 
-function ApplyForm({ basis }: { basis: PriceBasis }) {
+function ApplyForm({ basis, feeBps }: { basis: PriceBasis; feeBps: number | null }) {
   const { t } = useTranslation("market");
   const busy = usePending("apply");
   const mine = useRefusal("apply");
@@ -105,14 +107,14 @@ function ApplyForm({ basis }: { basis: PriceBasis }) {
         maxLength={LIMITS.cover_letter.max}
         required
       />
-      <TermsFields basis={basis} values={mine?.values} errors={mine?.errors ?? {}} />
+      <TermsFields basis={basis} values={mine?.values} errors={mine?.errors ?? {}} feeBps={feeBps} />
       <FormActions busy={busy} label={t("apply.submit")} busyLabel={t("apply.submitting")} />
     </FormCard>
   );
 }
 
 export default function OpportunityPage() {
-  const { opportunity: o, role, isOwner, suggestions, shareUrl } = useLoaderData<typeof loader>();
+  const { opportunity: o, role, isOwner, suggestions, shareUrl, feeBps } = useLoaderData<typeof loader>();
   const { t, i18n } = useTranslation("market");
   const may = (action: (typeof o.allowed_actions)[number]) => o.allowed_actions.includes(action);
   const here = `/opportunities/${o.uuid}`;
@@ -181,7 +183,7 @@ export default function OpportunityPage() {
             <Tags items={o.skills} empty={<p className="muted">{t("details.no_skills")}</p>} />
           </article>
           {role === "freelancer" && !o.my_application && o.status === "open" ? (
-            <ApplyForm basis={o.budget_type} />
+            <ApplyForm basis={o.budget_type} feeBps={feeBps} />
           ) : null}
         </div>
 
