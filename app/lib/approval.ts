@@ -19,17 +19,26 @@ export type ApprovalWords = {
 
 const WORKING = ["awaiting_funding", "funded", "delivered"];
 
+/** The title of the milestone a hire creates (db/contracts.ts), stored as is. */
+export const DEFAULT_MILESTONE_TITLE = "Projeto completo";
+
+/** A milestone's title as the reader's language says it: the hire's default one is translated. */
+export function milestoneTitle(m: { title: string }, t: (key: string) => string) {
+  return m.title === DEFAULT_MILESTONE_TITLE ? t("payments.default_milestone") : m.title;
+}
+
 /** The words for approving `milestone` (the one being worked on, or the one just released). */
 export function approvalWords(
   contract: { payments: string; fee_bps: number; milestones: Milestone[] },
   milestone: Milestone | undefined,
   locale: string,
+  t: (key: string) => string,
 ): ApprovalWords {
   const cents = milestone?.amount_cents ?? 0;
   const fee = feeOf(cents, contract.fee_bps);
   const money = (c: number) => formatMoney(c, locale);
   const words = {
-    title: milestone?.title ?? "",
+    title: milestone ? milestoneTitle(milestone, t) : "",
     amount: money(cents),
     net: money(cents - fee),
     fee: money(fee),

@@ -3,8 +3,10 @@ import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Field, FormMessage } from "~/components/ui/form";
 import { feePercent } from "~/lib/fees";
+import { milestoneTitle } from "~/lib/approval";
 import { formatDateTime } from "~/lib/format";
 import { useHydrated } from "~/lib/hydrated";
+import { useClearOnSuccess } from "~/lib/pending";
 import { LIMITS } from "~/lib/limits";
 import { formatMoney } from "~/lib/money";
 import type { FormErrorData } from "~/web/errors.server";
@@ -93,7 +95,7 @@ export function ContractPayments({
             {milestones.map((m) => (
               <tr key={m.id} className={m === current ? "row-current" : undefined}>
                 <td>
-                  {m.seq}. {m.title}
+                  {m.seq}. {milestoneTitle(m, t)}
                   <br />
                   <span className="muted small">{t("applications.days", { count: m.days })}</span>
                 </td>
@@ -124,7 +126,7 @@ export function ContractPayments({
             ) : (
               <Form method="post">
                 <input type="hidden" name="intent" value="fund" />
-                <p>{t("payments.fund_intro", { amount: money(current.amount_cents), title: current.title })}</p>
+                <p>{t("payments.fund_intro", { amount: money(current.amount_cents), title: milestoneTitle(current, t) })}</p>
                 <button type="submit" className="btn btn-primary" disabled={busy}>
                   {t("payments.fund", { amount: money(current.amount_cents) })}
                 </button>
@@ -132,7 +134,7 @@ export function ContractPayments({
             )}
           </div>
         ) : (
-          <p className="notice notice-info">{t("payments.waiting_funding", { title: current.title })}</p>
+          <p className="notice notice-info">{t("payments.waiting_funding", { title: milestoneTitle(current, t) })}</p>
         )
       ) : null}
 
@@ -212,6 +214,7 @@ export function PixCharge({ charge }: { charge: Charge }) {
 
 function SplitForm({ total, data }: { total: number; data: FormErrorData | null }) {
   const { t, i18n } = useTranslation("market");
+  const clear = useClearOnSuccess();
   const busy = useNavigation().state === "submitting";
   const errors = data?.errors ?? {};
   return (
@@ -219,7 +222,7 @@ function SplitForm({ total, data }: { total: number; data: FormErrorData | null 
       <summary>{t("payments.split_heading")}</summary>
       <p className="muted">{t("payments.split_intro", { total: formatMoney(total, i18n.language) })}</p>
       <FormMessage data={data} />
-      <Form method="post" className="stack" noValidate>
+      <Form method="post" className="stack" noValidate {...clear}>
         <input type="hidden" name="intent" value="split_milestones" />
         {Array.from({ length: SPLIT_ROWS }, (_, i) => (
           <fieldset key={i} className="form-row">
@@ -262,13 +265,14 @@ function SplitForm({ total, data }: { total: number; data: FormErrorData | null 
 
 function ProposeForm({ data }: { data: FormErrorData | null }) {
   const { t } = useTranslation("market");
+  const clear = useClearOnSuccess();
   const busy = useNavigation().state === "submitting";
   const errors = data?.errors ?? {};
   return (
     <details className="stack" open={Boolean(data)}>
       <summary>{t("payments.propose_heading")}</summary>
       <FormMessage data={data} />
-      <Form method="post" className="stack" noValidate>
+      <Form method="post" className="stack" noValidate {...clear}>
         <input type="hidden" name="intent" value="propose_milestone" />
         <Field
           name="title"

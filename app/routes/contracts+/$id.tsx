@@ -7,7 +7,13 @@ import { ActionsCard } from "~/components/ui/actions";
 import { ConfirmPanel } from "~/components/ui/confirm";
 import { Facts } from "~/components/ui/facts";
 import { FilesField } from "~/components/ui/files-field";
-import { ContractStatusBadge, ContractTimeline, DueCountdown, daysUntil } from "~/components/contracts/contract";
+import {
+  ContractStatusBadge,
+  ContractTimeline,
+  DueCountdown,
+  daysUntil,
+  endCause,
+} from "~/components/contracts/contract";
 import { MarketErrorBoundary } from "~/components/layout/error-boundary";
 import { DisputeSection } from "~/components/contracts/dispute";
 import { ContractReviewsSection } from "~/components/reputation/reviews";
@@ -15,7 +21,9 @@ import { Breadcrumb, PageHeader } from "~/components/ui/page-header";
 import { formatDate } from "~/lib/format";
 import { MAX_DELIVERY_FILES, REVIEW_DAYS } from "~/lib/market-constants";
 import { intentAction, withResult } from "~/web/intent-action.server";
-import { approvalWords, workedOn } from "~/lib/approval";
+import { approvalWords, milestoneTitle, workedOn } from "~/lib/approval";
+import { fixedT } from "~/services/platform/i18n.server";
+import { formatMoney } from "~/lib/money";
 import { orRefusal } from "~/web/errors.server";
 import { marketTitleMeta } from "~/lib/market-meta";
 import { Price, usePriceText } from "~/components/marketplace/price";
@@ -79,7 +87,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
         // The toast names the milestone released and its amount, and says the contract ended only when it did.
         toast: (contract, lng) => {
           const released = contract.milestones.filter((m) => m.status === "released").at(-1);
-          const words = approvalWords(contract, released, lng);
+          const words = approvalWords(contract, released, lng, fixedT(lng, "market"));
           return ["toasts.approved", { ...words, context: words.context }];
         },
         run: async () => {
@@ -246,7 +254,8 @@ export default function ContractPage() {
   const changesAsked = c.status === "in_progress" && lastRound?.kind === "changes_requested" ? lastRound : null;
   // What approving settles, one line each (the amount agreed; with payments, the milestone and
   // what it releases), and whether it ends the contract: the button, its title and the step agree.
-  const approval = { ...approvalWords(c, workedOn(c.milestones), i18n.language), name: other.display_name ?? "?" };
+  const working = workedOn(c.milestones);
+  const approval = { ...approvalWords(c, working, i18n.language, t), name: other.display_name ?? "?" };
   const approveFacts = [
     t("confirm.approve_ends", approval),
     approval.context
@@ -277,7 +286,7 @@ export default function ContractPage() {
             })}
           </>
         }
-        actions={<ContractStatusBadge status={c.status} overdue={c.overdue} />}
+        actions={<ContractStatusBadge status={c.status} overdue={c.overdue} awaitingFunding={c.awaiting_funding} />}
       />
 
       <PageRefusal
@@ -324,13 +333,11 @@ export default function ContractPage() {
             <h3 id="terms-title">{t("contract.terms")}</h3>
             {c.status === "completed" ? (
               <p className="notice notice-success">
-                {c.ended_by === "system"
-                  ? t("contract.state_completed_auto", { date: date(c.ended_at), days: REVIEW_DAYS })
-                  : t("contract.state_completed", { date: date(c.ended_at) })}
+                {t(`contract.ended_${endCause(c)}`, { date: date(c.ended_at), days: REVIEW_DAYS })}
               </p>
             ) : c.status === "cancelled" ? (
               <p className="notice notice-danger">
-                {t("contract.state_cancelled", { date: date(c.ended_at) })}
+                {t(`contract.ended_${endCause(c)}`, { date: date(c.ended_at), name: other.display_name ?? "?" })}
                 {c.end_reason ? (
                   <>
                     <br />
@@ -344,7 +351,12 @@ export default function ContractPage() {
               >
                 {c.disputed
                   ? t("contract.state_disputed")
-                  : t(changesAsked ? `contract.state_changes_${viewer}` : `contract.state_${c.status}_${viewer}`)}
+                  : c.awaiting_funding && working
+                    ? t(`contract.state_awaiting_funding_${viewer}`, {
+                        title: milestoneTitle(working, t),
+                        amount: formatMoney(working.amount_cents, i18n.language),
+                      })
+                    : t(changesAsked ? `contract.state_changes_${viewer}` : `contract.state_${c.status}_${viewer}`)}
                 {/* A pending cancellation request, or a dispute, holds the automatic approval. */}
                 {c.status === "delivered" && c.review_due_at && !c.cancel_request && !c.disputed ? (
                   <>
@@ -384,7 +396,10 @@ export default function ContractPage() {
                 { label: t("contract.hired_at"), value: date(c.created_at) },
                 {
                   label: t("contract.due_at"),
-                  value: (
+                  // With payments, the milestone's days count from its funding: no date before it.
+                  value: c.awaiting_funding ? (
+                    t("contract.due_after_funding", { days: t("applications.days", { count: working?.days ?? 0 }) })
+                  ) : (
                     <>
                       {date(c.due_at)}
                       {c.status === "in_progress" ? (
