@@ -81,7 +81,7 @@ export function ContractPayments({
         })}
       </p>
       <div className="table-wrap">
-        <table className="data-table">
+        <table className="data-table cards-sm">
           <caption className="visually-hidden">{t("payments.milestones")}</caption>
           <thead>
             <tr>
@@ -94,22 +94,28 @@ export function ContractPayments({
           <tbody>
             {milestones.map((m) => (
               <tr key={m.id} className={m === current ? "row-current" : undefined}>
-                <td>
-                  {m.seq}. {milestoneTitle(m, t)}
-                  <br />
-                  <span className="muted small">{t("applications.days", { count: m.days })}</span>
+                <td data-label={t("payments.milestone")}>
+                  <span>
+                    {m.seq}. {milestoneTitle(m, t)}
+                    <br />
+                    <span className="muted small">{t("applications.days", { count: m.days })}</span>
+                  </span>
                 </td>
-                <td>{money(m.amount_cents)}</td>
-                <td>
-                  {money(m.net_cents)}
-                  <br />
-                  <span className="muted small">{t("payments.fee_of", { fee: money(m.fee_cents) })}</span>
+                <td data-label={t("payments.amount")}>{money(m.amount_cents)}</td>
+                <td data-label={t("payments.freelancer_receives")}>
+                  <span>
+                    {money(m.net_cents)}
+                    <br />
+                    <span className="muted small">{t("payments.fee_of", { fee: money(m.fee_cents) })}</span>
+                  </span>
                 </td>
-                <td>
-                  <span className={`badge milestone-${m.status}`}>{t(`milestone_status.${m.status}`)}</span>
-                  {m.status === "proposed" ? (
-                    <span className="muted small"> · {t(`payments.proposed_by_${m.proposed_by}`)}</span>
-                  ) : null}
+                <td data-label={t("payments.status")}>
+                  <span>
+                    <span className={`badge milestone-${m.status}`}>{t(`milestone_status.${m.status}`)}</span>
+                    {m.status === "proposed" ? (
+                      <span className="muted small"> · {t(`payments.proposed_by_${m.proposed_by}`)}</span>
+                    ) : null}
+                  </span>
                 </td>
               </tr>
             ))}
@@ -126,7 +132,9 @@ export function ContractPayments({
             ) : (
               <Form method="post">
                 <input type="hidden" name="intent" value="fund" />
-                <p>{t("payments.fund_intro", { amount: money(current.amount_cents), title: milestoneTitle(current, t) })}</p>
+                <p>
+                  {t("payments.fund_intro", { amount: money(current.amount_cents), title: milestoneTitle(current, t) })}
+                </p>
                 <button type="submit" className="btn btn-primary" disabled={busy}>
                   {t("payments.fund", { amount: money(current.amount_cents) })}
                 </button>
