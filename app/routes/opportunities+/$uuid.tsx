@@ -35,9 +35,11 @@ import { requireUser } from "~/web/auth.server";
 import {
   closeOpportunity,
   deleteOpportunity,
+  endedOpportunity,
   getOpportunity,
   reopenOpportunity,
 } from "~/services/marketplace/opportunities.server";
+import { AppError } from "~/services/platform/errors.server";
 import { pageId } from "~/web/params.server";
 import { suggestFreelancers } from "~/services/discovery/matches.server";
 import { opportunityShareUrl } from "~/services/discovery/public.server";
@@ -57,7 +59,14 @@ const PRICES: PriceFields = { price: "price_cents" };
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireUser(request);
-  const opportunity = await orRefusal(getOpportunity(user, pageId(params, "uuid")));
+  const uuid = pageId(params, "uuid");
+  // One that filled or closed (not visible to those who did not apply) says so, with 410, as the
+  // public page does; anything else not visible stays "not found".
+  const opportunity = await getOpportunity(user, uuid).catch(async (error: unknown) => {
+    const ended = error instanceof AppError && error.status === 404 ? await endedOpportunity(uuid) : null;
+    if (!ended) return orRefusal(Promise.reject(error));
+    throw json({ ended }, { status: 410 });
+  });
   const isOwner = user.account_type === "merchant" && opportunity.merchant.id === user.id;
   return json({
     opportunity,
