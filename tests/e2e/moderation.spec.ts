@@ -32,9 +32,9 @@ function story() {
     );
     await julia.getByLabel("Pede pagamento ou contato fora do Freela").check();
     await julia.getByRole("button", { name: "Enviar denúncia" }).click();
-    await expect(toast(julia, "Recebemos sua denúncia")).toBeVisible();
     // The report lands on its confirmation, whose way back leads where the user was.
     await expect(julia.getByRole("heading", { name: "Denúncia enviada" })).toBeVisible();
+    await expect(julia.getByRole("status").filter({ hasText: "Recebemos sua denúncia" })).toBeVisible();
     await julia.getByRole("link", { name: "Voltar" }).click();
     await expect(julia).toHaveURL(new RegExp(`/opportunities/${opportunity}$`));
 

@@ -1,4 +1,4 @@
-import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { FormMessage, TextAreaField } from "~/components/ui/form";
@@ -11,7 +11,6 @@ import { reportContent } from "~/services/operator/reports.server";
 import { requireUser, safeRedirect } from "~/web/auth.server";
 import { formValues, readForm } from "~/web/bodies.server";
 import { formError } from "~/web/errors.server";
-import { redirectWithMarketToast } from "~/web/market-forms.server";
 
 // Reporting anything one sees: /report?type=message&id=…&back=/applications/…/messages. The
 // form works without JavaScript; after it, a confirmation ("recebemos sua denúncia") with the way
@@ -50,7 +49,8 @@ export async function action({ request }: ActionFunctionArgs) {
     });
     const sent = new URL(request.url);
     sent.searchParams.set("sent", "1");
-    return redirectWithMarketToast(request, `${sent.pathname}${sent.search}`, "moderation.received");
+    // The confirmation page says it; no toast repeating it.
+    return redirect(`${sent.pathname}${sent.search}`);
   } catch (error) {
     return formError(request, error, values);
   }

@@ -1,6 +1,12 @@
 import { LIMITS } from "~/lib/limits";
 import { RatingSummary } from "~/components/reputation/rating";
-import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import {
+  json,
+  type ActionFunctionArgs,
+  type HeadersFunction,
+  type LoaderFunctionArgs,
+  type MetaFunction,
+} from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { Avatar } from "~/components/ui/avatar";
@@ -57,6 +63,9 @@ export const meta: MetaFunction<typeof loader> = (args) => {
 
 const PRICES: PriceFields = { price: "price_cents" };
 
+/** The 410 of an ended opportunity is not kept by the browser: the page may answer otherwise later (hidden: 404). */
+export const headers: HeadersFunction = ({ errorHeaders, loaderHeaders }) => errorHeaders ?? loaderHeaders;
+
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   const uuid = pageId(params, "uuid");
@@ -65,7 +74,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const opportunity = await getOpportunity(user, uuid).catch(async (error: unknown) => {
     const ended = error instanceof AppError && error.status === 404 ? await endedOpportunity(uuid) : null;
     if (!ended) return orRefusal(Promise.reject(error));
-    throw json({ ended }, { status: 410 });
+    throw json({ ended }, { status: 410, headers: { "Cache-Control": "no-store" } });
   });
   const isOwner = user.account_type === "merchant" && opportunity.merchant.id === user.id;
   return json({
