@@ -140,7 +140,13 @@ export default function NegotiatePage() {
           </>
         }
         actions={
-          <ApplicationStatusBadge status={a.status} awaiting={a.awaiting} viewer={viewer} reason={a.rejection_reason} />
+          <ApplicationStatusBadge
+            status={a.status}
+            awaiting={a.awaiting}
+            viewer={viewer}
+            reason={a.rejection_reason}
+            rounds={a.offers_count}
+          />
         }
       />
 
