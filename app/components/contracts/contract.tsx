@@ -66,7 +66,8 @@ export function endCause(c: {
   // A decision that ended the contract (one that released a milestone with more to follow did not).
   const decided = Boolean(c.dispute?.decided_at) && c.dispute?.decided_at === c.ended_at;
   const last = [...c.events].sort((a, b) => b.seq - a.seq)[0]?.kind;
-  if (c.status === "completed") return decided ? "completed_dispute" : c.ended_by === "system" ? "completed_auto" : "completed";
+  if (c.status === "completed")
+    return decided ? "completed_dispute" : c.ended_by === "system" ? "completed_auto" : "completed";
   if (decided) return c.dispute?.decision === "split" ? "split_dispute" : "cancelled_dispute";
   if (last === "cancel_accepted") return "cancelled_agreed";
   return c.ended_by === "freelancer" ? "cancelled_freelancer" : "cancelled_merchant";
