@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Kysely } from "kysely";
 import { config } from "../app/config.server";
+import { DEFAULT_MILESTONE_TITLE } from "../app/lib/approval";
 import type { ContractRow, Database, MilestoneRow } from "./schema";
 
 const DAY_MS = 86_400_000;
@@ -77,7 +78,7 @@ export async function insertContract(
         input.id,
         {
           seq: 1,
-          title: "Projeto completo",
+          title: DEFAULT_MILESTONE_TITLE,
           amount_cents: input.price_cents,
           days: input.delivery_days,
           status: payments.mode === "escrow" ? "awaiting_funding" : "funded",

@@ -7,6 +7,11 @@ type MetaArgs = Parameters<MetaFunction>[0];
 /** The title of a page that could not be shown: the not-found page's, or the generic error's. */
 export function errorTitle(args: MetaArgs) {
   const root = args.matches.find((m) => m.id === "root")?.data as { locale?: string } | undefined;
+  // An opportunity that ended (410) is titled by its own title.
+  const ended = isRouteErrorResponse(args.error)
+    ? (args.error.data?.ended as { title?: string } | undefined)
+    : undefined;
+  if (ended?.title) return [{ title: `${ended.title} | Freela` }];
   const key =
     isRouteErrorResponse(args.error) && args.error.status === 404 ? "not_found.title" : "errors.generic_title";
   return [{ title: `${translateCommon(root?.locale, key)} | Freela` }];

@@ -1,4 +1,5 @@
-import { useFormAction, useNavigation } from "@remix-run/react";
+import { useActionData, useFormAction, useNavigation } from "@remix-run/react";
+import { useEffect, useRef } from "react";
 
 /**
  * Whether this form is the one being sent, so one form posting does not mark every other form
@@ -15,4 +16,23 @@ export function usePending(intent?: string | null, { action }: { action?: string
   if (intent === undefined) return true;
   const sent = navigation.formData?.get("intent") ?? null;
   return sent === intent;
+}
+
+/**
+ * Clears a form once its post succeeded, as the page reloaded without JavaScript does: with
+ * JavaScript the page is not rebuilt after the post/redirect/get, so the form would keep what was
+ * sent (a message could go twice). A refused post comes back as action data with errors and keeps
+ * what was typed. Spread the result on the form.
+ */
+export function useClearOnSuccess() {
+  const ref = useRef<HTMLFormElement>(null);
+  const sent = useRef(false);
+  const navigation = useNavigation();
+  const data = useActionData<{ errors?: unknown; message?: unknown } | undefined>();
+  useEffect(() => {
+    if (navigation.state !== "idle" || !sent.current) return;
+    sent.current = false;
+    if (!data || (!data.errors && !data.message)) ref.current?.reset();
+  }, [navigation.state, data]);
+  return { ref, onSubmit: () => void (sent.current = true) };
 }

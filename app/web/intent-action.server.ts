@@ -1,4 +1,5 @@
 import { redirect } from "@remix-run/node";
+import { getRequestT } from "./i18n.server";
 import { formValues, readFilesForm, readForm, type FilesForm } from "./bodies.server";
 import { marketFormError, redirectWithMarketToast, requireConfirmed, type PriceFields } from "./market-forms.server";
 
@@ -13,8 +14,8 @@ export type PageIntent<R> = {
   /** Carried out only from its confirmation step (`?confirm=<intent>`, see requireConfirmed). */
   confirm?: boolean;
   run: (input: IntentInput) => Promise<R>;
-  /** The success toast: a key of the market namespace. */
-  toast: string;
+  /** The success toast: a key of the market namespace, or one with its values from what `run` returned. */
+  toast: string | ((result: R, lng: string) => [key: string, values: Record<string, unknown>]);
   /** Where to go once done: the page itself unless told. */
   to?: string | ((result: R) => string);
 };
@@ -55,7 +56,9 @@ export async function intentAction<T extends Record<string, unknown>>(
     if (intent.confirm) requireConfirmed(values, `${here}?confirm=${name}`);
     const result = await intent.run({ values, files });
     const to = typeof intent.to === "function" ? intent.to(result) : (intent.to ?? here);
-    return redirectWithMarketToast(request, to, intent.toast);
+    const [key, toastValues] =
+      typeof intent.toast === "function" ? intent.toast(result, (await getRequestT(request)).lng) : [intent.toast, {}];
+    return redirectWithMarketToast(request, to, key, toastValues);
   } catch (error) {
     return marketFormError(request, error, values, prices);
   }

@@ -78,9 +78,14 @@ export async function marketT(request: Request) {
 }
 
 /** Post/redirect/get with a success toast in the visitor's language. */
-export async function redirectWithMarketToast(request: Request, to: string, key: string) {
+export async function redirectWithMarketToast(
+  request: Request,
+  to: string,
+  key: string,
+  values: Record<string, unknown> = {},
+) {
   const t = await marketT(request);
-  return redirectWithSuccess(to, t(key));
+  return redirectWithSuccess(to, t(key, values));
 }
 
 /**

@@ -167,7 +167,8 @@ function story(javaScriptEnabled: boolean) {
     // Pedro's application was rejected for it, and he is told why.
     await pedroPage.goto("/my-applications?status=rejected");
     const pedros = pedroPage.locator(".app-card").filter({ hasText: title });
-    await expect(pedros.getByText("Recusada")).toBeVisible();
+    await expect(pedros.getByText("Encerrada")).toBeVisible();
+    await expect(pedros.getByText("Recusada")).toHaveCount(0);
     await expect(pedros.getByText("vagas preenchidas")).toBeVisible();
     await expect(pedroPage.locator(".bell-count")).toHaveText("1");
 

@@ -69,6 +69,9 @@ for (const javaScriptEnabled of [true, false]) {
     await julia.getByRole("button", { name: "Enviar mensagem" }).click();
     await expect(julia.getByRole("status").filter({ hasText: "Mensagem enviada." })).toBeVisible();
     await expect(julia.getByRole("link", { name: "exemplo.png" })).toBeVisible();
+    // Sent, the form is empty again (with JavaScript as without): the same message cannot go twice.
+    await expect(julia.getByLabel("Mensagem", { exact: true })).toHaveValue("");
+    expect(await julia.getByLabel("Arquivos").evaluate((input: HTMLInputElement) => input.files?.length ?? 0)).toBe(0);
 
     // The merchant sees one unread message in the top bar (with JavaScript, live: within a
     // couple of seconds and without reloading; there is no polling), opens it, and the count goes away.

@@ -10,6 +10,7 @@ const WHY = "Pede pagamento por fora da plataforma, contra as regras do Freela."
 function story() {
   test("report → hide → the author sees why, and the others no longer find it", async ({
     hired,
+    newUser,
     browser,
     javaScriptEnabled,
   }, testInfo) => {
@@ -31,8 +32,20 @@ function story() {
     );
     await julia.getByLabel("Pede pagamento ou contato fora do Freela").check();
     await julia.getByRole("button", { name: "Enviar denúncia" }).click();
-    await expect(toast(julia, "Recebemos sua denúncia")).toBeVisible();
+    // The report lands on its confirmation, whose way back leads where the user was.
+    await expect(julia.getByRole("heading", { name: "Denúncia enviada" })).toBeVisible();
+    await expect(julia.getByRole("status").filter({ hasText: "Recebemos sua denúncia" })).toBeVisible();
+    await julia.getByRole("link", { name: "Voltar" }).click();
     await expect(julia).toHaveURL(new RegExp(`/opportunities/${opportunity}$`));
+
+    // The opportunity filled with the hire: someone who did not apply reads that it did (410),
+    // not that the address does not exist.
+    const rafael = (await newUser("freelancer")).page;
+    const filled = await rafael.goto(`/opportunities/${opportunity}`);
+    expect(filled?.status()).toBe(410);
+    await expect(rafael.getByRole("heading", { name: title })).toBeVisible();
+    await expect(rafael.getByText("Esta oportunidade já foi preenchida")).toBeVisible();
+    await expect(rafael.getByText(/não existe/)).toHaveCount(0);
 
     // The operator finds it in the queue and hides it, with a reason the author will read.
     const olga = await userPage(browser, testInfo, javaScriptEnabled, OPERATOR);
@@ -75,6 +88,7 @@ function story() {
     // Nobody else finds it: not by its address, not in the search.
     const answer = await julia.goto(`/opportunities/${opportunity}`);
     expect(answer?.status()).toBe(404);
+    expect((await rafael.goto(`/opportunities/${opportunity}`))?.status()).toBe(404);
     await julia.goto(`/opportunities?${new URLSearchParams({ q: title })}`);
     await expect(julia.getByRole("link", { name: title })).toHaveCount(0);
   });

@@ -1,7 +1,7 @@
 import { expect, test } from "@playwright/test";
 import { E2E_MERCADOPAGO_PORT, E2E_PAYMENTS } from "../../playwright.config";
 import { startMercadoPago, type MercadoPagoMock } from "../payments/mercadopago-server";
-import { endToEndId, hire, money, noAxeFindings, OPERATOR, toast, userPage } from "./support";
+import { apiToken, endToEndId, hire, money, noAxeFindings, OPERATOR, registerViaApi, toast, userPage } from "./support";
 
 // Pagamento garantido, as the two sides live it, with JavaScript and without, on both payments
 // servers (PAYMENTS=escrow): the hire waits for its money, the merchant pays the Pix charge, the
@@ -11,6 +11,9 @@ import { endToEndId, hire, money, noAxeFindings, OPERATOR, toast, userPage } fro
 // delivers, the merchant approves, the freelancer's balance shows the release less the fee, the
 // freelancer registers a Pix key and asks for a payout, both statements show it, and the operator
 // pays the payout from the desk (/admin/payments).
+
+/** A text with amounts in it, as a pattern (money() with parentheses taken literally too). */
+const says = (text: string) => new RegExp(text.replace(/[.$()?]/g, "\\$&").replace(/ /g, "\\s"));
 
 // The stand-in listens on both projects; only "chromium-payments" talks to it.
 let mp: MercadoPagoMock;
@@ -37,10 +40,16 @@ function story(javaScriptEnabled: boolean) {
     const marina = await userPage(browser, testInfo, javaScriptEnabled, merchant);
     const julia = await userPage(browser, testInfo, javaScriptEnabled, freelancer);
 
-    // Nothing starts before the money is held.
+    // Nothing starts before the money is held: the status, both sides' first line and the
+    // deadline (counted from the funding) say so.
     await julia.goto(`/contracts/${id}`);
     await expect(julia.getByText(/Esperando o contratante pagar a etapa/)).toBeVisible();
     await expect(julia.getByRole("button", { name: "Enviar entrega" })).toHaveCount(0);
+    await expect(julia.locator(".page-header .badge")).toHaveText("Aguardando pagamento");
+    await expect(julia.getByText(/Aguardando o pagamento da etapa “Projeto completo”/)).toBeVisible();
+    await expect(julia.getByText("10 dias a partir do pagamento da etapa")).toBeVisible();
+    await expect(julia.locator(".countdown")).toHaveCount(0);
+    await expect(julia.getByText("O freelancer está trabalhando")).toHaveCount(0);
 
     // The merchant sees what the freelancer receives after the fee, and pays by Pix.
     await marina.goto(`/contracts/${id}`);
@@ -85,21 +94,27 @@ function story(javaScriptEnabled: boolean) {
       expect(delivered).toMatchObject({ status: 200, body: { outcome: "processed" } });
     }
 
-    // The freelancer sees the milestone paid and delivers.
+    // The freelancer sees the milestone paid, the deadline running from now, and delivers.
     await julia.goto(`/contracts/${id}`);
     await expect(julia.locator(".badge.milestone-funded")).toHaveText("Pago e retido");
+    await expect(julia.locator(".page-header .badge")).toHaveText("Em andamento");
+    await expect(julia.locator(".countdown")).toHaveText("faltam 10 dias");
     await julia.getByLabel("Mensagem da entrega").fill("Seguem o logotipo e a paleta de cores.");
     await julia.getByRole("button", { name: "Enviar entrega" }).click();
     await expect(toast(julia, "Entrega enviada!")).toBeVisible();
 
     // The merchant approves: the money is released.
     await marina.goto(`/contracts/${id}`);
-    await marina.getByRole("link", { name: "Aprovar entrega" }).click();
-    await marina
-      .getByRole("alertdialog", { name: "Aprovar esta entrega?" })
-      .getByRole("button", { name: "Sim, aprovar e concluir" })
-      .click();
-    await expect(toast(marina, "Entrega aprovada. Contrato concluído!")).toBeVisible();
+    // Every word of the approval names the amount it releases (its only milestone: it ends the contract).
+    const approve = marina.getByRole("link", { name: says("Aprovar entrega (R$ 1.500,00)") });
+    await expect(approve).toHaveAttribute("title", says("Aprovar libera R$ 1.500,00 e conclui o contrato."));
+    await approve.click();
+    const step = marina.getByRole("alertdialog", { name: "Aprovar esta entrega?" });
+    await expect(step).toContainText(says("Aprovar libera R$ 1.500,00 a"));
+    await expect(step).toContainText(says("recebe R$ 1.350,00 (taxa de 10%)"));
+    await step.getByRole("button", { name: says("Sim, aprovar, liberar R$ 1.500,00 e concluir") }).click();
+    await expect(toast(marina, says("Entrega aprovada: R$ 1.500,00 liberados. Contrato concluído!"))).toBeVisible();
+    await expect(marina.getByText("a entrega foi aprovada pelo contratante")).toBeVisible();
     await expect(marina.locator(".badge.milestone-released")).toHaveText("Liberado");
 
     // The freelancer's balance, from the ledger, on the dashboard and in /financeiro.
@@ -174,12 +189,60 @@ function story(javaScriptEnabled: boolean) {
   });
 }
 
+/** The freelancer reads what they receive after the fee before committing: on the application form and in the negotiation. */
+function feeBeforeCommitting(javaScriptEnabled: boolean) {
+  test("the application form and the negotiation show what the freelancer receives after the fee", async ({
+    request,
+    browser,
+  }, testInfo) => {
+    const merchant = await registerViaApi(request, { account_type: "merchant", display_name: "Marina" });
+    const freelancer = await registerViaApi(request, { account_type: "freelancer", display_name: "Julinha" });
+    const opp = await request.post("/api/opportunities", {
+      headers: await apiToken(request, merchant.email, merchant.password),
+      data: {
+        title: `Cardápio ilustrado ${Date.now().toString(36)}`,
+        description: "Ilustrações para o cardápio de uma cafeteria de bairro, com a paleta da marca.",
+        category: "design",
+        skills: ["Ilustração"],
+        budget_type: "fixed",
+        budget_min_cents: 50_000,
+        budget_max_cents: 150_000,
+        location_type: "remote",
+      },
+    });
+    const { uuid } = (await opp.json()).data;
+    const julia = await userPage(browser, testInfo, javaScriptEnabled, freelancer);
+    await julia.goto(`/opportunities/${uuid}`);
+    const form = julia.locator("#apply");
+    await expect(form).toContainText("o Freela fica com 10% do valor liberado");
+    await form.getByLabel("Seu preço (R$)").fill("1.000,00");
+    await form.getByLabel("Prazo de entrega (dias)").fill("7");
+    if (javaScriptEnabled) {
+      // Live, as the price is typed.
+      await expect(form).toContainText(says("Você recebe R$ 900,00 (taxa de 10%)"));
+    }
+    // Without JavaScript (and with), after the first submit: refused for the missing letter, the
+    // form comes back with the net amount of the price typed.
+    await form.getByRole("button", { name: "Enviar candidatura" }).click();
+    await expect(julia.locator("#apply")).toContainText(says("Você recebe R$ 900,00 (taxa de 10%)"));
+    await julia.getByLabel("Carta de apresentação").fill("Ilustro cardápios de cafés e padarias há seis anos.");
+    await julia.locator("#apply").getByRole("button", { name: "Enviar candidatura" }).click();
+    await expect(toast(julia, /Candidatura enviada/)).toBeVisible();
+    // The negotiation states it for the current terms (the counter-offer form, on one's turn, as the application's).
+    await julia.goto(`${new URL(julia.url()).pathname}/negotiate`);
+    await expect(julia.locator(".net-line")).toContainText(says("Você recebe R$ 900,00 (taxa de 10%)"));
+    await julia.context().close();
+  });
+}
+
 test.describe("payments, with JavaScript", () => {
   story(true);
+  feeBeforeCommitting(true);
 });
 
 // Without JavaScript on the manual provider's server only: Mercado Pago's story differs from it
 // in the webhook (no page), and every form of it is on the manual one too.
 test.describe("payments, without JavaScript", () => {
   story(false);
+  feeBeforeCommitting(false);
 });

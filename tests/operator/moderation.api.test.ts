@@ -534,6 +534,13 @@ describe("sanctions", () => {
       "moderation_hidden",
       "moderation_warning",
     ]);
+    // The e-mail: the reason in the text with one full stop, not as the subject.
+    const sent: Mail[] = [];
+    await drainOutbox({ send: async (mail) => void sent.push(mail), at: new Date(Date.now() + 3_600_000), limit: 100 });
+    const warning = sent.find((m) => m.to === merchant.user.email && m.text.includes("Advertência"))!;
+    expect(warning.text).toContain("Não peça pagamento por fora.");
+    expect(warning.text).not.toContain("..");
+    expect(warning.subject).not.toContain("Não peça pagamento");
     const other = await signedInOperator();
     expect(
       await outcome(sanctionUser(operator.user, other.user.id, { action: "ban", reason: "Teste de operador." })),

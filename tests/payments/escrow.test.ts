@@ -39,6 +39,28 @@ describe("a hire with payments", () => {
     config.PLATFORM_FEE_BPS = 1_000;
   });
 
+  it("runs no deadline before the milestone is funded: awaiting payment, never overdue; then due its days after the funding", async () => {
+    const { owner, applicant, id } = await hired();
+    const before = await getContract(applicant, id);
+    expect(before).toMatchObject({ status: "in_progress", awaiting_funding: true, overdue: false });
+    // Long past the days counted from the hire, the schedule marks nothing: no work is under way.
+    const late = new Date(Date.parse(before.due_at) + 30 * 86_400_000);
+    await runContractSchedule(late);
+    expect(await getContract(owner, id)).toMatchObject({ awaiting_funding: true, overdue: false, overdue_at: null });
+    expect((await getContract(owner, id)).events.map((e) => e.kind)).not.toContain("overdue");
+
+    await fund(owner, id);
+    const funded = await getContract(applicant, id);
+    const fundedAt = funded.milestones[0]!.funded_at!;
+    expect(funded.awaiting_funding).toBe(false);
+    expect(Date.parse(funded.due_at) - Date.parse(fundedAt)).toBe(funded.milestones[0]!.days * 86_400_000);
+    // Now the deadline runs from the funding: marked once past it, not before.
+    await runContractSchedule(new Date(Date.parse(funded.due_at) - 60_000));
+    expect((await getContract(owner, id)).overdue_at).toBeNull();
+    await runContractSchedule(new Date(Date.parse(funded.due_at) + 60_000));
+    expect((await getContract(owner, id)).overdue).toBe(true);
+  });
+
   it("issues a Pix charge: a BR Code for the amount with its txid, a QR image, shown again until it expires", async () => {
     const { owner, applicant, id } = await hired();
     expect(await outcome(issueCharge(applicant, id))).toBe(403);

@@ -177,8 +177,18 @@ describe("payments by the API alone", () => {
       .replace(/^\ufeff/, "")
       .trim()
       .split("\r\n");
-    expect(rows[0]).toBe("data;tipo;contrato;etapa;valor;taxa;freelancer;estorno;id fim a fim;transação");
+    expect(rows[0]).toBe(
+      "data (horário de Brasília);tipo;contrato;etapa;valor;taxa;freelancer;estorno;id fim a fim;transação",
+    );
     expect(rows).toHaveLength(5);
+    // Dates on Brasília's clock as a spreadsheet reads them, not ISO UTC.
+    const [day] = rows[1]!.split(";");
+    expect(day).toMatch(/^\d{2}\/\d{2}\/\d{4} \d{2}:\d{2}$/);
+    expect(day).toBe(
+      new Date(fin.lines[0].created_at)
+        .toLocaleString("pt-BR", { timeZone: "America/Sao_Paulo", dateStyle: "short", timeStyle: "short" })
+        .replace(", ", " "),
+    );
     expect(rows[3]).toContain("Etapa liberada");
 
     const dashboard = (await get(dashboardRoute, "/api/dashboard", f)).body;

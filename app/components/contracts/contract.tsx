@@ -16,6 +16,8 @@ export type ContractCardData = {
   price_cents: number;
   delivery_days: number;
   status: string;
+  /** With payments: the milestone in hand is not paid yet (no work under way, no deadline running). */
+  awaiting_funding: boolean;
   due_at: string;
   overdue: boolean;
   review_due_at: string | null;
@@ -43,18 +45,51 @@ export function daysUntil(iso: string, now: number) {
   return ms >= 0 ? Math.ceil(ms / DAY_MS) : -Math.ceil(-ms / DAY_MS);
 }
 
-/** Whether the viewer has the next move: a delivery to make or review, a cancellation to answer. */
-export function isYourMove(c: Pick<ContractCardData, "status" | "cancel_request">, viewer: Role) {
+/** Whether the viewer has the next move: a milestone to pay, a delivery to make or review, a cancellation to answer. */
+export function isYourMove(c: Pick<ContractCardData, "status" | "cancel_request" | "awaiting_funding">, viewer: Role) {
   if (c.status !== "in_progress" && c.status !== "delivered") return false;
   if (c.cancel_request && c.cancel_request.by !== viewer) return true;
+  if (c.awaiting_funding) return viewer === "merchant";
   return c.status === (viewer === "merchant" ? "delivered" : "in_progress");
 }
 
-export function ContractStatusBadge({ status, overdue = false }: { status: string; overdue?: boolean }) {
+/**
+ * Why an ended contract ended, as its last event and its dispute tell: approved by the merchant,
+ * approved by time (a delivery left unanswered), decided by the operator after a dispute, or
+ * cancelled by one side, by both (an accepted request) or by that decision.
+ */
+export function endCause(c: {
+  status: string;
+  ended_by: Role | "system" | null;
+  ended_at: string | null;
+  dispute: { decision: string | null; decided_at: string | null } | null;
+  events: { kind: string; seq: number }[];
+}) {
+  // A decision that ended the contract (one that released a milestone with more to follow did not).
+  const decided = Boolean(c.dispute?.decided_at) && c.dispute?.decided_at === c.ended_at;
+  const last = [...c.events].sort((a, b) => b.seq - a.seq)[0]?.kind;
+  if (c.status === "completed")
+    return decided ? "completed_dispute" : c.ended_by === "system" ? "completed_auto" : "completed";
+  if (decided) return c.dispute?.decision === "split" ? "split_dispute" : "cancelled_dispute";
+  if (last === "cancel_accepted") return "cancelled_agreed";
+  return c.ended_by === "freelancer" ? "cancelled_freelancer" : "cancelled_merchant";
+}
+
+export function ContractStatusBadge({
+  status,
+  overdue = false,
+  awaitingFunding = false,
+}: {
+  status: string;
+  overdue?: boolean;
+  awaitingFunding?: boolean;
+}) {
   const { t } = useTranslation("market");
+  // Nothing is under way before the money is held: the contract waits for the payment.
+  const shown = awaitingFunding ? "awaiting_funding" : status;
   return (
     <span className="status-line">
-      <span className={`badge contract-${status}`}>{t(`contract_status.${status}`)}</span>
+      <span className={`badge contract-${shown}`}>{t(`contract_status.${shown}`)}</span>
       {overdue ? <span className="badge contract-overdue">{t("contract.overdue")}</span> : null}
     </span>
   );
@@ -86,12 +121,16 @@ export function ContractCard({ item, viewer, now }: { item: ContractCardData; vi
           })}
         </p>
         <div className="app-card-meta">
-          <ContractStatusBadge status={item.status} overdue={item.overdue} />
+          <ContractStatusBadge status={item.status} overdue={item.overdue} awaitingFunding={item.awaiting_funding} />
           {yourMove ? <span className="badge your-turn app-pending">{t("contracts.your_move")}</span> : null}
           <span className="terms">
             <Price cents={item.price_cents} basis={item.opportunity.budget_type} />
           </span>
-          {item.status === "in_progress" ? (
+          {item.awaiting_funding ? (
+            <span className="muted small">
+              {t("contract.due_after_funding", { days: t("applications.days", { count: item.delivery_days }) })}
+            </span>
+          ) : item.status === "in_progress" ? (
             <span className="muted small">
               {t("contract.due_at")}: {formatDate(item.due_at, i18n.language)} ·{" "}
               <DueCountdown dueAt={item.due_at} now={now} />

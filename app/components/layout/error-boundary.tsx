@@ -17,6 +17,25 @@ export function MarketErrorBoundary() {
     status === 503 && isRouteErrorResponse(error) && typeof error.data?.message === "string"
       ? (error.data.message as string)
       : null;
+  // An opportunity that filled or closed (410): its title and what happened, and where to go on.
+  const ended =
+    status === 410 && isRouteErrorResponse(error) && error.data?.ended
+      ? (error.data.ended as { title: string; status: "filled" | "closed" })
+      : null;
+  if (ended) {
+    return (
+      <div className="not-found">
+        <section className="card narrow center">
+          <p className="error-code">410</p>
+          <h2>{ended.title}</h2>
+          <p className="muted">{t(`ended_opportunity.${ended.status}`)}</p>
+          <Link to="/opportunities" className="btn btn-primary">
+            {t("ended_opportunity.see_open")}
+          </Link>
+        </section>
+      </div>
+    );
+  }
   return (
     <div className="not-found">
       <section className="card narrow center">

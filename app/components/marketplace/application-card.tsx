@@ -108,6 +108,7 @@ export function ApplicationCard({
             awaiting={item.awaiting}
             viewer={viewer}
             reason={item.rejection_reason}
+            rounds={item.offers_count}
           />
           <Terms price={item.price_cents} days={item.delivery_days} basis={item.opportunity.budget_type} />
           <span className="muted small">

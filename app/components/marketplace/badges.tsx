@@ -19,9 +19,12 @@ export function ApplicationStatusBadge({
   awaiting,
   viewer,
   reason,
+  rounds = 1,
   compact = false,
 }: {
   status: ApplicationStatus | string;
+  /** How many offers the negotiation has had: "pending" after a counter-offer is a counter-offer. */
+  rounds?: number;
   awaiting?: Role | null;
   viewer?: Role;
   reason?: RejectionReason | string | null;
@@ -32,10 +35,17 @@ export function ApplicationStatusBadge({
   awaiting ??= status === "pending" ? "merchant" : status === "countered" ? "freelancer" : null;
   const yourTurn = awaiting && viewer && awaiting === viewer;
   const turn = awaiting ? (yourTurn ? t("awaiting.you") : t(`awaiting.${awaiting}`)) : null;
+  // Closed because the opportunity filled or closed is not a refusal; a reply to a counter-offer is one too.
+  const shown =
+    status === "rejected" && (reason === "filled" || reason === "closed")
+      ? "ended"
+      : status === "pending" && rounds > 1
+        ? "countered"
+        : status;
   return (
     <span className="status-line">
       <span className={`badge app-${status}${yourTurn ? " your-turn" : ""}`}>
-        {t(`application_status.${status}`)}
+        {t(`application_status.${shown}`)}
         {turn && !compact ? <span className="badge-sub"> · {turn}</span> : null}
       </span>
       {status === "rejected" && reason ? <span className="status-reason">{t(`reasons.${reason}`)}</span> : null}

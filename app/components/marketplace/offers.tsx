@@ -1,7 +1,8 @@
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Field } from "~/components/ui/form";
-import { formatDateTime } from "~/lib/format";
+import { formatDateTime, formatMoney } from "~/lib/format";
+import { feePercent, netOf } from "~/lib/fees";
 import { centsToInput, HOURS_PER_DAY, parseMoney } from "~/lib/money";
 import type { Role } from "./badges";
 import { Price, useEstimateText, usePriceText, type PriceBasis } from "./price";
@@ -14,6 +15,34 @@ export type OfferData = {
   message: string | null;
   created_at: string;
 };
+
+/**
+ * What the freelancer receives of a price after the platform's fee, before anyone commits: live
+ * as the price is typed, and without JavaScript from the price sent back with the form.
+ */
+export function NetLine({
+  cents,
+  basis,
+  feeBps,
+  viewer,
+}: {
+  cents: number | null;
+  basis: PriceBasis;
+  feeBps: number;
+  viewer: Role;
+}) {
+  const { t, i18n } = useTranslation("market");
+  const priced = cents !== null && Number.isFinite(cents) && cents > 0;
+  const percent = feePercent(feeBps, i18n.language);
+  const suffix = basis === "hourly" ? t("budget_suffix.hourly") : "";
+  return (
+    <p className="net-line" aria-live="polite">
+      {priced
+        ? t(`price.net_${viewer}`, { net: `${formatMoney(netOf(cents, feeBps), i18n.language)}${suffix}`, percent })
+        : t("price.net_pending", { percent })}
+    </p>
+  );
+}
 
 /** The whole negotiation, oldest first, each offer with its author and the latest one marked. */
 export function OfferHistory({ offers, viewer, basis }: { offers: OfferData[]; viewer: Role; basis: PriceBasis }) {
@@ -126,7 +155,13 @@ export function TermsFields({
   errors,
   defaultCents,
   defaultDays,
+  feeBps = null,
+  viewer = "freelancer",
 }: {
+  /** The platform's fee a hire on these terms would take (null: payments off, nothing shown). */
+  feeBps?: number | null;
+  /** Who types the terms: the freelancer reads "você recebe", the merchant "o freelancer recebe". */
+  viewer?: Role;
   /** The counter-offer form ("Preço"), else the application ("Seu preço"). */
   counter?: boolean;
   basis: PriceBasis;
@@ -193,6 +228,7 @@ export function TermsFields({
           {estimated ?? t("price.estimate_pending", { hours: HOURS_PER_DAY })}
         </p>
       ) : null}
+      {feeBps !== null ? <NetLine cents={cents} basis={basis} feeBps={feeBps} viewer={viewer} /> : null}
     </>
   );
 }

@@ -3,8 +3,10 @@ import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Field, FormMessage } from "~/components/ui/form";
 import { feePercent } from "~/lib/fees";
+import { milestoneTitle } from "~/lib/approval";
 import { formatDateTime } from "~/lib/format";
 import { useHydrated } from "~/lib/hydrated";
+import { useClearOnSuccess } from "~/lib/pending";
 import { LIMITS } from "~/lib/limits";
 import { formatMoney } from "~/lib/money";
 import type { FormErrorData } from "~/web/errors.server";
@@ -84,7 +86,7 @@ export function ContractPayments({
         })}
       </p>
       <div className="table-wrap">
-        <table className="data-table">
+        <table className="data-table cards-sm">
           <caption className="visually-hidden">{t("payments.milestones")}</caption>
           <thead>
             <tr>
@@ -97,36 +99,42 @@ export function ContractPayments({
           <tbody>
             {milestones.map((m) => (
               <tr key={m.id} className={m === current ? "row-current" : undefined}>
-                <td>
-                  {m.seq}. {m.title}
-                  <br />
-                  <span className="muted small">{t("applications.days", { count: m.days })}</span>
+                <td data-label={t("payments.milestone")}>
+                  <span>
+                    {m.seq}. {milestoneTitle(m, t)}
+                    <br />
+                    <span className="muted small">{t("applications.days", { count: m.days })}</span>
+                  </span>
                 </td>
-                <td>{money(m.amount_cents)}</td>
-                <td>
-                  {m.status === "cancelled" ? (
-                    <span className="muted">{t("payments.nothing_to_receive")}</span>
-                  ) : (
-                    <>
-                      {money(m.net_cents)}
-                      <br />
-                      <span className="muted small">{t("payments.fee_of", { fee: money(m.fee_cents) })}</span>
-                    </>
-                  )}
-                  {m.refunded_cents > 0 ? (
-                    <>
-                      <br />
-                      <span className="small">
-                        {t("payments.refunded_to_merchant", { amount: money(m.refunded_cents) })}
-                      </span>
-                    </>
-                  ) : null}
+                <td data-label={t("payments.amount")}>{money(m.amount_cents)}</td>
+                <td data-label={t("payments.freelancer_receives")}>
+                  <span>
+                    {m.status === "cancelled" ? (
+                      <span className="muted">{t("payments.nothing_to_receive")}</span>
+                    ) : (
+                      <>
+                        {money(m.net_cents)}
+                        <br />
+                        <span className="muted small">{t("payments.fee_of", { fee: money(m.fee_cents) })}</span>
+                      </>
+                    )}
+                    {m.refunded_cents > 0 ? (
+                      <>
+                        <br />
+                        <span className="small">
+                          {t("payments.refunded_to_merchant", { amount: money(m.refunded_cents) })}
+                        </span>
+                      </>
+                    ) : null}
+                  </span>
                 </td>
-                <td>
-                  <span className={`badge milestone-${m.status}`}>{t(`milestone_status.${m.status}`)}</span>
-                  {m.status === "proposed" ? (
-                    <span className="muted small"> · {t(`payments.proposed_by_${m.proposed_by}`)}</span>
-                  ) : null}
+                <td data-label={t("payments.status")}>
+                  <span>
+                    <span className={`badge milestone-${m.status}`}>{t(`milestone_status.${m.status}`)}</span>
+                    {m.status === "proposed" ? (
+                      <span className="muted small"> · {t(`payments.proposed_by_${m.proposed_by}`)}</span>
+                    ) : null}
+                  </span>
                 </td>
               </tr>
             ))}
@@ -143,7 +151,9 @@ export function ContractPayments({
             ) : (
               <Form method="post">
                 <input type="hidden" name="intent" value="fund" />
-                <p>{t("payments.fund_intro", { amount: money(current.amount_cents), title: current.title })}</p>
+                <p>
+                  {t("payments.fund_intro", { amount: money(current.amount_cents), title: milestoneTitle(current, t) })}
+                </p>
                 <button type="submit" className="btn btn-primary" disabled={busy}>
                   {t("payments.fund", { amount: money(current.amount_cents) })}
                 </button>
@@ -151,7 +161,7 @@ export function ContractPayments({
             )}
           </div>
         ) : (
-          <p className="notice notice-info">{t("payments.waiting_funding", { title: current.title })}</p>
+          <p className="notice notice-info">{t("payments.waiting_funding", { title: milestoneTitle(current, t) })}</p>
         )
       ) : null}
 
@@ -231,6 +241,7 @@ export function PixCharge({ charge }: { charge: Charge }) {
 
 function SplitForm({ total, data }: { total: number; data: FormErrorData | null }) {
   const { t, i18n } = useTranslation("market");
+  const clear = useClearOnSuccess();
   const busy = useNavigation().state === "submitting";
   const errors = data?.errors ?? {};
   return (
@@ -238,7 +249,7 @@ function SplitForm({ total, data }: { total: number; data: FormErrorData | null 
       <summary>{t("payments.split_heading")}</summary>
       <p className="muted">{t("payments.split_intro", { total: formatMoney(total, i18n.language) })}</p>
       <FormMessage data={data} />
-      <Form method="post" className="stack" noValidate>
+      <Form method="post" className="stack" noValidate {...clear}>
         <input type="hidden" name="intent" value="split_milestones" />
         {Array.from({ length: SPLIT_ROWS }, (_, i) => (
           <fieldset key={i} className="form-row">
@@ -281,13 +292,14 @@ function SplitForm({ total, data }: { total: number; data: FormErrorData | null 
 
 function ProposeForm({ data }: { data: FormErrorData | null }) {
   const { t } = useTranslation("market");
+  const clear = useClearOnSuccess();
   const busy = useNavigation().state === "submitting";
   const errors = data?.errors ?? {};
   return (
     <details className="stack" open={Boolean(data)}>
       <summary>{t("payments.propose_heading")}</summary>
       <FormMessage data={data} />
-      <Form method="post" className="stack" noValidate>
+      <Form method="post" className="stack" noValidate {...clear}>
         <input type="hidden" name="intent" value="propose_milestone" />
         <Field
           name="title"

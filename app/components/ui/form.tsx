@@ -7,7 +7,7 @@ import {
   type SelectHTMLAttributes,
   type TextareaHTMLAttributes,
 } from "react";
-import { usePending } from "~/lib/pending";
+import { useClearOnSuccess, usePending } from "~/lib/pending";
 import type { FormErrorData } from "~/web/errors.server";
 
 /** What every field has: its name (and id, by default the name), its label, its error or hint. */
@@ -184,8 +184,20 @@ export function FieldsForm({
   FormProps,
   "id" | "method"
 >) {
+  const clear = useClearOnSuccess();
   return (
-    <Form method="post" action={action} id={id} noValidate {...form}>
+    <Form
+      method="post"
+      action={action}
+      id={id}
+      noValidate
+      {...form}
+      ref={clear.ref}
+      onSubmit={(event) => {
+        clear.onSubmit();
+        form.onSubmit?.(event);
+      }}
+    >
       <ErrorSummary id={id} data={data} idPrefix={idPrefix} />
       {children}
     </Form>

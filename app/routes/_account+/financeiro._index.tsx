@@ -1,5 +1,6 @@
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import type { CSSProperties } from "react";
 import { useTranslation } from "react-i18next";
 import { Field, FormMessage } from "~/components/ui/form";
 import { MarketErrorBoundary } from "~/components/layout/error-boundary";
@@ -10,6 +11,7 @@ import { formatDateTime } from "~/lib/format";
 import { LIMITS } from "~/lib/limits";
 import { marketTitleMeta } from "~/lib/market-meta";
 import { formatMoney } from "~/lib/money";
+import { milestoneTitle } from "~/lib/approval";
 import { PIX_KEY_TYPES } from "~/lib/payments-schemas";
 import { RECEIPT_KINDS, getStatement } from "~/services/payments/finance.server";
 import { isTwoFactorOn } from "~/services/accounts/two-factor.server";
@@ -96,8 +98,10 @@ export default function FinancePage() {
       />
       <section className="figures" aria-label={t("finance.balances")}>
         {figures.map(([key, value]) => (
-          <div key={key} className="card figure">
-            <span className="figure-value">{money(value as number)}</span>
+          <div key={key} className="card figure figure-fit">
+            <span className="figure-value" style={{ "--chars": money(value as number).length } as CSSProperties}>
+              {money(value as number)}
+            </span>
             <span className="figure-label">{t(`finance.balance.${key}`)}</span>
           </div>
         ))}
@@ -114,12 +118,20 @@ export default function FinancePage() {
               <Form method="post">
                 <input type="hidden" name="intent" value="payout" />
                 <p>{t("finance.payout_intro", { amount: money(b.available_cents), min: money(minPayout) })}</p>
+                {/* A button that cannot be used says why: no Pix key yet, or too little to pay out. */}
+                {!account ? (
+                  <p className="notice notice-info">{t("finance.payout_needs_key")}</p>
+                ) : b.available_cents < minPayout ? (
+                  <p className="notice notice-info">{t("finance.payout_below_min", { min: money(minPayout) })}</p>
+                ) : null}
                 <button
                   type="submit"
                   className="btn btn-primary"
                   disabled={busy || !account || b.available_cents < minPayout}
                 >
-                  {t("finance.payout_submit", { amount: money(b.available_cents) })}
+                  {b.available_cents > 0
+                    ? t("finance.payout_submit", { amount: money(b.available_cents) })
+                    : t("finance.payout_submit_empty")}
                 </button>
               </Form>
             )}
@@ -203,7 +215,7 @@ export default function FinancePage() {
           <p className="muted">{t("finance.no_lines")}</p>
         ) : (
           <div className="table-wrap">
-            <table className="data-table">
+            <table className="data-table cards-sm">
               <thead>
                 <tr>
                   <th scope="col">{t("finance.date")}</th>
@@ -217,21 +229,25 @@ export default function FinancePage() {
               <tbody>
                 {statement.lines.map((line) => (
                   <tr key={line.id}>
-                    <td>{formatDateTime(line.created_at, i18n.language)}</td>
-                    <td>{t(`finance.kinds.${line.kind}`)}</td>
-                    <td>
-                      {line.contract ? (
-                        <Link to={`/contracts/${line.contract.id}`} className="link">
-                          {line.contract.title}
-                        </Link>
-                      ) : (
-                        "—"
-                      )}
-                      {line.milestone ? <span className="muted small"> · {line.milestone}</span> : null}
+                    <td data-label={t("finance.date")}>{formatDateTime(line.created_at, i18n.language)}</td>
+                    <td data-label={t("finance.kind")}>{t(`finance.kinds.${line.kind}`)}</td>
+                    <td data-label={t("finance.contract")}>
+                      <span>
+                        {line.contract ? (
+                          <Link to={`/contracts/${line.contract.id}`} className="link">
+                            {line.contract.title}
+                          </Link>
+                        ) : (
+                          "—"
+                        )}
+                        {line.milestone ? (
+                          <span className="muted small"> · {milestoneTitle({ title: line.milestone }, t)}</span>
+                        ) : null}
+                      </span>
                     </td>
-                    <td>{money(line.amount_cents)}</td>
-                    <td>{line.fee_cents ? money(line.fee_cents) : "—"}</td>
-                    <td>
+                    <td data-label={t("finance.amount")}>{money(line.amount_cents)}</td>
+                    <td data-label={t("finance.fee")}>{line.fee_cents ? money(line.fee_cents) : "—"}</td>
+                    <td data-label={t("finance.receipt")}>
                       {receiptKinds.includes(line.kind) ? (
                         <Link to={`/financeiro/recibos/${line.id}`} className="link">
                           {t("finance.receipt_link")}

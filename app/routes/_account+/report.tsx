@@ -1,4 +1,4 @@
-import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { FormMessage, TextAreaField } from "~/components/ui/form";
@@ -11,10 +11,10 @@ import { reportContent } from "~/services/operator/reports.server";
 import { requireUser, safeRedirect } from "~/web/auth.server";
 import { formValues, readForm } from "~/web/bodies.server";
 import { formError } from "~/web/errors.server";
-import { redirectWithMarketToast } from "~/web/market-forms.server";
 
 // Reporting anything one sees: /report?type=message&id=…&back=/applications/…/messages. The
-// form works without JavaScript; after it, back where the user was, with "recebemos sua denúncia".
+// form works without JavaScript; after it, a confirmation ("recebemos sua denúncia") with the way
+// back where the user was (which may no longer show what was reported).
 
 export const meta = marketTitleMeta("titles.report");
 
@@ -31,7 +31,8 @@ function targetOf(params: URLSearchParams) {
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireUser(request);
-  return json(targetOf(new URL(request.url).searchParams));
+  const params = new URL(request.url).searchParams;
+  return json({ ...targetOf(params), sent: params.get("sent") === "1" });
 }
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -46,7 +47,10 @@ export async function action({ request }: ActionFunctionArgs) {
       reason: values.reason,
       details: values.details,
     });
-    return redirectWithMarketToast(request, target.back, "moderation.received");
+    const sent = new URL(request.url);
+    sent.searchParams.set("sent", "1");
+    // The confirmation page says it; no toast repeating it.
+    return redirect(`${sent.pathname}${sent.search}`);
   } catch (error) {
     return formError(request, error, values);
   }
@@ -54,10 +58,26 @@ export async function action({ request }: ActionFunctionArgs) {
 
 export default function ReportPage() {
   const { t } = useTranslation("market");
-  const { type, back } = useLoaderData<typeof loader>();
+  const { type, back, sent } = useLoaderData<typeof loader>();
   const data = useActionData<typeof action>();
   const busy = useNavigation().state === "submitting";
   const errors = data?.errors ?? {};
+  if (sent) {
+    return (
+      <div className="page page-narrow">
+        <PageHeader title={t("moderation.sent_title")} />
+        <section className="card form-card stack">
+          <p role="status">{t("moderation.received")}</p>
+          <p className="muted">{t("moderation.sent_text", { what: t(`moderation.targets.${type}`) })}</p>
+          <div className="form-actions">
+            <Link to={back} className="btn btn-primary">
+              {t("moderation.sent_back")}
+            </Link>
+          </div>
+        </section>
+      </div>
+    );
+  }
   return (
     <div className="page page-narrow">
       <PageHeader title={t("moderation.report_title")} intro={t("moderation.report_intro")} />

@@ -247,10 +247,8 @@ export default function ReportCasePage() {
               </dd>
               <dt>{t("reports.history")}</dt>
               <dd>
-                {t("reports.history_text", {
-                  actioned: r.author_history.actioned_reports,
-                  warnings: r.author_history.warnings,
-                })}
+                {t("reports.history_actioned", { count: r.author_history.actioned_reports })},{" "}
+                {t("reports.history_warnings", { count: r.author_history.warnings })}
               </dd>
             </dl>
           ) : (

@@ -84,6 +84,7 @@ export default function ApplicationPage() {
                 awaiting={a.awaiting}
                 viewer={viewer}
                 reason={a.rejection_reason}
+                rounds={a.offers_count}
               />
             </div>
             {a.status === "accepted" ? (

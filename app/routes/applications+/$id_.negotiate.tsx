@@ -7,7 +7,9 @@ import { ActionsCard } from "~/components/ui/actions";
 import { ApplicationStatusBadge, OpportunityStatusBadge } from "~/components/marketplace/badges";
 import { ConfirmPanel } from "~/components/ui/confirm";
 import { MarketErrorBoundary } from "~/components/layout/error-boundary";
-import { OfferHistory, TermsCompare, TermsFields } from "~/components/marketplace/offers";
+import { NetLine, OfferHistory, TermsCompare, TermsFields } from "~/components/marketplace/offers";
+import type { Role } from "~/components/marketplace/badges";
+import { feePercent, netOf } from "~/lib/fees";
 import { loadApplicationFor } from "~/web/application-page.server";
 import { Breadcrumb, PageHeader } from "~/components/ui/page-header";
 import { useEstimateText, usePriceText, type PriceBasis } from "~/components/marketplace/price";
@@ -66,9 +68,13 @@ export async function action({ request, params }: ActionFunctionArgs) {
 function CounterForm({
   current,
   basis,
+  feeBps,
+  viewer,
 }: {
   current: { price_cents: number; delivery_days: number };
   basis: PriceBasis;
+  feeBps: number | null;
+  viewer: Role;
 }) {
   const { t } = useTranslation("market");
   const busy = usePending("counter");
@@ -88,6 +94,8 @@ function CounterForm({
         errors={mine?.errors ?? {}}
         defaultCents={current.price_cents}
         defaultDays={current.delivery_days}
+        feeBps={feeBps}
+        viewer={viewer}
       />
       <TextAreaField
         {...fieldsOf(mine)("message")}
@@ -101,8 +109,8 @@ function CounterForm({
 }
 
 export default function NegotiatePage() {
-  const { application: a, viewer, actions } = useLoaderData<typeof loader>();
-  const { t } = useTranslation("market");
+  const { application: a, viewer, actions, feeBps } = useLoaderData<typeof loader>();
+  const { t, i18n } = useTranslation("market");
   const priceText = usePriceText();
   const estimateText = useEstimateText();
   const here = `/applications/${a.id}/negotiate`;
@@ -132,7 +140,13 @@ export default function NegotiatePage() {
           </>
         }
         actions={
-          <ApplicationStatusBadge status={a.status} awaiting={a.awaiting} viewer={viewer} reason={a.rejection_reason} />
+          <ApplicationStatusBadge
+            status={a.status}
+            awaiting={a.awaiting}
+            viewer={viewer}
+            reason={a.rejection_reason}
+            rounds={a.offers_count}
+          />
         }
       />
 
@@ -163,7 +177,16 @@ export default function NegotiatePage() {
             ...(a.opportunity.budget_type === "hourly"
               ? [estimateText(current.price_cents, current.delivery_days)]
               : []),
-            t(`confirm.accept_becomes_contract_${viewer}`, { name: other }),
+            // With payments: what the freelancer receives of the price, and the deadline counts from the funding.
+            ...(feeBps !== null
+              ? [
+                  t(`price.net_${viewer}`, {
+                    net: priceText(netOf(current.price_cents, feeBps), a.opportunity.budget_type),
+                    percent: feePercent(feeBps, i18n.language),
+                  }),
+                ]
+              : []),
+            t(`confirm.accept_becomes_contract_${viewer}`, { name: other, context: feeBps !== null ? "escrow" : "" }),
           ]}
         >
           <input type="hidden" name="offer_id" value={current.id} />
@@ -176,6 +199,9 @@ export default function NegotiatePage() {
             <h3 id="terms-title">{t("application.current_terms")}</h3>
             {current ? (
               <TermsCompare current={current} previous={previous} viewer={viewer} basis={a.opportunity.budget_type} />
+            ) : null}
+            {current && feeBps !== null && negotiating ? (
+              <NetLine cents={current.price_cents} basis={a.opportunity.budget_type} feeBps={feeBps} viewer={viewer} />
             ) : null}
             {a.status === "accepted" ? (
               <p className="notice notice-success">
@@ -210,7 +236,9 @@ export default function NegotiatePage() {
             }}
           />
 
-          {actions.includes("counter") ? <CounterForm current={a} basis={a.opportunity.budget_type} /> : null}
+          {actions.includes("counter") ? (
+            <CounterForm current={a} basis={a.opportunity.budget_type} feeBps={feeBps} viewer={viewer} />
+          ) : null}
         </div>
 
         <aside className="detail-aside">

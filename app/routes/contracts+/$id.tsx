@@ -7,14 +7,23 @@ import { ActionsCard } from "~/components/ui/actions";
 import { ConfirmPanel } from "~/components/ui/confirm";
 import { Facts } from "~/components/ui/facts";
 import { FilesField } from "~/components/ui/files-field";
-import { ContractStatusBadge, ContractTimeline, DueCountdown, daysUntil } from "~/components/contracts/contract";
+import {
+  ContractStatusBadge,
+  ContractTimeline,
+  DueCountdown,
+  daysUntil,
+  endCause,
+} from "~/components/contracts/contract";
 import { MarketErrorBoundary } from "~/components/layout/error-boundary";
 import { DisputeSection } from "~/components/contracts/dispute";
 import { ContractReviewsSection } from "~/components/reputation/reviews";
 import { Breadcrumb, PageHeader } from "~/components/ui/page-header";
 import { formatDate } from "~/lib/format";
 import { MAX_DELIVERY_FILES, REVIEW_DAYS } from "~/lib/market-constants";
-import { intentAction } from "~/web/intent-action.server";
+import { intentAction, withResult } from "~/web/intent-action.server";
+import { approvalWords, milestoneTitle, workedOn } from "~/lib/approval";
+import { fixedT } from "~/services/platform/i18n.server";
+import { formatMoney } from "~/lib/money";
 import { orRefusal } from "~/web/errors.server";
 import { marketTitleMeta } from "~/lib/market-meta";
 import { Price, usePriceText } from "~/components/marketplace/price";
@@ -73,7 +82,19 @@ export async function action({ request, params }: ActionFunctionArgs) {
         toast: "toasts.changes_requested",
         run: ({ values }) => requestChanges(user, id, { message: values.message }),
       },
-      approve: { confirm: true, toast: "toasts.approved", run: () => approveContract(user, id) },
+      approve: withResult({
+        confirm: true,
+        // The toast names the milestone released and its amount, and says the contract ended only when it did.
+        toast: (contract, lng) => {
+          const released = contract.milestones.filter((m) => m.status === "released").at(-1);
+          const words = approvalWords(contract, released, lng, fixedT(lng, "market"));
+          return ["toasts.approved", { ...words, context: words.context }];
+        },
+        run: async () => {
+          await approveContract(user, id);
+          return getContract(user, id);
+        },
+      }),
       cancel_contract: {
         confirm: true,
         toast: "toasts.contract_cancelled",
@@ -231,10 +252,15 @@ export default function ContractPage() {
     .sort((x, y) => y.seq - x.seq)
     .find((e) => e.kind === "delivered" || e.kind === "changes_requested");
   const changesAsked = c.status === "in_progress" && lastRound?.kind === "changes_requested" ? lastRound : null;
-  // What approving settles, one line each (the amount agreed; with payments, what it releases).
+  // What approving settles, one line each (the amount agreed; with payments, the milestone and
+  // what it releases), and whether it ends the contract: the button, its title and the step agree.
+  const working = workedOn(c.milestones);
+  const approval = { ...approvalWords(c, working, i18n.language, t), name: other.display_name ?? "?" };
   const approveFacts = [
-    t("confirm.approve_ends", { name: other.display_name ?? "?" }),
-    t("confirm.approve_amount", { price: priceText(c.price_cents, c.opportunity.budget_type) }),
+    t("confirm.approve_ends", approval),
+    approval.context
+      ? t("confirm.approve_releases", approval)
+      : t("confirm.approve_amount", { price: priceText(c.price_cents, c.opportunity.budget_type) }),
   ];
 
   return (
@@ -260,7 +286,7 @@ export default function ContractPage() {
             })}
           </>
         }
-        actions={<ContractStatusBadge status={c.status} overdue={c.overdue} />}
+        actions={<ContractStatusBadge status={c.status} overdue={c.overdue} awaitingFunding={c.awaiting_funding} />}
       />
 
       <PageRefusal
@@ -284,12 +310,13 @@ export default function ContractPage() {
         <ReasonField intent="request_cancellation" />
       </ConfirmPanel>
       <ConfirmPanel intent="accept_cancellation" cancelHref={here} allowed={actions.includes("accept_cancellation")} />
-      {/* Approving ends the contract: the step says so, with the amount agreed. */}
+      {/* Approving releases the milestone and ends the contract with the last: the step says which. */}
       <ConfirmPanel
         intent="approve"
         tone="primary"
         cancelHref={here}
         allowed={actions.includes("approve")}
+        params={approval}
         facts={approveFacts}
       />
 
@@ -306,13 +333,11 @@ export default function ContractPage() {
             <h3 id="terms-title">{t("contract.terms")}</h3>
             {c.status === "completed" ? (
               <p className="notice notice-success">
-                {c.ended_by === "system"
-                  ? t("contract.state_completed_auto", { date: date(c.ended_at), days: REVIEW_DAYS })
-                  : t("contract.state_completed", { date: date(c.ended_at) })}
+                {t(`contract.ended_${endCause(c)}`, { date: date(c.ended_at), days: REVIEW_DAYS })}
               </p>
             ) : c.status === "cancelled" ? (
               <p className="notice notice-danger">
-                {t("contract.state_cancelled", { date: date(c.ended_at) })}
+                {t(`contract.ended_${endCause(c)}`, { date: date(c.ended_at), name: other.display_name ?? "?" })}
                 {c.end_reason ? (
                   <>
                     <br />
@@ -326,7 +351,12 @@ export default function ContractPage() {
               >
                 {c.disputed
                   ? t("contract.state_disputed")
-                  : t(changesAsked ? `contract.state_changes_${viewer}` : `contract.state_${c.status}_${viewer}`)}
+                  : c.awaiting_funding && working
+                    ? t(`contract.state_awaiting_funding_${viewer}`, {
+                        title: milestoneTitle(working, t),
+                        amount: formatMoney(working.amount_cents, i18n.language),
+                      })
+                    : t(changesAsked ? `contract.state_changes_${viewer}` : `contract.state_${c.status}_${viewer}`)}
                 {/* A pending cancellation request, or a dispute, holds the automatic approval. */}
                 {c.status === "delivered" && c.review_due_at && !c.cancel_request && !c.disputed ? (
                   <>
@@ -366,7 +396,10 @@ export default function ContractPage() {
                 { label: t("contract.hired_at"), value: date(c.created_at) },
                 {
                   label: t("contract.due_at"),
-                  value: (
+                  // With payments, the milestone's days count from its funding: no date before it.
+                  value: c.awaiting_funding ? (
+                    t("contract.due_after_funding", { days: t("applications.days", { count: working?.days ?? 0 }) })
+                  ) : (
                     <>
                       {date(c.due_at)}
                       {c.status === "in_progress" ? (
@@ -403,8 +436,8 @@ export default function ContractPage() {
               approve: {
                 confirm: "approve",
                 primary: true,
-                title: t("contract.approve_hint"),
-                label: `✓ ${t("contract.approve")}`,
+                title: t("contract.approve_hint", approval),
+                label: `✓ ${t("contract.approve", approval)}`,
               },
               deliver: { jump: "deliver-title", label: t("contract.deliver_heading") },
               request_changes: { jump: "changes-title", label: t("contract.changes_heading") },

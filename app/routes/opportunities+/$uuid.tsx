@@ -1,6 +1,12 @@
 import { LIMITS } from "~/lib/limits";
 import { RatingSummary } from "~/components/reputation/rating";
-import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import {
+  json,
+  type ActionFunctionArgs,
+  type HeadersFunction,
+  type LoaderFunctionArgs,
+  type MetaFunction,
+} from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { Avatar } from "~/components/ui/avatar";
@@ -27,6 +33,7 @@ import { formatDate } from "~/lib/format";
 import { intentAction, withResult } from "~/web/intent-action.server";
 import { priceInput, type PriceFields } from "~/web/market-forms.server";
 import { orRefusal } from "~/web/errors.server";
+import { hireFeeBps } from "~/web/application-page.server";
 import { errorTitle } from "~/lib/market-meta";
 import { translateCommon } from "~/lib/meta";
 import { applyToOpportunity } from "~/services/marketplace/applications.server";
@@ -34,9 +41,11 @@ import { requireUser } from "~/web/auth.server";
 import {
   closeOpportunity,
   deleteOpportunity,
+  endedOpportunity,
   getOpportunity,
   reopenOpportunity,
 } from "~/services/marketplace/opportunities.server";
+import { AppError } from "~/services/platform/errors.server";
 import { pageId } from "~/web/params.server";
 import { suggestFreelancers } from "~/services/discovery/matches.server";
 import { opportunityShareUrl } from "~/services/discovery/public.server";
@@ -54,9 +63,19 @@ export const meta: MetaFunction<typeof loader> = (args) => {
 
 const PRICES: PriceFields = { price: "price_cents" };
 
+/** The 410 of an ended opportunity is not kept by the browser: the page may answer otherwise later (hidden: 404). */
+export const headers: HeadersFunction = ({ errorHeaders, loaderHeaders }) => errorHeaders ?? loaderHeaders;
+
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireUser(request);
-  const opportunity = await orRefusal(getOpportunity(user, pageId(params, "uuid")));
+  const uuid = pageId(params, "uuid");
+  // One that filled or closed (not visible to those who did not apply) says so, with 410, as the
+  // public page does; anything else not visible stays "not found".
+  const opportunity = await getOpportunity(user, uuid).catch(async (error: unknown) => {
+    const ended = error instanceof AppError && error.status === 404 ? await endedOpportunity(uuid) : null;
+    if (!ended) return orRefusal(Promise.reject(error));
+    throw json({ ended }, { status: 410, headers: { "Cache-Control": "no-store" } });
+  });
   const isOwner = user.account_type === "merchant" && opportunity.merchant.id === user.id;
   return json({
     opportunity,
@@ -64,6 +83,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     isOwner,
     suggestions: isOwner ? await suggestFreelancers(opportunity) : [],
     shareUrl: opportunity.status === "open" ? await opportunityShareUrl(opportunity.uuid) : null,
+    feeBps: hireFeeBps(),
   });
 }
 
@@ -91,7 +111,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   );
 }
 
-function ApplyForm({ basis }: { basis: PriceBasis }) {
+function ApplyForm({ basis, feeBps }: { basis: PriceBasis; feeBps: number | null }) {
   const { t } = useTranslation("market");
   const busy = usePending("apply");
   const mine = useRefusal("apply");
@@ -105,14 +125,14 @@ function ApplyForm({ basis }: { basis: PriceBasis }) {
         maxLength={LIMITS.cover_letter.max}
         required
       />
-      <TermsFields basis={basis} values={mine?.values} errors={mine?.errors ?? {}} />
+      <TermsFields basis={basis} values={mine?.values} errors={mine?.errors ?? {}} feeBps={feeBps} />
       <FormActions busy={busy} label={t("apply.submit")} busyLabel={t("apply.submitting")} />
     </FormCard>
   );
 }
 
 export default function OpportunityPage() {
-  const { opportunity: o, role, isOwner, suggestions, shareUrl } = useLoaderData<typeof loader>();
+  const { opportunity: o, role, isOwner, suggestions, shareUrl, feeBps } = useLoaderData<typeof loader>();
   const { t, i18n } = useTranslation("market");
   const may = (action: (typeof o.allowed_actions)[number]) => o.allowed_actions.includes(action);
   const here = `/opportunities/${o.uuid}`;
@@ -181,7 +201,7 @@ export default function OpportunityPage() {
             <Tags items={o.skills} empty={<p className="muted">{t("details.no_skills")}</p>} />
           </article>
           {role === "freelancer" && !o.my_application && o.status === "open" ? (
-            <ApplyForm basis={o.budget_type} />
+            <ApplyForm basis={o.budget_type} feeBps={feeBps} />
           ) : null}
         </div>
 

@@ -200,6 +200,11 @@ export type ContractJson = {
   price_cents: number;
   delivery_days: number;
   status: ContractRow["status"];
+  /**
+   * With payments: in progress, but the milestone in hand is not paid yet, so no work is under way
+   * and no deadline runs (due_at counts from the milestone's funding).
+   */
+  awaiting_funding: boolean;
   due_at: string;
   /** Still in progress past its due date (marked by the schedule, or seen so now). */
   overdue: boolean;
@@ -242,12 +247,24 @@ function baseSelect(database: Kysely<Database>) {
       "o.title as opportunity_title",
       "o.budget_type as opportunity_budget_type",
       ...PEOPLE_COLUMNS,
+      // Money held for the work in hand (with payments, nothing is under way before it).
+      (eb) =>
+        eb
+          .exists(
+            eb
+              .selectFrom("milestones as wm")
+              .select("wm.id")
+              .whereRef("wm.contract_id", "=", "contracts.id")
+              .where("wm.status", "in", ["funded", "delivered"]),
+          )
+          .as("work_funded"),
     ]);
 }
 
 type Row = Awaited<ReturnType<ReturnType<typeof baseSelect>["executeTakeFirstOrThrow"]>>;
 
 function toContractJson(row: Row, at = now()): ContractJson {
+  const awaitingFunding = row.payments === "escrow" && row.status === "in_progress" && !row.work_funded;
   return {
     id: row.id,
     application_id: row.id,
@@ -258,7 +275,8 @@ function toContractJson(row: Row, at = now()): ContractJson {
     delivery_days: row.delivery_days,
     status: row.status,
     due_at: row.due_at,
-    overdue: row.status === "in_progress" && (row.overdue_at !== null || row.due_at < at),
+    awaiting_funding: awaitingFunding,
+    overdue: row.status === "in_progress" && !awaitingFunding && (row.overdue_at !== null || row.due_at < at),
     overdue_at: row.overdue_at,
     delivered_at: row.delivered_at,
     review_due_at: row.review_due_at,
@@ -731,6 +749,17 @@ export async function runContractSchedule(at = new Date()): Promise<ScheduleResu
         eb("due_at", "<", stamp),
         eb("overdue_at", "is", null),
         eb("disputed_at", "is", null),
+        // With payments the deadline runs only while the milestone in hand is paid for.
+        eb.or([
+          eb("payments", "=", "off"),
+          eb.exists(
+            eb
+              .selectFrom("milestones as wm")
+              .select("wm.id")
+              .whereRef("wm.contract_id", "=", "contracts.id")
+              .where("wm.status", "=", "funded"),
+          ),
+        ]),
       ]),
     { overdue_at: stamp, events_count: sql<number>`events_count + 1` },
     async (trx, row) => {

@@ -269,6 +269,24 @@ async function findVisible(viewer: UserRow, uuid: string, database: Kysely<Datab
   return row;
 }
 
+/**
+ * A filled or closed opportunity that anyone signed in may learn has ended (its title and state,
+ * nothing else: the page says so instead of "not found"); null when it is open, unknown, or hidden
+ * or held by an operator.
+ */
+export async function endedOpportunity(uuid: string) {
+  assertId(uuid);
+  const row = await db
+    .selectFrom("opportunities")
+    .select(["uuid", "title", "status"])
+    .where("uuid", "=", uuid)
+    .where("status", "in", ["filled", "closed"])
+    .where("hidden_at", "is", null)
+    .where("held_at", "is", null)
+    .executeTakeFirst();
+  return row ?? null;
+}
+
 export async function getOpportunity(user: UserRow, uuid: string): Promise<OpportunityJson> {
   return toOpportunityJson(await findVisible(user, uuid), user);
 }

@@ -5,6 +5,7 @@ import { displayNameOf } from "../accounts/users.server";
 import { emailLocale, fixedT } from "../platform/i18n.server";
 import type { Mail } from "../platform/mail.server";
 import { now } from "../platform/records.server";
+import { formatDateTime } from "~/lib/format";
 
 // E-mails about the account itself (docs/product.md, "Contas e sessões"): confirmation links, the
 // notice to the old address after a change, sign-in notices, a password reset link, a changed password, a new passkey, the data export's link, the goodbye
@@ -41,9 +42,17 @@ export type AccountEmailPayload = {
   params: Record<string, string>;
 };
 
-/** A moment as the account e-mails write it: date and minute, UTC (the text says so). */
+/**
+ * A moment for an account e-mail's text: kept as the instant (ISO) in the payload, and written
+ * when the e-mail is composed in Brasília time and the reader's language (the text says so).
+ */
 export function emailTime(at: string) {
-  return at.slice(0, 16).replace("T", " ");
+  return at;
+}
+
+/** An instant of the payload as the reader's clock says it (older rows hold "YYYY-MM-DD HH:MM", UTC, kept as is). */
+function localTime(at: string | undefined, locale: string) {
+  return at && /^\d{4}-\d\d-\d\dT/.test(at) ? formatDateTime(at, locale) : at;
 }
 
 /** The outbox row of an account e-mail (every column but the recipient's id). */
@@ -85,11 +94,19 @@ type Recipient = { email: string; locale: string | null; display_name: string | 
 export function composeAccountEmail(row: OutboxRow, user: Recipient): Mail | null {
   if (!row.payload) return null;
   const payload = JSON.parse(row.payload) as AccountEmailPayload;
-  const t = fixedT(emailLocale(user.locale), "account");
+  const locale = emailLocale(user.locale);
+  const t = fixedT(locale, "account");
+  // No address known (a sign-in without one): the text leaves it out rather than print "-".
+  const ip = payload.params.ip;
+  const params = {
+    ...payload.params,
+    at: localTime(payload.params.at, locale),
+    context: ip === "-" || ip === "" ? "noip" : payload.params.context,
+  };
   const text = [
     t("email.greeting", { name: payload.name ?? displayNameOf(user) }),
     "",
-    t(`email.${row.kind}.body`, payload.params),
+    t(`email.${row.kind}.body`, params),
     "",
     "-- ",
     t("email.footer"),

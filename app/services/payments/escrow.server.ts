@@ -9,6 +9,8 @@ import { account, post } from "./ledger.server";
 // change of a milestone repeats in its WHERE the state it was decided on: of two moves racing
 // for one milestone (a release and a refund), the second updates nothing and answers 409.
 
+const DAY_MS = 86_400_000;
+
 type Contract = Pick<ContractRow, "id" | "merchant_id" | "freelancer_id" | "payments" | "fee_bps">;
 
 /** The milestone being worked on: the first (by seq) neither settled nor proposed. */
@@ -211,6 +213,12 @@ export async function fundMilestone(
   at: string,
 ) {
   await moveMilestone(trx, milestone, { status: "funded", funded_at: at }, at);
+  // The milestone's work starts now: its delivery date counts from here, not from the hire.
+  await trx
+    .updateTable("contracts")
+    .set({ due_at: new Date(Date.parse(at) + milestone.days * DAY_MS).toISOString(), overdue_at: null })
+    .where("id", "=", contract.id)
+    .execute();
   await post(
     trx,
     {

@@ -1,3 +1,4 @@
+import { formatDateTime } from "~/lib/format";
 import { db } from "../../../db";
 import type { LedgerKind, LedgerTransactionRow, UserRow } from "../../../db/schema";
 import { z } from "zod";
@@ -166,6 +167,9 @@ const csvCell = (value: string | number | null) => {
   return /[",;\n\r]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
 };
 
+/** A moment as a spreadsheet reads it, on Brasília's clock (the header says so): "27/11/2026 19:48". */
+const localMoment = (iso: string) => formatDateTime(iso, "pt-BR").replace(", ", " ");
+
 const reais = (cents: number) => (cents / 100).toFixed(2).replace(".", ",");
 
 /**
@@ -175,9 +179,20 @@ const reais = (cents: number) => (cents / 100).toFixed(2).replace(".", ",");
 export async function statementCsv(user: UserRow, labels: Record<string, string>): Promise<string> {
   const { lines } = await linesOf(user, CSV_MAX_LINES, 0);
   const rows = [
-    ["data", "tipo", "contrato", "etapa", "valor", "taxa", "freelancer", "estorno", "id fim a fim", "transação"],
+    [
+      "data (horário de Brasília)",
+      "tipo",
+      "contrato",
+      "etapa",
+      "valor",
+      "taxa",
+      "freelancer",
+      "estorno",
+      "id fim a fim",
+      "transação",
+    ],
     ...lines.map((l) => [
-      l.created_at,
+      localMoment(l.created_at),
       labels[l.kind] ?? l.kind,
       l.contract?.title ?? "",
       l.milestone ?? "",

@@ -243,7 +243,8 @@ async function compose(row: OutboxRow): Promise<Mail | null> {
   const text = [
     t("email.greeting", { name: displayNameOf(user) }),
     "",
-    `${event}.`,
+    // One full stop: an operator's reason usually ends with its own.
+    /[.!?…]$/.test(event) ? event : `${event}.`,
     "",
     t("email.open", { link }),
     "",
@@ -256,7 +257,10 @@ async function compose(row: OutboxRow): Promise<Mail | null> {
   ].join("\n");
   return {
     to: user.email,
-    subject: t("email.subject", { event }),
+    // An operator's reason is the text's, not the subject's: the subject names the kind.
+    subject: t("email.subject", {
+      event: parseDetail(row.detail)?.reason ? t(`email_settings.kinds.${row.kind}`) : event,
+    }),
     text,
     // RFC 2369 and RFC 8058: mail programs offer their own unsubscribe button, which POSTs here.
     headers: { "List-Unsubscribe": `<${unsubscribe}>`, "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" },
