@@ -302,13 +302,23 @@ for (const lng of languages) {
     const account = await registerViaApi(request, { account_type: "freelancer", confirmed: false });
     const page = await newUserPage(browser, testInfo, { name: "new", start: [] }, lng);
     await signIn(page, account.email, account.password);
-    // Another session (the list has two), whose sign-in notice gives the page of its link.
+    // Another session (the list has two).
+    const firefox = { "User-Agent": "Mozilla/5.0 (X11; Linux x86_64; rv:133.0) Gecko/20100101 Firefox/133.0" };
     const other = await request.post("/api/login", {
       data: { email: account.email, password: account.password },
-      headers: { "User-Agent": "Mozilla/5.0 (X11; Linux x86_64; rv:133.0) Gecko/20100101 Firefox/133.0" },
+      headers: firefox,
     });
     expect(other.status()).toBe(200);
-    const endLink = new URL(linkIn(await lastMail(request, account.email, /novo acesso/), "/sessions/end"));
+    // A sign-in notice goes only to a confirmed address: a confirmed account's gives the page of its link.
+    const notified = await registerViaApi(request, { account_type: "freelancer" });
+    for (const headers of [{}, firefox]) {
+      const res = await request.post("/api/login", {
+        data: { email: notified.email, password: notified.password },
+        headers,
+      });
+      expect(res.status()).toBe(200);
+    }
+    const endLink = new URL(linkIn(await lastMail(request, notified.email, /novo acesso/), "/sessions/end"));
     const endPage = endLink.pathname + endLink.search;
     const findings: Finding[] = [];
     for (const where of [
