@@ -139,6 +139,7 @@ export function PortfolioEditor({ items, refusal }: { items: PortfolioItem[]; re
           <FieldsForm
             id="pf-new"
             idPrefix="pf-new-"
+            clearOnSuccess
             data={refusedId === "new" ? refusal : null}
             action="?portfolio"
             encType="multipart/form-data"

@@ -178,12 +178,17 @@ export function FieldsForm({
   data,
   idPrefix = "",
   action,
+  clearOnSuccess = false,
   children,
   ...form
-}: { id: string; data?: FormErrorData | null; idPrefix?: string; children: ReactNode } & Omit<
-  FormProps,
-  "id" | "method"
->) {
+}: {
+  id: string;
+  data?: FormErrorData | null;
+  idPrefix?: string;
+  /** A form that adds something (a message, a delivery, an item): emptied once its post succeeds. */
+  clearOnSuccess?: boolean;
+  children: ReactNode;
+} & Omit<FormProps, "id" | "method">) {
   const clear = useClearOnSuccess();
   return (
     <Form
@@ -192,9 +197,9 @@ export function FieldsForm({
       id={id}
       noValidate
       {...form}
-      ref={clear.ref}
+      ref={clearOnSuccess ? clear.ref : undefined}
       onSubmit={(event) => {
-        clear.onSubmit();
+        if (clearOnSuccess) clear.onSubmit();
         form.onSubmit?.(event);
       }}
     >
@@ -262,7 +267,8 @@ type FormCardProps = {
   /** Below the form, inside the card. */
   footer?: ReactNode;
   children: ReactNode;
-} & Pick<FormProps, "encType" | "preventScrollReset">;
+} & Pick<FormProps, "encType" | "preventScrollReset"> &
+  Pick<Parameters<typeof FieldsForm>[0], "clearOnSuccess">;
 
 /** A card holding one form of a page: heading, intro, the form's refusal, then the form itself. */
 export function FormCard({
@@ -279,6 +285,7 @@ export function FormCard({
   encType,
   preventScrollReset,
   idPrefix,
+  clearOnSuccess,
 }: FormCardProps) {
   return (
     <section className={className} id={id} aria-labelledby={`${name}-title`}>
@@ -291,6 +298,7 @@ export function FormCard({
         encType={encType}
         className="stack"
         preventScrollReset={preventScrollReset}
+        clearOnSuccess={clearOnSuccess}
       >
         {intent ? <input type="hidden" name="intent" value={intent} /> : null}
         {children}

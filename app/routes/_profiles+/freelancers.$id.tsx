@@ -86,7 +86,7 @@ function InviteForm({
       {openings.length ? (
         <>
           <p className="muted">{t("invitations.invite_intro", { name })}</p>
-          <FieldsForm id="invite-form" data={refusal} className="stack">
+          <FieldsForm id="invite-form" data={refusal} className="stack" clearOnSuccess>
             <SelectField
               name="opportunity"
               label={t("invitations.opportunity")}

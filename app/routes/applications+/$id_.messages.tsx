@@ -78,6 +78,7 @@ export default function MessagesPage() {
           {conversation.open ? (
             <FormCard
               name="send"
+              clearOnSuccess
               title={t("messages.send_heading")}
               refusal={data}
               encType="multipart/form-data"

@@ -180,6 +180,7 @@ function DeliverForm() {
   return (
     <FormCard
       name="deliver"
+      clearOnSuccess
       title={t("contract.deliver_heading")}
       intro={t("contract.deliver_intro")}
       refusal={mine}
@@ -206,6 +207,7 @@ function ChangesForm() {
   return (
     <FormCard
       name="changes"
+      clearOnSuccess
       title={t("contract.changes_heading")}
       intro={t("contract.changes_intro")}
       refusal={mine}
