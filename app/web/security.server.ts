@@ -3,11 +3,13 @@ import { isProduction } from "~/config.server";
 
 /**
  * Headers every response carries; pages add their CSP with a fresh nonce. A response that asked
- * for no Referer at all (TOKEN_PAGE_HEADERS, a private file) keeps it.
+ * for a stricter referrer policy (TOKEN_PAGE_HEADERS, a private file) keeps it.
  */
+const STRICT_REFERRER_POLICIES = new Set(["no-referrer", "same-origin"]);
+
 export function applySecurityHeaders(headers: Headers, nonce?: string) {
   headers.set("X-Content-Type-Options", "nosniff");
-  if (headers.get("Referrer-Policy") !== "no-referrer") {
+  if (!STRICT_REFERRER_POLICIES.has(headers.get("Referrer-Policy") ?? "")) {
     headers.set("Referrer-Policy", "strict-origin-when-cross-origin");
   }
   headers.set("X-Frame-Options", "DENY");
@@ -36,13 +38,15 @@ export function applySecurityHeaders(headers: Headers, nonce?: string) {
 /**
  * Pages whose address holds a personal token sent by e-mail (the unsubscribe links, a password
  * reset or set-password link, an address confirmation, a sign-in notice's "end this session"):
- * the token is a credential of sorts, so the page is never kept by a cache, never sent on in a
- * Referer and never indexed. Their loaders and actions answer with these headers (a script's
+ * the token is a credential of sorts, so the page is never kept by a cache, never sent to another
+ * site in a Referer and never indexed. `same-origin`, not `no-referrer`: under `no-referrer` a
+ * browser sends `Origin: null` with the page's own forms (reset the password, end the session),
+ * which the cross-site check must refuse. Their loaders and actions answer with these headers (a script's
  * request for the data gets them from there), and their `headers` export is tokenPageHeaders.
  */
 export const TOKEN_PAGE_HEADERS = {
   "Cache-Control": "no-store",
-  "Referrer-Policy": "no-referrer",
+  "Referrer-Policy": "same-origin",
   "X-Robots-Tag": "noindex",
 };
 

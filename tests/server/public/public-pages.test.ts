@@ -290,7 +290,7 @@ describe.each(["sqlite", "postgres"] as const)("public pages on the production s
     }
     expect((await get(path)).status).toBe(200);
   });
-  it("the pages of links with a personal token: no-store, no-referrer and noindex on the HTML and its data; closed in robots.txt", async () => {
+  it("the pages of links with a personal token: no-store, a same-origin referrer policy and noindex on the HTML and its data; closed in robots.txt", async () => {
     const sign = (text: string) => createHmac("sha256", sessionSecret).update(text).digest("base64url");
     const search = await ok("POST", "/api/saved-searches", julia.token, { name: "Design", frequency: "daily" });
     // Each page and its route (a script asks for a page's data with ?_data=<route>).
@@ -321,7 +321,7 @@ describe.each(["sqlite", "postgres"] as const)("public pages on the production s
           kind === "document" ? /^text\/html/ : /^application\/json/,
         );
         expect(answer.headers["cache-control"], `${kind} ${page}`).toBe("no-store");
-        expect(answer.headers["referrer-policy"], `${kind} ${page}`).toBe("no-referrer");
+        expect(answer.headers["referrer-policy"], `${kind} ${page}`).toBe("same-origin");
         expect(answer.headers["x-robots-tag"], `${kind} ${page}`).toBe("noindex");
       }
     }
