@@ -18,7 +18,7 @@ async function signedIn(browser: Browser, testInfo: TestInfo, who: { email: stri
   return page;
 }
 
-async function confirmStep(page: Page, link: string, dialog: string, button: string) {
+async function confirmStep(page: Page, link: string, dialog: string, button: string | RegExp) {
   await page.getByRole("link", { name: link }).click();
   await page.getByRole("alertdialog", { name: dialog }).getByRole("button", { name: button }).click();
 }
@@ -84,8 +84,13 @@ test("sign in → publish → apply → hire → fund → deliver → approve, o
 
   // Approve: the contract is completed and the money released to the freelancer's balance.
   await marina.goto(`/contracts/${application}`);
-  await confirmStep(marina, "Aprovar entrega", "Aprovar esta entrega?", "Sim, aprovar e concluir");
-  await expect(toast(marina, "Entrega aprovada. Contrato concluído!")).toBeVisible();
+  await confirmStep(
+    marina,
+    "Aprovar entrega",
+    "Aprovar esta entrega?",
+    money("Sim, aprovar, liberar R$ 1.000,00 e concluir"),
+  );
+  await expect(toast(marina, money("Entrega aprovada: R$ 1.000,00 liberados. Contrato concluído!"))).toBeVisible();
   await expect(marina.locator(".badge.milestone-released")).toHaveText("Liberado");
   await julia.goto("/financeiro");
   await expect(julia.locator(".figure").filter({ hasText: "Disponível para saque" })).toContainText(money("R$ 900,00"));
