@@ -67,14 +67,18 @@ export function confirmEmailInDatabase(file: string, email: string) {
   try {
     sqlite.pragma("busy_timeout = 5000");
     const at = new Date().toISOString();
-    sqlite.transaction(() => {
-      const user = sqlite.prepare("SELECT id FROM users WHERE email = ?").get(email) as { id: string } | undefined;
-      if (!user) throw new Error(`no account ${email} in ${file}`);
-      sqlite
-        .prepare("UPDATE email_tokens SET used_at = ? WHERE user_id = ? AND purpose = 'verify' AND used_at IS NULL")
-        .run(at, user.id);
-      sqlite.prepare("UPDATE users SET email_verified_at = ?, updated_at = ? WHERE id = ?").run(at, at, user.id);
-    })();
+    sqlite
+      .transaction(() => {
+        const user = sqlite.prepare("SELECT id FROM users WHERE email = ?").get(email) as { id: string } | undefined;
+        if (!user) throw new Error(`no account ${email} in ${file}`);
+        sqlite
+          .prepare("UPDATE email_tokens SET used_at = ? WHERE user_id = ? AND purpose = 'verify' AND used_at IS NULL")
+          .run(at, user.id);
+        sqlite.prepare("UPDATE users SET email_verified_at = ?, updated_at = ? WHERE id = ?").run(at, at, user.id);
+        // BEGIN IMMEDIATE: the write lock first, waited for. A deferred transaction that read first
+        // cannot upgrade once the server has written after its snapshot (SQLITE_BUSY at once).
+      })
+      .immediate();
   } finally {
     sqlite.close();
   }
