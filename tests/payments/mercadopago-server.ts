@@ -37,7 +37,9 @@ export async function startMercadoPago(options: { token: string; secret: string;
   const requests: { method: string; path: string; idempotencyKey: string | null }[] = [];
   // Ids as Mercado Pago gives them; from the clock, so a restarted stand-in never repeats one.
   let nextId = Date.now();
-  let e2e = 0;
+  // Unique across stand-ins, as real end-to-end ids are: a browser run repeated against the same
+  // app database (--repeat-each) starts a new stand-in and must not send an id already recorded.
+  let e2e = Date.now() % 1e9;
 
   const server: Server = createServer(async (req, res) => {
     const body = await readBody(req);
