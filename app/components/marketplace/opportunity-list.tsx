@@ -20,7 +20,7 @@ type ListData = {
  * The filter bar: a GET form, so every search, filter and sort is in the URL, shareable and
  * working without JavaScript. Submitting it starts again from page 1.
  */
-function Filters({
+export function OpportunityFilters({
   filters,
   errors,
   role,
@@ -127,7 +127,7 @@ export function OpportunityList({ list, role, saveForm }: { list: ListData; role
           )
         }
       />
-      <Filters filters={list.filters} errors={list.errors} role={role} />
+      <OpportunityFilters filters={list.filters} errors={list.errors} role={role} />
       {saveForm}
       <p className="list-count muted" aria-live="polite">
         {list.meta.total_capped

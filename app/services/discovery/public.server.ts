@@ -3,12 +3,13 @@ import { opportunitySlug, slugify } from "~/lib/slug";
 import { config } from "~/config.server";
 import { db } from "../../../db";
 import { displayNameOf, parseTags, photoUrl } from "../accounts/users.server";
-import type { OpportunityJson } from "../marketplace/opportunities.server";
+import type { UserRow } from "../../../db/schema";
+import { listOpportunities, type OpportunityJson } from "../marketplace/opportunities.server";
 import { getSettings } from "../operator/settings.server";
 import { AppError } from "../platform/errors.server";
-import { now, UUID } from "../platform/records.server";
+import { now, UUID, type PageMeta } from "../platform/records.server";
 import { listPortfolio, type PortfolioItemJson } from "../reputation/portfolio.server";
-import type { PublicProfileJson } from "../reputation/profiles.server";
+import { listFreelancers, type PublicProfileJson } from "../reputation/profiles.server";
 import { ratingOf, type Rating } from "../reputation/reviews.server";
 
 // Public pages (docs/product.md, "Páginas públicas"): what a visitor who is not signed in may read
@@ -252,6 +253,83 @@ export async function getPublicProfile(id: string): Promise<PublicProfile> {
 /** A freelancer's own public page address to share, when visitors can see it; null otherwise. */
 export async function profileShareUrl(id: string): Promise<string | null> {
   return (await unlessNotFound(getPublicProfile(id)))?.url ?? null;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Lists: the open opportunities and the directory, as a visitor browses them
+
+/** An opportunity in the visitors' list: the public page's fields but the merchant's rating, and its address. */
+export type PublicOpportunityItem = Omit<PublicOpportunity, "url" | "merchant" | "updated_at"> & {
+  merchant: { name: string };
+};
+
+/** A freelancer in the visitors' directory: the public page's fields but the portfolio, and its address. */
+export type PublicProfileItem = Omit<PublicProfile, "url" | "portfolio" | "member_since">;
+
+/**
+ * Reads lists as a freelancer with no account would: open opportunities only, neither hidden nor
+ * held, and no application of theirs (no account has this id).
+ */
+const VISITOR = { id: "00000000-0000-4000-8000-000000000000", account_type: "freelancer" } as UserRow;
+
+/**
+ * One page of the open opportunities for the list's filters (those of the signed-in list, the
+ * status and "mine" aside), newest first unless asked otherwise. 404 when public pages are off.
+ * An account suspended or banned has its opportunities closed by the sanction, so none is listed.
+ * Three statements (the settings, the count and the page), whatever the data.
+ */
+export async function listPublicOpportunities(
+  query: Record<string, unknown>,
+): Promise<{ data: PublicOpportunityItem[]; meta: PageMeta & { total_capped?: boolean } }> {
+  await assertPublicPagesOn();
+  const { data, meta } = await listOpportunities(VISITOR, { ...query, status: undefined, mine: undefined });
+  return {
+    meta,
+    data: data.map((o) => ({
+      uuid: o.uuid,
+      path: opportunityPath(o),
+      title: o.title,
+      description: o.description,
+      category: o.category,
+      skills: o.skills,
+      budget_type: o.budget_type,
+      budget_min_cents: o.budget_min_cents,
+      budget_max_cents: o.budget_max_cents,
+      currency: o.currency,
+      deadline: o.deadline,
+      location_type: o.location_type,
+      city: o.location_type === "remote" ? null : o.city,
+      vacancies: o.vacancies,
+      created_at: o.created_at,
+      merchant: { name: o.merchant.display_name ?? "" },
+    })),
+  };
+}
+
+/**
+ * One page of the freelancers a visitor may see (the directory's filters and orders; a profile
+ * its owner keeps from visitors is left out). 404 when public pages are off. Three statements.
+ */
+export async function listPublicProfiles(
+  query: Record<string, unknown>,
+): Promise<{ data: PublicProfileItem[]; meta: PageMeta }> {
+  await assertPublicPagesOn();
+  const { data, meta } = await listFreelancers(query, { visitors: true });
+  return {
+    meta,
+    data: data.map((p) => ({
+      id: p.id,
+      path: profilePath(p),
+      name: p.name,
+      photo_url: p.photo_url,
+      bio: p.bio,
+      skills: p.skills,
+      city: p.city,
+      remote: p.remote,
+      rating: p.rating,
+      completed_contracts: p.completed_contracts,
+    })),
+  };
 }
 
 // ---------------------------------------------------------------------------------------------
