@@ -32,8 +32,7 @@ export const meta: MetaFunction<typeof loader> = (args) => {
 
 export default function Home() {
   const data = useLoaderData<typeof loader>() as unknown as
-    | { home: true; latest: Parameters<typeof VisitorHome>[0]["latest"]; browse: boolean }
-    | { home?: undefined };
+    { home: true; latest: Parameters<typeof VisitorHome>[0]["latest"]; browse: boolean } | { home?: undefined };
   if (data.home) return <VisitorHome latest={data.latest} browse={data.browse} />;
   return <OpportunitiesPage />;
 }

@@ -63,4 +63,3 @@ export function getSession(request: Request) {
 export async function getOptionalUser(request: Request) {
   return (await getSession(request))?.user ?? null;
 }
-

@@ -97,11 +97,7 @@ export default function LoginPage() {
         <SecondStep data={data!} />
       ) : (
         <FieldsForm id="login-form" data={data} className="stack">
-          <input
-            type="hidden"
-            name="redirectFrom"
-            value={redirectFrom}
-          />
+          <input type="hidden" name="redirectFrom" value={redirectFrom} />
           <EmailField data={data} />
           <PasswordField data={data} />
           <div className="row-between">

@@ -27,9 +27,13 @@ export async function action(args: ActionFunctionArgs) {
     const { user, token } = await registerAndSignIn(values, await clientOf(request));
     const headers = await browserSignIn(request, token);
     const { t } = await getRequestT(request);
-    return redirectWithSuccess(safeRedirect(values.redirectFrom, "/"), t("registered_signed_in", { email: user.email }), {
-      headers,
-    });
+    return redirectWithSuccess(
+      safeRedirect(values.redirectFrom, "/"),
+      t("registered_signed_in", { email: user.email }),
+      {
+        headers,
+      },
+    );
   });
 }
 

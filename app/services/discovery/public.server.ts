@@ -341,7 +341,10 @@ export type SitemapEntry = { loc: string; lastmod?: string };
  * at least one `<url>` in a file and one `<sitemap>` in an index, so an empty file is neither
  * listed nor served (404).
  */
-export type SitemapIndex = { opportunities: number[]; profiles: number[] };
+export type SitemapIndex = { pages: number[]; opportunities: number[]; profiles: number[] };
+
+/** The pages of no id a visitor may browse: the home and the two lists (sitemap's `pages-1.xml`). */
+export const BROWSE_PATHS = ["/", "/vagas", "/perfis"] as const;
 
 /** An open opportunity a visitor may see (`o`, its merchant `u`): the page's rule, for the sitemap. */
 const opportunityListed = (at: string) =>
@@ -355,7 +358,7 @@ const opportunityListed = (at: string) =>
  * Two statements whatever the data (the settings, then one for both kinds).
  */
 export async function sitemapIndex(): Promise<SitemapIndex> {
-  if (!(await publicPagesOn())) return { opportunities: [], profiles: [] };
+  if (!(await publicPagesOn())) return { pages: [], opportunities: [], profiles: [] };
   const at = now();
   // Written into the statement: an integer, so that n's arithmetic stays integer on SQLite.
   const size = sql.lit(SITEMAP_PAGE_SIZE);
@@ -378,6 +381,7 @@ export async function sitemapIndex(): Promise<SitemapIndex> {
     .executeTakeFirstOrThrow();
   const profiles = Number(row.profiles);
   return {
+    pages: [1],
     opportunities: row.opportunity_pages ? row.opportunity_pages.split(",").map(Number) : [],
     profiles: profiles ? Array.from({ length: profilePages(profiles) }, (_, i) => i + 1) : [],
   };
@@ -412,6 +416,12 @@ function profilePages(count: number) {
 
 const URLSET_OPEN = `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n`;
 const URLSET_CLOSE = `</urlset>\n`;
+
+/** The browsing pages' file (BROWSE_PATHS): page 1 only, while public pages are on; null otherwise (404). */
+export async function pagesSitemapXml(n: number): Promise<string | null> {
+  if (n !== 1 || !(await publicPagesOn())) return null;
+  return urlsetXml(BROWSE_PATHS.map((path) => ({ loc: siteUrl(path) })));
+}
 
 /**
  * Page `n` of the open opportunities (1-based) as the sitemap's XML; null when public pages are off,
@@ -480,6 +490,7 @@ const escapeXml = (s: string) =>
  */
 export function sitemapXml(index: SitemapIndex): string {
   const files = [
+    ...index.pages.map((n) => `/sitemap/pages-${n}.xml`),
     ...index.opportunities.map((n) => `/sitemap/opportunities-${n}.xml`),
     ...index.profiles.map((n) => `/sitemap/profiles-${n}.xml`),
   ];
@@ -514,8 +525,9 @@ export async function robotsTxt(): Promise<string> {
   if (!(await publicPagesOn())) return "User-agent: *\nDisallow: /\n";
   return [
     "User-agent: *",
-    "Allow: /vagas/",
-    "Allow: /perfil/",
+    // Prefixes: the lists (/vagas, /perfis) and the pages under them (/vagas/…, /perfil/…).
+    "Allow: /vagas",
+    "Allow: /perfil",
     "Disallow: /api/",
     "Disallow: /admin",
     "Disallow: /applications/",
