@@ -15,8 +15,6 @@ import { absolute, itemList, listCanonical, publicHeaders, readPublic } from "~/
 // The open opportunities as a visitor browses them (docs/product.md, "Páginas públicas"): the
 // signed-in list's filters but the status, each card leading to the opportunity's public page.
 
-const FIELDS = FILTER_FIELDS.filter((f) => f !== "status");
-
 export async function loader({ request }: LoaderFunctionArgs) {
   const {
     found: list,
@@ -24,7 +22,13 @@ export async function loader({ request }: LoaderFunctionArgs) {
     t,
     ogLocale,
     cacheHeaders,
-  } = await readPublic(request, () => loadOpportunityList(request, listPublicOpportunities, FIELDS));
+  } = await readPublic(request, () =>
+    loadOpportunityList(
+      request,
+      listPublicOpportunities,
+      FILTER_FIELDS.filter((f) => f !== "status"),
+    ),
+  );
   const { canonical, filtered } = listCanonical("/vagas", list.filters);
   const seo: Seo = {
     title: t("public.opportunities_title"),
