@@ -80,7 +80,7 @@ export default function PublicProfilesPage() {
         accountType="merchant"
       />
       <DirectoryFilters filters={filters} clearTo="/perfis" />
-      <h2 className="list-count muted" role="status">
+      <h2 className="list-count muted" aria-live="polite">
         {t("directory.count", { count: meta.total })}
       </h2>
       {data.length ? (
