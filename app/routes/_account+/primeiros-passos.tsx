@@ -47,7 +47,12 @@ export default function WelcomePage() {
               <div>
                 <h3>
                   {t(`${step(s.key)}_title`)}
-                  {s.done ? <span className="badge badge-success"> {t("welcome.done")}</span> : null}
+                  {s.done ? (
+                    <>
+                      {" "}
+                      <span className="badge badge-success">{t("welcome.done")}</span>
+                    </>
+                  ) : null}
                 </h3>
                 <p className="muted">{t(`${step(s.key)}_text`)}</p>
               </div>
