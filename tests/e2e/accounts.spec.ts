@@ -217,7 +217,9 @@ test("the not-found page answers 404 and names the path", async ({ page }) => {
   await expect(page.getByText("A rota /dashboard/crypto não existe.")).toBeVisible();
   await expect(page).toHaveTitle("Página não encontrada | Freela");
   await page.getByRole("link", { name: "Voltar para o início" }).click();
-  await expect(page).toHaveURL(/\/login$/);
+  // A visitor's home: the ways to browse and to sign up.
+  await expect(page).toHaveURL(/\/$/);
+  await expect(page.getByRole("link", { name: "Ver vagas abertas" })).toBeVisible();
 });
 
 test("forgot password always answers the same neutral message", async ({ page }) => {
