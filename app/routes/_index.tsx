@@ -1,6 +1,6 @@
 // The default route. Signed in: the same list as /opportunities, under its own title ('Minhas
 // Oportunidades'). A visitor: the home with the ways to browse the public lists and to sign up.
-import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { VisitorHome } from "~/components/discovery/visitor-home";
 import { marketTitleMeta } from "~/lib/market-meta";

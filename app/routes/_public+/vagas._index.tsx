@@ -84,7 +84,7 @@ export default function PublicOpportunitiesPage() {
         text={t("public.opportunities_callout")}
         accountType="freelancer"
       />
-      <OpportunityFilters filters={list.filters} errors={list.errors} role="freelancer" />
+      <OpportunityFilters filters={list.filters} errors={list.errors} viewer="freelancer" />
       <h2 className="list-count muted" aria-live="polite">
         {list.meta.total_capped
           ? tm("list.count_capped", { count: list.meta.total })
