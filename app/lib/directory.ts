@@ -51,6 +51,9 @@ export function directoryColumns(p: Profile) {
  * The directory's orders (the first is the default): proven freelancers first (completed
  * contracts, then rating), newest, name, rating, contracts.
  */
+/** The directory's query parameters, as its pages read them from the URL. */
+export const DIRECTORY_FILTERS = ["q", "skill", "city", "remote", "min_rating", "sort", "page"] as const;
+
 export const DIRECTORY_SORTS = ["proven", "newest", "name", "rating", "contracts"] as const;
 
 /** The minimum-rating filter's choices. */

@@ -30,19 +30,28 @@ export const FILTER_FIELDS = [
 const PRICE_FILTERS = { budget_min: "budget_min_cents", budget_max: "budget_max_cents" } as const;
 
 /**
- * One page of the opportunity list for the URL's filters. A filter that is not valid is shown
- * with its message and left out, so the rest of the list still answers.
+ * One page of an opportunity list (`read`: the signed-in one, or the visitors') for the URL's
+ * filters. A filter that is not valid is shown with its message and left out, so the rest of the
+ * list still answers.
  */
-export async function loadOpportunityList(user: UserRow, request: Request) {
-  const filters = queryFromUrl(request, FILTER_FIELDS);
+export async function loadOpportunityList<L extends object>(
+  request: Request,
+  read: (query: Record<string, unknown>) => Promise<L>,
+  fields: readonly string[] = FILTER_FIELDS,
+) {
+  const filters = queryFromUrl(request, fields);
   const { lng, t } = await getRequestT(request);
   const errors: Record<string, string> = {};
   const { input: query, invalid } = reaisToCents(filters, PRICE_FILTERS);
   for (const field of invalid) errors[field] = fixedT(lng, "market")("filters.money_invalid");
-  const { list, refused } = await readWithoutRefused(query, (q) => listOpportunities(user, q));
+  const { list, refused } = await readWithoutRefused(query, read);
   for (const [field, key] of Object.entries(refused)) errors[field.replace(/_cents$/, "")] = t(key);
   return { ...list, filters, errors };
 }
+
+/** The signed-in list: a merchant's own opportunities, or the open ones for a freelancer. */
+export const loadUserOpportunityList = (user: UserRow, request: Request) =>
+  loadOpportunityList(request, (q) => listOpportunities(user, q));
 
 /** The list's filters a saved search keeps (not the order, the page or a merchant's status). */
 const SAVED_FILTER_FIELDS = ["q", "category", "budget_type", "location_type", "budget_min", "budget_max"] as const;

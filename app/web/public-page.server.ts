@@ -1,7 +1,13 @@
-import { redirect, type HeadersFunction } from "@remix-run/node";
+import { json, redirect, type HeadersFunction } from "@remix-run/node";
 import type { UserRow } from "../../db/schema";
 import { AppError } from "~/services/platform/errors.server";
-import { idFromSlug, siteUrl, type PublicOpportunity, type PublicProfile } from "~/services/discovery/public.server";
+import {
+  idFromSlug,
+  listPublicOpportunities,
+  siteUrl,
+  type PublicOpportunity,
+  type PublicProfile,
+} from "~/services/discovery/public.server";
 import { fixedT } from "~/services/platform/i18n.server";
 import { loaderRefusal, orRefusal } from "./errors.server";
 import { i18nServer } from "./i18n.server";
@@ -38,8 +44,14 @@ function publicId(segment: string | undefined): string {
  */
 export async function readPublicPage<T>(request: Request, slug: string | undefined, read: (id: string) => Promise<T>) {
   const id = publicId(slug);
+  const { found, ...rest } = await readPublic(request, () => read(id));
+  return { found, ...rest };
+}
+
+/** The same for a page of no id (the lists, the visitors' home): what `read` gives, or its refusal. */
+export async function readPublic<T>(request: Request, read: () => Promise<T>) {
   const [found, viewer, lng] = await Promise.all([
-    orRefusal(read(id)),
+    orRefusal(read()),
     publicViewer(request),
     i18nServer.getLocale(request),
   ]);
@@ -50,6 +62,25 @@ export async function readPublicPage<T>(request: Request, slug: string | undefin
     t: fixedT(lng, "common"),
     ogLocale: lng === "en" ? "en_US" : "pt_BR",
     cacheHeaders: publicCacheHeaders(viewer),
+  };
+}
+
+/**
+ * A public list's canonical address: the list itself, or its page n (n > 1). A list read with
+ * filters is not indexed (`filtered`): its first page, unfiltered, stands for it.
+ */
+export function listCanonical(path: string, filters: Record<string, string>) {
+  const page = Number(filters.page);
+  const filtered = Object.keys(filters).some((k) => k !== "page");
+  return { canonical: siteUrl(page > 1 ? `${path}?page=${page}` : path), filtered };
+}
+
+/** schema.org ItemList of a public list's page: the addresses of its items, in order. */
+export function itemList(paths: string[], offset: number) {
+  return {
+    "@context": "https://schema.org",
+    "@type": "ItemList",
+    itemListElement: paths.map((path, i) => ({ "@type": "ListItem", position: offset + i + 1, url: siteUrl(path) })),
   };
 }
 
@@ -130,4 +161,23 @@ export function xmlResponse(xml: string) {
   return new Response(xml, {
     headers: { "Content-Type": "application/xml; charset=utf-8", "Cache-Control": "public, max-age=300" },
   });
+}
+
+/** How many of the newest open opportunities the visitors' home shows. */
+const HOME_LATEST = 6;
+
+/**
+ * The visitors' home (`/` without a session): the newest open opportunities when public pages are
+ * on (none, and no links to the lists, when they are off). Cacheable like the public pages: it
+ * holds nothing of anyone. Three statements (the settings, the count and the page).
+ */
+export async function visitorHome() {
+  const list = await listPublicOpportunities({ per_page: String(HOME_LATEST) }).catch((error: unknown) => {
+    if (error instanceof AppError && error.status === 404) return null;
+    throw error;
+  });
+  return json(
+    { home: true as const, latest: list?.data ?? [], browse: list !== null },
+    { headers: publicCacheHeaders(null) },
+  );
 }

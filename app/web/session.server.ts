@@ -63,15 +63,3 @@ export function getSession(request: Request) {
 export async function getOptionalUser(request: Request) {
   return (await getSession(request))?.user ?? null;
 }
-
-/**
- * The e-mail of the account just created, for the login page it redirects to: filled in there so
- * it is not typed twice. Signed, HttpOnly, and short-lived (ten minutes); never in the address.
- */
-export const registeredEmailCookie = signedCookie("freela_registered", 10 * 60);
-
-/** The e-mail registeredEmailCookie carries, if any (a forged or stale cookie reads as none). */
-export async function registeredEmailOf(request: Request): Promise<string | null> {
-  const value: unknown = await registeredEmailCookie.parse(request.headers.get("Cookie"));
-  return typeof value === "string" ? value : null;
-}

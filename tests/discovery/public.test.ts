@@ -254,9 +254,10 @@ const locs = (xml: string) => {
 describe("sitemap and robots", () => {
   it("lists every shown opportunity and profile, and nothing hidden; valid XML", async () => {
     const index = await sitemapIndex();
-    expect(index).toEqual({ opportunities: [1], profiles: [1] });
+    expect(index).toEqual({ pages: [1], opportunities: [1], profiles: [1] });
     const indexXml = sitemapXml(index);
     expect(files(indexXml)).toEqual([
+      `${config.APP_URL}/sitemap/pages-1.xml`,
       `${config.APP_URL}/sitemap/opportunities-1.xml`,
       `${config.APP_URL}/sitemap/profiles-1.xml`,
     ]);
@@ -368,6 +369,7 @@ describe("sitemap and robots", () => {
     const url = `${config.APP_URL}${opportunityPath(far)}`;
     expect((await sitemapIndex()).opportunities).toEqual([1, 3]);
     expect(files(sitemapXml(await sitemapIndex()))).toEqual([
+      `${config.APP_URL}/sitemap/pages-1.xml`,
       `${config.APP_URL}/sitemap/opportunities-1.xml`,
       `${config.APP_URL}/sitemap/opportunities-3.xml`,
       `${config.APP_URL}/sitemap/profiles-1.xml`,
@@ -400,7 +402,7 @@ describe("sitemap and robots", () => {
   it("robots.txt points at the sitemap from APP_URL", async () => {
     const robots = await robotsTxt();
     expect(robots).toContain(`Sitemap: ${config.APP_URL}/sitemap.xml`);
-    expect(robots).toContain("Allow: /vagas/");
+    expect(robots).toContain("Allow: /vagas");
     expect(robots).toContain("Disallow: /api/");
     // The pages of the links sent by e-mail (their address holds a personal token).
     for (const path of [
@@ -422,7 +424,7 @@ describe("the operator's switch", () => {
       await expect(getPublicProfile(freelancer.id)).rejects.toMatchObject({ status: 404 });
       expect(await opportunityShareUrl(open.uuid)).toBeNull();
       expect(await profileShareUrl(freelancer.id)).toBeNull();
-      expect(await sitemapIndex()).toEqual({ opportunities: [], profiles: [] });
+      expect(await sitemapIndex()).toEqual({ pages: [], opportunities: [], profiles: [] });
       // Neither an index nor a urlset may be empty: with no file, a urlset of the home page.
       expect(locs(sitemapXml(await sitemapIndex()))).toEqual([`${config.APP_URL}/`]);
       expect(await opportunitiesSitemapXml(1)).toBeNull();

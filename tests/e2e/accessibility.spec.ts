@@ -22,7 +22,9 @@ type Role = { name: string; email?: string; start: string[] };
 // A path nobody links to stands for the not-found page.
 const MISSING = "/pagina-que-nao-existe";
 const roles: Role[] = [
-  { name: "visitor", start: ["/", "/login", "/register", "/forgot-password", MISSING] },
+  // The public lists are linked from the visitor's home too; named here so a home that lost its
+  // links cannot hide them.
+  { name: "visitor", start: ["/", "/vagas", "/perfis", "/login", "/register", "/forgot-password", MISSING] },
   { name: "merchant", email: "ana@freela.dev", start: ["/", MISSING] },
   { name: "freelancer", email: "julia@freela.dev", start: ["/", MISSING] },
   { name: "operator", email: "operador@freela.dev", start: ["/admin", MISSING] },
@@ -52,7 +54,8 @@ function skipped(url: URL) {
 function shapeOf(url: URL) {
   const path = url.pathname
     .split("/")
-    .map((s) => (/^(\d+|[0-9a-f]{8}-[0-9a-f-]{27}|[0-9a-f]{16,})$/i.test(s) ? ":id" : s))
+    // An id, alone or at the end of a public page's `<slug>-<uuid>`.
+    .map((s) => (/^(\d+|([a-z0-9-]*-)?[0-9a-f]{8}-[0-9a-f-]{27}|[0-9a-f]{16,})$/i.test(s) ? ":id" : s))
     .join("/");
   const query = [...url.searchParams.entries()]
     .map(([k, v]) => (/^\d+$/.test(v) ? k : `${k}=${v}`))
@@ -323,6 +326,7 @@ for (const lng of languages) {
     const findings: Finding[] = [];
     for (const where of [
       "/dashboard",
+      "/primeiros-passos",
       "/verify-email",
       "/verify-email?token=invalido",
       endPage,

@@ -2,7 +2,7 @@ import { expect, test } from "@playwright/test";
 import { PNG_1X1, freshEmail, registerViaApi, signIn } from "./support";
 
 test.describe("a new user, with JavaScript", () => {
-  test("registers, logs in, updates the profile with a photo and logs out", async ({ page }) => {
+  test("registers (signed in at once), updates the profile with a photo and logs out", async ({ page }) => {
     const email = freshEmail("nova");
     await page.goto("/register");
     await expect(page).toHaveTitle("Criar conta | Freela");
@@ -13,15 +13,13 @@ test.describe("a new user, with JavaScript", () => {
     await page.getByLabel("Senha").fill("minha-senha-1");
     await page.getByRole("button", { name: "Criar conta" }).click();
 
-    await expect(page).toHaveURL(/\/auth\/login$/);
+    // Registering signs in: home, with a toast and the banner asking to confirm the address.
+    await expect(page).toHaveURL(/\/$/);
     await expect(
-      page.getByRole("status").filter({ hasText: "Cadastro realizado com sucesso! Faça login." }),
+      page.getByRole("status").filter({ hasText: `Conta criada! Enviamos um link para ${email}` }),
     ).toBeVisible();
-
-    await page.getByLabel("E-mail").fill(email);
-    await page.getByLabel("Senha").fill("minha-senha-1");
-    await page.getByRole("button", { name: "Entrar", exact: true }).click();
     await expect(page.getByText("Olá, Lu")).toBeVisible();
+    await expect(page.getByRole("region", { name: "Confirmar e-mail" })).toBeVisible();
     // The localStorage mirror for legacy clients.
     await expect.poll(() => page.evaluate(() => localStorage.getItem("auth_token"))).toMatch(/^[\w-]{40,}$/);
     const stored = JSON.parse((await page.evaluate(() => localStorage.getItem("user"))) ?? "{}");
@@ -126,7 +124,7 @@ test.describe("a new user, with JavaScript", () => {
 test.describe("without JavaScript", () => {
   test.use({ javaScriptEnabled: false });
 
-  test("registers and logs in with plain form posts", async ({ page }) => {
+  test("registers (signed in at once) and logs in again with plain form posts", async ({ page }) => {
     const email = freshEmail("semjs");
     await page.goto("/auth/register");
     await page.getByLabel("Contratante").check();
@@ -139,10 +137,15 @@ test.describe("without JavaScript", () => {
     await expect(page.getByLabel("Nome completo")).toHaveValue("Paulo Sem Script");
     await page.getByLabel("Senha").fill("senha-longa-1");
     await page.getByRole("button", { name: "Criar conta" }).click();
-    await expect(page).toHaveURL(/\/auth\/login$/);
-    await expect(page.getByText("Cadastro realizado com sucesso! Faça login.")).toBeVisible();
-    // The e-mail just registered is filled in.
-    await expect(page.getByLabel("E-mail")).toHaveValue(email);
+    await expect(page).toHaveURL(/\/$/);
+    await expect(page.getByText(`Conta criada! Enviamos um link para ${email}`)).toBeVisible();
+    await expect(page.getByText("Olá, Paulo Sem Script")).toBeVisible();
+    await expect(page.getByRole("link", { name: "Minhas Oportunidades" })).toBeVisible();
+    await expect(page.getByRole("link", { name: "Candidaturas Pendentes" })).toBeVisible();
+    // Signed out, the password signs in again.
+    await page.context().clearCookies();
+    await page.goto("/login");
+    await page.getByLabel("E-mail").fill(email);
     await page.getByLabel("Senha").fill("senha-errada");
     await page.getByRole("button", { name: "Entrar", exact: true }).click();
     await expect(page.getByText("E-mail ou senha inválidos.")).toBeVisible();
@@ -150,8 +153,6 @@ test.describe("without JavaScript", () => {
     await page.getByLabel("Senha").fill("senha-longa-1");
     await page.getByRole("button", { name: "Entrar", exact: true }).click();
     await expect(page.getByText("Olá, Paulo Sem Script")).toBeVisible();
-    await expect(page.getByRole("link", { name: "Minhas Oportunidades" })).toBeVisible();
-    await expect(page.getByRole("link", { name: "Candidaturas Pendentes" })).toBeVisible();
   });
 });
 
@@ -216,7 +217,9 @@ test("the not-found page answers 404 and names the path", async ({ page }) => {
   await expect(page.getByText("A rota /dashboard/crypto não existe.")).toBeVisible();
   await expect(page).toHaveTitle("Página não encontrada | Freela");
   await page.getByRole("link", { name: "Voltar para o início" }).click();
-  await expect(page).toHaveURL(/\/login$/);
+  // A visitor's home: the ways to browse and to sign up.
+  await expect(page).toHaveURL(/\/$/);
+  await expect(page.getByRole("link", { name: "Ver vagas abertas" })).toBeVisible();
 });
 
 test("forgot password always answers the same neutral message", async ({ page }) => {

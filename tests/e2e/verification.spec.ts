@@ -42,9 +42,12 @@ for (const javaScriptEnabled of [true, false]) {
         .toBe(sent + 1);
       const link = linkIn(await lastMail(page.request, account.email, /confirme seu e-mail/), "/verify-email");
       await page.goto(link);
-      await expect(page).toHaveURL(/\/account\/security$/);
+      // The first confirmation leads to the account type's next steps.
+      await expect(page).toHaveURL(/\/primeiros-passos$/);
       await expect(toast(page, "E-mail confirmado!")).toBeVisible();
+      await expect(page.getByRole("link", { name: "Publicar vaga" })).toBeVisible();
       await expect(page.getByRole("region", { name: "Confirmar e-mail" })).toHaveCount(0);
+      await page.goto("/account/security");
       await expect(page.locator("#email").getByText("Confirmado", { exact: true })).toBeVisible();
 
       // The same link again says it was used.
@@ -82,11 +85,13 @@ for (const javaScriptEnabled of [true, false]) {
   });
 }
 
-test("a link opened signed out confirms the address and leads to the login page", async ({ page }) => {
+test("a link opened signed out confirms the address and leads to the login page, then the next steps", async ({
+  page,
+}) => {
   const account = await registerViaApi(page.request, { account_type: "freelancer", confirmed: false });
   const link = linkIn(await lastMail(page.request, account.email, /confirme seu e-mail/), "/verify-email");
   await page.goto(link);
-  await expect(page).toHaveURL(/\/login$/);
+  await expect(page).toHaveURL(/\/login\?redirectFrom=%2Fprimeiros-passos$/);
   await expect(toast(page, "E-mail confirmado!")).toBeVisible();
   await signIn(page, account.email, account.password);
   await page.goto("/dashboard");

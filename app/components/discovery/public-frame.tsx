@@ -1,4 +1,4 @@
-import { isRouteErrorResponse, Link, useRouteError } from "@remix-run/react";
+import { isRouteErrorResponse, Link, NavLink, useRouteError } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { MarketErrorBoundary } from "~/components/layout/error-boundary";
@@ -7,6 +7,13 @@ import { useRootData } from "~/lib/root-data";
 
 /** The address of the login page that comes back to `path` once signed in. */
 export const loginHref = (path: string) => `/login?redirectFrom=${encodeURIComponent(path)}`;
+
+/**
+ * The address of the sign-up page that comes back to `path` once the account exists (signed in),
+ * the account type chosen beforehand when the page knows it (a vaga: freelancer; a profile: merchant).
+ */
+export const registerHref = (path: string, accountType?: "freelancer" | "merchant") =>
+  `/register?redirectFrom=${encodeURIComponent(path)}${accountType ? `&tipo=${accountType}` : ""}`;
 
 /**
  * The frame of a public page: for a visitor, a top bar of its own (the brand, the language, sign
@@ -18,18 +25,26 @@ export function PublicFrame({ signedIn, here, children }: { signedIn: boolean; h
   return (
     <>
       <header className="public-bar">
-        <span className="public-brand">
+        <Link to="/" className="public-brand">
           <span className="logo-mark" aria-hidden="true">
             F
           </span>{" "}
           Freela
-        </span>
+        </Link>
+        <nav className="public-bar-links public-bar-browse" aria-label={t("public.browse_nav")}>
+          <NavLink to="/vagas" className="public-bar-link">
+            {t("public.nav_opportunities")}
+          </NavLink>
+          <NavLink to="/perfis" className="public-bar-link">
+            {t("public.nav_freelancers")}
+          </NavLink>
+        </nav>
         <nav className="public-bar-links" aria-label={t("public.account_nav")}>
           <LanguageSwitch />
           <Link to={loginHref(here)} className="btn btn-ghost btn-sm">
             {t("public.login")}
           </Link>
-          <Link to="/register" className="btn btn-secondary btn-sm">
+          <Link to={registerHref(here)} className="btn btn-secondary btn-sm">
             {t("public.register")}
           </Link>
         </nav>

@@ -20,14 +20,15 @@ type ListData = {
  * The filter bar: a GET form, so every search, filter and sort is in the URL, shareable and
  * working without JavaScript. Submitting it starts again from page 1.
  */
-function Filters({
+export function OpportunityFilters({
   filters,
   errors,
-  role,
+  viewer: role,
 }: {
   filters: Record<string, string>;
   errors: Record<string, string>;
-  role: Role;
+  /** Whose list: a merchant filters by status too. */
+  viewer: Role;
 }) {
   const { t } = useTranslation("market");
   const active = Object.keys(filters).some((k) => k !== "page" && k !== "sort");
@@ -127,7 +128,7 @@ export function OpportunityList({ list, role, saveForm }: { list: ListData; role
           )
         }
       />
-      <Filters filters={list.filters} errors={list.errors} role={role} />
+      <OpportunityFilters filters={list.filters} errors={list.errors} viewer={role} />
       {saveForm}
       <p className="list-count muted" aria-live="polite">
         {list.meta.total_capped

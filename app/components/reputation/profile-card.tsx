@@ -8,28 +8,21 @@ import { Tags } from "~/components/ui/tags";
 /** What a card shows of a public profile. */
 export type ProfileCardData = Pick<
   PublicProfileJson,
-  | "id"
-  | "name"
-  | "full_name"
-  | "display_name"
-  | "photo_url"
-  | "bio"
-  | "skills"
-  | "city"
-  | "remote"
-  | "rating"
-  | "completed_contracts"
+  "id" | "name" | "photo_url" | "bio" | "skills" | "city" | "remote" | "rating" | "completed_contracts"
 >;
 
-/** A freelancer in the directory: the whole card leads to the public profile. */
-export function FreelancerCard({ person }: { person: ProfileCardData }) {
+/**
+ * A freelancer in the directory: the whole card leads to the profile (`href`: the signed-in one
+ * unless told otherwise; a visitor's directory leads to the public page).
+ */
+export function FreelancerCard({ person, href }: { person: ProfileCardData; href?: string }) {
   const { t } = useTranslation();
   return (
     <li className="card person-card">
-      <Avatar user={person} size="md" />
+      <Avatar user={{ full_name: person.name, photo_url: person.photo_url }} size="md" />
       <div className="person-body">
         <h3>
-          <Link to={`/freelancers/${person.id}`} className="stretched-link">
+          <Link to={href ?? `/freelancers/${person.id}`} className="stretched-link">
             {person.name}
           </Link>
         </h3>

@@ -1,7 +1,8 @@
-import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
-import { Link, useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
+import { json, type ActionFunctionArgs } from "@remix-run/node";
+import { Link, useActionData, useSearchParams } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { AuthLayout } from "~/components/accounts/auth-layout";
+import { registerHref } from "~/components/discovery/public-frame";
 import { EmailField, PasswordField } from "~/components/accounts/fields";
 import { Field, FieldsForm, SubmitButton } from "~/components/ui/form";
 import { titleMeta } from "~/lib/meta";
@@ -10,9 +11,9 @@ import { completeTwoFactorLogin } from "~/services/accounts/two-factor.server";
 import { passkeySignInOptions, signInWithPasskey } from "~/services/accounts/passkeys.server";
 import { PasskeySignIn } from "~/components/accounts/passkeys";
 import type { FormErrorData } from "~/web/errors.server";
-import { redirectIfSignedIn, safeRedirect } from "~/web/auth.server";
+import { safeRedirect } from "~/web/auth.server";
 import { getRequestT } from "~/web/i18n.server";
-import { browserSignIn, registeredEmailOf } from "~/web/session.server";
+import { browserSignIn } from "~/web/session.server";
 import { redirectWithSuccess } from "~/web/toast.server";
 import { displayNameOf } from "~/services/accounts/users.server";
 import { clientOf } from "~/web/client.server";
@@ -21,11 +22,8 @@ import { visitorFormAction } from "~/web/page-form.server";
 
 export const meta = titleMeta("titles.login");
 
-/** A visitor's page; the e-mail of the account just registered in this browser comes filled in. */
-export async function loader({ request }: LoaderFunctionArgs) {
-  await redirectIfSignedIn(request);
-  return json({ registeredEmail: await registeredEmailOf(request) });
-}
+/** A visitor's page. */
+export { visitorLoader as loader } from "~/web/auth.server";
 
 /**
  * The password, then, for an account with two-factor on, the second step on the same page: the
@@ -79,9 +77,9 @@ const onSecondStep = (data: LoginData | undefined) =>
 export default function LoginPage() {
   const { t } = useTranslation();
   const data = useActionData<typeof action>() as LoginData | undefined;
-  const { registeredEmail } = useLoaderData<typeof loader>();
   const [params] = useSearchParams();
   const busy = usePending();
+  const redirectFrom = params.get("redirectFrom") ?? data?.values?.redirectFrom ?? "";
   return (
     <AuthLayout
       title={t("auth.login_title")}
@@ -89,7 +87,7 @@ export default function LoginPage() {
       footer={
         <>
           {t("auth.no_account")}{" "}
-          <Link to="/register" className="link">
+          <Link to={redirectFrom ? registerHref(redirectFrom) : "/register"} className="link">
             {t("auth.create_account")}
           </Link>
         </>
@@ -99,12 +97,8 @@ export default function LoginPage() {
         <SecondStep data={data!} />
       ) : (
         <FieldsForm id="login-form" data={data} className="stack">
-          <input
-            type="hidden"
-            name="redirectFrom"
-            value={params.get("redirectFrom") ?? data?.values?.redirectFrom ?? ""}
-          />
-          <EmailField data={data} fallback={registeredEmail ?? undefined} />
+          <input type="hidden" name="redirectFrom" value={redirectFrom} />
+          <EmailField data={data} />
           <PasswordField data={data} />
           <div className="row-between">
             <Link to="/forgot-password" className="link">

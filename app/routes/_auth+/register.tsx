@@ -1,18 +1,20 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { LIMITS } from "~/lib/limits";
-import { Link, useActionData } from "@remix-run/react";
+import { Link, useActionData, useSearchParams } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { AuthLayout } from "~/components/accounts/auth-layout";
+import { loginHref } from "~/components/discovery/public-frame";
 import { EmailField, PasswordField } from "~/components/accounts/fields";
 import { Field, fieldsOf, FieldsForm, SubmitButton } from "~/components/ui/form";
 import { titleMeta } from "~/lib/meta";
-import { registerUser } from "~/services/accounts/accounts.server";
+import { registerAndSignIn } from "~/services/accounts/accounts.server";
 import { getRequestT } from "~/web/i18n.server";
 import { redirectWithSuccess } from "~/web/toast.server";
 import { clientOf } from "~/web/client.server";
 import { usePending } from "~/lib/pending";
 import { visitorFormAction } from "~/web/page-form.server";
-import { registeredEmailCookie } from "~/web/session.server";
+import { browserSignIn } from "~/web/session.server";
+import { safeRedirect } from "~/web/auth.server";
 
 export const meta = titleMeta("titles.register");
 
@@ -20,11 +22,18 @@ export { visitorLoader as loader } from "~/web/auth.server";
 
 export async function action(args: ActionFunctionArgs) {
   return visitorFormAction(args, async ({ request, values }) => {
-    const user = await registerUser(values, await clientOf(request));
+    // Signed in at once, back where the visitor was (a public page, a list) or home; the banner
+    // of every page and the toast say to confirm the e-mail.
+    const { user, token } = await registerAndSignIn(values, await clientOf(request));
+    const headers = await browserSignIn(request, token);
     const { t } = await getRequestT(request);
-    // The login page fills in the e-mail just registered.
-    const headers = { "Set-Cookie": await registeredEmailCookie.serialize(user.email) };
-    return redirectWithSuccess("/auth/login", t("register_success"), { headers });
+    return redirectWithSuccess(
+      safeRedirect(values.redirectFrom, "/"),
+      t("registered_signed_in", { email: user.email }),
+      {
+        headers,
+      },
+    );
   });
 }
 
@@ -32,7 +41,11 @@ export default function RegisterPage() {
   const { t } = useTranslation();
   const data = useActionData<typeof action>();
   const busy = usePending();
-  const accountType = data?.values?.account_type ?? "freelancer";
+  const [params] = useSearchParams();
+  // From a public page: back there once registered, the account type it suggests chosen.
+  const redirectFrom = params.get("redirectFrom") ?? data?.values?.redirectFrom ?? "";
+  const suggested = params.get("tipo") === "merchant" ? "merchant" : "freelancer";
+  const accountType = data?.values?.account_type ?? suggested;
   const field = fieldsOf(data);
   return (
     <AuthLayout
@@ -41,13 +54,14 @@ export default function RegisterPage() {
       footer={
         <>
           {t("auth.have_account")}{" "}
-          <Link to="/login" className="link">
+          <Link to={redirectFrom ? loginHref(redirectFrom) : "/login"} className="link">
             {t("auth.sign_in_link")}
           </Link>
         </>
       }
     >
       <FieldsForm id="register-form" data={data} className="stack">
+        <input type="hidden" name="redirectFrom" value={redirectFrom} />
         <fieldset id="account_type" className={`field choice-group${data?.errors?.account_type ? " has-error" : ""}`}>
           <legend>{t("fields.account_type")}</legend>
           <div className="choices">

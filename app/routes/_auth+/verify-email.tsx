@@ -2,6 +2,8 @@ import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { AccountFrame as Frame } from "~/components/accounts/auth-layout";
+import { loginHref } from "~/components/discovery/public-frame";
+import { WELCOME_PATH } from "~/lib/welcome";
 import { Alert } from "~/components/ui/form";
 import { titleMeta } from "~/lib/meta";
 import { usePending } from "~/lib/pending";
@@ -35,7 +37,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
   try {
     const done = await verifyEmail({ token }, user);
     const message = done.purpose === "change" ? t("email_changed", { email: done.user.email }) : t("email_verified");
-    return redirectWithSuccess(user ? "/account/security" : "/login", message);
+    // A change of address goes back to the security settings; a new account's first confirmation
+    // to its "what next" page (through the login when the link is opened signed out).
+    const next = done.purpose === "change" ? "/account/security" : WELCOME_PATH;
+    return redirectWithSuccess(user ? next : loginHref(next), message);
   } catch (error) {
     if (!(error instanceof AppError)) throw error;
     return json(

@@ -1,7 +1,7 @@
 import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { JsonLd, loginHref, PublicErrorBoundary, PublicFrame } from "~/components/discovery/public-frame";
+import { JsonLd, loginHref, PublicErrorBoundary, PublicFrame, registerHref } from "~/components/discovery/public-frame";
 import { PortfolioList } from "~/components/reputation/portfolio";
 import { RatingSummary } from "~/components/reputation/rating";
 import { Avatar } from "~/components/ui/avatar";
@@ -93,6 +93,9 @@ export default function PublicProfilePage() {
                 <p className="muted">{t("public.invite_intro", { name: p.name })}</p>
                 <Link to={loginHref(p.path)} className="btn btn-primary btn-block">
                   {t("public.login_to_invite")}
+                </Link>
+                <Link to={registerHref(p.path, "merchant")} className="btn btn-ghost btn-block">
+                  {t("public.register")}
                 </Link>
               </>
             ) : viewer === "merchant" ? (

@@ -1,19 +1,27 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { opportunitiesSitemapXml, profilesSitemap, urlsetXml } from "~/services/discovery/public.server";
+import {
+  opportunitiesSitemapXml,
+  pagesSitemapXml,
+  profilesSitemap,
+  urlsetXml,
+} from "~/services/discovery/public.server";
 import { xmlResponse } from "~/web/public-page.server";
 
-// A page of the sitemap: /sitemap/opportunities-<n>.xml or /sitemap/profiles-<n>.xml; anything
-// else, a page past the last, or public pages off: 404.
-const FILE = /^(opportunities|profiles)-([1-9]\d{0,5})\.xml$/;
+// A page of the sitemap: /sitemap/pages-1.xml (the home and the public lists),
+// /sitemap/opportunities-<n>.xml or /sitemap/profiles-<n>.xml; anything else, a page past the
+// last, or public pages off: 404.
+const FILE = /^(pages|opportunities|profiles)-([1-9]\d{0,5})\.xml$/;
 
 export async function loader({ params }: LoaderFunctionArgs) {
   const match = FILE.exec(params.file ?? "");
   const n = Number(match?.[2]);
   const xml = !match
     ? null
-    : match[1] === "opportunities"
-      ? await opportunitiesSitemapXml(n)
-      : await profilesSitemap(n).then((entries) => entries && urlsetXml(entries));
+    : match[1] === "pages"
+      ? await pagesSitemapXml(n)
+      : match[1] === "opportunities"
+        ? await opportunitiesSitemapXml(n)
+        : await profilesSitemap(n).then((entries) => entries && urlsetXml(entries));
   if (!xml) {
     return new Response("Não encontrado.", {
       status: 404,

@@ -1,7 +1,7 @@
 import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { JsonLd, loginHref, PublicErrorBoundary, PublicFrame } from "~/components/discovery/public-frame";
+import { JsonLd, loginHref, PublicErrorBoundary, PublicFrame, registerHref } from "~/components/discovery/public-frame";
 import { Budget, formatDay, usePlace } from "~/components/marketplace/opportunity-card";
 import { RatingSummary } from "~/components/reputation/rating";
 import { Facts } from "~/components/ui/facts";
@@ -69,7 +69,7 @@ function ClosedPage({ title, signedIn, here }: { title: string; signedIn: boolea
         <h1>{title}</h1>
         <p className="muted">{t("public.closed_text")}</p>
         <div className="button-row">
-          <Link to={signedIn ? "/opportunities" : loginHref("/opportunities")} className="btn btn-primary">
+          <Link to={signedIn ? "/opportunities" : "/vagas"} className="btn btn-primary">
             {t("public.see_open")}
           </Link>
         </div>
@@ -127,7 +127,7 @@ export default function PublicOpportunityPage() {
                 <Link to={loginHref(o.path)} className="btn btn-primary btn-block">
                   {t("public.login_to_apply")}
                 </Link>
-                <Link to="/register" className="btn btn-ghost btn-block">
+                <Link to={registerHref(o.path, "freelancer")} className="btn btn-ghost btn-block">
                   {t("public.register")}
                 </Link>
               </>

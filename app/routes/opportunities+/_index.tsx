@@ -7,7 +7,7 @@ import { MarketErrorBoundary } from "~/components/layout/error-boundary";
 import { OpportunityList } from "~/components/marketplace/opportunity-list";
 import { errorTitle } from "~/lib/market-meta";
 import { translateCommon } from "~/lib/meta";
-import { loadOpportunityList, saveSearchFromList } from "~/web/opportunity-list.server";
+import { loadUserOpportunityList, saveSearchFromList } from "~/web/opportunity-list.server";
 import { requireUser } from "~/web/auth.server";
 
 // Merchants see their own opportunities, freelancers the open ones (and the top bar's title says which).
@@ -21,7 +21,7 @@ export const meta: MetaFunction<typeof loader> = (args) => {
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
-  return json({ role: user.account_type, list: await loadOpportunityList(user, request) });
+  return json({ role: user.account_type, list: await loadUserOpportunityList(user, request) });
 }
 
 /** "Salvar busca" (freelancers): the list's filters saved with a name and a frequency. */

@@ -109,6 +109,19 @@ export async function registerUser(input: unknown, client: Client = NOBODY) {
 }
 
 /**
+ * Registration from the site's form: the account, then a session for it at once (the sign-up
+ * signs in; the e-mail is confirmed later by its link). The API's registration stays without a
+ * session (its clients sign in with POST /api/login). Sessions opened here are bounded by the
+ * registration's own limit (registerByIp, taken before the account is written): a refused or
+ * limited registration opens none. A new account has no device to tell its owner about.
+ */
+export async function registerAndSignIn(input: unknown, client: Client = NOBODY) {
+  const user = await registerUser(input, client);
+  const session = await createSession(user.id, { ip: client.ip, userAgent: client.userAgent });
+  return { user, ...session };
+}
+
+/**
  * Checks the credentials and opens a session. Failures are rate limited by e-mail and address.
  * A device new to the account gets its owner a sign-in notice (sessions.server.ts). An account
  * with two-factor on gets no session yet but `twoFactor`: the challenge of the second step.

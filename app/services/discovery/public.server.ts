@@ -3,12 +3,13 @@ import { opportunitySlug, slugify } from "~/lib/slug";
 import { config } from "~/config.server";
 import { db } from "../../../db";
 import { displayNameOf, parseTags, photoUrl } from "../accounts/users.server";
-import type { OpportunityJson } from "../marketplace/opportunities.server";
+import type { UserRow } from "../../../db/schema";
+import { listOpportunities, type OpportunityJson } from "../marketplace/opportunities.server";
 import { getSettings } from "../operator/settings.server";
 import { AppError } from "../platform/errors.server";
-import { now, UUID } from "../platform/records.server";
+import { now, UUID, type PageMeta } from "../platform/records.server";
 import { listPortfolio, type PortfolioItemJson } from "../reputation/portfolio.server";
-import type { PublicProfileJson } from "../reputation/profiles.server";
+import { listFreelancers, type PublicProfileJson } from "../reputation/profiles.server";
 import { ratingOf, type Rating } from "../reputation/reviews.server";
 
 // Public pages (docs/product.md, "Páginas públicas"): what a visitor who is not signed in may read
@@ -255,6 +256,83 @@ export async function profileShareUrl(id: string): Promise<string | null> {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Lists: the open opportunities and the directory, as a visitor browses them
+
+/** An opportunity in the visitors' list: the public page's fields but the merchant's rating, and its address. */
+export type PublicOpportunityItem = Omit<PublicOpportunity, "url" | "merchant" | "updated_at"> & {
+  merchant: { name: string };
+};
+
+/** A freelancer in the visitors' directory: the public page's fields but the portfolio, and its address. */
+export type PublicProfileItem = Omit<PublicProfile, "url" | "portfolio" | "member_since">;
+
+/**
+ * Reads lists as a freelancer with no account would: open opportunities only, neither hidden nor
+ * held, and no application of theirs (no account has this id).
+ */
+const VISITOR = { id: "00000000-0000-4000-8000-000000000000", account_type: "freelancer" } as UserRow;
+
+/**
+ * One page of the open opportunities for the list's filters (those of the signed-in list, the
+ * status and "mine" aside), newest first unless asked otherwise. 404 when public pages are off.
+ * An account suspended or banned has its opportunities closed by the sanction, so none is listed.
+ * Three statements (the settings, the count and the page), whatever the data.
+ */
+export async function listPublicOpportunities(
+  query: Record<string, unknown>,
+): Promise<{ data: PublicOpportunityItem[]; meta: PageMeta & { total_capped?: boolean } }> {
+  await assertPublicPagesOn();
+  const { data, meta } = await listOpportunities(VISITOR, { ...query, status: undefined, mine: undefined });
+  return {
+    meta,
+    data: data.map((o) => ({
+      uuid: o.uuid,
+      path: opportunityPath(o),
+      title: o.title,
+      description: o.description,
+      category: o.category,
+      skills: o.skills,
+      budget_type: o.budget_type,
+      budget_min_cents: o.budget_min_cents,
+      budget_max_cents: o.budget_max_cents,
+      currency: o.currency,
+      deadline: o.deadline,
+      location_type: o.location_type,
+      city: o.location_type === "remote" ? null : o.city,
+      vacancies: o.vacancies,
+      created_at: o.created_at,
+      merchant: { name: o.merchant.display_name ?? "" },
+    })),
+  };
+}
+
+/**
+ * One page of the freelancers a visitor may see (the directory's filters and orders; a profile
+ * its owner keeps from visitors is left out). 404 when public pages are off. Three statements.
+ */
+export async function listPublicProfiles(
+  query: Record<string, unknown>,
+): Promise<{ data: PublicProfileItem[]; meta: PageMeta }> {
+  await assertPublicPagesOn();
+  const { data, meta } = await listFreelancers(query, { visitors: true });
+  return {
+    meta,
+    data: data.map((p) => ({
+      id: p.id,
+      path: profilePath(p),
+      name: p.name,
+      photo_url: p.photo_url,
+      bio: p.bio,
+      skills: p.skills,
+      city: p.city,
+      remote: p.remote,
+      rating: p.rating,
+      completed_contracts: p.completed_contracts,
+    })),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
 // Sitemap
 
 export type SitemapEntry = { loc: string; lastmod?: string };
@@ -263,7 +341,10 @@ export type SitemapEntry = { loc: string; lastmod?: string };
  * at least one `<url>` in a file and one `<sitemap>` in an index, so an empty file is neither
  * listed nor served (404).
  */
-export type SitemapIndex = { opportunities: number[]; profiles: number[] };
+export type SitemapIndex = { pages: number[]; opportunities: number[]; profiles: number[] };
+
+/** The pages of no id a visitor may browse: the home and the two lists (sitemap's `pages-1.xml`). */
+export const BROWSE_PATHS = ["/", "/vagas", "/perfis"] as const;
 
 /** An open opportunity a visitor may see (`o`, its merchant `u`): the page's rule, for the sitemap. */
 const opportunityListed = (at: string) =>
@@ -277,7 +358,7 @@ const opportunityListed = (at: string) =>
  * Two statements whatever the data (the settings, then one for both kinds).
  */
 export async function sitemapIndex(): Promise<SitemapIndex> {
-  if (!(await publicPagesOn())) return { opportunities: [], profiles: [] };
+  if (!(await publicPagesOn())) return { pages: [], opportunities: [], profiles: [] };
   const at = now();
   // Written into the statement: an integer, so that n's arithmetic stays integer on SQLite.
   const size = sql.lit(SITEMAP_PAGE_SIZE);
@@ -300,6 +381,7 @@ export async function sitemapIndex(): Promise<SitemapIndex> {
     .executeTakeFirstOrThrow();
   const profiles = Number(row.profiles);
   return {
+    pages: [1],
     opportunities: row.opportunity_pages ? row.opportunity_pages.split(",").map(Number) : [],
     profiles: profiles ? Array.from({ length: profilePages(profiles) }, (_, i) => i + 1) : [],
   };
@@ -334,6 +416,12 @@ function profilePages(count: number) {
 
 const URLSET_OPEN = `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n`;
 const URLSET_CLOSE = `</urlset>\n`;
+
+/** The browsing pages' file (BROWSE_PATHS): page 1 only, while public pages are on; null otherwise (404). */
+export async function pagesSitemapXml(n: number): Promise<string | null> {
+  if (n !== 1 || !(await publicPagesOn())) return null;
+  return urlsetXml(BROWSE_PATHS.map((path) => ({ loc: siteUrl(path) })));
+}
 
 /**
  * Page `n` of the open opportunities (1-based) as the sitemap's XML; null when public pages are off,
@@ -402,6 +490,7 @@ const escapeXml = (s: string) =>
  */
 export function sitemapXml(index: SitemapIndex): string {
   const files = [
+    ...index.pages.map((n) => `/sitemap/pages-${n}.xml`),
     ...index.opportunities.map((n) => `/sitemap/opportunities-${n}.xml`),
     ...index.profiles.map((n) => `/sitemap/profiles-${n}.xml`),
   ];
@@ -436,8 +525,9 @@ export async function robotsTxt(): Promise<string> {
   if (!(await publicPagesOn())) return "User-agent: *\nDisallow: /\n";
   return [
     "User-agent: *",
-    "Allow: /vagas/",
-    "Allow: /perfil/",
+    // Prefixes: the lists (/vagas, /perfis) and the pages under them (/vagas/…, /perfil/…).
+    "Allow: /vagas",
+    "Allow: /perfil",
     "Disallow: /api/",
     "Disallow: /admin",
     "Disallow: /applications/",

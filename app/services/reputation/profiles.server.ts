@@ -218,12 +218,17 @@ export const hasSkill = (skill: string) =>
  * unfiltered directory stops after its rows. Past ~100 000 freelancers this is where an index of
  * words (or FTS5/tsvector, as for opportunities) should come in.
  */
-export async function listFreelancers(query: unknown): Promise<{ data: PublicProfileJson[]; meta: PageMeta }> {
+export async function listFreelancers(
+  query: unknown,
+  { visitors = false }: { visitors?: boolean } = {},
+): Promise<{ data: PublicProfileJson[]; meta: PageMeta }> {
   const q = parseInput(directoryQuerySchema, query);
   const words = q.q ? queryWords(q.q) : [];
   const skill = q.skill ? foldKey(q.skill) : "";
   const city = q.city ? foldKey(q.city) : "";
   const base = directoryFreelancers(now())
+    // The visitors' directory: only the profiles their owners show to visitors (public pages).
+    .$if(visitors, (qb) => qb.where("users.public_profile", "=", 1))
     .$call((qb) =>
       words.reduce((b, w) => b.where(sql<boolean>`users.search_text LIKE ${`% ${likeLiteral(w)}%`} ESCAPE '\\'`), qb),
     )

@@ -251,7 +251,11 @@ describe.each(["sqlite", "postgres"] as const)("public pages on the production s
     expect(index.headers["set-cookie"]).toBeUndefined();
     expect(XMLValidator.validate(index.body)).toBe(true);
     const files = (parser.parse(index.body).sitemapindex.sitemap as { loc: string }[]).map((s) => s.loc);
-    expect(files).toEqual([`${APP_URL}/sitemap/opportunities-1.xml`, `${APP_URL}/sitemap/profiles-1.xml`]);
+    expect(files).toEqual([
+      `${APP_URL}/sitemap/pages-1.xml`,
+      `${APP_URL}/sitemap/opportunities-1.xml`,
+      `${APP_URL}/sitemap/profiles-1.xml`,
+    ]);
     // Every file listed has at least one address (the schema's minimum).
     for (const file of files) {
       const listed = parser.parse((await get(file.slice(APP_URL.length))).body).urlset.url as unknown[];
@@ -284,6 +288,7 @@ describe.each(["sqlite", "postgres"] as const)("public pages on the production s
       expect(parser.parse(index.body).urlset.url).toEqual([{ loc: `${APP_URL}/` }]);
       expect((await get("/sitemap/profiles-1.xml")).status).toBe(404);
       expect((await get("/sitemap/opportunities-1.xml")).status).toBe(404);
+      expect((await get("/sitemap/pages-1.xml")).status).toBe(404);
       expect((await get("/robots.txt")).body).toBe("User-agent: *\nDisallow: /\n");
     } finally {
       await ok("POST", "/api/admin/settings", operator.token, { public_pages: 1 });

@@ -1,0 +1,94 @@
+import { Link } from "@remix-run/react";
+import type { ReactNode } from "react";
+import { useTranslation } from "react-i18next";
+import { Budget, formatDay, usePlace } from "~/components/marketplace/opportunity-card";
+import { PageHeader } from "~/components/ui/page-header";
+import { Tags } from "~/components/ui/tags";
+import { formatDate } from "~/lib/format";
+import type { PublicOpportunityItem } from "~/services/discovery/public.server";
+import { loginHref, registerHref } from "./public-frame";
+
+/** An open opportunity in the visitors' list: its public fields, leading to its public page. */
+export function PublicOpportunityCard({ item }: { item: PublicOpportunityItem }) {
+  const { t, i18n } = useTranslation("market");
+  const { t: tc } = useTranslation();
+  const place = usePlace(item);
+  return (
+    <article className="card opp-card">
+      <div className="opp-card-top">
+        <div className="opp-card-tags">
+          <span className="tag tag-category">{t(`categories.${item.category}`)}</span>
+          <span className="tag">{t(`budget_types.${item.budget_type}`)}</span>
+        </div>
+        <Budget item={item} />
+      </div>
+      <h3 className="opp-card-title">
+        <Link to={item.path}>{item.title}</Link>
+      </h3>
+      <p className="opp-card-desc">{item.description}</p>
+      <Tags items={item.skills} />
+      <ul className="meta-list">
+        <li>{place}</li>
+        <li>
+          {item.deadline
+            ? t("list.deadline", { date: formatDay(item.deadline, i18n.language) })
+            : t("list.no_deadline")}
+        </li>
+        <li>{t("list.published", { date: formatDate(item.created_at, i18n.language) })}</li>
+        <li>{tc("public.posted_by", { name: item.merchant.name })}</li>
+      </ul>
+      <div className="opp-card-foot">
+        <span />
+        <Link to={item.path} className="btn btn-secondary btn-sm">
+          {t("list.view")}
+          <span className="visually-hidden">: {item.title}</span>
+        </Link>
+      </div>
+    </article>
+  );
+}
+
+/**
+ * A visitor's way in from a public list: sign in or create an account, and come back to `here`
+ * (the list with its filters). Signed in, nothing.
+ */
+export function PublicListCallout({
+  here,
+  signedIn,
+  text,
+  accountType,
+}: {
+  here: string;
+  signedIn: boolean;
+  text: ReactNode;
+  accountType: "freelancer" | "merchant";
+}) {
+  const { t } = useTranslation();
+  if (signedIn) return null;
+  return (
+    <section className="card public-callout" aria-label={t("public.callout_label")}>
+      <p>{text}</p>
+      <div className="button-row">
+        <Link to={loginHref(here)} className="btn btn-primary btn-sm">
+          {t("public.login")}
+        </Link>
+        <Link to={registerHref(here, accountType)} className="btn btn-secondary btn-sm">
+          {t("public.register")}
+        </Link>
+      </div>
+    </section>
+  );
+}
+
+/** A public list's heading: the page's h1 for a visitor (their frame has none); the app's page header signed in. */
+export function PublicListHeader({ signedIn, title, intro }: { signedIn: boolean; title: string; intro: string }) {
+  if (signedIn) return <PageHeader title={title} intro={intro} />;
+  return (
+    <header className="page-header">
+      <div>
+        <h1>{title}</h1>
+        <p className="muted">{intro}</p>
+      </div>
+    </header>
+  );
+}

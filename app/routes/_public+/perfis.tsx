@@ -1,0 +1,100 @@
+import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { useLoaderData } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { JsonLd, PublicErrorBoundary, PublicFrame } from "~/components/discovery/public-frame";
+import { PublicListCallout, PublicListHeader } from "~/components/discovery/public-lists";
+import { DirectoryFilters } from "~/components/reputation/directory-filters";
+import { FreelancerCard } from "~/components/reputation/profile-card";
+import { EmptyState } from "~/components/ui/page-header";
+import { Pagination } from "~/components/ui/pagination";
+import { DIRECTORY_FILTERS } from "~/lib/directory";
+import { errorTitle } from "~/lib/market-meta";
+import { seoMeta, type Seo } from "~/lib/public-meta";
+import { listPublicProfiles } from "~/services/discovery/public.server";
+import { listFromUrl } from "~/web/market-forms.server";
+import { absolute, itemList, listCanonical, publicHeaders, readPublic } from "~/web/public-page.server";
+
+// The freelancers a visitor may see (docs/product.md, "Páginas públicas"): the directory's filters
+// and orders, each card leading to the public profile; a profile kept from visitors is left out.
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const {
+    found: { list, query },
+    viewer,
+    t,
+    ogLocale,
+    cacheHeaders,
+  } = await readPublic(request, () => listFromUrl(request, DIRECTORY_FILTERS, listPublicProfiles));
+  const { canonical, filtered } = listCanonical("/perfis", query);
+  const seo: Seo = {
+    title: t("public.profiles_title"),
+    description: t("public.profiles_description"),
+    canonical,
+    image: absolute(null),
+    locale: ogLocale,
+    type: "website",
+    card: "summary_large_image",
+  };
+  const offset = (list.meta.page - 1) * list.meta.per_page;
+  return json(
+    {
+      ...list,
+      filters: query,
+      seo,
+      noindex: filtered,
+      ld: itemList(
+        list.data.map((p) => p.path),
+        offset,
+      ),
+      viewer: viewer ? viewer.account_type : null,
+    },
+    { headers: cacheHeaders },
+  );
+}
+
+export const headers = publicHeaders;
+
+export const meta: MetaFunction<typeof loader> = (args) => {
+  if (args.error || !args.data) return errorTitle(args);
+  const tags = seoMeta(args.data.seo);
+  return args.data.noindex ? [...tags, { name: "robots", content: "noindex, follow" }] : tags;
+};
+
+export default function PublicProfilesPage() {
+  const { data, meta, filters, ld, viewer } = useLoaderData<typeof loader>();
+  const { t } = useTranslation();
+  const search = new URLSearchParams(filters).toString();
+  const here = `/perfis${search ? `?${search}` : ""}`;
+  return (
+    <PublicFrame signedIn={viewer !== null} here={here}>
+      <JsonLd data={ld} />
+      <PublicListHeader
+        signedIn={viewer !== null}
+        title={t("public.profiles_title")}
+        intro={t("public.profiles_intro")}
+      />
+      <PublicListCallout
+        here={here}
+        signedIn={viewer !== null}
+        text={t("public.profiles_callout")}
+        accountType="merchant"
+      />
+      <DirectoryFilters filters={filters} clearTo="/perfis" />
+      <h2 className="list-count muted" aria-live="polite">
+        {t("directory.count", { count: meta.total })}
+      </h2>
+      {data.length ? (
+        <ul className="person-grid">
+          {data.map((person) => (
+            <FreelancerCard key={person.id} person={person} href={person.path} />
+          ))}
+        </ul>
+      ) : (
+        <EmptyState title={t("directory.empty")} />
+      )}
+      <Pagination meta={meta} />
+    </PublicFrame>
+  );
+}
+
+export const ErrorBoundary = PublicErrorBoundary;
