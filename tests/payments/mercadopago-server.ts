@@ -39,7 +39,7 @@ export async function startMercadoPago(options: { token: string; secret: string;
   let nextId = Date.now();
   // Unique across stand-ins, as real end-to-end ids are: a browser run repeated against the same
   // app database (--repeat-each) starts a new stand-in and must not send an id already recorded.
-  let e2e = Date.now() % 1e9;
+  let e2e = Date.now() % 1e8;
 
   const server: Server = createServer(async (req, res) => {
     const body = await readBody(req);
