@@ -1,12 +1,7 @@
 import { json } from "@remix-run/node";
-import { sql } from "kysely";
-import { db } from "../../db";
+import { databaseAnswers } from "~/services/platform/health.server";
 
 export async function loader() {
-  try {
-    await sql`select 1`.execute(db);
-    return json({ status: "ok" }, { headers: { "Cache-Control": "no-store" } });
-  } catch {
-    return json({ status: "unavailable" }, { status: 503, headers: { "Cache-Control": "no-store" } });
-  }
+  if (await databaseAnswers()) return json({ status: "ok" }, { headers: { "Cache-Control": "no-store" } });
+  return json({ status: "unavailable" }, { status: 503, headers: { "Cache-Control": "no-store" } });
 }

@@ -39,6 +39,70 @@ export const SPLIT_ROWS = 4;
 
 const ACTIVE = ["awaiting_funding", "funded", "delivered"];
 
+/** The milestones: amount, what the freelancer receives, status; the current one marked. */
+function MilestonesTable({ milestones, current }: { milestones: Milestone[]; current: Milestone | undefined }) {
+  const { t, i18n } = useTranslation("market");
+  const money = (cents: number) => formatMoney(cents, i18n.language);
+  return (
+    <div className="table-wrap">
+      <table className="data-table cards-sm">
+        <caption className="visually-hidden">{t("payments.milestones")}</caption>
+        <thead>
+          <tr>
+            <th scope="col">{t("payments.milestone")}</th>
+            <th scope="col">{t("payments.amount")}</th>
+            <th scope="col">{t("payments.freelancer_receives")}</th>
+            <th scope="col">{t("payments.status")}</th>
+          </tr>
+        </thead>
+        <tbody>
+          {milestones.map((m) => (
+            <tr key={m.id} className={m === current ? "row-current" : undefined}>
+              <td data-label={t("payments.milestone")}>
+                <span>
+                  {m.seq}. {milestoneTitle(m, t)}
+                  <br />
+                  <span className="muted small">{t("applications.days", { count: m.days })}</span>
+                </span>
+              </td>
+              <td data-label={t("payments.amount")}>{money(m.amount_cents)}</td>
+              <td data-label={t("payments.freelancer_receives")}>
+                <span>
+                  {m.status === "cancelled" ? (
+                    <span className="muted">{t("payments.nothing_to_receive")}</span>
+                  ) : (
+                    <>
+                      {money(m.net_cents)}
+                      <br />
+                      <span className="muted small">{t("payments.fee_of", { fee: money(m.fee_cents) })}</span>
+                    </>
+                  )}
+                  {m.refunded_cents > 0 ? (
+                    <>
+                      <br />
+                      <span className="small">
+                        {t("payments.refunded_to_merchant", { amount: money(m.refunded_cents) })}
+                      </span>
+                    </>
+                  ) : null}
+                </span>
+              </td>
+              <td data-label={t("payments.status")}>
+                <span>
+                  <span className={`badge milestone-${m.status}`}>{t(`milestone_status.${m.status}`)}</span>
+                  {m.status === "proposed" ? (
+                    <span className="muted small"> · {t(`payments.proposed_by_${m.proposed_by}`)}</span>
+                  ) : null}
+                </span>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
 /** The contract's money with payments on: milestones, the Pix charge, the split and the proposals. */
 export function ContractPayments({
   contract,
@@ -85,62 +149,7 @@ export function ContractPayments({
           percent: feePercent(contract.fee_bps, i18n.language),
         })}
       </p>
-      <div className="table-wrap">
-        <table className="data-table cards-sm">
-          <caption className="visually-hidden">{t("payments.milestones")}</caption>
-          <thead>
-            <tr>
-              <th scope="col">{t("payments.milestone")}</th>
-              <th scope="col">{t("payments.amount")}</th>
-              <th scope="col">{t("payments.freelancer_receives")}</th>
-              <th scope="col">{t("payments.status")}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {milestones.map((m) => (
-              <tr key={m.id} className={m === current ? "row-current" : undefined}>
-                <td data-label={t("payments.milestone")}>
-                  <span>
-                    {m.seq}. {milestoneTitle(m, t)}
-                    <br />
-                    <span className="muted small">{t("applications.days", { count: m.days })}</span>
-                  </span>
-                </td>
-                <td data-label={t("payments.amount")}>{money(m.amount_cents)}</td>
-                <td data-label={t("payments.freelancer_receives")}>
-                  <span>
-                    {m.status === "cancelled" ? (
-                      <span className="muted">{t("payments.nothing_to_receive")}</span>
-                    ) : (
-                      <>
-                        {money(m.net_cents)}
-                        <br />
-                        <span className="muted small">{t("payments.fee_of", { fee: money(m.fee_cents) })}</span>
-                      </>
-                    )}
-                    {m.refunded_cents > 0 ? (
-                      <>
-                        <br />
-                        <span className="small">
-                          {t("payments.refunded_to_merchant", { amount: money(m.refunded_cents) })}
-                        </span>
-                      </>
-                    ) : null}
-                  </span>
-                </td>
-                <td data-label={t("payments.status")}>
-                  <span>
-                    <span className={`badge milestone-${m.status}`}>{t(`milestone_status.${m.status}`)}</span>
-                    {m.status === "proposed" ? (
-                      <span className="muted small"> · {t(`payments.proposed_by_${m.proposed_by}`)}</span>
-                    ) : null}
-                  </span>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <MilestonesTable milestones={milestones} current={current} />
 
       {active && current?.status === "awaiting_funding" ? (
         viewer === "merchant" ? (

@@ -1,4 +1,4 @@
-import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type SerializeFrom } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import type { CSSProperties } from "react";
 import { useTranslation } from "react-i18next";
@@ -60,6 +60,88 @@ export async function action({ request }: ActionFunctionArgs) {
   } catch (error) {
     return marketFormError(request, error, values);
   }
+}
+
+/** The Pix key payouts go to; changing a registered one asks for the password (and the code). */
+function PayoutKeyForm({
+  account,
+  twoFactor,
+  data,
+}: {
+  account: SerializeFrom<typeof loader>["account"];
+  twoFactor: boolean;
+  data: SerializeFrom<typeof action> | null;
+}) {
+  const { t } = useTranslation("market");
+  const busy = useNavigation().state === "submitting";
+  return (
+    <section className="card" aria-labelledby="key-title">
+      <h2 id="key-title">{t("finance.key_heading")}</h2>
+      <FormMessage data={data} />
+      <Form method="post" className="stack" noValidate>
+        <input type="hidden" name="intent" value="payout_account" />
+        <div className={`field${data?.errors?.key_type ? " has-error" : ""}`}>
+          <label htmlFor="key_type">{t("finance.key_type")}</label>
+          <select id="key_type" name="key_type" defaultValue={data?.values?.key_type ?? account?.key_type ?? "cpf"}>
+            {PIX_KEY_TYPES.map((type) => (
+              <option key={type} value={type}>
+                {t(`finance.key_types.${type}`)}
+              </option>
+            ))}
+          </select>
+        </div>
+        <Field
+          name="pix_key"
+          label={t("finance.pix_key")}
+          maxLength={100}
+          defaultValue={data?.values?.pix_key ?? account?.pix_key}
+          error={data?.errors?.pix_key}
+        />
+        <Field
+          name="holder_name"
+          label={t("finance.holder_name")}
+          maxLength={LIMITS.holder_name.max}
+          defaultValue={data?.values?.holder_name ?? account?.holder_name}
+          error={data?.errors?.holder_name}
+        />
+        <Field
+          name="holder_document"
+          label={t("finance.holder_document")}
+          inputMode="numeric"
+          maxLength={30}
+          defaultValue={data?.values?.holder_document ?? account?.holder_document}
+          error={data?.errors?.holder_document}
+        />
+        {account ? (
+          // Changing a registered key is confirmed like a sign-in (never kept after a refusal).
+          <>
+            <Field
+              name="password"
+              type="password"
+              autoComplete="current-password"
+              label={t("finance.key_password")}
+              hint={t("finance.key_password_hint")}
+              error={data?.errors?.password}
+            />
+            {twoFactor ? (
+              <Field
+                name="code"
+                autoComplete="one-time-code"
+                inputMode="numeric"
+                label={t("finance.key_code")}
+                error={data?.errors?.code}
+              />
+            ) : null}
+          </>
+        ) : null}
+        <div className="form-actions">
+          <button type="submit" className="btn btn-secondary" disabled={busy}>
+            {t("finance.key_submit")}
+          </button>
+        </div>
+      </Form>
+    </section>
+  );
 }
 
 export default function FinancePage() {
@@ -136,76 +218,7 @@ export default function FinancePage() {
               </Form>
             )}
           </section>
-          <section className="card" aria-labelledby="key-title">
-            <h2 id="key-title">{t("finance.key_heading")}</h2>
-            <FormMessage data={mine("payout_account")} />
-            <Form method="post" className="stack" noValidate>
-              <input type="hidden" name="intent" value="payout_account" />
-              <div className={`field${mine("payout_account")?.errors?.key_type ? " has-error" : ""}`}>
-                <label htmlFor="key_type">{t("finance.key_type")}</label>
-                <select
-                  id="key_type"
-                  name="key_type"
-                  defaultValue={mine("payout_account")?.values?.key_type ?? account?.key_type ?? "cpf"}
-                >
-                  {PIX_KEY_TYPES.map((type) => (
-                    <option key={type} value={type}>
-                      {t(`finance.key_types.${type}`)}
-                    </option>
-                  ))}
-                </select>
-              </div>
-              <Field
-                name="pix_key"
-                label={t("finance.pix_key")}
-                maxLength={100}
-                defaultValue={mine("payout_account")?.values?.pix_key ?? account?.pix_key}
-                error={mine("payout_account")?.errors?.pix_key}
-              />
-              <Field
-                name="holder_name"
-                label={t("finance.holder_name")}
-                maxLength={LIMITS.holder_name.max}
-                defaultValue={mine("payout_account")?.values?.holder_name ?? account?.holder_name}
-                error={mine("payout_account")?.errors?.holder_name}
-              />
-              <Field
-                name="holder_document"
-                label={t("finance.holder_document")}
-                inputMode="numeric"
-                maxLength={30}
-                defaultValue={mine("payout_account")?.values?.holder_document ?? account?.holder_document}
-                error={mine("payout_account")?.errors?.holder_document}
-              />
-              {account ? (
-                // Changing a registered key is confirmed like a sign-in (never kept after a refusal).
-                <>
-                  <Field
-                    name="password"
-                    type="password"
-                    autoComplete="current-password"
-                    label={t("finance.key_password")}
-                    hint={t("finance.key_password_hint")}
-                    error={mine("payout_account")?.errors?.password}
-                  />
-                  {twoFactor ? (
-                    <Field
-                      name="code"
-                      autoComplete="one-time-code"
-                      inputMode="numeric"
-                      label={t("finance.key_code")}
-                      error={mine("payout_account")?.errors?.code}
-                    />
-                  ) : null}
-                </>
-              ) : null}
-              <div className="form-actions">
-                <button type="submit" className="btn btn-secondary" disabled={busy}>
-                  {t("finance.key_submit")}
-                </button>
-              </div>
-            </Form>
-          </section>
+          <PayoutKeyForm account={account} twoFactor={twoFactor} data={mine("payout_account")} />
         </div>
       ) : null}
 

@@ -1,10 +1,9 @@
 import { json, type LoaderFunctionArgs } from "@remix-run/node";
-import { Form, Link, useLoaderData } from "@remix-run/react";
+import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { FilterInput, FilterSelect, TableCard } from "~/components/admin/ui";
+import { FilterForm, FilterInput, FilterSelect, ListFrame, TableCard } from "~/components/admin/ui";
 import { MarketErrorBoundary } from "~/components/layout/error-boundary";
-import { EmptyState, PageHeader } from "~/components/ui/page-header";
-import { Pagination } from "~/components/ui/pagination";
+import { PageHeader } from "~/components/ui/page-header";
 import { AUDIT_ACTIONS, AUDIT_TARGETS } from "~/lib/admin-constants";
 import { adminTitleMeta } from "~/lib/admin-meta";
 import { formatDateTime } from "~/lib/format";
@@ -43,7 +42,7 @@ export default function AuditPage() {
   return (
     <div className="page">
       <PageHeader title={t("audit.heading")} intro={t("audit.intro")} />
-      <Form method="get" className="card admin-filters" role="search" aria-label={t("audit.filters")}>
+      <FilterForm active={active}>
         <FilterSelect
           name="action"
           label={t("audit.action")}
@@ -74,21 +73,11 @@ export default function AuditPage() {
         <FilterInput name="target_id" label={t("audit.target_id")} value={filters.target_id} error={errors.target_id} />
         <FilterInput name="from" type="date" label={t("audit.from")} value={filters.from} error={errors.from} />
         <FilterInput name="to" type="date" label={t("audit.to")} value={filters.to} error={errors.to} />
-        <div className="filters-actions">
-          {active ? (
-            <Link to="?" className="btn btn-ghost">
-              {t("audit.clear")}
-            </Link>
-          ) : null}
-          <button type="submit" className="btn btn-primary">
-            {t("audit.apply")}
-          </button>
-        </div>
-      </Form>
+      </FilterForm>
       <p className="muted admin-summary" aria-live="polite">
         {total}
       </p>
-      {data.length ? (
+      <ListFrame count={data.length} empty={t("audit.empty")} meta={meta}>
         <TableCard caption={t("audit.heading")}>
           <thead>
             <tr>
@@ -124,10 +113,7 @@ export default function AuditPage() {
             ))}
           </tbody>
         </TableCard>
-      ) : (
-        <EmptyState title={t("audit.empty")} />
-      )}
-      <Pagination meta={meta} />
+      </ListFrame>
     </div>
   );
 }

@@ -1,9 +1,10 @@
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { ContractStatusBadge, ContractTimeline } from "~/components/contracts/contract";
 import { MarketErrorBoundary } from "~/components/layout/error-boundary";
-import { Field, FormMessage, TextAreaField } from "~/components/ui/form";
+import { ActionPanel, ChoiceField } from "~/components/admin/ui";
+import { Field, TextAreaField } from "~/components/ui/form";
 import { Breadcrumb, PageHeader } from "~/components/ui/page-header";
 import { adminTitleMeta } from "~/lib/admin-meta";
 import { formatDate, formatDateTime } from "~/lib/format";
@@ -52,65 +53,57 @@ function DecisionForm({ decisions, held, payments }: { decisions: string[]; held
   const busy = usePending("decide");
   const errors = data?.errors ?? {};
   return (
-    <section className="card form-card admin-section" aria-labelledby="decide-title">
-      <h3 id="decide-title">{t("disputes.decide")}</h3>
-      <p className="muted small">{t("disputes.decide_intro")}</p>
-      {payments === "escrow" ? (
-        <p className="notice notice-info">
-          {held
-            ? t("disputes.held", { amount: formatMoney(held.amount_cents, i18n.language), title: held.title })
-            : t("disputes.nothing_held")}
-        </p>
-      ) : null}
-      <FormMessage data={data} />
-      <Form method="post" className="admin-form" noValidate>
-        <input type="hidden" name="intent" value="decide" />
-        <fieldset aria-describedby={errors.decision ? "decision-error" : undefined}>
-          <legend>{t("disputes.decision")}</legend>
-          {decisions.map((d) => (
-            <label key={d} className="choice-inline">
-              <input type="radio" name="decision" value={d} defaultChecked={data?.values?.decision === d} />
-              {t(`disputes.decisions.${d}`, { defaultValue: d })}
-            </label>
-          ))}
-        </fieldset>
-        {errors.decision ? (
-          <p className="field-error" id="decision-error">
-            {errors.decision}
+    <ActionPanel
+      name="decide"
+      title={t("disputes.decide")}
+      intro={t("disputes.decide_intro")}
+      notice={
+        payments === "escrow" ? (
+          <p className="notice notice-info">
+            {held
+              ? t("disputes.held", { amount: formatMoney(held.amount_cents, i18n.language), title: held.title })
+              : t("disputes.nothing_held")}
           </p>
-        ) : null}
-        {decisions.includes("split") && held ? (
-          <Field
-            name="freelancer_amount"
-            label={t("disputes.split_amount")}
-            hint={t("disputes.split_hint", {
-              held: formatMoney(held.amount_cents, i18n.language),
-              title: held.title,
-              fee: `${feePercent(held.fee_bps, i18n.language)}%`,
-            })}
-            inputMode="decimal"
-            autoComplete="off"
-            defaultValue={data?.values?.freelancer_amount}
-            error={errors.freelancer_cents}
-          />
-        ) : null}
-        <TextAreaField
-          name="reason"
-          label={t("disputes.reason")}
-          hint={t("disputes.reason_hint")}
-          rows={4}
-          maxLength={LIMITS.dispute_decision_reason.max}
-          required
-          defaultValue={data?.values?.reason}
-          error={errors.reason}
+        ) : null
+      }
+      intent="decide"
+      refusal={data}
+      submit={t("disputes.submit")}
+      busy={busy}
+    >
+      <ChoiceField
+        name="decision"
+        legend={t("disputes.decision")}
+        choices={decisions.map((d) => ({ value: d, label: t(`disputes.decisions.${d}`, { defaultValue: d }) }))}
+        chosen={data?.values?.decision}
+        error={errors.decision}
+      />
+      {decisions.includes("split") && held ? (
+        <Field
+          name="freelancer_amount"
+          label={t("disputes.split_amount")}
+          hint={t("disputes.split_hint", {
+            held: formatMoney(held.amount_cents, i18n.language),
+            title: held.title,
+            fee: `${feePercent(held.fee_bps, i18n.language)}%`,
+          })}
+          inputMode="decimal"
+          autoComplete="off"
+          defaultValue={data?.values?.freelancer_amount}
+          error={errors.freelancer_cents}
         />
-        <div className="form-actions">
-          <button type="submit" className="btn btn-primary" disabled={busy}>
-            {t("disputes.submit")}
-          </button>
-        </div>
-      </Form>
-    </section>
+      ) : null}
+      <TextAreaField
+        name="reason"
+        label={t("disputes.reason")}
+        hint={t("disputes.reason_hint")}
+        rows={4}
+        maxLength={LIMITS.dispute_decision_reason.max}
+        required
+        defaultValue={data?.values?.reason}
+        error={errors.reason}
+      />
+    </ActionPanel>
   );
 }
 

@@ -1,9 +1,9 @@
 import { json, type LoaderFunctionArgs } from "@remix-run/node";
-import { Form, Link, useLoaderData } from "@remix-run/react";
+import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
+import { FilterForm, FilterSelect, ListFrame } from "~/components/admin/ui";
 import { MarketErrorBoundary } from "~/components/layout/error-boundary";
-import { EmptyState, PageHeader } from "~/components/ui/page-header";
-import { Pagination } from "~/components/ui/pagination";
+import { PageHeader } from "~/components/ui/page-header";
 import { adminTitleMeta } from "~/lib/admin-meta";
 import { DISPUTE_STATUSES } from "~/lib/disputes";
 import { formatDate, formatDateTime } from "~/lib/format";
@@ -32,25 +32,16 @@ export default function DisputesQueue() {
   return (
     <div className="page">
       <PageHeader title={t("disputes.heading")} intro={t("disputes.open_count", { count: open_count })} />
-      <Form method="get" className="card admin-filters" role="search" aria-label={t("audit.filters")}>
-        <div className={`field${errors.status ? " has-error" : ""}`}>
-          <label htmlFor="f-status">{t("disputes.status")}</label>
-          <select id="f-status" name="status" defaultValue={filters.status ?? "open"}>
-            {DISPUTE_STATUSES.map((v) => (
-              <option key={v} value={v}>
-                {t(`disputes.statuses.${v}`)}
-              </option>
-            ))}
-          </select>
-          {errors.status ? <p className="field-error">{errors.status}</p> : null}
-        </div>
-        <div className="filters-actions">
-          <button type="submit" className="btn btn-primary">
-            {t("audit.apply")}
-          </button>
-        </div>
-      </Form>
-      {data.length ? (
+      <FilterForm>
+        <FilterSelect
+          name="status"
+          label={t("disputes.status")}
+          value={filters.status ?? "open"}
+          options={DISPUTE_STATUSES.map((v) => ({ value: v, label: t(`disputes.statuses.${v}`) }))}
+          error={errors.status}
+        />
+      </FilterForm>
+      <ListFrame count={data.length} empty={t("disputes.empty")} meta={meta}>
         <ul className="admin-list" aria-label={t("disputes.heading")}>
           {data.map((d) => (
             <li key={d.id} className="card queue-item">
@@ -82,10 +73,7 @@ export default function DisputesQueue() {
             </li>
           ))}
         </ul>
-      ) : (
-        <EmptyState title={t("disputes.empty")} />
-      )}
-      <Pagination meta={meta} />
+      </ListFrame>
     </div>
   );
 }

@@ -1,13 +1,14 @@
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { FormMessage, TextAreaField } from "~/components/ui/form";
+import { ActionPanel, ChoiceField, DaysField } from "~/components/admin/ui";
+import { TextAreaField } from "~/components/ui/form";
 import { MarketErrorBoundary } from "~/components/layout/error-boundary";
 import { Breadcrumb, PageHeader } from "~/components/ui/page-header";
 import { adminTitleMeta } from "~/lib/admin-meta";
 import { formatDateTime, formatMoney } from "~/lib/format";
 import { LIMITS } from "~/lib/limits";
-import { MAX_SUSPENSION_DAYS, REPORT_ACTIONS } from "~/lib/moderation";
+import { REPORT_ACTIONS } from "~/lib/moderation";
 import { getReportCase, resolveReports, restoreContent } from "~/services/operator/reports.server";
 import { formValues, readForm } from "~/web/bodies.server";
 import { formError } from "~/web/errors.server";
@@ -53,69 +54,37 @@ function ResolveForm() {
   const errors = mine?.errors ?? {};
   const chosen = mine?.values?.action ?? "dismiss";
   return (
-    <section className="card form-card admin-section" aria-labelledby="resolve-title">
-      <h3 id="resolve-title">{t("reports.decide")}</h3>
-      <p className="muted small">{t("reports.decide_intro")}</p>
-      <FormMessage data={mine} />
-      <Form method="post" className="admin-form" noValidate>
-        <input type="hidden" name="intent" value="resolve" />
-        <fieldset aria-describedby={errors.action ? "action-error" : undefined}>
-          <legend>{t("reports.action")}</legend>
-          {REPORT_ACTIONS.map((a) => (
-            <label key={a} className="choice-inline">
-              <input type="radio" name="action" value={a} defaultChecked={chosen === a} />
-              {t(`reports.actions.${a}`)}
-            </label>
-          ))}
-        </fieldset>
-        {errors.action ? (
-          <p className="field-error" id="action-error">
-            {errors.action}
-          </p>
-        ) : null}
-        <TextAreaField
-          name="reason"
-          label={t("reports.reason")}
-          hint={t("reports.reason_hint")}
-          rows={3}
-          maxLength={LIMITS.moderation_reason.max}
-          defaultValue={mine?.values?.reason}
-          error={errors.reason}
-        />
-        <div className={`field${errors.days ? " has-error" : ""}`}>
-          <label htmlFor="days">{t("reports.days")}</label>
-          <input
-            id="days"
-            name="days"
-            type="number"
-            min={1}
-            max={MAX_SUSPENSION_DAYS}
-            inputMode="numeric"
-            defaultValue={mine?.values?.days ?? "7"}
-            aria-invalid={errors.days ? true : undefined}
-            aria-describedby={errors.days ? "days-error" : "days-hint"}
-          />
-          {errors.days ? (
-            <p className="field-error" id="days-error">
-              {errors.days}
-            </p>
-          ) : (
-            <p className="field-hint" id="days-hint">
-              {t("reports.days_hint")}
-            </p>
-          )}
-        </div>
-        <label className="choice-inline">
-          <input type="checkbox" name="hide" value="1" defaultChecked={mine?.values?.hide === "1"} />
-          {t("reports.also_hide")}
-        </label>
-        <div className="form-actions">
-          <button type="submit" className="btn btn-primary" disabled={busy}>
-            {t("reports.submit")}
-          </button>
-        </div>
-      </Form>
-    </section>
+    <ActionPanel
+      name="resolve"
+      title={t("reports.decide")}
+      intro={t("reports.decide_intro")}
+      intent="resolve"
+      refusal={mine}
+      submit={t("reports.submit")}
+      busy={busy}
+    >
+      <ChoiceField
+        name="action"
+        legend={t("reports.action")}
+        choices={REPORT_ACTIONS.map((a) => ({ value: a, label: t(`reports.actions.${a}`) }))}
+        chosen={chosen}
+        error={errors.action}
+      />
+      <TextAreaField
+        name="reason"
+        label={t("reports.reason")}
+        hint={t("reports.reason_hint")}
+        rows={3}
+        maxLength={LIMITS.moderation_reason.max}
+        defaultValue={mine?.values?.reason}
+        error={errors.reason}
+      />
+      <DaysField value={mine?.values?.days} error={errors.days} />
+      <label className="choice-inline">
+        <input type="checkbox" name="hide" value="1" defaultChecked={mine?.values?.hide === "1"} />
+        {t("reports.also_hide")}
+      </label>
+    </ActionPanel>
   );
 }
 
@@ -125,27 +94,25 @@ function RestoreForm() {
   const busy = useNavigation().state === "submitting";
   const mine = data?.values?.intent === "restore" ? data : null;
   return (
-    <section className="card form-card admin-section" aria-labelledby="restore-title">
-      <h3 id="restore-title">{t("reports.restore")}</h3>
-      <FormMessage data={mine} />
-      <Form method="post" className="admin-form" noValidate>
-        <input type="hidden" name="intent" value="restore" />
-        <TextAreaField
-          name="reason"
-          id="restore-reason"
-          label={t("reports.reason")}
-          rows={2}
-          maxLength={LIMITS.moderation_reason.max}
-          defaultValue={mine?.values?.reason}
-          error={mine?.errors?.reason}
-        />
-        <div className="form-actions">
-          <button type="submit" className="btn btn-secondary" disabled={busy}>
-            {t("reports.restore_submit")}
-          </button>
-        </div>
-      </Form>
-    </section>
+    <ActionPanel
+      name="restore"
+      title={t("reports.restore")}
+      intent="restore"
+      refusal={mine}
+      submit={t("reports.restore_submit")}
+      secondary
+      busy={busy}
+    >
+      <TextAreaField
+        name="reason"
+        id="restore-reason"
+        label={t("reports.reason")}
+        rows={2}
+        maxLength={LIMITS.moderation_reason.max}
+        defaultValue={mine?.values?.reason}
+        error={mine?.errors?.reason}
+      />
+    </ActionPanel>
   );
 }
 

@@ -1,10 +1,9 @@
 import { json, type LoaderFunctionArgs } from "@remix-run/node";
-import { Form, Link, useLoaderData } from "@remix-run/react";
+import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { FilterSelect } from "~/components/admin/ui";
+import { FilterForm, FilterSelect, ListFrame } from "~/components/admin/ui";
 import { MarketErrorBoundary } from "~/components/layout/error-boundary";
-import { EmptyState, PageHeader } from "~/components/ui/page-header";
-import { Pagination } from "~/components/ui/pagination";
+import { PageHeader } from "~/components/ui/page-header";
 import { REPORT_AGES, REPORT_STATUSES, REPORT_TARGETS } from "~/lib/moderation";
 import { adminTitleMeta } from "~/lib/admin-meta";
 import { formatDateTime } from "~/lib/format";
@@ -34,7 +33,7 @@ export default function ReportsQueue() {
   return (
     <div className="page">
       <PageHeader title={t("reports.heading")} intro={t("reports.open_count", { count: open_count })} />
-      <Form method="get" className="card admin-filters" role="search" aria-label={t("audit.filters")}>
+      <FilterForm active={active}>
         <FilterSelect
           name="type"
           label={t("reports.type")}
@@ -43,17 +42,13 @@ export default function ReportsQueue() {
           options={REPORT_TARGETS.map((v) => ({ value: v, label: t(`reports.targets.${v}`) }))}
           error={errors.type}
         />
-        <div className={`field${errors.status ? " has-error" : ""}`}>
-          <label htmlFor="f-status">{t("reports.status")}</label>
-          <select id="f-status" name="status" defaultValue={filters.status ?? "open"}>
-            {REPORT_STATUSES.map((v) => (
-              <option key={v} value={v}>
-                {t(`reports.statuses.${v}`)}
-              </option>
-            ))}
-          </select>
-          {errors.status ? <p className="field-error">{errors.status}</p> : null}
-        </div>
+        <FilterSelect
+          name="status"
+          label={t("reports.status")}
+          value={filters.status ?? "open"}
+          options={REPORT_STATUSES.map((v) => ({ value: v, label: t(`reports.statuses.${v}`) }))}
+          error={errors.status}
+        />
         <FilterSelect
           name="age"
           label={t("reports.age")}
@@ -62,18 +57,8 @@ export default function ReportsQueue() {
           options={REPORT_AGES.map((v) => ({ value: v, label: t(`reports.ages.${v}`) }))}
           error={errors.age}
         />
-        <div className="filters-actions">
-          {active ? (
-            <Link to="?" className="btn btn-ghost">
-              {t("audit.clear")}
-            </Link>
-          ) : null}
-          <button type="submit" className="btn btn-primary">
-            {t("audit.apply")}
-          </button>
-        </div>
-      </Form>
-      {data.length ? (
+      </FilterForm>
+      <ListFrame count={data.length} empty={t("reports.empty")} meta={meta}>
         <ul className="admin-list" aria-label={t("reports.heading")}>
           {data.map((group) => {
             const href = `/admin/reports/${group.target.type}/${group.target.id}`;
@@ -123,10 +108,7 @@ export default function ReportsQueue() {
             );
           })}
         </ul>
-      ) : (
-        <EmptyState title={t("reports.empty")} />
-      )}
-      <Pagination meta={meta} />
+      </ListFrame>
     </div>
   );
 }

@@ -1,14 +1,14 @@
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { TableCard } from "~/components/admin/ui";
-import { FormMessage, TextAreaField } from "~/components/ui/form";
+import { ActionPanel, ChoiceField, DaysField, TableCard } from "~/components/admin/ui";
+import { TextAreaField } from "~/components/ui/form";
 import { MarketErrorBoundary } from "~/components/layout/error-boundary";
 import { Breadcrumb, PageHeader } from "~/components/ui/page-header";
 import { adminTitleMeta } from "~/lib/admin-meta";
 import { formatDate, formatDateTime, formatMoney } from "~/lib/format";
 import { LIMITS } from "~/lib/limits";
-import { MAX_SUSPENSION_DAYS, SANCTIONS } from "~/lib/moderation";
+import { SANCTIONS } from "~/lib/moderation";
 import { getMember } from "~/services/operator/members.server";
 import { sanctionUser } from "~/services/operator/sanctions.server";
 import { formValues, readForm } from "~/web/bodies.server";
@@ -49,62 +49,32 @@ function SanctionForm({ sanctioned }: { sanctioned: boolean }) {
   const choices = SANCTIONS.filter((s) => (sanctioned ? s !== "suspend" : s !== "lift"));
   const chosen = data?.values?.action ?? choices[0];
   return (
-    <section className="card form-card admin-section" aria-labelledby="sanction-title">
-      <h3 id="sanction-title">{t("users.act")}</h3>
-      <p className="muted small">{t("users.act_intro")}</p>
-      <FormMessage data={data} />
-      <Form method="post" className="admin-form" noValidate>
-        <fieldset>
-          <legend>{t("reports.action")}</legend>
-          {choices.map((a) => (
-            <label key={a} className="choice-inline">
-              <input type="radio" name="action" value={a} defaultChecked={chosen === a} />
-              {t(`users.sanctions.${a}`)}
-            </label>
-          ))}
-        </fieldset>
-        {errors.action ? <p className="field-error">{errors.action}</p> : null}
-        <TextAreaField
-          name="reason"
-          label={t("reports.reason")}
-          hint={t("users.reason_hint")}
-          rows={3}
-          maxLength={LIMITS.moderation_reason.max}
-          defaultValue={data?.values?.reason}
-          error={errors.reason}
-        />
-        {sanctioned ? null : (
-          <div className={`field${errors.days ? " has-error" : ""}`}>
-            <label htmlFor="days">{t("reports.days")}</label>
-            <input
-              id="days"
-              name="days"
-              type="number"
-              min={1}
-              max={MAX_SUSPENSION_DAYS}
-              inputMode="numeric"
-              defaultValue={data?.values?.days ?? "7"}
-              aria-invalid={errors.days ? true : undefined}
-              aria-describedby={errors.days ? "days-error" : "days-hint"}
-            />
-            {errors.days ? (
-              <p className="field-error" id="days-error">
-                {errors.days}
-              </p>
-            ) : (
-              <p className="field-hint" id="days-hint">
-                {t("reports.days_hint")}
-              </p>
-            )}
-          </div>
-        )}
-        <div className="form-actions">
-          <button type="submit" className="btn btn-primary" disabled={busy}>
-            {t("reports.submit")}
-          </button>
-        </div>
-      </Form>
-    </section>
+    <ActionPanel
+      name="sanction"
+      title={t("users.act")}
+      intro={t("users.act_intro")}
+      refusal={data}
+      submit={t("reports.submit")}
+      busy={busy}
+    >
+      <ChoiceField
+        name="action"
+        legend={t("reports.action")}
+        choices={choices.map((a) => ({ value: a, label: t(`users.sanctions.${a}`) }))}
+        chosen={chosen}
+        error={errors.action}
+      />
+      <TextAreaField
+        name="reason"
+        label={t("reports.reason")}
+        hint={t("users.reason_hint")}
+        rows={3}
+        maxLength={LIMITS.moderation_reason.max}
+        defaultValue={data?.values?.reason}
+        error={errors.reason}
+      />
+      {sanctioned ? null : <DaysField value={data?.values?.days} error={errors.days} />}
+    </ActionPanel>
   );
 }
 

@@ -1,10 +1,9 @@
 import { json, type LoaderFunctionArgs } from "@remix-run/node";
-import { Form, Link, useLoaderData } from "@remix-run/react";
+import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { FilterInput, FilterSelect, TableCard } from "~/components/admin/ui";
+import { FilterForm, FilterInput, FilterSelect, ListFrame, TableCard } from "~/components/admin/ui";
 import { MarketErrorBoundary } from "~/components/layout/error-boundary";
-import { EmptyState, PageHeader } from "~/components/ui/page-header";
-import { Pagination } from "~/components/ui/pagination";
+import { PageHeader } from "~/components/ui/page-header";
 import { USER_STATUSES } from "~/lib/admin-constants";
 import { adminTitleMeta } from "~/lib/admin-meta";
 import { formatDate, formatDateTime } from "~/lib/format";
@@ -33,7 +32,7 @@ export default function UsersPage() {
   return (
     <div className="page">
       <PageHeader title={t("users.heading")} intro={t("users.intro")} />
-      <Form method="get" className="card admin-filters" role="search" aria-label={t("audit.filters")}>
+      <FilterForm active={active}>
         <FilterInput name="q" type="search" label={t("users.search")} value={filters.q} error={errors.q} />
         <FilterSelect
           name="role"
@@ -54,18 +53,8 @@ export default function UsersPage() {
           options={USER_STATUSES.map((v) => ({ value: v, label: t(`users.statuses.${v}`) }))}
           error={errors.status}
         />
-        <div className="filters-actions">
-          {active ? (
-            <Link to="?" className="btn btn-ghost">
-              {t("audit.clear")}
-            </Link>
-          ) : null}
-          <button type="submit" className="btn btn-primary">
-            {t("audit.apply")}
-          </button>
-        </div>
-      </Form>
-      {data.length ? (
+      </FilterForm>
+      <ListFrame count={data.length} empty={t("users.empty")} meta={meta}>
         <TableCard caption={t("users.heading")}>
           <thead>
             <tr>
@@ -97,10 +86,7 @@ export default function UsersPage() {
             ))}
           </tbody>
         </TableCard>
-      ) : (
-        <EmptyState title={t("users.empty")} />
-      )}
-      <Pagination meta={meta} />
+      </ListFrame>
     </div>
   );
 }

@@ -1,5 +1,5 @@
 import { LIMITS } from "~/lib/limits";
-import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type SerializeFrom } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { fieldsOf, FormActions, FormCard, PageRefusal, TextAreaField, useRefusal } from "~/components/ui/form";
@@ -240,6 +240,115 @@ function ReasonField({ intent }: { intent: string }) {
   );
 }
 
+type Contract = SerializeFrom<typeof loader>["contract"];
+
+/** The terms: where the contract stands (and what the viewer is to do), price, dates, deliveries. */
+function ContractTerms({
+  contract: c,
+  viewer,
+  now,
+  changesAsked,
+}: {
+  contract: Contract;
+  viewer: SerializeFrom<typeof loader>["viewer"];
+  now: number;
+  changesAsked: Contract["events"][number] | null;
+}) {
+  const { t, i18n } = useTranslation("market");
+  const actions = c.allowed_actions;
+  const other = viewer === "merchant" ? c.freelancer : c.merchant;
+  const date = (iso: string | null) => (iso ? formatDate(iso, i18n.language) : "");
+  const working = workedOn(c.milestones);
+  return (
+    <section className="card" aria-labelledby="terms-title">
+      <h3 id="terms-title">{t("contract.terms")}</h3>
+      {c.status === "completed" ? (
+        <p className="notice notice-success">
+          {t(`contract.ended_${endCause(c)}`, { date: date(c.ended_at), days: REVIEW_DAYS })}
+        </p>
+      ) : c.status === "cancelled" ? (
+        <p className="notice notice-danger">
+          {t(`contract.ended_${endCause(c)}`, { date: date(c.ended_at), name: other.display_name ?? "?" })}
+          {c.end_reason ? (
+            <>
+              <br />
+              {t("contract.cancel_reason", { reason: c.end_reason })}
+            </>
+          ) : null}
+        </p>
+      ) : (
+        <p
+          className={`notice ${actions.includes("deliver") || actions.includes("approve") ? "notice-warning" : "notice-info"}`}
+        >
+          {c.disputed
+            ? t("contract.state_disputed")
+            : c.awaiting_funding && working
+              ? t(`contract.state_awaiting_funding_${viewer}`, {
+                  title: milestoneTitle(working, t),
+                  amount: formatMoney(working.amount_cents, i18n.language),
+                })
+              : t(changesAsked ? `contract.state_changes_${viewer}` : `contract.state_${c.status}_${viewer}`)}
+          {/* A pending cancellation request, or a dispute, holds the automatic approval. */}
+          {c.status === "delivered" && c.review_due_at && !c.cancel_request && !c.disputed ? (
+            <>
+              <br />
+              <strong>
+                {t("contract.review_countdown", {
+                  count: Math.max(0, daysUntil(c.review_due_at, now)),
+                  date: formatDate(c.review_due_at, i18n.language),
+                })}
+              </strong>
+            </>
+          ) : null}
+        </p>
+      )}
+      {c.cancel_request && (c.status === "in_progress" || c.status === "delivered") ? (
+        <p className="notice notice-danger">
+          {c.cancel_request.by === viewer
+            ? t("contract.cancel_request_mine", { reason: c.cancel_request.reason })
+            : t("contract.cancel_request_theirs", {
+                name: other.display_name ?? "?",
+                reason: c.cancel_request.reason,
+              })}
+        </p>
+      ) : null}
+      <Facts
+        items={[
+          {
+            label: t("contract.price"),
+            value: <Price cents={c.price_cents} basis={c.opportunity.budget_type} days={c.delivery_days} />,
+            valueClass: "fact-strong",
+          },
+          {
+            label: t("contract.delivery"),
+            value: t("applications.days", { count: c.delivery_days }),
+            valueClass: "fact-strong",
+          },
+          { label: t("contract.hired_at"), value: date(c.created_at) },
+          {
+            label: t("contract.due_at"),
+            // With payments, the milestone's days count from its funding: no date before it.
+            value: c.awaiting_funding ? (
+              t("contract.due_after_funding", { days: t("applications.days", { count: working?.days ?? 0 }) })
+            ) : (
+              <>
+                {date(c.due_at)}
+                {c.status === "in_progress" ? (
+                  <>
+                    <br />
+                    <DueCountdown dueAt={c.due_at} now={now} />
+                  </>
+                ) : null}
+              </>
+            ),
+          },
+          { label: t("contract.deliveries"), value: c.deliveries_count },
+        ]}
+      />
+    </section>
+  );
+}
+
 export default function ContractPage() {
   const { contract: c, reviews, charge, viewer, now } = useLoaderData<typeof loader>();
   const { t, i18n } = useTranslation("market");
@@ -331,92 +440,7 @@ export default function ContractPage() {
               <p className="muted small">{t(`contract.changes_asked_next_${viewer}`)}</p>
             </section>
           ) : null}
-          <section className="card" aria-labelledby="terms-title">
-            <h3 id="terms-title">{t("contract.terms")}</h3>
-            {c.status === "completed" ? (
-              <p className="notice notice-success">
-                {t(`contract.ended_${endCause(c)}`, { date: date(c.ended_at), days: REVIEW_DAYS })}
-              </p>
-            ) : c.status === "cancelled" ? (
-              <p className="notice notice-danger">
-                {t(`contract.ended_${endCause(c)}`, { date: date(c.ended_at), name: other.display_name ?? "?" })}
-                {c.end_reason ? (
-                  <>
-                    <br />
-                    {t("contract.cancel_reason", { reason: c.end_reason })}
-                  </>
-                ) : null}
-              </p>
-            ) : (
-              <p
-                className={`notice ${actions.includes("deliver") || actions.includes("approve") ? "notice-warning" : "notice-info"}`}
-              >
-                {c.disputed
-                  ? t("contract.state_disputed")
-                  : c.awaiting_funding && working
-                    ? t(`contract.state_awaiting_funding_${viewer}`, {
-                        title: milestoneTitle(working, t),
-                        amount: formatMoney(working.amount_cents, i18n.language),
-                      })
-                    : t(changesAsked ? `contract.state_changes_${viewer}` : `contract.state_${c.status}_${viewer}`)}
-                {/* A pending cancellation request, or a dispute, holds the automatic approval. */}
-                {c.status === "delivered" && c.review_due_at && !c.cancel_request && !c.disputed ? (
-                  <>
-                    <br />
-                    <strong>
-                      {t("contract.review_countdown", {
-                        count: Math.max(0, daysUntil(c.review_due_at, now)),
-                        date: formatDate(c.review_due_at, i18n.language),
-                      })}
-                    </strong>
-                  </>
-                ) : null}
-              </p>
-            )}
-            {c.cancel_request && (c.status === "in_progress" || c.status === "delivered") ? (
-              <p className="notice notice-danger">
-                {c.cancel_request.by === viewer
-                  ? t("contract.cancel_request_mine", { reason: c.cancel_request.reason })
-                  : t("contract.cancel_request_theirs", {
-                      name: other.display_name ?? "?",
-                      reason: c.cancel_request.reason,
-                    })}
-              </p>
-            ) : null}
-            <Facts
-              items={[
-                {
-                  label: t("contract.price"),
-                  value: <Price cents={c.price_cents} basis={c.opportunity.budget_type} days={c.delivery_days} />,
-                  valueClass: "fact-strong",
-                },
-                {
-                  label: t("contract.delivery"),
-                  value: t("applications.days", { count: c.delivery_days }),
-                  valueClass: "fact-strong",
-                },
-                { label: t("contract.hired_at"), value: date(c.created_at) },
-                {
-                  label: t("contract.due_at"),
-                  // With payments, the milestone's days count from its funding: no date before it.
-                  value: c.awaiting_funding ? (
-                    t("contract.due_after_funding", { days: t("applications.days", { count: working?.days ?? 0 }) })
-                  ) : (
-                    <>
-                      {date(c.due_at)}
-                      {c.status === "in_progress" ? (
-                        <>
-                          <br />
-                          <DueCountdown dueAt={c.due_at} now={now} />
-                        </>
-                      ) : null}
-                    </>
-                  ),
-                },
-                { label: t("contract.deliveries"), value: c.deliveries_count },
-              ]}
-            />
-          </section>
+          <ContractTerms contract={c} viewer={viewer} now={now} changesAsked={changesAsked} />
 
           <ActionsCard
             title={t("contract.actions")}

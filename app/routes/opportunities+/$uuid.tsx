@@ -3,6 +3,7 @@ import { RatingSummary } from "~/components/reputation/rating";
 import {
   json,
   type ActionFunctionArgs,
+  type SerializeFrom,
   type HeadersFunction,
   type LoaderFunctionArgs,
   type MetaFunction,
@@ -131,6 +132,90 @@ function ApplyForm({ basis, feeBps }: { basis: PriceBasis; feeBps: number | null
   );
 }
 
+type Opportunity = SerializeFrom<typeof loader>["opportunity"];
+
+/** What the merchant who posted it can do with it: applications, edit, close, reopen, delete. */
+function OwnerActions({ o }: { o: Opportunity }) {
+  const { t } = useTranslation("market");
+  const may = (action: (typeof o.allowed_actions)[number]) => o.allowed_actions.includes(action);
+  const here = `/opportunities/${o.uuid}`;
+  return (
+    <section className="card side-card">
+      <h3>{t("details.owner_actions")}</h3>
+      <p className="big-number">
+        {o.applications_count}
+        <small>{t("details.applications")}</small>
+      </p>
+      {o.awaiting_count ? (
+        <p className="notice notice-warning">{t("details.awaiting_you", { count: o.awaiting_count })}</p>
+      ) : null}
+      <div className="button-stack">
+        <Link to={`${here}/applications`} className="btn btn-primary">
+          {t("details.view_applications")}
+        </Link>
+        {may("edit") ? (
+          <Link to={`${here}/edit`} className="btn btn-secondary">
+            {t("details.edit")}
+          </Link>
+        ) : null}
+        {may("close") ? (
+          <ConfirmLink from={here} intent="close" className="btn btn-ghost" preventScrollReset>
+            {t("details.close")}
+          </ConfirmLink>
+        ) : null}
+        {may("reopen") ? (
+          <IntentButton intent="reopen" className="btn btn-secondary btn-block">
+            {t("details.reopen")}
+          </IntentButton>
+        ) : o.status === "closed" ? (
+          <p className="field-hint">{t("details.reopen_blocked")}</p>
+        ) : null}
+        {may("delete") ? (
+          <ConfirmLink from={here} intent="delete" preventScrollReset>
+            {t("details.delete")}
+          </ConfirmLink>
+        ) : (
+          <p className="field-hint">{t("details.delete_blocked")}</p>
+        )}
+      </div>
+    </section>
+  );
+}
+
+/** A freelancer's application to it, or the way to apply. */
+function YourApplication({ o }: { o: Opportunity }) {
+  const { t } = useTranslation("market");
+  return (
+    <section className="card side-card">
+      <h3>{t("list.your_application")}</h3>
+      {o.my_application ? (
+        <>
+          <p>
+            <ApplicationStatusBadge status={o.my_application.status} viewer="freelancer" />
+          </p>
+          <div className="button-stack">
+            <Link to={`/applications/${o.my_application.id}/negotiate`} className="btn btn-primary">
+              {t("apply.negotiate")}
+            </Link>
+            <Link to={`/applications/${o.my_application.id}`} className="btn btn-ghost">
+              {t("apply.view")}
+            </Link>
+          </div>
+        </>
+      ) : o.status === "open" ? (
+        <>
+          <p className="muted">{t("apply.intro")}</p>
+          <a href="#apply" className="btn btn-primary btn-block">
+            {t("apply.heading")}
+          </a>
+        </>
+      ) : (
+        <p className="muted">{t("apply.closed")}</p>
+      )}
+    </section>
+  );
+}
+
 export default function OpportunityPage() {
   const { opportunity: o, role, isOwner, suggestions, shareUrl, feeBps } = useLoaderData<typeof loader>();
   const { t, i18n } = useTranslation("market");
@@ -206,47 +291,7 @@ export default function OpportunityPage() {
         </div>
 
         <aside className="detail-aside">
-          {isOwner ? (
-            <section className="card side-card">
-              <h3>{t("details.owner_actions")}</h3>
-              <p className="big-number">
-                {o.applications_count}
-                <small>{t("details.applications")}</small>
-              </p>
-              {o.awaiting_count ? (
-                <p className="notice notice-warning">{t("details.awaiting_you", { count: o.awaiting_count })}</p>
-              ) : null}
-              <div className="button-stack">
-                <Link to={`${here}/applications`} className="btn btn-primary">
-                  {t("details.view_applications")}
-                </Link>
-                {may("edit") ? (
-                  <Link to={`${here}/edit`} className="btn btn-secondary">
-                    {t("details.edit")}
-                  </Link>
-                ) : null}
-                {may("close") ? (
-                  <ConfirmLink from={here} intent="close" className="btn btn-ghost" preventScrollReset>
-                    {t("details.close")}
-                  </ConfirmLink>
-                ) : null}
-                {may("reopen") ? (
-                  <IntentButton intent="reopen" className="btn btn-secondary btn-block">
-                    {t("details.reopen")}
-                  </IntentButton>
-                ) : o.status === "closed" ? (
-                  <p className="field-hint">{t("details.reopen_blocked")}</p>
-                ) : null}
-                {may("delete") ? (
-                  <ConfirmLink from={here} intent="delete" preventScrollReset>
-                    {t("details.delete")}
-                  </ConfirmLink>
-                ) : (
-                  <p className="field-hint">{t("details.delete_blocked")}</p>
-                )}
-              </div>
-            </section>
-          ) : null}
+          {isOwner ? <OwnerActions o={o} /> : null}
           {shareUrl ? (
             <ShareCard
               url={shareUrl}
@@ -259,35 +304,7 @@ export default function OpportunityPage() {
           {isOwner && o.status === "open" && o.skills.length > 0 ? (
             <SuggestedFreelancers uuid={o.uuid} people={suggestions} />
           ) : null}
-          {role === "freelancer" ? (
-            <section className="card side-card">
-              <h3>{t("list.your_application")}</h3>
-              {o.my_application ? (
-                <>
-                  <p>
-                    <ApplicationStatusBadge status={o.my_application.status} viewer="freelancer" />
-                  </p>
-                  <div className="button-stack">
-                    <Link to={`/applications/${o.my_application.id}/negotiate`} className="btn btn-primary">
-                      {t("apply.negotiate")}
-                    </Link>
-                    <Link to={`/applications/${o.my_application.id}`} className="btn btn-ghost">
-                      {t("apply.view")}
-                    </Link>
-                  </div>
-                </>
-              ) : o.status === "open" ? (
-                <>
-                  <p className="muted">{t("apply.intro")}</p>
-                  <a href="#apply" className="btn btn-primary btn-block">
-                    {t("apply.heading")}
-                  </a>
-                </>
-              ) : (
-                <p className="muted">{t("apply.closed")}</p>
-              )}
-            </section>
-          ) : null}
+          {role === "freelancer" ? <YourApplication o={o} /> : null}
           <section className="card side-card">
             <Facts
               className="facts facts-compact"

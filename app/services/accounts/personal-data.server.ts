@@ -1,17 +1,19 @@
 import { sql } from "kysely";
 import { db, engine } from "../../../db";
+import type { ExportFile } from "./export-kinds.server";
 
 // Where a person's data lives (docs/product.md, "Seus dados"): every table of the schema, each
 // column that points at a user, and what the copy of a user's data does with it. The copy
 // (data-export.server.ts) writes the files named here; a test (tests/accounts/personal-data)
 // reads the schema itself and fails when a table or a column pointing at users is in none of
-// these lists, so a new table is placed here before it lands. Deleting an account walks the same
-// inventory.
+// these lists, so a new table is placed here before it lands. A file named here is an entry of
+// EXPORT_KINDS (export-kinds.server.ts), which reads it for the copy: placing a new table in a new
+// file means adding that entry. Deleting an account walks the same inventory.
 
 /** A column that points at a user: in the copy (the ZIP's file), or left out, with why. */
-export type Disposition = { file: string } | { left_out: string };
+export type Disposition = { file: ExportFile | "files/" } | { left_out: string };
 
-const inFile = (file: string): Disposition => ({ file });
+const inFile = (file: ExportFile | "files/"): Disposition => ({ file });
 const leftOut = (why: string): Disposition => ({ left_out: why });
 
 /** A side of a contract or conversation (merchant/freelancer/system), not a user's id. */

@@ -464,53 +464,8 @@ export async function getReportCase(type: string, id: string): Promise<ReportCas
       .where("target_id", "=", authorId)
       .where("action", "=", "user.warn")
       .executeTakeFirstOrThrow(),
-    ref.type === "message"
-      ? db
-          .selectFrom("messages as m")
-          .innerJoin("messages as target", "target.application_id", "m.application_id")
-          .innerJoin("applications as a", "a.id", "m.application_id")
-          .innerJoin("opportunities as o", "o.id", "a.opportunity_id")
-          .innerJoin("users as f", "f.id", "a.freelancer_id")
-          .innerJoin("users as mm", "mm.id", "o.merchant_id")
-          .select([
-            "m.id",
-            "m.seq",
-            "m.author",
-            "m.body",
-            "m.hidden_at",
-            "m.created_at",
-            "f.display_name as f_display",
-            "f.full_name as f_full",
-            "mm.display_name as m_display",
-            "mm.full_name as m_full",
-          ])
-          .where("target.id", "=", ref.id)
-          .where(sql<boolean>`m.seq BETWEEN target.seq - ${CONTEXT_MESSAGES} AND target.seq + ${CONTEXT_MESSAGES}`)
-          .orderBy("m.seq")
-          .execute()
-      : [],
-    ref.type === "review" || ref.type === "reply"
-      ? db
-          .selectFrom("reviews as r")
-          .innerJoin("contracts as c", "c.id", "r.contract_id")
-          .innerJoin("users as m", "m.id", "c.merchant_id")
-          .innerJoin("users as f", "f.id", "c.freelancer_id")
-          .select([
-            "c.id",
-            "c.status",
-            "c.price_cents",
-            "m.display_name as m_display",
-            "m.full_name as m_full",
-            "f.display_name as f_display",
-            "f.full_name as f_full",
-            "r.rating",
-            "r.comment",
-            "r.reply",
-            "r.author_role",
-          ])
-          .where("r.id", "=", ref.id)
-          .executeTakeFirst()
-      : undefined,
+    ref.type === "message" ? conversationAround(ref.id) : [],
+    ref.type === "review" || ref.type === "reply" ? reviewedContract(ref.id) : null,
     ref.type === "profile"
       ? db
           .selectFrom("portfolio_items")
@@ -544,33 +499,8 @@ export async function getReportCase(type: string, id: string): Promise<ReportCas
       created_at: r.created_at,
     })),
     open_count: reports.filter((r) => r.status === "open").length,
-    conversation: conversation.map((m) => ({
-      id: m.id,
-      seq: m.seq,
-      author: m.author,
-      author_name:
-        (m.author === "freelancer"
-          ? displayNameOf({ display_name: m.f_display, full_name: m.f_full })
-          : displayNameOf({ display_name: m.m_display, full_name: m.m_full })) ?? "",
-      body: m.body,
-      hidden: m.hidden_at !== null,
-      created_at: m.created_at,
-    })),
-    contract: contract
-      ? {
-          id: contract.id,
-          status: contract.status,
-          price_cents: contract.price_cents,
-          merchant: displayNameOf({ display_name: contract.m_display, full_name: contract.m_full }) ?? "",
-          freelancer: displayNameOf({ display_name: contract.f_display, full_name: contract.f_full }) ?? "",
-          review: {
-            rating: contract.rating,
-            comment: contract.comment,
-            reply: contract.reply,
-            author_role: contract.author_role,
-          },
-        }
-      : null,
+    conversation,
+    contract,
     portfolio: portfolio.map((p) => ({
       title: p.title,
       description: p.description,
@@ -579,6 +509,84 @@ export async function getReportCase(type: string, id: string): Promise<ReportCas
     })),
     photo_url: ref.type === "profile" && author ? photoUrl(author.photo_path ?? author.hidden_photo_path) : null,
   };
+}
+
+/** The messages around a reported one (CONTEXT_MESSAGES each side), with their authors' names. */
+async function conversationAround(messageId: string): Promise<ReportCaseJson["conversation"]> {
+  const messages = await db
+    .selectFrom("messages as m")
+    .innerJoin("messages as target", "target.application_id", "m.application_id")
+    .innerJoin("applications as a", "a.id", "m.application_id")
+    .innerJoin("opportunities as o", "o.id", "a.opportunity_id")
+    .innerJoin("users as f", "f.id", "a.freelancer_id")
+    .innerJoin("users as mm", "mm.id", "o.merchant_id")
+    .select([
+      "m.id",
+      "m.seq",
+      "m.author",
+      "m.body",
+      "m.hidden_at",
+      "m.created_at",
+      "f.display_name as f_display",
+      "f.full_name as f_full",
+      "mm.display_name as m_display",
+      "mm.full_name as m_full",
+    ])
+    .where("target.id", "=", messageId)
+    .where(sql<boolean>`m.seq BETWEEN target.seq - ${CONTEXT_MESSAGES} AND target.seq + ${CONTEXT_MESSAGES}`)
+    .orderBy("m.seq")
+    .execute();
+  return messages.map((m) => ({
+    id: m.id,
+    seq: m.seq,
+    author: m.author,
+    author_name:
+      (m.author === "freelancer"
+        ? displayNameOf({ display_name: m.f_display, full_name: m.f_full })
+        : displayNameOf({ display_name: m.m_display, full_name: m.m_full })) ?? "",
+    body: m.body,
+    hidden: m.hidden_at !== null,
+    created_at: m.created_at,
+  }));
+}
+
+/** The contract of a reported review or reply, with the review. */
+async function reviewedContract(reviewId: string): Promise<ReportCaseJson["contract"]> {
+  const contract = await db
+    .selectFrom("reviews as r")
+    .innerJoin("contracts as c", "c.id", "r.contract_id")
+    .innerJoin("users as m", "m.id", "c.merchant_id")
+    .innerJoin("users as f", "f.id", "c.freelancer_id")
+    .select([
+      "c.id",
+      "c.status",
+      "c.price_cents",
+      "m.display_name as m_display",
+      "m.full_name as m_full",
+      "f.display_name as f_display",
+      "f.full_name as f_full",
+      "r.rating",
+      "r.comment",
+      "r.reply",
+      "r.author_role",
+    ])
+    .where("r.id", "=", reviewId)
+    .executeTakeFirst();
+  return contract
+    ? {
+        id: contract.id,
+        status: contract.status,
+        price_cents: contract.price_cents,
+        merchant: displayNameOf({ display_name: contract.m_display, full_name: contract.m_full }) ?? "",
+        freelancer: displayNameOf({ display_name: contract.f_display, full_name: contract.f_full }) ?? "",
+        review: {
+          rating: contract.rating,
+          comment: contract.comment,
+          reply: contract.reply,
+          author_role: contract.author_role,
+        },
+      }
+    : null;
 }
 
 // ---------------------------------------------------------------------------------------------
