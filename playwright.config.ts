@@ -13,9 +13,12 @@ const systemChromium = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].find((
 // HTTP on PORT+3 by the tests that follow a link from an e-mail.
 export const MAIL_CATCHER_PORT = PORT + 2;
 
+/** The browser servers' session secret: tests/e2e/support.ts signs the session cookies it makes with it. */
+export const E2E_SESSION_SECRET = "e2e-secret-0123456789abcdef0123456789abcdef";
+
 const serverEnv = {
   NODE_ENV: "production",
-  SESSION_SECRET: "e2e-secret-0123456789abcdef0123456789abcdef",
+  SESSION_SECRET: E2E_SESSION_SECRET,
   SEED_DEMO: "1",
   BCRYPT_COST: "4",
   SMTP_URL: `smtp://127.0.0.1:${MAIL_CATCHER_PORT}`,
