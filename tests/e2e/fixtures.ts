@@ -1,4 +1,6 @@
+import { rmSync } from "node:fs";
 import { test as base, type Page } from "@playwright/test";
+import { LAUNCHER, migrate, spawnServer, stopServer } from "../support/server";
 import type { E2EMetadata } from "../../playwright.config";
 import { addSessionCookie, hire, registerViaApi, signIn, userPage, type Account, type NewAccount } from "./support";
 
@@ -27,7 +29,28 @@ type Fixtures = {
  * without JavaScript, and the fixtures above sign people in with real sessions (no typing). Each
  * page's context is closed when the test ends.
  */
-export const test = base.extend<Fixtures>({
+export const test = base.extend<Fixtures, { projectServer: void }>({
+  // The project's own server (playwright.config.ts, metadata.server: the payments servers): a
+  // fresh database, migrated, then `npm start`'s launcher, before the worker's first test; stopped
+  // after its last. Projects without one start nothing.
+  projectServer: [
+    async ({}, use, workerInfo) => {
+      const server = (workerInfo.project.metadata as E2EMetadata | undefined)?.server;
+      if (!server) return use();
+      rmSync(server.dir, { recursive: true, force: true });
+      const env = { ...process.env, ...server.env };
+      migrate(env);
+      const running = await spawnServer({
+        env,
+        base: `http://localhost:${server.env.PORT}`,
+        script: ["--import", "tsx", LAUNCHER],
+        timeoutMs: 60_000,
+      });
+      await use();
+      await stopServer(running);
+    },
+    { scope: "worker", auto: true, timeout: 90_000 },
+  ],
   newUser: async ({ browser, request, javaScriptEnabled }, use, testInfo) => {
     const pages: Page[] = [];
     const signIn = async (account: Account) => {
