@@ -34,6 +34,8 @@ export const test = base.extend<Fixtures, { projectServer: void }>({
   // fresh database, migrated, then `npm start`'s launcher, before the worker's first test; stopped
   // after its last. Projects without one start nothing.
   projectServer: [
+    // Playwright reads a fixture's dependencies from its first parameter's pattern: none here.
+    // eslint-disable-next-line no-empty-pattern
     async ({}, use, workerInfo) => {
       const server = (workerInfo.project.metadata as E2EMetadata | undefined)?.server;
       if (!server) return use();

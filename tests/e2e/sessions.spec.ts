@@ -19,7 +19,8 @@ async function signInElsewhere(request: APIRequestContext, email: string, passwo
 const profileStatus = async (request: APIRequestContext, headers: Record<string, string>) =>
   (await request.get("/api/profile", { headers })).status();
 
-for (const javaScriptEnabled of [true, false]) {
+// Without JavaScript: the security page's forms posted in tests/accounts/security-page.test.ts.
+for (const javaScriptEnabled of [true]) {
   test.describe(`sessions ${javaScriptEnabled ? "with" : "without"} JavaScript`, () => {
     test.use({ javaScriptEnabled });
 

@@ -278,7 +278,7 @@ export async function bearerOf(request: APIRequestContext, who: { email: string;
 }
 
 /** A merchant and a freelancer with a contract: opportunity, application and accept, by the API. */
-export async function hire(request: APIRequestContext) {
+export async function hire(request: APIRequestContext, { price_cents = 150_000 } = {}) {
   const merchant = await registerViaApi(request, { account_type: "merchant", display_name: "Marina" });
   const freelancer = await registerViaApi(request, { account_type: "freelancer", display_name: "Julinha" });
   const asMerchant = await bearerOf(request, merchant);
@@ -293,7 +293,7 @@ export async function hire(request: APIRequestContext) {
       skills: ["Figma"],
       budget_type: "fixed",
       budget_min_cents: 100_000,
-      budget_max_cents: 200_000,
+      budget_max_cents: Math.max(200_000, price_cents),
       location_type: "remote",
     },
   });
@@ -302,7 +302,7 @@ export async function hire(request: APIRequestContext) {
     headers: asFreelancer,
     data: {
       cover_letter: "Desenho marcas para cafés e padarias há seis anos.",
-      price_cents: 150_000,
+      price_cents,
       delivery_days: 10,
     },
   });
@@ -314,6 +314,21 @@ export async function hire(request: APIRequestContext) {
   });
   if (accepted.status() !== 200) throw new Error(`accept failed: ${accepted.status()}`);
   return { merchant, freelancer, id, title, opportunity: uuid as string };
+}
+
+/** A contract between two new accounts at `price_cents` (hire), delivered and approved: completed. */
+export async function completedContract(request: APIRequestContext, price_cents: number) {
+  const hired = await hire(request, { price_cents });
+  const delivered = await request.post(`/api/contracts/${hired.id}/deliveries`, {
+    headers: await bearerOf(request, hired.freelancer),
+    data: { message: "Trabalho entregue." },
+  });
+  expect(delivered.status()).toBe(201);
+  const approved = await request.post(`/api/contracts/${hired.id}/approve`, {
+    headers: await bearerOf(request, hired.merchant),
+  });
+  expect(approved.status()).toBe(200);
+  return hired;
 }
 
 /**
@@ -381,8 +396,14 @@ export async function noAxeFindings(page: Page) {
   expect(violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
 }
 
-/** An amount as the page writes it ("R$ 1.350,00"), whatever space the locale puts after "R$". */
-export const money = (text: string) => new RegExp(text.replace(/[.$]/g, "\\$&").replace(/ /g, "\\s"));
+/**
+ * A text with amounts as the page writes it ("R$ 1.350,00"), whatever space the locale puts after
+ * "R$": a pattern, with the text's other characters taken literally.
+ */
+export const money = (text: string) => new RegExp(text.replace(/[.$()+?*[\]\\]/g, "\\$&").replace(/ /g, "\\s"));
+
+/** The widths people use: a phone, a small laptop, the usual desktops. */
+export const WIDTHS = [390, 1024, 1280, 1440] as const;
 
 /** A Pix end-to-end id (32 characters, starting with E), different in every run and call. */
 export const endToEndId = (tag: string) =>
