@@ -190,7 +190,8 @@ test.describe("opening a contract or an application reads its notifications", ()
 });
 
 test.describe("an empty change request says the field is required", () => {
-  for (const javaScriptEnabled of [true, false]) {
+  // Without JavaScript: the form posted in tests/marketplace/page-forms.test.ts.
+  for (const javaScriptEnabled of [true]) {
     test(`JavaScript ${javaScriptEnabled ? "on" : "off"}`, async ({ request, browser }, testInfo) => {
       const { merchant, freelancer, id } = await hire(request);
       const asFreelancer = await apiToken(request, freelancer.email, freelancer.password);

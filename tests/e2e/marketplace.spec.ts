@@ -223,7 +223,8 @@ test.describe("the marketplace, without JavaScript", () => {
 });
 
 test.describe("the opportunity and application forms report every error at once", () => {
-  for (const javaScriptEnabled of [true, false]) {
+  // Without JavaScript: the same forms posted in tests/marketplace/page-forms.test.ts.
+  for (const javaScriptEnabled of [true]) {
     test(`new opportunity, and an application (JavaScript ${javaScriptEnabled ? "on" : "off"})`, async ({
       request,
       browser,
