@@ -142,19 +142,24 @@ export type Account = {
   id?: string;
 };
 
-/**
- * A confirmed account written straight into the server's SQLite file by the factories
- * (db/factories.ts, createUser), with the current terms accepted as registering records them:
- * what the API's register plus the e-mail's link leave, without either.
- */
-export async function createAccount(file: string, fields: NewAccount): Promise<Account> {
-  const account = {
+/** The fields of a new account, with a name, a fresh e-mail and a password where not given. */
+function accountFields(fields: NewAccount): Account {
+  return {
     full_name: fields.full_name ?? (fields.account_type === "merchant" ? "Marina Contratante" : "Rafael Freelancer"),
     display_name: fields.display_name,
     email: fields.email ?? freshEmail(fields.account_type),
     password: fields.password ?? "senha-segura-1",
     account_type: fields.account_type,
   };
+}
+
+/**
+ * A confirmed account written straight into the server's SQLite file by the factories
+ * (db/factories.ts, createUser), with the current terms accepted as registering records them:
+ * what the API's register plus the e-mail's link leave, without either.
+ */
+export async function createAccount(file: string, fields: NewAccount): Promise<Account> {
+  const account = accountFields(fields);
   const user = await withDatabase(file, async (db) => {
     const user = await createUser(db, {
       ...account,
@@ -236,13 +241,7 @@ export async function registerViaApi(
   const { confirmed = true, ...rest } = fields;
   const file = testDatabase();
   if (file && confirmed === true) return createAccount(file, rest);
-  const body = {
-    full_name: fields.full_name ?? (fields.account_type === "merchant" ? "Marina Contratante" : "Rafael Freelancer"),
-    display_name: fields.display_name,
-    email: fields.email ?? freshEmail(fields.account_type),
-    password: fields.password ?? "senha-segura-1",
-    account_type: fields.account_type,
-  };
+  const body = accountFields(fields);
   const res = await request.post("/api/register", { data: body });
   if (res.status() !== 201) throw new Error(`register failed: ${res.status()} ${await res.text()}`);
   if (confirmed !== false) await confirmEmail(request, body.email);
