@@ -13,9 +13,12 @@ const systemChromium = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].find((
 // HTTP on PORT+3 by the tests that follow a link from an e-mail.
 export const MAIL_CATCHER_PORT = PORT + 2;
 
+/** The browser servers' session secret: tests/e2e/support.ts signs the session cookies it makes with it. */
+export const E2E_SESSION_SECRET = "e2e-secret-0123456789abcdef0123456789abcdef";
+
 const serverEnv = {
   NODE_ENV: "production",
-  SESSION_SECRET: "e2e-secret-0123456789abcdef0123456789abcdef",
+  SESSION_SECRET: E2E_SESSION_SECRET,
   SEED_DEMO: "1",
   BCRYPT_COST: "4",
   SMTP_URL: `smtp://127.0.0.1:${MAIL_CATCHER_PORT}`,
@@ -49,11 +52,31 @@ const E2E_MANUAL_PIX = {
 const MANUAL_PORT = PORT + 6;
 
 /**
- * The SQLite file behind each browser project's server: the tests confirm the e-mail of the
- * accounts they create there directly (tests/e2e/support.ts), instead of waiting for the link
- * through the outbox; on PostgreSQL (no file) they follow the link.
+ * The SQLite file behind each browser project's server: the tests write the accounts they need
+ * and their sessions there (tests/e2e/support.ts) instead of registering and waiting for the
+ * e-mail's link; on PostgreSQL (no file) they register through the API and follow the link.
+ * `server`: a server the project's own worker starts before its first test and stops after its
+ * last (tests/e2e/fixtures.ts), so a run without the project's specs does not start it.
  */
-export type E2EMetadata = { sqlite?: string };
+export type E2EMetadata = { sqlite?: string; server?: { dir: string; env: Record<string, string> } };
+
+/** A payments server on `port` (SQLite in `dir`), started by the project's worker. */
+function paymentsProject(port: number, dir: string, settings: Record<string, string>): E2EMetadata {
+  return {
+    sqlite: `${dir}/freela.db`,
+    server: {
+      dir,
+      env: {
+        ...serverEnv,
+        ...settings,
+        PORT: String(port),
+        APP_URL: `http://localhost:${port}`,
+        DATABASE_PATH: `${dir}/freela.db`,
+        UPLOADS_DIR: `${dir}/uploads`,
+      },
+    },
+  };
+}
 
 export default defineConfig({
   testDir: "tests/e2e",
@@ -90,7 +113,8 @@ export default defineConfig({
   // short browser smoke (postgres-smoke.spec.ts: sign in, publish, apply, hire, fund, deliver,
   // approve) on a server with the manual Pix provider on. The payments stories run on two more
   // SQLite servers with payments on (PAYMENTS=escrow): Mercado Pago as provider, answered by a
-  // local stand-in the test starts on PORT+5, and the manual provider.
+  // local stand-in the test starts on PORT+5, and the manual provider; each is started by its
+  // project's worker (metadata.server), so only a run that includes their specs starts them.
   projects: [
     {
       name: "chromium",
@@ -107,13 +131,15 @@ export default defineConfig({
       name: "chromium-payments",
       testMatch: /payments\.spec\.ts$/,
       use: { ...devices["Desktop Chrome"], baseURL: `http://localhost:${PORT + 4}` },
-      metadata: { sqlite: `${E2E_DIR}-payments/freela.db` } satisfies E2EMetadata,
+      // Payments on, SQLite, on PORT+4 (PORT+2 and +3 are the mailbox's), with Mercado Pago's API
+      // at PORT+5 (tests/payments/mercadopago-server.ts).
+      metadata: paymentsProject(PORT + 4, `${E2E_DIR}-payments`, E2E_PAYMENTS),
     },
     {
       name: "chromium-pix-manual",
       testMatch: /(payments|dispute-split)\.spec\.ts$/,
       use: { ...devices["Desktop Chrome"], baseURL: `http://localhost:${MANUAL_PORT}` },
-      metadata: { sqlite: `${E2E_DIR}-pix-manual/freela.db` } satisfies E2EMetadata,
+      metadata: paymentsProject(MANUAL_PORT, `${E2E_DIR}-pix-manual`, E2E_MANUAL_PIX),
     },
   ],
   webServer: [
@@ -148,35 +174,6 @@ export default defineConfig({
       timeout: 60_000,
       gracefulShutdown: { signal: "SIGTERM", timeout: 15_000 },
       env: { ...serverEnv, ...E2E_MANUAL_PIX, PORT: String(PORT + 1), APP_URL: `http://localhost:${PORT + 1}` },
-    },
-    {
-      // Payments on, SQLite, on PORT+4 (PORT+2 and +3 are the mailbox's), with Mercado Pago's API at PORT+5 (tests/payments/mercadopago-server.ts).
-      command: `rm -rf ${E2E_DIR}-payments && tsx scripts/migrate.ts && node --import tsx scripts/serve.ts`,
-      url: `http://localhost:${PORT + 4}/healthz`,
-      reuseExistingServer: false,
-      timeout: 60_000,
-      env: {
-        ...serverEnv,
-        ...E2E_PAYMENTS,
-        PORT: String(PORT + 4),
-        APP_URL: `http://localhost:${PORT + 4}`,
-        DATABASE_PATH: `${E2E_DIR}-payments/freela.db`,
-        UPLOADS_DIR: `${E2E_DIR}-payments/uploads`,
-      },
-    },
-    {
-      command: `rm -rf ${E2E_DIR}-pix-manual && tsx scripts/migrate.ts && node --import tsx scripts/serve.ts`,
-      url: `http://localhost:${MANUAL_PORT}/healthz`,
-      reuseExistingServer: false,
-      timeout: 60_000,
-      env: {
-        ...serverEnv,
-        ...E2E_MANUAL_PIX,
-        PORT: String(MANUAL_PORT),
-        APP_URL: `http://localhost:${MANUAL_PORT}`,
-        DATABASE_PATH: `${E2E_DIR}-pix-manual/freela.db`,
-        UPLOADS_DIR: `${E2E_DIR}-pix-manual/uploads`,
-      },
     },
   ],
 });

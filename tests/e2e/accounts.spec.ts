@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { PNG_1X1, freshEmail, registerViaApi, signIn } from "./support";
+import { completedContract, PNG_1X1, freshEmail, registerViaApi, signIn, userPage, WIDTHS } from "./support";
 
 test.describe("a new user, with JavaScript", () => {
   test("registers (signed in at once), updates the profile with a photo and logs out", async ({ page }) => {
@@ -240,4 +240,112 @@ test("the language can be switched to English and is remembered", async ({ page 
   await expect(page.locator("html")).toHaveAttribute("lang", "en");
   await page.getByRole("button", { name: "PT", exact: true }).click();
   await expect(page).toHaveTitle("Criar conta | Freela");
+});
+
+test.describe("a profile checklist on the dashboard until the profile is complete", () => {
+  test("a new freelancer and a new merchant each see their steps", async ({ request, browser }, testInfo) => {
+    for (const account_type of ["freelancer", "merchant"] as const) {
+      const who = await registerViaApi(request, { account_type });
+      const page = await userPage(browser, testInfo, true, who);
+      await page.goto("/dashboard");
+      const checklist = page.locator(".checklist-card");
+      await expect(checklist.getByRole("heading", { name: "Complete seu perfil" })).toBeVisible();
+      await expect(checklist.getByRole("listitem")).toHaveCount(account_type === "freelancer" ? 4 : 3);
+      // Each step leads to where it is filled in.
+      await checklist.getByRole("link").first().click();
+      await expect(page).toHaveURL(/\/pages\/profile-setting/);
+      await page.context().close();
+    }
+  });
+});
+
+test.describe("Meu Perfil shows what others see, and links to it", () => {
+  test("a freelancer with a completed contract, and a merchant without skills", async ({
+    request,
+    browser,
+  }, testInfo) => {
+    test.slow();
+    const { merchant, freelancer } = await completedContract(request, 150_000);
+    for (const [who, kind] of [
+      [freelancer, "freelancers"],
+      [merchant, "merchants"],
+    ] as const) {
+      const page = await userPage(browser, testInfo, true, who);
+      await page.goto("/profile");
+      const mine = await page.locator(".details dt").allTextContents();
+      const sections = await page.locator("h3").allTextContents();
+      await page.getByRole("link", { name: "Ver como os outros me veem" }).click();
+      await expect(page).toHaveURL(new RegExp(`/${kind}/[0-9a-f-]{36}$`));
+      // The address changes a moment before the new page is drawn: wait for it to be gone.
+      await expect(page.getByRole("link", { name: "Ver como os outros me veem" })).toHaveCount(0);
+      const theirs = await page.locator(".details dt").allTextContents();
+      // Everything the public profile shows, Meu Perfil shows too (and the e-mail, for its owner only).
+      expect(mine).toEqual(expect.arrayContaining(theirs));
+      expect(mine).toContain("E-mail");
+      expect(theirs).not.toContain("E-mail");
+      expect(sections).toEqual(expect.arrayContaining(await page.locator("h3").allTextContents()));
+      expect(theirs).toContain("Contratos concluídos");
+      if (kind === "freelancers") expect(sections).toContain("Portfólio");
+      // A merchant who listed no skills has no "Habilidades: nenhuma" on either page.
+      else expect(theirs).not.toContain("Habilidades");
+      await page.context().close();
+    }
+  });
+});
+
+/** Whether two boxes share any area. */
+function overlaps(a: DOMRectLike, b: DOMRectLike) {
+  return a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+}
+type DOMRectLike = { x: number; y: number; width: number; height: number };
+
+test.describe("the top bar at every width, and toasts beside it", () => {
+  for (const javaScriptEnabled of [true, false]) {
+    test(`titles whole, toasts off the switch, the bell and the name (JavaScript ${javaScriptEnabled ? "on" : "off"})`, async ({
+      request,
+      browser,
+    }, testInfo) => {
+      test.slow();
+      const merchant = await registerViaApi(request, { account_type: "merchant", display_name: "Marina" });
+      const freelancer = await registerViaApi(request, { account_type: "freelancer", display_name: "Julinha" });
+      const pages = { merchant: ["/", "/applications/awaiting-confirmation"], freelancer: ["/", "/my-applications"] };
+      for (const [who, account] of [
+        ["merchant", merchant],
+        ["freelancer", freelancer],
+      ] as const) {
+        const page = await userPage(browser, testInfo, javaScriptEnabled, account);
+        for (const width of WIDTHS) {
+          await page.setViewportSize({ width, height: 844 });
+          for (const path of pages[who]) {
+            await page.goto(path);
+            // The title is whole: not cut by an ellipsis nor by the bar's height.
+            const title = page.locator(".topbar-title");
+            const cut = await title.evaluate(
+              (el) => el.scrollWidth > el.clientWidth || el.scrollHeight > el.clientHeight,
+            );
+            expect(cut, `${who} ${path} at ${width}px: "${await title.textContent()}" is cut`).toBe(false);
+          }
+          // A toast (the welcome after signing in) leaves the top bar's controls uncovered.
+          await page.goto("/login");
+          await page.context().clearCookies();
+          await page.goto("/login");
+          await page.getByLabel("E-mail").fill(account.email);
+          await page.getByLabel("Senha").fill(account.password);
+          await page.getByRole("button", { name: "Entrar", exact: true }).click();
+          const toast = page.getByRole("status").filter({ hasText: "Bem-vindo(a)" });
+          await expect(toast).toBeVisible();
+          const toastBox = (await toast.boundingBox())!;
+          for (const control of [
+            ".topbar .language-switch",
+            ".topbar .bell-menu summary",
+            ".topbar .user-menu summary",
+          ]) {
+            const box = (await page.locator(control).boundingBox())!;
+            expect(overlaps(toastBox, box), `the toast covers ${control} at ${width}px`).toBe(false);
+          }
+        }
+        await page.context().close();
+      }
+    });
+  }
 });

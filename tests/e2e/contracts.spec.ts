@@ -1,11 +1,10 @@
+import type { Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
-import { PNG_1X1, toast } from "./support";
+import { apiToken, completedContract, hire, money, PNG_1X1, toast, userPage, WIDTHS } from "./support";
 
 // After the hire, as real users live it, once with JavaScript and once without: the freelancer
 // delivers with a file, the merchant asks for changes, the freelancer delivers again and the
 // merchant approves. The hire itself is made through the API (the marketplace story covers it).
-
-const money = (text: string) => new RegExp(text.replace(/[.$]/g, "\\$&").replace(/ /g, "\\s"));
 
 function story() {
   test("hire → deliver → request changes → deliver → approve", async ({ hired, newUser, javaScriptEnabled }) => {
@@ -119,4 +118,139 @@ test.describe("contracts, with JavaScript", () => {
 test.describe("contracts, without JavaScript", () => {
   test.use({ javaScriptEnabled: false });
   story();
+});
+
+/**
+ * The elements of each `card` that are drawn past the card's edges (text that spills out makes
+ * its element wider than the card), as "card: element" lines; none is right.
+ */
+async function spilled(page: Page, card: string) {
+  return page.locator(card).evaluateAll((cards) =>
+    cards.flatMap((c, i) => {
+      const box = c.getBoundingClientRect();
+      return [...c.querySelectorAll("*")]
+        .map((el) => ({ el, r: el.getBoundingClientRect() }))
+        .filter(({ r }) => r.width > 0 && r.height > 0)
+        .filter(({ r }) => r.left < box.left - 0.5 || r.right > box.right + 0.5 || r.bottom > box.bottom + 0.5)
+        .map(
+          ({ el, r }) =>
+            `${i}: <${el.tagName.toLowerCase()} ${el.className}> ${r.left}–${r.right} in ${box.left}–${box.right}`,
+        );
+    }),
+  );
+}
+
+test.describe("the dashboards' money stays inside its card", () => {
+  test("R$ 999.999,99 completed, on both dashboards, at every width", async ({ request, browser }, testInfo) => {
+    test.slow();
+    const { merchant, freelancer } = await completedContract(request, 99_999_999);
+    for (const who of [merchant, freelancer]) {
+      const page = await userPage(browser, testInfo, true, who);
+      for (const width of WIDTHS) {
+        await page.setViewportSize({ width, height: 900 });
+        await page.goto("/dashboard");
+        await expect(page.locator(".figure-money .figure-value")).toHaveText(money("R$ 999.999,99"));
+        expect(await spilled(page, ".figure"), `width ${width}`).toEqual([]);
+      }
+      await page.context().close();
+    }
+  });
+});
+
+test.describe("opening a contract or an application reads its notifications", () => {
+  for (const javaScriptEnabled of [true, false]) {
+    test(`however the record is reached (JavaScript ${javaScriptEnabled ? "on" : "off"})`, async ({
+      request,
+      browser,
+    }, testInfo) => {
+      const { merchant, freelancer, id, title } = await hire(request);
+      const asFreelancer = await apiToken(request, freelancer.email, freelancer.password);
+      await request.post(`/api/contracts/${id}/deliveries`, { headers: asFreelancer, data: { message: "Pronto." } });
+      // Unread for the merchant: the application received, and the delivery.
+      const page = await userPage(browser, testInfo, javaScriptEnabled, merchant);
+      await page.goto("/dashboard");
+      const bell = page.locator(".bell-menu summary");
+      await expect(bell).toHaveAccessibleName("Notificações: 2 não lidas");
+      // The contract, from the contracts list (not from the bell): its delivery is read.
+      await page
+        .getByRole("complementary", { name: "Menu principal" })
+        .getByRole("link", { name: "Contratos" })
+        .click();
+      await page.locator(".app-card").filter({ hasText: title }).getByRole("link", { name: "Abrir contrato" }).click();
+      await expect(page).toHaveURL(new RegExp(`/contracts/${id}$`));
+      await expect(bell).toHaveAccessibleName("Notificações: 1 não lida");
+      // The application, from the contract's page: the rest.
+      await page.getByRole("link", { name: "Ver candidatura" }).click();
+      await expect(page).toHaveURL(new RegExp(`/applications/${id}$`));
+      await expect(bell).toHaveAccessibleName("Notificações");
+      await expect(page.locator(".bell-count")).toHaveCount(0);
+      await page.context().close();
+    });
+  }
+});
+
+test.describe("an empty change request says the field is required", () => {
+  // Without JavaScript: the form posted in tests/marketplace/page-forms.test.ts.
+  for (const javaScriptEnabled of [true]) {
+    test(`JavaScript ${javaScriptEnabled ? "on" : "off"}`, async ({ request, browser }, testInfo) => {
+      const { merchant, freelancer, id } = await hire(request);
+      const asFreelancer = await apiToken(request, freelancer.email, freelancer.password);
+      await request.post(`/api/contracts/${id}/deliveries`, { headers: asFreelancer, data: { message: "Pronto." } });
+      const page = await userPage(browser, testInfo, javaScriptEnabled, merchant);
+      await page.goto(`/contracts/${id}`);
+      await page.getByRole("button", { name: "Pedir alterações" }).click();
+      await expect(page.locator("#message-error")).toHaveText(
+        "Explique as alterações que você quer: este campo é obrigatório.",
+      );
+      await page.context().close();
+    });
+  }
+});
+
+test.describe("the changes asked for are at the top of the contract, with their text", () => {
+  test("the freelancer's and the merchant's contract page, phone and desktop", async ({
+    request,
+    browser,
+  }, testInfo) => {
+    const { merchant, freelancer, id } = await hire(request);
+    const asMerchant = await apiToken(request, merchant.email, merchant.password);
+    const asFreelancer = await apiToken(request, freelancer.email, freelancer.password);
+    const ask = "Por favor, troque a fonte do logotipo por uma serifada e aumente o contraste.";
+    expect(
+      (
+        await request.post(`/api/contracts/${id}/deliveries`, {
+          headers: asFreelancer,
+          data: { message: "Primeira versão." },
+        })
+      ).status(),
+    ).toBe(201);
+    expect(
+      (
+        await request.post(`/api/contracts/${id}/change-requests`, { headers: asMerchant, data: { message: ask } })
+      ).status(),
+    ).toBe(201);
+    for (const who of [freelancer, merchant]) {
+      const page = await userPage(browser, testInfo, true, who);
+      for (const width of [390, 1440]) {
+        await page.setViewportSize({ width, height: 844 });
+        await page.goto(`/contracts/${id}`);
+        const asked = page.getByRole("region", { name: /Alterações pedidas em/ });
+        await expect(asked).toContainText(ask);
+        // The first thing of the contract's body, not the history column.
+        await expect(asked).toBeInViewport();
+        expect((await asked.boundingBox())!.y).toBeLessThan((await page.locator("#terms-title").boundingBox())!.y);
+      }
+      if (who === freelancer) {
+        await expect(page.getByText("Trabalho em andamento")).toHaveCount(0);
+        await expect(page.getByText("Alterações pedidas: ajuste o trabalho")).toBeVisible();
+      }
+      await page.context().close();
+    }
+    // Once delivered again, the request is history.
+    await request.post(`/api/contracts/${id}/deliveries`, { headers: asFreelancer, data: { message: "Nova versão." } });
+    const page = await userPage(browser, testInfo, false, freelancer);
+    await page.goto(`/contracts/${id}`);
+    await expect(page.getByRole("region", { name: /Alterações pedidas em/ })).toHaveCount(0);
+    await page.context().close();
+  });
 });

@@ -1,4 +1,5 @@
-import { expect, test, type APIRequestContext } from "@playwright/test";
+import type { APIRequestContext } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { apiToken, endToEndId, hire, money, noAxeFindings, OPERATOR, toast, userPage } from "./support";
 
 // A dispute decided by splitting the held money, with JavaScript and without, on the manual

@@ -1,6 +1,6 @@
 import { createHmac } from "node:crypto";
 import { expect, test, type APIRequestContext, type Browser, type TestInfo } from "@playwright/test";
-import { registerViaApi, signIn } from "./support";
+import { registerViaApi, signIn, userPage } from "./support";
 
 // E-mail preferences: the settings form with JavaScript on and off, and the unsubscribe link of
 // an e-mail opened signed out (its token signed with the server's SESSION_SECRET, which the
@@ -89,4 +89,39 @@ test("the unsubscribe link of an e-mail works signed out, and a tampered one say
   await expect(page.getByRole("heading", { name: "Link inválido" })).toBeVisible();
   await expect(page.getByText(/Este link para cancelar e-mails é inválido ou foi alterado/)).toBeVisible();
   await page.context().close();
+});
+
+test.describe("e-mail settings offer one Portuguese and each side its own kinds", () => {
+  for (const javaScriptEnabled of [true, false]) {
+    test(`merchant and freelancer (JavaScript ${javaScriptEnabled ? "on" : "off"})`, async ({
+      request,
+      browser,
+    }, testInfo) => {
+      const own = { merchant: "Nova candidatura numa oportunidade sua", freelancer: "Convite para uma oportunidade" };
+      const kind = { merchant: "application_received", freelancer: "invitation_received" };
+      for (const [role, other] of [
+        ["merchant", "freelancer"],
+        ["freelancer", "merchant"],
+      ] as const) {
+        const who = await registerViaApi(request, { account_type: role });
+        const page = await userPage(browser, testInfo, javaScriptEnabled, who);
+        await page.goto("/pages/profile-setting#email");
+        const form = page.locator("#email-settings-form");
+        const language = form.getByLabel("Idioma dos e-mails");
+        await expect(language.locator("option")).toHaveText(["Português (Brasil)", "English"]);
+        await expect(language).toHaveValue("pt-BR");
+        await expect(form.getByLabel(own[role])).toBeChecked();
+        await expect(form.getByLabel(own[other])).toHaveCount(0);
+        // Saved without one of its kinds and in English, the form shows what was saved.
+        await form.getByLabel(own[role]).uncheck();
+        await language.selectOption("en");
+        await form.getByRole("button", { name: "Salvar preferências de e-mail" }).click();
+        await expect(page.getByRole("status").filter({ hasText: /prefer/i })).toBeVisible();
+        await page.goto("/pages/profile-setting#email");
+        await expect(page.locator("#email-settings-form select[name=locale]")).toHaveValue("en");
+        await expect(page.locator(`#email-settings-form input[value=${kind[role]}]`)).not.toBeChecked();
+        await page.context().close();
+      }
+    });
+  }
 });

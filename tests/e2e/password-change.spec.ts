@@ -2,11 +2,12 @@ import AxeBuilder from "@axe-core/playwright";
 import { expect, test } from "@playwright/test";
 import { registerViaApi, signIn, toast } from "./support";
 
-// Changing the password in /account/security, with JavaScript on and off: a wrong current
+// Changing the password in /account/security, with JavaScript (without it: tests/accounts/security-page.test.ts): a wrong current
 // password is refused on the form (axe on the refused form), a right one changes it, the other
 // browser's session ends and this one goes on; the new password signs in.
 
-for (const javaScriptEnabled of [true, false]) {
+// Without JavaScript: the security page's forms posted in tests/accounts/security-page.test.ts.
+for (const javaScriptEnabled of [true]) {
   test.describe(`password change ${javaScriptEnabled ? "with" : "without"} JavaScript`, () => {
     test.use({ javaScriptEnabled });
 

@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { E2E_MERCADOPAGO_PORT, E2E_PAYMENTS } from "../../playwright.config";
 import { startMercadoPago, type MercadoPagoMock } from "../payments/mercadopago-server";
 import { apiToken, endToEndId, hire, money, noAxeFindings, OPERATOR, registerViaApi, toast, userPage } from "./support";

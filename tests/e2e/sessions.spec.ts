@@ -1,7 +1,8 @@
 import { expect, test, type APIRequestContext } from "@playwright/test";
 import { lastMail, linkIn, registerViaApi, signIn, toast } from "./support";
 
-// Sessions and sign-in notices in the browser, with JavaScript on and off: the list on
+// Sessions and sign-in notices in the browser, with JavaScript (the forms without it:
+// tests/accounts/security-page.test.ts): the list on
 // /account/security (device, the current one marked), ending another session and all others,
 // and the link of the "novo acesso" e-mail, which ends the session it tells about.
 
@@ -19,7 +20,8 @@ async function signInElsewhere(request: APIRequestContext, email: string, passwo
 const profileStatus = async (request: APIRequestContext, headers: Record<string, string>) =>
   (await request.get("/api/profile", { headers })).status();
 
-for (const javaScriptEnabled of [true, false]) {
+// Without JavaScript: the security page's forms posted in tests/accounts/security-page.test.ts.
+for (const javaScriptEnabled of [true]) {
   test.describe(`sessions ${javaScriptEnabled ? "with" : "without"} JavaScript`, () => {
     test.use({ javaScriptEnabled });
 

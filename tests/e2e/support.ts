@@ -1,7 +1,22 @@
+import { createHash, randomBytes, randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
+import { createCookie } from "@remix-run/node";
 import SQLite from "better-sqlite3";
-import { expect, test, type APIRequestContext, type Browser, type Page, type TestInfo } from "@playwright/test";
+import { Kysely, SqliteDialect } from "kysely";
+import {
+  expect,
+  test,
+  type APIRequestContext,
+  type Browser,
+  type BrowserContext,
+  type Page,
+  type TestInfo,
+} from "@playwright/test";
+import { createUser } from "../../db/factories";
+import type { Database } from "../../db/schema";
+import { termsVersion } from "../../app/services/accounts/terms-version";
+import { E2E_SESSION_SECRET } from "../../playwright.config";
 
 export { PNG_1X1 } from "../support/fixtures";
 
@@ -93,35 +108,143 @@ function testDatabase(): string | undefined {
   }
 }
 
-/**
- * Creates an account through the public API, as another client would, and confirms its e-mail
- * (`confirmed: false` leaves it unconfirmed): in the server's SQLite file where the project has
- * one, else by the link it was sent (`confirmed: "by-email"` always follows the link).
- */
-export async function registerViaApi(
-  request: APIRequestContext,
-  fields: {
-    full_name?: string;
-    display_name?: string;
-    email?: string;
-    password?: string;
-    account_type: "merchant" | "freelancer";
-    confirmed?: boolean | "by-email";
-  },
-) {
-  const body = {
+/** The factories' Kysely over the server's SQLite file, for one call (statements of their own, waited for). */
+async function withDatabase<T>(file: string, run: (db: Kysely<Database>) => Promise<T>): Promise<T> {
+  const sqlite = new SQLite(file);
+  sqlite.pragma("busy_timeout = 5000");
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  try {
+    return await run(db);
+  } finally {
+    await db.destroy();
+  }
+}
+
+export type NewAccount = {
+  full_name?: string;
+  display_name?: string;
+  email?: string;
+  password?: string;
+  account_type: "merchant" | "freelancer";
+  /** Profile fields the story needs (the factory's UserOverrides). */
+  bio?: string;
+  city?: string | null;
+  skills?: string[];
+};
+
+/** A registered account as the tests use it; `id` when it was made by the factories. */
+export type Account = {
+  full_name: string;
+  display_name?: string;
+  email: string;
+  password: string;
+  account_type: "merchant" | "freelancer";
+  id?: string;
+};
+
+/** The fields of a new account, with a name, a fresh e-mail and a password where not given. */
+function accountFields(fields: NewAccount): Account {
+  return {
     full_name: fields.full_name ?? (fields.account_type === "merchant" ? "Marina Contratante" : "Rafael Freelancer"),
     display_name: fields.display_name,
     email: fields.email ?? freshEmail(fields.account_type),
     password: fields.password ?? "senha-segura-1",
     account_type: fields.account_type,
   };
+}
+
+/**
+ * A confirmed account written straight into the server's SQLite file by the factories
+ * (db/factories.ts, createUser), with the current terms accepted as registering records them:
+ * what the API's register plus the e-mail's link leave, without either.
+ */
+export async function createAccount(file: string, fields: NewAccount): Promise<Account> {
+  const account = accountFields(fields);
+  const user = await withDatabase(file, async (db) => {
+    const user = await createUser(db, {
+      ...account,
+      display_name: account.display_name ?? null,
+      bio: fields.bio,
+      city: fields.city,
+      skills: fields.skills,
+    });
+    await db
+      .insertInto("terms_acceptances")
+      .values({ id: randomUUID(), user_id: user.id, version: termsVersion(), ip: null, accepted_at: user.created_at })
+      .execute();
+    return user;
+  });
+  return { ...account, id: user.id };
+}
+
+const SESSION_DAYS = 30;
+const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
+
+/**
+ * A live session of the account, written into the server's SQLite file as a sign-in writes it
+ * (app/services/accounts/sessions.server.ts: the token's hash, the device recorded as the
+ * account's first): answers the token, for a Bearer header or the session cookie.
+ */
+export async function createSessionToken(file: string, userId: string, userAgent: string | null = null) {
+  const token = randomBytes(32).toString("base64url");
+  const now = new Date();
+  const at = now.toISOString();
+  await withDatabase(file, async (db) => {
+    await db
+      .insertInto("sessions")
+      .values({
+        id: sha256(token),
+        user_id: userId,
+        expires_at: new Date(now.getTime() + SESSION_DAYS * 86_400_000).toISOString(),
+        created_at: at,
+        public_id: randomUUID(),
+        user_agent: userAgent,
+        ip: "127.0.0.1",
+        last_used_at: at,
+        end_token: null,
+        passkey_id: null,
+      })
+      .execute();
+    await db
+      .insertInto("account_devices")
+      .values({ user_id: userId, agent_hash: sha256(userAgent ?? ""), first_seen_at: at })
+      .onConflict((oc) => oc.columns(["user_id", "agent_hash"]).doNothing())
+      .execute();
+  });
+  return token;
+}
+
+// The app's session cookie (app/web/session.server.ts), signed with the test servers' secret.
+const sessionCookie = createCookie("freela_session", { path: "/", secrets: [E2E_SESSION_SECRET] });
+
+/**
+ * Signs the browser context in as the account (made by createAccount) with a session written
+ * into the server's SQLite file, its cookie signed as the app signs it: no form, no request.
+ */
+export async function addSessionCookie(context: BrowserContext, file: string, userId: string, testInfo = test.info()) {
+  const { baseURL, userAgent } = testInfo.project.use;
+  const token = await createSessionToken(file, userId, userAgent ?? null);
+  const value = (await sessionCookie.serialize(token)).split(";")[0].slice("freela_session=".length);
+  await context.addCookies([{ name: "freela_session", value, url: baseURL!, httpOnly: true, sameSite: "Lax" }]);
+}
+
+/**
+ * Creates an account, confirmed: by the factories in the server's SQLite file where the project
+ * has one (createAccount), else through the public API as another client would, with the e-mail
+ * confirmed by the link it was sent. `confirmed: false` registers through the API and leaves it
+ * unconfirmed; `confirmed: "by-email"` registers through the API and follows the link.
+ */
+export async function registerViaApi(
+  request: APIRequestContext,
+  fields: NewAccount & { confirmed?: boolean | "by-email" },
+): Promise<Account> {
+  const { confirmed = true, ...rest } = fields;
+  const file = testDatabase();
+  if (file && confirmed === true) return createAccount(file, rest);
+  const body = accountFields(fields);
   const res = await request.post("/api/register", { data: body });
   if (res.status() !== 201) throw new Error(`register failed: ${res.status()} ${await res.text()}`);
-  const file = fields.confirmed === "by-email" ? undefined : testDatabase();
-  if (fields.confirmed === false) return body;
-  if (file) confirmEmailInDatabase(file, body.email);
-  else await confirmEmail(request, body.email);
+  if (confirmed !== false) await confirmEmail(request, body.email);
   return body;
 }
 
@@ -143,12 +266,22 @@ export async function apiToken(request: APIRequestContext, email: string, passwo
   return { Authorization: `Bearer ${(await res.json()).access_token}` };
 }
 
+/**
+ * An Authorization header for the account: a session written into the server's SQLite file for
+ * an account made by the factories, else a sign-in through the API (apiToken).
+ */
+export async function bearerOf(request: APIRequestContext, who: { email: string; password: string; id?: string }) {
+  const file = testDatabase();
+  if (!(who.id && file)) return apiToken(request, who.email, who.password);
+  return { Authorization: `Bearer ${await createSessionToken(file, who.id)}` };
+}
+
 /** A merchant and a freelancer with a contract: opportunity, application and accept, by the API. */
-export async function hire(request: APIRequestContext) {
+export async function hire(request: APIRequestContext, { price_cents = 150_000 } = {}) {
   const merchant = await registerViaApi(request, { account_type: "merchant", display_name: "Marina" });
   const freelancer = await registerViaApi(request, { account_type: "freelancer", display_name: "Julinha" });
-  const asMerchant = await apiToken(request, merchant.email, merchant.password);
-  const asFreelancer = await apiToken(request, freelancer.email, freelancer.password);
+  const asMerchant = await bearerOf(request, merchant);
+  const asFreelancer = await bearerOf(request, freelancer);
   const title = `Identidade visual ${Date.now().toString(36)}`;
   const opp = await request.post("/api/opportunities", {
     headers: asMerchant,
@@ -159,7 +292,7 @@ export async function hire(request: APIRequestContext) {
       skills: ["Figma"],
       budget_type: "fixed",
       budget_min_cents: 100_000,
-      budget_max_cents: 200_000,
+      budget_max_cents: Math.max(200_000, price_cents),
       location_type: "remote",
     },
   });
@@ -168,7 +301,7 @@ export async function hire(request: APIRequestContext) {
     headers: asFreelancer,
     data: {
       cover_letter: "Desenho marcas para cafés e padarias há seis anos.",
-      price_cents: 150_000,
+      price_cents,
       delivery_days: 10,
     },
   });
@@ -182,16 +315,38 @@ export async function hire(request: APIRequestContext) {
   return { merchant, freelancer, id, title, opportunity: uuid as string };
 }
 
+/** A contract between two new accounts at `price_cents` (hire), delivered and approved: completed. */
+export async function completedContract(request: APIRequestContext, price_cents: number) {
+  const hired = await hire(request, { price_cents });
+  const delivered = await request.post(`/api/contracts/${hired.id}/deliveries`, {
+    headers: await bearerOf(request, hired.freelancer),
+    data: { message: "Trabalho entregue." },
+  });
+  expect(delivered.status()).toBe(201);
+  const approved = await request.post(`/api/contracts/${hired.id}/approve`, {
+    headers: await bearerOf(request, hired.merchant),
+  });
+  expect(approved.status()).toBe(200);
+  return hired;
+}
+
+/**
+ * A page of its own signed in as `who`: with a session written into the server's SQLite file when
+ * the account was made by the factories (it has an `id`) and the project has one, else through
+ * the login form (signIn). The context has the project's user agent, as the `page` fixture's.
+ */
 export async function userPage(
   browser: Browser,
   testInfo: TestInfo,
   javaScriptEnabled: boolean,
-  who: { email: string; password: string },
+  who: { email: string; password: string; id?: string },
 ) {
-  const { baseURL, locale, timezoneId } = testInfo.project.use;
-  const context = await browser.newContext({ baseURL, locale, timezoneId, javaScriptEnabled });
+  const { baseURL, locale, timezoneId, userAgent } = testInfo.project.use;
+  const context = await browser.newContext({ baseURL, locale, timezoneId, userAgent, javaScriptEnabled });
+  const file = testDatabase();
+  if (who.id && file) await addSessionCookie(context, file, who.id, testInfo);
   const page = await context.newPage();
-  await signIn(page, who.email, who.password);
+  if (!(who.id && file)) await signIn(page, who.email, who.password);
   return page;
 }
 
@@ -240,8 +395,14 @@ export async function noAxeFindings(page: Page) {
   expect(violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
 }
 
-/** An amount as the page writes it ("R$ 1.350,00"), whatever space the locale puts after "R$". */
-export const money = (text: string) => new RegExp(text.replace(/[.$]/g, "\\$&").replace(/ /g, "\\s"));
+/**
+ * A text with amounts as the page writes it ("R$ 1.350,00"), whatever space the locale puts after
+ * "R$": a pattern, with the text's other characters taken literally.
+ */
+export const money = (text: string) => new RegExp(text.replace(/[.$()+?*[\]\\]/g, "\\$&").replace(/ /g, "\\s"));
+
+/** The widths people use: a phone, a small laptop, the usual desktops. */
+export const WIDTHS = [390, 1024, 1280, 1440] as const;
 
 /** A Pix end-to-end id (32 characters, starting with E), different in every run and call. */
 export const endToEndId = (tag: string) =>

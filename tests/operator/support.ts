@@ -1,6 +1,7 @@
 import { db } from "../../db";
 import { signedInUser } from "../support/helpers";
 import { call, jsonRequest } from "../support/helpers";
+import { getToast } from "~/web/toast.server";
 
 // Operator fixtures shared by the console's tests.
 
@@ -74,4 +75,12 @@ export function postForm(
     }),
     params,
   );
+}
+
+/** The toast an answer carries to the next page (its signed freela_toast cookie), as the page shows it. */
+export async function toastOf(answer: { headers: Headers }) {
+  const cookie = answer.headers.getSetCookie().find((c) => c.startsWith("freela_toast="));
+  if (!cookie) return null;
+  const { toast } = await getToast(new Request("http://localhost/", { headers: { Cookie: cookie.split(";")[0] } }));
+  return toast?.message ?? null;
 }
