@@ -80,6 +80,8 @@ const schema = z.object({
   PIX_KEY: z.string().min(1).max(77).default("pagamentos@freela.dev"),
   PIX_NAME: z.string().min(1).max(25).default("Freela Pagamentos"),
   PIX_CITY: z.string().min(1).max(15).default("Sao Paulo"),
+  /** How many hours the operator usually takes to confirm a manual Pix ("Já paguei") and to send a payout. */
+  MANUAL_PIX_HOURS: z.coerce.number().int().min(1).max(720).default(24),
   /** The smallest payout a freelancer may ask for, in centavos. */
   PAYOUT_MIN_CENTS: z.coerce.number().int().min(1).max(100_000_000).default(2_000),
   /** Mercado Pago: the API's address (tests point it at a local server), the access token, the webhooks' secret. */

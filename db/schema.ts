@@ -252,6 +252,7 @@ export type NotificationKind =
   | "contract_dispute_decided"
   | "milestone_proposed"
   | "milestone_funded"
+  | "milestone_released"
   | "payout_paid"
   | "payout_failed";
 
@@ -619,6 +620,9 @@ export interface PixChargesTable {
   /** Who confirmed it: an operator's id, or the provider's name. */
   confirmed_by: string | null;
   created_at: string;
+  /** "Já paguei": when the payer (manual provider) said it was paid, and who; the operator confirms. */
+  claimed_at: ColumnType<string | null, string | null | undefined, string | null>;
+  claimed_by: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export type PixKeyType = "cpf" | "cnpj" | "email" | "phone" | "evp";

@@ -25,7 +25,7 @@ export const EMAIL_KIND_GROUPS = {
   ],
   messages: ["message_received"],
   reputation: ["contract_reviewed", "invitation_received"],
-  payments: ["milestone_proposed", "milestone_funded", "payout_paid", "payout_failed"],
+  payments: ["milestone_proposed", "milestone_funded", "milestone_released", "payout_paid", "payout_failed"],
   moderation: [
     "moderation_hidden",
     "moderation_restored",

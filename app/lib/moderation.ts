@@ -35,6 +35,9 @@ export type ModerationDetail = {
   /** A dispute's decision with payments: what went to the freelancer (before the fee) and back to the merchant. */
   released_cents?: number;
   refunded_cents?: number;
+  /** A milestone released before the last one: its title and amount. */
+  milestone?: string;
+  amount_cents?: number;
 };
 
 /**

@@ -46,6 +46,7 @@ function story(javaScriptEnabled: boolean) {
     await marina.getByLabel("A outra parte não responde").check();
     await marina.getByLabel("Sua declaração").fill("Só recebi um terço do combinado e ninguém responde.");
     await marina.getByRole("button", { name: "Abrir disputa" }).click();
+    await marina.getByRole("button", { name: "Sim, abrir a disputa" }).click();
     await expect(toast(marina, "Disputa aberta")).toBeVisible();
 
     await olga.goto("/admin/disputes");

@@ -26,6 +26,9 @@ function story() {
     await marina.getByLabel("A outra parte não responde").check();
     await marina.getByLabel("Sua declaração").fill("Ninguém responde há uma semana e o prazo está acabando.");
     await marina.getByRole("button", { name: "Abrir disputa" }).click();
+    // A confirmation says what opening does before it is done.
+    await expect(marina.getByRole("heading", { name: "Confirmar a abertura da disputa" })).toBeVisible();
+    await marina.getByRole("button", { name: "Sim, abrir a disputa" }).click();
     await expect(toast(marina, "Disputa aberta")).toBeVisible();
     await expect(marina.getByText("Você abriu uma disputa (A outra parte não responde)")).toBeVisible();
     await expect(marina.getByRole("link", { name: "Enviar entrega" })).toHaveCount(0);

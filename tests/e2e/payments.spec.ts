@@ -138,6 +138,7 @@ function story(javaScriptEnabled: boolean) {
     await julia.getByRole("button", { name: "Salvar chave" }).click();
     await expect(toast(julia, "Chave Pix salva.")).toBeVisible();
     await julia.getByRole("button", { name: "Pedir repasse de R$ 1.350,00" }).click();
+    await julia.getByRole("button", { name: "Sim, pedir repasse de R$ 1.350,00", exact: true }).click();
     await expect(toast(julia, "Repasse pedido.")).toBeVisible();
     await expect(julia.getByText("Seu repasse foi pedido e está esperando o pagamento pelo Freela.")).toBeVisible();
     await expect(julia.locator(".figure").filter({ hasText: "Repasse em andamento" })).toContainText(

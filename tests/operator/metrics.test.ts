@@ -113,7 +113,14 @@ describe("marketplace metrics", () => {
     expect(month.median_first_application_seconds).toBe(1800);
     expect(month.rates).toEqual({ disputes: 0, hires: 1, reports: 2, accounts: 6 });
     // Two reports of one profile wait as one case.
-    expect(month.waiting).toEqual({ reports: 1, disputes: 0, premoderation: 1 });
+    expect(month.waiting).toEqual({
+      reports: 1,
+      disputes: 0,
+      premoderation: 1,
+      pix_receipts: 0,
+      payouts: 0,
+      refunds: 0,
+    });
 
     const quarter = await marketplaceMetrics({ days: "90" });
     expect(quarter.series.signups).toHaveLength(90);

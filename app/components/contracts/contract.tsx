@@ -156,6 +156,30 @@ function fileSize(bytes: number, locale: string) {
     : `${numberFormat(locale, {}).format(Math.max(1, Math.round(bytes / 1024)))} KB`;
 }
 
+type ContractFile = ContractEventData["files"][number];
+
+const PREVIEWED = ["image/png", "image/jpeg", "image/webp", "image/gif"];
+
+/** A delivery's (or statement's) files: images as thumbnails, other files as named links with their size. */
+export function FileList({ files, href }: { files: ContractFile[]; href: (fileId: string) => string }) {
+  const { t, i18n } = useTranslation("market");
+  return (
+    <ul className="file-list" aria-label={t("contract.files_count", { count: files.length })}>
+      {files.map((file) => (
+        <li key={file.id} className={PREVIEWED.includes(file.content_type) ? "file-preview" : undefined}>
+          <a href={href(file.id)} className="link" download={file.name}>
+            {PREVIEWED.includes(file.content_type) ? (
+              <img src={href(file.id)} alt="" width={96} height={96} loading="lazy" className="file-thumb" />
+            ) : null}
+            {file.name}
+          </a>{" "}
+          <span className="muted small">{fileSize(file.size_bytes, i18n.language)}</span>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
 /** The contract's history, oldest first, each event with its message and files. */
 export function ContractTimeline({
   contract,
@@ -202,18 +226,7 @@ export function ContractTimeline({
                 </time>
               </div>
               {event.message ? <p className="timeline-message">{event.message}</p> : null}
-              {event.files.length ? (
-                <ul className="file-list" aria-label={t("contract.files_count", { count: event.files.length })}>
-                  {event.files.map((file) => (
-                    <li key={file.id}>
-                      <a href={fileHref(file.id)} className="link" download={file.name}>
-                        {file.name}
-                      </a>{" "}
-                      <span className="muted small">{fileSize(file.size_bytes, i18n.language)}</span>
-                    </li>
-                  ))}
-                </ul>
-              ) : null}
+              {event.files.length ? <FileList files={event.files} href={fileHref} /> : null}
             </div>
           </li>
         );

@@ -1,8 +1,8 @@
-import { Form } from "@remix-run/react";
+import { Form, Link, useActionData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { fieldsOf, FormActions, FormMessage, TextAreaField, useRefusal } from "~/components/ui/form";
 import { FilesField } from "~/components/ui/files-field";
-import { DISPUTE_REASONS, MAX_DISPUTE_FILES } from "~/lib/disputes";
+import { DISPUTE_REASONS, DISPUTE_RESPONSE_DAYS, MAX_DISPUTE_FILES } from "~/lib/disputes";
 import { formatDate } from "~/lib/format";
 import { LIMITS } from "~/lib/limits";
 import { usePending } from "~/lib/pending";
@@ -38,19 +38,67 @@ export function DisputeSection({
   viewer,
   canOpen,
   canAddStatement,
+  milestone,
+  here,
 }: {
   dispute: DisputeData | null;
   viewer: Role;
   canOpen: boolean;
   canAddStatement: boolean;
+  /** The milestone a dispute opened now is about (its title and amount, as the reader says them), with payments. */
+  milestone: { title: string; amount: string } | null;
+  /** The contract page's address (the confirmation's "cancel"). */
+  here: string;
 }) {
   const { t, i18n } = useTranslation("market");
+  const data = useActionData<{ confirming?: string; values?: Record<string, string> }>();
   const opening = usePending("open_dispute");
   const sending = usePending("dispute_statement");
   const opened = useRefusal("open_dispute");
   const added = useRefusal("dispute_statement");
   if (!dispute && !canOpen) return null;
   const date = (iso: string | null) => (iso ? formatDate(iso, i18n.language) : "");
+
+  // The first submit checked the reason and the statement: now what opening does, to confirm.
+  const confirming =
+    !dispute &&
+    data?.values?.intent === "open_dispute" &&
+    (data.confirming === "open_dispute" || data.values.confirmed === "1");
+  if (confirming) {
+    const values = data.values ?? {};
+    const facts = [
+      milestone ? t("dispute.confirm_freezes_milestone", milestone) : t("dispute.confirm_freezes"),
+      t("dispute.confirm_operator"),
+      t("dispute.confirm_deadline", { count: DISPUTE_RESPONSE_DAYS }),
+    ];
+    return (
+      <section className="card confirm-panel confirm-danger" id="dispute-title" aria-labelledby="dispute-confirm-title">
+        <h3 id="dispute-confirm-title">{t("dispute.confirm_title")}</h3>
+        <ul className="confirm-facts">
+          {facts.map((fact) => (
+            <li key={fact}>{fact}</li>
+          ))}
+        </ul>
+        <p className="muted small">
+          {t("dispute.confirm_summary", { reason: t(`dispute.reasons.${values.reason}`, { defaultValue: "" }) })}
+        </p>
+        <blockquote className="prose">{values.statement}</blockquote>
+        <FormMessage data={opened} />
+        <Form method="post" className="stack" noValidate>
+          <input type="hidden" name="intent" value="open_dispute" />
+          <input type="hidden" name="confirmed" value="1" />
+          <input type="hidden" name="reason" value={values.reason ?? ""} />
+          <input type="hidden" name="statement" value={values.statement ?? ""} />
+          <DisputeFiles error={opened?.errors?.files} />
+          <FormActions busy={opening} label={t("dispute.confirm_submit")} className="btn btn-danger">
+            <Link to={here} className="btn btn-ghost" preventScrollReset>
+              {t("confirm.cancel")}
+            </Link>
+          </FormActions>
+        </Form>
+      </section>
+    );
+  }
 
   if (!dispute) {
     const form = opened;
@@ -63,7 +111,7 @@ export function DisputeSection({
         </summary>
         <p className="muted">{t("dispute.open_intro")}</p>
         <FormMessage data={form} />
-        <Form method="post" encType="multipart/form-data" className="stack" noValidate>
+        <Form method="post" className="stack" noValidate>
           <input type="hidden" name="intent" value="open_dispute" />
           <fieldset
             className={`field choice-group${errors.reason ? " has-error" : ""}`}
@@ -93,7 +141,6 @@ export function DisputeSection({
             maxLength={LIMITS.dispute_statement.max}
             required
           />
-          <DisputeFiles error={errors.files} />
           <FormActions busy={opening} label={t("dispute.open_submit")} className="btn btn-danger" />
         </Form>
       </details>

@@ -30,6 +30,8 @@ export function useNotificationText() {
       reason: n.detail?.reason ?? "",
       until: n.detail?.until ? formatDateTime(n.detail.until, i18n.language) : "",
       money: noticeMoney(n.detail, t, (cents) => formatMoney(cents, i18n.language)),
+      milestone: n.detail?.milestone ?? "",
+      amount: n.detail?.amount_cents === undefined ? "" : formatMoney(n.detail.amount_cents, i18n.language),
     });
   };
 }

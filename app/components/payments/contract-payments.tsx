@@ -8,7 +8,8 @@ import { formatDateTime } from "~/lib/format";
 import { useHydrated } from "~/lib/hydrated";
 import { useClearOnSuccess } from "~/lib/pending";
 import { LIMITS } from "~/lib/limits";
-import { formatMoney } from "~/lib/money";
+import { formatMoney, parseMoney } from "~/lib/money";
+import { MAX_MILESTONES } from "~/lib/payments-schemas";
 import type { FormErrorData } from "~/web/errors.server";
 
 type Milestone = {
@@ -27,15 +28,23 @@ type Milestone = {
 
 type Charge = {
   id: string;
+  provider: string;
   txid: string;
   amount_cents: number;
   br_code: string;
   qr_code: string;
   expires_at: string;
+  claimed_at: string | null;
 };
 
-/** How many rows the split form offers (blank rows are left out); more milestones through the API. */
-export const SPLIT_ROWS = 4;
+/** How many rows the split form shows at first (blank rows are left out); "adicionar etapa" adds one, up to MAX_MILESTONES. */
+export const SPLIT_ROWS = 2;
+
+/** The rows the split form shows: what the page asked for (`rows`), within 1 and MAX_MILESTONES. */
+export function splitRowCount(values: Record<string, string> | undefined) {
+  const asked = Number(values?.rows);
+  return Number.isInteger(asked) ? Math.min(Math.max(asked, 1), MAX_MILESTONES) : SPLIT_ROWS;
+}
 
 const ACTIVE = ["awaiting_funding", "funded", "delivered"];
 
@@ -108,6 +117,7 @@ export function ContractPayments({
   contract,
   charge,
   viewer,
+  pixHours,
 }: {
   contract: {
     id: string;
@@ -122,6 +132,8 @@ export function ContractPayments({
   };
   charge: Charge | null;
   viewer: "merchant" | "freelancer";
+  /** How many hours the operator usually takes to confirm a manual Pix. */
+  pixHours: number;
 }) {
   const { t, i18n } = useTranslation("market");
   const busy = useNavigation().state === "submitting";
@@ -156,7 +168,7 @@ export function ContractPayments({
           <div className="stack">
             <FormMessage data={intentData("fund")} />
             {charge ? (
-              <PixCharge charge={charge} />
+              <PixCharge charge={charge} pixHours={pixHours} />
             ) : (
               <Form method="post">
                 <input type="hidden" name="intent" value="fund" />
@@ -170,7 +182,10 @@ export function ContractPayments({
             )}
           </div>
         ) : (
-          <p className="notice notice-info">{t("payments.waiting_funding", { title: milestoneTitle(current, t) })}</p>
+          <p className="notice notice-info">
+            {t("payments.waiting_funding", { title: milestoneTitle(current, t) })}
+            {charge?.claimed_at ? ` ${t("payments.claimed_theirs", { count: pixHours })}` : null}
+          </p>
         )
       ) : null}
 
@@ -209,9 +224,10 @@ export function ContractPayments({
 }
 
 /** The BR Code: its QR image, and the "copia e cola" in a field to select (a button copies with JavaScript). */
-export function PixCharge({ charge }: { charge: Charge }) {
+export function PixCharge({ charge, pixHours }: { charge: Charge; pixHours: number }) {
   const { t, i18n } = useTranslation("market");
   const hydrated = useHydrated();
+  const busy = useNavigation().state === "submitting";
   const [copied, setCopied] = useState(false);
   return (
     <div className="pix-charge">
@@ -243,24 +259,91 @@ export function PixCharge({ charge }: { charge: Charge }) {
         <p className="muted small" role="status">
           {t("payments.charge_expires", { date: formatDateTime(charge.expires_at, i18n.language), txid: charge.txid })}
         </p>
+        {/* The manual provider: the operator confirms the receipt, so the payer says when it was paid. */}
+        {charge.provider !== "manual" ? null : charge.claimed_at ? (
+          <p className="notice notice-success" role="status">
+            {t("payments.claimed_mine", {
+              date: formatDateTime(charge.claimed_at, i18n.language),
+              count: pixHours,
+            })}
+          </p>
+        ) : (
+          <Form method="post" preventScrollReset>
+            <input type="hidden" name="intent" value="claim_paid" />
+            <input type="hidden" name="charge_id" value={charge.id} />
+            <p className="muted small">{t("payments.claim_intro", { count: pixHours })}</p>
+            <button type="submit" className="btn btn-primary" disabled={busy}>
+              {t("payments.claim_submit")}
+            </button>
+          </Form>
+        )}
       </div>
     </div>
   );
 }
 
+/** The typed amounts' total in centavos, and whether every typed amount is a price. */
+function typedTotal(amounts: string[]) {
+  let cents = 0;
+  let valid = true;
+  for (const text of amounts) {
+    if (!text.trim()) continue;
+    const value = parseMoney(text.trim());
+    if (value === null || !Number.isFinite(value)) valid = false;
+    else cents += value;
+  }
+  return { cents, valid };
+}
+
+/**
+ * Dividing the contract's value into milestones: as many rows as needed up to MAX_MILESTONES, with
+ * the running total and what is left to reach the contract's value. Without JavaScript,
+ * "adicionar etapa" and "recalcular" send the form back with what was typed (one more row, the
+ * total worked out); with it, rows are added and the total follows the typing.
+ */
 function SplitForm({ total, data }: { total: number; data: FormErrorData | null }) {
   const { t, i18n } = useTranslation("market");
   const clear = useClearOnSuccess();
+  const hydrated = useHydrated();
   const busy = useNavigation().state === "submitting";
   const errors = data?.errors ?? {};
+  const values = data?.values;
+  const [rows, setRows] = useState(() => splitRowCount(values));
+  const amountsOf = (n: number) => Array.from({ length: n }, (_, i) => values?.[`amount_${i}`] ?? "");
+  const [amounts, setAmounts] = useState(() => amountsOf(rows));
+  const money = (cents: number) => formatMoney(cents, i18n.language);
+  const sum = typedTotal(amounts);
+  const left = total - sum.cents;
+  const rowError = (field: string, i: number) => errors[`${field}_${i}`];
   return (
     <details className="stack" open={Boolean(data)}>
       <summary>{t("payments.split_heading")}</summary>
-      <p className="muted">{t("payments.split_intro", { total: formatMoney(total, i18n.language) })}</p>
-      <FormMessage data={data} />
-      <Form method="post" className="stack" noValidate {...clear}>
+      <p className="muted">{t("payments.split_intro", { total: money(total), max: MAX_MILESTONES })}</p>
+      <FormMessage data={data?.message ? data : null} />
+      <Form
+        method="post"
+        className="stack"
+        noValidate
+        preventScrollReset
+        ref={clear.ref}
+        onSubmit={clear.onSubmit}
+        onReset={() => {
+          setRows(SPLIT_ROWS);
+          setAmounts(amountsOf(0));
+        }}
+        onInput={(event) => {
+          const form = event.currentTarget;
+          setAmounts(
+            Array.from(
+              { length: rows },
+              (_, i) => (form.elements.namedItem(`amount_${i}`) as HTMLInputElement)?.value ?? "",
+            ),
+          );
+        }}
+      >
         <input type="hidden" name="intent" value="split_milestones" />
-        {Array.from({ length: SPLIT_ROWS }, (_, i) => (
+        <input type="hidden" name="rows" value={rows} />
+        {Array.from({ length: rows }, (_, i) => (
           <fieldset key={i} className="form-row">
             <legend>{t("payments.split_row", { n: i + 1 })}</legend>
             <Field
@@ -268,31 +351,76 @@ function SplitForm({ total, data }: { total: number; data: FormErrorData | null 
               id={`split-title-${i}`}
               label={t("payments.milestone_title")}
               maxLength={LIMITS.milestone_title.max}
-              defaultValue={data?.values?.[`title_${i}`]}
-              error={errors[`title_${i}`]}
+              defaultValue={values?.[`title_${i}`]}
+              error={rowError("title", i)}
             />
             <Field
               name={`amount_${i}`}
               id={`split-amount-${i}`}
               label={t("payments.amount_reais")}
               inputMode="decimal"
-              defaultValue={data?.values?.[`amount_${i}`]}
-              error={errors[`amount_${i}`]}
+              defaultValue={values?.[`amount_${i}`]}
+              error={rowError("amount", i)}
             />
             <Field
               name={`days_${i}`}
               id={`split-days-${i}`}
               label={t("payments.days")}
               inputMode="numeric"
-              defaultValue={data?.values?.[`days_${i}`]}
-              error={errors[`days_${i}`]}
+              defaultValue={values?.[`days_${i}`]}
+              error={rowError("days", i)}
             />
           </fieldset>
         ))}
+        <p
+          className={`split-total notice ${left === 0 && sum.valid ? "notice-success" : "notice-warning"}`}
+          role="status"
+        >
+          {t("payments.split_total", { sum: money(sum.cents), total: money(total) })}{" "}
+          <strong>
+            {!sum.valid
+              ? t("payments.split_total_invalid")
+              : left === 0
+                ? t("payments.split_total_ok")
+                : left > 0
+                  ? t("payments.split_total_missing", { amount: money(left) })
+                  : t("payments.split_total_over", { amount: money(-left) })}
+          </strong>
+          {errors.milestones ? (
+            <>
+              <br />
+              <span className="field-error">{errors.milestones}</span>
+            </>
+          ) : null}
+        </p>
         <div className="form-actions">
-          <button type="submit" className="btn btn-secondary" disabled={busy}>
+          <button type="submit" className="btn btn-primary" disabled={busy}>
             {t("payments.split_submit")}
           </button>
+          {rows < MAX_MILESTONES ? (
+            <button
+              type="submit"
+              name="step"
+              value="add"
+              className="btn btn-secondary"
+              disabled={busy}
+              onClick={(event) => {
+                // With JavaScript the row is added here, keeping what was typed in the form.
+                event.preventDefault();
+                setRows(rows + 1);
+                setAmounts([...amounts, ""]);
+              }}
+            >
+              {t("payments.split_add_row")}
+            </button>
+          ) : (
+            <span className="muted small">{t("payments.split_rows_max", { max: MAX_MILESTONES })}</span>
+          )}
+          {hydrated ? null : (
+            <button type="submit" name="step" value="recalc" className="btn btn-ghost" disabled={busy}>
+              {t("payments.split_recalc")}
+            </button>
+          )}
         </div>
       </Form>
     </details>

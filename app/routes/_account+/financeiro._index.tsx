@@ -15,10 +15,17 @@ import { milestoneTitle } from "~/lib/approval";
 import { PIX_KEY_TYPES } from "~/lib/payments-schemas";
 import { RECEIPT_KINDS, getStatement } from "~/services/payments/finance.server";
 import { isTwoFactorOn } from "~/services/accounts/two-factor.server";
-import { getPayoutAccount, listPayouts, requestPayout, setPayoutAccount } from "~/services/payments/payouts.server";
+import {
+  getPayoutAccount,
+  listPayouts,
+  maskedKey,
+  requestPayout,
+  setPayoutAccount,
+} from "~/services/payments/payouts.server";
+import { ConfirmPanel } from "~/components/ui/confirm";
 import { requireUser } from "~/web/auth.server";
 import { formValues, readForm } from "~/web/bodies.server";
-import { listFromUrl, marketFormError, redirectWithMarketToast } from "~/web/market-forms.server";
+import { listFromUrl, marketFormError, redirectWithMarketToast, requireConfirmed } from "~/web/market-forms.server";
 
 export const meta = marketTitleMeta("titles.finance");
 
@@ -35,6 +42,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
     role: user.account_type,
     payments: config.PAYMENTS,
     minPayout: config.PAYOUT_MIN_CENTS,
+    pixHours: config.MANUAL_PIX_HOURS,
+    // The payout's destination as the confirmation shows it (masked, as in the e-mails).
+    payoutKey: account
+      ? { type: account.key_type, key: maskedKey(account.pix_key), holder: account.holder_name }
+      : null,
     statement,
     account,
     twoFactor,
@@ -53,6 +65,8 @@ export async function action({ request }: ActionFunctionArgs) {
       return redirectWithMarketToast(request, "/financeiro", "toasts.payout_account_saved");
     }
     if (values.intent === "payout") {
+      // Asked from its confirmation step (the key and when it is paid), reached by the first submit.
+      requireConfirmed(values, "/financeiro?confirm=payout");
       await requestPayout(user);
       return redirectWithMarketToast(request, "/financeiro", "toasts.payout_requested");
     }
@@ -146,7 +160,7 @@ function PayoutKeyForm({
 
 export default function FinancePage() {
   const { t, i18n } = useTranslation("market");
-  const { role, payments, minPayout, statement, account, twoFactor, waiting, receiptKinds } =
+  const { role, payments, minPayout, pixHours, payoutKey, statement, account, twoFactor, waiting, receiptKinds } =
     useLoaderData<typeof loader>();
   const data = useActionData<typeof action>();
   const busy = useNavigation().state === "submitting";
@@ -178,6 +192,19 @@ export default function FinancePage() {
           </a>
         }
       />
+      {payoutKey ? (
+        <ConfirmPanel
+          intent="payout"
+          tone="primary"
+          cancelHref="/financeiro"
+          allowed={role === "freelancer" && !waiting && b.available_cents >= minPayout}
+          params={{ amount: money(b.available_cents) }}
+          facts={[
+            t("confirm.payout_key", { ...payoutKey, type: t(`finance.key_types.${payoutKey.type}`) }),
+            t("confirm.payout_when", { count: pixHours }),
+          ]}
+        />
+      ) : null}
       <section className="figures" aria-label={t("finance.balances")}>
         {figures.map(([key, value]) => (
           <div key={key} className="card figure figure-fit">

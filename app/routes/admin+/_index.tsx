@@ -25,6 +25,9 @@ const WAITING = [
   ["reports", "/admin/reports"],
   ["disputes", "/admin/disputes"],
   ["premoderation", "/admin/premoderation"],
+  ["pix_receipts", "/admin/payments"],
+  ["payouts", "/admin/payments"],
+  ["refunds", "/admin/payments"],
 ] as const;
 
 /** "45 min", "5 h", "3 dias": the unit a person would say. */

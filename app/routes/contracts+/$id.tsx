@@ -11,6 +11,7 @@ import {
   ContractStatusBadge,
   ContractTimeline,
   DueCountdown,
+  FileList,
   daysUntil,
   endCause,
 } from "~/components/contracts/contract";
@@ -23,7 +24,8 @@ import { MAX_DELIVERY_FILES, REVIEW_DAYS } from "~/lib/market-constants";
 import { intentAction, withResult } from "~/web/intent-action.server";
 import { approvalWords, milestoneTitle, workedOn } from "~/lib/approval";
 import { fixedT } from "~/services/platform/i18n.server";
-import { formatMoney } from "~/lib/money";
+import { getRequestT } from "~/web/i18n.server";
+import { formatMoney, parseMoney } from "~/lib/money";
 import { orRefusal } from "~/web/errors.server";
 import { marketTitleMeta } from "~/lib/market-meta";
 import { Price, usePriceText } from "~/components/marketplace/price";
@@ -40,8 +42,15 @@ import {
 } from "~/services/contracts/contracts.server";
 import { addDisputeStatement, openDispute } from "~/services/contracts/disputes.server";
 import { getContractReviews, replyToReview, writeReview } from "~/services/reputation/reviews.server";
-import { ContractPayments, SPLIT_ROWS } from "~/components/payments/contract-payments";
-import { getCurrentCharge, issueCharge } from "~/services/payments/charges.server";
+import { ContractPayments, splitRowCount } from "~/components/payments/contract-payments";
+import { claimPaid, getCurrentCharge, issueCharge } from "~/services/payments/charges.server";
+import { MAX_MILESTONES, milestoneInputSchema } from "~/lib/payments-schemas";
+import { checkFields } from "~/lib/schemas";
+import { AppError, parseInput } from "~/services/platform/errors.server";
+import { disputeOpenInputSchema } from "~/lib/dispute-schemas";
+import { marketFormError } from "~/web/market-forms.server";
+import { config } from "~/config.server";
+import { formValues, readForm } from "~/web/bodies.server";
 import { answerMilestone, proposeMilestone, splitMilestones } from "~/services/payments/milestones.server";
 import { priceInput } from "~/web/market-forms.server";
 import { DELIVERY_FORM } from "~/web/bodies.server";
@@ -63,13 +72,15 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   ]);
   const viewer: "merchant" | "freelancer" = contract.freelancer.id === user.id ? "freelancer" : "merchant";
   // One clock for the server render and the browser's, so countdowns agree when hydrating.
-  return json({ contract, reviews, charge, viewer, now: Date.now() });
+  return json({ contract, reviews, charge, viewer, now: Date.now(), pixHours: config.MANUAL_PIX_HOURS });
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
   const user = await requireUser(request);
   const id = pageId(params, "id");
   const payments = `/contracts/${id}#payments-title`;
+  const step = await formStep(request);
+  if (step) return step;
   return intentAction(
     request,
     { here: `/contracts/${id}`, body: DELIVERY_FORM },
@@ -129,6 +140,11 @@ export async function action({ request, params }: ActionFunctionArgs) {
         run: ({ values }) => replyToReview(user, values.review_id ?? "", { reply: values.reply }),
       },
       fund: { toast: "toasts.charge_issued", to: payments, run: () => issueCharge(user, id) },
+      claim_paid: {
+        toast: "toasts.charge_claimed",
+        to: payments,
+        run: ({ values }) => claimPaid(user, id, values.charge_id ?? ""),
+      },
       split_milestones: {
         toast: "toasts.milestones_saved",
         to: payments,
@@ -154,10 +170,46 @@ export async function action({ request, params }: ActionFunctionArgs) {
   );
 }
 
-/** The split form's filled rows as milestones (reais typed → centavos); blank rows are left out. */
+/**
+ * The steps of a form that come back to the page instead of moving anything (plain forms only):
+ * - the dispute's first submit: its reason and statement are checked, and the page shows what
+ *   opening it does, to confirm (with the files to attach); the second submit opens it;
+ * - the split form's "adicionar etapa" and "recalcular" (without JavaScript): the form comes back
+ *   with what was typed, one more row for the first (up to MAX_MILESTONES), the total worked out.
+ */
+async function formStep(request: Request) {
+  if (!/^application\/x-www-form-urlencoded/i.test(request.headers.get("Content-Type") ?? "")) return null;
+  const form = formValues(await readForm(request.clone()).catch(() => new FormData()));
+  if (form.intent === "open_dispute" && form.confirmed !== "1") {
+    try {
+      parseInput(disputeOpenInputSchema, form);
+    } catch (error) {
+      return marketFormError(request, error, form);
+    }
+    return json({ values: form, confirming: "open_dispute" as const });
+  }
+  if (form.intent !== "split_milestones" || (form.step !== "add" && form.step !== "recalc")) return null;
+  const rows = splitRowCount(form);
+  if (form.step === "add" && rows >= MAX_MILESTONES) {
+    const { t } = await getRequestT(request);
+    return json({ message: t("milestones_rows_max"), values: form }, { status: 422 });
+  }
+  return json({ values: { ...form, rows: String(form.step === "add" ? rows + 1 : rows) } });
+}
+
+/**
+ * The split form's filled rows as milestones (reais typed → centavos); blank rows are left out.
+ * Every row posted counts, however many (the service refuses more than MAX_MILESTONES), and a
+ * row's problems land on its own fields.
+ */
 function splitRows(values: Record<string, string>) {
   const rows = [];
-  for (let i = 0; i < SPLIT_ROWS; i++) {
+  const errors: Record<string, string> = {};
+  const indexes = Object.keys(values)
+    .map((key) => /^(?:title|amount|days)_(\d{1,3})$/.exec(key)?.[1])
+    .filter((i): i is string => i !== undefined)
+    .map(Number);
+  for (let i = 0; i <= Math.max(-1, ...indexes); i++) {
     const row = {
       title: values[`title_${i}`] ?? "",
       amount: values[`amount_${i}`] ?? "",
@@ -165,12 +217,19 @@ function splitRows(values: Record<string, string>) {
     };
     if (!row.title.trim() && !row.amount.trim() && !row.days.trim()) continue;
     const input = priceInput({ [`amount_${i}`]: row.amount }, { [`amount_${i}`]: "amount_cents" }, { required: true });
-    rows.push({ title: row.title, amount_cents: input.amount_cents, days: row.days });
+    const milestone = { title: row.title, amount_cents: input.amount_cents, days: row.days };
+    const checked = checkFields(milestoneInputSchema, milestone);
+    for (const [field, key] of Object.entries(checked.errors)) {
+      errors[`${field === "amount_cents" ? "amount" : field}_${i}`] =
+        field === "amount_cents" && parseMoney(row.amount.trim()) === null ? "money_invalid" : key;
+    }
+    rows.push(milestone);
   }
+  if (rows.length <= MAX_MILESTONES && Object.keys(errors).length) throw new AppError(422, "validation_failed", errors);
   return rows;
 }
 
-function DeliverForm() {
+function DeliverForm({ heading }: { heading: string }) {
   const { t } = useTranslation("market");
   const data = useRefusal();
   const busy = usePending("deliver");
@@ -181,7 +240,7 @@ function DeliverForm() {
     <FormCard
       name="deliver"
       clearOnSuccess
-      title={t("contract.deliver_heading")}
+      title={heading}
       intro={t("contract.deliver_intro")}
       refusal={mine}
       intent="deliver"
@@ -350,7 +409,7 @@ function ContractTerms({
 }
 
 export default function ContractPage() {
-  const { contract: c, reviews, charge, viewer, now } = useLoaderData<typeof loader>();
+  const { contract: c, reviews, charge, viewer, now, pixHours } = useLoaderData<typeof loader>();
   const { t, i18n } = useTranslation("market");
   const priceText = usePriceText();
   const here = `/contracts/${c.id}`;
@@ -363,10 +422,22 @@ export default function ContractPage() {
     .sort((x, y) => y.seq - x.seq)
     .find((e) => e.kind === "delivered" || e.kind === "changes_requested");
   const changesAsked = c.status === "in_progress" && lastRound?.kind === "changes_requested" ? lastRound : null;
+  // The delivery waiting for review, with its files, where the approval is decided.
+  const delivered = c.status === "delivered" && lastRound?.kind === "delivered" ? lastRound : null;
   // What approving settles, one line each (the amount agreed; with payments, the milestone and
   // what it releases), and whether it ends the contract: the button, its title and the step agree.
   const working = workedOn(c.milestones);
   const approval = { ...approvalWords(c, working, i18n.language, t), name: other.display_name ?? "?" };
+  // The delivery names its milestone when there are several: "Entregar etapa 2 de 3: <título>".
+  const plan = c.milestones.filter((m) => m.status !== "cancelled" && m.status !== "proposed");
+  const deliverHeading =
+    c.payments === "escrow" && working && plan.length > 1
+      ? t("contract.deliver_milestone_heading", {
+          n: plan.indexOf(working) + 1,
+          count: plan.length,
+          title: milestoneTitle(working, t),
+        })
+      : t("contract.deliver_heading");
   const approveFacts = [
     t("confirm.approve_ends", approval),
     approval.context
@@ -382,6 +453,9 @@ export default function ContractPage() {
         </Link>
         <Link to={`/applications/${c.application_id}`} className="link">
           {t("contract.application_link")}
+        </Link>
+        <Link to={`/applications/${c.application_id}/messages`} className="link">
+          {t("contract.conversation_link", { name: other.display_name ?? "?" })}
         </Link>
       </Breadcrumb>
       <PageHeader
@@ -442,6 +516,19 @@ export default function ContractPage() {
           ) : null}
           <ContractTerms contract={c} viewer={viewer} now={now} changesAsked={changesAsked} />
 
+          {delivered ? (
+            <section className="card delivery-review" aria-labelledby="delivery-review-title">
+              <h3 id="delivery-review-title">
+                {t("contract.delivery_review_title", { date: date(delivered.created_at) })}
+              </h3>
+              {delivered.message ? <blockquote className="prose">{delivered.message}</blockquote> : null}
+              {delivered.files.length ? (
+                <FileList files={delivered.files} href={(file) => `/contracts/${c.id}/files/${file}`} />
+              ) : (
+                <p className="muted small">{t("contract.delivery_no_files")}</p>
+              )}
+            </section>
+          ) : null}
           <ActionsCard
             title={t("contract.actions")}
             empty={t("contract.no_actions")}
@@ -465,7 +552,7 @@ export default function ContractPage() {
                 title: t("contract.approve_hint", approval),
                 label: `✓ ${t("contract.approve", approval)}`,
               },
-              deliver: { jump: "deliver-title", label: t("contract.deliver_heading") },
+              deliver: { jump: "deliver-title", label: deliverHeading },
               request_changes: { jump: "changes-title", label: t("contract.changes_heading") },
               accept_cancellation: { confirm: "accept_cancellation", label: t("contract.accept_cancellation") },
               decline_cancellation: { post: "decline_cancellation", label: t("contract.decline_cancellation") },
@@ -478,14 +565,22 @@ export default function ContractPage() {
             }}
           />
 
-          {c.payments === "escrow" ? <ContractPayments contract={c} charge={charge} viewer={viewer} /> : null}
-          {actions.includes("deliver") ? <DeliverForm /> : null}
+          {c.payments === "escrow" ? (
+            <ContractPayments contract={c} charge={charge} viewer={viewer} pixHours={pixHours} />
+          ) : null}
+          {actions.includes("deliver") ? <DeliverForm heading={deliverHeading} /> : null}
           {actions.includes("request_changes") ? <ChangesForm /> : null}
           <DisputeSection
             dispute={c.dispute}
             viewer={viewer}
             canOpen={actions.includes("open_dispute")}
             canAddStatement={actions.includes("add_dispute_statement")}
+            milestone={
+              c.payments === "escrow" && working
+                ? { title: milestoneTitle(working, t), amount: formatMoney(working.amount_cents, i18n.language) }
+                : null
+            }
+            here={here}
           />
           <ContractReviewsSection reviews={reviews} otherName={other.display_name ?? "?"} here={here} />
         </div>

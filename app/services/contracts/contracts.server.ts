@@ -59,6 +59,7 @@ import { checkFields } from "~/lib/schemas";
 import { toDisputeJson, type DisputeJson } from "./dispute-json";
 import { runDisputeReminders } from "./disputes.server";
 import { publishContractMove } from "../platform/events.server";
+import type { ModerationDetail } from "~/lib/moderation";
 
 // The contract of an accepted application (README, "Contracts"):
 //
@@ -444,6 +445,8 @@ type Step = {
   kind: ContractEventKind;
   message: string | null;
   notice: NotificationKind;
+  /** What the notice names besides the contract (a milestone released: its title and amount). */
+  detail?: ModerationDetail;
   /** What the move does to the current milestone (and its money), in the same transaction. */
   milestone?: (trx: Kysely<Database>, milestone: MilestoneRow) => Promise<unknown>;
 };
@@ -504,7 +507,7 @@ async function move(
     const work = await workOf(trx, row);
     CONTRACT.assert(action, stateOf(row, work), party);
     const at = now();
-    const { set, kind, message, notice, milestone } = step(row, party, at, work);
+    const { set, kind, message, notice, detail, milestone } = step(row, party, at, work);
     const updated = await trx
       .updateTable("contracts")
       .set({ ...set, events_count: sql<number>`events_count + 1`, updated_at: at })
@@ -533,7 +536,7 @@ async function move(
       );
       await trx.insertInto("contract_files").values(fileRows).execute();
     }
-    await notifyOtherSide(trx, party, row, notice);
+    await notifyOtherSide(trx, party, row, notice, detail);
     return toEventJson(event, fileRows);
   });
 }
@@ -629,7 +632,9 @@ function approval(row: ContractRow, by: "merchant" | "system", at: string, work:
     set: { status: "in_progress", delivered_at: null, review_due_at: null, reminded_at: null },
     kind: "milestone_released",
     message: work.milestone?.title ?? null,
-    notice: "contract_completed",
+    // Not the end of the contract: the notice names the milestone and the amount it released.
+    notice: "milestone_released",
+    detail: work.milestone ? { milestone: work.milestone.title, amount_cents: work.milestone.amount_cents } : undefined,
     milestone: release,
   };
 }
@@ -806,7 +811,7 @@ async function autoApprove(which: (eb: ContractsWhere) => Expression<SqlBool>, s
         message: step.message,
         created_at: stamp,
       });
-      await notifyBoth(trx, updated, step.notice);
+      await notifyBoth(trx, updated, step.notice, step.detail);
       return true;
     });
     if (done) changed++;
@@ -845,7 +850,7 @@ async function eachOnce(
   return changed;
 }
 
-function notifyBoth(trx: Kysely<Database>, row: Changed, kind: NotificationKind) {
+function notifyBoth(trx: Kysely<Database>, row: Changed, kind: NotificationKind, detail?: ModerationDetail) {
   return notify(
     trx,
     [row.merchant_id, row.freelancer_id].map((user_id) => ({
@@ -853,6 +858,7 @@ function notifyBoth(trx: Kysely<Database>, row: Changed, kind: NotificationKind)
       kind,
       application_id: row.id,
       opportunity_id: row.opportunity_id,
+      detail,
     })),
   );
 }

@@ -78,12 +78,14 @@ export function notifyOtherSide(
   party: Party,
   deal: Sides & { id: string; opportunity_id: number },
   kind: NotificationKind,
+  detail?: ModerationDetail | null,
 ) {
   return notify(trx, {
     user_id: party === "merchant" ? deal.freelancer_id : deal.merchant_id,
     kind,
     application_id: deal.id,
     opportunity_id: deal.opportunity_id,
+    detail,
   });
 }
 

@@ -32,7 +32,16 @@ export type MetricsJson = {
     accounts: number;
   };
   /** What waits for an operator now. */
-  waiting: { reports: number; disputes: number; premoderation: number };
+  waiting: {
+    reports: number;
+    disputes: number;
+    premoderation: number;
+    /** Manual Pix charges whose payer said "Já paguei", not confirmed yet. */
+    pix_receipts: number;
+    /** Payouts asked for and not sent, refunds owed and not paid. */
+    payouts: number;
+    refunds: number;
+  };
 };
 
 /** Published: neither waiting in pre-moderation nor hidden by an operator. */
@@ -89,18 +98,26 @@ export async function marketplaceMetrics(query: unknown, database: Kysely<Databa
   return { ...figures, waiting };
 }
 
-/** Reports (one per reported target), open disputes and opportunities held for pre-moderation. */
+/**
+ * Reports (one per reported target), open disputes, opportunities held for pre-moderation, and
+ * the payments desk's queues: Pix receipts the payer said were paid, payouts and refunds to send.
+ */
 async function waitingNow(database: Kysely<Database>): Promise<MetricsJson["waiting"]> {
   const { rows } = await sql<Record<string, number | string>>`SELECT
       (SELECT count(*) FROM (SELECT DISTINCT target_type, target_id FROM reports WHERE status = 'open') t) AS reports,
       (SELECT count(*) FROM disputes WHERE status = 'open') AS disputes,
-      (SELECT count(*) FROM opportunities WHERE held_at IS NOT NULL AND hidden_at IS NULL) AS premoderation`.execute(
-    database,
-  );
+      (SELECT count(*) FROM opportunities WHERE held_at IS NOT NULL AND hidden_at IS NULL) AS premoderation,
+      (SELECT count(*) FROM pix_charges
+        WHERE status = 'pending' AND provider = 'manual' AND claimed_at IS NOT NULL) AS pix_receipts,
+      (SELECT count(*) FROM payouts WHERE status = 'requested') AS payouts,
+      (SELECT count(*) FROM refunds WHERE status = 'due') AS refunds`.execute(database);
   return {
     reports: Number(rows[0].reports),
     disputes: Number(rows[0].disputes),
     premoderation: Number(rows[0].premoderation),
+    pix_receipts: Number(rows[0].pix_receipts),
+    payouts: Number(rows[0].payouts),
+    refunds: Number(rows[0].refunds),
   };
 }
 

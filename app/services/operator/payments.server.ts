@@ -24,6 +24,8 @@ export type ReceiptQueueItem = {
   amount_cents: number;
   created_at: string;
   expires_at: string;
+  /** "Já paguei": when the payer said it was paid (null until then). */
+  claimed_at: string | null;
   contract: { id: string; title: string };
   merchant: Person;
 };
@@ -75,6 +77,7 @@ export async function paymentQueues(database: Kysely<Database> = db): Promise<Pa
         "c.amount_cents",
         "c.created_at",
         "c.expires_at",
+        "c.claimed_at",
         "c.contract_id",
         "o.title",
         "u.id as user_id",
@@ -152,6 +155,7 @@ export async function paymentQueues(database: Kysely<Database> = db): Promise<Pa
       amount_cents: r.amount_cents,
       created_at: r.created_at,
       expires_at: r.expires_at,
+      claimed_at: r.claimed_at,
       contract: { id: r.contract_id, title: r.title },
       merchant: person(r),
     })),

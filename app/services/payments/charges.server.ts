@@ -10,7 +10,7 @@ import { consumeWrite } from "../platform/rate-limit.server";
 import { assertId, now } from "../platform/records.server";
 import { notify } from "../messaging/notifications.server";
 import { assertAllowed } from "../contracts/contracts.server";
-import { currentMilestone, fundMilestone, latePayment } from "./escrow.server";
+import { chargeStands, currentMilestone, fundMilestone, latePayment } from "./escrow.server";
 import { providerNamed, type Provider } from "./providers.server";
 import type { InTransaction } from "./ledger.server";
 import { publishContractMove } from "../platform/events.server";
@@ -37,6 +37,8 @@ export type ChargeJson = {
   paid_at: string | null;
   e2e_id: string | null;
   created_at: string;
+  /** "Já paguei": when the payer said it was paid (manual provider), waiting for the operator. */
+  claimed_at: string | null;
 };
 
 async function toJson(c: PixChargeRow): Promise<ChargeJson> {
@@ -54,6 +56,7 @@ async function toJson(c: PixChargeRow): Promise<ChargeJson> {
     paid_at: c.paid_at,
     e2e_id: c.e2e_id,
     created_at: c.created_at,
+    claimed_at: c.claimed_at,
   };
 }
 
@@ -67,7 +70,10 @@ async function contractOf(user: UserRow, id: string) {
   return row;
 }
 
-/** Pending charges past their 24 hours are expired (at every read, so no job is needed). */
+/**
+ * Pending charges past their 24 hours are expired (at every read, so no job is needed); one the
+ * payer said was paid ("Já paguei") waits for the operator instead, however long it takes.
+ */
 async function expireCharges(trx: Kysely<Database>, milestoneId: string, at: string) {
   await trx
     .updateTable("pix_charges")
@@ -75,6 +81,7 @@ async function expireCharges(trx: Kysely<Database>, milestoneId: string, at: str
     .where("milestone_id", "=", milestoneId)
     .where("status", "=", "pending")
     .where("expires_at", "<=", at)
+    .where("claimed_at", "is", null)
     .execute();
 }
 
@@ -96,9 +103,8 @@ export async function getCurrentCharge(user: UserRow, id: string): Promise<Charg
   if (contract.payments !== "escrow") return null;
   const milestone = await currentMilestone(db, id);
   if (!milestone || milestone.status !== "awaiting_funding") return null;
-  const at = now();
   const charge = await pendingCharge(db, milestone.id);
-  return charge && charge.expires_at > at ? toJson(charge) : null;
+  return charge && chargeStands(charge, now()) ? toJson(charge) : null;
 }
 
 /**
@@ -117,7 +123,7 @@ export async function issueCharge(
   assertAllowed("fund", { ...contract, milestone: milestone ?? null }, party);
   const at = now();
   const existing = await pendingCharge(db, milestone!.id);
-  if (existing && existing.expires_at > at) return { charge: await toJson(existing), created: false };
+  if (existing && chargeStands(existing, at)) return { charge: await toJson(existing), created: false };
 
   const chargeId = randomUUID();
   const txid = newTxid();
@@ -154,6 +160,8 @@ export async function issueCharge(
     paid_at: null,
     confirmed_by: null,
     created_at: at,
+    claimed_at: null,
+    claimed_by: null,
   };
   await transaction(async (trx) => {
     await expireCharges(trx, milestone!.id, at);
@@ -178,6 +186,48 @@ export async function issueCharge(
     await trx.insertInto("pix_charges").values(row).execute();
   });
   return { charge: await toJson(row), created: true };
+}
+
+/**
+ * "Já paguei": the payer of a manual Pix charge says it was paid. Recorded once (who, when) on
+ * the charge, only by the charge's merchant and only while it waits for the operator (pending,
+ * not expired); the UPDATE's WHERE holds those rules, so of two at once one records and the other
+ * finds it recorded. Saying it again answers the same (`claimed: false`), nothing moves: the
+ * operator still confirms the receipt with the Pix's end-to-end id.
+ */
+export async function claimPaid(
+  merchant: UserRow,
+  id: string,
+  chargeId: string,
+): Promise<{ charge: ChargeJson; claimed: boolean }> {
+  assertId(chargeId);
+  await consumeWrite(merchant.id);
+  const contract = await contractOf(merchant, id);
+  if (contract.merchant_id !== merchant.id) throw new AppError(403, "forbidden_role");
+  const charge = await db
+    .selectFrom("pix_charges")
+    .selectAll()
+    .where("id", "=", chargeId)
+    .where("contract_id", "=", id)
+    .executeTakeFirst();
+  if (!charge) throw new AppError(404, "not_found");
+  if (charge.provider !== "manual") throw new AppError(409, "charge_not_manual");
+  const at = now();
+  const claimed = await db
+    .updateTable("pix_charges")
+    .set({ claimed_at: at, claimed_by: merchant.id })
+    .where("id", "=", chargeId)
+    .where("merchant_id", "=", merchant.id)
+    .where("status", "=", "pending")
+    .where("expires_at", ">", at)
+    .where("claimed_at", "is", null)
+    .executeTakeFirst();
+  const row = await db.selectFrom("pix_charges").selectAll().where("id", "=", chargeId).executeTakeFirstOrThrow();
+  if (Number(claimed.numUpdatedRows) === 0 && !(row.status === "pending" && row.claimed_at)) {
+    // Paid already, expired or replaced: nothing waits for the operator any more.
+    throw new AppError(409, row.status === "paid" ? "charge_already_paid" : "charge_not_pending");
+  }
+  return { charge: await toJson(row), claimed: Number(claimed.numUpdatedRows) === 1 };
 }
 
 export type Settlement = "funded" | "late" | "already_paid";

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Kysely } from "kysely";
-import type { ContractRow, Database, MilestoneRow } from "../../../db/schema";
+import type { ContractRow, Database, MilestoneRow, PixChargeRow } from "../../../db/schema";
 import { feeOf } from "~/lib/fees";
 import { AppError } from "../platform/errors.server";
 import { account, post } from "./ledger.server";
@@ -240,3 +240,7 @@ export async function fundMilestone(
     at,
   );
 }
+
+/** A pending charge still stands: within its 24 hours, or said paid by the payer ("Já paguei"). */
+export const chargeStands = (c: Pick<PixChargeRow, "status" | "expires_at" | "claimed_at">, at: string) =>
+  c.status === "pending" && (c.expires_at > at || c.claimed_at !== null);

@@ -10,6 +10,7 @@ import { consumeWrite } from "../platform/rate-limit.server";
 import { assertId, now } from "../platform/records.server";
 import { notify } from "../messaging/notifications.server";
 import { publishContractMove } from "../platform/events.server";
+import { chargeStands } from "./escrow.server";
 
 // Milestones (docs/payments.md): a contract's price in 1 to 20 parts, worked on and paid in
 // order. At the hire there is one with the whole price; before anything is funded the merchant
@@ -185,7 +186,7 @@ export async function splitMilestones(merchant: UserRow, id: string, input: unkn
     const charges = replaced.length
       ? await trx
           .selectFrom("pix_charges")
-          .select(["milestone_id", "status", "expires_at"])
+          .select(["milestone_id", "status", "expires_at", "claimed_at"])
           .where(
             "milestone_id",
             "in",
@@ -193,7 +194,7 @@ export async function splitMilestones(merchant: UserRow, id: string, input: unkn
           )
           .execute()
       : [];
-    if (charges.some((c) => c.status === "pending" && c.expires_at > at)) {
+    if (charges.some((c) => chargeStands(c, at))) {
       throw new AppError(409, "milestones_charge_open");
     }
     const charged = new Set(charges.map((c) => c.milestone_id));

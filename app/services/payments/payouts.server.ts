@@ -147,8 +147,8 @@ async function assertFreshProof(user: UserRow, input: unknown) {
   }
 }
 
-/** The key as a notice writes it: only its last four characters. */
-const maskedKey = (key: string) => `…${key.slice(-4)}`;
+/** A Pix key as shown outside the key form (e-mails, the payout confirmation): its last four characters. */
+export const maskedKey = (key: string) => `…${key.slice(-4)}`;
 
 export type PayoutJson = Omit<PayoutRow, "decided_by" | "user_id">;
 const payoutJson = ({ decided_by: _by, user_id: _user, ...rest }: PayoutRow): PayoutJson => rest;

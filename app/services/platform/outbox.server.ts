@@ -236,6 +236,8 @@ async function compose(row: OutboxRow): Promise<Mail | null> {
       reason: detail?.reason ?? "",
       until: detail?.until ? formatDateTime(detail.until, lng) : "",
       money: noticeMoney(detail, t, (cents) => formatMoney(cents, lng)),
+      milestone: detail?.milestone ?? "",
+      amount: detail?.amount_cents === undefined ? "" : formatMoney(detail.amount_cents, lng),
     });
   }
   const link = `${config.APP_URL}${pathOf(row, application?.uuid ?? opportunity?.uuid ?? null)}`;
