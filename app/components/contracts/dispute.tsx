@@ -65,38 +65,8 @@ export function DisputeSection({
     data?.values?.intent === "open_dispute" &&
     (data.confirming === "open_dispute" || data.values.confirmed === "1");
   if (confirming) {
-    const values = data.values ?? {};
-    const facts = [
-      milestone ? t("dispute.confirm_freezes_milestone", milestone) : t("dispute.confirm_freezes"),
-      t("dispute.confirm_operator"),
-      t("dispute.confirm_deadline", { count: DISPUTE_RESPONSE_DAYS }),
-    ];
     return (
-      <section className="card confirm-panel confirm-danger" id="dispute-title" aria-labelledby="dispute-confirm-title">
-        <h3 id="dispute-confirm-title">{t("dispute.confirm_title")}</h3>
-        <ul className="confirm-facts">
-          {facts.map((fact) => (
-            <li key={fact}>{fact}</li>
-          ))}
-        </ul>
-        <p className="muted small">
-          {t("dispute.confirm_summary", { reason: t(`dispute.reasons.${values.reason}`, { defaultValue: "" }) })}
-        </p>
-        <blockquote className="prose">{values.statement}</blockquote>
-        <FormMessage data={opened} />
-        <Form method="post" className="stack" noValidate>
-          <input type="hidden" name="intent" value="open_dispute" />
-          <input type="hidden" name="confirmed" value="1" />
-          <input type="hidden" name="reason" value={values.reason ?? ""} />
-          <input type="hidden" name="statement" value={values.statement ?? ""} />
-          <DisputeFiles error={opened?.errors?.files} />
-          <FormActions busy={opening} label={t("dispute.confirm_submit")} className="btn btn-danger">
-            <Link to={here} className="btn btn-ghost" preventScrollReset>
-              {t("confirm.cancel")}
-            </Link>
-          </FormActions>
-        </Form>
-      </section>
+      <DisputeConfirm values={data.values ?? {}} milestone={milestone} here={here} busy={opening} refusal={opened} />
     );
   }
 
@@ -188,6 +158,55 @@ export function DisputeSection({
           </Form>
         </>
       ) : null}
+    </section>
+  );
+}
+
+/** What opening a dispute does, before it is opened: the second submit opens it. */
+function DisputeConfirm({
+  values,
+  milestone,
+  here,
+  busy,
+  refusal,
+}: {
+  values: Record<string, string>;
+  milestone: { title: string; amount: string } | null;
+  here: string;
+  busy: boolean;
+  refusal: ReturnType<typeof useRefusal>;
+}) {
+  const { t } = useTranslation("market");
+  const facts = [
+    milestone ? t("dispute.confirm_freezes_milestone", milestone) : t("dispute.confirm_freezes"),
+    t("dispute.confirm_operator"),
+    t("dispute.confirm_deadline", { count: DISPUTE_RESPONSE_DAYS }),
+  ];
+  return (
+    <section className="card confirm-panel confirm-danger" id="dispute-title" aria-labelledby="dispute-confirm-title">
+      <h3 id="dispute-confirm-title">{t("dispute.confirm_title")}</h3>
+      <ul className="confirm-facts">
+        {facts.map((fact) => (
+          <li key={fact}>{fact}</li>
+        ))}
+      </ul>
+      <p className="muted small">
+        {t("dispute.confirm_summary", { reason: t(`dispute.reasons.${values.reason}`, { defaultValue: "" }) })}
+      </p>
+      <blockquote className="prose">{values.statement}</blockquote>
+      <FormMessage data={refusal} />
+      <Form method="post" className="stack" noValidate>
+        <input type="hidden" name="intent" value="open_dispute" />
+        <input type="hidden" name="confirmed" value="1" />
+        <input type="hidden" name="reason" value={values.reason ?? ""} />
+        <input type="hidden" name="statement" value={values.statement ?? ""} />
+        <DisputeFiles error={refusal?.errors?.files} />
+        <FormActions busy={busy} label={t("dispute.confirm_submit")} className="btn btn-danger">
+          <Link to={here} className="btn btn-ghost" preventScrollReset>
+            {t("confirm.cancel")}
+          </Link>
+        </FormActions>
+      </Form>
     </section>
   );
 }

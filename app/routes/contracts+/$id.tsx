@@ -408,6 +408,74 @@ function ContractTerms({
   );
 }
 
+type ContractEvent = SerializeFrom<typeof loader>["contract"]["events"][number];
+
+/** The changes asked for after the last delivery, while the work on them is under way. */
+function ChangesAsked({ event, viewer }: { event: ContractEvent; viewer: "merchant" | "freelancer" }) {
+  const { t, i18n } = useTranslation("market");
+  return (
+    <section className="card changes-asked" aria-labelledby="changes-title">
+      <h3 id="changes-title">
+        {t("contract.changes_asked_title", { date: formatDate(event.created_at, i18n.language) })}
+      </h3>
+      <blockquote className="prose changes-asked-text">{event.message}</blockquote>
+      <p className="muted small">{t(`contract.changes_asked_next_${viewer}`)}</p>
+    </section>
+  );
+}
+
+/** The delivery waiting for review, with its files, beside where the approval is decided. */
+function DeliveryReview({ event, contractId }: { event: ContractEvent; contractId: string }) {
+  const { t, i18n } = useTranslation("market");
+  return (
+    <section className="card delivery-review" aria-labelledby="delivery-review-title">
+      <h3 id="delivery-review-title">
+        {t("contract.delivery_review_title", { date: formatDate(event.created_at, i18n.language) })}
+      </h3>
+      {event.message ? <blockquote className="prose">{event.message}</blockquote> : null}
+      {event.files.length ? (
+        <FileList files={event.files} href={(file) => `/contracts/${contractId}/files/${file}`} />
+      ) : (
+        <p className="muted small">{t("contract.delivery_no_files")}</p>
+      )}
+    </section>
+  );
+}
+
+/** The confirmation steps of the contract's moves (cancel, cancellation, approve), each when allowed. */
+function ContractConfirmations({
+  here,
+  actions,
+  approval,
+  facts,
+}: {
+  here: string;
+  actions: string[];
+  approval: Record<string, string>;
+  facts: string[];
+}) {
+  return (
+    <>
+      <ConfirmPanel intent="cancel_contract" cancelHref={here} allowed={actions.includes("cancel")}>
+        <ReasonField intent="cancel_contract" />
+      </ConfirmPanel>
+      <ConfirmPanel intent="request_cancellation" cancelHref={here} allowed={actions.includes("request_cancellation")}>
+        <ReasonField intent="request_cancellation" />
+      </ConfirmPanel>
+      <ConfirmPanel intent="accept_cancellation" cancelHref={here} allowed={actions.includes("accept_cancellation")} />
+      {/* Approving releases the milestone and ends the contract with the last: the step says which. */}
+      <ConfirmPanel
+        intent="approve"
+        tone="primary"
+        cancelHref={here}
+        allowed={actions.includes("approve")}
+        params={approval}
+        facts={facts}
+      />
+    </>
+  );
+}
+
 export default function ContractPage() {
   const { contract: c, reviews, charge, viewer, now, pixHours } = useLoaderData<typeof loader>();
   const { t, i18n } = useTranslation("market");
@@ -415,7 +483,6 @@ export default function ContractPage() {
   const here = `/contracts/${c.id}`;
   const actions = c.allowed_actions;
   const other = viewer === "merchant" ? c.freelancer : c.merchant;
-  const date = (iso: string | null) => (iso ? formatDate(iso, i18n.language) : "");
   // The changes asked for after the last delivery, while the work on them is under way: shown at
   // the top, with their text, instead of only in the history.
   const lastRound = [...c.events]
@@ -488,47 +555,14 @@ export default function ContractPage() {
         ]}
         fields={["files", "reason"]}
       />
-      <ConfirmPanel intent="cancel_contract" cancelHref={here} allowed={actions.includes("cancel")}>
-        <ReasonField intent="cancel_contract" />
-      </ConfirmPanel>
-      <ConfirmPanel intent="request_cancellation" cancelHref={here} allowed={actions.includes("request_cancellation")}>
-        <ReasonField intent="request_cancellation" />
-      </ConfirmPanel>
-      <ConfirmPanel intent="accept_cancellation" cancelHref={here} allowed={actions.includes("accept_cancellation")} />
-      {/* Approving releases the milestone and ends the contract with the last: the step says which. */}
-      <ConfirmPanel
-        intent="approve"
-        tone="primary"
-        cancelHref={here}
-        allowed={actions.includes("approve")}
-        params={approval}
-        facts={approveFacts}
-      />
+      <ContractConfirmations here={here} actions={actions} approval={approval} facts={approveFacts} />
 
       <div className="detail-layout">
         <div className="detail-main">
-          {changesAsked ? (
-            <section className="card changes-asked" aria-labelledby="changes-title">
-              <h3 id="changes-title">{t("contract.changes_asked_title", { date: date(changesAsked.created_at) })}</h3>
-              <blockquote className="prose changes-asked-text">{changesAsked.message}</blockquote>
-              <p className="muted small">{t(`contract.changes_asked_next_${viewer}`)}</p>
-            </section>
-          ) : null}
+          {changesAsked ? <ChangesAsked event={changesAsked} viewer={viewer} /> : null}
           <ContractTerms contract={c} viewer={viewer} now={now} changesAsked={changesAsked} />
 
-          {delivered ? (
-            <section className="card delivery-review" aria-labelledby="delivery-review-title">
-              <h3 id="delivery-review-title">
-                {t("contract.delivery_review_title", { date: date(delivered.created_at) })}
-              </h3>
-              {delivered.message ? <blockquote className="prose">{delivered.message}</blockquote> : null}
-              {delivered.files.length ? (
-                <FileList files={delivered.files} href={(file) => `/contracts/${c.id}/files/${file}`} />
-              ) : (
-                <p className="muted small">{t("contract.delivery_no_files")}</p>
-              )}
-            </section>
-          ) : null}
+          {delivered ? <DeliveryReview event={delivered} contractId={c.id} /> : null}
           <ActionsCard
             title={t("contract.actions")}
             empty={t("contract.no_actions")}
