@@ -1,0 +1,38 @@
+import { describe, expect, it } from "vitest";
+import { totpCode } from "~/services/accounts/two-factor.server";
+import * as securityPage from "~/routes/_account+/account.security";
+import { recoveryCodesFile } from "~/components/accounts/two-factor";
+import { signedInUser } from "../support/helpers";
+import { get, postForm } from "../operator/support";
+
+// The security settings page (/account/security), through its loader and its forms as a browser
+// without JavaScript posts them.
+
+describe("two-step set-up on a phone", () => {
+  it("gives the otpauth:// link beside the key, and the recovery codes as a text file, never cached", async () => {
+    const { token } = await signedInUser({ email: "celular@example.com" });
+    const started = await postForm(securityPage, "/account/security", token, {
+      intent: "two_factor_start",
+      password: "freela123",
+    });
+    expect(started.status).toBe(302);
+
+    const page = await get(securityPage, "/account/security", token);
+    expect(page.headers.get("Cache-Control")).toBe("no-store");
+    const { secret, otpauth_uri } = page.body.twoFactor.enrollment;
+    expect(otpauth_uri).toMatch(/^otpauth:\/\/totp\/.*celular%40example\.com\?/);
+    expect(new URL(otpauth_uri).searchParams.get("secret")).toBe(secret);
+
+    const confirmed = await postForm(securityPage, "/account/security", token, {
+      intent: "two_factor_confirm",
+      code: totpCode(secret),
+    });
+    expect(confirmed.status).toBe(200);
+    expect(confirmed.headers.get("Cache-Control")).toBe("no-store");
+    const codes: string[] = confirmed.body.recoveryCodes;
+    expect(codes).toHaveLength(10);
+    const file = recoveryCodesFile(codes);
+    expect(file.startsWith("data:text/plain;charset=utf-8,")).toBe(true);
+    expect(decodeURIComponent(file.slice(file.indexOf(",") + 1))).toBe(`${codes.join("\r\n")}\r\n`);
+  });
+});
