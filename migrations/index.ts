@@ -37,6 +37,7 @@ import * as m036 from "./036_opportunity_slugs";
 import * as m038 from "./038_terms";
 import * as m039 from "./039_money_bigint_disputes";
 import * as m041 from "./041_append_only_replace";
+import * as m043 from "./043_session_place_company";
 
 /** A migration, with its PostgreSQL version where the SQL differs. */
 type Step = Migration & { postgres?: Migration };
@@ -81,6 +82,7 @@ const steps: Record<string, Step> = {
   "038_terms": m038,
   "039_money_bigint_disputes": m039,
   "041_append_only_replace": m041,
+  "043_session_place_company": m043,
 };
 
 export function migrationProvider(engine: Engine): MigrationProvider {

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { totpCode } from "~/services/accounts/two-factor.server";
 import * as securityPage from "~/routes/_account+/account.security";
 import { recoveryCodesFile } from "~/components/accounts/two-factor";
+import { topbarTitleKey } from "~/components/layout/shell";
 import { signedInUser } from "../support/helpers";
 import { get, postForm } from "../operator/support";
 
@@ -34,5 +35,13 @@ describe("two-step set-up on a phone", () => {
     const file = recoveryCodesFile(codes);
     expect(file.startsWith("data:text/plain;charset=utf-8,")).toBe(true);
     expect(decodeURIComponent(file.slice(file.indexOf(",") + 1))).toBe(`${codes.join("\r\n")}\r\n`);
+  });
+});
+
+describe("the security page's frame", () => {
+  it("is named in the top bar, for every account type", () => {
+    for (const role of ["merchant", "freelancer", "operator"] as const) {
+      expect(topbarTitleKey("/account/security", role)).toBe("nav.account_security");
+    }
   });
 });

@@ -7,6 +7,7 @@ import { titleMeta } from "~/lib/meta";
 import { config } from "~/config.server";
 import { usePending } from "~/lib/pending";
 import { SessionsSection } from "~/components/accounts/sessions";
+import { PageHeader } from "~/components/ui/page-header";
 import { TwoFactorSection } from "~/components/accounts/two-factor";
 import { PasskeysSection } from "~/components/accounts/passkeys";
 import { DataExportSection } from "~/components/accounts/data-export";
@@ -217,6 +218,7 @@ export default function AccountSecurityPage() {
   const { t } = useTranslation("account");
   return (
     <div className="page">
+      <PageHeader title={t("security.title")} intro={t("security.intro")} />
       {data?.message && !formOnPage(data.values?.intent, twoFactor, deletion) ? <FormMessage data={data} /> : null}
       {operatorMustEnroll ? (
         <p className="notice notice-warning" role="status">

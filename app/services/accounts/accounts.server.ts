@@ -43,7 +43,7 @@ async function emailTaken(email: string) {
 }
 
 /** Who is asking, as the web layer reads it: the address (behind a trusted proxy) and the language picked. */
-export type Client = { ip: string | null; locale?: Lng | null; userAgent?: string | null };
+export type Client = { ip: string | null; place?: string | null; locale?: Lng | null; userAgent?: string | null };
 
 const NOBODY: Client = { ip: null, locale: null };
 
@@ -72,6 +72,8 @@ export async function registerUser(input: unknown, client: Client = NOBODY) {
     photo_path: null,
     city: null,
     remote: 1,
+    company_name: null,
+    company_cnpj: null,
     ...directoryColumns({
       full_name: data.full_name,
       display_name: data.display_name ?? null,
@@ -113,7 +115,7 @@ export async function registerUser(input: unknown, client: Client = NOBODY) {
  * A device new to the account gets its owner a sign-in notice (sessions.server.ts). An account
  * with two-factor on gets no session yet but `twoFactor`: the challenge of the second step.
  */
-export async function login(input: unknown, { ip, userAgent }: Client = NOBODY) {
+export async function login(input: unknown, { ip, place, userAgent }: Client = NOBODY) {
   const { email, password } = parseInput(loginSchema, input, "login_failed");
   // The attempt is taken before the password is judged (rate-limit.server.ts, takeAttempt).
   const attempt = await takeAttempt([limiters.loginByEmail, email], [limiters.loginByIp, ip]);
@@ -138,7 +140,7 @@ export async function login(input: unknown, { ip, userAgent }: Client = NOBODY) 
     return { user, token: null, expiresAt: null, twoFactor: await createLoginChallenge(user.id) } as const;
   }
   // A sign-in from a device the account has not used before is e-mailed to its owner.
-  const session = await createSession(user.id, { ip, userAgent }, { signIn: true });
+  const session = await createSession(user.id, { ip, place, userAgent }, { signIn: true });
   return { user, ...session, twoFactor: null } as const;
 }
 

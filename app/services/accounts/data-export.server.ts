@@ -395,7 +395,7 @@ export async function collectPersonalData(userId: string, at = new Date()) {
       .execute(),
     db
       .selectFrom("sessions")
-      .select(["public_id", "user_agent", "ip", "created_at", "last_used_at", "expires_at", "passkey_id"])
+      .select(["public_id", "user_agent", "ip", "place", "created_at", "last_used_at", "expires_at", "passkey_id"])
       .where("user_id", "=", userId)
       .orderBy("created_at")
       .execute(),
