@@ -181,6 +181,13 @@ export async function updateProfile(user: UserRow, input: unknown, photo?: Blob 
         skills: JSON.stringify(next.skills),
         ...(data.remote === undefined ? {} : { remote: data.remote ? 1 : 0 }),
         ...(data.public_profile === undefined ? {} : { public_profile: data.public_profile ? 1 : 0 }),
+        // A company is a merchant's: a freelancer's form has no such fields, and an API client's are ignored.
+        ...(current.account_type === "merchant" && data.company_name !== undefined
+          ? { company_name: data.company_name }
+          : {}),
+        ...(current.account_type === "merchant" && data.company_cnpj !== undefined
+          ? { company_cnpj: data.company_cnpj }
+          : {}),
         ...directoryColumns(next),
         ...(photoPath ? { photo_path: photoPath } : {}),
         updated_at: new Date().toISOString(),

@@ -208,6 +208,8 @@ async function erase(trx: Kysely<Database>, user: UserRow, at: string): Promise<
       hidden_photo_path: null,
       city: null,
       remote: 0,
+      company_name: null,
+      company_cnpj: null,
       ...directoryColumns({ full_name: DELETED_NAME, display_name: null, bio: "", skills: [], city: null }),
       public_profile: 0,
       email_verified_at: null,

@@ -118,11 +118,13 @@ export async function getFreelancerProfile(
 export async function getMerchantProfile(
   id: string,
   viewerId?: string,
-): Promise<PublicProfileJson & { open_opportunities_count: number }> {
+): Promise<PublicProfileJson & { open_opportunities_count: number; company_name: string | null }> {
   assertId(id, "profile_not_found");
   const user = await profileQuery()
     .$call(hiddenFrom(viewerId, id))
     .select(PROFILE_COLUMNS)
+    // The company's name is public; its CNPJ is not (only on the receipts of the merchant's own contracts).
+    .select("users.company_name")
     .select(completedContracts.as("completed_contracts"))
     .select((eb) =>
       eb
@@ -138,7 +140,11 @@ export async function getMerchantProfile(
     .where("account_type", "=", "merchant")
     .executeTakeFirst();
   if (!user) throw new AppError(404, "profile_not_found");
-  return { ...toPublicProfile(user), open_opportunities_count: Number(user.open_opportunities_count ?? 0) };
+  return {
+    ...toPublicProfile(user),
+    company_name: user.company_name,
+    open_opportunities_count: Number(user.open_opportunities_count ?? 0),
+  };
 }
 
 // ---------------------------------------------------------------------------------------------
