@@ -11,7 +11,7 @@ import { FreelancerCard } from "~/components/reputation/profile-card";
 import { listFromUrl } from "~/web/market-forms.server";
 import { marketTitleMeta } from "~/lib/market-meta";
 import { requireUser } from "~/web/auth.server";
-import { DIRECTORY_SORTS, MIN_RATINGS } from "~/lib/directory";
+import { DIRECTORY_SORTS, defaultDirectorySort, MIN_RATINGS } from "~/lib/directory";
 import { listFreelancers } from "~/services/reputation/profiles.server";
 
 export const meta = marketTitleMeta("titles.freelancers");
@@ -71,7 +71,7 @@ export default function FreelancersPage() {
         </div>
         <div className="field">
           <label htmlFor="d-sort">{t("directory.sort")}</label>
-          <select id="d-sort" name="sort" defaultValue={filters.sort ?? "proven"}>
+          <select id="d-sort" name="sort" defaultValue={filters.sort ?? defaultDirectorySort(filters.q)}>
             {DIRECTORY_SORTS.map((s) => (
               <option key={s} value={s}>
                 {t(`directory.sort_${s}`)}
