@@ -31,3 +31,26 @@ export function CopyButton({
     </button>
   );
 }
+
+/**
+ * Shares a link: the system's share sheet where the browser has one (Web Share API, on phones),
+ * otherwise a copy button. Without JavaScript, nothing: the link beside it is plain text and a link.
+ */
+export function ShareButton({ url, title }: { url: string; title?: string }) {
+  const { t } = useTranslation();
+  const hydrated = useHydrated();
+  if (!hydrated) return null;
+  if (typeof navigator.share !== "function") return <CopyButton text={url} label={t("actions.copy_link")} />;
+  return (
+    <button
+      type="button"
+      className="btn btn-secondary btn-sm"
+      onClick={() => {
+        // A cancelled share sheet rejects: nothing to say.
+        navigator.share({ url, title }).catch(() => undefined);
+      }}
+    >
+      {t("actions.share")}
+    </button>
+  );
+}
