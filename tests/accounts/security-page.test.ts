@@ -3,7 +3,9 @@ import { totpCode } from "~/services/accounts/two-factor.server";
 import * as securityPage from "~/routes/_account+/account.security";
 import { recoveryCodesFile } from "~/components/accounts/two-factor";
 import { topbarTitleKey } from "~/components/layout/shell";
+import { createSession } from "~/services/accounts/sessions.server";
 import { signedInUser } from "../support/helpers";
+import { escrow, fund, hired } from "../payments/support";
 import { get, postForm } from "../operator/support";
 
 // The security settings page (/account/security), through its loader and its forms as a browser
@@ -42,6 +44,21 @@ describe("the security page's frame", () => {
   it("is named in the top bar, for every account type", () => {
     for (const role of ["merchant", "freelancer", "operator"] as const) {
       expect(topbarTitleKey("/account/security", role)).toBe("nav.account_security");
+    }
+  });
+});
+
+describe("account deletion blocked by money", () => {
+  it("names each balance that blocks it, its amount and where it is", async () => {
+    escrow(1_000);
+    const { owner, applicant, id } = await hired();
+    await fund(owner, id);
+    for (const who of [owner, applicant]) {
+      const { token } = await createSession(who.id);
+      const page = await get(securityPage, "/account/security", token);
+      expect(page.body.deletion.blocker).toBeTruthy();
+      expect(page.body.deletion.held).toEqual([{ kind: "escrow", amount_cents: expect.any(Number), contract_id: id }]);
+      expect(page.body.deletion.held[0].amount_cents).toBeGreaterThan(0);
     }
   });
 });

@@ -13,7 +13,7 @@ import { PasskeysSection } from "~/components/accounts/passkeys";
 import { DataExportSection } from "~/components/accounts/data-export";
 import { dataExportState, requestDataExport } from "~/services/accounts/data-export.server";
 import { DeleteAccountSection } from "~/components/accounts/delete-account";
-import { deleteAccount, deletionBlocker } from "~/services/accounts/deletion.server";
+import { deleteAccount, deletionBlocker, heldMoney } from "~/services/accounts/deletion.server";
 import { AppError } from "~/services/platform/errors.server";
 import {
   addPasskey,
@@ -79,7 +79,14 @@ export async function loader({ request }: LoaderFunctionArgs) {
       dataExport,
       // Operators are removed with `npm run operator:remove`: no deletion section for them.
       deletion:
-        user.account_type === "operator" ? null : { blocker: blocker && t(blocker), twoFactor: twoFactor.enabled },
+        user.account_type === "operator"
+          ? null
+          : {
+              blocker: blocker && t(blocker),
+              // Money that also blocks it, and where it is (besides a running contract or a dispute).
+              held: blocker ? await heldMoney(user.id) : [],
+              twoFactor: twoFactor.enabled,
+            },
       twoFactor: {
         ...twoFactor,
         enrollment: enrollment && {
