@@ -70,6 +70,15 @@ const schema = z.object({
   STORAGE_QUOTA_MB: z.coerce.number().int().min(1).max(1_000_000).default(1024),
   /** Set behind a reverse proxy that appends the client address to X-Forwarded-For. */
   TRUST_PROXY: flag.default("0"),
+  /**
+   * With TRUST_PROXY: the header in which that proxy writes where the client is (a city or a
+   * country, e.g. `CF-IPCountry`, or one the operator's proxy sets from its own geo database),
+   * shown in the sessions list. Unset: no place is shown; the app never looks an address up.
+   */
+  PLACE_HEADER: z
+    .string()
+    .regex(/^[A-Za-z0-9-]+$/, "must be a header name")
+    .optional(),
   /** off: money is only agreed between the two sides; escrow: milestones are funded by Pix and held until released. */
   PAYMENTS: z.enum(["off", "escrow"]).default("off"),
   /** The platform's fee in basis points (1000 = 10%), frozen on each contract at the hire. */

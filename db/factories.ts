@@ -44,6 +44,8 @@ const LATER_USER_COLUMNS = new Set([
   "profile_hidden_at",
   "profile_hidden_reason",
   "hidden_photo_path",
+  "company_name",
+  "company_cnpj",
 ]);
 
 export async function createUser(db: Kysely<Database>, overrides: UserOverrides = {}) {
@@ -76,6 +78,8 @@ export async function createUser(db: Kysely<Database>, overrides: UserOverrides 
     terms_version: termsVersion(),
     public_profile: 1,
     deleted_at: null,
+    company_name: null,
+    company_cnpj: null,
     created_at: now,
     updated_at: now,
     ...rest,

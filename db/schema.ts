@@ -46,6 +46,9 @@ export interface UsersTable {
   public_profile: Generated<number>;
   /** When the owner deleted the account (026_account_deletion): the row stays, anonymised; null: active. */
   deleted_at: string | null;
+  /** A merchant's company as declared on their profile (043): its name (public) and CNPJ (14 digits, on receipts only). */
+  company_name: ColumnType<string | null, string | null | undefined, string | null>;
+  company_cnpj: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: string;
   updated_at: string;
 }
@@ -87,6 +90,8 @@ export interface SessionsTable {
   end_token: string | null;
   /** The passkey the session was opened with; null for a password sign-in. */
   passkey_id: string | null;
+  /** Where it signed in from, as the trusted proxy's PLACE_HEADER said (043); null: unknown. */
+  place: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /** An account's authenticator app: on once confirmed_at is set; last_step refuses a code twice. */

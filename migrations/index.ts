@@ -38,6 +38,7 @@ import * as m038 from "./038_terms";
 import * as m039 from "./039_money_bigint_disputes";
 import * as m041 from "./041_append_only_replace";
 import * as m042 from "./042_pix_claims";
+import * as m043 from "./043_session_place_company";
 
 /** A migration, with its PostgreSQL version where the SQL differs. */
 type Step = Migration & { postgres?: Migration };
@@ -83,6 +84,7 @@ const steps: Record<string, Step> = {
   "039_money_bigint_disputes": m039,
   "041_append_only_replace": m041,
   "042_pix_claims": m042,
+  "043_session_place_company": m043,
 };
 
 export function migrationProvider(engine: Engine): MigrationProvider {

@@ -48,13 +48,17 @@ export function directoryColumns(p: Profile) {
 }
 
 /**
- * The directory's orders (the first is the default): proven freelancers first (completed
- * contracts, then rating), newest, name, rating, contracts.
+ * The directory's orders: relevance (the default of a text search: the words found in the name
+ * first, then in the skills, then anywhere), proven freelancers first (completed contracts, then
+ * rating: the default without text), newest, name, rating, contracts.
  */
 /** The directory's query parameters, as its pages read them from the URL. */
 export const DIRECTORY_FILTERS = ["q", "skill", "city", "remote", "min_rating", "sort", "page"] as const;
 
-export const DIRECTORY_SORTS = ["proven", "newest", "name", "rating", "contracts"] as const;
+export const DIRECTORY_SORTS = ["relevance", "proven", "newest", "name", "rating", "contracts"] as const;
+
+/** The order of a directory search when none is chosen: relevance with text, proven without. */
+export const defaultDirectorySort = (q: string | undefined) => (q?.trim() ? "relevance" : "proven");
 
 /** The minimum-rating filter's choices. */
 export const MIN_RATINGS = ["4.5", "4", "3"] as const;

@@ -8,6 +8,7 @@ export const LIMITS = {
   display_name: { min: 2, max: 60 },
   bio: { min: 0, max: 1000 },
   city: { min: 2, max: 80 },
+  company_name: { min: 2, max: 120 },
   skill: { min: 2, max: 30 },
   password: { min: 8, max: 72 },
   portfolio_title: { min: 3, max: 120 },

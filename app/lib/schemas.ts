@@ -1,3 +1,4 @@
+import { isValidCnpj } from "@brazilian-utils/brazilian-utils";
 import { LIMITS } from "~/lib/limits";
 import { z } from "zod";
 
@@ -234,6 +235,20 @@ export const profileSchema = z.object({
   remote: flagField("remote_invalid").optional(),
   /** Freelancers: the profile on the public page and the sitemap (true) or not. */
   public_profile: flagField("public_profile_invalid").optional(),
+  /** Merchants: their company's name (public) and CNPJ (on their contracts' receipts), both optional. */
+  company_name: z.preprocess(
+    (v) => (typeof v === "string" && v.trim() === "" ? null : v),
+    line("company_name_length", LIMITS.company_name.min, LIMITS.company_name.max).nullable().optional(),
+  ),
+  company_cnpj: z.preprocess(
+    (v) => (typeof v === "string" && v.trim() === "" ? null : v),
+    z
+      .string({ invalid_type_error: "company_cnpj_invalid" })
+      .transform((v) => v.replace(/[\s./-]/g, ""))
+      .refine((v) => /^\d{14}$/.test(v) && isValidCnpj(v), "company_cnpj_invalid")
+      .nullable()
+      .optional(),
+  ),
 });
 
 export const MAX_PORTFOLIO_ITEMS = 20;

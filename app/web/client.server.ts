@@ -15,7 +15,28 @@ export function clientIp(request: Request): string | null {
   return request.headers.get("X-Forwarded-For")?.split(",").pop()?.trim() || null;
 }
 
+/**
+ * Where the client is, as the trusted proxy says in PLACE_HEADER (a city or country name or
+ * code, cut to 80 characters, control characters dropped); null when no proxy is trusted, no
+ * header is configured or it is empty. Never looked up from the address.
+ */
+export function clientPlace(request: Request): string | null {
+  if (!config.TRUST_PROXY || !config.PLACE_HEADER) return null;
+  const place = request.headers
+    .get(config.PLACE_HEADER)
+    // eslint-disable-next-line no-control-regex
+    ?.replace(/[\u0000-\u001f\u007f]/g, "")
+    .trim();
+  // "XX" and "T1" are what Cloudflare writes for an unknown country and Tor.
+  return place && place !== "XX" && place !== "T1" ? place.slice(0, 80) : null;
+}
+
 /** Who sent the request, as the account services take it. */
 export async function clientOf(request: Request): Promise<Client> {
-  return { ip: clientIp(request), locale: await storedLocale(request), userAgent: request.headers.get("User-Agent") };
+  return {
+    ip: clientIp(request),
+    place: clientPlace(request),
+    locale: await storedLocale(request),
+    userAgent: request.headers.get("User-Agent"),
+  };
 }

@@ -263,7 +263,7 @@ async function marketplaceWithEverything() {
       })
       .execute();
     await db.insertInto("email_opt_outs").values({ user_id: user.id, kind: "offer_received", created_at: t }).execute();
-    await createSession(user.id, { userAgent: `agente-${mark}`, ip: "203.0.113.9" });
+    await createSession(user.id, { userAgent: `agente-${mark}`, ip: "203.0.113.9", place: `lugar-${mark}` });
     await db
       .insertInto("passkeys")
       .values({
@@ -457,7 +457,7 @@ describe("the copy of a user's data", () => {
     expect(f.json["reviews.json"].received[0].comment).toBe("avaliacao-M");
     expect(f.json["notifications.json"]).toHaveLength(1);
     expect(f.json["settings.json"].email_turned_off).toEqual([expect.objectContaining({ kind: "offer_received" })]);
-    expect(f.json["sessions.json"][0]).toMatchObject({ user_agent: "agente-F", ip: "203.0.113.9" });
+    expect(f.json["sessions.json"][0]).toMatchObject({ user_agent: "agente-F", ip: "203.0.113.9", place: "lugar-F" });
     expect(f.json["passkeys.json"]).toEqual([expect.objectContaining({ name: "chave-F" })]);
     expect(f.json["two_factor.json"]).toEqual({ enabled: true, recovery_codes_left: 1 });
     expect(f.json["terms_acceptances.json"]).toEqual([expect.objectContaining({ version: "2026-11-01" })]);

@@ -32,6 +32,7 @@ beforeAll(async () => {
 afterAll(() => smtp.close());
 afterEach(() => {
   config.TRUST_PROXY = false;
+  config.PLACE_HEADER = undefined;
 });
 
 let counter = 0;
@@ -82,6 +83,12 @@ describe("the device of a session", () => {
         "Mozilla/5.0 (Linux; Android 14; SM-S918B) AppleWebKit/537.36 (KHTML, like Gecko) SamsungBrowser/25.0 Chrome/121.0.0.0 Mobile Safari/537.36",
       ),
     ).toEqual({ browser: "Samsung Internet", os: "Android", mobile: true });
+    // Browsers that also say "Chrome" get their own name (bowser, decision 043).
+    expect(
+      deviceOf(
+        "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 YaBrowser/24.1.0.0 Safari/537.36",
+      ),
+    ).toEqual({ browser: "Yandex Browser", os: "Windows", mobile: false });
     expect(deviceOf("curl/8.5.0")).toEqual({ browser: "curl", os: null, mobile: false });
     expect(deviceOf(null)).toEqual({ browser: null, os: null, mobile: false });
     expect(deviceOf("\u0000???")).toEqual({ browser: null, os: null, mobile: false });
@@ -89,6 +96,27 @@ describe("the device of a session", () => {
 });
 
 describe("the sessions list", () => {
+  it("names the place of a session only when the operator's trusted proxy says it (PLACE_HEADER)", async () => {
+    const { email } = await account();
+    const signInFrom = async (place: string) => {
+      const headers = { "User-Agent": CHROME_WINDOWS, "X-Forwarded-For": "200.1.2.3", "CF-IPCountry": place };
+      const res = await call(loginAction, jsonRequest("/api/login", { email, password: "segredo123" }, { headers }));
+      return res.body.access_token as string;
+    };
+    const placeOf = async (token: string) =>
+      (await list(token)).body.data.find((s: { current: boolean }) => s.current).place;
+    // No header configured, or no trusted proxy: the client's own words are ignored, nothing is said.
+    config.TRUST_PROXY = true;
+    expect(await placeOf(await signInFrom("BR"))).toBeNull();
+    config.PLACE_HEADER = "CF-IPCountry";
+    config.TRUST_PROXY = false;
+    expect(await placeOf(await signInFrom("BR"))).toBeNull();
+    // Configured behind a trusted proxy: its value, control characters dropped; an unknown one ("XX") is nothing.
+    config.TRUST_PROXY = true;
+    expect(await placeOf(await signInFrom("BR\u0007"))).toBe("BR");
+    expect(await placeOf(await signInFrom("XX"))).toBeNull();
+  });
+
   it("lists the account's sessions with device, address and last use, the current one first and marked", async () => {
     config.TRUST_PROXY = true;
     const { user, email } = await account();

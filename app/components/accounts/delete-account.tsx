@@ -1,13 +1,17 @@
-import { Form } from "@remix-run/react";
+import { Form, Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { PasswordField } from "~/components/accounts/fields";
 import { Field, fieldsOf, FormActions, FormMessage } from "~/components/ui/form";
 import { usePending } from "~/lib/pending";
 import type { FormErrorData } from "~/web/errors.server";
+import type { HeldMoney } from "~/services/accounts/deletion.server";
+import { formatMoney } from "~/lib/money";
 
 export type DeletionState = {
   /** Why the account cannot be deleted now (the reason, translated); null: it can. */
   blocker: string | null;
+  /** The balances that block it (money held), each with where it is. */
+  held: HeldMoney[];
   /** Two-factor is on: a code of the app or a recovery code is asked too. */
   twoFactor: boolean;
 };
@@ -18,7 +22,7 @@ export type DeletionState = {
  * deleted, the reason instead of the form.
  */
 export function DeleteAccountSection({ state, refusal }: { state: DeletionState; refusal?: FormErrorData | null }) {
-  const { t } = useTranslation("account");
+  const { t, i18n } = useTranslation("account");
   const busy = usePending("account_delete");
   const field = fieldsOf(refusal);
   const confirmError = refusal?.errors?.confirm;
@@ -37,9 +41,21 @@ export function DeleteAccountSection({ state, refusal }: { state: DeletionState;
         </div>
       </div>
       {state.blocker ? (
-        <p className="notice notice-warning" role="status">
-          {state.blocker}
-        </p>
+        <div className="notice notice-warning" role="status">
+          <p>{state.blocker}</p>
+          {state.held.length ? (
+            <ul className="held-money">
+              {state.held.map((h) => (
+                <li key={`${h.kind}-${h.contract_id ?? ""}`}>
+                  {t(`delete_account.held.${h.kind}`, { amount: formatMoney(h.amount_cents, i18n.language) })}{" "}
+                  <Link to={h.contract_id ? `/contracts/${h.contract_id}` : "/financeiro"} className="link">
+                    {h.contract_id ? t("delete_account.held_contract") : t("delete_account.held_finance")}
+                  </Link>
+                </li>
+              ))}
+            </ul>
+          ) : null}
+        </div>
       ) : (
         <>
           <FormMessage data={refusal} />

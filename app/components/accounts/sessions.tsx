@@ -9,6 +9,7 @@ export type SessionItem = {
   id: string;
   device: DeviceView;
   ip: string | null;
+  place: string | null;
   created_at: string;
   last_used_at: string;
   current: boolean;
@@ -47,6 +48,7 @@ export function SessionsSection({ sessions }: { sessions: SessionItem[] }) {
                   {t("security.session_last_used")}: {formatDateTime(session.last_used_at, i18n.language)} ·{" "}
                   {t("security.session_signed_in")}: {formatDateTime(session.created_at, i18n.language)} ·{" "}
                   {t("security.session_ip")}: {session.ip ?? t("security.session_ip_unknown")}
+                  {session.place ? ` · ${t("security.session_place")}: ${session.place}` : null}
                 </span>
               </div>
               {session.current ? null : (

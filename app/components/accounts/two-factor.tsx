@@ -2,6 +2,7 @@ import { Form } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { PasswordField } from "~/components/accounts/fields";
 import { Alert, Field, FormActions, FormMessage } from "~/components/ui/form";
+import { CopyButton } from "~/components/ui/copy-button";
 import { usePending } from "~/lib/pending";
 import type { FormErrorData } from "~/web/errors.server";
 
@@ -9,7 +10,7 @@ export type TwoFactorView = {
   enabled: boolean;
   pending: boolean;
   recovery_codes_left: number;
-  enrollment: { secret: string; qr_code: string } | null;
+  enrollment: { secret: string; otpauth_uri: string; qr_code: string } | null;
 };
 
 /**
@@ -51,6 +52,16 @@ export function TwoFactorSection({
               </li>
             ))}
           </ul>
+          <p>
+            {/* A data link: the codes leave with this page (never stored in clear, the page is no-store), without JavaScript too. */}
+            <a
+              className="btn btn-secondary btn-sm"
+              href={recoveryCodesFile(recoveryCodes)}
+              download={t("two_factor.recovery_file")}
+            >
+              {t("two_factor.recovery_download")}
+            </a>
+          </p>
         </div>
       ) : null}
       {state.enabled ? (
@@ -72,7 +83,8 @@ export function TwoFactorSection({
                 required
               />
             </div>
-            <FormActions busy={disabling} label={t("two_factor.disable")} />
+            {/* Turning protection off is not the page's main move: not the primary button. */}
+            <FormActions busy={disabling} label={t("two_factor.disable")} className="btn btn-ghost" />
           </Form>
           <div className="stack" id="recovery-regenerate">
             <h3>{t("two_factor.regenerate_title")}</h3>
@@ -99,10 +111,22 @@ export function TwoFactorSection({
       ) : state.enrollment ? (
         <>
           <p>{t("two_factor.scan")}</p>
-          <img src={state.enrollment.qr_code} alt={t("two_factor.qr_alt")} width={200} height={200} />
-          <p>
-            {t("two_factor.secret")}: <code className="totp-secret">{state.enrollment.secret}</code>
-          </p>
+          <div className="totp-setup">
+            <img src={state.enrollment.qr_code} alt={t("two_factor.qr_alt")} width={200} height={200} />
+            <div className="stack">
+              {/* On the phone that holds the authenticator, the QR cannot be scanned: the link opens the app. */}
+              <p>
+                <a href={state.enrollment.otpauth_uri} className="btn btn-secondary btn-sm">
+                  {t("two_factor.open_app")}
+                </a>
+              </p>
+              <p className="muted small">{t("two_factor.open_app_hint")}</p>
+              <p className="totp-key">
+                {t("two_factor.secret")}: <code className="totp-secret">{state.enrollment.secret}</code>{" "}
+                <CopyButton text={state.enrollment.secret} label={t("two_factor.copy_secret")} />
+              </p>
+            </div>
+          </div>
           <FormMessage data={shown("two_factor_confirm")} />
           <Form method="post" className="stack" noValidate>
             <input type="hidden" name="intent" value="two_factor_confirm" />
@@ -131,4 +155,9 @@ export function TwoFactorSection({
       )}
     </section>
   );
+}
+
+/** The recovery codes as a text file, one a line, for a download link that needs no script. */
+export function recoveryCodesFile(codes: string[]) {
+  return `data:text/plain;charset=utf-8,${encodeURIComponent(`${codes.join("\r\n")}\r\n`)}`;
 }

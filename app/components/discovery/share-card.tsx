@@ -1,8 +1,10 @@
+import { ShareButton } from "~/components/ui/copy-button";
 import { Field } from "~/components/ui/form";
 
 /**
  * A public page's address to share: a read-only field (selected on focus; on a phone the system's
- * copy works on it, and no script is needed) and a link that opens it.
+ * copy works on it, and no script is needed), a share button (the system's sheet, or a copy) with
+ * JavaScript, and a link that opens it.
  */
 export function ShareCard({
   url,
@@ -30,7 +32,8 @@ export function ShareCard({
         value={url}
         onFocus={(event) => event.currentTarget.select()}
       />
-      <p>
+      <p className="share-actions">
+        <ShareButton url={url} title={heading} />{" "}
         <a href={url} className="link">
           {open}
         </a>

@@ -55,6 +55,7 @@ export function topbarTitleKey(pathname: string, role: UserJson["account_type"])
   if (pathname.startsWith("/freelancers")) return "nav.freelancers";
   if (pathname.startsWith("/invitations")) return "nav.invitations";
   if (pathname.startsWith("/primeiros-passos")) return "welcome.title";
+  if (pathname.startsWith("/account/security")) return "nav.account_security";
   return "brand";
 }
 

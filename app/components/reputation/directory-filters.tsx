@@ -1,7 +1,7 @@
 import { Form, Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { FormActions } from "~/components/ui/form";
-import { DIRECTORY_SORTS, MIN_RATINGS } from "~/lib/directory";
+import { DIRECTORY_SORTS, defaultDirectorySort, MIN_RATINGS } from "~/lib/directory";
 import { formatRating } from "~/lib/format";
 import { LIMITS } from "~/lib/limits";
 
@@ -52,7 +52,7 @@ export function DirectoryFilters({ filters, clearTo }: { filters: Record<string,
       </div>
       <div className="field">
         <label htmlFor="d-sort">{t("directory.sort")}</label>
-        <select id="d-sort" name="sort" defaultValue={filters.sort ?? "proven"}>
+        <select id="d-sort" name="sort" defaultValue={filters.sort ?? defaultDirectorySort(filters.q)}>
           {DIRECTORY_SORTS.map((s) => (
             <option key={s} value={s}>
               {t(`directory.sort_${s}`)}

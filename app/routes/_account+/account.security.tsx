@@ -1,4 +1,4 @@
-import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { json, type ActionFunctionArgs, type HeadersFunction, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { PasswordField } from "~/components/accounts/fields";
@@ -7,12 +7,13 @@ import { titleMeta } from "~/lib/meta";
 import { config } from "~/config.server";
 import { usePending } from "~/lib/pending";
 import { SessionsSection } from "~/components/accounts/sessions";
+import { PageHeader } from "~/components/ui/page-header";
 import { TwoFactorSection } from "~/components/accounts/two-factor";
 import { PasskeysSection } from "~/components/accounts/passkeys";
 import { DataExportSection } from "~/components/accounts/data-export";
 import { dataExportState, requestDataExport } from "~/services/accounts/data-export.server";
 import { DeleteAccountSection } from "~/components/accounts/delete-account";
-import { deleteAccount, deletionBlocker } from "~/services/accounts/deletion.server";
+import { deleteAccount, deletionBlocker, heldMoney } from "~/services/accounts/deletion.server";
 import { AppError } from "~/services/platform/errors.server";
 import {
   addPasskey,
@@ -43,6 +44,13 @@ import { idParam } from "~/web/params.server";
 
 export const meta = titleMeta("titles.account_security");
 
+/**
+ * The page shows the authenticator key while two-factor is being set up and the recovery codes
+ * once (also as a downloadable text): never kept by a cache, its data (loader, action) neither.
+ */
+const NO_STORE = { "Cache-Control": "no-store" };
+export const headers: HeadersFunction = () => NO_STORE;
+
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireAccount(request);
   const [sessions, twoFactor, enrollment, passkeys, session, blocker, { t }, dataExport] = await Promise.all([
@@ -55,24 +63,41 @@ export async function loader({ request }: LoaderFunctionArgs) {
     getRequestT(request),
     dataExportState(user),
   ]);
-  return json({
-    // The console waits for this account's two-factor sign-in (OPERATOR_TWO_FACTOR); a session
-    // opened with a passkey is enough.
-    operatorMustEnroll:
-      user.account_type === "operator" &&
-      config.OPERATOR_TWO_FACTOR === "required" &&
-      !twoFactor.enabled &&
-      !session?.viaPasskey,
-    passkeys,
-    email: user.email,
-    verifiedAt: user.email_verified_at,
-    sessions,
-    dataExport,
-    // Operators are removed with `npm run operator:remove`: no deletion section for them.
-    deletion:
-      user.account_type === "operator" ? null : { blocker: blocker && t(blocker), twoFactor: twoFactor.enabled },
-    twoFactor: { ...twoFactor, enrollment: enrollment && { secret: enrollment.secret, qr_code: enrollment.qr_code } },
-  });
+  return json(
+    {
+      // The console waits for this account's two-factor sign-in (OPERATOR_TWO_FACTOR); a session
+      // opened with a passkey is enough.
+      operatorMustEnroll:
+        user.account_type === "operator" &&
+        config.OPERATOR_TWO_FACTOR === "required" &&
+        !twoFactor.enabled &&
+        !session?.viaPasskey,
+      passkeys,
+      email: user.email,
+      verifiedAt: user.email_verified_at,
+      sessions,
+      dataExport,
+      // Operators are removed with `npm run operator:remove`: no deletion section for them.
+      deletion:
+        user.account_type === "operator"
+          ? null
+          : {
+              blocker: blocker && t(blocker),
+              // Money that also blocks it, and where it is (besides a running contract or a dispute).
+              held: blocker ? await heldMoney(user.id) : [],
+              twoFactor: twoFactor.enabled,
+            },
+      twoFactor: {
+        ...twoFactor,
+        enrollment: enrollment && {
+          secret: enrollment.secret,
+          otpauth_uri: enrollment.otpauth_uri,
+          qr_code: enrollment.qr_code,
+        },
+      },
+    },
+    { headers: NO_STORE },
+  );
 }
 
 /** The page's forms, told apart by `intent`; each refusal comes back on its own form with what was typed. */
@@ -98,12 +123,12 @@ export async function action({ request }: ActionFunctionArgs) {
       case "two_factor_confirm": {
         // The recovery codes are shown on this answer only: no redirect.
         const { recovery_codes } = await confirmTwoFactor(user, values, await getRequestToken(request));
-        return json({ recoveryCodes: recovery_codes, values: { intent: values.intent } });
+        return json({ recoveryCodes: recovery_codes, values: { intent: values.intent } }, { headers: NO_STORE });
       }
       case "recovery_codes": {
         // Shown on this answer only, like the first ones: no redirect.
         const { recovery_codes } = await regenerateRecoveryCodes(user, values);
-        return json({ recoveryCodes: recovery_codes, values: { intent: values.intent } });
+        return json({ recoveryCodes: recovery_codes, values: { intent: values.intent } }, { headers: NO_STORE });
       }
       case "two_factor_disable": {
         await disableTwoFactor(user, values);
@@ -200,6 +225,7 @@ export default function AccountSecurityPage() {
   const { t } = useTranslation("account");
   return (
     <div className="page">
+      <PageHeader title={t("security.title")} intro={t("security.intro")} />
       {data?.message && !formOnPage(data.values?.intent, twoFactor, deletion) ? <FormMessage data={data} /> : null}
       {operatorMustEnroll ? (
         <p className="notice notice-warning" role="status">

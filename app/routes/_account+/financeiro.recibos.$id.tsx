@@ -1,3 +1,4 @@
+import { formatCnpj, formatCpf } from "@brazilian-utils/brazilian-utils";
 import { json, type LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
@@ -5,7 +6,7 @@ import { MarketErrorBoundary } from "~/components/layout/error-boundary";
 import { formatDateTime } from "~/lib/format";
 import { marketTitleMeta } from "~/lib/market-meta";
 import { formatMoney } from "~/lib/money";
-import { getReceipt } from "~/services/payments/finance.server";
+import { getReceipt, type ReceiptParty } from "~/services/payments/finance.server";
 import { requireUser } from "~/web/auth.server";
 import { orRefusal } from "~/web/errors.server";
 import { pageId } from "~/web/params.server";
@@ -70,13 +71,17 @@ export default function ReceiptPage() {
           {r.merchant ? (
             <div>
               <dt>{t("finance.merchant")}</dt>
-              <dd>{r.merchant.name}</dd>
+              <dd>
+                <PartyName party={r.merchant} />
+              </dd>
             </div>
           ) : null}
           {r.freelancer ? (
             <div>
               <dt>{t("finance.freelancer")}</dt>
-              <dd>{r.freelancer.name}</dd>
+              <dd>
+                <PartyName party={r.freelancer} />
+              </dd>
             </div>
           ) : null}
           {r.payout ? (
@@ -106,6 +111,24 @@ export default function ReceiptPage() {
       </article>
     </div>
   );
+}
+
+/** "Marta Lojista · Marta Design Ltda · CNPJ 11.222.333/0001-81": what is known of a party. */
+function PartyName({ party }: { party: ReceiptParty }) {
+  const { t } = useTranslation("market");
+  return (
+    <>
+      {party.name}
+      {party.company_name ? ` · ${party.company_name}` : ""}
+      {party.document ? ` · ${documentLabel(party.document, t)}` : ""}
+    </>
+  );
+}
+
+function documentLabel(document: string, t: (key: string) => string) {
+  if (document.length === 14) return `${t("finance.cnpj")} ${formatCnpj(document)}`;
+  if (document.length === 11) return `${t("finance.cpf")} ${formatCpf(document)}`;
+  return document;
 }
 
 export const ErrorBoundary = MarketErrorBoundary;

@@ -1,3 +1,4 @@
+import { formatCnpj } from "@brazilian-utils/brazilian-utils";
 import { LIMITS } from "~/lib/limits";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
@@ -141,26 +142,56 @@ export default function ProfileSettingsPage() {
             rows={5}
             maxLength={LIMITS.bio.max}
           />
-          <Field
-            {...field("skills", user.skills.join(", "))}
-            label={t("fields.skills")}
-            hint={t("fields.skills_hint")}
-          />
-          <div className="grid-2">
-            <Field
-              {...field("city", user.city ?? "")}
-              label={t("fields.city_optional")}
-              maxLength={LIMITS.city.max}
-              autoComplete="address-level2"
-            />
-            <div className="field field-check">
-              {/* Unticked boxes send nothing: the hidden field says "no" unless the box follows it. */}
-              <input type="hidden" name="remote" value="0" />
-              <label>
-                <input type="checkbox" name="remote" value="1" defaultChecked={remote} /> {t("fields.remote")}
-              </label>
-            </div>
-          </div>
+          {user.account_type === "merchant" ? (
+            <>
+              {/* A merchant hires: their company, not the skills and remote work a freelancer offers. */}
+              <div className="grid-2">
+                <Field
+                  {...field("company_name", user.company_name ?? "")}
+                  label={t("fields.company_name_optional")}
+                  hint={t("fields.company_name_hint")}
+                  maxLength={LIMITS.company_name.max}
+                  autoComplete="organization"
+                />
+                <Field
+                  {...field("company_cnpj", user.company_cnpj ? formatCnpj(user.company_cnpj) : "")}
+                  label={t("fields.company_cnpj_optional")}
+                  hint={t("fields.company_cnpj_hint")}
+                  inputMode="numeric"
+                  maxLength={18}
+                />
+              </div>
+              <Field
+                {...field("city", user.city ?? "")}
+                label={t("fields.city_optional")}
+                maxLength={LIMITS.city.max}
+                autoComplete="address-level2"
+              />
+            </>
+          ) : (
+            <>
+              <Field
+                {...field("skills", user.skills.join(", "))}
+                label={t("fields.skills")}
+                hint={t("fields.skills_hint")}
+              />
+              <div className="grid-2">
+                <Field
+                  {...field("city", user.city ?? "")}
+                  label={t("fields.city_optional")}
+                  maxLength={LIMITS.city.max}
+                  autoComplete="address-level2"
+                />
+                <div className="field field-check">
+                  {/* Unticked boxes send nothing: the hidden field says "no" unless the box follows it. */}
+                  <input type="hidden" name="remote" value="0" />
+                  <label>
+                    <input type="checkbox" name="remote" value="1" defaultChecked={remote} /> {t("fields.remote")}
+                  </label>
+                </div>
+              </div>
+            </>
+          )}
           {user.account_type === "freelancer" ? (
             <div className="field field-check">
               <input type="hidden" name="public_profile" value="0" />

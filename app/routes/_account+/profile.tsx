@@ -60,6 +60,9 @@ export default function ProfilePage() {
             </>
           ),
         },
+        "company_name" in profile && profile.company_name
+          ? { label: t("fields.company_name"), value: profile.company_name }
+          : null,
         "open_opportunities_count" in profile
           ? {
               label: t("nav.opportunities"),

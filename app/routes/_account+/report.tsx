@@ -7,7 +7,7 @@ import { PageHeader } from "~/components/ui/page-header";
 import { LIMITS } from "~/lib/limits";
 import { marketTitleMeta } from "~/lib/market-meta";
 import { REPORT_REASONS, REPORT_TARGETS, type ReportTargetType } from "~/lib/moderation";
-import { reportContent } from "~/services/operator/reports.server";
+import { reportContent, reportSubject } from "~/services/operator/reports.server";
 import { requireUser, safeRedirect } from "~/web/auth.server";
 import { formValues, readForm } from "~/web/bodies.server";
 import { formError } from "~/web/errors.server";
@@ -30,9 +30,12 @@ function targetOf(params: URLSearchParams) {
 }
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requireUser(request);
+  const user = await requireUser(request);
   const params = new URL(request.url).searchParams;
-  return json({ ...targetOf(params), sent: params.get("sent") === "1" });
+  const target = targetOf(params);
+  const sent = params.get("sent") === "1";
+  // The form names what is reported ("Denunciar a oportunidade «…»"); the confirmation, only its kind.
+  return json({ ...target, sent, subject: sent ? null : await reportSubject(user, target) });
 }
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -58,7 +61,7 @@ export async function action({ request }: ActionFunctionArgs) {
 
 export default function ReportPage() {
   const { t } = useTranslation("market");
-  const { type, back, sent } = useLoaderData<typeof loader>();
+  const { type, back, sent, subject } = useLoaderData<typeof loader>();
   const data = useActionData<typeof action>();
   const busy = useNavigation().state === "submitting";
   const errors = data?.errors ?? {};
@@ -80,10 +83,14 @@ export default function ReportPage() {
   }
   return (
     <div className="page page-narrow">
-      <PageHeader title={t("moderation.report_title")} intro={t("moderation.report_intro")} />
+      <PageHeader
+        title={subject ? t(`moderation.report_named.${type}`, { name: subject }) : t("moderation.report_title")}
+        intro={t("moderation.report_intro")}
+      />
       <section className="card form-card">
         <p>
           {t("moderation.report_about")}: <strong>{t(`moderation.targets.${type}`)}</strong>
+          {subject ? ` · ${subject}` : null}
         </p>
         <FormMessage data={data} />
         <Form method="post" className="stack" noValidate>

@@ -31,6 +31,7 @@ export default function MerchantProfilePage() {
       viewerId={viewerId}
       here={here}
       facts={[
+        profile.company_name ? { label: t("fields.company_name"), value: profile.company_name } : null,
         {
           label: t("nav.opportunities"),
           value: t("public_profile.open_opportunities", { count: profile.open_opportunities_count }),

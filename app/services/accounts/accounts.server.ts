@@ -43,7 +43,7 @@ async function emailTaken(email: string) {
 }
 
 /** Who is asking, as the web layer reads it: the address (behind a trusted proxy) and the language picked. */
-export type Client = { ip: string | null; locale?: Lng | null; userAgent?: string | null };
+export type Client = { ip: string | null; place?: string | null; locale?: Lng | null; userAgent?: string | null };
 
 const NOBODY: Client = { ip: null, locale: null };
 
@@ -72,6 +72,8 @@ export async function registerUser(input: unknown, client: Client = NOBODY) {
     photo_path: null,
     city: null,
     remote: 1,
+    company_name: null,
+    company_cnpj: null,
     ...directoryColumns({
       full_name: data.full_name,
       display_name: data.display_name ?? null,
@@ -126,7 +128,7 @@ export async function registerAndSignIn(input: unknown, client: Client = NOBODY)
  * A device new to the account gets its owner a sign-in notice (sessions.server.ts). An account
  * with two-factor on gets no session yet but `twoFactor`: the challenge of the second step.
  */
-export async function login(input: unknown, { ip, userAgent }: Client = NOBODY) {
+export async function login(input: unknown, { ip, place, userAgent }: Client = NOBODY) {
   const { email, password } = parseInput(loginSchema, input, "login_failed");
   // The attempt is taken before the password is judged (rate-limit.server.ts, takeAttempt).
   const attempt = await takeAttempt([limiters.loginByEmail, email], [limiters.loginByIp, ip]);
@@ -151,7 +153,7 @@ export async function login(input: unknown, { ip, userAgent }: Client = NOBODY) 
     return { user, token: null, expiresAt: null, twoFactor: await createLoginChallenge(user.id) } as const;
   }
   // A sign-in from a device the account has not used before is e-mailed to its owner.
-  const session = await createSession(user.id, { ip, userAgent }, { signIn: true });
+  const session = await createSession(user.id, { ip, place, userAgent }, { signIn: true });
   return { user, ...session, twoFactor: null } as const;
 }
 
@@ -192,6 +194,13 @@ export async function updateProfile(user: UserRow, input: unknown, photo?: Blob 
         skills: JSON.stringify(next.skills),
         ...(data.remote === undefined ? {} : { remote: data.remote ? 1 : 0 }),
         ...(data.public_profile === undefined ? {} : { public_profile: data.public_profile ? 1 : 0 }),
+        // A company is a merchant's: a freelancer's form has no such fields, and an API client's are ignored.
+        ...(current.account_type === "merchant" && data.company_name !== undefined
+          ? { company_name: data.company_name }
+          : {}),
+        ...(current.account_type === "merchant" && data.company_cnpj !== undefined
+          ? { company_cnpj: data.company_cnpj }
+          : {}),
         ...directoryColumns(next),
         ...(photoPath ? { photo_path: photoPath } : {}),
         updated_at: new Date().toISOString(),

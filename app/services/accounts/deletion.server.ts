@@ -134,6 +134,51 @@ function assertNoBlocker(b: Blockers) {
   if (b.money) throw new AppError(409, "account_delete_money");
 }
 
+/** Money of the account that blocks its deletion: where it is and how much (centavos). */
+export type HeldMoney = {
+  kind: "escrow" | "available" | "payout" | "refund";
+  amount_cents: number;
+  contract_id: string | null;
+};
+
+/**
+ * Each balance that keeps the account from being deleted, for the page to name with its link:
+ * the escrow of each of their contracts, their balance awaiting a payout request, a payout or a
+ * refund awaiting the operator. The same conditions as the `money` blocker, listed.
+ */
+export async function heldMoney(userId: string): Promise<HeldMoney[]> {
+  const [own, escrow] = await Promise.all([
+    db
+      .selectFrom("ledger_entries")
+      .select((eb) => ["account", eb.fn.sum<number | string>("amount_cents").as("total")])
+      .where("user_id", "=", userId)
+      .where((eb) =>
+        eb.or([
+          eb("account", "like", "available:%"),
+          eb("account", "like", "payout:%"),
+          eb("account", "like", "refund:%"),
+        ]),
+      )
+      .groupBy("account")
+      .execute(),
+    sql<{ contract_id: string; total: number | string }>`SELECT c.id AS contract_id, sum(e.amount_cents) AS total
+      FROM milestones m JOIN contracts c ON c.id = m.contract_id JOIN ledger_entries e ON e.account = 'escrow:' || m.id
+      WHERE (c.merchant_id = ${userId} OR c.freelancer_id = ${userId}) AND c.payments = 'escrow'
+      GROUP BY c.id HAVING sum(e.amount_cents) <> 0 ORDER BY c.id`.execute(db),
+  ]);
+  const kindOf = (account: string) => account.slice(0, account.indexOf(":")) as HeldMoney["kind"];
+  return [
+    ...escrow.rows.map((r) => ({
+      kind: "escrow" as const,
+      amount_cents: Math.abs(Number(r.total)),
+      contract_id: r.contract_id,
+    })),
+    ...own
+      .filter((r) => Number(r.total) !== 0)
+      .map((r) => ({ kind: kindOf(r.account), amount_cents: Math.abs(Number(r.total)), contract_id: null })),
+  ];
+}
+
 /** Whether the account may be deleted now, and why not (the page says so before the form). */
 export async function deletionBlocker(user: Pick<UserRow, "id" | "account_type">): Promise<string | null> {
   if (user.account_type === "operator") return "account_delete_operator";
@@ -208,6 +253,8 @@ async function erase(trx: Kysely<Database>, user: UserRow, at: string): Promise<
       hidden_photo_path: null,
       city: null,
       remote: 0,
+      company_name: null,
+      company_cnpj: null,
       ...directoryColumns({ full_name: DELETED_NAME, display_name: null, bio: "", skills: [], city: null }),
       public_profile: 0,
       email_verified_at: null,

@@ -1,40 +1,34 @@
+import Bowser from "bowser";
+
 // The device of a session as people recognise it, read from its User-Agent: the browser (or API
-// client) and the system. Plain rules over the few families that matter, in the order that
-// tells them apart (Edge and Opera say "Chrome" too; Chrome says "Safari"); null when unknown.
-// Not a full parser: the list in the security settings needs "Chrome · Windows", not a version.
+// client) and the system, null when unknown. Browsers and systems by bowser (decision 043: a
+// maintained MIT parser, kept up with new browsers by others), with shorter names where its own
+// are long; the API clients bowser does not know by a few rules of our own. Not a version: the
+// list in the security settings needs "Chrome · Windows".
 
 export type Device = { browser: string | null; os: string | null; mobile: boolean };
 
-const BROWSERS: [RegExp, string][] = [
-  [/\bEdg(e|A|iOS)?\//, "Edge"],
-  [/\b(OPR|Opera)\//, "Opera"],
-  [/\bSamsungBrowser\//, "Samsung Internet"],
-  [/\b(Firefox|FxiOS)\//, "Firefox"],
-  [/\b(Chrome|CriOS)\//, "Chrome"],
-  [/\bChromium\//, "Chromium"],
-  [/\bVersion\/[\d.]+.*\bSafari\//, "Safari"],
+/** bowser's names that read long in the list, as people say them. */
+const SHORT: Record<string, string> = {
+  "Microsoft Edge": "Edge",
+  "Samsung Internet for Android": "Samsung Internet",
+  "Chrome OS": "ChromeOS",
+};
+
+const CLIENTS: [RegExp, string][] = [
   [/^curl\//, "curl"],
   [/^(node|undici|node-fetch)\b/i, "Node.js"],
   [/^python-requests\//, "Python"],
   [/^okhttp\//, "OkHttp"],
 ];
 
-const SYSTEMS: [RegExp, string][] = [
-  [/\b(iPhone|iPad|iPod)\b/, "iOS"],
-  [/\bAndroid\b/, "Android"],
-  [/\bCrOS\b/, "ChromeOS"],
-  [/\bWindows\b/, "Windows"],
-  [/\bMac OS X\b|\bMacintosh\b/, "macOS"],
-  [/\bLinux\b/, "Linux"],
-];
-
-const first = (list: [RegExp, string][], agent: string) => list.find(([re]) => re.test(agent))?.[1] ?? null;
+const named = (name: string | undefined) => (name ? (SHORT[name] ?? name) : null);
 
 export function deviceOf(userAgent: string | null | undefined): Device {
   const agent = userAgent ?? "";
-  return {
-    browser: agent ? first(BROWSERS, agent) : null,
-    os: agent ? first(SYSTEMS, agent) : null,
-    mobile: /\bMobile\b|\biPhone\b|\bAndroid\b.*\bMobile\b/.test(agent),
-  };
+  if (!agent) return { browser: null, os: null, mobile: false };
+  const client = CLIENTS.find(([re]) => re.test(agent))?.[1];
+  if (client) return { browser: client, os: null, mobile: false };
+  const { browser, os, platform } = Bowser.parse(agent);
+  return { browser: named(browser.name), os: named(os.name), mobile: platform.type === "mobile" };
 }

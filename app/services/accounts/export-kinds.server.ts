@@ -311,7 +311,7 @@ export const EXPORT_KINDS = {
     (
       await db
         .selectFrom("sessions")
-        .select(["public_id", "user_agent", "ip", "created_at", "last_used_at", "expires_at", "passkey_id"])
+        .select(["public_id", "user_agent", "ip", "place", "created_at", "last_used_at", "expires_at", "passkey_id"])
         .where("user_id", "=", user.id)
         .orderBy("created_at")
         .execute()

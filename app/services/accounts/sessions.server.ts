@@ -27,7 +27,7 @@ export function hashToken(token: string) {
 }
 
 /** Where a session is opened from, as the web layer reads it. */
-export type Origin = { ip?: string | null; userAgent?: string | null };
+export type Origin = { ip?: string | null; place?: string | null; userAgent?: string | null };
 
 const agentOf = (origin: Origin) => origin.userAgent?.slice(0, AGENT_MAX) || null;
 
@@ -65,6 +65,7 @@ export async function createSession(
       public_id: randomUUID(),
       user_agent: userAgent,
       ip: origin.ip ?? null,
+      place: origin.place ?? null,
       last_used_at: at,
       end_token: endToken ? hashToken(endToken) : null,
       passkey_id: passkeyId,
@@ -224,6 +225,8 @@ export type SessionView = {
   id: string;
   device: Device;
   ip: string | null;
+  /** Where it signed in from, when the operator's proxy says (PLACE_HEADER); null: unknown, not shown. */
+  place: string | null;
   created_at: string;
   last_used_at: string;
   current: boolean;
@@ -234,7 +237,7 @@ export async function listSessions(user: Pick<UserRow, "id">, currentToken: stri
   const currentId = currentToken ? hashToken(currentToken) : null;
   const rows = await db
     .selectFrom("sessions")
-    .select(["id", "public_id", "user_agent", "ip", "created_at", "last_used_at"])
+    .select(["id", "public_id", "user_agent", "ip", "place", "created_at", "last_used_at"])
     .where("user_id", "=", user.id)
     .where("expires_at", ">", new Date().toISOString())
     .orderBy("last_used_at", "desc")
@@ -247,6 +250,7 @@ export async function listSessions(user: Pick<UserRow, "id">, currentToken: stri
       id: r.public_id!,
       device: deviceOf(r.user_agent),
       ip: r.ip,
+      place: r.place,
       created_at: r.created_at,
       last_used_at: r.last_used_at ?? r.created_at,
       current: r.id === currentId,

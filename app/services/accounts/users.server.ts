@@ -27,6 +27,9 @@ export function toUserJson(user: UserRow) {
     remote: user.remote === 1,
     /** Freelancers: the profile has a public page for visitors (off: hidden by its owner). */
     public_profile: user.public_profile !== 0,
+    /** Merchants: the company as declared (the name is public; the CNPJ only on their contracts' receipts). */
+    company_name: user.company_name ?? null,
+    company_cnpj: user.company_cnpj ?? null,
     /** When the e-mail was confirmed; null: not yet (writes to others wait for it, EMAIL_VERIFICATION). */
     email_verified_at: user.email_verified_at,
     /** The version of the terms and privacy policy accepted last (GET /api/terms has the current one). */

@@ -713,3 +713,23 @@ export async function restoreContent(operator: UserRow, type: string, id: string
     return { restored: true };
   });
 }
+
+/**
+ * What a report form is about, named for the person reporting: the opportunity's title, or the
+ * name of whoever wrote the profile, message, review or reply. Null when they may not see it
+ * (the form then says only the kind, and sending it is refused as before).
+ */
+export async function reportSubject(reporter: Pick<UserRow, "id">, ref: TargetRef): Promise<string | null> {
+  const target = await loadTarget(db, ref);
+  if (!target || !target.visibleTo(reporter.id)) return null;
+  if (ref.type === "opportunity") {
+    const row = await db.selectFrom("opportunities").select("title").where("uuid", "=", ref.id).executeTakeFirst();
+    return row?.title ?? null;
+  }
+  const author = await db
+    .selectFrom("users")
+    .select(["full_name", "display_name"])
+    .where("id", "=", target.author_id)
+    .executeTakeFirst();
+  return displayNameOf(author);
+}

@@ -207,9 +207,12 @@ export async function statementCsv(user: UserRow, labels: Record<string, string>
   return `\ufeff${rows.map((r) => r.map(csvCell).join(";")).join("\r\n")}\r\n`;
 }
 
+/** A party as a receipt names them: the company and its CNPJ when the merchant declared them, a document when known. */
+export type ReceiptParty = { name: string; company_name: string | null; document: string | null };
+
 export type Receipt = StatementLine & {
-  merchant: { name: string } | null;
-  freelancer: { name: string } | null;
+  merchant: ReceiptParty | null;
+  freelancer: ReceiptParty | null;
   payout: { pix_key: string; key_type: string; holder_name: string; holder_document: string } | null;
 };
 
@@ -230,12 +233,12 @@ export async function getReceipt(user: UserRow, id: string): Promise<Receipt> {
   const [line] = await linesFor([t]);
   const names = await db
     .selectFrom("users")
-    .select(["id", "full_name"])
+    .select(["id", "full_name", "company_name", "company_cnpj"])
     .where("id", "in", [t.merchant_id ?? "", t.freelancer_id ?? ""])
     .execute();
-  const name = (uid: string | null) => {
+  const party = (uid: string | null, document: string | null): ReceiptParty | null => {
     const found = names.find((n) => n.id === uid);
-    return found ? { name: found.full_name } : null;
+    return found ? { name: found.full_name, company_name: found.company_name, document } : null;
   };
   const payout = t.payout_id
     ? await db
@@ -244,5 +247,13 @@ export async function getReceipt(user: UserRow, id: string): Promise<Receipt> {
         .where("id", "=", t.payout_id)
         .executeTakeFirst()
     : undefined;
-  return { ...line, merchant: name(t.merchant_id), freelancer: name(t.freelancer_id), payout: payout ?? null };
+  const merchantRow = names.find((n) => n.id === t.merchant_id);
+  return {
+    ...line,
+    // The merchant's company and CNPJ as declared on their profile (users.company_*): on the receipts of their contracts.
+    merchant: party(t.merchant_id, merchantRow?.company_cnpj ?? null),
+    // The freelancer's document is the payout's holder's, on the receipt of a payout (theirs alone).
+    freelancer: party(t.freelancer_id, payout?.holder_document ?? null),
+    payout: payout ?? null,
+  };
 }

@@ -1,6 +1,6 @@
 import { sql, type SelectQueryBuilder } from "kysely";
 import { z } from "zod";
-import { DIRECTORY_SORTS, foldKey, queryWords } from "~/lib/directory";
+import { DIRECTORY_SORTS, defaultDirectorySort, foldKey, queryWords } from "~/lib/directory";
 import { DEFAULT_PER_PAGE, MAX_PER_PAGE } from "~/lib/market-constants";
 import { db } from "../../../db";
 import type { Database, MarketRole, UserRow } from "../../../db/schema";
@@ -118,11 +118,13 @@ export async function getFreelancerProfile(
 export async function getMerchantProfile(
   id: string,
   viewerId?: string,
-): Promise<PublicProfileJson & { open_opportunities_count: number }> {
+): Promise<PublicProfileJson & { open_opportunities_count: number; company_name: string | null }> {
   assertId(id, "profile_not_found");
   const user = await profileQuery()
     .$call(hiddenFrom(viewerId, id))
     .select(PROFILE_COLUMNS)
+    // The company's name is public; its CNPJ is not (only on the receipts of the merchant's own contracts).
+    .select("users.company_name")
     .select(completedContracts.as("completed_contracts"))
     .select((eb) =>
       eb
@@ -138,7 +140,11 @@ export async function getMerchantProfile(
     .where("account_type", "=", "merchant")
     .executeTakeFirst();
   if (!user) throw new AppError(404, "profile_not_found");
-  return { ...toPublicProfile(user), open_opportunities_count: Number(user.open_opportunities_count ?? 0) };
+  return {
+    ...toPublicProfile(user),
+    company_name: user.company_name,
+    open_opportunities_count: Number(user.open_opportunities_count ?? 0),
+  };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -153,30 +159,49 @@ const intParam = (key: string, max: number, fallback: number) =>
 const textParam = (key: string, max: number) =>
   z.preprocess(emptyToUndefined, z.string({ invalid_type_error: key }).trim().max(max, key).optional());
 
-export const directoryQuerySchema = z.object({
-  q: textParam("query_invalid", 200),
-  skill: textParam("skill_filter_invalid", 30),
-  city: textParam("city_filter_invalid", 80),
-  remote: z.preprocess(
-    emptyToUndefined,
-    z.enum(["1", "true"], { errorMap: () => ({ message: "remote_filter_invalid" }) }).optional(),
-  ),
-  min_rating: z.preprocess(
-    (v) =>
-      typeof v === "string" && /^\s*[1-5]([.,]\d)?\s*$/.test(v) ? Number(v.replace(",", ".")) : emptyToUndefined(v),
-    z
-      .number({ invalid_type_error: "min_rating_invalid" })
-      .min(1, "min_rating_invalid")
-      .max(5, "min_rating_invalid")
-      .optional(),
-  ),
-  sort: z.preprocess(
-    emptyToUndefined,
-    z.enum(DIRECTORY_SORTS, { errorMap: () => ({ message: "sort_invalid" }) }).default("proven"),
-  ),
-  page: intParam("page_invalid", 1_000_000, 1),
-  per_page: intParam("per_page_invalid", MAX_PER_PAGE, DEFAULT_PER_PAGE),
-});
+export const directoryQuerySchema = z
+  .object({
+    q: textParam("query_invalid", 200),
+    skill: textParam("skill_filter_invalid", 30),
+    city: textParam("city_filter_invalid", 80),
+    remote: z.preprocess(
+      emptyToUndefined,
+      z.enum(["1", "true"], { errorMap: () => ({ message: "remote_filter_invalid" }) }).optional(),
+    ),
+    min_rating: z.preprocess(
+      (v) =>
+        typeof v === "string" && /^\s*[1-5]([.,]\d)?\s*$/.test(v) ? Number(v.replace(",", ".")) : emptyToUndefined(v),
+      z
+        .number({ invalid_type_error: "min_rating_invalid" })
+        .min(1, "min_rating_invalid")
+        .max(5, "min_rating_invalid")
+        .optional(),
+    ),
+    sort: z.preprocess(
+      emptyToUndefined,
+      z.enum(DIRECTORY_SORTS, { errorMap: () => ({ message: "sort_invalid" }) }).optional(),
+    ),
+    page: intParam("page_invalid", 1_000_000, 1),
+    per_page: intParam("per_page_invalid", MAX_PER_PAGE, DEFAULT_PER_PAGE),
+  })
+  // Unsaid, a text search is in order of relevance; relevance without text is the proven order.
+  .transform((q) => ({
+    ...q,
+    sort: q.sort === "relevance" && !q.q ? "proven" : (q.sort ?? defaultDirectorySort(q.q)),
+  }));
+
+/**
+ * How well a freelancer matches the search's words: per word, 3 when a word of the name begins
+ * with it, 2 when a skill does, 1 otherwise (it is somewhere in the bio). The same SQL on both engines.
+ */
+const relevanceOf = (words: string[]) =>
+  sql.join(
+    words.map(
+      (w) =>
+        sql`CASE WHEN ' ' || users.sort_name LIKE ${`% ${likeLiteral(w)}%`} ESCAPE '\\' THEN 3 WHEN users.search_skills LIKE ${`%|${likeLiteral(w)}%`} ESCAPE '\\' THEN 2 ELSE 1 END`,
+    ),
+    sql` + `,
+  );
 
 /** Rated people first, best average first, then the most rated. */
 export const byRating = <QB extends SelectQueryBuilder<Database, "users", object>>(qb: QB): QB =>
@@ -246,8 +271,9 @@ export async function listFreelancers(
     base
       .select(PROFILE_COLUMNS)
       .select(completedContracts.as("completed_contracts"))
-      // Proven first: completed contracts, then the rating (as below), then the newest.
-      .$if(q.sort === "proven", (qb) =>
+      .$if(q.sort === "relevance" && words.length > 0, (qb) => qb.orderBy(sql`${relevanceOf(words)}`, "desc"))
+      // Proven first: completed contracts, then the rating (as below), then the newest (a relevance tie too).
+      .$if(q.sort === "proven" || q.sort === "relevance", (qb) =>
         byRating(qb.orderBy(sql`completed_contracts`, "desc"))
           .orderBy("users.created_at", "desc")
           .orderBy("users.id", "desc"),
