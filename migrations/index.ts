@@ -37,6 +37,7 @@ import * as m036 from "./036_opportunity_slugs";
 import * as m038 from "./038_terms";
 import * as m039 from "./039_money_bigint_disputes";
 import * as m041 from "./041_append_only_replace";
+import * as m044 from "./044_identities";
 
 /** A migration, with its PostgreSQL version where the SQL differs. */
 type Step = Migration & { postgres?: Migration };
@@ -81,6 +82,7 @@ const steps: Record<string, Step> = {
   "038_terms": m038,
   "039_money_bigint_disputes": m039,
   "041_append_only_replace": m041,
+  "044_identities": m044,
 };
 
 export function migrationProvider(engine: Engine): MigrationProvider {

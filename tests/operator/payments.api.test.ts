@@ -14,7 +14,7 @@ import { requestPayout, setPayoutAccount } from "~/services/payments/payouts.ser
 import { confirmPixReceipt } from "~/services/operator/payments.server";
 import { signedInUser } from "../support/helpers";
 import { outcome } from "../support/market";
-import { deliver, e2eId, escrow, fund, hired, milestonesOf } from "../payments/support";
+import { deliver, e2eId, escrow, fund, hired, milestonesOf, verifiedPayee } from "../payments/support";
 import { auditRows, get, post, postForm, signedInOperator } from "./support";
 
 // The operator's payments desk: the three queues, each move with its audit row in the same
@@ -36,7 +36,7 @@ async function payoutRequested() {
     key_type: "email",
     pix_key: "recebe@example.com",
     holder_name: "Pessoa Recebedora",
-    holder_document: "11.222.333/0001-81",
+    holder_document: await verifiedPayee(applicant),
   });
   await fund(owner, id);
   await deliver(applicant, id);

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { db } from "../../db";
-import { createApplication, createOpportunity } from "../../db/factories";
+import { createApplication, createOpportunity, createVerifiedIdentity } from "../../db/factories";
 import * as acceptRoute from "~/routes/api+/applications+/$id.accept";
 import * as applicationRoute from "~/routes/api+/applications+/$id";
 import * as approveRoute from "~/routes/api+/contracts+/$id.approve";
@@ -125,6 +125,8 @@ describe("payments by the API alone", () => {
         })
       ).status,
     ).toBe(403);
+    // Payouts go to the verified person only (their CPF is the key's holder).
+    await createVerifiedIdentity(db, f.user.id, { document: "52998224725" });
     const key = await send(payoutAccountRoute, "/api/payout-account", f, {
       key_type: "phone",
       pix_key: "(11) 98765-4321",

@@ -5,6 +5,7 @@ import { acceptOffer, getApplication } from "~/services/marketplace/applications
 import { confirmReceipt, issueCharge } from "~/services/payments/charges.server";
 import { deliverContract } from "~/services/contracts/contracts.server";
 import { negotiation } from "../support/market";
+import { createVerifiedIdentity } from "../../db/factories";
 
 // Payments' test fixtures: escrow hires, funded milestones, end-to-end ids.
 
@@ -45,3 +46,6 @@ export const deliver = (freelancer: UserRow, id: string) =>
 export async function milestonesOf(id: string) {
   return db.selectFrom("milestones").selectAll().where("contract_id", "=", id).orderBy("seq").execute();
 }
+
+/** The freelancer's identity, verified (payouts need it): their fresh CPF, for their payout key's holder. */
+export const verifiedPayee = (user: Pick<UserRow, "id">) => createVerifiedIdentity(db, user.id);

@@ -608,6 +608,28 @@ export async function collectPersonalData(userId: string, at = new Date()) {
       .execute(),
   ]);
 
+  // Their fiscal identity as typed and decided, with the photos sent while they are kept.
+  const identity = await db.selectFrom("identities").selectAll().where("user_id", "=", userId).executeTakeFirst();
+  const identityJson = identity && {
+    kind: identity.kind,
+    document: identity.document,
+    legal_name: identity.legal_name,
+    birth_date: identity.birth_date,
+    responsible_cpf: identity.responsible_cpf,
+    status: identity.status,
+    doc_type: identity.doc_type,
+    submitted_at: identity.submitted_at,
+    decided_at: identity.decided_at,
+    reason: identity.reason,
+    files_deleted_at: identity.files_deleted_at,
+    files: (["front_file", "back_file", "selfie_file"] as const).flatMap((column) => {
+      const name = identity[column];
+      if (!name) return [];
+      const path = `files/identity/${column.replace("_file", "")}.${name.split(".").pop()}`;
+      files.push({ path, read: () => readAttachment(name) });
+      return [path];
+    }),
+  };
   const kinds: Record<string, unknown> = {
     "profile.json": { ...profile, skills: parseList(user.skills) },
     "opportunities.json": opportunities.map((o) => ({ ...o, skills: parseList(o.skills) })),
@@ -671,6 +693,7 @@ export async function collectPersonalData(userId: string, at = new Date()) {
       i.merchant_id === userId ? i : { ...i, message: null },
     ),
     "portfolio.json": portfolio,
+    "identity.json": identityJson ?? null,
   };
   return { kinds, files, generatedAt: at.toISOString() };
 }
