@@ -15,6 +15,7 @@ import { milestoneTitle } from "~/lib/approval";
 import { PIX_KEY_TYPES } from "~/lib/payments-schemas";
 import { RECEIPT_KINDS, getStatement } from "~/services/payments/finance.server";
 import { isTwoFactorOn } from "~/services/accounts/two-factor.server";
+import { verifiedDocument } from "~/services/accounts/identity.server";
 import { getPayoutAccount, listPayouts, requestPayout, setPayoutAccount } from "~/services/payments/payouts.server";
 import { requireUser } from "~/web/auth.server";
 import { formValues, readForm } from "~/web/bodies.server";
@@ -25,11 +26,12 @@ export const meta = marketTitleMeta("titles.finance");
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   const freelancer = user.account_type === "freelancer";
-  const [{ list: statement }, account, payouts, twoFactor] = await Promise.all([
+  const [{ list: statement }, account, payouts, twoFactor, verified] = await Promise.all([
     listFromUrl(request, ["page"], (q) => getStatement(user, q)),
     freelancer ? getPayoutAccount(user) : Promise.resolve(null),
     freelancer ? listPayouts(user) : Promise.resolve([]),
     freelancer ? isTwoFactorOn(user.id) : Promise.resolve(false),
+    freelancer ? verifiedDocument(user.id) : Promise.resolve(null),
   ]);
   return json({
     role: user.account_type,
@@ -38,6 +40,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
     statement,
     account,
     twoFactor,
+    verified: Boolean(verified),
+    held: account?.held_until && account.held_until > new Date().toISOString() ? account.held_until : null,
     waiting: payouts.some((p) => p.status === "requested"),
     receiptKinds: RECEIPT_KINDS as string[],
   });
@@ -64,7 +68,7 @@ export async function action({ request }: ActionFunctionArgs) {
 
 export default function FinancePage() {
   const { t, i18n } = useTranslation("market");
-  const { role, payments, minPayout, statement, account, twoFactor, waiting, receiptKinds } =
+  const { role, payments, minPayout, statement, account, twoFactor, verified, held, waiting, receiptKinds } =
     useLoaderData<typeof loader>();
   const data = useActionData<typeof action>();
   const busy = useNavigation().state === "submitting";
@@ -118,16 +122,26 @@ export default function FinancePage() {
               <Form method="post">
                 <input type="hidden" name="intent" value="payout" />
                 <p>{t("finance.payout_intro", { amount: money(b.available_cents), min: money(minPayout) })}</p>
-                {/* A button that cannot be used says why: no Pix key yet, or too little to pay out. */}
-                {!account ? (
+                {/* A button that cannot be used says why: no verified identity or Pix key yet, a key just
+                    changed, or too little to pay out. */}
+                {!verified ? (
+                  <p className="notice notice-info">
+                    {t("finance.payout_needs_identity")}{" "}
+                    <Link to="/identidade">{t("finance.payout_identity_link")}</Link>
+                  </p>
+                ) : !account ? (
                   <p className="notice notice-info">{t("finance.payout_needs_key")}</p>
+                ) : held ? (
+                  <p className="notice notice-info">
+                    {t("finance.payout_key_held", { until: formatDateTime(held, i18n.language) })}
+                  </p>
                 ) : b.available_cents < minPayout ? (
                   <p className="notice notice-info">{t("finance.payout_below_min", { min: money(minPayout) })}</p>
                 ) : null}
                 <button
                   type="submit"
                   className="btn btn-primary"
-                  disabled={busy || !account || b.available_cents < minPayout}
+                  disabled={busy || !verified || !account || Boolean(held) || b.available_cents < minPayout}
                 >
                   {b.available_cents > 0
                     ? t("finance.payout_submit", { amount: money(b.available_cents) })
