@@ -33,6 +33,7 @@ beforeAll(() => escrow(1_000));
 async function hiredViaApi() {
   const m = await signedInUser({ account_type: "merchant" });
   const f = await signedInUser({ account_type: "freelancer" });
+  await createVerifiedIdentity(db, m.user.id);
   const opp = await createOpportunity(db, { merchant_id: m.user.id });
   const app = await createApplication(db, { opportunity: opp, freelancer_id: f.user.id, status: "pending" });
   const id = { id: app.id };

@@ -26,9 +26,13 @@ export function e2eId() {
   return `E12345678202611231200${String(e2e).padStart(11, "0")}`.slice(0, 32);
 }
 
-/** A hire at the application's terms (the factory's offer: R$ 3.000,00). */
+/**
+ * A hire at the application's terms (the factory's offer: R$ 3.000,00), by a merchant who
+ * recorded who they are (funding past IDENTITY_REQUIRED_ABOVE_CENTS needs it).
+ */
 export async function hired() {
   const { owner, applicant, application, opportunity } = await negotiation("pending");
+  await createVerifiedIdentity(db, owner.id);
   const offer = (await getApplication(owner, application.id)).offers.at(-1)!;
   await acceptOffer(owner, application.id, { offer_id: offer.id });
   return { owner, applicant, opportunity, id: application.id };
