@@ -23,9 +23,9 @@ type Role = { name: string; email?: string; start: string[] };
 const MISSING = "/pagina-que-nao-existe";
 const roles: Role[] = [
   { name: "visitor", start: ["/", "/login", "/register", "/forgot-password", MISSING] },
-  { name: "merchant", email: "ana@freela.dev", start: ["/", MISSING] },
-  { name: "freelancer", email: "julia@freela.dev", start: ["/", MISSING] },
-  { name: "operator", email: "operador@freela.dev", start: ["/admin", MISSING] },
+  { name: "merchant", email: "ana@freela.dev", start: ["/", "/identidade", MISSING] },
+  { name: "freelancer", email: "julia@freela.dev", start: ["/", "/identidade", MISSING] },
+  { name: "operator", email: "operador@freela.dev", start: ["/admin", "/admin/identity", MISSING] },
 ];
 const languages = ["pt-BR", "en"] as const;
 const DESKTOP = { width: 1280, height: 800 };
