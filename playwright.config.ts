@@ -94,7 +94,7 @@ export default defineConfig({
   projects: [
     {
       name: "chromium",
-      testIgnore: /(payments|dispute-split|postgres-smoke)\.spec\.ts$/,
+      testIgnore: /(payments|dispute-split|identity|postgres-smoke)\.spec\.ts$/,
       use: { ...devices["Desktop Chrome"] },
       metadata: { sqlite: E2E_DATABASE } satisfies E2EMetadata,
     },
@@ -111,7 +111,7 @@ export default defineConfig({
     },
     {
       name: "chromium-pix-manual",
-      testMatch: /(payments|dispute-split)\.spec\.ts$/,
+      testMatch: /(payments|dispute-split|identity)\.spec\.ts$/,
       use: { ...devices["Desktop Chrome"], baseURL: `http://localhost:${MANUAL_PORT}` },
       metadata: { sqlite: `${E2E_DIR}-pix-manual/freela.db` } satisfies E2EMetadata,
     },
