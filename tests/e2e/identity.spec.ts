@@ -56,6 +56,8 @@ test("send documents → operator approves → badge → payout", async ({ reque
   await noAxeFindings(julia);
 
   // The operator: the typed data beside the photos; approves.
+  const queue = (await (await request.get("/api/admin/identity", { headers: operator })).json()).data;
+  const juliaId = queue.find((i: { email: string }) => i.email === freelancer.email).user_id;
   const olga = await userPage(browser, testInfo, true, OPERATOR);
   await olga.goto("/admin/identity");
   const item = olga.locator(".queue-item").filter({ hasText: freelancer.email });
@@ -68,8 +70,7 @@ test("send documents → operator approves → badge → payout", async ({ reque
 
   // The badge, and the document nowhere on the profile.
   const marina = await userPage(browser, testInfo, true, merchant);
-  const me = (await (await request.get("/api/account", { headers: asFreelancer })).json()).data;
-  await marina.goto(`/freelancers/${me.id}`);
+  await marina.goto(`/freelancers/${juliaId}`);
   await expect(marina.getByText("Identidade verificada")).toBeVisible();
   await expect(marina.locator("body")).not.toContainText(cpf);
 

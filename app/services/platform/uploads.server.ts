@@ -167,11 +167,7 @@ export type SavedAttachment = { stored_name: string; original_name: string; cont
  * Checks a contract file by its bytes and stores it under a new name. `field` is the form field
  * the refusal is reported on. The name the client gave is kept for display only, cleaned.
  */
-export async function saveAttachment(
-  file: Blob,
-  field: string,
-  only?: ReadonlySet<string>,
-): Promise<SavedAttachment> {
+export async function saveAttachment(file: Blob, field: string, only?: ReadonlySet<string>): Promise<SavedAttachment> {
   const checked = await checkAttachment(file, only);
   if ("problem" in checked) {
     const { status, problem } = checked;
