@@ -230,13 +230,16 @@ describe("verification", () => {
     expect((await mailsTo(user.email))[0]!.text).toContain("A selfie não mostra o documento.");
 
     // Approve (of the first sending, seen before the rejection) racing the resend: the approval
-    // never lands on photos the operator did not see.
+    // never lands on photos the operator did not see, whichever comes first.
     const [approve, resend] = await Promise.all([
       decide(op.token, user.id, { decision: "approve", version: v1 }),
       sendPhotos(token),
     ]);
     expect(approve.status).toBe(409);
     expect(resend.status).toBe(200);
+    const late = await decide(op.token, user.id, { decision: "approve", version: v1 });
+    expect(late.status).toBe(409);
+    expect((await identityOf(user.id)).status).toBe("pending");
     const v2 = (await identityOf(user.id)).version;
     expect((await decide(op.token, user.id, { decision: "approve", version: v2 })).status).toBe(200);
     expect((await identityOf(user.id)).status).toBe("verified");
