@@ -70,6 +70,8 @@ describe("/api/admin/payments", () => {
     expect(receipt.merchant.email).toMatch(/@/);
     const listedPayout = queues.body.payouts.find((p: { id: string }) => p.id === payout.id);
     expect(listedPayout).toMatchObject({ pix_key: "recebe@example.com", amount_cents: payout.amount_cents });
+    // An e-mail key with the manual provider: the operator checks its holder at the bank.
+    expect(listedPayout).toMatchObject({ holder_check: "check_at_bank", verified_document: payout.holder_document });
     const listedRefund = queues.body.refunds.find((r: { id: string }) => r.id === refund.id);
     expect(listedRefund).toMatchObject({ amount_cents: refund.amount_cents });
     expect(listedRefund.charge_e2e_id).toMatch(/^E/);

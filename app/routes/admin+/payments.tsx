@@ -240,6 +240,15 @@ export default function PaymentsPage() {
                 <dt>{t("payments.freelancer")}</dt>
                 <dd>{p.freelancer.email}</dd>
               </div>
+              <div>
+                <dt>{t("payments.holder_check")}</dt>
+                <dd className={p.holder_check === "mismatch" ? "field-error" : undefined}>
+                  {t(`payments.holder_checks.${p.holder_check}`, {
+                    document: p.verified_document ?? "—",
+                    name: p.verified_name ?? "—",
+                  })}
+                </dd>
+              </div>
             </dl>
             <MoveForm id={p.id} intent="pay" label={t("payments.pay")}>
               {(refusal) => <E2eField id={p.id} intent="pay" refusal={refusal} />}
