@@ -394,3 +394,20 @@ describe("payout key holder by the provider's key lookup (Mercado Pago stand-in)
     }
   });
 });
+
+describe("Identidade verificada", () => {
+  it("shows on the public profile (never the document) and filters the directory", async () => {
+    const { listFreelancers, getFreelancerProfile } = await import("~/services/reputation/profiles.server");
+    const { user } = await signedInUser({ account_type: "freelancer", full_name: "Verônica Verificada" });
+    const other = await signedInUser({ account_type: "freelancer", full_name: "Verônica Sem Selo" });
+    expect((await getFreelancerProfile(user.id)).identity_verified).toBe(false);
+    const document = await createVerifiedIdentity(db, user.id);
+    const profile = await getFreelancerProfile(user.id);
+    expect(profile.identity_verified).toBe(true);
+    expect(JSON.stringify(profile)).not.toContain(document);
+    const listed = await listFreelancers({ q: "Verônica", verified: "1" });
+    expect(listed.data.map((p) => p.id)).toEqual([user.id]);
+    expect((await listFreelancers({ q: "Verônica" })).data.map((p) => p.id)).toContain(other.user.id);
+    await expect(listFreelancers({ verified: "sim" })).rejects.toMatchObject({ status: 422 });
+  });
+});

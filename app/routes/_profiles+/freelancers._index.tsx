@@ -16,7 +16,7 @@ import { listFreelancers } from "~/services/reputation/profiles.server";
 
 export const meta = marketTitleMeta("titles.freelancers");
 
-const FILTERS = ["q", "skill", "city", "remote", "min_rating", "sort", "page"] as const;
+const FILTERS = ["q", "skill", "city", "remote", "verified", "min_rating", "sort", "page"] as const;
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireUser(request);
@@ -82,6 +82,10 @@ export default function FreelancersPage() {
         <label className="check directory-remote">
           <input type="checkbox" name="remote" value="1" defaultChecked={filters.remote === "1"} />{" "}
           {t("directory.remote")}
+        </label>
+        <label className="check directory-remote">
+          <input type="checkbox" name="verified" value="1" defaultChecked={filters.verified === "1"} />{" "}
+          {t("identity.filter", { ns: "market" })}
         </label>
         <FormActions label={t("directory.apply")}>
           {filtered ? (

@@ -168,6 +168,10 @@ export const directoryQuerySchema = z.object({
     emptyToUndefined,
     z.enum(["1", "true"], { errorMap: () => ({ message: "remote_filter_invalid" }) }).optional(),
   ),
+  verified: z.preprocess(
+    emptyToUndefined,
+    z.enum(["1", "true"], { errorMap: () => ({ message: "verified_filter_invalid" }) }).optional(),
+  ),
   min_rating: z.preprocess(
     (v) =>
       typeof v === "string" && /^\s*[1-5]([.,]\d)?\s*$/.test(v) ? Number(v.replace(",", ".")) : emptyToUndefined(v),
@@ -237,6 +241,7 @@ export async function listFreelancers(query: unknown): Promise<{ data: PublicPro
     .$if(skill !== "", (qb) => qb.where(hasSkill(skill)))
     .$if(city !== "", (qb) => qb.where("users.search_city", "=", city))
     .$if(q.remote !== undefined, (qb) => qb.where("users.remote", "=", 1))
+    .$if(q.verified !== undefined, (qb) => qb.where(sql<boolean>`${identityVerified} > 0`))
     // Average ≥ min, in integers: sum × 10 ≥ round(min × 10) × count.
     .$if(q.min_rating !== undefined, (qb) =>
       qb
@@ -248,6 +253,7 @@ export async function listFreelancers(query: unknown): Promise<{ data: PublicPro
     base
       .select(PROFILE_COLUMNS)
       .select(completedContracts.as("completed_contracts"))
+      .select(identityVerified.as("identity_verified"))
       // Proven first: completed contracts, then the rating (as below), then the newest.
       .$if(q.sort === "proven", (qb) =>
         byRating(qb.orderBy(sql`completed_contracts`, "desc"))
