@@ -32,14 +32,25 @@ export function e2eId() {
  */
 export async function hired() {
   const { owner, applicant, application, opportunity } = await negotiation("pending");
-  await createVerifiedIdentity(db, owner.id);
+  await withIdentity(owner);
   const offer = (await getApplication(owner, application.id)).offers.at(-1)!;
   await acceptOffer(owner, application.id, { offer_id: offer.id });
   return { owner, applicant, opportunity, id: application.id };
 }
 
+/** A merchant who recorded who they are (funding past IDENTITY_REQUIRED_ABOVE_CENTS needs it). */
+async function withIdentity(merchant: Pick<UserRow, "id">) {
+  const known = await db
+    .selectFrom("identities")
+    .select("user_id")
+    .where("user_id", "=", merchant.id)
+    .executeTakeFirst();
+  if (!known) await createVerifiedIdentity(db, merchant.id);
+}
+
 /** The merchant funds the current milestone and the operator confirms the Pix. */
 export async function fund(merchant: UserRow, id: string) {
+  await withIdentity(merchant);
   const { charge } = await issueCharge(merchant, id);
   return confirmReceipt(operator, charge.id, { e2e_id: e2eId(), amount_cents: charge.amount_cents });
 }
