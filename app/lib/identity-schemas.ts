@@ -26,16 +26,23 @@ export const identityDocumentsSchema = z.object({
   doc_type: z.enum(IDENTITY_DOC_TYPES, { errorMap: () => ({ message: "identity_doc_type_invalid" }) }),
 });
 
+/** The version of the identity the operator saw (a 32-bit integer on both engines). */
+const versionField = z.coerce
+  .number({ invalid_type_error: "identity_version_invalid" })
+  .int("identity_version_invalid")
+  .min(1, "identity_version_invalid")
+  .max(2_147_483_647, "identity_version_invalid");
+
 export const identityDecisionSchema = z.discriminatedUnion(
   "decision",
   [
     z.object({
       decision: z.literal("approve"),
-      version: z.coerce.number({ invalid_type_error: "identity_version_invalid" }).int().min(1),
+      version: versionField,
     }),
     z.object({
       decision: z.literal("reject"),
-      version: z.coerce.number({ invalid_type_error: "identity_version_invalid" }).int().min(1),
+      version: versionField,
       reason: text("identity_reason_length", 5, 500),
     }),
   ],

@@ -221,6 +221,9 @@ describe("verification", () => {
     const v1 = (await identityOf(user.id)).version;
     const noReason = await decide(op.token, user.id, { decision: "reject", version: v1, reason: "" });
     expect(noReason.status).toBe(422);
+    for (const version of [1e20, -1, "x", null, 1.5]) {
+      expect((await decide(op.token, user.id, { decision: "approve", version })).status).toBe(422);
+    }
     expect(
       (await decide(op.token, user.id, { decision: "reject", version: v1, reason: "A selfie não mostra o documento." }))
         .status,
