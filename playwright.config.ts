@@ -118,7 +118,7 @@ export default defineConfig({
   projects: [
     {
       name: "chromium",
-      testIgnore: /(payments|dispute-split|milestones-pix|postgres-smoke)\.spec\.ts$/,
+      testIgnore: /(payments|dispute-split|milestones-pix|identity|postgres-smoke)\.spec\.ts$/,
       use: { ...devices["Desktop Chrome"] },
       metadata: { sqlite: E2E_DATABASE } satisfies E2EMetadata,
     },
@@ -137,7 +137,7 @@ export default defineConfig({
     },
     {
       name: "chromium-pix-manual",
-      testMatch: /(payments|dispute-split|milestones-pix)\.spec\.ts$/,
+      testMatch: /(payments|dispute-split|milestones-pix|identity)\.spec\.ts$/,
       use: { ...devices["Desktop Chrome"], baseURL: `http://localhost:${MANUAL_PORT}` },
       metadata: paymentsProject(MANUAL_PORT, `${E2E_DIR}-pix-manual`, E2E_MANUAL_PIX),
     },

@@ -93,6 +93,8 @@ const schema = z.object({
   MANUAL_PIX_HOURS: z.coerce.number().int().min(1).max(720).default(24),
   /** The smallest payout a freelancer may ask for, in centavos. */
   PAYOUT_MIN_CENTS: z.coerce.number().int().min(1).max(100_000_000).default(2_000),
+  /** A merchant records who they are before funding more than this in 30 days, in centavos (R$ 1.000,00). */
+  IDENTITY_REQUIRED_ABOVE_CENTS: z.coerce.number().int().min(0).max(100_000_000_000).default(100_000),
   /** Mercado Pago: the API's address (tests point it at a local server), the access token, the webhooks' secret. */
   MERCADOPAGO_API_URL: z.string().url().default("https://api.mercadopago.com"),
   MERCADOPAGO_ACCESS_TOKEN: z.string().min(1).optional(),

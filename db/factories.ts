@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import bcrypt from "bcryptjs";
+import { generateCpf } from "@brazilian-utils/brazilian-utils";
 import { sql, type Kysely } from "kysely";
 import { directoryColumns } from "../app/lib/directory";
 import { opportunitySlug } from "../app/lib/slug";
@@ -274,4 +275,43 @@ export async function createInvitation(
   };
   await db.insertInto("invitations").values(row).execute();
   return row;
+}
+
+/**
+ * A verified fiscal identity for a user (a person with a fresh valid CPF unless one is given):
+ * what payouts need (docs/payments.md, "Repasses"). Returns the document, digits only.
+ */
+export async function createVerifiedIdentity(
+  db: Kysely<Database>,
+  userId: string,
+  overrides: { document?: string; legal_name?: string } = {},
+) {
+  const at = new Date().toISOString();
+  const document = overrides.document ?? generateCpf();
+  await db
+    .insertInto("identities")
+    .values({
+      user_id: userId,
+      kind: document.length === 14 ? "company" : "person",
+      document,
+      legal_name: overrides.legal_name ?? "Pessoa Recebedora da Silva",
+      birth_date: document.length === 14 ? null : "1990-05-17",
+      responsible_cpf: document.length === 14 ? generateCpf() : null,
+      status: "verified",
+      version: 1,
+      doc_type: "rg",
+      front_file: null,
+      back_file: null,
+      selfie_file: null,
+      files_bytes: 0,
+      submitted_at: at,
+      decided_at: at,
+      decided_by: null,
+      reason: null,
+      files_deleted_at: null,
+      created_at: at,
+      updated_at: at,
+    })
+    .execute();
+  return document;
 }

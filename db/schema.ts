@@ -468,6 +468,7 @@ export type AccountEmailKind =
   | "password_changed"
   | "passkey_added"
   | "payout_key_changed"
+  | "identity_decided"
   | "data_export_ready"
   | "account_deleted";
 
@@ -639,6 +640,47 @@ export interface PayoutAccountsTable {
   holder_name: string;
   holder_document: string;
   updated_at: string;
+  /** A changed key holds payouts until then (044_identities); null: no hold. */
+  held_until: string | null;
+}
+
+export type IdentityStatus = "none" | "pending" | "verified" | "rejected";
+
+/** Who an account is (044_identities): its fiscal record and the verification of it. */
+export interface IdentitiesTable {
+  user_id: string;
+  kind: "person" | "company";
+  /** CPF (person) or CNPJ (company), digits only; null once the account is deleted. */
+  document: string | null;
+  /** Full legal name, or razão social. */
+  legal_name: string;
+  birth_date: string | null;
+  /** The CPF of the person responsible for a company. */
+  responsible_cpf: string | null;
+  status: IdentityStatus;
+  version: number;
+  doc_type: "rg" | "cnh" | null;
+  front_file: string | null;
+  back_file: string | null;
+  selfie_file: string | null;
+  /** Bytes of the three files, held against the storage quota until they are deleted. */
+  files_bytes: number;
+  submitted_at: string | null;
+  decided_at: string | null;
+  decided_by: string | null;
+  /** Why it was rejected (the person reads it). */
+  reason: string | null;
+  files_deleted_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A document refused because another active account holds it (044_identities). */
+export interface IdentityConflictsTable {
+  id: string;
+  user_id: string;
+  holder_user_id: string;
+  created_at: string;
 }
 
 export interface PayoutsTable {
@@ -792,6 +834,8 @@ export interface Database {
   milestones: MilestonesTable;
   pix_charges: PixChargesTable;
   payout_accounts: PayoutAccountsTable;
+  identities: IdentitiesTable;
+  identity_conflicts: IdentityConflictsTable;
   payouts: PayoutsTable;
   refunds: RefundsTable;
   ledger_transactions: LedgerTransactionsTable;
@@ -841,6 +885,7 @@ export type DisputeRow = Selectable<DisputesTable>;
 export type MilestoneRow = Selectable<MilestonesTable>;
 export type PixChargeRow = Selectable<PixChargesTable>;
 export type PayoutRow = Selectable<PayoutsTable>;
+export type IdentityRow = Selectable<IdentitiesTable>;
 export type RefundRow = Selectable<RefundsTable>;
 export type LedgerTransactionRow = Selectable<LedgerTransactionsTable>;
 export type LedgerEntryRow = Selectable<LedgerEntriesTable>;

@@ -5,6 +5,7 @@ import { fundMilestone, releaseMilestone } from "../app/services/payments/escrow
 import { account, post } from "../app/services/payments/ledger.server";
 import { manualProvider } from "../app/services/payments/providers.server";
 import type { ContractRow, Database, MilestoneRow } from "./schema";
+import { createVerifiedIdentity } from "./factories";
 
 // The demo's money (PAYMENTS=escrow, the demo's mode): every finished hire was funded by Pix and
 // released, the in-progress ones funded or waiting for their charge, and two freelancers were
@@ -96,6 +97,11 @@ export async function seedPayments(db: Kysely<Database>) {
       .select(["email", "full_name"])
       .where("id", "=", userId)
       .executeTakeFirstOrThrow();
+    // Payouts go to the verified person: each earner's identity, verified, is the key's holder.
+    const document = await createVerifiedIdentity(db, userId, {
+      document: DEMO_CPFS[i],
+      legal_name: user.full_name,
+    });
     await db
       .insertInto("payout_accounts")
       .values({
@@ -103,7 +109,7 @@ export async function seedPayments(db: Kysely<Database>) {
         key_type: "email",
         pix_key: user.email,
         holder_name: user.full_name,
-        holder_document: DEMO_CPFS[i % DEMO_CPFS.length],
+        holder_document: document,
         updated_at: iso(now - 3 * 24 * HOUR),
       })
       .execute();
@@ -120,7 +126,7 @@ export async function seedPayments(db: Kysely<Database>) {
         key_type: "email",
         pix_key: user.email,
         holder_name: user.full_name,
-        holder_document: DEMO_CPFS[i % DEMO_CPFS.length],
+        holder_document: document,
         status: "paid",
         e2e_id: e2eAt(asked + 20 * HOUR),
         failure_reason: null,

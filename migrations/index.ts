@@ -39,6 +39,7 @@ import * as m039 from "./039_money_bigint_disputes";
 import * as m041 from "./041_append_only_replace";
 import * as m042 from "./042_pix_claims";
 import * as m043 from "./043_session_place_company";
+import * as m044 from "./044_identities";
 
 /** A migration, with its PostgreSQL version where the SQL differs. */
 type Step = Migration & { postgres?: Migration };
@@ -85,6 +86,7 @@ const steps: Record<string, Step> = {
   "041_append_only_replace": m041,
   "042_pix_claims": m042,
   "043_session_place_company": m043,
+  "044_identities": m044,
 };
 
 export function migrationProvider(engine: Engine): MigrationProvider {

@@ -24,6 +24,8 @@ export const AUDIT_ACTIONS = [
   "payout.pay",
   "payout.fail",
   "refund.record",
+  "identity.approve",
+  "identity.reject",
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

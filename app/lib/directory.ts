@@ -53,7 +53,7 @@ export function directoryColumns(p: Profile) {
  * rating: the default without text), newest, name, rating, contracts.
  */
 /** The directory's query parameters, as its pages read them from the URL. */
-export const DIRECTORY_FILTERS = ["q", "skill", "city", "remote", "min_rating", "sort", "page"] as const;
+export const DIRECTORY_FILTERS = ["q", "skill", "city", "remote", "verified", "min_rating", "sort", "page"] as const;
 
 export const DIRECTORY_SORTS = ["relevance", "proven", "newest", "name", "rating", "contracts"] as const;
 

@@ -12,6 +12,7 @@ import {
   readFilesForm,
   readJson,
   readOptionalJson,
+  readIdentityForm,
   readPhotoForm,
 } from "./bodies.server";
 import { idParams } from "./params.server";
@@ -29,7 +30,14 @@ import { requireApiOperator } from "./operator.server";
  *   apart, with a delivery's limits (10 files, 50 MB in all) or a message's (5 files and its text).
  */
 export type BodyKind =
-  "none" | "json" | "optional-json" | "photo-form" | "image-form" | "json-or-delivery" | "json-or-message";
+  | "none"
+  | "json"
+  | "optional-json"
+  | "photo-form"
+  | "image-form"
+  | "identity-form"
+  | "json-or-delivery"
+  | "json-or-message";
 
 export type ApiContext = {
   request: Request;
@@ -87,6 +95,10 @@ async function readBody(request: Request, kind: BodyKind) {
     case "photo-form":
     case "image-form": {
       const form = await readPhotoForm(request, kind === "photo-form" ? "photo" : "image");
+      return { ...none, form, body: formValues(form) };
+    }
+    case "identity-form": {
+      const form = await readIdentityForm(request);
       return { ...none, form, body: formValues(form) };
     }
     case "json-or-delivery":

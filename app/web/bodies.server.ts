@@ -288,6 +288,16 @@ export async function readPhotoForm(request: Request, field = "photo") {
   });
 }
 
+/** The identity documents' form: doc_type and three photos (front, back, selfie), 10 MB each. */
+export async function readIdentityForm(request: Request) {
+  return readForm(request, {
+    limit: 3 * MAX_ATTACHMENT_BYTES + MAX_FORM_BYTES,
+    files: 3,
+    fileBytes: MAX_ATTACHMENT_BYTES,
+    fileTooLarge: (field) => new AppError(413, "file_too_large", { [field]: "file_too_large" }),
+  });
+}
+
 function photoTooLarge(field: string) {
   return new AppError(413, "photo_too_large", { [field]: "photo_too_large" });
 }

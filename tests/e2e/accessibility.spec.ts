@@ -25,9 +25,9 @@ const roles: Role[] = [
   // The public lists are linked from the visitor's home too; named here so a home that lost its
   // links cannot hide them.
   { name: "visitor", start: ["/", "/vagas", "/perfis", "/login", "/register", "/forgot-password", MISSING] },
-  { name: "merchant", email: "ana@freela.dev", start: ["/", MISSING] },
-  { name: "freelancer", email: "julia@freela.dev", start: ["/", MISSING] },
-  { name: "operator", email: "operador@freela.dev", start: ["/admin", MISSING] },
+  { name: "merchant", email: "ana@freela.dev", start: ["/", "/identidade", MISSING] },
+  { name: "freelancer", email: "julia@freela.dev", start: ["/", "/identidade", MISSING] },
+  { name: "operator", email: "operador@freela.dev", start: ["/admin", "/admin/identity", MISSING] },
 ];
 const languages = ["pt-BR", "en"] as const;
 const DESKTOP = { width: 1280, height: 800 };

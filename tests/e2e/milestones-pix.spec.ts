@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { apiToken, endToEndId, hire, money, noAxeFindings, OPERATOR, toast, userPage } from "./support";
 
 // A hire split into milestones and paid by the manual Pix provider (project chromium-pix-manual),

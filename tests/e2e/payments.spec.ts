@@ -1,7 +1,18 @@
 import { expect, test } from "./fixtures";
 import { E2E_MERCADOPAGO_PORT, E2E_PAYMENTS } from "../../playwright.config";
 import { startMercadoPago, type MercadoPagoMock } from "../payments/mercadopago-server";
-import { apiToken, endToEndId, hire, money, noAxeFindings, OPERATOR, registerViaApi, toast, userPage } from "./support";
+import {
+  apiToken,
+  endToEndId,
+  hire,
+  identityViaApi,
+  money,
+  noAxeFindings,
+  OPERATOR,
+  registerViaApi,
+  toast,
+  userPage,
+} from "./support";
 
 // Pagamento garantido, as the two sides live it, with JavaScript and without, on both payments
 // servers (PAYMENTS=escrow): the hire waits for its money, the merchant pays the Pix charge, the
@@ -37,6 +48,8 @@ function story(javaScriptEnabled: boolean) {
     );
     test.slow();
     const { merchant, freelancer, id } = await hire(request);
+    // Payouts go to the verified person only: Julinha's CPF, verified, is her key.
+    const cpf = await identityViaApi(request, freelancer, { verified: true });
     const marina = await userPage(browser, testInfo, javaScriptEnabled, merchant);
     const julia = await userPage(browser, testInfo, javaScriptEnabled, freelancer);
 
@@ -130,11 +143,11 @@ function story(javaScriptEnabled: boolean) {
     await julia.getByLabel("Tipo da chave").selectOption("cpf");
     await julia.getByLabel("Chave Pix", { exact: true }).fill("111.111.111-11");
     await julia.getByLabel("Nome do titular").fill("Julinha Freelancer");
-    await julia.getByLabel("CPF ou CNPJ do titular").fill("529.982.247-25");
+    await julia.getByLabel("CPF ou CNPJ do titular").fill(cpf);
     await julia.getByRole("button", { name: "Salvar chave" }).click();
     await expect(julia.getByText("Esta chave não é um CPF válido.")).toBeVisible();
     await expect(julia.getByLabel("Nome do titular")).toHaveValue("Julinha Freelancer");
-    await julia.getByLabel("Chave Pix", { exact: true }).fill("529.982.247-25");
+    await julia.getByLabel("Chave Pix", { exact: true }).fill(cpf);
     await julia.getByRole("button", { name: "Salvar chave" }).click();
     await expect(toast(julia, "Chave Pix salva.")).toBeVisible();
     await julia.getByRole("button", { name: "Pedir repasse de R$ 1.350,00" }).click();
@@ -169,7 +182,7 @@ function story(javaScriptEnabled: boolean) {
     await expect(olga.getByRole("heading", { name: /^Repasses para enviar/ })).toBeVisible();
     const item = olga.locator(".queue-item").filter({ hasText: freelancer.email });
     await expect(item).toContainText(money("R$ 1.350,00"));
-    await expect(item).toContainText("52998224725");
+    await expect(item).toContainText(cpf);
     if (javaScriptEnabled) await noAxeFindings(olga);
     await item.getByLabel("Identificador fim a fim (E2E)").fill("E123");
     await item.getByRole("button", { name: "Marcar como pago" }).click();

@@ -18,7 +18,10 @@ import type { Database } from "../../db/schema";
 import { termsVersion } from "../../app/services/accounts/terms-version";
 import { E2E_SESSION_SECRET } from "../../playwright.config";
 
-export { PNG_1X1 } from "../support/fixtures";
+import { generateCpf } from "@brazilian-utils/brazilian-utils";
+import { PNG_1X1 } from "../support/fixtures";
+
+export { PNG_1X1 };
 
 let counter = 0;
 export function freshEmail(prefix: string) {
@@ -312,6 +315,8 @@ export async function hire(request: APIRequestContext, { price_cents = 150_000 }
     data: { offer_id: offers[0].id },
   });
   if (accepted.status() !== 200) throw new Error(`accept failed: ${accepted.status()}`);
+  // Funding past IDENTITY_REQUIRED_ABOVE_CENTS asks who the merchant is first.
+  await identityViaApi(request, merchant);
   return { merchant, freelancer, id, title, opportunity: uuid as string };
 }
 
@@ -354,6 +359,40 @@ export const toast = (page: Page, text: string | RegExp) => page.getByRole("stat
 
 /** The demo data's operator (npm run demo prints it). */
 export const OPERATOR = { email: "operador@freela.dev", password: "freela123" };
+
+/**
+ * The account's fiscal identity through the API (a fresh CPF), and with `verified` its photos
+ * sent and an operator's approval: what funding past the threshold and payouts need. Returns the CPF.
+ */
+export async function identityViaApi(
+  request: APIRequestContext,
+  user: { email: string; password: string },
+  { verified = false } = {},
+) {
+  const cpf = generateCpf();
+  const headers = await apiToken(request, user.email, user.password);
+  const saved = await request.post("/api/identity", {
+    headers,
+    data: { kind: "person", document: cpf, legal_name: "Pessoa de Teste da Silva", birth_date: "1990-05-17" },
+  });
+  expect(saved.status()).toBe(200);
+  if (!verified) return cpf;
+  const png = { name: "foto.png", mimeType: "image/png", buffer: PNG_1X1 };
+  const sent = await request.post("/api/identity/documents", {
+    headers,
+    multipart: { doc_type: "rg", front: png, back: png, selfie: png },
+  });
+  expect(sent.status()).toBe(200);
+  const operator = await apiToken(request, OPERATOR.email, OPERATOR.password);
+  const queue = (await (await request.get("/api/admin/identity", { headers: operator })).json()).data;
+  const item = queue.find((i: { email: string }) => i.email === user.email);
+  const approved = await request.post(`/api/admin/identity/${item.user_id}/decision`, {
+    headers: operator,
+    data: { decision: "approve", version: item.version },
+  });
+  expect(approved.status()).toBe(200);
+  return cpf;
+}
 
 /** What the tests check with axe: WCAG 2.0/2.1 A and AA and axe's best practices. */
 export const AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"];

@@ -14,7 +14,7 @@ import { requestPayout, setPayoutAccount } from "~/services/payments/payouts.ser
 import { confirmPixReceipt } from "~/services/operator/payments.server";
 import { signedInUser } from "../support/helpers";
 import { outcome } from "../support/market";
-import { deliver, e2eId, escrow, fund, hired, milestonesOf } from "../payments/support";
+import { deliver, e2eId, escrow, fund, hired, milestonesOf, verifiedPayee } from "../payments/support";
 import { auditRows, get, post, postForm, signedInOperator } from "./support";
 
 // The operator's payments desk: the three queues, each move with its audit row in the same
@@ -36,7 +36,7 @@ async function payoutRequested() {
     key_type: "email",
     pix_key: "recebe@example.com",
     holder_name: "Pessoa Recebedora",
-    holder_document: "11.222.333/0001-81",
+    holder_document: await verifiedPayee(applicant),
   });
   await fund(owner, id);
   await deliver(applicant, id);
@@ -70,6 +70,8 @@ describe("/api/admin/payments", () => {
     expect(receipt.merchant.email).toMatch(/@/);
     const listedPayout = queues.body.payouts.find((p: { id: string }) => p.id === payout.id);
     expect(listedPayout).toMatchObject({ pix_key: "recebe@example.com", amount_cents: payout.amount_cents });
+    // An e-mail key with the manual provider: the operator checks its holder at the bank.
+    expect(listedPayout).toMatchObject({ holder_check: "check_at_bank", verified_document: payout.holder_document });
     const listedRefund = queues.body.refunds.find((r: { id: string }) => r.id === refund.id);
     expect(listedRefund).toMatchObject({ amount_cents: refund.amount_cents });
     expect(listedRefund.charge_e2e_id).toMatch(/^E/);

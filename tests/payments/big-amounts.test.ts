@@ -9,7 +9,7 @@ import { issueCharge, settleCharge } from "~/services/payments/charges.server";
 import { balancesOf, checkLedger, heldTotal } from "~/services/payments/ledger.server";
 import { markPayoutPaid, requestPayout, setPayoutAccount } from "~/services/payments/payouts.server";
 import { getStatement } from "~/services/payments/finance.server";
-import { deliver, e2eId, escrow, fund, hired, milestonesOf, operator } from "./support";
+import { deliver, e2eId, escrow, fund, hired, milestonesOf, operator, verifiedPayee } from "./support";
 
 // Money is integer centavos of 64 bits on both engines (bigint on PostgreSQL, migration 039):
 // amounts past 2³¹−1 are stored, summed, multiplied by the fee and read back as exact numbers.
@@ -57,7 +57,7 @@ describe("amounts past 2³¹ centavos", () => {
       key_type: "email",
       pix_key: "grande@example.com",
       holder_name: "Pessoa Recebedora",
-      holder_document: "11.222.333/0001-81",
+      holder_document: await verifiedPayee(applicant),
     });
     const payout = await requestPayout(applicant);
     expect(payout.amount_cents).toBe(big - fee);

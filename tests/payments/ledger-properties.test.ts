@@ -21,7 +21,7 @@ import {
   requestPayout,
   setPayoutAccount,
 } from "~/services/payments/payouts.server";
-import { deliver, e2eId, escrow, fund, hired, operator } from "./support";
+import { deliver, e2eId, escrow, fund, hired, operator, verifiedPayee } from "./support";
 
 // Random sequences of everything that moves money — fund, deliver, ask for changes, approve,
 // cancel, agreed cancellation, dispute decisions, payouts asked for, paid and failed, refunds
@@ -145,7 +145,7 @@ async function world(feeBps: number): Promise<World> {
       key_type: "evp",
       pix_key: "123e4567-e12b-12d1-a456-426655440000",
       holder_name: "Pessoa Recebedora",
-      holder_document: "529.982.247-25",
+      holder_document: await verifiedPayee(applicant),
     });
     if (i === 1) {
       // One contract in three milestones of uneven amounts (the fee rounds on each).

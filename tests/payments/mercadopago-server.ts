@@ -2,6 +2,10 @@
 // /v1/payments (Bearer token, X-Idempotency-Key, payment_method_id "pix"), GET /v1/payments/:id,
 // and signed webhook notifications (x-signature: ts and an HMAC-SHA256 of
 // "id:<data.id>;request-id:<x-request-id>;ts:<ts>;"). The tests start it; nothing reaches the network.
+// And a DICT key lookup, GET /pix_key/:key?document_number=<CPF or CNPJ>: Mercado Pago documents
+// none, so it answers as banking-as-a-service APIs document theirs (QI Tech's "consultar chave
+// Pix"): the key's DICT data with the holder's document masked, and is_pix_key_owner telling
+// whether document_number is the holder's (null when none was asked); 404 for an unknown key.
 import { createHmac, randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import { createStaticPix } from "pix-utils";
@@ -34,6 +38,8 @@ const readBody = (req: IncomingMessage) =>
 export async function startMercadoPago(options: { token: string; secret: string; port?: number }) {
   const payments = new Map<number, MockPayment>();
   const byKey = new Map<string, number>();
+  /** Pix keys of the DICT: key → the holder's CPF or CNPJ. */
+  const dict = new Map<string, string>();
   const requests: { method: string; path: string; idempotencyKey: string | null }[] = [];
   // Ids as Mercado Pago gives them; from the clock, so a restarted stand-in never repeats one.
   let nextId = Date.now();
@@ -100,6 +106,26 @@ export async function startMercadoPago(options: { token: string; secret: string;
       payments.set(id, payment);
       byKey.set(key, id);
       return reply(201, payment);
+    }
+    const lookup = /^\/pix_key\/([^?]+)(?:\?(.*))?$/.exec(path);
+    if (req.method === "GET" && lookup) {
+      const key = decodeURIComponent(lookup[1]!);
+      const holder = dict.get(key);
+      if (!holder) return reply(404, { title: "Chave não encontrada", code: "PIX_KEY_NOT_FOUND" });
+      const asked = new URLSearchParams(lookup[2] ?? "").get("document_number");
+      return reply(200, {
+        pix_key: key,
+        owner_name: "Titular da Chave",
+        owner_person_type: holder.length === 14 ? "legal" : "natural",
+        owner_masked_document_number:
+          holder.length === 14
+            ? `**.${holder.slice(2, 5)}.****/${holder.slice(8, 12)}-**`
+            : `***.${holder.slice(3, 6)}.${holder.slice(6, 9)}-**`,
+        ispb: "10573521",
+        financial_institution: "MERCADO PAGO IP LTDA.",
+        end_to_end_id: `E10573521${Date.now()}`.slice(0, 32),
+        is_pix_key_owner: asked === null ? null : asked === holder,
+      });
     }
     const match = /^\/v1\/payments\/(\d+)$/.exec(path);
     if (req.method === "GET" && match) {
@@ -175,6 +201,10 @@ export async function startMercadoPago(options: { token: string; secret: string;
       return id;
     },
     notification,
+    /** A Pix key in the DICT, held by this CPF or CNPJ (digits). */
+    registerKey(key: string, document: string) {
+      dict.set(key, document);
+    },
     /** Posts the notification to a running app server. */
     async deliver(appUrl: string, n: Notification) {
       const response = await fetch(appUrl + n.path, { method: "POST", headers: n.headers, body: n.body });

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { db } from "../../db";
-import { createApplication, createOpportunity } from "../../db/factories";
+import { createApplication, createOpportunity, createVerifiedIdentity } from "../../db/factories";
 import * as acceptRoute from "~/routes/api+/applications+/$id.accept";
 import * as applicationRoute from "~/routes/api+/applications+/$id";
 import * as approveRoute from "~/routes/api+/contracts+/$id.approve";
@@ -33,6 +33,7 @@ beforeAll(() => escrow(1_000));
 async function hiredViaApi() {
   const m = await signedInUser({ account_type: "merchant" });
   const f = await signedInUser({ account_type: "freelancer" });
+  await createVerifiedIdentity(db, m.user.id);
   const opp = await createOpportunity(db, { merchant_id: m.user.id });
   const app = await createApplication(db, { opportunity: opp, freelancer_id: f.user.id, status: "pending" });
   const id = { id: app.id };
@@ -125,6 +126,8 @@ describe("payments by the API alone", () => {
         })
       ).status,
     ).toBe(403);
+    // Payouts go to the verified person only (their CPF is the key's holder).
+    await createVerifiedIdentity(db, f.user.id, { document: "52998224725" });
     const key = await send(payoutAccountRoute, "/api/payout-account", f, {
       key_type: "phone",
       pix_key: "(11) 98765-4321",

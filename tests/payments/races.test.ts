@@ -5,7 +5,7 @@ import { checkLedger } from "~/services/payments/ledger.server";
 import { requestPayout, setPayoutAccount } from "~/services/payments/payouts.server";
 import { settleDispute } from "~/services/payments/disputes.server";
 import { outcome } from "../support/market";
-import { deliver, escrow, fund, hired, milestonesOf, operator } from "./support";
+import { deliver, escrow, fund, hired, milestonesOf, operator, verifiedPayee } from "./support";
 
 // Two moves on one milestone's money at once: one wins, the other answers 409, and the ledger
 // holds (on PostgreSQL these run at the same time on separate connections).
@@ -39,7 +39,7 @@ describe("races on money", () => {
         key_type: "email",
         pix_key: "Recebedora@Example.com",
         holder_name: "Pessoa Recebedora",
-        holder_document: "11.222.333/0001-81",
+        holder_document: await verifiedPayee(applicant),
       });
       await fund(owner, id);
       await deliver(applicant, id);

@@ -5,6 +5,7 @@ import { acceptOffer, getApplication } from "~/services/marketplace/applications
 import { confirmReceipt, issueCharge } from "~/services/payments/charges.server";
 import { deliverContract } from "~/services/contracts/contracts.server";
 import { negotiation } from "../support/market";
+import { createVerifiedIdentity } from "../../db/factories";
 
 // Payments' test fixtures: escrow hires, funded milestones, end-to-end ids.
 
@@ -25,16 +26,31 @@ export function e2eId() {
   return `E12345678202611231200${String(e2e).padStart(11, "0")}`.slice(0, 32);
 }
 
-/** A hire at the application's terms (the factory's offer: R$ 3.000,00). */
+/**
+ * A hire at the application's terms (the factory's offer: R$ 3.000,00), by a merchant who
+ * recorded who they are (funding past IDENTITY_REQUIRED_ABOVE_CENTS needs it).
+ */
 export async function hired() {
   const { owner, applicant, application, opportunity } = await negotiation("pending");
+  await withIdentity(owner);
   const offer = (await getApplication(owner, application.id)).offers.at(-1)!;
   await acceptOffer(owner, application.id, { offer_id: offer.id });
   return { owner, applicant, opportunity, id: application.id };
 }
 
+/** A merchant who recorded who they are (funding past IDENTITY_REQUIRED_ABOVE_CENTS needs it). */
+async function withIdentity(merchant: Pick<UserRow, "id">) {
+  const known = await db
+    .selectFrom("identities")
+    .select("user_id")
+    .where("user_id", "=", merchant.id)
+    .executeTakeFirst();
+  if (!known) await createVerifiedIdentity(db, merchant.id);
+}
+
 /** The merchant funds the current milestone and the operator confirms the Pix. */
 export async function fund(merchant: UserRow, id: string) {
+  await withIdentity(merchant);
   const { charge } = await issueCharge(merchant, id);
   return confirmReceipt(operator, charge.id, { e2e_id: e2eId(), amount_cents: charge.amount_cents });
 }
@@ -45,3 +61,6 @@ export const deliver = (freelancer: UserRow, id: string) =>
 export async function milestonesOf(id: string) {
   return db.selectFrom("milestones").selectAll().where("contract_id", "=", id).orderBy("seq").execute();
 }
+
+/** The freelancer's identity, verified (payouts need it): their fresh CPF, for their payout key's holder. */
+export const verifiedPayee = (user: Pick<UserRow, "id">) => createVerifiedIdentity(db, user.id);

@@ -48,6 +48,7 @@ export function topbarTitleKey(pathname: string, role: UserJson["account_type"])
   if (pathname.startsWith("/applications/awaiting-confirmation")) return "nav.pending_applications";
   if (pathname.startsWith("/contracts")) return "nav.contracts";
   if (pathname.startsWith("/financeiro")) return "nav.finance";
+  if (pathname.startsWith("/identidade")) return "titles.identity";
   if (/^\/applications\/[^/]+\/messages/.test(pathname) || pathname.startsWith("/mensagens")) return "nav.messages";
   if (pathname.startsWith("/para-voce")) return "nav.for_you";
   if (pathname.startsWith("/buscas-salvas")) return "nav.saved_searches";

@@ -64,6 +64,10 @@ export function DirectoryFilters({ filters, clearTo }: { filters: Record<string,
         <input type="checkbox" name="remote" value="1" defaultChecked={filters.remote === "1"} />{" "}
         {t("directory.remote")}
       </label>
+      <label className="check directory-remote">
+        <input type="checkbox" name="verified" value="1" defaultChecked={filters.verified === "1"} />{" "}
+        {t("identity.filter", { ns: "market" })}
+      </label>
       <FormActions label={t("directory.apply")}>
         {filtered ? (
           <Link to={clearTo} className="btn btn-ghost">

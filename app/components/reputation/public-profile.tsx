@@ -22,6 +22,8 @@ export type PublicProfileData = {
   member_since: string;
   rating: RatingData;
   completed_contracts: number;
+  /** "Identidade verificada": an operator checked who they are (the document is never shown). */
+  identity_verified?: boolean;
 };
 
 /** The head and details of a public profile; what differs by account type comes as children. */
@@ -66,6 +68,11 @@ export function PublicProfile({
           ) : null)
         }
       >
+        {profile.identity_verified ? (
+          <p>
+            <span className="badge badge-success identity-badge">{t("identity.badge", { ns: "market" })}</span>
+          </p>
+        ) : null}
         <Facts
           className="details"
           items={[

@@ -15,6 +15,7 @@ import { milestoneTitle } from "~/lib/approval";
 import { PIX_KEY_TYPES } from "~/lib/payments-schemas";
 import { RECEIPT_KINDS, getStatement } from "~/services/payments/finance.server";
 import { isTwoFactorOn } from "~/services/accounts/two-factor.server";
+import { verifiedDocument } from "~/services/accounts/identity.server";
 import {
   getPayoutAccount,
   listPayouts,
@@ -32,11 +33,12 @@ export const meta = marketTitleMeta("titles.finance");
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   const freelancer = user.account_type === "freelancer";
-  const [{ list: statement }, account, payouts, twoFactor] = await Promise.all([
+  const [{ list: statement }, account, payouts, twoFactor, verified] = await Promise.all([
     listFromUrl(request, ["page"], (q) => getStatement(user, q)),
     freelancer ? getPayoutAccount(user) : Promise.resolve(null),
     freelancer ? listPayouts(user) : Promise.resolve([]),
     freelancer ? isTwoFactorOn(user.id) : Promise.resolve(false),
+    freelancer ? verifiedDocument(user.id) : Promise.resolve(null),
   ]);
   return json({
     role: user.account_type,
@@ -50,6 +52,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
     statement,
     account,
     twoFactor,
+    verified: Boolean(verified),
+    held: account?.held_until && account.held_until > new Date().toISOString() ? account.held_until : null,
     waiting: payouts.some((p) => p.status === "requested"),
     receiptKinds: RECEIPT_KINDS as string[],
   });
@@ -158,12 +162,84 @@ function PayoutKeyForm({
   );
 }
 
+/** Asking for the available balance: the button says why it cannot be used when it cannot. */
+function PayoutRequest({
+  available,
+  minPayout,
+  verified,
+  hasKey,
+  held,
+  waiting,
+  data,
+}: {
+  available: number;
+  minPayout: number;
+  verified: boolean;
+  hasKey: boolean;
+  held: string | null;
+  waiting: boolean;
+  data: Parameters<typeof FormMessage>[0]["data"];
+}) {
+  const { t, i18n } = useTranslation("market");
+  const busy = useNavigation().state === "submitting";
+  const money = (cents: number) => formatMoney(cents, i18n.language);
+  return (
+    <section className="card" aria-labelledby="payout-title">
+      <h2 id="payout-title">{t("finance.payout_heading")}</h2>
+      <FormMessage data={data} />
+      {waiting ? (
+        <p className="notice notice-info">{t("finance.payout_waiting")}</p>
+      ) : (
+        <Form method="post">
+          <input type="hidden" name="intent" value="payout" />
+          <p>{t("finance.payout_intro", { amount: money(available), min: money(minPayout) })}</p>
+          {/* A button that cannot be used says why: no verified identity or Pix key yet, a key just
+              changed, or too little to pay out. */}
+          {!verified ? (
+            <p className="notice notice-info">
+              {t("finance.payout_needs_identity")} <Link to="/identidade">{t("finance.payout_identity_link")}</Link>
+            </p>
+          ) : !hasKey ? (
+            <p className="notice notice-info">{t("finance.payout_needs_key")}</p>
+          ) : held ? (
+            <p className="notice notice-info">
+              {t("finance.payout_key_held", { until: formatDateTime(held, i18n.language) })}
+            </p>
+          ) : available < minPayout ? (
+            <p className="notice notice-info">{t("finance.payout_below_min", { min: money(minPayout) })}</p>
+          ) : null}
+          <button
+            type="submit"
+            className="btn btn-primary"
+            disabled={busy || !verified || !hasKey || Boolean(held) || available < minPayout}
+          >
+            {available > 0
+              ? t("finance.payout_submit", { amount: money(available) })
+              : t("finance.payout_submit_empty")}
+          </button>
+        </Form>
+      )}
+    </section>
+  );
+}
+
 export default function FinancePage() {
   const { t, i18n } = useTranslation("market");
-  const { role, payments, minPayout, pixHours, payoutKey, statement, account, twoFactor, waiting, receiptKinds } =
-    useLoaderData<typeof loader>();
+  const {
+    role,
+    payments,
+    minPayout,
+    pixHours,
+    payoutKey,
+    statement,
+    account,
+    twoFactor,
+    verified,
+    held,
+    waiting,
+    receiptKinds,
+  } = useLoaderData<typeof loader>();
   const data = useActionData<typeof action>();
-  const busy = useNavigation().state === "submitting";
   const money = (cents: number) => formatMoney(cents, i18n.language);
   const b = statement.balances;
   const figures =
@@ -197,7 +273,7 @@ export default function FinancePage() {
           intent="payout"
           tone="primary"
           cancelHref="/financeiro"
-          allowed={role === "freelancer" && !waiting && b.available_cents >= minPayout}
+          allowed={role === "freelancer" && verified && !held && !waiting && b.available_cents >= minPayout}
           params={{ amount: money(b.available_cents) }}
           facts={[
             t("confirm.payout_key", { ...payoutKey, type: t(`finance.key_types.${payoutKey.type}`) }),
@@ -218,33 +294,15 @@ export default function FinancePage() {
 
       {role === "freelancer" ? (
         <div className="detail-layout">
-          <section className="card" aria-labelledby="payout-title">
-            <h2 id="payout-title">{t("finance.payout_heading")}</h2>
-            <FormMessage data={mine("payout")} />
-            {waiting ? (
-              <p className="notice notice-info">{t("finance.payout_waiting")}</p>
-            ) : (
-              <Form method="post">
-                <input type="hidden" name="intent" value="payout" />
-                <p>{t("finance.payout_intro", { amount: money(b.available_cents), min: money(minPayout) })}</p>
-                {/* A button that cannot be used says why: no Pix key yet, or too little to pay out. */}
-                {!account ? (
-                  <p className="notice notice-info">{t("finance.payout_needs_key")}</p>
-                ) : b.available_cents < minPayout ? (
-                  <p className="notice notice-info">{t("finance.payout_below_min", { min: money(minPayout) })}</p>
-                ) : null}
-                <button
-                  type="submit"
-                  className="btn btn-primary"
-                  disabled={busy || !account || b.available_cents < minPayout}
-                >
-                  {b.available_cents > 0
-                    ? t("finance.payout_submit", { amount: money(b.available_cents) })
-                    : t("finance.payout_submit_empty")}
-                </button>
-              </Form>
-            )}
-          </section>
+          <PayoutRequest
+            available={b.available_cents}
+            minPayout={minPayout}
+            verified={verified}
+            hasKey={Boolean(account)}
+            held={held}
+            waiting={waiting}
+            data={mine("payout")}
+          />
           <PayoutKeyForm account={account} twoFactor={twoFactor} data={mine("payout_account")} />
         </div>
       ) : null}

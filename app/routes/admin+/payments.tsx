@@ -1,4 +1,4 @@
-import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type SerializeFrom } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
@@ -151,6 +151,67 @@ function Queue({
   );
 }
 
+type PayoutRow = SerializeFrom<typeof loader>["payouts"][number];
+
+/** A payout to send: the key, its holder and how it compares with the verified identity. */
+function PayoutItem({ payout: p }: { payout: PayoutRow }) {
+  const { t, i18n } = useTranslation("admin");
+  const money = (cents: number) => formatMoney(cents, i18n.language);
+  const date = (at: string) => formatDateTime(at, i18n.language);
+  return (
+    <li className="card queue-item">
+      <div className="queue-head">
+        <h3 className="small">
+          {money(p.amount_cents)} · {p.freelancer.name}
+        </h3>
+        <span className="muted small">{t("payments.requested_at", { date: date(p.created_at) })}</span>
+      </div>
+      <dl className="facts">
+        <div>
+          <dt>{t("payments.key", { type: p.key_type.toUpperCase() })}</dt>
+          <dd className="mono">{p.pix_key}</dd>
+        </div>
+        <div>
+          <dt>{t("payments.holder")}</dt>
+          <dd>
+            {p.holder_name} · {p.holder_document}
+          </dd>
+        </div>
+        <div>
+          <dt>{t("payments.freelancer")}</dt>
+          <dd>{p.freelancer.email}</dd>
+        </div>
+        <div>
+          <dt>{t("payments.holder_check")}</dt>
+          <dd className={p.holder_check === "mismatch" ? "field-error" : undefined}>
+            {t(`payments.holder_checks.${p.holder_check}`, {
+              document: p.verified_document ?? "—",
+              name: p.verified_name ?? "—",
+            })}
+          </dd>
+        </div>
+      </dl>
+      <MoveForm id={p.id} intent="pay" label={t("payments.pay")}>
+        {(refusal) => <E2eField id={p.id} intent="pay" refusal={refusal} />}
+      </MoveForm>
+      <MoveForm id={p.id} intent="fail" label={t("payments.fail")} danger>
+        {(refusal) => (
+          <TextAreaField
+            name="reason"
+            id={`fail-reason-${p.id}`}
+            label={t("payments.failure_reason")}
+            rows={2}
+            maxLength={LIMITS.failure_reason.max}
+            required
+            defaultValue={refusal?.values?.reason}
+            error={refusal?.errors?.reason}
+          />
+        )}
+      </MoveForm>
+    </li>
+  );
+}
+
 export default function PaymentsPage() {
   const { t, i18n } = useTranslation("admin");
   const { payments, receipts, payouts, refunds } = useLoaderData<typeof loader>();
@@ -218,47 +279,7 @@ export default function PaymentsPage() {
         count={payouts.length}
       >
         {payouts.map((p) => (
-          <li key={p.id} className="card queue-item">
-            <div className="queue-head">
-              <h3 className="small">
-                {money(p.amount_cents)} · {p.freelancer.name}
-              </h3>
-              <span className="muted small">{t("payments.requested_at", { date: date(p.created_at) })}</span>
-            </div>
-            <dl className="facts">
-              <div>
-                <dt>{t("payments.key", { type: p.key_type.toUpperCase() })}</dt>
-                <dd className="mono">{p.pix_key}</dd>
-              </div>
-              <div>
-                <dt>{t("payments.holder")}</dt>
-                <dd>
-                  {p.holder_name} · {p.holder_document}
-                </dd>
-              </div>
-              <div>
-                <dt>{t("payments.freelancer")}</dt>
-                <dd>{p.freelancer.email}</dd>
-              </div>
-            </dl>
-            <MoveForm id={p.id} intent="pay" label={t("payments.pay")}>
-              {(refusal) => <E2eField id={p.id} intent="pay" refusal={refusal} />}
-            </MoveForm>
-            <MoveForm id={p.id} intent="fail" label={t("payments.fail")} danger>
-              {(refusal) => (
-                <TextAreaField
-                  name="reason"
-                  id={`fail-reason-${p.id}`}
-                  label={t("payments.failure_reason")}
-                  rows={2}
-                  maxLength={LIMITS.failure_reason.max}
-                  required
-                  defaultValue={refusal?.values?.reason}
-                  error={refusal?.errors?.reason}
-                />
-              )}
-            </MoveForm>
-          </li>
+          <PayoutItem key={p.id} payout={p} />
         ))}
       </Queue>
 

@@ -9,6 +9,7 @@ import { AppError, parseInput } from "../platform/errors.server";
 import { now } from "../platform/records.server";
 import { deleteAttachment, deleteExportFile, deletePhoto } from "../platform/uploads.server";
 import { assertFreshProof, freshProofSchema } from "./fresh-proof.server";
+import { eraseIdentity } from "./identity.server";
 import { displayNameOf } from "./users.server";
 
 // Deleting one's own account (LGPD art. 18; docs/product.md, "Exclusão da conta"). The owner
@@ -85,6 +86,8 @@ export const DELETION_PLAN = {
   milestones: "kept",
   pix_charges: "kept",
   payout_accounts: "erased",
+  identities: "anonymised",
+  identity_conflicts: "kept",
   payouts: "kept",
   refunds: "kept",
   ledger_transactions: "kept",
@@ -323,6 +326,9 @@ async function erase(trx: Kysely<Database>, user: UserRow, at: string): Promise<
     .where("reply", "is not", null)
     .execute();
 
+  // Their fiscal identity: the document and personal data go (the document may be used again),
+  // the decision stays; its photos leave the store with the other files.
+  const identityFiles = await eraseIdentity(trx, id, DELETED_NAME, at);
   const portfolio = await trx.deleteFrom("portfolio_items").where("user_id", "=", id).returning("image_path").execute();
   // Copies of their data asked for: the rows, and the ZIPs once committed.
   const copies = await trx.deleteFrom("data_exports").where("user_id", "=", id).returning("file_name").execute();
@@ -346,7 +352,7 @@ async function erase(trx: Kysely<Database>, user: UserRow, at: string): Promise<
     await trx.deleteFrom(table).where("user_id", "=", id).execute();
   }
   return {
-    files: files.map((f) => f.stored_name),
+    files: [...files.map((f) => f.stored_name), ...identityFiles],
     exports: copies.map((c) => c.file_name).filter((n): n is string => Boolean(n)),
     photos: [user.photo_path, user.hidden_photo_path, ...portfolio.map((p) => p.image_path)].filter((p): p is string =>
       Boolean(p),

@@ -376,6 +376,31 @@ export const EXPORT_KINDS = {
     }
     return items;
   },
+  // Their fiscal identity as typed and decided, with the photos sent while they are kept.
+  "identity.json": async ({ user }, files) => {
+    const identity = await db.selectFrom("identities").selectAll().where("user_id", "=", user.id).executeTakeFirst();
+    if (!identity) return null;
+    return {
+      kind: identity.kind,
+      document: identity.document,
+      legal_name: identity.legal_name,
+      birth_date: identity.birth_date,
+      responsible_cpf: identity.responsible_cpf,
+      status: identity.status,
+      doc_type: identity.doc_type,
+      submitted_at: identity.submitted_at,
+      decided_at: identity.decided_at,
+      reason: identity.reason,
+      files_deleted_at: identity.files_deleted_at,
+      files: (["front_file", "back_file", "selfie_file"] as const).flatMap((column) => {
+        const name = identity[column];
+        if (!name) return [];
+        const path = `files/identity/${column.replace("_file", "")}.${name.split(".").pop()}`;
+        files.push({ path, read: () => readAttachment(name) });
+        return [path];
+      }),
+    };
+  },
 } satisfies Record<string, ExportKind>;
 
 /** A file of the copy, by its name in the ZIP. */
@@ -471,6 +496,6 @@ async function payments(source: ExportSource) {
   };
 }
 
-/** The user's files in the order the ZIP has always listed them: photo, portfolio, messages, deliveries. */
-const FILE_ORDER = ["files/profile/", "files/portfolio/", "files/messages/", "files/deliveries/"];
+/** The user's files in the order the ZIP has always listed them: photo, portfolio, messages, deliveries, identity. */
+const FILE_ORDER = ["files/profile/", "files/portfolio/", "files/messages/", "files/deliveries/", "files/identity/"];
 export const fileRank = (f: FileEntry) => FILE_ORDER.findIndex((prefix) => f.path.startsWith(prefix));

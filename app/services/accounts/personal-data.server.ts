@@ -80,6 +80,11 @@ export const USER_COLUMNS: Record<string, Record<string, Disposition>> = {
     confirmed_by: leftOut("the operator or payment provider that confirmed the charge"),
   },
   payout_accounts: { user_id: inFile("payments.json") },
+  identities: { user_id: inFile("identity.json"), decided_by: OPERATOR },
+  identity_conflicts: {
+    user_id: leftOut("a document refused because another account holds it: a signal for the operator, no content"),
+    holder_user_id: leftOut("the account holding a document another account tried: a signal for the operator"),
+  },
   payouts: { user_id: inFile("payments.json"), decided_by: OPERATOR },
   refunds: { user_id: inFile("payments.json"), decided_by: OPERATOR },
   ledger_transactions: { merchant_id: inFile("payments.json"), freelancer_id: inFile("payments.json") },

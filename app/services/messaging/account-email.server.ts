@@ -25,6 +25,7 @@ export const ACCOUNT_EMAIL_KINDS: readonly AccountEmailKind[] = [
   "password_changed",
   "passkey_added",
   "payout_key_changed",
+  "identity_decided",
   "data_export_ready",
   "account_deleted",
 ];

@@ -39,6 +39,15 @@ export type PayoutQueueItem = {
   holder_name: string;
   holder_document: string;
   freelancer: Person;
+  /**
+   * The holder check before paying (docs/payments.md, "Repasses"): `key_is_document` a CPF/CNPJ
+   * key equal to the verified document; `check_at_bank` an e-mail, phone or random key whose
+   * holder the operator confirms at the bank is `verified_document`; `mismatch` the verified
+   * identity is not (or no longer) the key's holder: do not pay.
+   */
+  holder_check: "key_is_document" | "check_at_bank" | "mismatch";
+  verified_document: string | null;
+  verified_name: string | null;
 };
 
 export type RefundQueueItem = {
@@ -94,7 +103,10 @@ export async function paymentQueues(database: Kysely<Database> = db): Promise<Pa
     database
       .selectFrom("payouts as p")
       .innerJoin("users as u", "u.id", "p.user_id")
+      .leftJoin("identities as i", (j) => j.onRef("i.user_id", "=", "p.user_id").on("i.status", "=", "verified"))
       .select([
+        "i.document as verified_document",
+        "i.legal_name as verified_name",
         "p.id",
         "p.amount_cents",
         "p.created_at",
@@ -168,6 +180,16 @@ export async function paymentQueues(database: Kysely<Database> = db): Promise<Pa
       holder_name: r.holder_name,
       holder_document: r.holder_document,
       freelancer: person(r),
+      holder_check:
+        !r.verified_document || r.verified_document !== r.holder_document
+          ? "mismatch"
+          : r.key_type === "cpf" || r.key_type === "cnpj"
+            ? r.pix_key === r.verified_document
+              ? "key_is_document"
+              : "mismatch"
+            : "check_at_bank",
+      verified_document: r.verified_document,
+      verified_name: r.verified_name,
     })),
     refunds: refunds.map((r) => ({
       id: r.id,

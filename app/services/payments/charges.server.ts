@@ -6,6 +6,7 @@ import { isUniqueViolation } from "../../../db/dialect";
 import type { Database, PixChargeRow, UserRow } from "../../../db/schema";
 import { confirmChargeSchema } from "~/lib/payments-schemas";
 import { AppError, parseInput } from "../platform/errors.server";
+import { assertFundingIdentity } from "../accounts/identity.server";
 import { consumeWrite } from "../platform/rate-limit.server";
 import { assertId, now } from "../platform/records.server";
 import { notify } from "../messaging/notifications.server";
@@ -124,6 +125,8 @@ export async function issueCharge(
   const at = now();
   const existing = await pendingCharge(db, milestone!.id);
   if (existing && chargeStands(existing, at)) return { charge: await toJson(existing), created: false };
+  // Past IDENTITY_REQUIRED_ABOVE_CENTS in 30 days, the merchant says who they are first.
+  await assertFundingIdentity(db, contract.merchant_id, milestone!.amount_cents);
 
   const chargeId = randomUUID();
   const txid = newTxid();

@@ -15,6 +15,9 @@ import { account, balanceOf, post, type InTransaction } from "./ledger.server";
 import { assertPassword } from "../accounts/verification.server";
 import { assertSecondFactor, codeField, isTwoFactorOn } from "../accounts/two-factor.server";
 import { emailTime, queueAccountEmail } from "../messaging/account-email.server";
+import { verifiedDocument } from "../accounts/identity.server";
+import { pixKeyOwnedBy, ProviderError } from "./providers.server";
+import { formatDateTime } from "~/lib/format";
 
 // Money out (docs/payments.md): a freelancer's payouts to the Pix key they registered, and the
 // refunds owed to merchants. The operator pays both by Pix outside the app and records the
@@ -26,7 +29,12 @@ export type PayoutAccountJson = {
   holder_name: string;
   holder_document: string;
   updated_at: string;
+  /** A changed key holds payouts until then; null: no hold. */
+  held_until: string | null;
 };
+
+/** How long a changed payout key holds payouts. */
+export const PAYOUT_KEY_HOLD_MS = 24 * 60 * 60 * 1000;
 
 const digits = (s: string) => s.replace(/\D/g, "");
 
@@ -53,7 +61,7 @@ export async function getPayoutAccount(user: UserRow): Promise<PayoutAccountJson
   const row = await db.selectFrom("payout_accounts").selectAll().where("user_id", "=", user.id).executeTakeFirst();
   if (!row) return null;
   const { user_id: _user, ...json } = row;
-  return json;
+  return { ...json, held_until: json.held_until ?? null };
 }
 
 const proofSchema = z.object({
@@ -92,6 +100,7 @@ export async function setPayoutAccount(freelancer: UserRow, input: unknown): Pro
     holder_name: data.holder_name,
     holder_document: document,
     updated_at: now(),
+    held_until: before ? new Date(Date.now() + PAYOUT_KEY_HOLD_MS).toISOString() : null,
   };
   await transaction(async (trx) => {
     const written = before
@@ -128,7 +137,7 @@ export async function setPayoutAccount(freelancer: UserRow, input: unknown): Pro
     }
   });
   const { user_id: _user, ...json } = row;
-  return json;
+  return { ...json, held_until: json.held_until ?? null };
 }
 
 /** The current password, and a second factor when two-factor is on (422 on the field, 429 past the sign-in limit). */
@@ -153,18 +162,75 @@ export const maskedKey = (key: string) => `…${key.slice(-4)}`;
 export type PayoutJson = Omit<PayoutRow, "decided_by" | "user_id">;
 const payoutJson = ({ decided_by: _by, user_id: _user, ...rest }: PayoutRow): PayoutJson => rest;
 
+const DOCUMENT_KEYS: ReadonlySet<PixKeyType> = new Set(["cpf", "cnpj"]);
+
+/**
+ * Whether the key is the verified person's (docs/payments.md, "Repasses"): a CPF or CNPJ key and
+ * the holder's document equal to the verified document; an e-mail, phone or random key, the
+ * provider's DICT lookup (Mercado Pago); with the manual provider, the operator checks the holder
+ * at their bank before paying (the desk shows what to check), so the typed holder document must
+ * be the verified one.
+ */
+async function assertKeyHolder(
+  target: { key_type: PixKeyType; pix_key: string; holder_document: string },
+  document: string,
+  name: string,
+) {
+  const mismatch = () => new AppError(409, "payout_holder_mismatch", undefined, { whom: name });
+  if (target.holder_document !== document) throw mismatch();
+  if (DOCUMENT_KEYS.has(target.key_type)) {
+    if (target.pix_key !== document) throw mismatch();
+    return;
+  }
+  if (config.PAYMENTS_PROVIDER !== "mercadopago") return;
+  let owned: boolean;
+  try {
+    owned = await pixKeyOwnedBy(target.pix_key, document);
+  } catch (error) {
+    if (error instanceof ProviderError || (error as Error).name === "TimeoutError" || error instanceof TypeError) {
+      throw new AppError(503, "payout_holder_unknown");
+    }
+    throw error;
+  }
+  if (!owned) throw mismatch();
+}
+
 /**
  * The freelancer asks for the whole available balance (at least PAYOUT_MIN_CENTS) to be paid to
- * the registered key. One payout waits at a time: of two requests at once, one is made and the
+ * the registered key. Only once their identity is verified, to a key of their verified CPF or
+ * CNPJ (assertKeyHolder), and not within 24 hours of a change of the key; until then the money
+ * waits in the balance. One payout waits at a time: of two requests at once, one is made and the
  * other answers 409 (a unique index holds it, on either engine).
  */
 export async function requestPayout(freelancer: UserRow): Promise<PayoutJson> {
   await consumeWrite(freelancer.id);
   assertRoleFor(freelancer, "payout.manage");
+  const document = await verifiedDocument(freelancer.id);
+  if (!document) throw new AppError(409, "identity_not_verified_payout");
+  const checked = await db
+    .selectFrom("payout_accounts")
+    .selectAll()
+    .where("user_id", "=", freelancer.id)
+    .executeTakeFirst();
+  if (!checked) throw new AppError(409, "payout_account_missing");
+  if (checked.held_until && checked.held_until > now()) {
+    throw new AppError(409, "payout_key_held", undefined, { until: formatDateTime(checked.held_until, "pt-BR") });
+  }
+  const legal = await db
+    .selectFrom("identities")
+    .select("legal_name")
+    .where("user_id", "=", freelancer.id)
+    .executeTakeFirst();
+  await assertKeyHolder(checked, document, legal?.legal_name ?? "");
   try {
     const row = await transaction(async (trx) => {
       const target = await lockPayoutAccount(trx, freelancer.id);
       if (!target) throw new AppError(409, "payout_account_missing");
+      // What was checked above is what the payout goes to: a change meanwhile is a new request.
+      if (target.updated_at !== checked.updated_at) throw new AppError(409, "payout_account_changed");
+      if ((await verifiedDocument(freelancer.id, trx)) !== document) {
+        throw new AppError(409, "identity_not_verified_payout");
+      }
       const waiting = await trx
         .selectFrom("payouts")
         .select("id")

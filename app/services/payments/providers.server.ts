@@ -99,6 +99,28 @@ export const mercadoPagoProvider: Provider = {
   },
 };
 
+/**
+ * Whether the holder of a Pix key (e-mail, phone or random key) has this CPF or CNPJ, by the
+ * provider's DICT lookup. Mercado Pago documents no public DICT lookup; the call follows the
+ * shape banking-as-a-service APIs document for it (GET /pix_key/<key>?document_number=<CPF or
+ * CNPJ>, answering the DICT's data with `is_pix_key_owner`): the holder's document comes back
+ * masked, so the provider compares it. 404: no such key (false). Anything else throws.
+ */
+export async function pixKeyOwnedBy(key: string, document: string): Promise<boolean> {
+  const url = new URL(`/pix_key/${encodeURIComponent(key)}`, config.MERCADOPAGO_API_URL);
+  url.searchParams.set("document_number", document);
+  const response = await fetch(url, {
+    headers: { Authorization: `Bearer ${config.MERCADOPAGO_ACCESS_TOKEN}` },
+    signal: AbortSignal.timeout(10_000),
+  });
+  if (response.status === 404) return false;
+  const body = (await response.json().catch(() => null)) as { is_pix_key_owner?: unknown } | null;
+  if (!response.ok || typeof body?.is_pix_key_owner !== "boolean") {
+    throw new ProviderError(`Mercado Pago answered ${response.status} to the key lookup`);
+  }
+  return body.is_pix_key_owner;
+}
+
 /** A payment as Mercado Pago has it now. */
 export function fetchMercadoPagoPayment(id: string) {
   return mercadoPago(`/v1/payments/${encodeURIComponent(id)}`);

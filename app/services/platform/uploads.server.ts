@@ -167,8 +167,8 @@ export type SavedAttachment = { stored_name: string; original_name: string; cont
  * Checks a contract file by its bytes and stores it under a new name. `field` is the form field
  * the refusal is reported on. The name the client gave is kept for display only, cleaned.
  */
-export async function saveAttachment(file: Blob, field: string): Promise<SavedAttachment> {
-  const checked = await checkAttachment(file);
+export async function saveAttachment(file: Blob, field: string, only?: ReadonlySet<string>): Promise<SavedAttachment> {
+  const checked = await checkAttachment(file, only);
   if ("problem" in checked) {
     const { status, problem } = checked;
     throw new AppError(status, status === 413 ? problem : "validation_failed", { [field]: problem });
@@ -187,13 +187,14 @@ export async function saveAttachment(file: Blob, field: string): Promise<SavedAt
 /** A contract or message file checked by its bytes, or the message key of its problem. */
 async function checkAttachment(
   file: Blob,
+  only?: ReadonlySet<string>,
 ): Promise<{ status: number; problem: string } | { bytes: Buffer; ext: string; type: { mime: string } }> {
   if (file.size > MAX_ATTACHMENT_BYTES) return { status: 413, problem: "file_too_large" };
   if (file.size === 0) return { status: 422, problem: "file_empty" };
   const bytes = Buffer.from(await file.arrayBuffer());
   const type = await fileTypeFromBuffer(bytes);
-  const ext = type && attachmentTypes[type.mime];
-  if (!ext) return { status: 422, problem: "file_invalid_type" };
+  const ext = type && (!only || only.has(type.mime)) && attachmentTypes[type.mime];
+  if (!ext) return { status: 422, problem: only ? "photo_invalid_type" : "file_invalid_type" };
   // Images are shown in the conversation and on the contract: held to the photos' dimensions.
   const dimensions = INLINE_TYPES.has(type.mime) ? dimensionsProblem(bytes) : null;
   if (dimensions) return { status: 422, problem: dimensions === "unreadable" ? "file_invalid_type" : dimensions };
@@ -244,6 +245,8 @@ export async function readAttachment(name: string): Promise<StoredFile | null> {
 }
 
 const INLINE_TYPES = new Set(["image/jpeg", "image/png", "image/webp", "image/gif"]);
+/** Photos of documents and selfies: JPEG, PNG or WebP only. */
+export const PHOTO_TYPES: ReadonlySet<string> = new Set(["image/jpeg", "image/png", "image/webp"]);
 
 /**
  * The answer carrying a contract file: images shown inline, anything else downloaded, never

@@ -31,6 +31,8 @@ export type PublicProfileJson = {
   completed_contracts: number;
   /** Hidden by an operator (only its owner still reads it). */
   hidden: boolean;
+  /** An operator verified who they are ("Identidade verificada"; the document is never shown). */
+  identity_verified: boolean;
 };
 
 type ProfileColumns = Pick<
@@ -48,7 +50,7 @@ type ProfileColumns = Pick<
   | "rating_count"
   | "rating_sum"
   | "profile_hidden_at"
-> & { completed_contracts: number | string | null };
+> & { completed_contracts: number | string | null; identity_verified?: unknown };
 
 export const PROFILE_COLUMNS = [
   "users.id",
@@ -67,6 +69,8 @@ export const PROFILE_COLUMNS = [
 ] as const;
 
 /** The user's completed contracts, as either side: a subquery, so a page of profiles stays one query. */
+export const identityVerified = sql<number>`(SELECT count(*) FROM identities i WHERE i.user_id = users.id AND i.status = 'verified')`;
+
 export const completedContracts = sql<number>`(SELECT count(*) FROM contracts c WHERE c.status = 'completed' AND (c.freelancer_id = users.id OR c.merchant_id = users.id))`;
 
 export function toPublicProfile(u: ProfileColumns): PublicProfileJson {
@@ -86,6 +90,7 @@ export function toPublicProfile(u: ProfileColumns): PublicProfileJson {
     rating: ratingOf(u),
     completed_contracts: Number(u.completed_contracts ?? 0),
     hidden: u.profile_hidden_at !== null,
+    identity_verified: Number(u.identity_verified ?? 0) > 0,
   };
 }
 
@@ -106,6 +111,7 @@ export async function getFreelancerProfile(
       .$call(hiddenFrom(viewerId, id))
       .select(PROFILE_COLUMNS)
       .select(completedContracts.as("completed_contracts"))
+      .select(identityVerified.as("identity_verified"))
       .where("id", "=", id)
       .where("account_type", "=", "freelancer")
       .executeTakeFirst(),
@@ -126,6 +132,7 @@ export async function getMerchantProfile(
     // The company's name is public; its CNPJ is not (only on the receipts of the merchant's own contracts).
     .select("users.company_name")
     .select(completedContracts.as("completed_contracts"))
+    .select(identityVerified.as("identity_verified"))
     .select((eb) =>
       eb
         .selectFrom("opportunities")
@@ -167,6 +174,10 @@ export const directoryQuerySchema = z
     remote: z.preprocess(
       emptyToUndefined,
       z.enum(["1", "true"], { errorMap: () => ({ message: "remote_filter_invalid" }) }).optional(),
+    ),
+    verified: z.preprocess(
+      emptyToUndefined,
+      z.enum(["1", "true"], { errorMap: () => ({ message: "verified_filter_invalid" }) }).optional(),
     ),
     min_rating: z.preprocess(
       (v) =>
@@ -260,6 +271,7 @@ export async function listFreelancers(
     .$if(skill !== "", (qb) => qb.where(hasSkill(skill)))
     .$if(city !== "", (qb) => qb.where("users.search_city", "=", city))
     .$if(q.remote !== undefined, (qb) => qb.where("users.remote", "=", 1))
+    .$if(q.verified !== undefined, (qb) => qb.where(sql<boolean>`${identityVerified} > 0`))
     // Average ≥ min, in integers: sum × 10 ≥ round(min × 10) × count.
     .$if(q.min_rating !== undefined, (qb) =>
       qb
@@ -271,6 +283,7 @@ export async function listFreelancers(
     base
       .select(PROFILE_COLUMNS)
       .select(completedContracts.as("completed_contracts"))
+      .select(identityVerified.as("identity_verified"))
       .$if(q.sort === "relevance" && words.length > 0, (qb) => qb.orderBy(sql`${relevanceOf(words)}`, "desc"))
       // Proven first: completed contracts, then the rating (as below), then the newest (a relevance tie too).
       .$if(q.sort === "proven" || q.sort === "relevance", (qb) =>

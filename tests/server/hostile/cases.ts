@@ -241,6 +241,21 @@ API_BODY.push(
     ],
     keyMiss: 422,
   },
+  // Identity: the fiscal record (a well-formed string that is no valid CPF is a 422 on its field).
+  {
+    name: "identity",
+    method: "POST",
+    path: () => "/api/identity",
+    who: "freelancer",
+    base: () => ({ kind: "person", document: "11345235135", legal_name: "Pessoa Recebedora", birth_date: "1990-05-17" }),
+    fields: [
+      oneOf("kind", ["person", "company"]),
+      { name: "document", kind: { type: "key", max: 30 } },
+      text("legal_name", 5, 150),
+      { name: "birth_date", kind: { type: "key", max: 10 } },
+    ],
+    keyMiss: 422,
+  },
   {
     name: "propose milestone",
     method: "POST",
@@ -497,6 +512,9 @@ export function authedEndpoints(w: World, p: Pool): { method: string; path: stri
     { method: "POST", path: "/api/payout-account", role: "freelancer", body: { key_type: "evp", pix_key: "x", holder_name: "Nome", holder_document: "1" } },
     { method: "GET", path: "/api/payouts", role: null },
     { method: "POST", path: "/api/payouts", role: "freelancer" },
+    { method: "GET", path: "/api/identity", role: null },
+    { method: "POST", path: "/api/identity", role: null, body: { kind: "person", document: "1", legal_name: "Nome" } },
+    { method: "POST", path: "/api/identity/documents", role: null },
     ...operatorEndpoints(w),
     { method: "POST", path: "/api/email", role: null, body: { email: "novo@example.com", password: "x" } },
     { method: "POST", path: "/api/verify-email/resend", role: null },
@@ -548,6 +566,9 @@ function operatorEndpoints(w: World): { method: string; path: string; role: null
     { method: "POST", path: `/api/admin/payments/payouts/${NO_ID}/paid`, role: null, body: { e2e_id: "E".padEnd(32, "0") } },
     { method: "POST", path: `/api/admin/payments/payouts/${NO_ID}/failed`, role: null, body: { reason: "Motivo válido" } },
     { method: "POST", path: `/api/admin/payments/refunds/${NO_ID}/paid`, role: null, body: { e2e_id: "E".padEnd(32, "0") } },
+    { method: "GET", path: "/api/admin/identity", role: null },
+    { method: "GET", path: `/api/admin/identity/${NO_ID}`, role: null },
+    { method: "POST", path: `/api/admin/identity/${NO_ID}/decision`, role: null, body: { decision: "approve", version: 1 } },
   ];
 }
 
@@ -602,6 +623,7 @@ export function operatorCases(w: World): Case[] {
     [`/api/admin/payments/payouts/${NO_ID}/paid`, { e2e_id: "E".padEnd(32, "0") }],
     [`/api/admin/payments/payouts/${NO_ID}/failed`, { reason: "Motivo válido" }],
     [`/api/admin/payments/refunds/${NO_ID}/paid`, { e2e_id: "E".padEnd(32, "0") }],
+    [`/api/admin/identity/${NO_ID}/decision`, { decision: "reject", version: 1, reason: "Motivo válido" }],
   ];
   const hostile: unknown[] = ["' OR 1=1 --", "<script>alert(1)</script>", "x".repeat(10_000), 1e20, -1, null, [], {}, "\u0000"];
   for (const [path, valid] of moves) {

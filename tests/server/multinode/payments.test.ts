@@ -1,6 +1,7 @@
 // Money on two app servers over one PostgreSQL (payments on, Mercado Pago answered by the local
 // stand-in): the same signed notification delivered to both servers at once credits the charge
 // once; two payout requests at once, one on each server, make one payout and a 409.
+import { generateCpf } from "@brazilian-utils/brazilian-utils";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { validApplication, validOpportunity } from "../../support/fixtures";
 import { startMercadoPago, type MercadoPagoMock } from "../../payments/mercadopago-server";
@@ -61,6 +62,14 @@ async function charged() {
   const id = app.body.data.id as string;
   const offer = (await call(a, `/api/applications/${id}`, merchant.token)).body.data.offers[0].id;
   expect((await call(a, `/api/applications/${id}/accept`, merchant.token, { offer_id: offer })).status).toBe(200);
+  // Funding past IDENTITY_REQUIRED_ABOVE_CENTS asks who the merchant is first.
+  const identity = {
+    kind: "person",
+    document: generateCpf(),
+    legal_name: "Marina Contratante",
+    birth_date: "1985-03-02",
+  };
+  expect((await call(a, "/api/identity", merchant.token, identity)).status).toBe(200);
   const charge = await call(a, `/api/contracts/${id}/charges`, merchant.token, {});
   expect(charge.status).toBe(201);
   const [row] = await query<{ provider_payment_id: string }>(
@@ -102,12 +111,16 @@ describe("payments on two servers over one PostgreSQL", () => {
         (await call(bases[1], `/api/contracts/${id}/deliveries`, freelancer.token, { message: "Pronto." })).status,
       ).toBe(201);
       expect((await call(bases[0], `/api/contracts/${id}/approve`, merchant.token, {})).status).toBe(200);
-      const key = {
-        key_type: "cpf",
-        pix_key: "529.982.247-25",
-        holder_name: "Pessoa Recebedora",
-        holder_document: "529.982.247-25",
-      };
+      // Payouts go to the verified person: the freelancer's identity, verified, is the key.
+      const cpf = generateCpf();
+      await query(
+        `INSERT INTO identities (user_id, kind, document, legal_name, birth_date, status, version, files_bytes,
+           submitted_at, decided_at, created_at, updated_at)
+         VALUES ($1, 'person', $2, 'Pessoa Recebedora', '1990-05-17', 'verified', 1, 0, now()::text, now()::text,
+           now()::text, now()::text)`,
+        [freelancer.id, cpf],
+      );
+      const key = { key_type: "cpf", pix_key: cpf, holder_name: "Pessoa Recebedora", holder_document: cpf };
       expect((await call(bases[1], "/api/payout-account", freelancer.token, key)).status).toBe(200);
       const statuses = await Promise.all(bases.map((base) => call(base, "/api/payouts", freelancer.token, {})));
       expect(statuses.map((s) => s.status).sort()).toEqual([201, 409]);
