@@ -14,7 +14,7 @@ import * as claimRoute from "~/routes/api+/contracts+/$id.charges.$charge.paid";
 import { mailsTo } from "../support/helpers";
 import { notificationsOf, outcome } from "../support/market";
 import { get, post, postForm } from "../operator/support";
-import { deliver, e2eId, escrow, fund, hired, operator } from "./support";
+import { deliver, e2eId, escrow, fund, hired, operator, verifiedPayee } from "./support";
 
 // Frictions of a hire-to-payout week (docs/payments.md): "Já paguei" on a manual Pix charge, the
 // split form's rows and running total, the confirmation steps of a payout and of a dispute, and
@@ -230,7 +230,7 @@ describe("confirmation steps", () => {
       key_type: "email",
       pix_key: `recebe.${id.slice(0, 8)}@example.com`,
       holder_name: "Fernanda Freelancer",
-      holder_document: "52998224725",
+      holder_document: await verifiedPayee(applicant),
     });
     return { applicant, token: await tokenOf(applicant) };
   }

@@ -453,6 +453,7 @@ async function payments(source: ExportSource) {
         "e2e_id",
         "expires_at",
         "paid_at",
+        "claimed_at",
         "created_at",
       ])
       .where("merchant_id", "=", userId)

@@ -77,6 +77,7 @@ export const USER_COLUMNS: Record<string, Record<string, Disposition>> = {
   milestones: { proposed_by: SIDE },
   pix_charges: {
     merchant_id: inFile("payments.json"),
+    claimed_by: inFile("payments.json"),
     confirmed_by: leftOut("the operator or payment provider that confirmed the charge"),
   },
   payout_accounts: { user_id: inFile("payments.json") },
