@@ -11,7 +11,7 @@ import * as adminPage from "~/routes/admin+/identity";
 import * as ownFileRoute from "~/routes/_account+/identidade.arquivos.$file";
 import * as operatorFileRoute from "~/routes/admin+/identity.$id.files.$file";
 import { config } from "~/config.server";
-import { purgeIdentityFiles } from "~/services/accounts/identity.server";
+import { pruneExpired } from "~/services/platform/housekeeping.server";
 import { deleteAccount } from "~/services/accounts/deletion.server";
 import { issueCharge } from "~/services/payments/charges.server";
 import { requestPayout, setPayoutAccount } from "~/services/payments/payouts.server";
@@ -252,13 +252,13 @@ describe("verification", () => {
     expect(renamed.body.data.status).toBe("pending");
   });
 
-  it("deletes the photos 90 days after a decision, keeping the decision, and gives the quota back", async () => {
+  it("the hourly housekeeping deletes the photos 90 days after a decision, keeping the decision, and gives the quota back", async () => {
     const { user } = await pending();
     const op = await signedInOperator();
     await decide(op.token, user.id, { decision: "approve", version: (await identityOf(user.id)).version });
     const before = await identityOf(user.id);
-    expect(await purgeIdentityFiles(new Date(Date.now() + 89 * 86_400_000))).toBe(0);
-    expect(await purgeIdentityFiles(new Date(Date.now() + 91 * 86_400_000))).toBeGreaterThanOrEqual(1);
+    expect((await pruneExpired(new Date(Date.now() + 89 * 86_400_000))).identityFiles).toBe(0);
+    expect((await pruneExpired(new Date(Date.now() + 91 * 86_400_000))).identityFiles).toBeGreaterThanOrEqual(1);
     const after = await identityOf(user.id);
     expect(after).toMatchObject({
       status: "verified",
