@@ -12,6 +12,9 @@ import * as ownFileRoute from "~/routes/_account+/identidade.arquivos.$file";
 import * as operatorFileRoute from "~/routes/admin+/identity.$id.files.$file";
 import { config } from "~/config.server";
 import { pruneExpired } from "~/services/platform/housekeeping.server";
+import { getPublicProfile, listPublicProfiles } from "~/services/discovery/public.server";
+import { person as personLd } from "~/web/public-page.server";
+import { statementsOf } from "../support/statements";
 import { deleteAccount } from "~/services/accounts/deletion.server";
 import { issueCharge } from "~/services/payments/charges.server";
 import { requestPayout, setPayoutAccount } from "~/services/payments/payouts.server";
@@ -272,6 +275,25 @@ describe("verification", () => {
       .where("id", "=", user.id)
       .executeTakeFirstOrThrow();
     expect(Number(used.storage_bytes)).toBe(0);
+  });
+
+  it("shows the badge on the public profile, its JSON-LD and the visitors' directory, in the same queries", async () => {
+    const { user, document } = await pending();
+    expect((await getPublicProfile(user.id)).identity_verified).toBe(false);
+    expect(personLd(await getPublicProfile(user.id))).not.toHaveProperty("hasCredential");
+    const op = await signedInOperator();
+    await decide(op.token, user.id, { decision: "approve", version: (await identityOf(user.id)).version });
+
+    expect(await statementsOf(() => getPublicProfile(user.id))).toBe(3);
+    const profile = await getPublicProfile(user.id);
+    expect(profile.identity_verified).toBe(true);
+    const ld = personLd(profile);
+    expect(ld.hasCredential).toMatchObject({ name: "Identidade verificada" });
+    expect(JSON.stringify({ profile, ld })).not.toContain(document);
+
+    const listed = await listPublicProfiles({ per_page: "100" });
+    expect(listed.data.find((p) => p.id === user.id)?.identity_verified).toBe(true);
+    expect(await statementsOf(() => listPublicProfiles({ per_page: "100" }))).toBe(3);
   });
 
   it("works without JavaScript: the account's form and the operator's decision", async () => {
