@@ -15,6 +15,8 @@ import { pruneExpired } from "~/services/platform/housekeeping.server";
 import { getPublicProfile, listPublicProfiles } from "~/services/discovery/public.server";
 import { person as personLd } from "~/web/public-page.server";
 import { statementsOf } from "../support/statements";
+import { createApplication, createOpportunity, createUser } from "../../db/factories";
+import { getApplication, listOpportunityApplications } from "~/services/marketplace/applications.server";
 import { deleteAccount } from "~/services/accounts/deletion.server";
 import { issueCharge } from "~/services/payments/charges.server";
 import { requestPayout, setPayoutAccount } from "~/services/payments/payouts.server";
@@ -294,6 +296,23 @@ describe("verification", () => {
     const listed = await listPublicProfiles({ per_page: "100" });
     expect(listed.data.find((p) => p.id === user.id)?.identity_verified).toBe(true);
     expect(await statementsOf(() => listPublicProfiles({ per_page: "100" }))).toBe(3);
+  });
+
+  it("shows the badge on the proposals the merchant reads, in the same queries", async () => {
+    const { user, document } = await pending();
+    const merchant = await createUser(db, { account_type: "merchant" });
+    const opportunity = await createOpportunity(db, { merchant_id: merchant.id });
+    const application = await createApplication(db, { opportunity, freelancer_id: user.id });
+    const list = () => listOpportunityApplications(merchant, opportunity.uuid, {});
+    expect((await list()).data[0]!.freelancer.identity_verified).toBe(false);
+    const before = await statementsOf(list);
+    const op = await signedInOperator();
+    await decide(op.token, user.id, { decision: "approve", version: (await identityOf(user.id)).version });
+    expect((await list()).data[0]!.freelancer.identity_verified).toBe(true);
+    expect(await statementsOf(list)).toBe(before);
+    const detail = await getApplication(merchant, application.id);
+    expect(detail.freelancer.identity_verified).toBe(true);
+    expect(JSON.stringify(detail)).not.toContain(document);
   });
 
   it("works without JavaScript: the account's form and the operator's decision", async () => {
