@@ -153,6 +153,10 @@ export function person(p: PublicProfile) {
     ...(p.bio ? { description: p.bio } : {}),
     ...(p.skills.length ? { knowsAbout: p.skills } : {}),
     ...(p.city ? { address: { "@type": "PostalAddress", addressLocality: p.city, addressCountry: "BR" } } : {}),
+    // Only the fact that an operator verified who they are; never the document.
+    ...(p.identity_verified
+      ? { hasCredential: { "@type": "EducationalOccupationalCredential", name: "Identidade verificada" } }
+      : {}),
   };
 }
 

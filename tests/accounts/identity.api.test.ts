@@ -11,7 +11,12 @@ import * as adminPage from "~/routes/admin+/identity";
 import * as ownFileRoute from "~/routes/_account+/identidade.arquivos.$file";
 import * as operatorFileRoute from "~/routes/admin+/identity.$id.files.$file";
 import { config } from "~/config.server";
-import { purgeIdentityFiles } from "~/services/accounts/identity.server";
+import { pruneExpired } from "~/services/platform/housekeeping.server";
+import { getPublicProfile, listPublicProfiles } from "~/services/discovery/public.server";
+import { person as personLd } from "~/web/public-page.server";
+import { statementsOf } from "../support/statements";
+import { createApplication, createOpportunity, createUser } from "../../db/factories";
+import { getApplication, listOpportunityApplications } from "~/services/marketplace/applications.server";
 import { deleteAccount } from "~/services/accounts/deletion.server";
 import { issueCharge } from "~/services/payments/charges.server";
 import { requestPayout, setPayoutAccount } from "~/services/payments/payouts.server";
@@ -252,13 +257,13 @@ describe("verification", () => {
     expect(renamed.body.data.status).toBe("pending");
   });
 
-  it("deletes the photos 90 days after a decision, keeping the decision, and gives the quota back", async () => {
+  it("the hourly housekeeping deletes the photos 90 days after a decision, keeping the decision, and gives the quota back", async () => {
     const { user } = await pending();
     const op = await signedInOperator();
     await decide(op.token, user.id, { decision: "approve", version: (await identityOf(user.id)).version });
     const before = await identityOf(user.id);
-    expect(await purgeIdentityFiles(new Date(Date.now() + 89 * 86_400_000))).toBe(0);
-    expect(await purgeIdentityFiles(new Date(Date.now() + 91 * 86_400_000))).toBeGreaterThanOrEqual(1);
+    expect((await pruneExpired(new Date(Date.now() + 89 * 86_400_000))).identityFiles).toBe(0);
+    expect((await pruneExpired(new Date(Date.now() + 91 * 86_400_000))).identityFiles).toBeGreaterThanOrEqual(1);
     const after = await identityOf(user.id);
     expect(after).toMatchObject({
       status: "verified",
@@ -272,6 +277,42 @@ describe("verification", () => {
       .where("id", "=", user.id)
       .executeTakeFirstOrThrow();
     expect(Number(used.storage_bytes)).toBe(0);
+  });
+
+  it("shows the badge on the public profile, its JSON-LD and the visitors' directory, in the same queries", async () => {
+    const { user, document } = await pending();
+    expect((await getPublicProfile(user.id)).identity_verified).toBe(false);
+    expect(personLd(await getPublicProfile(user.id))).not.toHaveProperty("hasCredential");
+    const op = await signedInOperator();
+    await decide(op.token, user.id, { decision: "approve", version: (await identityOf(user.id)).version });
+
+    expect(await statementsOf(() => getPublicProfile(user.id))).toBe(3);
+    const profile = await getPublicProfile(user.id);
+    expect(profile.identity_verified).toBe(true);
+    const ld = personLd(profile);
+    expect(ld.hasCredential).toMatchObject({ name: "Identidade verificada" });
+    expect(JSON.stringify({ profile, ld })).not.toContain(document);
+
+    const listed = await listPublicProfiles({ per_page: "100" });
+    expect(listed.data.find((p) => p.id === user.id)?.identity_verified).toBe(true);
+    expect(await statementsOf(() => listPublicProfiles({ per_page: "100" }))).toBe(3);
+  });
+
+  it("shows the badge on the proposals the merchant reads, in the same queries", async () => {
+    const { user, document } = await pending();
+    const merchant = await createUser(db, { account_type: "merchant" });
+    const opportunity = await createOpportunity(db, { merchant_id: merchant.id });
+    const application = await createApplication(db, { opportunity, freelancer_id: user.id });
+    const list = () => listOpportunityApplications(merchant, opportunity.uuid, {});
+    expect((await list()).data[0]!.freelancer.identity_verified).toBe(false);
+    const before = await statementsOf(list);
+    const op = await signedInOperator();
+    await decide(op.token, user.id, { decision: "approve", version: (await identityOf(user.id)).version });
+    expect((await list()).data[0]!.freelancer.identity_verified).toBe(true);
+    expect(await statementsOf(list)).toBe(before);
+    const detail = await getApplication(merchant, application.id);
+    expect(detail.freelancer.identity_verified).toBe(true);
+    expect(JSON.stringify(detail)).not.toContain(document);
   });
 
   it("works without JavaScript: the account's form and the operator's decision", async () => {

@@ -25,13 +25,25 @@ describe("pruneExpired", () => {
       await sql`INSERT INTO rate_limits (key, points, expire) VALUES (${key}, ${1}, ${expire})`.execute(db);
     }
 
-    expect(await pruneExpired(now)).toEqual({ sessions: 1, rateLimits: 1, dataExports: 0, events: 0 });
+    expect(await pruneExpired(now)).toEqual({
+      sessions: 1,
+      rateLimits: 1,
+      dataExports: 0,
+      events: 0,
+      identityFiles: 0,
+    });
     expect((await findSessionUser(live.token))?.id).toBe(user.id);
     expect(await db.selectFrom("sessions").select("expires_at").execute()).toEqual([{ expires_at: live.expiresAt }]);
     const keys = await sql<{ key: string }>`SELECT key FROM rate_limits ORDER BY key`.execute(db);
     expect(keys.rows.map((r) => r.key)).toEqual(["forever", "running"]);
 
     // Nothing left to do: a second process running it at the same time finds nothing.
-    expect(await pruneExpired(now)).toEqual({ sessions: 0, rateLimits: 0, dataExports: 0, events: 0 });
+    expect(await pruneExpired(now)).toEqual({
+      sessions: 0,
+      rateLimits: 0,
+      dataExports: 0,
+      events: 0,
+      identityFiles: 0,
+    });
   });
 });

@@ -1,3 +1,4 @@
+import { IdentityBadge } from "~/components/reputation/identity-badge";
 import { Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { Avatar } from "~/components/ui/avatar";
@@ -63,7 +64,8 @@ export function ApplicationCard({
         {viewer === "merchant" ? (
           <>
             <h3 className="app-card-title">
-              <Link to={`/applications/${item.id}`}>{displayNameOf(item.freelancer)}</Link>
+              <Link to={`/applications/${item.id}`}>{displayNameOf(item.freelancer)}</Link>{" "}
+              <IdentityBadge verified={item.freelancer.identity_verified} />
             </h3>
             <p className="app-card-sub">
               {item.freelancer.rating ? (

@@ -2,13 +2,23 @@ import { Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { Avatar } from "~/components/ui/avatar";
 import type { PublicProfileJson } from "~/services/reputation/profiles.server";
+import { IdentityBadge } from "./identity-badge";
 import { RatingSummary } from "./rating";
 import { Tags } from "~/components/ui/tags";
 
 /** What a card shows of a public profile. */
 export type ProfileCardData = Pick<
   PublicProfileJson,
-  "id" | "name" | "photo_url" | "bio" | "skills" | "city" | "remote" | "rating" | "completed_contracts"
+  | "id"
+  | "name"
+  | "photo_url"
+  | "bio"
+  | "skills"
+  | "city"
+  | "remote"
+  | "rating"
+  | "completed_contracts"
+  | "identity_verified"
 >;
 
 /**
@@ -35,6 +45,11 @@ export function FreelancerCard({ person, href }: { person: ProfileCardData; href
             <span className="muted"> · {t("directory.completed", { count: person.completed_contracts })}</span>
           ) : null}
         </p>
+        {person.identity_verified ? (
+          <p>
+            <IdentityBadge verified />
+          </p>
+        ) : null}
         {person.bio ? <p className="person-bio">{person.bio}</p> : null}
         <Tags items={person.skills} small />
       </div>

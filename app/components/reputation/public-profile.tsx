@@ -1,5 +1,6 @@
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
+import { IdentityBadge } from "./identity-badge";
 import { formatDate } from "~/lib/format";
 import { ProfileSheet } from "~/components/ui/profile-sheet";
 import { RatingSummary, type RatingData } from "./rating";
@@ -70,7 +71,7 @@ export function PublicProfile({
       >
         {profile.identity_verified ? (
           <p>
-            <span className="badge badge-success identity-badge">{t("identity.badge", { ns: "market" })}</span>
+            <IdentityBadge verified />
           </p>
         ) : null}
         <Facts

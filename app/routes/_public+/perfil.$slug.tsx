@@ -2,6 +2,7 @@ import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/nod
 import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { JsonLd, loginHref, PublicErrorBoundary, PublicFrame, registerHref } from "~/components/discovery/public-frame";
+import { IdentityBadge } from "~/components/reputation/identity-badge";
 import { PortfolioList } from "~/components/reputation/portfolio";
 import { RatingSummary } from "~/components/reputation/rating";
 import { Avatar } from "~/components/ui/avatar";
@@ -68,6 +69,11 @@ export default function PublicProfilePage() {
               <p>
                 <RatingSummary rating={p.rating} />
               </p>
+              {p.identity_verified ? (
+                <p>
+                  <IdentityBadge verified />
+                </p>
+              ) : null}
             </div>
           </section>
           <section className="card" aria-labelledby="about-title">

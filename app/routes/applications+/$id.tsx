@@ -1,3 +1,4 @@
+import { IdentityBadge } from "~/components/reputation/identity-badge";
 import { RatingSummary } from "~/components/reputation/rating";
 import { json, type LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
@@ -147,7 +148,8 @@ export default function ApplicationPage() {
                       <Link to={`/freelancers/${a.freelancer.id}`}>{displayNameOf(a.freelancer)}</Link>
                     </strong>
                     {a.freelancer.display_name ? <p className="muted small">{a.freelancer.full_name}</p> : null}
-                    <RatingSummary rating={a.freelancer.rating} />
+                    <RatingSummary rating={a.freelancer.rating} />{" "}
+                    <IdentityBadge verified={a.freelancer.identity_verified} />
                   </div>
                 </div>
                 <Tags items={a.freelancer.skills} />

@@ -9,7 +9,7 @@ import { getSettings } from "../operator/settings.server";
 import { AppError } from "../platform/errors.server";
 import { now, UUID, type PageMeta } from "../platform/records.server";
 import { listPortfolio, type PortfolioItemJson } from "../reputation/portfolio.server";
-import { listFreelancers, type PublicProfileJson } from "../reputation/profiles.server";
+import { identityVerifiedOf, listFreelancers, type PublicProfileJson } from "../reputation/profiles.server";
 import { ratingOf, type Rating } from "../reputation/reviews.server";
 
 // Public pages (docs/product.md, "Páginas públicas"): what a visitor who is not signed in may read
@@ -188,7 +188,17 @@ async function unlessNotFound<T>(read: Promise<T>): Promise<T | null> {
 /** What a visitor reads of a freelancer: the signed-in profile's public fields, the portfolio and where it lives. */
 export type PublicProfile = Pick<
   PublicProfileJson,
-  "id" | "name" | "photo_url" | "bio" | "skills" | "city" | "remote" | "member_since" | "rating" | "completed_contracts"
+  | "id"
+  | "name"
+  | "photo_url"
+  | "bio"
+  | "skills"
+  | "city"
+  | "remote"
+  | "member_since"
+  | "rating"
+  | "completed_contracts"
+  | "identity_verified"
 > & {
   path: string;
   url: string;
@@ -221,6 +231,7 @@ export async function getPublicProfile(id: string): Promise<PublicProfile> {
         sql<number>`(SELECT count(*) FROM contracts c WHERE c.status = 'completed' AND c.freelancer_id = u.id)`.as(
           "completed_contracts",
         ),
+        identityVerifiedOf("u.id").as("identity_verified"),
       ])
       .where("u.id", "=", id)
       .where("u.account_type", "=", "freelancer")
@@ -246,6 +257,7 @@ export async function getPublicProfile(id: string): Promise<PublicProfile> {
     member_since: row.created_at,
     rating: ratingOf(row),
     completed_contracts: Number(row.completed_contracts ?? 0),
+    identity_verified: Number(row.identity_verified ?? 0) > 0,
     portfolio,
   };
 }
@@ -328,6 +340,7 @@ export async function listPublicProfiles(
       remote: p.remote,
       rating: p.rating,
       completed_contracts: p.completed_contracts,
+      identity_verified: p.identity_verified,
     })),
   };
 }

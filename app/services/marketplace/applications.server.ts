@@ -1,3 +1,4 @@
+import { identityVerifiedOf } from "../reputation/profiles.server";
 import { randomUUID } from "node:crypto";
 import { sql, type Kysely, type RawBuilder } from "kysely";
 import {
@@ -62,6 +63,8 @@ export type ApplicationJson = {
     photo_url: string | null;
     skills: string[];
     rating: Rating;
+    /** An operator verified who they are ("Identidade verificada"; never the document). */
+    identity_verified: boolean;
     /** Contracts the freelancer completed (either side); in the lists of an opportunity's applications. */
     completed_contracts?: number;
   };
@@ -97,6 +100,7 @@ function baseSelect(database: Kysely<Database>) {
       "f.skills as freelancer_skills",
       "f.rating_count as freelancer_rating_count",
       "f.rating_sum as freelancer_rating_sum",
+      identityVerifiedOf("f.id").as("freelancer_identity_verified"),
     ]);
 }
 
@@ -137,6 +141,7 @@ export function toApplicationJson(row: Row): ApplicationJson {
       photo_url: photoUrl(row.freelancer_photo_path),
       skills: parseTags(row.freelancer_skills),
       rating: ratingOf({ rating_count: row.freelancer_rating_count, rating_sum: row.freelancer_rating_sum }),
+      identity_verified: Number(row.freelancer_identity_verified ?? 0) > 0,
       ...("freelancer_completed_contracts" in row
         ? { completed_contracts: Number(row.freelancer_completed_contracts ?? 0) }
         : {}),

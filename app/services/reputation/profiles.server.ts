@@ -68,8 +68,16 @@ export const PROFILE_COLUMNS = [
   "users.rating_sum",
 ] as const;
 
+/**
+ * Whether an operator verified the identity of the user whose id is in `userId` (a column
+ * reference): a subquery, so a page of profiles (or of applications) stays one query. Only the
+ * fact leaves here, never the document.
+ */
+export const identityVerifiedOf = (userId: string) =>
+  sql<number>`(SELECT count(*) FROM identities i WHERE i.user_id = ${sql.ref(userId)} AND i.status = 'verified')`;
+export const identityVerified = identityVerifiedOf("users.id");
+
 /** The user's completed contracts, as either side: a subquery, so a page of profiles stays one query. */
-export const identityVerified = sql<number>`(SELECT count(*) FROM identities i WHERE i.user_id = users.id AND i.status = 'verified')`;
 
 export const completedContracts = sql<number>`(SELECT count(*) FROM contracts c WHERE c.status = 'completed' AND (c.freelancer_id = users.id OR c.merchant_id = users.id))`;
 
