@@ -44,13 +44,13 @@ function story() {
     await julia.getByRole("button", { name: "Enviar entrega" }).click();
     await expect(toast(julia, "Entrega enviada!")).toBeVisible();
     await expect(julia.locator(".badge.contract-delivered")).toHaveText("Entregue");
-    await expect(julia.getByRole("link", { name: /logo final\.png/ })).toBeVisible();
+    await expect(julia.getByRole("link", { name: /logo final\.png/ }).first()).toBeVisible();
 
     // The merchant's open contract page shows the delivery as it happens (live updates); without
     // JavaScript, on the next load.
     if (javaScriptEnabled) {
       await expect(marina.locator(".badge.contract-delivered")).toHaveText("Entregue", { timeout: 3_000 });
-      await expect(marina.getByRole("link", { name: /logo final\.png/ })).toBeVisible();
+      await expect(marina.getByRole("link", { name: /logo final\.png/ }).first()).toBeVisible();
     } else {
       await expect(marina.locator(".badge.contract-in_progress")).toHaveText("Em andamento");
     }
@@ -58,7 +58,10 @@ function story() {
     // The merchant sees the delivery and the countdown to its automatic approval, and asks for changes.
     await marina.goto(`/contracts/${id}`);
     await expect(marina.getByText(/aprovada automaticamente em 14 dias/)).toBeVisible();
-    const fileHref = (await marina.getByRole("link", { name: /logo final\.png/ }).getAttribute("href"))!;
+    const fileHref = (await marina
+      .getByRole("link", { name: /logo final\.png/ })
+      .first()
+      .getAttribute("href"))!;
     const download = await marina.request.get(fileHref);
     expect(download.status()).toBe(200);
     expect(download.headers()["content-type"]).toBe("image/png");

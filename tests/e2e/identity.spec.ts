@@ -83,6 +83,10 @@ test("send documents → operator approves → badge → payout", async ({ reque
   await julia.getByRole("button", { name: "Salvar chave" }).click();
   await expect(toast(julia, "Chave Pix salva.")).toBeVisible();
   await julia.getByRole("button", { name: /Pedir repasse de/ }).click();
+  await julia
+    .getByRole("alertdialog", { name: "Confirmar o pedido de repasse" })
+    .getByRole("button", { name: /^Sim, pedir repasse de/ })
+    .click();
   await expect(toast(julia, "Repasse pedido.")).toBeVisible();
   await expect(julia.locator(".figure").filter({ hasText: "Repasse em andamento" })).toContainText(
     money("R$ 1.350,00"),

@@ -1,5 +1,5 @@
 import { expect, test } from "./fixtures";
-import { apiToken, endToEndId, hire, money, noAxeFindings, OPERATOR, toast, userPage } from "./support";
+import { apiToken, endToEndId, hire, identityViaApi, money, noAxeFindings, OPERATOR, toast, userPage } from "./support";
 
 // A hire split into milestones and paid by the manual Pix provider (project chromium-pix-manual),
 // with JavaScript: the split form grows row by row with its running total and the difference
@@ -82,18 +82,20 @@ test("split rows with a running total → Já paguei → the operator's count �
   ).toBe(201);
   expect((await request.post(`/api/contracts/${id}/approve`, { headers: asMarina })).status()).toBe(200);
 
-  // The payout: the first click shows where it goes and when; the second asks for it.
+  // The payout (to the verified person's own CPF): the first click shows where it goes and when;
+  // the second asks for it.
+  const cpf = await identityViaApi(request, freelancer, { verified: true });
   await julia.goto("/financeiro");
   await julia.getByLabel("Tipo da chave").selectOption("cpf");
-  await julia.getByLabel("Chave Pix", { exact: true }).fill("529.982.247-25");
+  await julia.getByLabel("Chave Pix", { exact: true }).fill(cpf);
   await julia.getByLabel("Nome do titular").fill("Julinha Freelancer");
-  await julia.getByLabel("CPF ou CNPJ do titular").fill("529.982.247-25");
+  await julia.getByLabel("CPF ou CNPJ do titular").fill(cpf);
   await julia.getByRole("button", { name: "Salvar chave" }).click();
   await expect(toast(julia, "Chave Pix salva.")).toBeVisible();
   await julia.getByRole("button", { name: "Pedir repasse de R$ 900,00" }).click();
   const step = julia.getByRole("alertdialog", { name: "Confirmar o pedido de repasse" });
   await expect(step).toContainText(money("Você pede o repasse de R$ 900,00"));
-  await expect(step).toContainText("Destino: chave Pix CPF …4725, em nome de Julinha Freelancer.");
+  await expect(step).toContainText(`Destino: chave Pix CPF …${cpf.slice(-4)}, em nome de Julinha Freelancer.`);
   await expect(step).toContainText("normalmente em até 24 horas");
   await noAxeFindings(julia);
   await step.getByRole("button", { name: "Sim, pedir repasse de R$ 900,00", exact: true }).click();

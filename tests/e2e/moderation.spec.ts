@@ -22,7 +22,7 @@ function story() {
     // The freelancer reports the opportunity from its page; a report needs a reason.
     await julia.goto(`/opportunities/${opportunity}`);
     await julia.getByRole("link", { name: "Denunciar uma oportunidade" }).click();
-    await expect(julia.getByRole("heading", { name: "Denunciar", exact: true })).toBeVisible();
+    await expect(julia.getByRole("heading", { name: /^Denunciar a oportunidade «.+»$/ })).toBeVisible();
     await julia.getByLabel("Comentário (opcional)").fill("Pediu o pagamento por Pix direto, fora do Freela.");
     await julia.getByRole("button", { name: "Enviar denúncia" }).click();
     await expect(julia.getByRole("alert").first()).toBeVisible();

@@ -84,7 +84,7 @@ export function TwoFactorSection({
               />
             </div>
             {/* Turning protection off is not the page's main move: not the primary button. */}
-            <FormActions busy={disabling} label={t("two_factor.disable")} className="btn btn-ghost" />
+            <FormActions busy={disabling} label={t("two_factor.disable")} className="btn btn-secondary" />
           </Form>
           <div className="stack" id="recovery-regenerate">
             <h3>{t("two_factor.regenerate_title")}</h3>
