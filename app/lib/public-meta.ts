@@ -1,4 +1,5 @@
-import type { MetaDescriptor } from "@remix-run/node";
+import type { MetaDescriptor, MetaFunction, TypedResponse } from "@remix-run/node";
+import { errorTitle } from "./market-meta";
 
 /** What a public page's preview (Open Graph, Twitter card) and canonical link say. */
 export type Seo = {
@@ -34,3 +35,10 @@ export function seoMeta(seo: Seo): MetaDescriptor[] {
     { name: "twitter:image", content: seo.image },
   ];
 }
+
+/** The head of a public list: its preview, and `noindex, follow` while a filter narrows it. */
+export const publicListMeta: MetaFunction<() => Promise<TypedResponse<{ seo: Seo; noindex: boolean }>>> = (args) => {
+  if (args.error || !args.data) return errorTitle(args);
+  const tags = seoMeta(args.data.seo);
+  return args.data.noindex ? [...tags, { name: "robots", content: "noindex, follow" }] : tags;
+};

@@ -1,4 +1,4 @@
-import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { json, type LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { JsonLd, PublicErrorBoundary, PublicFrame } from "~/components/discovery/public-frame";
@@ -8,8 +8,7 @@ import { FreelancerCard } from "~/components/reputation/profile-card";
 import { EmptyState } from "~/components/ui/page-header";
 import { Pagination } from "~/components/ui/pagination";
 import { DIRECTORY_FILTERS } from "~/lib/directory";
-import { errorTitle } from "~/lib/market-meta";
-import { seoMeta, type Seo } from "~/lib/public-meta";
+import { publicListMeta, type Seo } from "~/lib/public-meta";
 import { listPublicProfiles } from "~/services/discovery/public.server";
 import { listFromUrl } from "~/web/market-forms.server";
 import { absolute, itemList, listCanonical, publicHeaders, readPublic } from "~/web/public-page.server";
@@ -54,11 +53,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export const headers = publicHeaders;
 
-export const meta: MetaFunction<typeof loader> = (args) => {
-  if (args.error || !args.data) return errorTitle(args);
-  const tags = seoMeta(args.data.seo);
-  return args.data.noindex ? [...tags, { name: "robots", content: "noindex, follow" }] : tags;
-};
+export const meta = publicListMeta;
 
 export default function PublicProfilesPage() {
   const { data, meta, filters, ld, viewer } = useLoaderData<typeof loader>();

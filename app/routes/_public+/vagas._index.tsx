@@ -1,4 +1,4 @@
-import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { json, type LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { JsonLd, PublicErrorBoundary, PublicFrame } from "~/components/discovery/public-frame";
@@ -6,8 +6,7 @@ import { PublicListCallout, PublicOpportunityCard, PublicListHeader } from "~/co
 import { OpportunityFilters } from "~/components/marketplace/opportunity-list";
 import { EmptyState } from "~/components/ui/page-header";
 import { Pagination } from "~/components/ui/pagination";
-import { errorTitle } from "~/lib/market-meta";
-import { seoMeta, type Seo } from "~/lib/public-meta";
+import { publicListMeta, type Seo } from "~/lib/public-meta";
 import { listPublicOpportunities } from "~/services/discovery/public.server";
 import { FILTER_FIELDS, loadOpportunityList } from "~/web/opportunity-list.server";
 import { absolute, itemList, listCanonical, publicHeaders, readPublic } from "~/web/public-page.server";
@@ -57,11 +56,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export const headers = publicHeaders;
 
-export const meta: MetaFunction<typeof loader> = (args) => {
-  if (args.error || !args.data) return errorTitle(args);
-  const tags = seoMeta(args.data.seo);
-  return args.data.noindex ? [...tags, { name: "robots", content: "noindex, follow" }] : tags;
-};
+export const meta = publicListMeta;
 
 export default function PublicOpportunitiesPage() {
   const { list, ld, viewer } = useLoaderData<typeof loader>();
