@@ -10,6 +10,8 @@ import * as messagesPage from "~/routes/applications+/$id_.messages";
 import * as opportunityPage from "~/routes/opportunities+/$uuid";
 import { applyToOpportunity } from "~/services/marketplace/applications.server";
 import { sendMessage } from "~/services/messaging/messages.server";
+import { AppError, describeError } from "~/services/platform/errors.server";
+import { fixedT } from "~/services/platform/i18n.server";
 import { newAccountUntil } from "~/services/platform/new-accounts.server";
 import { postForm } from "../operator/support";
 import { call, jsonRequest, signedInUser } from "../support/helpers";
@@ -72,6 +74,19 @@ describe("a new account's applications", () => {
       .where("freelancer_id", "=", f.user.id)
       .executeTakeFirstOrThrow();
     expect(Number(count.n)).toBe(5);
+  });
+
+  it("the refusal in English says when it lifts, in São Paulo's time", async () => {
+    const f = await newFreelancer();
+    const opportunities = await openOpportunities(6);
+    for (const o of opportunities.slice(0, 5)) await apply(f.user, o.uuid);
+    const refusal = await apply(f.user, opportunities[5]!.uuid).catch((error: AppError) => error);
+    expect(describeError(refusal as AppError, fixedT("en"))).toEqual({
+      message:
+        "In its first 48 hours a new account sends up to 5 applications, and you have sent them. You can send more from 11/29 at 2:05 PM.",
+      code: "new_account_applications",
+      lifts_at: LIFTS,
+    });
   });
 
   it("a burst of ten parallel applications: exactly five pass", async () => {
