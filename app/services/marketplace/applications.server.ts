@@ -21,6 +21,7 @@ import { AppError, oneOnly, parseInput } from "../platform/errors.server";
 import { stateMachine } from "../platform/state-machine.server";
 import { asParty, otherParty, partyOf, personJson, PEOPLE_COLUMNS } from "../platform/participants.server";
 import { assertRoleFor } from "../platform/roles.server";
+import { assertMayApply } from "../platform/new-accounts.server";
 import { consumeWrite } from "../platform/rate-limit.server";
 import { assertId, now, offsetOf, pageMeta, type PageMeta } from "../platform/records.server";
 import { notify, notifyOtherSide } from "../messaging/notifications.server";
@@ -353,6 +354,7 @@ export async function applyToOpportunity(freelancer: UserRow, uuid: string, inpu
         .where("freelancer_id", "=", freelancer.id)
         .executeTakeFirst();
       if (existing) throw new AppError(409, "already_applied");
+      await assertMayApply(trx, freelancer, now());
       const counted = await trx
         .updateTable("opportunities")
         .set({ applications_count: sql`applications_count + 1` })

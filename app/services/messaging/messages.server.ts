@@ -7,6 +7,7 @@ import type { Kysely, OnConflictBuilder, QueryCreator } from "kysely";
 import { queueMessageEmail } from "./email.server";
 import { AppError } from "../platform/errors.server";
 import { asParty } from "../platform/participants.server";
+import { assertMayMessage } from "../platform/new-accounts.server";
 import { consumeWrite } from "../platform/rate-limit.server";
 import { assertId, now } from "../platform/records.server";
 import { assertVerifiedEmail } from "../platform/roles.server";
@@ -289,6 +290,7 @@ export async function sendMessage(
       const { party, open, opportunityId, otherId } = await access(trx, user, applicationId);
       if (!open) throw new AppError(409, "conversation_closed");
       const at = now();
+      await assertMayMessage(trx, user, { applicationId, party, otherId, body }, at);
       const message = await writeMessage(trx, {
         applicationId,
         authorId: user.id,
