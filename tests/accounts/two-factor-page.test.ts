@@ -83,7 +83,11 @@ describe("two-factor's page forms without JavaScript", () => {
     const wrong = await postForm(loginPage, "/login", undefined, { ...carried, code: "000000" });
     expect(wrong.status).toBe(422);
     expect(wrong.body.errors.code).toBe("Código incorreto ou já usado.");
-    expect(wrong.body.values).toMatchObject({ challenge: carried.challenge, email: user.email, redirectFrom: "/contracts" });
+    expect(wrong.body.values).toMatchObject({
+      challenge: carried.challenge,
+      email: user.email,
+      redirectFrom: "/contracts",
+    });
     const signedIn = await postForm(loginPage, "/login", undefined, { ...carried, code: codeIn(secret, 1) });
     expect(signedIn.status).toBe(302);
     expect(signedIn.headers.get("Location")).toBe("/contracts");

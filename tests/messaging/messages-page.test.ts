@@ -48,7 +48,10 @@ describe("the conversation page without JavaScript", () => {
     expect(await toastOf(sent)).toBe("Mensagem enviada.");
     const thread = (await get(messagesPage, path, f.token, params)).body.conversation.data;
     expect(thread).toHaveLength(1);
-    expect(thread[0]).toMatchObject({ body: "Olá! Segue um exemplo de cardápio que fiz.", files: [{ name: "exemplo.png" }] });
+    expect(thread[0]).toMatchObject({
+      body: "Olá! Segue um exemplo de cardápio que fiz.",
+      files: [{ name: "exemplo.png" }],
+    });
 
     // The merchant's next page counts it in the top bar; opening the conversation reads it.
     expect(await unread(m.token, "/dashboard")).toBe(1);
@@ -56,7 +59,11 @@ describe("the conversation page without JavaScript", () => {
     expect((await get(messagesPage, path, m.token, params)).status).toBe(200);
     expect(await unread(m.token, "/dashboard")).toBe(0);
 
-    const answer = await call(messagesPage.action, send(path, m.token, "Gostei! Pode fazer um com fundo claro?"), params);
+    const answer = await call(
+      messagesPage.action,
+      send(path, m.token, "Gostei! Pode fazer um com fundo claro?"),
+      params,
+    );
     expect(answer.status).toBe(302);
     expect(await toastOf(answer)).toBe("Mensagem enviada.");
     // The freelancer's page read again (a reload) shows the answer.

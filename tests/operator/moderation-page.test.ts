@@ -32,7 +32,9 @@ describe("moderation's forms without JavaScript", () => {
     const confirmation = new URL(sent.headers.get("Location")!, "http://localhost");
     expect(confirmation.pathname).toBe("/report");
     expect(confirmation.searchParams.get("sent")).toBe("1");
-    expect((await get(reportPage, `${confirmation.pathname}${confirmation.search}`, reporter.token)).body).toMatchObject({
+    expect(
+      (await get(reportPage, `${confirmation.pathname}${confirmation.search}`, reporter.token)).body,
+    ).toMatchObject({
       sent: true,
       back: `/opportunities/${opp.uuid}`,
     });
@@ -40,11 +42,23 @@ describe("moderation's forms without JavaScript", () => {
     const olga = await signedInOperator();
     const here = `/admin/reports/opportunity/${opp.uuid}`;
     const params = { type: "opportunity", id: opp.uuid };
-    const noReason = await postForm(casePage, here, olga.token, { intent: "resolve", action: "hide", reason: "" }, params);
+    const noReason = await postForm(
+      casePage,
+      here,
+      olga.token,
+      { intent: "resolve", action: "hide", reason: "" },
+      params,
+    );
     expect(noReason.status).toBe(422);
     expect(noReason.body.errors.reason).toBe("Escreva o motivo (de 5 a 2000 caracteres).");
     expect(noReason.body.values.action).toBe("hide");
-    const hidden = await postForm(casePage, here, olga.token, { intent: "resolve", action: "hide", reason: WHY }, params);
+    const hidden = await postForm(
+      casePage,
+      here,
+      olga.token,
+      { intent: "resolve", action: "hide", reason: WHY },
+      params,
+    );
     expect(hidden.status).toBe(302);
     expect(hidden.headers.get("Location")).toBe(here);
     expect(await toastOf(hidden)).toBe("Denúncias resolvidas.");
@@ -53,6 +67,8 @@ describe("moderation's forms without JavaScript", () => {
     const own = await get(opportunityPage, `/opportunities/${opp.uuid}`, merchant.token, { uuid: opp.uuid });
     expect(own.status).toBe(200);
     expect(JSON.stringify(own.body)).toContain(WHY);
-    expect((await get(opportunityPage, `/opportunities/${opp.uuid}`, reporter.token, { uuid: opp.uuid })).status).toBe(404);
+    expect((await get(opportunityPage, `/opportunities/${opp.uuid}`, reporter.token, { uuid: opp.uuid })).status).toBe(
+      404,
+    );
   });
 });
