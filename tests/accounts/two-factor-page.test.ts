@@ -1,10 +1,12 @@
 import { describe, expect, it } from "vitest";
 import * as securityPage from "~/routes/_account+/account.security";
 import * as loginPage from "~/routes/_auth+/login";
+import * as resetPage from "~/routes/_auth+/reset-password";
+import { requestPasswordReset } from "~/services/accounts/accounts.server";
 import { TOTP_PERIOD, totpCode } from "~/services/accounts/two-factor.server";
 import { DEFAULT_PASSWORD } from "../../db/factories";
-import { get, postForm, toastOf } from "../operator/support";
-import { signedInUser } from "../support/helpers";
+import { get, postForm, signedInOperator, toastOf } from "../operator/support";
+import { mailsTo, signedInUser } from "../support/helpers";
 
 // Two-factor sign-in's forms as a browser without JavaScript posts them (the form's own fields,
 // url-encoded), on both engines: turning it on, new recovery codes and turning it off on the
@@ -91,6 +93,31 @@ describe("two-factor's page forms without JavaScript", () => {
     const signedIn = await postForm(loginPage, "/login", undefined, { ...carried, code: codeIn(secret, 1) });
     expect(signedIn.status).toBe(302);
     expect(signedIn.headers.get("Location")).toBe("/contracts");
+    expect(signedIn.headers.getSetCookie().some((c) => c.startsWith("freela_session="))).toBe(true);
+  });
+});
+
+describe("an operator's first day without JavaScript", () => {
+  it("sets the password from the one-time link's form and signs in with it", async () => {
+    const { user } = await signedInOperator("Olga Operadora", { twoFactor: false });
+    await requestPasswordReset(user.email);
+    const text = (await mailsTo(user.email)).map((m) => m.text).join("\n");
+    const token = decodeURIComponent(text.match(/reset-password\?token=([\w%-]+)/)![1]);
+    const set = await postForm(resetPage, `/reset-password?token=${token}`, undefined, {
+      token,
+      password: "console-seguro-2026",
+    });
+    expect(set.status).toBe(302);
+    expect(set.headers.get("Location")).toBe("/auth/login");
+    expect(await toastOf(set)).toBe("Senha alterada com sucesso. Faça login com a nova senha.");
+    const signedIn = await postForm(loginPage, "/auth/login", undefined, {
+      email: user.email,
+      password: "console-seguro-2026",
+    });
+    expect(signedIn.status).toBe(302);
+    // Signed in; from there every console page sends them to the security page
+    // (tests/operator/two-factor-required.test.ts).
+    expect(signedIn.headers.get("Location")).toBe("/");
     expect(signedIn.headers.getSetCookie().some((c) => c.startsWith("freela_session="))).toBe(true);
   });
 });
