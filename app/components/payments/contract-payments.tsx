@@ -2,6 +2,7 @@ import { Form, useActionData, useNavigation } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Field, FormMessage } from "~/components/ui/form";
+import { CopyButton } from "~/components/ui/copy-button";
 import { feePercent } from "~/lib/fees";
 import { milestoneTitle } from "~/lib/approval";
 import { formatDateTime } from "~/lib/format";
@@ -226,9 +227,7 @@ export function ContractPayments({
 /** The BR Code: its QR image, and the "copia e cola" in a field to select (a button copies with JavaScript). */
 export function PixCharge({ charge, pixHours }: { charge: Charge; pixHours: number }) {
   const { t, i18n } = useTranslation("market");
-  const hydrated = useHydrated();
   const busy = useNavigation().state === "submitting";
-  const [copied, setCopied] = useState(false);
   return (
     <div className="pix-charge">
       <img
@@ -245,17 +244,7 @@ export function PixCharge({ charge, pixHours }: { charge: Charge; pixHours: numb
           <label htmlFor={`brcode-${charge.id}`}>{t("payments.copy_paste")}</label>
           <textarea id={`brcode-${charge.id}`} readOnly rows={4} value={charge.br_code} className="brcode" />
         </div>
-        {hydrated ? (
-          <button
-            type="button"
-            className="btn btn-secondary btn-sm"
-            onClick={() => {
-              void navigator.clipboard?.writeText(charge.br_code).then(() => setCopied(true));
-            }}
-          >
-            {copied ? t("payments.copied") : t("payments.copy")}
-          </button>
-        ) : null}
+        <CopyButton text={charge.br_code} label={t("payments.copy")} copiedLabel={t("payments.copied")} />
         <p className="muted small" role="status">
           {t("payments.charge_expires", { date: formatDateTime(charge.expires_at, i18n.language), txid: charge.txid })}
         </p>
