@@ -26,7 +26,7 @@ type Saved = string | number | boolean | null | undefined | readonly string[];
 /** An object schema, or one with rules across its fields (withRules), which carries its fields. */
 export type FieldsSchema<S extends z.ZodRawShape = z.ZodRawShape> = z.ZodObject<S> | { fields: z.ZodObject<S> };
 
-type ShapeOf<T> = T extends z.ZodObject<infer S> ? S : T extends { fields: z.ZodObject<infer S> } ? S : never;
+type ShapeOf<T> = T extends { fields: { shape: infer S } } ? S : T extends { shape: infer S } ? S : never;
 
 export type FormFields<T extends FieldsSchema> = { [K in keyof ShapeOf<T> & string]: FormField<K> };
 
