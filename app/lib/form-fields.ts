@@ -79,7 +79,7 @@ const asText = (value: Saved) =>
 /**
  * The fields of a form from the schema its service parses: `f.title` is the title's name, its
  * limits, whether it is required (the schema refuses it absent), what the user typed before a
- * refusal (else `saved`'s value) and its error. `f.titel` does not compile.
+ * refusal (else `saved`'s value, empty when it has none) and its error. `f.titel` does not compile.
  */
 export function formFields<T extends FieldsSchema>(
   schema: T,
@@ -92,7 +92,7 @@ export function formFields<T extends FieldsSchema>(
     const typed = refusal?.values?.[name];
     fields[name] = {
       name,
-      defaultValue: typed ?? asText(saved?.[name as keyof ShapeOf<T>] as Saved),
+      defaultValue: typed ?? (saved ? (asText(saved[name as keyof ShapeOf<T>] as Saved) ?? "") : undefined),
       error: refusal?.errors?.[name],
       ...(field.safeParse(undefined).success ? {} : { required: true as const }),
       ...limitsOf(field),
