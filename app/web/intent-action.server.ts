@@ -16,8 +16,8 @@ export type PageIntent<R> = {
   /** Carried out only from its confirmation step (`?confirm=<intent>`, see requireConfirmed). */
   confirm?: boolean;
   run: (input: IntentInput) => Promise<R>;
-  /** The success toast: a key of the market namespace, or one with its values from what `run` returned. */
-  toast: string | ((result: R, lng: string) => [key: string, values: Record<string, unknown>]);
+  /** The success toast: a key of the page's namespace (`toasts`), or one with its values from what `run` returned; none unless told. */
+  toast?: string | ((result: R, lng: string) => [key: string, values: Record<string, unknown>]);
   /** Where to go once done: the page itself unless told. */
   to?: string | ((result: R) => string);
 };
@@ -67,6 +67,7 @@ export async function intentAction<T extends Record<string, unknown>>(
     if (intent.confirm) requireConfirmed(values, `${here}?confirm=${name}`);
     const result = await intent.run({ values, files, form });
     const to = typeof intent.to === "function" ? intent.to(result) : (intent.to ?? here);
+    if (!intent.toast) return redirect(to);
     const { lng } = await getRequestT(request);
     const [key, toastValues] = typeof intent.toast === "function" ? intent.toast(result, lng) : [intent.toast, {}];
     return redirectWithSuccess(to, fixedT(lng, toasts)(key, toastValues));
