@@ -23,10 +23,17 @@ type Refusal = { errors?: Record<string, string>; values?: Record<string, string
 /** A value as a record holds it: shown in its field as text (a list comma-separated). */
 type Saved = string | number | boolean | null | undefined | readonly string[];
 
-/** An object schema, or one with rules across its fields (withRules), which carries its fields. */
-export type FieldsSchema<S extends z.ZodRawShape = z.ZodRawShape> = z.ZodObject<S> | { fields: z.ZodObject<S> };
+/** An object schema, refined (superRefine), or with rules across its fields (withRules, which carries its fields). */
+export type FieldsSchema<S extends z.ZodRawShape = z.ZodRawShape> =
+  z.ZodObject<S> | z.ZodEffects<z.ZodObject<S>> | { fields: z.ZodObject<S> };
 
-type ShapeOf<T> = T extends { fields: { shape: infer S } } ? S : T extends { shape: infer S } ? S : never;
+type ShapeOf<T> = T extends { fields: { shape: infer S } }
+  ? S
+  : T extends { shape: infer S }
+    ? S
+    : T extends z.ZodEffects<infer O>
+      ? ShapeOf<O>
+      : never;
 
 export type FormFields<T extends FieldsSchema> = { [K in keyof ShapeOf<T> & string]: FormField<K> };
 
@@ -86,7 +93,8 @@ export function formFields<T extends FieldsSchema>(
   refusal?: Refusal,
   saved?: { [K in keyof ShapeOf<T>]?: Saved } | null,
 ): FormFields<T> {
-  const object: z.AnyZodObject = "fields" in schema ? schema.fields : schema;
+  const object: z.AnyZodObject =
+    "fields" in schema ? schema.fields : schema instanceof z.ZodEffects ? schema.innerType() : schema;
   const fields: Record<string, FormField> = {};
   for (const [name, field] of Object.entries(object.shape as z.ZodRawShape)) {
     const typed = refusal?.values?.[name];

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
+import { resolveInputSchema } from "~/lib/admin-schemas";
 import { formFields } from "~/lib/form-fields";
 import { LIMITS } from "~/lib/limits";
 import { opportunityInputSchema } from "~/lib/market-schemas";
@@ -26,6 +27,12 @@ describe("formFields", () => {
     const m = formFields(milestoneInputSchema);
     expect(m.days).toMatchObject({ required: true, min: 1, max: 365 });
     expect(formFields(profileSchema).bio).toMatchObject({ maxLength: LIMITS.bio.max });
+    // A refined object (rules across fields) gives its fields too; optional there, not required.
+    expect(formFields(resolveInputSchema).reason).toEqual({
+      name: "reason",
+      minLength: LIMITS.moderation_reason.min,
+      maxLength: LIMITS.moderation_reason.max,
+    });
     expect(formFields(z.object({ code: z.string().min(6).max(6) })).code).toEqual({
       name: "code",
       required: true,

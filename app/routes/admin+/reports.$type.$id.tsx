@@ -7,7 +7,8 @@ import { MarketErrorBoundary } from "~/components/layout/error-boundary";
 import { Breadcrumb, PageHeader } from "~/components/ui/page-header";
 import { adminTitleMeta } from "~/lib/admin-meta";
 import { formatDateTime, formatMoney } from "~/lib/format";
-import { LIMITS } from "~/lib/limits";
+import { resolveInputSchema, restoreInputSchema } from "~/lib/admin-schemas";
+import { formFields } from "~/lib/form-fields";
 import { REPORT_ACTIONS } from "~/lib/moderation";
 import { getReportCase, resolveReports, restoreContent } from "~/services/operator/reports.server";
 import { orRefusal } from "~/web/errors.server";
@@ -76,13 +77,10 @@ function ResolveForm() {
         error={errors.action}
       />
       <TextAreaField
-        name="reason"
+        {...formFields(resolveInputSchema, mine).reason}
         label={t("reports.reason")}
         hint={t("reports.reason_hint")}
         rows={3}
-        maxLength={LIMITS.moderation_reason.max}
-        defaultValue={mine?.values?.reason}
-        error={errors.reason}
       />
       <DaysField value={mine?.values?.days} error={errors.days} />
       <label className="choice-inline">
@@ -109,13 +107,10 @@ function RestoreForm() {
       busy={busy}
     >
       <TextAreaField
-        name="reason"
+        {...formFields(restoreInputSchema, mine).reason}
         id="restore-reason"
         label={t("reports.reason")}
         rows={2}
-        maxLength={LIMITS.moderation_reason.max}
-        defaultValue={mine?.values?.reason}
-        error={mine?.errors?.reason}
       />
     </ActionPanel>
   );
