@@ -22,6 +22,7 @@ const UNIT_TESTS = [
   "tests/web/bodies.test.ts",
   "tests/web/client-ip.test.ts",
   "tests/web/csrf.test.ts",
+  "tests/web/form-fields.test.ts",
   "tests/web/layers-lint.test.ts",
   "tests/web/market-forms.test.ts",
   "tests/web/redirects.test.ts",
