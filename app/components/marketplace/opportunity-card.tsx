@@ -56,20 +56,8 @@ export function usePlace(o: Pick<OpportunityCardData, "location_type" | "city">)
   return o.location_type === "remote" || !o.city ? kind : `${kind} · ${o.city}`;
 }
 
-type CardItem = Pick<
-  OpportunityCardData,
-  | "title"
-  | "description"
-  | "category"
-  | "skills"
-  | "budget_type"
-  | "budget_min_cents"
-  | "budget_max_cents"
-  | "deadline"
-  | "location_type"
-  | "city"
-  | "created_at"
->;
+/** What the signed-in and the visitors' cards both show. */
+type CardItem = Omit<OpportunityCardData, "uuid" | "status" | "applications_count" | "accepted_count" | "merchant">;
 
 /** A card's top (category, kind of budget, `badge`, the budget), its title leading `to` its page, description and skills. */
 export function CardSummary({ item, to, badge }: { item: CardItem; to: string; badge?: ReactNode }) {
