@@ -84,6 +84,17 @@ export type ApplicationJson = {
 
 export type ApplicationDetailJson = ApplicationJson & { offers: OfferJson[] };
 
+/** Whether the freelancer has applied to the opportunity (one application each). */
+export async function hasApplied(trx: Kysely<Database>, opportunityId: number, freelancerId: string) {
+  const row = await trx
+    .selectFrom("applications")
+    .select("id")
+    .where("opportunity_id", "=", opportunityId)
+    .where("freelancer_id", "=", freelancerId)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
 function baseSelect(database: Kysely<Database>) {
   return database
     .selectFrom("applications")
@@ -347,13 +358,7 @@ export async function applyToOpportunity(freelancer: UserRow, uuid: string, inpu
         .where("held_at", "is", null)
         .executeTakeFirst();
       if (!opportunity) throw new AppError(404, "not_found");
-      const existing = await trx
-        .selectFrom("applications")
-        .select("id")
-        .where("opportunity_id", "=", opportunity.id)
-        .where("freelancer_id", "=", freelancer.id)
-        .executeTakeFirst();
-      if (existing) throw new AppError(409, "already_applied");
+      if (await hasApplied(trx, opportunity.id, freelancer.id)) throw new AppError(409, "already_applied");
       await assertMayApply(trx, freelancer, now());
       const counted = await trx
         .updateTable("opportunities")

@@ -9,6 +9,7 @@ import type { UserRow } from "../../../db/schema";
 import { AppError, oneOnly, parseInput } from "../platform/errors.server";
 import { UUID, assertId, now, offsetOf, pageMeta, type PageMeta } from "../platform/records.server";
 import { notify } from "../messaging/notifications.server";
+import { hasApplied } from "./applications.server";
 import { assertRoleFor } from "../platform/roles.server";
 import { consume, consumeWrite, limiters } from "../platform/rate-limit.server";
 import { displayNameOf, photoUrl } from "../accounts/users.server";
@@ -179,13 +180,7 @@ export async function inviteFreelancer(merchant: UserRow, uuid: string, input: u
         )
         .executeTakeFirst();
       if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) throw new AppError(409, "invite_opportunity_not_open");
-      const applied = await trx
-        .selectFrom("applications")
-        .select("id")
-        .where("opportunity_id", "=", opportunity.id)
-        .where("freelancer_id", "=", data.freelancer_id)
-        .executeTakeFirst();
-      if (applied) throw new AppError(409, "invite_already_applied");
+      if (await hasApplied(trx, opportunity.id, data.freelancer_id)) throw new AppError(409, "invite_already_applied");
       await notify(trx, {
         user_id: data.freelancer_id,
         kind: "invitation_received",

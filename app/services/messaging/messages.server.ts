@@ -11,7 +11,7 @@ import { assertMayMessage } from "../platform/new-accounts.server";
 import { consumeWrite } from "../platform/rate-limit.server";
 import { assertId, now } from "../platform/records.server";
 import { assertVerifiedEmail } from "../platform/roles.server";
-import { reserveStorage } from "../platform/storage.server";
+import { insertFiles } from "../platform/storage.server";
 import {
   attachmentProblems,
   deleteAttachment,
@@ -306,14 +306,7 @@ export async function sendMessage(
         ...f,
         created_at: at,
       }));
-      if (fileRows.length) {
-        await reserveStorage(
-          trx,
-          user.id,
-          saved.reduce((sum, f) => sum + f.size_bytes, 0),
-        );
-        await trx.insertInto("message_files").values(fileRows).execute();
-      }
+      await insertFiles(trx, user.id, "message_files", fileRows);
       // The other side hears of it by e-mail, at most once per conversation every 10 minutes.
       await queueMessageEmail(
         trx,
