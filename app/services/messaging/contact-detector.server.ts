@@ -112,7 +112,12 @@ const PATTERNS: [ContactKind, RegExp, ((found: string) => boolean)?][] = [
       String.raw`[\w.+-]+\s*[([]?\s*(?:arroba|\(at\)|\[at\]|at)\s*[)\]]?\s*[\w-]+(?:\s*[([]?\s*(?:ponto|dot|\.)\s*[)\]]?\s*(?:com|br|net|org|io|me|co)\b)+`,
     ),
   ],
-  ["email", rx(String.raw`\b(?:meu|minha|no meu|pelo meu)\s+(?:gmail|hotmail|outlook|yahoo|icloud|bol|uol)\b\s*(?:e|:|eh)?\s*[\w.+-]+`)],
+  [
+    "email",
+    rx(
+      String.raw`\b(?:meu|minha|no meu|pelo meu)\s+(?:gmail|hotmail|outlook|yahoo|icloud|bol|uol)\b\s*(?:e|:|eh)?\s*[\w.+-]+`,
+    ),
+  ],
   // Links to a WhatsApp or Telegram chat.
   [
     "link",
@@ -128,14 +133,29 @@ const PATTERNS: [ContactKind, RegExp, ((found: string) => boolean)?][] = [
     ),
   ],
   ["app", rx(String.raw`\b(?:meu|minha|teu|seu|nosso)\s+${APPS}`)],
-  ["app", rx(String.raw`\b(?:qual|passa|manda|me passa|me manda|me da|me de|me fala|me informa|informa|envia|me envia)\s+(?:o\s+|a\s+|ai\s+)?(?:seu|sua|teu|tua)\s+(?:zap|whats|whatsapp|wpp|telegram|celular|cel|telefone|fone|numero|contato|e-?mail|email|insta|instagram)\b`)],
-  ["app", rx(String.raw`\b(?:me|te)\s+(?:passa|passo|manda|mando|envia|envio|da|dou)\s+(?:o\s+|meu\s+|teu\s+|seu\s+)?(?:numero|contato|celular|telefone|zap|whats)\b`)],
+  [
+    "app",
+    rx(
+      String.raw`\b(?:qual|passa|manda|me passa|me manda|me da|me de|me fala|me informa|informa|envia|me envia)\s+(?:o\s+|a\s+|ai\s+)?(?:seu|sua|teu|tua)\s+(?:zap|whats|whatsapp|wpp|telegram|celular|cel|telefone|fone|numero|contato|e-?mail|email|insta|instagram)\b`,
+    ),
+  ],
+  [
+    "app",
+    rx(
+      String.raw`\b(?:me|te)\s+(?:passa|passo|manda|mando|envia|envio|da|dou)\s+(?:o\s+|meu\s+|teu\s+|seu\s+)?(?:numero|contato|celular|telefone|zap|whats)\b`,
+    ),
+  ],
   ["app", rx(String.raw`\b${APPS}\s*[:=]\s*`)],
   // Pix: keys and asking to be paid by one directly.
   ["pix", rx(String.raw`\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b`)],
   ["pix", rx(String.raw`(?<!\d)\d{3}\.?\d{3}\.?\d{3}-\d{2}(?!\d)`), checkDigitsRight], // CPF
   ["pix", rx(String.raw`(?<!\d)\d{2}\.?\d{3}\.?\d{3}\/?\d{4}-?\d{2}(?!\d)`), checkDigitsRight], // CNPJ
-  ["pix", rx(String.raw`\b(?:minha|sua|tua|a|uma|essa|nossa)\s+chave(?:\s+(?:do|de|no))?\s+pix\b|\bchave\s+(?:do\s+|de\s+)?pix\s*(?:e|eh|:|=|segue|vai)|\b(?:minha|sua|tua)\s+chave\b`)],
+  [
+    "pix",
+    rx(
+      String.raw`\b(?:minha|sua|tua|a|uma|essa|nossa)\s+chave(?:\s+(?:do|de|no))?\s+pix\b|\bchave\s+(?:do\s+|de\s+)?pix\s*(?:e|eh|:|=|segue|vai)|\b(?:minha|sua|tua)\s+chave\b`,
+    ),
+  ],
   [
     "pix",
     rx(
@@ -151,7 +171,12 @@ const PATTERNS: [ContactKind, RegExp, ((found: string) => boolean)?][] = [
   ],
   ["off_platform", rx(String.raw`\bpor\s+fora\s+(?:da|do)\s+(?:plataforma|site|freela|app|aplicativo|sistema)\b`)],
   ["off_platform", rx(String.raw`\bfora\s+(?:da|do)\s+(?:plataforma|site|freela|app|aplicativo|sistema)\b`)],
-  ["off_platform", rx(String.raw`\bsem\s+(?:passar\s+)?(?:pela|pelo|a|o)\s+(?:plataforma|site|freela|app|intermediario|intermediacao)\b`)],
+  [
+    "off_platform",
+    rx(
+      String.raw`\bsem\s+(?:passar\s+)?(?:pela|pelo|a|o)\s+(?:plataforma|site|freela|app|intermediario|intermediacao)\b`,
+    ),
+  ],
   [
     "off_platform",
     rx(
@@ -182,8 +207,10 @@ export function detectContacts(text: string): ContactScan {
   const spans: ContactSpan[] = [];
   for (const span of found) {
     const last = spans.at(-1);
-    if (last && span.start <= last.end) last.end = Math.max(last.end, span.end);
-    else spans.push({ ...span });
+    // Overlapping, or apart by spaces only ("me chama no zap 11 9…"): one span.
+    if (last && (span.start <= last.end || /^\s+$/.test(text.slice(last.end, span.start)))) {
+      last.end = Math.max(last.end, span.end);
+    } else spans.push({ ...span });
   }
   let masked = "";
   let at = 0;
