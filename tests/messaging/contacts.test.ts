@@ -16,7 +16,11 @@ import { freelancer, merchant, negotiation, validApplication } from "../support/
 
 const PHONE = "Me chama no zap (11) 98765-4321";
 
-const refusalOf = (promise: Promise<unknown>) => promise.then(() => null, (e: unknown) => e);
+const refusalOf = (promise: Promise<unknown>) =>
+  promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
 
 /** Money paid in on the contract between the two (a funded milestone). */
 async function fund(contractId: string) {
