@@ -366,8 +366,7 @@ const writeMobile = fc.constantFrom(
   ({ ddd: d, number: n }: { ddd: string; number: string }) => `${d}.${n.slice(0, 5)}.${n.slice(5)}`,
   ({ number: n }: { ddd: string; number: string }) => `${n.slice(0, 5)}-${n.slice(5)}`,
   ({ number: n }: { ddd: string; number: string }) => [...n].map((c) => WORDS[Number(c)]).join(" "),
-  ({ number: n }: { ddd: string; number: string }) =>
-    [...n].map((c, i) => (i % 2 ? WORDS[Number(c)] : c)).join(" "),
+  ({ number: n }: { ddd: string; number: string }) => [...n].map((c, i) => (i % 2 ? WORDS[Number(c)] : c)).join(" "),
 );
 const filler = fc.constantFrom("", "Oi! ", "Olá, tudo bem? ", "Segue: ", "Pode me chamar ", "Qualquer dúvida ");
 const after = fc.constantFrom("", ".", " obrigado", ", abraço", " — até mais");
@@ -411,9 +410,9 @@ describe("contact detector, generated variants", () => {
     const date = fc
       .date({ min: new Date("2000-01-01"), max: new Date("2099-12-31"), noInvalidDate: true })
       .map((d) => d.toLocaleDateString("pt-BR", { timeZone: "UTC" }));
-    const cep = fc.tuple(fc.integer({ min: 1000, max: 99999 }), fc.integer({ min: 0, max: 999 })).map(
-      ([a, b]) => `${String(a).padStart(5, "0")}-${String(b).padStart(3, "0")}`,
-    );
+    const cep = fc
+      .tuple(fc.integer({ min: 1000, max: 99999 }), fc.integer({ min: 0, max: 999 }))
+      .map(([a, b]) => `${String(a).padStart(5, "0")}-${String(b).padStart(3, "0")}`);
     const percent = fc.float({ min: 0, max: 1000, noNaN: true }).map((p) => `${p.toFixed(1).replace(".", ",")}%`);
     const sentence = fc
       .tuple(price, date, cep, percent)

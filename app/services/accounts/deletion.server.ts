@@ -294,7 +294,11 @@ async function erase(trx: Kysely<Database>, user: UserRow, at: string): Promise<
     .returning("stored_name")
     .execute();
   await trx.updateTable("messages").set({ body: REMOVED_MESSAGE, masked_body: null }).where(theirMessages).execute();
-  await trx.updateTable("applications").set({ cover_letter: "", masked_cover_letter: null }).where("freelancer_id", "=", id).execute();
+  await trx
+    .updateTable("applications")
+    .set({ cover_letter: "", masked_cover_letter: null })
+    .where("freelancer_id", "=", id)
+    .execute();
   await trx
     .updateTable("offers")
     .set({ message: null, masked_message: null })

@@ -26,7 +26,9 @@ export type Screened = { masked: string | null; kinds: ContactKind[] };
 
 /** Whether the input confirms sending a text with a contact (JSON true, or a form's "1"/"true"/"on"). */
 export function contactConfirmed(input: unknown): boolean {
-  return typeof input === "object" && input !== null && CONFIRMED.has((input as Record<string, unknown>).confirm_contact);
+  return (
+    typeof input === "object" && input !== null && CONFIRMED.has((input as Record<string, unknown>).confirm_contact)
+  );
 }
 
 /** Whether a contract between the two has had money paid in (a milestone funded, held or since settled). */
@@ -60,7 +62,12 @@ export async function screenContacts(
   if (!spans.length || (await fundedBetween(database, authorId, otherId))) return { masked: null, kinds: [] };
   const kinds = [...new Set(spans.map((s) => s.kind))];
   if (!confirmed) {
-    throw new AppError(422, "contact_detected", { [field]: "contact_detected_notice" }, { response: { code: "contact_detected", kinds } });
+    throw new AppError(
+      422,
+      "contact_detected",
+      { [field]: "contact_detected_notice" },
+      { response: { code: "contact_detected", kinds } },
+    );
   }
   return { masked, kinds };
 }
@@ -128,7 +135,10 @@ export async function reportRepeatedContacts(screened: Screened, userId: string,
       created_at: now(),
     })
     .onConflict((oc) =>
-      oc.columns(["reporter_id", "target_type", "target_id"]).where(sql<boolean>`status = 'open'`).doNothing(),
+      oc
+        .columns(["reporter_id", "target_type", "target_id"])
+        .where(sql<boolean>`status = 'open'`)
+        .doNothing(),
     )
     .execute();
 }

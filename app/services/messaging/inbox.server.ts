@@ -109,7 +109,9 @@ export async function listConversations(user: Pick<UserRow, "id">, query: unknow
       opportunity: { uuid: r.uuid, title: r.title },
       other: { id: r.other_id, display_name: displayNameOf(r), photo_url: photoUrl(r.photo_path) },
       last_message: {
-        body: r.hidden_at ? "" : excerpt(asReadBy(r.body ?? "", r.masked_body, r.author === r.side), INBOX_PREVIEW_CHARS),
+        body: r.hidden_at
+          ? ""
+          : excerpt(asReadBy(r.body ?? "", r.masked_body, r.author === r.side), INBOX_PREVIEW_CHARS),
         hidden: Boolean(r.hidden_at),
         mine: r.author === r.side,
         created_at: r.created_at,
