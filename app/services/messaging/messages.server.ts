@@ -20,6 +20,7 @@ import {
 } from "../platform/uploads.server";
 import { checkFields } from "~/lib/schemas";
 import { publish } from "../platform/events.server";
+import { detectContacts } from "./contact-detector.server";
 import { asReadBy, contactConfirmed, flagContact, reportRepeatedContacts, screenContacts } from "./contacts.server";
 
 // The conversation of an application between its merchant and its freelancer, from the moment
@@ -292,14 +293,19 @@ export async function sendMessage(
     throw new AppError(422, "validation_failed", { ...checked.errors, ...fileErrors }, { max: MAX_MESSAGE_FILES });
   }
   const { body } = checked.data;
-  // A contact before funding: the notice first (before storing files), unless confirmed.
-  const before = await access(db, user, applicationId);
-  const screened = await screenContacts(db, body, {
-    authorId: user.id,
-    otherId: before.otherId,
-    confirmed: contactConfirmed(input),
-    field: "body",
-  });
+  // Before storing files, and a contact before funding: the notice first, unless confirmed (the
+  // transaction checks access again; an ordinary message without files goes straight to it).
+  const hasContact = detectContacts(body).spans.length > 0;
+  const before = files.length || hasContact ? await access(db, user, applicationId) : null;
+  if (before && !before.open) throw new AppError(409, "conversation_closed");
+  const screened = before
+    ? await screenContacts(db, body, {
+        authorId: user.id,
+        otherId: before.otherId,
+        confirmed: contactConfirmed(input),
+        field: "body",
+      })
+    : { masked: null, kinds: [] };
   const saved: SavedAttachment[] = [];
   try {
     for (const file of files) saved.push(await saveAttachment(file, "files"));
