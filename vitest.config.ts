@@ -14,6 +14,7 @@ const SERVER_TESTS = ["tests/server/**/*.test.ts"];
 const UNIT_TESTS = [
   "tests/accounts/passwords.test.ts",
   "tests/marketplace/market-schemas.test.ts",
+  "tests/messaging/contact-detector.test.ts",
   "tests/platform/config.test.ts",
   "tests/platform/i18n-render.test.ts",
   "tests/platform/jobs.test.ts",

@@ -200,6 +200,7 @@ export async function createApplication(db: Kysely<Database>, seed: ApplicationS
     rejection_message: null,
     updated_at: last.created_at ?? createdAt,
     ...rest,
+    masked_cover_letter: rest.masked_cover_letter ?? null,
     status,
     created_at: createdAt,
     price_cents: last.price_cents,
@@ -217,6 +218,7 @@ export async function createApplication(db: Kysely<Database>, seed: ApplicationS
     price_cents: o.price_cents,
     delivery_days: o.delivery_days,
     message: o.message ?? null,
+    masked_message: null,
     created_at: o.created_at ?? createdAt,
   }));
   await db.insertInto("offers").values(offerRows).execute();

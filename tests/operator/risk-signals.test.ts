@@ -158,8 +158,24 @@ describe("risk signals", () => {
     const clean = await createUser(db, {});
     expect(await statementsOf(() => riskSignals(clean.id))).toBe(2);
     expect(await statementsOf(() => riskSignals(suspect.id))).toBe(2);
-    // The masked-contacts count comes from the function given.
-    expect((await riskSignals(suspect.id, async (id) => (id === suspect.id ? 7 : 0))).masked_contacts).toBe(7);
+    // Texts it sent with a contact masked (the contact detector's flags), in the same statement.
+    const at = new Date().toISOString();
+    await db
+      .insertInto("contact_flags")
+      .values(
+        (["message", "invitation"] as const).map((source) => ({
+          id: randomUUID(),
+          user_id: suspect.id,
+          source,
+          source_id: randomUUID(),
+          kinds: "phone",
+          created_at: at,
+        })),
+      )
+      .execute();
+    expect((await riskSignals(suspect.id)).masked_contacts).toBe(2);
+    expect((await riskSignals(owner.id)).masked_contacts).toBe(0);
+    expect(await statementsOf(() => riskSignals(suspect.id))).toBe(2);
   });
 
   it("by the API and on the page; the reports link filters the queue by author; 404 and 422", async () => {

@@ -21,6 +21,8 @@ import {
 } from "../platform/uploads.server";
 import { checkFields } from "~/lib/schemas";
 import { publish } from "../platform/events.server";
+import { detectContacts } from "./contact-detector.server";
+import { asReadBy, contactConfirmed, flagContact, reportRepeatedContacts, screenContacts } from "./contacts.server";
 
 // The conversation of an application between its merchant and its freelancer, from the moment
 // of applying. It closes (read-only) MESSAGES_OPEN_DAYS after the application ends (rejected,
@@ -103,7 +105,8 @@ function toMessageJson(message: MessageRow, files: MessageFileRow[], viewer: Con
     id: message.id,
     seq: message.seq,
     author: message.author,
-    body: hidden ? "" : message.body,
+    // The other side reads a contact sent before funding masked (contacts.server.ts).
+    body: hidden ? "" : asReadBy(message.body, message.masked_body, viewer === message.author),
     hidden,
     hidden_reason: hidden && viewer === message.author ? message.hidden_reason : null,
     created_at: message.created_at,
@@ -170,6 +173,7 @@ type NewMessage = {
   party: ContractParty;
   otherId: string;
   body: string;
+  maskedBody: string | null;
   at: string;
 };
 
@@ -203,6 +207,7 @@ async function writeMessage(trx: Kysely<Database>, m: NewMessage): Promise<Messa
     application_id: m.applicationId,
     author: m.party,
     body: m.body,
+    masked_body: m.maskedBody,
     hidden_at: null,
     hidden_reason: null,
     created_at: m.at,
@@ -215,7 +220,17 @@ async function writeMessage(trx: Kysely<Database>, m: NewMessage): Promise<Messa
       .with("m", (q) =>
         q
           .insertInto("messages")
-          .columns(["id", "application_id", "seq", "author", "body", "hidden_at", "hidden_reason", "created_at"])
+          .columns([
+            "id",
+            "application_id",
+            "seq",
+            "author",
+            "body",
+            "masked_body",
+            "hidden_at",
+            "hidden_reason",
+            "created_at",
+          ])
           .expression((eb) =>
             eb
               .selectFrom("c")
@@ -225,6 +240,7 @@ async function writeMessage(trx: Kysely<Database>, m: NewMessage): Promise<Messa
                 "c.messages_count as seq",
                 eb.val(draft.author).as("author"),
                 eb.val(draft.body).as("body"),
+                eb.val(draft.masked_body).as("masked_body"),
                 sql<null>`NULL`.as("hidden_at"),
                 sql<null>`NULL`.as("hidden_reason"),
                 eb.val(draft.created_at).as("created_at"),
@@ -278,15 +294,23 @@ export async function sendMessage(
     throw new AppError(422, "validation_failed", { ...checked.errors, ...fileErrors }, { max: MAX_MESSAGE_FILES });
   }
   const { body } = checked.data;
-  if (files.length) {
-    // Before storing files (the transaction checks again, and alone when there are none).
-    const before = await access(db, user, applicationId);
-    if (!before.open) throw new AppError(409, "conversation_closed");
-  }
+  // Before storing files, and a contact before funding: the notice first, unless confirmed (the
+  // transaction checks access again; an ordinary message without files goes straight to it).
+  const hasContact = detectContacts(body).spans.length > 0;
+  const before = files.length || hasContact ? await access(db, user, applicationId) : null;
+  if (before && !before.open) throw new AppError(409, "conversation_closed");
+  const screened = before
+    ? await screenContacts(db, body, {
+        authorId: user.id,
+        otherId: before.otherId,
+        confirmed: contactConfirmed(input),
+        field: "body",
+      })
+    : { masked: null, kinds: [] };
   const saved: SavedAttachment[] = [];
   try {
     for (const file of files) saved.push(await saveAttachment(file, "files"));
-    return await transaction(async (trx) => {
+    const sent = await transaction(async (trx) => {
       const { party, open, opportunityId, otherId } = await access(trx, user, applicationId);
       if (!open) throw new AppError(409, "conversation_closed");
       const at = now();
@@ -297,8 +321,10 @@ export async function sendMessage(
         party,
         otherId,
         body,
+        maskedBody: screened.masked,
         at,
       });
+      await flagContact(trx, screened, { userId: user.id, source: "message", sourceId: message.id, at });
       const fileRows: MessageFileRow[] = saved.map((f) => ({
         id: randomUUID(),
         application_id: applicationId,
@@ -320,6 +346,8 @@ export async function sendMessage(
       ]);
       return toMessageJson(message, fileRows, party);
     });
+    await reportRepeatedContacts(screened, user.id);
+    return sent;
   } catch (error) {
     await Promise.all(saved.map((f) => deleteAttachment(f.stored_name)));
     throw error;

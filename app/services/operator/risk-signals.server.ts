@@ -25,14 +25,6 @@ export type RiskSignalsJson = {
 
 const SHARED_SHOWN = 50;
 
-/**
- * The account's messages delivered with a contact masked. Masking comes with the contact
- * detector of messaging; an app without it masks nothing, so the count is 0 and costs no query.
- * Wiring: `(userId) => countMaskedContacts(db, userId)`.
- */
-export type MaskedContactsCount = (userId: string) => Promise<number>;
-export const noMaskedContacts: MaskedContactsCount = async () => 0;
-
 /** The other accounts sharing a document with `id`, each once per way (UNION drops repeats). */
 const sharedDocuments = (id: string) => sql<{ other_id: string; via: SharedVia }>`
   SELECT holder_user_id AS other_id, 'identity' AS via FROM identity_conflicts WHERE user_id = ${id}
@@ -48,23 +40,26 @@ const sharedDocuments = (id: string) => sql<{ other_id: string; via: SharedVia }
     WHERE i.user_id = ${id}`;
 
 /** 404 for an account that does not exist. */
-export async function riskSignals(
-  id: string,
-  maskedContacts: MaskedContactsCount = noMaskedContacts,
-): Promise<RiskSignalsJson> {
+export async function riskSignals(id: string): Promise<RiskSignalsJson> {
   assertId(id, "user_not_found");
   const party = sql`(c.merchant_id = ${id} OR c.freelancer_id = ${id})`;
-  const [shared, counts, masked] = await Promise.all([
+  const [shared, counts] = await Promise.all([
     sql<{ other_id: string; via: SharedVia; display_name: string | null; full_name: string }>`
       SELECT s.other_id, s.via, u.display_name, u.full_name FROM (${sharedDocuments(id)}) s
         JOIN users u ON u.id = s.other_id
        ORDER BY u.created_at, s.other_id, s.via
        LIMIT ${SHARED_SHOWN}`.execute(db),
-    sql<Record<"found" | "reports" | "open_reports" | "disputes_lost" | "refunds" | "refunded", number | string>>`
+    sql<
+      Record<
+        "found" | "reports" | "open_reports" | "masked" | "disputes_lost" | "refunds" | "refunded",
+        number | string
+      >
+    >`
       SELECT
         (SELECT count(*) FROM users WHERE id = ${id}) AS found,
         (SELECT count(*) FROM reports WHERE author_id = ${id}) AS reports,
         (SELECT count(*) FROM reports WHERE author_id = ${id} AND status = 'open') AS open_reports,
+        (SELECT count(*) FROM contact_flags WHERE user_id = ${id}) AS masked,
         (SELECT count(*) FROM disputes d JOIN contracts c ON c.id = d.contract_id
           WHERE d.status = 'decided'
             AND ((c.freelancer_id = ${id} AND d.decision = 'cancel') OR (c.merchant_id = ${id} AND d.decision = 'complete'))
@@ -73,14 +68,13 @@ export async function riskSignals(
         (SELECT coalesce(sum(r.amount_cents), 0) FROM refunds r JOIN contracts c ON c.id = r.contract_id WHERE ${party}) AS refunded`.execute(
       db,
     ),
-    maskedContacts(id),
   ]);
   const n = counts.rows[0]!;
   if (Number(n.found) === 0) throw new AppError(404, "user_not_found");
   return {
     shared_documents: shared.rows.map((r) => ({ id: r.other_id, name: displayNameOf(r)!, via: r.via })),
     reports_received: { total: Number(n.reports), open: Number(n.open_reports) },
-    masked_contacts: masked,
+    masked_contacts: Number(n.masked),
     disputes_lost: Number(n.disputes_lost),
     refunds: { count: Number(n.refunds), amount_cents: Number(n.refunded) },
   };
