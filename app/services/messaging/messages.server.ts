@@ -299,6 +299,9 @@ export async function sendMessage(
   const hasContact = detectContacts(body).spans.length > 0;
   const before = files.length || hasContact ? await access(db, user, applicationId) : null;
   if (before && !before.open) throw new AppError(409, "conversation_closed");
+  // A new account's limits before the notice about contacts (a link it may not send at all is
+  // refused as such, not offered "send anyway"); the transaction checks them again.
+  if (before) await assertMayMessage(db, user, { applicationId, ...before, body }, now());
   const screened = before
     ? await screenContacts(db, body, {
         authorId: user.id,
