@@ -47,7 +47,7 @@ describe("contacts in messages before funding", () => {
       status: 422,
       key: "contact_detected",
       fieldErrors: { body: "contact_detected_notice" },
-      params: { response: { code: "contact_detected", kinds: ["app"] } },
+      body: { code: "contact_detected", kinds: ["app"] },
     });
     expect((await listMessages(applicant, application.id)).data).toEqual([]);
     expect(await countMaskedContacts(db, applicant.id)).toBe(0);

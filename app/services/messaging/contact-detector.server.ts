@@ -220,9 +220,3 @@ export function detectContacts(text: string): ContactScan {
   }
   return { spans, masked: masked + text.slice(at) };
 }
-
-/** The text as the other side reads it, or null when there is nothing to mask. */
-export function maskedOrNull(text: string): string | null {
-  const { spans, masked } = detectContacts(text);
-  return spans.length ? masked : null;
-}

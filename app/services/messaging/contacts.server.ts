@@ -4,7 +4,7 @@ import { db } from "../../../db";
 import type { ContactFlagsTable, Database } from "../../../db/schema";
 import { AppError } from "../platform/errors.server";
 import { now } from "../platform/records.server";
-import { detectContacts, type ContactKind } from "./contact-detector.server";
+import { detectContacts, type ContactKind, type ContactScan } from "./contact-detector.server";
 
 // Contacts before funding (docs/product.md, "Contatos antes do pagamento"). A message, an
 // application's cover letter, an offer's note or an invitation with a way off the platform,
@@ -56,18 +56,29 @@ export async function fundedBetween(database: Kysely<Database>, a: string, b: st
 export async function screenContacts(
   database: Kysely<Database>,
   text: string | null | undefined,
-  { authorId, otherId, confirmed, field }: { authorId: string; otherId: string; confirmed: boolean; field: string },
+  {
+    authorId,
+    otherId,
+    confirmed,
+    field,
+    scan = detectContacts(text ?? ""),
+  }: {
+    authorId: string;
+    otherId: string;
+    confirmed: boolean;
+    field: string;
+    /** The text's scan when the caller already made it (not made twice). */
+    scan?: ContactScan;
+  },
 ): Promise<Screened> {
-  const { spans, masked } = detectContacts(text ?? "");
+  const { spans, masked } = scan;
   if (!spans.length || (await fundedBetween(database, authorId, otherId))) return { masked: null, kinds: [] };
   const kinds = [...new Set(spans.map((s) => s.kind))];
   if (!confirmed) {
-    throw new AppError(
-      422,
-      "contact_detected",
-      { [field]: "contact_detected_notice" },
-      { response: { code: "contact_detected", kinds } },
-    );
+    throw new AppError(422, "contact_detected", { [field]: "contact_detected_notice" }, undefined, undefined, {
+      code: "contact_detected",
+      kinds,
+    });
   }
   return { masked, kinds };
 }

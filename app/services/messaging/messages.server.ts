@@ -296,8 +296,8 @@ export async function sendMessage(
   const { body } = checked.data;
   // Before storing files, and a contact before funding: the notice first, unless confirmed (the
   // transaction checks access again; an ordinary message without files goes straight to it).
-  const hasContact = detectContacts(body).spans.length > 0;
-  const before = files.length || hasContact ? await access(db, user, applicationId) : null;
+  const scan = detectContacts(body);
+  const before = files.length || scan.spans.length ? await access(db, user, applicationId) : null;
   if (before && !before.open) throw new AppError(409, "conversation_closed");
   // A new account's limits before the notice about contacts (a link it may not send at all is
   // refused as such, not offered "send anyway"); the transaction checks them again.
@@ -308,6 +308,7 @@ export async function sendMessage(
         otherId: before.otherId,
         confirmed: contactConfirmed(input),
         field: "body",
+        scan,
       })
     : { masked: null, kinds: [] };
   const saved: SavedAttachment[] = [];

@@ -59,7 +59,5 @@ export function describeError(error: AppError, t: TFunction) {
   const errors = error.fieldErrors
     ? Object.fromEntries(Object.entries(error.fieldErrors).map(([field, key]) => [field, t(key, error.params)]))
     : undefined;
-  // `response`: what else a refusal tells the client (a code and details), as it is.
-  const response = (error.params?.response ?? {}) as Record<string, unknown>;
-  return { message: t(error.key, error.params), ...(errors ? { errors } : {}), ...response, ...error.body };
+  return { message: t(error.key, error.params), ...(errors ? { errors } : {}), ...error.body };
 }
