@@ -1,7 +1,7 @@
 import { sql, type Kysely } from "kysely";
 import { config } from "~/config.server";
 import { hasLink } from "~/lib/links";
-import { engine } from "../../../db";
+import { lockUser } from "../../../db/dialect";
 import type { ContractParty, Database, UserRow } from "../../../db/schema";
 import { AppError } from "./errors.server";
 
@@ -40,17 +40,11 @@ function limited(code: string, until: Date, at: string, max?: number, field?: st
     : new AppError(429, code, undefined, params, { "Retry-After": String(seconds) }, body);
 }
 
-/** Holds the account's row until the transaction ends (PostgreSQL): its counts and writes go in turn. */
-async function lockAccount(trx: Kysely<Database>, userId: string) {
-  if (engine !== "postgres") return;
-  await trx.selectFrom("users").select("id").where("id", "=", userId).forNoKeyUpdate().execute();
-}
-
 /** Before a new account's application is written, in its transaction: 429 past the allowance. */
 export async function assertMayApply(trx: Kysely<Database>, user: Account, at: string) {
   const until = newAccountUntil(user, at);
   if (!until) return;
-  await lockAccount(trx, user.id);
+  await lockUser(trx, user.id);
   const { n } = await trx
     .selectFrom("applications")
     .select((eb) => eb.fn.countAll<number>().as("n"))
@@ -81,7 +75,7 @@ type Sending = { applicationId: string; party: ContractParty; otherId: string; b
 export async function assertMayMessage(trx: Kysely<Database>, user: Account, m: Sending, at: string) {
   const until = newAccountUntil(user, at);
   if (!until) return;
-  await lockAccount(trx, user.id);
+  await lockUser(trx, user.id);
   const authors = await trx
     .selectFrom("messages")
     .select("author")
