@@ -61,9 +61,9 @@ export async function intentAction<T extends Record<string, unknown>>(
     else if (body !== "form") ({ form, values, files } = await readFilesForm(request, body));
     else values = formValues((form = await readForm(request)));
     const name = values.intent ?? "";
-    if (!Object.hasOwn(intents, name) && !otherwise) return redirect(here);
     // Each intent's result type is its own; here they are all only handed back to their `to`.
-    const intent = Object.hasOwn(intents, name) ? (intents[name as keyof T] as PageIntent<unknown>) : otherwise!;
+    const intent = Object.hasOwn(intents, name) ? (intents[name as keyof T] as PageIntent<unknown>) : otherwise;
+    if (!intent) return redirect(here);
     if (intent.confirm) requireConfirmed(values, `${here}?confirm=${name}`);
     const result = await intent.run({ values, files, form });
     const to = typeof intent.to === "function" ? intent.to(result) : (intent.to ?? here);
