@@ -455,6 +455,12 @@ test.describe("keyboard", () => {
     await expect(page).toHaveURL(/\/contracts$/);
     await expect(menuButton).toHaveAttribute("aria-expanded", "false");
     await expect(page.getByRole("main")).toBeFocused();
+
+    // On a wide screen the menu is always there: no button opens or closes it.
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await expect(sidebar).toBeVisible();
+    await expect(menuButton).toBeHidden();
+    await expect(sidebar.getByRole("button", { name: "Fechar menu" })).toBeHidden();
     await context.close();
   });
 
