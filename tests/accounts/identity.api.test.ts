@@ -15,6 +15,7 @@ import { pruneExpired } from "~/services/platform/housekeeping.server";
 import { getPublicProfile, listPublicProfiles } from "~/services/discovery/public.server";
 import { person as personLd } from "~/web/public-page.server";
 import { statementsOf } from "../support/statements";
+import { readAttachment } from "~/services/platform/uploads.server";
 import { createApplication, createOpportunity, createUser } from "../../db/factories";
 import { getApplication, listOpportunityApplications } from "~/services/marketplace/applications.server";
 import { deleteAccount } from "~/services/accounts/deletion.server";
@@ -175,7 +176,20 @@ describe("verification", () => {
           .storage_bytes,
       ),
     ).toBe(3 * PNG_1X1.byteLength);
-    expect((await sendPhotos(token)).status).toBe(409); // already pending
+    // New photos while pending replace the old ones: those files are deleted, their bytes given back.
+    const old = await identityOf(user.id);
+    const resent = await sendPhotos(token);
+    expect(resent.status).toBe(200);
+    const replaced = await identityOf(user.id);
+    expect(replaced).toMatchObject({ status: "pending", version: old.version + 1 });
+    expect(replaced.front_file).not.toBe(old.front_file);
+    for (const name of [old.front_file, old.back_file, old.selfie_file]) expect(await readAttachment(name!)).toBeNull();
+    expect(
+      Number(
+        (await db.selectFrom("users").select("storage_bytes").where("id", "=", user.id).executeTakeFirstOrThrow())
+          .storage_bytes,
+      ),
+    ).toBe(3 * PNG_1X1.byteLength);
 
     // The photos: the owner and operators only.
     const own = await call(

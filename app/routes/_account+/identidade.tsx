@@ -52,7 +52,8 @@ export default function IdentityPage() {
   const value = (field: "document" | "legal_name" | "birth_date" | "responsible_cpf" | "kind") =>
     typed?.values?.[field] ?? (identity ? String(identity[field] ?? "") : "");
   const status = identity?.status ?? "none";
-  const canSend = identity && (status === "none" || status === "rejected");
+  // While pending, new photos replace those waiting (docs/product.md, "Identidade").
+  const canSend = identity && status !== "verified";
   return (
     <div className="page">
       <PageHeader title={t("identity.heading")} intro={t("identity.intro")} />
@@ -120,6 +121,7 @@ export default function IdentityPage() {
           <h2 id="identity-docs-title">{t("identity.docs_heading")}</h2>
           {canSend ? (
             <FieldsForm id="identity-docs" data={sent} className="stack" encType="multipart/form-data">
+              {status === "pending" ? <p>{t("identity.docs_pending")}</p> : null}
               <p>{t("identity.docs_intro")}</p>
               <SelectField
                 name="doc_type"

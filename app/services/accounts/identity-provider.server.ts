@@ -111,7 +111,11 @@ export async function sendForVerification(userId: string, provider: IdentityProv
       if (!file) return false;
       files[which] = { content_type: file.contentType, base64: file.body.toString("base64") };
     }
-    const { ref } = await provider.createVerification({ reference: `${row.user_id}:${row.version}`, identity: row, files });
+    const { ref } = await provider.createVerification({
+      reference: `${row.user_id}:${row.version}`,
+      identity: row,
+      files,
+    });
     await db
       .insertInto("identity_verifications")
       .values({ ref, provider: provider.name, user_id: row.user_id, version: row.version, created_at: now() })
@@ -174,7 +178,13 @@ function parseResult(body: string): Result | null {
   if (typeof value?.id !== "string" || !REF.test(value.id) || value.type !== "verification.completed") return null;
   if (typeof data?.id !== "string" || !REF.test(data.id)) return null;
   if (data.status === "approved") return { eventId: value.id, ref: data.id, status: "verified", reason: null };
-  const reason = typeof data.reason === "string" ? data.reason.replace(/\p{Cc}/gu, " ").trim().slice(0, 500) : "";
+  const reason =
+    typeof data.reason === "string"
+      ? data.reason
+          .replace(/\p{Cc}/gu, " ")
+          .trim()
+          .slice(0, 500)
+      : "";
   if (data.status !== "rejected" || reason.length < 5) return null;
   return { eventId: value.id, ref: data.id, status: "rejected", reason };
 }
