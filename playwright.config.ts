@@ -26,6 +26,9 @@ const serverEnv = {
   // The demo operator signs in with the password, as in `npm run demo` (the requirement itself is
   // tested in tests/operator/two-factor-required.test.ts).
   OPERATOR_TWO_FACTOR: "off",
+  // Accounts made by the stories are minutes old: the new-account limits are tested in
+  // tests/marketplace/new-accounts.test.ts.
+  NEW_ACCOUNT_HOURS: "0",
   // One server process: the browser tests check pages, not the cluster (tests/server/crash and
   // tests/server/multinode do), and five servers with one process per core crowd a small machine.
   WEB_CONCURRENCY: "1",

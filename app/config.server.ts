@@ -95,6 +95,13 @@ const schema = z.object({
   PAYOUT_MIN_CENTS: z.coerce.number().int().min(1).max(100_000_000).default(2_000),
   /** A merchant records who they are before funding more than this in 30 days, in centavos (R$ 1.000,00). */
   IDENTITY_REQUIRED_ABOVE_CENTS: z.coerce.number().int().min(0).max(100_000_000_000).default(100_000),
+  /**
+   * New accounts' first hours (docs/product.md, "Contas novas"): at most so many applications and
+   * first messages to strangers, and no links in a first message. 0 turns the window off.
+   */
+  NEW_ACCOUNT_HOURS: z.coerce.number().int().min(0).max(720).default(48),
+  NEW_ACCOUNT_MAX_APPLICATIONS: z.coerce.number().int().min(0).max(1_000).default(5),
+  NEW_ACCOUNT_MAX_FIRST_MESSAGES: z.coerce.number().int().min(0).max(1_000).default(5),
   /** Mercado Pago: the API's address (tests point it at a local server), the access token, the webhooks' secret. */
   MERCADOPAGO_API_URL: z.string().url().default("https://api.mercadopago.com"),
   MERCADOPAGO_ACCESS_TOKEN: z.string().min(1).optional(),

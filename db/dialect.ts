@@ -100,6 +100,16 @@ export async function lockOpportunity(trx: Kysely<Database>, id: number) {
   await trx.selectFrom("opportunities").select("id").where("id", "=", id).forNoKeyUpdate().execute();
 }
 
+/**
+ * Locks the user's row until the transaction ends (PostgreSQL), so that a count of the user's rows
+ * and the insert it allows run in turn with another of the same user: exactly the allowance
+ * passes a burst. SQLite's BEGIN IMMEDIATE already runs write transactions one at a time.
+ */
+export async function lockUser(trx: Kysely<Database>, id: string) {
+  if (!postgres) return;
+  await trx.selectFrom("users").select("id").where("id", "=", id).forNoKeyUpdate().execute();
+}
+
 type DatabaseError = Error & { code?: string; table?: string };
 
 /** A unique index of `table` refused the row. */

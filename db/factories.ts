@@ -200,6 +200,7 @@ export async function createApplication(db: Kysely<Database>, seed: ApplicationS
     rejection_message: null,
     updated_at: last.created_at ?? createdAt,
     ...rest,
+    masked_cover_letter: rest.masked_cover_letter ?? null,
     status,
     created_at: createdAt,
     price_cents: last.price_cents,
@@ -208,7 +209,12 @@ export async function createApplication(db: Kysely<Database>, seed: ApplicationS
     freelancer_id: freelancerId,
     offers_count: offers.length,
   };
-  await db.insertInto("applications").values(application).execute();
+  // A column of a later migration only when set: migration tests build rows on older schemas.
+  const { masked_cover_letter, ...older } = application;
+  await db
+    .insertInto("applications")
+    .values(masked_cover_letter === null ? older : application)
+    .execute();
   const offerRows: OfferRow[] = offers.map((o, i) => ({
     id: randomUUID(),
     application_id: application.id,
@@ -217,9 +223,15 @@ export async function createApplication(db: Kysely<Database>, seed: ApplicationS
     price_cents: o.price_cents,
     delivery_days: o.delivery_days,
     message: o.message ?? null,
+    masked_message: null,
     created_at: o.created_at ?? createdAt,
   }));
-  await db.insertInto("offers").values(offerRows).execute();
+  await db
+    .insertInto("offers")
+    .values(
+      offerRows.map(({ masked_message, ...older }) => (masked_message === null ? older : { ...older, masked_message })),
+    )
+    .execute();
   const hired = status === "accepted" ? 1 : 0;
   await db
     .updateTable("opportunities")

@@ -204,6 +204,8 @@ export interface ApplicationsTable {
   opportunity_id: number;
   freelancer_id: string;
   cover_letter: string;
+  /** What the merchant reads when the letter had a contact masked (046). */
+  masked_cover_letter: Generated<string | null>;
   price_cents: number;
   delivery_days: number;
   status: ApplicationStatus;
@@ -224,6 +226,8 @@ export interface OffersTable {
   price_cents: number;
   delivery_days: number;
   message: string | null;
+  /** What the other side reads when the message had a contact masked (046). */
+  masked_message: Generated<string | null>;
   created_at: string;
 }
 
@@ -346,6 +350,8 @@ export interface InvitationsTable {
   freelancer_id: string;
   merchant_id: string;
   message: string;
+  /** What the freelancer reads when the message had a contact masked (046). */
+  masked_message: Generated<string | null>;
   status: "pending" | "declined";
   created_at: string;
   updated_at: string;
@@ -412,6 +418,8 @@ export interface MessagesTable {
   seq: number;
   author: ContractParty;
   body: string;
+  /** What the other side reads when the body had a contact masked (046). */
+  masked_body: Generated<string | null>;
   /** Hidden by an operator (why): both sides see that it was, its author why. */
   hidden_at: string | null;
   hidden_reason: string | null;
@@ -821,6 +829,17 @@ export interface DataExportsTable {
   expires_at: string | null;
 }
 
+/** A text sent with a contact masked, before funding (046): three in 24 hours open a report. */
+export interface ContactFlagsTable {
+  id: string;
+  user_id: string;
+  source: "message" | "application" | "offer" | "invitation";
+  source_id: string;
+  /** The kinds found, comma-separated (phone, email, link, app, pix, off_platform). */
+  kinds: string;
+  created_at: string;
+}
+
 export interface Database {
   users: UsersTable;
   terms_acceptances: TermsAcceptancesTable;
@@ -842,6 +861,7 @@ export interface Database {
   contract_files: ContractFilesTable;
   conversations: ConversationsTable;
   messages: MessagesTable;
+  contact_flags: ContactFlagsTable;
   message_files: MessageFilesTable;
   conversation_reads: ConversationReadsTable;
   portfolio_items: PortfolioItemsTable;

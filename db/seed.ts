@@ -754,8 +754,14 @@ export async function seedDemo(db: Kysely<Database>) {
   if (existing) return false;
   await db.transaction().execute(async (trx) => {
     const users = new Map<string, UserRow>();
+    // Joined three days ago: past the new accounts' first hours (docs/product.md, "Contas novas"),
+    // so the demo applies and writes as any account does.
+    const joined = new Date(Date.now() - 3 * DAY).toISOString();
     for (const account of demoAccounts.users) {
-      users.set(account.email, await createUser(trx, { ...account, password: demoAccounts.password }));
+      users.set(
+        account.email,
+        await createUser(trx, { ...account, password: demoAccounts.password, created_at: joined }),
+      );
     }
     await seedMarketplace(trx, users);
     await seedReputation(trx);

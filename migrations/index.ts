@@ -41,6 +41,8 @@ import * as m042 from "./042_pix_claims";
 import * as m043 from "./043_session_place_company";
 import * as m044 from "./044_identities";
 import * as m045 from "./045_identity_provider";
+import * as m046 from "./046_contact_flags";
+import * as m047 from "./047_risk_signal_indexes";
 
 /** A migration, with its PostgreSQL version where the SQL differs. */
 type Step = Migration & { postgres?: Migration };
@@ -89,6 +91,8 @@ const steps: Record<string, Step> = {
   "043_session_place_company": m043,
   "044_identities": m044,
   "045_identity_provider": m045,
+  "046_contact_flags": m046,
+  "047_risk_signal_indexes": m047,
 };
 
 export function migrationProvider(engine: Engine): MigrationProvider {

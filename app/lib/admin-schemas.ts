@@ -88,6 +88,8 @@ export const reportQueueSchema = pageQuerySchema.extend({
     z.enum(REPORT_STATUSES, { errorMap: () => ({ message: "status_invalid" }) }).default("open"),
   ),
   age: optionalEnum(REPORT_AGES, "report_age_invalid"),
+  /** Only the reports about this account's content (the link from its risk signals). */
+  author: optionalUuid("report_author_invalid"),
 });
 
 const reason = text("moderation_reason_length", LIMITS.moderation_reason.min, LIMITS.moderation_reason.max);

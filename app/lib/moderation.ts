@@ -1,6 +1,8 @@
 // Moderation's fixed values and the notices it sends, shared by the server and the pages (no zod,
 // no server code).
 
+import { EMAIL_KIND_GROUPS } from "./email-kinds";
+
 /** What may be reported: ids are the opportunity's uuid, the user's id, the message's or review's id. */
 export const REPORT_TARGETS = ["opportunity", "profile", "message", "review", "reply"] as const;
 export type ReportTargetType = (typeof REPORT_TARGETS)[number];
@@ -66,18 +68,9 @@ export function parseDetail(text: string | null | undefined): ModerationDetail |
   }
 }
 
-const MODERATION_KINDS = [
-  "moderation_hidden",
-  "moderation_restored",
-  "moderation_warning",
-  "account_suspended",
-  "account_banned",
-  "account_restored",
-  "opportunity_published",
-];
-
+/** The notices of moderation: the settings' group of that name. */
 export function isModerationKind(kind: string) {
-  return MODERATION_KINDS.includes(kind);
+  return (EMAIL_KIND_GROUPS.moderation as readonly string[]).includes(kind);
 }
 
 /**

@@ -1,6 +1,7 @@
 import { isValidCnpj } from "@brazilian-utils/brazilian-utils";
 import { LIMITS } from "~/lib/limits";
 import { z } from "zod";
+import { withLengths } from "./form-fields";
 
 // Messages are keys of the `messages` namespace; the door that answers translates them.
 
@@ -29,7 +30,7 @@ export const visibleLength = (s: string) => s.replace(INVISIBLE, "").trim().leng
  * kept as sent (a joiner inside an emoji stays).
  */
 export function text(key: string, min: number, max: number, requiredKey = key) {
-  return z
+  const schema = z
     .string({ required_error: requiredKey, invalid_type_error: key })
     .trim()
     .superRefine((s, ctx) => {
@@ -44,6 +45,7 @@ export function text(key: string, min: number, max: number, requiredKey = key) {
               : "text_invalid_characters";
       if (message) ctx.addIssue({ code: z.ZodIssueCode.custom, message });
     });
+  return withLengths(schema, min, max);
 }
 
 /** An optional text field: empty means absent. */
@@ -116,7 +118,7 @@ export function withRules<S extends Shape>(
   object: z.ZodObject<S>,
   rules: (values: Partial<Output<S>>) => Record<string, string>,
 ) {
-  return z.unknown().transform((input, ctx): Output<S> => {
+  const checked = z.unknown().transform((input, ctx): Output<S> => {
     const { data, values, errors } = checkFields(object, input);
     const all = inFieldOrder(object, { ...rules(values), ...errors });
     for (const [field, message] of Object.entries(all)) {
@@ -124,6 +126,8 @@ export function withRules<S extends Shape>(
     }
     return data !== null && Object.keys(all).length === 0 ? data : z.NEVER;
   });
+  // Its fields, for the form that posts them (formFields).
+  return Object.assign(checked, { fields: object });
 }
 
 /**

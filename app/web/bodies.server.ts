@@ -360,7 +360,7 @@ export async function readFilesForm(request: Request, { field, limit, maxFiles, 
   const files = form
     .getAll(field)
     .filter((v): v is File => v instanceof Blob && !(v.size === 0 && (v as File).name === ""));
-  return { values: formValues(form), files };
+  return { form, values: formValues(form), files };
 }
 
 /**

@@ -27,6 +27,8 @@ export function apiErrorResponse(error: unknown): Response {
 
 export type FormErrorData = {
   message?: string;
+  /** What else the refusal says, e.g. contact_detected (the form offers to send anyway). */
+  code?: string;
   errors?: Record<string, string>;
   values?: Record<string, string>;
 };

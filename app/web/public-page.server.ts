@@ -1,5 +1,6 @@
 import { json, redirect, type HeadersFunction } from "@remix-run/node";
 import type { UserRow } from "../../db/schema";
+import type { Seo } from "~/lib/public-meta";
 import { AppError } from "~/services/platform/errors.server";
 import {
   idFromSlug,
@@ -69,18 +70,51 @@ export async function readPublic<T>(request: Request, read: () => Promise<T>) {
  * A public list's canonical address: the list itself, or its page n (n > 1). A list read with
  * filters is not indexed (`filtered`): its first page, unfiltered, stands for it.
  */
-export function listCanonical(path: string, filters: Record<string, string>) {
+function listCanonical(path: string, filters: Record<string, string>) {
   const page = Number(filters.page);
   const filtered = Object.keys(filters).some((k) => k !== "page");
   return { canonical: siteUrl(page > 1 ? `${path}?page=${page}` : path), filtered };
 }
 
 /** schema.org ItemList of a public list's page: the addresses of its items, in order. */
-export function itemList(paths: string[], offset: number) {
+function itemList(paths: string[], offset: number) {
   return {
     "@context": "https://schema.org",
     "@type": "ItemList",
     itemListElement: paths.map((path, i) => ({ "@type": "ListItem", position: offset + i + 1, url: siteUrl(path) })),
+  };
+}
+
+/**
+ * What a public list's loader answers besides the list (`/vagas`, `/perfis`): its head (title and
+ * description under `public.<name>_…`, the canonical address, the site's image), whether it is
+ * indexed, its items as a schema.org ItemList, and the viewer's account type.
+ */
+export function publicList(
+  { t, ogLocale, viewer }: Pick<Awaited<ReturnType<typeof readPublic>>, "t" | "ogLocale" | "viewer">,
+  name: "opportunities" | "profiles",
+  path: string,
+  filters: Record<string, string>,
+  list: { data: { path: string }[]; meta: { page: number; per_page: number } },
+) {
+  const { canonical, filtered } = listCanonical(path, filters);
+  const seo: Seo = {
+    title: t(`public.${name}_title`),
+    description: t(`public.${name}_description`),
+    canonical,
+    image: absolute(null),
+    locale: ogLocale,
+    type: "website",
+    card: "summary_large_image",
+  };
+  return {
+    seo,
+    noindex: filtered,
+    ld: itemList(
+      list.data.map((item) => item.path),
+      (list.meta.page - 1) * list.meta.per_page,
+    ),
+    viewer: viewer ? viewer.account_type : null,
   };
 }
 

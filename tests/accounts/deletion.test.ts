@@ -156,7 +156,7 @@ describe("deleting one's account", () => {
         .where("user_id", "=", applicant.id)
         .executeTakeFirstOrThrow()
     ).image_path!;
-    await sendMessage(applicant, id, { body: "Meu telefone é 81 99999-0000." }, [png()]);
+    await sendMessage(applicant, id, { body: "Meu telefone é 81 99999-0000.", confirm_contact: true }, [png()]);
     await sendMessage(owner, id, { body: "Obrigado pelo trabalho!" });
     const attachment = (
       await db

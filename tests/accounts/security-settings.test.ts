@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { totpCode } from "~/services/accounts/two-factor.server";
 import * as securityPage from "~/routes/_account+/account.security";
@@ -44,6 +45,17 @@ describe("the security page's frame", () => {
   it("is named in the top bar, for every account type", () => {
     for (const role of ["merchant", "freelancer", "operator"] as const) {
       expect(topbarTitleKey("/account/security", role)).toBe("nav.account_security");
+    }
+  });
+
+  it("the other settings pages are named in the top bar too, in both languages", () => {
+    const pages = { "/pages/profile-setting": "profile_settings", "/notifications": "notifications" };
+    for (const [path, key] of Object.entries(pages)) {
+      expect(topbarTitleKey(path, "freelancer")).toBe(`titles.${key}`);
+      for (const lng of ["pt-BR", "en"]) {
+        const titles = JSON.parse(readFileSync(`public/locales/${lng}/common.json`, "utf8")).titles;
+        expect(titles[key], `${lng} ${key}`).toBeTruthy();
+      }
     }
   });
 });

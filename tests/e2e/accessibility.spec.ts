@@ -46,10 +46,14 @@ function skipped(url: URL) {
   );
 }
 
+/** Where a page sends the visitor afterwards: the same page whatever the address (a hidden field). */
+const RETURN_ADDRESSES = new Set(["redirectFrom", "redirectTo"]);
+
 /**
  * The shape of a page: the path with its ids blanked, and the query's names with its values
- * unless they are numbers (a page of a list is the same page as the next one; `?confirm=reject`
- * and `?status=accepted` are not).
+ * unless they are numbers or return addresses (a page of a list is the same page as the next
+ * one, the login page the same wherever it returns to; `?confirm=reject` and `?status=accepted`
+ * are not).
  */
 function shapeOf(url: URL) {
   const path = url.pathname
@@ -58,7 +62,7 @@ function shapeOf(url: URL) {
     .map((s) => (/^(\d+|([a-z0-9-]*-)?[0-9a-f]{8}-[0-9a-f-]{27}|[0-9a-f]{16,})$/i.test(s) ? ":id" : s))
     .join("/");
   const query = [...url.searchParams.entries()]
-    .map(([k, v]) => (/^\d+$/.test(v) ? k : `${k}=${v}`))
+    .map(([k, v]) => (/^\d+$/.test(v) || RETURN_ADDRESSES.has(k) ? k : `${k}=${v}`))
     .sort()
     .join("&");
   return query ? `${path}?${query}` : path;

@@ -145,6 +145,9 @@ test.describe("without JavaScript", () => {
     // Signed out, the password signs in again.
     await page.context().clearCookies();
     await page.goto("/login");
+    // Passkeys need the page's script: the login page says so, and offers no button.
+    await expect(page.getByText("Para entrar com chave de acesso, ative o JavaScript.")).toBeVisible();
+    await expect(page.getByRole("button", { name: "Entrar com chave de acesso" })).toHaveCount(0);
     await page.getByLabel("E-mail").fill(email);
     await page.getByLabel("Senha").fill("senha-errada");
     await page.getByRole("button", { name: "Entrar", exact: true }).click();
@@ -153,6 +156,12 @@ test.describe("without JavaScript", () => {
     await page.getByLabel("Senha").fill("senha-longa-1");
     await page.getByRole("button", { name: "Entrar", exact: true }).click();
     await expect(page.getByText("Olá, Paulo Sem Script")).toBeVisible();
+    // And so does the security page's passkeys section (removing one is a plain form:
+    // tests/accounts/passkeys-page.test.ts).
+    await page.goto("/account/security");
+    const passkeys = page.getByRole("region", { name: "Chaves de acesso (passkeys)" });
+    await expect(passkeys).toContainText("Chaves de acesso precisam de JavaScript ativado no navegador.");
+    await expect(passkeys.getByRole("button", { name: "Adicionar chave de acesso" })).toHaveCount(0);
   });
 });
 

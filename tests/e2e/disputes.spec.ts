@@ -83,3 +83,24 @@ test.describe("disputes, without JavaScript", () => {
   test.use({ javaScriptEnabled: false });
   story();
 });
+
+// On a phone the dispute form is far down the contract's page: each submit lands where its answer
+// is drawn (the form's error, then the confirmation), with JavaScript and without.
+for (const javaScriptEnabled of [true, false]) {
+  test.describe(`opening a dispute at 390 px, JavaScript ${javaScriptEnabled ? "on" : "off"}`, () => {
+    test.use({ viewport: { width: 390, height: 800 }, javaScriptEnabled });
+
+    test("the error and then the confirmation are on screen after each submit", async ({ hired }) => {
+      const marina = hired.merchant.page;
+      await marina.goto(`/contracts/${hired.id}`);
+      await marina.locator("summary", { hasText: "Abrir uma disputa" }).click();
+      await marina.getByRole("button", { name: "Abrir disputa" }).click();
+      await expect(marina.locator("#dispute-reason-error")).toBeInViewport();
+      await marina.getByLabel("A outra parte não responde").check();
+      await marina.getByLabel("Sua declaração").fill("Ninguém responde há uma semana e o prazo está acabando.");
+      await marina.getByRole("button", { name: "Abrir disputa" }).click();
+      await expect(marina.getByRole("heading", { name: "Confirmar a abertura da disputa" })).toBeInViewport();
+      await expect(marina.getByRole("button", { name: "Sim, abrir a disputa" })).toBeInViewport();
+    });
+  });
+}

@@ -319,12 +319,17 @@ test.describe("an hourly price says /hora wherever it is asked or shown", () => 
       const { uuid } = (await opp.json()).data;
 
       const julia = await accountPage(browser, testInfo, javaScriptEnabled, freelancer);
-      await julia.goto(`/opportunities/${uuid}`);
+      // A slow phone: the scripts arrive after the person has typed, and what was typed counts.
+      let scriptsArrive = () => {};
+      const held = new Promise<void>((resolve) => (scriptsArrive = resolve));
+      if (javaScriptEnabled) await julia.route("**/build/**/*.js", (route) => held.then(() => route.continue()));
+      await julia.goto(`/opportunities/${uuid}`, { waitUntil: "domcontentloaded" });
       const price = julia.getByLabel("Seu preço por hora (R$)");
       await expect(price).toHaveAttribute("placeholder", "60,00");
       await expect(julia.getByText("Em reais por hora, como 60,00")).toBeVisible();
       await price.fill("75,00");
       await julia.getByLabel("Prazo de entrega (dias)").fill("10");
+      scriptsArrive();
       if (!javaScriptEnabled) {
         // Without JavaScript the estimate comes with the page, from what was typed.
         await julia.getByRole("button", { name: "Enviar candidatura" }).click();

@@ -1,9 +1,9 @@
 import { expect, test, type APIRequestContext, type Browser, type TestInfo } from "@playwright/test";
 import { noAxeFindings, PNG_1X1, registerViaApi, signIn } from "./support";
 
-// A conversation about an application, with JavaScript on and off: the freelancer writes with a
-// file, the merchant sees the unread count in the top bar, finds it in the inbox, opens it and
-// answers.
+// A conversation about an application: the freelancer writes with a file, the merchant sees the
+// unread count in the top bar (live), finds it in the inbox, opens it and answers. The form as
+// posted without JavaScript is tests/messaging/messages-page.test.ts's.
 
 async function applied(request: APIRequestContext) {
   const merchant = await registerViaApi(request, { account_type: "merchant", display_name: "Marina" });
@@ -34,77 +34,58 @@ async function applied(request: APIRequestContext) {
   return { merchant, freelancer, id: (await app.json()).data.id as string };
 }
 
-async function userPage(
-  browser: Browser,
-  testInfo: TestInfo,
-  javaScriptEnabled: boolean,
-  who: { email: string; password: string },
-) {
+async function userPage(browser: Browser, testInfo: TestInfo, who: { email: string; password: string }) {
   const { baseURL, locale, timezoneId } = testInfo.project.use;
-  const page = await (await browser.newContext({ baseURL, locale, timezoneId, javaScriptEnabled })).newPage();
+  const page = await (await browser.newContext({ baseURL, locale, timezoneId })).newPage();
   await signIn(page, who.email, who.password);
   return page;
 }
 
-for (const javaScriptEnabled of [true, false]) {
-  test(`messages with files, unread counts ${javaScriptEnabled ? "with" : "without"} JavaScript`, async ({
-    request,
-    browser,
-  }, testInfo) => {
-    test.setTimeout(60_000);
-    const { merchant, freelancer, id } = await applied(request);
-    const julia = await userPage(browser, testInfo, javaScriptEnabled, freelancer);
-    const marina = await userPage(browser, testInfo, javaScriptEnabled, merchant);
-    // The merchant has the dashboard open while the freelancer writes.
-    await marina.goto("/dashboard");
-    await expect(marina.locator(".messages-count")).toHaveCount(0);
+test("messages with files, unread counts", async ({ request, browser }, testInfo) => {
+  test.setTimeout(60_000);
+  const { merchant, freelancer, id } = await applied(request);
+  const julia = await userPage(browser, testInfo, freelancer);
+  const marina = await userPage(browser, testInfo, merchant);
+  // The merchant has the dashboard open while the freelancer writes.
+  await marina.goto("/dashboard");
+  await expect(marina.locator(".messages-count")).toHaveCount(0);
 
-    await julia.goto(`/applications/${id}`);
-    await julia.getByRole("main").getByRole("link", { name: "Mensagens", exact: true }).click();
-    await expect(julia.getByText("Nenhuma mensagem ainda.")).toBeVisible();
-    await julia.getByRole("button", { name: "Enviar mensagem" }).click();
-    await expect(julia.locator("#body-error")).toHaveText("Escreva a mensagem: este campo é obrigatório.");
-    await julia.getByLabel("Mensagem", { exact: true }).fill("Olá! Segue um exemplo de cardápio que fiz.");
-    await julia.getByLabel("Arquivos").setInputFiles({ name: "exemplo.png", mimeType: "image/png", buffer: PNG_1X1 });
-    await julia.getByRole("button", { name: "Enviar mensagem" }).click();
-    await expect(julia.getByRole("status").filter({ hasText: "Mensagem enviada." })).toBeVisible();
-    await expect(julia.getByRole("link", { name: "exemplo.png" })).toBeVisible();
-    // Sent, the form is empty again (with JavaScript as without): the same message cannot go twice.
-    await expect(julia.getByLabel("Mensagem", { exact: true })).toHaveValue("");
-    expect(await julia.getByLabel("Arquivos").evaluate((input: HTMLInputElement) => input.files?.length ?? 0)).toBe(0);
+  await julia.goto(`/applications/${id}`);
+  await julia.getByRole("main").getByRole("link", { name: "Mensagens", exact: true }).click();
+  await expect(julia.getByText("Nenhuma mensagem ainda.")).toBeVisible();
+  await julia.getByRole("button", { name: "Enviar mensagem" }).click();
+  await expect(julia.locator("#body-error")).toHaveText("Escreva a mensagem: este campo é obrigatório.");
+  await julia.getByLabel("Mensagem", { exact: true }).fill("Olá! Segue um exemplo de cardápio que fiz.");
+  await julia.getByLabel("Arquivos").setInputFiles({ name: "exemplo.png", mimeType: "image/png", buffer: PNG_1X1 });
+  await julia.getByRole("button", { name: "Enviar mensagem" }).click();
+  await expect(julia.getByRole("status").filter({ hasText: "Mensagem enviada." })).toBeVisible();
+  await expect(julia.getByRole("link", { name: "exemplo.png" })).toBeVisible();
+  // Sent, the form is empty again: the same message cannot go twice.
+  await expect(julia.getByLabel("Mensagem", { exact: true })).toHaveValue("");
+  expect(await julia.getByLabel("Arquivos").evaluate((input: HTMLInputElement) => input.files?.length ?? 0)).toBe(0);
 
-    // The merchant sees one unread message in the top bar (with JavaScript, live: within a
-    // couple of seconds and without reloading; there is no polling), opens it, and the count goes away.
-    if (javaScriptEnabled) await expect(marina.locator(".messages-count")).toHaveText("1", { timeout: 3_000 });
-    else await marina.goto("/dashboard");
-    await expect(marina.locator(".messages-count")).toHaveText("1");
-    // (Followed by its address: without JavaScript the welcome toast stays over the top bar.)
-    await marina.goto((await marina.getByRole("link", { name: "1 mensagem não lida" }).getAttribute("href"))!);
-    // The inbox, on its unread conversations: who wrote, the start of the message, the count.
-    await expect(marina).toHaveURL(/\/mensagens\?filter=unread$/);
-    await expect(marina).toHaveTitle(/Mensagens/);
-    const row = marina.getByRole("listitem").filter({ hasText: "Olá! Segue um exemplo de cardápio que fiz." });
-    await expect(row).toContainText("Julinha");
-    await expect(row).toContainText("1 mensagem não lida");
-    // (Axe runs in the page: only where scripts run.)
-    if (javaScriptEnabled) await noAxeFindings(marina);
-    await row.getByRole("link").click();
-    await expect(marina).toHaveURL(new RegExp(`/applications/${id}/messages`));
-    await expect(marina.getByText("Olá! Segue um exemplo de cardápio que fiz.")).toBeVisible();
-    await expect(marina.locator(".messages-count")).toHaveCount(0);
-    await expect(
-      marina.getByRole("complementary", { name: "Menu principal" }).getByRole("link", { name: "Mensagens" }),
-    ).toHaveAttribute("href", "/mensagens");
-    await marina.getByLabel("Mensagem", { exact: true }).fill("Gostei! Pode fazer um com fundo claro?");
-    await marina.getByRole("button", { name: "Enviar mensagem" }).click();
-    await expect(marina.getByRole("status").filter({ hasText: "Mensagem enviada." })).toBeVisible();
+  // The merchant sees one unread message in the top bar (live: within a couple of seconds and
+  // without reloading; there is no polling), opens it, and the count goes away.
+  await expect(marina.locator(".messages-count")).toHaveText("1", { timeout: 3_000 });
+  await marina.goto((await marina.getByRole("link", { name: "1 mensagem não lida" }).getAttribute("href"))!);
+  // The inbox, on its unread conversations: who wrote, the start of the message, the count.
+  await expect(marina).toHaveURL(/\/mensagens\?filter=unread$/);
+  await expect(marina).toHaveTitle(/Mensagens/);
+  const row = marina.getByRole("listitem").filter({ hasText: "Olá! Segue um exemplo de cardápio que fiz." });
+  await expect(row).toContainText("Julinha");
+  await expect(row).toContainText("1 mensagem não lida");
+  await noAxeFindings(marina);
+  await row.getByRole("link").click();
+  await expect(marina).toHaveURL(new RegExp(`/applications/${id}/messages`));
+  await expect(marina.getByText("Olá! Segue um exemplo de cardápio que fiz.")).toBeVisible();
+  await expect(marina.locator(".messages-count")).toHaveCount(0);
+  await expect(
+    marina.getByRole("complementary", { name: "Menu principal" }).getByRole("link", { name: "Mensagens" }),
+  ).toHaveAttribute("href", "/mensagens");
+  await marina.getByLabel("Mensagem", { exact: true }).fill("Gostei! Pode fazer um com fundo claro?");
+  await marina.getByRole("button", { name: "Enviar mensagem" }).click();
+  await expect(marina.getByRole("status").filter({ hasText: "Mensagem enviada." })).toBeVisible();
 
-    if (javaScriptEnabled) {
-      // The open page shows the answer without reloading, as it is sent (live updates).
-      await expect(julia.getByText("Gostei! Pode fazer um com fundo claro?")).toBeVisible({ timeout: 3_000 });
-    } else {
-      await julia.reload();
-      await expect(julia.getByText("Gostei! Pode fazer um com fundo claro?")).toBeVisible();
-    }
-  });
-}
+  // The open page shows the answer without reloading, as it is sent (live updates).
+  await expect(julia.getByText("Gostei! Pode fazer um com fundo claro?")).toBeVisible({ timeout: 3_000 });
+});

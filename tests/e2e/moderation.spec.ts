@@ -1,7 +1,8 @@
 import { expect, test } from "./fixtures";
 import { OPERATOR, toast, userPage } from "./support";
 
-// A report as people live it, with JavaScript and without: the freelancer reports the
+// A report as people live it (with JavaScript; the forms as posted without it are
+// tests/operator/moderation-page.test.ts's): the freelancer reports the
 // merchant's opportunity, the operator of the demo data hides it from the console's queue, the
 // merchant sees it hidden and why, and nobody else finds it any more.
 
@@ -95,10 +96,5 @@ function story() {
 }
 
 test.describe("moderation, with JavaScript", () => {
-  story();
-});
-
-test.describe("moderation, without JavaScript", () => {
-  test.use({ javaScriptEnabled: false });
   story();
 });

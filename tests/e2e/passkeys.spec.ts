@@ -1,13 +1,12 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
-import { softAuthenticator } from "../support/authenticator";
-import { apiToken, registerViaApi, signIn, toast } from "./support";
+import { registerViaApi, signIn, toast } from "./support";
 
 // Passkeys in the browser, with Chromium's virtual authenticator (CDP WebAuthn domain: CTAP2, an
 // internal transport, resident keys, user verification that succeeds): add a passkey in the
 // security settings, sign out, sign in with it from the login page (no e-mail, no password), see
-// its last use, remove it. Without JavaScript the section says passkeys need it, and removing one
-// still works. axe on the security page with a passkey listed, in both languages.
+// its last use, remove it. Without JavaScript the pages say passkeys need it (tests/e2e/accounts.spec.ts's
+// story without JavaScript), and removing one is a plain form (tests/accounts/passkeys-page.test.ts). axe on the security page with a passkey listed, in both languages.
 
 const AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"];
 const AXE_RULES = { "label-content-name-mismatch": { enabled: true } };
@@ -108,38 +107,4 @@ test("axe on the login page with the passkey button, in both languages", async (
     ).toBeVisible();
     expect(await axe(page)).toEqual([]);
   }
-});
-
-test.describe("without JavaScript", () => {
-  test.use({ javaScriptEnabled: false });
-
-  test("the section and the login page say passkeys need JavaScript; the password path is unchanged", async ({
-    page,
-  }) => {
-    const account = await registerViaApi(page.request, { account_type: "freelancer" });
-    await page.goto("/login");
-    await expect(page.getByText("Para entrar com chave de acesso, ative o JavaScript.")).toBeVisible();
-    await expect(page.getByRole("button", { name: "Entrar com chave de acesso" })).toHaveCount(0);
-    await page.getByLabel("E-mail").fill(account.email);
-    await page.getByLabel("Senha").fill(account.password);
-    await page.getByRole("button", { name: "Entrar", exact: true }).click();
-    await page.goto("/account/security");
-    const section = page.getByRole("region", { name: "Chaves de acesso (passkeys)" });
-    await expect(section).toContainText("Chaves de acesso precisam de JavaScript ativado no navegador.");
-    await expect(section.getByRole("button", { name: "Adicionar chave de acesso" })).toHaveCount(0);
-
-    // A passkey added through the API (a software authenticator) is listed and removed by a plain form.
-    const headers = await apiToken(page.request, account.email, account.password);
-    const options = await page.request.post("/api/passkeys/options", { headers, data: { password: account.password } });
-    expect(options.status()).toBe(200);
-    const origin = new URL(test.info().project.use.baseURL!).origin;
-    const soft = softAuthenticator({ origin, rpID: new URL(origin).hostname });
-    const { response } = soft.register((await options.json()).options);
-    const added = await page.request.post("/api/passkeys", { headers, data: { response, name: "Chave da API" } });
-    expect(added.status()).toBe(201);
-    await page.goto("/account/security");
-    await section.getByRole("button", { name: "Remover a chave de acesso Chave da API" }).click();
-    await expect(toast(page, "Chave de acesso removida.")).toBeVisible();
-    await expect(section).toContainText("Você ainda não tem chaves de acesso.");
-  });
 });

@@ -73,8 +73,13 @@ function story(javaScriptEnabled: boolean) {
     await expect(marina.getByRole("img", { name: "QR Code Pix de R$ 1.500,00" })).toBeVisible();
     const brCode = marina.getByLabel("Pix copia e cola");
     await expect(brCode).toHaveValue(/^000201/);
-    if (javaScriptEnabled) await expect(marina.getByRole("button", { name: "Copiar código" })).toBeVisible();
-    else await expect(marina.getByRole("button", { name: "Copiar código" })).toHaveCount(0);
+    if (javaScriptEnabled) {
+      // The shared copy button: the code on the clipboard, and the button says so.
+      await marina.context().grantPermissions(["clipboard-read", "clipboard-write"]);
+      await marina.getByRole("button", { name: "Copiar código" }).click();
+      await expect(marina.getByRole("button", { name: "Código copiado" })).toBeVisible();
+      expect(await marina.evaluate(() => navigator.clipboard.readText())).toBe(await brCode.inputValue());
+    } else await expect(marina.getByRole("button", { name: "Copiar código" })).toHaveCount(0);
     // axe runs in the page, so only where scripts run; the markup is the same without.
     if (javaScriptEnabled) await noAxeFindings(marina);
 

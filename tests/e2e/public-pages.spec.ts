@@ -3,7 +3,8 @@ import type { APIRequestContext, Browser, Page, TestInfo } from "@playwright/tes
 import { expect, test } from "./fixtures";
 import { apiToken, registerViaApi, signIn, toast } from "./support";
 
-// Public pages as people meet them, with JavaScript and without: a link to an opportunity shared
+// Public pages as people meet them (with JavaScript; the forms as posted without it are
+// tests/discovery/public-pages-forms.test.ts's): a link to an opportunity shared
 // on WhatsApp opens without an account, the visitor signs in from it, comes back to the same page
 // and applies; a freelancer hides their public profile in the settings and the link stops
 // working. And axe on the new pages, in both languages, at desktop and phone widths.
@@ -117,11 +118,6 @@ function story(javaScriptEnabled: boolean) {
 
 test.describe("public pages, with JavaScript", () => {
   story(true);
-});
-
-test.describe("public pages, without JavaScript", () => {
-  test.use({ javaScriptEnabled: false });
-  story(false);
 });
 
 async function axeFindings(page: Page, where: string) {

@@ -1,7 +1,8 @@
 import { expect, test } from "./fixtures";
 import { apiToken, toast } from "./support";
 
-// Reputation as people live it, with JavaScript and without: after a completed contract both
+// Reputation as people live it (with JavaScript; the forms as posted without it are
+// tests/reputation/reviews-page.test.ts's): after a completed contract both
 // sides review each other (the first review hidden until the second), the freelancer replies,
 // the merchant finds the rating on the profile and invites the freelancer to a new opportunity,
 // and the freelancer declines it from the invitations page.
@@ -106,10 +107,5 @@ function story() {
 }
 
 test.describe("reputation, with JavaScript", () => {
-  story();
-});
-
-test.describe("reputation, without JavaScript", () => {
-  test.use({ javaScriptEnabled: false });
   story();
 });

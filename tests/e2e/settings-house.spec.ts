@@ -58,3 +58,63 @@ test.describe("without JavaScript", () => {
     expect(await page.locator(".main").evaluate((el) => getComputedStyle(el).marginLeft)).toBe("0px");
   });
 });
+
+// The public profile's address on one's own profile: with JavaScript, a button copies it (no share
+// sheet in the browser) or opens the system's share sheet (where there is one); without, the
+// address stays a field to select and a link, and no button that would do nothing.
+test.describe("the public profile's link", () => {
+  const SLUGGED = /\/perfil\/[a-z0-9-]+-[0-9a-f-]{36}$/;
+
+  test("no share sheet: 'Copiar o link' puts the APP_URL address on the clipboard and says 'Copiado'", async ({
+    freelancer: { page },
+  }, testInfo) => {
+    await page.context().grantPermissions(["clipboard-read", "clipboard-write"]);
+    await page.addInitScript(() => {
+      delete (Navigator.prototype as Partial<Navigator>).share;
+    });
+    await page.goto("/profile");
+    const card = page.getByRole("region", { name: "Compartilhar seu perfil" });
+    const url = await card.getByLabel("Link do seu perfil público").inputValue();
+    expect(url.startsWith(`${testInfo.project.use.baseURL}/perfil/`)).toBe(true);
+    expect(url).toMatch(SLUGGED);
+    await expect(card.getByRole("button", { name: "Compartilhar" })).toHaveCount(0);
+    await card.getByRole("button", { name: "Copiar o link" }).click();
+    await expect(card.getByRole("button", { name: "Copiado" })).toBeVisible();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(url);
+    await noAxeFindings(page);
+  });
+
+  test("a share sheet: 'Compartilhar' hands it the same address", async ({ freelancer: { page } }) => {
+    await page.addInitScript(() => {
+      const shared: ShareData[] = [];
+      Object.assign(window, { shared });
+      Object.defineProperty(Navigator.prototype, "share", {
+        configurable: true,
+        value: (data: ShareData) => (shared.push(data), Promise.resolve()),
+      });
+    });
+    await page.goto("/profile");
+    const card = page.getByRole("region", { name: "Compartilhar seu perfil" });
+    const url = await card.getByLabel("Link do seu perfil público").inputValue();
+    await card.getByRole("button", { name: "Compartilhar" }).click();
+    await expect
+      .poll(() => page.evaluate(() => (window as unknown as { shared: ShareData[] }).shared))
+      .toEqual([{ url, title: "Compartilhar seu perfil" }]);
+    await expect(card.getByRole("button", { name: "Copiar o link" })).toHaveCount(0);
+  });
+
+  test.describe("without JavaScript", () => {
+    test.use({ javaScriptEnabled: false });
+
+    test("the address as a field and a link to open, no button", async ({ freelancer: { page, account } }) => {
+      await page.goto("/profile");
+      const card = page.getByRole("region", { name: "Compartilhar seu perfil" });
+      const url = await card.getByLabel("Link do seu perfil público").inputValue();
+      expect(url).toMatch(SLUGGED);
+      await expect(card.getByRole("button")).toHaveCount(0);
+      await card.getByRole("link", { name: "Abrir o perfil público" }).click();
+      await expect(page).toHaveURL(url);
+      await expect(page.getByRole("heading", { level: 1, name: account.full_name })).toBeVisible();
+    });
+  });
+});

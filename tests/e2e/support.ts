@@ -74,34 +74,6 @@ export async function confirmEmail(request: APIRequestContext, email: string) {
   if (res.status() !== 200) throw new Error(`confirming ${email} failed: ${res.status()} ${await res.text()}`);
 }
 
-/**
- * Confirms a new account's e-mail in the server's SQLite file, as opening the link would (the
- * link spent, the address confirmed), without waiting for the e-mail: for accounts that tests
- * only need confirmed. The link itself is followed in verification.spec.ts, accounts.spec.ts and
- * postgres-smoke.spec.ts.
- */
-export function confirmEmailInDatabase(file: string, email: string) {
-  const sqlite = new SQLite(file);
-  try {
-    sqlite.pragma("busy_timeout = 5000");
-    const at = new Date().toISOString();
-    sqlite
-      .transaction(() => {
-        const user = sqlite.prepare("SELECT id FROM users WHERE email = ?").get(email) as { id: string } | undefined;
-        if (!user) throw new Error(`no account ${email} in ${file}`);
-        sqlite
-          .prepare("UPDATE email_tokens SET used_at = ? WHERE user_id = ? AND purpose = 'verify' AND used_at IS NULL")
-          .run(at, user.id);
-        sqlite.prepare("UPDATE users SET email_verified_at = ?, updated_at = ? WHERE id = ?").run(at, at, user.id);
-        // BEGIN IMMEDIATE: the write lock first, waited for. A deferred transaction that read first
-        // cannot upgrade once the server has written after its snapshot (SQLITE_BUSY at once).
-      })
-      .immediate();
-  } finally {
-    sqlite.close();
-  }
-}
-
 /** The SQLite file behind the running test's server (playwright.config.ts), if it has one. */
 function testDatabase(): string | undefined {
   try {

@@ -47,7 +47,11 @@ async function conversation() {
   const freelancer = await signedInUser({ account_type: "freelancer" });
   const opportunity = await createOpportunity(db, { merchant_id: merchant.user.id, vacancies: 3 });
   const application = await createApplication(db, { opportunity, freelancer_id: freelancer.user.id });
-  const fromMerchant = await sendMessage(merchant.user, application.id, { body: "Pode me pagar por fora?" });
+  const fromMerchant = await sendMessage(merchant.user, application.id, {
+    body: "Pode me pagar por fora?",
+    // Sent past the notice about contacts (docs/product.md, "Contatos antes do pagamento").
+    confirm_contact: true,
+  });
   return { merchant, freelancer, opportunity, application, fromMerchant };
 }
 
@@ -325,7 +329,9 @@ describe("hiding: gone from every list, page and e-mail that showed it; its auth
     const { merchant, freelancer, application } = await conversation();
     // Two new messages the freelancer has not read, one with a file; the e-mail would say "2 mensagens".
     await listMessages(freelancer.user, application.id);
-    await sendMessage(merchant.user, application.id, { body: "Segue meu WhatsApp." }, [new File([PNG_1X1], "zap.png")]);
+    await sendMessage(merchant.user, application.id, { body: "Segue meu WhatsApp.", confirm_contact: true }, [
+      new File([PNG_1X1], "zap.png"),
+    ]);
     const bad = (await listMessages(merchant.user, application.id)).data.at(-1)!;
     await sendMessage(merchant.user, application.id, { body: "Aguardo seu retorno." });
     await reportContent(freelancer.user, { target_type: "message", target_id: bad.id, reason: "off_platform" });

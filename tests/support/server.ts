@@ -17,7 +17,7 @@ export const LAUNCHER = join(ROOT, "scripts/serve.ts");
 
 /**
  * The environment of a production server on `port` keeping its data in `dir`: quick password
- * hashes, no demo data, accounts that write at once (no e-mail confirmation) and an operator
+ * hashes, no demo data, accounts that write at once (no e-mail confirmation, no new-account limits) and an operator
  * without the second factor, and APP_URL (production refuses to start without it).
  */
 export function productionEnv(port: number, dir: string): NodeJS.ProcessEnv {
@@ -33,6 +33,7 @@ export function productionEnv(port: number, dir: string): NodeJS.ProcessEnv {
     SEED_DEMO: "0",
     EMAIL_VERIFICATION: "off",
     OPERATOR_TWO_FACTOR: "off",
+    NEW_ACCOUNT_HOURS: "0",
     APP_URL: `http://127.0.0.1:${port}`,
   };
 }

@@ -81,7 +81,8 @@ export function DisputeSection({
         </summary>
         <p className="muted">{t("dispute.open_intro")}</p>
         <FormMessage data={form} />
-        <Form method="post" className="stack" noValidate>
+        {/* To the confirmation (or this form's errors) where it is drawn, far down on a phone without JavaScript. */}
+        <Form method="post" action={`${here}#dispute-title`} className="stack" noValidate>
           <input type="hidden" name="intent" value="open_dispute" />
           <fieldset
             className={`field choice-group${errors.reason ? " has-error" : ""}`}

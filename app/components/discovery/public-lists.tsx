@@ -1,42 +1,21 @@
 import { Link } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
-import { Budget, formatDay, usePlace } from "~/components/marketplace/opportunity-card";
+import { CardFacts, CardSummary } from "~/components/marketplace/opportunity-card";
 import { PageHeader } from "~/components/ui/page-header";
-import { Tags } from "~/components/ui/tags";
-import { formatDate } from "~/lib/format";
 import type { PublicOpportunityItem } from "~/services/discovery/public.server";
 import { loginHref, registerHref } from "./public-frame";
 
 /** An open opportunity in the visitors' list: its public fields, leading to its public page. */
 export function PublicOpportunityCard({ item }: { item: PublicOpportunityItem }) {
-  const { t, i18n } = useTranslation("market");
+  const { t } = useTranslation("market");
   const { t: tc } = useTranslation();
-  const place = usePlace(item);
   return (
     <article className="card opp-card">
-      <div className="opp-card-top">
-        <div className="opp-card-tags">
-          <span className="tag tag-category">{t(`categories.${item.category}`)}</span>
-          <span className="tag">{t(`budget_types.${item.budget_type}`)}</span>
-        </div>
-        <Budget item={item} />
-      </div>
-      <h3 className="opp-card-title">
-        <Link to={item.path}>{item.title}</Link>
-      </h3>
-      <p className="opp-card-desc">{item.description}</p>
-      <Tags items={item.skills} />
-      <ul className="meta-list">
-        <li>{place}</li>
-        <li>
-          {item.deadline
-            ? t("list.deadline", { date: formatDay(item.deadline, i18n.language) })
-            : t("list.no_deadline")}
-        </li>
-        <li>{t("list.published", { date: formatDate(item.created_at, i18n.language) })}</li>
+      <CardSummary item={item} to={item.path} />
+      <CardFacts item={item}>
         <li>{tc("public.posted_by", { name: item.merchant.name })}</li>
-      </ul>
+      </CardFacts>
       <div className="opp-card-foot">
         <span />
         <Link to={item.path} className="btn btn-secondary btn-sm">

@@ -57,6 +57,8 @@ export function topbarTitleKey(pathname: string, role: UserJson["account_type"])
   if (pathname.startsWith("/invitations")) return "nav.invitations";
   if (pathname.startsWith("/primeiros-passos")) return "welcome.title";
   if (pathname.startsWith("/account/security")) return "nav.account_security";
+  if (pathname.startsWith("/pages/profile-setting")) return "titles.profile_settings";
+  if (pathname.startsWith("/notifications")) return "titles.notifications";
   return "brand";
 }
 

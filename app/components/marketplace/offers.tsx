@@ -1,4 +1,4 @@
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Field } from "~/components/ui/form";
 import { formatDateTime, formatMoney } from "~/lib/format";
@@ -176,6 +176,12 @@ export function TermsFields({
   const startPrice = values?.price ?? (defaultCents === undefined ? "" : centsToInput(defaultCents));
   const startDays = values?.delivery_days ?? (defaultDays === undefined ? "" : String(defaultDays));
   const [typed, setTyped] = useState({ price: startPrice, days: startDays });
+  const fields = useRef<HTMLDivElement>(null);
+  // What was typed before the page came to life (a slow phone) counts too, not only later changes.
+  useEffect(() => {
+    const value = (name: string) => fields.current?.querySelector<HTMLInputElement>(`[name="${name}"]`)?.value ?? "";
+    setTyped({ price: value("price"), days: value("delivery_days") });
+  }, []);
   const estimate = useEstimateText();
   const cents = parseMoney(typed.price);
   const days = Number(typed.days);
@@ -192,7 +198,7 @@ export function TermsFields({
   const label = `fields.${counter ? "offer_price" : "price"}${hourly ? "_hourly" : ""}`;
   return (
     <>
-      <div className="grid-2">
+      <div className="grid-2" ref={fields}>
         <Field
           name="price"
           label={t(label)}

@@ -1,5 +1,6 @@
 import { RatingSummary, type RatingData } from "~/components/reputation/rating";
 import { Link } from "@remix-run/react";
+import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { dateTimeFormat, formatDate } from "~/lib/format";
 import { formatRange } from "~/lib/money";
@@ -55,32 +56,57 @@ export function usePlace(o: Pick<OpportunityCardData, "location_type" | "city">)
   return o.location_type === "remote" || !o.city ? kind : `${kind} · ${o.city}`;
 }
 
-export function OpportunityCard({ item, viewer }: { item: OpportunityCardData; viewer: Role }) {
-  const { t, i18n } = useTranslation("market");
-  const place = usePlace(item);
+/** What the signed-in and the visitors' cards both show. */
+type CardItem = Omit<OpportunityCardData, "uuid" | "status" | "applications_count" | "accepted_count" | "merchant">;
+
+/** A card's top (category, kind of budget, `badge`, the budget), its title leading `to` its page, description and skills. */
+export function CardSummary({ item, to, badge }: { item: CardItem; to: string; badge?: ReactNode }) {
+  const { t } = useTranslation("market");
   return (
-    <article className="card opp-card">
+    <>
       <div className="opp-card-top">
         <div className="opp-card-tags">
           <span className="tag tag-category">{t(`categories.${item.category}`)}</span>
           <span className="tag">{t(`budget_types.${item.budget_type}`)}</span>
-          {viewer === "merchant" || item.status !== "open" ? <OpportunityStatusBadge status={item.status} /> : null}
+          {badge}
         </div>
         <Budget item={item} />
       </div>
       <h3 className="opp-card-title">
-        <Link to={`/opportunities/${item.uuid}`}>{item.title}</Link>
+        <Link to={to}>{item.title}</Link>
       </h3>
       <p className="opp-card-desc">{item.description}</p>
       <Tags items={item.skills} />
-      <ul className="meta-list">
-        <li>{place}</li>
-        <li>
-          {item.deadline
-            ? t("list.deadline", { date: formatDay(item.deadline, i18n.language) })
-            : t("list.no_deadline")}
-        </li>
-        <li>{t("list.published", { date: formatDate(item.created_at, i18n.language) })}</li>
+    </>
+  );
+}
+
+/** A card's facts: where, the deadline, when it was published, then the viewer's own (`children`). */
+export function CardFacts({ item, children }: { item: CardItem; children?: ReactNode }) {
+  const { t, i18n } = useTranslation("market");
+  const place = usePlace(item);
+  return (
+    <ul className="meta-list">
+      <li>{place}</li>
+      <li>
+        {item.deadline ? t("list.deadline", { date: formatDay(item.deadline, i18n.language) }) : t("list.no_deadline")}
+      </li>
+      <li>{t("list.published", { date: formatDate(item.created_at, i18n.language) })}</li>
+      {children}
+    </ul>
+  );
+}
+
+export function OpportunityCard({ item, viewer }: { item: OpportunityCardData; viewer: Role }) {
+  const { t } = useTranslation("market");
+  return (
+    <article className="card opp-card">
+      <CardSummary
+        item={item}
+        to={`/opportunities/${item.uuid}`}
+        badge={viewer === "merchant" || item.status !== "open" ? <OpportunityStatusBadge status={item.status} /> : null}
+      />
+      <CardFacts item={item}>
         {viewer === "freelancer" && item.merchant?.rating ? (
           <li>
             {item.merchant.display_name} · <RatingSummary rating={item.merchant.rating} />
@@ -89,7 +115,7 @@ export function OpportunityCard({ item, viewer }: { item: OpportunityCardData; v
         {viewer === "merchant" ? (
           <li>{t("list.hired", { accepted: item.accepted_count, vacancies: item.vacancies })}</li>
         ) : null}
-      </ul>
+      </CardFacts>
       <div className="opp-card-foot">
         {viewer === "merchant" ? (
           <div className="opp-card-counts">

@@ -1,8 +1,8 @@
-import { LIMITS } from "~/lib/limits";
 import { Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { Field, fieldsOf, FieldsForm, FormActions, SelectField, TextAreaField } from "~/components/ui/form";
-import { BUDGET_TYPES, CATEGORIES, LOCATION_TYPES } from "~/lib/market-constants";
+import { formFields } from "~/lib/form-fields";
+import { BUDGET_TYPES, CATEGORIES, LOCATION_TYPES, opportunityInputSchema } from "~/lib/market-schemas";
 import type { FormErrorData } from "~/web/errors.server";
 import { usePending } from "~/lib/pending";
 
@@ -45,54 +45,46 @@ export function OpportunityForm({
 }) {
   const { t } = useTranslation("market");
   const busy = usePending();
-  const errors = data?.errors ?? {};
   // What the user typed wins over what was stored, so nothing is lost on an error.
-  const v = (field: keyof OpportunityFormValues) => data?.values?.[field] ?? values[field] ?? "";
-  const field = (name: keyof OpportunityFormValues) => fieldsOf(data)(name, values[name] ?? "");
+  const f = formFields(opportunityInputSchema, data, values);
+  // The budget is typed in reais: its fields are the page's, not the schema's (`*_cents`).
+  const price = (name: (typeof BUDGET_BOUNDS)[number][0]) => fieldsOf(data)(name, values[name] ?? "");
   return (
     <>
       <FieldsForm id="opportunity-form" data={data} className="stack opp-form">
         <fieldset className="form-section">
           <legend>{t("create.section_basics")}</legend>
-          <Field
-            {...field("title")}
-            label={t("fields.title")}
-            hint={t("fields.title_hint")}
-            required
-            maxLength={LIMITS.title.max}
-          />
+          <Field {...f.title} label={t("fields.title")} hint={t("fields.title_hint")} />
           <TextAreaField
-            {...field("description")}
+            {...f.description}
             label={t("fields.description")}
             hint={t("fields.description_hint")}
-            required
             rows={7}
-            maxLength={LIMITS.description.max}
           />
           <div className="grid-2">
             <SelectField
-              name="category"
+              name={f.category.name}
               label={t("fields.category")}
               placeholder={t("fields.select")}
-              value={v("category")}
+              value={f.category.defaultValue}
               options={CATEGORIES.map((c) => ({ value: c, label: t(`categories.${c}`) }))}
-              error={errors.category}
+              error={f.category.error}
             />
-            <Field {...field("skills")} label={t("fields.skills")} hint={t("fields.skills_hint")} />
+            <Field {...f.skills} label={t("fields.skills")} hint={t("fields.skills_hint")} />
           </div>
         </fieldset>
         <fieldset className="form-section">
           <legend>{t("create.section_budget")}</legend>
-          <fieldset id="budget_type" className={`field choice-group${errors.budget_type ? " has-error" : ""}`}>
+          <fieldset id="budget_type" className={`field choice-group${f.budget_type.error ? " has-error" : ""}`}>
             <legend>{t("fields.budget_type")}</legend>
             <div className="choices">
               {BUDGET_TYPES.map((type) => (
                 <label key={type} className="choice">
                   <input
                     type="radio"
-                    name="budget_type"
+                    name={f.budget_type.name}
                     value={type}
-                    defaultChecked={(v("budget_type") || "fixed") === type}
+                    defaultChecked={(f.budget_type.defaultValue || "fixed") === type}
                   />
                   <span>
                     <strong>{t(`budget_types.${type}`)}</strong>
@@ -100,13 +92,13 @@ export function OpportunityForm({
                 </label>
               ))}
             </div>
-            {errors.budget_type ? <p className="field-error">{errors.budget_type}</p> : null}
+            {f.budget_type.error ? <p className="field-error">{f.budget_type.error}</p> : null}
           </fieldset>
           <div className="grid-2">
             {BUDGET_BOUNDS.map(([name, placeholder]) => (
               <Field
                 key={name}
-                {...field(name)}
+                {...price(name)}
                 label={t(`fields.${name}`)}
                 hint={t("fields.budget_hint")}
                 inputMode="decimal"
@@ -115,35 +107,26 @@ export function OpportunityForm({
               />
             ))}
           </div>
-          <Field {...field("deadline")} type="date" label={t("fields.deadline")} hint={t("fields.deadline_hint")} />
+          <Field {...f.deadline} type="date" label={t("fields.deadline")} hint={t("fields.deadline_hint")} />
         </fieldset>
         <fieldset className="form-section">
           <legend>{t("create.section_place")}</legend>
           <div className="grid-2">
             <SelectField
-              name="location_type"
+              name={f.location_type.name}
               label={t("fields.location_type")}
-              value={v("location_type") || "remote"}
+              value={f.location_type.defaultValue || "remote"}
               options={LOCATION_TYPES.map((c) => ({ value: c, label: t(`location_types.${c}`) }))}
-              error={errors.location_type}
+              error={f.location_type.error}
             />
-            <Field
-              {...field("city")}
-              label={t("fields.city")}
-              hint={t("fields.city_hint")}
-              maxLength={LIMITS.city.max}
-              autoComplete="address-level2"
-            />
+            <Field {...f.city} label={t("fields.city")} hint={t("fields.city_hint")} autoComplete="address-level2" />
           </div>
           <Field
-            name="vacancies"
+            {...f.vacancies}
             type="number"
-            min={1}
-            max={20}
             label={t("fields.vacancies")}
             hint={t("fields.vacancies_hint")}
-            defaultValue={v("vacancies") || "1"}
-            error={errors.vacancies}
+            defaultValue={f.vacancies.defaultValue || "1"}
             className="input-short"
           />
         </fieldset>

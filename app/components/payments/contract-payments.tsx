@@ -1,7 +1,8 @@
 import { Form, useActionData, useNavigation } from "@remix-run/react";
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Field, FormMessage } from "~/components/ui/form";
+import { CopyButton } from "~/components/ui/copy-button";
 import { feePercent } from "~/lib/fees";
 import { milestoneTitle } from "~/lib/approval";
 import { formatDateTime } from "~/lib/format";
@@ -226,9 +227,7 @@ export function ContractPayments({
 /** The BR Code: its QR image, and the "copia e cola" in a field to select (a button copies with JavaScript). */
 export function PixCharge({ charge, pixHours }: { charge: Charge; pixHours: number }) {
   const { t, i18n } = useTranslation("market");
-  const hydrated = useHydrated();
   const busy = useNavigation().state === "submitting";
-  const [copied, setCopied] = useState(false);
   return (
     <div className="pix-charge">
       <img
@@ -245,17 +244,7 @@ export function PixCharge({ charge, pixHours }: { charge: Charge; pixHours: numb
           <label htmlFor={`brcode-${charge.id}`}>{t("payments.copy_paste")}</label>
           <textarea id={`brcode-${charge.id}`} readOnly rows={4} value={charge.br_code} className="brcode" />
         </div>
-        {hydrated ? (
-          <button
-            type="button"
-            className="btn btn-secondary btn-sm"
-            onClick={() => {
-              void navigator.clipboard?.writeText(charge.br_code).then(() => setCopied(true));
-            }}
-          >
-            {copied ? t("payments.copied") : t("payments.copy")}
-          </button>
-        ) : null}
+        <CopyButton text={charge.br_code} label={t("payments.copy")} copiedLabel={t("payments.copied")} />
         <p className="muted small" role="status">
           {t("payments.charge_expires", { date: formatDateTime(charge.expires_at, i18n.language), txid: charge.txid })}
         </p>
@@ -295,6 +284,14 @@ function typedTotal(amounts: string[]) {
   return { cents, valid };
 }
 
+/** The amounts typed in the split form's rows, in order. */
+function typedAmounts(form: HTMLFormElement, rows: number) {
+  return Array.from(
+    { length: rows },
+    (_, i) => (form.elements.namedItem(`amount_${i}`) as HTMLInputElement)?.value ?? "",
+  );
+}
+
 /**
  * Dividing the contract's value into milestones: as many rows as needed up to MAX_MILESTONES, with
  * the running total and what is left to reach the contract's value. Without JavaScript,
@@ -315,8 +312,15 @@ function SplitForm({ total, data }: { total: number; data: FormErrorData | null 
   const sum = typedTotal(amounts);
   const left = total - sum.cents;
   const rowError = (field: string, i: number) => errors[`${field}_${i}`];
+  const box = useRef<HTMLDetailsElement>(null);
+  // Amounts typed before the scripts arrived count in the running total too.
+  useEffect(() => {
+    const form = box.current?.querySelector("form");
+    if (form) setAmounts(typedAmounts(form, rows));
+    // Once, when the page comes to life; later typing is followed by onInput.
+  }, []); // eslint-disable-line react-hooks/exhaustive-deps
   return (
-    <details className="stack" open={Boolean(data)}>
+    <details className="stack" open={Boolean(data)} ref={box}>
       <summary>{t("payments.split_heading")}</summary>
       <p className="muted">{t("payments.split_intro", { total: money(total), max: MAX_MILESTONES })}</p>
       <FormMessage data={data?.message ? data : null} />
@@ -331,15 +335,7 @@ function SplitForm({ total, data }: { total: number; data: FormErrorData | null 
           setRows(SPLIT_ROWS);
           setAmounts(amountsOf(0));
         }}
-        onInput={(event) => {
-          const form = event.currentTarget;
-          setAmounts(
-            Array.from(
-              { length: rows },
-              (_, i) => (form.elements.namedItem(`amount_${i}`) as HTMLInputElement)?.value ?? "",
-            ),
-          );
-        }}
+        onInput={(event) => setAmounts(typedAmounts(event.currentTarget, rows))}
       >
         <input type="hidden" name="intent" value="split_milestones" />
         <input type="hidden" name="rows" value={rows} />

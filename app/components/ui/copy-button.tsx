@@ -3,16 +3,19 @@ import { useTranslation } from "react-i18next";
 import { useHydrated } from "~/lib/hydrated";
 
 /**
- * A button that copies `text` to the clipboard and says so. It needs JavaScript, so it is drawn
- * only once the page has it: without it, the text beside it stays selectable.
+ * A button that copies `text` to the clipboard and says so (`copiedLabel`, "Copiado" by default).
+ * It needs JavaScript, so it is drawn only once the page has it: without it, the text beside it
+ * stays selectable.
  */
 export function CopyButton({
   text,
   label,
+  copiedLabel,
   className = "btn btn-secondary btn-sm",
 }: {
   text: string;
   label?: string;
+  copiedLabel?: string;
   className?: string;
 }) {
   const { t } = useTranslation();
@@ -27,7 +30,7 @@ export function CopyButton({
         void navigator.clipboard?.writeText(text).then(() => setCopied(true));
       }}
     >
-      <span aria-live="polite">{copied ? t("actions.copied") : (label ?? t("actions.copy"))}</span>
+      <span aria-live="polite">{copied ? (copiedLabel ?? t("actions.copied")) : (label ?? t("actions.copy"))}</span>
     </button>
   );
 }

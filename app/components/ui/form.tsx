@@ -10,15 +10,18 @@ import {
 import { useClearOnSuccess, usePending } from "~/lib/pending";
 import type { FormErrorData } from "~/web/errors.server";
 
-/** What every field has: its name (and id, by default the name), its label, its error or hint. */
-type FieldBase = { name: string; label: string; error?: string; hint?: ReactNode; id?: string };
+/**
+ * What every field has: its name (and id, by default the name), its label, its error or hint;
+ * and what stands beside it, before the label (a photo field's current picture).
+ */
+type FieldBase = { name: string; label: string; error?: string; hint?: ReactNode; id?: string; beside?: ReactNode };
 
 /** The attributes that tie a control to its frame: id, name, and what announces its error or hint. */
 type ControlAttrs = { id: string; name: string; "aria-invalid"?: true; "aria-describedby"?: string };
 
 /** A field's frame apart from the rest of its props (those of its control). */
-function framed<P extends FieldBase>({ name, label, error, hint, id = name, ...control }: P) {
-  return [{ name, label, error, hint, id }, control] as const;
+function framed<P extends FieldBase>({ name, label, error, hint, id = name, beside, ...control }: P) {
+  return [{ name, label, error, hint, id, beside }, control] as const;
 }
 
 /** Label above, the control (drawn by `children` with its attributes), then its error (or hint) announced with it. */
@@ -28,10 +31,11 @@ function FieldFrame({
   error,
   hint,
   id,
+  beside,
   children,
 }: FieldBase & { id: string; children: (attrs: ControlAttrs) => ReactNode }) {
-  return (
-    <div className={`field${error ? " has-error" : ""}`}>
+  const field = (
+    <>
       <label htmlFor={id}>{label}</label>
       {children({
         id,
@@ -48,7 +52,15 @@ function FieldFrame({
           {hint}
         </p>
       ) : null}
+    </>
+  );
+  return beside ? (
+    <div className={`field field-beside${error ? " has-error" : ""}`}>
+      {beside}
+      <div>{field}</div>
     </div>
+  ) : (
+    <div className={`field${error ? " has-error" : ""}`}>{field}</div>
   );
 }
 

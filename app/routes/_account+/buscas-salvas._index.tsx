@@ -14,9 +14,8 @@ import {
 } from "~/services/discovery/saved-searches.server";
 import { AppError } from "~/services/platform/errors.server";
 import { requireUser } from "~/web/auth.server";
-import { formValues, readForm } from "~/web/bodies.server";
-import { formError, orRefusal } from "~/web/errors.server";
-import { redirectWithMarketToast } from "~/web/market-forms.server";
+import { orRefusal } from "~/web/errors.server";
+import { intentAction } from "~/web/intent-action.server";
 
 // A freelancer's saved searches (docs/product.md, "Buscas salvas e alertas"): each with its
 // filters, a link to its results, its name and e-mail frequency to change, and delete. Searches
@@ -31,22 +30,28 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request);
-  let values: Record<string, string> = {};
-  try {
-    values = formValues(await readForm(request));
-    const id = values.id ?? "";
-    if (values.intent === "update") {
-      await updateSavedSearch(user, id, { name: values.name ?? "", frequency: values.frequency ?? "" });
-      return redirectWithMarketToast(request, "/buscas-salvas", "saved_searches.toasts.updated");
-    }
-    if (values.intent === "delete") {
-      await deleteSavedSearch(user, id);
-      return redirectWithMarketToast(request, "/buscas-salvas", "saved_searches.toasts.deleted");
-    }
-    throw new AppError(400, "validation_failed");
-  } catch (error) {
-    return formError(request, error, values);
-  }
+  return intentAction(
+    request,
+    {
+      here: "/buscas-salvas",
+      otherwise: {
+        run: () => {
+          throw new AppError(400, "validation_failed");
+        },
+      },
+    },
+    {
+      update: {
+        run: ({ values }) =>
+          updateSavedSearch(user, values.id ?? "", { name: values.name ?? "", frequency: values.frequency ?? "" }),
+        toast: "saved_searches.toasts.updated",
+      },
+      delete: {
+        run: ({ values }) => deleteSavedSearch(user, values.id ?? ""),
+        toast: "saved_searches.toasts.deleted",
+      },
+    },
+  );
 }
 
 export default function SavedSearchesPage() {

@@ -1,7 +1,7 @@
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { FieldsForm, Field, SelectField } from "~/components/ui/form";
+import { FieldsForm, Field, SelectField, fieldsOf } from "~/components/ui/form";
 import { MarketErrorBoundary } from "~/components/layout/error-boundary";
 import { PageHeader } from "~/components/ui/page-header";
 import { formatDateTime } from "~/lib/format";
@@ -49,8 +49,10 @@ export default function IdentityPage() {
   const mine = (intent: string) => (data && (data.values?.intent ?? "identity") === intent ? data : null);
   const typed = mine("identity");
   const sent = mine("documents");
-  const value = (field: "document" | "legal_name" | "birth_date" | "responsible_cpf" | "kind") =>
-    typed?.values?.[field] ?? (identity ? String(identity[field] ?? "") : "");
+  // What was typed, else the saved record.
+  const field = fieldsOf(typed);
+  const saved = (name: "document" | "legal_name" | "birth_date" | "responsible_cpf" | "kind") =>
+    field(name, identity ? String(identity[name] ?? "") : "");
   const status = identity?.status ?? "none";
   // While pending, new photos replace those waiting (docs/product.md, "Identidade").
   const canSend = identity && status !== "verified";
@@ -76,40 +78,23 @@ export default function IdentityPage() {
             <SelectField
               name="kind"
               label={t("identity.kind")}
-              value={value("kind") || "person"}
+              value={saved("kind").defaultValue || "person"}
               options={IDENTITY_KINDS.map((k) => ({ value: k, label: t(`identity.kinds.${k}`) }))}
               error={typed?.errors?.kind}
             />
+            <Field {...saved("document")} label={t("identity.document")} inputMode="numeric" autoComplete="off" />
+            <Field {...saved("legal_name")} label={t("identity.legal_name")} autoComplete="name" />
             <Field
-              name="document"
-              label={t("identity.document")}
-              defaultValue={value("document")}
-              inputMode="numeric"
-              autoComplete="off"
-              error={typed?.errors?.document}
-            />
-            <Field
-              name="legal_name"
-              label={t("identity.legal_name")}
-              defaultValue={value("legal_name")}
-              autoComplete="name"
-              error={typed?.errors?.legal_name}
-            />
-            <Field
-              name="birth_date"
+              {...saved("birth_date")}
               label={t("identity.birth_date")}
               type="date"
-              defaultValue={value("birth_date")}
               hint={t("identity.birth_date_hint")}
-              error={typed?.errors?.birth_date}
             />
             <Field
-              name="responsible_cpf"
+              {...saved("responsible_cpf")}
               label={t("identity.responsible_cpf")}
-              defaultValue={value("responsible_cpf")}
               inputMode="numeric"
               hint={t("identity.responsible_cpf_hint")}
-              error={typed?.errors?.responsible_cpf}
             />
             {status === "verified" ? <p className="field-hint">{t("identity.change_warning")}</p> : null}
             <button type="submit" className="btn btn-primary">

@@ -1,4 +1,4 @@
-import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { FormMessage } from "~/components/ui/form";
 import { useTranslation } from "react-i18next";
@@ -6,11 +6,10 @@ import { MarketErrorBoundary } from "~/components/layout/error-boundary";
 import { NotificationEntry } from "~/components/messaging/notification-bell";
 import { EmptyState, PageHeader } from "~/components/ui/page-header";
 import { Pagination } from "~/components/ui/pagination";
-import { listFromUrl, redirectWithMarketToast } from "~/web/market-forms.server";
+import { intentAction, withResult } from "~/web/intent-action.server";
+import { listFromUrl } from "~/web/market-forms.server";
 import { marketTitleMeta } from "~/lib/market-meta";
 import { requireUser, safeRedirect } from "~/web/auth.server";
-import { formError } from "~/web/errors.server";
-import { formValues, readForm } from "~/web/bodies.server";
 import { listNotifications, markNotificationsRead } from "~/services/messaging/notifications.server";
 
 export const meta = marketTitleMeta("titles.notifications");
@@ -23,21 +22,29 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request);
-  let values: Record<string, string> = {};
-  try {
-    values = formValues(await readForm(request));
-    if (values.intent === "open" && values.id) {
-      await markNotificationsRead(user, [values.id]);
-      return redirect(safeRedirect(values.to, "/notifications"));
-    }
-    if (values.intent === "read_all") {
-      await markNotificationsRead(user);
-      return redirectWithMarketToast(request, safeRedirect(values.redirectTo, "/notifications"), "toasts.read");
-    }
-    return redirect("/notifications");
-  } catch (error) {
-    return formError(request, error, values);
-  }
+  return intentAction(
+    request,
+    { here: "/notifications" },
+    {
+      // A notification opened: read, then its page (no toast).
+      open: withResult({
+        run: async ({ values }) => {
+          if (!values.id) return "/notifications";
+          await markNotificationsRead(user, [values.id]);
+          return safeRedirect(values.to, "/notifications");
+        },
+        to: (to) => to,
+      }),
+      read_all: withResult({
+        run: async ({ values }) => {
+          await markNotificationsRead(user);
+          return safeRedirect(values.redirectTo, "/notifications");
+        },
+        toast: "toasts.read",
+        to: (to) => to,
+      }),
+    },
+  );
 }
 
 export default function NotificationsPage() {

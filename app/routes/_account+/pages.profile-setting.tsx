@@ -1,17 +1,17 @@
 import { formatCnpj } from "@brazilian-utils/brazilian-utils";
-import { LIMITS } from "~/lib/limits";
+import { formFields } from "~/lib/form-fields";
+import { profileSchema } from "~/lib/schemas";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { Avatar } from "~/components/ui/avatar";
-import { Field, fieldsOf, FieldsForm, FormActions, FormCard, SelectField, TextAreaField } from "~/components/ui/form";
+import { Field, FieldsForm, FormActions, FormCard, SelectField, TextAreaField } from "~/components/ui/form";
 import { titleMeta } from "~/lib/meta";
 import { updateProfile } from "~/services/accounts/accounts.server";
 import { requireUser } from "~/web/auth.server";
-import { emailSettingsFromForm } from "~/web/bodies.server";
 import { getEmailSettings, updateEmailSettings } from "~/services/messaging/email.server";
-import { fileOf, formValues, profileInput, readPhotoForm } from "~/web/bodies.server";
-import { formError } from "~/web/errors.server";
+import { emailSettingsFromForm, fileOf, profileInput, readPhotoForm } from "~/web/bodies.server";
+import { intentAction } from "~/web/intent-action.server";
 import {
   addPortfolioItem,
   deletePortfolioItem,
@@ -19,8 +19,6 @@ import {
   updatePortfolioItem,
 } from "~/services/reputation/portfolio.server";
 import { PortfolioEditor } from "~/components/reputation/portfolio";
-import { getRequestT } from "~/web/i18n.server";
-import { redirectWithSuccess } from "~/web/toast.server";
 import { useRootData } from "~/lib/root-data";
 import { emailKindGroupsFor } from "~/lib/email-kinds";
 import { supportedLngs } from "~/lib/i18n";
@@ -37,46 +35,47 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return json({ email, portfolio });
 }
 
-const PORTFOLIO_DONE = {
-  add: "portfolio_item_added",
-  update: "portfolio_item_updated",
-  remove: "portfolio_item_deleted",
-} as const;
-
-/** The forms that post here: the profile (multipart, with the photo), the e-mail settings (intent=email), the portfolio's items. */
+/** The forms that post here: the profile (multipart, with the photo), the e-mail settings, the portfolio's items. */
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request);
-  let values: Record<string, string> = {};
-  try {
-    // Both kinds of form may carry a picture: the profile's photo or a portfolio item's image.
-    const form = await readPhotoForm(request, new URL(request.url).searchParams.has("portfolio") ? "image" : "photo");
-    const intent = form.get("intent");
-    if (intent === "email") {
-      values = { intent: "email" };
-      await updateEmailSettings(user, emailSettingsFromForm(form, user.account_type));
-      const { t } = await getRequestT(request);
-      return redirectWithSuccess("/pages/profile-setting#email", t("email_settings_saved"));
-    }
-    if (intent === "portfolio_add" || intent === "portfolio_update" || intent === "portfolio_remove") {
-      values = formValues(form);
-      const id = values.id ?? "";
-      if (intent === "portfolio_add") await addPortfolioItem(user, values, fileOf(form, "image"));
-      else if (intent === "portfolio_update") await updatePortfolioItem(user, id, values, fileOf(form, "image"));
-      else await deletePortfolioItem(user, id);
-      const { t } = await getRequestT(request);
-      const done = PORTFOLIO_DONE[intent.slice("portfolio_".length) as keyof typeof PORTFOLIO_DONE];
-      return redirectWithSuccess("/pages/profile-setting#portfolio", t(done));
-    }
-    const { input, photo } = profileInput(form);
-    values = Object.fromEntries(
-      Object.entries(input).map(([k, v]) => [k, Array.isArray(v) ? v.join(", ") : String(v)]),
-    );
-    await updateProfile(user, input, photo);
-    const { t } = await getRequestT(request);
-    return redirectWithSuccess("/profile", t("profile_updated"));
-  } catch (error) {
-    return formError(request, error, values);
-  }
+  const portfolio = (toast: string) => ({ toast, to: "/pages/profile-setting#portfolio" });
+  return intentAction(
+    request,
+    {
+      here: "/pages/profile-setting",
+      // Both kinds of form may carry a picture: the profile's photo or a portfolio item's image.
+      body: (request) => readPhotoForm(request, new URL(request.url).searchParams.has("portfolio") ? "image" : "photo"),
+      toasts: "messages",
+      // The profile's form names no intent.
+      otherwise: {
+        run: ({ form }) => {
+          const { input, photo } = profileInput(form);
+          return updateProfile(user, input, photo);
+        },
+        toast: "profile_updated",
+        to: "/profile",
+      },
+    },
+    {
+      email: {
+        run: ({ form }) => updateEmailSettings(user, emailSettingsFromForm(form, user.account_type)),
+        toast: "email_settings_saved",
+        to: "/pages/profile-setting#email",
+      },
+      portfolio_add: {
+        run: ({ values, form }) => addPortfolioItem(user, values, fileOf(form, "image")),
+        ...portfolio("portfolio_item_added"),
+      },
+      portfolio_update: {
+        run: ({ values, form }) => updatePortfolioItem(user, values.id ?? "", values, fileOf(form, "image")),
+        ...portfolio("portfolio_item_updated"),
+      },
+      portfolio_remove: {
+        run: ({ values }) => deletePortfolioItem(user, values.id ?? ""),
+        ...portfolio("portfolio_item_deleted"),
+      },
+    },
+  );
 }
 
 export default function ProfileSettingsPage() {
@@ -90,7 +89,10 @@ export default function ProfileSettingsPage() {
   const data = portfolioRefusal || emailRefused ? undefined : refusal;
   const busy = usePending(null);
   if (!user) return null;
-  const field = fieldsOf(data);
+  const f = formFields(profileSchema, data, {
+    ...user,
+    company_cnpj: user.company_cnpj ? formatCnpj(user.company_cnpj) : "",
+  });
   const remote = data?.values?.remote !== undefined ? ["1", "on", "true"].includes(data.values.remote) : user.remote;
   const shown =
     data?.values?.public_profile !== undefined
@@ -101,87 +103,46 @@ export default function ProfileSettingsPage() {
       <section className="card form-card">
         <h2>{t("titles.profile_settings")}</h2>
         <FieldsForm id="profile-form" data={data} encType="multipart/form-data" className="stack">
-          <div className={`field photo-field${data?.errors?.photo ? " has-error" : ""}`}>
-            <Avatar user={user} size="lg" />
-            <div>
-              <label htmlFor="photo">{t("fields.photo")}</label>
-              <input
-                id="photo"
-                name="photo"
-                type="file"
-                accept="image/jpeg,image/png,image/webp"
-                aria-describedby={data?.errors?.photo ? "photo-error" : "photo-hint"}
-              />
-              {data?.errors?.photo ? (
-                <p className="field-error" id="photo-error">
-                  {data.errors.photo}
-                </p>
-              ) : (
-                <p className="field-hint" id="photo-hint">
-                  {t("fields.photo_hint")}
-                </p>
-              )}
-            </div>
-          </div>
-          <div className="grid-2">
-            <Field
-              {...field("full_name", user.full_name ?? "")}
-              label={t("fields.full_name")}
-              required
-              maxLength={LIMITS.full_name.max}
-            />
-            <Field
-              {...field("display_name", user.display_name ?? "")}
-              label={t("fields.display_name_optional")}
-              maxLength={LIMITS.display_name.max}
-            />
-          </div>
-          <TextAreaField
-            {...field("bio", user.bio ?? "")}
-            label={t("fields.bio")}
-            rows={5}
-            maxLength={LIMITS.bio.max}
+          <Field
+            name="photo"
+            type="file"
+            accept="image/jpeg,image/png,image/webp"
+            label={t("fields.photo")}
+            hint={t("fields.photo_hint")}
+            error={data?.errors?.photo}
+            beside={<Avatar user={user} size="lg" />}
           />
+          <div className="grid-2">
+            {/* Optional to an API client (a field left out stays), required here: the form sends every field. */}
+            <Field {...f.full_name} label={t("fields.full_name")} required />
+            <Field {...f.display_name} label={t("fields.display_name_optional")} />
+          </div>
+          <TextAreaField {...f.bio} label={t("fields.bio")} rows={5} />
           {user.account_type === "merchant" ? (
             <>
               {/* A merchant hires: their company, not the skills and remote work a freelancer offers. */}
               <div className="grid-2">
                 <Field
-                  {...field("company_name", user.company_name ?? "")}
+                  {...f.company_name}
                   label={t("fields.company_name_optional")}
                   hint={t("fields.company_name_hint")}
-                  maxLength={LIMITS.company_name.max}
                   autoComplete="organization"
                 />
                 <Field
-                  {...field("company_cnpj", user.company_cnpj ? formatCnpj(user.company_cnpj) : "")}
+                  {...f.company_cnpj}
                   label={t("fields.company_cnpj_optional")}
                   hint={t("fields.company_cnpj_hint")}
                   inputMode="numeric"
                   maxLength={18}
                 />
               </div>
-              <Field
-                {...field("city", user.city ?? "")}
-                label={t("fields.city_optional")}
-                maxLength={LIMITS.city.max}
-                autoComplete="address-level2"
-              />
+              <Field {...f.city} label={t("fields.city_optional")} autoComplete="address-level2" />
             </>
           ) : (
             <>
-              <Field
-                {...field("skills", user.skills.join(", "))}
-                label={t("fields.skills")}
-                hint={t("fields.skills_hint")}
-              />
+              <Field {...f.skills} label={t("fields.skills")} hint={t("fields.skills_hint")} />
               <div className="grid-2">
-                <Field
-                  {...field("city", user.city ?? "")}
-                  label={t("fields.city_optional")}
-                  maxLength={LIMITS.city.max}
-                  autoComplete="address-level2"
-                />
+                <Field {...f.city} label={t("fields.city_optional")} autoComplete="address-level2" />
                 <div className="field field-check">
                   {/* Unticked boxes send nothing: the hidden field says "no" unless the box follows it. */}
                   <input type="hidden" name="remote" value="0" />

@@ -1,4 +1,5 @@
 import { LIMITS } from "~/lib/limits";
+import { ContactNotice } from "~/components/messaging/contact-notice";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
@@ -56,7 +57,11 @@ export async function action({ request, params }: ActionFunctionArgs) {
       const { errors } = checkFields(inviteInputSchema, { freelancer_id: params.id, message: values.message ?? "" });
       throw new AppError(422, "invite_failed", { opportunity: "invite_opportunity_required", ...errors });
     }
-    await inviteFreelancer(merchant, values.opportunity, { freelancer_id: params.id, message: values.message ?? "" });
+    await inviteFreelancer(merchant, values.opportunity, {
+      freelancer_id: params.id,
+      message: values.message ?? "",
+      confirm_contact: values.confirm_contact,
+    });
     return redirectWithMarketToast(request, `/freelancers/${params.id}`, "toasts.invitation_sent");
   } catch (error) {
     // An opportunity that is not the merchant's (or no longer exists) is a field error here.
@@ -104,6 +109,7 @@ function InviteForm({
               maxLength={LIMITS.invite_message.max}
               required
             />
+            <ContactNotice refusal={refusal} />
             <FormActions busy={busy} label={t("invitations.send")} />
           </FieldsForm>
         </>

@@ -8,46 +8,20 @@ import { FreelancerCard } from "~/components/reputation/profile-card";
 import { EmptyState } from "~/components/ui/page-header";
 import { Pagination } from "~/components/ui/pagination";
 import { DIRECTORY_FILTERS } from "~/lib/directory";
-import { publicListMeta, type Seo } from "~/lib/public-meta";
+import { publicListMeta } from "~/lib/public-meta";
 import { listPublicProfiles } from "~/services/discovery/public.server";
 import { listFromUrl } from "~/web/market-forms.server";
-import { absolute, itemList, listCanonical, publicHeaders, readPublic } from "~/web/public-page.server";
+import { publicHeaders, publicList, readPublic } from "~/web/public-page.server";
 
 // The freelancers a visitor may see (docs/product.md, "Páginas públicas"): the directory's filters
 // and orders, each card leading to the public profile; a profile kept from visitors is left out.
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const {
-    found: { list, query },
-    viewer,
-    t,
-    ogLocale,
-    cacheHeaders,
-  } = await readPublic(request, () => listFromUrl(request, DIRECTORY_FILTERS, listPublicProfiles));
-  const { canonical, filtered } = listCanonical("/perfis", query);
-  const seo: Seo = {
-    title: t("public.profiles_title"),
-    description: t("public.profiles_description"),
-    canonical,
-    image: absolute(null),
-    locale: ogLocale,
-    type: "website",
-    card: "summary_large_image",
-  };
-  const offset = (list.meta.page - 1) * list.meta.per_page;
+  const page = await readPublic(request, () => listFromUrl(request, DIRECTORY_FILTERS, listPublicProfiles));
+  const { list, query } = page.found;
   return json(
-    {
-      ...list,
-      filters: query,
-      seo,
-      noindex: filtered,
-      ld: itemList(
-        list.data.map((p) => p.path),
-        offset,
-      ),
-      viewer: viewer ? viewer.account_type : null,
-    },
-    { headers: cacheHeaders },
+    { ...list, filters: query, ...publicList(page, "profiles", "/perfis", query, list) },
+    { headers: page.cacheHeaders },
   );
 }
 

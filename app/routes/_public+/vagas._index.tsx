@@ -6,51 +6,26 @@ import { PublicListCallout, PublicOpportunityCard, PublicListHeader } from "~/co
 import { OpportunityFilters } from "~/components/marketplace/opportunity-list";
 import { EmptyState } from "~/components/ui/page-header";
 import { Pagination } from "~/components/ui/pagination";
-import { publicListMeta, type Seo } from "~/lib/public-meta";
+import { publicListMeta } from "~/lib/public-meta";
 import { listPublicOpportunities } from "~/services/discovery/public.server";
 import { FILTER_FIELDS, loadOpportunityList } from "~/web/opportunity-list.server";
-import { absolute, itemList, listCanonical, publicHeaders, readPublic } from "~/web/public-page.server";
+import { publicHeaders, publicList, readPublic } from "~/web/public-page.server";
 
 // The open opportunities as a visitor browses them (docs/product.md, "Páginas públicas"): the
 // signed-in list's filters but the status, each card leading to the opportunity's public page.
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const {
-    found: list,
-    viewer,
-    t,
-    ogLocale,
-    cacheHeaders,
-  } = await readPublic(request, () =>
+  const page = await readPublic(request, () =>
     loadOpportunityList(
       request,
       listPublicOpportunities,
       FILTER_FIELDS.filter((f) => f !== "status"),
     ),
   );
-  const { canonical, filtered } = listCanonical("/vagas", list.filters);
-  const seo: Seo = {
-    title: t("public.opportunities_title"),
-    description: t("public.opportunities_description"),
-    canonical,
-    image: absolute(null),
-    locale: ogLocale,
-    type: "website",
-    card: "summary_large_image",
-  };
-  const offset = (list.meta.page - 1) * list.meta.per_page;
+  const list = page.found;
   return json(
-    {
-      list,
-      seo,
-      noindex: filtered,
-      ld: itemList(
-        list.data.map((o) => o.path),
-        offset,
-      ),
-      viewer: viewer ? viewer.account_type : null,
-    },
-    { headers: cacheHeaders },
+    { list, ...publicList(page, "opportunities", "/vagas", list.filters, list) },
+    { headers: page.cacheHeaders },
   );
 }
 

@@ -8,7 +8,8 @@ import { EmptyState, PageHeader } from "~/components/ui/page-header";
 import { config } from "~/config.server";
 import { adminTitleMeta } from "~/lib/admin-meta";
 import { formatDateTime } from "~/lib/format";
-import { LIMITS } from "~/lib/limits";
+import { formFields } from "~/lib/form-fields";
+import { confirmChargeSchema, payoutFailedSchema } from "~/lib/payments-schemas";
 import { formatMoney, parseMoney } from "~/lib/money";
 import {
   confirmPixReceipt,
@@ -19,9 +20,8 @@ import {
   payRefund,
 } from "~/services/operator/payments.server";
 import { AppError } from "~/services/platform/errors.server";
-import { formValues, readForm } from "~/web/bodies.server";
-import { formError } from "~/web/errors.server";
-import { redirectWithAdminToast, requireOperator } from "~/web/operator.server";
+import { intentAction } from "~/web/intent-action.server";
+import { requireOperator } from "~/web/operator.server";
 
 export const meta = adminTitleMeta("titles.payments");
 
@@ -30,33 +30,32 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return json({ payments: config.PAYMENTS, ...(await paymentQueues()) });
 }
 
-type Values = Record<string, string>;
-
-/** The page's moves by `intent`: each the operator's service with the form's fields. */
-const MOVES: Record<string, (operator: Parameters<typeof payPayout>[0], v: Values) => Promise<unknown>> = {
-  confirm: (operator, v) =>
-    confirmPixReceipt(operator, v.id ?? "", {
-      e2e_id: v.e2e_id,
-      // Typed in reais ("1.530,00"); what does not read as money goes on as typed, and is refused.
-      amount_cents: parseMoney(v.amount) ?? v.amount,
-    }),
-  pay: (operator, v) => payPayout(operator, v.id ?? "", { e2e_id: v.e2e_id }),
-  fail: (operator, v) => failPayout(operator, v.id ?? "", { reason: v.reason }),
-  refund: (operator, v) => payRefund(operator, v.id ?? "", { e2e_id: v.e2e_id }),
+const refuseMove = () => {
+  throw new AppError(400, "payment_move_invalid");
 };
 
+/** The page's moves by `intent`: each the operator's service with the form's fields. */
 export async function action({ request }: ActionFunctionArgs) {
   const operator = await requireOperator(request);
-  let values: Values = {};
-  try {
-    values = formValues(await readForm(request));
-    const move = Object.hasOwn(MOVES, values.intent ?? "") ? MOVES[values.intent!] : undefined;
-    if (!move) throw new AppError(400, "payment_move_invalid");
-    await move(operator, values);
-    return redirectWithAdminToast(request, "/admin/payments", `payments.done.${values.intent}`);
-  } catch (error) {
-    return formError(request, error, values);
-  }
+  const done = (intent: string) => `payments.done.${intent}`;
+  return intentAction(
+    request,
+    { here: "/admin/payments", toasts: "admin", otherwise: { run: refuseMove, toast: "" } },
+    {
+      confirm: {
+        run: ({ values: v }) =>
+          confirmPixReceipt(operator, v.id ?? "", {
+            e2e_id: v.e2e_id,
+            // Typed in reais ("1.530,00"); what does not read as money goes on as typed, and is refused.
+            amount_cents: parseMoney(v.amount) ?? v.amount,
+          }),
+        toast: done("confirm"),
+      },
+      pay: { run: ({ values: v }) => payPayout(operator, v.id ?? "", { e2e_id: v.e2e_id }), toast: done("pay") },
+      fail: { run: ({ values: v }) => failPayout(operator, v.id ?? "", { reason: v.reason }), toast: done("fail") },
+      refund: { run: ({ values: v }) => payRefund(operator, v.id ?? "", { e2e_id: v.e2e_id }), toast: done("refund") },
+    },
+  );
 }
 
 /** The refusal of the form posting `intent` for item `id`, if that is what came back. */
@@ -104,16 +103,14 @@ function E2eField({ id, intent, refusal }: { id: string; intent: string; refusal
   const { t } = useTranslation("admin");
   return (
     <Field
-      name="e2e_id"
+      {...formFields(confirmChargeSchema, refusal).e2e_id}
       id={`${intent}-e2e-${id}`}
       label={t("payments.e2e_id")}
       hint={t("payments.e2e_hint")}
       autoComplete="off"
       spellCheck={false}
+      // The identifier's pattern (E2E_ID) is 32 characters long.
       maxLength={32}
-      required
-      defaultValue={refusal?.values?.e2e_id}
-      error={refusal?.errors?.e2e_id}
     />
   );
 }
@@ -197,14 +194,10 @@ function PayoutItem({ payout: p }: { payout: PayoutRow }) {
       <MoveForm id={p.id} intent="fail" label={t("payments.fail")} danger>
         {(refusal) => (
           <TextAreaField
-            name="reason"
+            {...formFields(payoutFailedSchema, refusal).reason}
             id={`fail-reason-${p.id}`}
             label={t("payments.failure_reason")}
             rows={2}
-            maxLength={LIMITS.failure_reason.max}
-            required
-            defaultValue={refusal?.values?.reason}
-            error={refusal?.errors?.reason}
           />
         )}
       </MoveForm>

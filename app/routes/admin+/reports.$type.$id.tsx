@@ -7,14 +7,14 @@ import { MarketErrorBoundary } from "~/components/layout/error-boundary";
 import { Breadcrumb, PageHeader } from "~/components/ui/page-header";
 import { adminTitleMeta } from "~/lib/admin-meta";
 import { formatDateTime, formatMoney } from "~/lib/format";
-import { LIMITS } from "~/lib/limits";
+import { resolveInputSchema, restoreInputSchema } from "~/lib/admin-schemas";
+import { formFields } from "~/lib/form-fields";
 import { REPORT_ACTIONS } from "~/lib/moderation";
 import { getReportCase, resolveReports, restoreContent } from "~/services/operator/reports.server";
-import { formValues, readForm } from "~/web/bodies.server";
-import { formError } from "~/web/errors.server";
 import { orRefusal } from "~/web/errors.server";
+import { intentAction } from "~/web/intent-action.server";
 import { pageId } from "~/web/params.server";
-import { redirectWithAdminToast, requireOperator } from "~/web/operator.server";
+import { requireOperator } from "~/web/operator.server";
 
 export const meta = adminTitleMeta("titles.report");
 
@@ -26,24 +26,30 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 export async function action({ request, params }: ActionFunctionArgs) {
   const operator = await requireOperator(request);
   const id = pageId(params, "id", "report_not_found");
-  const here = `/admin/reports/${params.type}/${id}`;
-  let values: Record<string, string> = {};
-  try {
-    values = formValues(await readForm(request));
-    if (values.intent === "restore") {
-      await restoreContent(operator, params.type!, id, { reason: values.reason });
-      return redirectWithAdminToast(request, here, "reports.restored");
-    }
-    await resolveReports(operator, params.type!, id, {
-      action: values.action,
-      reason: values.reason,
-      days: values.action === "suspend" ? values.days : undefined,
-      hide: values.hide,
-    });
-    return redirectWithAdminToast(request, here, "reports.resolved");
-  } catch (error) {
-    return formError(request, error, values);
-  }
+  return intentAction(
+    request,
+    {
+      here: `/admin/reports/${params.type}/${id}`,
+      toasts: "admin",
+      // The decision's form names no intent.
+      otherwise: {
+        run: ({ values }) =>
+          resolveReports(operator, params.type!, id, {
+            action: values.action,
+            reason: values.reason,
+            days: values.action === "suspend" ? values.days : undefined,
+            hide: values.hide,
+          }),
+        toast: "reports.resolved",
+      },
+    },
+    {
+      restore: {
+        run: ({ values }) => restoreContent(operator, params.type!, id, { reason: values.reason }),
+        toast: "reports.restored",
+      },
+    },
+  );
 }
 
 function ResolveForm() {
@@ -71,13 +77,10 @@ function ResolveForm() {
         error={errors.action}
       />
       <TextAreaField
-        name="reason"
+        {...formFields(resolveInputSchema, mine).reason}
         label={t("reports.reason")}
         hint={t("reports.reason_hint")}
         rows={3}
-        maxLength={LIMITS.moderation_reason.max}
-        defaultValue={mine?.values?.reason}
-        error={errors.reason}
       />
       <DaysField value={mine?.values?.days} error={errors.days} />
       <label className="choice-inline">
@@ -104,13 +107,10 @@ function RestoreForm() {
       busy={busy}
     >
       <TextAreaField
-        name="reason"
+        {...formFields(restoreInputSchema, mine).reason}
         id="restore-reason"
         label={t("reports.reason")}
         rows={2}
-        maxLength={LIMITS.moderation_reason.max}
-        defaultValue={mine?.values?.reason}
-        error={mine?.errors?.reason}
       />
     </ActionPanel>
   );

@@ -14,7 +14,7 @@ import { requireOperator } from "~/web/operator.server";
 
 export const meta = adminTitleMeta("titles.reports");
 
-const FIELDS = ["type", "status", "age", "page"] as const;
+const FIELDS = ["type", "status", "age", "author", "page"] as const;
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireOperator(request);
@@ -34,6 +34,7 @@ export default function ReportsQueue() {
     <div className="page">
       <PageHeader title={t("reports.heading")} intro={t("reports.open_count", { count: open_count })} />
       <FilterForm active={active}>
+        {filters.author ? <input type="hidden" name="author" value={filters.author} /> : null}
         <FilterSelect
           name="type"
           label={t("reports.type")}

@@ -1,6 +1,7 @@
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
+import { RiskSignals } from "~/components/admin/risk-signals";
 import { ActionPanel, ChoiceField, DaysField, TableCard } from "~/components/admin/ui";
 import { TextAreaField } from "~/components/ui/form";
 import { MarketErrorBoundary } from "~/components/layout/error-boundary";
@@ -10,6 +11,7 @@ import { formatDate, formatDateTime, formatMoney } from "~/lib/format";
 import { LIMITS } from "~/lib/limits";
 import { SANCTIONS } from "~/lib/moderation";
 import { getMember } from "~/services/operator/members.server";
+import { riskSignals } from "~/services/operator/risk-signals.server";
 import { sanctionUser } from "~/services/operator/sanctions.server";
 import { formValues, readForm } from "~/web/bodies.server";
 import { formError } from "~/web/errors.server";
@@ -21,7 +23,10 @@ export const meta = adminTitleMeta("titles.user");
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   await requireOperator(request);
-  return json({ member: await orRefusal(getMember(pageId(params, "id", "user_not_found"))) });
+  const id = pageId(params, "id", "user_not_found");
+  // Seven statements whatever the data: the person's five and the risk signals' two.
+  const [member, risk] = await orRefusal(Promise.all([getMember(id), riskSignals(id)]));
+  return json({ member, risk });
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
@@ -80,7 +85,7 @@ function SanctionForm({ sanctioned }: { sanctioned: boolean }) {
 
 export default function MemberPage() {
   const { t, i18n } = useTranslation("admin");
-  const { member: m } = useLoaderData<typeof loader>();
+  const { member: m, risk } = useLoaderData<typeof loader>();
   const date = (iso: string) => formatDateTime(iso, i18n.language);
   const sanctioned = m.status !== "active";
   return (
@@ -130,6 +135,7 @@ export default function MemberPage() {
         </section>
         {m.account_type === "operator" ? null : <SanctionForm sanctioned={sanctioned} />}
       </div>
+      {m.account_type === "operator" ? null : <RiskSignals userId={m.id} risk={risk} />}
       {m.contracts.length ? (
         <TableCard caption={t("users.contracts")}>
           <thead>

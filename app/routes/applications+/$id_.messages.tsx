@@ -6,6 +6,7 @@ import { fieldsOf, FormActions, FormCard, TextAreaField } from "~/components/ui/
 import { FilesField } from "~/components/ui/files-field";
 import { MarketErrorBoundary } from "~/components/layout/error-boundary";
 import { MessageThread } from "~/components/messaging/thread";
+import { ContactNotice } from "~/components/messaging/contact-notice";
 import { Breadcrumb, PageHeader } from "~/components/ui/page-header";
 import { formatDate } from "~/lib/format";
 import { MAX_MESSAGE_FILES } from "~/lib/market-constants";
@@ -40,7 +41,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   try {
     const form = await readFilesForm(request, MESSAGE_FORM);
     values = form.values;
-    await sendMessage(user, id, { body: values.body }, form.files);
+    await sendMessage(user, id, { body: values.body, confirm_contact: values.confirm_contact }, form.files);
     return redirectWithMarketToast(request, `/applications/${id}/messages#latest`, "toasts.message_sent");
   } catch (error) {
     return marketFormError(request, error, values);
@@ -99,6 +100,7 @@ export default function MessagesPage() {
                 required
               />
               <FilesField error={data?.errors?.files} max={MAX_MESSAGE_FILES} />
+              <ContactNotice refusal={data} />
               <FormActions busy={busy} label={t("messages.send")} />
             </FormCard>
           ) : (

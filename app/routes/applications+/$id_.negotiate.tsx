@@ -1,4 +1,5 @@
 import { LIMITS } from "~/lib/limits";
+import { ContactNotice } from "~/components/messaging/contact-notice";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
@@ -103,6 +104,7 @@ function CounterForm({
         rows={3}
         maxLength={LIMITS.offer_message.max}
       />
+      <ContactNotice refusal={mine} />
       <FormActions busy={busy} label={t("negotiate.counter_submit")} busyLabel={t("negotiate.counter_submitting")} />
     </FormCard>
   );

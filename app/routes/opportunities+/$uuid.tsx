@@ -1,4 +1,5 @@
 import { LIMITS } from "~/lib/limits";
+import { ContactNotice } from "~/components/messaging/contact-notice";
 import { RatingSummary } from "~/components/reputation/rating";
 import {
   json,
@@ -127,6 +128,7 @@ function ApplyForm({ basis, feeBps }: { basis: PriceBasis; feeBps: number | null
         required
       />
       <TermsFields basis={basis} values={mine?.values} errors={mine?.errors ?? {}} feeBps={feeBps} />
+      <ContactNotice refusal={mine} />
       <FormActions busy={busy} label={t("apply.submit")} busyLabel={t("apply.submitting")} />
     </FormCard>
   );

@@ -98,6 +98,7 @@ export const DELETION_PLAN = {
   data_exports: "erased",
   saved_searches: "erased",
   events: "erased",
+  contact_flags: "kept",
 } as const satisfies Record<keyof Database, "erased" | "anonymised" | "kept" | "none">;
 
 type Blockers = { contract: boolean; dispute: boolean; money: boolean };
@@ -294,11 +295,15 @@ async function erase(trx: Kysely<Database>, user: UserRow, at: string): Promise<
     .where("message_id", "in", trx.selectFrom("messages").select("id").where(theirMessages))
     .returning("stored_name")
     .execute();
-  await trx.updateTable("messages").set({ body: REMOVED_MESSAGE }).where(theirMessages).execute();
-  await trx.updateTable("applications").set({ cover_letter: "" }).where("freelancer_id", "=", id).execute();
+  await trx.updateTable("messages").set({ body: REMOVED_MESSAGE, masked_body: null }).where(theirMessages).execute();
+  await trx
+    .updateTable("applications")
+    .set({ cover_letter: "", masked_cover_letter: null })
+    .where("freelancer_id", "=", id)
+    .execute();
   await trx
     .updateTable("offers")
-    .set({ message: null })
+    .set({ message: null, masked_message: null })
     .where((eb) =>
       eb.or([
         eb.and([

@@ -34,6 +34,7 @@ import type {
 import {
   closeMilestones,
   currentMilestone,
+  hasLaterMilestone,
   moveMilestone,
   refundMilestone,
   releaseMilestone,
@@ -44,7 +45,7 @@ import { asParty, partyOf, personJson, PEOPLE_COLUMNS } from "../platform/partic
 import { stateMachine } from "../platform/state-machine.server";
 import { consumeWrite } from "../platform/rate-limit.server";
 import { assertId, now, offsetOf, pageMeta, type PageMeta } from "../platform/records.server";
-import { reserveStorage } from "../platform/storage.server";
+import { insertFiles } from "../platform/storage.server";
 import { notify, notifyOtherSide } from "../messaging/notifications.server";
 import { every } from "../platform/jobs.server";
 import { publishDueReviews } from "../reputation/reviews.server";
@@ -457,15 +458,7 @@ type Work = { milestone: MilestoneRow | undefined; last: boolean };
 async function workOf(trx: Kysely<Database>, row: ContractRow): Promise<Work> {
   const milestone = await currentMilestone(trx, row.id);
   if (!milestone) return { milestone, last: true };
-  const next = await trx
-    .selectFrom("milestones")
-    .select("id")
-    .where("contract_id", "=", row.id)
-    .where("status", "=", "awaiting_funding")
-    .where("seq", ">", milestone.seq)
-    .limit(1)
-    .executeTakeFirst();
-  return { milestone, last: !next };
+  return { milestone, last: !(await hasLaterMilestone(trx, row.id, milestone.seq)) };
 }
 
 const stateOf = (row: ContractRow, work: Work): ContractState => ({ ...row, milestone: work.milestone ?? null });
@@ -528,14 +521,7 @@ async function move(
       ...f,
       created_at: at,
     }));
-    if (fileRows.length) {
-      await reserveStorage(
-        trx,
-        user.id,
-        files.reduce((sum, f) => sum + f.size_bytes, 0),
-      );
-      await trx.insertInto("contract_files").values(fileRows).execute();
-    }
+    await insertFiles(trx, user.id, "contract_files", fileRows);
     await notifyOtherSide(trx, party, row, notice, detail);
     return toEventJson(event, fileRows);
   });

@@ -3,14 +3,7 @@ import { sql, type Kysely } from "kysely";
 import { disputeOpenInputSchema, disputeStatementInputSchema } from "~/lib/dispute-schemas";
 import { DISPUTE_REMINDER_DAYS_LEFT, DISPUTE_RESPONSE_DAYS, MAX_DISPUTE_FILES } from "~/lib/disputes";
 import { db, transaction } from "../../../db";
-import type {
-  ContractEventKind,
-  ContractFileRow,
-  ContractParty,
-  Database,
-  DisputeRow,
-  UserRow,
-} from "../../../db/schema";
+import type { ContractFileRow, ContractParty, ContractRow, Database, DisputeRow, UserRow } from "../../../db/schema";
 import { AppError, oneOnly, parseInput } from "../platform/errors.server";
 import { currentMilestone } from "../payments/escrow.server";
 import { asParty } from "../platform/participants.server";
@@ -52,17 +45,21 @@ async function withFiles<T>(files: Blob[], then: (saved: SavedAttachment[]) => P
   }
 }
 
-/** The timeline's event with its files, in the transaction. */
+/**
+ * A side's statement: the timeline's event with its files, in the transaction, and the other
+ * side told (`contract_<kind>`).
+ */
 async function statementEvent(
   trx: Kysely<Database>,
-  contractId: string,
+  row: ContractRow,
   seq: number,
-  kind: ContractEventKind,
+  kind: "dispute_opened" | "dispute_statement",
   author: ContractParty,
   message: string,
   saved: SavedAttachment[],
   at: string,
 ): Promise<ContractEventJson> {
+  const contractId = row.id;
   const event = await addEvent(trx, contractId, seq, { kind, author, message, created_at: at });
   const fileRows: ContractFileRow[] = saved.map((f) => ({
     id: randomUUID(),
@@ -72,6 +69,12 @@ async function statementEvent(
     created_at: at,
   }));
   if (fileRows.length) await trx.insertInto("contract_files").values(fileRows).execute();
+  await notify(trx, {
+    user_id: author === "merchant" ? row.freelancer_id : row.merchant_id,
+    kind: `contract_${kind}`,
+    application_id: contractId,
+    opportunity_id: row.opportunity_id,
+  });
   return toEventJson(event, fileRows);
 }
 
@@ -126,22 +129,7 @@ export async function openDispute(
       await oneOnly("disputes", new AppError(409, "contract_disputed"), () =>
         trx.insertInto("disputes").values(dispute).execute(),
       );
-      const event = await statementEvent(
-        trx,
-        contractId,
-        updated.events_count,
-        "dispute_opened",
-        party,
-        statement,
-        saved,
-        at,
-      );
-      await notify(trx, {
-        user_id: party === "merchant" ? row.freelancer_id : row.merchant_id,
-        kind: "contract_dispute_opened",
-        application_id: contractId,
-        opportunity_id: row.opportunity_id,
-      });
+      const event = await statementEvent(trx, row, updated.events_count, "dispute_opened", party, statement, saved, at);
       return { dispute: toDisputeJson(dispute), event };
     }),
   );
@@ -181,23 +169,7 @@ export async function addDisputeStatement(
         .where("opened_by", "=", other(party))
         .where("answered_at", "is", null)
         .execute();
-      const event = await statementEvent(
-        trx,
-        contractId,
-        updated.events_count,
-        "dispute_statement",
-        party,
-        statement,
-        saved,
-        at,
-      );
-      await notify(trx, {
-        user_id: party === "merchant" ? row.freelancer_id : row.merchant_id,
-        kind: "contract_dispute_statement",
-        application_id: contractId,
-        opportunity_id: row.opportunity_id,
-      });
-      return event;
+      return statementEvent(trx, row, updated.events_count, "dispute_statement", party, statement, saved, at);
     }),
   );
 }

@@ -4,7 +4,7 @@ import { config } from "~/config.server";
 import { db } from "../../../db";
 import { displayNameOf, parseTags, photoUrl } from "../accounts/users.server";
 import type { UserRow } from "../../../db/schema";
-import { listOpportunities, type OpportunityJson } from "../marketplace/opportunities.server";
+import { listOpportunities, publishedFields, type OpportunityJson } from "../marketplace/opportunities.server";
 import { getSettings } from "../operator/settings.server";
 import { AppError } from "../platform/errors.server";
 import { now, UUID, type PageMeta } from "../platform/records.server";
@@ -141,18 +141,8 @@ export async function getPublicOpportunity(
       uuid: row.uuid,
       path,
       url: siteUrl(path),
-      title: row.title,
-      description: row.description,
-      category: row.category,
-      skills: parseTags(row.skills),
-      budget_type: row.budget_type,
-      budget_min_cents: row.budget_min_cents,
-      budget_max_cents: row.budget_max_cents,
-      currency: row.currency,
-      deadline: row.deadline,
-      location_type: row.location_type,
+      ...publishedFields(row),
       city: row.location_type === "remote" ? null : row.city,
-      vacancies: row.vacancies,
       created_at: row.created_at,
       updated_at: row.updated_at,
       merchant: {

@@ -9,7 +9,8 @@ import {
   savedSearchFiltersSchema,
   type SavedSearchFilters,
 } from "~/lib/market-schemas";
-import { db, engine, transaction } from "../../../db";
+import { db, transaction } from "../../../db";
+import { lockUser } from "../../../db/dialect";
 import type { SavedSearchFrequency, SavedSearchesTable, UserRow } from "../../../db/schema";
 import type { Selectable } from "kysely";
 import { newestOpportunityId, newOpportunityMatches, type OpportunityMatch } from "../marketplace/opportunities.server";
@@ -163,9 +164,7 @@ export async function createSavedSearch(user: UserRow, input: unknown): Promise<
   const stamp = at.toISOString();
   const id = randomUUID();
   await transaction(async (trx) => {
-    if (engine === "postgres") {
-      await trx.selectFrom("users").select("id").where("id", "=", user.id).forUpdate().executeTakeFirst();
-    }
+    await lockUser(trx, user.id);
     const { n } = await trx
       .selectFrom("saved_searches")
       .select((eb) => eb.fn.countAll<number>().as("n"))

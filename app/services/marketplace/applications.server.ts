@@ -16,11 +16,28 @@ import {
 import { db, transaction } from "../../../db";
 import { insertContract } from "../../../db/contracts";
 import { lockOpportunity } from "../../../db/dialect";
-import type { ApplicationRow, Database, NotificationKind, OfferRow, OpportunityRow, UserRow } from "../../../db/schema";
+import type {
+  ApplicationRow,
+  ContractParty,
+  Database,
+  NotificationKind,
+  OfferRow,
+  OpportunityRow,
+  UserRow,
+} from "../../../db/schema";
 import { AppError, oneOnly, parseInput } from "../platform/errors.server";
+import {
+  asReadBy,
+  contactConfirmed,
+  flagContact,
+  reportRepeatedContacts,
+  screenContacts,
+  type Screened,
+} from "../messaging/contacts.server";
 import { stateMachine } from "../platform/state-machine.server";
 import { asParty, otherParty, partyOf, personJson, PEOPLE_COLUMNS } from "../platform/participants.server";
 import { assertRoleFor } from "../platform/roles.server";
+import { assertMayApply } from "../platform/new-accounts.server";
 import { consumeWrite } from "../platform/rate-limit.server";
 import { assertId, now, offsetOf, pageMeta, type PageMeta } from "../platform/records.server";
 import { notify, notifyOtherSide } from "../messaging/notifications.server";
@@ -83,6 +100,17 @@ export type ApplicationJson = {
 
 export type ApplicationDetailJson = ApplicationJson & { offers: OfferJson[] };
 
+/** Whether the freelancer has applied to the opportunity (one application each). */
+export async function hasApplied(trx: Kysely<Database>, opportunityId: number, freelancerId: string) {
+  const row = await trx
+    .selectFrom("applications")
+    .select("id")
+    .where("opportunity_id", "=", opportunityId)
+    .where("freelancer_id", "=", freelancerId)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
 function baseSelect(database: Kysely<Database>) {
   return database
     .selectFrom("applications")
@@ -124,7 +152,8 @@ const APPLICATION_ORDER: Record<ApplicationSort, { by: RawBuilder<unknown> | str
   contracts: { by: sql`freelancer_completed_contracts`, dir: "desc" },
 };
 
-export function toApplicationJson(row: Row): ApplicationJson {
+/** `viewerId`: who reads it (its freelancer reads the letter as written, anyone else masked). */
+export function toApplicationJson(row: Row, viewerId?: string): ApplicationJson {
   return {
     id: row.id,
     opportunity: {
@@ -146,7 +175,7 @@ export function toApplicationJson(row: Row): ApplicationJson {
         ? { completed_contracts: Number(row.freelancer_completed_contracts ?? 0) }
         : {}),
     },
-    cover_letter: row.cover_letter,
+    cover_letter: asReadBy(row.cover_letter, row.masked_cover_letter, viewerId === row.freelancer_id),
     price_cents: row.price_cents,
     delivery_days: row.delivery_days,
     status: row.status,
@@ -159,13 +188,14 @@ export function toApplicationJson(row: Row): ApplicationJson {
   };
 }
 
-export function toOfferJson(offer: OfferRow): OfferJson {
+/** `viewer`: the side reading it (its author reads the note as written, the other side masked). */
+export function toOfferJson(offer: OfferRow, viewer?: ContractParty): OfferJson {
   return {
     id: offer.id,
     author: offer.author,
     price_cents: offer.price_cents,
     delivery_days: offer.delivery_days,
-    message: offer.message,
+    message: offer.message === null ? null : asReadBy(offer.message, offer.masked_message, viewer === offer.author),
     created_at: offer.created_at,
   };
 }
@@ -217,19 +247,19 @@ export function allowedActions(
 // ---------------------------------------------------------------------------------------------
 // Reading
 
-async function loadJson(id: string) {
-  return toApplicationJson(await baseSelect(db).where("applications.id", "=", id).executeTakeFirstOrThrow());
+async function loadJson(id: string, viewerId: string) {
+  return toApplicationJson(await baseSelect(db).where("applications.id", "=", id).executeTakeFirstOrThrow(), viewerId);
 }
 
 export async function getApplication(user: UserRow, id: string): Promise<ApplicationDetailJson> {
-  const { row } = await findForParticipant(db, user, id);
+  const { row, party } = await findForParticipant(db, user, id);
   const offers = await db
     .selectFrom("offers")
     .selectAll()
     .where("application_id", "=", id)
     .orderBy("seq", "asc")
     .execute();
-  return { ...toApplicationJson(row), offers: offers.map(toOfferJson) };
+  return { ...toApplicationJson(row, user.id), offers: offers.map((o) => toOfferJson(o, party)) };
 }
 
 type ListResult = { data: ApplicationJson[]; meta: PageMeta };
@@ -242,6 +272,7 @@ function ofStatus<Q extends ReturnType<typeof baseSelect>>(qb: Q, status: Applic
 
 /** A page of applications and its total: two queries whatever the page size. */
 async function listWhere(
+  viewerId: string,
   filter: Filter,
   page: number,
   perPage: number,
@@ -272,7 +303,7 @@ async function listWhere(
       .offset(offsetOf(page, perPage))
       .execute(),
   ]);
-  return { data: rows.map(toApplicationJson), meta: pageMeta(page, perPage, Number(total)) };
+  return { data: rows.map((r) => toApplicationJson(r, viewerId)), meta: pageMeta(page, perPage, Number(total)) };
 }
 
 /** The applications to one of the merchant's opportunities (owner only; others get 404). */
@@ -292,6 +323,7 @@ export async function listOpportunityApplications(
     .executeTakeFirst();
   if (!opportunity) throw new AppError(404, "not_found");
   return listWhere(
+    merchant.id,
     (qb) => ofStatus(qb.where("applications.opportunity_id", "=", opportunity.id), status),
     page,
     per_page,
@@ -303,6 +335,7 @@ export async function listMyApplications(freelancer: UserRow, query: unknown): P
   assertRoleFor(freelancer, "applications.mine");
   const { status, page, per_page } = parseInput(applicationListQuerySchema, query);
   return listWhere(
+    freelancer.id,
     (qb) => ofStatus(qb.where("applications.freelancer_id", "=", freelancer.id), status),
     page,
     per_page,
@@ -313,6 +346,7 @@ export async function listMyApplications(freelancer: UserRow, query: unknown): P
 export async function listAwaitingConfirmation(user: UserRow, query: unknown): Promise<ListResult> {
   const { page, per_page } = parseInput(applicationListQuerySchema, query);
   return listWhere(
+    user.id,
     (qb) =>
       user.account_type === "merchant"
         ? qb.where("o.merchant_id", "=", user.id).where("applications.status", "=", "pending")
@@ -334,6 +368,7 @@ export async function applyToOpportunity(freelancer: UserRow, uuid: string, inpu
   const data = parseInput(applyInputSchema, input);
   assertId(uuid);
   const id = randomUUID();
+  let screened: Screened = { masked: null, kinds: [] };
   // The unique index is the last word when two submissions of one freelancer race.
   await oneOnly("applications", new AppError(409, "already_applied"), () =>
     transaction(async (trx) => {
@@ -346,13 +381,15 @@ export async function applyToOpportunity(freelancer: UserRow, uuid: string, inpu
         .where("held_at", "is", null)
         .executeTakeFirst();
       if (!opportunity) throw new AppError(404, "not_found");
-      const existing = await trx
-        .selectFrom("applications")
-        .select("id")
-        .where("opportunity_id", "=", opportunity.id)
-        .where("freelancer_id", "=", freelancer.id)
-        .executeTakeFirst();
-      if (existing) throw new AppError(409, "already_applied");
+      if (await hasApplied(trx, opportunity.id, freelancer.id)) throw new AppError(409, "already_applied");
+      await assertMayApply(trx, freelancer, now());
+      // A contact in the letter: the notice first (docs/product.md, "Contatos antes do pagamento").
+      screened = await screenContacts(trx, data.cover_letter, {
+        authorId: freelancer.id,
+        otherId: opportunity.merchant_id,
+        confirmed: contactConfirmed(input),
+        field: "cover_letter",
+      });
       const counted = await trx
         .updateTable("opportunities")
         .set({ applications_count: sql`applications_count + 1` })
@@ -368,6 +405,7 @@ export async function applyToOpportunity(freelancer: UserRow, uuid: string, inpu
           opportunity_id: opportunity.id,
           freelancer_id: freelancer.id,
           cover_letter: data.cover_letter,
+          masked_cover_letter: screened.masked,
           price_cents: data.price_cents,
           delivery_days: data.delivery_days,
           status: "pending",
@@ -392,6 +430,7 @@ export async function applyToOpportunity(freelancer: UserRow, uuid: string, inpu
           created_at: timestamp,
         })
         .execute();
+      await flagContact(trx, screened, { userId: freelancer.id, source: "application", sourceId: id, at: timestamp });
       await notify(trx, {
         user_id: opportunity.merchant_id,
         kind: "application_received",
@@ -400,16 +439,24 @@ export async function applyToOpportunity(freelancer: UserRow, uuid: string, inpu
       });
     }),
   );
-  return loadJson(id);
+  await reportRepeatedContacts(screened, freelancer.id);
+  return loadJson(id, freelancer.id);
 }
 
 /** The awaited party answers with new terms; the turn passes to the other side. */
 export async function counterOffer(user: UserRow, id: string, input: unknown): Promise<OfferJson> {
   await consumeWrite(user.id);
   const data = parseInput(offerInputSchema, input);
-  return transaction(async (trx) => {
+  let screened: Screened = { masked: null, kinds: [] };
+  const sent = await transaction(async (trx) => {
     const { row, party } = await findForParticipant(trx, user, id);
     NEGOTIATION.assert("counter", row, party, { max: MAX_OFFERS });
+    screened = await screenContacts(trx, data.message, {
+      authorId: user.id,
+      otherId: party === "merchant" ? row.freelancer_id : row.merchant_id,
+      confirmed: contactConfirmed(input),
+      field: "message",
+    });
     const timestamp = now();
     const updated = await trx
       .updateTable("applications")
@@ -437,12 +484,16 @@ export async function counterOffer(user: UserRow, id: string, input: unknown): P
       price_cents: data.price_cents,
       delivery_days: data.delivery_days,
       message: data.message ?? null,
+      masked_message: screened.masked,
       created_at: timestamp,
     };
     await trx.insertInto("offers").values(offer).execute();
+    await flagContact(trx, screened, { userId: user.id, source: "offer", sourceId: offer.id, at: timestamp });
     await notifyOtherSide(trx, party, row, "offer_received");
-    return toOfferJson(offer);
+    return toOfferJson(offer, party);
   });
+  await reportRepeatedContacts(screened, user.id);
+  return sent;
 }
 
 /**
@@ -512,7 +563,7 @@ export async function acceptOffer(user: UserRow, id: string, input: unknown): Pr
     await notifyOtherSide(trx, party, row, "application_accepted");
     if (opportunity.status === "filled") await rejectOpenApplications(trx, row.opportunity_id, "filled");
   });
-  return loadJson(id);
+  return loadJson(id, user.id);
 }
 
 /** The merchant declines an application under negotiation, whoever's turn it is. */
@@ -551,5 +602,5 @@ async function endNegotiation(
     if (Number(ended.numUpdatedRows) === 0) throw new AppError(409, "application_changed");
     await notifyOtherSide(trx, party, row, kind);
   });
-  return loadJson(id);
+  return loadJson(id, user.id);
 }

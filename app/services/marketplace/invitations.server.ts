@@ -1,3 +1,10 @@
+import {
+  asReadBy,
+  contactConfirmed,
+  flagContact,
+  reportRepeatedContacts,
+  screenContacts,
+} from "../messaging/contacts.server";
 import { LIMITS } from "~/lib/limits";
 import { randomUUID } from "node:crypto";
 import { sql } from "kysely";
@@ -9,6 +16,7 @@ import type { UserRow } from "../../../db/schema";
 import { AppError, oneOnly, parseInput } from "../platform/errors.server";
 import { UUID, assertId, now, offsetOf, pageMeta, type PageMeta } from "../platform/records.server";
 import { notify } from "../messaging/notifications.server";
+import { hasApplied } from "./applications.server";
 import { assertRoleFor } from "../platform/roles.server";
 import { consume, consumeWrite, limiters } from "../platform/rate-limit.server";
 import { displayNameOf, photoUrl } from "../accounts/users.server";
@@ -60,6 +68,7 @@ function invitationRows() {
       "i.id",
       "i.status",
       "i.message",
+      "i.masked_message",
       "i.created_at",
       "i.updated_at",
       "i.merchant_id",
@@ -85,11 +94,12 @@ function shownStatus(r: InvitationRow): InvitationStatus {
   return r.opportunity_status === "open" ? "pending" : "void";
 }
 
-function toInvitationJson(r: InvitationRow): InvitationJson {
+/** `viewerId`: who reads it (its merchant reads the message as written, the freelancer masked). */
+function toInvitationJson(r: InvitationRow, viewerId: string): InvitationJson {
   return {
     id: r.id,
     status: shownStatus(r),
-    message: r.message,
+    message: asReadBy(r.message, r.masked_message, viewerId === r.merchant_id),
     opportunity: { uuid: r.opportunity_uuid, title: r.opportunity_title, status: r.opportunity_status },
     merchant: {
       id: r.merchant_id,
@@ -106,8 +116,8 @@ function toInvitationJson(r: InvitationRow): InvitationJson {
   };
 }
 
-async function getInvitationJson(id: string) {
-  return toInvitationJson(await invitationRows().where("i.id", "=", id).executeTakeFirstOrThrow());
+async function getInvitationJson(id: string, viewerId: string) {
+  return toInvitationJson(await invitationRows().where("i.id", "=", id).executeTakeFirstOrThrow(), viewerId);
 }
 
 /**
@@ -140,6 +150,13 @@ export async function inviteFreelancer(merchant: UserRow, uuid: string, input: u
     throw new AppError(409, "invite_opportunity_not_open");
   }
   await consumeWrite(merchant.id);
+  // A contact in the message: the notice first (docs/product.md, "Contatos antes do pagamento").
+  const screened = await screenContacts(db, data.message, {
+    authorId: merchant.id,
+    otherId: freelancer.id,
+    confirmed: contactConfirmed(input),
+    field: "message",
+  });
   await consume(limiters.inviteByMerchant, merchant.id, "invite_rate_limited");
   const id = randomUUID();
   await oneOnly("invitations", new AppError(409, "invite_exists"), () =>
@@ -155,6 +172,7 @@ export async function inviteFreelancer(merchant: UserRow, uuid: string, input: u
           "freelancer_id",
           "merchant_id",
           "message",
+          "masked_message",
           "status",
           "created_at",
           "updated_at",
@@ -168,6 +186,7 @@ export async function inviteFreelancer(merchant: UserRow, uuid: string, input: u
               sql.val(data.freelancer_id).as("freelancer_id"),
               sql.val(merchant.id).as("merchant_id"),
               sql.val(data.message).as("message"),
+              sql.val(screened.masked).as("masked_message"),
               sql.lit("pending").as("status"),
               sql.val(at).as("created_at"),
               sql.val(at).as("updated_at"),
@@ -179,13 +198,8 @@ export async function inviteFreelancer(merchant: UserRow, uuid: string, input: u
         )
         .executeTakeFirst();
       if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) throw new AppError(409, "invite_opportunity_not_open");
-      const applied = await trx
-        .selectFrom("applications")
-        .select("id")
-        .where("opportunity_id", "=", opportunity.id)
-        .where("freelancer_id", "=", data.freelancer_id)
-        .executeTakeFirst();
-      if (applied) throw new AppError(409, "invite_already_applied");
+      if (await hasApplied(trx, opportunity.id, data.freelancer_id)) throw new AppError(409, "invite_already_applied");
+      await flagContact(trx, screened, { userId: merchant.id, source: "invitation", sourceId: id, at });
       await notify(trx, {
         user_id: data.freelancer_id,
         kind: "invitation_received",
@@ -194,7 +208,8 @@ export async function inviteFreelancer(merchant: UserRow, uuid: string, input: u
       });
     }),
   );
-  return getInvitationJson(id);
+  await reportRepeatedContacts(screened, merchant.id);
+  return getInvitationJson(id, merchant.id);
 }
 
 /** A freelancer's invitations (or, for a merchant, those they sent), newest first. Two queries. */
@@ -223,7 +238,7 @@ export async function listInvitations(
       .offset(offsetOf(page, per_page))
       .execute(),
   ]);
-  return { data: rows.map(toInvitationJson), meta: pageMeta(page, per_page, Number(total)) };
+  return { data: rows.map((r) => toInvitationJson(r, user.id)), meta: pageMeta(page, per_page, Number(total)) };
 }
 
 /** The freelancer's invitation to an opportunity, if there is one (for the opportunity page). */
@@ -233,7 +248,7 @@ export async function invitationTo(freelancer: UserRow, opportunityUuid: string)
     .where("i.freelancer_id", "=", freelancer.id)
     .where("o.uuid", "=", opportunityUuid)
     .executeTakeFirst();
-  return row ? toInvitationJson(row) : null;
+  return row ? toInvitationJson(row, freelancer.id) : null;
 }
 
 /** Declines a pending invitation: 404 if it is not the freelancer's, 409 once it is not pending. */
@@ -254,7 +269,7 @@ export async function declineInvitation(freelancer: UserRow, id: string): Promis
     .where("status", "=", "pending")
     .executeTakeFirst();
   if (Number(updated.numUpdatedRows) === 0) throw new AppError(409, "invitation_not_pending");
-  return getInvitationJson(id);
+  return getInvitationJson(id, freelancer.id);
 }
 
 /** The merchant's open opportunities, to choose one to invite to (newest first, at most 100). */

@@ -23,6 +23,7 @@ import { opportunitySlug } from "~/lib/slug";
 import { db, engine, transaction } from "../../../db";
 import { searchIndexLeads, textMatch, textQuery, textRank, type IdRange } from "../../../db/dialect";
 import type { Database, OpportunitiesTable, OpportunityRow, UserRow } from "../../../db/schema";
+import type { PublicOpportunity } from "../discovery/public.server";
 import { AppError, parseInput } from "../platform/errors.server";
 import { assertRoleFor } from "../platform/roles.server";
 import { stateMachine } from "../platform/state-machine.server";
@@ -210,15 +211,9 @@ function baseSelect(database: Kysely<Database>, viewer: UserRow, from?: ListBuil
     );
 }
 
-export function toOpportunityJson(row: Row, viewer: UserRow): OpportunityJson {
-  const json: OpportunityJson = {
-    uuid: row.uuid,
-    merchant: {
-      id: row.merchant_id,
-      display_name: displayNameOf({ display_name: row.merchant_display_name, full_name: row.merchant_full_name }),
-      photo_url: photoUrl(row.merchant_photo_path),
-      rating: ratingOf({ rating_count: row.merchant_rating_count, rating_sum: row.merchant_rating_sum }),
-    },
+/** What the merchant published of an opportunity, as the JSON has it (the visitors' page too). */
+export function publishedFields(row: Pick<OpportunityRow, keyof OpportunityRow & keyof PublicOpportunity>) {
+  return {
     title: row.title,
     description: row.description,
     category: row.category,
@@ -231,6 +226,19 @@ export function toOpportunityJson(row: Row, viewer: UserRow): OpportunityJson {
     location_type: row.location_type,
     city: row.city,
     vacancies: row.vacancies,
+  };
+}
+
+export function toOpportunityJson(row: Row, viewer: UserRow): OpportunityJson {
+  const json: OpportunityJson = {
+    uuid: row.uuid,
+    merchant: {
+      id: row.merchant_id,
+      display_name: displayNameOf({ display_name: row.merchant_display_name, full_name: row.merchant_full_name }),
+      photo_url: photoUrl(row.merchant_photo_path),
+      rating: ratingOf({ rating_count: row.merchant_rating_count, rating_sum: row.merchant_rating_sum }),
+    },
+    ...publishedFields(row),
     status: row.status,
     closed_reason: row.closed_reason,
     applications_count: row.applications_count,

@@ -1,3 +1,4 @@
+import { asReadBy } from "./contacts.server";
 import { sql } from "kysely";
 import { excerpt } from "~/lib/format";
 import { inboxQuerySchema } from "~/lib/market-schemas";
@@ -74,6 +75,7 @@ type Row = {
   uuid: string;
   title: string;
   body: string | null;
+  masked_body: string | null;
   author: ContractParty | null;
   hidden_at: string | null;
   created_at: string;
@@ -86,7 +88,7 @@ export async function listConversations(user: Pick<UserRow, "id">, query: unknow
     sql<Row>`${mine(user.id)}
       SELECT counted.application_id, counted.messages_count, counted.side, counted.unread, counted.other_id,
              u.display_name, u.full_name, u.photo_path, o.uuid, o.title,
-             lm.body, lm.author, lm.hidden_at, counted.last_message_at AS created_at
+             lm.body, lm.masked_body, lm.author, lm.hidden_at, counted.last_message_at AS created_at
         FROM counted
         JOIN applications a ON a.id = counted.application_id
         JOIN opportunities o ON o.id = a.opportunity_id
@@ -107,7 +109,9 @@ export async function listConversations(user: Pick<UserRow, "id">, query: unknow
       opportunity: { uuid: r.uuid, title: r.title },
       other: { id: r.other_id, display_name: displayNameOf(r), photo_url: photoUrl(r.photo_path) },
       last_message: {
-        body: r.hidden_at ? "" : excerpt(r.body ?? "", INBOX_PREVIEW_CHARS),
+        body: r.hidden_at
+          ? ""
+          : excerpt(asReadBy(r.body ?? "", r.masked_body, r.author === r.side), INBOX_PREVIEW_CHARS),
         hidden: Boolean(r.hidden_at),
         mine: r.author === r.side,
         created_at: r.created_at,

@@ -7,10 +7,11 @@ import type { Kysely, OnConflictBuilder, QueryCreator } from "kysely";
 import { queueMessageEmail } from "./email.server";
 import { AppError } from "../platform/errors.server";
 import { asParty } from "../platform/participants.server";
+import { assertMayMessage } from "../platform/new-accounts.server";
 import { consumeWrite } from "../platform/rate-limit.server";
 import { assertId, now } from "../platform/records.server";
 import { assertVerifiedEmail } from "../platform/roles.server";
-import { reserveStorage } from "../platform/storage.server";
+import { insertFiles } from "../platform/storage.server";
 import {
   attachmentProblems,
   deleteAttachment,
@@ -20,6 +21,8 @@ import {
 } from "../platform/uploads.server";
 import { checkFields } from "~/lib/schemas";
 import { publish } from "../platform/events.server";
+import { detectContacts } from "./contact-detector.server";
+import { asReadBy, contactConfirmed, flagContact, reportRepeatedContacts, screenContacts } from "./contacts.server";
 
 // The conversation of an application between its merchant and its freelancer, from the moment
 // of applying. It closes (read-only) MESSAGES_OPEN_DAYS after the application ends (rejected,
@@ -102,7 +105,8 @@ function toMessageJson(message: MessageRow, files: MessageFileRow[], viewer: Con
     id: message.id,
     seq: message.seq,
     author: message.author,
-    body: hidden ? "" : message.body,
+    // The other side reads a contact sent before funding masked (contacts.server.ts).
+    body: hidden ? "" : asReadBy(message.body, message.masked_body, viewer === message.author),
     hidden,
     hidden_reason: hidden && viewer === message.author ? message.hidden_reason : null,
     created_at: message.created_at,
@@ -169,6 +173,7 @@ type NewMessage = {
   party: ContractParty;
   otherId: string;
   body: string;
+  maskedBody: string | null;
   at: string;
 };
 
@@ -202,6 +207,7 @@ async function writeMessage(trx: Kysely<Database>, m: NewMessage): Promise<Messa
     application_id: m.applicationId,
     author: m.party,
     body: m.body,
+    masked_body: m.maskedBody,
     hidden_at: null,
     hidden_reason: null,
     created_at: m.at,
@@ -214,7 +220,17 @@ async function writeMessage(trx: Kysely<Database>, m: NewMessage): Promise<Messa
       .with("m", (q) =>
         q
           .insertInto("messages")
-          .columns(["id", "application_id", "seq", "author", "body", "hidden_at", "hidden_reason", "created_at"])
+          .columns([
+            "id",
+            "application_id",
+            "seq",
+            "author",
+            "body",
+            "masked_body",
+            "hidden_at",
+            "hidden_reason",
+            "created_at",
+          ])
           .expression((eb) =>
             eb
               .selectFrom("c")
@@ -224,6 +240,7 @@ async function writeMessage(trx: Kysely<Database>, m: NewMessage): Promise<Messa
                 "c.messages_count as seq",
                 eb.val(draft.author).as("author"),
                 eb.val(draft.body).as("body"),
+                eb.val(draft.masked_body).as("masked_body"),
                 sql<null>`NULL`.as("hidden_at"),
                 sql<null>`NULL`.as("hidden_reason"),
                 eb.val(draft.created_at).as("created_at"),
@@ -277,26 +294,41 @@ export async function sendMessage(
     throw new AppError(422, "validation_failed", { ...checked.errors, ...fileErrors }, { max: MAX_MESSAGE_FILES });
   }
   const { body } = checked.data;
-  if (files.length) {
-    // Before storing files (the transaction checks again, and alone when there are none).
-    const before = await access(db, user, applicationId);
-    if (!before.open) throw new AppError(409, "conversation_closed");
-  }
+  // Before storing files, and a contact before funding: the notice first, unless confirmed (the
+  // transaction checks access again; an ordinary message without files goes straight to it).
+  const scan = detectContacts(body);
+  const before = files.length || scan.spans.length ? await access(db, user, applicationId) : null;
+  if (before && !before.open) throw new AppError(409, "conversation_closed");
+  // A new account's limits before the notice about contacts (a link it may not send at all is
+  // refused as such, not offered "send anyway"); the transaction checks them again.
+  if (before) await assertMayMessage(db, user, { applicationId, ...before, body }, now());
+  const screened = before
+    ? await screenContacts(db, body, {
+        authorId: user.id,
+        otherId: before.otherId,
+        confirmed: contactConfirmed(input),
+        field: "body",
+        scan,
+      })
+    : { masked: null, kinds: [] };
   const saved: SavedAttachment[] = [];
   try {
     for (const file of files) saved.push(await saveAttachment(file, "files"));
-    return await transaction(async (trx) => {
+    const sent = await transaction(async (trx) => {
       const { party, open, opportunityId, otherId } = await access(trx, user, applicationId);
       if (!open) throw new AppError(409, "conversation_closed");
       const at = now();
+      await assertMayMessage(trx, user, { applicationId, party, otherId, body }, at);
       const message = await writeMessage(trx, {
         applicationId,
         authorId: user.id,
         party,
         otherId,
         body,
+        maskedBody: screened.masked,
         at,
       });
+      await flagContact(trx, screened, { userId: user.id, source: "message", sourceId: message.id, at });
       const fileRows: MessageFileRow[] = saved.map((f) => ({
         id: randomUUID(),
         application_id: applicationId,
@@ -304,14 +336,7 @@ export async function sendMessage(
         ...f,
         created_at: at,
       }));
-      if (fileRows.length) {
-        await reserveStorage(
-          trx,
-          user.id,
-          saved.reduce((sum, f) => sum + f.size_bytes, 0),
-        );
-        await trx.insertInto("message_files").values(fileRows).execute();
-      }
+      await insertFiles(trx, user.id, "message_files", fileRows);
       // The other side hears of it by e-mail, at most once per conversation every 10 minutes.
       await queueMessageEmail(
         trx,
@@ -325,6 +350,8 @@ export async function sendMessage(
       ]);
       return toMessageJson(message, fileRows, party);
     });
+    await reportRepeatedContacts(screened, user.id);
+    return sent;
   } catch (error) {
     await Promise.all(saved.map((f) => deleteAttachment(f.stored_name)));
     throw error;

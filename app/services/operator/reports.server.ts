@@ -252,7 +252,7 @@ export type ReportQueueJson = { data: ReportGroupJson[]; meta: PageMeta; open_co
 
 /**
  * The queue: reports grouped by target (and, once resolved, by resolution), oldest first, with
- * the content and its author. Filters: kind, status (open by default) and how long the group
+ * the content and its author. Filters: kind, status (open by default), the content's author and how long the group
  * has waited (its first report: under a day, a day to a week, older). A fixed number of
  * statements whatever the page size: the groups, their count, their reasons, the open count,
  * the authors, and one per kind of content on the page.
@@ -265,6 +265,7 @@ export async function listReportQueue(query: unknown, at = new Date()): Promise<
     .selectFrom("reports")
     .where("status", "=", q.status)
     .$if(q.type !== undefined, (qb) => qb.where("target_type", "=", q.type!))
+    .$if(q.author !== undefined, (qb) => qb.where("author_id", "=", q.author!))
     .groupBy([
       "target_type",
       "target_id",

@@ -7,7 +7,13 @@ import { splitDecisionSchema } from "~/lib/payments-schemas";
 import { AppError, parseInput } from "../platform/errors.server";
 import { assertId, now } from "../platform/records.server";
 import { notify } from "../messaging/notifications.server";
-import { closeMilestones, currentMilestone, refundMilestone, releaseMilestone } from "./escrow.server";
+import {
+  closeMilestones,
+  currentMilestone,
+  hasLaterMilestone,
+  refundMilestone,
+  releaseMilestone,
+} from "./escrow.server";
 
 // What an operator's decision on a dispute does to the money of the disputed milestone (the one
 // being worked on): `complete` releases it to the freelancer (less the fee) and the contract goes
@@ -54,17 +60,7 @@ export async function moveDisputedMoney(
   if (decision === "split" && (split === null || split > milestone.amount_cents)) {
     throw new AppError(422, "split_amount_invalid", { freelancer_cents: "split_amount_too_large" });
   }
-  const next =
-    decision === "complete"
-      ? await trx
-          .selectFrom("milestones")
-          .select("id")
-          .where("contract_id", "=", contract.id)
-          .where("status", "=", "awaiting_funding")
-          .where("seq", ">", milestone.seq)
-          .limit(1)
-          .executeTakeFirst()
-      : undefined;
+  const next = decision === "complete" && (await hasLaterMilestone(trx, contract.id, milestone.seq));
   let released = 0;
   if (decision === "complete") {
     await releaseMilestone(trx, contract, milestone, at);

@@ -25,6 +25,19 @@ export async function currentMilestone(trx: Kysely<Database>, contractId: string
     .executeTakeFirst();
 }
 
+/** Whether a milestone after `seq` is still to be funded (the contract goes on after this one). */
+export async function hasLaterMilestone(trx: Kysely<Database>, contractId: string, seq: number): Promise<boolean> {
+  const next = await trx
+    .selectFrom("milestones")
+    .select("id")
+    .where("contract_id", "=", contractId)
+    .where("status", "=", "awaiting_funding")
+    .where("seq", ">", seq)
+    .limit(1)
+    .executeTakeFirst();
+  return next !== undefined;
+}
+
 /** Moves the milestone from the state it was read in, or answers 409 when it moved meanwhile. */
 export async function moveMilestone(
   trx: Kysely<Database>,

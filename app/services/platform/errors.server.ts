@@ -5,7 +5,8 @@ import { isUniqueViolation } from "../../../db/dialect";
 /**
  * A refusal the user should see. `key` and the field errors are message keys of
  * the `messages` namespace, translated at the door (Portuguese for the API,
- * the visitor's language for pages).
+ * the visitor's language for pages). `body`: fields the answer carries beside the message
+ * (a `code` a client can act on, when a limit lifts).
  */
 export class AppError extends Error {
   constructor(
@@ -14,6 +15,7 @@ export class AppError extends Error {
     public fieldErrors?: Record<string, string>,
     public params?: Record<string, unknown>,
     public headers?: HeadersInit,
+    public body?: Record<string, unknown>,
   ) {
     super(key);
   }
@@ -57,5 +59,5 @@ export function describeError(error: AppError, t: TFunction) {
   const errors = error.fieldErrors
     ? Object.fromEntries(Object.entries(error.fieldErrors).map(([field, key]) => [field, t(key, error.params)]))
     : undefined;
-  return { message: t(error.key, error.params), ...(errors ? { errors } : {}) };
+  return { message: t(error.key, error.params), ...(errors ? { errors } : {}), ...error.body };
 }

@@ -1,7 +1,7 @@
-import { sql, type Kysely } from "kysely";
+import { sql, type Insertable, type Kysely } from "kysely";
 import { config } from "~/config.server";
 import { db } from "../../../db";
-import type { Database } from "../../../db/schema";
+import type { ContractFileRow, Database, MessageFileRow } from "../../../db/schema";
 import { AppError } from "./errors.server";
 
 // The per-user storage quota. Message and delivery files are the only uploads without a bound
@@ -19,6 +19,30 @@ export function describeBytes(bytes: number): string {
   if (bytes >= 1024 * MB) return `${(bytes / (1024 * MB)).toLocaleString("pt-BR", { maximumFractionDigits: 1 })} GB`;
   return `${(bytes / MB).toLocaleString("pt-BR", { maximumFractionDigits: 1 })} MB`;
 }
+
+/**
+ * Records an upload's file rows in `table`, counted against the uploader's quota in the same
+ * transaction (a refused upload records nothing).
+ */
+export async function insertFiles<T extends keyof FileTables>(
+  trx: Kysely<Database>,
+  userId: string,
+  table: T,
+  rows: FileTables[T][],
+) {
+  if (!rows.length) return;
+  await reserveStorage(
+    trx,
+    userId,
+    rows.reduce((sum, f) => sum + f.size_bytes, 0),
+  );
+  await trx
+    .insertInto(table)
+    .values(rows as Insertable<Database[T]>[])
+    .execute();
+}
+
+type FileTables = { message_files: MessageFileRow; contract_files: ContractFileRow };
 
 /**
  * Counts `bytes` more against the user's quota, inside the caller's transaction (the one that

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { z } from "zod";
 import { MAX_PORTFOLIO_ITEMS, checkFields, portfolioItemSchema, portfolioPatchSchema } from "~/lib/schemas";
 import { db, transaction } from "../../../db";
-import { engine } from "../../../db/dialect";
+import { lockUser } from "../../../db/dialect";
 import type { PortfolioItemRow, UserRow } from "../../../db/schema";
 import { AppError } from "../platform/errors.server";
 import { assertId, now } from "../platform/records.server";
@@ -69,10 +69,8 @@ export async function addPortfolioItem(user: UserRow, input: unknown, image?: Bl
   const imagePath = hasImage(image) ? await savePhoto(image, "image", "portfolio_failed") : null;
   try {
     const row = await transaction(async (trx) => {
-      // The count and the insert must not interleave with another add of the same user: on
-      // PostgreSQL the user's row is locked; SQLite's write transactions already run one at a time.
-      if (engine === "postgres")
-        await trx.selectFrom("users").select("id").where("id", "=", user.id).forUpdate().execute();
+      // The count and the insert must not interleave with another add of the same user.
+      await lockUser(trx, user.id);
       const { n } = await trx
         .selectFrom("portfolio_items")
         .select((eb) => eb.fn.countAll<number>().as("n"))

@@ -553,6 +553,7 @@ function operatorEndpoints(w: World): { method: string; path: string; role: null
     { method: "POST", path: `/api/admin/content/profile/${w.juliaId}/restore`, role: null, body: { reason: "Motivo válido" } },
     { method: "GET", path: "/api/admin/users", role: null },
     { method: "GET", path: `/api/admin/users/${w.juliaId}`, role: null },
+    { method: "GET", path: `/api/admin/users/${w.juliaId}/risk`, role: null },
     { method: "POST", path: `/api/admin/users/${w.juliaId}/sanctions`, role: null, body: { action: "ban", reason: "Motivo válido" } },
     { method: "GET", path: "/api/admin/premoderation", role: null },
     { method: "POST", path: `/api/admin/premoderation/${NO_ID}`, role: null, body: { decision: "approve" } },
@@ -596,7 +597,7 @@ export function operatorCases(w: World): Case[] {
         page: intValues,
       },
     },
-    { path: "/api/admin/reports", page: "/admin/reports", params: { type: enumValues, status: enumValues, age: enumValues, page: intValues } },
+    { path: "/api/admin/reports", page: "/admin/reports", params: { type: enumValues, status: enumValues, age: enumValues, author: enumValues, page: intValues } },
     { path: "/api/admin/users", page: "/admin/users", params: { role: enumValues, status: enumValues, page: intValues } },
     { path: "/api/admin/disputes", page: "/admin/disputes", params: { status: enumValues, page: intValues } },
     { path: "/api/admin/premoderation", page: "/admin/premoderation", params: { page: intValues } },
@@ -636,6 +637,7 @@ export function operatorCases(w: World): Case[] {
   }
   for (const id of KEY_MISSES) {
     cases.push({ name: `console record ${id.slice(0, 20)}`, method: "GET", path: `/api/admin/users/${encodeURIComponent(id)}`, auth: w.operator, expect: [404], api: true });
+    cases.push({ name: `console risk ${id.slice(0, 20)}`, method: "GET", path: `/api/admin/users/${encodeURIComponent(id)}/risk`, auth: w.operator, expect: [404], api: true });
     cases.push({ name: `console dispute ${id.slice(0, 20)}`, method: "GET", path: `/api/admin/disputes/${encodeURIComponent(id)}`, auth: w.operator, expect: [404], api: true });
   }
   return cases;

@@ -169,6 +169,28 @@ describe.each(["sqlite", "postgres"] as const)("public pages on the production s
     }
   });
 
+  it("old profile links (the id alone, an outdated slug) answer 301 to the slugged address, relative, whatever the Host", async () => {
+    const slugged = (await ok("GET", `/api/public/profiles/${julia.id}`, null)).data.path as string;
+    expect(slugged).toMatch(new RegExp(`^/perfil/[a-z0-9-]+-${julia.id}$`));
+    const forged = { Host: "evil.example", "X-Forwarded-Host": "evil.example", "X-Forwarded-Proto": "https" };
+    for (const [old, to] of [
+      [`/perfil/${julia.id}`, slugged],
+      [`/perfil/nome-antigo-${julia.id}`, slugged],
+      [`/perfil/nome-antigo-${julia.id}?utm_source=zap`, `${slugged}?utm_source=zap`],
+    ] as const) {
+      const moved = await get(old, forged);
+      expect(moved.status, old).toBe(301);
+      expect(moved.headers.location, old).toBe(to);
+    }
+    const signedIn = await get(`/perfil/${julia.id}`, { Authorization: `Bearer ${ana.token}` });
+    expect(signedIn.status).toBe(301);
+    expect(signedIn.headers.location).toBe(slugged);
+    const landed = await get(slugged, forged);
+    expect(landed.status).toBe(200);
+    expect(landed.body).toContain(`<link rel="canonical" href="${APP_URL}${slugged}"/>`);
+    expect(landed.body).not.toContain("evil.example");
+  });
+
   it("closed: 410 with a page that says so; hidden or held by an operator: 404", async () => {
     const created = await ok("POST", "/api/opportunities", ana.token, {
       title: "Vaga que vai fechar",
