@@ -160,7 +160,8 @@ async function record(eventId: string | null, ref: string | null, outcome: strin
 
 /** Refuses the notification: logged, recorded, and answered with `status`. */
 async function refuse(status: number, key: string, eventId: string | null, detail: string): Promise<never> {
-  console.warn(`[identity] provider webhook refused (${key}): ${detail}`);
+  // As one line whatever was sent (the detail may be the body).
+  console.warn(`[identity] provider webhook refused (${key}): ${JSON.stringify(detail)}`);
   await record(eventId, null, key, detail.slice(0, 500));
   throw new AppError(status, key);
 }
