@@ -142,6 +142,8 @@ describe("the automatic provider decides", () => {
     expect(seen.body.data).toMatchObject({ status: "rejected", reason });
     const page = await get(identityPage, "/identidade", token);
     expect(JSON.stringify(page.body)).toContain(reason);
+    // The page says who checks (the pending notice names the automatic check, not an operator).
+    expect(page.body.automatic).toBe(true);
     expect((await mailsTo(user.email))[0]!.text).toContain(reason);
 
     expect((await sendPhotos(token)).body.data.status).toBe("pending");

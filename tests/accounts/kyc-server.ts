@@ -7,7 +7,8 @@
 // approved|rejected, reason } }`, signed with x-kyc-timestamp and x-kyc-signature "sha256=<HMAC-
 // SHA256 of '<timestamp>.<body>'>". The tests start it; nothing reaches the network.
 import { createHmac, randomUUID } from "node:crypto";
-import { createServer, type IncomingMessage, type Server } from "node:http";
+import { createServer, type Server } from "node:http";
+import { readBody } from "../payments/mercadopago-server";
 
 export type KycVerification = {
   id: string;
@@ -22,13 +23,6 @@ export type KycVerification = {
 export type KycDecision = { status: "approved" } | { status: "rejected"; reason: string };
 
 export type KycNotification = { url: string; headers: Record<string, string>; body: string };
-
-const readBody = (req: IncomingMessage) =>
-  new Promise<string>((resolve) => {
-    let data = "";
-    req.on("data", (chunk) => (data += chunk));
-    req.on("end", () => resolve(data));
-  });
 
 const FILES = ["front", "back", "selfie"] as const;
 

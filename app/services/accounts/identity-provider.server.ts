@@ -78,6 +78,24 @@ export const kycProvider: IdentityProvider = {
 
 const REF = /^[A-Za-z0-9_-]{1,64}$/;
 
+/** Pending identities with photos whose version the provider has not taken yet. */
+const waitingForProvider = () =>
+  db
+    .selectFrom("identities as i")
+    .where("i.status", "=", "pending")
+    .where("i.front_file", "is not", null)
+    .where((eb) =>
+      eb.not(
+        eb.exists(
+          eb
+            .selectFrom("identity_verifications as v")
+            .select("v.ref")
+            .whereRef("v.user_id", "=", "i.user_id")
+            .whereRef("v.version", "=", "i.version"),
+        ),
+      ),
+    );
+
 /**
  * Sends the account's pending identity to the automatic provider, once per version (no-op with
  * the manual provider, or when that version was sent already). True when the provider took it;
@@ -86,24 +104,7 @@ const REF = /^[A-Za-z0-9_-]{1,64}$/;
 export async function sendForVerification(userId: string, provider: IdentityProvider = kycProvider) {
   if (config.IDENTITY_PROVIDER !== "kyc") return false;
   try {
-    const row = await db
-      .selectFrom("identities as i")
-      .selectAll("i")
-      .where("i.user_id", "=", userId)
-      .where("i.status", "=", "pending")
-      .where("i.front_file", "is not", null)
-      .where((eb) =>
-        eb.not(
-          eb.exists(
-            eb
-              .selectFrom("identity_verifications as v")
-              .select("v.ref")
-              .whereRef("v.user_id", "=", "i.user_id")
-              .whereRef("v.version", "=", "i.version"),
-          ),
-        ),
-      )
-      .executeTakeFirst();
+    const row = await waitingForProvider().selectAll("i").where("i.user_id", "=", userId).executeTakeFirst();
     if (!row) return false;
     const files = {} as NewVerification["files"];
     for (const which of IDENTITY_FILES) {
@@ -131,18 +132,7 @@ export async function sendForVerification(userId: string, provider: IdentityProv
 /** Pending identities the provider has not taken yet (it was unreachable), sent again. */
 export async function resendVerifications(limit = 50): Promise<number> {
   if (config.IDENTITY_PROVIDER !== "kyc") return 0;
-  const waiting = await db
-    .selectFrom("identities as i")
-    .leftJoin("identity_verifications as v", (join) =>
-      join.onRef("v.user_id", "=", "i.user_id").onRef("v.version", "=", "i.version"),
-    )
-    .select("i.user_id")
-    .where("i.status", "=", "pending")
-    .where("i.front_file", "is not", null)
-    .where("v.ref", "is", null)
-    .orderBy("i.submitted_at")
-    .limit(limit)
-    .execute();
+  const waiting = await waitingForProvider().select("i.user_id").orderBy("i.submitted_at").limit(limit).execute();
   let sent = 0;
   for (const { user_id } of waiting) if (await sendForVerification(user_id)) sent += 1;
   return sent;

@@ -1721,7 +1721,11 @@ export function webhookCases(): Case[] {
   for (const [name, ts] of KYC_TIMES) add(`timestamp ${name}`, json(unknown), kycSigned(unknown, ts), [401]);
 
   // Signed, but not a result: 400; a result of no verification: 404.
-  for (const raw of ["", ...MALFORMED_JSON]) add(`signed malformed ${raw.slice(0, 20)}`, json(raw), kycSigned(raw), [400], "webhook_malformed");
+  for (const raw of ["", ...MALFORMED_JSON]) {
+    // A result is small: past 64 KB the body is not read at all.
+    const large = raw.length > 64 * 1024;
+    add(`signed malformed ${raw.slice(0, 20)}`, json(raw), kycSigned(raw), [large ? 413 : 400], large ? "payload_too_large" : "webhook_malformed");
+  }
   const refused: [string, string][] = [
     ["event id missing", JSON.stringify({ type: "verification.completed", data: { id: "ver_x", status: "approved" } })],
     ["event id a number", result({ id: "ver_x", status: "approved" }, { id: 1 })],
