@@ -106,6 +106,12 @@ const schema = z.object({
   MERCADOPAGO_API_URL: z.string().url().default("https://api.mercadopago.com"),
   MERCADOPAGO_ACCESS_TOKEN: z.string().min(1).optional(),
   MERCADOPAGO_WEBHOOK_SECRET: z.string().min(16, "must be at least 16 characters").optional(),
+  /** Who checks the identity documents: the operator's queue, or an automatic KYC service (HTTP API and signed webhook). */
+  IDENTITY_PROVIDER: z.enum(["manual", "kyc"]).default("manual"),
+  /** The KYC service: its API's address (tests point it at a local server), its token, the webhooks' shared secret. */
+  IDENTITY_PROVIDER_URL: z.string().url().optional(),
+  IDENTITY_PROVIDER_TOKEN: z.string().min(1).optional(),
+  IDENTITY_WEBHOOK_SECRET: z.string().min(16, "must be at least 16 characters").optional(),
 });
 
 export type Config = z.infer<typeof schema> & {
@@ -144,6 +150,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (c.PAYMENTS_PROVIDER === "mercadopago" && (!c.MERCADOPAGO_ACCESS_TOKEN || !c.MERCADOPAGO_WEBHOOK_SECRET)) {
     throw new Error(
       "Invalid configuration in the environment:\n  PAYMENTS_PROVIDER=mercadopago needs MERCADOPAGO_ACCESS_TOKEN and MERCADOPAGO_WEBHOOK_SECRET",
+    );
+  }
+  if (
+    c.IDENTITY_PROVIDER === "kyc" &&
+    (!c.IDENTITY_PROVIDER_URL || !c.IDENTITY_PROVIDER_TOKEN || !c.IDENTITY_WEBHOOK_SECRET)
+  ) {
+    throw new Error(
+      "Invalid configuration in the environment:\n  IDENTITY_PROVIDER=kyc needs IDENTITY_PROVIDER_URL, IDENTITY_PROVIDER_TOKEN and IDENTITY_WEBHOOK_SECRET",
     );
   }
   const secret = c.SESSION_SECRET ?? (c.NODE_ENV === "test" ? randomBytes(32).toString("hex") : developmentSecret());

@@ -691,6 +691,28 @@ export interface IdentityConflictsTable {
   created_at: string;
 }
 
+/** A verification created at the automatic identity provider for one version of an identity (045). */
+export interface IdentityVerificationsTable {
+  ref: string;
+  provider: IdentityProviderName;
+  user_id: string;
+  version: number;
+  created_at: string;
+}
+
+/** A webhook of the identity provider, and what came of it (045). */
+export interface IdentityEventsTable {
+  id: string;
+  provider: IdentityProviderName;
+  event_id: string | null;
+  ref: string | null;
+  outcome: string;
+  detail: string | null;
+  created_at: string;
+}
+
+export type IdentityProviderName = "manual" | "kyc";
+
 export interface PayoutsTable {
   id: string;
   user_id: string;
@@ -856,6 +878,8 @@ export interface Database {
   payout_accounts: PayoutAccountsTable;
   identities: IdentitiesTable;
   identity_conflicts: IdentityConflictsTable;
+  identity_verifications: IdentityVerificationsTable;
+  identity_events: IdentityEventsTable;
   payouts: PayoutsTable;
   refunds: RefundsTable;
   ledger_transactions: LedgerTransactionsTable;

@@ -40,6 +40,7 @@ import * as m041 from "./041_append_only_replace";
 import * as m042 from "./042_pix_claims";
 import * as m043 from "./043_session_place_company";
 import * as m044 from "./044_identities";
+import * as m045 from "./045_identity_provider";
 import * as m046 from "./046_contact_flags";
 import * as m047 from "./047_risk_signal_indexes";
 
@@ -89,6 +90,7 @@ const steps: Record<string, Step> = {
   "042_pix_claims": m042,
   "043_session_place_company": m043,
   "044_identities": m044,
+  "045_identity_provider": m045,
   "046_contact_flags": m046,
   "047_risk_signal_indexes": m047,
 };

@@ -3,9 +3,7 @@ import { generateCnpj, generateCpf } from "@brazilian-utils/brazilian-utils";
 import { db } from "../../db";
 import { createVerifiedIdentity } from "../../db/factories";
 import * as identityRoute from "~/routes/api+/_account+/identity._index";
-import * as documentsRoute from "~/routes/api+/_account+/identity.documents";
 import * as queueRoute from "~/routes/api+/admin+/identity._index";
-import * as decisionRoute from "~/routes/api+/admin+/identity.$id.decision";
 import * as identityPage from "~/routes/_account+/identidade";
 import * as adminPage from "~/routes/admin+/identity";
 import * as ownFileRoute from "~/routes/_account+/identidade.arquivos.$file";
@@ -15,6 +13,8 @@ import { pruneExpired } from "~/services/platform/housekeeping.server";
 import { getPublicProfile, listPublicProfiles } from "~/services/discovery/public.server";
 import { person as personLd } from "~/web/public-page.server";
 import { statementsOf } from "../support/statements";
+import { decide, identityOf, multipart, pending, person, photos, saveIdentity, sendPhotos } from "./identity-support";
+import { readAttachment } from "~/services/platform/uploads.server";
 import { createApplication, createOpportunity, createUser } from "../../db/factories";
 import { getApplication, listOpportunityApplications } from "~/services/marketplace/applications.server";
 import { deleteAccount } from "~/services/accounts/deletion.server";
@@ -24,50 +24,13 @@ import { DEFAULT_PASSWORD } from "../../db/factories";
 import { BASE, call, mailsTo, signedInUser } from "../support/helpers";
 import { PNG_1X1 } from "../support/fixtures";
 import { outcome, negotiation } from "../support/market";
-import { auditRows, get, post, postForm, signedInOperator } from "../operator/support";
+import { auditRows, get, postForm, signedInOperator } from "../operator/support";
 import { deliver, escrow, fund, hired } from "../payments/support";
 import { approveContract } from "~/services/contracts/contracts.server";
 import { startMercadoPago } from "../payments/mercadopago-server";
 
 // Who is who (docs/product.md, "Identidade"): the fiscal record, its verification by an
 // operator, and payouts only to the verified person's key (docs/payments.md, "Repasses").
-
-const person = (document = generateCpf()) => ({
-  kind: "person",
-  document,
-  legal_name: "Júlia Recebedora da Silva",
-  birth_date: "1990-05-17",
-});
-
-function multipart(path: string, token: string, fields: Record<string, string | Blob>) {
-  const form = new FormData();
-  for (const [k, v] of Object.entries(fields)) form.append(k, v);
-  return new Request(BASE + path, { method: "POST", body: form, headers: { Authorization: `Bearer ${token}` } });
-}
-
-const photos = () => ({
-  doc_type: "rg",
-  front: new Blob([PNG_1X1]),
-  back: new Blob([PNG_1X1]),
-  selfie: new Blob([PNG_1X1]),
-});
-
-const saveIdentity = (token: string, body: unknown) => post(identityRoute, "/api/identity", token, body);
-const sendPhotos = (token: string, fields: Record<string, string | Blob> = photos()) =>
-  call(documentsRoute.action, multipart("/api/identity/documents", token, fields));
-const decide = (token: string, userId: string, body: unknown) =>
-  post(decisionRoute, `/api/admin/identity/${userId}/decision`, token, body, { id: userId });
-const identityOf = (userId: string) =>
-  db.selectFrom("identities").selectAll().where("user_id", "=", userId).executeTakeFirstOrThrow();
-
-/** A freelancer whose identity waits for an operator. */
-async function pending() {
-  const who = await signedInUser({ account_type: "freelancer" });
-  const document = generateCpf();
-  expect((await saveIdentity(who.token, person(document))).status).toBe(200);
-  expect((await sendPhotos(who.token)).status).toBe(200);
-  return { ...who, document };
-}
 
 describe("fiscal identity", () => {
   it("records a person or a company with valid check digits; bad input is a Portuguese 422", async () => {
@@ -175,7 +138,20 @@ describe("verification", () => {
           .storage_bytes,
       ),
     ).toBe(3 * PNG_1X1.byteLength);
-    expect((await sendPhotos(token)).status).toBe(409); // already pending
+    // New photos while pending replace the old ones: those files are deleted, their bytes given back.
+    const old = await identityOf(user.id);
+    const resent = await sendPhotos(token);
+    expect(resent.status).toBe(200);
+    const replaced = await identityOf(user.id);
+    expect(replaced).toMatchObject({ status: "pending", version: old.version + 1 });
+    expect(replaced.front_file).not.toBe(old.front_file);
+    for (const name of [old.front_file, old.back_file, old.selfie_file]) expect(await readAttachment(name!)).toBeNull();
+    expect(
+      Number(
+        (await db.selectFrom("users").select("storage_bytes").where("id", "=", user.id).executeTakeFirstOrThrow())
+          .storage_bytes,
+      ),
+    ).toBe(3 * PNG_1X1.byteLength);
 
     // The photos: the owner and operators only.
     const own = await call(

@@ -28,7 +28,7 @@ export type MockPayment = {
 
 export type Notification = { path: string; headers: Record<string, string>; body: string };
 
-const readBody = (req: IncomingMessage) =>
+export const readBody = (req: IncomingMessage) =>
   new Promise<string>((resolve) => {
     let data = "";
     req.on("data", (chunk) => (data += chunk));

@@ -7,6 +7,7 @@ import { PageHeader } from "~/components/ui/page-header";
 import { formatDateTime } from "~/lib/format";
 import { IDENTITY_DOC_TYPES, IDENTITY_KINDS } from "~/lib/identity-schemas";
 import { marketTitleMeta } from "~/lib/market-meta";
+import { config } from "~/config.server";
 import { getIdentity, saveIdentity, submitIdentityDocuments } from "~/services/accounts/identity.server";
 import { requireUser } from "~/web/auth.server";
 import { fileOf, formValues, readForm, readIdentityForm } from "~/web/bodies.server";
@@ -16,7 +17,8 @@ export const meta = marketTitleMeta("titles.identity");
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
-  return json({ identity: await getIdentity(user) });
+  // Who checks the photos, for the pending notice (the operator, or the automatic provider).
+  return json({ identity: await getIdentity(user), automatic: config.IDENTITY_PROVIDER === "kyc" });
 }
 
 /** Two forms: the typed data (url-encoded) and the photos (multipart), told apart by the body's type. */
@@ -44,7 +46,7 @@ export async function action({ request }: ActionFunctionArgs) {
 
 export default function IdentityPage() {
   const { t, i18n } = useTranslation("market");
-  const { identity } = useLoaderData<typeof loader>();
+  const { identity, automatic } = useLoaderData<typeof loader>();
   const data = useActionData<typeof action>();
   const mine = (intent: string) => (data && (data.values?.intent ?? "identity") === intent ? data : null);
   const typed = mine("identity");
@@ -54,12 +56,13 @@ export default function IdentityPage() {
   const saved = (name: "document" | "legal_name" | "birth_date" | "responsible_cpf" | "kind") =>
     field(name, identity ? String(identity[name] ?? "") : "");
   const status = identity?.status ?? "none";
-  const canSend = identity && (status === "none" || status === "rejected");
+  // While pending, new photos replace those waiting (docs/product.md, "Identidade").
+  const canSend = identity && status !== "verified";
   return (
     <div className="page">
       <PageHeader title={t("identity.heading")} intro={t("identity.intro")} />
       <p className={`notice notice-${status === "verified" ? "success" : status === "rejected" ? "danger" : "info"}`}>
-        {t(`identity.status.${status}`, {
+        {t(`identity.status.${status === "pending" && automatic ? "pending_automatic" : status}`, {
           at: identity?.decided_at ? formatDateTime(identity.decided_at, i18n.language) : "",
         })}
         {status === "rejected" && identity?.reason ? (
@@ -105,6 +108,7 @@ export default function IdentityPage() {
           <h2 id="identity-docs-title">{t("identity.docs_heading")}</h2>
           {canSend ? (
             <FieldsForm id="identity-docs" data={sent} className="stack" encType="multipart/form-data">
+              {status === "pending" ? <p>{t("identity.docs_pending")}</p> : null}
               <p>{t("identity.docs_intro")}</p>
               <SelectField
                 name="doc_type"

@@ -88,6 +88,8 @@ export const DELETION_PLAN = {
   payout_accounts: "erased",
   identities: "anonymised",
   identity_conflicts: "kept",
+  identity_verifications: "kept",
+  identity_events: "none",
   payouts: "kept",
   refunds: "kept",
   ledger_transactions: "kept",

@@ -376,10 +376,17 @@ export const EXPORT_KINDS = {
     }
     return items;
   },
-  // Their fiscal identity as typed and decided, with the photos sent while they are kept.
+  // Their fiscal identity as typed and decided, with the photos sent while they are kept, and
+  // each time it was sent to the automatic provider (who received their data, and when).
   "identity.json": async ({ user }, files) => {
     const identity = await db.selectFrom("identities").selectAll().where("user_id", "=", user.id).executeTakeFirst();
     if (!identity) return null;
+    const sent = await db
+      .selectFrom("identity_verifications")
+      .select(["provider", "ref", "created_at"])
+      .where("user_id", "=", user.id)
+      .orderBy("created_at")
+      .execute();
     return {
       kind: identity.kind,
       document: identity.document,
@@ -399,6 +406,7 @@ export const EXPORT_KINDS = {
         files.push({ path, read: () => readAttachment(name) });
         return [path];
       }),
+      sent_to_provider: sent,
     };
   },
 } satisfies Record<string, ExportKind>;

@@ -6,12 +6,13 @@ import { identityDecisionSchema, identityDocumentsSchema, identitySchema } from 
 import { db, transaction } from "../../../db";
 import { isUniqueViolation } from "../../../db/dialect";
 import type { Database, IdentityRow, IdentityStatus, UserRow } from "../../../db/schema";
-import { operatorActor, recordAudit } from "../operator/audit.server";
+import { operatorActor, recordAudit, type Actor } from "../operator/audit.server";
 import { emailTime, queueAccountEmail } from "../messaging/account-email.server";
 import { AppError, parseInput } from "../platform/errors.server";
 import { consumeWrite } from "../platform/rate-limit.server";
 import { assertId, now } from "../platform/records.server";
 import { reserveStorage } from "../platform/storage.server";
+import { sendForVerification } from "./identity-provider.server";
 import {
   PHOTO_TYPES,
   attachmentProblems,
@@ -179,6 +180,8 @@ export async function saveIdentity(user: Pick<UserRow, "id">, input: unknown): P
           .returningAll()
           .executeTakeFirst();
     if (!written) throw new AppError(409, "identity_changed");
+    // A change that needs a new look: the automatic provider gets the new version.
+    if (written.status === "pending") await sendForVerification(user.id);
     return identityJson(written);
   } catch (error) {
     if (isUniqueViolation(error, "identities")) {
@@ -210,9 +213,11 @@ export type IdentityUploads = { front?: Blob | null; back?: Blob | null; selfie?
 /**
  * Sends the photos for verification: `{ doc_type: rg|cnh }` and the three files (front, back,
  * selfie holding the document), checked by their bytes (JPEG, PNG or WebP, 10 MB each) and
- * counted in the storage quota. Only from none or rejected (409 while pending or verified); the
- * previous photos, if any, are deleted. The status moves in the UPDATE's WHERE: of two sends at
- * once, one wins.
+ * counted in the storage quota. From none, rejected, or pending (new photos replace those still
+ * waiting: a decision on the old ones is then 409); 409 once verified. The previous photos, if
+ * any, are deleted and their bytes given back to the quota. The status moves in the UPDATE's
+ * WHERE: of two sends at once, one wins. With an automatic provider, the new version is sent to
+ * it after the commit.
  */
 export async function submitIdentityDocuments(
   user: Pick<UserRow, "id">,
@@ -222,7 +227,6 @@ export async function submitIdentityDocuments(
   await consumeWrite(user.id);
   const before = await identityRow(user.id);
   if (!before) throw new AppError(409, "identity_missing");
-  if (before.status === "pending") throw new AppError(409, "identity_already_pending");
   if (before.status === "verified") throw new AppError(409, "identity_already_verified");
   const parsed = identityDocumentsSchema.safeParse(input);
   const errors: Record<string, string> = parsed.success ? {} : { doc_type: "identity_doc_type_invalid" };
@@ -233,11 +237,12 @@ export async function submitIdentityDocuments(
   }
   if (Object.keys(errors).length > 0 || !parsed.success) throw new AppError(422, "validation_failed", errors);
   const saved: Record<IdentityFile, { stored_name: string; size_bytes: number }> = {} as never;
+  let written: IdentityRow;
   try {
     for (const which of IDENTITY_FILES) saved[which] = await saveAttachment(uploads[which]!, which, PHOTO_TYPES);
     const bytes = IDENTITY_FILES.reduce((sum, f) => sum + saved[f].size_bytes, 0);
     const at = now();
-    const written = await transaction(async (trx) => {
+    written = await transaction(async (trx) => {
       // The old photos' bytes leave the quota as the new ones come in.
       await trx
         .updateTable("users")
@@ -261,20 +266,22 @@ export async function submitIdentityDocuments(
         })
         .where("user_id", "=", user.id)
         .where("version", "=", before.version)
-        .where("status", "in", ["none", "rejected"])
+        .where("status", "in", ["none", "rejected", "pending"])
         .returningAll()
         .executeTakeFirst();
       if (!row) throw new AppError(409, "identity_changed");
       return row;
     });
-    await Promise.all(
-      IDENTITY_FILES.map((f) => before[fileColumn(f)]).map((name) => (name ? deleteAttachment(name) : undefined)),
-    );
-    return identityJson(written);
   } catch (error) {
     await Promise.all(Object.values(saved).map((f) => deleteAttachment(f.stored_name)));
     throw error;
   }
+  // Replaced: the old photos go (their bytes left the quota in the transaction).
+  await Promise.all(
+    IDENTITY_FILES.map((f) => before[fileColumn(f)]).map((name) => (name ? deleteAttachment(name) : undefined)),
+  );
+  await sendForVerification(user.id);
+  return identityJson(written);
 }
 
 /** One of an account's identity photos, for its owner or an operator (404 for anyone else or once deleted). */
@@ -370,11 +377,67 @@ export async function identityForOperator(userId: string): Promise<QueuedIdentit
   return (await queued([row]))[0]!;
 }
 
+export type IdentityDecision = { status: "verified" | "rejected"; reason: string | null; version: number };
+
+/**
+ * The one way a decision lands, the operator's or the provider's: the UPDATE's WHERE holds the
+ * status (pending) and the version the decider saw, so of two deciders at once, or a decision
+ * against a resend or a change, one wins. The audit log (by `actor`) and the person's e-mail are
+ * written in the same transaction. False when the identity is not (or no longer) that pending
+ * version: nothing was written.
+ */
+export async function applyIdentityDecision(
+  trx: Kysely<Database>,
+  actor: Actor,
+  userId: string,
+  decision: IdentityDecision,
+  at: string,
+): Promise<boolean> {
+  const { status, reason } = decision;
+  const decided = await trx
+    .updateTable("identities")
+    .set({
+      status,
+      reason,
+      decided_at: at,
+      decided_by: actor.id,
+      version: decision.version + 1,
+      updated_at: at,
+    })
+    .where("user_id", "=", userId)
+    .where("status", "=", "pending")
+    .where("version", "=", decision.version)
+    .returning(["user_id"])
+    .executeTakeFirst();
+  if (!decided) return false;
+  await recordAudit(
+    trx,
+    actor,
+    {
+      action: status === "verified" ? "identity.approve" : "identity.reject",
+      target_type: "user",
+      target_id: userId,
+      reason,
+      before: { status: "pending" },
+      after: { status },
+    },
+    at,
+  );
+  await queueAccountEmail(
+    trx,
+    userId,
+    "identity_decided",
+    { params: { at: emailTime(at), context: status, reason: reason ?? "", link: `${config.APP_URL}/identidade` } },
+    at,
+  );
+  return true;
+}
+
 /**
  * The operator approves or rejects (with a reason the person reads) the identity as they saw it:
- * `{ decision: approve|reject, version, reason? }`. The UPDATE's WHERE holds the status and the
- * version: of two operators at once, or a decision against a resend or a change, one wins and the
- * other gets 409. The audit log and the person's e-mail are written in the same transaction.
+ * `{ decision: approve|reject, version, reason? }`, through applyIdentityDecision: 409 when it
+ * changed or was decided meanwhile (by another operator or the provider). Also while an
+ * automatic provider is deciding (it may be down, or undecided).
  */
 export async function decideIdentity(
   operator: Pick<UserRow, "id" | "email" | "display_name" | "full_name">,
@@ -383,56 +446,15 @@ export async function decideIdentity(
 ): Promise<QueuedIdentity> {
   assertId(userId);
   const data = parseInput(identityDecisionSchema, input);
-  const at = now();
+  const decision: IdentityDecision = {
+    status: data.decision === "approve" ? "verified" : "rejected",
+    reason: data.decision === "reject" ? data.reason : null,
+    version: data.version,
+  };
   await transaction(async (trx) => {
-    const status = data.decision === "approve" ? "verified" : "rejected";
-    const reason = data.decision === "reject" ? data.reason : null;
-    const decided = await trx
-      .updateTable("identities")
-      .set({
-        status,
-        reason,
-        decided_at: at,
-        decided_by: operator.id,
-        version: data.version + 1,
-        updated_at: at,
-      })
-      .where("user_id", "=", userId)
-      .where("status", "=", "pending")
-      .where("version", "=", data.version)
-      .returning(["user_id"])
-      .executeTakeFirst();
-    if (!decided) {
-      const exists = await identityRow(userId, trx);
-      throw new AppError(exists ? 409 : 404, exists ? "identity_decided_meanwhile" : "not_found");
-    }
-    await recordAudit(
-      trx,
-      operatorActor(operator),
-      {
-        action: data.decision === "approve" ? "identity.approve" : "identity.reject",
-        target_type: "user",
-        target_id: userId,
-        reason,
-        before: { status: "pending" },
-        after: { status },
-      },
-      at,
-    );
-    await queueAccountEmail(
-      trx,
-      userId,
-      "identity_decided",
-      {
-        params: {
-          at: emailTime(at),
-          context: status,
-          reason: reason ?? "",
-          link: `${config.APP_URL}/identidade`,
-        },
-      },
-      at,
-    );
+    if (await applyIdentityDecision(trx, operatorActor(operator), userId, decision, now())) return;
+    const exists = await identityRow(userId, trx);
+    throw new AppError(exists ? 409 : 404, exists ? "identity_decided_meanwhile" : "not_found");
   });
   return identityForOperator(userId);
 }

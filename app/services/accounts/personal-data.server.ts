@@ -86,6 +86,7 @@ export const USER_COLUMNS: Record<string, Record<string, Disposition>> = {
     user_id: leftOut("a document refused because another account holds it: a signal for the operator, no content"),
     holder_user_id: leftOut("the account holding a document another account tried: a signal for the operator"),
   },
+  identity_verifications: { user_id: inFile("identity.json") },
   contact_flags: {
     user_id: leftOut(
       "that a text the user sent had a contact masked (its kind and the text's id): a signal for the operator; the texts are in the copy",
@@ -122,6 +123,8 @@ export const NOT_PERSONAL: Record<string, string> = {
   rate_limits: "counters that expire within the hour (keys may carry a user id; no content)",
   settings: "the operator's settings",
   payment_events: "what the payment provider told the platform (ids, outcomes), for the operator",
+  identity_events:
+    "what the identity provider told the platform (event and verification ids, outcomes), for the operator; the decision is in identity.json",
   opportunities_fts: "SQLite's full-text index of opportunities (the opportunities are in opportunities.json)",
   opportunities_fts_config: "SQLite's full-text index internals",
   opportunities_fts_data: "SQLite's full-text index internals",

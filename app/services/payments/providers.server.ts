@@ -154,8 +154,23 @@ export function mercadoPagoSignatureProblem(
   const v1 = parts.v1;
   if (!ts || !/^\d{1,13}$/.test(ts) || !v1 || !/^[0-9a-f]{64}$/i.test(v1)) return "bad_signature";
   const manifest = `id:${dataId.toLowerCase()};request-id:${headers.requestId ?? ""};ts:${ts};`;
-  const expected = createHmac("sha256", secret).update(manifest).digest();
-  if (!timingSafeEqual(expected, Buffer.from(v1, "hex"))) return "bad_signature";
+  return hmacProblem(manifest, ts, v1, secret, nowSeconds);
+}
+
+/**
+ * Whether `hex` is the HMAC-SHA256 of `signed` with `secret` (compared in constant time) and the
+ * signed timestamp `ts` (seconds, or milliseconds) is within WEBHOOK_TOLERANCE_SECONDS of now.
+ * `ts` and `hex` must already have their shape (digits; 64 hex digits).
+ */
+export function hmacProblem(
+  signed: string,
+  ts: string,
+  hex: string,
+  secret: string,
+  nowSeconds = Math.floor(Date.now() / 1000),
+): "bad_signature" | "stale" | null {
+  const expected = createHmac("sha256", secret).update(signed).digest();
+  if (!timingSafeEqual(expected, Buffer.from(hex, "hex"))) return "bad_signature";
   // Mercado Pago's ts is in seconds (some senders use milliseconds: both are read).
   const seconds = ts.length > 11 ? Math.floor(Number(ts) / 1000) : Number(ts);
   if (Math.abs(nowSeconds - seconds) > WEBHOOK_TOLERANCE_SECONDS) return "stale";

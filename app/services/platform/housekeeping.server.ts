@@ -3,6 +3,7 @@ import { deleteExpiredRateLimits } from "./rate-limit.server";
 import { deleteExpiredSessions } from "../accounts/sessions.server";
 import { expireDataExports } from "../accounts/data-export.server";
 import { pruneEvents } from "./events.server";
+import { resendVerifications } from "../accounts/identity-provider.server";
 import { purgeIdentityFiles } from "../accounts/identity.server";
 
 /** How often each server process sweeps expired rows. */
@@ -20,7 +21,9 @@ export async function pruneExpired(now = new Date()) {
   const dataExports = await expireDataExports(now);
   const events = await pruneEvents(now);
   const identityFiles = await purgeIdentityFiles(now);
-  return { sessions, rateLimits, dataExports, events, identityFiles };
+  // Identities the automatic provider did not take when they were sent (it was unreachable).
+  const verificationsResent = await resendVerifications();
+  return { sessions, rateLimits, dataExports, events, identityFiles, verificationsResent };
 }
 
 /** Runs pruneExpired every PRUNE_INTERVAL_MS in this process; the timer keeps no server alive. */

@@ -1,5 +1,6 @@
 // The hostile suite's tables (endpoints, fields, page forms) and the functions that generate the
 // cases from them: each case is a request and the statuses that are right for it.
+import { createHmac } from "node:crypto";
 import { BUDGET_TYPES, CATEGORIES, LOCATION_TYPES, MAX_CENTS } from "../../../app/lib/market-constants";
 import { SAVED_SEARCH_FREQUENCIES } from "../../../app/lib/market-schemas";
 import { typeable } from "../../../app/lib/schemas";
@@ -1645,6 +1646,133 @@ export function publicCases(w: World, p: Pool): Case[] {
   return cases;
 }
 
+// ---------------------------------------------------------------------------------------------
+// The identity provider's webhook (IDENTITY_PROVIDER=kyc on the server under test), trusted by its
+// signature only: headers missing, malformed or signed with another secret or time, and bodies
+// signed but not a result, all answer a 4xx with a Portuguese message (docs/operations.md).
+
+/** The server's KYC settings: a service nobody runs (sends fail, to be retried), and its secret. */
+export const KYC_ENV = {
+  IDENTITY_PROVIDER: "kyc",
+  IDENTITY_PROVIDER_URL: "http://127.0.0.1:9",
+  IDENTITY_PROVIDER_TOKEN: "hostile-kyc-token",
+  IDENTITY_WEBHOOK_SECRET: "hostile-kyc-secret-0123456789",
+};
+
+const seconds = () => Math.floor(Date.now() / 1000);
+
+/** The provider's headers for `body`: signed with `secret` at the time `ts` gives when sent. */
+const kycSigned =
+  (body: string | Uint8Array, ts: () => string = () => String(seconds()), secret = KYC_ENV.IDENTITY_WEBHOOK_SECRET) =>
+  () => {
+    const t = ts();
+    const hex = createHmac("sha256", secret).update(`${t}.`).update(body).digest("hex");
+    return { "x-kyc-timestamp": t, "x-kyc-signature": `sha256=${hex}` };
+  };
+
+const KYC_SIGNATURES = [
+  "",
+  "sha256=",
+  "sha256=zz",
+  `sha256=${"0".repeat(64)}`,
+  `sha256=${"0".repeat(63)}`,
+  `sha256=${"0".repeat(65)}`,
+  `sha256=${"g".repeat(64)}`,
+  `SHA256=${"0".repeat(64)}`,
+  `sha1=${"0".repeat(40)}`,
+  `t=1,v1=${"0".repeat(64)}`,
+  `sha256=${"0".repeat(64)},sha256=${"0".repeat(64)}`,
+  `sha256=${"a".repeat(8000)}`,
+];
+
+/** Timestamps signed with the right secret, but not a time now: unreadable, too old, too far ahead. */
+const KYC_TIMES: [string, () => string][] = [
+  ["empty", () => ""],
+  ["negative", () => "-1"],
+  ["exponent", () => "1e10"],
+  ["hex", () => "0x6a000000"],
+  ["20 digits", () => "9".repeat(20)],
+  ["zero", () => "0"],
+  ["ten minutes ago", () => String(seconds() - 600)],
+  ["ten minutes ahead", () => String(seconds() + 600)],
+  ["milliseconds, an hour ago", () => String(Date.now() - 3_600_000)],
+  ["fraction", () => `${seconds()}.5`],
+];
+
+export function webhookCases(): Case[] {
+  const path = "/api/identity/webhooks/kyc";
+  const cases: Case[] = [];
+  const add = (name: string, body: Body | undefined, headers: Case["headers"], expect: number[], message?: string) =>
+    cases.push({ name: `kyc webhook: ${name}`, method: "POST", path, auth: null, body, headers, expect, api: true, message });
+  const json = (raw: string | Uint8Array): Body => ({ raw, type: "application/json" });
+  const result = (data: unknown, event: Record<string, unknown> = {}) =>
+    JSON.stringify({ id: "evt_hostil", type: "verification.completed", data, ...event });
+  // A well-formed result about a verification nobody made: only the signature stands before it.
+  const unknown = result({ id: "ver_ninguem", status: "approved" });
+
+  add("no headers", json(unknown), undefined, [401], "webhook_bad_signature");
+  add("no signature", json(unknown), () => ({ "x-kyc-timestamp": String(seconds()) }), [401], "webhook_bad_signature");
+  add("no timestamp", json(unknown), () => ({ "x-kyc-signature": kycSigned(unknown)()["x-kyc-signature"] }), [401], "webhook_bad_signature");
+  for (const signature of KYC_SIGNATURES) {
+    add(`signature ${signature.slice(0, 24)}`, json(unknown), () => ({ "x-kyc-timestamp": String(seconds()), "x-kyc-signature": signature }), [401], "webhook_bad_signature");
+  }
+  add("another secret", json(unknown), kycSigned(unknown, undefined, "someone-elses-secret-000000"), [401], "webhook_bad_signature");
+  add("signed for another body", json(unknown), kycSigned(result({ id: "ver_ninguem", status: "rejected", reason: "Ilegível." })), [401], "webhook_bad_signature");
+  for (const [name, ts] of KYC_TIMES) add(`timestamp ${name}`, json(unknown), kycSigned(unknown, ts), [401]);
+
+  // Signed, but not a result: 400; a result of no verification: 404.
+  for (const raw of ["", ...MALFORMED_JSON]) {
+    // A result is small: past 64 KB the body is not read at all.
+    const large = raw.length > 64 * 1024;
+    add(`signed malformed ${raw.slice(0, 20)}`, json(raw), kycSigned(raw), [large ? 413 : 400], large ? "payload_too_large" : "webhook_malformed");
+  }
+  const refused: [string, string][] = [
+    ["event id missing", JSON.stringify({ type: "verification.completed", data: { id: "ver_x", status: "approved" } })],
+    ["event id a number", result({ id: "ver_x", status: "approved" }, { id: 1 })],
+    ["event id too long", result({ id: "ver_x", status: "approved" }, { id: "e".repeat(65) })],
+    ["event id injection", result({ id: "ver_x", status: "approved" }, { id: "' OR 1=1 --" })],
+    ["another type", result({ id: "ver_x", status: "approved" }, { type: "verification.created" })],
+    ["no data", result(undefined)],
+    ["data null", result(null)],
+    ["data a list", result(["ver_x", "approved"])],
+    ["verification id a number", result({ id: 7, status: "approved" })],
+    ["verification id injection", result({ id: "'; DROP TABLE identities;--", status: "approved" })],
+    ["verification id a path", result({ id: "../../etc/passwd", status: "approved" })],
+    ["verification id empty", result({ id: "", status: "approved" })],
+    ["status unknown", result({ id: "ver_x", status: "maybe" })],
+    ["status missing", result({ id: "ver_x" })],
+    ["status upper case", result({ id: "ver_x", status: "APPROVED" })],
+    ["rejected without reason", result({ id: "ver_x", status: "rejected" })],
+    ["rejected, reason a number", result({ id: "ver_x", status: "rejected", reason: 12345 })],
+    ["rejected, reason control characters", result({ id: "ver_x", status: "rejected", reason: "\u0000\u0007\u001b  \u0000" })],
+  ];
+  for (const [name, body] of refused) add(`signed ${name}`, json(body), kycSigned(body), [400], "webhook_malformed");
+  const unknowns: [string, string][] = [
+    ["approved", unknown],
+    ["rejected with a reason", result({ id: "ver_ninguem", status: "rejected", reason: "Documento ilegível." })],
+    ["a reason of 100 000 characters", result({ id: "ver_ninguem", status: "rejected", reason: "motivo ".repeat(8_000) })],
+    ["prototype keys", `{"__proto__":{"admin":true},"constructor":{"prototype":{"x":1}},"id":"evt_p","type":"verification.completed","data":{"id":"ver_ninguem","status":"approved","__proto__":{"status":"rejected"}}}`],
+    ["extra fields", result({ id: "ver_ninguem", status: "approved", user_id: "00000000-0000-4000-8000-000000000000", version: 1 })],
+    ...Object.entries(ODD).map(([name, odd]): [string, string] => [`reason ${name}`, result({ id: "ver_ninguem", status: "rejected", reason: `Motivo ${odd}` })]),
+  ];
+  for (const [name, body] of unknowns) add(`signed, unknown verification, ${name}`, json(body), kycSigned(body), [404], "webhook_unknown_verification");
+  // The content type is not what is trusted: any, or none, reads the same.
+  add("signed as text/plain", { raw: unknown, type: "text/plain" }, kycSigned(unknown), [404], "webhook_unknown_verification");
+  add("signed without content type", { raw: unknown, type: null }, kycSigned(unknown), [404], "webhook_unknown_verification");
+  // Bytes that are not UTF-8, signed as bytes: what is read is not what was signed.
+  const bytesBody = Buffer.concat([Buffer.from('{"id":"evt_b","type":"verification.completed","data":{"id":"ver_'), Buffer.from([0xff, 0xfe, 0xc0]), Buffer.from('","status":"approved"}}')]);
+  add("signed bytes that are not UTF-8", json(bytesBody), kycSigned(bytesBody), [400, 401]);
+  // Too large for a result, declared or streamed.
+  const big = result({ id: "ver_ninguem", status: "rejected", reason: "a".repeat(70 * 1024) });
+  add("over 64 KB", json(big), kycSigned(big), [413], "payload_too_large");
+  add("over 64 KB, chunked", { raw: big, type: "application/json", chunked: true }, kycSigned(big), [413], "payload_too_large");
+  add("over 1 MB, unsigned", json(oversizeJson()), undefined, [413], "payload_too_large");
+  for (const method of ["GET", "PUT", "PATCH", "DELETE"]) {
+    cases.push({ name: `kyc webhook: ${method}`, method, path, auth: null, expect: [405], api: true, message: "method_not_allowed" });
+  }
+  return cases;
+}
+
 export function refusedCases(w: World, p: Pool): Record<string, Case[]> {
   return {
     "API fields and bodies": apiBodyCases(w, p),
@@ -1660,5 +1788,6 @@ export function refusedCases(w: World, p: Pool): Record<string, Case[]> {
     "redirects, controls, many parts, quota": securityCases(w, p),
     "the console with an operator's session": operatorCases(w),
     "public pages, sitemap and their switches": publicCases(w, p),
+    "the identity provider's webhook": webhookCases(),
   };
 }

@@ -35,6 +35,8 @@ export type Case = {
   message?: string;
   /** Where a redirect must go (a path of the site). */
   location?: string;
+  /** Headers of its own (a webhook's signature), made when it is sent: a signed time is fresh. */
+  headers?: () => Record<string, string>;
 };
 
 export type Answer = { status: number; text: string; type: string; location: string | null };
@@ -55,6 +57,7 @@ export async function send(c: Case): Promise<Answer> {
   if (typeof c.auth === "string") headers.set("Authorization", `Bearer ${c.auth}`);
   else if (c.auth && "cookie" in c.auth) headers.set("Cookie", c.auth.cookie);
   else if (c.auth && "header" in c.auth) headers.set("Authorization", c.auth.header);
+  for (const [name, value] of Object.entries(c.headers?.() ?? {})) headers.set(name, value);
   let body: BodyInit | undefined;
   if (c.body && "json" in c.body) {
     headers.set("Content-Type", "application/json");

@@ -20,7 +20,7 @@ import {
 import { PNG_1X1 } from "../../support/fixtures";
 import { ODD, padded } from "./values";
 import { startPostgres, type Postgres } from "../../support/postgres";
-import { refusedCases } from "./cases";
+import { KYC_ENV, refusedCases } from "./cases";
 import {
   base,
   call,
@@ -58,6 +58,8 @@ describe.each(["sqlite", "postgres"] as const)("hostile input against the produc
     setup.env.CONTRACT_SCHEDULE_SECONDS = "0";
     // Little room for files: the storage quota is one of the refusals.
     setup.env.STORAGE_QUOTA_MB = "1";
+    // The automatic identity provider on, so its webhook is there to be fed bad input.
+    Object.assign(setup.env, KYC_ENV);
     if (engine === "postgres") {
       postgres = await startPostgres();
       await postgres.createDatabase("freela");
