@@ -42,6 +42,7 @@ import * as m043 from "./043_session_place_company";
 import * as m044 from "./044_identities";
 import * as m046 from "./046_contact_flags";
 import * as m047 from "./047_risk_signal_indexes";
+import * as m048 from "./048_pending_files";
 
 /** A migration, with its PostgreSQL version where the SQL differs. */
 type Step = Migration & { postgres?: Migration };
@@ -91,6 +92,7 @@ const steps: Record<string, Step> = {
   "044_identities": m044,
   "046_contact_flags": m046,
   "047_risk_signal_indexes": m047,
+  "048_pending_files": m048,
 };
 
 export function migrationProvider(engine: Engine): MigrationProvider {

@@ -31,6 +31,7 @@ describe("pruneExpired", () => {
       dataExports: 0,
       events: 0,
       identityFiles: 0,
+      pendingFiles: 0,
     });
     expect((await findSessionUser(live.token))?.id).toBe(user.id);
     expect(await db.selectFrom("sessions").select("expires_at").execute()).toEqual([{ expires_at: live.expiresAt }]);
@@ -44,6 +45,7 @@ describe("pruneExpired", () => {
       dataExports: 0,
       events: 0,
       identityFiles: 0,
+      pendingFiles: 0,
     });
   });
 });

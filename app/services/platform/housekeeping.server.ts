@@ -4,6 +4,7 @@ import { deleteExpiredSessions } from "../accounts/sessions.server";
 import { expireDataExports } from "../accounts/data-export.server";
 import { pruneEvents } from "./events.server";
 import { purgeIdentityFiles } from "../accounts/identity.server";
+import { prunePendingFiles } from "../messaging/pending-files.server";
 
 /** How often each server process sweeps expired rows. */
 export const PRUNE_INTERVAL_MS = 60 * 60 * 1000;
@@ -11,7 +12,7 @@ export const PRUNE_INTERVAL_MS = 60 * 60 * 1000;
 /**
  * Deletes what has expired and is never read again: sessions past their date, rate-limit
  * counters past their window, live-update events past their hour (events.server.ts), the ZIPs of data copies past their 7 days (the copy's row
- * stays, 'expired', so its link answers 410), and the identity photos 90 days after their decision (identity.server.ts). A plain DELETE … WHERE on expiry: several processes (or servers)
+ * stays, 'expired', so its link answers 410), the identity photos 90 days after their decision (identity.server.ts), and a message's files held by the contact notice and never sent, after a day (pending-files.server.ts). A plain DELETE … WHERE on expiry: several processes (or servers)
  * running it at once delete each row once, and the others find nothing.
  */
 export async function pruneExpired(now = new Date()) {
@@ -20,7 +21,8 @@ export async function pruneExpired(now = new Date()) {
   const dataExports = await expireDataExports(now);
   const events = await pruneEvents(now);
   const identityFiles = await purgeIdentityFiles(now);
-  return { sessions, rateLimits, dataExports, events, identityFiles };
+  const pendingFiles = await prunePendingFiles(now);
+  return { sessions, rateLimits, dataExports, events, identityFiles, pendingFiles };
 }
 
 /** Runs pruneExpired every PRUNE_INTERVAL_MS in this process; the timer keeps no server alive. */
