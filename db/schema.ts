@@ -437,6 +437,18 @@ export interface MessageFilesTable {
   created_at: string;
 }
 
+/** A file of a message held back by the contact notice, until sent or pruned (048_pending_files). */
+export interface PendingFilesTable {
+  id: string;
+  user_id: string;
+  application_id: string;
+  stored_name: string;
+  original_name: string;
+  content_type: string;
+  size_bytes: number;
+  created_at: string;
+}
+
 /** The last message of a conversation a user has seen. */
 export interface ConversationReadsTable {
   application_id: string;
@@ -863,6 +875,7 @@ export interface Database {
   messages: MessagesTable;
   contact_flags: ContactFlagsTable;
   message_files: MessageFilesTable;
+  pending_files: PendingFilesTable;
   conversation_reads: ConversationReadsTable;
   portfolio_items: PortfolioItemsTable;
   invitations: InvitationsTable;

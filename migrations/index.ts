@@ -43,6 +43,7 @@ import * as m044 from "./044_identities";
 import * as m045 from "./045_identity_provider";
 import * as m046 from "./046_contact_flags";
 import * as m047 from "./047_risk_signal_indexes";
+import * as m048 from "./048_pending_files";
 
 /** A migration, with its PostgreSQL version where the SQL differs. */
 type Step = Migration & { postgres?: Migration };
@@ -93,6 +94,7 @@ const steps: Record<string, Step> = {
   "045_identity_provider": m045,
   "046_contact_flags": m046,
   "047_risk_signal_indexes": m047,
+  "048_pending_files": m048,
 };
 
 export function migrationProvider(engine: Engine): MigrationProvider {

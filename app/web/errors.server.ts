@@ -29,6 +29,8 @@ export type FormErrorData = {
   message?: string;
   /** What else the refusal says, e.g. contact_detected (the form offers to send anyway). */
   code?: string;
+  /** A message's files held by the contact notice, sent again by their ids. */
+  pending_files?: { id: string; name: string }[];
   errors?: Record<string, string>;
   values?: Record<string, string>;
 };

@@ -119,6 +119,7 @@ const ERASED_BY: Record<string, string> = {
   data_exports: "user_id",
   saved_searches: "user_id",
   events: "user_id",
+  pending_files: "user_id",
 };
 
 describe("deleting one's account", () => {

@@ -102,7 +102,7 @@ describe("the public opportunity", () => {
     expect(o.path).toBe(opportunityPath(open));
     expect(o.url).toBe(`${config.APP_URL}${o.path}`);
     expect(o.city).toBe("Belo Horizonte");
-    expect(o.merchant).toEqual({ name: "Ana", rating: { average: null, count: 0 } });
+    expect(o.merchant).toEqual({ name: "Ana", rating: { average: null, count: 0 }, identity_verified: false });
     expect(Object.keys(o).sort()).toEqual(
       [
         "uuid",

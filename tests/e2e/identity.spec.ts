@@ -67,6 +67,13 @@ test("send documents → operator approves → badge → payout", async ({ reque
   await item.getByRole("button", { name: "Aprovar identidade" }).click();
   await expect(toast(olga, "Identidade aprovada.")).toBeVisible();
   await expect(olga.locator(".queue-item").filter({ hasText: freelancer.email })).toHaveCount(0);
+  // Her page in the console: verified, when, and the document only masked.
+  await olga.goto(`/admin/users/${juliaId}`);
+  const identity = olga.getByRole("region", { name: "Identidade", exact: true });
+  await expect(identity).toContainText("Verificada");
+  await expect(identity).toContainText(`•••.•••.${cpf.slice(6, 9)}-${cpf.slice(9)}`);
+  await expect(olga.locator("body")).not.toContainText(cpf);
+  await noAxeFindings(olga);
 
   // The badge, and the document nowhere on the profile.
   const marina = await userPage(browser, testInfo, true, merchant);

@@ -7,6 +7,9 @@ import * as applicationsRoute from "~/routes/api+/opportunities+/$uuid.applicati
 import * as invitationsRoute from "~/routes/api+/opportunities+/$uuid.invitations";
 import * as messagesPage from "~/routes/applications+/$id_.messages";
 import * as freelancerPage from "~/routes/_profiles+/freelancers.$id";
+import * as opportunityPage from "~/routes/opportunities+/$uuid";
+import * as applicationPage from "~/routes/applications+/$id";
+import * as negotiatePage from "~/routes/applications+/$id_.negotiate";
 import { CONTACT_MASK } from "~/services/messaging/contact-detector.server";
 import { postForm } from "../operator/support";
 import { call, jsonRequest, signedInUser } from "../support/helpers";
@@ -121,5 +124,66 @@ describe("contacts before funding, by the page forms without JavaScript", () => 
       { id: invited.user.id },
     );
     expect(sent.status).toBe(302);
+  });
+
+  it("the proposal form on the opportunity's page: the notice with everything typed kept, then sent masked for the merchant", async () => {
+    const { m, opp } = await conversation();
+    const f = await signedInUser({ account_type: "freelancer" });
+    const path = `/opportunities/${opp.uuid}`;
+    const letter = "Tenho experiência com lojas virtuais. Meu WhatsApp: (11) 98765-4321, me chama lá.";
+    const fields = { intent: "apply", cover_letter: letter, price: "1.500,00", delivery_days: "10" };
+    const refused = await postForm(opportunityPage, path, f.token, fields, { uuid: opp.uuid });
+    expect(refused.status).toBe(422);
+    expect(refused.body).toMatchObject({
+      code: "contact_detected",
+      errors: { cover_letter: expect.stringMatching(NOTICE) },
+      values: fields,
+    });
+    const sent = await postForm(
+      opportunityPage,
+      path,
+      f.token,
+      { ...fields, confirm_contact: "1" },
+      { uuid: opp.uuid },
+    );
+    expect(sent.status).toBe(302);
+    const id = sent.headers.get("Location")!.split("/").pop()!;
+    const asMerchant = await call(
+      applicationPage.loader,
+      jsonRequest(`/applications/${id}`, undefined, { token: m.token }),
+      { id },
+    );
+    expect(asMerchant.body.application.cover_letter).toContain(CONTACT_MASK);
+    expect(asMerchant.body.application.cover_letter).not.toContain("98765");
+    const asAuthor = await call(
+      applicationPage.loader,
+      jsonRequest(`/applications/${id}`, undefined, { token: f.token }),
+      { id },
+    );
+    expect(asAuthor.body.application.cover_letter).toBe(letter);
+  });
+
+  it("the counter-offer form: the notice with the terms and the note kept, then sent masked for the freelancer", async () => {
+    const { m, f, app } = await conversation();
+    const path = `/applications/${app.id}/negotiate`;
+    const note = "Fecho por R$ 1.800,00 se você me mandar um e-mail: marina@padaria.com.br";
+    const fields = { intent: "counter", price: "1.800,00", delivery_days: "12", message: note };
+    const refused = await postForm(negotiatePage, path, m.token, fields, { id: app.id });
+    expect(refused.status).toBe(422);
+    expect(refused.body).toMatchObject({
+      code: "contact_detected",
+      errors: { message: expect.stringMatching(NOTICE) },
+      values: fields,
+    });
+    const sent = await postForm(negotiatePage, path, m.token, { ...fields, confirm_contact: "1" }, { id: app.id });
+    expect(sent.status).toBe(302);
+    const offers = async (token: string) =>
+      (await call(negotiatePage.loader, jsonRequest(path, undefined, { token }), { id: app.id })).body.application
+        .offers;
+    const last = (await offers(f.token)).at(-1);
+    expect(last).toMatchObject({ author: "merchant", price_cents: 180_000 });
+    expect(last.message).toContain(CONTACT_MASK);
+    expect(last.message).not.toContain("marina@");
+    expect((await offers(m.token)).at(-1).message).toBe(note);
   });
 });

@@ -202,3 +202,60 @@ describe("risk signals", () => {
     expect(bad.body.errors.author).toBe("Autor inválido: use o id da conta.");
   });
 });
+
+describe("the person's identity on the console page", () => {
+  it("its state, the decision, the document masked and whether another account shares it; the same by the API", async () => {
+    const { decideIdentity } = await import("~/services/accounts/identity.server");
+    const userApi = await import("~/routes/api+/admin+/users.$id");
+    const operator = await signedInOperator();
+    const identityOf = async (id: string) =>
+      (await get(userApi, `/api/admin/users/${id}`, operator.token, { id })).body.data.identity;
+
+    const { suspect, twin, owner } = await seeded();
+    // No identity yet; the attempt of another account with its document is there.
+    expect(await identityOf(suspect.id)).toEqual({
+      status: "none",
+      kind: null,
+      document_masked: null,
+      submitted_at: null,
+      decided_at: null,
+      reason: null,
+      shared_with: 1,
+    });
+    expect((await identityOf(twin.id)).shared_with).toBe(1);
+
+    // Verified: the decision's date; the document only masked.
+    const document = "52998224725";
+    await createVerifiedIdentity(db, suspect.id, { document });
+    const verified = await identityOf(suspect.id);
+    expect(verified).toMatchObject({ status: "verified", kind: "person", document_masked: "•••.•••.247-25" });
+    expect(verified.decided_at).toEqual(expect.any(String));
+    const answer = await get(userApi, `/api/admin/users/${suspect.id}`, operator.token, { id: suspect.id });
+    expect(JSON.stringify(answer.body)).not.toContain(document);
+    expect((await identityOf(owner.id)).shared_with).toBe(0);
+
+    // Sent again and rejected: the reason the person reads.
+    await db
+      .updateTable("identities")
+      .set({ status: "pending", decided_at: null })
+      .where("user_id", "=", suspect.id)
+      .execute();
+    expect((await identityOf(suspect.id)).status).toBe("pending");
+    await decideIdentity(operator.user, suspect.id, {
+      decision: "reject",
+      version: 1,
+      reason: "A selfie está ilegível.",
+    });
+    expect(await identityOf(suspect.id)).toMatchObject({ status: "rejected", reason: "A selfie está ilegível." });
+
+    // The page's loader reads the same, in the same statements as before.
+    const page = await get(memberPage, `/admin/users/${suspect.id}`, operator.token, { id: suspect.id });
+    expect(page.body.member.identity).toEqual(await identityOf(suspect.id));
+    const { getMember } = await import("~/services/operator/members.server");
+    expect(await statementsOf(() => getMember(suspect.id))).toBe(5);
+
+    // Anyone else: 404.
+    const member = await signedInUser({ account_type: "merchant" });
+    expect((await get(userApi, `/api/admin/users/${suspect.id}`, member.token, { id: suspect.id })).status).toBe(404);
+  });
+});

@@ -32,6 +32,7 @@ describe("pruneExpired", () => {
       events: 0,
       identityFiles: 0,
       verificationsResent: 0,
+      pendingFiles: 0,
     });
     expect((await findSessionUser(live.token))?.id).toBe(user.id);
     expect(await db.selectFrom("sessions").select("expires_at").execute()).toEqual([{ expires_at: live.expiresAt }]);
@@ -46,6 +47,7 @@ describe("pruneExpired", () => {
       events: 0,
       identityFiles: 0,
       verificationsResent: 0,
+      pendingFiles: 0,
     });
   });
 });

@@ -1,3 +1,4 @@
+import { IdentityBadge } from "~/components/reputation/identity-badge";
 import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
@@ -98,7 +99,8 @@ export default function PublicOpportunityPage() {
             <div className="byline">
               <span>
                 {tm("details.posted_by")} <strong>{o.merchant.name}</strong> ·{" "}
-                <RatingSummary rating={o.merchant.rating} /> · {formatDate(o.created_at, i18n.language)}
+                <RatingSummary rating={o.merchant.rating} /> <IdentityBadge verified={o.merchant.identity_verified} /> ·{" "}
+                {formatDate(o.created_at, i18n.language)}
               </span>
             </div>
             <Facts

@@ -57,7 +57,7 @@ export default function IdentityQueuePage() {
         ) : (
           <ul className="admin-list" aria-labelledby="identity-queue">
             {queue.map((item) => (
-              <li key={item.user_id} className="card queue-item">
+              <li key={item.user_id} id={`identity-${item.user_id}`} className="card queue-item">
                 <div className="queue-head">
                   <h3 className="small">
                     {item.legal_name} · {item.email}

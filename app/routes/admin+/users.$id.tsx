@@ -1,6 +1,7 @@
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
+import { MemberIdentity } from "~/components/admin/member-identity";
 import { RiskSignals } from "~/components/admin/risk-signals";
 import { ActionPanel, ChoiceField, DaysField, TableCard } from "~/components/admin/ui";
 import { TextAreaField } from "~/components/ui/form";
@@ -135,6 +136,7 @@ export default function MemberPage() {
         </section>
         {m.account_type === "operator" ? null : <SanctionForm sanctioned={sanctioned} />}
       </div>
+      {m.account_type === "operator" ? null : <MemberIdentity userId={m.id} identity={m.identity} />}
       {m.account_type === "operator" ? null : <RiskSignals userId={m.id} risk={risk} />}
       {m.contracts.length ? (
         <TableCard caption={t("users.contracts")}>

@@ -41,7 +41,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
   try {
     const form = await readFilesForm(request, MESSAGE_FORM);
     values = form.values;
-    await sendMessage(user, id, { body: values.body, confirm_contact: values.confirm_contact }, form.files);
+    const { body, confirm_contact, pending_files } = values;
+    await sendMessage(user, id, { body, confirm_contact, pending_files }, form.files);
     return redirectWithMarketToast(request, `/applications/${id}/messages#latest`, "toasts.message_sent");
   } catch (error) {
     return marketFormError(request, error, values);

@@ -73,6 +73,7 @@ export const DELETION_PLAN = {
   conversations: "kept",
   messages: "anonymised",
   message_files: "erased",
+  pending_files: "erased",
   conversation_reads: "erased",
   portfolio_items: "erased",
   invitations: "erased",
@@ -336,6 +337,7 @@ async function erase(trx: Kysely<Database>, user: UserRow, at: string): Promise<
   // Their fiscal identity: the document and personal data go (the document may be used again),
   // the decision stays; its photos leave the store with the other files.
   const identityFiles = await eraseIdentity(trx, id, DELETED_NAME, at);
+  const pending = await trx.deleteFrom("pending_files").where("user_id", "=", id).returning("stored_name").execute();
   const portfolio = await trx.deleteFrom("portfolio_items").where("user_id", "=", id).returning("image_path").execute();
   // Copies of their data asked for: the rows, and the ZIPs once committed.
   const copies = await trx.deleteFrom("data_exports").where("user_id", "=", id).returning("file_name").execute();
@@ -359,7 +361,7 @@ async function erase(trx: Kysely<Database>, user: UserRow, at: string): Promise<
     await trx.deleteFrom(table).where("user_id", "=", id).execute();
   }
   return {
-    files: [...files.map((f) => f.stored_name), ...identityFiles],
+    files: [...files.map((f) => f.stored_name), ...pending.map((f) => f.stored_name), ...identityFiles],
     exports: copies.map((c) => c.file_name).filter((n): n is string => Boolean(n)),
     photos: [user.photo_path, user.hidden_photo_path, ...portfolio.map((p) => p.image_path)].filter((p): p is string =>
       Boolean(p),

@@ -533,10 +533,20 @@ export async function eraseIdentity(trx: Kysely<Database>, userId: string, name:
 
 /**
  * Merchants record who they are before funding more than IDENTITY_REQUIRED_ABOVE_CENTS in 30
- * days: 409 when `amountCents` more would pass it without an identity recorded.
+ * days: 409 when `amountCents` more would pass it without an identity recorded. What counts is
+ * what was paid in the 30 days and what is still waiting to be paid (pending charges that stand:
+ * within their 24 hours, or said paid), but the charge of `milestoneId` that the new one replaces.
+ * Run in the transaction that records the charge, after lockUser: a burst of charges of one
+ * merchant is counted one after the other.
  */
-export async function assertFundingIdentity(trx: Kysely<Database>, merchantId: string, amountCents: number) {
-  const since = new Date(Date.now() - 30 * 24 * 3600 * 1000).toISOString();
+export async function assertFundingIdentity(
+  trx: Kysely<Database>,
+  merchantId: string,
+  amountCents: number,
+  milestoneId: string,
+  at = new Date().toISOString(),
+) {
+  const since = new Date(Date.parse(at) - 30 * 24 * 3600 * 1000).toISOString();
   const recorded = await trx
     .selectFrom("identities")
     .select("user_id")
@@ -548,8 +558,17 @@ export async function assertFundingIdentity(trx: Kysely<Database>, merchantId: s
     .selectFrom("pix_charges")
     .select((eb) => eb.fn.coalesce(eb.fn.sum<number | string>("amount_cents"), eb.val(0)).as("total"))
     .where("merchant_id", "=", merchantId)
-    .where("status", "=", "paid")
-    .where("paid_at", ">=", since)
+    .where((eb) =>
+      eb.or([
+        eb.and([eb("status", "=", "paid"), eb("paid_at", ">=", since)]),
+        eb.and([
+          eb("status", "=", "pending"),
+          eb("milestone_id", "<>", milestoneId),
+          eb("created_at", ">=", since),
+          eb.or([eb("expires_at", ">", at), eb("claimed_at", "is not", null)]),
+        ]),
+      ]),
+    )
     .executeTakeFirstOrThrow();
   if (Number(funded.total) + amountCents > config.IDENTITY_REQUIRED_ABOVE_CENTS) {
     throw new AppError(409, "identity_required_to_fund", undefined, {

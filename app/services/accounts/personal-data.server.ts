@@ -87,6 +87,9 @@ export const USER_COLUMNS: Record<string, Record<string, Disposition>> = {
     holder_user_id: leftOut("the account holding a document another account tried: a signal for the operator"),
   },
   identity_verifications: { user_id: inFile("identity.json") },
+  pending_files: {
+    user_id: leftOut("files of a message not sent yet (held by the contact notice), deleted within a day"),
+  },
   contact_flags: {
     user_id: leftOut(
       "that a text the user sent had a contact masked (its kind and the text's id): a signal for the operator; the texts are in the copy",

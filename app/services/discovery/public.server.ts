@@ -81,8 +81,8 @@ export type PublicOpportunity = Pick<
 > & {
   path: string;
   url: string;
-  /** The merchant's name as shown on the site, and their rating: no contact, no id. */
-  merchant: { name: string; rating: Rating };
+  /** The merchant's name as shown on the site, their rating and "Identidade verificada": no contact, no id. */
+  merchant: { name: string; rating: Rating; identity_verified: boolean };
 };
 
 /** A closed (or filled) opportunity: its title and address only, for the 410 page. */
@@ -127,6 +127,7 @@ export async function getPublicOpportunity(
       "u.full_name",
       "u.rating_count",
       "u.rating_sum",
+      identityVerifiedOf("u.id").as("identity_verified"),
     ])
     .where("o.uuid", "=", uuid)
     .where("o.hidden_at", "is", null)
@@ -148,6 +149,7 @@ export async function getPublicOpportunity(
       merchant: {
         name: displayNameOf({ display_name: row.display_name, full_name: row.full_name }),
         rating: ratingOf(row),
+        identity_verified: Number(row.identity_verified ?? 0) > 0,
       },
     },
   };

@@ -22,6 +22,7 @@ import {
 import { checkFields } from "~/lib/schemas";
 import { publish } from "../platform/events.server";
 import { detectContacts } from "./contact-detector.server";
+import { holdFiles, pendingFileIds, takePendingFiles } from "./pending-files.server";
 import { asReadBy, contactConfirmed, flagContact, reportRepeatedContacts, screenContacts } from "./contacts.server";
 
 // The conversation of an application between its merchant and its freelancer, from the moment
@@ -288,7 +289,9 @@ export async function sendMessage(
   assertVerifiedEmail(user);
   await consumeWrite(user.id);
   const checked = checkFields(messageInputSchema, input);
-  if (checked.data === null || files.length > MAX_MESSAGE_FILES) {
+  // Files held back by an earlier contact notice (pending-files.server.ts), by their ids.
+  const pendingIds = pendingFileIds(input, MAX_MESSAGE_FILES);
+  if (checked.data === null || files.length + pendingIds.length > MAX_MESSAGE_FILES) {
     // The text's problems and the files' in one answer.
     const fileErrors = await attachmentProblems(files, "files", MAX_MESSAGE_FILES, "message_files_too_many");
     throw new AppError(422, "validation_failed", { ...checked.errors, ...fileErrors }, { max: MAX_MESSAGE_FILES });
@@ -297,7 +300,7 @@ export async function sendMessage(
   // Before storing files, and a contact before funding: the notice first, unless confirmed (the
   // transaction checks access again; an ordinary message without files goes straight to it).
   const scan = detectContacts(body);
-  const before = files.length || scan.spans.length ? await access(db, user, applicationId) : null;
+  const before = files.length || pendingIds.length || scan.spans.length ? await access(db, user, applicationId) : null;
   if (before && !before.open) throw new AppError(409, "conversation_closed");
   // A new account's limits before the notice about contacts (a link it may not send at all is
   // refused as such, not offered "send anyway"); the transaction checks them again.
@@ -309,6 +312,12 @@ export async function sendMessage(
         confirmed: contactConfirmed(input),
         field: "body",
         scan,
+      }).catch(async (error: unknown) => {
+        // The notice keeps the files: held as the sender's, sent again by their ids.
+        if (error instanceof AppError && error.key === "contact_detected" && (files.length || pendingIds.length)) {
+          error.body = { ...error.body, pending_files: await holdFiles(user.id, applicationId, files, pendingIds) };
+        }
+        throw error;
       })
     : { masked: null, kinds: [] };
   const saved: SavedAttachment[] = [];
@@ -329,14 +338,19 @@ export async function sendMessage(
         at,
       });
       await flagContact(trx, screened, { userId: user.id, source: "message", sourceId: message.id, at });
-      const fileRows: MessageFileRow[] = saved.map((f) => ({
+      const fileRow = (f: SavedAttachment): MessageFileRow => ({
         id: randomUUID(),
         application_id: applicationId,
         message_id: message.id,
         ...f,
         created_at: at,
-      }));
-      await insertFiles(trx, user.id, "message_files", fileRows);
+      });
+      // Held files are already counted in the quota; the new ones are counted now.
+      const heldRows = (await takePendingFiles(trx, user.id, applicationId, pendingIds)).map(fileRow);
+      if (heldRows.length) await trx.insertInto("message_files").values(heldRows).execute();
+      const newRows = saved.map(fileRow);
+      await insertFiles(trx, user.id, "message_files", newRows);
+      const fileRows = [...heldRows, ...newRows];
       // The other side hears of it by e-mail, at most once per conversation every 10 minutes.
       await queueMessageEmail(
         trx,

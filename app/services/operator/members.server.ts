@@ -2,7 +2,7 @@ import { sql } from "kysely";
 import { userQuerySchema } from "~/lib/admin-schemas";
 import { foldKey } from "~/lib/directory";
 import { db } from "../../../db";
-import type { UserRow } from "../../../db/schema";
+import type { IdentityStatus, UserRow } from "../../../db/schema";
 import { AppError, parseInput } from "../platform/errors.server";
 import { assertId, now, offsetOf, pageMeta, type PageMeta } from "../platform/records.server";
 import { displayNameOf, photoUrl } from "../accounts/users.server";
@@ -90,8 +90,33 @@ function escapeLike(text: string) {
   return text.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 
+/**
+ * The person's identity as the console shows it: its state and decision, the document masked
+ * (in full only in the identity queue, GET /api/admin/identity/:id) and how many other accounts
+ * tried the same document or hold the one it tried (docs/product.md, "Identidade").
+ */
+export type MemberIdentityJson = {
+  status: IdentityStatus | "none";
+  kind: "person" | "company" | null;
+  document_masked: string | null;
+  submitted_at: string | null;
+  decided_at: string | null;
+  /** Why it was rejected. */
+  reason: string | null;
+  shared_with: number;
+};
+
+/** "•••.•••.789-09", "••.•••.678/0001-95": enough to tell documents apart, not to use one. */
+export function maskDocument(document: string | null): string | null {
+  if (!document) return null;
+  return document.length === 11
+    ? `•••.•••.${document.slice(6, 9)}-${document.slice(9)}`
+    : `••.•••.${document.slice(5, 8)}/${document.slice(8, 12)}-${document.slice(12)}`;
+}
+
 export type MemberDetailJson = MemberJson & {
   photo_url: string | null;
+  identity: MemberIdentityJson;
   reports: { open: number; actioned: number; dismissed: number };
   open_reports: { type: string; id: string; count: number }[];
   contracts: {
@@ -108,12 +133,28 @@ export type MemberDetailJson = MemberJson & {
 
 const RECENT = 50;
 
-/** One person, with what the console needs to judge and act. Five statements. */
+/** One person, with what the console needs to judge and act. Five statements (the identity joins the person's). */
 export async function getMember(id: string): Promise<MemberDetailJson> {
   assertId(id, "user_not_found");
   const at = now();
   const [user, reports, open, contracts, audit] = await Promise.all([
-    db.selectFrom("users").selectAll().where("id", "=", id).executeTakeFirst(),
+    db
+      .selectFrom("users as u")
+      .leftJoin("identities as i", "i.user_id", "u.id")
+      .selectAll("u")
+      .select([
+        "i.status as identity_status",
+        "i.kind as identity_kind",
+        "i.document as identity_document",
+        "i.submitted_at as identity_submitted_at",
+        "i.decided_at as identity_decided_at",
+        "i.reason as identity_reason",
+        sql<number | string>`(SELECT count(*) FROM (
+          SELECT holder_user_id AS other_id FROM identity_conflicts WHERE user_id = ${id}
+          UNION SELECT user_id FROM identity_conflicts WHERE holder_user_id = ${id}) s)`.as("identity_shared"),
+      ])
+      .where("u.id", "=", id)
+      .executeTakeFirst(),
     db
       .selectFrom("reports")
       .select(["status", sql<number>`count(DISTINCT target_type || ':' || target_id)`.as("n")])
@@ -153,6 +194,15 @@ export async function getMember(id: string): Promise<MemberDetailJson> {
   return {
     ...toMemberJson(user, at),
     photo_url: photoUrl(user.photo_path ?? user.hidden_photo_path),
+    identity: {
+      status: user.identity_status ?? "none",
+      kind: user.identity_kind,
+      document_masked: maskDocument(user.identity_document),
+      submitted_at: user.identity_submitted_at,
+      decided_at: user.identity_decided_at,
+      reason: user.identity_status === "rejected" ? user.identity_reason : null,
+      shared_with: Number(user.identity_shared),
+    },
     reports: { open: count("open"), actioned: count("actioned"), dismissed: count("dismissed") },
     open_reports: open.map((r) => ({ type: r.target_type, id: r.target_id, count: Number(r.n) })),
     contracts: contracts.map((c) => ({

@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from "node:crypto";
 import { sql, type Kysely } from "kysely";
 import QRCode from "qrcode";
 import { db, transaction } from "../../../db";
-import { isUniqueViolation } from "../../../db/dialect";
+import { isUniqueViolation, lockUser } from "../../../db/dialect";
 import type { Database, PixChargeRow, UserRow } from "../../../db/schema";
 import { confirmChargeSchema } from "~/lib/payments-schemas";
 import { AppError, parseInput } from "../platform/errors.server";
@@ -125,8 +125,9 @@ export async function issueCharge(
   const at = now();
   const existing = await pendingCharge(db, milestone!.id);
   if (existing && chargeStands(existing, at)) return { charge: await toJson(existing), created: false };
-  // Past IDENTITY_REQUIRED_ABOVE_CENTS in 30 days, the merchant says who they are first.
-  await assertFundingIdentity(db, contract.merchant_id, milestone!.amount_cents);
+  // Past IDENTITY_REQUIRED_ABOVE_CENTS in 30 days, the merchant says who they are first (asked
+  // here before the provider is, and again in the transaction that records the charge).
+  await assertFundingIdentity(db, contract.merchant_id, milestone!.amount_cents, milestone!.id, at);
 
   const chargeId = randomUUID();
   const txid = newTxid();
@@ -167,6 +168,9 @@ export async function issueCharge(
     claimed_by: null,
   };
   await transaction(async (trx) => {
+    // The merchant's charges are counted one request at a time: a burst cannot pass the threshold.
+    await lockUser(trx, contract.merchant_id);
+    await assertFundingIdentity(trx, contract.merchant_id, milestone!.amount_cents, milestone!.id, at);
     await expireCharges(trx, milestone!.id, at);
     // Still waiting for its funding, as read (a cancellation or a split in between answers 409).
     // An UPDATE, not a read: it locks the milestone's row until this charge is committed, so a

@@ -5,6 +5,7 @@ import { expireDataExports } from "../accounts/data-export.server";
 import { pruneEvents } from "./events.server";
 import { resendVerifications } from "../accounts/identity-provider.server";
 import { purgeIdentityFiles } from "../accounts/identity.server";
+import { prunePendingFiles } from "../messaging/pending-files.server";
 
 /** How often each server process sweeps expired rows. */
 export const PRUNE_INTERVAL_MS = 60 * 60 * 1000;
@@ -12,7 +13,7 @@ export const PRUNE_INTERVAL_MS = 60 * 60 * 1000;
 /**
  * Deletes what has expired and is never read again: sessions past their date, rate-limit
  * counters past their window, live-update events past their hour (events.server.ts), the ZIPs of data copies past their 7 days (the copy's row
- * stays, 'expired', so its link answers 410), and the identity photos 90 days after their decision (identity.server.ts). A plain DELETE … WHERE on expiry: several processes (or servers)
+ * stays, 'expired', so its link answers 410), the identity photos 90 days after their decision (identity.server.ts), and a message's files held by the contact notice and never sent, after a day (pending-files.server.ts). A plain DELETE … WHERE on expiry: several processes (or servers)
  * running it at once delete each row once, and the others find nothing.
  */
 export async function pruneExpired(now = new Date()) {
@@ -23,7 +24,8 @@ export async function pruneExpired(now = new Date()) {
   const identityFiles = await purgeIdentityFiles(now);
   // Identities the automatic provider did not take when they were sent (it was unreachable).
   const verificationsResent = await resendVerifications();
-  return { sessions, rateLimits, dataExports, events, identityFiles, verificationsResent };
+  const pendingFiles = await prunePendingFiles(now);
+  return { sessions, rateLimits, dataExports, events, identityFiles, verificationsResent, pendingFiles };
 }
 
 /** Runs pruneExpired every PRUNE_INTERVAL_MS in this process; the timer keeps no server alive. */

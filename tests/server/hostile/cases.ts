@@ -1486,6 +1486,75 @@ export function messageCases(w: World, p: Pool): Case[] {
   return cases;
 }
 
+/**
+ * The contact notice (docs/product.md, "Contatos antes do pagamento"): a text with a contact is
+ * sent only with confirm_contact true (JSON) or "1"/"true"/"on" (a form). Anything else — other
+ * strings, numbers, lists, objects, huge values, a repeated form field ending in a no — is the
+ * notice again (422 on the text's field), never a 5xx, on a message, an application, an
+ * invitation and a counter-offer, by the API and by the page forms; and a message's held files
+ * (`pending_files`) that are not ids the sender holds are 422 on `files`.
+ */
+export function contactCases(p: Pool): Case[] {
+  const cases: Case[] = [];
+  const contact = "Tenho experiência com isso, me chama no zap (11) 98765-4321 para combinarmos.";
+  const jsonValues: unknown[] = ["yes", "sim", "0", "false", "", " 1", 1, 0, null, ["1"], [true], {}, { confirm: true }, "1".repeat(100_000)];
+  const formValues: [string, string][][] = [[["confirm_contact", "yes"]], [["confirm_contact", "0"]], [["confirm_contact", ""]], [["confirm_contact", "1 "]], [["confirm_contact", "x".repeat(100_000)]], [["confirm_contact", "1"], ["confirm_contact", "não"]]];
+  const label = (v: unknown) => JSON.stringify(v)!.slice(0, 20);
+  type Endpoint = { name: string; role: Role; field: string; api: (a: Actor) => [string, Record<string, unknown>]; page: (a: Actor) => [string, [string, string][]] };
+  const endpoints: Endpoint[] = [
+    {
+      name: "message",
+      role: "freelancer",
+      field: "body",
+      api: (a) => [`/api/applications/${a.app}/messages`, { body: contact }],
+      page: (a) => [`/applications/${a.app}/messages`, [["body", contact]]],
+    },
+    {
+      name: "application",
+      role: "freelancer",
+      field: "cover_letter",
+      api: (a) => [`/api/opportunities/${a.other}/applications`, { ...validApplication, cover_letter: contact }],
+      page: (a) => [`/opportunities/${a.other}`, [["intent", "apply"], ["cover_letter", contact], ["price", "3.500,00"], ["delivery_days", "14"]]],
+    },
+    {
+      name: "counter-offer",
+      role: "merchant",
+      field: "message",
+      api: (a) => [`/api/applications/${a.app}/offers`, { price_cents: 100_000, delivery_days: 10, message: contact }],
+      page: (a) => [`/applications/${a.app}/negotiate`, [["intent", "counter"], ["price", "1.000,00"], ["delivery_days", "10"], ["message", contact]]],
+    },
+    {
+      name: "invitation",
+      role: "merchant",
+      field: "message",
+      // Another pool freelancer (who has not applied to this opportunity).
+      api: (a) => [`/api/opportunities/${a.opp}/invitations`, { freelancer_id: p.actor("freelancer").id, message: contact }],
+      page: (a) => [`/freelancers/${p.actor("freelancer").id}`, [["opportunity", a.opp], ["message", contact]]],
+    },
+  ];
+  for (const e of endpoints) {
+    for (const value of jsonValues) {
+      const a = p.actor(e.role);
+      const [path, body] = e.api(a);
+      cases.push({ name: `${e.name} confirm_contact ${label(value)}`, method: "POST", path, auth: a.token, body: { json: { ...body, confirm_contact: value } }, expect: [422], api: true, field: e.field });
+    }
+    for (const extra of formValues) {
+      const a = p.actor(e.role);
+      const [path, fields] = e.page(a);
+      cases.push({ name: `page ${e.name} confirm_contact ${label(extra.map(([, v]) => v))}`, method: "POST", path, auth: a.token, body: { form: [...fields, ...extra] }, expect: [422], api: false });
+    }
+  }
+  for (const value of [42, "x", [1], [null], {}, [NO_ID], `${NO_ID},x`, Array(6).fill(NO_ID), "x".repeat(100_000)]) {
+    const a = p.actor("freelancer");
+    cases.push({ name: `message pending_files ${label(value)}`, method: "POST", path: `/api/applications/${a.app}/messages`, auth: a.token, body: { json: { body: "Segue o arquivo.", confirm_contact: true, pending_files: value } }, expect: [422], api: true, field: "files" });
+  }
+  for (const value of ["x", NO_ID, `${NO_ID},${NO_ID},x`]) {
+    const a = p.actor("freelancer");
+    cases.push({ name: `page message pending_files ${label(value)}`, method: "POST", path: `/applications/${a.app}/messages`, auth: a.token, body: { form: [["body", "Segue o arquivo."], ["pending_files", value]] }, expect: [422], api: false });
+  }
+  return cases;
+}
+
 const ONE_PART = (i: number) => `--xx\r\nContent-Disposition: form-data; name="f${i % 50}"\r\n\r\nx\r\n`;
 /** A multipart body of `n` tiny parts (the shape that used to hold the process for seconds). */
 export const manyParts = (n: number) => `${Array.from({ length: n }, (_, i) => ONE_PART(i)).join("")}--xx--\r\n`;
@@ -1785,6 +1854,7 @@ export function refusedCases(w: World, p: Pool): Record<string, Case[]> {
     "conflicts with the seed": conflictCases(w),
     "contract deliveries and files": contractCases(w, p),
     "messages and their files": messageCases(w, p),
+    "contact notice: confirm_contact and held files": contactCases(p),
     "redirects, controls, many parts, quota": securityCases(w, p),
     "the console with an operator's session": operatorCases(w),
     "public pages, sitemap and their switches": publicCases(w, p),

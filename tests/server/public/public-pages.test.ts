@@ -3,6 +3,7 @@
 // the merchant's e-mail, preview tags and JSON-LD are there, the canonical address comes from
 // APP_URL whatever the Host, a visitor's answer is cacheable and sets no cookie, hidden things
 // are not found, closed ones are gone (410), and the sitemap parses and lists what is shown.
+import { generateCpf } from "@brazilian-utils/brazilian-utils";
 import Database from "better-sqlite3";
 import { XMLParser, XMLValidator } from "fast-xml-parser";
 import { createHmac } from "node:crypto";
@@ -264,6 +265,46 @@ describe.each(["sqlite", "postgres"] as const)("public pages on the production s
     });
     expect(back.status).toBe(200);
     expect((await get(profilePath)).status).toBe(200);
+  });
+
+  it("'Identidade verificada' in the HTML of a profile (and its JSON-LD), a proposal the merchant reads and an opportunity, only for a verified person", async () => {
+    const BADGE = "Identidade verificada";
+    const verified = async (userId: string, yes: boolean) => {
+      await exec("DELETE FROM identities WHERE user_id = ?", [userId]);
+      if (!yes) return;
+      const at = new Date().toISOString();
+      await exec(
+        `INSERT INTO identities (user_id, kind, document, legal_name, birth_date, responsible_cpf, status, version,
+           doc_type, front_file, back_file, selfie_file, files_bytes, submitted_at, decided_at, decided_by, reason,
+           files_deleted_at, created_at, updated_at)
+         VALUES (?, 'person', ?, 'Pessoa Verificada', '1990-05-17', NULL, 'verified', 1, 'rg', NULL, NULL, NULL, 0,
+           ?, ?, NULL, NULL, NULL, ?, ?)`,
+        [userId, generateCpf(), at, at, at, at],
+      );
+    };
+    const profilePath = (await ok("GET", `/api/public/profiles/${julia.id}`, null)).data.path as string;
+    const [proposal] = (await ok("GET", `/api/opportunities/${opp.uuid}/applications`, ana.token)).data as {
+      id: string;
+      freelancer: { id: string };
+    }[];
+    const html = async (at: string, token?: string) => {
+      const page = await get(at, token ? { Authorization: `Bearer ${token}` } : {});
+      expect(page.status).toBe(200);
+      return page.body;
+    };
+    for (const yes of [true, false]) {
+      await Promise.all([verified(julia.id, yes), verified(proposal!.freelancer.id, yes), verified(ana.id, yes)]);
+      const profile = await html(profilePath);
+      expect(profile.includes(BADGE)).toBe(yes);
+      const [person] = jsonLd(profile);
+      if (yes) expect(person.hasCredential).toMatchObject({ name: BADGE });
+      else expect(person).not.toHaveProperty("hasCredential");
+      expect((await html(`/applications/${proposal!.id}`, ana.token)).includes(BADGE)).toBe(yes);
+      // The merchant's badge on the opportunity, for a visitor (its JobPosting says nothing of it).
+      const opportunity = await html(path);
+      expect(opportunity.includes(BADGE)).toBe(yes);
+      expect(JSON.stringify(jsonLd(opportunity))).not.toContain(BADGE);
+    }
   });
 
   it("the sitemap index and its pages parse as XML and list the open opportunities; robots.txt points at it", async () => {
