@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test, type Page } from "@playwright/test";
 import { completedContract, PNG_1X1, freshEmail, registerViaApi, signIn, userPage, WIDTHS } from "./support";
 
 test.describe("a new user, with JavaScript", () => {
@@ -156,6 +156,12 @@ test.describe("without JavaScript", () => {
     await page.getByLabel("Senha").fill("senha-longa-1");
     await page.getByRole("button", { name: "Entrar", exact: true }).click();
     await expect(page.getByText("Olá, Paulo Sem Script")).toBeVisible();
+    // The top bar at every width: titles whole, the welcome toast off its controls.
+    await topBarAtEveryWidth(page, "merchant", { email, password: "senha-longa-1" }, [
+      "/",
+      "/applications/awaiting-confirmation",
+    ]);
+    await page.setViewportSize({ width: 1280, height: 720 });
     // And so does the security page's passkeys section (removing one is a plain form:
     // tests/accounts/passkeys-page.test.ts).
     await page.goto("/account/security");
@@ -308,53 +314,53 @@ function overlaps(a: DOMRectLike, b: DOMRectLike) {
 }
 type DOMRectLike = { x: number; y: number; width: number; height: number };
 
-test.describe("the top bar at every width, and toasts beside it", () => {
-  for (const javaScriptEnabled of [true, false]) {
-    test(`titles whole, toasts off the switch, the bell and the name (JavaScript ${javaScriptEnabled ? "on" : "off"})`, async ({
-      request,
-      browser,
-    }, testInfo) => {
-      test.slow();
-      const merchant = await registerViaApi(request, { account_type: "merchant", display_name: "Marina" });
-      const freelancer = await registerViaApi(request, { account_type: "freelancer", display_name: "Julinha" });
-      const pages = { merchant: ["/", "/applications/awaiting-confirmation"], freelancer: ["/", "/my-applications"] };
-      for (const [who, account] of [
-        ["merchant", merchant],
-        ["freelancer", freelancer],
-      ] as const) {
-        const page = await userPage(browser, testInfo, javaScriptEnabled, account);
-        for (const width of WIDTHS) {
-          await page.setViewportSize({ width, height: 844 });
-          for (const path of pages[who]) {
-            await page.goto(path);
-            // The title is whole: not cut by an ellipsis nor by the bar's height.
-            const title = page.locator(".topbar-title");
-            const cut = await title.evaluate(
-              (el) => el.scrollWidth > el.clientWidth || el.scrollHeight > el.clientHeight,
-            );
-            expect(cut, `${who} ${path} at ${width}px: "${await title.textContent()}" is cut`).toBe(false);
-          }
-          // A toast (the welcome after signing in) leaves the top bar's controls uncovered.
-          await page.goto("/login");
-          await page.context().clearCookies();
-          await page.goto("/login");
-          await page.getByLabel("E-mail").fill(account.email);
-          await page.getByLabel("Senha").fill(account.password);
-          await page.getByRole("button", { name: "Entrar", exact: true }).click();
-          const toast = page.getByRole("status").filter({ hasText: "Bem-vindo(a)" });
-          await expect(toast).toBeVisible();
-          const toastBox = (await toast.boundingBox())!;
-          for (const control of [
-            ".topbar .language-switch",
-            ".topbar .bell-menu summary",
-            ".topbar .user-menu summary",
-          ]) {
-            const box = (await page.locator(control).boundingBox())!;
-            expect(overlaps(toastBox, box), `the toast covers ${control} at ${width}px`).toBe(false);
-          }
-        }
-        await page.context().close();
-      }
-    });
+/**
+ * The top bar at every width: each page's title whole (not cut by an ellipsis nor by the bar's
+ * height), and a toast (the welcome after signing in) off the language switch, the bell and the name.
+ */
+async function topBarAtEveryWidth(
+  page: Page,
+  who: string,
+  account: { email: string; password: string },
+  paths: string[],
+) {
+  for (const width of WIDTHS) {
+    await page.setViewportSize({ width, height: 844 });
+    for (const path of paths) {
+      await page.goto(path);
+      const title = page.locator(".topbar-title");
+      const cut = await title.evaluate((el) => el.scrollWidth > el.clientWidth || el.scrollHeight > el.clientHeight);
+      expect(cut, `${who} ${path} at ${width}px: "${await title.textContent()}" is cut`).toBe(false);
+    }
+    await page.goto("/login");
+    await page.context().clearCookies();
+    await page.goto("/login");
+    await page.getByLabel("E-mail").fill(account.email);
+    await page.getByLabel("Senha").fill(account.password);
+    await page.getByRole("button", { name: "Entrar", exact: true }).click();
+    const toast = page.getByRole("status").filter({ hasText: "Bem-vindo(a)" });
+    await expect(toast).toBeVisible();
+    const toastBox = (await toast.boundingBox())!;
+    for (const control of [".topbar .language-switch", ".topbar .bell-menu summary", ".topbar .user-menu summary"]) {
+      const box = (await page.locator(control).boundingBox())!;
+      expect(overlaps(toastBox, box), `the toast covers ${control} at ${width}px`).toBe(false);
+    }
   }
+}
+
+test.describe("the top bar at every width, and toasts beside it", () => {
+  // Without JavaScript: the story without it (above), for a merchant's pages.
+  test("titles whole, toasts off the switch, the bell and the name", async ({ request, browser }, testInfo) => {
+    test.slow();
+    const merchant = await registerViaApi(request, { account_type: "merchant", display_name: "Marina" });
+    const freelancer = await registerViaApi(request, { account_type: "freelancer", display_name: "Julinha" });
+    for (const [who, account, paths] of [
+      ["merchant", merchant, ["/", "/applications/awaiting-confirmation"]],
+      ["freelancer", freelancer, ["/", "/my-applications"]],
+    ] as const) {
+      const page = await userPage(browser, testInfo, true, account);
+      await topBarAtEveryWidth(page, who, account, [...paths]);
+      await page.context().close();
+    }
+  });
 });

@@ -161,53 +161,44 @@ test.describe("the dashboards' money stays inside its card", () => {
 });
 
 test.describe("opening a contract or an application reads its notifications", () => {
-  for (const javaScriptEnabled of [true, false]) {
-    test(`however the record is reached (JavaScript ${javaScriptEnabled ? "on" : "off"})`, async ({
-      request,
-      browser,
-    }, testInfo) => {
-      const { merchant, freelancer, id, title } = await hire(request);
-      const asFreelancer = await apiToken(request, freelancer.email, freelancer.password);
-      await request.post(`/api/contracts/${id}/deliveries`, { headers: asFreelancer, data: { message: "Pronto." } });
-      // Unread for the merchant: the application received, and the delivery.
-      const page = await userPage(browser, testInfo, javaScriptEnabled, merchant);
-      await page.goto("/dashboard");
-      const bell = page.locator(".bell-menu summary");
-      await expect(bell).toHaveAccessibleName("Notificações: 2 não lidas");
-      // The contract, from the contracts list (not from the bell): its delivery is read.
-      await page
-        .getByRole("complementary", { name: "Menu principal" })
-        .getByRole("link", { name: "Contratos" })
-        .click();
-      await page.locator(".app-card").filter({ hasText: title }).getByRole("link", { name: "Abrir contrato" }).click();
-      await expect(page).toHaveURL(new RegExp(`/contracts/${id}$`));
-      await expect(bell).toHaveAccessibleName("Notificações: 1 não lida");
-      // The application, from the contract's page: the rest.
-      await page.getByRole("link", { name: "Ver candidatura" }).click();
-      await expect(page).toHaveURL(new RegExp(`/applications/${id}$`));
-      await expect(bell).toHaveAccessibleName("Notificações");
-      await expect(page.locator(".bell-count")).toHaveCount(0);
-      await page.context().close();
-    });
-  }
+  // Without JavaScript (the whole page loaded): tests/messaging/notifications.test.ts.
+  test("however the record is reached", async ({ request, browser }, testInfo) => {
+    const { merchant, freelancer, id, title } = await hire(request);
+    const asFreelancer = await apiToken(request, freelancer.email, freelancer.password);
+    await request.post(`/api/contracts/${id}/deliveries`, { headers: asFreelancer, data: { message: "Pronto." } });
+    // Unread for the merchant: the application received, and the delivery.
+    const page = await userPage(browser, testInfo, true, merchant);
+    await page.goto("/dashboard");
+    const bell = page.locator(".bell-menu summary");
+    await expect(bell).toHaveAccessibleName("Notificações: 2 não lidas");
+    // The contract, from the contracts list (not from the bell): its delivery is read.
+    await page.getByRole("complementary", { name: "Menu principal" }).getByRole("link", { name: "Contratos" }).click();
+    await page.locator(".app-card").filter({ hasText: title }).getByRole("link", { name: "Abrir contrato" }).click();
+    await expect(page).toHaveURL(new RegExp(`/contracts/${id}$`));
+    await expect(bell).toHaveAccessibleName("Notificações: 1 não lida");
+    // The application, from the contract's page: the rest.
+    await page.getByRole("link", { name: "Ver candidatura" }).click();
+    await expect(page).toHaveURL(new RegExp(`/applications/${id}$`));
+    await expect(bell).toHaveAccessibleName("Notificações");
+    await expect(page.locator(".bell-count")).toHaveCount(0);
+    await page.context().close();
+  });
 });
 
 test.describe("an empty change request says the field is required", () => {
   // Without JavaScript: the form posted in tests/marketplace/page-forms.test.ts.
-  for (const javaScriptEnabled of [true]) {
-    test(`JavaScript ${javaScriptEnabled ? "on" : "off"}`, async ({ request, browser }, testInfo) => {
-      const { merchant, freelancer, id } = await hire(request);
-      const asFreelancer = await apiToken(request, freelancer.email, freelancer.password);
-      await request.post(`/api/contracts/${id}/deliveries`, { headers: asFreelancer, data: { message: "Pronto." } });
-      const page = await userPage(browser, testInfo, javaScriptEnabled, merchant);
-      await page.goto(`/contracts/${id}`);
-      await page.getByRole("button", { name: "Pedir alterações" }).click();
-      await expect(page.locator("#message-error")).toHaveText(
-        "Explique as alterações que você quer: este campo é obrigatório.",
-      );
-      await page.context().close();
-    });
-  }
+  test("JavaScript on", async ({ request, browser }, testInfo) => {
+    const { merchant, freelancer, id } = await hire(request);
+    const asFreelancer = await apiToken(request, freelancer.email, freelancer.password);
+    await request.post(`/api/contracts/${id}/deliveries`, { headers: asFreelancer, data: { message: "Pronto." } });
+    const page = await userPage(browser, testInfo, true, merchant);
+    await page.goto(`/contracts/${id}`);
+    await page.getByRole("button", { name: "Pedir alterações" }).click();
+    await expect(page.locator("#message-error")).toHaveText(
+      "Explique as alterações que você quer: este campo é obrigatório.",
+    );
+    await page.context().close();
+  });
 });
 
 test.describe("the changes asked for are at the top of the contract, with their text", () => {

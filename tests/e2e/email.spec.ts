@@ -92,36 +92,32 @@ test("the unsubscribe link of an e-mail works signed out, and a tampered one say
 });
 
 test.describe("e-mail settings offer one Portuguese and each side its own kinds", () => {
-  for (const javaScriptEnabled of [true, false]) {
-    test(`merchant and freelancer (JavaScript ${javaScriptEnabled ? "on" : "off"})`, async ({
-      request,
-      browser,
-    }, testInfo) => {
-      const own = { merchant: "Nova candidatura numa oportunidade sua", freelancer: "Convite para uma oportunidade" };
-      const kind = { merchant: "application_received", freelancer: "invitation_received" };
-      for (const [role, other] of [
-        ["merchant", "freelancer"],
-        ["freelancer", "merchant"],
-      ] as const) {
-        const who = await registerViaApi(request, { account_type: role });
-        const page = await userPage(browser, testInfo, javaScriptEnabled, who);
-        await page.goto("/pages/profile-setting#email");
-        const form = page.locator("#email-settings-form");
-        const language = form.getByLabel("Idioma dos e-mails");
-        await expect(language.locator("option")).toHaveText(["Português (Brasil)", "English"]);
-        await expect(language).toHaveValue("pt-BR");
-        await expect(form.getByLabel(own[role])).toBeChecked();
-        await expect(form.getByLabel(own[other])).toHaveCount(0);
-        // Saved without one of its kinds and in English, the form shows what was saved.
-        await form.getByLabel(own[role]).uncheck();
-        await language.selectOption("en");
-        await form.getByRole("button", { name: "Salvar preferências de e-mail" }).click();
-        await expect(page.getByRole("status").filter({ hasText: /prefer/i })).toBeVisible();
-        await page.goto("/pages/profile-setting#email");
-        await expect(page.locator("#email-settings-form select[name=locale]")).toHaveValue("en");
-        await expect(page.locator(`#email-settings-form input[value=${kind[role]}]`)).not.toBeChecked();
-        await page.context().close();
-      }
-    });
-  }
+  // Without JavaScript: the forms posted in tests/messaging/email.api.test.ts.
+  test("merchant and freelancer", async ({ request, browser }, testInfo) => {
+    const own = { merchant: "Nova candidatura numa oportunidade sua", freelancer: "Convite para uma oportunidade" };
+    const kind = { merchant: "application_received", freelancer: "invitation_received" };
+    for (const [role, other] of [
+      ["merchant", "freelancer"],
+      ["freelancer", "merchant"],
+    ] as const) {
+      const who = await registerViaApi(request, { account_type: role });
+      const page = await userPage(browser, testInfo, true, who);
+      await page.goto("/pages/profile-setting#email");
+      const form = page.locator("#email-settings-form");
+      const language = form.getByLabel("Idioma dos e-mails");
+      await expect(language.locator("option")).toHaveText(["Português (Brasil)", "English"]);
+      await expect(language).toHaveValue("pt-BR");
+      await expect(form.getByLabel(own[role])).toBeChecked();
+      await expect(form.getByLabel(own[other])).toHaveCount(0);
+      // Saved without one of its kinds and in English, the form shows what was saved.
+      await form.getByLabel(own[role]).uncheck();
+      await language.selectOption("en");
+      await form.getByRole("button", { name: "Salvar preferências de e-mail" }).click();
+      await expect(page.getByRole("status").filter({ hasText: /prefer/i })).toBeVisible();
+      await page.goto("/pages/profile-setting#email");
+      await expect(page.locator("#email-settings-form select[name=locale]")).toHaveValue("en");
+      await expect(page.locator(`#email-settings-form input[value=${kind[role]}]`)).not.toBeChecked();
+      await page.context().close();
+    }
+  });
 });

@@ -3,6 +3,9 @@ import { db } from "../../db";
 import { createApplication, createOpportunity, createUser } from "../../db/factories";
 import { acceptOffer, getApplication, listOpportunityApplications } from "~/services/marketplace/applications.server";
 import { AppError } from "~/services/platform/errors.server";
+import * as candidatesPage from "~/routes/opportunities+/$uuid_.applications";
+import { createSession } from "~/services/accounts/sessions.server";
+import { get } from "../operator/support";
 import { negotiation } from "../support/market";
 
 // A merchant compares the candidates of one opportunity: each application with its cover letter,
@@ -45,7 +48,7 @@ async function candidates() {
     (await listOpportunityApplications(owner, opportunity.uuid, sort ? { sort } : {})).data.map(
       (a) => names[a.freelancer.id],
     );
-  return { owner, opportunity, order, experienced };
+  return { owner, opportunity, order, experienced, names };
 }
 
 describe("an opportunity's applications, to compare", () => {
@@ -74,5 +77,25 @@ describe("an opportunity's applications, to compare", () => {
     const refused = await listOpportunityApplications(owner, opportunity.uuid, { sort: "cheapest" }).catch((e) => e);
     expect(refused).toBeInstanceOf(AppError);
     expect(refused).toMatchObject({ status: 422, fieldErrors: { sort: "sort_invalid" } });
+  });
+});
+
+describe("the candidates page's order form, as sent without JavaScript", () => {
+  it("reads the order from the address its Ordenar button sends, and keeps it in the select", async () => {
+    // The browser story (tests/e2e/marketplace.spec.ts) picks the order with JavaScript.
+    const { owner, opportunity, names } = await candidates();
+    const { token } = await createSession(owner.id);
+    const page = async (query: string) => {
+      const path = `/opportunities/${opportunity.uuid}/applications${query}`;
+      const answer = await get(candidatesPage, path, token, { uuid: opportunity.uuid });
+      expect(answer.status).toBe(200);
+      return {
+        order: answer.body.data.map((a: { freelancer: { id: string } }) => names[a.freelancer.id]),
+        sort: answer.body.sort,
+      };
+    };
+    expect(await page("")).toEqual({ order: ["newcomer", "experienced", "rated"], sort: "recent" });
+    expect(await page("?sort=price")).toEqual({ order: ["experienced", "newcomer", "rated"], sort: "price" });
+    expect(await page("?sort=days")).toEqual({ order: ["newcomer", "rated", "experienced"], sort: "days" });
   });
 });

@@ -1,3 +1,7 @@
+import i18next from "i18next";
+import { createElement } from "react";
+import { renderToString } from "react-dom/server";
+import { I18nextProvider } from "react-i18next";
 import { describe, expect, it } from "vitest";
 import { db } from "../../db";
 import { createApplication, createOpportunity } from "../../db/factories";
@@ -7,6 +11,8 @@ import * as deliveriesRoute from "~/routes/api+/contracts+/$id.deliveries";
 import * as contractPage from "~/routes/contracts+/$id";
 import * as createPage from "~/routes/opportunities+/create";
 import * as opportunityPage from "~/routes/opportunities+/$uuid";
+import { TermsFields } from "~/components/marketplace/offers";
+import { i18nOptions } from "~/services/platform/i18n.server";
 import { postForm } from "../operator/support";
 import { call, jsonRequest, signedInUser } from "../support/helpers";
 
@@ -68,6 +74,52 @@ describe("page forms without JavaScript", () => {
       delivery_days: "O prazo de entrega deve ser entre 1 e 365 dias.",
     });
     expect(refused.body.values).toMatchObject({ cover_letter: "Oi, topo!", price: "mil" });
+  });
+
+  it("an hourly application refused keeps its price and days, and the page draws the estimate from them", async () => {
+    // The browser story (tests/e2e/marketplace.spec.ts) types the same with JavaScript, before
+    // and after the scripts arrive; without them the estimate comes with the refused page.
+    const f = await signedInUser({ account_type: "freelancer" });
+    const opp = await createOpportunity(db, {
+      budget_type: "hourly",
+      budget_min_cents: 4_000,
+      budget_max_cents: 8_000,
+    });
+    const path = `/opportunities/${opp.uuid}`;
+    const fields = { intent: "apply", cover_letter: "", price: "75,00", delivery_days: "10" };
+    const refused = await postForm(opportunityPage, path, f.token, fields, { uuid: opp.uuid });
+    expect(refused.status).toBe(422);
+    expect(Object.keys(refused.body.errors)).toEqual(["cover_letter"]);
+    expect(refused.body.values).toMatchObject({ price: "75,00", delivery_days: "10" });
+    const i18n = i18next.createInstance();
+    await i18n.init({ ...i18nOptions, lng: "pt-BR" });
+    const html = renderToString(
+      createElement(
+        I18nextProvider,
+        { i18n },
+        createElement(TermsFields, { basis: "hourly", values: refused.body.values, errors: refused.body.errors }),
+      ),
+    ).replace(/\u00a0/g, " ");
+    expect(html).toContain("Seu preço por hora (R$)");
+    expect(html).toContain(
+      '<p class="price-estimate-line" aria-live="polite">≈ R$ 6.000,00 em 10 dias de 8 h (estimativa)</p>',
+    );
+    // Sent with a letter, it is an application per hour.
+    const sent = await postForm(
+      opportunityPage,
+      path,
+      f.token,
+      { ...fields, cover_letter: "Atendo lojas pelo WhatsApp há quatro anos, com educação." },
+      { uuid: opp.uuid },
+    );
+    expect(sent.status).toBe(302);
+    const id = sent.headers.get("Location")!.match(/^\/applications\/([0-9a-f-]{36})$/)![1];
+    const offers = await db
+      .selectFrom("offers")
+      .select(["price_cents", "delivery_days"])
+      .where("application_id", "=", id)
+      .execute();
+    expect(offers).toEqual([{ price_cents: 7_500, delivery_days: 10 }]);
   });
 
   it("an empty change request says the field is required", async () => {

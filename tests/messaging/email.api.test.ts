@@ -6,6 +6,7 @@ import * as profileSettingsPage from "~/routes/_account+/pages.profile-setting";
 import * as unsubscribeRoute from "~/routes/_account+/unsubscribe.$token";
 import { EMAIL_KINDS } from "~/lib/email-kinds";
 import { getEmailSettings, unsubscribeToken } from "~/services/messaging/email.server";
+import { toastOf } from "../operator/support";
 import { BASE, call, jsonRequest, signedInUser } from "../support/helpers";
 import { emailKindsFor } from "~/lib/email-kinds";
 
@@ -112,6 +113,34 @@ describe("the settings form of /pages/profile-setting", () => {
         ...emailKindsFor("merchant").filter((k) => !emailKindsFor("freelancer").includes(k)),
       ].sort(),
     );
+  });
+
+  it("a merchant's and a freelancer's form, posted without JavaScript, save without their own kind, in English", async () => {
+    // The browser story (tests/e2e/email.spec.ts) saves the same forms with JavaScript.
+    const own = { merchant: "application_received", freelancer: "invitation_received" } as const;
+    for (const role of ["merchant", "freelancer"] as const) {
+      const { token } = await signedInUser({ account_type: role });
+      const load = () => call(profileSettingsPage.loader, jsonRequest("/pages/profile-setting", undefined, { token }));
+      const before = (await load()).body.email;
+      expect(before.locale ?? "pt-BR").toBe("pt-BR");
+      expect(before.kinds[own[role]]).toBe(true);
+      // The form's checkboxes as a browser posts them: the checked ones only, the own kind left out.
+      const fields: [string, string][] = [
+        ["intent", "email"],
+        ...emailKindsFor(role)
+          .filter((k) => k !== own[role])
+          .map((k): [string, string] => ["kinds", k]),
+        ["locale", "en"],
+      ];
+      const saved = await call(profileSettingsPage.action, form("/pages/profile-setting", fields, token));
+      expect(saved.status).toBe(302);
+      expect(saved.headers.get("Location")).toBe("/pages/profile-setting#email");
+      expect(await toastOf(saved)).toBe("Preferências de e-mail salvas.");
+      const after = (await load()).body.email;
+      expect(after.locale).toBe("en");
+      expect(after.kinds[own[role]]).toBe(false);
+      expect(after.kinds.offer_received).toBe(true);
+    }
   });
 
   it("offers each side only the kinds it can receive", () => {

@@ -4,6 +4,10 @@ import { db } from "../../db";
 import type { NotificationKind, UserRow } from "../../db/schema";
 import { openedRecord } from "~/lib/notifications";
 import { listNotifications, readOpenedRecord } from "~/services/messaging/notifications.server";
+import * as root from "~/root";
+import { createApplication, createOpportunity } from "../../db/factories";
+import { get } from "../operator/support";
+import { signedInUser } from "../support/helpers";
 import { negotiation } from "../support/market";
 
 async function notice(user: Pick<UserRow, "id">, kind: NotificationKind, applicationId: string | null) {
@@ -66,5 +70,21 @@ describe("opening a record reads its notifications", () => {
     await notice(applicant, "offer_received", application.id);
     await readOpenedRecord(applicant, "/invitations");
     expect(await unreadKinds(applicant)).toEqual(["offer_received"]);
+  });
+
+  it("a page loaded whole, as without JavaScript, reads them before its bell counts", async () => {
+    // The browser story (tests/e2e/contracts.spec.ts) opens the same records with JavaScript.
+    const m = await signedInUser({ account_type: "merchant" });
+    const f = await signedInUser({ account_type: "freelancer" });
+    const opp = await createOpportunity(db, { merchant_id: m.user.id });
+    const app = await createApplication(db, { opportunity: opp, freelancer_id: f.user.id, status: "accepted" });
+    await notice(m.user, "application_received", app.id);
+    await notice(m.user, "contract_delivered", app.id);
+    const bell = async (path: string) => (await get(root, path, m.token)).body.notifications.unread;
+    expect(await bell("/dashboard")).toBe(2);
+    // The contract's page, reached from the contracts list: its delivery is read.
+    expect(await bell(`/contracts/${app.id}`)).toBe(1);
+    // The application's page, from the contract's: the rest.
+    expect(await bell(`/applications/${app.id}`)).toBe(0);
   });
 });

@@ -2,7 +2,9 @@
 // `npm start` does), waits until it answers, and stops it: shared by the crash, hostile and
 // multinode tests (tests/server/crash/server.ts) and the bench (bench/run.ts, bench/events.ts).
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { join } from "node:path";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { freePort } from "./net";
 
@@ -48,10 +50,36 @@ export function runScript(script: string, env: NodeJS.ProcessEnv, args: string[]
   return { code: result.status, output: `${result.stdout}${result.stderr}` };
 }
 
-/** Brings the database of `env` to the latest migration (throws with the script's output). */
-export function migrate(env: NodeJS.ProcessEnv) {
+function runMigrate(env: NodeJS.ProcessEnv) {
   const result = runScript("scripts/migrate.ts", env);
   if (result.code !== 0) throw new Error(`migrate failed: ${result.output}`);
+}
+
+/** SQLite files migrated once per process, one per environment (paths and port aside). */
+const templates = new Map<string, string>();
+
+/**
+ * Brings the database of `env` to the latest migration (throws with the script's output). A new
+ * SQLite file without the demo data is a copy of one migrated once for the same settings: the
+ * migration script's start-up is most of a server test's set-up. PostgreSQL, an existing file and
+ * the demo data (which writes photos next to the database) run the script itself.
+ */
+export function migrate(env: NodeJS.ProcessEnv) {
+  const file = env.DATABASE_PATH;
+  if (env.DATABASE_URL || env.SEED_DEMO === "1" || !file || existsSync(file)) return runMigrate(env);
+  const { DATABASE_PATH: _file, UPLOADS_DIR: _uploads, PORT: _port, APP_URL: _url, ...settings } = env;
+  const key = JSON.stringify(Object.entries(settings).sort(([a], [b]) => a.localeCompare(b)));
+  let template = templates.get(key);
+  if (!template) {
+    const dir = mkdtempSync(join(tmpdir(), "freela-migrated-"));
+    process.once("exit", () => rmSync(dir, { recursive: true, force: true }));
+    template = join(dir, "freela.db");
+    runMigrate({ ...env, DATABASE_PATH: template, UPLOADS_DIR: join(dir, "uploads") });
+    templates.set(key, template);
+  }
+  mkdirSync(dirname(file), { recursive: true });
+  copyFileSync(template, file);
+  if (existsSync(`${template}-wal`)) copyFileSync(`${template}-wal`, `${file}-wal`);
 }
 
 export type Exit = { code: number | null; signal: NodeJS.Signals | null };
