@@ -18,6 +18,7 @@ import { installShutdownDeadline } from "~/services/platform/shutdown.server";
 import { fixedT } from "~/services/platform/i18n.server";
 import { getRequestT } from "~/web/i18n.server";
 import { isUnavailable } from "../db/dialect";
+import { keepPublicPage } from "~/web/public-page-cache.server";
 import styles from "~/styles/app.css";
 
 // The server entry (scripts/server.js) refuses cross-site writes with this before Remix runs.
@@ -27,6 +28,8 @@ export { crossSiteRefusal } from "~/web/csrf.server";
 export const securityHeaders = () => applySecurityHeaders(new Headers());
 // scripts/server.js ends the open event streams when the server stops, so they hold no stop up.
 export { closeEventStreams } from "~/services/platform/events.server";
+// scripts/server.js answers visitors' public opportunity pages kept rendered, before Remix runs.
+export { cachedPublicPage } from "~/web/public-page-cache.server";
 
 const ABORT_DELAY = 5_000;
 
@@ -124,7 +127,9 @@ export default async function handleRequest(
               responseHeaders.set("Content-Type", "text/html; charset=utf-8");
               applySecurityHeaders(responseHeaders, nonce);
               clearTimeout(timer);
-              resolve(new Response(Buffer.concat(chunks), { headers: responseHeaders, status: responseStatusCode }));
+              const body = Buffer.concat(chunks);
+              keepPublicPage(responseStatusCode, responseHeaders, body, nonce);
+              resolve(new Response(body, { headers: responseHeaders, status: responseStatusCode }));
               done();
             },
           });

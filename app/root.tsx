@@ -23,7 +23,7 @@ import { useNonce } from "~/lib/nonce";
 import { openedRecord } from "~/lib/notifications";
 import { useRootData } from "~/lib/root-data";
 import { i18nServer } from "~/web/i18n.server";
-import { listNotifications, readOpenedRecord } from "~/services/messaging/notifications.server";
+import { bellOf, readOpenedRecord } from "~/services/messaging/notifications.server";
 import { unreadMessages } from "~/services/messaging/messages.server";
 import { takeMirrorToken } from "~/web/mirror.server";
 import { getSession } from "~/web/session.server";
@@ -65,9 +65,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     ? await Promise.all([
         // A page read again by the live updates is not the user opening the record (its
         // notifications stay in the bell until they do).
-        (isLiveReload(request) ? Promise.resolve() : readOpenedRecord(member, pathname)).then(() =>
-          listNotifications(member, { per_page: 5 }),
-        ),
+        (isLiveReload(request) ? Promise.resolve() : readOpenedRecord(member, pathname)).then(() => bellOf(member)),
         unreadMessages(member, reading),
       ])
     : [null, null];
@@ -78,7 +76,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
       /** The account still has to confirm its e-mail (the banner above every page). */
       verifyEmail: session ? needsVerification(session.user) : false,
       mirrorToken,
-      notifications: notifications ? { unread: notifications.unread_count, latest: notifications.data } : null,
+      notifications,
       messages,
       toast: toast
         ? {

@@ -96,6 +96,28 @@ app.use(async (req, res, next) => {
     .set("Connection", "close")
     .send(await refusal.text());
 });
+// A visitor's public opportunity page kept rendered (app/web/public-page-cache.server.ts): one read
+// of the opportunity tells whether the kept page is still what it shows; otherwise Remix renders.
+const { cachedPublicPage } = build.entry.module;
+app.get("/vagas/:slug", async (req, res, next) => {
+  try {
+    const page = await cachedPublicPage({
+      method: req.method,
+      url: req.originalUrl,
+      cookie: req.headers.cookie,
+      authorization: req.headers.authorization,
+    });
+    if (!page) return next();
+    res.writeHead(page.status, {
+      ...page.headers,
+      "Content-Length": Buffer.byteLength(page.body),
+      "X-Page-Cache": "hit",
+    });
+    res.end(req.method === "HEAD" ? undefined : page.body);
+  } catch {
+    next();
+  }
+});
 app.all("*", createRequestHandler({ build, mode: build.mode }));
 
 const port = Number(process.env.PORT) || 3000;

@@ -11,7 +11,7 @@ import { listContracts } from "~/services/contracts/contracts.server";
 import { getDashboard } from "~/services/marketplace/dashboard.server";
 import { listConversations } from "~/services/messaging/inbox.server";
 import { unreadMessages } from "~/services/messaging/messages.server";
-import { listNotifications } from "~/services/messaging/notifications.server";
+import { bellOf, listNotifications } from "~/services/messaging/notifications.server";
 import { listOpportunities } from "~/services/marketplace/opportunities.server";
 import { listFreelancers } from "~/services/reputation/profiles.server";
 import { listUserReviews } from "~/services/reputation/reviews.server";
@@ -149,6 +149,13 @@ describe("statements per list, whatever the page size", () => {
   it("the top bar's unread messages take one statement", async () => {
     expect(await statementsOf(() => unreadMessages(merchant))).toBe(1);
     expect(await statementsOf(() => unreadMessages(freelancer))).toBe(1);
+  });
+
+  it("the top bar's bell takes two statements (the latest five, the unread count)", async () => {
+    expect(await statementsOf(() => bellOf(merchant))).toBe(2);
+    const bell = await bellOf(merchant);
+    expect(bell.latest).toHaveLength(5);
+    expect(bell.unread).toBe(40);
   });
 
   it("the dashboard takes three statements (figures, series, contracts)", async () => {

@@ -14,19 +14,24 @@ import { excerpt } from "~/lib/format";
 import { seoMeta, type Seo } from "~/lib/public-meta";
 import { getPublicOpportunity } from "~/services/discovery/public.server";
 import { absolute, canonicalRedirect, jobPosting, publicHeaders, readPublicPage } from "~/web/public-page.server";
+import { publicPageMark } from "~/web/public-page-cache.server";
+import { idFromSlug } from "~/services/discovery/public.server";
+import type { Lng } from "~/lib/i18n";
 
 // An opportunity's public page (docs/product.md, "Páginas públicas"): readable without signing
 // in, only its public fields; a closed one answers 410 with a page saying so.
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  const {
-    found,
-    viewer,
-    lng,
-    t,
-    ogLocale,
-    cacheHeaders: headers,
-  } = await readPublicPage(request, params.slug, getPublicOpportunity);
+  const { found, viewer, lng, t, ogLocale, cacheHeaders } = await readPublicPage(
+    request,
+    params.slug,
+    getPublicOpportunity,
+  );
+  // A visitor's page is kept rendered for what was read here (app/web/public-page-cache.server.ts).
+  const headers = {
+    ...cacheHeaders,
+    ...(viewer ? {} : await publicPageMark(request, idFromSlug(params.slug)!, lng as Lng, found)),
+  };
   if (found.closed) {
     canonicalRedirect(request, found.closed.path);
     return json(

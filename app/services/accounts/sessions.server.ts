@@ -1,5 +1,5 @@
 import { createHash, randomBytes, randomUUID } from "node:crypto";
-import type { Kysely } from "kysely";
+import type { CompiledQuery, Kysely } from "kysely";
 import { config } from "~/config.server";
 import { db } from "../../../db";
 import type { Database, UserRow } from "../../../db/schema";
@@ -159,11 +159,9 @@ export async function findSession(
   origin: Origin = {},
 ): Promise<{ user: UserRow; viaPasskey: boolean } | null> {
   const id = hashToken(token);
-  const row = await liveSessionRows()
-    .selectAll("users")
-    .select(["sessions.last_used_at as session_last_used_at", "sessions.passkey_id as session_passkey_id"])
-    .where("sessions.id", "=", id)
-    .executeTakeFirst();
+  const at = new Date().toISOString();
+  const parameters = sessionLookup.parameters.map((value) => (value === TOKEN_HASH ? id : value === NOW ? at : value));
+  const [row] = (await db.executeQuery<SessionLookupRow>({ ...sessionLookup, parameters })).rows;
   if (!row) return null;
   const { session_last_used_at: lastUsed, session_passkey_id: passkeyId, ...user } = row;
   const now = Date.now();
@@ -178,6 +176,26 @@ export async function findSession(
   }
   return { user, viaPasskey: passkeyId !== null };
 }
+
+// Stand for the token's hash and the time in the compiled session lookup (bound parameters, never
+// SQL text): objects of their own, so no value can be taken for them.
+const TOKEN_HASH = Object.freeze({ tokenHash: true }) as unknown as string;
+const NOW = Object.freeze({ now: true }) as unknown as string;
+
+function sessionLookupQuery(id: string, at: string) {
+  return liveSessionRows(at)
+    .selectAll("users")
+    .select(["sessions.last_used_at as session_last_used_at", "sessions.passkey_id as session_passkey_id"])
+    .where("sessions.id", "=", id);
+}
+type SessionLookupRow = Awaited<ReturnType<ReturnType<typeof sessionLookupQuery>["executeTakeFirstOrThrow"]>>;
+
+/**
+ * The session lookup of every signed-in request, built and compiled by Kysely once per process
+ * (it cost ~8% of a JSON list request when built each time) and bound to the token's hash and
+ * the time on each use.
+ */
+const sessionLookup: CompiledQuery = sessionLookupQuery(TOKEN_HASH, NOW).compile();
 
 /**
  * Which of these sessions (by id: the token's hash) are still live, by findSession's rule. For
@@ -201,8 +219,7 @@ export function liveSessionsQuery(ids: string[]) {
  * Sessions with their users, only the live ones: not expired, and their user neither banned nor
  * suspended now. The one rule of findSession, liveSessions and the event streams.
  */
-function liveSessionRows() {
-  const at = new Date().toISOString();
+function liveSessionRows(at = new Date().toISOString()) {
   return db
     .selectFrom("sessions")
     .innerJoin("users", "users.id", "sessions.user_id")

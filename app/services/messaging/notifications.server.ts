@@ -105,69 +105,81 @@ export async function listNotifications(
   query: unknown,
 ): Promise<{ data: NotificationJson[]; unread_count: number; meta: PageMeta }> {
   const { page, per_page, unread } = parseInput(notificationListQuerySchema, query);
-  const base = db
-    .selectFrom("notifications")
-    .where("notifications.user_id", "=", user.id)
-    .$if(unread === true, (qb) => qb.where("notifications.read_at", "is", null));
-  const [{ total }, rows, unreadTotal] = await Promise.all([
+  const base = notificationsOf(user.id).$if(unread === true, (qb) => qb.where("notifications.read_at", "is", null));
+  const [{ total }, data, unreadTotal] = await Promise.all([
     base.select((eb) => eb.fn.countAll<number>().as("total")).executeTakeFirstOrThrow(),
-    base
-      .leftJoin("opportunities as o", "o.id", "notifications.opportunity_id")
-      .leftJoin("applications as a", "a.id", "notifications.application_id")
-      // The actor is the other party: the freelancer when a merchant is notified, else the merchant
-      // (who, for an invitation, is the opportunity's owner: there is no application yet).
-      .leftJoin("users as actor", (join) =>
-        join.on(
-          sql`actor.id`,
-          "=",
-          sql`CASE WHEN notifications.kind = 'invitation_received' OR a.freelancer_id = notifications.user_id THEN o.merchant_id ELSE a.freelancer_id END`,
-        ),
-      )
-      .select([
-        "notifications.id",
-        "notifications.kind",
-        "notifications.application_id",
-        "notifications.created_at",
-        "notifications.read_at",
-        "notifications.detail",
-        "o.uuid as opportunity_uuid",
-        "o.title as opportunity_title",
-        "actor.id as actor_id",
-        "actor.display_name as actor_display_name",
-        "actor.full_name as actor_full_name",
-        "actor.photo_path as actor_photo_path",
-      ])
-      .orderBy("notifications.created_at", "desc")
-      .orderBy("notifications.id", "desc")
-      .limit(per_page)
-      .offset(offsetOf(page, per_page))
-      .execute(),
+    notificationPage(base, per_page, offsetOf(page, per_page)),
     unreadCount(user.id),
   ]);
-  return {
-    data: rows.map((r) => ({
-      id: r.id,
-      kind: r.kind,
-      application_id: r.application_id,
-      opportunity_uuid: r.opportunity_uuid ?? null,
-      opportunity_title: r.opportunity_title ?? null,
-      actor: r.actor_id
-        ? {
-            id: r.actor_id,
-            display_name: displayNameOf({
-              display_name: r.actor_display_name ?? null,
-              full_name: r.actor_full_name ?? "",
-            }),
-            photo_url: photoUrl(r.actor_photo_path ?? null),
-          }
-        : null,
-      detail: parseDetail(r.detail),
-      created_at: r.created_at,
-      read_at: r.read_at,
-    })),
-    unread_count: unreadTotal,
-    meta: pageMeta(page, per_page, Number(total)),
-  };
+  return { data, unread_count: unreadTotal, meta: pageMeta(page, per_page, Number(total)) };
+}
+
+/**
+ * The top bar's bell on every page of the shell: the unread count and the latest few. Two
+ * statements: the list's page total is not needed there.
+ */
+export async function bellOf(user: Pick<UserRow, "id">, latest = 5) {
+  const base = notificationsOf(user.id);
+  const [data, unread] = await Promise.all([notificationPage(base, latest, 0), unreadCount(user.id)]);
+  return { unread, latest: data };
+}
+
+type NotificationBase = ReturnType<typeof notificationsOf>;
+const notificationsOf = (userId: string) => db.selectFrom("notifications").where("notifications.user_id", "=", userId);
+
+/** A page of `base`'s notifications, newest first, with the opportunity and the other party. */
+async function notificationPage(base: NotificationBase, limit: number, offset: number): Promise<NotificationJson[]> {
+  const rows = await base
+    .leftJoin("opportunities as o", "o.id", "notifications.opportunity_id")
+    .leftJoin("applications as a", "a.id", "notifications.application_id")
+    // The actor is the other party: the freelancer when a merchant is notified, else the merchant
+    // (who, for an invitation, is the opportunity's owner: there is no application yet).
+    .leftJoin("users as actor", (join) =>
+      join.on(
+        sql`actor.id`,
+        "=",
+        sql`CASE WHEN notifications.kind = 'invitation_received' OR a.freelancer_id = notifications.user_id THEN o.merchant_id ELSE a.freelancer_id END`,
+      ),
+    )
+    .select([
+      "notifications.id",
+      "notifications.kind",
+      "notifications.application_id",
+      "notifications.created_at",
+      "notifications.read_at",
+      "notifications.detail",
+      "o.uuid as opportunity_uuid",
+      "o.title as opportunity_title",
+      "actor.id as actor_id",
+      "actor.display_name as actor_display_name",
+      "actor.full_name as actor_full_name",
+      "actor.photo_path as actor_photo_path",
+    ])
+    .orderBy("notifications.created_at", "desc")
+    .orderBy("notifications.id", "desc")
+    .limit(limit)
+    .offset(offset)
+    .execute();
+  return rows.map((r) => ({
+    id: r.id,
+    kind: r.kind,
+    application_id: r.application_id,
+    opportunity_uuid: r.opportunity_uuid ?? null,
+    opportunity_title: r.opportunity_title ?? null,
+    actor: r.actor_id
+      ? {
+          id: r.actor_id,
+          display_name: displayNameOf({
+            display_name: r.actor_display_name ?? null,
+            full_name: r.actor_full_name ?? "",
+          }),
+          photo_url: photoUrl(r.actor_photo_path ?? null),
+        }
+      : null,
+    detail: parseDetail(r.detail),
+    created_at: r.created_at,
+    read_at: r.read_at,
+  }));
 }
 
 /** Marks the given notifications (or, with no ids, all of them) as read. Only the user's own. */
