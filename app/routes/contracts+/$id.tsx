@@ -476,6 +476,64 @@ function ContractConfirmations({
   );
 }
 
+/** What the viewer may do next, each a jump to its form, a confirmation or a post. */
+function ContractActions({
+  contract: c,
+  reviews,
+  viewer,
+  here,
+  approval,
+  deliverHeading,
+}: {
+  contract: Contract;
+  reviews: SerializeFrom<typeof loader>["reviews"];
+  viewer: SerializeFrom<typeof loader>["viewer"];
+  here: string;
+  approval: Record<string, string>;
+  deliverHeading: string;
+}) {
+  const { t } = useTranslation("market");
+  const actions = c.allowed_actions;
+  const otherName = (viewer === "merchant" ? c.freelancer : c.merchant).display_name ?? "?";
+  return (
+    <ActionsCard
+      title={t("contract.actions")}
+      empty={t("contract.no_actions")}
+      here={here}
+      // Reviewing (or answering a review) is what is left to do once the work ended.
+      open={[
+        ...(reviews.can_review ? ["review" as const] : []),
+        ...(reviews.can_reply ? ["reply" as const] : []),
+        ...actions,
+      ]}
+      moves={{
+        review: {
+          jump: "review-form",
+          primary: true,
+          label: t("contract.review", { name: otherName }),
+        },
+        reply: { jump: "reply-form", label: t("contract.reply") },
+        approve: {
+          confirm: "approve",
+          primary: true,
+          title: t("contract.approve_hint", approval),
+          label: `✓ ${t("contract.approve", approval)}`,
+        },
+        deliver: { jump: "deliver-title", label: deliverHeading },
+        request_changes: { jump: "changes-title", label: t("contract.changes_heading") },
+        accept_cancellation: { confirm: "accept_cancellation", label: t("contract.accept_cancellation") },
+        decline_cancellation: { post: "decline_cancellation", label: t("contract.decline_cancellation") },
+        cancel: {
+          confirm: "cancel_contract",
+          label: viewer === "merchant" ? t("contract.cancel") : t("contract.withdraw"),
+        },
+        request_cancellation: { confirm: "request_cancellation", label: t("contract.request_cancellation") },
+        open_dispute: { jump: "dispute-title", label: t("dispute.open_heading") },
+      }}
+    />
+  );
+}
+
 export default function ContractPage() {
   const { contract: c, reviews, charge, viewer, now, pixHours } = useLoaderData<typeof loader>();
   const { t, i18n } = useTranslation("market");
@@ -563,40 +621,13 @@ export default function ContractPage() {
           <ContractTerms contract={c} viewer={viewer} now={now} changesAsked={changesAsked} />
 
           {delivered ? <DeliveryReview event={delivered} contractId={c.id} /> : null}
-          <ActionsCard
-            title={t("contract.actions")}
-            empty={t("contract.no_actions")}
+          <ContractActions
+            contract={c}
+            reviews={reviews}
+            viewer={viewer}
             here={here}
-            // Reviewing (or answering a review) is what is left to do once the work ended.
-            open={[
-              ...(reviews.can_review ? ["review" as const] : []),
-              ...(reviews.can_reply ? ["reply" as const] : []),
-              ...actions,
-            ]}
-            moves={{
-              review: {
-                jump: "review-form",
-                primary: true,
-                label: t("contract.review", { name: other.display_name ?? "?" }),
-              },
-              reply: { jump: "reply-form", label: t("contract.reply") },
-              approve: {
-                confirm: "approve",
-                primary: true,
-                title: t("contract.approve_hint", approval),
-                label: `✓ ${t("contract.approve", approval)}`,
-              },
-              deliver: { jump: "deliver-title", label: deliverHeading },
-              request_changes: { jump: "changes-title", label: t("contract.changes_heading") },
-              accept_cancellation: { confirm: "accept_cancellation", label: t("contract.accept_cancellation") },
-              decline_cancellation: { post: "decline_cancellation", label: t("contract.decline_cancellation") },
-              cancel: {
-                confirm: "cancel_contract",
-                label: viewer === "merchant" ? t("contract.cancel") : t("contract.withdraw"),
-              },
-              request_cancellation: { confirm: "request_cancellation", label: t("contract.request_cancellation") },
-              open_dispute: { jump: "dispute-title", label: t("dispute.open_heading") },
-            }}
+            approval={approval}
+            deliverHeading={deliverHeading}
           />
 
           {c.payments === "escrow" ? (
