@@ -28,11 +28,13 @@ export function PasswordField({
   data,
   fresh = false,
   label,
+  hint,
   id,
 }: {
   data?: FormErrorData | null;
   fresh?: boolean;
   label?: string;
+  hint?: string;
   /** Where the page has more than one password field. */
   id?: string;
 }) {
@@ -46,7 +48,7 @@ export function PasswordField({
       autoComplete={fresh ? "new-password" : "current-password"}
       required
       minLength={fresh ? LIMITS.password.min : undefined}
-      hint={fresh ? t("fields.password_hint") : undefined}
+      hint={hint ?? (fresh ? t("fields.password_hint") : undefined)}
       error={data?.errors?.password}
     />
   );
