@@ -13,7 +13,7 @@ import {
 } from "~/lib/market-schemas";
 import { portfolioItemSchema, profileSchema } from "~/lib/schemas";
 import { inviteInputSchema } from "~/services/marketplace/invitations.server";
-import { replyInputSchema, reviewInputSchema } from "~/services/reputation/reviews.server";
+import { replyInputSchema, reviewInputSchema } from "~/lib/review-schemas";
 
 // The schemas take their lengths from LIMITS, the table the forms' maxLength comes from: text at
 // exactly the limit passes, one character more (or less) is refused.

@@ -1,8 +1,7 @@
-import { LIMITS } from "~/lib/limits";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type SerializeFrom } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { fieldsOf, FormActions, FormCard, PageRefusal, TextAreaField, useRefusal } from "~/components/ui/form";
+import { FormActions, FormCard, PageRefusal, TextAreaField, useRefusal } from "~/components/ui/form";
 import { ActionsCard } from "~/components/ui/actions";
 import { ConfirmPanel } from "~/components/ui/confirm";
 import { Facts } from "~/components/ui/facts";
@@ -48,6 +47,8 @@ import { MAX_MILESTONES, milestoneInputSchema } from "~/lib/payments-schemas";
 import { checkFields } from "~/lib/schemas";
 import { AppError, parseInput } from "~/services/platform/errors.server";
 import { disputeOpenInputSchema } from "~/lib/dispute-schemas";
+import { formFields } from "~/lib/form-fields";
+import { cancelInputSchema, changeRequestInputSchema, deliveryInputSchema } from "~/lib/market-schemas";
 import { marketFormError } from "~/web/market-forms.server";
 import { config } from "~/config.server";
 import { formValues, readForm } from "~/web/bodies.server";
@@ -235,7 +236,6 @@ function DeliverForm({ heading }: { heading: string }) {
   const busy = usePending("deliver");
   // A delivery too large to read comes back without its fields, but with the error on the files.
   const mine = data?.values?.intent === "deliver" || data?.errors?.files ? data : null;
-  const field = fieldsOf(mine);
   return (
     <FormCard
       name="deliver"
@@ -247,11 +247,9 @@ function DeliverForm({ heading }: { heading: string }) {
       encType="multipart/form-data"
     >
       <TextAreaField
-        {...field("message")}
+        {...formFields(deliveryInputSchema, mine).message}
         label={t("contract.deliver_message")}
         rows={4}
-        maxLength={LIMITS.delivery_message.max}
-        required
       />
       <FilesField error={mine?.errors?.files} accept={ACCEPT} max={MAX_DELIVERY_FILES} />
       <FormActions busy={busy} label={t("contract.deliver_submit")} busyLabel={t("contract.deliver_submitting")} />
@@ -273,11 +271,9 @@ function ChangesForm() {
       intent="request_changes"
     >
       <TextAreaField
-        {...fieldsOf(mine)("message")}
+        {...formFields(changeRequestInputSchema, mine).message}
         label={t("contract.changes_message")}
         rows={4}
-        maxLength={LIMITS.change_request_message.max}
-        required
       />
       <FormActions busy={busy} label={t("contract.changes_submit")} className="btn btn-secondary" />
     </FormCard>
@@ -288,15 +284,7 @@ function ChangesForm() {
 function ReasonField({ intent }: { intent: string }) {
   const { t } = useTranslation("market");
   const mine = useRefusal(intent);
-  return (
-    <TextAreaField
-      {...fieldsOf(mine)("reason")}
-      label={t("contract.reason")}
-      rows={3}
-      maxLength={LIMITS.cancel_reason.max}
-      required
-    />
-  );
+  return <TextAreaField {...formFields(cancelInputSchema, mine).reason} label={t("contract.reason")} rows={3} />;
 }
 
 type Contract = SerializeFrom<typeof loader>["contract"];
