@@ -5,7 +5,7 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { fieldsOf, FormActions, FormCard, PageRefusal, TextAreaField, useRefusal } from "~/components/ui/form";
 import { ActionsCard } from "~/components/ui/actions";
-import { ApplicationStatusBadge, OpportunityStatusBadge } from "~/components/marketplace/badges";
+import { ApplicationBadge, OpportunityStatusBadge } from "~/components/marketplace/badges";
 import { ConfirmPanel } from "~/components/ui/confirm";
 import { MarketErrorBoundary } from "~/components/layout/error-boundary";
 import { NetLine, OfferHistory, TermsCompare, TermsFields } from "~/components/marketplace/offers";
@@ -141,15 +141,7 @@ export default function NegotiatePage() {
             {a.opportunity.status !== "open" ? <OpportunityStatusBadge status={a.opportunity.status} /> : null}
           </>
         }
-        actions={
-          <ApplicationStatusBadge
-            status={a.status}
-            awaiting={a.awaiting}
-            viewer={viewer}
-            reason={a.rejection_reason}
-            rounds={a.offers_count}
-          />
-        }
+        actions={<ApplicationBadge application={a} viewer={viewer} />}
       />
 
       {/* The counter form and the confirmation steps show their own fields' problems. */}
