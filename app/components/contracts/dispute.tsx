@@ -1,6 +1,6 @@
 import { Form, Link, useActionData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { FormActions, FormMessage, TextAreaField, useRefusal } from "~/components/ui/form";
+import { ChoiceField, FormActions, FormMessage, TextAreaField, useRefusal } from "~/components/ui/form";
 import { FilesField } from "~/components/ui/files-field";
 import { DISPUTE_REASONS, DISPUTE_RESPONSE_DAYS, MAX_DISPUTE_FILES } from "~/lib/disputes";
 import { formatDate } from "~/lib/format";
@@ -84,30 +84,12 @@ export function DisputeSection({
         {/* To the confirmation (or this form's errors) where it is drawn, far down on a phone without JavaScript. */}
         <Form method="post" action={`${here}#dispute-title`} className="stack" noValidate>
           <input type="hidden" name="intent" value="open_dispute" />
-          <fieldset
-            className={`field choice-group${f.reason.error ? " has-error" : ""}`}
-            aria-describedby={f.reason.error ? "dispute-reason-error" : undefined}
-          >
-            <legend>{t("dispute.reason")}</legend>
-            <div className="choices">
-              {DISPUTE_REASONS.map((reason) => (
-                <label key={reason} className="choice">
-                  <input
-                    type="radio"
-                    name={f.reason.name}
-                    value={reason}
-                    defaultChecked={f.reason.defaultValue === reason}
-                  />
-                  <span>{t(`dispute.reasons.${reason}`)}</span>
-                </label>
-              ))}
-            </div>
-            {f.reason.error ? (
-              <p className="field-error" id="dispute-reason-error">
-                {f.reason.error}
-              </p>
-            ) : null}
-          </fieldset>
+          <ChoiceField
+            {...f.reason}
+            id="dispute-reason"
+            label={t("dispute.reason")}
+            options={DISPUTE_REASONS.map((reason) => ({ value: reason, label: t(`dispute.reasons.${reason}`) }))}
+          />
           <TextAreaField
             {...f.statement}
             id="dispute-statement"

@@ -1,7 +1,7 @@
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { FieldsForm, FormActions, TextAreaField } from "~/components/ui/form";
+import { ChoiceField, FieldsForm, FormActions, TextAreaField } from "~/components/ui/form";
 import { MarketErrorBoundary } from "~/components/layout/error-boundary";
 import { PageHeader } from "~/components/ui/page-header";
 import { reportInputSchema } from "~/lib/admin-schemas";
@@ -94,30 +94,11 @@ export default function ReportPage() {
           {subject ? ` · ${subject}` : null}
         </p>
         <FieldsForm id="report-form" data={data} className="stack">
-          <fieldset
-            className={`field choice-group${f.reason.error ? " has-error" : ""}`}
-            aria-describedby={f.reason.error ? "reason-error" : undefined}
-          >
-            <legend>{t("moderation.reason")}</legend>
-            <div className="choices">
-              {REPORT_REASONS.map((reason) => (
-                <label key={reason} className="choice">
-                  <input
-                    type="radio"
-                    name={f.reason.name}
-                    value={reason}
-                    defaultChecked={f.reason.defaultValue === reason}
-                  />
-                  <span>{t(`moderation.reasons.${reason}`)}</span>
-                </label>
-              ))}
-            </div>
-            {f.reason.error ? (
-              <p className="field-error" id="reason-error">
-                {f.reason.error}
-              </p>
-            ) : null}
-          </fieldset>
+          <ChoiceField
+            {...f.reason}
+            label={t("moderation.reason")}
+            options={REPORT_REASONS.map((reason) => ({ value: reason, label: t(`moderation.reasons.${reason}`) }))}
+          />
           <TextAreaField {...f.details} label={t("moderation.details")} hint={t("moderation.details_hint")} rows={4} />
           <FormActions busy={busy} label={t("moderation.send")}>
             <Link to={back} className="btn btn-ghost">
