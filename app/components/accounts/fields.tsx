@@ -1,3 +1,4 @@
+import type { InputHTMLAttributes } from "react";
 import { useTranslation } from "react-i18next";
 import { Field, fieldsOf } from "~/components/ui/form";
 import { LIMITS } from "~/lib/limits";
@@ -50,6 +51,35 @@ export function PasswordField({
       minLength={fresh ? LIMITS.password.min : undefined}
       hint={hint ?? (fresh ? t("fields.password_hint") : undefined)}
       error={data?.errors?.password}
+    />
+  );
+}
+
+/**
+ * The code of the authenticator app (or a recovery code) that confirms a sensitive move, never
+ * typed back into the page.
+ */
+export function CodeField({
+  data,
+  label,
+  hint,
+  ...input
+}: {
+  data?: FormErrorData | null;
+  id: string;
+  label?: string;
+  hint?: string;
+} & Omit<InputHTMLAttributes<HTMLInputElement>, "name">) {
+  const { t } = useTranslation("account");
+  return (
+    <Field
+      name="code"
+      label={label ?? t("two_factor.code")}
+      hint={hint}
+      error={data?.errors?.code}
+      autoComplete="one-time-code"
+      required
+      {...input}
     />
   );
 }

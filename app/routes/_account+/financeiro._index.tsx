@@ -3,7 +3,7 @@ import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-
 import type { CSSProperties } from "react";
 import { useTranslation } from "react-i18next";
 import { Field, FormActions, FormCard, FormMessage, SelectField } from "~/components/ui/form";
-import { PasswordField } from "~/components/accounts/fields";
+import { CodeField, PasswordField } from "~/components/accounts/fields";
 import { formFields } from "~/lib/form-fields";
 import type { FormErrorData } from "~/web/errors.server";
 import { MarketErrorBoundary } from "~/components/layout/error-boundary";
@@ -102,15 +102,7 @@ function PayoutKeyForm({
         // Changing a registered key is confirmed like a sign-in (never kept after a refusal).
         <>
           <PasswordField data={data} label={t("finance.key_password")} hint={t("finance.key_password_hint")} />
-          {twoFactor ? (
-            <Field
-              name="code"
-              autoComplete="one-time-code"
-              inputMode="numeric"
-              label={t("finance.key_code")}
-              error={data?.errors?.code}
-            />
-          ) : null}
+          {twoFactor ? <CodeField data={data} id="code" label={t("finance.key_code")} inputMode="numeric" /> : null}
         </>
       ) : null}
       <FormActions busy={busy} label={t("finance.key_submit")} className="btn btn-secondary" />
