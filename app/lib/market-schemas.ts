@@ -225,6 +225,19 @@ export const rejectInputSchema = z.object({
   message: optionalText("reject_message_length", LIMITS.reject_message.min, LIMITS.reject_message.max),
 });
 
+/** A merchant invites a freelancer to one of their open opportunities. */
+export const inviteInputSchema = z.object({
+  freelancer_id: z
+    .string({ required_error: "invite_freelancer_invalid", invalid_type_error: "invite_freelancer_invalid" })
+    .regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/, "invite_freelancer_invalid"),
+  message: text(
+    "invite_message_length",
+    LIMITS.invite_message.min,
+    LIMITS.invite_message.max,
+    "invite_message_required",
+  ),
+});
+
 export const applicationListQuerySchema = z.object({
   status: optionalEnum(APPLICATION_STATUSES, "status_invalid"),
   ...pageFields,

@@ -12,7 +12,7 @@ import {
   rejectInputSchema,
 } from "~/lib/market-schemas";
 import { portfolioItemSchema, profileSchema } from "~/lib/schemas";
-import { inviteInputSchema } from "~/services/marketplace/invitations.server";
+import { inviteInputSchema } from "~/lib/market-schemas";
 import { replyInputSchema, reviewInputSchema } from "~/lib/review-schemas";
 
 // The schemas take their lengths from LIMITS, the table the forms' maxLength comes from: text at
