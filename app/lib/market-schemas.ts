@@ -14,7 +14,7 @@ import {
   TIME_ZONE,
   type LocationType,
 } from "./market-constants";
-import { line, optionalLine, optionalText, tagsField, text, withRules } from "./schemas";
+import { line, optionalLine, optionalText, tagsField, text, UUID, withRules } from "./schemas";
 
 // Marketplace input schemas, shared by the page actions and the JSON API. Messages are keys
 // of the `messages` namespace. Inputs may be JSON values or form strings: numbers written as
@@ -229,7 +229,7 @@ export const rejectInputSchema = z.object({
 export const inviteInputSchema = z.object({
   freelancer_id: z
     .string({ required_error: "invite_freelancer_invalid", invalid_type_error: "invite_freelancer_invalid" })
-    .regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/, "invite_freelancer_invalid"),
+    .regex(UUID, "invite_freelancer_invalid"),
   message: text(
     "invite_message_length",
     LIMITS.invite_message.min,
