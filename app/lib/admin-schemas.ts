@@ -10,7 +10,7 @@ import {
   REPORT_STATUSES,
   REPORT_TARGETS,
 } from "./moderation";
-import { optionalText, text, typeable } from "./schemas";
+import { optionalText, text, typeable, UUID } from "./schemas";
 
 // Input schemas of the operator console, shared by its pages and its JSON API (/api/admin).
 // Messages are keys of the `messages` namespace. Query values come as strings; an empty one is
@@ -23,8 +23,6 @@ const empty = (v: unknown) => (v === null || (typeof v === "string" && v.trim() 
 
 export const optionalEnum = <T extends readonly [string, ...string[]]>(values: T, key: string) =>
   z.preprocess(empty, z.enum(values, { errorMap: () => ({ message: key }) }).optional());
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 export const optionalUuid = (key: string) =>
   z.preprocess(empty, z.string({ invalid_type_error: key }).trim().regex(UUID, key).optional());

@@ -14,7 +14,7 @@ import {
   TIME_ZONE,
   type LocationType,
 } from "./market-constants";
-import { line, optionalLine, optionalText, tagsField, text, withRules } from "./schemas";
+import { line, optionalLine, optionalText, tagsField, text, UUID, withRules } from "./schemas";
 
 // Marketplace input schemas, shared by the page actions and the JSON API. Messages are keys
 // of the `messages` namespace. Inputs may be JSON values or form strings: numbers written as
@@ -223,6 +223,19 @@ export const acceptInputSchema = z.object({
 
 export const rejectInputSchema = z.object({
   message: optionalText("reject_message_length", LIMITS.reject_message.min, LIMITS.reject_message.max),
+});
+
+/** A merchant invites a freelancer to one of their open opportunities. */
+export const inviteInputSchema = z.object({
+  freelancer_id: z
+    .string({ required_error: "invite_freelancer_invalid", invalid_type_error: "invite_freelancer_invalid" })
+    .regex(UUID, "invite_freelancer_invalid"),
+  message: text(
+    "invite_message_length",
+    LIMITS.invite_message.min,
+    LIMITS.invite_message.max,
+    "invite_message_required",
+  ),
 });
 
 export const applicationListQuerySchema = z.object({

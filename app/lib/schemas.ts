@@ -3,6 +3,9 @@ import { LIMITS } from "~/lib/limits";
 import { z } from "zod";
 import { withLengths } from "./form-fields";
 
+/** A record's id as the routes and the API take it. */
+export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
 // Messages are keys of the `messages` namespace; the door that answers translates them.
 
 const byteLength = (s: string) => new TextEncoder().encode(s).length;

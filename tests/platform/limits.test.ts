@@ -12,8 +12,8 @@ import {
   rejectInputSchema,
 } from "~/lib/market-schemas";
 import { portfolioItemSchema, profileSchema } from "~/lib/schemas";
-import { inviteInputSchema } from "~/services/marketplace/invitations.server";
-import { replyInputSchema, reviewInputSchema } from "~/services/reputation/reviews.server";
+import { inviteInputSchema } from "~/lib/market-schemas";
+import { replyInputSchema, reviewInputSchema } from "~/lib/review-schemas";
 
 // The schemas take their lengths from LIMITS, the table the forms' maxLength comes from: text at
 // exactly the limit passes, one character more (or less) is refused.

@@ -1,3 +1,4 @@
+import type { InputHTMLAttributes } from "react";
 import { useTranslation } from "react-i18next";
 import { Field, fieldsOf } from "~/components/ui/form";
 import { LIMITS } from "~/lib/limits";
@@ -28,11 +29,13 @@ export function PasswordField({
   data,
   fresh = false,
   label,
+  hint,
   id,
 }: {
   data?: FormErrorData | null;
   fresh?: boolean;
   label?: string;
+  hint?: string;
   /** Where the page has more than one password field. */
   id?: string;
 }) {
@@ -46,8 +49,37 @@ export function PasswordField({
       autoComplete={fresh ? "new-password" : "current-password"}
       required
       minLength={fresh ? LIMITS.password.min : undefined}
-      hint={fresh ? t("fields.password_hint") : undefined}
+      hint={hint ?? (fresh ? t("fields.password_hint") : undefined)}
       error={data?.errors?.password}
+    />
+  );
+}
+
+/**
+ * The code of the authenticator app (or a recovery code) that confirms a sensitive move, never
+ * typed back into the page.
+ */
+export function CodeField({
+  data,
+  label,
+  hint,
+  ...input
+}: {
+  data?: FormErrorData | null;
+  id: string;
+  label?: string;
+  hint?: string;
+} & Omit<InputHTMLAttributes<HTMLInputElement>, "name">) {
+  const { t } = useTranslation("account");
+  return (
+    <Field
+      name="code"
+      label={label ?? t("two_factor.code")}
+      hint={hint}
+      error={data?.errors?.code}
+      autoComplete="one-time-code"
+      required
+      {...input}
     />
   );
 }

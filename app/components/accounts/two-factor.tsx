@@ -1,7 +1,7 @@
 import { Form } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { PasswordField } from "~/components/accounts/fields";
-import { Alert, Field, FormActions, FormMessage } from "~/components/ui/form";
+import { CodeField, PasswordField } from "~/components/accounts/fields";
+import { Alert, FormActions, FormMessage } from "~/components/ui/form";
 import { CopyButton } from "~/components/ui/copy-button";
 import { usePending } from "~/lib/pending";
 import type { FormErrorData } from "~/web/errors.server";
@@ -73,15 +73,7 @@ export function TwoFactorSection({
             <input type="hidden" name="intent" value="two_factor_disable" />
             <div className="grid-2">
               <PasswordField data={shown("two_factor_disable")} id="two-factor-off-password" />
-              <Field
-                name="code"
-                id="two-factor-off-code"
-                label={t("two_factor.code")}
-                hint={t("two_factor.code_hint")}
-                error={shown("two_factor_disable")?.errors?.code}
-                autoComplete="one-time-code"
-                required
-              />
+              <CodeField data={shown("two_factor_disable")} id="two-factor-off-code" hint={t("two_factor.code_hint")} />
             </div>
             {/* Turning protection off is not the page's main move: not the primary button. */}
             <FormActions busy={disabling} label={t("two_factor.disable")} className="btn btn-secondary" />
@@ -94,15 +86,7 @@ export function TwoFactorSection({
               <input type="hidden" name="intent" value="recovery_codes" />
               <div className="grid-2">
                 <PasswordField data={shown("recovery_codes")} id="recovery-password" />
-                <Field
-                  name="code"
-                  id="recovery-code"
-                  label={t("two_factor.code")}
-                  hint={t("two_factor.code_hint")}
-                  error={shown("recovery_codes")?.errors?.code}
-                  autoComplete="one-time-code"
-                  required
-                />
+                <CodeField data={shown("recovery_codes")} id="recovery-code" hint={t("two_factor.code_hint")} />
               </div>
               <FormActions busy={regenerating} label={t("two_factor.regenerate")} />
             </Form>
@@ -130,15 +114,7 @@ export function TwoFactorSection({
           <FormMessage data={shown("two_factor_confirm")} />
           <Form method="post" className="stack" noValidate>
             <input type="hidden" name="intent" value="two_factor_confirm" />
-            <Field
-              name="code"
-              id="two-factor-code"
-              label={t("two_factor.code")}
-              error={shown("two_factor_confirm")?.errors?.code}
-              autoComplete="one-time-code"
-              inputMode="numeric"
-              required
-            />
+            <CodeField data={shown("two_factor_confirm")} id="two-factor-code" inputMode="numeric" />
             <FormActions busy={confirming} label={t("two_factor.confirm")} />
           </Form>
         </>

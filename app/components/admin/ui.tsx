@@ -79,13 +79,33 @@ export function FilterInput({
 }
 
 /** A table in a card that scrolls sideways on a phone rather than squeezing its columns. */
-export function TableCard({ caption, children }: { caption: string; children: ReactNode }) {
+export function TableCard({
+  caption,
+  columns,
+  children,
+}: {
+  caption: string;
+  /** The header row's column names, when the table has one. */
+  columns?: string[];
+  children: ReactNode;
+}) {
   return (
     // A scrolling region must be reachable by keyboard (axe: scrollable-region-focusable).
     // eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex
     <div className="card table-wrap" tabIndex={0} role="region" aria-label={caption}>
       <table className="admin-table">
         <caption className="sr-only">{caption}</caption>
+        {columns ? (
+          <thead>
+            <tr>
+              {columns.map((column) => (
+                <th key={column} scope="col">
+                  {column}
+                </th>
+              ))}
+            </tr>
+          </thead>
+        ) : null}
         {children}
       </table>
     </div>

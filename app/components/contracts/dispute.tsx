@@ -1,10 +1,11 @@
 import { Form, Link, useActionData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { fieldsOf, FormActions, FormMessage, TextAreaField, useRefusal } from "~/components/ui/form";
+import { ChoiceField, FormActions, FormMessage, TextAreaField, useRefusal } from "~/components/ui/form";
 import { FilesField } from "~/components/ui/files-field";
 import { DISPUTE_REASONS, DISPUTE_RESPONSE_DAYS, MAX_DISPUTE_FILES } from "~/lib/disputes";
 import { formatDate } from "~/lib/format";
-import { LIMITS } from "~/lib/limits";
+import { disputeOpenInputSchema, disputeStatementInputSchema } from "~/lib/dispute-schemas";
+import { formFields } from "~/lib/form-fields";
 import { usePending } from "~/lib/pending";
 import type { Role } from "~/components/marketplace/badges";
 
@@ -72,8 +73,7 @@ export function DisputeSection({
 
   if (!dispute) {
     const form = opened;
-    const errors = form?.errors ?? {};
-    const field = fieldsOf(form);
+    const f = formFields(disputeOpenInputSchema, form);
     return (
       <details className="card" id="dispute-title" open={form ? true : undefined}>
         <summary>
@@ -84,33 +84,18 @@ export function DisputeSection({
         {/* To the confirmation (or this form's errors) where it is drawn, far down on a phone without JavaScript. */}
         <Form method="post" action={`${here}#dispute-title`} className="stack" noValidate>
           <input type="hidden" name="intent" value="open_dispute" />
-          <fieldset
-            className={`field choice-group${errors.reason ? " has-error" : ""}`}
-            aria-describedby={errors.reason ? "dispute-reason-error" : undefined}
-          >
-            <legend>{t("dispute.reason")}</legend>
-            <div className="choices">
-              {DISPUTE_REASONS.map((reason) => (
-                <label key={reason} className="choice">
-                  <input type="radio" name="reason" value={reason} defaultChecked={form?.values?.reason === reason} />
-                  <span>{t(`dispute.reasons.${reason}`)}</span>
-                </label>
-              ))}
-            </div>
-            {errors.reason ? (
-              <p className="field-error" id="dispute-reason-error">
-                {errors.reason}
-              </p>
-            ) : null}
-          </fieldset>
+          <ChoiceField
+            {...f.reason}
+            id="dispute-reason"
+            label={t("dispute.reason")}
+            options={DISPUTE_REASONS.map((reason) => ({ value: reason, label: t(`dispute.reasons.${reason}`) }))}
+          />
           <TextAreaField
-            {...field("statement")}
+            {...f.statement}
             id="dispute-statement"
             label={t("dispute.statement")}
             hint={t("dispute.statement_hint")}
             rows={5}
-            maxLength={LIMITS.dispute_statement.max}
-            required
           />
           <FormActions busy={opening} label={t("dispute.open_submit")} className="btn btn-danger" />
         </Form>
@@ -119,8 +104,7 @@ export function DisputeSection({
   }
 
   const form = added;
-  const errors = form?.errors ?? {};
-  const field = fieldsOf(form);
+  const f = formFields(disputeStatementInputSchema, form);
   const waitingForMe = dispute.status === "open" && !dispute.answered_at && dispute.opened_by !== viewer;
   return (
     <section className="card" aria-labelledby="dispute-title">
@@ -146,15 +130,8 @@ export function DisputeSection({
           <FormMessage data={form} />
           <Form method="post" encType="multipart/form-data" className="stack" noValidate>
             <input type="hidden" name="intent" value="dispute_statement" />
-            <TextAreaField
-              {...field("statement")}
-              id="dispute-statement"
-              label={t("dispute.add_statement")}
-              rows={4}
-              maxLength={LIMITS.dispute_statement.max}
-              required
-            />
-            <DisputeFiles error={errors.files} />
+            <TextAreaField {...f.statement} id="dispute-statement" label={t("dispute.add_statement")} rows={4} />
+            <DisputeFiles error={form?.errors?.files} />
             <FormActions busy={sending} label={t("dispute.statement_submit")} className="btn btn-secondary" />
           </Form>
         </>

@@ -5,7 +5,7 @@ import { Avatar } from "~/components/ui/avatar";
 import { formatDate } from "~/lib/format";
 import { isNegotiating } from "~/lib/market-constants";
 import { displayNameOf } from "~/lib/users";
-import { ApplicationStatusBadge, type Role } from "./badges";
+import { ApplicationBadge, type Role } from "./badges";
 import { RatingSummary } from "~/components/reputation/rating";
 import type { ApplicationJson } from "~/services/marketplace/applications.server";
 import { Tags } from "~/components/ui/tags";
@@ -105,13 +105,7 @@ export function ApplicationCard({
           </>
         )}
         <div className="app-card-meta">
-          <ApplicationStatusBadge
-            status={item.status}
-            awaiting={item.awaiting}
-            viewer={viewer}
-            reason={item.rejection_reason}
-            rounds={item.offers_count}
-          />
+          <ApplicationBadge application={item} viewer={viewer} />
           <Terms price={item.price_cents} days={item.delivery_days} basis={item.opportunity.budget_type} />
           <span className="muted small">
             {t("applications.updated", { date: formatDate(item.updated_at, i18n.language) })}

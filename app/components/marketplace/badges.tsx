@@ -52,3 +52,27 @@ export function ApplicationStatusBadge({
     </span>
   );
 }
+
+/** The status badge of a whole application as the service returns it (card, detail, negotiation). */
+export function ApplicationBadge({
+  application: a,
+  viewer,
+}: {
+  application: {
+    status: string;
+    awaiting?: Role | null;
+    rejection_reason?: RejectionReason | string | null;
+    offers_count?: number;
+  };
+  viewer: Role;
+}) {
+  return (
+    <ApplicationStatusBadge
+      status={a.status}
+      awaiting={a.awaiting}
+      viewer={viewer}
+      reason={a.rejection_reason}
+      rounds={a.offers_count}
+    />
+  );
+}

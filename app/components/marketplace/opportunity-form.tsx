@@ -1,6 +1,14 @@
 import { Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { Field, fieldsOf, FieldsForm, FormActions, SelectField, TextAreaField } from "~/components/ui/form";
+import {
+  ChoiceField,
+  Field,
+  fieldsOf,
+  FieldsForm,
+  FormActions,
+  SelectField,
+  TextAreaField,
+} from "~/components/ui/form";
 import { formFields } from "~/lib/form-fields";
 import { BUDGET_TYPES, CATEGORIES, LOCATION_TYPES, opportunityInputSchema } from "~/lib/market-schemas";
 import type { FormErrorData } from "~/web/errors.server";
@@ -75,25 +83,12 @@ export function OpportunityForm({
         </fieldset>
         <fieldset className="form-section">
           <legend>{t("create.section_budget")}</legend>
-          <fieldset id="budget_type" className={`field choice-group${f.budget_type.error ? " has-error" : ""}`}>
-            <legend>{t("fields.budget_type")}</legend>
-            <div className="choices">
-              {BUDGET_TYPES.map((type) => (
-                <label key={type} className="choice">
-                  <input
-                    type="radio"
-                    name={f.budget_type.name}
-                    value={type}
-                    defaultChecked={(f.budget_type.defaultValue || "fixed") === type}
-                  />
-                  <span>
-                    <strong>{t(`budget_types.${type}`)}</strong>
-                  </span>
-                </label>
-              ))}
-            </div>
-            {f.budget_type.error ? <p className="field-error">{f.budget_type.error}</p> : null}
-          </fieldset>
+          <ChoiceField
+            {...f.budget_type}
+            label={t("fields.budget_type")}
+            defaultValue={f.budget_type.defaultValue || "fixed"}
+            options={BUDGET_TYPES.map((type) => ({ value: type, label: <strong>{t(`budget_types.${type}`)}</strong> }))}
+          />
           <div className="grid-2">
             {BUDGET_BOUNDS.map(([name, placeholder]) => (
               <Field

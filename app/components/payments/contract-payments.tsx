@@ -1,7 +1,7 @@
 import { Form, useActionData, useNavigation } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { Field, FormMessage } from "~/components/ui/form";
+import { Field, FormMessage, IntentButton } from "~/components/ui/form";
 import { CopyButton } from "~/components/ui/copy-button";
 import { feePercent } from "~/lib/fees";
 import { milestoneTitle } from "~/lib/approval";
@@ -200,20 +200,20 @@ export function ContractPayments({
             })}
           </p>
           <div className="action-row">
-            <Form method="post">
-              <input type="hidden" name="intent" value="accept_milestone" />
-              <input type="hidden" name="milestone_id" value={proposal.id} />
-              <button type="submit" className="btn btn-primary btn-sm" disabled={busy}>
-                {t("payments.accept_milestone")}
-              </button>
-            </Form>
-            <Form method="post">
-              <input type="hidden" name="intent" value="decline_milestone" />
-              <input type="hidden" name="milestone_id" value={proposal.id} />
-              <button type="submit" className="btn btn-secondary btn-sm" disabled={busy}>
-                {t("payments.decline_milestone")}
-              </button>
-            </Form>
+            <IntentButton
+              intent="accept_milestone"
+              fields={{ milestone_id: proposal.id }}
+              className="btn btn-primary btn-sm"
+            >
+              {t("payments.accept_milestone")}
+            </IntentButton>
+            <IntentButton
+              intent="decline_milestone"
+              fields={{ milestone_id: proposal.id }}
+              className="btn btn-secondary btn-sm"
+            >
+              {t("payments.decline_milestone")}
+            </IntentButton>
           </div>
         </div>
       ) : null}

@@ -1,6 +1,7 @@
-import { LIMITS } from "~/lib/limits";
+import { formFields } from "~/lib/form-fields";
+import { replyInputSchema, reviewInputSchema } from "~/lib/review-schemas";
 import { useTranslation } from "react-i18next";
-import { fieldsOf, FieldsForm, FormActions, TextAreaField, useRefusal } from "~/components/ui/form";
+import { FieldsForm, FormActions, TextAreaField, useRefusal } from "~/components/ui/form";
 import { formatDate } from "~/lib/format";
 import { Pagination, type PageMeta } from "~/components/ui/pagination";
 import { Stars } from "./rating";
@@ -149,11 +150,10 @@ export function ContractReviewsSection({
               ) : null}
             </fieldset>
             <TextAreaField
-              {...fieldsOf(mine)("comment")}
+              {...formFields(reviewInputSchema, mine).comment}
               label={t("reviews.comment")}
               hint={t("reviews.comment_hint")}
               rows={4}
-              maxLength={LIMITS.review_comment.max}
             />
             <FormActions busy={reviewing} label={t("reviews.submit")} />
           </FieldsForm>
@@ -192,12 +192,10 @@ export function ContractReviewsSection({
               <input type="hidden" name="intent" value="reply" />
               <input type="hidden" name="review_id" value={reviews.theirs.id} />
               <TextAreaField
-                {...fieldsOf(replying)("reply")}
+                {...formFields(replyInputSchema, replying).reply}
                 label={t("reviews.reply")}
                 hint={t("reviews.reply_hint")}
                 rows={3}
-                maxLength={LIMITS.review_reply.max}
-                required
               />
               <FormActions busy={sendingReply} label={t("reviews.reply_submit")} className="btn btn-secondary" />
             </FieldsForm>

@@ -108,6 +108,46 @@ export function SelectField(props: SelectProps) {
   );
 }
 
+/** One of a few choices, as radio buttons under their legend, with its error announced with them. */
+export function ChoiceField({
+  name,
+  label,
+  options,
+  defaultValue,
+  error,
+  id = name,
+}: {
+  name: string;
+  label: string;
+  options: readonly { value: string; label: ReactNode }[];
+  defaultValue?: string;
+  error?: string;
+  id?: string;
+}) {
+  return (
+    <fieldset
+      id={id}
+      className={`field choice-group${error ? " has-error" : ""}`}
+      aria-describedby={error ? `${id}-error` : undefined}
+    >
+      <legend>{label}</legend>
+      <div className="choices">
+        {options.map((o) => (
+          <label key={o.value} className="choice">
+            <input type="radio" name={name} value={o.value} defaultChecked={defaultValue === o.value} />
+            <span>{o.label}</span>
+          </label>
+        ))}
+      </div>
+      {error ? (
+        <p className="field-error" id={`${id}-error`}>
+          {error}
+        </p>
+      ) : null}
+    </fieldset>
+  );
+}
+
 /**
  * Ties fields to a refused form: `field("message")` is the field's name, what the user typed
  * (else `fallback`, e.g. the stored value) and its error, so nothing typed is lost.

@@ -2,17 +2,19 @@ import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type SerializeF
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import type { CSSProperties } from "react";
 import { useTranslation } from "react-i18next";
-import { Field, FormMessage } from "~/components/ui/form";
+import { Field, FormActions, FormCard, FormMessage, SelectField } from "~/components/ui/form";
+import { CodeField, PasswordField } from "~/components/accounts/fields";
+import { formFields } from "~/lib/form-fields";
+import type { FormErrorData } from "~/web/errors.server";
 import { MarketErrorBoundary } from "~/components/layout/error-boundary";
 import { PageHeader } from "~/components/ui/page-header";
 import { Pagination } from "~/components/ui/pagination";
 import { config } from "~/config.server";
 import { formatDateTime } from "~/lib/format";
-import { LIMITS } from "~/lib/limits";
 import { marketTitleMeta } from "~/lib/market-meta";
 import { formatMoney } from "~/lib/money";
 import { milestoneTitle } from "~/lib/approval";
-import { PIX_KEY_TYPES } from "~/lib/payments-schemas";
+import { PIX_KEY_TYPES, payoutAccountSchema } from "~/lib/payments-schemas";
 import { RECEIPT_KINDS, getStatement } from "~/services/payments/finance.server";
 import { isTwoFactorOn } from "~/services/accounts/two-factor.server";
 import { verifiedDocument } from "~/services/accounts/identity.server";
@@ -25,8 +27,8 @@ import {
 } from "~/services/payments/payouts.server";
 import { ConfirmPanel } from "~/components/ui/confirm";
 import { requireUser } from "~/web/auth.server";
-import { formValues, readForm } from "~/web/bodies.server";
-import { listFromUrl, marketFormError, redirectWithMarketToast, requireConfirmed } from "~/web/market-forms.server";
+import { intentAction } from "~/web/intent-action.server";
+import { listFromUrl } from "~/web/market-forms.server";
 
 export const meta = marketTitleMeta("titles.finance");
 
@@ -61,23 +63,15 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request);
-  let values: Record<string, string> = {};
-  try {
-    values = formValues(await readForm(request));
-    if (values.intent === "payout_account") {
-      await setPayoutAccount(user, values);
-      return redirectWithMarketToast(request, "/financeiro", "toasts.payout_account_saved");
-    }
-    if (values.intent === "payout") {
+  return intentAction(
+    request,
+    { here: "/financeiro" },
+    {
+      payout_account: { run: ({ values }) => setPayoutAccount(user, values), toast: "toasts.payout_account_saved" },
       // Asked from its confirmation step (the key and when it is paid), reached by the first submit.
-      requireConfirmed(values, "/financeiro?confirm=payout");
-      await requestPayout(user);
-      return redirectWithMarketToast(request, "/financeiro", "toasts.payout_requested");
-    }
-    return json(null, { status: 400 });
-  } catch (error) {
-    return marketFormError(request, error, values);
-  }
+      payout: { confirm: true, run: () => requestPayout(user), toast: "toasts.payout_requested" },
+    },
+  );
 }
 
 /** The Pix key payouts go to; changing a registered one asks for the password (and the code). */
@@ -88,77 +82,31 @@ function PayoutKeyForm({
 }: {
   account: SerializeFrom<typeof loader>["account"];
   twoFactor: boolean;
-  data: SerializeFrom<typeof action> | null;
+  data: FormErrorData | null;
 }) {
   const { t } = useTranslation("market");
   const busy = useNavigation().state === "submitting";
+  const f = formFields(payoutAccountSchema, data, account);
   return (
-    <section className="card" aria-labelledby="key-title">
-      <h2 id="key-title">{t("finance.key_heading")}</h2>
-      <FormMessage data={data} />
-      <Form method="post" className="stack" noValidate>
-        <input type="hidden" name="intent" value="payout_account" />
-        <div className={`field${data?.errors?.key_type ? " has-error" : ""}`}>
-          <label htmlFor="key_type">{t("finance.key_type")}</label>
-          <select id="key_type" name="key_type" defaultValue={data?.values?.key_type ?? account?.key_type ?? "cpf"}>
-            {PIX_KEY_TYPES.map((type) => (
-              <option key={type} value={type}>
-                {t(`finance.key_types.${type}`)}
-              </option>
-            ))}
-          </select>
-        </div>
-        <Field
-          name="pix_key"
-          label={t("finance.pix_key")}
-          maxLength={100}
-          defaultValue={data?.values?.pix_key ?? account?.pix_key}
-          error={data?.errors?.pix_key}
-        />
-        <Field
-          name="holder_name"
-          label={t("finance.holder_name")}
-          maxLength={LIMITS.holder_name.max}
-          defaultValue={data?.values?.holder_name ?? account?.holder_name}
-          error={data?.errors?.holder_name}
-        />
-        <Field
-          name="holder_document"
-          label={t("finance.holder_document")}
-          inputMode="numeric"
-          maxLength={30}
-          defaultValue={data?.values?.holder_document ?? account?.holder_document}
-          error={data?.errors?.holder_document}
-        />
-        {account ? (
-          // Changing a registered key is confirmed like a sign-in (never kept after a refusal).
-          <>
-            <Field
-              name="password"
-              type="password"
-              autoComplete="current-password"
-              label={t("finance.key_password")}
-              hint={t("finance.key_password_hint")}
-              error={data?.errors?.password}
-            />
-            {twoFactor ? (
-              <Field
-                name="code"
-                autoComplete="one-time-code"
-                inputMode="numeric"
-                label={t("finance.key_code")}
-                error={data?.errors?.code}
-              />
-            ) : null}
-          </>
-        ) : null}
-        <div className="form-actions">
-          <button type="submit" className="btn btn-secondary" disabled={busy}>
-            {t("finance.key_submit")}
-          </button>
-        </div>
-      </Form>
-    </section>
+    <FormCard name="key" heading="h2" title={t("finance.key_heading")} refusal={data} intent="payout_account">
+      <SelectField
+        {...f.key_type}
+        label={t("finance.key_type")}
+        value={f.key_type.defaultValue || "cpf"}
+        options={PIX_KEY_TYPES.map((type) => ({ value: type, label: t(`finance.key_types.${type}`) }))}
+      />
+      <Field {...f.pix_key} label={t("finance.pix_key")} />
+      <Field {...f.holder_name} label={t("finance.holder_name")} />
+      <Field {...f.holder_document} label={t("finance.holder_document")} inputMode="numeric" />
+      {account ? (
+        // Changing a registered key is confirmed like a sign-in (never kept after a refusal).
+        <>
+          <PasswordField data={data} label={t("finance.key_password")} hint={t("finance.key_password_hint")} />
+          {twoFactor ? <CodeField data={data} id="code" label={t("finance.key_code")} inputMode="numeric" /> : null}
+        </>
+      ) : null}
+      <FormActions busy={busy} label={t("finance.key_submit")} className="btn btn-secondary" />
+    </FormCard>
   );
 }
 

@@ -1,10 +1,11 @@
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { FormMessage, TextAreaField } from "~/components/ui/form";
+import { ChoiceField, FieldsForm, FormActions, TextAreaField } from "~/components/ui/form";
 import { MarketErrorBoundary } from "~/components/layout/error-boundary";
 import { PageHeader } from "~/components/ui/page-header";
-import { LIMITS } from "~/lib/limits";
+import { reportInputSchema } from "~/lib/admin-schemas";
+import { formFields } from "~/lib/form-fields";
 import { marketTitleMeta } from "~/lib/market-meta";
 import { REPORT_REASONS, REPORT_TARGETS, type ReportTargetType } from "~/lib/moderation";
 import { reportContent, reportSubject } from "~/services/operator/reports.server";
@@ -64,7 +65,7 @@ export default function ReportPage() {
   const { type, back, sent, subject } = useLoaderData<typeof loader>();
   const data = useActionData<typeof action>();
   const busy = useNavigation().state === "submitting";
-  const errors = data?.errors ?? {};
+  const f = formFields(reportInputSchema, data);
   if (sent) {
     return (
       <div className="page page-narrow">
@@ -92,45 +93,19 @@ export default function ReportPage() {
           {t("moderation.report_about")}: <strong>{t(`moderation.targets.${type}`)}</strong>
           {subject ? ` · ${subject}` : null}
         </p>
-        <FormMessage data={data} />
-        <Form method="post" className="stack" noValidate>
-          <fieldset
-            className={`field choice-group${errors.reason ? " has-error" : ""}`}
-            aria-describedby={errors.reason ? "reason-error" : undefined}
-          >
-            <legend>{t("moderation.reason")}</legend>
-            <div className="choices">
-              {REPORT_REASONS.map((reason) => (
-                <label key={reason} className="choice">
-                  <input type="radio" name="reason" value={reason} defaultChecked={data?.values?.reason === reason} />
-                  <span>{t(`moderation.reasons.${reason}`)}</span>
-                </label>
-              ))}
-            </div>
-            {errors.reason ? (
-              <p className="field-error" id="reason-error">
-                {errors.reason}
-              </p>
-            ) : null}
-          </fieldset>
-          <TextAreaField
-            name="details"
-            label={t("moderation.details")}
-            hint={t("moderation.details_hint")}
-            rows={4}
-            maxLength={LIMITS.report_details.max}
-            defaultValue={data?.values?.details}
-            error={errors.details}
+        <FieldsForm id="report-form" data={data} className="stack">
+          <ChoiceField
+            {...f.reason}
+            label={t("moderation.reason")}
+            options={REPORT_REASONS.map((reason) => ({ value: reason, label: t(`moderation.reasons.${reason}`) }))}
           />
-          <div className="form-actions">
+          <TextAreaField {...f.details} label={t("moderation.details")} hint={t("moderation.details_hint")} rows={4} />
+          <FormActions busy={busy} label={t("moderation.send")}>
             <Link to={back} className="btn btn-ghost">
               {t("moderation.cancel")}
             </Link>
-            <button type="submit" className="btn btn-primary" disabled={busy}>
-              {t("moderation.send")}
-            </button>
-          </div>
-        </Form>
+          </FormActions>
+        </FieldsForm>
       </section>
     </div>
   );

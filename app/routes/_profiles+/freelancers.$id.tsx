@@ -1,9 +1,8 @@
-import { LIMITS } from "~/lib/limits";
 import { ContactNotice } from "~/components/messaging/contact-notice";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { fieldsOf, FieldsForm, FormActions, SelectField, TextAreaField } from "~/components/ui/form";
+import { FieldsForm, FormActions, SelectField, TextAreaField } from "~/components/ui/form";
 import { MarketErrorBoundary } from "~/components/layout/error-boundary";
 import { PortfolioList } from "~/components/reputation/portfolio";
 import { PublicProfile } from "~/components/reputation/public-profile";
@@ -16,7 +15,9 @@ import { AppError } from "~/services/platform/errors.server";
 import { formError } from "~/web/errors.server";
 import { formValues, readForm } from "~/web/bodies.server";
 import { checkFields } from "~/lib/schemas";
-import { inviteFreelancer, inviteInputSchema, openOpportunitiesOf } from "~/services/marketplace/invitations.server";
+import { inviteFreelancer, openOpportunitiesOf } from "~/services/marketplace/invitations.server";
+import { inviteInputSchema } from "~/lib/market-schemas";
+import { formFields } from "~/lib/form-fields";
 import { getFreelancerProfile } from "~/services/reputation/profiles.server";
 import { listUserReviews } from "~/services/reputation/reviews.server";
 import { pageId } from "~/web/params.server";
@@ -102,12 +103,10 @@ function InviteForm({
               required
             />
             <TextAreaField
-              {...fieldsOf(refusal)("message")}
+              {...formFields(inviteInputSchema, refusal).message}
               label={t("invitations.message")}
               hint={t("invitations.message_hint")}
               rows={3}
-              maxLength={LIMITS.invite_message.max}
-              required
             />
             <ContactNotice refusal={refusal} />
             <FormActions busy={busy} label={t("invitations.send")} />

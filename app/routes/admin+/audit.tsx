@@ -78,17 +78,17 @@ export default function AuditPage() {
         {total}
       </p>
       <ListFrame count={data.length} empty={t("audit.empty")} meta={meta}>
-        <TableCard caption={t("audit.heading")}>
-          <thead>
-            <tr>
-              <th scope="col">{t("audit.when")}</th>
-              <th scope="col">{t("audit.who")}</th>
-              <th scope="col">{t("audit.what")}</th>
-              <th scope="col">{t("audit.target")}</th>
-              <th scope="col">{t("audit.reason")}</th>
-              <th scope="col">{t("audit.change")}</th>
-            </tr>
-          </thead>
+        <TableCard
+          caption={t("audit.heading")}
+          columns={[
+            t("audit.when"),
+            t("audit.who"),
+            t("audit.what"),
+            t("audit.target"),
+            t("audit.reason"),
+            t("audit.change"),
+          ]}
+        >
           <tbody>
             {data.map((row) => (
               <tr key={row.id}>

@@ -8,7 +8,8 @@ import { Field, TextAreaField } from "~/components/ui/form";
 import { Breadcrumb, PageHeader } from "~/components/ui/page-header";
 import { adminTitleMeta } from "~/lib/admin-meta";
 import { formatDate, formatDateTime } from "~/lib/format";
-import { LIMITS } from "~/lib/limits";
+import { disputeDecisionInputSchema } from "~/lib/dispute-schemas";
+import { formFields } from "~/lib/form-fields";
 import { feePercent } from "~/lib/fees";
 import { formatMoney, parseMoney } from "~/lib/money";
 import { usePending } from "~/lib/pending";
@@ -94,14 +95,10 @@ function DecisionForm({ decisions, held, payments }: { decisions: string[]; held
         />
       ) : null}
       <TextAreaField
-        name="reason"
+        {...formFields(disputeDecisionInputSchema, data).reason}
         label={t("disputes.reason")}
         hint={t("disputes.reason_hint")}
         rows={4}
-        maxLength={LIMITS.dispute_decision_reason.max}
-        required
-        defaultValue={data?.values?.reason}
-        error={errors.reason}
       />
     </ActionPanel>
   );

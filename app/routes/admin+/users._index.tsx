@@ -55,16 +55,10 @@ export default function UsersPage() {
         />
       </FilterForm>
       <ListFrame count={data.length} empty={t("users.empty")} meta={meta}>
-        <TableCard caption={t("users.heading")}>
-          <thead>
-            <tr>
-              <th scope="col">{t("users.name")}</th>
-              <th scope="col">{t("users.email")}</th>
-              <th scope="col">{t("users.role")}</th>
-              <th scope="col">{t("users.standing")}</th>
-              <th scope="col">{t("users.since")}</th>
-            </tr>
-          </thead>
+        <TableCard
+          caption={t("users.heading")}
+          columns={[t("users.name"), t("users.email"), t("users.role"), t("users.standing"), t("users.since")]}
+        >
           <tbody>
             {data.map((u) => (
               <tr key={u.id}>

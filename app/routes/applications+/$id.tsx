@@ -4,7 +4,7 @@ import { json, type LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { Avatar } from "~/components/ui/avatar";
-import { ApplicationStatusBadge, OpportunityStatusBadge } from "~/components/marketplace/badges";
+import { ApplicationBadge, OpportunityStatusBadge } from "~/components/marketplace/badges";
 import { MarketErrorBoundary } from "~/components/layout/error-boundary";
 import { loadApplicationFor } from "~/web/application-page.server";
 import { Breadcrumb, PageHeader } from "~/components/ui/page-header";
@@ -80,13 +80,7 @@ export default function ApplicationPage() {
           <section className="card">
             <div className="row-between wrap">
               <h3>{t("application.status")}</h3>
-              <ApplicationStatusBadge
-                status={a.status}
-                awaiting={a.awaiting}
-                viewer={viewer}
-                reason={a.rejection_reason}
-                rounds={a.offers_count}
-              />
+              <ApplicationBadge application={a} viewer={viewer} />
             </div>
             {a.status === "accepted" ? (
               <p className="notice notice-success">

@@ -1,8 +1,9 @@
-import { LIMITS } from "~/lib/limits";
+import { formFields } from "~/lib/form-fields";
+import { messageInputSchema } from "~/lib/market-schemas";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { fieldsOf, FormActions, FormCard, TextAreaField } from "~/components/ui/form";
+import { FormActions, FormCard, TextAreaField } from "~/components/ui/form";
 import { FilesField } from "~/components/ui/files-field";
 import { MarketErrorBoundary } from "~/components/layout/error-boundary";
 import { MessageThread } from "~/components/messaging/thread";
@@ -93,13 +94,7 @@ export default function MessagesPage() {
                 ) : null
               }
             >
-              <TextAreaField
-                {...fieldsOf(data)("body")}
-                label={t("messages.body")}
-                rows={3}
-                maxLength={LIMITS.message_body.max}
-                required
-              />
+              <TextAreaField {...formFields(messageInputSchema, data).body} label={t("messages.body")} rows={3} />
               <FilesField error={data?.errors?.files} max={MAX_MESSAGE_FILES} />
               <ContactNotice refusal={data} />
               <FormActions busy={busy} label={t("messages.send")} />

@@ -1,11 +1,12 @@
-import { LIMITS } from "~/lib/limits";
+import { formFields } from "~/lib/form-fields";
+import { offerInputSchema, rejectInputSchema } from "~/lib/market-schemas";
 import { ContactNotice } from "~/components/messaging/contact-notice";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { fieldsOf, FormActions, FormCard, PageRefusal, TextAreaField, useRefusal } from "~/components/ui/form";
+import { FormActions, FormCard, PageRefusal, TextAreaField, useRefusal } from "~/components/ui/form";
 import { ActionsCard } from "~/components/ui/actions";
-import { ApplicationStatusBadge, OpportunityStatusBadge } from "~/components/marketplace/badges";
+import { ApplicationBadge, OpportunityStatusBadge } from "~/components/marketplace/badges";
 import { ConfirmPanel } from "~/components/ui/confirm";
 import { MarketErrorBoundary } from "~/components/layout/error-boundary";
 import { NetLine, OfferHistory, TermsCompare, TermsFields } from "~/components/marketplace/offers";
@@ -98,12 +99,7 @@ function CounterForm({
         feeBps={feeBps}
         viewer={viewer}
       />
-      <TextAreaField
-        {...fieldsOf(mine)("message")}
-        label={t("fields.message")}
-        rows={3}
-        maxLength={LIMITS.offer_message.max}
-      />
+      <TextAreaField {...formFields(offerInputSchema, mine).message} label={t("fields.message")} rows={3} />
       <ContactNotice refusal={mine} />
       <FormActions busy={busy} label={t("negotiate.counter_submit")} busyLabel={t("negotiate.counter_submitting")} />
     </FormCard>
@@ -141,26 +137,13 @@ export default function NegotiatePage() {
             {a.opportunity.status !== "open" ? <OpportunityStatusBadge status={a.opportunity.status} /> : null}
           </>
         }
-        actions={
-          <ApplicationStatusBadge
-            status={a.status}
-            awaiting={a.awaiting}
-            viewer={viewer}
-            reason={a.rejection_reason}
-            rounds={a.offers_count}
-          />
-        }
+        actions={<ApplicationBadge application={a} viewer={viewer} />}
       />
 
       {/* The counter form and the confirmation steps show their own fields' problems. */}
       <PageRefusal shownBy={["counter"]} fields={["message"]} />
       <ConfirmPanel intent="reject" cancelHref={here} allowed={actions.includes("reject")}>
-        <TextAreaField
-          name="message"
-          label={t("fields.reject_message")}
-          rows={3}
-          maxLength={LIMITS.reject_message.max}
-        />
+        <TextAreaField {...formFields(rejectInputSchema).message} label={t("fields.reject_message")} rows={3} />
       </ConfirmPanel>
       <ConfirmPanel intent="withdraw" cancelHref={here} allowed={actions.includes("withdraw")} />
       {current ? (

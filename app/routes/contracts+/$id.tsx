@@ -1,8 +1,7 @@
-import { LIMITS } from "~/lib/limits";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type SerializeFrom } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { fieldsOf, FormActions, FormCard, PageRefusal, TextAreaField, useRefusal } from "~/components/ui/form";
+import { FormActions, FormCard, PageRefusal, TextAreaField, useRefusal } from "~/components/ui/form";
 import { ActionsCard } from "~/components/ui/actions";
 import { ConfirmPanel } from "~/components/ui/confirm";
 import { Facts } from "~/components/ui/facts";
@@ -48,6 +47,8 @@ import { MAX_MILESTONES, milestoneInputSchema } from "~/lib/payments-schemas";
 import { checkFields } from "~/lib/schemas";
 import { AppError, parseInput } from "~/services/platform/errors.server";
 import { disputeOpenInputSchema } from "~/lib/dispute-schemas";
+import { formFields } from "~/lib/form-fields";
+import { cancelInputSchema, changeRequestInputSchema, deliveryInputSchema } from "~/lib/market-schemas";
 import { marketFormError } from "~/web/market-forms.server";
 import { config } from "~/config.server";
 import { formValues, readForm } from "~/web/bodies.server";
@@ -235,7 +236,6 @@ function DeliverForm({ heading }: { heading: string }) {
   const busy = usePending("deliver");
   // A delivery too large to read comes back without its fields, but with the error on the files.
   const mine = data?.values?.intent === "deliver" || data?.errors?.files ? data : null;
-  const field = fieldsOf(mine);
   return (
     <FormCard
       name="deliver"
@@ -247,11 +247,9 @@ function DeliverForm({ heading }: { heading: string }) {
       encType="multipart/form-data"
     >
       <TextAreaField
-        {...field("message")}
+        {...formFields(deliveryInputSchema, mine).message}
         label={t("contract.deliver_message")}
         rows={4}
-        maxLength={LIMITS.delivery_message.max}
-        required
       />
       <FilesField error={mine?.errors?.files} accept={ACCEPT} max={MAX_DELIVERY_FILES} />
       <FormActions busy={busy} label={t("contract.deliver_submit")} busyLabel={t("contract.deliver_submitting")} />
@@ -273,11 +271,9 @@ function ChangesForm() {
       intent="request_changes"
     >
       <TextAreaField
-        {...fieldsOf(mine)("message")}
+        {...formFields(changeRequestInputSchema, mine).message}
         label={t("contract.changes_message")}
         rows={4}
-        maxLength={LIMITS.change_request_message.max}
-        required
       />
       <FormActions busy={busy} label={t("contract.changes_submit")} className="btn btn-secondary" />
     </FormCard>
@@ -288,15 +284,7 @@ function ChangesForm() {
 function ReasonField({ intent }: { intent: string }) {
   const { t } = useTranslation("market");
   const mine = useRefusal(intent);
-  return (
-    <TextAreaField
-      {...fieldsOf(mine)("reason")}
-      label={t("contract.reason")}
-      rows={3}
-      maxLength={LIMITS.cancel_reason.max}
-      required
-    />
-  );
+  return <TextAreaField {...formFields(cancelInputSchema, mine).reason} label={t("contract.reason")} rows={3} />;
 }
 
 type Contract = SerializeFrom<typeof loader>["contract"];
@@ -476,6 +464,64 @@ function ContractConfirmations({
   );
 }
 
+/** What the viewer may do next, each a jump to its form, a confirmation or a post. */
+function ContractActions({
+  contract: c,
+  reviews,
+  viewer,
+  here,
+  approval,
+  deliverHeading,
+}: {
+  contract: Contract;
+  reviews: SerializeFrom<typeof loader>["reviews"];
+  viewer: SerializeFrom<typeof loader>["viewer"];
+  here: string;
+  approval: Record<string, string>;
+  deliverHeading: string;
+}) {
+  const { t } = useTranslation("market");
+  const actions = c.allowed_actions;
+  const otherName = (viewer === "merchant" ? c.freelancer : c.merchant).display_name ?? "?";
+  return (
+    <ActionsCard
+      title={t("contract.actions")}
+      empty={t("contract.no_actions")}
+      here={here}
+      // Reviewing (or answering a review) is what is left to do once the work ended.
+      open={[
+        ...(reviews.can_review ? ["review" as const] : []),
+        ...(reviews.can_reply ? ["reply" as const] : []),
+        ...actions,
+      ]}
+      moves={{
+        review: {
+          jump: "review-form",
+          primary: true,
+          label: t("contract.review", { name: otherName }),
+        },
+        reply: { jump: "reply-form", label: t("contract.reply") },
+        approve: {
+          confirm: "approve",
+          primary: true,
+          title: t("contract.approve_hint", approval),
+          label: `✓ ${t("contract.approve", approval)}`,
+        },
+        deliver: { jump: "deliver-title", label: deliverHeading },
+        request_changes: { jump: "changes-title", label: t("contract.changes_heading") },
+        accept_cancellation: { confirm: "accept_cancellation", label: t("contract.accept_cancellation") },
+        decline_cancellation: { post: "decline_cancellation", label: t("contract.decline_cancellation") },
+        cancel: {
+          confirm: "cancel_contract",
+          label: viewer === "merchant" ? t("contract.cancel") : t("contract.withdraw"),
+        },
+        request_cancellation: { confirm: "request_cancellation", label: t("contract.request_cancellation") },
+        open_dispute: { jump: "dispute-title", label: t("dispute.open_heading") },
+      }}
+    />
+  );
+}
+
 export default function ContractPage() {
   const { contract: c, reviews, charge, viewer, now, pixHours } = useLoaderData<typeof loader>();
   const { t, i18n } = useTranslation("market");
@@ -563,40 +609,13 @@ export default function ContractPage() {
           <ContractTerms contract={c} viewer={viewer} now={now} changesAsked={changesAsked} />
 
           {delivered ? <DeliveryReview event={delivered} contractId={c.id} /> : null}
-          <ActionsCard
-            title={t("contract.actions")}
-            empty={t("contract.no_actions")}
+          <ContractActions
+            contract={c}
+            reviews={reviews}
+            viewer={viewer}
             here={here}
-            // Reviewing (or answering a review) is what is left to do once the work ended.
-            open={[
-              ...(reviews.can_review ? ["review" as const] : []),
-              ...(reviews.can_reply ? ["reply" as const] : []),
-              ...actions,
-            ]}
-            moves={{
-              review: {
-                jump: "review-form",
-                primary: true,
-                label: t("contract.review", { name: other.display_name ?? "?" }),
-              },
-              reply: { jump: "reply-form", label: t("contract.reply") },
-              approve: {
-                confirm: "approve",
-                primary: true,
-                title: t("contract.approve_hint", approval),
-                label: `✓ ${t("contract.approve", approval)}`,
-              },
-              deliver: { jump: "deliver-title", label: deliverHeading },
-              request_changes: { jump: "changes-title", label: t("contract.changes_heading") },
-              accept_cancellation: { confirm: "accept_cancellation", label: t("contract.accept_cancellation") },
-              decline_cancellation: { post: "decline_cancellation", label: t("contract.decline_cancellation") },
-              cancel: {
-                confirm: "cancel_contract",
-                label: viewer === "merchant" ? t("contract.cancel") : t("contract.withdraw"),
-              },
-              request_cancellation: { confirm: "request_cancellation", label: t("contract.request_cancellation") },
-              open_dispute: { jump: "dispute-title", label: t("dispute.open_heading") },
-            }}
+            approval={approval}
+            deliverHeading={deliverHeading}
           />
 
           {c.payments === "escrow" ? (

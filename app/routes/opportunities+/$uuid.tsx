@@ -1,4 +1,5 @@
-import { LIMITS } from "~/lib/limits";
+import { formFields } from "~/lib/form-fields";
+import { applyInputSchema } from "~/lib/market-schemas";
 import { ContactNotice } from "~/components/messaging/contact-notice";
 import { RatingSummary } from "~/components/reputation/rating";
 import {
@@ -12,15 +13,7 @@ import {
 import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { Avatar } from "~/components/ui/avatar";
-import {
-  fieldsOf,
-  FormActions,
-  FormCard,
-  PageRefusal,
-  IntentButton,
-  TextAreaField,
-  useRefusal,
-} from "~/components/ui/form";
+import { FormActions, FormCard, PageRefusal, IntentButton, TextAreaField, useRefusal } from "~/components/ui/form";
 import { ApplicationStatusBadge, OpportunityStatusBadge } from "~/components/marketplace/badges";
 import { ConfirmLink, ConfirmPanel } from "~/components/ui/confirm";
 import { Facts } from "~/components/ui/facts";
@@ -120,12 +113,10 @@ function ApplyForm({ basis, feeBps }: { basis: PriceBasis; feeBps: number | null
   return (
     <FormCard id="apply" name="apply" title={t("apply.heading")} intro={t("apply.intro")} refusal={mine} intent="apply">
       <TextAreaField
-        {...fieldsOf(mine)("cover_letter")}
+        {...formFields(applyInputSchema, mine).cover_letter}
         label={t("fields.cover_letter")}
         hint={t("fields.cover_letter_hint")}
         rows={6}
-        maxLength={LIMITS.cover_letter.max}
-        required
       />
       <TermsFields basis={basis} values={mine?.values} errors={mine?.errors ?? {}} feeBps={feeBps} />
       <ContactNotice refusal={mine} />

@@ -5,16 +5,13 @@ import {
   reportRepeatedContacts,
   screenContacts,
 } from "../messaging/contacts.server";
-import { LIMITS } from "~/lib/limits";
 import { randomUUID } from "node:crypto";
 import { sql } from "kysely";
-import { z } from "zod";
-import { pageQuerySchema } from "~/lib/market-schemas";
-import { text } from "~/lib/schemas";
+import { inviteInputSchema, pageQuerySchema } from "~/lib/market-schemas";
 import { db, transaction } from "../../../db";
 import type { UserRow } from "../../../db/schema";
 import { AppError, oneOnly, parseInput } from "../platform/errors.server";
-import { UUID, assertId, now, offsetOf, pageMeta, type PageMeta } from "../platform/records.server";
+import { assertId, now, offsetOf, pageMeta, type PageMeta } from "../platform/records.server";
 import { notify } from "../messaging/notifications.server";
 import { hasApplied } from "./applications.server";
 import { assertRoleFor } from "../platform/roles.server";
@@ -41,18 +38,6 @@ export type InvitationJson = {
   created_at: string;
   updated_at: string;
 };
-
-export const inviteInputSchema = z.object({
-  freelancer_id: z
-    .string({ required_error: "invite_freelancer_invalid", invalid_type_error: "invite_freelancer_invalid" })
-    .regex(UUID, "invite_freelancer_invalid"),
-  message: text(
-    "invite_message_length",
-    LIMITS.invite_message.min,
-    LIMITS.invite_message.max,
-    "invite_message_required",
-  ),
-});
 
 /** Invitations with what their shown status and JSON need: one query, whatever the count. */
 function invitationRows() {

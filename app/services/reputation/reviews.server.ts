@@ -1,9 +1,7 @@
-import { LIMITS } from "~/lib/limits";
 import { randomUUID } from "node:crypto";
 import { sql, type Kysely } from "kysely";
-import { z } from "zod";
 import { pageQuerySchema } from "~/lib/market-schemas";
-import { text } from "~/lib/schemas";
+import { replyInputSchema, reviewInputSchema } from "~/lib/review-schemas";
 import { db, transaction } from "../../../db";
 import type { ContractParty, ContractRow, Database, UserRow } from "../../../db/schema";
 import { AppError, oneOnly, parseInput } from "../platform/errors.server";
@@ -71,27 +69,6 @@ export type ContractReviewsJson = {
   theirs_written: boolean;
   can_reply: boolean;
 };
-
-const toInt = (v: unknown) => (typeof v === "string" && /^\s*\d+\s*$/.test(v) ? Number(v) : v);
-
-export const reviewInputSchema = z.object({
-  rating: z.preprocess(
-    toInt,
-    z
-      .number({ required_error: "review_rating_invalid", invalid_type_error: "review_rating_invalid" })
-      .int("review_rating_invalid")
-      .min(1, "review_rating_invalid")
-      .max(5, "review_rating_invalid"),
-  ),
-  comment: z.preprocess(
-    (v) => v ?? "",
-    text("review_comment_length", LIMITS.review_comment.min, LIMITS.review_comment.max),
-  ),
-});
-
-export const replyInputSchema = z.object({
-  reply: text("review_reply_length", LIMITS.review_reply.min, LIMITS.review_reply.max, "review_reply_required"),
-});
 
 type ContractForReview = Pick<
   ContractRow,
