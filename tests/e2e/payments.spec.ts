@@ -150,7 +150,12 @@ function story(javaScriptEnabled: boolean) {
     await julia.getByLabel("Nome do titular").fill("Julinha Freelancer");
     await julia.getByLabel("CPF ou CNPJ do titular").fill(cpf);
     await julia.getByRole("button", { name: "Salvar chave" }).click();
-    await expect(julia.getByText("Esta chave não é um CPF válido.")).toBeVisible();
+    // On its field, and in the summary that links to it.
+    await expect(julia.locator("#pix_key-error")).toHaveText("Esta chave não é um CPF válido.");
+    await expect(julia.getByRole("link", { name: "Esta chave não é um CPF válido." })).toHaveAttribute(
+      "href",
+      "#pix_key",
+    );
     await expect(julia.getByLabel("Nome do titular")).toHaveValue("Julinha Freelancer");
     await julia.getByLabel("Chave Pix", { exact: true }).fill(cpf);
     await julia.getByRole("button", { name: "Salvar chave" }).click();
