@@ -1,7 +1,7 @@
 import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { JsonLd, loginHref, PublicErrorBoundary, PublicFrame, registerHref } from "~/components/discovery/public-frame";
+import { JsonLd, PublicErrorBoundary, PublicFrame, WayIn } from "~/components/discovery/public-frame";
 import { IdentityBadge } from "~/components/reputation/identity-badge";
 import { PortfolioList } from "~/components/reputation/portfolio";
 import { RatingSummary } from "~/components/reputation/rating";
@@ -97,12 +97,12 @@ export default function PublicProfilePage() {
             {viewer === null ? (
               <>
                 <p className="muted">{t("public.invite_intro", { name: p.name })}</p>
-                <Link to={loginHref(p.path)} className="btn btn-primary btn-block">
-                  {t("public.login_to_invite")}
-                </Link>
-                <Link to={registerHref(p.path, "merchant")} className="btn btn-ghost btn-block">
-                  {t("public.register")}
-                </Link>
+                <WayIn
+                  here={p.path}
+                  accountType="merchant"
+                  loginLabel={t("public.login_to_invite")}
+                  className={["btn btn-primary btn-block", "btn btn-ghost btn-block"]}
+                />
               </>
             ) : viewer === "merchant" ? (
               <Link to={`/freelancers/${p.id}#invite-title`} className="btn btn-primary btn-block">

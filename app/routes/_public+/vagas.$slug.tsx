@@ -2,7 +2,7 @@ import { IdentityBadge } from "~/components/reputation/identity-badge";
 import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { JsonLd, loginHref, PublicErrorBoundary, PublicFrame, registerHref } from "~/components/discovery/public-frame";
+import { JsonLd, PublicErrorBoundary, PublicFrame, WayIn } from "~/components/discovery/public-frame";
 import { Budget, formatDay, usePlace } from "~/components/marketplace/opportunity-card";
 import { RatingSummary } from "~/components/reputation/rating";
 import { Facts } from "~/components/ui/facts";
@@ -131,12 +131,12 @@ export default function PublicOpportunityPage() {
             {viewer === null ? (
               <>
                 <p className="muted">{t("public.apply_intro")}</p>
-                <Link to={loginHref(o.path)} className="btn btn-primary btn-block">
-                  {t("public.login_to_apply")}
-                </Link>
-                <Link to={registerHref(o.path, "freelancer")} className="btn btn-ghost btn-block">
-                  {t("public.register")}
-                </Link>
+                <WayIn
+                  here={o.path}
+                  accountType="freelancer"
+                  loginLabel={t("public.login_to_apply")}
+                  className={["btn btn-primary btn-block", "btn btn-ghost btn-block"]}
+                />
               </>
             ) : viewer === "freelancer" ? (
               <Link to={`/opportunities/${o.uuid}#apply`} className="btn btn-primary btn-block">
