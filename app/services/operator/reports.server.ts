@@ -170,62 +170,50 @@ async function contentsOf(refs: TargetRef[], full = false): Promise<Map<string, 
           .execute()
       : [],
   ]);
-  for (const o of opportunities) {
-    out.set(key("opportunity", o.uuid), {
-      type: "opportunity",
-      id: o.uuid,
-      title: o.title,
-      opportunity_uuid: o.uuid,
-      application_id: null,
-      text: cut(`${o.title}\n\n${o.description}`),
-      hidden: o.hidden_at !== null,
-      hidden_reason: o.hidden_reason,
+  // A target found: where it belongs, its text (cut for the queue) and whether it is hidden.
+  const found = (
+    type: ReportTargetType,
+    id: string,
+    c: {
+      title: string | null;
+      opportunity_uuid?: string;
+      application_id?: string;
+      text: string;
+      hidden_at: string | null;
+      hidden_reason: string | null;
+    },
+  ) =>
+    out.set(key(type, id), {
+      type,
+      id,
+      title: c.title,
+      opportunity_uuid: c.opportunity_uuid ?? null,
+      application_id: c.application_id ?? null,
+      text: cut(c.text),
+      hidden: c.hidden_at !== null,
+      hidden_reason: c.hidden_reason,
       exists: true,
     });
+  for (const o of opportunities) {
+    found("opportunity", o.uuid, { ...o, opportunity_uuid: o.uuid, text: `${o.title}\n\n${o.description}` });
   }
   for (const u of profiles) {
-    const skills = parseTags(u.skills);
-    out.set(key("profile", u.id), {
-      type: "profile",
-      id: u.id,
+    found("profile", u.id, {
       title: displayNameOf(u),
-      opportunity_uuid: null,
-      application_id: null,
-      text: cut([u.bio, skills.join(", "), u.city].filter(Boolean).join("\n\n")),
-      hidden: u.profile_hidden_at !== null,
+      text: [u.bio, parseTags(u.skills).join(", "), u.city].filter(Boolean).join("\n\n"),
+      hidden_at: u.profile_hidden_at,
       hidden_reason: u.profile_hidden_reason,
-      exists: true,
     });
   }
-  for (const m of messages) {
-    out.set(key("message", m.id), {
-      type: "message",
-      id: m.id,
-      title: m.title,
-      opportunity_uuid: m.uuid,
-      application_id: m.application_id,
-      text: cut(m.body),
-      hidden: m.hidden_at !== null,
-      hidden_reason: m.hidden_reason,
-      exists: true,
-    });
-  }
+  for (const m of messages) found("message", m.id, { ...m, opportunity_uuid: m.uuid, text: m.body });
   for (const r of reviews) {
-    const common = { title: r.title, opportunity_uuid: r.uuid, application_id: r.contract_id, exists: true };
-    out.set(key("review", r.id), {
-      type: "review",
-      id: r.id,
-      ...common,
-      text: cut(`${"★".repeat(r.rating)}${"☆".repeat(5 - r.rating)} ${r.comment}`),
-      hidden: r.hidden_at !== null,
-      hidden_reason: r.hidden_reason,
-    });
-    out.set(key("reply", r.id), {
-      type: "reply",
-      id: r.id,
-      ...common,
-      text: cut(r.reply ?? ""),
-      hidden: r.reply_hidden_at !== null,
+    const on = { title: r.title, opportunity_uuid: r.uuid, application_id: r.contract_id };
+    const stars = `${"★".repeat(r.rating)}${"☆".repeat(5 - r.rating)}`;
+    found("review", r.id, { ...on, text: `${stars} ${r.comment}`, hidden_at: r.hidden_at, hidden_reason: r.hidden_reason });
+    found("reply", r.id, {
+      ...on,
+      text: r.reply ?? "",
+      hidden_at: r.reply_hidden_at,
       hidden_reason: r.reply_hidden_reason,
     });
   }
