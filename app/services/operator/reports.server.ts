@@ -13,6 +13,7 @@ import { isUniqueViolation } from "../../../db/dialect";
 import type { ReportRow, UserRow } from "../../../db/schema";
 import { AppError, parseInput } from "../platform/errors.server";
 import { consume, consumeWrite, limiters } from "../platform/rate-limit.server";
+import { PEOPLE_COLUMNS, personJson } from "../platform/participants.server";
 import { now, offsetOf, pageMeta, type PageMeta } from "../platform/records.server";
 import { displayNameOf, parseTags, photoUrl } from "../accounts/users.server";
 import { operatorActor, recordAudit } from "./audit.server";
@@ -503,36 +504,32 @@ export async function getReportCase(type: string, id: string): Promise<ReportCas
 /** The messages around a reported one (CONTEXT_MESSAGES each side), with their authors' names. */
 async function conversationAround(messageId: string): Promise<ReportCaseJson["conversation"]> {
   const messages = await db
-    .selectFrom("messages as m")
-    .innerJoin("messages as target", "target.application_id", "m.application_id")
-    .innerJoin("applications as a", "a.id", "m.application_id")
+    .selectFrom("messages as msg")
+    .innerJoin("messages as target", "target.application_id", "msg.application_id")
+    .innerJoin("applications as a", "a.id", "msg.application_id")
     .innerJoin("opportunities as o", "o.id", "a.opportunity_id")
     .innerJoin("users as f", "f.id", "a.freelancer_id")
-    .innerJoin("users as mm", "mm.id", "o.merchant_id")
+    .innerJoin("users as m", "m.id", "o.merchant_id")
     .select([
-      "m.id",
-      "m.seq",
-      "m.author",
-      "m.body",
-      "m.hidden_at",
-      "m.created_at",
-      "f.display_name as f_display",
-      "f.full_name as f_full",
-      "mm.display_name as m_display",
-      "mm.full_name as m_full",
+      "msg.id",
+      "msg.seq",
+      "msg.author",
+      "msg.body",
+      "msg.hidden_at",
+      "msg.created_at",
+      "o.merchant_id",
+      "a.freelancer_id",
+      ...PEOPLE_COLUMNS,
     ])
     .where("target.id", "=", messageId)
-    .where(sql<boolean>`m.seq BETWEEN target.seq - ${CONTEXT_MESSAGES} AND target.seq + ${CONTEXT_MESSAGES}`)
-    .orderBy("m.seq")
+    .where(sql<boolean>`msg.seq BETWEEN target.seq - ${CONTEXT_MESSAGES} AND target.seq + ${CONTEXT_MESSAGES}`)
+    .orderBy("msg.seq")
     .execute();
   return messages.map((m) => ({
     id: m.id,
     seq: m.seq,
     author: m.author,
-    author_name:
-      (m.author === "freelancer"
-        ? displayNameOf({ display_name: m.f_display, full_name: m.f_full })
-        : displayNameOf({ display_name: m.m_display, full_name: m.m_full })) ?? "",
+    author_name: personJson(m, m.author).display_name ?? "",
     body: m.body,
     hidden: m.hidden_at !== null,
     created_at: m.created_at,
@@ -550,10 +547,9 @@ async function reviewedContract(reviewId: string): Promise<ReportCaseJson["contr
       "c.id",
       "c.status",
       "c.price_cents",
-      "m.display_name as m_display",
-      "m.full_name as m_full",
-      "f.display_name as f_display",
-      "f.full_name as f_full",
+      "c.merchant_id",
+      "c.freelancer_id",
+      ...PEOPLE_COLUMNS,
       "r.rating",
       "r.comment",
       "r.reply",
@@ -566,8 +562,8 @@ async function reviewedContract(reviewId: string): Promise<ReportCaseJson["contr
         id: contract.id,
         status: contract.status,
         price_cents: contract.price_cents,
-        merchant: displayNameOf({ display_name: contract.m_display, full_name: contract.m_full }) ?? "",
-        freelancer: displayNameOf({ display_name: contract.f_display, full_name: contract.f_full }) ?? "",
+        merchant: personJson(contract, "merchant").display_name ?? "",
+        freelancer: personJson(contract, "freelancer").display_name ?? "",
         review: {
           rating: contract.rating,
           comment: contract.comment,
