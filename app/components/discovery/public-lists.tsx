@@ -48,7 +48,11 @@ export function PublicListCallout({
     <section className="card public-callout" aria-label={t("public.callout_label")}>
       <p>{text}</p>
       <div className="button-row">
-        <WayIn here={here} accountType={accountType} className={["btn btn-primary btn-sm", "btn btn-secondary btn-sm"]} />
+        <WayIn
+          here={here}
+          accountType={accountType}
+          className={["btn btn-primary btn-sm", "btn btn-secondary btn-sm"]}
+        />
       </div>
     </section>
   );

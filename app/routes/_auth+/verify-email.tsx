@@ -89,7 +89,10 @@ export default function VerifyEmailPage() {
       <Frame signedIn={data.signedIn} title={t("verify.failed")}>
         <Alert type="danger">{data.failure}</Alert>
         {resend ?? (
-          <Link to={data.signedIn ? "/" : "/login"} className={data.signedIn ? "btn btn-primary" : "btn btn-primary btn-block"}>
+          <Link
+            to={data.signedIn ? "/" : "/login"}
+            className={data.signedIn ? "btn btn-primary" : "btn btn-primary btn-block"}
+          >
             {data.signedIn ? t("verify.home") : t("verify.sign_in")}
           </Link>
         )}

@@ -143,14 +143,7 @@ export async function paymentQueues(database: Kysely<Database> = db): Promise<Pa
           ]),
         ),
       )
-      .select([
-        "r.id",
-        "r.amount_cents",
-        "r.created_at",
-        "r.contract_id",
-        "c.e2e_id as charge_e2e_id",
-        "o.title",
-      ])
+      .select(["r.id", "r.amount_cents", "r.created_at", "r.contract_id", "c.e2e_id as charge_e2e_id", "o.title"])
       .select(PERSON_COLUMNS)
       .$call(waiting("r", "due"))
       .execute(),

@@ -210,7 +210,12 @@ async function contentsOf(refs: TargetRef[], full = false): Promise<Map<string, 
   for (const r of reviews) {
     const on = { title: r.title, opportunity_uuid: r.uuid, application_id: r.contract_id };
     const stars = `${"★".repeat(r.rating)}${"☆".repeat(5 - r.rating)}`;
-    found("review", r.id, { ...on, text: `${stars} ${r.comment}`, hidden_at: r.hidden_at, hidden_reason: r.hidden_reason });
+    found("review", r.id, {
+      ...on,
+      text: `${stars} ${r.comment}`,
+      hidden_at: r.hidden_at,
+      hidden_reason: r.hidden_reason,
+    });
     found("reply", r.id, {
       ...on,
       text: r.reply ?? "",
