@@ -46,6 +46,44 @@ export function WayIn({
   );
 }
 
+/**
+ * A public page's call to action, beside its content: for a visitor, `visitor`'s intro and the ways
+ * in (back to `here`, signing up as `accountType`); signed in, `signedIn`; then what both see.
+ */
+export function PublicCta({
+  title,
+  visitor,
+  signedIn,
+  children,
+}: {
+  title: string;
+  visitor: { intro: string; here: string; accountType: "freelancer" | "merchant"; loginLabel: string } | null;
+  signedIn: ReactNode;
+  children?: ReactNode;
+}) {
+  return (
+    <aside className="detail-aside">
+      <section className="card side-card stack" aria-labelledby="public-cta">
+        <h2 id="public-cta">{title}</h2>
+        {visitor ? (
+          <>
+            <p className="muted">{visitor.intro}</p>
+            <WayIn
+              here={visitor.here}
+              accountType={visitor.accountType}
+              loginLabel={visitor.loginLabel}
+              className={["btn btn-primary btn-block", "btn btn-ghost btn-block"]}
+            />
+          </>
+        ) : (
+          signedIn
+        )}
+        {children}
+      </section>
+    </aside>
+  );
+}
+
 /** The public lists a visitor may browse, named in the top bar (`nav`) and on the home page (`home`). */
 export const BROWSE = [
   { to: "/vagas", nav: "public.nav_opportunities", home: "home.browse_opportunities" },
