@@ -1,8 +1,6 @@
-import { Form } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { FormMessage } from "~/components/ui/form";
+import { FormMessage, IntentButton } from "~/components/ui/form";
 import { formatDateTime } from "~/lib/format";
-import { usePending } from "~/lib/pending";
 import type { DataExportJson } from "~/services/accounts/data-export.server";
 
 /**
@@ -18,7 +16,6 @@ export function DataExportSection({
   refusal?: { message?: string };
 }) {
   const { t, i18n } = useTranslation("account");
-  const busy = usePending("data_export");
   const when = (iso: string | null) => (iso ? formatDateTime(iso, i18n.language) : "");
   return (
     <section className="card form-card stack" id="data" aria-labelledby="data-title">
@@ -49,12 +46,9 @@ export function DataExportSection({
         </p>
       ) : null}
       {state?.status === "pending" ? null : (
-        <Form method="post">
-          <input type="hidden" name="intent" value="data_export" />
-          <button type="submit" className={state ? "btn btn-ghost" : "btn btn-primary"} disabled={busy}>
-            {state ? t("data_export.ask_again") : t("data_export.ask")}
-          </button>
-        </Form>
+        <IntentButton intent="data_export" className={state ? "btn btn-ghost" : "btn btn-primary"}>
+          {state ? t("data_export.ask_again") : t("data_export.ask")}
+        </IntentButton>
       )}
     </section>
   );

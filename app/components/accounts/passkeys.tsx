@@ -1,11 +1,10 @@
-import { Form, useFetcher } from "@remix-run/react";
+import { useFetcher } from "@remix-run/react";
 import { browserSupportsWebAuthn, startAuthentication, startRegistration } from "@simplewebauthn/browser";
 import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { Alert, Field, FormMessage } from "~/components/ui/form";
+import { Alert, Field, FormMessage, IntentButton } from "~/components/ui/form";
 import { formatDateTime } from "~/lib/format";
 import { useHydrated } from "~/lib/hydrated";
-import { usePending } from "~/lib/pending";
 import type { FormErrorData } from "~/web/errors.server";
 
 // Passkeys in the browser, on @simplewebauthn/browser: the page's action hands out the options
@@ -87,7 +86,6 @@ export function PasskeysSection({
   refusal?: FormErrorData;
 }) {
   const { t, i18n } = useTranslation("account");
-  const removing = usePending("passkey_remove");
   return (
     <section className="card form-card stack" id="passkeys" aria-labelledby="passkeys-title">
       <h2 id="passkeys-title">{t("passkeys.title")}</h2>
@@ -108,18 +106,14 @@ export function PasskeysSection({
                     : t("passkeys.never_used")}
                 </span>
               </div>
-              <Form method="post">
-                <input type="hidden" name="intent" value="passkey_remove" />
-                <input type="hidden" name="passkey" value={passkey.id} />
-                <button
-                  type="submit"
-                  className="btn btn-danger-ghost btn-sm"
-                  aria-label={t("passkeys.remove_label", { name: passkey.name })}
-                  disabled={removing}
-                >
-                  {t("passkeys.remove")}
-                </button>
-              </Form>
+              <IntentButton
+                intent="passkey_remove"
+                fields={{ passkey: passkey.id }}
+                className="btn btn-danger-ghost btn-sm"
+                label={t("passkeys.remove_label", { name: passkey.name })}
+              >
+                {t("passkeys.remove")}
+              </IntentButton>
             </li>
           ))}
         </ul>

@@ -1,7 +1,6 @@
-import { Form } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { formatDateTime } from "~/lib/format";
-import { usePending } from "~/lib/pending";
+import { IntentButton } from "~/components/ui/form";
 
 export type DeviceView = { browser: string | null; os: string | null; mobile: boolean };
 
@@ -28,8 +27,6 @@ export function DeviceName({ device }: { device: DeviceView }) {
 /** The security settings' list of open sessions: each with its device, address and last use; end one or all others. */
 export function SessionsSection({ sessions }: { sessions: SessionItem[] }) {
   const { t, i18n } = useTranslation("account");
-  const endingOne = usePending("end_session");
-  const endingOthers = usePending("end_others");
   const others = sessions.filter((s) => !s.current);
   return (
     <section className="card form-card stack" id="sessions" aria-labelledby="sessions-title">
@@ -52,30 +49,23 @@ export function SessionsSection({ sessions }: { sessions: SessionItem[] }) {
                 </span>
               </div>
               {session.current ? null : (
-                <Form method="post">
-                  <input type="hidden" name="intent" value="end_session" />
-                  <input type="hidden" name="session" value={session.id} />
-                  <button
-                    type="submit"
-                    className="btn btn-danger-ghost btn-sm"
-                    aria-label={t("security.session_end_label", { device: label })}
-                    disabled={endingOne}
-                  >
-                    {t("security.session_end")}
-                  </button>
-                </Form>
+                <IntentButton
+                  intent="end_session"
+                  fields={{ session: session.id }}
+                  className="btn btn-danger-ghost btn-sm"
+                  label={t("security.session_end_label", { device: label })}
+                >
+                  {t("security.session_end")}
+                </IntentButton>
               )}
             </li>
           );
         })}
       </ul>
       {others.length ? (
-        <Form method="post">
-          <input type="hidden" name="intent" value="end_others" />
-          <button type="submit" className="btn btn-ghost" disabled={endingOthers}>
-            {t("security.sessions_end_others")}
-          </button>
-        </Form>
+        <IntentButton intent="end_others" className="btn btn-ghost">
+          {t("security.sessions_end_others")}
+        </IntentButton>
       ) : (
         <p className="muted">{t("security.sessions_only_this")}</p>
       )}

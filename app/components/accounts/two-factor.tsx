@@ -1,4 +1,5 @@
 import { Form } from "@remix-run/react";
+import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { CodeField, PasswordField } from "~/components/accounts/fields";
 import { Alert, FormActions, FormMessage } from "~/components/ui/form";
@@ -12,6 +13,37 @@ export type TwoFactorView = {
   recovery_codes_left: number;
   enrollment: { secret: string; otpauth_uri: string; qr_code: string } | null;
 };
+
+/**
+ * A move that the password and a current code confirm: its refusal, the two fields (`<ids>-password`,
+ * `<ids>-code`) and, as `children`, its button.
+ */
+function CodeConfirmedForm({
+  intent,
+  ids,
+  data,
+  children,
+}: {
+  intent: string;
+  ids: string;
+  data: FormErrorData | undefined;
+  children: ReactNode;
+}) {
+  const { t } = useTranslation("account");
+  return (
+    <>
+      <FormMessage data={data} />
+      <Form method="post" className="stack" noValidate>
+        <input type="hidden" name="intent" value={intent} />
+        <div className="grid-2">
+          <PasswordField data={data} id={`${ids}-password`} />
+          <CodeField data={data} id={`${ids}-code`} hint={t("two_factor.code_hint")} />
+        </div>
+        {children}
+      </Form>
+    </>
+  );
+}
 
 /**
  * The security settings' two-factor section: off (turn on with the password), enrolling (the QR
@@ -68,28 +100,16 @@ export function TwoFactorSection({
         <>
           <p className="muted">{t("two_factor.intro_on", { count: state.recovery_codes_left })}</p>
           <p>{t("two_factor.disable_intro")}</p>
-          <FormMessage data={shown("two_factor_disable")} />
-          <Form method="post" className="stack" noValidate>
-            <input type="hidden" name="intent" value="two_factor_disable" />
-            <div className="grid-2">
-              <PasswordField data={shown("two_factor_disable")} id="two-factor-off-password" />
-              <CodeField data={shown("two_factor_disable")} id="two-factor-off-code" hint={t("two_factor.code_hint")} />
-            </div>
+          <CodeConfirmedForm intent="two_factor_disable" ids="two-factor-off" data={shown("two_factor_disable")}>
             {/* Turning protection off is not the page's main move: not the primary button. */}
             <FormActions busy={disabling} label={t("two_factor.disable")} className="btn btn-secondary" />
-          </Form>
+          </CodeConfirmedForm>
           <div className="stack" id="recovery-regenerate">
             <h3>{t("two_factor.regenerate_title")}</h3>
             <p className="muted">{t("two_factor.regenerate_intro")}</p>
-            <FormMessage data={shown("recovery_codes")} />
-            <Form method="post" className="stack" noValidate>
-              <input type="hidden" name="intent" value="recovery_codes" />
-              <div className="grid-2">
-                <PasswordField data={shown("recovery_codes")} id="recovery-password" />
-                <CodeField data={shown("recovery_codes")} id="recovery-code" hint={t("two_factor.code_hint")} />
-              </div>
+            <CodeConfirmedForm intent="recovery_codes" ids="recovery" data={shown("recovery_codes")}>
               <FormActions busy={regenerating} label={t("two_factor.regenerate")} />
-            </Form>
+            </CodeConfirmedForm>
           </div>
         </>
       ) : state.enrollment ? (

@@ -16,6 +16,81 @@ export const registerHref = (path: string, accountType?: "freelancer" | "merchan
   `/register?redirectFrom=${encodeURIComponent(path)}${accountType ? `&tipo=${accountType}` : ""}`;
 
 /**
+ * The two ways in for a visitor, each coming back to `here`: sign in, then sign up (as `accountType`
+ * when the page knows it); `className` gives each link's look, `loginLabel` the first one's words.
+ */
+export function WayIn({
+  here,
+  accountType,
+  loginLabel,
+  className: [login, register],
+}: {
+  here: string;
+  accountType?: "freelancer" | "merchant";
+  loginLabel?: string;
+  className: [string, string];
+}) {
+  const { t } = useTranslation();
+  const links = [
+    { to: loginHref(here), className: login, label: loginLabel ?? t("public.login") },
+    { to: registerHref(here, accountType), className: register, label: t("public.register") },
+  ];
+  return (
+    <>
+      {links.map((link) => (
+        <Link key={link.to} to={link.to} className={link.className}>
+          {link.label}
+        </Link>
+      ))}
+    </>
+  );
+}
+
+/**
+ * A public page's call to action, beside its content: for a visitor, `visitor`'s intro and the ways
+ * in (back to `here`, signing up as `accountType`); signed in, `signedIn`; then what both see.
+ */
+export function PublicCta({
+  title,
+  visitor,
+  signedIn,
+  children,
+}: {
+  title: string;
+  visitor: { intro: string; here: string; accountType: "freelancer" | "merchant"; loginLabel: string } | null;
+  signedIn: ReactNode;
+  children?: ReactNode;
+}) {
+  return (
+    <aside className="detail-aside">
+      <section className="card side-card stack" aria-labelledby="public-cta">
+        <h2 id="public-cta">{title}</h2>
+        {visitor ? (
+          <>
+            <p className="muted">{visitor.intro}</p>
+            <WayIn
+              here={visitor.here}
+              accountType={visitor.accountType}
+              loginLabel={visitor.loginLabel}
+              className={["btn btn-primary btn-block", "btn btn-ghost btn-block"]}
+            />
+          </>
+        ) : (
+          signedIn
+        )}
+        {children}
+      </section>
+    </aside>
+  );
+}
+
+/** The public lists a visitor may browse, named in the top bar (`nav`) and on the home page (`home`). */
+export const BROWSE = [
+  { to: "/vagas", nav: "public.nav_opportunities", home: "home.browse_opportunities" },
+  { to: "/perfis", nav: "public.nav_freelancers", home: "home.browse_freelancers" },
+] as const;
+
+/**
  * The frame of a public page: for a visitor, a top bar of its own (the brand, the language, sign
  * in and sign up) and the page's main landmark; signed in, the app's frame has both already.
  */
@@ -32,21 +107,15 @@ export function PublicFrame({ signedIn, here, children }: { signedIn: boolean; h
           Freela
         </Link>
         <nav className="public-bar-links public-bar-browse" aria-label={t("public.browse_nav")}>
-          <NavLink to="/vagas" className="public-bar-link">
-            {t("public.nav_opportunities")}
-          </NavLink>
-          <NavLink to="/perfis" className="public-bar-link">
-            {t("public.nav_freelancers")}
-          </NavLink>
+          {BROWSE.map((link) => (
+            <NavLink key={link.to} to={link.to} className="public-bar-link">
+              {t(link.nav)}
+            </NavLink>
+          ))}
         </nav>
         <nav className="public-bar-links" aria-label={t("public.account_nav")}>
           <LanguageSwitch />
-          <Link to={loginHref(here)} className="btn btn-ghost btn-sm">
-            {t("public.login")}
-          </Link>
-          <Link to={registerHref(here)} className="btn btn-secondary btn-sm">
-            {t("public.register")}
-          </Link>
+          <WayIn here={here} className={["btn btn-ghost btn-sm", "btn btn-secondary btn-sm"]} />
         </nav>
       </header>
       <main id="main" className="page public-page">

@@ -4,7 +4,7 @@ import { useTranslation } from "react-i18next";
 import { CardFacts, CardSummary } from "~/components/marketplace/opportunity-card";
 import { PageHeader } from "~/components/ui/page-header";
 import type { PublicOpportunityItem } from "~/services/discovery/public.server";
-import { loginHref, registerHref } from "./public-frame";
+import { WayIn } from "./public-frame";
 
 /** An open opportunity in the visitors' list: its public fields, leading to its public page. */
 export function PublicOpportunityCard({ item }: { item: PublicOpportunityItem }) {
@@ -48,12 +48,11 @@ export function PublicListCallout({
     <section className="card public-callout" aria-label={t("public.callout_label")}>
       <p>{text}</p>
       <div className="button-row">
-        <Link to={loginHref(here)} className="btn btn-primary btn-sm">
-          {t("public.login")}
-        </Link>
-        <Link to={registerHref(here, accountType)} className="btn btn-secondary btn-sm">
-          {t("public.register")}
-        </Link>
+        <WayIn
+          here={here}
+          accountType={accountType}
+          className={["btn btn-primary btn-sm", "btn btn-secondary btn-sm"]}
+        />
       </div>
     </section>
   );

@@ -1,7 +1,7 @@
 import { Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import type { PublicOpportunityItem } from "~/services/discovery/public.server";
-import { PublicFrame, registerHref } from "./public-frame";
+import { BROWSE, PublicFrame, registerHref } from "./public-frame";
 import { PublicOpportunityCard } from "./public-lists";
 
 /**
@@ -18,14 +18,11 @@ export function VisitorHome({ latest, browse }: { latest: PublicOpportunityItem[
         <p className="muted">{t("home.intro")}</p>
         <div className="button-row">
           {browse ? (
-            <>
-              <Link to="/vagas" className="btn btn-primary">
-                {t("home.browse_opportunities")}
+            BROWSE.map((link, i) => (
+              <Link key={link.to} to={link.to} className={i === 0 ? "btn btn-primary" : "btn btn-secondary"}>
+                {t(link.home)}
               </Link>
-              <Link to="/perfis" className="btn btn-secondary">
-                {t("home.browse_freelancers")}
-              </Link>
-            </>
+            ))
           ) : (
             <Link to="/register" className="btn btn-primary">
               {t("public.register")}
@@ -34,20 +31,15 @@ export function VisitorHome({ latest, browse }: { latest: PublicOpportunityItem[
         </div>
       </section>
       <div className="home-cards">
-        <section className="card">
-          <h2>{t("home.freelancer_title")}</h2>
-          <p className="muted">{t("home.freelancer_text")}</p>
-          <Link to={registerHref("/", "freelancer")} className="link">
-            {t("home.freelancer_cta")}
-          </Link>
-        </section>
-        <section className="card">
-          <h2>{t("home.merchant_title")}</h2>
-          <p className="muted">{t("home.merchant_text")}</p>
-          <Link to={registerHref("/", "merchant")} className="link">
-            {t("home.merchant_cta")}
-          </Link>
-        </section>
+        {(["freelancer", "merchant"] as const).map((type) => (
+          <section key={type} className="card">
+            <h2>{t(`home.${type}_title`)}</h2>
+            <p className="muted">{t(`home.${type}_text`)}</p>
+            <Link to={registerHref("/", type)} className="link">
+              {t(`home.${type}_cta`)}
+            </Link>
+          </section>
+        ))}
       </div>
       {latest.length ? (
         <section aria-labelledby="latest-title" className="stack">

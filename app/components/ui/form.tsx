@@ -366,12 +366,15 @@ export function IntentButton({
   fields = {},
   className = "btn btn-secondary",
   title,
+  label,
   children,
 }: {
   intent: string;
   fields?: Record<string, string>;
   className?: string;
   title?: string;
+  /** The button's accessible name, where its words alone do not say what it acts on. */
+  label?: string;
   children: ReactNode;
 }) {
   const busy = usePending(intent);
@@ -381,7 +384,7 @@ export function IntentButton({
       {Object.entries(fields).map(([name, value]) => (
         <input key={name} type="hidden" name={name} value={value} />
       ))}
-      <button type="submit" className={className} disabled={busy} title={title}>
+      <button type="submit" className={className} aria-label={label} disabled={busy} title={title}>
         {children}
       </button>
     </Form>

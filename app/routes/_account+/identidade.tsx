@@ -1,11 +1,12 @@
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { FieldsForm, Field, SelectField, fieldsOf } from "~/components/ui/form";
+import { FieldsForm, Field, SelectField } from "~/components/ui/form";
+import { formFields } from "~/lib/form-fields";
 import { MarketErrorBoundary } from "~/components/layout/error-boundary";
 import { PageHeader } from "~/components/ui/page-header";
 import { formatDateTime } from "~/lib/format";
-import { IDENTITY_DOC_TYPES, IDENTITY_KINDS } from "~/lib/identity-schemas";
+import { IDENTITY_DOC_TYPES, IDENTITY_KINDS, identityDocumentsSchema, identitySchema } from "~/lib/identity-schemas";
 import { marketTitleMeta } from "~/lib/market-meta";
 import { config } from "~/config.server";
 import { getIdentity, saveIdentity, submitIdentityDocuments } from "~/services/accounts/identity.server";
@@ -51,10 +52,9 @@ export default function IdentityPage() {
   const mine = (intent: string) => (data && (data.values?.intent ?? "identity") === intent ? data : null);
   const typed = mine("identity");
   const sent = mine("documents");
-  // What was typed, else the saved record.
-  const field = fieldsOf(typed);
-  const saved = (name: "document" | "legal_name" | "birth_date" | "responsible_cpf" | "kind") =>
-    field(name, identity ? String(identity[name] ?? "") : "");
+  // What was typed, else the saved record (empty before there is one).
+  const f = formFields(identitySchema, typed, identity ?? {});
+  const docs = formFields(identityDocumentsSchema, sent);
   const status = identity?.status ?? "none";
   // While pending, new photos replace those waiting (docs/product.md, "Identidade").
   const canSend = identity && status !== "verified";
@@ -78,22 +78,22 @@ export default function IdentityPage() {
           <p>{t("identity.data_intro")}</p>
           <FieldsForm id="identity-data" data={typed} className="stack">
             <SelectField
-              name="kind"
+              name={f.kind.name}
               label={t("identity.kind")}
-              value={saved("kind").defaultValue || "person"}
+              value={f.kind.defaultValue || "person"}
               options={IDENTITY_KINDS.map((k) => ({ value: k, label: t(`identity.kinds.${k}`) }))}
-              error={typed?.errors?.kind}
+              error={f.kind.error}
             />
-            <Field {...saved("document")} label={t("identity.document")} inputMode="numeric" autoComplete="off" />
-            <Field {...saved("legal_name")} label={t("identity.legal_name")} autoComplete="name" />
+            <Field {...f.document} label={t("identity.document")} inputMode="numeric" autoComplete="off" />
+            <Field {...f.legal_name} label={t("identity.legal_name")} autoComplete="name" />
             <Field
-              {...saved("birth_date")}
+              {...f.birth_date}
               label={t("identity.birth_date")}
               type="date"
               hint={t("identity.birth_date_hint")}
             />
             <Field
-              {...saved("responsible_cpf")}
+              {...f.responsible_cpf}
               label={t("identity.responsible_cpf")}
               inputMode="numeric"
               hint={t("identity.responsible_cpf_hint")}
@@ -111,11 +111,11 @@ export default function IdentityPage() {
               {status === "pending" ? <p>{t("identity.docs_pending")}</p> : null}
               <p>{t("identity.docs_intro")}</p>
               <SelectField
-                name="doc_type"
+                name={docs.doc_type.name}
                 label={t("identity.doc_type")}
-                value={sent?.values?.doc_type ?? "rg"}
+                value={docs.doc_type.defaultValue ?? "rg"}
                 options={IDENTITY_DOC_TYPES.map((k) => ({ value: k, label: t(`identity.doc_types.${k}`) }))}
-                error={sent?.errors?.doc_type}
+                error={docs.doc_type.error}
               />
               {(["front", "back", "selfie"] as const).map((f) => (
                 <Field

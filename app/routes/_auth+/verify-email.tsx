@@ -88,16 +88,14 @@ export default function VerifyEmailPage() {
     return (
       <Frame signedIn={data.signedIn} title={t("verify.failed")}>
         <Alert type="danger">{data.failure}</Alert>
-        {resend ??
-          (data.signedIn ? (
-            <Link to="/" className="btn btn-primary">
-              {t("verify.home")}
-            </Link>
-          ) : (
-            <Link to="/login" className="btn btn-primary btn-block">
-              {t("verify.sign_in")}
-            </Link>
-          ))}
+        {resend ?? (
+          <Link
+            to={data.signedIn ? "/" : "/login"}
+            className={data.signedIn ? "btn btn-primary" : "btn btn-primary btn-block"}
+          >
+            {data.signedIn ? t("verify.home") : t("verify.sign_in")}
+          </Link>
+        )}
       </Frame>
     );
   }

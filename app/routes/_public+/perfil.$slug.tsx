@@ -1,7 +1,7 @@
 import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { JsonLd, loginHref, PublicErrorBoundary, PublicFrame, registerHref } from "~/components/discovery/public-frame";
+import { JsonLd, PublicCta, PublicErrorBoundary, PublicFrame } from "~/components/discovery/public-frame";
 import { IdentityBadge } from "~/components/reputation/identity-badge";
 import { PortfolioList } from "~/components/reputation/portfolio";
 import { RatingSummary } from "~/components/reputation/rating";
@@ -91,20 +91,20 @@ export default function PublicProfilePage() {
             )}
           </section>
         </div>
-        <aside className="detail-aside">
-          <section className="card side-card stack" aria-labelledby="public-cta">
-            <h2 id="public-cta">{t("public.invite_heading")}</h2>
-            {viewer === null ? (
-              <>
-                <p className="muted">{t("public.invite_intro", { name: p.name })}</p>
-                <Link to={loginHref(p.path)} className="btn btn-primary btn-block">
-                  {t("public.login_to_invite")}
-                </Link>
-                <Link to={registerHref(p.path, "merchant")} className="btn btn-ghost btn-block">
-                  {t("public.register")}
-                </Link>
-              </>
-            ) : viewer === "merchant" ? (
+        <PublicCta
+          title={t("public.invite_heading")}
+          visitor={
+            viewer === null
+              ? {
+                  intro: t("public.invite_intro", { name: p.name }),
+                  here: p.path,
+                  accountType: "merchant",
+                  loginLabel: t("public.login_to_invite"),
+                }
+              : null
+          }
+          signedIn={
+            viewer === "merchant" ? (
               <Link to={`/freelancers/${p.id}#invite-title`} className="btn btn-primary btn-block">
                 {t("public.open_to_invite")}
               </Link>
@@ -112,16 +112,17 @@ export default function PublicProfilePage() {
               <Link to={`/freelancers/${p.id}`} className="btn btn-ghost btn-block">
                 {t("public.open_profile")}
               </Link>
-            )}
-            <Facts
-              className="facts facts-compact"
-              items={[
-                { label: t("public.member_since"), value: formatDate(p.member_since, i18n.language) },
-                { label: t("public.completed_contracts"), value: p.completed_contracts },
-              ]}
-            />
-          </section>
-        </aside>
+            )
+          }
+        >
+          <Facts
+            className="facts facts-compact"
+            items={[
+              { label: t("public.member_since"), value: formatDate(p.member_since, i18n.language) },
+              { label: t("public.completed_contracts"), value: p.completed_contracts },
+            ]}
+          />
+        </PublicCta>
       </div>
     </PublicFrame>
   );

@@ -2,7 +2,7 @@ import { IdentityBadge } from "~/components/reputation/identity-badge";
 import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { JsonLd, loginHref, PublicErrorBoundary, PublicFrame, registerHref } from "~/components/discovery/public-frame";
+import { JsonLd, PublicCta, PublicErrorBoundary, PublicFrame } from "~/components/discovery/public-frame";
 import { Budget, formatDay, usePlace } from "~/components/marketplace/opportunity-card";
 import { RatingSummary } from "~/components/reputation/rating";
 import { Facts } from "~/components/ui/facts";
@@ -125,28 +125,28 @@ export default function PublicOpportunityPage() {
             <Tags items={o.skills} empty={<p className="muted">{tm("details.no_skills")}</p>} />
           </article>
         </div>
-        <aside className="detail-aside">
-          <section className="card side-card stack" aria-labelledby="public-cta">
-            <h2 id="public-cta">{t("public.apply_heading")}</h2>
-            {viewer === null ? (
-              <>
-                <p className="muted">{t("public.apply_intro")}</p>
-                <Link to={loginHref(o.path)} className="btn btn-primary btn-block">
-                  {t("public.login_to_apply")}
-                </Link>
-                <Link to={registerHref(o.path, "freelancer")} className="btn btn-ghost btn-block">
-                  {t("public.register")}
-                </Link>
-              </>
-            ) : viewer === "freelancer" ? (
+        <PublicCta
+          title={t("public.apply_heading")}
+          visitor={
+            viewer === null
+              ? {
+                  intro: t("public.apply_intro"),
+                  here: o.path,
+                  accountType: "freelancer",
+                  loginLabel: t("public.login_to_apply"),
+                }
+              : null
+          }
+          signedIn={
+            viewer === "freelancer" ? (
               <Link to={`/opportunities/${o.uuid}#apply`} className="btn btn-primary btn-block">
                 {t("public.open_to_apply")}
               </Link>
             ) : (
               <p className="muted">{t("public.merchant_note")}</p>
-            )}
-          </section>
-        </aside>
+            )
+          }
+        />
       </div>
     </PublicFrame>
   );

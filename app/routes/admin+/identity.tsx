@@ -1,5 +1,6 @@
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { MarketErrorBoundary } from "~/components/layout/error-boundary";
 import { FormMessage, TextAreaField } from "~/components/ui/form";
@@ -35,6 +36,26 @@ export async function action({ request }: ActionFunctionArgs) {
   } catch (error) {
     return formError(request, error, values);
   }
+}
+
+/** A decision on an identity at the version the operator saw: the form's refusal, then `children`. */
+function DecisionForm({
+  item,
+  refusal,
+  children,
+}: {
+  item: { user_id: string; version: number };
+  refusal: Parameters<typeof FormMessage>[0]["data"];
+  children: ReactNode;
+}) {
+  return (
+    <Form method="post" className="admin-form" noValidate>
+      <FormMessage data={refusal} />
+      <input type="hidden" name="id" value={item.user_id} />
+      <input type="hidden" name="version" value={item.version} />
+      {children}
+    </Form>
+  );
 }
 
 export default function IdentityQueuePage() {
@@ -113,18 +134,12 @@ export default function IdentityQueuePage() {
                     ))}
                   </div>
                 </div>
-                <Form method="post" className="admin-form" noValidate>
-                  <FormMessage data={refusalOf(item.user_id, "approve")} />
-                  <input type="hidden" name="id" value={item.user_id} />
-                  <input type="hidden" name="version" value={item.version} />
+                <DecisionForm item={item} refusal={refusalOf(item.user_id, "approve")}>
                   <button type="submit" name="intent" value="approve" className="btn btn-primary" disabled={busy}>
                     {t("identity.approve")}
                   </button>
-                </Form>
-                <Form method="post" className="admin-form" noValidate>
-                  <FormMessage data={refusalOf(item.user_id, "reject")} />
-                  <input type="hidden" name="id" value={item.user_id} />
-                  <input type="hidden" name="version" value={item.version} />
+                </DecisionForm>
+                <DecisionForm item={item} refusal={refusalOf(item.user_id, "reject")}>
                   <TextAreaField
                     name="reason"
                     id={`reason-${item.user_id}`}
@@ -136,7 +151,7 @@ export default function IdentityQueuePage() {
                   <button type="submit" name="intent" value="reject" className="btn btn-danger-ghost" disabled={busy}>
                     {t("identity.reject")}
                   </button>
-                </Form>
+                </DecisionForm>
               </li>
             ))}
           </ul>

@@ -1,5 +1,6 @@
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type SerializeFrom } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
+import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { FormActions, FormCard, PageRefusal, TextAreaField, useRefusal } from "~/components/ui/form";
 import { ActionsCard } from "~/components/ui/actions";
@@ -398,35 +399,57 @@ function ContractTerms({
 
 type ContractEvent = SerializeFrom<typeof loader>["contract"]["events"][number];
 
-/** The changes asked for after the last delivery, while the work on them is under way. */
-function ChangesAsked({ event, viewer }: { event: ContractEvent; viewer: "merchant" | "freelancer" }) {
+/** A card about one of the contract's events, headed by what it is and its date (`title`'s `date`). */
+function EventCard({
+  event,
+  className,
+  titleId,
+  title,
+  children,
+}: {
+  event: ContractEvent;
+  className: string;
+  titleId: string;
+  title: string;
+  children: ReactNode;
+}) {
   const { t, i18n } = useTranslation("market");
   return (
-    <section className="card changes-asked" aria-labelledby="changes-title">
-      <h3 id="changes-title">
-        {t("contract.changes_asked_title", { date: formatDate(event.created_at, i18n.language) })}
-      </h3>
+    <section className={`card ${className}`} aria-labelledby={titleId}>
+      <h3 id={titleId}>{t(title, { date: formatDate(event.created_at, i18n.language) })}</h3>
+      {children}
+    </section>
+  );
+}
+
+/** The changes asked for after the last delivery, while the work on them is under way. */
+function ChangesAsked({ event, viewer }: { event: ContractEvent; viewer: "merchant" | "freelancer" }) {
+  const { t } = useTranslation("market");
+  return (
+    <EventCard event={event} className="changes-asked" titleId="changes-title" title="contract.changes_asked_title">
       <blockquote className="prose changes-asked-text">{event.message}</blockquote>
       <p className="muted small">{t(`contract.changes_asked_next_${viewer}`)}</p>
-    </section>
+    </EventCard>
   );
 }
 
 /** The delivery waiting for review, with its files, beside where the approval is decided. */
 function DeliveryReview({ event, contractId }: { event: ContractEvent; contractId: string }) {
-  const { t, i18n } = useTranslation("market");
+  const { t } = useTranslation("market");
   return (
-    <section className="card delivery-review" aria-labelledby="delivery-review-title">
-      <h3 id="delivery-review-title">
-        {t("contract.delivery_review_title", { date: formatDate(event.created_at, i18n.language) })}
-      </h3>
+    <EventCard
+      event={event}
+      className="delivery-review"
+      titleId="delivery-review-title"
+      title="contract.delivery_review_title"
+    >
       {event.message ? <blockquote className="prose">{event.message}</blockquote> : null}
       {event.files.length ? (
         <FileList files={event.files} href={(file) => `/contracts/${contractId}/files/${file}`} />
       ) : (
         <p className="muted small">{t("contract.delivery_no_files")}</p>
       )}
-    </section>
+    </EventCard>
   );
 }
 

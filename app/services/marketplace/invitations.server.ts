@@ -16,7 +16,7 @@ import { notify } from "../messaging/notifications.server";
 import { hasApplied } from "./applications.server";
 import { assertRoleFor } from "../platform/roles.server";
 import { consume, consumeWrite, limiters } from "../platform/rate-limit.server";
-import { displayNameOf, photoUrl } from "../accounts/users.server";
+import { PEOPLE_COLUMNS, personJson } from "../platform/participants.server";
 
 // A merchant invites a freelancer to one of their open opportunities; the freelancer applies
 // through the usual form, or declines. One invitation per (opportunity, freelancer).
@@ -61,12 +61,7 @@ function invitationRows() {
       "o.uuid as opportunity_uuid",
       "o.title as opportunity_title",
       "o.status as opportunity_status",
-      "m.display_name as m_display_name",
-      "m.full_name as m_full_name",
-      "m.photo_path as m_photo_path",
-      "f.display_name as f_display_name",
-      "f.full_name as f_full_name",
-      "f.photo_path as f_photo_path",
+      ...PEOPLE_COLUMNS,
       "a.id as application_id",
     ]);
 }
@@ -86,16 +81,8 @@ function toInvitationJson(r: InvitationRow, viewerId: string): InvitationJson {
     status: shownStatus(r),
     message: asReadBy(r.message, r.masked_message, viewerId === r.merchant_id),
     opportunity: { uuid: r.opportunity_uuid, title: r.opportunity_title, status: r.opportunity_status },
-    merchant: {
-      id: r.merchant_id,
-      display_name: displayNameOf({ display_name: r.m_display_name, full_name: r.m_full_name }),
-      photo_url: photoUrl(r.m_photo_path),
-    },
-    freelancer: {
-      id: r.freelancer_id,
-      display_name: displayNameOf({ display_name: r.f_display_name, full_name: r.f_full_name }),
-      photo_url: photoUrl(r.f_photo_path),
-    },
+    merchant: personJson(r, "merchant"),
+    freelancer: personJson(r, "freelancer"),
     created_at: r.created_at,
     updated_at: r.updated_at,
   };

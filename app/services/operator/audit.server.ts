@@ -6,7 +6,7 @@ import type { AuditAction, AuditTarget } from "~/lib/admin-constants";
 import { db } from "../../../db";
 import type { AuditLogRow, Database, UserRow } from "../../../db/schema";
 import { parseInput } from "../platform/errors.server";
-import { now, offsetOf, pageMeta, type PageMeta } from "../platform/records.server";
+import { newestFirst, now, offsetOf, pageMeta, type PageMeta } from "../platform/records.server";
 import { displayNameOf } from "../accounts/users.server";
 
 // The audit log: one row for every operator action, written by recordAudit in the transaction
@@ -129,10 +129,7 @@ export async function listAuditLog(query: unknown): Promise<AuditListJson> {
   const [rows, counted, operators] = await Promise.all([
     filtered
       .selectAll()
-      .orderBy("created_at", "desc")
-      .orderBy("id", "desc")
-      .limit(q.per_page)
-      .offset(offsetOf(q.page, q.per_page))
+      .$call(newestFirst(q.per_page, offsetOf(q.page, q.per_page)))
       .execute(),
     db
       .selectFrom(

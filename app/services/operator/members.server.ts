@@ -4,7 +4,7 @@ import { foldKey } from "~/lib/directory";
 import { db } from "../../../db";
 import type { IdentityStatus, UserRow } from "../../../db/schema";
 import { AppError, parseInput } from "../platform/errors.server";
-import { assertId, now, offsetOf, pageMeta, type PageMeta } from "../platform/records.server";
+import { assertId, newestFirst, now, offsetOf, pageMeta, type PageMeta } from "../platform/records.server";
 import { displayNameOf, photoUrl } from "../accounts/users.server";
 import { toAuditJson, type AuditJson } from "./audit.server";
 
@@ -75,10 +75,7 @@ export async function listMembers(query: unknown): Promise<{ data: MemberJson[];
   const [rows, counted] = await Promise.all([
     filtered
       .selectAll()
-      .orderBy("created_at", "desc")
-      .orderBy("id", "desc")
-      .limit(q.per_page)
-      .offset(offsetOf(q.page, q.per_page))
+      .$call(newestFirst(q.per_page, offsetOf(q.page, q.per_page)))
       .execute(),
     filtered.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow(),
   ]);

@@ -1,4 +1,4 @@
-import type { Kysely } from "kysely";
+import { sql, type Kysely, type SelectQueryBuilder } from "kysely";
 import { db } from "../../../db";
 import type { Database, UserRow } from "../../../db/schema";
 import { confirmReceipt } from "../payments/charges.server";
@@ -72,6 +72,19 @@ const person = (r: { user_id: string; email: string; display_name: string | null
   email: r.email,
 });
 
+/** The account a queue's item is about (joined as `u`), in the columns `person` reads. */
+const PERSON_COLUMNS = ["u.id as user_id", "u.email", "u.display_name", "u.full_name"] as const;
+
+/** A queue (its table aliased `alias`): the rows in `status`, the longest waiting first, up to the limit. */
+const waiting =
+  (alias: "c" | "p" | "r", status: string) =>
+  <DB, TB extends keyof DB, O>(qb: SelectQueryBuilder<DB, TB, O>) =>
+    qb
+      .where(sql.ref(`${alias}.status`), "=", status)
+      .orderBy(sql.ref(`${alias}.created_at`), "asc")
+      .orderBy(sql.ref(`${alias}.id`))
+      .limit(PAYMENT_QUEUE_LIMIT);
+
 /** The three queues, oldest first, each in one query. */
 export async function paymentQueues(database: Kysely<Database> = db): Promise<PaymentQueues> {
   const [receipts, payouts, refunds] = await Promise.all([
@@ -89,16 +102,10 @@ export async function paymentQueues(database: Kysely<Database> = db): Promise<Pa
         "c.claimed_at",
         "c.contract_id",
         "o.title",
-        "u.id as user_id",
-        "u.email",
-        "u.display_name",
-        "u.full_name",
       ])
-      .where("c.status", "=", "pending")
+      .select(PERSON_COLUMNS)
       .where("c.provider", "=", "manual")
-      .orderBy("c.created_at", "asc")
-      .orderBy("c.id")
-      .limit(PAYMENT_QUEUE_LIMIT)
+      .$call(waiting("c", "pending"))
       .execute(),
     database
       .selectFrom("payouts as p")
@@ -114,15 +121,9 @@ export async function paymentQueues(database: Kysely<Database> = db): Promise<Pa
         "p.pix_key",
         "p.holder_name",
         "p.holder_document",
-        "u.id as user_id",
-        "u.email",
-        "u.display_name",
-        "u.full_name",
       ])
-      .where("p.status", "=", "requested")
-      .orderBy("p.created_at", "asc")
-      .orderBy("p.id")
-      .limit(PAYMENT_QUEUE_LIMIT)
+      .select(PERSON_COLUMNS)
+      .$call(waiting("p", "requested"))
       .execute(),
     database
       .selectFrom("refunds as r")
@@ -142,22 +143,9 @@ export async function paymentQueues(database: Kysely<Database> = db): Promise<Pa
           ]),
         ),
       )
-      .select([
-        "r.id",
-        "r.amount_cents",
-        "r.created_at",
-        "r.contract_id",
-        "c.e2e_id as charge_e2e_id",
-        "o.title",
-        "u.id as user_id",
-        "u.email",
-        "u.display_name",
-        "u.full_name",
-      ])
-      .where("r.status", "=", "due")
-      .orderBy("r.created_at", "asc")
-      .orderBy("r.id")
-      .limit(PAYMENT_QUEUE_LIMIT)
+      .select(["r.id", "r.amount_cents", "r.created_at", "r.contract_id", "c.e2e_id as charge_e2e_id", "o.title"])
+      .select(PERSON_COLUMNS)
+      .$call(waiting("r", "due"))
       .execute(),
   ]);
   return {

@@ -13,6 +13,7 @@ import { isUniqueViolation } from "../../../db/dialect";
 import type { ReportRow, UserRow } from "../../../db/schema";
 import { AppError, parseInput } from "../platform/errors.server";
 import { consume, consumeWrite, limiters } from "../platform/rate-limit.server";
+import { PEOPLE_COLUMNS, personJson } from "../platform/participants.server";
 import { now, offsetOf, pageMeta, type PageMeta } from "../platform/records.server";
 import { displayNameOf, parseTags, photoUrl } from "../accounts/users.server";
 import { operatorActor, recordAudit } from "./audit.server";
@@ -170,62 +171,55 @@ async function contentsOf(refs: TargetRef[], full = false): Promise<Map<string, 
           .execute()
       : [],
   ]);
-  for (const o of opportunities) {
-    out.set(key("opportunity", o.uuid), {
-      type: "opportunity",
-      id: o.uuid,
-      title: o.title,
-      opportunity_uuid: o.uuid,
-      application_id: null,
-      text: cut(`${o.title}\n\n${o.description}`),
-      hidden: o.hidden_at !== null,
-      hidden_reason: o.hidden_reason,
+  // A target found: where it belongs, its text (cut for the queue) and whether it is hidden.
+  const found = (
+    type: ReportTargetType,
+    id: string,
+    c: {
+      title: string | null;
+      opportunity_uuid?: string;
+      application_id?: string;
+      text: string;
+      hidden_at: string | null;
+      hidden_reason: string | null;
+    },
+  ) =>
+    out.set(key(type, id), {
+      type,
+      id,
+      title: c.title,
+      opportunity_uuid: c.opportunity_uuid ?? null,
+      application_id: c.application_id ?? null,
+      text: cut(c.text),
+      hidden: c.hidden_at !== null,
+      hidden_reason: c.hidden_reason,
       exists: true,
     });
+  for (const o of opportunities) {
+    found("opportunity", o.uuid, { ...o, opportunity_uuid: o.uuid, text: `${o.title}\n\n${o.description}` });
   }
   for (const u of profiles) {
-    const skills = parseTags(u.skills);
-    out.set(key("profile", u.id), {
-      type: "profile",
-      id: u.id,
+    found("profile", u.id, {
       title: displayNameOf(u),
-      opportunity_uuid: null,
-      application_id: null,
-      text: cut([u.bio, skills.join(", "), u.city].filter(Boolean).join("\n\n")),
-      hidden: u.profile_hidden_at !== null,
+      text: [u.bio, parseTags(u.skills).join(", "), u.city].filter(Boolean).join("\n\n"),
+      hidden_at: u.profile_hidden_at,
       hidden_reason: u.profile_hidden_reason,
-      exists: true,
     });
   }
-  for (const m of messages) {
-    out.set(key("message", m.id), {
-      type: "message",
-      id: m.id,
-      title: m.title,
-      opportunity_uuid: m.uuid,
-      application_id: m.application_id,
-      text: cut(m.body),
-      hidden: m.hidden_at !== null,
-      hidden_reason: m.hidden_reason,
-      exists: true,
-    });
-  }
+  for (const m of messages) found("message", m.id, { ...m, opportunity_uuid: m.uuid, text: m.body });
   for (const r of reviews) {
-    const common = { title: r.title, opportunity_uuid: r.uuid, application_id: r.contract_id, exists: true };
-    out.set(key("review", r.id), {
-      type: "review",
-      id: r.id,
-      ...common,
-      text: cut(`${"★".repeat(r.rating)}${"☆".repeat(5 - r.rating)} ${r.comment}`),
-      hidden: r.hidden_at !== null,
+    const on = { title: r.title, opportunity_uuid: r.uuid, application_id: r.contract_id };
+    const stars = `${"★".repeat(r.rating)}${"☆".repeat(5 - r.rating)}`;
+    found("review", r.id, {
+      ...on,
+      text: `${stars} ${r.comment}`,
+      hidden_at: r.hidden_at,
       hidden_reason: r.hidden_reason,
     });
-    out.set(key("reply", r.id), {
-      type: "reply",
-      id: r.id,
-      ...common,
-      text: cut(r.reply ?? ""),
-      hidden: r.reply_hidden_at !== null,
+    found("reply", r.id, {
+      ...on,
+      text: r.reply ?? "",
+      hidden_at: r.reply_hidden_at,
       hidden_reason: r.reply_hidden_reason,
     });
   }
@@ -515,36 +509,32 @@ export async function getReportCase(type: string, id: string): Promise<ReportCas
 /** The messages around a reported one (CONTEXT_MESSAGES each side), with their authors' names. */
 async function conversationAround(messageId: string): Promise<ReportCaseJson["conversation"]> {
   const messages = await db
-    .selectFrom("messages as m")
-    .innerJoin("messages as target", "target.application_id", "m.application_id")
-    .innerJoin("applications as a", "a.id", "m.application_id")
+    .selectFrom("messages as msg")
+    .innerJoin("messages as target", "target.application_id", "msg.application_id")
+    .innerJoin("applications as a", "a.id", "msg.application_id")
     .innerJoin("opportunities as o", "o.id", "a.opportunity_id")
     .innerJoin("users as f", "f.id", "a.freelancer_id")
-    .innerJoin("users as mm", "mm.id", "o.merchant_id")
+    .innerJoin("users as m", "m.id", "o.merchant_id")
     .select([
-      "m.id",
-      "m.seq",
-      "m.author",
-      "m.body",
-      "m.hidden_at",
-      "m.created_at",
-      "f.display_name as f_display",
-      "f.full_name as f_full",
-      "mm.display_name as m_display",
-      "mm.full_name as m_full",
+      "msg.id",
+      "msg.seq",
+      "msg.author",
+      "msg.body",
+      "msg.hidden_at",
+      "msg.created_at",
+      "o.merchant_id",
+      "a.freelancer_id",
+      ...PEOPLE_COLUMNS,
     ])
     .where("target.id", "=", messageId)
-    .where(sql<boolean>`m.seq BETWEEN target.seq - ${CONTEXT_MESSAGES} AND target.seq + ${CONTEXT_MESSAGES}`)
-    .orderBy("m.seq")
+    .where(sql<boolean>`msg.seq BETWEEN target.seq - ${CONTEXT_MESSAGES} AND target.seq + ${CONTEXT_MESSAGES}`)
+    .orderBy("msg.seq")
     .execute();
   return messages.map((m) => ({
     id: m.id,
     seq: m.seq,
     author: m.author,
-    author_name:
-      (m.author === "freelancer"
-        ? displayNameOf({ display_name: m.f_display, full_name: m.f_full })
-        : displayNameOf({ display_name: m.m_display, full_name: m.m_full })) ?? "",
+    author_name: personJson(m, m.author).display_name ?? "",
     body: m.body,
     hidden: m.hidden_at !== null,
     created_at: m.created_at,
@@ -562,10 +552,9 @@ async function reviewedContract(reviewId: string): Promise<ReportCaseJson["contr
       "c.id",
       "c.status",
       "c.price_cents",
-      "m.display_name as m_display",
-      "m.full_name as m_full",
-      "f.display_name as f_display",
-      "f.full_name as f_full",
+      "c.merchant_id",
+      "c.freelancer_id",
+      ...PEOPLE_COLUMNS,
       "r.rating",
       "r.comment",
       "r.reply",
@@ -578,8 +567,8 @@ async function reviewedContract(reviewId: string): Promise<ReportCaseJson["contr
         id: contract.id,
         status: contract.status,
         price_cents: contract.price_cents,
-        merchant: displayNameOf({ display_name: contract.m_display, full_name: contract.m_full }) ?? "",
-        freelancer: displayNameOf({ display_name: contract.f_display, full_name: contract.f_full }) ?? "",
+        merchant: personJson(contract, "merchant").display_name ?? "",
+        freelancer: personJson(contract, "freelancer").display_name ?? "",
         review: {
           rating: contract.rating,
           comment: contract.comment,

@@ -54,6 +54,21 @@ export async function moveMilestone(
   if (Number(updated.numUpdatedRows) === 0) throw new AppError(409, "contract_changed");
 }
 
+/** The ledger transaction of a milestone's money leaving escrow (`kind`), between its contract's two sides. */
+const escrowExit = (
+  kind: "split" | "release" | "refund",
+  contract: Contract,
+  milestone: MilestoneRow,
+  refundId: string | null,
+) => ({
+  kind,
+  contract_id: contract.id,
+  milestone_id: milestone.id,
+  refund_id: refundId,
+  merchant_id: contract.merchant_id,
+  freelancer_id: contract.freelancer_id,
+});
+
 /**
  * Releases a delivered (or, by a dispute, funded) milestone: `releasedCents` of its escrow to the
  * freelancer, less the contract's frozen fee on that part only, and the rest back to the merchant
@@ -87,14 +102,7 @@ export async function releaseMilestone(
   const refundId = rest > 0 ? await insertRefund(trx, contract, milestone.id, rest, at) : null;
   await post(
     trx,
-    {
-      kind: rest > 0 ? "split" : "release",
-      contract_id: contract.id,
-      milestone_id: milestone.id,
-      refund_id: refundId,
-      merchant_id: contract.merchant_id,
-      freelancer_id: contract.freelancer_id,
-    },
+    escrowExit(rest > 0 ? "split" : "release", contract, milestone, refundId),
     [
       { account: account.escrow(milestone.id), user_id: contract.merchant_id, amount_cents: -milestone.amount_cents },
       {
@@ -156,14 +164,7 @@ export async function refundMilestone(trx: Kysely<Database>, contract: Contract,
   const refundId = await insertRefund(trx, contract, milestone.id, milestone.amount_cents, at);
   await post(
     trx,
-    {
-      kind: "refund",
-      contract_id: contract.id,
-      milestone_id: milestone.id,
-      refund_id: refundId,
-      merchant_id: contract.merchant_id,
-      freelancer_id: contract.freelancer_id,
-    },
+    escrowExit("refund", contract, milestone, refundId),
     [
       { account: account.escrow(milestone.id), user_id: contract.merchant_id, amount_cents: -milestone.amount_cents },
       { account: account.refund(refundId), user_id: contract.merchant_id, amount_cents: milestone.amount_cents },

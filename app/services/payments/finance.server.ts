@@ -3,7 +3,7 @@ import { db } from "../../../db";
 import type { LedgerKind, LedgerTransactionRow, UserRow } from "../../../db/schema";
 import { z } from "zod";
 import { AppError, parseInput } from "../platform/errors.server";
-import { assertId, pageMeta, type PageMeta } from "../platform/records.server";
+import { assertId, newestFirst, pageMeta, type PageMeta } from "../platform/records.server";
 import { balancesOf, type Balances } from "./ledger.server";
 
 // A user's money (/financeiro and /api/finance): the balances, every ledger transaction of the
@@ -59,10 +59,7 @@ async function linesOf(
       .selectFrom("ledger_transactions")
       .selectAll()
       .where(side, "=", user.id)
-      .orderBy("created_at", "desc")
-      .orderBy("id", "desc")
-      .limit(limit)
-      .offset(offset)
+      .$call(newestFirst(limit, offset))
       .execute(),
     db
       .selectFrom("ledger_transactions")

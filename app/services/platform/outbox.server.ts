@@ -8,6 +8,7 @@ import { composeDigestEmail } from "../discovery/saved-search-email.server";
 import { unsubscribeUrl } from "../messaging/email.server";
 import { emailLocale, fixedT } from "./i18n.server";
 import { every } from "./jobs.server";
+import { otherParty, PEOPLE_COLUMNS, personJson } from "./participants.server";
 import { sendMail, type Mail, type SendMail } from "./mail.server";
 import { displayNameOf } from "../accounts/users.server";
 import { formatDateTime } from "~/lib/format";
@@ -189,16 +190,7 @@ async function compose(row: OutboxRow): Promise<Mail | null> {
           .innerJoin("opportunities as o", "o.id", "a.opportunity_id")
           .innerJoin("users as m", "m.id", "o.merchant_id")
           .innerJoin("users as f", "f.id", "a.freelancer_id")
-          .select([
-            "o.title",
-            "o.uuid",
-            "o.merchant_id",
-            "a.freelancer_id",
-            "m.display_name as merchant_display_name",
-            "m.full_name as merchant_full_name",
-            "f.display_name as freelancer_display_name",
-            "f.full_name as freelancer_full_name",
-          ])
+          .select(["o.title", "o.uuid", "o.merchant_id", "a.freelancer_id", ...PEOPLE_COLUMNS])
           .where("a.id", "=", row.application_id)
           .executeTakeFirst()
       : undefined,
@@ -214,17 +206,13 @@ async function compose(row: OutboxRow): Promise<Mail | null> {
   let party: ContractParty | null = null;
   let name = t("notifications.someone");
   if (application) {
-    const a = application;
-    party = a.freelancer_id === user.id ? "freelancer" : "merchant";
-    name =
-      (party === "freelancer"
-        ? displayNameOf({ display_name: a.merchant_display_name, full_name: a.merchant_full_name })
-        : displayNameOf({ display_name: a.freelancer_display_name, full_name: a.freelancer_full_name })) ?? name;
+    party = application.freelancer_id === user.id ? "freelancer" : "merchant";
+    name = personJson(application, otherParty(party)).display_name ?? name;
   }
   let event: string;
   if (row.kind === "message_received") {
     if (!row.application_id || !party) return null;
-    const unread = await unreadFrom(row.application_id, user.id, party === "merchant" ? "freelancer" : "merchant");
+    const unread = await unreadFrom(row.application_id, user.id, otherParty(party));
     if (unread === 0) return null;
     event = t("email.messages", { count: unread, name, title });
   } else {

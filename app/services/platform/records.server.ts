@@ -1,3 +1,4 @@
+import { sql, type SelectQueryBuilder } from "kysely";
 import { AppError } from "./errors.server";
 
 // Small pieces shared by the marketplace services.
@@ -24,6 +25,15 @@ export function pageMeta(page: number, perPage: number, total: number, capped = 
 export function offsetOf(page: number, perPage: number) {
   return (page - 1) * perPage;
 }
+
+/**
+ * `limit` rows from `offset`, newest first; rows made at the same time by id, so that pages
+ * neither repeat nor skip one. For `.$call(newestFirst(…))` on a table with `created_at` and `id`.
+ */
+export const newestFirst =
+  (limit: number, offset = 0) =>
+  <DB, TB extends keyof DB, O>(qb: SelectQueryBuilder<DB, TB, O>) =>
+    qb.orderBy(sql.ref("created_at"), "desc").orderBy(sql.ref("id"), "desc").limit(limit).offset(offset);
 
 export const now = () => new Date().toISOString();
 
