@@ -137,7 +137,11 @@ export async function renderListPage(user: UserRow): Promise<{ body: Buffer; hea
     <NonceContext.Provider value={nonce}>
       <I18nextProvider i18n={i18n}>
         <Document locale={data.root.locale} title={title.title}>
-          <StaticRouterProvider router={createStaticRouter(routes, context, ROUTER)} context={context} hydrate={false} />
+          <StaticRouterProvider
+            router={createStaticRouter(routes, context, ROUTER)}
+            context={context}
+            hydrate={false}
+          />
         </Document>
       </I18nextProvider>
     </NonceContext.Provider>,
