@@ -12,12 +12,7 @@ import {
 } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
-import { useChangeLanguage } from "remix-i18next/react";
-import { AuthMirror } from "~/components/accounts/auth-mirror";
-import { MessagesBadge } from "~/components/messaging/messages-badge";
-import { NotificationBell } from "~/components/messaging/notification-bell";
-import { Shell } from "~/components/layout/shell";
-import { Toaster } from "~/components/layout/toaster";
+import { AppFrame } from "~/components/layout/app-frame";
 import { DEFAULT_TOAST_DURATION, layoutAttributes, toastDurations } from "~/lib/layout";
 import { useNonce } from "~/lib/nonce";
 import { openedRecord } from "~/lib/notifications";
@@ -30,9 +25,8 @@ import { getSession } from "~/web/session.server";
 import { getToast } from "~/web/toast.server";
 import { toUserJson } from "~/services/accounts/users.server";
 import { needsVerification } from "~/services/accounts/verification.server";
-import { VerifyEmailBanner } from "~/components/accounts/verify-email-banner";
 import styles from "~/styles/app.css";
-import { isLiveReload, useLiveEvents } from "~/lib/live-events";
+import { isLiveReload } from "~/lib/live-events";
 
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: styles },
@@ -124,31 +118,11 @@ function Document({ children, locale }: { children: ReactNode; locale: string })
 
 export default function App() {
   const data = useRootData()!;
-  useChangeLanguage(data.locale);
-  // Members' pages update as messages, notifications and contract moves happen.
-  useLiveEvents(Boolean(data.notifications));
   return (
     <Document locale={data.locale}>
-      {data.user ? (
-        <Shell
-          user={data.user}
-          banner={data.verifyEmail ? <VerifyEmailBanner email={data.user.email} /> : null}
-          bell={
-            data.notifications ? (
-              <>
-                {data.messages ? <MessagesBadge unread={data.messages} /> : null}
-                <NotificationBell unread={data.notifications.unread} latest={data.notifications.latest} />
-              </>
-            ) : null
-          }
-        >
-          <Outlet />
-        </Shell>
-      ) : (
+      <AppFrame data={data}>
         <Outlet />
-      )}
-      <Toaster toast={data.toast} />
-      <AuthMirror user={data.user} token={data.mirrorToken} />
+      </AppFrame>
     </Document>
   );
 }

@@ -6,16 +6,21 @@
 // benchmark checks it byte for byte against GET /api/opportunities). Only the first page of
 // the unfiltered list; anything else answers 404.
 //
+// GET /opportunities (Accept: text/html, the same Bearer token): the bare SSR reference of the
+// signed-in list page, bench/bare-page.tsx (the app's services and components, react-dom/server,
+// no Remix).
+//
 //   PORT=… DATABASE_PATH=… SESSION_SECRET=… node --import tsx bench/bare-server.ts
-import { createServer } from "node:http";
+import { createServer, type ServerResponse } from "node:http";
 import type { Statement } from "better-sqlite3";
 import { opportunityQuerySchema } from "../app/lib/market-schemas";
 import { parseInput } from "../app/services/platform/errors.server";
 import { pageMeta } from "../app/services/platform/records.server";
 import { opportunityListQueries, toOpportunityJson, TOTAL_CAP } from "../app/services/marketplace/opportunities.server";
-import { hashToken } from "../app/services/accounts/sessions.server";
+import { findSession, hashToken } from "../app/services/accounts/sessions.server";
 import { sqlite as connection } from "../db";
 import type { UserRow } from "../db/schema";
+import { PAGE_PATH, renderListPage } from "./bare-page";
 
 if (!connection) throw new Error("The bare server runs on SQLite only (DATABASE_URL is set).");
 const sqlite = connection;
@@ -41,8 +46,27 @@ function prepared(user: UserRow) {
   return found;
 }
 
+/** The list page, signed in as the app's pages are: the session looked up by the app's findSession. */
+async function listPage(token: string | undefined, res: ServerResponse) {
+  const found = token ? await findSession(token) : null;
+  if (!found || found.user.account_type === "operator") {
+    res.writeHead(found ? 404 : 401, { "Content-Type": "text/plain" }).end("no");
+    return;
+  }
+  const { body, headers } = await renderListPage(found.user);
+  headers.set("Content-Length", String(body.byteLength));
+  res.writeHead(200, Object.fromEntries(headers)).end(body);
+}
+
 const server = createServer((req, res) => {
   const auth = req.headers.authorization;
+  if (req.url === PAGE_PATH) {
+    listPage(auth?.startsWith("Bearer ") ? auth.slice(7).trim() : undefined, res).catch((error: unknown) => {
+      console.error(error);
+      res.writeHead(500).end();
+    });
+    return;
+  }
   const user = auth?.startsWith("Bearer ")
     ? (userOf.get(hashToken(auth.slice(7).trim()), new Date().toISOString()) as UserRow | undefined)
     : undefined;

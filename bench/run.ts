@@ -17,7 +17,9 @@
 //                                        opportunities (bench/saved-searches.ts; SQLite, no server)
 //   npm run bench -- --only bare         the JSON list on a bare node:http + better-sqlite3 server
 //                                        (bench/bare-server.ts) against the app with one server
-//                                        process, and the CPU per request of one process
+//                                        process, the CPU per request of one process, and the
+//                                        signed-in list page against its bare SSR reference
+//                                        (bench/bare-page.tsx: react-dom/server, no Remix)
 //   npm run bench -- --only events       live updates: 2 000 open event streams in one process (extra
 //                                        memory), and with two servers on one throwaway PostgreSQL
 //                                        a message written on one heard on the other (p50/p99 at
@@ -101,6 +103,8 @@ const BUDGETS = {
   healthzCpuMs: 0.5,
   listCpuMs: 1.1,
   pageCpuMs: 7,
+  /** Case "bare": CPU per request of the app's list page over its bare SSR reference's. */
+  pageOverBareSsr: 2,
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -507,7 +511,7 @@ function rotating(paths: string[], headers: Record<string, string>): autocannon.
 
 function print(rows: CaseResult[], header = true) {
   const cols = ["case", "req/s", "p50 ms", "p99 ms", "errors/non-2xx", "cpu ms/req", "load"];
-  const widths = [44, 7, 8, 8, 15, 11, 6];
+  const widths = [50, 7, 8, 8, 15, 11, 6];
   const line = (cells: string[]) =>
     cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join(" ");
   if (header) console.info(line(cols));
@@ -973,6 +977,19 @@ async function scale(facts: ReturnType<typeof machine>) {
   }
 }
 
+/**
+ * A page's <body> as it looks without JavaScript: the scripts and module preloads Remix adds (the
+ * only things the bare SSR reference leaves out of it) taken out.
+ */
+async function pageBody(url: string, headers: Record<string, string>) {
+  const res = await fetch(url, { headers });
+  if (!res.ok) throw new Error(`${url} answered ${res.status}`);
+  const html = await res.text();
+  return html
+    .slice(html.indexOf("<body>"), html.indexOf("</body>"))
+    .replace(/<script\b[^>]*>[\s\S]*?<\/script>|<link rel="modulepreload"[^>]*>/g, "");
+}
+
 /** The worker of a launcher started with one worker process. */
 function onlyWorker(launcher: number): number {
   const children = readFileSync(`/proc/${launcher}/task/${launcher}/children`, "utf8")
@@ -988,8 +1005,10 @@ function onlyWorker(launcher: number): number {
  * better-sqlite3, the same statements and the same JSON body) and from the app with one server
  * process, on the same database file, one after the other; then the CPU time per request of
  * that one process (from /proc: its user + system time over the requests it answered) for
- * /healthz, the JSON list and the list page signed in. The launcher's own CPU (it only hands
- * the connections over) is left out. Writes bench/results/bare.json.
+ * /healthz, the JSON list and the list page signed in, and the same for the list page rendered
+ * by the bare server (bench/bare-page.tsx: the app's services and components through
+ * react-dom/server, no Remix), measured just before the app's page. The launcher's own CPU (it
+ * only hands the connections over) is left out. Writes bench/results/bare.json.
  */
 async function bareCase(facts: ReturnType<typeof machine>) {
   if (POSTGRES) throw new Error("the case bare runs on SQLite only");
@@ -1018,6 +1037,18 @@ async function bareCase(facts: ReturnType<typeof machine>) {
       );
     }
     log(`same JSON body from both servers (${Buffer.byteLength(appBody)} bytes)`);
+    const barePageHeaders = { ...bearer, Accept: "text/html" };
+    const [appPage, barePage] = [
+      await pageBody(`${app.base}/opportunities`, browser),
+      await pageBody(`${bare.base}/opportunities`, barePageHeaders),
+    ];
+    if (appPage !== barePage) {
+      let at = 0;
+      while (appPage[at] === barePage[at]) at++;
+      const around = (html: string) => html.slice(Math.max(0, at - 100), at + 200);
+      throw new Error(`the bare SSR page differs from the app's at ${at}:\n${around(barePage)}\n${around(appPage)}`);
+    }
+    log(`same page <body> from both servers, but for the app's scripts (${Buffer.byteLength(appPage)} bytes)`);
 
     const loadBefore = load();
     const appWorker = onlyWorker(app.child.pid!);
@@ -1037,6 +1068,12 @@ async function bareCase(facts: ReturnType<typeof machine>) {
       url: `${app.base}/healthz`,
       headers: CLIENT_HEADERS,
     });
+    serverPid = bare.child.pid;
+    const bareSsr = await measure("bare SSR (react-dom/server): page /opportunities", {
+      url: `${bare.base}/opportunities`,
+      headers: barePageHeaders,
+    });
+    serverPid = appWorker;
     const page = await measure("app, 1 process: page /opportunities", {
       url: `${app.base}/opportunities`,
       headers: browser,
@@ -1045,6 +1082,7 @@ async function bareCase(facts: ReturnType<typeof machine>) {
 
     const ratio = appList.requests_per_sec / bareList.requests_per_sec;
     const cpu = (r: CaseResult) => r.server_cpu_ms_per_req;
+    const pageRatio = cpu(page) / cpu(bareSsr);
     console.info("");
     console.info(`load average (1, 5, 15 min): ${loadBefore} before, ${loadAfter} after`);
     console.info(
@@ -1055,7 +1093,11 @@ async function bareCase(facts: ReturnType<typeof machine>) {
         `list ${cpu(appList).toFixed(3)} ms (<= ${BUDGETS.listCpuMs}), page ${cpu(page).toFixed(3)} ms (<= ${BUDGETS.pageCpuMs}); ` +
         `bare list ${cpu(bareList).toFixed(3)} ms`,
     );
-    const failures = [bareList, appList, healthz, page].reduce((n, r) => n + r.errors + r.non_2xx, 0);
+    console.info(
+      `list page CPU per request, app (1 process) / bare SSR: ${cpu(page).toFixed(3)} / ${cpu(bareSsr).toFixed(3)} ms = ${pageRatio.toFixed(2)}x (budget <= ${BUDGETS.pageOverBareSsr}x); ` +
+        `app minus bare SSR (Express, Remix): ${(cpu(page) - cpu(bareSsr)).toFixed(3)} ms, ${Math.round(100 * (1 - 1 / pageRatio))}% of the page`,
+    );
+    const failures = [bareList, appList, healthz, bareSsr, page].reduce((n, r) => n + r.errors + r.non_2xx, 0);
     const checks = [
       {
         budget: `list app/bare >= ${BUDGETS.bareRatio}`,
@@ -1077,6 +1119,11 @@ async function bareCase(facts: ReturnType<typeof machine>) {
         holds: cpu(page) <= BUDGETS.pageCpuMs,
         measured: `${cpu(page)} ms`,
       },
+      {
+        budget: `list page <= ${BUDGETS.pageOverBareSsr}x bare SSR`,
+        holds: pageRatio <= BUDGETS.pageOverBareSsr,
+        measured: `${pageRatio.toFixed(2)}x`,
+      },
       { budget: "zero errors and non-2xx", holds: failures === 0, measured: String(failures) },
     ];
     printVerdicts(checks);
@@ -1088,8 +1135,10 @@ async function bareCase(facts: ReturnType<typeof machine>) {
       options: { connections: CONNECTIONS, duration_s: DURATION, warmup_s: WARMUP },
       data: fixture.counts,
       list_body_bytes: Buffer.byteLength(appBody),
-      cases: [bareList, appList, healthz, page],
+      list_page_body_bytes: Buffer.byteLength(appPage),
+      cases: [bareList, appList, healthz, bareSsr, page],
       ratio_app_over_bare: Number(ratio.toFixed(3)),
+      ratio_page_over_bare_ssr: Number(pageRatio.toFixed(3)),
       checks,
     });
   } finally {

@@ -5,3 +5,5 @@ import type { loader } from "~/root";
 export function useRootData() {
   return useRouteLoaderData<typeof loader>("root");
 }
+
+export type RootData = NonNullable<ReturnType<typeof useRootData>>;
