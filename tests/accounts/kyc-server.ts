@@ -8,7 +8,7 @@
 // SHA256 of '<timestamp>.<body>'>". The tests start it; nothing reaches the network.
 import { createHmac, randomUUID } from "node:crypto";
 import { createServer, type Server } from "node:http";
-import { readBody } from "../payments/mercadopago-server";
+import { readBody, replyJson } from "../payments/mercadopago-server";
 
 export type KycVerification = {
   id: string;
@@ -35,10 +35,7 @@ export async function startKyc(options: { token: string; secret: string; port?: 
 
   const server: Server = createServer(async (req, res) => {
     const body = await readBody(req);
-    const reply = (status: number, value: unknown) => {
-      res.writeHead(status, { "Content-Type": "application/json" });
-      res.end(JSON.stringify(value));
-    };
+    const reply = (status: number, value: unknown) => replyJson(res, status, value);
     const path = req.url ?? "/";
     const key = req.headers["idempotency-key"];
     requests.push({ method: req.method ?? "", path, idempotencyKey: typeof key === "string" ? key : null });

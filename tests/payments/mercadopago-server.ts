@@ -7,7 +7,7 @@
 // Pix"): the key's DICT data with the holder's document masked, and is_pix_key_owner telling
 // whether document_number is the holder's (null when none was asked); 404 for an unknown key.
 import { createHmac, randomUUID } from "node:crypto";
-import { createServer, type IncomingMessage, type Server } from "node:http";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { createStaticPix } from "pix-utils";
 
 export type MockPayment = {
@@ -35,6 +35,12 @@ export const readBody = (req: IncomingMessage) =>
     req.on("end", () => resolve(data));
   });
 
+/** A stand-in's JSON answer. */
+export const replyJson = (res: ServerResponse, status: number, value: unknown) => {
+  res.writeHead(status, { "Content-Type": "application/json" });
+  res.end(JSON.stringify(value));
+};
+
 export async function startMercadoPago(options: { token: string; secret: string; port?: number }) {
   const payments = new Map<number, MockPayment>();
   const byKey = new Map<string, number>();
@@ -49,10 +55,7 @@ export async function startMercadoPago(options: { token: string; secret: string;
 
   const server: Server = createServer(async (req, res) => {
     const body = await readBody(req);
-    const reply = (status: number, value: unknown) => {
-      res.writeHead(status, { "Content-Type": "application/json" });
-      res.end(JSON.stringify(value));
-    };
+    const reply = (status: number, value: unknown) => replyJson(res, status, value);
     const path = req.url ?? "/";
     requests.push({
       method: req.method ?? "",
