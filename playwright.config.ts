@@ -83,8 +83,11 @@ function paymentsProject(port: number, dir: string, settings: Record<string, str
 
 export default defineConfig({
   testDir: "tests/e2e",
+  // Two workers, each taking whole files: the axe crawl (the longest file) runs beside the
+  // stories. A project whose worker starts its own server (metadata.server) keeps one worker,
+  // as a second would start a second server on the same port.
   fullyParallel: false,
-  workers: 1,
+  workers: 2,
   retries: process.env.CI ? 1 : 0,
   reporter: [
     ["list"],
@@ -132,6 +135,7 @@ export default defineConfig({
     },
     {
       name: "chromium-payments",
+      workers: 1,
       testMatch: /payments\.spec\.ts$/,
       use: { ...devices["Desktop Chrome"], baseURL: `http://localhost:${PORT + 4}` },
       // Payments on, SQLite, on PORT+4 (PORT+2 and +3 are the mailbox's), with Mercado Pago's API
@@ -140,6 +144,7 @@ export default defineConfig({
     },
     {
       name: "chromium-pix-manual",
+      workers: 1,
       testMatch: /(payments|dispute-split|milestones-pix|identity)\.spec\.ts$/,
       use: { ...devices["Desktop Chrome"], baseURL: `http://localhost:${MANUAL_PORT}` },
       metadata: paymentsProject(MANUAL_PORT, `${E2E_DIR}-pix-manual`, E2E_MANUAL_PIX),

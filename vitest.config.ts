@@ -1,4 +1,4 @@
-import { tmpdir } from "node:os";
+import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { configDefaults, defineConfig } from "vitest/config";
@@ -44,6 +44,10 @@ export default defineConfig({
   resolve: { alias: { "~": fileURLToPath(new URL("./app", import.meta.url)) } },
   test: {
     pool: "forks",
+    // One test file per core. Vitest's own default is one fewer than the cores, which on a 2-core
+    // machine runs every file one after the other; the server project keeps one at a time
+    // (fileParallelism: false below).
+    maxWorkers: availableParallelism(),
     projects: [
       {
         extends: true,

@@ -17,7 +17,7 @@ const MAX_PAGES = 200;
  * application pending, countered, accepted…) and link to pages of its own, so a few of them; a
  * list with another filter shows the same cards, so one.
  */
-const perShape = (shape: string) => (shape.includes("?") ? 1 : 4);
+const perShape = (shape: string) => (shape.includes("?") ? 1 : 2);
 
 type Role = { name: string; email?: string; start: string[] };
 
