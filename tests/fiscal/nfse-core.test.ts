@@ -214,6 +214,7 @@ describe("signed DPS", () => {
     const { xml } = buildDps(input({ service: { ...input().service, description }, taker: { document: OTHER, name } }));
     expect(textOf(xml, "xDescServ")).toBe(description.replace("\u0001", ""));
     expect(textOf(xml, "xNome")).toBe(name);
+    expect(validateDpsXml(xml)).toEqual({ valid: true, errors: [] }); // libxml2 reads it strictly
     const signed = signDps(xml, certificate);
     expect(textOf(signed, "xDescServ")).toBe(description.replace("\u0001", ""));
     expect(validateDpsXml(signed)).toEqual({ valid: true, errors: [] });
