@@ -67,18 +67,18 @@ export function verifyDps(xml: string): DpsVerification {
   if (signature.parentNode !== root) return fail("malformed", "A assinatura deve estar no elemento DPS.");
   const id = infs[0]!.getAttribute("Id") ?? "";
 
-  const certBase64 = SignedXml.getCertFromKeyInfo(
+  const certPem = SignedXml.getCertFromKeyInfo(
     signature.getElementsByTagNameNS("http://www.w3.org/2000/09/xmldsig#", "KeyInfo")[0] ?? null,
   );
-  if (!certBase64) return fail("unsigned", "A assinatura não traz o certificado.");
+  if (!certPem) return fail("unsigned", "A assinatura não traz o certificado.");
   let certCnpj: string | null;
   try {
-    certCnpj = cnpjOfCertificate(certificateFromBase64(certBase64));
+    certCnpj = cnpjOfCertificate(certificateFromBase64(certPem));
   } catch {
     return fail("bad_signature", "O certificado da assinatura é inválido.");
   }
 
-  const verifier = new SignedXml({ publicCert: certBase64, getCertFromKeyInfo: () => null });
+  const verifier = new SignedXml({ publicCert: certPem, getCertFromKeyInfo: () => null });
   verifier.loadSignature(signature);
   const references = verifier.getReferences();
   if (references.length !== 1 || references[0]!.uri !== `#${id}`)
