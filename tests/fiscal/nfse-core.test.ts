@@ -195,6 +195,8 @@ describe("signed DPS", () => {
     );
     expect(verifyDps(otherKey)).toMatchObject({ ok: false, reason: "bad_signature" });
     expect(verifyDps(buildDps(input()).xml)).toMatchObject({ ok: false, reason: "unsigned" });
+    const wholeDocument = signed.replace(/URI="#DPS\d{42}"/, 'URI=""');
+    expect(verifyDps(wholeDocument)).toMatchObject({ ok: false, reason: "wrong_reference" });
   });
 
   it("fails verification when the certificate is another CNPJ's", () => {
