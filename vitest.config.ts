@@ -13,6 +13,7 @@ const SERVER_TESTS = ["tests/server/**/*.test.ts"];
 // on no engine (project unit). A file that reads or writes the database belongs to app/app-pg.
 const UNIT_TESTS = [
   "tests/accounts/passwords.test.ts",
+  "tests/fiscal/nfse-core.test.ts",
   "tests/marketplace/market-schemas.test.ts",
   "tests/messaging/contact-detector.test.ts",
   "tests/platform/config.test.ts",
