@@ -63,8 +63,8 @@ const MANUAL_PORT = PORT + 6;
  */
 export type E2EMetadata = { sqlite?: string; server?: { dir: string; env: Record<string, string> } };
 
-/** A payments server on `port` (SQLite in `dir`), started by the project's worker. */
-function paymentsProject(port: number, dir: string, settings: Record<string, string>): E2EMetadata {
+/** A server of the project's own on `port` (SQLite in `dir`), started by the project's worker. */
+function ownServer(port: number, dir: string, settings: Record<string, string>): E2EMetadata {
   return {
     sqlite: `${dir}/freela.db`,
     server: {
@@ -124,9 +124,20 @@ export default defineConfig({
   projects: [
     {
       name: "chromium",
-      testIgnore: /(payments|dispute-split|milestones-pix|identity|postgres-smoke)\.spec\.ts$/,
+      testIgnore: /(accessibility|payments|dispute-split|milestones-pix|identity|postgres-smoke)\.spec\.ts$/,
       use: { ...devices["Desktop Chrome"] },
       metadata: { sqlite: E2E_DATABASE } satisfies E2EMetadata,
+    },
+    {
+      // The axe crawl and the keyboard tests on a server of their own (the demo data, payments
+      // off, as "chromium"), on PORT+7: the crawl follows every link it finds, and the stories
+      // running beside it on the other worker would put their opportunities in its lists and
+      // take them away while it walks.
+      name: "chromium-axe",
+      testMatch: /accessibility\.spec\.ts$/,
+      workers: 1,
+      use: { ...devices["Desktop Chrome"], baseURL: `http://localhost:${PORT + 7}` },
+      metadata: ownServer(PORT + 7, `${E2E_DIR}-axe`, {}),
     },
     {
       name: "chromium-postgres",
@@ -140,14 +151,14 @@ export default defineConfig({
       use: { ...devices["Desktop Chrome"], baseURL: `http://localhost:${PORT + 4}` },
       // Payments on, SQLite, on PORT+4 (PORT+2 and +3 are the mailbox's), with Mercado Pago's API
       // at PORT+5 (tests/payments/mercadopago-server.ts).
-      metadata: paymentsProject(PORT + 4, `${E2E_DIR}-payments`, E2E_PAYMENTS),
+      metadata: ownServer(PORT + 4, `${E2E_DIR}-payments`, E2E_PAYMENTS),
     },
     {
       name: "chromium-pix-manual",
       workers: 1,
       testMatch: /(payments|dispute-split|milestones-pix|identity)\.spec\.ts$/,
       use: { ...devices["Desktop Chrome"], baseURL: `http://localhost:${MANUAL_PORT}` },
-      metadata: paymentsProject(MANUAL_PORT, `${E2E_DIR}-pix-manual`, E2E_MANUAL_PIX),
+      metadata: ownServer(MANUAL_PORT, `${E2E_DIR}-pix-manual`, E2E_MANUAL_PIX),
     },
   ],
   webServer: [

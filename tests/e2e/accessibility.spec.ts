@@ -1,7 +1,8 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
-import { expect, test, type Browser, type Page, type TestInfo } from "@playwright/test";
+import { expect, type Browser, type Page, type TestInfo } from "@playwright/test";
 import { Secret, TOTP } from "otpauth";
+import { test } from "./fixtures";
 import { axeViolations, lastMail, linkIn, registerViaApi, signIn } from "./support";
 
 // Every page a visitor, a merchant, a freelancer and the operator of the demo data reach, found
