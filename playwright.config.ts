@@ -63,8 +63,15 @@ const MANUAL_PORT = PORT + 6;
  */
 export type E2EMetadata = { sqlite?: string; server?: { dir: string; env: Record<string, string> } };
 
-/** A server of the project's own on `port` (SQLite in `dir`), started by the project's worker. */
-function ownServer(port: number, dir: string, settings: Record<string, string>): E2EMetadata {
+/**
+ * A server of the project's own on `port` (SQLite in `dir`), started by the project's worker; so
+ * one worker for the project, as a second would start a second server on the same port.
+ */
+function ownServer(port: number, dir: string, settings: Record<string, string>) {
+  return { workers: 1, metadata: ownServerMetadata(port, dir, settings) };
+}
+
+function ownServerMetadata(port: number, dir: string, settings: Record<string, string>): E2EMetadata {
   return {
     sqlite: `${dir}/freela.db`,
     server: {
@@ -84,8 +91,7 @@ function ownServer(port: number, dir: string, settings: Record<string, string>):
 export default defineConfig({
   testDir: "tests/e2e",
   // Two workers, each taking whole files: the axe crawl (the longest file) runs beside the
-  // stories. A project whose worker starts its own server (metadata.server) keeps one worker,
-  // as a second would start a second server on the same port.
+  // stories. A project with a server of its own keeps one worker (ownServer).
   fullyParallel: false,
   workers: 2,
   retries: process.env.CI ? 1 : 0,
@@ -135,9 +141,8 @@ export default defineConfig({
       // take them away while it walks.
       name: "chromium-axe",
       testMatch: /accessibility\.spec\.ts$/,
-      workers: 1,
       use: { ...devices["Desktop Chrome"], baseURL: `http://localhost:${PORT + 7}` },
-      metadata: ownServer(PORT + 7, `${E2E_DIR}-axe`, {}),
+      ...ownServer(PORT + 7, `${E2E_DIR}-axe`, {}),
     },
     {
       name: "chromium-postgres",
@@ -146,19 +151,17 @@ export default defineConfig({
     },
     {
       name: "chromium-payments",
-      workers: 1,
       testMatch: /payments\.spec\.ts$/,
       use: { ...devices["Desktop Chrome"], baseURL: `http://localhost:${PORT + 4}` },
       // Payments on, SQLite, on PORT+4 (PORT+2 and +3 are the mailbox's), with Mercado Pago's API
       // at PORT+5 (tests/payments/mercadopago-server.ts).
-      metadata: ownServer(PORT + 4, `${E2E_DIR}-payments`, E2E_PAYMENTS),
+      ...ownServer(PORT + 4, `${E2E_DIR}-payments`, E2E_PAYMENTS),
     },
     {
       name: "chromium-pix-manual",
-      workers: 1,
       testMatch: /(payments|dispute-split|milestones-pix|identity)\.spec\.ts$/,
       use: { ...devices["Desktop Chrome"], baseURL: `http://localhost:${MANUAL_PORT}` },
-      metadata: ownServer(MANUAL_PORT, `${E2E_DIR}-pix-manual`, E2E_MANUAL_PIX),
+      ...ownServer(MANUAL_PORT, `${E2E_DIR}-pix-manual`, E2E_MANUAL_PIX),
     },
   ],
   webServer: [

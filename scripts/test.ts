@@ -92,14 +92,11 @@ async function main() {
   mkdirSync(REPORTS, { recursive: true });
   const started = Date.now();
   const times: { name: string; ms: number; ok: boolean }[] = [];
-  let failed = false;
   for (const phase of phases) {
     times.push(...(await Promise.all(phase.map(run))));
-    if (times.some((t) => !t.ok)) {
-      failed = true;
-      break;
-    }
+    if (times.some((t) => !t.ok)) break;
   }
+  const failed = times.some((t) => !t.ok);
 
   const total = Date.now() - started;
   const lines = [
