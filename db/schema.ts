@@ -329,6 +329,9 @@ export interface ContractsTable {
   fee_bps: Generated<number>;
   /** Milestones that are part of the contract (proposed ones excluded). */
   milestones_count: Generated<number>;
+  /** The merchant's CPF/CNPJ and name for the freelancer's own notas (049_fiscal), given at funding. */
+  taker_document: string | null;
+  taker_name: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -902,7 +905,87 @@ export interface Database {
   data_exports: DataExportsTable;
   saved_searches: SavedSearchesTable;
   events: EventsTable;
+  fiscal_issuers: FiscalIssuersTable;
+  nfse_documents: NfseDocumentsTable;
 }
+
+/** Who issues NFS-e through Freela (049_fiscal): 'platform' for its fees, or a freelancer's user id. */
+export interface FiscalIssuersTable {
+  id: string;
+  owner: string;
+  cnpj: string;
+  legal_name: string;
+  municipal_registration: string | null;
+  /** IBGE code of the município, 7 digits. */
+  municipality: string;
+  simples_nacional: "nao_optante" | "mei" | "me_epp";
+  /** regApTribSN (1–3), for ME/EPP only. */
+  simples_regime: number | null;
+  /** cTribNac, 6 digits. */
+  national_code: string;
+  /** cNBS, 9 digits. */
+  nbs_code: string;
+  municipal_code: string | null;
+  description: string;
+  /** ISS rate in basis points (200 = 2 %), when informed. */
+  iss_rate_bps: number | null;
+  environment: "producao_restrita" | "producao";
+  /** The A1 PFX in base64, sealed for the owner (sealed-secrets.server.ts). */
+  certificate_sealed: string;
+  password_sealed: string;
+  certificate_expires_at: string;
+  /** The DPS series and the next number to give in it. */
+  series: Generated<number>;
+  next_number: Generated<number>;
+  /** 1: issue (a freelancer's "emitir minhas notas"); 0: off. */
+  enabled: Generated<number>;
+  version: Generated<number>;
+  created_at: string;
+  updated_at: string;
+}
+
+export type NfseKind = "fee" | "service";
+export type NfseStatus = "pending" | "issuing" | "issued" | "rejected" | "failed" | "cancelled";
+
+/** One NFS-e per milestone settlement and kind (049_fiscal); issued in the background. */
+export interface NfseDocumentsTable {
+  id: string;
+  /** 'fee': the platform's, for its fee, to the freelancer; 'service': the freelancer's, to the merchant. */
+  kind: NfseKind;
+  issuer_id: string;
+  milestone_id: string;
+  contract_id: string;
+  /** The freelancer, for a 'service' nota; null for the platform's. */
+  provider_user_id: string | null;
+  taker_user_id: string;
+  /** The tomador's CPF/CNPJ and name, as sent (fixed at the first attempt). */
+  taker_document: string | null;
+  taker_name: string | null;
+  amount_cents: number;
+  /** dCompet, YYYY-MM-DD: the settlement's date in Brasília. */
+  competence: string;
+  status: Generated<NfseStatus>;
+  series: number | null;
+  number: number | null;
+  dps_id: string | null;
+  access_key: string | null;
+  nfse_number: string | null;
+  /** The NFS-e's XML as the Sefin returned it. */
+  xml: string | null;
+  error_code: string | null;
+  error_message: string | null;
+  attempts: Generated<number>;
+  next_attempt_at: string;
+  claim: string | null;
+  locked_until: string | null;
+  issued_at: string | null;
+  cancelled_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export type FiscalIssuerRow = Selectable<FiscalIssuersTable>;
+export type NfseDocumentRow = Selectable<NfseDocumentsTable>;
 
 /**
  * Live updates (app/services/platform/events.server.ts): what a user's open pages should hear of,

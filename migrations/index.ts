@@ -44,6 +44,7 @@ import * as m045 from "./045_identity_provider";
 import * as m046 from "./046_contact_flags";
 import * as m047 from "./047_risk_signal_indexes";
 import * as m048 from "./048_pending_files";
+import * as m049 from "./049_fiscal";
 
 /** A migration, with its PostgreSQL version where the SQL differs. */
 type Step = Migration & { postgres?: Migration };
@@ -95,6 +96,7 @@ const steps: Record<string, Step> = {
   "046_contact_flags": m046,
   "047_risk_signal_indexes": m047,
   "048_pending_files": m048,
+  "049_fiscal": m049,
 };
 
 export function migrationProvider(engine: Engine): MigrationProvider {

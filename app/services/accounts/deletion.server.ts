@@ -100,6 +100,8 @@ export const DELETION_PLAN = {
   saved_searches: "erased",
   events: "erased",
   contact_flags: "kept",
+  fiscal_issuers: "anonymised",
+  nfse_documents: "kept",
 } as const satisfies Record<keyof Database, "erased" | "anonymised" | "kept" | "none">;
 
 type Blockers = { contract: boolean; dispute: boolean; money: boolean };
