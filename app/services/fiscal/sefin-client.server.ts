@@ -1,10 +1,10 @@
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import https from "node:https";
-import { createSecureContext, rootCertificates } from "node:tls";
+import { rootCertificates } from "node:tls";
 import { config } from "~/config.server";
 import type { A1Certificate } from "./certificate.server";
-import { loadA1Certificate } from "./certificate.server";
+import { CertificateError, loadA1Certificate } from "./certificate.server";
 import { DPS_NAMESPACE, DpsInputError, escapeXml, localDateTime } from "./dps.server";
 import { validateEventRequestXml } from "./schema.server";
 import {
@@ -198,9 +198,10 @@ function problem(description: string, complement: string | null = null): Answer 
 
 /**
  * One https.Agent per certificate (and extra CA), kept: its TLS sessions and connections are reused
- * between calls. Keyed by a hash, never by the password itself.
+ * between calls. Keyed by a hash, never by the password itself; a certificate that cannot be read
+ * is not kept (the next call reads it again).
  */
-const agents = new Map<string, https.Agent | Answer>();
+const agents = new Map<string, https.Agent>();
 const MAX_AGENTS = 100;
 
 function agentFor(credentials: SefinCredentials, extraCa: string | Buffer | undefined): https.Agent | Answer {
@@ -213,16 +214,20 @@ function agentFor(credentials: SefinCredentials, extraCa: string | Buffer | unde
     .digest("hex");
   const known = agents.get(key);
   if (known) return known;
-  const ca = extraCa ? [...rootCertificates, extraCa.toString()] : undefined;
-  let agent: https.Agent | Answer;
+  let agent: https.Agent;
   try {
+    const ca = extraCa ? [...rootCertificates, extraCa.toString()] : undefined;
     agent = new https.Agent({ keepAlive: true, maxSockets: 8, ca, ...tlsIdentity(credentials) });
-  } catch {
-    agent = problem("O certificado A1 do emitente não pôde ser lido (arquivo ou senha).");
+  } catch (error) {
+    // CertificateError says what is wrong (wrong password, expired…) in Portuguese, without secrets.
+    return problem(
+      error instanceof CertificateError ? error.message : "O certificado A1 do emitente não pôde ser lido.",
+      "certificado",
+    );
   }
   if (agents.size >= MAX_AGENTS) {
     const [oldestKey, oldest] = agents.entries().next().value!;
-    if (oldest instanceof https.Agent) oldest.destroy();
+    oldest.destroy();
     agents.delete(oldestKey);
   }
   agents.set(key, agent);
@@ -230,17 +235,13 @@ function agentFor(credentials: SefinCredentials, extraCa: string | Buffer | unde
 }
 
 /**
- * The PFX as Node reads it; when OpenSSL 3 refuses its algorithms (older PFX files with RC2 or
- * 40-bit keys, common among ICP-Brasil A1 certificates), the key and certificate read by node-forge.
+ * The key and certificate chain read by node-forge, not the PFX handed to Node: Node would add the
+ * PFX's ACs to the certificates trusted for the server (any server with a certificate from the
+ * issuer's AC would pass), and OpenSSL 3 refuses the RC2 or 40-bit encryption of many older A1 files.
  */
 function tlsIdentity(credentials: SefinCredentials) {
-  try {
-    createSecureContext({ pfx: credentials.pfx, passphrase: credentials.password });
-    return { pfx: credentials.pfx, passphrase: credentials.password };
-  } catch {
-    const certificate = loadA1Certificate(credentials.pfx, credentials.password);
-    return { key: certificate.privateKeyPem, cert: certificate.certificatePem };
-  }
+  const certificate = loadA1Certificate(credentials.pfx, credentials.password);
+  return { key: certificate.privateKeyPem, cert: [certificate.certificatePem, ...certificate.chainPem].join("\n") };
 }
 
 function request(
