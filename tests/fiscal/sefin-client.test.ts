@@ -92,7 +92,7 @@ describe("issue (POST /nfse)", () => {
     expect(standIn.issuedFor(id)).toBe(0);
   });
 
-  it("does not trust a server whose certificate is not of the CA given", async () => {
+  it("trusts only the CA given for the server, not the ACs inside the issuer's PFX", async () => {
     const untrusting = sefinClient({ baseUrl: standIn.url, ca: makeTestCa("Outra AC").certificatePem });
     const { id, xml } = dps();
     const result = noted(await untrusting.issue(xml, credentials, ENV));
