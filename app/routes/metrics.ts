@@ -18,6 +18,9 @@ export async function loader({ request }: { request: Request }) {
     return new Response(text, { headers: { "Content-Type": metricsContentType, "Cache-Control": "no-store" } });
   } catch (error) {
     logError(error, "metrics unavailable");
-    return new Response("Metrics unavailable", { status: 503, headers: { "Content-Type": "text/plain", "Retry-After": "5" } });
+    return new Response("Metrics unavailable", {
+      status: 503,
+      headers: { "Content-Type": "text/plain", "Retry-After": "5" },
+    });
   }
 }

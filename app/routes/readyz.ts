@@ -7,5 +7,8 @@ export async function loader() {
   const state = await readiness();
   const headers = { "Cache-Control": "no-store" };
   if (state.ready) return json({ status: "ready" }, { headers });
-  return json({ status: "unavailable", reason: state.reason }, { status: 503, headers: { ...headers, "Retry-After": "5" } });
+  return json(
+    { status: "unavailable", reason: state.reason },
+    { status: 503, headers: { ...headers, "Retry-After": "5" } },
+  );
 }

@@ -27,6 +27,15 @@ export function statusClass(status: number): string {
   return status >= 100 && status < 600 ? `${Math.floor(status / 100)}xx` : "5xx";
 }
 
+function decodes(pathname: string) {
+  try {
+    decodeURI(pathname);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** A request's name (`route`) and its path as the log may show it (a path's token left out). */
 export type RouteLabel = { route: string; path: string };
 
@@ -39,14 +48,12 @@ export type RouteLabel = { route: string; path: string };
 export function routeLabeller(routes: Record<string, BuildRoute>, publicPath = "/build/") {
   const tree = routeTree(routes);
   return (pathname: string): RouteLabel => {
-    if (pathname.startsWith(publicPath) || pathname.startsWith("/locales/")) return { route: STATIC_LABEL, path: pathname };
+    if (pathname.startsWith(publicPath) || pathname.startsWith("/locales/"))
+      return { route: STATIC_LABEL, path: pathname };
     if (pathname === "/favicon.svg" || pathname === "/og-image.png") return { route: STATIC_LABEL, path: pathname };
-    let matches: ReturnType<typeof matchRoutes> = null;
-    try {
-      matches = matchRoutes(tree, pathname);
-    } catch {
-      // A path the router cannot decode: no route.
-    }
+    // A malformed escape: no route takes it (and the router would warn about it once more).
+    if (pathname.includes("%") && !decodes(pathname)) return { route: UNMATCHED_LABEL, path: pathname };
+    const matches = matchRoutes(tree, pathname);
     const last = matches?.[matches.length - 1];
     if (!last) return { route: UNMATCHED_LABEL, path: pathname };
     // The token is the path's last segment in every route that takes one.
