@@ -5,6 +5,9 @@ import { routeLabeller, statusClass } from "./route-label.server";
 
 type BuildRoutes = Parameters<typeof routeLabeller>[0];
 
+/** Liveness, readiness and metrics: their answers that went well are logged at `debug` only. */
+const PROBES = new Set(["routes/healthz", "routes/readyz", "routes/metrics"]);
+
 /**
  * The first middleware of scripts/server.js: every request gets its id (the client's or proxy's
  * X-Request-Id when well-formed, a new one otherwise), sent back in X-Request-Id and handed to
@@ -28,7 +31,9 @@ export function observeRequests({ routes, publicPath }: { routes: BuildRoutes; p
       const { route, path } = label(query === -1 ? url : url.slice(0, query));
       const status = res.statusCode;
       observeRequest(route, req.method, statusClass(status), ms / 1000);
-      logger.info(
+      // A load balancer's and a scraper's polls that went well are noise at the default level.
+      const level = status < 400 && PROBES.has(route) ? "debug" : "info";
+      logger[level](
         {
           req_id: context.id,
           method: req.method,

@@ -121,6 +121,8 @@ describe.each(["sqlite", "postgres"] as const)("operating the production server 
       "the profile's line",
     );
     expect(signedIn).toMatchObject({ status: 200, path: "/api/profile", user: id });
+    // The load balancer's polls that went well stay out at the default level (the first test's /healthz).
+    expect(jsonLines(server).some((line) => line.req_id === "lb-req.0123_abc-XYZ")).toBe(false);
     // The JSON log (the e-mails of the development mail sink are plain text, not in it).
     const json = JSON.stringify(jsonLines(server));
     for (const secret of [email, password, "senha-errada-99", token, "query-text"]) expect(json).not.toContain(secret);
