@@ -55,6 +55,16 @@ const schema = z.object({
    * the server tests wait for runs instead of sleeping. Off by default.
    */
   JOBS_TRACE: flag.default("off"),
+  /** The least level the server logs (JSON lines on stdout); `info` by default, `silent` under test. */
+  LOG_LEVEL: z.preprocess(
+    (v) => (v === "" ? undefined : v),
+    z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).optional(),
+  ),
+  /** Turns /metrics on (Prometheus text), for scrapers that send `Authorization: Bearer <token>`. */
+  METRICS_TOKEN: z.preprocess(
+    (v) => (v === "" ? undefined : v),
+    z.string().min(16, "must be at least 16 characters").optional(),
+  ),
   /**
    * `required`: new accounts confirm their e-mail before they publish, apply, message or invite;
    * `off`: no confirmation asked (closed communities that vouch for their members).

@@ -5,6 +5,8 @@ import { isRouteErrorResponse, RemixServer } from "@remix-run/react";
 import { renderToPipeableStream } from "react-dom/server";
 import { I18nextProvider } from "react-i18next";
 import { NonceContext } from "~/lib/nonce";
+import { RequestIdContext } from "~/lib/error-code";
+import { logError, logger } from "~/services/platform/log.server";
 import { i18nServer } from "~/web/i18n.server";
 import { i18nFor } from "~/services/platform/i18n-render.server";
 import { applySecurityHeaders } from "~/web/security.server";
@@ -30,6 +32,10 @@ export const securityHeaders = () => applySecurityHeaders(new Headers());
 export { closeEventStreams } from "~/services/platform/events.server";
 // scripts/server.js answers visitors' public opportunity pages kept rendered, before Remix runs.
 export { cachedPublicPage } from "~/web/public-page-cache.server";
+// scripts/server.js: request ids, the access log and the HTTP metrics (its first middleware), and
+// the stop's first step (/readyz answers 503 from then on).
+export { observeRequests } from "~/web/observe.server";
+export { startDraining } from "~/services/platform/readiness.server";
 
 const ABORT_DELAY = 5_000;
 
@@ -75,7 +81,10 @@ async function unavailablePage(request: Request) {
   const lng = await i18nServer.getLocale(request);
   const common = fixedT(lng, "common");
   const messages = fixedT(lng, "messages");
-  const html = `<!DOCTYPE html><html lang="${lng === "en" ? "en" : "pt-BR"}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Freela</title><link rel="stylesheet" href="${styles}"></head><body><main class="auth-page"><section class="card auth-card center"><p class="error-code">503</p><h1>${common("errors.generic_title")}</h1><p class="muted">${messages("database_unavailable")}</p><a class="btn btn-primary" href="/">${common("not_found.back_home")}</a></section></main></body></html>`;
+  // The request id (well-formed or made here: safe in HTML), so support can find its log line.
+  const code = request.headers.get("x-request-id");
+  const codeLine = code ? `<p class="muted small">${common("errors.code", { code })}</p>` : "";
+  const html = `<!DOCTYPE html><html lang="${lng === "en" ? "en" : "pt-BR"}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Freela</title><link rel="stylesheet" href="${styles}"></head><body><main class="auth-page"><section class="card auth-card center"><p class="error-code">503</p><h1>${common("errors.generic_title")}</h1><p class="muted">${messages("database_unavailable")}</p>${codeLine}<a class="btn btn-primary" href="/">${common("not_found.back_home")}</a></section></main></body></html>`;
   const headers = applySecurityHeaders(
     new Headers({
       "Content-Type": "text/html; charset=utf-8",
@@ -105,9 +114,11 @@ export default async function handleRequest(
     const timer = setTimeout(() => abort(), ABORT_DELAY);
     const { pipe, abort } = renderToPipeableStream(
       <NonceContext.Provider value={nonce}>
-        <I18nextProvider i18n={i18n}>
-          <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY} nonce={nonce} />
-        </I18nextProvider>
+        <RequestIdContext.Provider value={request.headers.get("x-request-id")}>
+          <I18nextProvider i18n={i18n}>
+            <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY} nonce={nonce} />
+          </I18nextProvider>
+        </RequestIdContext.Provider>
       </NonceContext.Provider>,
       {
         nonce,
@@ -141,7 +152,7 @@ export default async function handleRequest(
         },
         onError(error: unknown) {
           responseStatusCode = 500;
-          if (shellRendered) console.error(error);
+          if (shellRendered) logError(error, "render failed");
         },
       },
     );
@@ -166,12 +177,12 @@ export const handleDataRequest: HandleDataRequestFunction = async (response, { r
 export function handleError(error: unknown, { request }: { request: Request }) {
   if (isUnavailable(error)) {
     unavailable.add(request);
-    console.error(`[db] ${error instanceof Error ? error.message : error}`);
+    logger.error(`[db] ${error instanceof Error ? error.message : error}`);
     return;
   }
   if (request.signal.aborted) return;
   // The router's own refusals (a POST to a page without an action: 405; no such route: 404) are
   // the client's mistake, answered with their status: a scanner's crawl is not a stack trace each.
   if (isRouteErrorResponse(error) && error.status < 500) return;
-  console.error(error);
+  logError(error);
 }

@@ -13,6 +13,7 @@ import {
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { AppFrame } from "~/components/layout/app-frame";
+import { ErrorCode } from "~/lib/error-code";
 import { DEFAULT_TOAST_DURATION, layoutAttributes, toastDurations } from "~/lib/layout";
 import { useNonce } from "~/lib/nonce";
 import { openedRecord } from "~/lib/notifications";
@@ -132,7 +133,8 @@ export function ErrorBoundary() {
   const data = useRootData();
   const { t } = useTranslation();
   // Routing errors are only logged; the visitor gets a plain page with a way home.
-  if (!isRouteErrorResponse(error)) console.error(error);
+  // In the browser only: the server logged it already (entry.server handleError), as JSON.
+  if (typeof document !== "undefined" && !isRouteErrorResponse(error)) console.error(error);
   const status = isRouteErrorResponse(error) ? error.status : 500;
   // A refusal the server chose to explain (such as a cross-site form post) keeps its message;
   // anything unexpected shows only the generic text, never its details.
@@ -145,6 +147,7 @@ export function ErrorBoundary() {
           <p className="error-code">{status}</p>
           <h1>{t("errors.generic_title")}</h1>
           <p className="muted">{refusal ?? t("errors.generic_text")}</p>
+          {status >= 500 && <ErrorCode />}
           <a className="btn btn-primary" href="/">
             {t("not_found.back_home")}
           </a>

@@ -14,6 +14,7 @@ import {
 import { LRUCache } from "lru-cache";
 import pg from "pg";
 import { config } from "../app/config.server";
+import { logger } from "../app/services/platform/log.server";
 import { migrationProvider } from "../migrations";
 import { engine, isRetryable } from "./dialect";
 import { PreparingClient } from "./prepared";
@@ -149,7 +150,7 @@ function openPostgres(url: string) {
   });
   // A connection the server drops while idle (a PostgreSQL restart) reports here; the pool has
   // already discarded it and opens a new one on the next query. Unhandled, it would end the process.
-  pool.on("error", (error) => console.error(`[db] PostgreSQL connection lost: ${error.message}`));
+  pool.on("error", (error) => logger.error(`[db] PostgreSQL connection lost: ${error.message}`));
   return { pool, db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }) };
 }
 
@@ -243,18 +244,22 @@ export async function transaction<T>(work: (trx: Transaction<Database>) => Promi
   }
 }
 
+const migratorOf = (database: Kysely<Database>) =>
+  new Migrator({ db: database, provider: migrationProvider(engine), allowUnorderedMigrations: true });
+
+/** The migrations of this build not yet applied to the database (the readiness check). */
+export async function pendingMigrations(database: Kysely<Database> = db): Promise<string[]> {
+  const migrations = await migratorOf(database).getMigrations();
+  return migrations.filter((m) => m.executedAt === undefined).map((m) => m.name);
+}
+
 export async function migrateToLatest(database: Kysely<Database> = db) {
   // On PostgreSQL the migrator holds an advisory lock, so servers starting together apply
   // each migration once; SQLite's write lock does the same for processes on one file.
   // Features are built side by side with migration numbers reserved in advance, so one may land
   // after a higher-numbered one has run on an existing database: it then runs too, instead of
   // being refused. Each migration touches only its own tables and columns.
-  const migrator = new Migrator({
-    db: database,
-    provider: migrationProvider(engine),
-    allowUnorderedMigrations: true,
-  });
-  const { error, results } = await migrator.migrateToLatest();
+  const { error, results } = await migratorOf(database).migrateToLatest();
   if (error) throw error;
   return results ?? [];
 }

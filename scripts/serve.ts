@@ -12,11 +12,14 @@
 import cluster, { type Worker } from "node:cluster";
 import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
+import { AggregatorRegistry } from "prom-client";
 
 const SERVE = fileURLToPath(new URL("./server.js", import.meta.url));
 const BUILD = process.argv[2] ?? "./build/index.js";
 /** The longest a stop may take: the grace of requests in flight, and a margin. */
 const STOP_DEADLINE_MS = (Number(process.env.SHUTDOWN_GRACE_MS) || 25_000) + 5_000;
+/** How long the workers go on answering, /readyz saying 503, before they close (a load balancer's notice). */
+const DRAIN_MS = Number(process.env.SHUTDOWN_DRAIN_MS) || 0;
 
 const log = (message: string) => console.info(`[freela] ${message}`);
 
@@ -63,6 +66,20 @@ function fork() {
 
 // Live updates on SQLite (app/services/platform/events.server.ts): a worker that committed
 // events names their users here, and every other worker wakes those users' open streams.
+// /metrics (app/routes/metrics.ts): the worker that got the scrape asks here, and this process
+// adds up every worker's numbers (prom-client's AggregatorRegistry asks each of them).
+const aggregator = new AggregatorRegistry();
+cluster.on("message", (from, message: { type?: unknown; id?: unknown }) => {
+  if (message?.type !== "freela:metrics") return;
+  const answer = (body: { text?: string; error?: string }) => {
+    if (from.isConnected()) from.send({ type: "freela:metrics", id: message.id, ...body }, () => {});
+  };
+  aggregator.clusterMetrics().then(
+    (text) => answer({ text }),
+    (error: Error) => answer({ error: error.message }),
+  );
+});
+
 cluster.on("message", (from, message: { type?: unknown }) => {
   if (message?.type !== "freela:events") return;
   for (const worker of alive) if (worker !== from && worker.isConnected()) worker.send(message, () => {});
@@ -95,6 +112,13 @@ function stop(signal: NodeJS.Signals) {
   stopping = true;
   log(`${signal}: stopping ${alive.size} worker(s)`);
   if (alive.size === 0) process.exit(failed ? 1 : 0);
+  // First /readyz says 503 in every worker; they go on answering for DRAIN_MS.
+  for (const worker of alive) if (worker.isConnected()) worker.send({ type: "freela:draining" }, () => {});
+  if (DRAIN_MS > 0) setTimeout(() => disconnectAll(signal), DRAIN_MS);
+  else disconnectAll(signal);
+}
+
+function disconnectAll(signal: NodeJS.Signals) {
   // Each worker closes its server (idle connections at once, busy ones once answered) and its
   // channel to this process; with nothing left to do it exits, closing SQLite on the way.
   // Told first, so a worker ends its long-lived answers (open event streams) at once: its

@@ -4,7 +4,8 @@
 // - no compression: the reverse proxy in front compresses (it terminates TLS anyway), once per
 //   response and outside these processes. remix-serve gzipped every answer, even a 15-byte
 //   /healthz, with a new zlib stream and a flush each (Remix writes its bodies in pieces).
-// - no per-request access log: the proxy keeps it. Errors are still logged by the app.
+// - the access log is the app's (app/web/observe.server.ts): one JSON line per request with its
+//   request id, route id, status, duration and user id; the same middleware feeds /metrics.
 // - static files only where they are: /build/ (fingerprinted names: cached for a year) and the
 //   few public files (an hour); any other path goes straight to Remix without a disk lookup.
 // Plain JavaScript, so the workers need no TypeScript loader.
@@ -27,6 +28,8 @@ const build = await import(pathToFileURL(buildPath).href);
 
 const app = express();
 app.disable("x-powered-by");
+// First of all: the request's id (X-Request-Id, sent back), its access line and its metrics.
+app.use(build.entry.module.observeRequests(build));
 // Kept off: Express would read X-Forwarded-* only with it set, and nothing here needs req.ip.
 // Every answer carries the common security headers (nosniff, frame options, referrer policy…):
 // pages get them in entry.server and the API in api(), and here whatever else answers — files,
@@ -130,27 +133,40 @@ const server = app.listen(port, ...(host ? [host] : []), () => {
 server.keepAliveTimeout = 65_000;
 server.headersTimeout = 66_000;
 
-// Stopping (SIGTERM/SIGINT, or the launcher disconnecting this worker): no new connections,
-// idle ones closed at once (a proxy's would otherwise hold the process for keepAliveTimeout),
-// requests in flight finish; the process exits once nothing is left (the build's shutdown
-// deadline bounds the wait).
+// Stopping (SIGTERM/SIGINT, or the launcher disconnecting this worker): /readyz answers 503 at
+// once (a load balancer stops sending requests), and the server goes on answering for
+// SHUTDOWN_DRAIN_MS (0 by default) while it notices; then no new connections, idle ones closed
+// at once (a proxy's would otherwise hold the process for keepAliveTimeout), requests in flight
+// finish; the process exits once nothing is left (the build's shutdown deadline bounds the wait).
+const DRAIN_MS = Number(process.env.SHUTDOWN_DRAIN_MS) || 0;
+let draining = false;
+function drainThenStop() {
+  if (draining) return;
+  draining = true;
+  build.entry.module.startDraining();
+  if (DRAIN_MS > 0) setTimeout(stop, DRAIN_MS).unref();
+  else stop();
+}
 let stopping = false;
 function stop() {
   if (stopping) return;
   stopping = true;
+  build.entry.module.startDraining();
   server.close();
   server.closeIdleConnections();
   // Open event streams (GET /api/events) would keep their connections to the end of the grace:
   // they end now, and browsers reconnect to another process with their Last-Event-ID.
   build.entry.module.closeEventStreams?.();
 }
-process.once("SIGTERM", stop);
-process.once("SIGINT", stop);
+process.once("SIGTERM", drainThenStop);
+process.once("SIGINT", drainThenStop);
 if (cluster.isWorker) {
   cluster.worker.once("disconnect", stop);
   // The launcher says so before it disconnects this worker (whose server would otherwise wait
-  // for every open connection, event streams included, before "disconnect" comes).
+  // for every open connection, event streams included, before "disconnect" comes), and before
+  // that that a stop began (it waits SHUTDOWN_DRAIN_MS in between).
   process.on("message", (message) => {
+    if (message?.type === "freela:draining") build.entry.module.startDraining();
     if (message?.type === "freela:stopping") stop();
   });
 }

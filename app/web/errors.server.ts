@@ -3,6 +3,13 @@ import { isUnavailable } from "../../db/dialect";
 import { AppError, describeError } from "~/services/platform/errors.server";
 import { apiT, fixedT } from "~/services/platform/i18n.server";
 import { getRequestT } from "./i18n.server";
+import { currentRequest, logError, logger } from "~/services/platform/log.server";
+
+/** The request's id in an API error body (`error_code`), so support can find its log line. */
+const errorCode = () => {
+  const id = currentRequest()?.id;
+  return id ? { error_code: id } : {};
+};
 
 // From an error to an answer, for each door: the API (JSON in Portuguese), a page form (the form
 // again with its messages and what was typed), a page loader (the error page's status) and a file
@@ -18,11 +25,14 @@ export function apiErrorResponse(error: unknown): Response {
   }
   if (isUnavailable(error)) {
     // PostgreSQL is restarting or out of reach: a passing state, the client may try again.
-    console.error(`[db] ${error instanceof Error ? error.message : error}`);
-    return json({ message: apiT("database_unavailable") }, { status: 503, headers: { "Retry-After": "5" } });
+    logger.error(`[db] ${error instanceof Error ? error.message : error}`);
+    return json(
+      { message: apiT("database_unavailable"), ...errorCode() },
+      { status: 503, headers: { "Retry-After": "5" } },
+    );
   }
-  console.error(error);
-  return json({ message: apiT("internal_error") }, { status: 500 });
+  logError(error);
+  return json({ message: apiT("internal_error"), ...errorCode() }, { status: 500 });
 }
 
 export type FormErrorData = {
@@ -81,7 +91,7 @@ export async function fileRoute(read: () => Promise<Response | null>): Promise<R
   } catch (error) {
     if (error instanceof AppError) return notFoundText();
     if (isUnavailable(error)) {
-      console.error(`[db] ${error instanceof Error ? error.message : error}`);
+      logger.error(`[db] ${error instanceof Error ? error.message : error}`);
       return new Response(apiT("database_unavailable"), {
         status: 503,
         headers: { "Content-Type": "text/plain; charset=utf-8", "Retry-After": "5", "Cache-Control": "no-store" },

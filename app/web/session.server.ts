@@ -1,5 +1,6 @@
 import { signedCookie } from "./cookie.server";
 import type { UserRow } from "../../db/schema";
+import { noteUser } from "~/services/platform/log.server";
 import { findSession, revokeSession, SESSION_DAYS } from "~/services/accounts/sessions.server";
 import { mirrorCookie } from "./mirror.server";
 import { clientIp } from "./client.server";
@@ -53,6 +54,7 @@ export function getSession(request: Request) {
       const token = await getRequestToken(request);
       if (!token) return null;
       const found = await findSession(token, { ip: clientIp(request) });
+      if (found) noteUser(found.user.id);
       return found ? { ...found, token } : null;
     })();
     resolved.set(request, found);

@@ -145,7 +145,8 @@ export function PublicErrorBoundary() {
   const { t } = useTranslation();
   const signedIn = Boolean(useRootData()?.user);
   if (signedIn) return <MarketErrorBoundary />;
-  if (!isRouteErrorResponse(error)) console.error(error);
+  // In the browser only: the server logged it already (entry.server handleError), as JSON.
+  if (typeof document !== "undefined" && !isRouteErrorResponse(error)) console.error(error);
   const status = isRouteErrorResponse(error) ? error.status : 500;
   return (
     <PublicFrame signedIn={false} here="/">

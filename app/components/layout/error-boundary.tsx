@@ -1,5 +1,6 @@
 import { Link, isRouteErrorResponse, useLocation, useRouteError } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
+import { ErrorCode } from "~/lib/error-code";
 
 /**
  * A marketplace page that cannot be shown keeps the layout around it: a missing (or not yours)
@@ -9,7 +10,8 @@ export function MarketErrorBoundary() {
   const error = useRouteError();
   const { t } = useTranslation();
   const { pathname } = useLocation();
-  if (!isRouteErrorResponse(error)) console.error(error);
+  // In the browser only: the server logged it already (entry.server handleError), as JSON.
+  if (typeof document !== "undefined" && !isRouteErrorResponse(error)) console.error(error);
   const status = isRouteErrorResponse(error) ? error.status : 500;
   const notFound = status === 404;
   // The database out of reach for a moment (503): the server's message says to try again.
@@ -44,6 +46,7 @@ export function MarketErrorBoundary() {
         <p className="muted">
           {notFound ? t("not_found.text", { path: pathname }) : (unavailable ?? t("errors.generic_text"))}
         </p>
+        {status >= 500 && <ErrorCode />}
         <Link to="/" className="btn btn-primary">
           {t("not_found.back_home")}
         </Link>

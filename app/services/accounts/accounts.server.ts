@@ -27,6 +27,7 @@ import { parseTags } from "./users.server";
 import { queueVerificationEmail } from "./verification.server";
 import { createLoginChallenge, isTwoFactorOn } from "./two-factor.server";
 import { recordTermsAcceptance, termsVersion } from "./terms.server";
+import { metrics } from "../platform/metrics.server";
 
 const RESET_TTL_MS = 60 * 60 * 1000;
 
@@ -139,7 +140,10 @@ export async function login(input: unknown, { ip, place, userAgent }: Client = N
     .where("deleted_at", "is", null)
     .executeTakeFirst();
   const ok = await verifyPassword(password, user?.password_hash ?? (await timingDummy()));
-  if (!user || !ok) throw new AppError(401, "invalid_credentials");
+  if (!user || !ok) {
+    metrics.loginFailures.inc();
+    throw new AppError(401, "invalid_credentials");
+  }
   // A right password does not count; the wrong ones before it do, until their window ends.
   await attempt.giveBack();
   // Only someone who knows the password learns that the account is suspended, and until when.

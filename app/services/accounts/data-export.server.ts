@@ -11,6 +11,7 @@ import { consume, limiters } from "../platform/rate-limit.server";
 import { now } from "../platform/records.server";
 import { deleteExportFile, openExportFile, readExportFile, type ExportFileWriter } from "../platform/uploads.server";
 import { EXPORT_KINDS, exportSource, fileRank, type FileEntry } from "./export-kinds.server";
+import { logger } from "../platform/log.server";
 
 // A copy of a user's data (LGPD art. 18; docs/product.md, "Seus dados"). The user asks for it
 // (requestDataExport); while one waits or is being built, asking again answers that one. Every
@@ -228,7 +229,7 @@ export async function runDataExports({ at, limit = 10 }: { at?: Date; limit?: nu
         .where("id", "=", row.id)
         .where("claim", "=", row.claim)
         .execute();
-      console.error(`[export] copy ${row.id} failed (attempt ${row.attempts}): ${message}`);
+      logger.error(`[export] copy ${row.id} failed (attempt ${row.attempts}): ${message}`);
     }
   }
   return built;

@@ -9,6 +9,7 @@ import { now } from "../platform/records.server";
 import { readAttachment } from "../platform/uploads.server";
 import { hmacProblem } from "../payments/providers.server";
 import { applyIdentityDecision, IDENTITY_FILES } from "./identity.server";
+import { logger } from "../platform/log.server";
 
 // Who checks the identity documents (docs/product.md, "Identidade"; docs/operations.md):
 //
@@ -124,7 +125,7 @@ export async function sendForVerification(userId: string, provider: IdentityProv
       .execute();
     return true;
   } catch (error) {
-    console.error(`[identity] the provider did not take ${userId}'s documents: ${(error as Error).message}`);
+    logger.error(`[identity] the provider did not take ${userId}'s documents: ${(error as Error).message}`);
     return false;
   }
 }
@@ -151,7 +152,7 @@ async function record(eventId: string | null, ref: string | null, outcome: strin
 /** Refuses the notification: logged, recorded, and answered with `status`. */
 async function refuse(status: number, key: string, eventId: string | null, detail: string): Promise<never> {
   // As one line whatever was sent (the detail may be the body).
-  console.warn(`[identity] provider webhook refused (${key}): ${JSON.stringify(detail)}`);
+  logger.warn(`[identity] provider webhook refused (${key}): ${JSON.stringify(detail)}`);
   await record(eventId, null, key, detail.slice(0, 500));
   throw new AppError(status, key);
 }

@@ -15,6 +15,7 @@ import { chargeStands, currentMilestone, fundMilestone, latePayment } from "./es
 import { providerNamed, type Provider } from "./providers.server";
 import type { InTransaction } from "./ledger.server";
 import { publishContractMove } from "../platform/events.server";
+import { logger } from "../platform/log.server";
 
 // Pix charges (docs/payments.md): funding a milestone issues a charge for its amount, a BR Code
 // ("copia e cola") and its QR image, with a txid of its own, valid for 24 hours. While a valid
@@ -145,7 +146,7 @@ export async function issueCharge(
     });
   } catch (error) {
     // The provider is down or refused: nothing was stored, the merchant may try again.
-    console.error(`[payments] ${provider.name} did not issue the charge: ${(error as Error).message}`);
+    logger.error(`[payments] ${provider.name} did not issue the charge: ${(error as Error).message}`);
     throw new AppError(503, "provider_unavailable", undefined, undefined, { "Retry-After": "30" });
   }
   const row: PixChargeRow = {

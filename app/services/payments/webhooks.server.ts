@@ -12,6 +12,7 @@ import {
   ProviderError,
   type MercadoPagoPayment,
 } from "./providers.server";
+import { logger } from "../platform/log.server";
 
 // Mercado Pago's webhook (docs/decisions/020-mercado-pago.md). Trusted by its signature only
 // (no session, no origin check). Each notification is processed once by its id; the payment's
@@ -38,7 +39,7 @@ async function record(eventId: string | null, outcome: string, detail: string | 
 
 /** Refuses the notification: logged, recorded, and answered with `status`. */
 async function refuse(status: number, key: string, eventId: string | null, detail: string): Promise<never> {
-  console.warn(`[payments] Mercado Pago webhook refused (${key}): ${detail}`);
+  logger.warn(`[payments] Mercado Pago webhook refused (${key}): ${detail}`);
   await record(eventId, key, detail.slice(0, 500));
   throw new AppError(status, key);
 }
@@ -99,7 +100,7 @@ export async function receiveMercadoPagoWebhook(
   } catch (error) {
     if (!(error instanceof ProviderError) && !(error instanceof Error)) throw error;
     // Mercado Pago sends the notification again later: the answer asks for that.
-    console.error(`[payments] Mercado Pago unreachable: ${(error as Error).message}`);
+    logger.error(`[payments] Mercado Pago unreachable: ${(error as Error).message}`);
     throw new AppError(503, "provider_unavailable", undefined, undefined, { "Retry-After": "60" });
   }
   if (String(payment.id) !== dataId || payment.external_reference !== charge.id) {

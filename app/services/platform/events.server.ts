@@ -7,6 +7,7 @@ import type { Database, EventKind } from "../../../db/schema";
 import { liveSessions, liveSessionsQuery } from "../accounts/sessions.server";
 import { AppError } from "./errors.server";
 import { now } from "./records.server";
+import { logger } from "./log.server";
 
 // Live updates (docs/architecture.md, "Live updates"). A write that a user's open pages should
 // hear of (a message, a notification, a contract's move) publishes an event addressed to that
@@ -245,7 +246,7 @@ async function deliver(s: Subscriber) {
       if (sent === 0 && !(await liveSessions([s.sessionId])).has(s.sessionId)) return s.close();
     } while (s.again);
   } catch (error) {
-    console.error(`[events] delivery failed: ${error instanceof Error ? error.message : error}`);
+    logger.error(`[events] delivery failed: ${error instanceof Error ? error.message : error}`);
   } finally {
     s.reading = false;
   }
@@ -292,7 +293,7 @@ function repeat(interval: number, job: () => Promise<void>) {
     try {
       await job();
     } catch (error) {
-      console.error(`[events] ${error instanceof Error ? error.message : error}`);
+      logger.error(`[events] ${error instanceof Error ? error.message : error}`);
     } finally {
       running = false;
     }
@@ -369,7 +370,7 @@ function listen(url: string): PgListener {
       c.on("error", () => {});
       void c.end().catch(() => {});
       if (ended) return;
-      if (error) console.error(`[events] LISTEN connection lost: ${error.message}`);
+      if (error) logger.error(`[events] LISTEN connection lost: ${error.message}`);
       timer = setTimeout(connect, delay);
       timer.unref();
       delay = Math.min(delay * 2, 30_000);

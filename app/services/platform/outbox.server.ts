@@ -14,6 +14,7 @@ import { displayNameOf } from "../accounts/users.server";
 import { formatDateTime } from "~/lib/format";
 import { isModerationKind, moderationPath, noticeMoney, parseDetail } from "~/lib/moderation";
 import { formatMoney } from "~/lib/money";
+import { logger } from "./log.server";
 
 // The drain of the e-mail outbox (README, "E-mail"). Every server process runs it every
 // OUTBOX_SECONDS (startOutbox). A drain first claims a few due rows with one conditional UPDATE
@@ -112,12 +113,12 @@ export async function drainOutbox(options: { at?: Date; send?: SendMail; limit?:
       if (row.attempts >= MAX_ATTEMPTS) {
         await settle(row, { status: "failed", last_error: message });
         result.failed++;
-        console.error(`[mail] gave up on ${row.kind} e-mail ${row.id} after ${row.attempts} attempts: ${message}`);
+        logger.error(`[mail] gave up on ${row.kind} e-mail ${row.id} after ${row.attempts} attempts: ${message}`);
       } else {
         const next = new Date(at.getTime() + backoffMs(row.attempts)).toISOString();
         await settle(row, { status: "pending", next_attempt_at: next, last_error: message });
         result.retried++;
-        console.warn(
+        logger.warn(
           `[mail] ${row.kind} e-mail ${row.id} failed (attempt ${row.attempts}), again at ${next}: ${message}`,
         );
       }

@@ -9,6 +9,7 @@ import { REPORTS_PER_HOUR } from "~/lib/moderation";
 import { sql } from "kysely";
 import { db, openConnection, postgresPool } from "../../../db";
 import { AppError } from "./errors.server";
+import { metrics } from "./metrics.server";
 
 export const WRITES_PER_MINUTE = 120;
 export const SIGN_INS_PER_HOUR = 30;
@@ -58,7 +59,9 @@ export const limiters = {
   writeByUser: limiter("write_user", WRITES_PER_MINUTE, 60),
 };
 
-function tooMany(res: RateLimiterRes, key = "rate_limited"): AppError {
+/** The 429 of a limit (counted in /metrics by the limit's name, never by its key). */
+function tooMany(limiter: RateLimiterStoreAbstract, res: RateLimiterRes, key = "rate_limited"): AppError {
+  metrics.rateLimited.inc({ limit: limiter.keyPrefix });
   const seconds = Math.max(1, Math.ceil(res.msBeforeNext / 1000));
   return new AppError(
     429,
@@ -95,7 +98,7 @@ export async function takeAttempt(...keys: AttemptKey[]): Promise<{ giveBack: ()
     } catch (res) {
       // Not judged: the points already taken from the other keys go back.
       await giveBack();
-      throw res instanceof RateLimiterRes ? tooMany(res) : res;
+      throw res instanceof RateLimiterRes ? tooMany(pair[0], res) : res;
     }
   }
   return { giveBack };
@@ -118,7 +121,7 @@ export async function consume(limiter: RateLimiterStoreAbstract, key: string | n
   try {
     await limiter.consume(key);
   } catch (res) {
-    if (res instanceof RateLimiterRes) throw tooMany(res, messageKey);
+    if (res instanceof RateLimiterRes) throw tooMany(limiter, res, messageKey);
     throw res;
   }
 }

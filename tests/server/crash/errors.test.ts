@@ -58,6 +58,29 @@ describe("an unexpected error in the production server", () => {
     expectNoLeak(html);
   });
 
+  it("the 500 page and the API's error body show the request id, which the log line carries", async () => {
+    const page = await fetch(`${base}/profile`, {
+      headers: { Authorization: `Bearer ${token}`, "X-Request-Id": "support-page-0001" },
+    });
+    expect(page.status).toBe(500);
+    expect(page.headers.get("x-request-id")).toBe("support-page-0001");
+    expect(await page.text()).toContain("Código do erro: support-page-0001");
+
+    const api = await fetch(`${base}/api/profile`, { headers: { Authorization: `Bearer ${token}` } });
+    expect(api.status).toBe(500);
+    const code = api.headers.get("x-request-id")!;
+    expect(await api.json()).toEqual({ message: "Erro interno. Tente novamente.", error_code: code });
+    // The log line of the error: JSON, the request's id, the error with its stack.
+    const logged = server
+      .log()
+      .split("\n")
+      .filter((line) => line.startsWith("{"))
+      .map((line) => JSON.parse(line) as { req_id?: string; level: string; err?: { message: string; stack: string } })
+      .find((line) => line.req_id === code && line.level === "error");
+    expect(logged?.err?.message).toMatch(/no such table: sessions/);
+    expect(logged?.err?.stack).toMatch(/\n\s+at /);
+  });
+
   it("a page's data request answers 500 without details", async () => {
     const res = await fetch(`${base}/profile?_data=root`, { headers: { Authorization: `Bearer ${token}` } });
     expect(res.status).toBe(500);
@@ -67,7 +90,10 @@ describe("an unexpected error in the production server", () => {
   it("the API answers 500 with the generic Portuguese message", async () => {
     const profile = await fetch(`${base}/api/profile`, { headers: { Authorization: `Bearer ${token}` } });
     expect(profile.status).toBe(500);
-    expect(await profile.json()).toEqual({ message: "Erro interno. Tente novamente." });
+    expect(await profile.json()).toEqual({
+      message: "Erro interno. Tente novamente.",
+      error_code: profile.headers.get("x-request-id"),
+    });
 
     const login = await fetch(`${base}/api/login`, {
       method: "POST",
@@ -77,7 +103,10 @@ describe("an unexpected error in the production server", () => {
     expect(login.status).toBe(500);
     const text = await login.text();
     expectNoLeak(text);
-    expect(JSON.parse(text)).toEqual({ message: "Erro interno. Tente novamente." });
+    expect(JSON.parse(text)).toEqual({
+      message: "Erro interno. Tente novamente.",
+      error_code: login.headers.get("x-request-id"),
+    });
   });
 
   it("the details go to the server log instead", () => {

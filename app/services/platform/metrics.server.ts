@@ -1,0 +1,129 @@
+import cluster from "node:cluster";
+import { timingSafeEqual, createHash } from "node:crypto";
+import client from "prom-client";
+import { db } from "../../../db";
+
+// What /metrics shows a Prometheus server (prom-client, decision 061). Labels come from closed
+// sets only (route ids of the build, methods, status classes, limiter names, outbox kinds):
+// never a URL, an id or a user. Under `npm start` each worker keeps its own numbers and the
+// launcher (scripts/serve.ts) adds them up for the scrape (prom-client's AggregatorRegistry).
+
+const METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
+
+/** The outbox by kind, read once per scrape (both gauges come from the same query). */
+let outboxRead: { at: number; rows: Promise<{ kind: string; depth: number; oldest: string | null }[]> } | null = null;
+function outboxByKind() {
+  if (!outboxRead || Date.now() - outboxRead.at > 1_000) {
+    const rows = db
+      .selectFrom("outbox")
+      .select((eb) => ["kind", eb.fn.countAll<number>().as("depth"), eb.fn.min<string>("created_at").as("oldest")])
+      .where("status", "in", ["pending", "sending"])
+      .groupBy("kind")
+      .execute();
+    outboxRead = { at: Date.now(), rows };
+  }
+  return outboxRead.rows;
+}
+
+function createMetrics() {
+  client.collectDefaultMetrics();
+  const metrics = {
+    httpDuration: new client.Histogram({
+      name: "freela_http_request_duration_seconds",
+      help: "Time to answer an HTTP request, by route id, method and status class",
+      labelNames: ["route", "method", "status_class"] as const,
+      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    }),
+    inFlight: new client.Gauge({ name: "freela_http_requests_in_flight", help: "HTTP requests being answered" }),
+    loginFailures: new client.Counter({
+      name: "freela_login_failures_total",
+      help: "Sign-ins refused for a wrong e-mail or password",
+    }),
+    rateLimited: new client.Counter({
+      name: "freela_rate_limit_refusals_total",
+      help: "Requests refused with 429 by a limit, by limit",
+      labelNames: ["limit"] as const,
+    }),
+  };
+  // Every worker reads the same table: the scrape keeps one worker's answer, not their sum.
+  new client.Gauge({
+    name: "freela_outbox_depth",
+    help: "E-mails waiting in the outbox (pending or being sent), by kind",
+    labelNames: ["kind"] as const,
+    aggregator: "max",
+    async collect() {
+      this.reset();
+      for (const row of await outboxByKind()) this.set({ kind: row.kind }, Number(row.depth));
+    },
+  });
+  new client.Gauge({
+    name: "freela_outbox_oldest_age_seconds",
+    help: "Age of the oldest e-mail waiting in the outbox, by kind",
+    labelNames: ["kind"] as const,
+    aggregator: "max",
+    async collect() {
+      this.reset();
+      const now = Date.now();
+      for (const row of await outboxByKind()) {
+        if (row.oldest) this.set({ kind: row.kind }, Math.max(0, (now - Date.parse(row.oldest)) / 1000));
+      }
+    },
+  });
+  // A worker of `npm start` answers the launcher's requests for its numbers.
+  if (cluster.isWorker) new client.AggregatorRegistry();
+  return metrics;
+}
+
+/** remix dev loads the build again after each change: the metrics are registered once per process. */
+const kept = globalThis as unknown as { __freelaMetrics?: ReturnType<typeof createMetrics> };
+export const metrics = (kept.__freelaMetrics ??= createMetrics());
+
+/** One answered request: its route id, method and status class (never its URL or its user). */
+export function observeRequest(route: string, method: string | undefined, statusClass: string, seconds: number) {
+  metrics.httpDuration.observe(
+    { route, method: method && METHODS.has(method) ? method : "other", status_class: statusClass },
+    seconds,
+  );
+}
+
+/** The text of /metrics: this process's numbers, or under `npm start` the whole server's. */
+export async function metricsText(): Promise<string> {
+  if (!cluster.isWorker) return client.register.metrics();
+  return askLauncher();
+}
+
+export const metricsContentType = client.register.contentType;
+
+let asked = 0;
+const waiting = new Map<number, (answer: { text?: string; error?: string }) => void>();
+if (cluster.isWorker) {
+  process.on("message", (message: { type?: unknown; id?: number; text?: string; error?: string }) => {
+    if (message?.type !== "freela:metrics" || typeof message.id !== "number") return;
+    waiting.get(message.id)?.(message);
+    waiting.delete(message.id);
+  });
+}
+
+/** The launcher adds up every worker's numbers (scripts/serve.ts). */
+function askLauncher(): Promise<string> {
+  const id = ++asked;
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      waiting.delete(id);
+      reject(new Error("the launcher did not answer for the metrics"));
+    }, 10_000);
+    waiting.set(id, (answer) => {
+      clearTimeout(timer);
+      if (answer.text !== undefined) resolve(answer.text);
+      else reject(new Error(answer.error ?? "no metrics"));
+    });
+    process.send!({ type: "freela:metrics", id });
+  });
+}
+
+/** Whether `header` is `Bearer <token>` for the configured token (compared in constant time). */
+export function metricsAuthorized(header: string | null, token: string): boolean {
+  if (!header?.startsWith("Bearer ")) return false;
+  const digest = (text: string) => createHash("sha256").update(text).digest();
+  return timingSafeEqual(digest(header.slice(7).trim()), digest(token));
+}
