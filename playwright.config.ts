@@ -45,12 +45,20 @@ export const E2E_PAYMENTS = {
 };
 export const E2E_MERCADOPAGO_PORT = PORT + 5;
 
+/**
+ * The Sefin Nacional's stand-in of the notas story (tests/support/sefin-standin.ts), started by
+ * the story on PORT+8; the server trusts the CA the story writes to `caFile`.
+ */
+export const E2E_SEFIN = { port: PORT + 8, caFile: `${E2E_DIR}-sefin-ca.pem` };
+
 /** The manual provider's server (the platform's own Pix key; the operator confirms receipts). */
 const E2E_MANUAL_PIX = {
   PAYMENTS: "escrow",
   PAYMENTS_PROVIDER: "manual",
   PIX_KEY: "pagamentos@freela.dev",
   PLATFORM_FEE_BPS: "1000",
+  NFSE_SEFIN_URL: `https://127.0.0.1:${E2E_SEFIN.port}/SefinNacional`,
+  NFSE_SEFIN_CA_FILE: E2E_SEFIN.caFile,
 };
 const MANUAL_PORT = PORT + 6;
 
@@ -130,7 +138,7 @@ export default defineConfig({
   projects: [
     {
       name: "chromium",
-      testIgnore: /(accessibility|payments|dispute-split|milestones-pix|identity|postgres-smoke)\.spec\.ts$/,
+      testIgnore: /(accessibility|payments|dispute-split|milestones-pix|identity|notas|postgres-smoke)\.spec\.ts$/,
       use: { ...devices["Desktop Chrome"] },
       metadata: { sqlite: E2E_DATABASE } satisfies E2EMetadata,
     },
@@ -159,7 +167,7 @@ export default defineConfig({
     },
     {
       name: "chromium-pix-manual",
-      testMatch: /(payments|dispute-split|milestones-pix|identity)\.spec\.ts$/,
+      testMatch: /(payments|dispute-split|milestones-pix|identity|notas)\.spec\.ts$/,
       use: { ...devices["Desktop Chrome"], baseURL: `http://localhost:${MANUAL_PORT}` },
       ...ownServer(MANUAL_PORT, `${E2E_DIR}-pix-manual`, E2E_MANUAL_PIX),
     },

@@ -1,6 +1,5 @@
-import type { APIRequestContext } from "@playwright/test";
 import { expect, test } from "./fixtures";
-import { apiToken, endToEndId, hire, money, noAxeFindings, OPERATOR, toast, userPage } from "./support";
+import { endToEndId, fund, hire, money, noAxeFindings, OPERATOR, toast, userPage } from "./support";
 
 // A dispute decided by splitting the held money, with JavaScript and without, on the manual
 // provider's server (project "chromium-pix-manual"): the milestone is funded through the API (the
@@ -9,20 +8,6 @@ import { apiToken, endToEndId, hire, money, noAxeFindings, OPERATOR, toast, user
 // part above the held amount is refused with what was typed kept), the freelancer's balance has
 // that part less the fee on it only, and the rest waits in the refunds queue until the operator
 // records its return.
-
-/** The contract's first milestone funded: the merchant's Pix charge, confirmed by the operator. */
-async function fund(request: APIRequestContext, contractId: string, merchant: { email: string; password: string }) {
-  const charged = await request.post(`/api/contracts/${contractId}/charges`, {
-    headers: await apiToken(request, merchant.email, merchant.password),
-  });
-  expect(charged.status()).toBe(201);
-  const charge = (await charged.json()).data;
-  const confirmed = await request.post(`/api/admin/payments/charges/${charge.id}/confirm`, {
-    headers: await apiToken(request, OPERATOR.email, OPERATOR.password),
-    data: { e2e_id: endToEndId("F"), amount_cents: charge.amount_cents },
-  });
-  expect(confirmed.status()).toBe(200);
-}
 
 function story(javaScriptEnabled: boolean) {
   test("funded milestone → dispute → split: a part released less its fee, the rest refunded", async ({

@@ -292,6 +292,24 @@ export async function hire(request: APIRequestContext, { price_cents = 150_000 }
   return { merchant, freelancer, id, title, opportunity: uuid as string };
 }
 
+/** The contract's first milestone funded: the merchant's Pix charge, confirmed by the operator. */
+export async function fund(
+  request: APIRequestContext,
+  contractId: string,
+  merchant: { email: string; password: string },
+) {
+  const charged = await request.post(`/api/contracts/${contractId}/charges`, {
+    headers: await apiToken(request, merchant.email, merchant.password),
+  });
+  expect(charged.status()).toBe(201);
+  const charge = (await charged.json()).data;
+  const confirmed = await request.post(`/api/admin/payments/charges/${charge.id}/confirm`, {
+    headers: await apiToken(request, OPERATOR.email, OPERATOR.password),
+    data: { e2e_id: endToEndId("F"), amount_cents: charge.amount_cents },
+  });
+  expect(confirmed.status()).toBe(200);
+}
+
 /** A contract between two new accounts at `price_cents` (hire), delivered and approved: completed. */
 export async function completedContract(request: APIRequestContext, price_cents: number) {
   const hired = await hire(request, { price_cents });

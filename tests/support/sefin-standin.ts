@@ -136,7 +136,8 @@ function clientCnpj(req: IncomingMessage) {
   return cnpjOfCertificate(certificateFromBase64(peer.raw.toString("base64")));
 }
 
-export async function startSefinStandIn(options: { ca: TestCa }): Promise<SefinStandIn> {
+/** The stand-in on `port` (a free one by default), trusting client certificates of `ca`. */
+export async function startSefinStandIn(options: { ca: TestCa; port?: number }): Promise<SefinStandIn> {
   const { key, cert } = serverCertificate(options.ca);
   const notas = new Map<string, StandInNota>();
   const byDps = new Map<string, string>();
@@ -315,7 +316,7 @@ export async function startSefinStandIn(options: { ca: TestCa }): Promise<SefinS
       );
     },
   );
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, "127.0.0.1", resolve));
   const { port } = server.address() as { port: number };
 
   return {
