@@ -112,6 +112,15 @@ const schema = z.object({
   IDENTITY_PROVIDER_URL: z.string().url().optional(),
   IDENTITY_PROVIDER_TOKEN: z.string().min(1).optional(),
   IDENTITY_WEBHOOK_SECRET: z.string().min(16, "must be at least 16 characters").optional(),
+  /**
+   * The ADN's DANFSe address, for the links to a nota's PDF (`<url>/<chave de acesso>`). Unset:
+   * the ADN's own for each nota's environment (produção restrita or produção).
+   */
+  NFSE_ADN_URL: z
+    .string()
+    .url()
+    .regex(/^https?:\/\//, "must be an http(s):// URL")
+    .optional(),
 });
 
 export type Config = z.infer<typeof schema> & {
