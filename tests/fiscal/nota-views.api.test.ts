@@ -13,7 +13,10 @@ import * as informePdfPage from "~/routes/_account+/financeiro.informe.$year[.]p
 import * as adminNotasPage from "~/routes/admin+/notas";
 import * as adminCsv from "~/routes/admin+/notas[.]csv";
 import * as adminInformePdf from "~/routes/admin+/users.$id_.informe.$year[.]pdf";
+import * as contractPage from "~/routes/contracts+/$id";
+import { contractNotas } from "~/services/fiscal/nota-views.server";
 import { BASE } from "../support/helpers";
+import { statementsOf } from "../support/statements";
 import { fiscalIssuer, insertNota } from "../support/fiscal-notas";
 import { get, post, postForm, signedInOperator, toastOf } from "../operator/support";
 import { escrow, hired, milestonesOf } from "../payments/support";
@@ -190,5 +193,19 @@ describe("the informe de rendimentos", () => {
     const page = await get(notasPage, "/financeiro/notas", freelancerToken);
     expect(page.status).toBe(200);
     expect(page.body.data).toHaveLength(2);
+  });
+});
+
+describe("the contract's page", () => {
+  it("shows the merchant the freelancer's notas to them, read in one statement; the freelancer none there", async () => {
+    const { owner, service, fee, freelancerToken, merchantToken } = await setup();
+    const id = service.contract_id;
+    const merchantView = await get(contractPage, `/contracts/${id}`, merchantToken, { id });
+    expect(merchantView.status).toBe(200);
+    expect(merchantView.body.notas.map((n: { id: string }) => n.id)).toEqual([service.id]);
+    expect(JSON.stringify(merchantView.body.notas)).not.toContain(fee.id);
+    const freelancerView = await get(contractPage, `/contracts/${id}`, freelancerToken, { id });
+    expect(freelancerView.body.notas).toEqual([]);
+    expect(await statementsOf(() => contractNotas(owner, id))).toBe(1);
   });
 });
