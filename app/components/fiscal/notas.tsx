@@ -1,6 +1,6 @@
 import { Form, Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { formatDate, formatDateTime } from "~/lib/format";
+import { formatDate } from "~/lib/format";
 import { formatMoney } from "~/lib/money";
 import type { NotaJson } from "~/services/fiscal/nota-views.server";
 
@@ -103,24 +103,24 @@ export function NotasTable({
         <tbody>
           {notas.map((nota) => (
             <tr key={nota.id}>
-              <td data-label={columns[0]}>
-                {nota.issued_at
-                  ? formatDateTime(nota.issued_at, i18n.language)
-                  : formatDate(`${nota.competence}T12:00:00Z`, i18n.language)}
-              </td>
+              <td data-label={columns[0]}>{formatDate(`${nota.competence}T12:00:00Z`, i18n.language)}</td>
               <td data-label={columns[1]}>{t(`notas.kinds.${nota.kind}`)}</td>
               {showContract ? (
                 <td data-label={t("notas.contract")}>
-                  <Link to={`/contracts/${nota.contract.id}`} className="link">
-                    {nota.contract.title}
-                  </Link>
-                  {nota.milestone ? <span className="muted small"> · {nota.milestone}</span> : null}
+                  <span>
+                    <Link to={`/contracts/${nota.contract.id}`} className="link">
+                      {nota.contract.title}
+                    </Link>
+                    {nota.milestone ? <span className="muted small"> · {nota.milestone}</span> : null}
+                  </span>
                 </td>
               ) : null}
               <td data-label={t("notas.amount")}>{formatMoney(nota.amount_cents, i18n.language)}</td>
               <td data-label={t("notas.status_heading")}>
-                <NotaStatus nota={nota} />
-                {reissuable(nota) ? <ReissueForm id={nota.id} busy={busy} /> : null}
+                <div className="nota-status">
+                  <NotaStatus nota={nota} />
+                  {reissuable(nota) ? <ReissueForm id={nota.id} busy={busy} /> : null}
+                </div>
               </td>
               <td data-label={t("notas.access_key")}>
                 {nota.access_key ? <code className="nota-key small">{nota.access_key}</code> : "—"}

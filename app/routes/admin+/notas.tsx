@@ -7,13 +7,8 @@ import { MarketErrorBoundary } from "~/components/layout/error-boundary";
 import { FormMessage } from "~/components/ui/form";
 import { PageHeader } from "~/components/ui/page-header";
 import { adminTitleMeta } from "~/lib/admin-meta";
-import {
-  listAdminNotas,
-  NFSE_KINDS,
-  NFSE_STATUSES,
-  NOTAS_FILTERS,
-  reissueNota,
-} from "~/services/fiscal/nota-views.server";
+import { NFSE_KINDS, NFSE_STATUSES } from "~/lib/nfse";
+import { listAdminNotas, NOTAS_FILTERS, reissueNota } from "~/services/fiscal/nota-views.server";
 import { getRequestT } from "~/web/i18n.server";
 import { intentAction } from "~/web/intent-action.server";
 import { queryFromUrl, readWithoutRefused } from "~/web/market-forms.server";

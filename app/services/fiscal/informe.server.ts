@@ -2,6 +2,7 @@ import { PDFDocument, StandardFonts, rgb } from "pdf-lib";
 import { formatMoney } from "~/lib/money";
 import { db } from "../../../db";
 import type { UserRow } from "../../../db/schema";
+import { saoPauloStart } from "../operator/audit.server";
 import { csvText, reais } from "../payments/finance.server";
 import { AppError } from "../platform/errors.server";
 import { assertId } from "../platform/records.server";
@@ -46,7 +47,7 @@ export type Informe = {
   }[];
 };
 
-const startOf = (year: number) => `${year}-01-01T03:00:00.000Z`;
+const startOf = (year: number) => saoPauloStart(`${year}-01-01`);
 /** The month (1–12) of an instant in Brasília. */
 const monthOf = (iso: string) => new Date(Date.parse(iso) - 3 * 3_600_000).getUTCMonth() + 1;
 

@@ -2,9 +2,10 @@ import { sql } from "kysely";
 import { z } from "zod";
 import { optionalDate, optionalEnum } from "~/lib/admin-schemas";
 import { pageQuerySchema } from "~/lib/market-schemas";
+import { NFSE_KINDS, NFSE_STATUSES } from "~/lib/nfse";
 import { db } from "../../../db";
 import type { NfseKind, NfseStatus, UserRow } from "../../../db/schema";
-import { operatorActor, recordAudit } from "../operator/audit.server";
+import { nextDay, operatorActor, recordAudit, saoPauloStart } from "../operator/audit.server";
 import { csvText, localMoment, reais } from "../payments/finance.server";
 import { AppError, parseInput } from "../platform/errors.server";
 import { assertId, now, offsetOf, pageMeta, type PageMeta } from "../platform/records.server";
@@ -16,8 +17,6 @@ import { danfseUrl } from "./links.server";
 // /admin/notas; the XML as the Sefin returned it; "emitir de novo" for a rejected or failed one.
 // Issuing itself is notas.server.ts's; this file only reads and puts a nota back in the queue.
 
-export const NFSE_STATUSES: NfseStatus[] = ["pending", "issuing", "issued", "rejected", "failed", "cancelled"];
-export const NFSE_KINDS: NfseKind[] = ["fee", "service"];
 /** The statuses "emitir de novo" applies to. */
 const REISSUABLE: NfseStatus[] = ["rejected", "failed"];
 
@@ -235,10 +234,6 @@ export const adminNotasQuerySchema = pageQuerySchema.pick({ page: true }).extend
   to: optionalDate("date_invalid"),
 });
 type AdminNotasQuery = z.infer<typeof adminNotasQuerySchema>;
-
-/** The start of a São Paulo day (YYYY-MM-DD) as a UTC instant (Brasília is UTC−3, without summer time). */
-const saoPauloStart = (date: string) => `${date}T03:00:00.000Z`;
-const nextDay = (date: string) => new Date(Date.parse(`${date}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
 
 /** The filters but the status (the counts per status are of the rest). */
 function filtered(q: AdminNotasQuery) {

@@ -101,8 +101,8 @@ export function toAuditJson(row: AuditLogRow): AuditJson {
 const AUDIT_TOTAL_CAP = 1000;
 
 /** The day after a São Paulo date (YYYY-MM-DD), as the UTC instant that day starts. */
-const saoPauloStart = (date: string) => `${date}T03:00:00.000Z`;
-const nextDay = (date: string) => new Date(Date.parse(`${date}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+export const saoPauloStart = (date: string) => `${date}T03:00:00.000Z`;
+export const nextDay = (date: string) => new Date(Date.parse(`${date}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
 
 export type AuditListJson = {
   data: AuditJson[];
