@@ -133,6 +133,15 @@ const schema = z.object({
     .optional(),
   /** A PEM file of one more CA to trust for the Sefin's server certificate (the stand-in's), besides the system's. */
   NFSE_SEFIN_CA_FILE: z.string().min(1).optional(),
+  /**
+   * The ADN's DANFSe address, for the links to a nota's PDF (`<url>/<chave de acesso>`). Unset:
+   * the ADN's own for each nota's environment (produção restrita or produção).
+   */
+  NFSE_ADN_URL: z
+    .string()
+    .url()
+    .regex(/^https?:\/\//, "must be an http(s):// URL")
+    .optional(),
 });
 
 export type Config = z.infer<typeof schema> & {

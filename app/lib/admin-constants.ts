@@ -26,6 +26,7 @@ export const AUDIT_ACTIONS = [
   "refund.record",
   "identity.approve",
   "identity.reject",
+  "nota.reissue",
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -44,6 +45,7 @@ export const AUDIT_TARGETS = [
   "charge",
   "payout",
   "refund",
+  "nota",
 ] as const;
 export type AuditTarget = (typeof AUDIT_TARGETS)[number];
 

@@ -19,11 +19,11 @@ export async function ledgerKindLabels(request: Request): Promise<Record<string,
 }
 
 /** A CSV download. */
-export function csvResponse(body: string) {
+export function csvResponse(body: string, name = "freela-extrato.csv") {
   return new Response(body, {
     headers: {
       "Content-Type": "text/csv; charset=utf-8",
-      "Content-Disposition": 'attachment; filename="freela-extrato.csv"',
+      "Content-Disposition": `attachment; filename="${name}"`,
       "Cache-Control": "private, no-store",
     },
   });

@@ -211,9 +211,14 @@ export default function FinancePage() {
         title={t("finance.heading")}
         intro={payments === "escrow" ? t(`finance.intro_${role}`) : t("finance.intro_off")}
         actions={
-          <a href="/financeiro/extrato.csv" className="btn btn-secondary" download>
-            {t("finance.csv")}
-          </a>
+          <>
+            <Link to="/financeiro/notas" className="btn btn-secondary">
+              {t("finance.notas_link")}
+            </Link>
+            <a href="/financeiro/extrato.csv" className="btn btn-secondary" download>
+              {t("finance.csv")}
+            </a>
+          </>
         }
       />
       {payoutKey ? (

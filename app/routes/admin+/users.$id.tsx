@@ -11,6 +11,7 @@ import { adminTitleMeta } from "~/lib/admin-meta";
 import { formatDate, formatDateTime, formatMoney } from "~/lib/format";
 import { LIMITS } from "~/lib/limits";
 import { SANCTIONS } from "~/lib/moderation";
+import { currentYear, FIRST_INFORME_YEAR } from "~/services/fiscal/informe.server";
 import { getMember } from "~/services/operator/members.server";
 import { riskSignals } from "~/services/operator/risk-signals.server";
 import { sanctionUser } from "~/services/operator/sanctions.server";
@@ -27,7 +28,11 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const id = pageId(params, "id", "user_not_found");
   // Seven statements whatever the data: the person's five and the risk signals' two.
   const [member, risk] = await orRefusal(Promise.all([getMember(id), riskSignals(id)]));
-  return json({ member, risk });
+  // The years of the freelancer's informe de rendimentos: from the account's year to this one.
+  const last = currentYear();
+  const since = Math.max(FIRST_INFORME_YEAR, Math.min(last, Number(member.created_at.slice(0, 4)) || last));
+  const years = Array.from({ length: last - since + 1 }, (_, i) => last - i);
+  return json({ member, risk, years });
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
@@ -86,7 +91,7 @@ function SanctionForm({ sanctioned }: { sanctioned: boolean }) {
 
 export default function MemberPage() {
   const { t, i18n } = useTranslation("admin");
-  const { member: m, risk } = useLoaderData<typeof loader>();
+  const { member: m, risk, years } = useLoaderData<typeof loader>();
   const date = (iso: string) => formatDateTime(iso, i18n.language);
   const sanctioned = m.status !== "active";
   return (
@@ -138,6 +143,24 @@ export default function MemberPage() {
       </div>
       {m.account_type === "operator" ? null : <MemberIdentity userId={m.id} identity={m.identity} />}
       {m.account_type === "operator" ? null : <RiskSignals userId={m.id} risk={risk} />}
+      {m.account_type === "freelancer" ? (
+        <section className="card queue-item" aria-labelledby="informe-title">
+          <h2 id="informe-title">{t("users.informe")}</h2>
+          <ul className="inline-links notas-counts">
+            {years.map((year) => (
+              <li key={year}>
+                <a href={`/admin/users/${m.id}/informe/${year}.pdf`} className="link" download>
+                  {t("users.informe_year", { year })}
+                </a>{" "}
+                ·{" "}
+                <a href={`/admin/users/${m.id}/informe/${year}.csv`} className="link" download>
+                  CSV
+                </a>
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
       {m.contracts.length ? (
         <TableCard caption={t("users.contracts")}>
           <thead>

@@ -18,6 +18,8 @@ import {
 import { MarketErrorBoundary } from "~/components/layout/error-boundary";
 import { DisputeSection } from "~/components/contracts/dispute";
 import { ContractReviewsSection } from "~/components/reputation/reviews";
+import { NotasTable } from "~/components/fiscal/notas";
+import { contractNotas } from "~/services/fiscal/nota-views.server";
 import { Breadcrumb, PageHeader } from "~/components/ui/page-header";
 import { formatDate } from "~/lib/format";
 import { MAX_DELIVERY_FILES, REVIEW_DAYS } from "~/lib/market-constants";
@@ -67,14 +69,16 @@ const ACCEPT = ".pdf,.png,.jpg,.jpeg,.webp,.gif,.zip,.docx,.xlsx,.pptx,.odt,.ods
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   const id = pageId(params, "id");
-  const [contract, reviews, charge] = await Promise.all([
+  const [contract, reviews, charge, notas] = await Promise.all([
     orRefusal(getContract(user, id)),
     orRefusal(getContractReviews(user, id)),
     orRefusal(getCurrentCharge(user, id)),
+    // The freelancer's notas fiscais to the merchant (one statement, for the merchant only).
+    contractNotas(user, id),
   ]);
   const viewer: "merchant" | "freelancer" = contract.freelancer.id === user.id ? "freelancer" : "merchant";
   // One clock for the server render and the browser's, so countdowns agree when hydrating.
-  return json({ contract, reviews, charge, viewer, now: Date.now(), pixHours: config.MANUAL_PIX_HOURS });
+  return json({ contract, reviews, charge, notas, viewer, now: Date.now(), pixHours: config.MANUAL_PIX_HOURS });
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
@@ -546,7 +550,7 @@ function ContractActions({
 }
 
 export default function ContractPage() {
-  const { contract: c, reviews, charge, viewer, now, pixHours } = useLoaderData<typeof loader>();
+  const { contract: c, reviews, charge, notas, viewer, now, pixHours } = useLoaderData<typeof loader>();
   const { t, i18n } = useTranslation("market");
   const priceText = usePriceText();
   const here = `/contracts/${c.id}`;
@@ -643,6 +647,18 @@ export default function ContractPage() {
 
           {c.payments === "escrow" ? (
             <ContractPayments contract={c} charge={charge} viewer={viewer} pixHours={pixHours} />
+          ) : null}
+          {notas.length ? (
+            <section className="card" aria-labelledby="notas-title">
+              <h2 id="notas-title">{t("notas.contract_heading")}</h2>
+              <p className="muted small">{t("notas.contract_intro")}</p>
+              <NotasTable
+                notas={notas}
+                caption={t("notas.contract_heading")}
+                xmlHref={(n) => `/financeiro/notas/${n.id}.xml`}
+                showContract={false}
+              />
+            </section>
           ) : null}
           {actions.includes("deliver") ? <DeliverForm heading={deliverHeading} /> : null}
           {actions.includes("request_changes") ? <ChangesForm /> : null}

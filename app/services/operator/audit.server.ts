@@ -100,9 +100,11 @@ export function toAuditJson(row: AuditLogRow): AuditJson {
 /** Counts stop here; past it the total reads "more than" (as the marketplace's lists do). */
 const AUDIT_TOTAL_CAP = 1000;
 
-/** The day after a São Paulo date (YYYY-MM-DD), as the UTC instant that day starts. */
-const saoPauloStart = (date: string) => `${date}T03:00:00.000Z`;
-const nextDay = (date: string) => new Date(Date.parse(`${date}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+/** The UTC instant a São Paulo day (YYYY-MM-DD) starts (Brasília is UTC−3, without summer time). */
+export const saoPauloStart = (date: string) => `${date}T03:00:00.000Z`;
+/** The calendar day after a date (YYYY-MM-DD). */
+export const nextDay = (date: string) =>
+  new Date(Date.parse(`${date}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
 
 export type AuditListJson = {
   data: AuditJson[];

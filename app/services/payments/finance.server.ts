@@ -157,7 +157,8 @@ export async function getStatement(user: UserRow, query: unknown = {}): Promise<
   return { balances, lines, meta: pageMeta(page, PER_PAGE, total) };
 }
 
-const csvCell = (value: string | number | null) => {
+/** One CSV cell: quoted when needed, and a text a spreadsheet would read as a formula kept as text. */
+export const csvCell = (value: string | number | null) => {
   const text = value === null ? "" : String(value);
   // A cell a spreadsheet would read as a formula is quoted as text.
   const safe = /^[=+\-@\t\r]/.test(text) && typeof value === "string" ? `'${text}` : text;
@@ -165,9 +166,9 @@ const csvCell = (value: string | number | null) => {
 };
 
 /** A moment as a spreadsheet reads it, on Brasília's clock (the header says so): "27/11/2026 19:48". */
-const localMoment = (iso: string) => formatDateTime(iso, "pt-BR").replace(", ", " ");
+export const localMoment = (iso: string) => formatDateTime(iso, "pt-BR").replace(", ", " ");
 
-const reais = (cents: number) => (cents / 100).toFixed(2).replace(".", ",");
+export const reais = (cents: number) => (cents / 100).toFixed(2).replace(".", ",");
 
 /**
  * Every line as CSV (semicolons and decimal commas, as spreadsheets set to Portuguese read it;
@@ -201,8 +202,12 @@ export async function statementCsv(user: UserRow, labels: Record<string, string>
       l.id,
     ]),
   ];
-  return `\ufeff${rows.map((r) => r.map(csvCell).join(";")).join("\r\n")}\r\n`;
+  return csvText(rows);
 }
+
+/** Rows as CSV text: semicolons, CRLF, UTF-8 with a BOM (as spreadsheets set to Portuguese read it). */
+export const csvText = (rows: (string | number | null)[][]) =>
+  `\ufeff${rows.map((r) => r.map(csvCell).join(";")).join("\r\n")}\r\n`;
 
 /** A party as a receipt names them: the company and its CNPJ when the merchant declared them, a document when known. */
 export type ReceiptParty = { name: string; company_name: string | null; document: string | null };
