@@ -14,6 +14,7 @@ const SERVER_TESTS = ["tests/server/**/*.test.ts"];
 const UNIT_TESTS = [
   "tests/accounts/passwords.test.ts",
   "tests/fiscal/nfse-core.test.ts",
+  "tests/fiscal/sefin-client.test.ts",
   "tests/marketplace/market-schemas.test.ts",
   "tests/messaging/contact-detector.test.ts",
   "tests/platform/config.test.ts",

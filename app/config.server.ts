@@ -112,6 +112,17 @@ const schema = z.object({
   IDENTITY_PROVIDER_URL: z.string().url().optional(),
   IDENTITY_PROVIDER_TOKEN: z.string().min(1).optional(),
   IDENTITY_WEBHOOK_SECRET: z.string().min(16, "must be at least 16 characters").optional(),
+  /**
+   * The Sefin Nacional's address (NFS-e Nacional), for both environments: unset, produção restrita
+   * and produção use their official addresses (sefin-client.server.ts); tests point it at a stand-in.
+   */
+  NFSE_SEFIN_URL: z
+    .string()
+    .url()
+    .regex(/^https:\/\//, "must be an https:// URL")
+    .optional(),
+  /** A PEM file of one more CA to trust for the Sefin's server certificate (the stand-in's), besides the system's. */
+  NFSE_SEFIN_CA_FILE: z.string().min(1).optional(),
 });
 
 export type Config = z.infer<typeof schema> & {

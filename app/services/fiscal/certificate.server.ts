@@ -8,6 +8,8 @@ import forge from "node-forge";
 export type A1Certificate = {
   privateKeyPem: string;
   certificatePem: string;
+  /** The other certificates the PFX carries (the issuing ACs), in PEM: the chain sent in the mutual TLS. */
+  chainPem: string[];
   /** The certificate in DER, base64, as X509Certificate in a signature's KeyInfo. */
   certificateBase64: string;
   cnpj: string;
@@ -61,6 +63,7 @@ export function loadA1Certificate(pfx: Buffer | Uint8Array, password: string, no
   return {
     privateKeyPem: forge.pki.privateKeyToPem(key),
     certificatePem: forge.pki.certificateToPem(cert),
+    chainPem: certs.filter((c) => c !== cert).map((c) => forge.pki.certificateToPem(c)),
     certificateBase64: forge.util.encode64(der),
     cnpj,
     holderName: holderName(cert),

@@ -10,11 +10,19 @@ import {
 } from "libxml2-wasm";
 
 /**
- * Validates a DPS against the official XSDs of layout 1.01 (schemas/1.01, see its README) with libxml2
- * compiled to WebAssembly (libxml2-wasm): no native build, no network — libxml2 reads the schemas'
- * includes from memory, under a name no file or URL has. The schema is compiled once per process.
+ * Validates a DPS, and a pedido de registro de evento (pedRegEvento), against the official XSDs of
+ * layout 1.01 (schemas/1.01, see its README) with libxml2 compiled to WebAssembly (libxml2-wasm): no
+ * native build, no network — libxml2 reads the schemas' includes from memory, under a name no file or
+ * URL has. Each schema is compiled once per process.
  */
-const SCHEMA_FILES = ["DPS_v1.01.xsd", "tiposComplexos_v1.01.xsd", "tiposSimples_v1.01.xsd", "xmldsig-core-schema.xsd"];
+const SCHEMA_FILES = [
+  "DPS_v1.01.xsd",
+  "pedRegEvento_v1.01.xsd",
+  "tiposEventos_v1.01.xsd",
+  "tiposComplexos_v1.01.xsd",
+  "tiposSimples_v1.01.xsd",
+  "xmldsig-core-schema.xsd",
+];
 const IN_MEMORY = "freela-nfse-xsd/";
 
 /**
@@ -36,12 +44,13 @@ function schemaDir() {
   return dir;
 }
 
-let validator: XsdValidator | null = null;
+let files: Record<string, Uint8Array> | null = null;
+const validators = new Map<string, XsdValidator>();
 
-function dpsValidator() {
-  if (validator) return validator;
+function schemaFiles() {
+  if (files) return files;
   const dir = schemaDir();
-  const files: Record<string, Uint8Array> = {};
+  const loaded: Record<string, Uint8Array> = {};
   for (const name of SCHEMA_FILES) {
     let contents = readFileSync(dir + name, "utf8");
     if (name.startsWith("tiposSimples")) {
@@ -49,11 +58,19 @@ function dpsValidator() {
       if (!original) throw new Error("TSSerieDPS mudou no XSD oficial: revise a correção em schema.server.ts.");
       contents = contents.replace(original, SERIE_FIXED);
     }
-    files[IN_MEMORY + name] = new TextEncoder().encode(contents);
+    loaded[IN_MEMORY + name] = new TextEncoder().encode(contents);
   }
-  xmlRegisterInputProvider(new XmlBufferInputProvider(files));
-  const schema = XmlDocument.fromBuffer(files[IN_MEMORY + SCHEMA_FILES[0]]!, { url: IN_MEMORY + SCHEMA_FILES[0] });
-  validator = XsdValidator.fromDoc(schema); // keeps the schema document alive with it
+  xmlRegisterInputProvider(new XmlBufferInputProvider(loaded));
+  files = loaded;
+  return files;
+}
+
+function validatorOf(root: "DPS_v1.01.xsd" | "pedRegEvento_v1.01.xsd") {
+  const known = validators.get(root);
+  if (known) return known;
+  const schema = XmlDocument.fromBuffer(schemaFiles()[IN_MEMORY + root]!, { url: IN_MEMORY + root });
+  const validator = XsdValidator.fromDoc(schema); // keeps the schema document alive with it
+  validators.set(root, validator);
   return validator;
 }
 
@@ -61,7 +78,15 @@ export type SchemaValidation = { valid: true; errors: [] } | { valid: false; err
 
 /** Each error as "linha N: message" (libxml2's words). */
 export function validateDpsXml(xml: string): SchemaValidation {
-  const xsd = dpsValidator();
+  return validate(validatorOf("DPS_v1.01.xsd"), xml);
+}
+
+/** A pedRegEvento (cancelamento e101101 and the other events of tiposEventos) against its XSD. */
+export function validateEventRequestXml(xml: string): SchemaValidation {
+  return validate(validatorOf("pedRegEvento_v1.01.xsd"), xml);
+}
+
+function validate(xsd: XsdValidator, xml: string): SchemaValidation {
   let doc: XmlDocument;
   try {
     doc = XmlDocument.fromString(xml);

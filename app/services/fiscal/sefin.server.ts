@@ -63,7 +63,18 @@ function messages(value: unknown): SefinMessage[] {
   }));
 }
 
-const UNREADABLE: SefinMessage = {
+/** The erros (or one erro) of any Sefin answer, whatever the keys' case. */
+export function sefinErrors(body: unknown): SefinMessage[] {
+  const object = isObject(body) ? body : {};
+  return messages(field(object, "erros") ?? field(object, "erro") ?? (Array.isArray(body) ? body : undefined));
+}
+
+/** A text field of a Sefin answer ("chaveAcesso", "ChaveAcesso"), or null. */
+export function sefinText(body: unknown, name: string): string | null {
+  return isObject(body) ? text(field(body, name)) : null;
+}
+
+export const UNREADABLE: SefinMessage = {
   code: "",
   description: "A resposta da Sefin Nacional não pôde ser lida.",
   complement: null,
@@ -72,7 +83,7 @@ const UNREADABLE: SefinMessage = {
 /** Reads the answer to `POST /nfse` (status and parsed JSON body) into a typed result. */
 export function parseIssueResponse(status: number, body: unknown): IssueResult {
   const object = isObject(body) ? body : {};
-  const errors = messages(field(object, "erros") ?? field(object, "erro") ?? (Array.isArray(body) ? body : undefined));
+  const errors = sefinErrors(body);
   if (status >= 200 && status < 300) {
     const accessKey = text(field(object, "chaveAcesso"));
     const packed = text(field(object, "nfseXmlGZipB64"));
