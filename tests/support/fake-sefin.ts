@@ -1,5 +1,5 @@
 import { randomInt } from "node:crypto";
-import type { SefinClient, SefinCredentials } from "~/services/fiscal/notas.server";
+import type { SefinClient, SefinCredentials } from "~/services/fiscal/sefin-client.server";
 import type { SefinMessage } from "~/services/fiscal/sefin.server";
 
 /**

@@ -5,11 +5,12 @@ import type { Database, FiscalIssuerRow, MilestoneRow, NfseDocumentRow } from ".
 import { AppError } from "../platform/errors.server";
 import { every } from "../platform/jobs.server";
 import { backoffMs, MAX_ATTEMPTS } from "../platform/outbox.server";
-import { CertificateError, type A1Certificate } from "./certificate.server";
+import { CertificateError } from "./certificate.server";
 import { buildDps, dpsId, DpsInputError, localDateTime } from "./dps.server";
 import { issuerCredentials, PLATFORM_ISSUER } from "./issuers.server";
 import { validateDpsXml } from "./schema.server";
 import type { IssueResult, SefinMessage } from "./sefin.server";
+import { sefinClient, type CancelResult, type SefinClient } from "./sefin-client.server";
 import { signDps } from "./signature.server";
 
 // Notas fiscais (docs/payments.md, "Notas fiscais"). A settlement with money writes its notas in its
@@ -20,35 +21,6 @@ import { signDps } from "./signature.server";
 // A nota gets its DPS series and number at its first attempt, in the statement that advances the
 // issuer's counter, and keeps them: every retry sends the same DPS id, and a retry after an attempt
 // that may have reached the Sefin asks it first whether that DPS already became an NFS-e.
-
-// The mutual-TLS client of the Sefin Nacional (sefin-client.server.ts), as this file uses it.
-export type SefinEnvironment = "producao_restrita" | "producao";
-export type SefinCredentials = { pfx: Buffer; password: string };
-export type LookupResult =
-  | { kind: "found"; accessKey: string; nfseXml: string }
-  | { kind: "absent" }
-  | { kind: "failed"; status: number; errors: SefinMessage[] };
-export type CancelResult =
-  | { kind: "cancelled"; eventXml: string }
-  | { kind: "rejected"; status: number; errors: SefinMessage[] }
-  | { kind: "failed"; status: number; errors: SefinMessage[] };
-export type SefinClient = {
-  issue(signedDpsXml: string, credentials: SefinCredentials, environment: SefinEnvironment): Promise<IssueResult>;
-  findByDpsId(dpsId: string, credentials: SefinCredentials, environment: SefinEnvironment): Promise<LookupResult>;
-  findByAccessKey(
-    accessKey: string,
-    credentials: SefinCredentials,
-    environment: SefinEnvironment,
-  ): Promise<LookupResult>;
-  cancel(
-    input: { accessKey: string; issuerCnpj: string; reasonCode: 1 | 2 | 9; reason: string; certificate: A1Certificate },
-    credentials: SefinCredentials,
-    environment: SefinEnvironment,
-  ): Promise<CancelResult>;
-};
-function sefinClient(): SefinClient {
-  throw new Error("The Sefin Nacional client is not configured.");
-}
 
 /** How long a claim holds a nota: far more than one exchange with the Sefin takes. */
 const LEASE_MS = 5 * 60_000;
@@ -450,17 +422,25 @@ export async function cancelNota(id: string, reason: string, client: SefinClient
       throw new AppError(422, "nota_certificate", undefined, { message: error.message });
     throw error;
   }
-  const answer = await client.cancel(
-    {
-      accessKey: found.access_key,
-      issuerCnpj: found.cnpj,
-      reasonCode: 9,
-      reason,
-      certificate: credentials.certificate,
-    },
-    { pfx: credentials.pfx, password: credentials.password },
-    found.environment,
-  );
+  let answer: CancelResult;
+  try {
+    answer = await client.cancel(
+      {
+        accessKey: found.access_key,
+        issuerCnpj: found.cnpj,
+        reasonCode: 9,
+        reason,
+        certificate: credentials.certificate,
+      },
+      { pfx: credentials.pfx, password: credentials.password },
+      found.environment,
+    );
+  } catch (error) {
+    // The reason's length (15 to 255 characters), checked before anything is sent.
+    if (error instanceof DpsInputError)
+      throw new AppError(422, "nota_cancel_refused", undefined, { message: error.message });
+    throw error;
+  }
   if (answer.kind === "failed") throw new AppError(503, "sefin_unavailable");
   if (answer.kind === "rejected")
     throw new AppError(422, "nota_cancel_refused", undefined, { message: messageOf(answer.errors[0]) });
