@@ -4,7 +4,7 @@ import { db } from "../../db";
 import { config } from "~/config.server";
 import { feeOf } from "~/lib/fees";
 import { approveContract } from "~/services/contracts/contracts.server";
-import { cancelNota, drainNotas } from "~/services/fiscal/notas.server";
+import { cancelNota, drainNotas, enqueueNotas } from "~/services/fiscal/notas.server";
 import { PLATFORM_ISSUER } from "~/services/fiscal/issuers.server";
 import { validateDpsXml } from "~/services/fiscal/schema.server";
 import { settleDispute } from "~/services/payments/disputes.server";
@@ -13,6 +13,7 @@ import { createVerifiedIdentity } from "../../db/factories";
 import { fakeSefin } from "../support/fake-sefin";
 import { insertIssuer } from "../support/fiscal-issuers";
 import { outcome } from "../support/market";
+import { statementsOf } from "../support/statements";
 import { deliver, escrow, fund, hired, operator } from "../payments/support";
 
 const HOUR = 3_600_000;
@@ -128,6 +129,23 @@ describe("notas enqueued by a settlement", () => {
     await deliver(applicant, id);
     await settleDispute(operator, id, "split", { freelancer_cents: 0 });
     expect(await notasOf(id)).toEqual([]);
+  });
+
+  it("costs the settlement one statement, both notas at once, and a second time changes nothing", async () => {
+    const { applicant, owner, id } = await released({ ownIssuer: true });
+    const milestone = await db
+      .selectFrom("milestones")
+      .selectAll()
+      .where("contract_id", "=", id)
+      .executeTakeFirstOrThrow();
+    const contract = { id, merchant_id: owner.id, freelancer_id: applicant.id };
+    const before = await notasOf(id);
+    expect(
+      await statementsOf(() =>
+        enqueueNotas(db, contract, milestone, { releasedCents: 1_000, feeCents: 100 }, new Date().toISOString()),
+      ),
+    ).toBe(1);
+    expect(await notasOf(id)).toEqual(before);
   });
 
   it("a contract without payments gets none", async () => {
@@ -307,6 +325,10 @@ describe("the drain", () => {
     expect(service!.taker_document).toBe(merchant.document);
     const sentFee = sefin.sent.find((s) => s.dpsId === fee!.dps_id)!;
     expect(sentFee.credentials.pfx.equals(platform.pfx)).toBe(true);
+    // Nothing of either certificate's secrets is kept on the notas.
+    const kept = JSON.stringify(await notasOf(id));
+    for (const secret of [own!.password, platform.password, own!.pfx.toString("base64").slice(0, 40)])
+      expect(kept).not.toContain(secret);
   });
 
   it("a certificate that expired rejects the nota with its message", async () => {
@@ -323,6 +345,7 @@ describe("the drain", () => {
       status: "rejected",
       error_code: "FREELA-CERTIFICADO",
       error_message: "O certificado está vencido.",
+      number: null,
     });
   });
 

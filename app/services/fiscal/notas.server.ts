@@ -242,6 +242,16 @@ async function attempt(row: NfseDocumentRow, client: SefinClient, at: Date): Pro
   const stamp = at.toISOString();
   const issuer = await db.selectFrom("fiscal_issuers").selectAll().where("id", "=", row.issuer_id).executeTakeFirst();
   if (!issuer) return rejectedOutcome("FREELA-EMITENTE", "O emitente desta nota não está mais configurado.");
+  // A certificate that no longer opens (expired, password changed) stops the nota before it takes a number.
+  let credentials: ReturnType<typeof issuerCredentials>;
+  try {
+    credentials = issuerCredentials(issuer, at);
+  } catch (error) {
+    return rejectedOutcome(
+      "FREELA-CERTIFICADO",
+      error instanceof CertificateError ? error.message : "O certificado do emitente não pôde ser aberto.",
+    );
+  }
   if (row.number === null || row.taker_document === null) {
     const taker = row.taker_document
       ? { document: row.taker_document, name: row.taker_name ?? "" }
@@ -255,15 +265,6 @@ async function attempt(row: NfseDocumentRow, client: SefinClient, at: Date): Pro
       );
     if (row.number === null) row = await number(row, issuer, taker);
     else row = { ...row, taker_document: taker.document, taker_name: taker.name };
-  }
-  let credentials: ReturnType<typeof issuerCredentials>;
-  try {
-    credentials = issuerCredentials(issuer, at);
-  } catch (error) {
-    return rejectedOutcome(
-      "FREELA-CERTIFICADO",
-      error instanceof CertificateError ? error.message : "O certificado do emitente não pôde ser aberto.",
-    );
   }
   const sefin = { pfx: credentials.pfx, password: credentials.password };
   // An earlier attempt may have reached the Sefin (a timeout after it accepted): ask before sending again.
