@@ -1,10 +1,10 @@
 import { randomUUID } from "node:crypto";
-import { sql, type ExpressionBuilder, type Kysely } from "kysely";
-import { db, engine, transaction } from "../../../db";
+import { sql, type Kysely } from "kysely";
+import { db, transaction } from "../../../db";
 import type { Database, FiscalIssuerRow, MilestoneRow, NfseDocumentRow } from "../../../db/schema";
 import { AppError } from "../platform/errors.server";
 import { every } from "../platform/jobs.server";
-import { backoffMs, MAX_ATTEMPTS } from "../platform/outbox.server";
+import { backoffMs, claimDue, MAX_ATTEMPTS } from "../platform/outbox.server";
 import { CertificateError } from "./certificate.server";
 import { buildDps, dpsId, DpsInputError, localDateTime } from "./dps.server";
 import { issuerCredentials, PLATFORM_ISSUER } from "./issuers.server";
@@ -94,34 +94,6 @@ export async function enqueueNotas(
         .where((w) => w.or([w("owner", "=", PLATFORM_ISSUER), w("enabled", "=", 1)])),
     )
     .onConflict((oc) => oc.columns(["milestone_id", "kind"]).doNothing())
-    .execute();
-}
-
-type Notas = ExpressionBuilder<Database, "nfse_documents">;
-
-/** Notas a drain may take at `stamp`: due and waiting, or claimed by a drain whose lease ran out. */
-const claimable = (stamp: string) => (eb: Notas) =>
-  eb.or([
-    eb.and([eb("status", "=", "pending"), eb("next_attempt_at", "<=", stamp)]),
-    eb.and([eb("status", "=", "issuing"), eb("locked_until", "<=", stamp)]),
-  ]);
-
-async function claim(stamp: string, limit: number): Promise<NfseDocumentRow[]> {
-  const lockedUntil = new Date(Date.parse(stamp) + LEASE_MS).toISOString();
-  return db
-    .updateTable("nfse_documents")
-    .set({ status: "issuing", claim: randomUUID(), locked_until: lockedUntil, attempts: sql<number>`attempts + 1` })
-    .where("id", "in", (eb) =>
-      eb
-        .selectFrom("nfse_documents")
-        .select("id")
-        .where(claimable(stamp))
-        .orderBy("next_attempt_at")
-        .limit(limit)
-        .$if(engine === "postgres", (qb) => qb.forUpdate().skipLocked()),
-    )
-    .where(claimable(stamp))
-    .returningAll()
     .execute();
 }
 
@@ -334,7 +306,12 @@ export async function drainNotas(
   const at = options.at ?? new Date();
   const stamp = at.toISOString();
   const result: NotasResult = { issued: 0, rejected: 0, retried: 0, failed: 0 };
-  const rows = await claim(stamp, options.limit ?? CLAIM_BATCH);
+  const rows = await claimDue(
+    { table: "nfse_documents", busy: "issuing" },
+    stamp,
+    options.limit ?? CLAIM_BATCH,
+    LEASE_MS,
+  );
   if (rows.length === 0) return result;
   const client = options.client ?? defaultClient();
   for (const row of rows) {
