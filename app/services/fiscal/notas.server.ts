@@ -328,9 +328,7 @@ export async function drainNotas(
       const [first] = outcome.errors;
       const error = {
         error_code: first?.code || "SEFIN-INDISPONIVEL",
-        error_message: first?.description
-          ? messageOf(first)
-          : "A Sefin Nacional não respondeu; a nota será enviada de novo.",
+        error_message: first?.description ? messageOf(first) : "A Sefin Nacional não respondeu.",
       };
       if (row.attempts >= MAX_ATTEMPTS) {
         await settle(row, { status: "failed", ...error }, stamp);
