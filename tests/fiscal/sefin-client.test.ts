@@ -3,8 +3,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadA1Certificate, type A1Certificate } from "~/services/fiscal/certificate.server";
 import { buildDps, DpsInputError, type DpsInput } from "~/services/fiscal/dps.server";
 import { validateEventRequestXml } from "~/services/fiscal/schema.server";
+import { loadConfig } from "~/config.server";
 import {
   cancellationRequestXml,
+  SEFIN_URLS,
+  sefinBaseUrl,
   sefinClient,
   type SefinClient,
   type SefinCredentials,
@@ -60,6 +63,22 @@ afterAll(async () => {
   await standIn?.close();
 });
 
+describe("base URL", () => {
+  it("is the environment's official one, unless NFSE_SEFIN_URL (https only) or the option says otherwise", () => {
+    expect(sefinBaseUrl("producao_restrita", undefined)).toBe(
+      "https://sefin.producaorestrita.nfse.gov.br/SefinNacional",
+    );
+    expect(sefinBaseUrl("producao", undefined)).toBe(SEFIN_URLS.producao);
+    expect(sefinBaseUrl("producao", "https://127.0.0.1:4321/SefinNacional/")).toBe(
+      "https://127.0.0.1:4321/SefinNacional",
+    );
+    expect(loadConfig({ NODE_ENV: "test", NFSE_SEFIN_URL: "https://sefin.exemplo/SefinNacional" }).NFSE_SEFIN_URL).toBe(
+      "https://sefin.exemplo/SefinNacional",
+    );
+    expect(() => loadConfig({ NODE_ENV: "test", NFSE_SEFIN_URL: "http://sefin.exemplo" })).toThrow(/NFSE_SEFIN_URL/);
+  });
+});
+
 describe("issue (POST /nfse)", () => {
   it("issues the NFS-e over mutual TLS: chave de acesso of 50 digits and the NFS-e wrapping the DPS", async () => {
     const { id, xml } = dps();
@@ -92,7 +111,7 @@ describe("issue (POST /nfse)", () => {
     expect(standIn.issuedFor(id)).toBe(0);
   });
 
-  it("does not trust a server whose certificate is not of the CA given", async () => {
+  it("trusts only the CA given for the server, not the ACs inside the issuer's PFX", async () => {
     const untrusting = sefinClient({ baseUrl: standIn.url, ca: makeTestCa("Outra AC").certificatePem });
     const { id, xml } = dps();
     const result = noted(await untrusting.issue(xml, credentials, ENV));
@@ -163,6 +182,14 @@ describe("issue (POST /nfse)", () => {
     expect(found.accessKey).toMatch(/^\d{50}$/);
     expect(found.nfseXml).toContain(`<infDPS Id="${id}">`);
     expect(standIn.requests.slice(-2)).toEqual([`GET /dps/${id}`, `GET /nfse/${found.accessKey}`]);
+  });
+
+  it("findByDpsId of a DPS the Sefin knows but whose NFS-e cannot be read is failed, never absent", async () => {
+    const issued = noted(await client.issue(dps().xml, credentials, ENV));
+    if (issued.kind !== "issued") throw new Error(issued.kind);
+    standIn.notas.delete(issued.accessKey); // GET /dps/{id} still answers the chave; GET /nfse/{chave} is 404
+    const result = noted(await client.findByDpsId(issued.dpsId, credentials, ENV));
+    expect(result).toMatchObject({ kind: "failed", status: 404 });
   });
 
   it("findByDpsId of a DPS never issued is absent; a connection refused is failed with status 0", async () => {

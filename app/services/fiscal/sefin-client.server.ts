@@ -70,6 +70,11 @@ export const SEFIN_URLS: Record<SefinEnvironment, string> = {
   producao: "https://sefin.nfse.gov.br/SefinNacional",
 };
 
+/** The base URL: the one given, else NFSE_SEFIN_URL, else the environment's official one. */
+export function sefinBaseUrl(environment: SefinEnvironment, baseUrl = config.NFSE_SEFIN_URL) {
+  return (baseUrl ?? SEFIN_URLS[environment]).replace(/\/+$/, "");
+}
+
 const DEFAULT_TIMEOUT_MS = 30_000;
 const MAX_ANSWER_BYTES = 10 * 1024 * 1024;
 const APP_VERSION = "Freela-1.0";
@@ -77,8 +82,7 @@ const APP_VERSION = "Freela-1.0";
 export function sefinClient(options: { baseUrl?: string; ca?: string | Buffer; timeoutMs?: number } = {}): SefinClient {
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const extraCa = options.ca ?? (config.NFSE_SEFIN_CA_FILE ? readFileSync(config.NFSE_SEFIN_CA_FILE) : undefined);
-  const base = (environment: SefinEnvironment) =>
-    (options.baseUrl ?? config.NFSE_SEFIN_URL ?? SEFIN_URLS[environment]).replace(/\/+$/, "");
+  const base = (environment: SefinEnvironment) => sefinBaseUrl(environment, options.baseUrl);
 
   function call(
     method: "GET" | "POST",
@@ -118,7 +122,11 @@ export function sefinClient(options: { baseUrl?: string; ca?: string | Buffer; t
       const accessKey = sefinText(answer.body, "chaveAcesso");
       if (!accessKey || !/^\d{50}$/.test(accessKey))
         return { kind: "failed", status: answer.status, errors: [UNREADABLE] };
-      return findByAccessKey(accessKey, credentials, environment);
+      const nota = await findByAccessKey(accessKey, credentials, environment);
+      // The Sefin knows the DPS: its NFS-e exists, even if it cannot be read now (never issue again).
+      if (nota.kind !== "absent") return nota;
+      const description = `A DPS consta na Sefin Nacional com a chave ${accessKey}, mas a NFS-e ainda não pôde ser lida.`;
+      return { kind: "failed", status: 404, errors: [{ code: "", description, complement: null }] };
     },
 
     findByAccessKey,
