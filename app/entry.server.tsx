@@ -14,6 +14,7 @@ import { assertServerConfig, config } from "~/config.server";
 import { startContractSchedule } from "~/services/contracts/contracts.server";
 import { startPruning } from "~/services/platform/housekeeping.server";
 import { startOutbox } from "~/services/platform/outbox.server";
+import { startNotas } from "~/services/fiscal/notas.server";
 import { startDataExports } from "~/services/accounts/data-export.server";
 import { startSavedSearchDigests } from "~/services/discovery/saved-searches.server";
 import { installShutdownDeadline } from "~/services/platform/shutdown.server";
@@ -56,11 +57,14 @@ const outbox = globalThis as unknown as {
   __freelaOutbox?: () => void;
   __freelaExports?: () => void;
   __freelaDigests?: () => void;
+  __freelaNotas?: () => void;
 };
 if (config.NODE_ENV !== "test" && config.OUTBOX_SECONDS > 0) {
   outbox.__freelaOutbox ??= startOutbox(config.OUTBOX_SECONDS * 1000);
   // Copies of users' data asked for (accounts/data-export.server.ts), on the outbox's timer.
   outbox.__freelaExports ??= startDataExports(config.OUTBOX_SECONDS * 1000);
+  // Notas fiscais waiting to be issued (fiscal/notas.server.ts), on the outbox's timer.
+  outbox.__freelaNotas ??= startNotas(config.OUTBOX_SECONDS * 1000);
 }
 // Saved searches' e-mail alerts (discovery/saved-searches.server.ts), by every process.
 if (config.NODE_ENV !== "test" && config.SAVED_SEARCH_SECONDS > 0) {

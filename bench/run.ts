@@ -15,6 +15,9 @@
 //                                        the first sitemap page of opportunities
 //   npm run bench -- --only saved-searches  one digest run of 10 000 saved searches over 1 000 new
 //                                        opportunities (bench/saved-searches.ts; SQLite, no server)
+//   npm run bench -- --only nfse         1 000 notas fiscais issued by drainNotas through the mutual-TLS
+//                                        client against the Sefin stand-in (bench/nfse.ts; its own
+//                                        process, the stand-in in another), CPU per nota; SQLite
 //   npm run bench -- --only bare         the JSON list on a bare node:http + better-sqlite3 server
 //                                        (bench/bare-server.ts) against the app with one server
 //                                        process, the CPU per request of one process, and the
@@ -1182,6 +1185,11 @@ async function main() {
     const tsx = join(root, "node_modules/tsx/dist/cli.mjs");
     const result = spawnSync(process.execPath, [tsx, "bench/saved-searches.ts"], { cwd: root, stdio: "inherit" });
     if (result.status !== 0) throw new Error("the saved searches' bench failed");
+  }
+  if (ONLY?.has("nfse")) {
+    const tsx = join(root, "node_modules/tsx/dist/cli.mjs");
+    const result = spawnSync(process.execPath, [tsx, "bench/nfse.ts"], { cwd: root, stdio: "inherit" });
+    if (result.status !== 0) throw new Error("the notas fiscais' bench failed");
   }
   if (wanted("events")) {
     if (POSTGRES) throw new Error("the case events runs its own PostgreSQL: leave out --database");

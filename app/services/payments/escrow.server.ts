@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { Kysely } from "kysely";
 import type { ContractRow, Database, MilestoneRow, PixChargeRow } from "../../../db/schema";
 import { feeOf } from "~/lib/fees";
+import { enqueueNotas } from "../fiscal/notas.server";
 import { AppError } from "../platform/errors.server";
 import { account, post } from "./ledger.server";
 
@@ -115,6 +116,8 @@ export async function releaseMilestone(
     ],
     at,
   );
+  // Its notas fiscais, issued in the background (fiscal/notas.server.ts): the fee's, the freelancer's own.
+  await enqueueNotas(trx, contract, milestone, { releasedCents, feeCents: fee }, at);
 }
 
 async function insertRefund(

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { sql, type ExpressionBuilder } from "kysely";
+import { sql, type ExpressionBuilder, type Kysely, type Selectable } from "kysely";
 import { config } from "~/config.server";
 import { db, engine } from "../../../db";
 import type { ContractParty, Database, OutboxRow } from "../../../db/schema";
@@ -42,36 +42,47 @@ export function backoffMs(attempts: number) {
   return Math.min(BACKOFF_MAX_MS, BACKOFF_BASE_MS * 2 ** Math.max(0, attempts - 1));
 }
 
-type Outbox = ExpressionBuilder<Database, "outbox">;
+/** A table drained as the outbox is (status, next_attempt_at, claim, locked_until, attempts), and its claimed status. */
+type Queue = { table: "outbox"; busy: "sending" } | { table: "nfse_documents"; busy: "issuing" };
 
-/** Rows a drain may take at `stamp`: due and waiting, or claimed by a drain whose lease ran out. */
-const claimable = (stamp: string) => (eb: Outbox) =>
-  eb.or([
-    eb.and([eb("status", "=", "pending"), eb("next_attempt_at", "<=", stamp)]),
-    eb.and([eb("status", "=", "sending"), eb("locked_until", "<=", stamp)]),
-  ]);
-
-/** Claims up to `limit` due rows for this drain alone. */
-async function claim(stamp: string, limit: number): Promise<OutboxRow[]> {
-  const id = randomUUID();
-  const lockedUntil = new Date(Date.parse(stamp) + LEASE_MS).toISOString();
-  return db
-    .updateTable("outbox")
-    .set({ status: "sending", claim: id, locked_until: lockedUntil, attempts: sql<number>`attempts + 1` })
+/**
+ * Claims up to `limit` rows of the queue due at `stamp` for one drain alone, for `leaseMs`: waiting
+ * ('pending') and due, or claimed by a drain whose lease ran out. Shared by the outbox and the notas
+ * fiscais (fiscal/notas.server.ts).
+ */
+export async function claimDue<Q extends Queue>(
+  queue: Q,
+  stamp: string,
+  limit: number,
+  leaseMs = LEASE_MS,
+): Promise<Selectable<Database[Q["table"]]>[]> {
+  // One body for both tables: their columns of the queue are the same.
+  const q = db as unknown as Kysely<Pick<Database, "outbox">>;
+  const busy = queue.busy as "sending";
+  const claimable = (eb: ExpressionBuilder<Pick<Database, "outbox">, "outbox">) =>
+    eb.or([
+      eb.and([eb("status", "=", "pending"), eb("next_attempt_at", "<=", stamp)]),
+      eb.and([eb("status", "=", busy), eb("locked_until", "<=", stamp)]),
+    ]);
+  const lockedUntil = new Date(Date.parse(stamp) + leaseMs).toISOString();
+  const rows = await q
+    .updateTable(queue.table as "outbox")
+    .set({ status: busy, claim: randomUUID(), locked_until: lockedUntil, attempts: sql<number>`attempts + 1` })
     .where("id", "in", (eb) =>
       eb
-        .selectFrom("outbox")
+        .selectFrom(queue.table as "outbox")
         .select("id")
-        .where(claimable(stamp))
+        .where(claimable)
         .orderBy("next_attempt_at")
         .limit(limit)
         // PostgreSQL: rows another drain is claiming right now are passed over, not waited for.
         // Either way the outer WHERE repeats the condition, which a claimed row no longer meets.
         .$if(engine === "postgres", (qb) => qb.forUpdate().skipLocked()),
     )
-    .where(claimable(stamp))
+    .where(claimable)
     .returningAll()
     .execute();
+  return rows as unknown as Selectable<Database[Q["table"]]>[];
 }
 
 /**
@@ -102,7 +113,7 @@ export async function drainOutbox(options: { at?: Date; send?: SendMail; limit?:
   const send = options.send ?? sendMail;
   const stamp = at.toISOString();
   const result: DrainResult = { sent: 0, skipped: 0, retried: 0, failed: 0 };
-  const rows = await claim(stamp, options.limit ?? CLAIM_BATCH);
+  const rows = await claimDue({ table: "outbox", busy: "sending" }, stamp, options.limit ?? CLAIM_BATCH);
   for (const row of rows) {
     let mail: Mail | null;
     try {
