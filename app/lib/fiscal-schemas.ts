@@ -90,12 +90,10 @@ export const fiscalFields = z.object({
 });
 
 /** The settings, with the ME/EPP's regime asked for (and dropped for the other regimes). */
-export const fiscalSchema = withRules(
-  fiscalFields,
-  (values): Record<string, string> =>
-    values.simples_nacional === "me_epp" && !values.simples_regime
-      ? { simples_regime: "fiscal_simples_regime_invalid" }
-      : {},
+export const fiscalSchema = withRules(fiscalFields, (values): Record<string, string> =>
+  values.simples_nacional === "me_epp" && !values.simples_regime
+    ? { simples_regime: "fiscal_simples_regime_invalid" }
+    : {},
 );
 
 export type FiscalInput = z.output<typeof fiscalFields>;

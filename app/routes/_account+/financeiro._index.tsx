@@ -211,9 +211,16 @@ export default function FinancePage() {
         title={t("finance.heading")}
         intro={payments === "escrow" ? t(`finance.intro_${role}`) : t("finance.intro_off")}
         actions={
-          <a href="/financeiro/extrato.csv" className="btn btn-secondary" download>
-            {t("finance.csv")}
-          </a>
+          <>
+            {role === "freelancer" ? (
+              <Link to="/financeiro/notas/emissao" className="btn btn-secondary">
+                {t("fiscal_own.link")}
+              </Link>
+            ) : null}
+            <a href="/financeiro/extrato.csv" className="btn btn-secondary" download>
+              {t("finance.csv")}
+            </a>
+          </>
         }
       />
       {payoutKey ? (

@@ -133,7 +133,10 @@ async function certificateBytes(input: unknown, upload: Blob | null): Promise<Bu
 export const certificateTooLarge = () =>
   new AppError(413, "fiscal_certificate_too_large", { certificate: "fiscal_certificate_too_large" });
 
-type Checked = { data: z.output<typeof fiscalSchema>; certificate: { pfx: Buffer; password: string; expires: Date } | null };
+type Checked = {
+  data: z.output<typeof fiscalSchema>;
+  certificate: { pfx: Buffer; password: string; expires: Date } | null;
+};
 
 /**
  * The input checked: every field's problem at once, with the certificate's (read with its
@@ -300,7 +303,9 @@ async function verifiedIdentity(userId: string) {
 }
 
 /** A freelancer's fiscal settings and whether they may have them (403 for anyone else). */
-export async function getOwnIssuer(user: Pick<UserRow, "id" | "account_type" | "email_verified_at">): Promise<OwnIssuer> {
+export async function getOwnIssuer(
+  user: Pick<UserRow, "id" | "account_type" | "email_verified_at">,
+): Promise<OwnIssuer> {
   assertRoleFor(user, "fiscal.manage");
   const [row, identity] = await Promise.all([issuerRow(user.id), verifiedIdentity(user.id)]);
   return {
