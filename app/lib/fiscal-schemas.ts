@@ -1,4 +1,4 @@
-import { isValidCnpj } from "@brazilian-utils/brazilian-utils";
+import { isValidCnpj, isValidCpf } from "@brazilian-utils/brazilian-utils";
 import { z } from "zod";
 import { flagField, line, text, withRules } from "./schemas";
 
@@ -110,3 +110,16 @@ export const fiscalSwitchSchema = z.object({
 
 /** Basis points as the form shows them: 200 → "2,00". */
 export const bpsToPercent = (bps: number | null) => (bps === null ? "" : (bps / 100).toFixed(2).replace(".", ","));
+
+/**
+ * The merchant as the freelancer's nota names them (tomador), asked for at funding when the
+ * freelancer issues their own notas and the merchant has no verified identity: a CPF or CNPJ and
+ * the name (or razão social).
+ */
+export const takerSchema = z.object({
+  taker_document: digitsField(
+    "fiscal_taker_document_invalid",
+    (d) => (d.length === 11 && isValidCpf(d)) || (d.length === 14 && isValidCnpj(d)),
+  ),
+  taker_name: line("fiscal_taker_name_length", 2, 150),
+});

@@ -6,9 +6,13 @@ import * as adminFiscalApi from "~/routes/api+/admin+/settings_.fiscal";
 import * as accountFiscalApi from "~/routes/api+/_account+/fiscal";
 import * as settingsPage from "~/routes/admin+/settings";
 import * as ownPage from "~/routes/_account+/financeiro.notas.emissao";
-import { PLATFORM_ISSUER } from "~/services/fiscal/issuers.server";
+import * as chargesApi from "~/routes/api+/contracts+/$id.charges";
+import * as contractPage from "~/routes/contracts+/$id";
+import { createSession } from "~/services/accounts/sessions.server";
+import { PLATFORM_ISSUER, saveOwnIssuer } from "~/services/fiscal/issuers.server";
+import { escrow, hired } from "../payments/support";
 import { BASE, call, jsonRequest, signedInUser } from "../support/helpers";
-import { get, signedInOperator } from "../operator/support";
+import { get, postForm, signedInOperator } from "../operator/support";
 import { makeECnpjPfx, makeTestCa, type TestCa } from "../support/fiscal-certificates";
 
 // The fiscal settings' doors (docs/payments.md, "Notas fiscais"), on both engines: the operator's
@@ -230,5 +234,58 @@ describe("/api/account/fiscal and /financeiro/notas/emissao", () => {
       enabled: true,
       version: 3,
     });
+  });
+});
+
+describe("funding when the freelancer issues their own notas", () => {
+  it("asks a merchant without a verified identity for the CPF/CNPJ and name once, and keeps them on the contract", async () => {
+    escrow();
+    const { owner, applicant, id } = await hired();
+    // The merchant recorded who they are, not yet verified.
+    await db.updateTable("identities").set({ status: "pending" }).where("user_id", "=", owner.id).execute();
+    const cnpj = generateCnpj();
+    await createVerifiedIdentity(db, applicant.id, { document: cnpj });
+    const pfx = makeECnpjPfx({ cnpj, ca });
+    await saveOwnIssuer(
+      applicant,
+      { ...fields({ cnpj, simples_nacional: "mei" }), certificate_password: pfx.password },
+      new Blob([new Uint8Array(pfx.pfx)]),
+    );
+    const { token } = await createSession(owner.id);
+    const fund = (body: unknown) =>
+      call(chargesApi.action, jsonRequest(`/api/contracts/${id}/charges`, body, { token, method: "POST" }), { id });
+
+    const asked = await fund({});
+    expect(asked.status).toBe(422);
+    expect(asked.body.message).toBe(
+      "O freelancer emite a nota fiscal deste serviço para você: informe seu CPF ou CNPJ e o nome para a nota.",
+    );
+    expect(asked.body.errors).toEqual({
+      taker_document: "Informe um CPF ou CNPJ válido.",
+      taker_name: "Informe o nome ou a razão social (de 2 a 150 caracteres).",
+    });
+    // The page's form without JavaScript: the same refusal, with what was typed.
+    const page = await postForm(
+      contractPage,
+      `/contracts/${id}`,
+      token,
+      { intent: "fund", taker_document: "123" },
+      { id },
+    );
+    expect(page.status).toBe(422);
+    expect(page.body.errors.taker_document).toBe("Informe um CPF ou CNPJ válido.");
+    expect(page.body.values).toMatchObject({ intent: "fund", taker_document: "123" });
+    expect(await db.selectFrom("pix_charges").select("id").where("contract_id", "=", id).execute()).toEqual([]);
+
+    const funded = await fund({ taker_document: "529.982.247-25", taker_name: "Padaria Pão Quente" });
+    expect(funded.status).toBe(201);
+    const contract = await db
+      .selectFrom("contracts")
+      .select(["taker_document", "taker_name"])
+      .where("id", "=", id)
+      .executeTakeFirstOrThrow();
+    expect(contract).toEqual({ taker_document: "52998224725", taker_name: "Padaria Pão Quente" });
+    // Not asked again.
+    expect((await fund({})).status).toBe(200);
   });
 });

@@ -8,11 +8,12 @@ import {
   fiscalFields,
   fiscalSchema,
   fiscalSwitchSchema,
+  takerSchema,
   type FiscalInput,
 } from "~/lib/fiscal-schemas";
 import { checkFields } from "~/lib/schemas";
 import { db, transaction } from "../../../db";
-import type { Database, FiscalIssuerRow, UserRow } from "../../../db/schema";
+import type { ContractRow, Database, FiscalIssuerRow, UserRow } from "../../../db/schema";
 import { currentSealPrefix, seal, unseal } from "../accounts/sealed-secrets.server";
 import { operatorActor, recordAudit } from "../operator/audit.server";
 import { AppError, fieldErrorsOf, parseInput } from "../platform/errors.server";
@@ -414,4 +415,35 @@ export async function resealFiscalCertificates(database: Kysely<Database> = db) 
     resealed += Number(written.numUpdatedRows);
   }
   return { resealed, unreadable };
+}
+
+/**
+ * At funding: when the contract's freelancer issues their own notas and the merchant has no
+ * verified identity, the merchant's CPF/CNPJ and name for the nota (`taker_document`,
+ * `taker_name`) are asked for once and kept on the contract (422 per field until given). Nothing
+ * is asked otherwise, nor once the contract has them.
+ */
+export async function assertFundingTaker(
+  contract: Pick<ContractRow, "id" | "merchant_id" | "freelancer_id" | "taker_document">,
+  input: unknown,
+) {
+  if (contract.taker_document) return;
+  const [issuing, verified] = await Promise.all([
+    db
+      .selectFrom("fiscal_issuers")
+      .select("id")
+      .where("owner", "=", contract.freelancer_id)
+      .where("enabled", "=", 1)
+      .where("certificate_sealed", "!=", "")
+      .executeTakeFirst(),
+    verifiedIdentity(contract.merchant_id),
+  ]);
+  if (!issuing || verified) return;
+  const taker = parseInput(takerSchema, input, "fiscal_taker_required");
+  await db
+    .updateTable("contracts")
+    .set({ taker_document: taker.taker_document, taker_name: taker.taker_name })
+    .where("id", "=", contract.id)
+    .where("taker_document", "is", null)
+    .execute();
 }
