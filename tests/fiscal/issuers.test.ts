@@ -18,6 +18,7 @@ import {
 } from "~/services/fiscal/issuers.server";
 import { AppError } from "~/services/platform/errors.server";
 import { makeECnpjPfx, makeTestCa, type TestCa } from "../support/fiscal-certificates";
+import { escrow, hired } from "../payments/support";
 
 // The issuers' fiscal settings (docs/payments.md, "Notas fiscais"), on both engines: the view
 // without secrets, the A1 checked on the way in (not a PFX, wrong password, expired, another CNPJ),
@@ -311,6 +312,54 @@ describe("a freelancer's own issuer", () => {
       enabled: false,
       version: 4,
     });
+  });
+
+  it("a nota's tomador is in the copy of the taker's data, not of the provider's", async () => {
+    escrow();
+    const { owner, applicant, id } = await hired();
+    const cnpj = generateCnpj();
+    await createVerifiedIdentity(db, applicant.id, { document: cnpj });
+    const pfx = makeECnpjPfx({ cnpj, ca });
+    await saveOwnIssuer(applicant, { ...fiscalFields({ cnpj }), certificate_password: pfx.password }, blob(pfx.pfx));
+    const issuer = await db
+      .selectFrom("fiscal_issuers")
+      .select("id")
+      .where("owner", "=", applicant.id)
+      .executeTakeFirstOrThrow();
+    const milestone = await db
+      .selectFrom("milestones")
+      .select("id")
+      .where("contract_id", "=", id)
+      .executeTakeFirstOrThrow();
+    const at = new Date().toISOString();
+    await db
+      .insertInto("nfse_documents")
+      .values({
+        id: crypto.randomUUID(),
+        kind: "service",
+        issuer_id: issuer.id,
+        milestone_id: milestone.id,
+        contract_id: id,
+        provider_user_id: applicant.id,
+        taker_user_id: owner.id,
+        taker_document: "52998224725",
+        taker_name: "Padaria Pão Quente",
+        amount_cents: 300_000,
+        competence: at.slice(0, 10),
+        next_attempt_at: at,
+        created_at: at,
+        updated_at: at,
+      })
+      .execute();
+    const provider = (await collectPersonalData(applicant.id)).kinds["fiscal.json"] as { notas: object[] };
+    expect(provider.notas).toEqual([
+      expect.objectContaining({ amount_cents: 300_000, taker_document: null, taker_name: null }),
+    ]);
+    const taker = (await collectPersonalData(owner.id)).kinds["fiscal.json"] as { issuer: null; notas: object[] };
+    expect(taker.issuer).toBeNull();
+    expect(taker.notas).toEqual([
+      expect.objectContaining({ taker_document: "52998224725", taker_name: "Padaria Pão Quente" }),
+    ]);
   });
 
   it("is in the copy of their data without secrets, and erased with the account (the row stays)", async () => {

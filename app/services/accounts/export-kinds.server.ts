@@ -411,7 +411,7 @@ export const EXPORT_KINDS = {
     };
   },
   // Their own NFS-e issuer's settings (never the certificate nor its password), and the notas
-  // issued by them or to them: who, what, how much, the Sefin's answer (the XML is the nota's own).
+  // issued by them or to them: what, how much, the Sefin's answer (the XML is the nota's own).
   "fiscal.json": async ({ user }) => {
     const [issuer, notas] = await Promise.all([
       db.selectFrom("fiscal_issuers").selectAll().where("owner", "=", user.id).executeTakeFirst(),
@@ -442,7 +442,9 @@ export const EXPORT_KINDS = {
         .execute(),
     ]);
     if (!issuer && notas.length === 0) return null;
-    return { issuer: issuer ? issuerView(issuer) : null, notas };
+    // The tomador's document and name are the other side's when the nota is theirs to receive.
+    const own = notas.map((n) => (n.taker_user_id === user.id ? n : { ...n, taker_document: null, taker_name: null }));
+    return { issuer: issuer ? issuerView(issuer) : null, notas: own };
   },
 } satisfies Record<string, ExportKind>;
 
