@@ -60,7 +60,7 @@ export function FiscalSettingsForm({
       <SelectField
         name={f.simples_nacional.name}
         label={t("fiscal.simples_nacional")}
-        value={f.simples_nacional.defaultValue || "mei"}
+        value={f.simples_nacional.defaultValue || (withEnabled ? "mei" : "nao_optante")}
         options={FISCAL_REGIMES.map((r) => ({ value: r, label: t(`fiscal.regimes.${r}`) }))}
         error={f.simples_nacional.error}
       />
