@@ -1,9 +1,10 @@
-// Applies pending migrations, seals two-factor secrets under the current key, and on a new database
-// outside production seeds the demo accounts.
+// Applies pending migrations, seals two-factor secrets and fiscal certificates under the current key,
+// and on a new database outside production seeds the demo accounts.
 import { db, migrateToLatest } from "../db";
 import { demoLoginLines, seedDemo } from "../db/seed";
 import { config } from "../app/config.server";
 import { resealTwoFactorSecrets } from "../app/services/accounts/two-factor.server";
+import { resealFiscalCertificates } from "../app/services/fiscal/issuers.server";
 
 try {
   const results = await migrateToLatest();
@@ -19,6 +20,9 @@ try {
       `two-factor secrets no configured key opens: ${sealed.unreadable} (was SESSION_SECRET changed before SECRETS_KEY was set? docs/operations.md)`,
     );
   }
+  const fiscal = await resealFiscalCertificates();
+  if (fiscal.resealed > 0) console.info(`fiscal certificates sealed under the current key: ${fiscal.resealed}`);
+  if (fiscal.unreadable > 0) console.warn(`fiscal certificates no configured key opens: ${fiscal.unreadable}`);
   if (config.SEED_DEMO) {
     const seeded = await seedDemo(db);
     if (seeded) console.info(["", ...demoLoginLines(), ""].join("\n"));

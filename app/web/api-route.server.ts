@@ -14,6 +14,7 @@ import {
   readOptionalJson,
   readIdentityForm,
   readPhotoForm,
+  readCertificateForm,
 } from "./bodies.server";
 import { idParams } from "./params.server";
 import { requireApiOperator } from "./operator.server";
@@ -27,7 +28,8 @@ import { requireApiOperator } from "./operator.server";
  * - `photo-form` / `image-form`: a url-encoded or multipart form with at most one image in
  *   `photo` / `image` (the image's own limit, reported on that field);
  * - `json-or-delivery` / `json-or-message`: JSON, or a multipart form whose `files` are kept
- *   apart, with a delivery's limits (10 files, 50 MB in all) or a message's (5 files and its text).
+ *   apart, with a delivery's limits (10 files, 50 MB in all) or a message's (5 files and its text);
+ * - `json-or-certificate`: JSON, or a form with at most one A1 certificate (`certificate`, 50 KB).
  */
 export type BodyKind =
   | "none"
@@ -37,7 +39,8 @@ export type BodyKind =
   | "image-form"
   | "identity-form"
   | "json-or-delivery"
-  | "json-or-message";
+  | "json-or-message"
+  | "json-or-certificate";
 
 export type ApiContext = {
   request: Request;
@@ -80,7 +83,7 @@ export type ApiMethod = {
   handle: (ctx: ApiContext) => Promise<Record<string, unknown> | Response>;
 };
 
-type Methods = Partial<Record<"GET" | "POST" | "PATCH" | "DELETE", ApiMethod>>;
+type Methods = Partial<Record<"GET" | "POST" | "PUT" | "PATCH" | "DELETE", ApiMethod>>;
 
 async function readBody(request: Request, kind: BodyKind) {
   const none = { body: {}, form: new FormData(), files: [] as File[] };
@@ -99,6 +102,11 @@ async function readBody(request: Request, kind: BodyKind) {
     }
     case "identity-form": {
       const form = await readIdentityForm(request);
+      return { ...none, form, body: formValues(form) };
+    }
+    case "json-or-certificate": {
+      if (/json/i.test(request.headers.get("Content-Type") ?? "")) return { ...none, body: await readJson(request) };
+      const form = await readCertificateForm(request);
       return { ...none, form, body: formValues(form) };
     }
     case "json-or-delivery":

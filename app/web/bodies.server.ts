@@ -3,6 +3,8 @@ import { Busboy } from "@fastify/busboy";
 import { AppError } from "~/services/platform/errors.server";
 import { emailKindsFor } from "~/lib/email-kinds";
 import { MAX_DELIVERY_FILES, MAX_MESSAGE_FILES } from "~/lib/market-constants";
+import { MAX_PFX_BYTES } from "~/lib/fiscal-schemas";
+import { certificateTooLarge } from "~/services/fiscal/issuers.server";
 import { MAX_ATTACHMENT_BYTES, MAX_PHOTO_BYTES } from "~/services/platform/uploads.server";
 import { refuseUntypeable, refuseUntypeableForm } from "./input.server";
 
@@ -295,6 +297,16 @@ export async function readIdentityForm(request: Request) {
     files: 3,
     fileBytes: MAX_ATTACHMENT_BYTES,
     fileTooLarge: (field) => new AppError(413, "file_too_large", { [field]: "file_too_large" }),
+  });
+}
+
+/** The fiscal settings' form: its fields and at most one A1 certificate (`certificate`, 50 KB). */
+export async function readCertificateForm(request: Request) {
+  return readForm(request, {
+    limit: MAX_PFX_BYTES + MAX_FORM_BYTES,
+    files: 1,
+    fileBytes: MAX_PFX_BYTES,
+    fileTooLarge: () => certificateTooLarge(),
   });
 }
 

@@ -47,12 +47,12 @@ export type FormErrorData = {
 
 /**
  * Page forms: a refusal becomes action data with the translated messages and what the user typed
- * (passwords excepted), so the form re-renders with nothing lost.
+ * (passwords, the account's and a certificate's, excepted), so the form re-renders with nothing lost.
  */
 export async function formError(request: Request, error: unknown, values: Record<string, string>) {
   if (!(error instanceof AppError)) throw error;
   const { t } = await getRequestT(request);
-  const { password: _password, ...kept } = values;
+  const { password: _password, certificate_password: _certificate, ...kept } = values;
   return json({ ...describeError(error, t), values: kept }, { status: error.status, headers: error.headers });
 }
 

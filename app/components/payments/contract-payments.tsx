@@ -11,6 +11,8 @@ import { useClearOnSuccess } from "~/lib/pending";
 import { LIMITS } from "~/lib/limits";
 import { formatMoney, parseMoney } from "~/lib/money";
 import { MAX_MILESTONES } from "~/lib/payments-schemas";
+import { takerSchema } from "~/lib/fiscal-schemas";
+import { formFields } from "~/lib/form-fields";
 import type { FormErrorData } from "~/web/errors.server";
 
 type Milestone = {
@@ -48,6 +50,22 @@ export function splitRowCount(values: Record<string, string> | undefined) {
 }
 
 const ACTIVE = ["awaiting_funding", "funded", "delivered"];
+
+/**
+ * The merchant's CPF/CNPJ and name for the freelancer's nota: shown once the funding asked for
+ * them (the freelancer issues their own notas and the merchant has no verified identity).
+ */
+function TakerFields({ data }: { data: FormErrorData | null }) {
+  const { t } = useTranslation("market");
+  if (!data?.errors?.taker_document && !data?.errors?.taker_name) return null;
+  const f = formFields(takerSchema, data);
+  return (
+    <>
+      <Field {...f.taker_document} label={t("fiscal.taker_document")} inputMode="numeric" autoComplete="off" />
+      <Field {...f.taker_name} label={t("fiscal.taker_name")} autoComplete="name" />
+    </>
+  );
+}
 
 /** The milestones: amount, what the freelancer receives, status; the current one marked. */
 function MilestonesTable({ milestones, current }: { milestones: Milestone[]; current: Milestone | undefined }) {
@@ -176,6 +194,7 @@ export function ContractPayments({
                 <p>
                   {t("payments.fund_intro", { amount: money(current.amount_cents), title: milestoneTitle(current, t) })}
                 </p>
+                <TakerFields data={intentData("fund")} />
                 <button type="submit" className="btn btn-primary" disabled={busy}>
                   {t("payments.fund", { amount: money(current.amount_cents) })}
                 </button>

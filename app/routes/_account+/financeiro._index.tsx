@@ -215,6 +215,11 @@ export default function FinancePage() {
             <Link to="/financeiro/notas" className="btn btn-secondary">
               {t("finance.notas_link")}
             </Link>
+            {role === "freelancer" ? (
+              <Link to="/financeiro/notas/emissao" className="btn btn-secondary">
+                {t("fiscal_own.link")}
+              </Link>
+            ) : null}
             <a href="/financeiro/extrato.csv" className="btn btn-secondary" download>
               {t("finance.csv")}
             </a>

@@ -6,22 +6,33 @@ import { MarketErrorBoundary } from "~/components/layout/error-boundary";
 import { PageHeader } from "~/components/ui/page-header";
 import { adminTitleMeta } from "~/lib/admin-meta";
 import { MAX_PREMODERATION_DAYS } from "~/lib/moderation";
+import { FiscalSettingsForm } from "~/components/payments/fiscal-settings";
 import { getSettings, updateSettings } from "~/services/operator/settings.server";
-import { formValues, readForm } from "~/web/bodies.server";
-import { formError } from "~/web/errors.server";
+import { getPlatformIssuer, savePlatformIssuer } from "~/services/fiscal/issuers.server";
+import { fileOf, formValues, readCertificateForm, readForm } from "~/web/bodies.server";
+import { formError, type FormErrorData } from "~/web/errors.server";
 import { redirectWithAdminToast, requireOperator } from "~/web/operator.server";
 
 export const meta = adminTitleMeta("titles.settings");
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireOperator(request);
-  return json({ settings: await getSettings() });
+  const [settings, fiscal] = await Promise.all([getSettings(), getPlatformIssuer()]);
+  return json({ settings, fiscal });
 }
 
 export async function action({ request }: ActionFunctionArgs) {
   const operator = await requireOperator(request);
   let values: Record<string, string> = {};
   try {
+    // The platform's fiscal settings: the multipart form with the certificate.
+    if (/multipart/i.test(request.headers.get("Content-Type") ?? "")) {
+      values = { intent: "fiscal" };
+      const form = await readCertificateForm(request);
+      values = { ...formValues(form), intent: "fiscal" };
+      await savePlatformIssuer(operator, values, fileOf(form, "certificate"));
+      return redirectWithAdminToast(request, "/admin/settings", "settings.fiscal_saved");
+    }
     values = formValues(await readForm(request));
     await updateSettings(operator, {
       premoderation_days: values.premoderation_days,
@@ -35,8 +46,11 @@ export async function action({ request }: ActionFunctionArgs) {
 
 export default function SettingsPage() {
   const { t } = useTranslation("admin");
-  const { settings } = useLoaderData<typeof loader>();
-  const data = useActionData<typeof action>();
+  const { settings, fiscal } = useLoaderData<typeof loader>();
+  const refusal = useActionData<typeof action>();
+  // Which of the two forms was refused: the fiscal one says so in its values.
+  const fiscalRefusal = refusal?.values?.intent === "fiscal" ? (refusal as FormErrorData) : null;
+  const data = fiscalRefusal ? undefined : refusal;
   const busy = useNavigation().state === "submitting";
   return (
     <div className="page page-narrow">
@@ -76,6 +90,11 @@ export default function SettingsPage() {
             </button>
           </div>
         </Form>
+      </section>
+      <section className="card form-card" aria-labelledby="fiscal-title">
+        <h2 id="fiscal-title">{t("settings.fiscal_heading")}</h2>
+        <p>{t("settings.fiscal_intro")}</p>
+        <FiscalSettingsForm id="fiscal" issuer={fiscal} data={fiscalRefusal} />
       </section>
     </div>
   );

@@ -145,7 +145,11 @@ export async function action({ request, params }: ActionFunctionArgs) {
         toast: "toasts.review_reply_saved",
         run: ({ values }) => replyToReview(user, values.review_id ?? "", { reply: values.reply }),
       },
-      fund: { toast: "toasts.charge_issued", to: payments, run: () => issueCharge(user, id) },
+      fund: {
+        toast: "toasts.charge_issued",
+        to: payments,
+        run: ({ values }) => issueCharge(user, id, undefined, values),
+      },
       claim_paid: {
         toast: "toasts.charge_claimed",
         to: payments,

@@ -10,6 +10,7 @@ import { now } from "../platform/records.server";
 import { deleteAttachment, deleteExportFile, deletePhoto } from "../platform/uploads.server";
 import { assertFreshProof, freshProofSchema } from "./fresh-proof.server";
 import { eraseIdentity } from "./identity.server";
+import { eraseIssuer } from "../fiscal/issuers.server";
 import { displayNameOf } from "./users.server";
 
 // Deleting one's own account (LGPD art. 18; docs/product.md, "Exclusão da conta"). The owner
@@ -339,6 +340,9 @@ async function erase(trx: Kysely<Database>, user: UserRow, at: string): Promise<
   // Their fiscal identity: the document and personal data go (the document may be used again),
   // the decision stays; its photos leave the store with the other files.
   const identityFiles = await eraseIdentity(trx, id, DELETED_NAME, at);
+  // Their own NFS-e issuer: the certificate and its password go and issuing stops; the row and
+  // their notas stay (fiscal records).
+  await eraseIssuer(trx, id, at);
   const pending = await trx.deleteFrom("pending_files").where("user_id", "=", id).returning("stored_name").execute();
   const portfolio = await trx.deleteFrom("portfolio_items").where("user_id", "=", id).returning("image_path").execute();
   // Copies of their data asked for: the rows, and the ZIPs once committed.

@@ -3,6 +3,7 @@ import { db } from "../../../db";
 import type { ContractParty, Database, UserRow } from "../../../db/schema";
 import { readAttachment, readPhoto } from "../platform/uploads.server";
 import { twoFactorState } from "./two-factor.server";
+import { issuerView } from "../fiscal/issuers.server";
 
 // What the copy of a user's data holds, file by file (LGPD art. 18; docs/product.md, "Seus
 // dados"): EXPORT_KINDS, one entry per JSON file of the ZIP, each reading its rows for one user.
@@ -408,6 +409,42 @@ export const EXPORT_KINDS = {
       }),
       sent_to_provider: sent,
     };
+  },
+  // Their own NFS-e issuer's settings (never the certificate nor its password), and the notas
+  // issued by them or to them: what, how much, the Sefin's answer (the XML is the nota's own).
+  "fiscal.json": async ({ user }) => {
+    const [issuer, notas] = await Promise.all([
+      db.selectFrom("fiscal_issuers").selectAll().where("owner", "=", user.id).executeTakeFirst(),
+      db
+        .selectFrom("nfse_documents")
+        .select([
+          "id",
+          "kind",
+          "contract_id",
+          "milestone_id",
+          "provider_user_id",
+          "taker_user_id",
+          "taker_document",
+          "taker_name",
+          "amount_cents",
+          "competence",
+          "status",
+          "access_key",
+          "nfse_number",
+          "error_code",
+          "error_message",
+          "issued_at",
+          "cancelled_at",
+          "created_at",
+        ])
+        .where((eb) => eb.or([eb("provider_user_id", "=", user.id), eb("taker_user_id", "=", user.id)]))
+        .orderBy("created_at")
+        .execute(),
+    ]);
+    if (!issuer && notas.length === 0) return null;
+    // The tomador's document and name are the other side's when the nota is theirs to receive.
+    const own = notas.map((n) => (n.taker_user_id === user.id ? n : { ...n, taker_document: null, taker_name: null }));
+    return { issuer: issuer ? issuerView(issuer) : null, notas: own };
   },
 } satisfies Record<string, ExportKind>;
 

@@ -117,6 +117,8 @@ export const REACHED_THROUGH: Record<string, Disposition> = {
   disputes: inFile("disputes.json"), // disputes over the user's contracts (the other side's statement left out)
   milestones: inFile("payments.json"), // milestones of the user's contracts
   photos: inFile("files/"), // the file store on PostgreSQL: the user's own files, by name
+  fiscal_issuers: inFile("fiscal.json"), // the freelancer's own issuer (owner = their id), without its sealed certificate
+  nfse_documents: inFile("fiscal.json"), // notas they issued (provider_user_id) or received (taker_user_id)
 };
 
 /** Tables that hold no one's personal data, with why. */

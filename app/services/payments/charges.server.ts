@@ -7,6 +7,7 @@ import type { Database, PixChargeRow, UserRow } from "../../../db/schema";
 import { confirmChargeSchema } from "~/lib/payments-schemas";
 import { AppError, parseInput } from "../platform/errors.server";
 import { assertFundingIdentity } from "../accounts/identity.server";
+import { assertFundingTaker } from "../fiscal/issuers.server";
 import { consumeWrite } from "../platform/rate-limit.server";
 import { assertId, now } from "../platform/records.server";
 import { notify } from "../messaging/notifications.server";
@@ -111,12 +112,14 @@ export async function getCurrentCharge(user: UserRow, id: string): Promise<Charg
 
 /**
  * The merchant funds the milestone being worked on: its pending charge if one is still valid
- * (`created: false`), else a new one (24 h, a new txid).
+ * (`created: false`), else a new one (24 h, a new txid). `input`: the merchant's CPF/CNPJ and
+ * name for the freelancer's nota, when asked for (assertFundingTaker).
  */
 export async function issueCharge(
   merchant: UserRow,
   id: string,
   provider: Provider = providerNamed(),
+  input: unknown = {},
 ): Promise<{ charge: ChargeJson; created: boolean }> {
   await consumeWrite(merchant.id);
   const contract = await contractOf(merchant, id);
@@ -129,6 +132,8 @@ export async function issueCharge(
   // Past IDENTITY_REQUIRED_ABOVE_CENTS in 30 days, the merchant says who they are first (asked
   // here before the provider is, and again in the transaction that records the charge).
   await assertFundingIdentity(db, contract.merchant_id, milestone!.amount_cents, milestone!.id, at);
+  // The freelancer issues their own notas: who the merchant is, for them (docs/payments.md).
+  await assertFundingTaker(contract, input);
 
   const chargeId = randomUUID();
   const txid = newTxid();

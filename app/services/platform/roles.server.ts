@@ -23,6 +23,7 @@ export const ROLE_OF = {
   "portfolio.manage": "freelancer",
   "payout.manage": "freelancer",
   "saved_search.manage": "freelancer",
+  "fiscal.manage": "freelancer",
 } as const satisfies Record<string, Role>;
 
 export type Operation = keyof typeof ROLE_OF;
