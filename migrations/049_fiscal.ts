@@ -7,6 +7,8 @@ import { sql, type Kysely } from "kysely";
 //   the certificate's expiry, and the DPS series with the next number to give: a number is taken
 //   once, by one nota, in the same statement that advances it. `enabled`: a freelancer's "emitir
 //   minhas notas" (the platform's is on while its settings exist). `version` grows with each write.
+//   One issuer per CNPJ: the DPS id is made of the CNPJ, the series and the number, so two issuers
+//   of one CNPJ would give the same ids.
 // - nfse_documents: one nota per milestone settlement and kind ('fee': the platform's, for the fee,
 //   to the freelancer; 'service': the freelancer's own, for the amount released, to the merchant),
 //   unique per (milestone, kind), written in the settlement's transaction. Issued in the background
@@ -21,7 +23,7 @@ async function create(db: Kysely<any>, money: "integer" | "bigint") {
     .createTable("fiscal_issuers")
     .addColumn("id", "text", (c) => c.primaryKey())
     .addColumn("owner", "text", (c) => c.notNull().unique())
-    .addColumn("cnpj", "text", (c) => c.notNull())
+    .addColumn("cnpj", "text", (c) => c.notNull().unique())
     .addColumn("legal_name", "text", (c) => c.notNull())
     .addColumn("municipal_registration", "text")
     .addColumn("municipality", "text", (c) => c.notNull())

@@ -294,6 +294,25 @@ describe("a freelancer's own issuer", () => {
     expect(await refusal(saveOwnIssuer(merchant, company.fields, null))).toMatchObject({ status: 403 });
   });
 
+  it("one issuer per CNPJ (the DPS ids are the CNPJ's): a second account with it is refused on its field, also in a burst", async () => {
+    const first = await own("person");
+    const second = await own("person", first.cnpj);
+    const [a, b] = await Promise.allSettled([
+      saveOwnIssuer(first.user, first.fields, blob(first.pfx.pfx)),
+      saveOwnIssuer(second.user, second.fields, blob(second.pfx.pfx)),
+    ]);
+    expect([a.status, b.status].sort()).toEqual(["fulfilled", "rejected"]);
+    const refused = (a.status === "rejected" ? a : b) as PromiseRejectedResult;
+    expect(refused.reason).toMatchObject({ status: 422, fieldErrors: { cnpj: "fiscal_cnpj_taken" } });
+    const third = await own("person", first.cnpj);
+    expect(await refusal(saveOwnIssuer(third.user, third.fields, blob(third.pfx.pfx)))).toMatchObject({
+      status: 422,
+      errors: { cnpj: "fiscal_cnpj_taken" },
+    });
+    const rows = await db.selectFrom("fiscal_issuers").select("owner").where("cnpj", "=", first.cnpj).execute();
+    expect(rows).toHaveLength(1);
+  });
+
   it("turns issuing off and on over the version; never issues with the platform's certificate", async () => {
     const person = await own("person");
     const saved = await saveOwnIssuer(person.user, person.fields, blob(person.pfx.pfx));

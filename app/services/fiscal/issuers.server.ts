@@ -13,6 +13,7 @@ import {
 } from "~/lib/fiscal-schemas";
 import { checkFields } from "~/lib/schemas";
 import { db, transaction } from "../../../db";
+import { isUniqueViolation } from "../../../db/dialect";
 import type { ContractRow, Database, FiscalIssuerRow, UserRow } from "../../../db/schema";
 import { currentSealPrefix, seal, unseal } from "../accounts/sealed-secrets.server";
 import { operatorActor, recordAudit } from "../operator/audit.server";
@@ -222,7 +223,7 @@ async function writeIssuer(
   if (before && checked.data.version !== before.version) throw new AppError(409, "fiscal_changed");
   const at = now();
   const columns = columnsOf(owner, checked, enabled, at);
-  const written = await transaction(async (trx) => {
+  const write = transaction(async (trx) => {
     const row = before
       ? await trx
           .updateTable("fiscal_issuers")
@@ -249,6 +250,12 @@ async function writeIssuer(
     if (!row) throw new AppError(409, "fiscal_changed");
     await afterWrite?.(trx, before, row);
     return row;
+  });
+  const written = await write.catch((error: unknown) => {
+    // Another issuer has this CNPJ (the owner's own conflict is the 409 above).
+    if (isUniqueViolation(error, "fiscal_issuers"))
+      throw new AppError(422, "validation_failed", { cnpj: "fiscal_cnpj_taken" });
+    throw error;
   });
   return issuerView(written);
 }
