@@ -5,7 +5,8 @@ import { PLATFORM_ISSUER } from "~/services/fiscal/issuers.server";
 import { cancelNota, drainNotas } from "~/services/fiscal/notas.server";
 import { validateDpsXml } from "~/services/fiscal/schema.server";
 import { sefinClient, type SefinClient } from "~/services/fiscal/sefin-client.server";
-import { createVerifiedIdentity } from "../../db/factories";
+import { createUser, createVerifiedIdentity } from "../../db/factories";
+import { reissueNota } from "~/services/fiscal/nota-views.server";
 import { makeTestCa, type TestCa } from "../support/fiscal-certificates";
 import { insertIssuer } from "../support/fiscal-issuers";
 import { startSefinStandIn, type SefinStandIn } from "../support/sefin-standin";
@@ -71,6 +72,33 @@ describe("notas through the Sefin stand-in", () => {
     expect(standIn.issuedFor(nota!.dps_id!)).toBe(1);
     expect(nota!.xml).toBe(standIn.notas.get(nota!.access_key!)!.nfseXml);
   }, 20_000);
+
+  it("a rejection shows the Sefin's code and message; the settings fixed, emitir de novo issues it", async () => {
+    const id = await released();
+    standIn.rejectNext({ code: "E0312", description: "Código de tributação nacional inexistente." });
+    expect(await drainNotas({ client })).toMatchObject({ rejected: 1 });
+    const [rejected] = await notasOf(id);
+    expect(rejected).toMatchObject({
+      status: "rejected",
+      error_code: "E0312",
+      error_message: expect.stringContaining("Código de tributação nacional inexistente."),
+    });
+    // Not retried until someone asks.
+    expect(await drainNotas({ client, at: new Date(Date.now() + 86_400_000) })).toMatchObject({ rejected: 0 });
+
+    await db
+      .updateTable("fiscal_issuers")
+      .set({ national_code: "100201" })
+      .where("owner", "=", PLATFORM_ISSUER)
+      .execute();
+    const operator = await createUser(db, { account_type: "operator" });
+    await reissueNota(operator, rejected!.id);
+    expect(await drainNotas({ client })).toMatchObject({ issued: 1 });
+    const [issued] = await notasOf(id);
+    expect(issued).toMatchObject({ status: "issued", dps_id: rejected!.dps_id, error_code: null });
+    expect(standIn.issuedFor(issued!.dps_id!)).toBe(1);
+    expect(dpsOf(issued!.xml!)).toContain("<cTribNac>100201</cTribNac>");
+  });
 
   it("cancels an issued nota through the cancellation event", async () => {
     const id = await released();
