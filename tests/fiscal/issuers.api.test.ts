@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { db } from "../../db";
 import { createVerifiedIdentity } from "../../db/factories";
 import * as adminFiscalApi from "~/routes/api+/admin+/settings_.fiscal";
-import * as accountFiscalApi from "~/routes/api+/_account+/fiscal";
+import * as accountFiscalApi from "~/routes/api+/_account+/account.fiscal";
 import * as settingsPage from "~/routes/admin+/settings";
 import * as ownPage from "~/routes/_account+/financeiro.notas.emissao";
 import * as chargesApi from "~/routes/api+/contracts+/$id.charges";

@@ -516,6 +516,13 @@ export function authedEndpoints(w: World, p: Pool): { method: string; path: stri
     { method: "GET", path: "/api/identity", role: null },
     { method: "POST", path: "/api/identity", role: null, body: { kind: "person", document: "1", legal_name: "Nome" } },
     { method: "POST", path: "/api/identity/documents", role: null },
+    { method: "GET", path: "/api/fiscal/notas", role: null },
+    { method: "GET", path: `/api/fiscal/notas/${NO_ID}/xml`, role: null },
+    { method: "POST", path: `/api/fiscal/notas/${NO_ID}/reissue`, role: null },
+    { method: "GET", path: "/api/fiscal/informe/2026", role: null },
+    { method: "GET", path: "/api/account/fiscal", role: "freelancer" },
+    { method: "PUT", path: "/api/account/fiscal", role: null, body: { cnpj: "1" } },
+    { method: "PATCH", path: "/api/account/fiscal", role: null, body: { enabled: false, version: 1 } },
     ...operatorEndpoints(w),
     { method: "POST", path: "/api/email", role: null, body: { email: "novo@example.com", password: "x" } },
     { method: "POST", path: "/api/verify-email/resend", role: null },
@@ -571,6 +578,10 @@ function operatorEndpoints(w: World): { method: string; path: string; role: null
     { method: "GET", path: "/api/admin/identity", role: null },
     { method: "GET", path: `/api/admin/identity/${NO_ID}`, role: null },
     { method: "POST", path: `/api/admin/identity/${NO_ID}/decision`, role: null, body: { decision: "approve", version: 1 } },
+    { method: "GET", path: "/api/admin/settings/fiscal", role: null },
+    { method: "PUT", path: "/api/admin/settings/fiscal", role: null, body: { cnpj: "1" } },
+    { method: "GET", path: "/api/admin/notas", role: null },
+    { method: "POST", path: `/api/admin/notas/${NO_ID}/reissue`, role: null },
   ];
 }
 
@@ -603,6 +614,7 @@ export function operatorCases(w: World): Case[] {
     { path: "/api/admin/disputes", page: "/admin/disputes", params: { status: enumValues, page: intValues } },
     { path: "/api/admin/premoderation", page: "/admin/premoderation", params: { page: intValues } },
     { path: "/api/admin/metrics", page: "/admin", params: { days: ["7", "0", "-30", "30.0", "1e20", ...enumValues] } },
+    { path: "/api/admin/notas", page: "/admin/notas", params: { status: enumValues, kind: enumValues, issuer: enumValues, from: dates, to: dates, page: intValues } },
   ];
   for (const list of lists) {
     for (const [param, values] of Object.entries(list.params)) {
@@ -626,6 +638,7 @@ export function operatorCases(w: World): Case[] {
     [`/api/admin/payments/payouts/${NO_ID}/failed`, { reason: "Motivo válido" }],
     [`/api/admin/payments/refunds/${NO_ID}/paid`, { e2e_id: "E".padEnd(32, "0") }],
     [`/api/admin/identity/${NO_ID}/decision`, { decision: "reject", version: 1, reason: "Motivo válido" }],
+    [`/api/admin/notas/${NO_ID}/reissue`, {}],
   ];
   const hostile: unknown[] = ["' OR 1=1 --", "<script>alert(1)</script>", "x".repeat(10_000), 1e20, -1, null, [], {}, "\u0000"];
   for (const [path, valid] of moves) {
@@ -874,6 +887,8 @@ export function apiIdCases(w: World, p: Pool): Case[] {
     { method: "GET", path: (id) => `/api/saved-searches/${id}`, who: "freelancer", message: "saved_search_not_found" },
     { method: "PATCH", path: (id) => `/api/saved-searches/${id}`, who: "freelancer", body: { name: "Busca" }, message: "saved_search_not_found" },
     { method: "DELETE", path: (id) => `/api/saved-searches/${id}`, who: "freelancer", message: "saved_search_not_found" },
+    { method: "GET", path: (id) => `/api/fiscal/notas/${id}/xml`, who: null, message: "nota_not_found" },
+    { method: "POST", path: (id) => `/api/fiscal/notas/${id}/reissue`, who: null, message: "nota_not_found" },
     // The second id of a path: a file of Júlia's own contract and conversation.
     { method: "GET", path: (id) => `/api/contracts/${w.seeded.accepted}/files/${id}`, who: null },
     { method: "GET", path: (id) => `/api/applications/${w.seeded.pending.id}/messages/files/${id}`, who: null },
