@@ -1,4 +1,5 @@
 import { randomInt, randomUUID } from "node:crypto";
+import { generateCnpj } from "@brazilian-utils/brazilian-utils";
 import { db } from "../../db";
 import type { FiscalIssuerRow, NfseDocumentsTable, NfseStatus } from "../../db/schema";
 
@@ -18,7 +19,7 @@ export async function fiscalIssuer(
     .values({
       id: randomUUID(),
       owner,
-      cnpj: "11222333000181",
+      cnpj: generateCnpj(),
       legal_name: owner === "platform" ? "Freela Intermediação Ltda" : "Freelancer ME",
       municipal_registration: null,
       municipality: "3550308",
