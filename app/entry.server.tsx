@@ -6,7 +6,7 @@ import { renderToPipeableStream } from "react-dom/server";
 import { I18nextProvider } from "react-i18next";
 import { NonceContext } from "~/lib/nonce";
 import { RequestIdContext } from "~/lib/error-code";
-import { logError, logger } from "~/services/platform/log.server";
+import { logError, logger, requestIdOf } from "~/services/platform/log.server";
 import { i18nServer } from "~/web/i18n.server";
 import { i18nFor } from "~/services/platform/i18n-render.server";
 import { applySecurityHeaders } from "~/web/security.server";
@@ -156,7 +156,7 @@ export default async function handleRequest(
         },
         onError(error: unknown) {
           responseStatusCode = 500;
-          if (shellRendered) logError(error, "render failed");
+          if (shellRendered) logError(error, "render failed", request);
         },
       },
     );
@@ -181,12 +181,12 @@ export const handleDataRequest: HandleDataRequestFunction = async (response, { r
 export function handleError(error: unknown, { request }: { request: Request }) {
   if (isUnavailable(error)) {
     unavailable.add(request);
-    logger.error(`[db] ${error instanceof Error ? error.message : error}`);
+    logger.error({ req_id: requestIdOf(request) }, `[db] ${error instanceof Error ? error.message : error}`);
     return;
   }
   if (request.signal.aborted) return;
   // The router's own refusals (a POST to a page without an action: 405; no such route: 404) are
   // the client's mistake, answered with their status: a scanner's crawl is not a stack trace each.
   if (isRouteErrorResponse(error) && error.status < 500) return;
-  logError(error);
+  logError(error, "error", request);
 }

@@ -17,7 +17,7 @@ export function api<A extends LoaderFunctionArgs | ActionFunctionArgs>(handler: 
       assertSameOrigin(args.request);
       response = await handler(args);
     } catch (error) {
-      response = apiErrorResponse(error);
+      response = apiErrorResponse(error, args.request);
     }
     return withApiHeaders(response);
   };

@@ -3,11 +3,11 @@ import { isUnavailable } from "../../db/dialect";
 import { AppError, describeError } from "~/services/platform/errors.server";
 import { apiT, fixedT } from "~/services/platform/i18n.server";
 import { getRequestT } from "./i18n.server";
-import { currentRequest, logError, logger } from "~/services/platform/log.server";
+import { logError, logger, requestIdOf } from "~/services/platform/log.server";
 
 /** The request's id in an API error body (`error_code`), so support can find its log line. */
-const errorCode = () => {
-  const id = currentRequest()?.id;
+const errorCode = (request: Request | undefined) => {
+  const id = requestIdOf(request);
   return id ? { error_code: id } : {};
 };
 
@@ -18,21 +18,21 @@ const errorCode = () => {
 // or logged and answered 500 (API).
 
 /** API: the refusal's status and `{ message, errors? }`; 503 while the database is out of reach. */
-export function apiErrorResponse(error: unknown): Response {
+export function apiErrorResponse(error: unknown, request?: Request): Response {
   if (error instanceof Response) return error;
   if (error instanceof AppError) {
     return json(describeError(error, apiT), { status: error.status, headers: error.headers });
   }
   if (isUnavailable(error)) {
     // PostgreSQL is restarting or out of reach: a passing state, the client may try again.
-    logger.error(`[db] ${error instanceof Error ? error.message : error}`);
+    logger.error({ req_id: requestIdOf(request) }, `[db] ${error instanceof Error ? error.message : error}`);
     return json(
-      { message: apiT("database_unavailable"), ...errorCode() },
+      { message: apiT("database_unavailable"), ...errorCode(request) },
       { status: 503, headers: { "Retry-After": "5" } },
     );
   }
-  logError(error);
-  return json({ message: apiT("internal_error"), ...errorCode() }, { status: 500 });
+  logError(error, "error", request);
+  return json({ message: apiT("internal_error"), ...errorCode(request) }, { status: 500 });
 }
 
 export type FormErrorData = {

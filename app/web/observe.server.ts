@@ -1,5 +1,12 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { logger, requestIdFrom, withRequest, type RequestContext } from "~/services/platform/log.server";
+import {
+  closeRequest,
+  CONTEXT_HEADER,
+  logger,
+  openRequest,
+  requestIdFrom,
+  type RequestContext,
+} from "~/services/platform/log.server";
 import { metrics, observeRequest } from "~/services/platform/metrics.server";
 import { routeLabeller, statusClass } from "./route-label.server";
 
@@ -11,7 +18,7 @@ const PROBES = new Set(["routes/healthz", "routes/readyz", "routes/metrics"]);
 /**
  * The first middleware of scripts/server.js: every request gets its id (the client's or proxy's
  * X-Request-Id when well-formed, a new one otherwise), sent back in X-Request-Id and handed to
- * the app (the Request's own X-Request-Id header, and the log's context); once answered, one
+ * the app (the Request's own X-Request-Id header, and its context's key in CONTEXT_HEADER); once answered, one
  * access line (id, method, route id, path without query, status, duration, user id) and the
  * request's place in the metrics.
  */
@@ -22,8 +29,11 @@ export function observeRequests({ routes, publicPath }: { routes: BuildRoutes; p
     const context: RequestContext = { id: requestIdFrom(req.headers["x-request-id"]) };
     req.headers["x-request-id"] = context.id;
     res.setHeader("X-Request-Id", context.id);
+    const key = openRequest(context);
+    req.headers[CONTEXT_HEADER] = key;
     metrics.inFlight.inc();
     res.once("close", () => {
+      closeRequest(key);
       metrics.inFlight.dec();
       const ms = performance.now() - started;
       const url = req.originalUrl ?? req.url ?? "/";
@@ -47,6 +57,6 @@ export function observeRequests({ routes, publicPath }: { routes: BuildRoutes; p
         "request",
       );
     });
-    withRequest(context, next);
+    next();
   };
 }

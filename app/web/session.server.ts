@@ -54,7 +54,7 @@ export function getSession(request: Request) {
       const token = await getRequestToken(request);
       if (!token) return null;
       const found = await findSession(token, { ip: clientIp(request) });
-      if (found) noteUser(found.user.id);
+      if (found) noteUser(request, found.user.id);
       return found ? { ...found, token } : null;
     })();
     resolved.set(request, found);

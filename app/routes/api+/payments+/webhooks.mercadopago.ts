@@ -27,6 +27,6 @@ export async function action({ request }: ActionFunctionArgs) {
     });
     return withApiHeaders(json({ received: true, outcome: result.outcome }));
   } catch (error) {
-    return withApiHeaders(apiErrorResponse(error));
+    return withApiHeaders(apiErrorResponse(error, request));
   }
 }
