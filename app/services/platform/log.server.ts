@@ -58,12 +58,14 @@ function destination(): pino.DestinationStream {
     }
   }
   // Written in the background, in writes of at least 4 KB (one write call per line cost the JSON
-  // list ~6 % of its CPU), and at least every second when traffic is light; what is left is
-  // flushed on exit.
+  // list ~6 % of its CPU), and at least every second when traffic is light; an error goes out at
+  // once (hooks below), and what is left is flushed on exit.
   const stream = pino.destination({ dest: 1, sync: false, minLength: 4096 });
   setInterval(() => stream.flush(), 1000).unref();
   return stream;
 }
+
+const ERROR = 50;
 
 function createLogger() {
   const level = config.LOG_LEVEL ?? (config.NODE_ENV === "test" ? "silent" : "info");
@@ -73,6 +75,14 @@ function createLogger() {
       base: { pid: process.pid },
       timestamp: pino.stdTimeFunctions.isoTime,
       formatters: { level: (label) => ({ level: label }) },
+      // An error (or fatal) line is not left in the buffer: support looks for it by the request
+      // id the person was shown a moment ago.
+      hooks: {
+        logMethod(args, method, level) {
+          method.apply(this, args);
+          if (level >= ERROR) this.flush();
+        },
+      },
     },
     level === "silent" ? undefined : destination(),
   );

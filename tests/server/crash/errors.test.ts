@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import {
   apiUser,
   freePort,
@@ -50,14 +50,7 @@ describe("an unexpected error in the production server", () => {
     removeTempDirs();
   });
 
-  it("a page answers 500 with the generic page", async () => {
-    const res = await fetch(`${base}/profile`, { headers: { Authorization: `Bearer ${token}` } });
-    expect(res.status).toBe(500);
-    const html = await res.text();
-    expect(html).toContain("Algo deu errado");
-    expectNoLeak(html);
-  });
-
+  // First: the log's buffer holds little yet, so only the error's own flush brings its line out in time.
   it("the 500 page and the API's error body show the request id, which the log line carries", async () => {
     const page = await fetch(`${base}/profile`, {
       headers: { Authorization: `Bearer ${token}`, "X-Request-Id": "support-page-0001" },
@@ -70,15 +63,33 @@ describe("an unexpected error in the production server", () => {
     expect(api.status).toBe(500);
     const code = api.headers.get("x-request-id")!;
     expect(await api.json()).toEqual({ message: "Erro interno. Tente novamente.", error_code: code });
-    // The log line of the error: JSON, the request's id, the error with its stack.
-    const logged = server
-      .log()
-      .split("\n")
-      .filter((line) => line.startsWith("{"))
-      .map((line) => JSON.parse(line) as { req_id?: string; level: string; err?: { message: string; stack: string } })
-      .find((line) => line.req_id === code && line.level === "error");
-    expect(logged?.err?.message).toMatch(/no such table: sessions/);
-    expect(logged?.err?.stack).toMatch(/\n\s+at /);
+    // The log line of the error: JSON, the request's id, the error with its stack. Written at once,
+    // not with the buffered lines (flushed each second): it reaches the log within a moment.
+    const logged = await vi.waitFor(
+      () => {
+        const line = server
+          .log()
+          .split("\n")
+          .filter((text) => text.startsWith("{"))
+          .map(
+            (text) => JSON.parse(text) as { req_id?: string; level: string; err?: { message: string; stack: string } },
+          )
+          .find((entry) => entry.req_id === code && entry.level === "error");
+        expect(line).toBeDefined();
+        return line!;
+      },
+      { timeout: 400, interval: 10 },
+    );
+    expect(logged.err?.message).toMatch(/no such table: sessions/);
+    expect(logged.err?.stack).toMatch(/\n\s+at /);
+  });
+
+  it("a page answers 500 with the generic page", async () => {
+    const res = await fetch(`${base}/profile`, { headers: { Authorization: `Bearer ${token}` } });
+    expect(res.status).toBe(500);
+    const html = await res.text();
+    expect(html).toContain("Algo deu errado");
+    expectNoLeak(html);
   });
 
   it("a page's data request answers 500 without details", async () => {
