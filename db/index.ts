@@ -9,12 +9,14 @@ import {
   SqliteDialect,
   SqliteDriver,
   type DatabaseConnection,
+  type KyselyConfig,
   type Transaction,
 } from "kysely";
 import { LRUCache } from "lru-cache";
 import pg from "pg";
 import { config } from "../app/config.server";
 import { logger } from "../app/services/platform/log.server";
+import { queryDuration } from "../app/services/platform/query-metrics.server";
 import { migrationProvider } from "../migrations";
 import { engine, isRetryable } from "./dialect";
 import { PreparingClient } from "./prepared";
@@ -48,11 +50,17 @@ export function openDatabase(path: string, image?: string) {
   return {
     sqlite,
     statements,
-    db: new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: statements }) }),
+    db: new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: statements }), log: timed("sqlite") }),
   };
 }
 
 const MMAP_BYTES = 256 * 1024 * 1024;
+
+/** Each statement's duration, for /metrics (failed ones too). */
+const timed =
+  (engine: "sqlite" | "postgres"): KyselyConfig["log"] =>
+  (event) =>
+    queryDuration.observe({ engine }, event.queryDurationMillis / 1000);
 
 /**
  * Kysely's SQLite dialect, except that transactions begin with BEGIN IMMEDIATE: they take the
@@ -151,7 +159,7 @@ function openPostgres(url: string) {
   // A connection the server drops while idle (a PostgreSQL restart) reports here; the pool has
   // already discarded it and opens a new one on the next query. Unhandled, it would end the process.
   pool.on("error", (error) => logger.error(`[db] PostgreSQL connection lost: ${error.message}`));
-  return { pool, db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }) };
+  return { pool, db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log: timed("postgres") }) };
 }
 
 type Opened = {

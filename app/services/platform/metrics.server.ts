@@ -1,7 +1,9 @@
 import cluster from "node:cluster";
 import { timingSafeEqual, createHash } from "node:crypto";
 import client from "prom-client";
+import { sql } from "kysely";
 import { db } from "../../../db";
+import { openStreams } from "./events.server";
 
 // What /metrics shows a Prometheus server (prom-client, decision 061). Labels come from closed
 // sets only (route ids of the build, methods, status classes, limiter names, outbox kinds):
@@ -10,20 +12,37 @@ import { db } from "../../../db";
 
 const METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
 
-/** The outbox by kind, read once per scrape (both gauges come from the same query). */
-let outboxRead: { at: number; rows: Promise<{ kind: string; depth: number; oldest: string | null }[]> } | null = null;
-function outboxByKind() {
-  if (!outboxRead || Date.now() - outboxRead.at > 1_000) {
-    const rows = db
-      .selectFrom("outbox")
-      .select((eb) => ["kind", eb.fn.countAll<number>().as("depth"), eb.fn.min<string>("created_at").as("oldest")])
-      .where("status", "in", ["pending", "sending"])
-      .groupBy("kind")
-      .execute();
-    outboxRead = { at: Date.now(), rows };
-  }
-  return outboxRead.rows;
+/** `read`, run at most once a second: a scrape's gauges share one query. */
+function oncePerScrape<T>(read: () => Promise<T>): () => Promise<T> {
+  let last: { at: number; value: Promise<T> } | null = null;
+  return () => {
+    if (!last || Date.now() - last.at > 1_000) last = { at: Date.now(), value: read() };
+    return last.value;
+  };
 }
+
+/** The outbox by kind (depth and oldest age). */
+const outboxByKind = oncePerScrape(() =>
+  db
+    .selectFrom("outbox")
+    .select((eb) => ["kind", eb.fn.countAll<number>().as("depth"), eb.fn.min<string>("created_at").as("oldest")])
+    .where("status", "in", ["pending", "sending"])
+    .groupBy("kind")
+    .execute(),
+);
+
+/** Payments waiting, by state: one statement over the three tables. */
+const paymentsPending = oncePerScrape(async () => {
+  const count = (table: "pix_charges" | "payouts" | "refunds", status: string, state: string) =>
+    db
+      .selectFrom(table)
+      .select((eb) => [sql<string>`${state}`.as("state"), eb.fn.countAll<number>().as("count")])
+      .where("status", "=", status as never);
+  return count("pix_charges", "pending", "charge_pending")
+    .unionAll(count("payouts", "requested", "payout_requested"))
+    .unionAll(count("refunds", "due", "refund_due"))
+    .execute();
+});
 
 function createMetrics() {
   client.collectDefaultMetrics();
@@ -38,6 +57,16 @@ function createMetrics() {
     loginFailures: new client.Counter({
       name: "freela_login_failures_total",
       help: "Sign-ins refused for a wrong e-mail or password",
+    }),
+    jobRuns: new client.Counter({
+      name: "freela_job_runs_total",
+      help: "Runs of the server's periodic jobs, by job",
+      labelNames: ["job"] as const,
+    }),
+    jobFailures: new client.Counter({
+      name: "freela_job_failures_total",
+      help: "Runs of the server's periodic jobs that failed, by job",
+      labelNames: ["job"] as const,
     }),
     rateLimited: new client.Counter({
       name: "freela_rate_limit_refusals_total",
@@ -67,6 +96,23 @@ function createMetrics() {
       for (const row of await outboxByKind()) {
         if (row.oldest) this.set({ kind: row.kind }, Math.max(0, (now - Date.parse(row.oldest)) / 1000));
       }
+    },
+  });
+  new client.Gauge({
+    name: "freela_event_streams_open",
+    help: "Live-update streams (GET /api/events) open",
+    collect() {
+      this.set(openStreams());
+    },
+  });
+  new client.Gauge({
+    name: "freela_payments_pending",
+    help: "Payments waiting on someone: Pix charges not yet paid, payouts requested, refunds due",
+    labelNames: ["state"] as const,
+    aggregator: "max",
+    async collect() {
+      this.reset();
+      for (const row of await paymentsPending()) this.set({ state: row.state }, Number(row.count));
     },
   });
   // A worker of `npm start` answers the launcher's requests for its numbers.

@@ -60,7 +60,7 @@ describe.each(["sqlite", "postgres"] as const)("operating the production server 
     const port = await freePort();
     const setup = serverEnv(port);
     base = setup.base;
-    env = { ...setup.env, METRICS_TOKEN: TOKEN, WEB_CONCURRENCY: "2", SHUTDOWN_DRAIN_MS: "3000" };
+    env = { ...setup.env, METRICS_TOKEN: TOKEN, WEB_CONCURRENCY: "2", SHUTDOWN_DRAIN_MS: "3000", OUTBOX_SECONDS: "1" };
     if (engine === "postgres") {
       postgres = await startPostgres();
       await postgres.createDatabase("freela");
@@ -177,6 +177,11 @@ describe.each(["sqlite", "postgres"] as const)("operating the production server 
       "freela_outbox_oldest_age_seconds",
       "freela_login_failures_total",
       "freela_rate_limit_refusals_total",
+      "freela_db_query_duration_seconds",
+      "freela_job_runs_total",
+      "freela_job_failures_total",
+      "freela_event_streams_open",
+      "freela_payments_pending",
       "process_cpu_user_seconds_total",
       "nodejs_heap_size_used_bytes",
     ]) {
@@ -185,6 +190,18 @@ describe.each(["sqlite", "postgres"] as const)("operating the production server 
     expect(series(text, "freela_rate_limit_refusals_total")).toContainEqual({ limit: "login_email" });
     const failures = Number(/^freela_login_failures_total (\d+)/m.exec(text)?.[1]);
     expect(failures).toBeGreaterThanOrEqual(5);
+    // The database's statements by engine, the jobs by name, payments by state: closed sets.
+    expect(series(text, "freela_db_query_duration_seconds_count")).toEqual([{ engine }]);
+    expect(Number(/^freela_db_query_duration_seconds_count\S* (\d+)/m.exec(text)?.[1])).toBeGreaterThan(100);
+    const jobs = series(text, "freela_job_runs_total");
+    expect(jobs).toContainEqual({ job: "mail" });
+    for (const labels of jobs) expect(labels.job).toMatch(/^(mail|housekeeping|saved-searches|nfse|export|contracts)$/);
+    expect(
+      series(text, "freela_payments_pending")
+        .map((l) => l.state)
+        .sort(),
+    ).toEqual(["charge_pending", "payout_requested", "refund_due"]);
+    expect(/^freela_event_streams_open (\d+)/m.exec(text)?.[1]).toBe("0");
 
     // Bounded: every label is a route id of the build, a method, a status class.
     const build = (await import(pathToFileURL(BUILD).href)) as { routes: Record<string, unknown> };
