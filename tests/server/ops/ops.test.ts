@@ -1,6 +1,6 @@
 // Running it for real: request ids, the JSON access log, /readyz and /metrics of the production
 // server as `npm start` runs it (the launcher and two workers), on both engines.
-import { rmSync, writeFileSync } from "node:fs";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BUILD } from "../../support/server";
@@ -202,6 +202,11 @@ describe.each(["sqlite", "postgres"] as const)("operating the production server 
         .sort(),
     ).toEqual(["charge_pending", "payout_requested", "refund_due"]);
     expect(/^freela_event_streams_open (\d+)/m.exec(text)?.[1]).toBe("0");
+    // Every series the Grafana dashboard in deploy/ draws exists.
+    const dashboard = readFileSync("deploy/grafana-dashboard.json", "utf8");
+    for (const [, name] of dashboard.matchAll(/(freela_\w+?)(_bucket|_count|_sum)?\b/g)) {
+      expect(text, name).toContain(`# TYPE ${name} `);
+    }
 
     // Bounded: every label is a route id of the build, a method, a status class.
     const build = (await import(pathToFileURL(BUILD).href)) as { routes: Record<string, unknown> };
