@@ -14,6 +14,7 @@ import { escrow, hired } from "../payments/support";
 import { BASE, call, jsonRequest, signedInUser } from "../support/helpers";
 import { get, postForm, signedInOperator } from "../operator/support";
 import { makeECnpjPfx, makeTestCa, type TestCa } from "../support/fiscal-certificates";
+import { fiscalFields } from "../support/fiscal-issuers";
 
 // The fiscal settings' doors (docs/payments.md, "Notas fiscais"), on both engines: the operator's
 // GET/PUT /api/admin/settings/fiscal and the /admin/settings form, a freelancer's
@@ -27,19 +28,6 @@ let good: { pfx: Buffer; password: string };
 beforeAll(() => {
   ca = makeTestCa();
   good = makeECnpjPfx({ cnpj: CNPJ, ca, password: "senha-forte-123" });
-});
-
-const fields = (overrides: Record<string, string> = {}): Record<string, string> => ({
-  cnpj: "11.222.333/0001-81",
-  legal_name: "Freela Intermediação Ltda",
-  municipality: "3550308",
-  simples_nacional: "nao_optante",
-  national_code: "100501",
-  nbs_code: "118069000",
-  description: "Intermediação de serviços entre freelancers e contratantes",
-  iss_rate: "2,00",
-  environment: "producao_restrita",
-  ...overrides,
 });
 
 /** A multipart request as a browser sends the form (the file input named `certificate`). */
@@ -65,10 +53,10 @@ describe("PUT /api/admin/settings/fiscal", () => {
     const put = (values: Record<string, string>, pfx?: Buffer) =>
       call(adminFiscalApi.action, multipart("/api/admin/settings/fiscal", op.token, values, pfx, "PUT"));
 
-    const wrong = await put({ ...fields(), certificate_password: "errada" }, good.pfx);
+    const wrong = await put({ ...fiscalFields(), certificate_password: "errada" }, good.pfx);
     expect(wrong.status).toBe(422);
     expect(wrong.body.errors).toEqual({ certificate_password: "A senha do certificado está errada." });
-    const notPfx = await put({ ...fields(), certificate_password: "x" }, Buffer.from("%PDF-1.7"));
+    const notPfx = await put({ ...fiscalFields(), certificate_password: "x" }, Buffer.from("%PDF-1.7"));
     expect(notPfx.body.errors).toEqual({ certificate: "O arquivo enviado não é um certificado A1 (PFX ou P12)." });
     const expired = makeECnpjPfx({
       cnpj: CNPJ,
@@ -76,17 +64,19 @@ describe("PUT /api/admin/settings/fiscal", () => {
       notBefore: new Date(Date.now() - 9e10),
       notAfter: new Date(Date.now() - 1e9),
     });
-    expect((await put({ ...fields(), certificate_password: expired.password }, expired.pfx)).body.errors).toEqual({
-      certificate: "O certificado está vencido.",
-    });
+    expect((await put({ ...fiscalFields(), certificate_password: expired.password }, expired.pfx)).body.errors).toEqual(
+      {
+        certificate: "O certificado está vencido.",
+      },
+    );
     const other = makeECnpjPfx({ cnpj: "45723174000110", ca });
-    expect((await put({ ...fields(), certificate_password: other.password }, other.pfx)).body.errors).toEqual({
+    expect((await put({ ...fiscalFields(), certificate_password: other.password }, other.pfx)).body.errors).toEqual({
       certificate: "O certificado é de outro CNPJ: envie o e-CNPJ do CNPJ informado.",
     });
-    const big = await put({ ...fields(), certificate_password: "x" }, Buffer.alloc(80 * 1024, 1));
+    const big = await put({ ...fiscalFields(), certificate_password: "x" }, Buffer.alloc(80 * 1024, 1));
     expect(big.status).toBe(413);
     expect(big.body.errors).toEqual({ certificate: "O certificado deve ter no máximo 50 KB." });
-    const bad = await put(fields({ municipality: "12", iss_rate: "abc" }));
+    const bad = await put(fiscalFields({ municipality: "12", iss_rate: "abc" }));
     expect(bad.status).toBe(422);
     expect(bad.body.errors).toMatchObject({
       municipality: "Informe o código IBGE do município, com 7 dígitos.",
@@ -95,7 +85,7 @@ describe("PUT /api/admin/settings/fiscal", () => {
     });
     for (const r of [wrong, notPfx, big, bad]) expectNoSecret(r.body);
 
-    const saved = await put({ ...fields(), certificate_password: good.password }, good.pfx);
+    const saved = await put({ ...fiscalFields(), certificate_password: good.password }, good.pfx);
     expect(saved.status).toBe(200);
     expect(saved.body.message).toBe("Dados fiscais salvos.");
     expect(saved.body.data).toMatchObject({ cnpj: CNPJ, version: 1, certificate: { cnpj: CNPJ, expired: false } });
@@ -105,14 +95,14 @@ describe("PUT /api/admin/settings/fiscal", () => {
     const json = (body: unknown) =>
       call(adminFiscalApi.action, jsonRequest("/api/admin/settings/fiscal", body, { token: op.token, method: "PUT" }));
     const again = await json({
-      ...fields({ iss_rate: "5" }),
+      ...fiscalFields({ iss_rate: "5" }),
       version: 1,
       certificate: good.pfx.toString("base64"),
       certificate_password: good.password,
     });
     expect(again.status).toBe(200);
     expect(again.body.data).toMatchObject({ iss_rate_bps: 500, version: 2 });
-    const stale = await json({ ...fields(), version: 1 });
+    const stale = await json({ ...fiscalFields(), version: 1 });
     expect(stale.status).toBe(409);
     expect(stale.body.message).toBe("Os dados fiscais mudaram enquanto você editava. Confira e tente de novo.");
     expectNoSecret((await get(adminFiscalApi, "/api/admin/settings/fiscal", op.token)).body);
@@ -125,7 +115,7 @@ describe("PUT /api/admin/settings/fiscal", () => {
       (
         await call(
           adminFiscalApi.action,
-          multipart("/api/admin/settings/fiscal", freelancer.token, fields(), good.pfx, "PUT"),
+          multipart("/api/admin/settings/fiscal", freelancer.token, fiscalFields(), good.pfx, "PUT"),
         )
       ).status,
     ).toBe(404);
@@ -138,7 +128,7 @@ describe("PUT /api/admin/settings/fiscal", () => {
     const post = (values: Record<string, string>, pfx?: Buffer) =>
       call(settingsPage.action, multipart("/admin/settings", op.token, values, pfx));
     const refused = await post(
-      { ...fields({ nbs_code: "1" }), intent: "fiscal", certificate_password: "errada" },
+      { ...fiscalFields({ nbs_code: "1" }), intent: "fiscal", certificate_password: "errada" },
       good.pfx,
     );
     expect(refused.status).toBe(422);
@@ -153,7 +143,7 @@ describe("PUT /api/admin/settings/fiscal", () => {
     });
     expect(refused.body.values.certificate_password).toBeUndefined();
     expectNoSecret(refused.body);
-    const saved = await post({ ...fields(), intent: "fiscal", certificate_password: good.password }, good.pfx);
+    const saved = await post({ ...fiscalFields(), intent: "fiscal", certificate_password: good.password }, good.pfx);
     expect(saved.status).toBe(302);
     expect(saved.headers.get("Location")).toBe("/admin/settings");
     const page = await get(settingsPage, "/admin/settings", op.token);
@@ -171,7 +161,7 @@ describe("/api/account/fiscal and /financeiro/notas/emissao", () => {
     const f = await signedInUser({ account_type: "freelancer" });
     const cnpj = generateCnpj();
     const pfx = makeECnpjPfx({ cnpj, ca });
-    const mine = { ...fields({ cnpj, simples_nacional: "mei" }), certificate_password: pfx.password };
+    const mine = { ...fiscalFields({ cnpj, simples_nacional: "mei" }), certificate_password: pfx.password };
     const put = (values: Record<string, string>, file?: Buffer) =>
       call(accountFiscalApi.action, multipart("/api/account/fiscal", f.token, values, file, "PUT"));
     const unverified = await put(mine, pfx.pfx);
@@ -248,7 +238,7 @@ describe("funding when the freelancer issues their own notas", () => {
     const pfx = makeECnpjPfx({ cnpj, ca });
     await saveOwnIssuer(
       applicant,
-      { ...fields({ cnpj, simples_nacional: "mei" }), certificate_password: pfx.password },
+      { ...fiscalFields({ cnpj, simples_nacional: "mei" }), certificate_password: pfx.password },
       new Blob([new Uint8Array(pfx.pfx)]),
     );
     const { token } = await createSession(owner.id);

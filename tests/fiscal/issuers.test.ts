@@ -18,6 +18,7 @@ import {
 } from "~/services/fiscal/issuers.server";
 import { AppError } from "~/services/platform/errors.server";
 import { makeECnpjPfx, makeTestCa, type TestCa } from "../support/fiscal-certificates";
+import { fiscalFields } from "../support/fiscal-issuers";
 import { escrow, hired } from "../payments/support";
 
 // The issuers' fiscal settings (docs/payments.md, "Notas fiscais"), on both engines: the view
@@ -33,20 +34,6 @@ let good: { pfx: Buffer; password: string };
 beforeAll(() => {
   ca = makeTestCa();
   good = makeECnpjPfx({ cnpj: CNPJ, name: "FREELA INTERMEDIACAO LTDA", ca, password: "senha-forte-123" });
-});
-
-const fiscalFields = (overrides: Record<string, unknown> = {}) => ({
-  cnpj: "11.222.333/0001-81",
-  legal_name: "Freela Intermediação Ltda",
-  municipal_registration: "123456",
-  municipality: "3550308",
-  simples_nacional: "nao_optante",
-  national_code: "100501",
-  nbs_code: "118069000",
-  description: "Intermediação de serviços entre freelancers e contratantes",
-  iss_rate: "2,00",
-  environment: "producao_restrita",
-  ...overrides,
 });
 
 const blob = (bytes: Buffer) => new Blob([new Uint8Array(bytes)]);

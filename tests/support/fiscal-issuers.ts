@@ -45,3 +45,18 @@ export async function insertIssuer(
     .execute();
   return { id, cnpj, pfx, password, certificatePem, ca };
 }
+
+/** The fiscal settings form's fields, valid, as a browser sends them (strings); `overrides` change some. */
+export const fiscalFields = (overrides: Record<string, string> = {}): Record<string, string> => ({
+  cnpj: "11.222.333/0001-81",
+  legal_name: "Freela Intermediação Ltda",
+  municipal_registration: "123456",
+  municipality: "3550308",
+  simples_nacional: "nao_optante",
+  national_code: "100501",
+  nbs_code: "118069000",
+  description: "Intermediação de serviços entre freelancers e contratantes",
+  iss_rate: "2,00",
+  environment: "producao_restrita",
+  ...overrides,
+});
