@@ -122,6 +122,10 @@ const schema = z.object({
   IDENTITY_PROVIDER_URL: z.string().url().optional(),
   IDENTITY_PROVIDER_TOKEN: z.string().min(1).optional(),
   IDENTITY_WEBHOOK_SECRET: z.string().min(16, "must be at least 16 characters").optional(),
+  /** Mailgun's HTTP webhook signing key: bounces and complaints at /api/webhooks/email/mailgun (off without it). */
+  MAILGUN_WEBHOOK_SIGNING_KEY: z.string().min(16, "must be at least 16 characters").optional(),
+  /** The shared secret of the generic bounce webhook, /api/webhooks/email/generic (off without it). */
+  EMAIL_WEBHOOK_SECRET: z.string().min(16, "must be at least 16 characters").optional(),
   /**
    * The Sefin Nacional's address (NFS-e Nacional), for both environments: unset, produção restrita
    * and produção use their official addresses (sefin-client.server.ts); tests point it at a stand-in.

@@ -70,6 +70,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
       user: session ? toUserJson(session.user) : null,
       /** The account still has to confirm its e-mail (the banner above every page). */
       verifyEmail: session ? needsVerification(session.user) : false,
+      /** Its address bounced for good or complained: no e-mail goes out (the banner asks for another). */
+      undeliverableEmail: Boolean(session?.user.email_undeliverable_at),
       mirrorToken,
       notifications,
       messages,

@@ -106,6 +106,7 @@ export async function listPageData(user: UserRow) {
     locale: fallbackLng,
     user: toUserJson(user),
     verifyEmail: needsVerification(user),
+    undeliverableEmail: Boolean(user.email_undeliverable_at),
     mirrorToken: null,
     notifications,
     messages,

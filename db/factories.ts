@@ -73,6 +73,7 @@ export async function createUser(db: Kysely<Database>, overrides: UserOverrides 
     profile_hidden_at: null,
     profile_hidden_reason: null,
     hidden_photo_path: null,
+    email_undeliverable_at: null,
     // Confirmed unless the test says otherwise (null: an account that has not opened its link).
     email_verified_at: now,
     // The current terms accepted, as at registration (null: an account from before 038_terms).

@@ -40,6 +40,8 @@ export interface UsersTable {
   hidden_photo_path: string | null;
   /** When the owner opened the link sent to `email` (028_verified_email); null: not yet. */
   email_verified_at: string | null;
+  /** Since when the address bounced for good or complained (email_suppressions): the notice to change it. */
+  email_undeliverable_at: string | null;
   /** The version of the terms and privacy policy accepted last (038_terms); null: none yet. */
   terms_version: string | null;
   /** 1: the freelancer's profile is on the public page and the sitemap; 0: hidden by its owner (033). */
@@ -907,6 +909,8 @@ export interface Database {
   events: EventsTable;
   fiscal_issuers: FiscalIssuersTable;
   nfse_documents: NfseDocumentsTable;
+  email_suppressions: EmailSuppressionsTable;
+  email_webhook_receipts: EmailWebhookReceiptsTable;
 }
 
 /** Who issues NFS-e through Freela (049_fiscal): 'platform' for its fees, or a freelancer's user id. */
@@ -1029,3 +1033,21 @@ export type IdentityRow = Selectable<IdentitiesTable>;
 export type RefundRow = Selectable<RefundsTable>;
 export type LedgerTransactionRow = Selectable<LedgerTransactionsTable>;
 export type LedgerEntryRow = Selectable<LedgerEntriesTable>;
+
+/** An address that gets no more e-mail: it bounced for good, or its owner marked one as spam. */
+export interface EmailSuppressionsTable {
+  /** Lower case. */
+  email: string;
+  reason: "bounce" | "complaint";
+  /** Who said so: `mailgun`, `generic`. */
+  source: string;
+  /** The provider's code and message, at most 300 characters. */
+  detail: string | null;
+  created_at: string;
+}
+
+/** A provider's notification already taken (`<provider>:<its id>`), kept a few days against replays. */
+export interface EmailWebhookReceiptsTable {
+  id: string;
+  received_at: string;
+}

@@ -45,6 +45,7 @@ import * as m046 from "./046_contact_flags";
 import * as m047 from "./047_risk_signal_indexes";
 import * as m048 from "./048_pending_files";
 import * as m049 from "./049_fiscal";
+import * as m051 from "./051_email_suppressions";
 
 /** A migration, with its PostgreSQL version where the SQL differs. */
 type Step = Migration & { postgres?: Migration };
@@ -97,6 +98,7 @@ const steps: Record<string, Step> = {
   "047_risk_signal_indexes": m047,
   "048_pending_files": m048,
   "049_fiscal": m049,
+  "051_email_suppressions": m051,
 };
 
 export function migrationProvider(engine: Engine): MigrationProvider {

@@ -27,6 +27,7 @@ export const AUDIT_ACTIONS = [
   "identity.approve",
   "identity.reject",
   "nota.reissue",
+  "email.unsuppress",
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -46,6 +47,7 @@ export const AUDIT_TARGETS = [
   "payout",
   "refund",
   "nota",
+  "email",
 ] as const;
 export type AuditTarget = (typeof AUDIT_TARGETS)[number];
 

@@ -1,4 +1,4 @@
-import { Form, useLocation } from "@remix-run/react";
+import { Form, Link, useLocation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 
 /**
@@ -18,6 +18,22 @@ export function VerifyEmailBanner({ email }: { email: string }) {
           {t("banner.resend")}
         </button>
       </Form>
+    </div>
+  );
+}
+
+/**
+ * Above every page of an account whose address bounced for good or marked an e-mail as spam
+ * (email-suppressions.server.ts): no e-mail reaches it, and the way to change it.
+ */
+export function UndeliverableEmailBanner({ email }: { email: string }) {
+  const { t } = useTranslation("account");
+  return (
+    <div className="verify-banner" role="region" aria-label={t("banner.undeliverable_link")}>
+      <p>{t("banner.undeliverable", { email })}</p>
+      <Link to="/account/security#email" className="btn btn-secondary btn-sm">
+        {t("banner.undeliverable_link")}
+      </Link>
     </div>
   );
 }

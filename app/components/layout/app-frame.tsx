@@ -1,7 +1,7 @@
 import type { ReactNode } from "react";
 import { useChangeLanguage } from "remix-i18next/react";
 import { AuthMirror } from "~/components/accounts/auth-mirror";
-import { VerifyEmailBanner } from "~/components/accounts/verify-email-banner";
+import { UndeliverableEmailBanner, VerifyEmailBanner } from "~/components/accounts/verify-email-banner";
 import { MessagesBadge } from "~/components/messaging/messages-badge";
 import { NotificationBell } from "~/components/messaging/notification-bell";
 import { useLiveEvents } from "~/lib/live-events";
@@ -23,7 +23,13 @@ export function AppFrame({ data, children }: { data: RootData; children: ReactNo
       {data.user ? (
         <Shell
           user={data.user}
-          banner={data.verifyEmail ? <VerifyEmailBanner email={data.user.email} /> : null}
+          banner={
+            data.verifyEmail ? (
+              <VerifyEmailBanner email={data.user.email} />
+            ) : data.undeliverableEmail ? (
+              <UndeliverableEmailBanner email={data.user.email} />
+            ) : null
+          }
           bell={
             data.notifications ? (
               <>

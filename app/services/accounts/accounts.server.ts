@@ -93,6 +93,7 @@ export async function registerUser(input: unknown, client: Client = NOBODY) {
     profile_hidden_at: null,
     profile_hidden_reason: null,
     hidden_photo_path: null,
+    email_undeliverable_at: null,
     // Confirmed by the link e-mailed below (verification.server.ts).
     email_verified_at: null,
     // Registering accepts the current terms and privacy policy (the form says so), kept as a record.

@@ -103,6 +103,10 @@ export const DELETION_PLAN = {
   contact_flags: "kept",
   fiscal_issuers: "anonymised",
   nfse_documents: "kept",
+  // By address, not by account: no e-mail goes to an address that bounced or complained, even
+  // after the account is gone (personal-data.server.ts says why).
+  email_suppressions: "kept",
+  email_webhook_receipts: "none",
 } as const satisfies Record<keyof Database, "erased" | "anonymised" | "kept" | "none">;
 
 type Blockers = { contract: boolean; dispute: boolean; money: boolean };
@@ -268,6 +272,7 @@ async function erase(trx: Kysely<Database>, user: UserRow, at: string): Promise<
       ...directoryColumns({ full_name: DELETED_NAME, display_name: null, bio: "", skills: [], city: null }),
       public_profile: 0,
       email_verified_at: null,
+      email_undeliverable_at: null,
       profile_hidden_reason: null,
       sanction_reason: null,
       deleted_at: at,

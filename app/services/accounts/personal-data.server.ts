@@ -128,6 +128,9 @@ export const NOT_PERSONAL: Record<string, string> = {
   rate_limits: "counters that expire within the hour (keys may carry a user id; no content)",
   settings: "the operator's settings",
   payment_events: "what the payment provider told the platform (ids, outcomes), for the operator",
+  email_suppressions:
+    "addresses that bounced for good or complained, by address and not by account: kept after a deletion so that no e-mail goes to them again (the account's own notice is users.email_undeliverable_at)",
+  email_webhook_receipts: "ids of the e-mail provider's notifications already taken, kept a few days against replays",
   identity_events:
     "what the identity provider told the platform (event and verification ids, outcomes), for the operator; the decision is in identity.json",
   opportunities_fts: "SQLite's full-text index of opportunities (the opportunities are in opportunities.json)",

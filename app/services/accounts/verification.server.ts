@@ -8,6 +8,7 @@ import { isUniqueViolation } from "../../../db/dialect";
 import type { Database, UserRow } from "../../../db/schema";
 import { queueAccountEmail } from "../messaging/account-email.server";
 import { AppError, parseInput } from "../platform/errors.server";
+import { undeliverableSince } from "../platform/email-suppressions.server";
 import { consume, limiters, takeAttempt } from "../platform/rate-limit.server";
 import { now } from "../platform/records.server";
 import { emailVerifiedEnough } from "../platform/roles.server";
@@ -142,7 +143,13 @@ export async function verifyEmail(input: unknown, signedIn: Pick<UserRow, "id"> 
         .executeTakeFirstOrThrow();
       const user = await trx
         .updateTable("users")
-        .set({ email: spent.email, email_verified_at: at, updated_at: at })
+        // The notice of an undeliverable address ends with it (unless the new one is suppressed too).
+        .set({
+          email: spent.email,
+          email_verified_at: at,
+          email_undeliverable_at: undeliverableSince(trx, spent.email),
+          updated_at: at,
+        })
         .where("id", "=", spent.user_id)
         .returningAll()
         .executeTakeFirstOrThrow();

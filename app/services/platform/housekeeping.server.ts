@@ -6,6 +6,7 @@ import { pruneEvents } from "./events.server";
 import { resendVerifications } from "../accounts/identity-provider.server";
 import { purgeIdentityFiles } from "../accounts/identity.server";
 import { prunePendingFiles } from "../messaging/pending-files.server";
+import { pruneEmailWebhookReceipts } from "./email-suppressions.server";
 
 /** How often each server process sweeps expired rows. */
 export const PRUNE_INTERVAL_MS = 60 * 60 * 1000;
@@ -25,6 +26,8 @@ export async function pruneExpired(now = new Date()) {
   // Identities the automatic provider did not take when they were sent (it was unreachable).
   const verificationsResent = await resendVerifications();
   const pendingFiles = await prunePendingFiles(now);
+  // The e-mail provider's notification ids, kept a few days against replays.
+  await pruneEmailWebhookReceipts(now);
   return { sessions, rateLimits, dataExports, events, identityFiles, verificationsResent, pendingFiles };
 }
 

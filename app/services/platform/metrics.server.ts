@@ -68,6 +68,11 @@ function createMetrics() {
       help: "Runs of the server's periodic jobs that failed, by job",
       labelNames: ["job"] as const,
     }),
+    emails: new client.Counter({
+      name: "freela_emails_total",
+      help: "E-mails by outcome: sent, retried (an attempt failed), failed (given up), suppressed",
+      labelNames: ["outcome"] as const,
+    }),
     rateLimited: new client.Counter({
       name: "freela_rate_limit_refusals_total",
       help: "Requests refused with 429 by a limit, by limit",

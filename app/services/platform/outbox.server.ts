@@ -9,6 +9,7 @@ import { unsubscribeUrl } from "../messaging/email.server";
 import { emailLocale, fixedT } from "./i18n.server";
 import { every } from "./jobs.server";
 import { otherParty, PEOPLE_COLUMNS, personJson } from "./participants.server";
+import { countEmail, isSuppressed } from "./email-suppressions.server";
 import { sendMail, type Mail, type SendMail } from "./mail.server";
 import { displayNameOf } from "../accounts/users.server";
 import { formatDateTime } from "~/lib/format";
@@ -116,19 +117,27 @@ export async function drainOutbox(options: { at?: Date; send?: SendMail; limit?:
   const rows = await claimDue({ table: "outbox", busy: "sending" }, stamp, options.limit ?? CLAIM_BATCH);
   for (const row of rows) {
     let mail: Mail | null;
+    let suppressed = false;
     try {
       mail = await compose(row);
+      // An address that bounced for good or complained gets nothing more (email-suppressions.server.ts).
+      if (mail && (await isSuppressed(mail.to))) {
+        suppressed = true;
+        mail = null;
+      }
       if (mail) await send(mail);
     } catch (error) {
       const message = (error instanceof Error ? error.message : String(error)).slice(0, 500);
       if (row.attempts >= MAX_ATTEMPTS) {
         await settle(row, { status: "failed", last_error: message });
         result.failed++;
+        countEmail("failed");
         logger.error(`[mail] gave up on ${row.kind} e-mail ${row.id} after ${row.attempts} attempts: ${message}`);
       } else {
         const next = new Date(at.getTime() + backoffMs(row.attempts)).toISOString();
         await settle(row, { status: "pending", next_attempt_at: next, last_error: message });
         result.retried++;
+        countEmail("retried");
         logger.warn(
           `[mail] ${row.kind} e-mail ${row.id} failed (attempt ${row.attempts}), again at ${next}: ${message}`,
         );
@@ -137,10 +146,13 @@ export async function drainOutbox(options: { at?: Date; send?: SendMail; limit?:
     }
     await settle(
       row,
-      mail ? { status: "sent", sent_at: stamp, last_error: null } : { status: "skipped", last_error: null },
+      mail
+        ? { status: "sent", sent_at: stamp, last_error: null }
+        : { status: "skipped", last_error: suppressed ? "suppressed" : null },
     );
     if (mail) result.sent++;
     else result.skipped++;
+    if (mail || suppressed) countEmail(mail ? "sent" : "suppressed");
   }
   if (rows.length) {
     const cutoff = new Date(at.getTime() - KEEP_DAYS * DAY_MS).toISOString();
