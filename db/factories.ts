@@ -47,6 +47,7 @@ const LATER_USER_COLUMNS = new Set([
   "hidden_photo_path",
   "company_name",
   "company_cnpj",
+  "email_undeliverable_at",
 ]);
 
 export async function createUser(db: Kysely<Database>, overrides: UserOverrides = {}) {

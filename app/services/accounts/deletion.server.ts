@@ -103,9 +103,9 @@ export const DELETION_PLAN = {
   contact_flags: "kept",
   fiscal_issuers: "anonymised",
   nfse_documents: "kept",
-  // By address, not by account: no e-mail goes to an address that bounced or complained, even
-  // after the account is gone (personal-data.server.ts says why).
-  email_suppressions: "kept",
+  // By address, not by account (no account's id in it): no e-mail goes to an address that
+  // bounced or complained, even after the account is gone (personal-data.server.ts says why).
+  email_suppressions: "none",
   email_webhook_receipts: "none",
 } as const satisfies Record<keyof Database, "erased" | "anonymised" | "kept" | "none">;
 
