@@ -768,6 +768,17 @@ export async function seedDemo(db: Kysely<Database>) {
     await seedInvitation(trx, users);
     await seedPayments(trx);
     await seedModeration(trx, users);
+    // An address the e-mail provider said does not exist (the operator's /admin/emails).
+    await trx
+      .insertInto("email_suppressions")
+      .values({
+        email: "caixa-inexistente@example.com",
+        reason: "bounce",
+        source: "mailgun",
+        detail: "550 5.1.1 The email account that you tried to reach does not exist",
+        created_at: joined,
+      })
+      .execute();
   });
   return true;
 }

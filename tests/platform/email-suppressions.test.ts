@@ -9,7 +9,6 @@ import * as root from "~/root";
 import { requestPasswordReset } from "~/services/accounts/accounts.server";
 import { requestEmailChange, verifyEmail } from "~/services/accounts/verification.server";
 import { pruneEmailWebhookReceipts } from "~/services/platform/email-suppressions.server";
-import { drainOutbox } from "~/services/platform/outbox.server";
 import { metrics } from "~/services/platform/metrics.server";
 import { db } from "../../db";
 import { createUser } from "../../db/factories";

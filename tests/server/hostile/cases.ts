@@ -582,6 +582,8 @@ function operatorEndpoints(w: World): { method: string; path: string; role: null
     { method: "PUT", path: "/api/admin/settings/fiscal", role: null, body: { cnpj: "1" } },
     { method: "GET", path: "/api/admin/notas", role: null },
     { method: "POST", path: `/api/admin/notas/${NO_ID}/reissue`, role: null },
+    { method: "GET", path: "/api/admin/email-suppressions", role: null },
+    { method: "POST", path: "/api/admin/email-suppressions/lift", role: null, body: { email: "ninguem@example.com" } },
   ];
 }
 
@@ -639,6 +641,7 @@ export function operatorCases(w: World): Case[] {
     [`/api/admin/payments/refunds/${NO_ID}/paid`, { e2e_id: "E".padEnd(32, "0") }],
     [`/api/admin/identity/${NO_ID}/decision`, { decision: "reject", version: 1, reason: "Motivo válido" }],
     [`/api/admin/notas/${NO_ID}/reissue`, {}],
+    ["/api/admin/email-suppressions/lift", { email: "ninguem@example.com" }],
   ];
   const hostile: unknown[] = ["' OR 1=1 --", "<script>alert(1)</script>", "x".repeat(10_000), 1e20, -1, null, [], {}, "\u0000"];
   for (const [path, valid] of moves) {
@@ -1741,6 +1744,9 @@ export const KYC_ENV = {
   IDENTITY_PROVIDER_URL: "http://127.0.0.1:9",
   IDENTITY_PROVIDER_TOKEN: "hostile-kyc-token",
   IDENTITY_WEBHOOK_SECRET: "hostile-kyc-secret-0123456789",
+  // And the e-mail provider's bounce webhooks (email-suppressions.server.ts).
+  MAILGUN_WEBHOOK_SIGNING_KEY: "hostile-mailgun-key-0123456789",
+  EMAIL_WEBHOOK_SECRET: "hostile-email-secret-0123456789",
 };
 
 const seconds = () => Math.floor(Date.now() / 1000);
@@ -1857,6 +1863,52 @@ export function webhookCases(): Case[] {
   return cases;
 }
 
+/**
+ * The e-mail provider's bounce webhooks: Mailgun's signature is in the body, the generic one's in
+ * headers; unsigned, forged, stale or malformed notifications are refused with a 4xx, and an
+ * unknown provider is not there.
+ */
+export function emailWebhookCases(): Case[] {
+  const cases: Case[] = [];
+  const json = (raw: string): Body => ({ raw, type: "application/json" });
+  const add = (provider: string, name: string, raw: string, headers: Case["headers"], expect: number[], message?: string) =>
+    cases.push({ name: `${provider} e-mail webhook: ${name}`, method: "POST", path: `/api/webhooks/email/${provider}`, auth: null, body: json(raw), headers, expect, api: true, message });
+  const mailgun = (event: unknown, { ts = String(seconds()), key = KYC_ENV.MAILGUN_WEBHOOK_SIGNING_KEY, token = "hostile-token-0123456789" } = {}) =>
+    JSON.stringify({ signature: { timestamp: ts, token, signature: createHmac("sha256", key).update(ts + token).digest("hex") }, "event-data": event });
+  const bounce = { event: "failed", severity: "permanent", recipient: "ninguem@example.com" };
+  add("mailgun", "unsigned", JSON.stringify({ "event-data": bounce }), undefined, [400], "webhook_malformed");
+  add("mailgun", "another key", mailgun(bounce, { key: "someone-elses-key-0123456789" }), undefined, [401], "webhook_bad_signature");
+  add("mailgun", "an hour old", mailgun(bounce, { ts: String(seconds() - 3600) }), undefined, [401], "webhook_stale");
+  add("mailgun", "signature not hex", mailgun(bounce).replace(/"signature":"[0-9a-f]+"/, '"signature":"zz"'), undefined, [400], "webhook_malformed");
+  for (const [name, event] of Object.entries({
+    "recipient not an address": { ...bounce, recipient: "' OR 1=1 --" },
+    "recipient a list": { ...bounce, recipient: ["a@b.co"] },
+    "recipient of 300 characters": { ...bounce, recipient: `${"a".repeat(290)}@example.com` },
+    "no event": { recipient: "a@b.co" },
+  })) {
+    add("mailgun", `signed, ${name}`, mailgun(event), undefined, [400], "webhook_malformed");
+  }
+  for (const raw of ["", ...MALFORMED_JSON.filter((m) => m.length < 64 * 1024)]) add("mailgun", `malformed ${raw.slice(0, 20)}`, raw, undefined, [400], "webhook_malformed");
+  const generic = JSON.stringify({ id: "hostile-1", type: "bounce", email: "ninguem@example.com" });
+  const signed = (raw: string, secret = KYC_ENV.EMAIL_WEBHOOK_SECRET, ts = () => String(seconds())) => () => {
+    const t = ts();
+    return { "x-freela-timestamp": t, "x-freela-signature": `sha256=${createHmac("sha256", secret).update(`${t}.${raw}`).digest("hex")}` };
+  };
+  add("generic", "no headers", generic, undefined, [401], "webhook_bad_signature");
+  add("generic", "another secret", generic, signed(generic, "someone-elses-secret-0123456789"), [401], "webhook_bad_signature");
+  for (const [name, ts] of KYC_TIMES) add("generic", `timestamp ${name}`, generic, signed(generic, undefined, ts), [401]);
+  for (const raw of ['{"id":"x","type":"bounce","email":"not-an-address"}', '{"id":"","type":"bounce","email":"a@b.co"}', '{"id":"x","type":"DROP","email":"a@b.co"}', "[]", "null"]) {
+    add("generic", `signed ${raw.slice(0, 30)}`, raw, signed(raw), [400], "webhook_malformed");
+  }
+  add("nobody", "an unknown provider", generic, signed(generic), [404]);
+  const big = mailgun({ ...bounce, "delivery-status": { message: "a".repeat(70 * 1024) } });
+  add("mailgun", "over 64 KB", big, undefined, [413], "payload_too_large");
+  for (const method of ["GET", "PUT", "DELETE"]) {
+    cases.push({ name: `e-mail webhook: ${method}`, method, path: "/api/webhooks/email/mailgun", auth: null, expect: [405], api: true, message: "method_not_allowed" });
+  }
+  return cases;
+}
+
 export function refusedCases(w: World, p: Pool): Record<string, Case[]> {
   return {
     "API fields and bodies": apiBodyCases(w, p),
@@ -1874,5 +1926,6 @@ export function refusedCases(w: World, p: Pool): Record<string, Case[]> {
     "the console with an operator's session": operatorCases(w),
     "public pages, sitemap and their switches": publicCases(w, p),
     "the identity provider's webhook": webhookCases(),
+    "the e-mail provider's bounce webhooks": emailWebhookCases(),
   };
 }
