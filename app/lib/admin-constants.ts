@@ -28,6 +28,8 @@ export const AUDIT_ACTIONS = [
   "identity.reject",
   "nota.reissue",
   "email.unsuppress",
+  "job.retry",
+  "job.discard",
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -48,6 +50,7 @@ export const AUDIT_TARGETS = [
   "refund",
   "nota",
   "email",
+  "job",
 ] as const;
 export type AuditTarget = (typeof AUDIT_TARGETS)[number];
 

@@ -12,6 +12,7 @@ export const ADMIN_NAV: AdminNavItem[] = [
   { to: "/admin/disputes", label: "nav.disputes", icon: "scale" },
   { to: "/admin/payments", label: "nav.payments", icon: "money" },
   { to: "/admin/notas", label: "nav.notas", icon: "list" },
+  { to: "/admin/jobs", label: "nav.jobs", icon: "list" },
   { to: "/admin/emails", label: "nav.emails", icon: "list" },
   { to: "/admin/identity", label: "nav.identity", icon: "shield" },
   { to: "/admin/premoderation", label: "nav.premoderation", icon: "shield" },
