@@ -583,6 +583,9 @@ function operatorEndpoints(w: World): { method: string; path: string; role: null
     { method: "GET", path: "/api/admin/notas", role: null },
     { method: "POST", path: `/api/admin/notas/${NO_ID}/reissue`, role: null },
     { method: "GET", path: "/api/admin/email-suppressions", role: null },
+    { method: "GET", path: "/api/admin/jobs", role: null },
+    { method: "POST", path: `/api/admin/jobs/${NO_ID}/retry`, role: null },
+    { method: "POST", path: `/api/admin/jobs/${NO_ID}/discard`, role: null },
     { method: "POST", path: "/api/admin/email-suppressions/lift", role: null, body: { email: "ninguem@example.com" } },
   ];
 }
@@ -642,6 +645,8 @@ export function operatorCases(w: World): Case[] {
     [`/api/admin/identity/${NO_ID}/decision`, { decision: "reject", version: 1, reason: "Motivo válido" }],
     [`/api/admin/notas/${NO_ID}/reissue`, {}],
     ["/api/admin/email-suppressions/lift", { email: "ninguem@example.com" }],
+    [`/api/admin/jobs/${NO_ID}/retry`, {}],
+    [`/api/admin/jobs/${NO_ID}/discard`, {}],
   ];
   const hostile: unknown[] = ["' OR 1=1 --", "<script>alert(1)</script>", "x".repeat(10_000), 1e20, -1, null, [], {}, "\u0000"];
   for (const [path, valid] of moves) {
