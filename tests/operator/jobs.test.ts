@@ -4,7 +4,7 @@ import * as page from "~/routes/admin+/jobs";
 import * as listApi from "~/routes/api+/admin+/jobs._index";
 import * as retryApi from "~/routes/api+/admin+/jobs.$id.retry";
 import * as discardApi from "~/routes/api+/admin+/jobs.$id.discard";
-import { maskEmail } from "~/services/operator/jobs.server";
+import { jobsOverview, maskEmail } from "~/services/operator/jobs.server";
 import { metrics } from "~/services/platform/metrics.server";
 import { db } from "../../db";
 import { createUser } from "../../db/factories";
@@ -12,6 +12,7 @@ import type { OutboxRow } from "../../db/schema";
 import { escrow, hired, milestonesOf } from "../payments/support";
 import { fiscalIssuer, insertNota } from "../support/fiscal-notas";
 import { mailsTo, signedInUser } from "../support/helpers";
+import { statementsOf } from "../support/statements";
 import { auditRows, get, post, postForm, signedInOperator } from "./support";
 
 // The job queue, visible (/admin/jobs, GET /api/admin/jobs), on both engines: the queues by kind,
@@ -110,6 +111,11 @@ describe("the job queue", () => {
     const pageData = await get(page, "/admin/jobs", token);
     expect(pageData.status).toBe(200);
     expect(pageData.body.failed).toHaveLength(2);
+    // Three statements however many rows: the two queues' counts and the failed e-mails.
+    expect(await statementsOf(() => jobsOverview())).toBe(3);
+    for (let i = 0; i < 30; i++)
+      await outboxRow(person.id, { kind: i % 2 ? "offer_received" : "application_received" });
+    expect(await statementsOf(() => jobsOverview())).toBe(3);
   });
 
   it("tries a failed e-mail again: one of two operators at once wins, the other gets 409; it is then sent", async () => {
