@@ -113,7 +113,7 @@ export default function AdminJobsPage() {
                 </td>
                 <td data-label={failedColumns[1]}>{f.to}</td>
                 <td data-label={failedColumns[2]}>{f.attempts}</td>
-                <td data-label={failedColumns[3]} className="small prewrap">
+                <td data-label={failedColumns[3]} className="small">
                   {f.last_error ?? "—"}
                 </td>
                 <td data-label={failedColumns[4]}>{when(f.created_at)}</td>
