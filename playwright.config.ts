@@ -15,6 +15,8 @@ export const MAIL_CATCHER_PORT = PORT + 2;
 
 /** The browser servers' session secret: tests/e2e/support.ts signs the session cookies it makes with it. */
 export const E2E_SESSION_SECRET = "e2e-secret-0123456789abcdef0123456789abcdef";
+/** The generic bounce webhook's secret (tests/e2e/email.spec.ts signs with it). */
+export const E2E_EMAIL_WEBHOOK_SECRET = "e2e-email-webhook-secret-0123456789";
 
 const serverEnv = {
   NODE_ENV: "production",
@@ -29,6 +31,7 @@ const serverEnv = {
   // Accounts made by the stories are minutes old: the new-account limits are tested in
   // tests/marketplace/new-accounts.test.ts.
   NEW_ACCOUNT_HOURS: "0",
+  EMAIL_WEBHOOK_SECRET: E2E_EMAIL_WEBHOOK_SECRET,
   // One server process: the browser tests check pages, not the cluster (tests/server/crash and
   // tests/server/multinode do), and five servers with one process per core crowd a small machine.
   WEB_CONCURRENCY: "1",

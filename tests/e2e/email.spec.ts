@@ -1,6 +1,7 @@
 import { createHmac } from "node:crypto";
 import { expect, test, type APIRequestContext, type Browser, type TestInfo } from "@playwright/test";
-import { registerViaApi, signIn, userPage } from "./support";
+import { E2E_EMAIL_WEBHOOK_SECRET } from "../../playwright.config";
+import { OPERATOR, registerViaApi, signIn, userPage } from "./support";
 
 // E-mail preferences: the settings form with JavaScript on and off, and the unsubscribe link of
 // an e-mail opened signed out (its token signed with the server's SESSION_SECRET, which the
@@ -120,4 +121,51 @@ test.describe("e-mail settings offer one Portuguese and each side its own kinds"
       await page.context().close();
     }
   });
+});
+
+test("an address that bounces: the person is told, the operator lets it receive e-mail again (without JavaScript)", async ({
+  request,
+  browser,
+}, testInfo) => {
+  const user = await account(request);
+  const member = await userPage(browser, testInfo, true, user);
+  await member.goto("/dashboard");
+  const banner = member.getByRole("region", { name: "Trocar o e-mail" });
+  await expect(banner).toHaveCount(0);
+
+  // The e-mail provider reports a hard bounce through the generic webhook, signed.
+  const body = JSON.stringify({
+    id: `e2e-${user.id}`,
+    type: "bounce",
+    email: user.email,
+    detail: "550 5.1.1 no such user",
+  });
+  const timestamp = String(Math.floor(Date.now() / 1000));
+  const signature = createHmac("sha256", E2E_EMAIL_WEBHOOK_SECRET).update(`${timestamp}.${body}`).digest("hex");
+  const hook = await request.post("/api/webhooks/email/generic", {
+    data: body,
+    headers: {
+      "Content-Type": "application/json",
+      "X-Freela-Timestamp": timestamp,
+      "X-Freela-Signature": `sha256=${signature}`,
+    },
+  });
+  expect(await hook.json()).toEqual({ received: true, outcome: "suppressed" });
+
+  await member.reload();
+  await expect(banner).toContainText(`Os e-mails para ${user.email} estão voltando`);
+  await expect(banner.getByRole("link", { name: "Trocar o e-mail" })).toHaveAttribute(
+    "href",
+    "/account/security#email",
+  );
+
+  const operator = await userPage(browser, testInfo, false, OPERATOR);
+  await operator.goto(`/admin/emails?q=${encodeURIComponent(user.email)}`);
+  const row = operator.getByRole("row", { name: new RegExp(user.email) });
+  await expect(row).toContainText("550 5.1.1 no such user");
+  await row.getByRole("button", { name: `Liberar ${user.email}` }).click();
+  await expect(operator.getByText("Nenhum endereço bloqueado.")).toBeVisible();
+
+  await member.reload();
+  await expect(banner).toHaveCount(0);
 });
