@@ -67,17 +67,19 @@ export const contentTypeOf = (name: string) => contentTypes[name.split(".").pop(
 // the two sides of their contract or conversation.
 const storedName = /^[0-9a-f-]{36}\.(jpg|png|webp)$/;
 const attachmentName = new RegExp(`^c_[0-9a-f-]{36}\\.(${Object.values(attachmentTypes).join("|")})$`);
+/** A photo's or an attachment's stored name (not a data copy's, nor anything else in the folder). */
+export const isUploadName = (name: string) => storedName.test(name) || attachmentName.test(name);
 
 type StoredFile = { body: Buffer<ArrayBuffer>; contentType: string };
 
-type FileStore = {
+export type FileStore = {
   write(name: string, bytes: Buffer): Promise<void>;
   remove(name: string): Promise<void>;
   read(name: string): Promise<StoredFile | null>;
 };
 
 /** One machine: files in UPLOADS_DIR, beside the database file. */
-const folderStore: FileStore = {
+export const folderStore: FileStore = {
   async write(name, bytes) {
     await mkdir(config.UPLOADS_DIR, { recursive: true });
     await writeFile(join(config.UPLOADS_DIR, name), bytes);
@@ -99,7 +101,7 @@ const folderStore: FileStore = {
  * PostgreSQL (several servers): the photos table, which every server reaches; a photo is at most
  * 2 MB, a contract file 10 MB, and pg_dump carries them with the rest.
  */
-const databaseStore: FileStore = {
+export const databaseStore: FileStore = {
   async write(name, bytes) {
     await db
       .insertInto("photos")
@@ -143,7 +145,7 @@ export function s3Client(): S3Client {
 }
 
 /** A bucket of S3 or a compatible service (MinIO…), shared by every server: FILE_STORAGE=s3. */
-const s3Store: FileStore = {
+export const s3Store: FileStore = {
   async write(name, bytes) {
     const command = new PutObjectCommand({
       Bucket: config.S3_BUCKET,
