@@ -138,7 +138,7 @@ export function s3Client(): S3Client {
     credentials: { accessKeyId: config.S3_ACCESS_KEY_ID!, secretAccessKey: config.S3_SECRET_ACCESS_KEY! },
     // A bucket that does not answer fails the request in seconds, not minutes.
     maxAttempts: 2,
-    requestHandler: { connectionTimeout: 3_000, requestTimeout: 20_000 },
+    requestHandler: { connectionTimeout: 3_000, requestTimeout: 20_000, throwOnRequestTimeout: true },
   });
   s3 = { client, key };
   return client;
