@@ -161,7 +161,11 @@ export const s3Store: FileStore = {
       });
   },
   async remove(name) {
-    await s3Client().send(new DeleteObjectCommand({ Bucket: config.S3_BUCKET, Key: name }));
+    // Removed after the row that named it is gone: a file left behind harms no one, a failed
+    // request after the change committed would.
+    await s3Client()
+      .send(new DeleteObjectCommand({ Bucket: config.S3_BUCKET, Key: name }))
+      .catch((error: unknown) => logger.error({ err: error }, `[storage] could not remove ${name}`));
   },
   async read(name) {
     try {
