@@ -24,6 +24,19 @@ const schema = z.object({
    */
   DATABASE_PREPARED_STATEMENTS: flag.default("on"),
   UPLOADS_DIR: z.string().min(1).default("data/uploads"),
+  /**
+   * Where uploaded files are kept: `folder` (UPLOADS_DIR), `database` (the photos table, PostgreSQL
+   * only) or `s3` (a bucket of S3 or a compatible service). Unset: `database` with DATABASE_URL,
+   * `folder` otherwise.
+   */
+  FILE_STORAGE: z.enum(["folder", "database", "s3"]).optional(),
+  S3_ENDPOINT: z.string().url().optional(),
+  S3_REGION: z.string().min(1).default("us-east-1"),
+  S3_BUCKET: z.string().min(1).optional(),
+  S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+  S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+  /** bucket in the path (http://host/bucket/key), as MinIO and most compatible services want. */
+  S3_FORCE_PATH_STYLE: flag.default("false"),
   SESSION_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
   /**
    * The key that seals secrets kept in the database (two-factor); derived from SESSION_SECRET
@@ -149,6 +162,7 @@ const schema = z.object({
 });
 
 export type Config = z.infer<typeof schema> & {
+  FILE_STORAGE: "folder" | "database" | "s3";
   SESSION_SECRET: string;
   SEED_DEMO: boolean;
   APP_URL: string;
@@ -194,9 +208,21 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       "Invalid configuration in the environment:\n  IDENTITY_PROVIDER=kyc needs IDENTITY_PROVIDER_URL, IDENTITY_PROVIDER_TOKEN and IDENTITY_WEBHOOK_SECRET",
     );
   }
+  const storage = c.FILE_STORAGE ?? (c.DATABASE_URL ? "database" : "folder");
+  if (storage === "database" && !c.DATABASE_URL) {
+    throw new Error(
+      "Invalid configuration in the environment:\n  FILE_STORAGE=database needs DATABASE_URL (the photos table is PostgreSQL's); use folder or s3",
+    );
+  }
+  if (storage === "s3" && (!c.S3_BUCKET || !c.S3_ACCESS_KEY_ID || !c.S3_SECRET_ACCESS_KEY)) {
+    throw new Error(
+      "Invalid configuration in the environment:\n  FILE_STORAGE=s3 needs S3_BUCKET, S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY",
+    );
+  }
   const secret = c.SESSION_SECRET ?? (c.NODE_ENV === "test" ? randomBytes(32).toString("hex") : developmentSecret());
   return {
     ...c,
+    FILE_STORAGE: storage,
     SESSION_SECRET: secret,
     SEED_DEMO: c.SEED_DEMO ?? c.NODE_ENV !== "production",
     APP_URL: (c.APP_URL ?? `http://localhost:${c.PORT}`).replace(/\/+$/, ""),

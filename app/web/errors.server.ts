@@ -89,6 +89,13 @@ export async function fileRoute(read: () => Promise<Response | null>): Promise<R
   try {
     return (await read()) ?? notFoundText();
   } catch (error) {
+    if (error instanceof AppError && error.status === 503) {
+      // The file store out of reach (uploads.server.ts): a passing state, not a missing file.
+      const headers = new Headers(error.headers);
+      headers.set("Content-Type", "text/plain; charset=utf-8");
+      headers.set("Cache-Control", "no-store");
+      return new Response(apiT(error.key), { status: 503, headers });
+    }
     if (error instanceof AppError) return notFoundText();
     if (isUnavailable(error)) {
       logger.error(`[db] ${error instanceof Error ? error.message : error}`);

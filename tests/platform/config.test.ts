@@ -12,6 +12,22 @@ describe("configuration", () => {
     expect(c.APP_URL).toBe("https://freela.example.com.br");
   });
 
+  it("FILE_STORAGE: the database with DATABASE_URL, the folder otherwise; s3 needs a bucket and keys", () => {
+    const test = { NODE_ENV: "test" } as NodeJS.ProcessEnv;
+    expect(loadConfig(test).FILE_STORAGE).toBe("folder");
+    expect(loadConfig({ ...test, DATABASE_URL: "postgres://db/freela" }).FILE_STORAGE).toBe("database");
+    expect(() => loadConfig({ ...test, FILE_STORAGE: "database" })).toThrow(/FILE_STORAGE=database needs DATABASE_URL/);
+    const s3 = { ...test, FILE_STORAGE: "s3", S3_BUCKET: "freela", S3_ACCESS_KEY_ID: "k", S3_SECRET_ACCESS_KEY: "s" };
+    for (const missing of ["S3_BUCKET", "S3_ACCESS_KEY_ID", "S3_SECRET_ACCESS_KEY"])
+      expect(() => loadConfig({ ...s3, [missing]: "" })).toThrow(
+        /FILE_STORAGE=s3 needs S3_BUCKET, S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY/,
+      );
+    const c = loadConfig({ ...s3, S3_FORCE_PATH_STYLE: "true" });
+    expect([c.FILE_STORAGE, c.S3_REGION, c.S3_FORCE_PATH_STYLE]).toEqual(["s3", "us-east-1", true]);
+    expect(loadConfig({ ...s3, S3_FORCE_PATH_STYLE: "1" }).S3_FORCE_PATH_STYLE).toBe(true);
+    expect(loadConfig(s3).S3_FORCE_PATH_STYLE).toBe(false);
+  });
+
   it("scripts and other modes do without it", () => {
     expect(() => loadConfig(production)).not.toThrow();
     const dev = loadConfig({ NODE_ENV: "development", PORT: "4000" } as NodeJS.ProcessEnv);

@@ -2,8 +2,10 @@ import { randomBytes } from "node:crypto";
 import { mkdir, unlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { config } from "~/config.server";
-import { pendingMigrations, postgresPool } from "../../../db";
+import { DeleteObjectCommand, PutObjectCommand } from "@aws-sdk/client-s3";
+import { pendingMigrations } from "../../../db";
 import { databaseAnswers } from "./health.server";
+import { s3Client } from "./uploads.server";
 
 // Readiness (GET /readyz), for a load balancer: whether this process should get requests now.
 // Liveness (GET /healthz) only says the process answers; a process that is stopping, or whose
@@ -23,8 +25,9 @@ export type Readiness = { ready: true } | { ready: false; reason: "stopping" | "
 
 /**
  * Ready when not stopping, the database answers a trivial query, every migration of this build
- * was applied, and (on SQLite) a small file can be written to and deleted from UPLOADS_DIR. On
- * PostgreSQL the files are in the database, which the first check covers.
+ * was applied, and a small file can be written to and deleted from the file store (UPLOADS_DIR
+ * or the S3 bucket). With FILE_STORAGE=database the files are in the database, which the first
+ * check covers.
  */
 export async function readiness(): Promise<Readiness> {
   if (draining) return { ready: false, reason: "stopping" };
@@ -37,11 +40,12 @@ export async function readiness(): Promise<Readiness> {
     }
     if (!migrationsCurrent) return { ready: false, reason: "migrations" };
   }
-  if (!postgresPool && !(await storageWritable())) return { ready: false, reason: "storage" };
+  if (config.FILE_STORAGE !== "database" && !(await storageWritable())) return { ready: false, reason: "storage" };
   return draining ? { ready: false, reason: "stopping" } : { ready: true };
 }
 
 async function storageWritable() {
+  if (config.FILE_STORAGE === "s3") return bucketWritable();
   const file = join(config.UPLOADS_DIR, `.readyz-${process.pid}-${randomBytes(4).toString("hex")}`);
   try {
     await mkdir(config.UPLOADS_DIR, { recursive: true });
@@ -50,6 +54,17 @@ async function storageWritable() {
     return true;
   } catch {
     await unlink(file).catch(() => undefined);
+    return false;
+  }
+}
+
+async function bucketWritable() {
+  const probe = { Bucket: config.S3_BUCKET, Key: `.readyz-${process.pid}-${randomBytes(4).toString("hex")}` };
+  try {
+    await s3Client().send(new PutObjectCommand({ ...probe, Body: "ok" }));
+    await s3Client().send(new DeleteObjectCommand(probe));
+    return true;
+  } catch {
     return false;
   }
 }

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { mkdir, open, readFile, unlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { DeleteObjectCommand, GetObjectCommand, NoSuchKey, PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
 import { fileTypeFromBuffer } from "file-type";
 import { imageSize } from "image-size";
 import { config } from "~/config.server";
@@ -8,6 +9,7 @@ import type { ExpressionBuilder } from "kysely";
 import { db, postgresPool } from "../../../db";
 import type { Database } from "../../../db/schema";
 import { AppError } from "./errors.server";
+import { logger } from "./log.server";
 
 export const MAX_PHOTO_BYTES = 2 * 1024 * 1024;
 
@@ -65,52 +67,122 @@ export const contentTypeOf = (name: string) => contentTypes[name.split(".").pop(
 // the two sides of their contract or conversation.
 const storedName = /^[0-9a-f-]{36}\.(jpg|png|webp)$/;
 const attachmentName = new RegExp(`^c_[0-9a-f-]{36}\\.(${Object.values(attachmentTypes).join("|")})$`);
+/** A photo's or an attachment's stored name (not a data copy's, nor anything else in the folder). */
+export const isUploadName = (name: string) => storedName.test(name) || attachmentName.test(name);
 
 type StoredFile = { body: Buffer<ArrayBuffer>; contentType: string };
 
+export type FileStore = {
+  write(name: string, bytes: Buffer): Promise<void>;
+  remove(name: string): Promise<void>;
+  read(name: string): Promise<StoredFile | null>;
+};
+
+/** One machine: files in UPLOADS_DIR, beside the database file. */
+export const folderStore: FileStore = {
+  async write(name, bytes) {
+    await mkdir(config.UPLOADS_DIR, { recursive: true });
+    await writeFile(join(config.UPLOADS_DIR, name), bytes);
+  },
+  async remove(name) {
+    await unlink(join(config.UPLOADS_DIR, name)).catch(() => undefined);
+  },
+  async read(name) {
+    try {
+      const body = await readFile(join(config.UPLOADS_DIR, name));
+      return { body, contentType: contentTypeOf(name) };
+    } catch {
+      return null;
+    }
+  },
+};
+
 /**
- * Where uploaded files (profile photos, contract files) are kept. SQLite (one machine): files in
- * UPLOADS_DIR, beside the database file. PostgreSQL (several servers): the photos table, which every server reaches; a photo is at most
+ * PostgreSQL (several servers): the photos table, which every server reaches; a photo is at most
  * 2 MB, a contract file 10 MB, and pg_dump carries them with the rest.
  */
-const store = postgresPool
-  ? {
-      async write(name: string, bytes: Buffer) {
-        await db
-          .insertInto("photos")
-          .values({ name, content_type: contentTypeOf(name), bytes, created_at: new Date().toISOString() })
-          .execute();
-      },
-      async remove(name: string) {
-        await db.deleteFrom("photos").where("name", "=", name).execute();
-      },
-      async read(name: string): Promise<StoredFile | null> {
-        const row = await db
-          .selectFrom("photos")
-          .select(["bytes", "content_type"])
-          .where("name", "=", name)
-          .executeTakeFirst();
-        // pg hands bytea over as a Buffer of its own.
-        return row ? { body: row.bytes as Buffer<ArrayBuffer>, contentType: row.content_type } : null;
-      },
+export const databaseStore: FileStore = {
+  async write(name, bytes) {
+    await db
+      .insertInto("photos")
+      .values({ name, content_type: contentTypeOf(name), bytes, created_at: new Date().toISOString() })
+      .execute();
+  },
+  async remove(name) {
+    await db.deleteFrom("photos").where("name", "=", name).execute();
+  },
+  async read(name) {
+    const row = await db
+      .selectFrom("photos")
+      .select(["bytes", "content_type"])
+      .where("name", "=", name)
+      .executeTakeFirst();
+    // pg hands bytea over as a Buffer of its own.
+    return row ? { body: row.bytes as Buffer<ArrayBuffer>, contentType: row.content_type } : null;
+  },
+};
+
+/** The bucket out of reach (down, refusing the keys): a passing state, the client may try again. */
+export const storageUnavailable = () =>
+  new AppError(503, "storage_unavailable", undefined, undefined, { "Retry-After": "30" });
+
+let s3: { client: S3Client; key: string } | undefined;
+/** The S3 client of the configured bucket, made on first use (and again if the settings change). */
+export function s3Client(): S3Client {
+  const key = [config.S3_ENDPOINT, config.S3_REGION, config.S3_FORCE_PATH_STYLE, config.S3_ACCESS_KEY_ID].join(" ");
+  if (s3?.key === key) return s3.client;
+  const client = new S3Client({
+    endpoint: config.S3_ENDPOINT,
+    region: config.S3_REGION,
+    forcePathStyle: config.S3_FORCE_PATH_STYLE,
+    credentials: { accessKeyId: config.S3_ACCESS_KEY_ID!, secretAccessKey: config.S3_SECRET_ACCESS_KEY! },
+    // A bucket that does not answer fails the request in seconds, not minutes.
+    maxAttempts: 2,
+    requestHandler: { connectionTimeout: 3_000, requestTimeout: 20_000, throwOnRequestTimeout: true },
+  });
+  s3 = { client, key };
+  return client;
+}
+
+/** A bucket of S3 or a compatible service (MinIO…), shared by every server: FILE_STORAGE=s3. */
+export const s3Store: FileStore = {
+  async write(name, bytes) {
+    const command = new PutObjectCommand({
+      Bucket: config.S3_BUCKET,
+      Key: name,
+      Body: bytes,
+      ContentType: contentTypeOf(name),
+    });
+    await s3Client()
+      .send(command)
+      .catch((error: unknown) => {
+        logger.error({ err: error }, `[storage] could not store ${name}`);
+        throw storageUnavailable();
+      });
+  },
+  async remove(name) {
+    // Removed after the row that named it is gone: a file left behind harms no one, a failed
+    // request after the change committed would.
+    await s3Client()
+      .send(new DeleteObjectCommand({ Bucket: config.S3_BUCKET, Key: name }))
+      .catch((error: unknown) => logger.error({ err: error }, `[storage] could not remove ${name}`));
+  },
+  async read(name) {
+    try {
+      const object = await s3Client().send(new GetObjectCommand({ Bucket: config.S3_BUCKET, Key: name }));
+      const body = Buffer.from(await object.Body!.transformToByteArray());
+      return { body, contentType: object.ContentType ?? contentTypeOf(name) };
+    } catch (error) {
+      if (error instanceof NoSuchKey || (error as { name?: string }).name === "NoSuchKey") return null;
+      logger.error({ err: error }, `[storage] could not read ${name}`);
+      throw storageUnavailable();
     }
-  : {
-      async write(name: string, bytes: Buffer) {
-        await mkdir(config.UPLOADS_DIR, { recursive: true });
-        await writeFile(join(config.UPLOADS_DIR, name), bytes);
-      },
-      async remove(name: string) {
-        await unlink(join(config.UPLOADS_DIR, name)).catch(() => undefined);
-      },
-      async read(name: string): Promise<StoredFile | null> {
-        try {
-          const body = await readFile(join(config.UPLOADS_DIR, name));
-          return { body, contentType: contentTypeOf(name) };
-        } catch {
-          return null;
-        }
-      },
-    };
+  },
+};
+
+const stores = { folder: folderStore, database: databaseStore, s3: s3Store };
+/** Where uploaded files (profile photos, contract and message files) are kept: FILE_STORAGE. */
+export const fileStore = (): FileStore => stores[config.FILE_STORAGE];
 
 /**
  * Checks a photo by its bytes (not its name or declared type) and stores it under a new name.
@@ -124,7 +196,7 @@ export async function savePhoto(file: Blob, field = "photo", failKey = "profile_
   }
   const { bytes, ext } = checked;
   const name = `${randomUUID()}.${ext}`;
-  await store.write(name, bytes);
+  await fileStore().write(name, bytes);
   return name;
 }
 
@@ -151,12 +223,12 @@ export async function photoProblems(file: Blob | null | undefined, field: string
 
 export async function deletePhoto(name: string | null) {
   if (!name || !storedName.test(name)) return;
-  await store.remove(name);
+  await fileStore().remove(name);
 }
 
 export async function readPhoto(name: string): Promise<StoredFile | null> {
   if (!storedName.test(name)) return null;
-  return store.read(name);
+  return fileStore().read(name);
 }
 
 export const MAX_ATTACHMENT_BYTES = 10 * 1024 * 1024;
@@ -175,7 +247,7 @@ export async function saveAttachment(file: Blob, field: string, only?: ReadonlyS
   }
   const { bytes, ext, type } = checked;
   const name = `c_${randomUUID()}.${ext}`;
-  await store.write(name, bytes);
+  await fileStore().write(name, bytes);
   return {
     stored_name: name,
     original_name: displayFileName(file instanceof File ? file.name : "", ext),
@@ -236,12 +308,12 @@ export function displayFileName(name: string, ext: string): string {
 }
 
 export async function deleteAttachment(name: string) {
-  if (attachmentName.test(name)) await store.remove(name);
+  if (attachmentName.test(name)) await fileStore().remove(name);
 }
 
 export async function readAttachment(name: string): Promise<StoredFile | null> {
   if (!attachmentName.test(name)) return null;
-  return store.read(name);
+  return fileStore().read(name);
 }
 
 const INLINE_TYPES = new Set(["image/jpeg", "image/png", "image/webp", "image/gif"]);
@@ -269,8 +341,10 @@ export function attachmentResponse(file: { name: string; contentType: string; bo
   });
 }
 
-// Copies of a user's data (accounts/data-export.server.ts): ZIPs the export job writes to the
-// same store, read back only by their owner, deleted once they expire.
+// Copies of a user's data (accounts/data-export.server.ts): ZIPs the export job writes piece by
+// piece, read back only by their owner, deleted once they expire. They stay in the database on
+// PostgreSQL and in UPLOADS_DIR on SQLite whatever FILE_STORAGE says: short-lived files that
+// every server of the installation already reaches there.
 const exportName = /^x_[0-9a-f-]{36}\.zip$/;
 
 /** A data copy's ZIP being written piece by piece: `close` when complete, `abort` to drop it. */
@@ -354,7 +428,7 @@ export async function openExportFile(): Promise<ExportFileWriter> {
 
 export async function readExportFile(name: string): Promise<StoredFile | null> {
   if (!exportName.test(name)) return null;
-  if (!postgresPool) return store.read(name);
+  if (!postgresPool) return folderStore.read(name);
   const parts = await db.selectFrom("photos").select("bytes").where(ofExport(name)).orderBy("name").execute();
   if (parts.length === 0) return null;
   const body = Buffer.concat(parts.map((p) => p.bytes as Buffer)) as Buffer<ArrayBuffer>;
@@ -364,5 +438,5 @@ export async function readExportFile(name: string): Promise<StoredFile | null> {
 export async function deleteExportFile(name: string | null) {
   if (!name || !exportName.test(name)) return;
   if (postgresPool) await removeExportParts(name);
-  else await store.remove(name);
+  else await folderStore.remove(name);
 }
