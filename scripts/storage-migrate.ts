@@ -1,11 +1,13 @@
-// Copies the uploaded files (photos, contract, message and identity files) into the S3 bucket
+// Copies the uploaded files (photos, contract, message and identity files) and the data copies
+// (x_….zip, streamed part by part) into the S3 bucket
 // set by S3_ENDPOINT, S3_BUCKET, S3_ACCESS_KEY_ID… before switching to FILE_STORAGE=s3:
 //   npm run storage:migrate                    -> from the database with DATABASE_URL, else UPLOADS_DIR
 //   npm run storage:migrate -- --from folder   -> from UPLOADS_DIR
 //   npm run storage:migrate -- --dry-run       -> only lists what it would copy
 // Files already in the bucket with the same size are skipped, so it can run again (say, once
 // more right after the switch, for what arrived meanwhile). Each copy is read back and checked
-// by size and SHA-256; nothing is deleted from the source. Data copies (x_….zip) stay put.
+// by size and SHA-256; nothing is deleted from the source. Stopped halfway, it leaves only whole
+// objects in the bucket: run it again.
 import { config } from "../app/config.server";
 import { migrateFilesToBucket } from "../app/services/platform/storage-migrate.server";
 import { db } from "../db";

@@ -25,13 +25,8 @@ import { sendMessage } from "~/services/messaging/messages.server";
 import { negotiation } from "../support/market";
 import { deleteAccount } from "~/services/accounts/deletion.server";
 import { pruneExpired } from "~/services/platform/housekeeping.server";
-import {
-  openExportFile,
-  readExportFile,
-  saveAttachment,
-  savePhoto,
-  type ExportFileWriter,
-} from "~/services/platform/uploads.server";
+import { openExportFile, readExportFile, type ExportFileWriter } from "~/services/platform/export-files.server";
+import { saveAttachment, savePhoto } from "~/services/platform/uploads.server";
 import { PNG_1X1 } from "../support/fixtures";
 
 // The copy of a user's data (docs/product.md, "Seus dados"), on both engines: what the ZIP holds
@@ -40,12 +35,12 @@ import { PNG_1X1 } from "../support/fixtures";
 
 /** The names of the ZIPs the export job stored, in order (the store itself is unchanged). */
 const savedZips: string[] = [];
-vi.mock("~/services/platform/uploads.server", async (original) => {
-  const uploads = await original<typeof import("~/services/platform/uploads.server")>();
+vi.mock("~/services/platform/export-files.server", async (original) => {
+  const files = await original<typeof import("~/services/platform/export-files.server")>();
   return {
-    ...uploads,
+    ...files,
     openExportFile: async () => {
-      const file = await uploads.openExportFile();
+      const file = await files.openExportFile();
       savedZips.push(file.name);
       return file;
     },
@@ -393,12 +388,14 @@ async function marketplaceWithEverything() {
   return { merchant, freelancer, contractId, applicationId: application.id };
 }
 
+const bytesOf = async (body: ReadableStream<Uint8Array>) => new Uint8Array(await new Response(body).arrayBuffer());
+
 /** Asks for, builds and opens a user's copy: the parsed JSON by file name, and the file list. */
 async function copyOf(user: UserRow) {
   const { export: asked } = await requestDataExport(user);
   expect(await runDataExports()).toBeGreaterThanOrEqual(1);
   const { body } = await readDataExport(user, asked.id);
-  const entries = unzipSync(new Uint8Array(body));
+  const entries = unzipSync(await bytesOf(body));
   const text = Object.fromEntries(
     Object.entries(entries)
       .filter(([name]) => name.endsWith(".json"))
@@ -588,8 +585,8 @@ describe("the copy of a user's data", () => {
     }
 
     const stored = await readExportFile(file.name);
-    expect(stored!.body.byteLength).toBe(size);
-    const entries = unzipSync(new Uint8Array(stored!.body));
+    expect(stored!.size).toBe(size);
+    const entries = unzipSync(await bytesOf(stored!.body));
     const index = JSON.parse(new TextDecoder().decode(entries["index.json"]));
     const messageFiles = Object.keys(entries).filter((n) => n.startsWith("files/messages/"));
     expect(messageFiles).toHaveLength(12);
@@ -704,7 +701,6 @@ describe("the copy of a user's data", () => {
     expect((await pruneExpired(after)).dataExports).toBe(0);
     const row = await db.selectFrom("data_exports").selectAll().where("id", "=", asked.id).executeTakeFirstOrThrow();
     expect(row).toMatchObject({ status: "expired", file_name: null });
-    const { readExportFile } = await import("~/services/platform/uploads.server");
     expect(await readExportFile(file_name!)).toBeNull();
     await expect(readDataExport(owner, asked.id)).rejects.toMatchObject({ status: 410 });
   });
@@ -718,7 +714,6 @@ describe("the copy of a user's data", () => {
       .select("file_name")
       .where("id", "=", asked.id)
       .executeTakeFirstOrThrow();
-    const { readExportFile } = await import("~/services/platform/uploads.server");
     expect(await readExportFile(file_name!)).not.toBeNull();
     await deleteAccount(owner, { password: DEFAULT_PASSWORD });
     expect(await db.selectFrom("data_exports").select("id").where("user_id", "=", owner.id).execute()).toEqual([]);

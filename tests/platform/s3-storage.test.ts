@@ -1,11 +1,21 @@
+import { createHash, randomBytes } from "node:crypto";
+import { unzipSync } from "fflate";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { config } from "~/config.server";
+import { readDataExport, requestDataExport, runDataExports } from "~/services/accounts/data-export.server";
+import {
+  deleteExportFile,
+  listExportFiles,
+  openExportFile,
+  readExportFile,
+} from "~/services/platform/export-files.server";
 import { sendMessage } from "~/services/messaging/messages.server";
 import { readiness } from "~/services/platform/readiness.server";
 import { deletePhoto, readAttachment, readPhoto, savePhoto } from "~/services/platform/uploads.server";
 import { action as profileUpdate } from "~/routes/api+/_account+/profile";
 import { loader as photoFile } from "~/routes/_account+/uploads.$file";
 import { db } from "../../db";
+import { createUser } from "../../db/factories";
 import { PNG_1X1 } from "../support/fixtures";
 import { BASE, call, signedInUser } from "../support/helpers";
 import { negotiation } from "../support/market";
@@ -105,5 +115,66 @@ describe("files in an S3 bucket", () => {
     expect(await readiness()).toEqual({ ready: true });
     useBucket(await downEndpoint());
     expect(await readiness()).toEqual({ ready: false, reason: "storage" });
+  });
+
+  it("keeps a data copy in the bucket: sent in 8 MB parts, read back as a stream, gone when aborted or deleted", async () => {
+    useBucket();
+    // 20 MB in the 256 KB pieces the ZIP writer hands over: two full parts and the rest.
+    const file = await openExportFile();
+    const hash = createHash("sha256");
+    for (let i = 0; i < 80; i++) {
+      const piece = randomBytes(256 * 1024);
+      hash.update(piece);
+      await file.write(piece);
+    }
+    await file.close();
+    const stored = await readExportFile(file.name);
+    expect(stored!.size).toBe(20 * 1024 * 1024);
+    const back = createHash("sha256");
+    let chunks = 0;
+    for await (const chunk of stored!.body as unknown as AsyncIterable<Uint8Array>) {
+      back.update(chunk);
+      chunks++;
+    }
+    expect(back.digest("hex")).toBe(hash.digest("hex"));
+    expect(chunks).toBeGreaterThan(1);
+    expect(await listExportFiles("s3")).toContainEqual({ name: file.name, size: 20 * 1024 * 1024 });
+    // Not where copies go without the bucket.
+    expect(await readExportFile(file.name, "folder")).toBeNull();
+    await deleteExportFile(file.name);
+    expect(await readExportFile(file.name)).toBeNull();
+
+    // Dropped after one part was sent: no object. (The upload's abort is sent too; s3rver, which
+    // implements neither aborting nor listing uploads, cannot show that it left nothing behind.)
+    const dropped = await openExportFile();
+    await dropped.write(randomBytes(9 * 1024 * 1024));
+    await dropped.abort();
+    expect(await readExportFile(dropped.name)).toBeNull();
+  });
+
+  it("builds a user's copy into the bucket and hands it to its owner; a bucket down puts the job back", async () => {
+    const user = await createUser(db);
+    useBucket(await downEndpoint());
+    const { export: asked } = await requestDataExport(user);
+    expect(await runDataExports({ limit: 1 })).toBe(0);
+    const waiting = await db
+      .selectFrom("data_exports")
+      .selectAll()
+      .where("id", "=", asked.id)
+      .executeTakeFirstOrThrow();
+    expect(waiting).toMatchObject({ status: "pending", file_name: null, attempts: 1 });
+
+    useBucket();
+    expect(await runDataExports({ limit: 5 })).toBeGreaterThanOrEqual(1);
+    const copy = await readDataExport(user, asked.id);
+    const bytes = new Uint8Array(await new Response(copy.body).arrayBuffer());
+    expect(bytes.byteLength).toBe(copy.size);
+    expect(JSON.parse(new TextDecoder().decode(unzipSync(bytes)["profile.json"])).email).toBe(user.email);
+    const { file_name } = await db
+      .selectFrom("data_exports")
+      .select("file_name")
+      .where("id", "=", asked.id)
+      .executeTakeFirstOrThrow();
+    expect(await listExportFiles("s3")).toContainEqual({ name: file_name, size: copy.size });
   });
 });

@@ -1,8 +1,12 @@
+import { spawn } from "node:child_process";
+import { createHash, randomBytes } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
+import { createServer, request } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { config } from "~/config.server";
+import { openExportFile, readExportFile } from "~/services/platform/export-files.server";
 import { migrateFilesToBucket } from "~/services/platform/storage-migrate.server";
 import { fileStore, s3Store, saveAttachment, savePhoto } from "~/services/platform/uploads.server";
 import { postgresPool } from "../../db";
@@ -67,5 +71,64 @@ describe("storage:migrate", () => {
     await s3Store.write(photo, Buffer.from("cut"));
     expect((await migrateFilesToBucket(from)).copied).toEqual([photo]);
     expect((await s3Store.read(photo))!.body.byteLength).toBe(PNG_1X1.length);
+  });
+
+  it("killed halfway through a data copy, leaves whole objects only, and the next run finishes the job", async () => {
+    const photos = [];
+    for (let i = 0; i < 3; i++) photos.push(await savePhoto(new Blob([PNG_1X1])));
+    // A data copy of 20 MB where the source keeps them: the bucket gets it in three parts.
+    const zip = await openExportFile(undefined, from);
+    const hash = createHash("sha256");
+    for (let i = 0; i < 20; i++) {
+      const piece = randomBytes(1024 * 1024);
+      hash.update(piece);
+      await zip.write(piece);
+    }
+    await zip.close();
+
+    // The script in its own process, reaching the bucket through a relay that kills it as the
+    // copy's second part goes out (after the photos, and the copy's first part, are in).
+    let killed = false;
+    const relay = createServer((req, res) => {
+      if (/[?&]partNumber=2\b/.test(req.url ?? "")) {
+        killed = child.kill("SIGKILL");
+        res.destroy();
+        return;
+      }
+      const target = new URL(s3.endpoint);
+      const forward = request(
+        { host: target.hostname, port: target.port, path: req.url, method: req.method, headers: req.headers },
+        (answer) => {
+          res.writeHead(answer.statusCode!, answer.headers);
+          answer.pipe(res);
+        },
+      );
+      forward.on("error", () => res.destroy());
+      req.pipe(forward);
+    });
+    await new Promise<void>((resolve) => relay.listen(0, "127.0.0.1", resolve));
+    const { port } = relay.address() as { port: number };
+    const child = spawn(process.execPath, ["--import", "tsx", "scripts/storage-migrate.ts", "--from", from], {
+      env: { ...process.env, UPLOADS_DIR: uploads, ...s3.env, S3_ENDPOINT: `http://127.0.0.1:${port}` },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let output = "";
+    child.stdout.on("data", (d) => (output += d));
+    child.stderr.on("data", (d) => (output += d));
+    const exited = new Promise<string | null>((resolve) => child.on("exit", (_code, signal) => resolve(signal)));
+    expect([await exited, killed], output).toEqual(["SIGKILL", true]);
+    relay.close();
+
+    pointAtBucket();
+    expect(await readExportFile(zip.name, "s3")).toBeNull();
+    const next = await migrateFilesToBucket(from);
+    expect(next.failed).toEqual([]);
+    expect(next.copied).toEqual([zip.name]);
+    expect(next.skipped).toEqual(expect.arrayContaining(photos));
+    const copy = await readExportFile(zip.name, "s3");
+    expect(copy!.size).toBe(20 * 1024 * 1024);
+    const back = createHash("sha256");
+    for await (const chunk of copy!.body as unknown as AsyncIterable<Uint8Array>) back.update(chunk);
+    expect(back.digest("hex")).toBe(hash.digest("hex"));
   });
 });

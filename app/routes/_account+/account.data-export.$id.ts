@@ -19,7 +19,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     if (!UUID.test(params.id ?? "")) return null;
     try {
       const file = await readDataExport(user, params.id!);
-      return attachmentResponse({ name: file.name, contentType: "application/zip", body: file.body });
+      return attachmentResponse({ ...file, contentType: "application/zip" });
     } catch (error) {
       if (error instanceof AppError && (error.status === 410 || error.status === 409)) {
         return new Response(t(error.message), {

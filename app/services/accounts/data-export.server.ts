@@ -9,7 +9,12 @@ import { AppError } from "../platform/errors.server";
 import { every } from "../platform/jobs.server";
 import { consume, limiters } from "../platform/rate-limit.server";
 import { now } from "../platform/records.server";
-import { deleteExportFile, openExportFile, readExportFile, type ExportFileWriter } from "../platform/uploads.server";
+import {
+  deleteExportFile,
+  openExportFile,
+  readExportFile,
+  type ExportFileWriter,
+} from "../platform/export-files.server";
 import { EXPORT_KINDS, exportSource, fileRank, type FileEntry } from "./export-kinds.server";
 import { logger } from "../platform/log.server";
 
@@ -275,7 +280,7 @@ export async function readDataExport(
   user: Pick<UserRow, "id">,
   id: string,
   at = new Date(),
-): Promise<{ name: string; body: Buffer }> {
+): Promise<{ name: string; size: number; body: ReadableStream<Uint8Array> }> {
   const row = await db
     .selectFrom("data_exports")
     .selectAll()
@@ -288,7 +293,7 @@ export async function readDataExport(
   if (state.status !== "ready" || !row.file_name) throw new AppError(409, "data_export_not_ready");
   const file = await readExportFile(row.file_name);
   if (!file) throw new AppError(410, "data_export_expired");
-  return { name: `freela-meus-dados-${row.ready_at!.slice(0, 10)}.zip`, body: file.body };
+  return { name: `freela-meus-dados-${row.ready_at!.slice(0, 10)}.zip`, size: file.size, body: file.body };
 }
 
 /** The latest ready copy of the user (GET /api/account/export/download). */

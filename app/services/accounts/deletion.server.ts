@@ -7,7 +7,8 @@ import { rejectOpenApplications, withdrawApplicationsOf } from "../marketplace/o
 import { queueAccountEmail } from "../messaging/account-email.server";
 import { AppError, parseInput } from "../platform/errors.server";
 import { now } from "../platform/records.server";
-import { deleteAttachment, deleteExportFile, deletePhoto } from "../platform/uploads.server";
+import { deleteExportFile } from "../platform/export-files.server";
+import { deleteAttachment, deletePhoto } from "../platform/uploads.server";
 import { assertFreshProof, freshProofSchema } from "./fresh-proof.server";
 import { eraseIdentity } from "./identity.server";
 import { eraseIssuer } from "../fiscal/issuers.server";
@@ -224,7 +225,7 @@ export async function deleteAccount(user: Pick<UserRow, "id">, input: unknown): 
   await Promise.all([
     ...erased.photos.map(deletePhoto),
     ...erased.files.map(deleteAttachment),
-    ...erased.exports.map(deleteExportFile),
+    ...erased.exports.map((name) => deleteExportFile(name)),
   ]);
   return { deleted_at: at };
 }

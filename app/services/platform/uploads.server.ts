@@ -1,13 +1,11 @@
 import { randomUUID } from "node:crypto";
-import { mkdir, open, readFile, unlink, writeFile } from "node:fs/promises";
+import { mkdir, readFile, unlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { DeleteObjectCommand, GetObjectCommand, NoSuchKey, PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
 import { fileTypeFromBuffer } from "file-type";
 import { imageSize } from "image-size";
 import { config } from "~/config.server";
-import type { ExpressionBuilder } from "kysely";
-import { db, postgresPool } from "../../../db";
-import type { Database } from "../../../db/schema";
+import { db } from "../../../db";
 import { AppError } from "./errors.server";
 import { logger } from "./log.server";
 
@@ -324,13 +322,19 @@ export const PHOTO_TYPES: ReadonlySet<string> = new Set(["image/jpeg", "image/pn
  * The answer carrying a contract file: images shown inline, anything else downloaded, never
  * sniffed into another type, sandboxed, kept by no shared cache (only the two sides may see it).
  */
-export function attachmentResponse(file: { name: string; contentType: string; body: Buffer }) {
+export function attachmentResponse(
+  file: { name: string; contentType: string } & (
+    | { body: Buffer }
+    | { body: ReadableStream<Uint8Array>; size: number } // a large file, sent as it is read
+  ),
+) {
   const ascii = file.name.replace(/[^\x20-\x7e]|["\\]/g, "_");
   const disposition = INLINE_TYPES.has(file.contentType) ? "inline" : "attachment";
-  return new Response(new Uint8Array(file.body), {
+  const streamed = "size" in file;
+  return new Response(streamed ? file.body : new Uint8Array(file.body), {
     headers: {
       "Content-Type": file.contentType,
-      "Content-Length": String(file.body.byteLength),
+      "Content-Length": String(streamed ? file.size : file.body.byteLength),
       "Content-Disposition": `${disposition}; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(file.name)}`,
       "Cache-Control": "private, no-store",
       "X-Content-Type-Options": "nosniff",
@@ -339,104 +343,4 @@ export function attachmentResponse(file: { name: string; contentType: string; bo
       "Referrer-Policy": "no-referrer",
     },
   });
-}
-
-// Copies of a user's data (accounts/data-export.server.ts): ZIPs the export job writes piece by
-// piece, read back only by their owner, deleted once they expire. They stay in the database on
-// PostgreSQL and in UPLOADS_DIR on SQLite whatever FILE_STORAGE says: short-lived files that
-// every server of the installation already reaches there.
-const exportName = /^x_[0-9a-f-]{36}\.zip$/;
-
-/** A data copy's ZIP being written piece by piece: `close` when complete, `abort` to drop it. */
-export type ExportFileWriter = {
-  name: string;
-  write: (chunk: Uint8Array) => Promise<void>;
-  close: () => Promise<void>;
-  abort: () => Promise<void>;
-};
-
-/**
- * PostgreSQL keeps a ZIP as rows of at most this many bytes (`<name>#000001`, `#000002`…, in
- * the photos table), so neither writing nor reading one holds more than a row in memory.
- */
-const EXPORT_PART_BYTES = 8 * 1024 * 1024;
-const partName = (name: string, n: number) => `${name}#${String(n).padStart(6, "0")}`;
-/**
- * The rows of an export: its parts, named from `<name>#` up to (not including) `<name>$`, or one
- * row under the name itself (a copy written whole, before the parts). Sorted by name, in order.
- */
-const ofExport = (name: string) => (eb: ExpressionBuilder<Database, "photos">) =>
-  eb.or([eb("name", "=", name), eb.and([eb("name", ">=", `${name}#`), eb("name", "<", `${name}$`)])]);
-const removeExportParts = (name: string) => db.deleteFrom("photos").where(ofExport(name)).execute();
-
-/**
- * Opens a new data copy's ZIP in the file store, written as it is built (a folder's file on
- * SQLite, rows of the photos table on PostgreSQL): memory stays bounded whatever its size.
- */
-export async function openExportFile(): Promise<ExportFileWriter> {
-  const name = `x_${randomUUID()}.zip`;
-  if (postgresPool) {
-    let buffered: Buffer[] = [];
-    let bytes = 0;
-    let parts = 0;
-    const flush = async () => {
-      if (bytes === 0) return;
-      const body = Buffer.concat(buffered, bytes);
-      buffered = [];
-      bytes = 0;
-      await db
-        .insertInto("photos")
-        .values({
-          name: partName(name, ++parts),
-          content_type: "application/zip",
-          bytes: body,
-          created_at: new Date().toISOString(),
-        })
-        .execute();
-    };
-    return {
-      name,
-      async write(chunk) {
-        buffered.push(Buffer.from(chunk));
-        bytes += chunk.byteLength;
-        if (bytes >= EXPORT_PART_BYTES) await flush();
-      },
-      async close() {
-        await flush();
-      },
-      async abort() {
-        buffered = [];
-        await removeExportParts(name);
-      },
-    };
-  }
-  await mkdir(config.UPLOADS_DIR, { recursive: true });
-  const path = join(config.UPLOADS_DIR, name);
-  const file = await open(path, "w");
-  return {
-    name,
-    async write(chunk) {
-      await file.write(chunk);
-    },
-    close: () => file.close(),
-    async abort() {
-      await file.close().catch(() => undefined);
-      await unlink(path).catch(() => undefined);
-    },
-  };
-}
-
-export async function readExportFile(name: string): Promise<StoredFile | null> {
-  if (!exportName.test(name)) return null;
-  if (!postgresPool) return folderStore.read(name);
-  const parts = await db.selectFrom("photos").select("bytes").where(ofExport(name)).orderBy("name").execute();
-  if (parts.length === 0) return null;
-  const body = Buffer.concat(parts.map((p) => p.bytes as Buffer)) as Buffer<ArrayBuffer>;
-  return { body, contentType: "application/zip" };
-}
-
-export async function deleteExportFile(name: string | null) {
-  if (!name || !exportName.test(name)) return;
-  if (postgresPool) await removeExportParts(name);
-  else await folderStore.remove(name);
 }

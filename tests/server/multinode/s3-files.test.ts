@@ -1,12 +1,13 @@
 // Files in an S3 bucket (FILE_STORAGE=s3, s3rver here) shared by two app servers: a photo sent
 // through one server is served by the other, read from the bucket, not from the database or a
-// folder of the machine.
-import { existsSync } from "node:fs";
+// folder of the machine; so is the data copy (ZIP) that holds it.
+import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
+import { unzipSync } from "fflate";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PNG_1X1 } from "../../support/fixtures";
 import { startS3Server, type S3TestServer } from "../../support/s3-server";
-import { apiUser } from "../crash/server";
+import { apiUser, fresh } from "../crash/server";
 import { twoServersFor } from "./two-servers";
 
 const twoServers = twoServersFor("s3-files");
@@ -17,8 +18,8 @@ beforeAll(async () => {
 afterAll(() => s3.close());
 
 describe.each(["postgres", "sqlite"] as const)("files in a bucket on two servers (%s)", (engine) => {
-  it("a photo sent through server A is downloaded through server B", async () => {
-    const { bases, rows, uploads } = await twoServers(engine, s3.env);
+  it("a photo sent through server A is downloaded through server B, and so is the data copy holding it", async () => {
+    const { bases, rows, uploads } = await twoServers(engine, { ...s3.env, OUTBOX_SECONDS: "1" });
     const [a, b] = bases;
     const ana = await apiUser(a, `ana.${engine}@example.com`);
     const form = new FormData();
@@ -41,5 +42,18 @@ describe.each(["postgres", "sqlite"] as const)("files in a bucket on two servers
     // Only the bucket has it.
     if (engine === "postgres") expect(await rows("SELECT name FROM photos")).toEqual([]);
     else expect(existsSync(join(uploads, name))).toBe(false);
+
+    // The copy of Ana's data, asked through A, built by whichever server's job, read through B.
+    expect((await fresh(a, "POST", "/api/account/export", { token: ana.token })).status).toBe(202);
+    const status = async () =>
+      ((await fresh(b, "GET", "/api/account/export", { token: ana.token })).json.export as { status: string }).status;
+    await expect.poll(status, { timeout: 30_000, interval: 300 }).toBe("ready");
+    const zip = await fetch(`${b}/api/account/export/download`, { headers: { Authorization: `Bearer ${ana.token}` } });
+    expect([zip.status, zip.headers.get("Content-Type")]).toEqual([200, "application/zip"]);
+    const bytes = new Uint8Array(await zip.arrayBuffer());
+    expect(Number(zip.headers.get("Content-Length"))).toBe(bytes.byteLength);
+    expect(Object.keys(unzipSync(bytes))).toContain(`files/profile/${name}`);
+    if (engine === "postgres") expect(await rows("SELECT name FROM photos")).toEqual([]);
+    else expect(existsSync(uploads) && readdirSync(uploads).some((n) => n.startsWith("x_"))).toBe(false);
   }, 120_000);
 });

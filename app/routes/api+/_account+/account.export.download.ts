@@ -11,7 +11,7 @@ export const { loader, action } = apiRoute({
     auth: "account",
     handle: async ({ user }) => {
       const file = await readLatestDataExport(user);
-      return attachmentResponse({ name: file.name, contentType: "application/zip", body: file.body });
+      return attachmentResponse({ ...file, contentType: "application/zip" });
     },
   },
 });
