@@ -3,6 +3,7 @@ import { useTranslation } from "react-i18next";
 import { formatDate } from "~/lib/format";
 import { formatMoney } from "~/lib/money";
 import type { NotaJson } from "~/services/fiscal/nota-views.server";
+import { DataTable } from "~/components/ui/data-table";
 
 // The notas fiscais as the freelancer (/financeiro/notas), the merchant (the contract's page) and
 // the operator (/admin/notas) see them: status, chave de acesso, the XML and the DANFSe.
@@ -88,50 +89,36 @@ export function NotasTable({
     t("notas.files"),
   ];
   return (
-    <div className="table-wrap">
-      <table className="data-table cards-sm">
-        <caption className="visually-hidden">{caption}</caption>
-        <thead>
-          <tr>
-            {columns.map((c) => (
-              <th key={c} scope="col">
-                {c}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>
-          {notas.map((nota) => (
-            <tr key={nota.id}>
-              <td data-label={columns[0]}>{formatDate(`${nota.competence}T12:00:00Z`, i18n.language)}</td>
-              <td data-label={columns[1]}>{t(`notas.kinds.${nota.kind}`)}</td>
-              {showContract ? (
-                <td data-label={t("notas.contract")}>
-                  <span>
-                    <Link to={`/contracts/${nota.contract.id}`} className="link">
-                      {nota.contract.title}
-                    </Link>
-                    {nota.milestone ? <span className="muted small"> · {nota.milestone}</span> : null}
-                  </span>
-                </td>
-              ) : null}
-              <td data-label={t("notas.amount")}>{formatMoney(nota.amount_cents, i18n.language)}</td>
-              <td data-label={t("notas.status_heading")}>
-                <div className="nota-status">
-                  <NotaStatus nota={nota} />
-                  {reissuable(nota) ? <ReissueForm id={nota.id} busy={busy} /> : null}
-                </div>
-              </td>
-              <td data-label={t("notas.access_key")}>
-                {nota.access_key ? <code className="nota-key small">{nota.access_key}</code> : "—"}
-              </td>
-              <td data-label={t("notas.files")}>
-                <NotaLinks nota={nota} xmlHref={xmlHref(nota)} />
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <DataTable caption={caption} columns={columns}>
+      {notas.map((nota) => (
+        <tr key={nota.id}>
+          <td data-label={columns[0]}>{formatDate(`${nota.competence}T12:00:00Z`, i18n.language)}</td>
+          <td data-label={columns[1]}>{t(`notas.kinds.${nota.kind}`)}</td>
+          {showContract ? (
+            <td data-label={t("notas.contract")}>
+              <span>
+                <Link to={`/contracts/${nota.contract.id}`} className="link">
+                  {nota.contract.title}
+                </Link>
+                {nota.milestone ? <span className="muted small"> · {nota.milestone}</span> : null}
+              </span>
+            </td>
+          ) : null}
+          <td data-label={t("notas.amount")}>{formatMoney(nota.amount_cents, i18n.language)}</td>
+          <td data-label={t("notas.status_heading")}>
+            <div className="nota-status">
+              <NotaStatus nota={nota} />
+              {reissuable(nota) ? <ReissueForm id={nota.id} busy={busy} /> : null}
+            </div>
+          </td>
+          <td data-label={t("notas.access_key")}>
+            {nota.access_key ? <code className="nota-key small">{nota.access_key}</code> : "—"}
+          </td>
+          <td data-label={t("notas.files")}>
+            <NotaLinks nota={nota} xmlHref={xmlHref(nota)} />
+          </td>
+        </tr>
+      ))}
+    </DataTable>
   );
 }

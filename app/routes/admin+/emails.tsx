@@ -5,6 +5,7 @@ import { FilterForm, FilterInput } from "~/components/admin/ui";
 import { MarketErrorBoundary } from "~/components/layout/error-boundary";
 import { FormMessage } from "~/components/ui/form";
 import { PageHeader } from "~/components/ui/page-header";
+import { DataTable } from "~/components/ui/data-table";
 import { adminTitleMeta } from "~/lib/admin-meta";
 import { formatDateTime } from "~/lib/format";
 import { liftSuppression, listSuppressions } from "~/services/platform/email-suppressions.server";
@@ -47,51 +48,37 @@ export default function AdminEmailsPage() {
         <p className="card empty">{t("emails.empty")}</p>
       ) : (
         <section className="card">
-          <div className="table-wrap">
-            <table className="data-table cards-sm">
-              <caption className="visually-hidden">{t("emails.heading")}</caption>
-              <thead>
-                <tr>
-                  {columns.map((c, i) => (
-                    <th key={i} scope="col">
-                      {c || <span className="visually-hidden">{t("emails.actions")}</span>}
-                    </th>
-                  ))}
-                </tr>
-              </thead>
-              <tbody>
-                {suppressions.map((s) => (
-                  <tr key={s.email}>
-                    <td data-label={columns[0]} className="break">
-                      {s.email}
-                    </td>
-                    <td data-label={columns[1]}>
-                      {t(`emails.reasons.${s.reason}`)} <span className="muted small">· {s.source}</span>
-                    </td>
-                    <td data-label={columns[2]}>{formatDateTime(s.created_at, i18n.language)}</td>
-                    <td data-label={columns[3]} className="small">
-                      {s.detail ?? "—"}
-                    </td>
-                    <td>
-                      <Form method="post">
-                        <input type="hidden" name="email" value={s.email} />
-                        <button
-                          type="submit"
-                          name="intent"
-                          value="lift"
-                          className="btn btn-secondary btn-sm"
-                          disabled={busy}
-                          aria-label={t("emails.lift_label", { email: s.email })}
-                        >
-                          {t("emails.lift")}
-                        </button>
-                      </Form>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DataTable caption={t("emails.heading")} columns={columns} actionsLabel={t("emails.actions")}>
+            {suppressions.map((s) => (
+              <tr key={s.email}>
+                <td data-label={columns[0]} className="break">
+                  {s.email}
+                </td>
+                <td data-label={columns[1]}>
+                  {t(`emails.reasons.${s.reason}`)} <span className="muted small">· {s.source}</span>
+                </td>
+                <td data-label={columns[2]}>{formatDateTime(s.created_at, i18n.language)}</td>
+                <td data-label={columns[3]} className="small">
+                  {s.detail ?? "—"}
+                </td>
+                <td>
+                  <Form method="post">
+                    <input type="hidden" name="email" value={s.email} />
+                    <button
+                      type="submit"
+                      name="intent"
+                      value="lift"
+                      className="btn btn-secondary btn-sm"
+                      disabled={busy}
+                      aria-label={t("emails.lift_label", { email: s.email })}
+                    >
+                      {t("emails.lift")}
+                    </button>
+                  </Form>
+                </td>
+              </tr>
+            ))}
+          </DataTable>
         </section>
       )}
     </div>

@@ -1,10 +1,10 @@
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { MarketErrorBoundary } from "~/components/layout/error-boundary";
 import { FormMessage } from "~/components/ui/form";
 import { PageHeader } from "~/components/ui/page-header";
+import { DataTable } from "~/components/ui/data-table";
 import { adminTitleMeta } from "~/lib/admin-meta";
 import { formatDateTime } from "~/lib/format";
 import { operatorActor } from "~/services/operator/audit.server";
@@ -28,27 +28,6 @@ export async function action({ request }: ActionFunctionArgs) {
       retry: { run: ({ values }) => moveFailedEmail(actor, values.id, "retry"), toast: "jobs.retried" },
       discard: { run: ({ values }) => moveFailedEmail(actor, values.id, "discard"), toast: "jobs.discarded" },
     },
-  );
-}
-
-/** A table with its caption hidden (the section's heading names it) and its column headers. */
-function Table({ caption, columns, children }: { caption: string; columns: string[]; children: ReactNode }) {
-  return (
-    <div className="table-wrap">
-      <table className="data-table cards-sm">
-        <caption className="visually-hidden">{caption}</caption>
-        <thead>
-          <tr>
-            {columns.map((c) => (
-              <th key={c} scope="col">
-                {c}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>{children}</tbody>
-      </table>
-    </div>
   );
 }
 
@@ -76,7 +55,7 @@ export default function AdminJobsPage() {
         {queues.length === 0 ? (
           <p className="muted">{t("jobs.empty_queues")}</p>
         ) : (
-          <Table caption={t("jobs.queues")} columns={queueColumns}>
+          <DataTable caption={t("jobs.queues")} columns={queueColumns}>
             {queues.map((q) => (
               <tr key={`${q.queue}-${q.kind}`}>
                 <td data-label={queueColumns[0]}>{t(`jobs.queue_names.${q.queue}`)}</td>
@@ -97,7 +76,7 @@ export default function AdminJobsPage() {
                 <td data-label={queueColumns[5]}>{when(q.oldest_waiting)}</td>
               </tr>
             ))}
-          </Table>
+          </DataTable>
         )}
       </section>
       <section className="card" aria-labelledby="failed-title">
@@ -105,7 +84,7 @@ export default function AdminJobsPage() {
         {failed.length === 0 ? (
           <p className="muted">{t("jobs.failed_empty")}</p>
         ) : (
-          <Table caption={t("jobs.failed_heading")} columns={[...failedColumns, t("emails.actions")]}>
+          <DataTable caption={t("jobs.failed_heading")} columns={[...failedColumns, t("emails.actions")]}>
             {failed.map((f) => (
               <tr key={f.id}>
                 <td data-label={failedColumns[0]}>
@@ -148,7 +127,7 @@ export default function AdminJobsPage() {
                 </td>
               </tr>
             ))}
-          </Table>
+          </DataTable>
         )}
       </section>
       <section className="card" aria-labelledby="periodic-title">
@@ -156,7 +135,7 @@ export default function AdminJobsPage() {
         {periodic.length === 0 ? (
           <p className="muted">{t("jobs.periodic_empty")}</p>
         ) : (
-          <Table caption={t("jobs.periodic")} columns={[t("jobs.job"), t("jobs.runs"), t("jobs.failures")]}>
+          <DataTable caption={t("jobs.periodic")} columns={[t("jobs.job"), t("jobs.runs"), t("jobs.failures")]}>
             {periodic.map((p) => (
               <tr key={p.job}>
                 <td data-label={t("jobs.job")}>
@@ -166,7 +145,7 @@ export default function AdminJobsPage() {
                 <td data-label={t("jobs.failures")}>{p.failures}</td>
               </tr>
             ))}
-          </Table>
+          </DataTable>
         )}
       </section>
     </div>
