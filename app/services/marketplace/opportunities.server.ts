@@ -404,7 +404,7 @@ export function opportunityListQueries(user: UserRow, q: OpportunityQuery) {
   );
   switch (sort) {
     case "relevance":
-      return { count, page: byRelevance(page, match!, pageLeads, q) };
+      return { count, page: byRelevance(user, q, match!, pageLeads) };
     case "budget_desc":
       page = page.orderBy("opportunities.budget_max_cents", "desc").orderBy("opportunities.id", "desc");
       break;
@@ -435,19 +435,32 @@ export function opportunityListQueries(user: UserRow, q: OpportunityQuery) {
  */
 export const RELEVANCE_WINDOW = SEARCH_TOTAL_CAP;
 
-function byRelevance(page: ListBuilder, match: string, leading: boolean, q: OpportunityQuery) {
+function byRelevance(viewer: UserRow, q: OpportunityQuery, match: string, leading: boolean) {
+  // The window holds ids and ranks only; the page's rows are joined to their merchant and to the
+  // viewer's application after the ranking, for the page alone.
+  const matches = applyFilters(
+    leading ? fromSearch(db) : (db.selectFrom("opportunities") as ListBuilder),
+    viewer,
+    q,
+    leading,
+  );
   const newest = (
-    leading ? page.orderBy(sql`opportunities_fts.rowid`, "desc") : page.orderBy("opportunities.id", "desc")
+    leading ? matches.orderBy(sql`opportunities_fts.rowid`, "desc") : matches.orderBy("opportunities.id", "desc")
   )
-    .select(textRank(match, leading).as("relevance"))
+    .select(["opportunities.id as id", textRank(match, leading).as("relevance")])
     .limit(RELEVANCE_WINDOW);
-  return db
-    .selectFrom(newest.as("ranked"))
-    .selectAll()
-    .orderBy("ranked.relevance", "desc")
-    .orderBy(sql`ranked.id`, "desc")
+  const best = db
+    .selectFrom(newest.as("newest"))
+    .select(["newest.id", "newest.relevance"])
+    .orderBy("newest.relevance", "desc")
+    .orderBy("newest.id", "desc")
     .limit(q.per_page)
     .offset(offsetOf(q.page, q.per_page));
+  return (baseSelect(db, viewer) as unknown as ListBuilder)
+    .innerJoin(best.as("ranked"), "ranked.id", "opportunities.id")
+    .select("ranked.relevance")
+    .orderBy("ranked.relevance", "desc")
+    .orderBy("opportunities.id", "desc");
 }
 
 /**
