@@ -44,6 +44,23 @@ const paymentsPending = oncePerScrape(async () => {
     .execute();
 });
 
+/**
+ * A gauge read from the database at each scrape, one series per value of `label`. Every worker
+ * reads the same tables, so the launcher keeps one worker's answer (max), not their sum.
+ */
+function tableGauge(name: string, help: string, label: string, read: () => Promise<[string, number][]>) {
+  new client.Gauge({
+    name,
+    help,
+    labelNames: [label],
+    aggregator: "max",
+    async collect() {
+      this.reset();
+      for (const [value, n] of await read()) this.set({ [label]: value }, n);
+    },
+  });
+}
+
 function createMetrics() {
   client.collectDefaultMetrics();
   const metrics = {
@@ -79,30 +96,23 @@ function createMetrics() {
       labelNames: ["limit"] as const,
     }),
   };
-  // Every worker reads the same table: the scrape keeps one worker's answer, not their sum.
-  new client.Gauge({
-    name: "freela_outbox_depth",
-    help: "E-mails waiting in the outbox (pending or being sent), by kind",
-    labelNames: ["kind"] as const,
-    aggregator: "max",
-    async collect() {
-      this.reset();
-      for (const row of await outboxByKind()) this.set({ kind: row.kind }, Number(row.depth));
-    },
-  });
-  new client.Gauge({
-    name: "freela_outbox_oldest_age_seconds",
-    help: "Age of the oldest e-mail waiting in the outbox, by kind",
-    labelNames: ["kind"] as const,
-    aggregator: "max",
-    async collect() {
-      this.reset();
+  tableGauge(
+    "freela_outbox_depth",
+    "E-mails waiting in the outbox (pending or being sent), by kind",
+    "kind",
+    async () => (await outboxByKind()).map((row) => [row.kind, Number(row.depth)]),
+  );
+  tableGauge(
+    "freela_outbox_oldest_age_seconds",
+    "Age of the oldest e-mail waiting in the outbox, by kind",
+    "kind",
+    async () => {
       const now = Date.now();
-      for (const row of await outboxByKind()) {
-        if (row.oldest) this.set({ kind: row.kind }, Math.max(0, (now - Date.parse(row.oldest)) / 1000));
-      }
+      return (await outboxByKind())
+        .filter((row) => row.oldest)
+        .map((row) => [row.kind, Math.max(0, (now - Date.parse(row.oldest)) / 1000)]);
     },
-  });
+  );
   new client.Gauge({
     name: "freela_event_streams_open",
     help: "Live-update streams (GET /api/events) open",
@@ -110,16 +120,12 @@ function createMetrics() {
       this.set(openStreams());
     },
   });
-  new client.Gauge({
-    name: "freela_payments_pending",
-    help: "Payments waiting on someone: Pix charges not yet paid, payouts requested, refunds due",
-    labelNames: ["state"] as const,
-    aggregator: "max",
-    async collect() {
-      this.reset();
-      for (const row of await paymentsPending()) this.set({ state: row.state }, Number(row.count));
-    },
-  });
+  tableGauge(
+    "freela_payments_pending",
+    "Payments waiting on someone: Pix charges not yet paid, payouts requested, refunds due",
+    "state",
+    async () => (await paymentsPending()).map((row) => [row.state, Number(row.count)]),
+  );
   // A worker of `npm start` answers the launcher's requests for its numbers.
   if (cluster.isWorker) new client.AggregatorRegistry();
   return metrics;
