@@ -42,3 +42,18 @@ async function hydrate() {
 }
 
 void hydrate();
+
+/**
+ * The installable app's service worker (public/sw.js): the build's files and an offline page,
+ * nothing private. Its address carries the build's version, so a new deploy installs a new
+ * worker, which takes over and drops the old build's files.
+ */
+function registerServiceWorker() {
+  if (process.env.NODE_ENV !== "production" || !("serviceWorker" in navigator)) return;
+  const version = (window as unknown as { __remixManifest?: { version?: string } }).__remixManifest?.version ?? "dev";
+  navigator.serviceWorker.register(`/sw.js?v=${encodeURIComponent(version)}`).catch(() => undefined);
+}
+
+// After the page's own loads: the entry may run before or after the window's load event.
+if (document.readyState === "complete") registerServiceWorker();
+else window.addEventListener("load", registerServiceWorker, { once: true });

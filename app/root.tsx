@@ -32,6 +32,9 @@ import { isLiveReload } from "~/lib/live-events";
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: styles },
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
+  // The installable app (public/manifest.webmanifest, public/sw.js).
+  { rel: "manifest", href: "/manifest.webmanifest" },
+  { rel: "apple-touch-icon", href: "/icons/apple-touch-icon.png" },
 ];
 
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -107,6 +110,7 @@ function Document({ children, locale }: { children: ReactNode; locale: string })
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="theme-color" content="#0f766e" />
         <Meta />
         <Links />
       </head>

@@ -50,6 +50,10 @@ app.use(
 );
 app.use("/locales", express.static("public/locales", { maxAge: "1h", fallthrough: false }));
 app.get("/favicon.svg", express.static("public", { maxAge: "1h" }));
+// The installable app: its manifest, service worker and offline page revalidated on every use
+// (a new deploy's worker is seen at once), its icons kept a day.
+app.get(["/manifest.webmanifest", "/sw.js", "/offline.html"], express.static("public", { maxAge: 0 }));
+app.use("/icons", express.static("public/icons", { maxAge: "1d", fallthrough: false }));
 // The preview image of public pages without a photo (Open Graph, Twitter card).
 app.get("/og-image.png", express.static("public", { maxAge: "1h" }));
 // A request answered before its body was read (a 401 or 415 refuses without reading, say): the
