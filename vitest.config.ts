@@ -19,6 +19,7 @@ const UNIT_TESTS = [
   "tests/messaging/contact-detector.test.ts",
   "tests/platform/config.test.ts",
   "tests/platform/i18n-render.test.ts",
+  "tests/platform/locale-keys.test.ts",
   "tests/platform/jobs.test.ts",
   "tests/platform/limits.test.ts",
   "tests/platform/money.test.ts",
