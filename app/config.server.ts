@@ -68,6 +68,8 @@ const schema = z.object({
    * the server tests wait for runs instead of sleeping. Off by default.
    */
   JOBS_TRACE: flag.default("off"),
+  // For tests: a text missing from the translations renders as ⟦key⟧, so a crawl can find it.
+  I18N_STRICT: flag.default("off"),
   /** The least level the server logs (JSON lines on stdout); `info` by default, `silent` under test. */
   LOG_LEVEL: z.preprocess(
     (v) => (v === "" ? undefined : v),

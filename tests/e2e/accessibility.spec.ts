@@ -201,6 +201,17 @@ async function open(page: Page, where: string, scriptErrors: string[], findings:
     });
     return status;
   }
+  // The server runs with I18N_STRICT: a text missing from a language file shows as ⟦key⟧.
+  const untranslated = [...new Set((await response!.text()).match(/⟦[^⟧]{1,120}⟧/g) ?? [])];
+  for (const key of untranslated) {
+    findings.push({
+      rule: "untranslated",
+      impact: "serious",
+      page: where,
+      target: key,
+      help: "text missing from the language file",
+    });
+  }
   // What most people meet is the page after React took it over (the shell's menu button and
   // the toast's close button are real buttons only then).
   if (await page.locator(".shell").count()) await page.locator("button.menu-button").waitFor({ state: "attached" });

@@ -1,4 +1,5 @@
 import i18next, { type TFunction } from "i18next";
+import { config } from "~/config.server";
 import { fallbackLng, i18nOptions as sharedOptions, supportedLngs, type Lng } from "~/lib/i18n";
 import enAccount from "../../../public/locales/en/account.json";
 import enAdmin from "../../../public/locales/en/admin.json";
@@ -14,9 +15,21 @@ import ptMessages from "../../../public/locales/pt-BR/messages.json";
 // Translations on the server, apart from any request: the API's Portuguese, e-mails in the
 // user's language. The visitor's language of a page is read in app/web/i18n.server.ts.
 
+/**
+ * I18N_STRICT (tests): a key no language file has, or a value a text asks for and is not given,
+ * renders as ⟦key⟧ instead of the key itself, so the browser crawl can find it in any page.
+ */
+const strict = config.I18N_STRICT
+  ? {
+      parseMissingKeyHandler: (key: string, defaultValue?: string) => defaultValue ?? `⟦${key}⟧`,
+      missingInterpolationHandler: (_text: string, value: string[]) => `⟦${value[1]}⟧`,
+    }
+  : {};
+
 /** The server holds every language; pages render in the visitor's. */
 export const i18nOptions = {
   ...sharedOptions,
+  ...strict,
   resources: {
     "pt-BR": { common: ptCommon, messages: ptMessages, market: ptMarket, account: ptAccount, admin: ptAdmin },
     en: { common: enCommon, messages: enMessages, market: enMarket, account: enAccount, admin: enAdmin },
