@@ -85,6 +85,23 @@ function inParts(put: (part: Buffer, last: boolean) => Promise<void>) {
   };
 }
 
+/** A writer over `inParts`: aborting drops what is buffered, then `removeStored` what went out. */
+function partsWriter(
+  name: string,
+  parts: ReturnType<typeof inParts>,
+  removeStored: () => Promise<unknown>,
+): ExportFileWriter {
+  return {
+    name,
+    write: parts.write,
+    close: parts.close,
+    async abort() {
+      parts.drop();
+      await removeStored();
+    },
+  };
+}
+
 const failed = (what: string) => (error: unknown) => {
   logger.error({ err: error }, `[storage] could not ${what}`);
   throw storageUnavailable();
@@ -122,19 +139,12 @@ function bucketWriter(name: string): ExportFileWriter {
         .catch(failed(`complete ${name}`));
     }
   });
-  return {
-    name,
-    write: parts.write,
-    close: parts.close,
-    async abort() {
-      parts.drop();
-      // An unfinished upload would keep its parts (and their cost) until the bucket's own rules
-      // drop them; a finished one is an object to remove.
-      if (uploadId)
-        await s3.send(new AbortMultipartUploadCommand({ ...at, UploadId: uploadId })).catch(() => undefined);
-      await s3.send(new DeleteObjectCommand(at)).catch(() => undefined);
-    },
-  };
+  return partsWriter(name, parts, async () => {
+    // An unfinished upload would keep its parts (and their cost) until the bucket's own rules
+    // drop them; a finished one is an object to remove.
+    if (uploadId) await s3.send(new AbortMultipartUploadCommand({ ...at, UploadId: uploadId })).catch(() => undefined);
+    await s3.send(new DeleteObjectCommand(at)).catch(() => undefined);
+  });
 }
 
 function databaseWriter(name: string): ExportFileWriter {
@@ -151,15 +161,7 @@ function databaseWriter(name: string): ExportFileWriter {
       })
       .execute();
   });
-  return {
-    name,
-    write: parts.write,
-    close: parts.close,
-    async abort() {
-      parts.drop();
-      await removeExportParts(name);
-    },
-  };
+  return partsWriter(name, parts, () => removeExportParts(name));
 }
 
 async function folderWriter(name: string): Promise<ExportFileWriter> {
