@@ -503,8 +503,7 @@ export function compiledListQueries(user: UserRow, q: OpportunityQuery) {
 }
 
 /**
- * One page of opportunities with its total: two queries whatever the page size, one for a search
- * ranked by relevance (its window counts the total) — the merchant's
+ * One page of opportunities with its total: two queries whatever the page size (the merchant's
  * name, the owner's awaiting count and the freelancer's own application come in by join).
  */
 export async function listOpportunities(
