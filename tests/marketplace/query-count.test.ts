@@ -140,21 +140,10 @@ describe("statements per list, whatever the page size", () => {
     const few = await statementsOf(() => list(5));
     const many = await statementsOf(() => list(50));
     expect(many).toBe(few);
-    expect(few).toBeGreaterThanOrEqual(1);
+    expect(few).toBeGreaterThanOrEqual(2);
     expect(few).toBeLessThanOrEqual(3);
     expect(((await list(5)) as { data: unknown[] }).data).toHaveLength(5);
     expect(((await list(50)) as { data: unknown[] }).data.length).toBeGreaterThan(5);
-  });
-
-  it("a search ranked by relevance takes one statement with its total; a page past the ranked window counts", async () => {
-    const ranked = (page: string) => listOpportunities(freelancer, { per_page: "5", q: "site padaria", page });
-    expect(await statementsOf(() => ranked("1"))).toBe(1);
-    const [first, past] = [await ranked("1"), await ranked("999")];
-    const newest = await listOpportunities(freelancer, { per_page: "5", q: "site padaria", sort: "newest" });
-    expect(first.meta.total).toBe(newest.meta.total);
-    expect(first.meta.total).toBeGreaterThan(5);
-    expect(await statementsOf(() => ranked("999"))).toBe(2);
-    expect([past.data, past.meta.total]).toEqual([[], newest.meta.total]);
   });
 
   it("the top bar's unread messages take one statement", async () => {

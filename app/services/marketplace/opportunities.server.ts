@@ -378,9 +378,6 @@ function applyFilters(
   return query;
 }
 
-/** Relevance ranks the newest matches (byRelevance); with no searchable word it is newest first. */
-const rankedBy = (q: OpportunityQuery, match: string | null) => q.sort === "relevance" && match !== null;
-
 /** The count and page queries of a list, built apart so tests can read their query plans. */
 export function opportunityListQueries(user: UserRow, q: OpportunityQuery) {
   const match = q.q ? toFtsQuery(q.q) : null;
@@ -395,7 +392,8 @@ export function opportunityListQueries(user: UserRow, q: OpportunityQuery) {
     .select(sql<number>`1`.as("one"))
     .limit(totalCap(match) + 1);
   const count = db.selectFrom(matching.as("matching")).select((eb) => eb.fn.countAll<number>().as("total"));
-  const sort = rankedBy(q, match) ? "relevance" : q.sort === "relevance" ? "newest" : q.sort;
+  // Relevance ranks the newest matches (below); with no searchable word it is newest first.
+  const sort = q.sort === "relevance" && !match ? "newest" : q.sort;
   // Other sorts need every match anyway, so only newest-first pages read through the text index.
   const pageLeads = leads && (sort === "newest" || sort === "relevance");
   let page = applyFilters(
@@ -438,36 +436,29 @@ export function opportunityListQueries(user: UserRow, q: OpportunityQuery) {
 export const RELEVANCE_WINDOW = SEARCH_TOTAL_CAP;
 
 function byRelevance(viewer: UserRow, q: OpportunityQuery, match: string, leading: boolean) {
+  // The window holds ids and ranks only; the page's rows are joined to their merchant and to the
+  // viewer's application after the ranking, for the page alone.
   const matches = applyFilters(
     leading ? fromSearch(db) : (db.selectFrom("opportunities") as ListBuilder),
     viewer,
     q,
     leading,
   );
-  // The newest matches, one past the window: how many there are is the list's total (capped
-  // past the window, as the count would say), so a ranked page needs no count statement.
   const newest = (
     leading ? matches.orderBy(sql`opportunities_fts.rowid`, "desc") : matches.orderBy("opportunities.id", "desc")
   )
     .select(["opportunities.id as id", textRank(match, leading).as("relevance")])
-    .limit(RELEVANCE_WINDOW + 1);
-  const window = db
-    .selectFrom(newest.as("newest"))
-    .select((eb) => ["newest.id", "newest.relevance", eb.fn.countAll<number>().over().as("window_total")])
-    .orderBy("newest.id", "desc")
     .limit(RELEVANCE_WINDOW);
-  // The window holds ids and ranks only; the page's rows are joined to their merchant and to the
-  // viewer's application after the ranking, for the page alone.
   const best = db
-    .selectFrom(window.as("window"))
-    .selectAll()
-    .orderBy("window.relevance", "desc")
-    .orderBy("window.id", "desc")
+    .selectFrom(newest.as("newest"))
+    .select(["newest.id", "newest.relevance"])
+    .orderBy("newest.relevance", "desc")
+    .orderBy("newest.id", "desc")
     .limit(q.per_page)
     .offset(offsetOf(q.page, q.per_page));
   return (baseSelect(db, viewer) as unknown as ListBuilder)
     .innerJoin(best.as("ranked"), "ranked.id", "opportunities.id")
-    .select(["ranked.relevance", "ranked.window_total"])
+    .select("ranked.relevance")
     .orderBy("ranked.relevance", "desc")
     .orderBy("opportunities.id", "desc");
 }
@@ -512,19 +503,12 @@ export async function listOpportunities(
 ): Promise<{ data: OpportunityJson[]; meta: PageMeta }> {
   const q = parseInput(opportunityQuerySchema, query);
   const { count, page } = compiledListQueries(user, q);
-  const match = q.q ? toFtsQuery(q.q) : null;
-  const cap = totalCap(match);
-  let rows: (Row & { window_total?: number })[];
-  let total: number;
-  if (rankedBy(q, match)) {
-    // A ranked page carries the total with it; only a page past the window has to count.
-    rows = (await db.executeQuery<Row & { window_total: number }>(page)).rows;
-    total = rows[0]?.window_total ?? (await db.executeQuery<{ total: number }>(count)).rows[0]!.total;
-  } else {
-    const [counted, read] = await Promise.all([db.executeQuery<{ total: number }>(count), db.executeQuery<Row>(page)]);
-    rows = read.rows;
-    total = counted.rows[0]!.total;
-  }
+  const cap = totalCap(q.q ? toFtsQuery(q.q) : null);
+  const [counted, { rows }] = await Promise.all([
+    db.executeQuery<{ total: number }>(count),
+    db.executeQuery<Row>(page),
+  ]);
+  const total = counted.rows[0]!.total;
   return {
     data: rows.map((row) => toOpportunityJson(row, user)),
     meta: pageMeta(q.page, q.per_page, Math.min(Number(total), cap), Number(total) > cap),
