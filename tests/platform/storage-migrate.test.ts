@@ -1,5 +1,4 @@
 import { spawn } from "node:child_process";
-import { createHash, randomBytes } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
 import { createServer, request } from "node:http";
 import { tmpdir } from "node:os";
@@ -10,6 +9,7 @@ import { openExportFile, readExportFile } from "~/services/platform/export-files
 import { migrateFilesToBucket } from "~/services/platform/storage-migrate.server";
 import { fileStore, s3Store, saveAttachment, savePhoto } from "~/services/platform/uploads.server";
 import { postgresPool } from "../../db";
+import { fillCopy, sha256Of } from "../support/export-copies";
 import { PNG_1X1 } from "../support/fixtures";
 import { startS3Server, type S3TestServer } from "../support/s3-server";
 
@@ -78,13 +78,7 @@ describe("storage:migrate", () => {
     for (let i = 0; i < 3; i++) photos.push(await savePhoto(new Blob([PNG_1X1])));
     // A data copy of 20 MB where the source keeps them: the bucket gets it in three parts.
     const zip = await openExportFile(undefined, from);
-    const hash = createHash("sha256");
-    for (let i = 0; i < 20; i++) {
-      const piece = randomBytes(1024 * 1024);
-      hash.update(piece);
-      await zip.write(piece);
-    }
-    await zip.close();
+    const written = await fillCopy(zip, 20, 1024 * 1024);
 
     // The script in its own process, reaching the bucket through a relay that kills it as the
     // copy's second part goes out (after the photos, and the copy's first part, are in).
@@ -127,8 +121,6 @@ describe("storage:migrate", () => {
     expect(next.skipped).toEqual(expect.arrayContaining(photos));
     const copy = await readExportFile(zip.name, "s3");
     expect(copy!.size).toBe(20 * 1024 * 1024);
-    const back = createHash("sha256");
-    for await (const chunk of copy!.body as unknown as AsyncIterable<Uint8Array>) back.update(chunk);
-    expect(back.digest("hex")).toBe(hash.digest("hex"));
+    expect((await sha256Of(copy!.body)).hex).toBe(written);
   });
 });

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { createReadStream } from "node:fs";
-import { mkdir, open, readdir, stat, unlink } from "node:fs/promises";
+import { mkdir, open, stat, unlink } from "node:fs/promises";
 import { join } from "node:path";
 import { Readable } from "node:stream";
 import {
@@ -19,7 +19,7 @@ import { config } from "~/config.server";
 import { db, postgresPool } from "../../../db";
 import type { Database } from "../../../db/schema";
 import { logger } from "./log.server";
-import { s3Client, storageUnavailable } from "./uploads.server";
+import { folderFiles, s3Client, storageUnavailable } from "./uploads.server";
 
 // Copies of a user's data (accounts/data-export.server.ts): ZIPs the export job writes piece by
 // piece, read back only by their owner as a stream, deleted once they expire. Neither writing nor
@@ -275,9 +275,5 @@ export async function listExportFiles(storage: ExportStorage): Promise<{ name: s
     }
     return [...sizes].map(([name, size]) => ({ name, size })).sort((a, b) => a.name.localeCompare(b.name));
   }
-  const names = await readdir(config.UPLOADS_DIR).catch(() => [] as string[]);
-  const files = [];
-  for (const name of names.filter(isExportName).sort())
-    files.push({ name, size: (await stat(join(config.UPLOADS_DIR, name))).size });
-  return files;
+  return folderFiles(isExportName);
 }

@@ -1,11 +1,17 @@
 import { createHash } from "node:crypto";
-import { readdir, stat } from "node:fs/promises";
-import { join } from "node:path";
 import { HeadObjectCommand } from "@aws-sdk/client-s3";
 import { config } from "~/config.server";
 import { db } from "../../../db";
 import { listExportFiles, openExportFile, readExportFile } from "./export-files.server";
-import { databaseStore, folderStore, isUploadName, s3Client, s3Store, type FileStore } from "./uploads.server";
+import {
+  databaseStore,
+  folderFiles,
+  folderStore,
+  isUploadName,
+  s3Client,
+  s3Store,
+  type FileStore,
+} from "./uploads.server";
 
 export type MigrateSource = "folder" | "database";
 export type MigrateReport = { copied: string[]; skipped: string[]; failed: { name: string; reason: string }[] };
@@ -20,11 +26,7 @@ async function listSource(from: MigrateSource): Promise<{ name: string; size: nu
       .execute();
     return rows.filter((r) => isUploadName(r.name)).map((r) => ({ name: r.name, size: Number(r.size) }));
   }
-  const names = await readdir(config.UPLOADS_DIR).catch(() => [] as string[]);
-  const files = [];
-  for (const name of names.filter(isUploadName).sort())
-    files.push({ name, size: (await stat(join(config.UPLOADS_DIR, name))).size });
-  return files;
+  return folderFiles(isUploadName);
 }
 
 /** The size of an object in the bucket, or null when it is not there. */

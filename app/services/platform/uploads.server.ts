@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { mkdir, readFile, unlink, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, stat, unlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { DeleteObjectCommand, GetObjectCommand, NoSuchKey, PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
 import { fileTypeFromBuffer } from "file-type";
@@ -94,6 +94,15 @@ export const folderStore: FileStore = {
     }
   },
 };
+
+/** The files of UPLOADS_DIR whose names `accept` takes, by name, with their sizes (none: an empty list). */
+export async function folderFiles(accept: (name: string) => boolean): Promise<{ name: string; size: number }[]> {
+  const names = await readdir(config.UPLOADS_DIR).catch(() => [] as string[]);
+  const files = [];
+  for (const name of names.filter(accept).sort())
+    files.push({ name, size: (await stat(join(config.UPLOADS_DIR, name))).size });
+  return files;
+}
 
 /**
  * PostgreSQL (several servers): the photos table, which every server reaches; a photo is at most
