@@ -88,7 +88,7 @@ async function unavailablePage(request: Request) {
   // The request id (well-formed or made here: safe in HTML), so support can find its log line.
   const code = request.headers.get("x-request-id");
   const codeLine = code ? `<p class="muted small">${common("errors.code", { code })}</p>` : "";
-  const html = `<!DOCTYPE html><html lang="${lng === "en" ? "en" : "pt-BR"}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Freela</title><link rel="stylesheet" href="${styles}"></head><body><main class="auth-page"><section class="card auth-card center"><p class="error-code">503</p><h1>${common("errors.generic_title")}</h1><p class="muted">${messages("database_unavailable")}</p>${codeLine}<a class="btn btn-primary" href="/">${common("not_found.back_home")}</a></section></main></body></html>`;
+  const html = `<!DOCTYPE html><html lang="${lng}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Freela</title><link rel="stylesheet" href="${styles}"></head><body><main class="auth-page"><section class="card auth-card center"><p class="error-code">503</p><h1>${common("errors.generic_title")}</h1><p class="muted">${messages("database_unavailable")}</p>${codeLine}<a class="btn btn-primary" href="/">${common("not_found.back_home")}</a></section></main></body></html>`;
   const headers = applySecurityHeaders(
     new Headers({
       "Content-Type": "text/html; charset=utf-8",

@@ -21,7 +21,10 @@ export const dateTimeFormat = (locale: string, options: Intl.DateTimeFormatOptio
 
 /** Centavos as Brazilian reais: 150000 → "R$ 1.500,00". */
 export function formatMoney(cents: number, locale = "pt-BR") {
-  return numberFormat(locale, { style: "currency", currency: "BRL" }).format(cents / 100);
+  // narrowSymbol: "R$" in every language (Spanish would otherwise write "BRL").
+  return numberFormat(locale, { style: "currency", currency: "BRL", currencyDisplay: "narrowSymbol" }).format(
+    cents / 100,
+  );
 }
 
 export function formatDate(iso: string, locale = "pt-BR") {

@@ -8,7 +8,7 @@ export type Seo = {
   /** Absolute, from APP_URL. */
   canonical: string;
   image: string;
-  /** og:locale: pt_BR or en_US. */
+  /** og:locale: pt_BR, en_US or es_LA. */
   locale: string;
   type: "website" | "profile";
   /** A photo makes a small card; the site's wide image a large one. */

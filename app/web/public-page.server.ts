@@ -1,5 +1,6 @@
 import { json, redirect, type HeadersFunction } from "@remix-run/node";
 import type { UserRow } from "../../db/schema";
+import type { Lng } from "~/lib/i18n";
 import type { Seo } from "~/lib/public-meta";
 import { AppError } from "~/services/platform/errors.server";
 import {
@@ -13,6 +14,9 @@ import { fixedT } from "~/services/platform/i18n.server";
 import { loaderRefusal, orRefusal } from "./errors.server";
 import { i18nServer } from "./i18n.server";
 import { getOptionalUser } from "./session.server";
+
+/** Open Graph's locale of each language (es_LA: Spanish for Latin America). */
+const OG_LOCALES: Record<Lng, string> = { "pt-BR": "pt_BR", en: "en_US", es: "es_LA" };
 
 // The web side of the public pages: who is asking (a visitor's answer may be cached by a CDN and
 // never sets a cookie; a signed-in user's is private), the id in `<slug>-<uuid>`, the canonical
@@ -61,7 +65,7 @@ export async function readPublic<T>(request: Request, read: () => Promise<T>) {
     viewer,
     lng,
     t: fixedT(lng, "common"),
-    ogLocale: lng === "en" ? "en_US" : "pt_BR",
+    ogLocale: OG_LOCALES[lng as Lng] ?? OG_LOCALES["pt-BR"],
     cacheHeaders: publicCacheHeaders(viewer),
   };
 }

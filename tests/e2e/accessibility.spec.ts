@@ -7,7 +7,7 @@ import { axeViolations, lastMail, linkIn, registerViaApi, signIn } from "./suppo
 
 // Every page a visitor, a merchant, a freelancer and the operator of the demo data reach, found
 // by following their links rather than listed by hand (so a new page cannot escape), checked with
-// axe-core against WCAG 2.0/2.1 A and AA and axe's best practices, in both languages, at desktop
+// axe-core against WCAG 2.0/2.1 A and AA and axe's best practices, in every language, at desktop
 // and phone widths: once per page shape (a route, whoever reaches it), one account per role.
 
 const DEMO_PASSWORD = "freela123";
@@ -32,7 +32,7 @@ const roles: Role[] = [
   { name: "freelancer", email: "julia@freela.dev", start: ["/", "/identidade", MISSING] },
   { name: "operator", email: "operador@freela.dev", start: ["/admin", "/admin/identity", MISSING] },
 ];
-const languages = ["pt-BR", "en"] as const;
+const languages = ["pt-BR", "en", "es"] as const;
 const DESKTOP = { width: 1280, height: 800 };
 const PHONE = { width: 390, height: 844 };
 
@@ -347,11 +347,11 @@ function report(findings: Finding[]) {
   });
 }
 
-// One account per role for both languages: the crawl walks the role's pages in Portuguese, then
-// one page of each route it reached is checked again in English (the words change, not the
-// markup's kinds). What one role checked, the next does not check again; at the end every page
-// route has been checked in both languages at both widths.
-test("axe: every page of the visitor, a merchant, a freelancer and the operator, pt-BR and en, desktop and phone", async ({
+// One account per role for every language: the crawl walks the role's pages in Portuguese, then
+// one page of each route it reached is checked again in English and in Spanish (the words change,
+// not the markup's kinds). What one role checked, the next does not check again; at the end every
+// page route has been checked in every language at both widths.
+test("axe: every page of the visitor, a merchant, a freelancer and the operator, pt-BR, en and es, desktop and phone", async ({
   browser,
 }, testInfo) => {
   // A guard against a hang, not a speed check.
@@ -365,11 +365,15 @@ test("axe: every page of the visitor, a merchant, a freelancer and the operator,
     const crawled = await crawl(page, role.start, done);
     findings.push(...crawled.findings);
     await testInfo.attach(`pages of the ${role.name}`, { body: crawled.visited.join("\n"), contentType: "text/plain" });
-    await switchLanguage(page, "en");
-    const english = await recheck(page, "en", crawled.routePages, crawled.scriptErrors, done);
-    findings.push(...english.findings);
+    const rechecked: string[] = [];
+    for (const lng of languages.filter((l) => l !== "pt-BR")) {
+      await switchLanguage(page, lng);
+      const again = await recheck(page, lng, crawled.routePages, crawled.scriptErrors, done);
+      findings.push(...again.findings);
+      rechecked.push(`${again.routes} new in ${lng}`);
+    }
     console.log(
-      `${role.name}: ${crawled.visited.length} pages, ${crawled.routePages.size} routes, ${english.routes} new in English, ${done.runs - runs} axe runs, in ${Math.round((Date.now() - started) / 1000)} s`,
+      `${role.name}: ${crawled.visited.length} pages, ${crawled.routePages.size} routes, ${rechecked.join(", ")}, ${done.runs - runs} axe runs, in ${Math.round((Date.now() - started) / 1000)} s`,
     );
     // The crawl really walked the role's pages (a broken sign-in would leave only the login
     // page), and all of them: past the guard the rest is named.
@@ -379,7 +383,7 @@ test("axe: every page of the visitor, a merchant, a freelancer and the operator,
   }
   const lines = report(findings);
   expect(lines, `axe found ${lines.length} problems:\n${lines.join("\n")}`).toEqual([]);
-  // Every page route was checked in both languages at both widths, or is named in NOT_CRAWLED:
+  // Every page route was checked in every language at both widths, or is named in NOT_CRAWLED:
   // a new page no role reaches by links gets demo data that reaches it.
   const routes = pageRoutes();
   const notCrawled = routes.filter((route) => route in NOT_CRAWLED).map((r) => `${r}: ${NOT_CRAWLED[r]}`);

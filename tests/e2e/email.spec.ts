@@ -106,7 +106,7 @@ test.describe("e-mail settings offer one Portuguese and each side its own kinds"
       await page.goto("/pages/profile-setting#email");
       const form = page.locator("#email-settings-form");
       const language = form.getByLabel("Idioma dos e-mails");
-      await expect(language.locator("option")).toHaveText(["Português (Brasil)", "English"]);
+      await expect(language.locator("option")).toHaveText(["Português (Brasil)", "English", "Español"]);
       await expect(language).toHaveValue("pt-BR");
       await expect(form.getByLabel(own[role])).toBeChecked();
       await expect(form.getByLabel(own[other])).toHaveCount(0);

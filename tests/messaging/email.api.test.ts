@@ -72,7 +72,7 @@ describe("e-mail settings by the API", () => {
     expect((await bad({ kinds: "todos" })).status).toBe(422);
     const locale = await bad({ locale: "fr" });
     expect(locale.status).toBe(422);
-    expect(locale.body.errors.locale).toBe("Escolha o idioma dos e-mails: pt-BR ou en.");
+    expect(locale.body.errors.locale).toBe("Escolha o idioma dos e-mails: pt-BR, en ou es.");
     expect((await bad({ admin: true })).body.errors.form).toBe("Envie apenas “kinds” e “locale”.");
     expect((await bad("{nope")).status).toBe(400);
     expect((await bad([])).status).toBe(400);

@@ -1,6 +1,8 @@
 import { Form, useLocation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { supportedLngs } from "~/lib/i18n";
+import { supportedLngs, type Lng } from "~/lib/i18n";
+
+const SHORT: Record<Lng, string> = { "pt-BR": "PT", en: "EN", es: "ES" };
 
 /** Posts the chosen language; the server keeps it in a cookie and sends the user back. */
 export function LanguageSwitch() {
@@ -19,7 +21,7 @@ export function LanguageSwitch() {
           aria-pressed={i18n.language === lng}
           title={t(`language.${lng}`)}
         >
-          {lng === "pt-BR" ? "PT" : "EN"}
+          {SHORT[lng]}
         </button>
       ))}
     </Form>

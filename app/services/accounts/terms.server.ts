@@ -6,6 +6,7 @@ import { marked } from "marked";
 import { z } from "zod";
 import { transaction } from "../../../db";
 import type { Database, UserRow } from "../../../db/schema";
+import { fallbackLng, supportedLngs } from "~/lib/i18n";
 import { AppError, parseInput } from "../platform/errors.server";
 import type { Client } from "./accounts.server";
 import { LEGAL_DIR, termsVersion } from "./terms-version";
@@ -28,7 +29,7 @@ const pages = new Map<string, { title: string; html: string }>();
  * app's code (they are not user content). The title is the file's first heading.
  */
 export function legalPage(document: LegalDocument, lng: string) {
-  const key = `${document}.${lng === "en" ? "en" : "pt-BR"}`;
+  const key = `${document}.${(supportedLngs as readonly string[]).includes(lng) ? lng : fallbackLng}`;
   let page = pages.get(key);
   if (!page) {
     const markdown = readFileSync(join(LEGAL_DIR, `${key}.md`), "utf8");

@@ -6,6 +6,11 @@ import enAdmin from "../../../public/locales/en/admin.json";
 import enCommon from "../../../public/locales/en/common.json";
 import enMarket from "../../../public/locales/en/market.json";
 import enMessages from "../../../public/locales/en/messages.json";
+import esAccount from "../../../public/locales/es/account.json";
+import esAdmin from "../../../public/locales/es/admin.json";
+import esCommon from "../../../public/locales/es/common.json";
+import esMarket from "../../../public/locales/es/market.json";
+import esMessages from "../../../public/locales/es/messages.json";
 import ptAccount from "../../../public/locales/pt-BR/account.json";
 import ptAdmin from "../../../public/locales/pt-BR/admin.json";
 import ptCommon from "../../../public/locales/pt-BR/common.json";
@@ -33,6 +38,7 @@ export const i18nOptions = {
   resources: {
     "pt-BR": { common: ptCommon, messages: ptMessages, market: ptMarket, account: ptAccount, admin: ptAdmin },
     en: { common: enCommon, messages: enMessages, market: enMarket, account: enAccount, admin: enAdmin },
+    es: { common: esCommon, messages: esMessages, market: esMarket, account: esAccount, admin: esAdmin },
   },
 };
 
