@@ -47,26 +47,72 @@ async function optedOut(trx: Kysely<Database>, list: EmailInput[]): Promise<Set<
 }
 
 /**
- * Queues one e-mail per item whose recipient has its kind on, inside the caller's transaction
- * (called by notify() for every notification). Two statements, whatever the number of items.
+ * What queueEmails needs to know of the recipients of `list` (not empty), in one statement: the
+ * kinds they turned off for e-mail and for push, and who has at least one device for push.
+ */
+async function channelsOf(trx: Kysely<Database>, list: EmailInput[]) {
+  const users = [...new Set(list.map((e) => e.user_id))];
+  const kinds = [...new Set(list.map((e) => e.kind))];
+  const rows = await trx
+    .selectFrom("email_opt_outs")
+    .select([sql<string>`'email'`.as("channel"), "user_id", sql<string>`kind`.as("kind")])
+    .where("user_id", "in", users)
+    .where("kind", "in", kinds)
+    .unionAll(
+      trx
+        .selectFrom("push_opt_outs")
+        .select([sql<string>`'push'`.as("channel"), "user_id", sql<string>`kind`.as("kind")])
+        .where("user_id", "in", users)
+        .where("kind", "in", kinds),
+    )
+    .unionAll(
+      trx
+        .selectFrom("push_subscriptions")
+        .select([sql<string>`'device'`.as("channel"), "user_id", sql<string>`''`.as("kind")])
+        .where("user_id", "in", users)
+        .groupBy("user_id"),
+    )
+    .execute();
+  const emailOff = new Set<string>();
+  const pushOff = new Set<string>();
+  const devices = new Set<string>();
+  for (const r of rows) {
+    if (r.channel === "device") devices.add(r.user_id);
+    else (r.channel === "email" ? emailOff : pushOff).add(`${r.user_id}:${r.kind}`);
+  }
+  return {
+    email: (e: EmailInput) => !emailOff.has(`${e.user_id}:${e.kind}`),
+    push: (e: EmailInput) => devices.has(e.user_id) && !pushOff.has(`${e.user_id}:${e.kind}`),
+  };
+}
+
+/**
+ * Queues one e-mail per item whose recipient has its kind on, and one push (channel 'push', a row
+ * of its own: the two are sent and retried apart) per item whose recipient has a device and the
+ * kind on for push, inside the caller's transaction (called by notify() for every notification).
+ * Two statements, whatever the number of items.
  */
 export async function queueEmails(trx: Kysely<Database>, list: EmailInput[], at = now()) {
-  const off = await optedOut(trx, list);
-  const rows = list
-    .filter((e) => !off.has(`${e.user_id}:${e.kind}`))
-    .map((e) => ({
-      id: randomUUID(),
-      user_id: e.user_id,
-      kind: e.kind,
-      application_id: e.application_id,
-      opportunity_id: e.opportunity_id,
-      detail: e.detail ? JSON.stringify(e.detail) : null,
-      items: 1,
-      status: "pending" as const,
-      attempts: 0,
-      next_attempt_at: at,
-      created_at: at,
-    }));
+  if (!list.length) return;
+  const wants = await channelsOf(trx, list);
+  const row = (e: EmailInput, channel: "email" | "push") => ({
+    id: randomUUID(),
+    user_id: e.user_id,
+    kind: e.kind,
+    application_id: e.application_id,
+    opportunity_id: e.opportunity_id,
+    detail: e.detail ? JSON.stringify(e.detail) : null,
+    items: 1,
+    status: "pending" as const,
+    attempts: 0,
+    next_attempt_at: at,
+    created_at: at,
+    channel,
+  });
+  const rows = list.flatMap((e) => [
+    ...(wants.email(e) ? [row(e, "email")] : []),
+    ...(wants.push(e) ? [row(e, "push")] : []),
+  ]);
   if (rows.length) await trx.insertInto("outbox").values(rows).execute();
 }
 
