@@ -385,5 +385,15 @@ export function emailSettingsFromForm(form: FormData, role: "merchant" | "freela
   const kinds: Record<string, boolean> = Object.fromEntries(emailKindsFor(role).map((k) => [k, false]));
   for (const kind of checked) kinds[kind] = true;
   const locale = form.get("locale");
-  return { kinds, ...(typeof locale === "string" ? { locale: locale === "" ? null : locale } : {}) };
+  // The push column, when the form showed it (`push_shown`): the same rule, per kind.
+  let push: Record<string, boolean> | undefined;
+  if (form.has("push_shown")) {
+    push = Object.fromEntries(emailKindsFor(role).map((k) => [k, false]));
+    for (const kind of form.getAll("push")) if (typeof kind === "string") push[kind] = true;
+  }
+  return {
+    kinds,
+    ...(push ? { push } : {}),
+    ...(typeof locale === "string" ? { locale: locale === "" ? null : locale } : {}),
+  };
 }

@@ -10,6 +10,7 @@ import type { Database, EmailKind, UserRow } from "../../../db/schema";
 import { AppError, parseInput } from "../platform/errors.server";
 import { now } from "../platform/records.server";
 import { consumeWrite } from "../platform/rate-limit.server";
+import { pushKindsSchema, setPushKinds } from "./push.server";
 
 // E-mail notifications (README, "E-mail"). Every event that notifies in the app (notify() in
 // notifications.server.ts) and every new message also writes a row of the outbox, in the same
@@ -175,7 +176,12 @@ export async function queueMessageEmail(
 // ---------------------------------------------------------------------------------------------
 // Settings
 
-export type EmailSettingsJson = { locale: Lng | null; kinds: Record<EmailKindName, boolean> };
+export type EmailSettingsJson = {
+  locale: Lng | null;
+  kinds: Record<EmailKindName, boolean>;
+  /** The same kinds for push notifications to the user's devices (push.server.ts). */
+  push: Record<EmailKindName, boolean>;
+};
 
 const asLocale = (value: string | null): Lng | null =>
   (supportedLngs as readonly string[]).includes(value ?? "") ? (value as Lng) : null;
@@ -183,13 +189,24 @@ const asLocale = (value: string | null): Lng | null =>
 export async function getEmailSettings(user: Pick<UserRow, "id">): Promise<EmailSettingsJson> {
   const [row, off] = await Promise.all([
     db.selectFrom("users").select("locale").where("id", "=", user.id).executeTakeFirst(),
-    db.selectFrom("email_opt_outs").select("kind").where("user_id", "=", user.id).execute(),
+    // Both channels' opt-outs in one statement.
+    db
+      .selectFrom("email_opt_outs")
+      .select([sql<string>`'email'`.as("channel"), sql<string>`kind`.as("kind")])
+      .where("user_id", "=", user.id)
+      .unionAll(
+        db
+          .selectFrom("push_opt_outs")
+          .select([sql<string>`'push'`.as("channel"), sql<string>`kind`.as("kind")])
+          .where("user_id", "=", user.id),
+      )
+      .execute(),
   ]);
-  const disabled = new Set<string>(off.map((o) => o.kind));
-  return {
-    locale: asLocale(row?.locale ?? null),
-    kinds: Object.fromEntries(EMAIL_KINDS.map((k) => [k, !disabled.has(k)])) as Record<EmailKindName, boolean>,
+  const on = (channel: string) => {
+    const disabled = new Set(off.filter((o) => o.channel === channel).map((o) => o.kind));
+    return Object.fromEntries(EMAIL_KINDS.map((k) => [k, !disabled.has(k)])) as Record<EmailKindName, boolean>;
   };
+  return { locale: asLocale(row?.locale ?? null), kinds: on("email"), push: on("push") };
 }
 
 export const emailSettingsInputSchema = z
@@ -201,6 +218,7 @@ export const emailSettingsInputSchema = z
         })
         .refine((kinds) => Object.keys(kinds).every(isEmailKind), "email_kinds_invalid")
         .optional(),
+      push: pushKindsSchema.optional(),
       locale: z
         .enum(supportedLngs, { errorMap: () => ({ message: "email_locale_invalid" }) })
         .nullable()
@@ -211,12 +229,12 @@ export const emailSettingsInputSchema = z
   .strict("email_settings_unknown_field");
 
 /**
- * Turns kinds on or off (those left out stay as they are) and sets the e-mails' language (null:
+ * Turns kinds on or off, for e-mail (`kinds`) and for push (`push`); those left out stay as they are. Sets the e-mails' language (null:
  * Portuguese, left out: unchanged). 422 with a message per field for anything else.
  */
 export async function updateEmailSettings(user: Pick<UserRow, "id">, input: unknown): Promise<EmailSettingsJson> {
   await consumeWrite(user.id);
-  const { kinds = {}, locale } = parseInput(emailSettingsInputSchema, input, "email_settings_invalid");
+  const { kinds = {}, push, locale } = parseInput(emailSettingsInputSchema, input, "email_settings_invalid");
   const off = Object.keys(kinds).filter((k) => kinds[k] === false) as EmailKindName[];
   const on = Object.keys(kinds).filter((k) => kinds[k] === true) as EmailKindName[];
   const at = now();
@@ -230,6 +248,7 @@ export async function updateEmailSettings(user: Pick<UserRow, "id">, input: unkn
         .onConflict((oc) => oc.columns(["user_id", "kind"]).doNothing())
         .execute();
     }
+    if (push) await setPushKinds(trx, user.id, push, at);
     if (locale !== undefined) await trx.updateTable("users").set({ locale }).where("id", "=", user.id).execute();
   });
   return getEmailSettings(user);

@@ -3,9 +3,10 @@ import { isIP } from "node:net";
 import webpush from "web-push";
 import { z } from "zod";
 import { config } from "~/config.server";
-import { EMAIL_KINDS, isEmailKind, type EmailKindName } from "~/lib/email-kinds";
+import { isEmailKind, type EmailKindName } from "~/lib/email-kinds";
 import { db, transaction } from "../../../db";
-import type { UserRow } from "../../../db/schema";
+import type { Database, UserRow } from "../../../db/schema";
+import type { Kysely } from "kysely";
 import { AppError, oneOnly, parseInput } from "../platform/errors.server";
 import { now } from "../platform/records.server";
 import { consumeWrite } from "../platform/rate-limit.server";
@@ -195,13 +196,8 @@ export async function removeSubscription(user: Pick<UserRow, "id">, id: string):
 }
 
 // ---------------------------------------------------------------------------------------------
-// Preferences: every kind is on for push until the user turns it off (push_opt_outs).
-
-export async function getPushKinds(user: Pick<UserRow, "id">): Promise<Record<EmailKindName, boolean>> {
-  const off = await db.selectFrom("push_opt_outs").select("kind").where("user_id", "=", user.id).execute();
-  const disabled = new Set<string>(off.map((o) => o.kind));
-  return Object.fromEntries(EMAIL_KINDS.map((k) => [k, !disabled.has(k)])) as Record<EmailKindName, boolean>;
-}
+// Preferences: every kind is on for push until the user turns it off (push_opt_outs); read and
+// written with the e-mail settings (email.server.ts: getEmailSettings, updateEmailSettings).
 
 export const pushKindsSchema = z
   .record(z.string(), z.boolean({ invalid_type_error: "push_kinds_invalid" }), {
@@ -209,22 +205,21 @@ export const pushKindsSchema = z
   })
   .refine((kinds) => Object.keys(kinds).every(isEmailKind), "push_kinds_invalid");
 
-/** Turns push kinds on or off, those left out stay as they are (already parsed by the caller). */
-export async function setPushKinds(userId: string, kinds: Record<string, boolean>) {
+/**
+ * Turns push kinds on or off inside the caller's transaction (the e-mail settings', which parsed
+ * them with pushKindsSchema); those left out stay as they are.
+ */
+export async function setPushKinds(trx: Kysely<Database>, userId: string, kinds: Record<string, boolean>, at = now()) {
   const off = Object.keys(kinds).filter((k) => kinds[k] === false) as EmailKindName[];
   const on = Object.keys(kinds).filter((k) => kinds[k] === true) as EmailKindName[];
-  const at = now();
-  await transaction(async (trx) => {
-    if (on.length)
-      await trx.deleteFrom("push_opt_outs").where("user_id", "=", userId).where("kind", "in", on).execute();
-    if (off.length) {
-      await trx
-        .insertInto("push_opt_outs")
-        .values(off.map((kind) => ({ user_id: userId, kind, created_at: at })))
-        .onConflict((oc) => oc.columns(["user_id", "kind"]).doNothing())
-        .execute();
-    }
-  });
+  if (on.length) await trx.deleteFrom("push_opt_outs").where("user_id", "=", userId).where("kind", "in", on).execute();
+  if (off.length) {
+    await trx
+      .insertInto("push_opt_outs")
+      .values(off.map((kind) => ({ user_id: userId, kind, created_at: at })))
+      .onConflict((oc) => oc.columns(["user_id", "kind"]).doNothing())
+      .execute();
+  }
 }
 
 // ---------------------------------------------------------------------------------------------
