@@ -2,7 +2,7 @@ import { createHmac, randomUUID, timingSafeEqual } from "node:crypto";
 import { sql, type Kysely } from "kysely";
 import { z } from "zod";
 import { config } from "~/config.server";
-import { EMAIL_KINDS, MESSAGE_EMAIL_MINUTES, isEmailKind, type EmailKindName } from "~/lib/email-kinds";
+import { EMAIL_KINDS, MESSAGE_EMAIL_MINUTES, isEmailKind, isPushKind, type EmailKindName } from "~/lib/email-kinds";
 import { supportedLngs, type Lng } from "~/lib/i18n";
 import type { ModerationDetail } from "~/lib/moderation";
 import { db, transaction } from "../../../db";
@@ -83,7 +83,7 @@ async function channelsOf(trx: Kysely<Database>, list: EmailInput[]) {
   }
   return {
     email: (e: EmailInput) => !emailOff.has(`${e.user_id}:${e.kind}`),
-    push: (e: EmailInput) => devices.has(e.user_id) && !pushOff.has(`${e.user_id}:${e.kind}`),
+    push: (e: EmailInput) => isPushKind(e.kind) && devices.has(e.user_id) && !pushOff.has(`${e.user_id}:${e.kind}`),
   };
 }
 

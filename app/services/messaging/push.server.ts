@@ -10,6 +10,7 @@ import type { Kysely } from "kysely";
 import { AppError, oneOnly, parseInput } from "../platform/errors.server";
 import { now } from "../platform/records.server";
 import { consumeWrite } from "../platform/rate-limit.server";
+import { deviceOf, type Device } from "../accounts/devices";
 
 // Web Push (docs/product.md, section 6, "Notificações no aparelho"). A user subscribes each device
 // (a browser's PushManager subscription: the push service's endpoint and the keys to encrypt
@@ -91,6 +92,8 @@ export type PushSubscriptionJson = {
   id: string;
   /** The push service (its host), never the whole endpoint: it is a credential of the device. */
   service: string;
+  /** The browser and system that subscribed, as the security settings name sessions. */
+  device: Device;
   user_agent: string | null;
   created_at: string;
   last_sent_at: string | null;
@@ -107,6 +110,7 @@ type SubscriptionRow = {
 const toJson = (r: SubscriptionRow): PushSubscriptionJson => ({
   id: r.id,
   service: new URL(r.endpoint).host,
+  device: deviceOf(r.user_agent),
   user_agent: r.user_agent,
   created_at: r.created_at,
   last_sent_at: r.last_sent_at,
