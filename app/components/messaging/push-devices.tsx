@@ -21,8 +21,7 @@ function keyBytes(key: string) {
  */
 async function subscribeThisDevice(): Promise<State> {
   if ((await Notification.requestPermission()) !== "granted") return "denied";
-  const registration = await navigator.serviceWorker.getRegistration();
-  if (!registration) return "unsupported";
+  const registration = await navigator.serviceWorker.ready;
   const { key } = (await (await fetch("/api/push/key")).json()) as { key: string };
   const subscription = await registration.pushManager.subscribe({
     userVisibleOnly: true,
@@ -49,9 +48,12 @@ export function PushDevices({ devices }: { devices: PushDeviceItem[] }) {
   const [state, setState] = useState<State>("unsupported");
   useEffect(() => {
     if (!("serviceWorker" in navigator) || !("PushManager" in window) || !("Notification" in window)) return;
-    void navigator.serviceWorker.getRegistration().then((r) => {
-      if (r) setState("ready");
-    });
+    // Once the app's worker is registered (never, where there is none: the button stays away).
+    let live = true;
+    void navigator.serviceWorker.ready.then(() => live && setState("ready"));
+    return () => {
+      live = false;
+    };
   }, []);
 
   async function onClick() {
