@@ -5,6 +5,7 @@ import { z } from "zod";
 import { config } from "~/config.server";
 import { isEmailKind, type EmailKindName } from "~/lib/email-kinds";
 import { db, transaction } from "../../../db";
+import { lockUser } from "../../../db/dialect";
 import type { Database, UserRow } from "../../../db/schema";
 import type { Kysely } from "kysely";
 import { AppError, oneOnly, parseInput } from "../platform/errors.server";
@@ -138,6 +139,9 @@ export async function subscribe(
   const taken = new AppError(409, "push_endpoint_taken");
   return oneOnly("push_subscriptions", taken, () =>
     transaction(async (trx) => {
+      // The count of devices below is taken under a lock of the user's row on PostgreSQL (SQLite
+      // writes one transaction at a time): two devices subscribing at once never make an 11th.
+      await lockUser(trx, user.id);
       const existing = await trx
         .selectFrom("push_subscriptions")
         .select(["id", "user_id"])
