@@ -139,6 +139,26 @@ const schema = z.object({
   IDENTITY_WEBHOOK_SECRET: z.string().min(16, "must be at least 16 characters").optional(),
   /** Mailgun's HTTP webhook signing key: bounces and complaints at /api/webhooks/email/mailgun (off without it). */
   MAILGUN_WEBHOOK_SIGNING_KEY: z.string().min(16, "must be at least 16 characters").optional(),
+  /** Web Push's VAPID key pair (base64url, as web-push generates them); unset: generated once and kept in the database. */
+  VAPID_PUBLIC_KEY: z.string().min(1).optional(),
+  VAPID_PRIVATE_KEY: z.string().min(1).optional(),
+  /** Who the push services may contact about our pushes (mailto: or https:); unset: APP_URL if https, else MAIL_FROM's address. */
+  VAPID_SUBJECT: z
+    .string()
+    .regex(/^(mailto:|https:\/\/)/, "must be a mailto: or https:// address")
+    .optional(),
+  /**
+   * The push services a subscription's endpoint may be on: host names, a leading `*.` for any
+   * subdomain, comma separated. Nothing else is ever sent a push.
+   */
+  PUSH_SERVICE_HOSTS: z
+    .string()
+    .min(1)
+    .default(
+      "fcm.googleapis.com,updates.push.services.mozilla.com,*.notify.windows.com,web.push.apple.com,*.push.apple.com",
+    ),
+  /** Tests only (ignored unless NODE_ENV=test): the stand-in push service's origin, http://127.0.0.1:<port>. */
+  PUSH_TEST_ENDPOINT_ORIGIN: z.string().url().optional(),
   /** The shared secret of the generic bounce webhook, /api/webhooks/email/generic (off without it). */
   EMAIL_WEBHOOK_SECRET: z.string().min(16, "must be at least 16 characters").optional(),
   /**

@@ -508,6 +508,37 @@ export interface EmailOptOutsTable {
 }
 
 export type OutboxStatus = "pending" | "sending" | "sent" | "skipped" | "failed";
+export type OutboxChannel = "email" | "push";
+
+/** A device (a browser's push subscription) that gets the user's push notifications. */
+export interface PushSubscriptionsTable {
+  id: string;
+  user_id: string;
+  /** The push service's address for this device (unique). */
+  endpoint: string;
+  /** The device's P-256 public key and auth secret (base64url), to encrypt each push. */
+  p256dh: string;
+  auth: string;
+  /** The browser that subscribed, at most 200 characters. */
+  user_agent: string | null;
+  created_at: string;
+  last_sent_at: string | null;
+}
+
+/** A kind the user turned off for push (every kind is on by default). */
+export interface PushOptOutsTable {
+  user_id: string;
+  kind: EmailKind;
+  created_at: string;
+}
+
+/** The VAPID key pair generated on first use when the settings give none: one row, id 1. */
+export interface VapidKeysTable {
+  id: number;
+  public_key: string;
+  private_key: string;
+  created_at: string;
+}
 
 /** An e-mail to send: written with the event, drained by the server processes. */
 export interface OutboxTable {
@@ -533,6 +564,8 @@ export interface OutboxTable {
   sent_at: string | null;
   /** Account e-mails: what they need (JSON: the link, the address); cleared once sent. */
   payload: string | null;
+  /** How it goes out: an e-mail, or a push to each of the user's devices (a row of its own per channel). */
+  channel: Generated<OutboxChannel>;
 }
 
 /** What an operator did (append-only: the database refuses UPDATE and DELETE of its rows). */
@@ -886,6 +919,9 @@ export interface Database {
   invitations: InvitationsTable;
   reviews: ReviewsTable;
   email_opt_outs: EmailOptOutsTable;
+  push_subscriptions: PushSubscriptionsTable;
+  push_opt_outs: PushOptOutsTable;
+  vapid_keys: VapidKeysTable;
   outbox: OutboxTable;
   audit_log: AuditLogTable;
   reports: ReportsTable;

@@ -46,6 +46,7 @@ import * as m047 from "./047_risk_signal_indexes";
 import * as m048 from "./048_pending_files";
 import * as m049 from "./049_fiscal";
 import * as m051 from "./051_email_suppressions";
+import * as m052 from "./052_push";
 
 /** A migration, with its PostgreSQL version where the SQL differs. */
 type Step = Migration & { postgres?: Migration };
@@ -99,6 +100,7 @@ const steps: Record<string, Step> = {
   "048_pending_files": m048,
   "049_fiscal": m049,
   "051_email_suppressions": m051,
+  "052_push": m052,
 };
 
 export function migrationProvider(engine: Engine): MigrationProvider {

@@ -50,3 +50,50 @@ self.addEventListener("fetch", (event) => {
     event.respondWith(fetch(request).catch(() => caches.match(OFFLINE)));
   }
 });
+
+// Push notifications (docs/product.md, section 6): the server sends { title, body, url }, url a
+// path of this site. Shown as a notification; a click focuses an open tab of the app (taking it to
+// the url) or opens one. Never a link to another site.
+const sameOrigin = (url) => {
+  try {
+    const target = new URL(url || "/", self.location.origin);
+    return target.origin === self.location.origin ? target.href : self.location.origin + "/";
+  } catch {
+    return self.location.origin + "/";
+  }
+};
+
+self.addEventListener("push", (event) => {
+  let data = {};
+  try {
+    data = event.data ? event.data.json() : {};
+  } catch {
+    data = {};
+  }
+  event.waitUntil(
+    self.registration.showNotification(data.title || "Freela", {
+      body: data.body || "",
+      data: { url: sameOrigin(data.url) },
+      icon: "/icons/icon-192.png",
+      badge: "/icons/icon-192.png",
+    }),
+  );
+});
+
+self.addEventListener("notificationclick", (event) => {
+  event.notification.close();
+  const url = sameOrigin(event.notification.data && event.notification.data.url);
+  event.waitUntil(
+    self.clients.matchAll({ type: "window", includeUncontrolled: true }).then((tabs) => {
+      const tab = tabs.find((c) => new URL(c.url).origin === self.location.origin);
+      // A tab this worker does not control cannot be navigated: focused, it stays where it is.
+      if (tab) {
+        return tab
+          .focus()
+          .then((focused) => (focused || tab).navigate(url))
+          .catch(() => undefined);
+      }
+      return self.clients.openWindow(url);
+    }),
+  );
+});

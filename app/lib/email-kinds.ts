@@ -76,3 +76,9 @@ export function isEmailKind(value: unknown): value is EmailKindName {
 
 /** New messages of one conversation make at most one e-mail per this many minutes. */
 export const MESSAGE_EMAIL_MINUTES = 10;
+
+/**
+ * Whether a kind may go out by push: new messages are told by e-mail alone, gathered per
+ * conversation (docs/product.md, section 6).
+ */
+export const isPushKind = (kind: EmailKindName) => kind !== "message_received";

@@ -1,7 +1,7 @@
 import type { Readable } from "node:stream";
 import { Busboy } from "@fastify/busboy";
 import { AppError } from "~/services/platform/errors.server";
-import { emailKindsFor } from "~/lib/email-kinds";
+import { emailKindsFor, isPushKind } from "~/lib/email-kinds";
 import { MAX_DELIVERY_FILES, MAX_MESSAGE_FILES } from "~/lib/market-constants";
 import { MAX_PFX_BYTES } from "~/lib/fiscal-schemas";
 import { certificateTooLarge } from "~/services/fiscal/issuers.server";
@@ -385,5 +385,19 @@ export function emailSettingsFromForm(form: FormData, role: "merchant" | "freela
   const kinds: Record<string, boolean> = Object.fromEntries(emailKindsFor(role).map((k) => [k, false]));
   for (const kind of checked) kinds[kind] = true;
   const locale = form.get("locale");
-  return { kinds, ...(typeof locale === "string" ? { locale: locale === "" ? null : locale } : {}) };
+  // The push column, when the form showed it (`push_shown`): the same rule, per kind.
+  let push: Record<string, boolean> | undefined;
+  if (form.has("push_shown")) {
+    push = Object.fromEntries(
+      emailKindsFor(role)
+        .filter(isPushKind)
+        .map((k) => [k, false]),
+    );
+    for (const kind of form.getAll("push")) if (typeof kind === "string") push[kind] = true;
+  }
+  return {
+    kinds,
+    ...(push ? { push } : {}),
+    ...(typeof locale === "string" ? { locale: locale === "" ? null : locale } : {}),
+  };
 }

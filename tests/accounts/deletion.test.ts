@@ -115,6 +115,8 @@ const ERASED_BY: Record<string, string> = {
   conversation_reads: "user_id",
   portfolio_items: "user_id",
   email_opt_outs: "user_id",
+  push_subscriptions: "user_id",
+  push_opt_outs: "user_id",
   payout_accounts: "user_id",
   data_exports: "user_id",
   saved_searches: "user_id",
@@ -204,6 +206,24 @@ describe("deleting one's account", () => {
     await db
       .insertInto("email_opt_outs")
       .values({ user_id: applicant.id, kind: "message_received", created_at: at })
+      .execute();
+    // A device that gets pushes, and a kind turned off for push.
+    await db
+      .insertInto("push_subscriptions")
+      .values({
+        id: crypto.randomUUID(),
+        user_id: applicant.id,
+        endpoint: `https://fcm.googleapis.com/fcm/send/${crypto.randomUUID()}`,
+        p256dh: "BA",
+        auth: "AA",
+        user_agent: null,
+        created_at: at,
+        last_sent_at: null,
+      })
+      .execute();
+    await db
+      .insertInto("push_opt_outs")
+      .values({ user_id: applicant.id, kind: "offer_received", created_at: at })
       .execute();
     expect((await getPublicProfile(applicant.id)).id).toBe(applicant.id);
     expect(await readPhoto(photo)).not.toBeNull();

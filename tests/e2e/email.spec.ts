@@ -38,7 +38,7 @@ for (const javaScriptEnabled of [true, false]) {
     await page.goto("/pages/profile-setting");
     const section = page.locator("section#email");
     await expect(section.getByRole("heading", { name: "Notificações por e-mail" })).toBeVisible();
-    await expect(section.getByRole("group", { name: "Mensagens" })).toBeVisible();
+    await expect(section.getByRole("table", { name: "Mensagens" })).toBeVisible();
     const messages = section.getByRole("checkbox", { name: /Novas mensagens/ });
     const overdue = section.getByRole("checkbox", { name: "Prazo de entrega vencido" });
     await expect(messages).toBeChecked();
@@ -117,7 +117,7 @@ test.describe("e-mail settings offer one Portuguese and each side its own kinds"
       await expect(page.getByRole("status").filter({ hasText: /prefer/i })).toBeVisible();
       await page.goto("/pages/profile-setting#email");
       await expect(page.locator("#email-settings-form select[name=locale]")).toHaveValue("en");
-      await expect(page.locator(`#email-settings-form input[value=${kind[role]}]`)).not.toBeChecked();
+      await expect(page.locator(`#email-settings-form input[name=kinds][value=${kind[role]}]`)).not.toBeChecked();
       await page.context().close();
     }
   });

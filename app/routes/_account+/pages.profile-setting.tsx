@@ -10,6 +10,8 @@ import { titleMeta } from "~/lib/meta";
 import { updateProfile } from "~/services/accounts/accounts.server";
 import { requireUser } from "~/web/auth.server";
 import { getEmailSettings, updateEmailSettings } from "~/services/messaging/email.server";
+import { listSubscriptions, removeSubscription } from "~/services/messaging/push.server";
+import { PushDevices } from "~/components/messaging/push-devices";
 import { emailSettingsFromForm, fileOf, profileInput, readPhotoForm } from "~/web/bodies.server";
 import { intentAction } from "~/web/intent-action.server";
 import {
@@ -20,7 +22,7 @@ import {
 } from "~/services/reputation/portfolio.server";
 import { PortfolioEditor } from "~/components/reputation/portfolio";
 import { useRootData } from "~/lib/root-data";
-import { emailKindGroupsFor } from "~/lib/email-kinds";
+import { emailKindGroupsFor, isPushKind } from "~/lib/email-kinds";
 import { supportedLngs } from "~/lib/i18n";
 import { usePending } from "~/lib/pending";
 
@@ -28,11 +30,12 @@ export const meta = titleMeta("titles.profile_settings");
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
-  const [email, portfolio] = await Promise.all([
+  const [email, devices, portfolio] = await Promise.all([
     getEmailSettings(user),
+    listSubscriptions(user),
     user.account_type === "freelancer" ? listPortfolio(user.id) : Promise.resolve([]),
   ]);
-  return json({ email, portfolio });
+  return json({ email, devices, portfolio });
 }
 
 /** The forms that post here: the profile (multipart, with the photo), the e-mail settings, the portfolio's items. */
@@ -62,6 +65,11 @@ export async function action({ request }: ActionFunctionArgs) {
         toast: "email_settings_saved",
         to: "/pages/profile-setting#email",
       },
+      push_remove: {
+        run: ({ values }) => removeSubscription(user, values.id ?? ""),
+        toast: "push_subscription_removed",
+        to: "/pages/profile-setting#email",
+      },
       portfolio_add: {
         run: ({ values, form }) => addPortfolioItem(user, values, fileOf(form, "image")),
         ...portfolio("portfolio_item_added"),
@@ -82,7 +90,7 @@ export default function ProfileSettingsPage() {
   const { t } = useTranslation();
   const user = useRootData()?.user;
   const refusal = useActionData<typeof action>();
-  const { portfolio } = useLoaderData<typeof loader>();
+  const { portfolio, devices } = useLoaderData<typeof loader>();
   // A refusal belongs to the form that was sent.
   const emailRefused = refusal?.values?.intent === "email";
   const portfolioRefusal = refusal?.values?.intent?.startsWith("portfolio_") ? refusal : undefined;
@@ -183,11 +191,15 @@ export default function ProfileSettingsPage() {
         role={user.account_type === "merchant" ? "merchant" : "freelancer"}
         refusal={emailRefused ? refusal : undefined}
       />
+      <PushDevices devices={devices} />
     </div>
   );
 }
 
-/** Checkboxes per kind of e-mail, in groups, and the e-mails' language: a plain form. */
+/**
+ * Per kind, its channels: in the app (always), by e-mail and by push (checkboxes), in a table per
+ * group, and the e-mails' language: a plain form.
+ */
 function EmailSettings({
   role,
   refusal,
@@ -209,16 +221,57 @@ function EmailSettings({
       refusal={refusal}
       intent="email"
     >
+      {/* Tells the action that this form has the push column (a form without it leaves push as it is). */}
+      <input type="hidden" name="push_shown" value="1" />
       {emailKindGroupsFor(role).map(({ group, kinds }) => (
-        <fieldset key={group} className="field email-kinds">
-          <legend>{t(`email_settings.groups.${group}`)}</legend>
-          {kinds.map((kind) => (
-            <label key={kind} className="checkbox-line">
-              <input type="checkbox" name="kinds" value={kind} defaultChecked={email.kinds[kind]} />{" "}
-              {t(`email_settings.kinds.${kind}`)}
-            </label>
-          ))}
-        </fieldset>
+        <table key={group} className="email-kinds notification-channels">
+          <caption>{t(`email_settings.groups.${group}`)}</caption>
+          <thead>
+            <tr>
+              <th scope="col">{t("email_settings.channels.kind")}</th>
+              <th scope="col">{t("email_settings.channels.app")}</th>
+              <th scope="col">{t("email_settings.channels.email")}</th>
+              <th scope="col">{t("email_settings.channels.push")}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {kinds.map((kind) => (
+              <tr key={kind}>
+                <th scope="row">
+                  <label htmlFor={`email-kind-${kind}`}>{t(`email_settings.kinds.${kind}`)}</label>
+                </th>
+                <td>{t("email_settings.channels.always")}</td>
+                <td>
+                  <input
+                    type="checkbox"
+                    id={`email-kind-${kind}`}
+                    name="kinds"
+                    value={kind}
+                    defaultChecked={email.kinds[kind]}
+                  />
+                </td>
+                <td>
+                  {/* New messages are told by e-mail, gathered; not by push (docs/product.md, section 6). */}
+                  {!isPushKind(kind) ? (
+                    <span className="muted">{t("email_settings.channels.email_only")}</span>
+                  ) : (
+                    <input
+                      type="checkbox"
+                      name="push"
+                      value={kind}
+                      defaultChecked={email.push[kind]}
+                      aria-label={t("email_settings.channels.push")}
+                      aria-describedby={`email-kind-${kind}-push`}
+                    />
+                  )}
+                  <span hidden id={`email-kind-${kind}-push`}>
+                    {t(`email_settings.kinds.${kind}`)}
+                  </span>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
       ))}
       <SelectField
         id="email-locale"

@@ -81,6 +81,8 @@ export const DELETION_PLAN = {
   invitations: "erased",
   reviews: "anonymised",
   email_opt_outs: "erased",
+  push_subscriptions: "erased",
+  push_opt_outs: "erased",
   outbox: "erased",
   audit_log: "kept",
   reports: "kept",
@@ -108,6 +110,7 @@ export const DELETION_PLAN = {
   // bounced or complained, even after the account is gone (personal-data.server.ts says why).
   email_suppressions: "none",
   email_webhook_receipts: "none",
+  vapid_keys: "none",
 } as const satisfies Record<keyof Database, "erased" | "anonymised" | "kept" | "none">;
 
 type Blockers = { contract: boolean; dispute: boolean; money: boolean };
@@ -365,6 +368,9 @@ async function erase(trx: Kysely<Database>, user: UserRow, at: string): Promise<
     "account_devices",
     "notifications",
     "email_opt_outs",
+    // The devices that got pushes: nothing more goes to them.
+    "push_subscriptions",
+    "push_opt_outs",
     "saved_searches",
     "conversation_reads",
     "payout_accounts",

@@ -292,8 +292,15 @@ export const EXPORT_KINDS = {
       await db.selectFrom("notifications").selectAll().where("user_id", "=", user.id).orderBy("created_at").execute()
     ).map((n) => ({ ...n, detail: parseList(n.detail) })),
   "settings.json": async ({ user }) => {
-    const [optOuts, savedSearches] = await Promise.all([
+    const [optOuts, pushOptOuts, devices, savedSearches] = await Promise.all([
       db.selectFrom("email_opt_outs").select(["kind", "created_at"]).where("user_id", "=", user.id).execute(),
+      db.selectFrom("push_opt_outs").select(["kind", "created_at"]).where("user_id", "=", user.id).execute(),
+      db
+        .selectFrom("push_subscriptions")
+        .select(["endpoint", "user_agent", "created_at", "last_sent_at"])
+        .where("user_id", "=", user.id)
+        .orderBy("created_at")
+        .execute(),
       db
         .selectFrom("saved_searches")
         .select(["id", "name", "filters", "frequency", "last_sent_at", "created_at", "updated_at"])
@@ -305,6 +312,9 @@ export const EXPORT_KINDS = {
       locale: user.locale,
       public_profile: user.public_profile,
       email_turned_off: optOuts,
+      push_turned_off: pushOptOuts,
+      // The push service's host only: the endpoint itself is a credential of the device.
+      push_devices: devices.map(({ endpoint, ...d }) => ({ service: new URL(endpoint).host, ...d })),
       saved_searches: savedSearches.map((s) => ({ ...s, filters: JSON.parse(s.filters) as unknown })),
     };
   },

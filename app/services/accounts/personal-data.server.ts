@@ -57,6 +57,9 @@ export const USER_COLUMNS: Record<string, Record<string, Disposition>> = {
   invitations: { merchant_id: inFile("invitations.json"), freelancer_id: inFile("invitations.json") },
   reviews: { author_id: inFile("reviews.json"), subject_id: inFile("reviews.json") },
   email_opt_outs: { user_id: inFile("settings.json") },
+  push_opt_outs: { user_id: inFile("settings.json") },
+  // The push service's host and the dates: the endpoint and keys are the device's secrets.
+  push_subscriptions: { user_id: inFile("settings.json") },
   saved_searches: { user_id: inFile("settings.json") },
   outbox: {
     user_id: leftOut("e-mails waiting to go out; what they tell is in notifications.json, links are secrets"),
@@ -130,6 +133,7 @@ export const NOT_PERSONAL: Record<string, string> = {
   payment_events: "what the payment provider told the platform (ids, outcomes), for the operator",
   email_suppressions:
     "addresses that bounced for good or complained, by address and not by account: kept after a deletion so that no e-mail goes to them again (the account's own notice is users.email_undeliverable_at)",
+  vapid_keys: "the platform's own key pair for signing pushes (VAPID), generated once",
   email_webhook_receipts: "ids of the e-mail provider's notifications already taken, kept a few days against replays",
   identity_events:
     "what the identity provider told the platform (event and verification ids, outcomes), for the operator; the decision is in identity.json",

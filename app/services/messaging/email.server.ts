@@ -2,7 +2,7 @@ import { createHmac, randomUUID, timingSafeEqual } from "node:crypto";
 import { sql, type Kysely } from "kysely";
 import { z } from "zod";
 import { config } from "~/config.server";
-import { EMAIL_KINDS, MESSAGE_EMAIL_MINUTES, isEmailKind, type EmailKindName } from "~/lib/email-kinds";
+import { EMAIL_KINDS, MESSAGE_EMAIL_MINUTES, isEmailKind, isPushKind, type EmailKindName } from "~/lib/email-kinds";
 import { supportedLngs, type Lng } from "~/lib/i18n";
 import type { ModerationDetail } from "~/lib/moderation";
 import { db, transaction } from "../../../db";
@@ -10,6 +10,7 @@ import type { Database, EmailKind, UserRow } from "../../../db/schema";
 import { AppError, parseInput } from "../platform/errors.server";
 import { now } from "../platform/records.server";
 import { consumeWrite } from "../platform/rate-limit.server";
+import { pushKindsSchema, setPushKinds } from "./push.server";
 
 // E-mail notifications (README, "E-mail"). Every event that notifies in the app (notify() in
 // notifications.server.ts) and every new message also writes a row of the outbox, in the same
@@ -47,26 +48,72 @@ async function optedOut(trx: Kysely<Database>, list: EmailInput[]): Promise<Set<
 }
 
 /**
- * Queues one e-mail per item whose recipient has its kind on, inside the caller's transaction
- * (called by notify() for every notification). Two statements, whatever the number of items.
+ * What queueEmails needs to know of the recipients of `list` (not empty), in one statement: the
+ * kinds they turned off for e-mail and for push, and who has at least one device for push.
+ */
+async function channelsOf(trx: Kysely<Database>, list: EmailInput[]) {
+  const users = [...new Set(list.map((e) => e.user_id))];
+  const kinds = [...new Set(list.map((e) => e.kind))];
+  const rows = await trx
+    .selectFrom("email_opt_outs")
+    .select([sql<string>`'email'`.as("channel"), "user_id", sql<string>`kind`.as("kind")])
+    .where("user_id", "in", users)
+    .where("kind", "in", kinds)
+    .unionAll(
+      trx
+        .selectFrom("push_opt_outs")
+        .select([sql<string>`'push'`.as("channel"), "user_id", sql<string>`kind`.as("kind")])
+        .where("user_id", "in", users)
+        .where("kind", "in", kinds),
+    )
+    .unionAll(
+      trx
+        .selectFrom("push_subscriptions")
+        .select([sql<string>`'device'`.as("channel"), "user_id", sql<string>`''`.as("kind")])
+        .where("user_id", "in", users)
+        .groupBy("user_id"),
+    )
+    .execute();
+  const emailOff = new Set<string>();
+  const pushOff = new Set<string>();
+  const devices = new Set<string>();
+  for (const r of rows) {
+    if (r.channel === "device") devices.add(r.user_id);
+    else (r.channel === "email" ? emailOff : pushOff).add(`${r.user_id}:${r.kind}`);
+  }
+  return {
+    email: (e: EmailInput) => !emailOff.has(`${e.user_id}:${e.kind}`),
+    push: (e: EmailInput) => isPushKind(e.kind) && devices.has(e.user_id) && !pushOff.has(`${e.user_id}:${e.kind}`),
+  };
+}
+
+/**
+ * Queues one e-mail per item whose recipient has its kind on, and one push (channel 'push', a row
+ * of its own: the two are sent and retried apart) per item whose recipient has a device and the
+ * kind on for push, inside the caller's transaction (called by notify() for every notification).
+ * Two statements, whatever the number of items.
  */
 export async function queueEmails(trx: Kysely<Database>, list: EmailInput[], at = now()) {
-  const off = await optedOut(trx, list);
-  const rows = list
-    .filter((e) => !off.has(`${e.user_id}:${e.kind}`))
-    .map((e) => ({
-      id: randomUUID(),
-      user_id: e.user_id,
-      kind: e.kind,
-      application_id: e.application_id,
-      opportunity_id: e.opportunity_id,
-      detail: e.detail ? JSON.stringify(e.detail) : null,
-      items: 1,
-      status: "pending" as const,
-      attempts: 0,
-      next_attempt_at: at,
-      created_at: at,
-    }));
+  if (!list.length) return;
+  const wants = await channelsOf(trx, list);
+  const row = (e: EmailInput, channel: "email" | "push") => ({
+    id: randomUUID(),
+    user_id: e.user_id,
+    kind: e.kind,
+    application_id: e.application_id,
+    opportunity_id: e.opportunity_id,
+    detail: e.detail ? JSON.stringify(e.detail) : null,
+    items: 1,
+    status: "pending" as const,
+    attempts: 0,
+    next_attempt_at: at,
+    created_at: at,
+    channel,
+  });
+  const rows = list.flatMap((e) => [
+    ...(wants.email(e) ? [row(e, "email")] : []),
+    ...(wants.push(e) ? [row(e, "push")] : []),
+  ]);
   if (rows.length) await trx.insertInto("outbox").values(rows).execute();
 }
 
@@ -129,7 +176,12 @@ export async function queueMessageEmail(
 // ---------------------------------------------------------------------------------------------
 // Settings
 
-export type EmailSettingsJson = { locale: Lng | null; kinds: Record<EmailKindName, boolean> };
+export type EmailSettingsJson = {
+  locale: Lng | null;
+  kinds: Record<EmailKindName, boolean>;
+  /** The same kinds for push notifications to the user's devices (push.server.ts). */
+  push: Record<EmailKindName, boolean>;
+};
 
 const asLocale = (value: string | null): Lng | null =>
   (supportedLngs as readonly string[]).includes(value ?? "") ? (value as Lng) : null;
@@ -137,13 +189,24 @@ const asLocale = (value: string | null): Lng | null =>
 export async function getEmailSettings(user: Pick<UserRow, "id">): Promise<EmailSettingsJson> {
   const [row, off] = await Promise.all([
     db.selectFrom("users").select("locale").where("id", "=", user.id).executeTakeFirst(),
-    db.selectFrom("email_opt_outs").select("kind").where("user_id", "=", user.id).execute(),
+    // Both channels' opt-outs in one statement.
+    db
+      .selectFrom("email_opt_outs")
+      .select([sql<string>`'email'`.as("channel"), sql<string>`kind`.as("kind")])
+      .where("user_id", "=", user.id)
+      .unionAll(
+        db
+          .selectFrom("push_opt_outs")
+          .select([sql<string>`'push'`.as("channel"), sql<string>`kind`.as("kind")])
+          .where("user_id", "=", user.id),
+      )
+      .execute(),
   ]);
-  const disabled = new Set<string>(off.map((o) => o.kind));
-  return {
-    locale: asLocale(row?.locale ?? null),
-    kinds: Object.fromEntries(EMAIL_KINDS.map((k) => [k, !disabled.has(k)])) as Record<EmailKindName, boolean>,
+  const on = (channel: string) => {
+    const disabled = new Set(off.filter((o) => o.channel === channel).map((o) => o.kind));
+    return Object.fromEntries(EMAIL_KINDS.map((k) => [k, !disabled.has(k)])) as Record<EmailKindName, boolean>;
   };
+  return { locale: asLocale(row?.locale ?? null), kinds: on("email"), push: on("push") };
 }
 
 export const emailSettingsInputSchema = z
@@ -155,6 +218,7 @@ export const emailSettingsInputSchema = z
         })
         .refine((kinds) => Object.keys(kinds).every(isEmailKind), "email_kinds_invalid")
         .optional(),
+      push: pushKindsSchema.optional(),
       locale: z
         .enum(supportedLngs, { errorMap: () => ({ message: "email_locale_invalid" }) })
         .nullable()
@@ -165,12 +229,12 @@ export const emailSettingsInputSchema = z
   .strict("email_settings_unknown_field");
 
 /**
- * Turns kinds on or off (those left out stay as they are) and sets the e-mails' language (null:
+ * Turns kinds on or off, for e-mail (`kinds`) and for push (`push`); those left out stay as they are. Sets the e-mails' language (null:
  * Portuguese, left out: unchanged). 422 with a message per field for anything else.
  */
 export async function updateEmailSettings(user: Pick<UserRow, "id">, input: unknown): Promise<EmailSettingsJson> {
   await consumeWrite(user.id);
-  const { kinds = {}, locale } = parseInput(emailSettingsInputSchema, input, "email_settings_invalid");
+  const { kinds = {}, push, locale } = parseInput(emailSettingsInputSchema, input, "email_settings_invalid");
   const off = Object.keys(kinds).filter((k) => kinds[k] === false) as EmailKindName[];
   const on = Object.keys(kinds).filter((k) => kinds[k] === true) as EmailKindName[];
   const at = now();
@@ -184,6 +248,7 @@ export async function updateEmailSettings(user: Pick<UserRow, "id">, input: unkn
         .onConflict((oc) => oc.columns(["user_id", "kind"]).doNothing())
         .execute();
     }
+    if (push) await setPushKinds(trx, user.id, push, at);
     if (locale !== undefined) await trx.updateTable("users").set({ locale }).where("id", "=", user.id).execute();
   });
   return getEmailSettings(user);

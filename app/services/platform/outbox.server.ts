@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { sql, type ExpressionBuilder, type Kysely, type Selectable } from "kysely";
 import { config } from "~/config.server";
 import { db, engine } from "../../../db";
-import type { ContractParty, Database, OutboxRow } from "../../../db/schema";
+import type { ContractParty, Database, EmailKind, OutboxRow } from "../../../db/schema";
 import { composeAccountEmail, isAccountEmailKind } from "../messaging/account-email.server";
 import { composeDigestEmail } from "../discovery/saved-search-email.server";
 import { unsubscribeUrl } from "../messaging/email.server";
@@ -16,6 +16,7 @@ import { formatDateTime } from "~/lib/format";
 import { isModerationKind, moderationPath, noticeMoney, parseDetail } from "~/lib/moderation";
 import { formatMoney } from "~/lib/money";
 import { logger } from "./log.server";
+import { PUSH_BODY_MAX, sendPush, type PushPayload, type PushTarget, type SendPush } from "../messaging/push.server";
 
 // The drain of the e-mail outbox (README, "E-mail"). Every server process runs it every
 // OUTBOX_SECONDS (startOutbox). A drain first claims a few due rows with one conditional UPDATE
@@ -25,6 +26,11 @@ import { logger } from "./log.server";
 // 'sent', or back to 'pending' for a later try (exponential backoff), or 'failed' with the error
 // after MAX_ATTEMPTS. A process that dies mid-send leaves its rows to be claimed again once the
 // lease ends: an e-mail may then go out twice, never zero times.
+//
+// A push (channel 'push', docs/product.md section 6) is a row of its own beside the event's
+// e-mail: it goes to each of the user's devices through their push service (push.server.ts), and
+// is retried alone. A device the push service says is gone (404, 410) is forgotten; a device that
+// got the push is recorded on the row (its payload), so a retry goes only to the others.
 
 export const MAX_ATTEMPTS = 8;
 /** The wait after the first failure; each further failure doubles it, up to BACKOFF_MAX_MS. */
@@ -92,7 +98,7 @@ export async function claimDue<Q extends Queue>(
  */
 async function settle(
   row: OutboxRow,
-  set: Partial<Pick<OutboxRow, "status" | "sent_at" | "last_error" | "next_attempt_at">>,
+  set: Partial<Pick<OutboxRow, "status" | "sent_at" | "last_error" | "next_attempt_at" | "payload">>,
 ) {
   const done = set.status !== "pending";
   await db
@@ -109,13 +115,19 @@ async function settle(
  * is settled on its own, so one failing address does not hold back the others. Never throws for
  * a failed send: the error is recorded on the row.
  */
-export async function drainOutbox(options: { at?: Date; send?: SendMail; limit?: number } = {}): Promise<DrainResult> {
+export async function drainOutbox(
+  options: { at?: Date; send?: SendMail; push?: SendPush; limit?: number } = {},
+): Promise<DrainResult> {
   const at = options.at ?? new Date();
   const send = options.send ?? sendMail;
   const stamp = at.toISOString();
   const result: DrainResult = { sent: 0, skipped: 0, retried: 0, failed: 0 };
   const rows = await claimDue({ table: "outbox", busy: "sending" }, stamp, options.limit ?? CLAIM_BATCH);
   for (const row of rows) {
+    if (row.channel === "push") {
+      result[await drainPush(row, options.push ?? sendPush, at)]++;
+      continue;
+    }
     let mail: Mail | null;
     let suppressed = false;
     try {
@@ -165,6 +177,57 @@ export async function drainOutbox(options: { at?: Date; send?: SendMail; limit?:
   return result;
 }
 
+/** Sends a claimed push row to the user's devices and settles it; what became of it. */
+async function drainPush(row: OutboxRow, push: SendPush, at: Date): Promise<keyof DrainResult> {
+  const stamp = at.toISOString();
+  // The devices that already got this push on an earlier try.
+  const delivered = new Set<string>(row.payload ? (JSON.parse(row.payload) as string[]) : []);
+  let sent = 0;
+  try {
+    const composed = await composePush(row);
+    const targets = composed?.targets.filter((d) => !delivered.has(d.id)) ?? [];
+    const failures: string[] = [];
+    for (const target of targets) {
+      let answer: { status: number; body: string };
+      try {
+        answer = await push(target, composed!.payload);
+      } catch (error) {
+        failures.push(error instanceof Error ? error.message : String(error));
+        continue;
+      }
+      if (answer.status === 404 || answer.status === 410) {
+        // The device unsubscribed or the browser dropped it: it will never take a push again.
+        await db.deleteFrom("push_subscriptions").where("id", "=", target.id).execute();
+      } else if (answer.status >= 200 && answer.status < 300) {
+        delivered.add(target.id);
+        sent++;
+        await db.updateTable("push_subscriptions").set({ last_sent_at: stamp }).where("id", "=", target.id).execute();
+      } else {
+        failures.push(`push service answered ${answer.status}: ${answer.body}`);
+      }
+    }
+    if (failures.length) throw new Error(failures.join("; "));
+  } catch (error) {
+    const message = (error instanceof Error ? error.message : String(error)).slice(0, 500);
+    const payload = delivered.size ? JSON.stringify([...delivered]) : null;
+    if (row.attempts >= MAX_ATTEMPTS) {
+      await settle(row, { status: "failed", last_error: message });
+      logger.error(`[push] gave up on ${row.kind} push ${row.id} after ${row.attempts} attempts: ${message}`);
+      return "failed";
+    }
+    const next = new Date(at.getTime() + backoffMs(row.attempts)).toISOString();
+    await settle(row, { status: "pending", next_attempt_at: next, last_error: message, payload });
+    logger.warn(`[push] ${row.kind} push ${row.id} failed (attempt ${row.attempts}), again at ${next}: ${message}`);
+    return "retried";
+  }
+  const any = sent > 0 || delivered.size > 0;
+  await settle(
+    row,
+    any ? { status: "sent", sent_at: stamp, last_error: null } : { status: "skipped", last_error: null },
+  );
+  return any ? "sent" : "skipped";
+}
+
 /** Where an e-mail leads: the invitations, the contract, the conversation or the application. */
 function pathOf(row: Pick<OutboxRow, "kind" | "application_id" | "detail">, opportunityUuid: string | null) {
   if (isModerationKind(row.kind)) {
@@ -182,15 +245,15 @@ function pathOf(row: Pick<OutboxRow, "kind" | "application_id" | "detail">, oppo
   return `/applications/${row.application_id}`;
 }
 
+const recipientOf = (row: OutboxRow) =>
+  db.selectFrom("users").select(["id", "email", "locale", "display_name", "full_name"]).where("id", "=", row.user_id);
+
 /**
  * The e-mail of a row, in the recipient's language, or null when there is nothing to send any
  * more: the kind was turned off since, or the new messages have been read already.
  */
 async function compose(row: OutboxRow): Promise<Mail | null> {
-  const recipient = db
-    .selectFrom("users")
-    .select(["id", "email", "locale", "display_name", "full_name"])
-    .where("id", "=", row.user_id);
+  const recipient = recipientOf(row);
   if (isAccountEmailKind(row.kind)) {
     const user = await recipient.executeTakeFirst();
     return user ? composeAccountEmail(row, user) : null;
@@ -199,14 +262,90 @@ async function compose(row: OutboxRow): Promise<Mail | null> {
     const user = await recipient.where("deleted_at", "is", null).executeTakeFirst();
     return user ? composeDigestEmail(row, user) : null;
   }
+  const notice = await noticeOf(row, "email_opt_outs");
+  if (!notice) return null;
+  const { user, t, event } = notice;
+  const link = `${config.APP_URL}${notice.path}`;
+  const unsubscribe = unsubscribeUrl(user.id, row.kind);
+  const text = [
+    t("email.greeting", { name: displayNameOf(user) }),
+    "",
+    // One full stop: an operator's reason usually ends with its own.
+    /[.!?…]$/.test(event) ? event : `${event}.`,
+    "",
+    t("email.open", { link }),
+    "",
+    "-- ",
+    t("email.footer", {
+      kind: t(`email_settings.kinds.${row.kind}`),
+      unsubscribe,
+      settings: `${config.APP_URL}/pages/profile-setting#email`,
+    }),
+  ].join("\n");
+  return {
+    to: user.email,
+    // An operator's reason is the text's, not the subject's: the subject names the kind.
+    subject: t("email.subject", { event: subjectEvent(row, notice) }),
+    text,
+    // RFC 2369 and RFC 8058: mail programs offer their own unsubscribe button, which POSTs here.
+    headers: { "List-Unsubscribe": `<${unsubscribe}>`, "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" },
+  };
+}
+
+type Notice = NonNullable<Awaited<ReturnType<typeof noticeOf>>>;
+
+/** What the subject of a row's e-mail tells: the event, or the kind when an operator gave a reason. */
+const subjectEvent = (row: OutboxRow, notice: Notice) =>
+  parseDetail(row.detail)?.reason ? notice.t(`email_settings.kinds.${row.kind}`) : notice.event;
+
+/**
+ * The push of a row and the devices to send it to, or null when there is nothing to send: the
+ * kind was turned off for push since, no device is left, or what it tells of is hidden by the
+ * moderation now (a notice of moderation itself still goes, with its kind's name alone).
+ */
+async function composePush(
+  row: OutboxRow,
+): Promise<{ payload: PushPayload; targets: (PushTarget & { id: string })[] } | null> {
+  if (isAccountEmailKind(row.kind) || row.kind === "saved_search_digest") return null;
+  const [notice, targets] = await Promise.all([
+    noticeOf(row, "push_opt_outs"),
+    db
+      .selectFrom("push_subscriptions")
+      .select(["id", "endpoint", "p256dh", "auth"])
+      .where("user_id", "=", row.user_id)
+      .orderBy("created_at")
+      .execute(),
+  ]);
+  if (!notice || !targets.length) return null;
+  const moderation = isModerationKind(row.kind);
+  if (notice.hidden && !moderation) return null;
+  const kind = notice.t(`email_settings.kinds.${row.kind}`);
+  const body = moderation ? kind : subjectEvent(row, notice);
+  return {
+    payload: {
+      title: notice.t("push.title"),
+      body: body.length > PUSH_BODY_MAX ? `${body.slice(0, PUSH_BODY_MAX - 1)}…` : body,
+      url: notice.path,
+    },
+    targets,
+  };
+}
+
+/**
+ * What a notification's row tells its recipient, in their language, and where it leads; null when
+ * the recipient is gone, turned the kind off (in `optOuts`, the row's channel's) or the new
+ * messages were read already.
+ */
+async function noticeOf(row: OutboxRow, optOuts: "email_opt_outs" | "push_opt_outs") {
   const [user, off, application, opportunity] = await Promise.all([
     // A deleted account gets no more e-mails but its account ones (the goodbye).
-    recipient.where("deleted_at", "is", null).executeTakeFirst(),
+    recipientOf(row).where("deleted_at", "is", null).executeTakeFirst(),
     db
-      .selectFrom("email_opt_outs")
+      .selectFrom(optOuts)
       .select("kind")
       .where("user_id", "=", row.user_id)
-      .where("kind", "=", row.kind)
+      // The callers have set the account e-mails and the digests aside.
+      .where("kind", "=", row.kind as EmailKind)
       .executeTakeFirst(),
     row.application_id
       ? db
@@ -214,12 +353,16 @@ async function compose(row: OutboxRow): Promise<Mail | null> {
           .innerJoin("opportunities as o", "o.id", "a.opportunity_id")
           .innerJoin("users as m", "m.id", "o.merchant_id")
           .innerJoin("users as f", "f.id", "a.freelancer_id")
-          .select(["o.title", "o.uuid", "o.merchant_id", "a.freelancer_id", ...PEOPLE_COLUMNS])
+          .select(["o.title", "o.uuid", "o.hidden_at", "o.merchant_id", "a.freelancer_id", ...PEOPLE_COLUMNS])
           .where("a.id", "=", row.application_id)
           .executeTakeFirst()
       : undefined,
     !row.application_id && row.opportunity_id
-      ? db.selectFrom("opportunities").select(["title", "uuid"]).where("id", "=", row.opportunity_id).executeTakeFirst()
+      ? db
+          .selectFrom("opportunities")
+          .select(["title", "uuid", "hidden_at"])
+          .where("id", "=", row.opportunity_id)
+          .executeTakeFirst()
       : undefined,
   ]);
   if (!user || off) return null;
@@ -252,32 +395,12 @@ async function compose(row: OutboxRow): Promise<Mail | null> {
       amount: detail?.amount_cents === undefined ? "" : formatMoney(detail.amount_cents, lng),
     });
   }
-  const link = `${config.APP_URL}${pathOf(row, application?.uuid ?? opportunity?.uuid ?? null)}`;
-  const unsubscribe = unsubscribeUrl(user.id, row.kind);
-  const text = [
-    t("email.greeting", { name: displayNameOf(user) }),
-    "",
-    // One full stop: an operator's reason usually ends with its own.
-    /[.!?…]$/.test(event) ? event : `${event}.`,
-    "",
-    t("email.open", { link }),
-    "",
-    "-- ",
-    t("email.footer", {
-      kind: t(`email_settings.kinds.${row.kind}`),
-      unsubscribe,
-      settings: `${config.APP_URL}/pages/profile-setting#email`,
-    }),
-  ].join("\n");
   return {
-    to: user.email,
-    // An operator's reason is the text's, not the subject's: the subject names the kind.
-    subject: t("email.subject", {
-      event: parseDetail(row.detail)?.reason ? t(`email_settings.kinds.${row.kind}`) : event,
-    }),
-    text,
-    // RFC 2369 and RFC 8058: mail programs offer their own unsubscribe button, which POSTs here.
-    headers: { "List-Unsubscribe": `<${unsubscribe}>`, "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" },
+    user,
+    t,
+    event,
+    path: pathOf(row, application?.uuid ?? opportunity?.uuid ?? null),
+    hidden: Boolean(application?.hidden_at ?? opportunity?.hidden_at),
   };
 }
 
