@@ -159,6 +159,19 @@ const schema = z.object({
     ),
   /** Tests only (ignored unless NODE_ENV=test): the stand-in push service's origin, http://127.0.0.1:<port>. */
   PUSH_TEST_ENDPOINT_ORIGIN: z.string().url().optional(),
+  /**
+   * WhatsApp alerts (Meta's Cloud API): on only when the phone number id and the token are set. The
+   * API's address with its version (tests point it at a stand-in), the app secret that signs the
+   * webhooks, the token of the webhook's GET handshake, and the daily caps (per user, and for the
+   * platform, per São Paulo day).
+   */
+  WHATSAPP_API_URL: z.string().url().default("https://graph.facebook.com/v21.0"),
+  WHATSAPP_PHONE_NUMBER_ID: z.string().min(1).optional(),
+  WHATSAPP_TOKEN: z.string().min(1).optional(),
+  WHATSAPP_APP_SECRET: z.string().min(1).optional(),
+  WHATSAPP_VERIFY_TOKEN: z.string().min(1).optional(),
+  WHATSAPP_DAILY_PER_USER: z.coerce.number().int().min(0).max(1_000).default(10),
+  WHATSAPP_DAILY_TOTAL: z.coerce.number().int().min(0).max(10_000_000).default(1_000),
   /** The shared secret of the generic bounce webhook, /api/webhooks/email/generic (off without it). */
   EMAIL_WEBHOOK_SECRET: z.string().min(16, "must be at least 16 characters").optional(),
   /**

@@ -508,7 +508,7 @@ export interface EmailOptOutsTable {
 }
 
 export type OutboxStatus = "pending" | "sending" | "sent" | "skipped" | "failed";
-export type OutboxChannel = "email" | "push";
+export type OutboxChannel = "email" | "push" | "whatsapp";
 
 /** A device (a browser's push subscription) that gets the user's push notifications. */
 export interface PushSubscriptionsTable {
@@ -530,6 +530,50 @@ export interface PushOptOutsTable {
   user_id: string;
   kind: EmailKind;
   created_at: string;
+}
+
+/**
+ * A user's WhatsApp number (E.164), confirmed by a 6-digit code (kept hashed, for 10 minutes and
+ * 5 tries; at most 3 codes in an hour: codes_sent since codes_window_at).
+ */
+export interface WhatsappNumbersTable {
+  user_id: string;
+  phone: string;
+  code_hash: string | null;
+  code_expires_at: string | null;
+  attempts: Generated<number>;
+  codes_sent: Generated<number>;
+  codes_window_at: string | null;
+  confirmed_at: string | null;
+  /** The person wrote STOP (or PARAR, SAIR, CANCELAR) to us: nothing more goes to the number. */
+  opted_out_at: string | null;
+  /** The Cloud API said the number is not on WhatsApp. */
+  unusable_at: string | null;
+  created_at: string;
+}
+
+/** A kind the user turned ON for WhatsApp (every kind is off by default). */
+export interface WhatsappOptInsTable {
+  user_id: string;
+  kind: EmailKind;
+  created_at: string;
+}
+
+/** WhatsApp messages sent on a São Paulo day, per user; user_id '' is the platform's total. */
+export interface WhatsappDailyTable {
+  day: string;
+  user_id: string;
+  sent: number;
+}
+
+/** A WhatsApp message sent (its id is the Cloud API's, wamid…), and its last reported status. */
+export interface WhatsappSendsTable {
+  id: string;
+  outbox_id: string;
+  user_id: string;
+  status: "accepted" | "sent" | "delivered" | "read" | "failed";
+  created_at: string;
+  updated_at: string;
 }
 
 /** The VAPID key pair generated on first use when the settings give none: one row, id 1. */
@@ -921,6 +965,10 @@ export interface Database {
   email_opt_outs: EmailOptOutsTable;
   push_subscriptions: PushSubscriptionsTable;
   push_opt_outs: PushOptOutsTable;
+  whatsapp_numbers: WhatsappNumbersTable;
+  whatsapp_opt_ins: WhatsappOptInsTable;
+  whatsapp_daily: WhatsappDailyTable;
+  whatsapp_sends: WhatsappSendsTable;
   vapid_keys: VapidKeysTable;
   outbox: OutboxTable;
   audit_log: AuditLogTable;

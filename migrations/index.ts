@@ -47,6 +47,7 @@ import * as m048 from "./048_pending_files";
 import * as m049 from "./049_fiscal";
 import * as m051 from "./051_email_suppressions";
 import * as m052 from "./052_push";
+import * as m053 from "./053_whatsapp";
 
 /** A migration, with its PostgreSQL version where the SQL differs. */
 type Step = Migration & { postgres?: Migration };
@@ -101,6 +102,7 @@ const steps: Record<string, Step> = {
   "049_fiscal": m049,
   "051_email_suppressions": m051,
   "052_push": m052,
+  "053_whatsapp": m053,
 };
 
 export function migrationProvider(engine: Engine): MigrationProvider {

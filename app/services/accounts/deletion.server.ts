@@ -83,6 +83,10 @@ export const DELETION_PLAN = {
   email_opt_outs: "erased",
   push_subscriptions: "erased",
   push_opt_outs: "erased",
+  whatsapp_numbers: "erased",
+  whatsapp_opt_ins: "erased",
+  whatsapp_daily: "erased",
+  whatsapp_sends: "erased",
   outbox: "erased",
   audit_log: "kept",
   reports: "kept",
@@ -371,6 +375,11 @@ async function erase(trx: Kysely<Database>, user: UserRow, at: string): Promise<
     // The devices that got pushes: nothing more goes to them.
     "push_subscriptions",
     "push_opt_outs",
+    // The WhatsApp number: nothing more goes to it, and it is personal data.
+    "whatsapp_numbers",
+    "whatsapp_opt_ins",
+    "whatsapp_daily",
+    "whatsapp_sends",
     "saved_searches",
     "conversation_reads",
     "payout_accounts",

@@ -292,7 +292,7 @@ export const EXPORT_KINDS = {
       await db.selectFrom("notifications").selectAll().where("user_id", "=", user.id).orderBy("created_at").execute()
     ).map((n) => ({ ...n, detail: parseList(n.detail) })),
   "settings.json": async ({ user }) => {
-    const [optOuts, pushOptOuts, devices, savedSearches] = await Promise.all([
+    const [optOuts, pushOptOuts, devices, savedSearches, whatsapp, whatsappKinds] = await Promise.all([
       db.selectFrom("email_opt_outs").select(["kind", "created_at"]).where("user_id", "=", user.id).execute(),
       db.selectFrom("push_opt_outs").select(["kind", "created_at"]).where("user_id", "=", user.id).execute(),
       db
@@ -307,6 +307,12 @@ export const EXPORT_KINDS = {
         .where("user_id", "=", user.id)
         .orderBy("created_at")
         .execute(),
+      db
+        .selectFrom("whatsapp_numbers")
+        .select(["phone", "confirmed_at", "opted_out_at", "unusable_at", "created_at"])
+        .where("user_id", "=", user.id)
+        .executeTakeFirst(),
+      db.selectFrom("whatsapp_opt_ins").select(["kind", "created_at"]).where("user_id", "=", user.id).execute(),
     ]);
     return {
       locale: user.locale,
@@ -316,6 +322,9 @@ export const EXPORT_KINDS = {
       // The push service's host only: the endpoint itself is a credential of the device.
       push_devices: devices.map(({ endpoint, ...d }) => ({ service: new URL(endpoint).host, ...d })),
       saved_searches: savedSearches.map((s) => ({ ...s, filters: JSON.parse(s.filters) as unknown })),
+      // The number and its dates; the code's hash is a secret (and gone once confirmed).
+      whatsapp_number: whatsapp ?? null,
+      whatsapp_turned_on: whatsappKinds,
     };
   },
   "sessions.json": async ({ user }) =>

@@ -61,6 +61,11 @@ export const USER_COLUMNS: Record<string, Record<string, Disposition>> = {
   // The push service's host and the dates: the endpoint and keys are the device's secrets.
   push_subscriptions: { user_id: inFile("settings.json") },
   saved_searches: { user_id: inFile("settings.json") },
+  // The number, its dates and the kinds turned on; the code's hash is a secret, and gone once confirmed.
+  whatsapp_numbers: { user_id: inFile("settings.json") },
+  whatsapp_opt_ins: { user_id: inFile("settings.json") },
+  whatsapp_daily: { user_id: leftOut("a counter of the day's WhatsApp messages, for the daily caps: no content") },
+  whatsapp_sends: { user_id: leftOut("the WhatsApp id and delivery status of a message sent: no content") },
   outbox: {
     user_id: leftOut("e-mails waiting to go out; what they tell is in notifications.json, links are secrets"),
   },

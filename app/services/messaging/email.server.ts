@@ -11,6 +11,7 @@ import { AppError, parseInput } from "../platform/errors.server";
 import { now } from "../platform/records.server";
 import { consumeWrite } from "../platform/rate-limit.server";
 import { pushKindsSchema, setPushKinds } from "./push.server";
+import { setWhatsappKinds, whatsappKindsSchema, whatsappOn } from "./whatsapp.server";
 
 // E-mail notifications (README, "E-mail"). Every event that notifies in the app (notify() in
 // notifications.server.ts) and every new message also writes a row of the outbox, in the same
@@ -49,7 +50,8 @@ async function optedOut(trx: Kysely<Database>, list: EmailInput[]): Promise<Set<
 
 /**
  * What queueEmails needs to know of the recipients of `list` (not empty), in one statement: the
- * kinds they turned off for e-mail and for push, and who has at least one device for push.
+ * kinds they turned off for e-mail and for push, who has at least one device for push, and (while
+ * WhatsApp is on) the kinds they turned ON for WhatsApp with a number that may get them.
  */
 async function channelsOf(trx: Kysely<Database>, list: EmailInput[]) {
   const users = [...new Set(list.map((e) => e.user_id))];
@@ -73,30 +75,47 @@ async function channelsOf(trx: Kysely<Database>, list: EmailInput[]) {
         .where("user_id", "in", users)
         .groupBy("user_id"),
     )
+    .$if(whatsappOn(), (qb) =>
+      qb.unionAll(
+        trx
+          .selectFrom("whatsapp_opt_ins as w")
+          .innerJoin("whatsapp_numbers as n", "n.user_id", "w.user_id")
+          .select([sql<string>`'whatsapp'`.as("channel"), "w.user_id", sql<string>`w.kind`.as("kind")])
+          .where("w.user_id", "in", users)
+          .where("w.kind", "in", kinds)
+          .where("n.confirmed_at", "is not", null)
+          .where("n.opted_out_at", "is", null)
+          .where("n.unusable_at", "is", null),
+      ),
+    )
     .execute();
   const emailOff = new Set<string>();
   const pushOff = new Set<string>();
+  const whatsappOnFor = new Set<string>();
   const devices = new Set<string>();
   for (const r of rows) {
     if (r.channel === "device") devices.add(r.user_id);
+    else if (r.channel === "whatsapp") whatsappOnFor.add(`${r.user_id}:${r.kind}`);
     else (r.channel === "email" ? emailOff : pushOff).add(`${r.user_id}:${r.kind}`);
   }
   return {
     email: (e: EmailInput) => !emailOff.has(`${e.user_id}:${e.kind}`),
     push: (e: EmailInput) => isPushKind(e.kind) && devices.has(e.user_id) && !pushOff.has(`${e.user_id}:${e.kind}`),
+    whatsapp: (e: EmailInput) => isPushKind(e.kind) && whatsappOnFor.has(`${e.user_id}:${e.kind}`),
   };
 }
 
 /**
- * Queues one e-mail per item whose recipient has its kind on, and one push (channel 'push', a row
- * of its own: the two are sent and retried apart) per item whose recipient has a device and the
- * kind on for push, inside the caller's transaction (called by notify() for every notification).
- * Two statements, whatever the number of items.
+ * Queues one e-mail per item whose recipient has its kind on, one push (channel 'push', a row
+ * of its own: each channel is sent and retried apart) per item whose recipient has a device and the
+ * kind on for push, and one WhatsApp alert (channel 'whatsapp') per item whose recipient turned
+ * the kind on for WhatsApp and has a confirmed number, inside the caller's transaction (called by
+ * notify() for every notification). Two statements, whatever the number of items.
  */
 export async function queueEmails(trx: Kysely<Database>, list: EmailInput[], at = now()) {
   if (!list.length) return;
   const wants = await channelsOf(trx, list);
-  const row = (e: EmailInput, channel: "email" | "push") => ({
+  const row = (e: EmailInput, channel: "email" | "push" | "whatsapp") => ({
     id: randomUUID(),
     user_id: e.user_id,
     kind: e.kind,
@@ -113,6 +132,7 @@ export async function queueEmails(trx: Kysely<Database>, list: EmailInput[], at 
   const rows = list.flatMap((e) => [
     ...(wants.email(e) ? [row(e, "email")] : []),
     ...(wants.push(e) ? [row(e, "push")] : []),
+    ...(wants.whatsapp(e) ? [row(e, "whatsapp")] : []),
   ]);
   if (rows.length) await trx.insertInto("outbox").values(rows).execute();
 }
@@ -181,6 +201,8 @@ export type EmailSettingsJson = {
   kinds: Record<EmailKindName, boolean>;
   /** The same kinds for push notifications to the user's devices (push.server.ts). */
   push: Record<EmailKindName, boolean>;
+  /** The kinds turned on for WhatsApp (whatsapp.server.ts; all off by default); only while WhatsApp is on. */
+  whatsapp?: Partial<Record<EmailKindName, boolean>>;
 };
 
 const asLocale = (value: string | null): Lng | null =>
@@ -200,13 +222,26 @@ export async function getEmailSettings(user: Pick<UserRow, "id">): Promise<Email
           .select([sql<string>`'push'`.as("channel"), sql<string>`kind`.as("kind")])
           .where("user_id", "=", user.id),
       )
+      .$if(whatsappOn(), (qb) =>
+        qb.unionAll(
+          db
+            .selectFrom("whatsapp_opt_ins")
+            .select([sql<string>`'whatsapp'`.as("channel"), sql<string>`kind`.as("kind")])
+            .where("user_id", "=", user.id),
+        ),
+      )
       .execute(),
   ]);
   const on = (channel: string) => {
     const disabled = new Set(off.filter((o) => o.channel === channel).map((o) => o.kind));
     return Object.fromEntries(EMAIL_KINDS.map((k) => [k, !disabled.has(k)])) as Record<EmailKindName, boolean>;
   };
-  return { locale: asLocale(row?.locale ?? null), kinds: on("email"), push: on("push") };
+  const settings: EmailSettingsJson = { locale: asLocale(row?.locale ?? null), kinds: on("email"), push: on("push") };
+  if (whatsappOn()) {
+    const chosen = new Set(off.filter((o) => o.channel === "whatsapp").map((o) => o.kind));
+    settings.whatsapp = Object.fromEntries(EMAIL_KINDS.filter(isPushKind).map((k) => [k, chosen.has(k)]));
+  }
+  return settings;
 }
 
 export const emailSettingsInputSchema = z
@@ -219,6 +254,7 @@ export const emailSettingsInputSchema = z
         .refine((kinds) => Object.keys(kinds).every(isEmailKind), "email_kinds_invalid")
         .optional(),
       push: pushKindsSchema.optional(),
+      whatsapp: whatsappKindsSchema.optional(),
       locale: z
         .enum(supportedLngs, { errorMap: () => ({ message: "email_locale_invalid" }) })
         .nullable()
@@ -229,12 +265,16 @@ export const emailSettingsInputSchema = z
   .strict("email_settings_unknown_field");
 
 /**
- * Turns kinds on or off, for e-mail (`kinds`) and for push (`push`); those left out stay as they are. Sets the e-mails' language (null:
+ * Turns kinds on or off, for e-mail (`kinds`), push (`push`) and WhatsApp (`whatsapp`); those left out stay as they are. Sets the e-mails' language (null:
  * Portuguese, left out: unchanged). 422 with a message per field for anything else.
  */
 export async function updateEmailSettings(user: Pick<UserRow, "id">, input: unknown): Promise<EmailSettingsJson> {
   await consumeWrite(user.id);
-  const { kinds = {}, push, locale } = parseInput(emailSettingsInputSchema, input, "email_settings_invalid");
+  const { kinds = {}, push, whatsapp, locale } = parseInput(emailSettingsInputSchema, input, "email_settings_invalid");
+  // While WhatsApp is off its kinds are no field of the settings.
+  if (whatsapp && !whatsappOn()) {
+    throw new AppError(422, "email_settings_invalid", { whatsapp: "email_settings_unknown_field" });
+  }
   const off = Object.keys(kinds).filter((k) => kinds[k] === false) as EmailKindName[];
   const on = Object.keys(kinds).filter((k) => kinds[k] === true) as EmailKindName[];
   const at = now();
@@ -249,6 +289,7 @@ export async function updateEmailSettings(user: Pick<UserRow, "id">, input: unkn
         .execute();
     }
     if (push) await setPushKinds(trx, user.id, push, at);
+    if (whatsapp) await setWhatsappKinds(trx, user.id, whatsapp, at);
     if (locale !== undefined) await trx.updateTable("users").set({ locale }).where("id", "=", user.id).execute();
   });
   return getEmailSettings(user);

@@ -17,6 +17,14 @@ import { isModerationKind, moderationPath, noticeMoney, parseDetail } from "~/li
 import { formatMoney } from "~/lib/money";
 import { logger } from "./log.server";
 import { PUSH_BODY_MAX, sendPush, type PushPayload, type PushTarget, type SendPush } from "../messaging/push.server";
+import {
+  sendAlert,
+  templateLanguage,
+  usableNumber,
+  wantsKind,
+  whatsappOn,
+  type WhatsappAlert,
+} from "../messaging/whatsapp.server";
 
 // The drain of the e-mail outbox (README, "E-mail"). Every server process runs it every
 // OUTBOX_SECONDS (startOutbox). A drain first claims a few due rows with one conditional UPDATE
@@ -31,6 +39,11 @@ import { PUSH_BODY_MAX, sendPush, type PushPayload, type PushTarget, type SendPu
 // e-mail: it goes to each of the user's devices through their push service (push.server.ts), and
 // is retried alone. A device the push service says is gone (404, 410) is forgotten; a device that
 // got the push is recorded on the row (its payload), so a retry goes only to the others.
+//
+// A WhatsApp alert (channel 'whatsapp') is a row of its own too: the `freela_alerta` template to
+// the user's confirmed number (whatsapp.server.ts), under the day's caps. Over a cap it is skipped
+// ('daily cap'), never retried; a number the Cloud API says is not on WhatsApp is marked unusable
+// and the row skipped; a 5xx or a timeout is retried as an e-mail is.
 
 export const MAX_ATTEMPTS = 8;
 /** The wait after the first failure; each further failure doubles it, up to BACKOFF_MAX_MS. */
@@ -126,6 +139,10 @@ export async function drainOutbox(
   for (const row of rows) {
     if (row.channel === "push") {
       result[await drainPush(row, options.push ?? sendPush, at)]++;
+      continue;
+    }
+    if (row.channel === "whatsapp") {
+      result[await drainWhatsapp(row, at)]++;
       continue;
     }
     let mail: Mail | null;
@@ -228,6 +245,40 @@ async function drainPush(row: OutboxRow, push: SendPush, at: Date): Promise<keyo
   return any ? "sent" : "skipped";
 }
 
+/** Sends a claimed WhatsApp row and settles it; what became of it. */
+async function drainWhatsapp(row: OutboxRow, at: Date): Promise<keyof DrainResult> {
+  const stamp = at.toISOString();
+  let message: string;
+  try {
+    const alert = await composeWhatsapp(row);
+    if (!alert) {
+      await settle(row, { status: "skipped", last_error: null });
+      return "skipped";
+    }
+    const sent = await sendAlert(row, alert, at);
+    if (sent.outcome === "sent") {
+      await settle(row, { status: "sent", sent_at: stamp, last_error: null });
+      return "sent";
+    }
+    if (sent.outcome !== "failed") {
+      await settle(row, { status: "skipped", last_error: sent.outcome === "capped" ? "daily cap" : "not on WhatsApp" });
+      return "skipped";
+    }
+    message = sent.message;
+  } catch (error) {
+    message = (error instanceof Error ? error.message : String(error)).slice(0, 500);
+  }
+  if (row.attempts >= MAX_ATTEMPTS) {
+    await settle(row, { status: "failed", last_error: message });
+    logger.error(`[whatsapp] gave up on ${row.kind} alert ${row.id} after ${row.attempts} attempts: ${message}`);
+    return "failed";
+  }
+  const next = new Date(at.getTime() + backoffMs(row.attempts)).toISOString();
+  await settle(row, { status: "pending", next_attempt_at: next, last_error: message });
+  logger.warn(`[whatsapp] ${row.kind} alert ${row.id} failed (attempt ${row.attempts}), again at ${next}: ${message}`);
+  return "retried";
+}
+
 /** Where an e-mail leads: the invitations, the contract, the conversation or the application. */
 function pathOf(row: Pick<OutboxRow, "kind" | "application_id" | "detail">, opportunityUuid: string | null) {
   if (isModerationKind(row.kind)) {
@@ -317,36 +368,63 @@ async function composePush(
       .execute(),
   ]);
   if (!notice || !targets.length) return null;
-  const moderation = isModerationKind(row.kind);
-  if (notice.hidden && !moderation) return null;
-  const kind = notice.t(`email_settings.kinds.${row.kind}`);
-  const body = moderation ? kind : subjectEvent(row, notice);
+  if (notice.hidden && !isModerationKind(row.kind)) return null;
   return {
     payload: {
       title: notice.t("push.title"),
-      body: body.length > PUSH_BODY_MAX ? `${body.slice(0, PUSH_BODY_MAX - 1)}…` : body,
+      body: shortLine(row, notice),
       url: notice.path,
     },
     targets,
   };
 }
 
+/** The short line of a push or a WhatsApp alert: the event, or the kind's name alone for a notice of moderation. */
+function shortLine(row: OutboxRow, notice: Notice) {
+  const body = isModerationKind(row.kind) ? notice.t(`email_settings.kinds.${row.kind}`) : subjectEvent(row, notice);
+  return body.length > PUSH_BODY_MAX ? `${body.slice(0, PUSH_BODY_MAX - 1)}…` : body;
+}
+
+/**
+ * The WhatsApp alert of a row, or null when there is nothing to send: WhatsApp was turned off,
+ * the kind was turned off for WhatsApp since, the number is gone, opted out or unusable, or what
+ * it tells of is hidden by the moderation now. The link is always APP_URL's.
+ */
+async function composeWhatsapp(row: OutboxRow): Promise<WhatsappAlert | null> {
+  if (!whatsappOn() || isAccountEmailKind(row.kind) || row.kind === "saved_search_digest") return null;
+  const [notice, to, wanted] = await Promise.all([
+    noticeOf(row, null),
+    usableNumber(row.user_id),
+    wantsKind(row.user_id, row.kind),
+  ]);
+  if (!notice || !to || !wanted) return null;
+  if (notice.hidden && !isModerationKind(row.kind)) return null;
+  return {
+    to,
+    language: templateLanguage(notice.user.locale),
+    line: shortLine(row, notice),
+    link: `${config.APP_URL}${notice.path}`,
+  };
+}
+
 /**
  * What a notification's row tells its recipient, in their language, and where it leads; null when
- * the recipient is gone, turned the kind off (in `optOuts`, the row's channel's) or the new
- * messages were read already.
+ * the recipient is gone, turned the kind off (in `optOuts`, the row's channel's; null for
+ * WhatsApp, whose kinds are turned on instead) or the new messages were read already.
  */
-async function noticeOf(row: OutboxRow, optOuts: "email_opt_outs" | "push_opt_outs") {
+async function noticeOf(row: OutboxRow, optOuts: "email_opt_outs" | "push_opt_outs" | null) {
   const [user, off, application, opportunity] = await Promise.all([
     // A deleted account gets no more e-mails but its account ones (the goodbye).
     recipientOf(row).where("deleted_at", "is", null).executeTakeFirst(),
-    db
-      .selectFrom(optOuts)
-      .select("kind")
-      .where("user_id", "=", row.user_id)
-      // The callers have set the account e-mails and the digests aside.
-      .where("kind", "=", row.kind as EmailKind)
-      .executeTakeFirst(),
+    optOuts
+      ? db
+          .selectFrom(optOuts)
+          .select("kind")
+          .where("user_id", "=", row.user_id)
+          // The callers have set the account e-mails and the digests aside.
+          .where("kind", "=", row.kind as EmailKind)
+          .executeTakeFirst()
+      : undefined,
     row.application_id
       ? db
           .selectFrom("applications as a")
