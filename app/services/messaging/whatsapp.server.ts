@@ -522,7 +522,7 @@ export async function receiveWebhook(raw: Buffer): Promise<{ statuses: number; s
   try {
     body = JSON.parse(raw.toString("utf8")) as WebhookBody;
   } catch {
-    throw new AppError(400, "invalid_json");
+    throw new AppError(400, "webhook_malformed");
   }
   const at = now();
   let statuses = 0;

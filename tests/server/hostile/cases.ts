@@ -500,6 +500,10 @@ export function authedEndpoints(w: World, p: Pool): { method: string; path: stri
     { method: "GET", path: "/api/push-subscriptions", role: null },
     { method: "POST", path: "/api/push-subscriptions", role: null, body: { endpoint: "https://fcm.googleapis.com/fcm/send/x", keys: {} } },
     { method: "DELETE", path: "/api/push-subscriptions/00000000-0000-4000-8000-000000000000", role: null },
+    { method: "GET", path: "/api/whatsapp", role: null },
+    { method: "POST", path: "/api/whatsapp", role: null, body: { phone: "+5511912345678" } },
+    { method: "DELETE", path: "/api/whatsapp", role: null },
+    { method: "POST", path: "/api/whatsapp/confirm", role: null, body: { code: "123456" } },
     { method: "POST", path: "/api/reports", role: null, body: { target_type: "profile", target_id: w.juliaId, reason: "spam" } },
     { method: "POST", path: `/api/contracts/${w.seeded.accepted}/disputes`, role: null, body: { reason: "quality", statement: "Declaração válida" } },
     { method: "POST", path: `/api/contracts/${w.seeded.accepted}/disputes/statements`, role: null, body: { statement: "Declaração válida" } },
@@ -1755,6 +1759,12 @@ export const KYC_ENV = {
   // And the e-mail provider's bounce webhooks (email-suppressions.server.ts).
   MAILGUN_WEBHOOK_SIGNING_KEY: "hostile-mailgun-key-0123456789",
   EMAIL_WEBHOOK_SECRET: "hostile-email-secret-0123456789",
+  // And WhatsApp (whatsapp.server.ts): a Cloud API nobody runs, and the webhook's secrets.
+  WHATSAPP_API_URL: "http://127.0.0.1:9",
+  WHATSAPP_PHONE_NUMBER_ID: "hostile-phone-id",
+  WHATSAPP_TOKEN: "hostile-whatsapp-token",
+  WHATSAPP_APP_SECRET: "hostile-whatsapp-secret-0123456789",
+  WHATSAPP_VERIFY_TOKEN: "hostile-whatsapp-verify",
 };
 
 const seconds = () => Math.floor(Date.now() / 1000);
@@ -1872,6 +1882,31 @@ export function webhookCases(): Case[] {
 }
 
 /**
+ * WhatsApp's webhook: unsigned, forged or malformed notifications are refused with a 4xx before
+ * anything is read; the GET handshake with a wrong token is a 403.
+ */
+export function whatsappWebhookCases(): Case[] {
+  const cases: Case[] = [];
+  const path = "/api/whatsapp/webhook";
+  const stop = JSON.stringify({ entry: [{ changes: [{ value: { messages: [{ from: "5511912345678", type: "text", text: { body: "STOP" } }] } }] }] });
+  const signed = (raw: string, secret = KYC_ENV.WHATSAPP_APP_SECRET) => () => ({
+    "x-hub-signature-256": `sha256=${createHmac("sha256", secret).update(raw).digest("hex")}`,
+  });
+  const add = (name: string, raw: string, headers: Case["headers"], expect: number[], message?: string) =>
+    cases.push({ name: `WhatsApp webhook: ${name}`, method: "POST", path, auth: null, body: { raw, type: "application/json" }, headers, expect, api: true, message });
+  add("unsigned", stop, undefined, [401], "webhook_bad_signature");
+  add("another secret", stop, signed(stop, "someone-elses-secret-0123456789"), [401], "webhook_bad_signature");
+  add("signature not hex", stop, () => ({ "x-hub-signature-256": "sha256=zz" }), [401], "webhook_bad_signature");
+  add("sha1 signature", stop, () => ({ "x-hub-signature-256": `sha1=${createHmac("sha1", KYC_ENV.WHATSAPP_APP_SECRET).update(stop).digest("hex")}` }), [401], "webhook_bad_signature");
+  for (const raw of ["", "{", "[1,", '{"entry": '.repeat(10)]) add(`signed, malformed ${raw.slice(0, 20)}`, raw, signed(raw), [400], "webhook_malformed");
+  add("over 256 KB", `{"x":"${"a".repeat(300 * 1024)}"}`, undefined, [413]);
+  for (const query of ["", "?hub.mode=subscribe&hub.verify_token=wrong&hub.challenge=1", "?hub.mode=unsubscribe&hub.verify_token=hostile-whatsapp-verify&hub.challenge=1"]) {
+    cases.push({ name: `WhatsApp handshake ${query.slice(0, 40)}`, method: "GET", path: `${path}${query}`, auth: null, expect: [403], api: true, message: "whatsapp_handshake_refused" });
+  }
+  return cases;
+}
+
+/**
  * The e-mail provider's bounce webhooks: Mailgun's signature is in the body, the generic one's in
  * headers; unsigned, forged, stale or malformed notifications are refused with a 4xx, and an
  * unknown provider is not there.
@@ -1935,5 +1970,6 @@ export function refusedCases(w: World, p: Pool): Record<string, Case[]> {
     "public pages, sitemap and their switches": publicCases(w, p),
     "the identity provider's webhook": webhookCases(),
     "the e-mail provider's bounce webhooks": emailWebhookCases(),
+    "WhatsApp's webhook": whatsappWebhookCases(),
   };
 }
