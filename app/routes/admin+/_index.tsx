@@ -8,6 +8,7 @@ import { METRIC_PERIODS, METRIC_SERIES } from "~/lib/admin-schemas";
 import { adminTitleMeta } from "~/lib/admin-meta";
 import { formatMoney } from "~/lib/format";
 import { marketplaceMetrics, type MetricsJson } from "~/services/operator/metrics.server";
+import { whatsappToday } from "~/services/messaging/whatsapp.server";
 import { getRequestT } from "~/web/i18n.server";
 import { queryFromUrl, readWithoutRefused } from "~/web/market-forms.server";
 import { requireOperator } from "~/web/operator.server";
@@ -18,7 +19,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
   await requireOperator(request);
   const { list: metrics, refused } = await readWithoutRefused(queryFromUrl(request, ["days"]), marketplaceMetrics);
   const { t } = await getRequestT(request);
-  return json({ metrics, error: refused.days ? t(refused.days) : null });
+  // Today's WhatsApp messages against the platform's cap: one query, only while WhatsApp is on.
+  const whatsapp = await whatsappToday();
+  return json({ metrics, whatsapp, error: refused.days ? t(refused.days) : null });
 }
 
 const WAITING = [
@@ -71,7 +74,7 @@ function Funnel({ funnel }: { funnel: MetricsJson["funnel"] }) {
 
 export default function AdminOverview() {
   const { t, i18n } = useTranslation("admin");
-  const { metrics, error } = useLoaderData<typeof loader>();
+  const { metrics, whatsapp, error } = useLoaderData<typeof loader>();
   const duration = useDuration();
   const locale = i18n.language;
   const median = metrics.median_first_application_seconds;
@@ -126,6 +129,15 @@ export default function AdminOverview() {
             <span className="figure-label">{t("overview.completed_value")}</span>
             <span className="figure-hint">{t("overview.completed_value_hint")}</span>
           </div>
+          {whatsapp ? (
+            <div className="card figure">
+              <span className="figure-value">{whatsapp.sent.toLocaleString(locale)}</span>
+              <span className="figure-label">{t("overview.whatsapp_today")}</span>
+              <span className="figure-hint">
+                {t("overview.whatsapp_today_hint", { cap: whatsapp.cap.toLocaleString(locale) })}
+              </span>
+            </div>
+          ) : null}
         </div>
         <div className="admin-grid">
           <section className="card queue-item" aria-labelledby="funnel-heading">
