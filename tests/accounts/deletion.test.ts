@@ -117,6 +117,10 @@ const ERASED_BY: Record<string, string> = {
   email_opt_outs: "user_id",
   push_subscriptions: "user_id",
   push_opt_outs: "user_id",
+  whatsapp_numbers: "user_id",
+  whatsapp_opt_ins: "user_id",
+  whatsapp_daily: "user_id",
+  whatsapp_sends: "user_id",
   payout_accounts: "user_id",
   data_exports: "user_id",
   saved_searches: "user_id",
@@ -224,6 +228,37 @@ describe("deleting one's account", () => {
     await db
       .insertInto("push_opt_outs")
       .values({ user_id: applicant.id, kind: "offer_received", created_at: at })
+      .execute();
+    // A confirmed WhatsApp number, a kind turned on for it, the day's count and a message sent.
+    await db
+      .insertInto("whatsapp_numbers")
+      .values({
+        user_id: applicant.id,
+        phone: "+5511912345678",
+        code_hash: null,
+        code_expires_at: null,
+        codes_window_at: null,
+        confirmed_at: at,
+        opted_out_at: null,
+        unusable_at: null,
+        created_at: at,
+      })
+      .execute();
+    await db
+      .insertInto("whatsapp_opt_ins")
+      .values({ user_id: applicant.id, kind: "offer_received", created_at: at })
+      .execute();
+    await db.insertInto("whatsapp_daily").values({ day: "2026-01-01", user_id: applicant.id, sent: 1 }).execute();
+    await db
+      .insertInto("whatsapp_sends")
+      .values({
+        id: `wamid.${crypto.randomUUID()}`,
+        outbox_id: "x",
+        user_id: applicant.id,
+        status: "read",
+        created_at: at,
+        updated_at: at,
+      })
       .execute();
     expect((await getPublicProfile(applicant.id)).id).toBe(applicant.id);
     expect(await readPhoto(photo)).not.toBeNull();
