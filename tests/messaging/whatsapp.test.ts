@@ -13,6 +13,7 @@ import {
   whatsappToday,
 } from "~/services/messaging/whatsapp.server";
 import { BACKOFF_BASE_MS, drainOutbox } from "~/services/platform/outbox.server";
+import { EXPORT_KINDS, exportSource } from "~/services/accounts/export-kinds.server";
 import { createOpportunity, createUser } from "../../db/factories";
 import { freelancer, validApplication } from "../support/market";
 import { statementsOf } from "../support/statements";
@@ -297,6 +298,14 @@ describe("alerts", () => {
     expect(await statementsOf(() => queueEmails(db as Kysely<Database>, list))).toBe(2);
     expect(await whatsappRows(a.owner.id)).toHaveLength(1);
     expect(await whatsappRows(b.owner.id)).toHaveLength(0);
+  });
+
+  it("are in the person's copy of their data: the number, its dates and the kinds on, never the code", async () => {
+    const { owner, phone } = await confirmedOwner();
+    const settings = (await EXPORT_KINDS["settings.json"](exportSource(owner))) as Record<string, unknown>;
+    expect(settings.whatsapp_number).toMatchObject({ phone, opted_out_at: null });
+    expect(settings.whatsapp_turned_on).toEqual([expect.objectContaining({ kind: "application_received" })]);
+    expect(JSON.stringify(settings)).not.toContain("code_hash");
   });
 
   it("end with the account: the number goes with it", async () => {
