@@ -385,19 +385,24 @@ export function emailSettingsFromForm(form: FormData, role: "merchant" | "freela
   const kinds: Record<string, boolean> = Object.fromEntries(emailKindsFor(role).map((k) => [k, false]));
   for (const kind of checked) kinds[kind] = true;
   const locale = form.get("locale");
-  // The push column, when the form showed it (`push_shown`): the same rule, per kind.
-  let push: Record<string, boolean> | undefined;
-  if (form.has("push_shown")) {
-    push = Object.fromEntries(
+  // The push and WhatsApp columns, when the form showed them (`push_shown`, `whatsapp_shown`): the
+  // same rule, per kind (WhatsApp's only with a confirmed number).
+  const column = (shown: string, field: string) => {
+    if (!form.has(shown)) return undefined;
+    const on: Record<string, boolean> = Object.fromEntries(
       emailKindsFor(role)
         .filter(isPushKind)
         .map((k) => [k, false]),
     );
-    for (const kind of form.getAll("push")) if (typeof kind === "string") push[kind] = true;
-  }
+    for (const kind of form.getAll(field)) if (typeof kind === "string") on[kind] = true;
+    return on;
+  };
+  const push = column("push_shown", "push");
+  const whatsapp = column("whatsapp_shown", "whatsapp");
   return {
     kinds,
     ...(push ? { push } : {}),
+    ...(whatsapp ? { whatsapp } : {}),
     ...(typeof locale === "string" ? { locale: locale === "" ? null : locale } : {}),
   };
 }

@@ -5,7 +5,9 @@ import * as numberRoute from "~/routes/api+/_account+/whatsapp._index";
 import * as confirmRoute from "~/routes/api+/_account+/whatsapp.confirm";
 import * as webhookRoute from "~/routes/api+/whatsapp.webhook";
 import * as settingsRoute from "~/routes/api+/_account+/notification-settings";
-import { call, jsonRequest, signedInUser } from "../support/helpers";
+import * as profileSettingsPage from "~/routes/_account+/pages.profile-setting";
+import { toastOf } from "../operator/support";
+import { BASE, call, jsonRequest, signedInUser } from "../support/helpers";
 import { APP_SECRET, PHONE_NUMBER_ID, TOKEN, VERIFY_TOKEN, sign, startWhatsappCloud } from "../support/whatsapp-cloud";
 
 // The WhatsApp API (docs/product.md, section 6, "WhatsApp"): the service's rules
@@ -227,5 +229,102 @@ describe("the Cloud API's webhook", () => {
       .where("user_id", "=", user.id)
       .executeTakeFirst();
     expect(number!.opted_out_at).not.toBeNull();
+  });
+});
+
+describe("the WhatsApp card of the settings page, without JavaScript", () => {
+  const PAGE = "/pages/profile-setting";
+  const post = (fields: [string, string][], token: string) =>
+    call(
+      profileSettingsPage.action,
+      new Request(BASE + PAGE, {
+        method: "POST",
+        headers: { "Content-Type": "application/x-www-form-urlencoded", Authorization: `Bearer ${token}` },
+        body: new URLSearchParams(fields).toString(),
+      }),
+    );
+  const load = (token: string) => call(profileSettingsPage.loader, jsonRequest(PAGE, undefined, { token }));
+
+  it("adds a number, keeps what was typed on a refusal, confirms it, turns kinds on in the table and removes it", async () => {
+    const { token } = await signedInUser({ account_type: "freelancer" });
+    expect((await load(token)).body.whatsapp).toEqual({ number: null });
+    // A bad number: 422 naming the field, the text typed kept for the form.
+    const refused = await post(
+      [
+        ["intent", "whatsapp_add"],
+        ["phone", "+55 00 1234"],
+      ],
+      token,
+    );
+    expect(refused.status).toBe(422);
+    expect(refused.body.errors.phone).toBeTruthy();
+    expect(refused.body.values).toMatchObject({ intent: "whatsapp_add", phone: "+55 00 1234" });
+    const phone = newPhone();
+    const added = await post(
+      [
+        ["intent", "whatsapp_add"],
+        ["phone", phone],
+      ],
+      token,
+    );
+    expect(added.status).toBe(302);
+    expect(added.headers.get("Location")).toBe(`${PAGE}#whatsapp`);
+    expect(await toastOf(added)).toBe("Enviamos um código de 6 dígitos para o seu WhatsApp.");
+    expect((await load(token)).body.whatsapp.number).toMatchObject({ phone, status: "pending" });
+    const code = cloud.codeFor(phone)!;
+    const wrong = await post(
+      [
+        ["intent", "whatsapp_confirm"],
+        ["code", code === "000000" ? "111111" : "000000"],
+      ],
+      token,
+    );
+    expect(wrong.status).toBe(422);
+    expect(wrong.body.values.intent).toBe("whatsapp_confirm");
+    const confirmed = await post(
+      [
+        ["intent", "whatsapp_confirm"],
+        ["code", code],
+      ],
+      token,
+    );
+    expect(confirmed.status).toBe(302);
+    const page = (await load(token)).body;
+    expect(page.whatsapp.number.status).toBe("confirmed");
+    expect(page.email.whatsapp.offer_received).toBe(false);
+    // The table's WhatsApp column: the box ticked turns its kind on, the others stay off.
+    const saved = await post(
+      [
+        ["intent", "email"],
+        ["kinds", "offer_received"],
+        ["push_shown", "1"],
+        ["whatsapp_shown", "1"],
+        ["whatsapp", "offer_received"],
+      ],
+      token,
+    );
+    expect(saved.status).toBe(302);
+    const after = (await load(token)).body.email.whatsapp;
+    expect(after.offer_received).toBe(true);
+    expect(after.contract_changes_requested).toBe(false);
+    // A form without the column leaves the WhatsApp kinds as they are.
+    await post(
+      [
+        ["intent", "email"],
+        ["kinds", "offer_received"],
+      ],
+      token,
+    );
+    expect((await load(token)).body.email.whatsapp.offer_received).toBe(true);
+    const removed = await post([["intent", "whatsapp_remove"]], token);
+    expect(removed.status).toBe(302);
+    expect(await toastOf(removed)).toBe("Número de WhatsApp removido.");
+    expect((await load(token)).body.whatsapp).toEqual({ number: null });
+  });
+
+  it("shows nothing of WhatsApp while it is off", async () => {
+    turnOff();
+    const { token } = await signedInUser();
+    expect((await load(token)).body.whatsapp).toBeNull();
   });
 });

@@ -12,6 +12,8 @@ import { requireUser } from "~/web/auth.server";
 import { getEmailSettings, updateEmailSettings } from "~/services/messaging/email.server";
 import { listSubscriptions, removeSubscription } from "~/services/messaging/push.server";
 import { PushDevices } from "~/components/messaging/push-devices";
+import { WhatsappCard } from "~/components/messaging/whatsapp-card";
+import { addNumber, confirmNumber, getNumber, removeNumber, whatsappOn } from "~/services/messaging/whatsapp.server";
 import { emailSettingsFromForm, fileOf, profileInput, readPhotoForm } from "~/web/bodies.server";
 import { intentAction } from "~/web/intent-action.server";
 import {
@@ -30,12 +32,14 @@ export const meta = titleMeta("titles.profile_settings");
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
-  const [email, devices, portfolio] = await Promise.all([
+  const [email, devices, portfolio, number] = await Promise.all([
     getEmailSettings(user),
     listSubscriptions(user),
     user.account_type === "freelancer" ? listPortfolio(user.id) : Promise.resolve([]),
+    // WhatsApp, only while it is on (docs/product.md, section 6): no statement otherwise.
+    whatsappOn() ? getNumber(user) : Promise.resolve(null),
   ]);
-  return json({ email, devices, portfolio });
+  return json({ email, devices, portfolio, whatsapp: whatsappOn() ? { number } : null });
 }
 
 /** The forms that post here: the profile (multipart, with the photo), the e-mail settings, the portfolio's items. */
@@ -70,6 +74,21 @@ export async function action({ request }: ActionFunctionArgs) {
         toast: "push_subscription_removed",
         to: "/pages/profile-setting#email",
       },
+      whatsapp_add: {
+        run: ({ values }) => addNumber(user, values),
+        toast: "whatsapp_code_sent",
+        to: "/pages/profile-setting#whatsapp",
+      },
+      whatsapp_confirm: {
+        run: ({ values }) => confirmNumber(user, values),
+        toast: "whatsapp_confirmed",
+        to: "/pages/profile-setting#email",
+      },
+      whatsapp_remove: {
+        run: () => removeNumber(user),
+        toast: "whatsapp_number_removed",
+        to: "/pages/profile-setting#whatsapp",
+      },
       portfolio_add: {
         run: ({ values, form }) => addPortfolioItem(user, values, fileOf(form, "image")),
         ...portfolio("portfolio_item_added"),
@@ -90,11 +109,12 @@ export default function ProfileSettingsPage() {
   const { t } = useTranslation();
   const user = useRootData()?.user;
   const refusal = useActionData<typeof action>();
-  const { portfolio, devices } = useLoaderData<typeof loader>();
+  const { portfolio, devices, whatsapp } = useLoaderData<typeof loader>();
   // A refusal belongs to the form that was sent.
   const emailRefused = refusal?.values?.intent === "email";
   const portfolioRefusal = refusal?.values?.intent?.startsWith("portfolio_") ? refusal : undefined;
-  const data = portfolioRefusal || emailRefused ? undefined : refusal;
+  const whatsappRefusal = refusal?.values?.intent?.startsWith("whatsapp_") ? refusal : undefined;
+  const data = portfolioRefusal || emailRefused || whatsappRefusal ? undefined : refusal;
   const busy = usePending(null);
   if (!user) return null;
   const f = formFields(profileSchema, data, {
@@ -192,6 +212,7 @@ export default function ProfileSettingsPage() {
         refusal={emailRefused ? refusal : undefined}
       />
       <PushDevices devices={devices} />
+      {whatsapp ? <WhatsappCard number={whatsapp.number} refusal={whatsappRefusal} /> : null}
     </div>
   );
 }
@@ -208,8 +229,10 @@ function EmailSettings({
   refusal?: { message?: string; errors?: Record<string, string> };
 }) {
   const { t } = useTranslation("market");
-  const { email } = useLoaderData<typeof loader>();
+  const { email, whatsapp } = useLoaderData<typeof loader>();
   const busy = usePending("email");
+  // The WhatsApp column once a number is confirmed (its kinds are all off until turned on).
+  const withWhatsapp = whatsapp?.number?.status === "confirmed" && email.whatsapp !== undefined;
   return (
     <FormCard
       name="email-settings"
@@ -223,6 +246,7 @@ function EmailSettings({
     >
       {/* Tells the action that this form has the push column (a form without it leaves push as it is). */}
       <input type="hidden" name="push_shown" value="1" />
+      {withWhatsapp ? <input type="hidden" name="whatsapp_shown" value="1" /> : null}
       {emailKindGroupsFor(role).map(({ group, kinds }) => (
         <table key={group} className="email-kinds notification-channels">
           <caption>{t(`email_settings.groups.${group}`)}</caption>
@@ -232,6 +256,7 @@ function EmailSettings({
               <th scope="col">{t("email_settings.channels.app")}</th>
               <th scope="col">{t("email_settings.channels.email")}</th>
               <th scope="col">{t("email_settings.channels.push")}</th>
+              {withWhatsapp ? <th scope="col">{t("email_settings.channels.whatsapp")}</th> : null}
             </tr>
           </thead>
           <tbody>
@@ -268,6 +293,22 @@ function EmailSettings({
                     {t(`email_settings.kinds.${kind}`)}
                   </span>
                 </td>
+                {withWhatsapp ? (
+                  <td>
+                    {!isPushKind(kind) ? (
+                      <span className="muted">{t("email_settings.channels.email_only")}</span>
+                    ) : (
+                      <input
+                        type="checkbox"
+                        name="whatsapp"
+                        value={kind}
+                        defaultChecked={email.whatsapp?.[kind] ?? false}
+                        aria-label={t("email_settings.channels.whatsapp")}
+                        aria-describedby={`email-kind-${kind}-push`}
+                      />
+                    )}
+                  </td>
+                ) : null}
               </tr>
             ))}
           </tbody>
