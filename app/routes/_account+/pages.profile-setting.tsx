@@ -24,7 +24,7 @@ import {
 } from "~/services/reputation/portfolio.server";
 import { PortfolioEditor } from "~/components/reputation/portfolio";
 import { useRootData } from "~/lib/root-data";
-import { emailKindGroupsFor, isPushKind } from "~/lib/email-kinds";
+import { emailKindGroupsFor, isPushKind, type EmailKindName } from "~/lib/email-kinds";
 import { supportedLngs } from "~/lib/i18n";
 import { usePending } from "~/lib/pending";
 
@@ -218,6 +218,26 @@ export default function ProfileSettingsPage() {
 }
 
 /**
+ * A kind's box in the push or WhatsApp column (described by the kind's name), or "e-mail only":
+ * new messages are told by e-mail, gathered, and by no other channel (docs/product.md, section 6).
+ */
+function ChannelBox({ channel, kind, on }: { channel: "push" | "whatsapp"; kind: EmailKindName; on: boolean }) {
+  const { t } = useTranslation("market");
+  return !isPushKind(kind) ? (
+    <span className="muted">{t("email_settings.channels.email_only")}</span>
+  ) : (
+    <input
+      type="checkbox"
+      name={channel}
+      value={kind}
+      defaultChecked={on}
+      aria-label={t(`email_settings.channels.${channel}`)}
+      aria-describedby={`email-kind-${kind}-push`}
+    />
+  );
+}
+
+/**
  * Per kind, its channels: in the app (always), by e-mail and by push (checkboxes), in a table per
  * group, and the e-mails' language: a plain form.
  */
@@ -276,37 +296,14 @@ function EmailSettings({
                   />
                 </td>
                 <td>
-                  {/* New messages are told by e-mail, gathered; not by push (docs/product.md, section 6). */}
-                  {!isPushKind(kind) ? (
-                    <span className="muted">{t("email_settings.channels.email_only")}</span>
-                  ) : (
-                    <input
-                      type="checkbox"
-                      name="push"
-                      value={kind}
-                      defaultChecked={email.push[kind]}
-                      aria-label={t("email_settings.channels.push")}
-                      aria-describedby={`email-kind-${kind}-push`}
-                    />
-                  )}
+                  <ChannelBox channel="push" kind={kind} on={email.push[kind]} />
                   <span hidden id={`email-kind-${kind}-push`}>
                     {t(`email_settings.kinds.${kind}`)}
                   </span>
                 </td>
                 {withWhatsapp ? (
                   <td>
-                    {!isPushKind(kind) ? (
-                      <span className="muted">{t("email_settings.channels.email_only")}</span>
-                    ) : (
-                      <input
-                        type="checkbox"
-                        name="whatsapp"
-                        value={kind}
-                        defaultChecked={email.whatsapp?.[kind] ?? false}
-                        aria-label={t("email_settings.channels.whatsapp")}
-                        aria-describedby={`email-kind-${kind}-push`}
-                      />
-                    )}
+                    <ChannelBox channel="whatsapp" kind={kind} on={email.whatsapp?.[kind] ?? false} />
                   </td>
                 ) : null}
               </tr>
