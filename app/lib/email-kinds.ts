@@ -78,7 +78,7 @@ export function isEmailKind(value: unknown): value is EmailKindName {
 export const MESSAGE_EMAIL_MINUTES = 10;
 
 /**
- * Whether a kind may go out by push: new messages are told by e-mail alone, gathered per
- * conversation (docs/product.md, section 6).
+ * Whether a kind may go out by WhatsApp: new messages are told in the app, by e-mail (gathered per
+ * conversation) and by push, never by a paid template per message (docs/product.md, section 6).
  */
-export const isPushKind = (kind: EmailKindName) => kind !== "message_received";
+export const isWhatsappKind = (kind: EmailKindName) => kind !== "message_received";

@@ -1,7 +1,7 @@
 import type { Readable } from "node:stream";
 import { Busboy } from "@fastify/busboy";
 import { AppError } from "~/services/platform/errors.server";
-import { emailKindsFor, isPushKind } from "~/lib/email-kinds";
+import { emailKindsFor, isWhatsappKind, type EmailKindName } from "~/lib/email-kinds";
 import { MAX_DELIVERY_FILES, MAX_MESSAGE_FILES } from "~/lib/market-constants";
 import { MAX_PFX_BYTES } from "~/lib/fiscal-schemas";
 import { certificateTooLarge } from "~/services/fiscal/issuers.server";
@@ -386,19 +386,19 @@ export function emailSettingsFromForm(form: FormData, role: "merchant" | "freela
   for (const kind of checked) kinds[kind] = true;
   const locale = form.get("locale");
   // The push and WhatsApp columns, when the form showed them (`push_shown`, `whatsapp_shown`): the
-  // same rule, per kind (WhatsApp's only with a confirmed number).
-  const column = (shown: string, field: string) => {
+  // same rule, per kind (WhatsApp's only with a confirmed number, and without new messages).
+  const column = (shown: string, field: string, offered: (kind: EmailKindName) => boolean) => {
     if (!form.has(shown)) return undefined;
     const on: Record<string, boolean> = Object.fromEntries(
       emailKindsFor(role)
-        .filter(isPushKind)
+        .filter(offered)
         .map((k) => [k, false]),
     );
     for (const kind of form.getAll(field)) if (typeof kind === "string") on[kind] = true;
     return on;
   };
-  const push = column("push_shown", "push");
-  const whatsapp = column("whatsapp_shown", "whatsapp");
+  const push = column("push_shown", "push", () => true);
+  const whatsapp = column("whatsapp_shown", "whatsapp", isWhatsappKind);
   return {
     kinds,
     ...(push ? { push } : {}),

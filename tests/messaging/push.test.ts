@@ -4,7 +4,10 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { db } from "../../db";
 import type { Database } from "../../db/schema";
 import { config } from "~/config.server";
-import { applyToOpportunity } from "~/services/marketplace/applications.server";
+import { approveContract, deliverContract } from "~/services/contracts/contracts.server";
+import { acceptOffer, applyToOpportunity, getApplication } from "~/services/marketplace/applications.server";
+import { listMessages, sendMessage } from "~/services/messaging/messages.server";
+import { writeReview } from "~/services/reputation/reviews.server";
 import { queueEmails, updateEmailSettings } from "~/services/messaging/email.server";
 import {
   MAX_SUBSCRIPTIONS,
@@ -17,7 +20,7 @@ import {
 import { BACKOFF_BASE_MS, drainOutbox } from "~/services/platform/outbox.server";
 import type { Mail } from "~/services/platform/mail.server";
 import { createOpportunity } from "../../db/factories";
-import { freelancer, merchant, validApplication } from "../support/market";
+import { freelancer, merchant, negotiation, validApplication } from "../support/market";
 import { startPushService } from "../support/push-service";
 import { statementsOf } from "../support/statements";
 
@@ -329,5 +332,101 @@ describe("pushes through the push service", () => {
     await subscribeDevice(owner);
     await db.deleteFrom("users").where("id", "=", owner.id).execute();
     expect(await db.selectFrom("push_subscriptions").where("user_id", "=", owner.id).selectAll().execute()).toEqual([]);
+  });
+});
+
+describe("new messages by push", () => {
+  const pushRows = (userId: string) =>
+    db
+      .selectFrom("outbox")
+      .select(["status", "items"])
+      .where("user_id", "=", userId)
+      .where("kind", "=", "message_received")
+      .where("channel", "=", "push")
+      .execute();
+
+  it("go once per conversation while one waits, telling how many are unread, never their text", async () => {
+    const { owner, applicant, application, opportunity } = await negotiation("pending");
+    await subscribeDevice(owner);
+    await sendMessage(applicant, application.id, { body: "Olá! Posso começar amanhã." });
+    await sendMessage(applicant, application.id, { body: "Meu orçamento inclui o logotipo." });
+    expect(await pushRows(owner.id)).toEqual([{ status: "pending", items: 1 }]);
+
+    await drain(new Date(Date.now() + 60_000));
+    const name = applicant.display_name ?? applicant.full_name;
+    expect(service.received.map((p) => p.payload)).toEqual([
+      {
+        title: "Freela",
+        body: `${name} enviou 2 mensagens sobre “${opportunity.title}”`,
+        url: `/applications/${application.id}/messages`,
+      },
+    ]);
+    // The e-mail of the conversation is its own row, gathered as before.
+    const emails = await db
+      .selectFrom("outbox")
+      .select("items")
+      .where("user_id", "=", owner.id)
+      .where("kind", "=", "message_received")
+      .where("channel", "=", "email")
+      .execute();
+    expect(emails).toEqual([{ items: 2 }]);
+
+    // Once it went, the next message makes a new push.
+    await sendMessage(applicant, application.id, { body: "Mais uma coisa." });
+    expect((await pushRows(owner.id)).map((r) => r.status).sort()).toEqual(["pending", "sent"]);
+  });
+
+  it("go nowhere once read, opted out, or when the sender's profile was hidden", async () => {
+    const { owner, applicant, application } = await negotiation("pending");
+    await subscribeDevice(owner);
+    await sendMessage(applicant, application.id, { body: "Olá!" });
+    await listMessages(owner, application.id);
+    // Read: neither the e-mail nor the push goes.
+    expect(await drain()).toMatchObject({ sent: 0, skipped: 2 });
+    expect(service.received).toHaveLength(0);
+
+    await sendMessage(applicant, application.id, { body: "Tudo certo?" });
+    await db
+      .updateTable("users")
+      .set({ profile_hidden_at: new Date().toISOString(), profile_hidden_reason: "Perfil falso" })
+      .where("id", "=", applicant.id)
+      .execute();
+    // The e-mail goes; the push, which would carry the hidden profile's name to a lock screen, not.
+    expect(await drain()).toMatchObject({ sent: 1, skipped: 1 });
+    expect(service.received).toHaveLength(0);
+
+    await updateEmailSettings(owner, { push: { message_received: false } });
+    await sendMessage(applicant, application.id, { body: "Alô?" });
+    expect(await pushRows(owner.id)).toEqual([
+      { status: "skipped", items: 1 },
+      { status: "skipped", items: 1 },
+    ]);
+  });
+
+  it("are not queued without a device", async () => {
+    const { owner, applicant, application } = await negotiation("pending");
+    await sendMessage(applicant, application.id, { body: "Olá!" });
+    expect(await pushRows(owner.id)).toEqual([]);
+  });
+});
+
+describe("hidden reviews", () => {
+  it("are not pushed", async () => {
+    const { owner, applicant, application } = await negotiation("pending");
+    const offer = (await getApplication(owner, application.id)).offers.at(-1)!;
+    await acceptOffer(owner, application.id, { offer_id: offer.id });
+    await deliverContract(applicant, application.id, { message: "Segue o trabalho pronto, com os arquivos-fonte." });
+    await approveContract(owner, application.id);
+    await subscribeDevice(applicant);
+    await db.deleteFrom("outbox").execute();
+    await writeReview(owner, application.id, { rating: 2, comment: "Atrasou a entrega." });
+    await db
+      .updateTable("reviews")
+      .set({ hidden_at: new Date().toISOString(), hidden_reason: "Ofensa" })
+      .where("contract_id", "=", application.id)
+      .execute();
+    expect(await drain()).toMatchObject({ sent: 1, skipped: 1 });
+    expect(service.received).toHaveLength(0);
+    expect(mails.filter((m) => m.to === applicant.email)).toHaveLength(1);
   });
 });

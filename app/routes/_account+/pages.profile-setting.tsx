@@ -24,7 +24,7 @@ import {
 } from "~/services/reputation/portfolio.server";
 import { PortfolioEditor } from "~/components/reputation/portfolio";
 import { useRootData } from "~/lib/root-data";
-import { emailKindGroupsFor, isPushKind, type EmailKindName } from "~/lib/email-kinds";
+import { emailKindGroupsFor, isWhatsappKind, type EmailKindName } from "~/lib/email-kinds";
 import { supportedLngs } from "~/lib/i18n";
 import { usePending } from "~/lib/pending";
 
@@ -218,13 +218,13 @@ export default function ProfileSettingsPage() {
 }
 
 /**
- * A kind's box in the push or WhatsApp column (described by the kind's name), or "e-mail only":
- * new messages are told by e-mail, gathered, and by no other channel (docs/product.md, section 6).
+ * A kind's box in the push or WhatsApp column (described by the kind's name), or "not by WhatsApp"
+ * for new messages, which no paid template carries (docs/product.md, section 6).
  */
 function ChannelBox({ channel, kind, on }: { channel: "push" | "whatsapp"; kind: EmailKindName; on: boolean }) {
   const { t } = useTranslation("market");
-  return !isPushKind(kind) ? (
-    <span className="muted">{t("email_settings.channels.email_only")}</span>
+  return channel === "whatsapp" && !isWhatsappKind(kind) ? (
+    <span className="muted">{t("email_settings.channels.not_whatsapp")}</span>
   ) : (
     <input
       type="checkbox"

@@ -2,7 +2,7 @@ import { createHmac, randomUUID, timingSafeEqual } from "node:crypto";
 import { sql, type Kysely } from "kysely";
 import { z } from "zod";
 import { config } from "~/config.server";
-import { EMAIL_KINDS, MESSAGE_EMAIL_MINUTES, isEmailKind, isPushKind, type EmailKindName } from "~/lib/email-kinds";
+import { EMAIL_KINDS, MESSAGE_EMAIL_MINUTES, isEmailKind, isWhatsappKind, type EmailKindName } from "~/lib/email-kinds";
 import { supportedLngs, type Lng } from "~/lib/i18n";
 import type { ModerationDetail } from "~/lib/moderation";
 import { db, transaction } from "../../../db";
@@ -100,8 +100,8 @@ async function channelsOf(trx: Kysely<Database>, list: EmailInput[]) {
   }
   return {
     email: (e: EmailInput) => !emailOff.has(`${e.user_id}:${e.kind}`),
-    push: (e: EmailInput) => isPushKind(e.kind) && devices.has(e.user_id) && !pushOff.has(`${e.user_id}:${e.kind}`),
-    whatsapp: (e: EmailInput) => isPushKind(e.kind) && whatsappOnFor.has(`${e.user_id}:${e.kind}`),
+    push: (e: EmailInput) => devices.has(e.user_id) && !pushOff.has(`${e.user_id}:${e.kind}`),
+    whatsapp: (e: EmailInput) => isWhatsappKind(e.kind) && whatsappOnFor.has(`${e.user_id}:${e.kind}`),
   };
 }
 
@@ -152,11 +152,13 @@ export async function queueMessageEmail(
   at = now(),
 ) {
   const email = { ...input, kind: "message_received" as const };
+  await queueMessagePush(trx, input, at);
   const same = trx
     .selectFrom("outbox")
     .where("user_id", "=", input.user_id)
     .where("kind", "=", "message_received")
-    .where("application_id", "=", input.application_id);
+    .where("application_id", "=", input.application_id)
+    .where("channel", "=", "email");
   // The usual case, in one statement: an e-mail of the conversation still waits (a drain that
   // claimed it meanwhile has moved it to 'sending'), and its recipient still wants them.
   const joined = await trx
@@ -165,6 +167,7 @@ export async function queueMessageEmail(
     .where("user_id", "=", input.user_id)
     .where("kind", "=", "message_received")
     .where("application_id", "=", input.application_id)
+    .where("channel", "=", "email")
     .where("status", "=", "pending")
     .where(({ not, exists }) => not(exists(optOuts(trx, [email]))))
     .executeTakeFirst();
@@ -190,6 +193,78 @@ export async function queueMessageEmail(
       next_attempt_at: due,
       created_at: at,
     })
+    .execute();
+}
+
+/**
+ * The push of a new message, in one statement: a row of channel 'push' when the recipient has a
+ * device, has not turned new messages off for push, and no push of the conversation waits yet
+ * (the messages that come meanwhile join it: the drain tells how many are unread when it goes, and
+ * sends nothing once they were read). Nothing of the message's text goes (docs/product.md, section 6).
+ */
+async function queueMessagePush(
+  trx: Kysely<Database>,
+  input: { user_id: string; application_id: string; opportunity_id: number },
+  at: string,
+) {
+  const text = (value: string) => sql<string>`CAST(${value} AS text)`;
+  await trx
+    .insertInto("outbox")
+    .columns([
+      "id",
+      "user_id",
+      "kind",
+      "application_id",
+      "opportunity_id",
+      "items",
+      "status",
+      "attempts",
+      "next_attempt_at",
+      "created_at",
+      "channel",
+    ])
+    .expression(
+      trx
+        .selectFrom("push_subscriptions as d")
+        .select([
+          text(randomUUID()).as("id"),
+          "d.user_id",
+          sql.lit("message_received").as("kind"),
+          text(input.application_id).as("application_id"),
+          sql<number>`CAST(${input.opportunity_id} AS integer)`.as("opportunity_id"),
+          sql.lit(1).as("items"),
+          sql.lit("pending").as("status"),
+          sql.lit(0).as("attempts"),
+          text(at).as("next_attempt_at"),
+          text(at).as("created_at"),
+          sql.lit("push").as("channel"),
+        ])
+        .where("d.user_id", "=", input.user_id)
+        .where(({ not, exists, selectFrom }) =>
+          not(
+            exists(
+              selectFrom("push_opt_outs as p")
+                .select("p.kind")
+                .where("p.user_id", "=", input.user_id)
+                .where("p.kind", "=", "message_received"),
+            ),
+          ),
+        )
+        .where(({ not, exists, selectFrom }) =>
+          not(
+            exists(
+              selectFrom("outbox as w")
+                .select("w.id")
+                .where("w.user_id", "=", input.user_id)
+                .where("w.kind", "=", "message_received")
+                .where("w.application_id", "=", input.application_id)
+                .where("w.channel", "=", "push")
+                .where("w.status", "=", "pending"),
+            ),
+          ),
+        )
+        .limit(1),
+    )
     .execute();
 }
 
@@ -239,7 +314,7 @@ export async function getEmailSettings(user: Pick<UserRow, "id">): Promise<Email
   const settings: EmailSettingsJson = { locale: asLocale(row?.locale ?? null), kinds: on("email"), push: on("push") };
   if (whatsappOn()) {
     const chosen = new Set(off.filter((o) => o.channel === "whatsapp").map((o) => o.kind));
-    settings.whatsapp = Object.fromEntries(EMAIL_KINDS.filter(isPushKind).map((k) => [k, chosen.has(k)]));
+    settings.whatsapp = Object.fromEntries(EMAIL_KINDS.filter(isWhatsappKind).map((k) => [k, chosen.has(k)]));
   }
   return settings;
 }

@@ -2,7 +2,7 @@ import { createHmac, randomInt, timingSafeEqual } from "node:crypto";
 import { sql, type Kysely } from "kysely";
 import { z } from "zod";
 import { config } from "~/config.server";
-import { isEmailKind, isPushKind, type EmailKindName } from "~/lib/email-kinds";
+import { isEmailKind, isWhatsappKind, type EmailKindName } from "~/lib/email-kinds";
 import type { Lng } from "~/lib/i18n";
 import { todayInSaoPaulo } from "~/lib/market-schemas";
 import { db, transaction } from "../../../db";
@@ -257,7 +257,7 @@ export const whatsappKindsSchema = z
   .record(z.string(), z.boolean({ invalid_type_error: "whatsapp_kinds_invalid" }), {
     invalid_type_error: "whatsapp_kinds_invalid",
   })
-  .refine((kinds) => Object.keys(kinds).every((k) => isEmailKind(k) && isPushKind(k)), "whatsapp_kinds_invalid");
+  .refine((kinds) => Object.keys(kinds).every((k) => isEmailKind(k) && isWhatsappKind(k)), "whatsapp_kinds_invalid");
 
 /** Turns WhatsApp kinds on or off inside the caller's transaction; those left out stay as they are. */
 export async function setWhatsappKinds(

@@ -413,7 +413,7 @@ async function composeWhatsapp(row: OutboxRow): Promise<WhatsappAlert | null> {
  * WhatsApp, whose kinds are turned on instead) or the new messages were read already.
  */
 async function noticeOf(row: OutboxRow, optOuts: "email_opt_outs" | "push_opt_outs" | null) {
-  const [user, off, application, opportunity] = await Promise.all([
+  const [user, off, application, opportunity, review] = await Promise.all([
     // A deleted account gets no more e-mails but its account ones (the goodbye).
     recipientOf(row).where("deleted_at", "is", null).executeTakeFirst(),
     optOuts
@@ -431,7 +431,16 @@ async function noticeOf(row: OutboxRow, optOuts: "email_opt_outs" | "push_opt_ou
           .innerJoin("opportunities as o", "o.id", "a.opportunity_id")
           .innerJoin("users as m", "m.id", "o.merchant_id")
           .innerJoin("users as f", "f.id", "a.freelancer_id")
-          .select(["o.title", "o.uuid", "o.hidden_at", "o.merchant_id", "a.freelancer_id", ...PEOPLE_COLUMNS])
+          .select([
+            "o.title",
+            "o.uuid",
+            "o.hidden_at",
+            "o.merchant_id",
+            "a.freelancer_id",
+            "m.profile_hidden_at as merchant_profile_hidden_at",
+            "f.profile_hidden_at as freelancer_profile_hidden_at",
+            ...PEOPLE_COLUMNS,
+          ])
           .where("a.id", "=", row.application_id)
           .executeTakeFirst()
       : undefined,
@@ -440,6 +449,15 @@ async function noticeOf(row: OutboxRow, optOuts: "email_opt_outs" | "push_opt_ou
           .selectFrom("opportunities")
           .select(["title", "uuid", "hidden_at"])
           .where("id", "=", row.opportunity_id)
+          .executeTakeFirst()
+      : undefined,
+    // The review a contract_reviewed row tells of (its contract is the row's application).
+    row.kind === "contract_reviewed" && row.application_id
+      ? db
+          .selectFrom("reviews")
+          .select("hidden_at")
+          .where("contract_id", "=", row.application_id)
+          .where("subject_id", "=", row.user_id)
           .executeTakeFirst()
       : undefined,
   ]);
@@ -478,7 +496,13 @@ async function noticeOf(row: OutboxRow, optOuts: "email_opt_outs" | "push_opt_ou
     t,
     event,
     path: pathOf(row, application?.uuid ?? opportunity?.uuid ?? null),
-    hidden: Boolean(application?.hidden_at ?? opportunity?.hidden_at),
+    // What the moderation hid: the opportunity, the review told of, or the profile of the other
+    // side, whose name the line would carry.
+    hidden: Boolean(
+      (application?.hidden_at ?? opportunity?.hidden_at) ||
+        review?.hidden_at ||
+        (application && party && application[`${otherParty(party)}_profile_hidden_at`]),
+    ),
   };
 }
 
