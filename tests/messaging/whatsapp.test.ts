@@ -8,6 +8,7 @@ import { getEmailSettings, queueEmails, updateEmailSettings } from "~/services/m
 import {
   addNumber,
   confirmNumber,
+  getNumber,
   normalizePhone,
   removeNumber,
   whatsappToday,
@@ -149,6 +150,8 @@ describe("numbers", () => {
       expect((r as PromiseRejectedResult).reason).toMatchObject({ status: 429, key: "whatsapp_codes_limit" });
     }
     expect(cloud.received).toHaveLength(3);
+    // The platform's day counts the 3 codes that went, not the 17 refused.
+    expect(await whatsappToday()).toEqual({ sent: 3, cap: 1000 });
     // An hour later, a code again.
     await db
       .updateTable("whatsapp_numbers")
@@ -169,6 +172,67 @@ describe("numbers", () => {
     expect(statuses.filter((s) => s === 422)).toHaveLength(5);
     expect(statuses.filter((s) => s === 429)).toHaveLength(15);
     await expect(confirmNumber(user, { code })).rejects.toMatchObject({ status: 429 });
+  });
+
+  it("take from the platform's day, not the person's: at the cap no code goes (429)", async () => {
+    config.WHATSAPP_DAILY_PER_USER = 1;
+    const user = await createUser(db, { account_type: "merchant" });
+    await addNumber(user, { phone: newPhone() });
+    await addNumber(user, { phone: newPhone() });
+    config.WHATSAPP_DAILY_TOTAL = 2;
+    await expect(addNumber(user, { phone: newPhone() })).rejects.toMatchObject({
+      status: 429,
+      key: "whatsapp_daily_cap",
+    });
+    expect(cloud.received).toHaveLength(2);
+    // A code that does not go gives its slot back.
+    config.WHATSAPP_DAILY_TOTAL = 3;
+    cloud.fail(1);
+    await expect(addNumber(user, { phone: newPhone() })).rejects.toMatchObject({ status: 502 });
+    expect(await whatsappToday()).toEqual({ sent: 2, cap: 3 });
+  });
+
+  it("is confirmed on one account: the one who proves it with a code takes it", async () => {
+    const first = await createUser(db, { account_type: "merchant" });
+    const second = await createUser(db, { account_type: "merchant" });
+    const phone = newPhone();
+    await addNumber(first, { phone });
+    await confirmNumber(first, { code: cloud.codeFor(phone)! });
+    await addNumber(second, { phone });
+    // Until the second proves it, the first keeps it.
+    expect(await getNumber(first)).toMatchObject({ phone, status: "confirmed" });
+    await confirmNumber(second, { code: cloud.codeFor(phone)! });
+    expect(await getNumber(first)).toBeNull();
+    expect(await getNumber(second)).toMatchObject({ phone, status: "confirmed" });
+    const confirmed = await db
+      .selectFrom("whatsapp_numbers")
+      .select("user_id")
+      .where("phone", "=", phone)
+      .where("confirmed_at", "is not", null)
+      .execute();
+    expect(confirmed).toEqual([{ user_id: second.id }]);
+
+    // Two accounts confirming it at once: it ends on one of them; a loser is told (409).
+    const third = await createUser(db, { account_type: "merchant" });
+    await addNumber(first, { phone });
+    const firstCode = cloud.codeFor(phone)!;
+    await addNumber(third, { phone });
+    const thirdCode = cloud.codeFor(phone)!;
+    const results = await Promise.allSettled([
+      confirmNumber(first, { code: firstCode }),
+      confirmNumber(third, { code: thirdCode }),
+    ]);
+    expect(results.some((r) => r.status === "fulfilled")).toBe(true);
+    for (const r of results.filter((r) => r.status === "rejected")) {
+      expect((r as PromiseRejectedResult).reason).toMatchObject({ status: 409, key: "whatsapp_number_taken" });
+    }
+    const owners = await db
+      .selectFrom("whatsapp_numbers")
+      .select("user_id")
+      .where("phone", "=", phone)
+      .where("confirmed_at", "is not", null)
+      .execute();
+    expect(owners).toHaveLength(1);
   });
 
   it("is refused when WhatsApp says it is not on WhatsApp", async () => {
@@ -205,7 +269,8 @@ describe("alerts", () => {
     ).toEqual({
       status: "accepted",
     });
-    expect(await whatsappToday()).toEqual({ sent: 1, cap: 1000 });
+    // The code and the alert.
+    expect(await whatsappToday()).toEqual({ sent: 2, cap: 1000 });
   });
 
   it("stop at the user's daily cap exactly, and are skipped, never retried", async () => {
@@ -223,7 +288,8 @@ describe("alerts", () => {
   });
 
   it("stop at the platform's daily cap, with two drains at once", async () => {
-    config.WHATSAPP_DAILY_TOTAL = 3;
+    // The owners' two codes and three alerts.
+    config.WHATSAPP_DAILY_TOTAL = 5;
     const a = await confirmedOwner();
     const b = await confirmedOwner();
     for (let i = 0; i < 3; i++) {
@@ -240,7 +306,7 @@ describe("alerts", () => {
     const rows = [...(await whatsappRows(a.owner.id)), ...(await whatsappRows(b.owner.id))];
     expect(rows.filter((r) => r.status === "sent")).toHaveLength(3);
     expect(rows.filter((r) => r.status === "skipped" && r.last_error === "daily cap")).toHaveLength(3);
-    expect(await whatsappToday()).toEqual({ sent: 3, cap: 3 });
+    expect(await whatsappToday()).toEqual({ sent: 5, cap: 5 });
   });
 
   it("are retried after a 500, and a number not on WhatsApp is marked unusable", async () => {
@@ -251,7 +317,8 @@ describe("alerts", () => {
     const at = new Date();
     await drain(at);
     expect((await whatsappRows(owner.id))[0]).toMatchObject({ status: "pending" });
-    expect(await whatsappToday(at)).toEqual({ sent: 0, cap: 1000 });
+    // The code alone: the alert that failed gave its slot back.
+    expect(await whatsappToday(at)).toEqual({ sent: 1, cap: 1000 });
     await drain(new Date(at.getTime() + BACKOFF_BASE_MS));
     expect((await whatsappRows(owner.id))[0]).toMatchObject({ status: "sent" });
 

@@ -6,6 +6,7 @@ import { isEmailKind, isWhatsappKind, type EmailKindName } from "~/lib/email-kin
 import type { Lng } from "~/lib/i18n";
 import { todayInSaoPaulo } from "~/lib/market-schemas";
 import { db, transaction } from "../../../db";
+import { isUniqueViolation } from "../../../db/dialect";
 import type { Database, UserRow } from "../../../db/schema";
 import { AppError, parseInput } from "../platform/errors.server";
 import { now } from "../platform/records.server";
@@ -147,6 +148,11 @@ export async function addNumber(user: Pick<UserRow, "id" | "locale">, input: unk
   const hourAgo = new Date(Date.parse(at) - 3_600_000).toISOString();
   const expires = new Date(Date.parse(at) + CODE_MINUTES * 60_000).toISOString();
   const fresh = sql<boolean>`whatsapp_numbers.codes_window_at IS NULL OR whatsapp_numbers.codes_window_at <= ${hourAgo}`;
+  // A code costs the platform as an alert does: it takes one of the platform's messages of the day
+  // (not the person's, whose cap keeps alerts from flooding them; codes have their own limit), given
+  // back when it does not go.
+  const day = new Date(at);
+  if (!(await takeDailySlot(null, day))) throw new AppError(429, "whatsapp_daily_cap");
   const row = await db
     .insertInto("whatsapp_numbers")
     .values({
@@ -181,9 +187,13 @@ export async function addNumber(user: Pick<UserRow, "id" | "locale">, input: unk
     )
     .returning(NUMBER_COLUMNS)
     .executeTakeFirst();
-  if (!row) throw new AppError(429, "whatsapp_codes_limit", undefined, { max: CODES_PER_HOUR });
+  if (!row) {
+    await giveBackDailySlot(null, day);
+    throw new AppError(429, "whatsapp_codes_limit", undefined, { max: CODES_PER_HOUR });
+  }
   const answer = await sendTemplate(phone, "freela_codigo", templateLanguage(user.locale), [code], code);
   if (!answer.ok) {
+    await giveBackDailySlot(null, day);
     if (answer.notOnWhatsapp) {
       await markUnusable(phone);
       throw new AppError(422, "whatsapp_number_invalid", { phone: "whatsapp_phone_not_on_whatsapp" });
@@ -195,7 +205,9 @@ export async function addNumber(user: Pick<UserRow, "id" | "locale">, input: unk
 
 /**
  * Confirms the user's number with the code it got. Each try is counted before the code is
- * compared, in one conditional UPDATE: a burst of guesses gets 5 comparisons, no more.
+ * compared, in one conditional UPDATE: a burst of guesses gets 5 comparisons, no more. A number
+ * is confirmed on one account only: whoever proves it with a code takes it from an account that
+ * had it (a unique index on confirmed numbers; two confirming at once: one wins, the other 409).
  */
 export async function confirmNumber(user: Pick<UserRow, "id">, input: unknown): Promise<WhatsappNumberJson> {
   requireWhatsapp();
@@ -223,13 +235,26 @@ export async function confirmNumber(user: Pick<UserRow, "id">, input: unknown): 
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
     throw new AppError(422, "whatsapp_code_invalid", { code: "whatsapp_code_wrong" });
   }
-  await db
-    .updateTable("whatsapp_numbers")
-    .set({ confirmed_at: at, code_hash: null, code_expires_at: null, attempts: 0 })
-    .where("user_id", "=", user.id)
-    .where("code_hash", "=", tried.code_hash)
-    .where("confirmed_at", "is", null)
-    .execute();
+  try {
+    await transaction(async (trx) => {
+      await trx
+        .deleteFrom("whatsapp_numbers")
+        .where("phone", "=", tried.phone)
+        .where("user_id", "!=", user.id)
+        .where("confirmed_at", "is not", null)
+        .execute();
+      await trx
+        .updateTable("whatsapp_numbers")
+        .set({ confirmed_at: at, code_hash: null, code_expires_at: null, attempts: 0 })
+        .where("user_id", "=", user.id)
+        .where("code_hash", "=", tried.code_hash)
+        .where("confirmed_at", "is", null)
+        .execute();
+    });
+  } catch (error) {
+    if (isUniqueViolation(error, "whatsapp_numbers")) throw new AppError(409, "whatsapp_number_taken");
+    throw error;
+  }
   return (await getNumber(user))!;
 }
 
@@ -286,20 +311,17 @@ class CapReached extends Error {}
 
 /**
  * Takes one of the day's messages for `userId`, or false when the user's or the platform's cap
- * is reached. Each counter moves by a conditional UPDATE (count below the cap): on PostgreSQL the
- * row's lock makes a second server wait and see the new count; the platform's row first, always,
- * so two never wait on each other.
+ * is reached (null: the platform's alone, for a code the person asked for). Each counter moves by
+ * a conditional UPDATE (count below the cap): on PostgreSQL the row's lock makes a second server
+ * wait and see the new count; the platform's row first, always, so two never wait on each other.
  */
-export async function takeDailySlot(userId: string, at: Date): Promise<boolean> {
+export async function takeDailySlot(userId: string | null, at: Date): Promise<boolean> {
   const day = todayInSaoPaulo(at);
   try {
     return await transaction(async (trx) => {
       await trx
         .insertInto("whatsapp_daily")
-        .values([
-          { day, user_id: "", sent: 0 },
-          { day, user_id: userId, sent: 0 },
-        ])
+        .values([{ day, user_id: "", sent: 0 }, ...(userId === null ? [] : [{ day, user_id: userId, sent: 0 }])])
         .onConflict((oc) => oc.columns(["day", "user_id"]).doNothing())
         .execute();
       const take = (who: string, cap: number) =>
@@ -312,6 +334,7 @@ export async function takeDailySlot(userId: string, at: Date): Promise<boolean> 
           .executeTakeFirst();
       if (Number((await take("", config.WHATSAPP_DAILY_TOTAL)).numUpdatedRows) === 0) return false;
       // The platform's count was taken: undone with the transaction.
+      if (userId === null) return true;
       if (Number((await take(userId, config.WHATSAPP_DAILY_PER_USER)).numUpdatedRows) === 0) throw new CapReached();
       return true;
     });
@@ -321,13 +344,13 @@ export async function takeDailySlot(userId: string, at: Date): Promise<boolean> 
   }
 }
 
-/** Gives back a slot taken for a message that did not go (it will be tried again). */
-export async function giveBackDailySlot(userId: string, at: Date) {
+/** Gives back a slot taken for a message that did not go (null: the platform's alone). */
+export async function giveBackDailySlot(userId: string | null, at: Date) {
   await db
     .updateTable("whatsapp_daily")
     .set({ sent: sql<number>`sent - 1` })
     .where("day", "=", todayInSaoPaulo(at))
-    .where("user_id", "in", ["", userId])
+    .where("user_id", "in", userId === null ? [""] : ["", userId])
     .where("sent", ">", 0)
     .execute();
 }
