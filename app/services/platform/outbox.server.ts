@@ -500,8 +500,8 @@ async function noticeOf(row: OutboxRow, optOuts: "email_opt_outs" | "push_opt_ou
     // side, whose name the line would carry.
     hidden: Boolean(
       (application?.hidden_at ?? opportunity?.hidden_at) ||
-        review?.hidden_at ||
-        (application && party && application[`${otherParty(party)}_profile_hidden_at`]),
+      review?.hidden_at ||
+      (application && party && application[`${otherParty(party)}_profile_hidden_at`]),
     ),
   };
 }
