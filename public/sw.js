@@ -86,11 +86,13 @@ self.addEventListener("notificationclick", (event) => {
   event.waitUntil(
     self.clients.matchAll({ type: "window", includeUncontrolled: true }).then((tabs) => {
       const tab = tabs.find((c) => new URL(c.url).origin === self.location.origin);
-      // A tab this worker does not control cannot be navigated: focused, it stays where it is.
       if (tab) {
+        // Led to the link, then brought forward. A tab this worker does not control cannot be
+        // navigated (it is only brought forward); one the browser will not focus still navigates.
         return tab
-          .focus()
-          .then((focused) => (focused || tab).navigate(url))
+          .navigate(url)
+          .catch(() => tab)
+          .then((client) => (client || tab).focus())
           .catch(() => undefined);
       }
       return self.clients.openWindow(url);

@@ -20,6 +20,8 @@ test("settings by channel, this device subscribed, a push shown as a notificatio
   for (const column of ["Notificação", "No Freela", "E-mail", "Push"]) {
     await expect(table.getByRole("columnheader", { name: column, exact: true })).toBeVisible();
   }
+  // New messages go by push too.
+  await expect(section.locator('input[name=push][value="message_received"]')).toBeChecked();
   const pushBox = section.locator('input[name=push][value="offer_received"]');
   await expect(pushBox).toBeChecked();
   await pushBox.uncheck();
@@ -73,7 +75,7 @@ test("settings by channel, this device subscribed, a push shown as a notificatio
     });
   });
   await cdp.send("ServiceWorker.enable");
-  const payload = { title: "Freela", body: "João enviou uma contraproposta", url: "/applications/abc" };
+  const payload = { title: "Freela", body: "João enviou uma contraproposta", url: "/notifications" };
   await cdp.send("ServiceWorker.deliverPushMessage", {
     origin,
     registrationId: await registrationId,
@@ -91,8 +93,28 @@ test("settings by channel, this device subscribed, a push shown as a notificatio
       ),
     )
     .toEqual([
-      { title: "Freela", body: payload.body, icon: `${origin}/icons/icon-192.png`, url: `${origin}/applications/abc` },
+      { title: "Freela", body: payload.body, icon: `${origin}/icons/icon-192.png`, url: `${origin}/notifications` },
     ]);
+
+  // Clicking it (the event dispatched in the worker, as the browser does) closes it and leads the
+  // tab to its link.
+  const worker = page
+    .context()
+    .serviceWorkers()
+    .find((w) => new URL(w.url()).pathname === "/sw.js")!;
+  await worker.evaluate(async () => {
+    type Scope = {
+      registration: ServiceWorkerRegistration;
+      dispatchEvent(event: Event): boolean;
+      NotificationEvent: new (type: string, init: { notification: Notification }) => Event;
+    };
+    const scope = globalThis as unknown as Scope;
+    const [notification] = await scope.registration.getNotifications();
+    scope.dispatchEvent(new scope.NotificationEvent("notificationclick", { notification: notification! }));
+  });
+  await expect(page).toHaveURL(`${origin}/notifications`);
+  expect(await page.evaluate(async () => (await navigator.serviceWorker.ready).getNotifications())).toHaveLength(0);
+  await page.goto("/pages/profile-setting#email");
 
   // Removing the device: its own plain form.
   await device.getByRole("button", { name: /^Remover / }).click();
