@@ -1,5 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { config } from "~/config.server";
+import { describe, expect, it } from "vitest";
 import { EMAIL_KINDS, emailKindsFor } from "~/lib/email-kinds";
 import * as keyRoute from "~/routes/api+/push.key";
 import * as listRoute from "~/routes/api+/_account+/push-subscriptions._index";
@@ -10,22 +9,14 @@ import { getEmailSettings } from "~/services/messaging/email.server";
 import { listSubscriptions, vapidKeys } from "~/services/messaging/push.server";
 import { toastOf } from "../operator/support";
 import { BASE, call, jsonRequest, signedInUser } from "../support/helpers";
-import { startPushService } from "../support/push-service";
+import { usePushService, type PushService } from "../support/push-service";
 
 // The push API (docs/product.md, section 6): the service's rules (tests/messaging/push.test.ts)
 // with the API's statuses and Portuguese messages, and the settings form's push column.
 
 const PATH = "/api/push-subscriptions";
-let service: Awaited<ReturnType<typeof startPushService>>;
-
-beforeAll(async () => {
-  service = await startPushService();
-  config.PUSH_TEST_ENDPOINT_ORIGIN = service.origin;
-});
-afterAll(async () => {
-  config.PUSH_TEST_ENDPOINT_ORIGIN = undefined;
-  await service.close();
-});
+let service: PushService;
+usePushService((started) => (service = started));
 
 const asJson = (d: ReturnType<typeof service.device>) => ({ endpoint: d.endpoint, keys: d.keys });
 

@@ -1,9 +1,8 @@
 import { createECDH, randomBytes } from "node:crypto";
 import type { Kysely } from "kysely";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { db } from "../../db";
 import type { Database } from "../../db/schema";
-import { config } from "~/config.server";
 import { approveContract, deliverContract } from "~/services/contracts/contracts.server";
 import { acceptOffer, applyToOpportunity, getApplication } from "~/services/marketplace/applications.server";
 import { listMessages, sendMessage } from "~/services/messaging/messages.server";
@@ -21,24 +20,16 @@ import { BACKOFF_BASE_MS, drainOutbox } from "~/services/platform/outbox.server"
 import type { Mail } from "~/services/platform/mail.server";
 import { createOpportunity } from "../../db/factories";
 import { freelancer, merchant, negotiation, validApplication } from "../support/market";
-import { startPushService } from "../support/push-service";
+import { usePushService, type PushService } from "../support/push-service";
 import { statementsOf } from "../support/statements";
 
 // Web Push (docs/product.md, section 6): the devices' rules, and pushes delivered through a push
 // service of our own (tests/support/push-service.ts) that checks the VAPID signature and decrypts
 // each push as a browser would.
 
-let service: Awaited<ReturnType<typeof startPushService>>;
+let service: PushService;
 const mails: Mail[] = [];
-
-beforeAll(async () => {
-  service = await startPushService();
-  config.PUSH_TEST_ENDPOINT_ORIGIN = service.origin;
-});
-afterAll(async () => {
-  config.PUSH_TEST_ENDPOINT_ORIGIN = undefined;
-  await service.close();
-});
+usePushService((started) => (service = started));
 beforeEach(async () => {
   await db.deleteFrom("outbox").execute();
   service.reset();

@@ -46,6 +46,23 @@ beforeEach(() => {
 let n = 0;
 const newPhone = () => `+55219${String(20_000_000 + ++n * 104_729 + Math.floor(Math.random() * 1000)).slice(-8)}`;
 
+/** A number confirmed for `userId`, written as the confirmation leaves it. */
+const confirmedNumber = (userId: string, phone: string, at = new Date().toISOString()) =>
+  db
+    .insertInto("whatsapp_numbers")
+    .values({
+      user_id: userId,
+      phone,
+      confirmed_at: at,
+      created_at: at,
+      code_hash: null,
+      code_expires_at: null,
+      codes_window_at: null,
+      opted_out_at: null,
+      unusable_at: null,
+    })
+    .execute();
+
 const webhook = (body: unknown, signature?: string) => {
   const raw = JSON.stringify(body);
   return call(
@@ -151,20 +168,7 @@ describe("the Cloud API's webhook", () => {
   it("refuses a bad signature (401) and reads nothing of it", async () => {
     const { user } = await signedInUser();
     const phone = newPhone();
-    await db
-      .insertInto("whatsapp_numbers")
-      .values({
-        user_id: user.id,
-        phone,
-        confirmed_at: new Date().toISOString(),
-        created_at: new Date().toISOString(),
-        code_hash: null,
-        code_expires_at: null,
-        codes_window_at: null,
-        opted_out_at: null,
-        unusable_at: null,
-      })
-      .execute();
+    await confirmedNumber(user.id, phone);
     const stop = change({ messages: [{ from: phone.slice(1), type: "text", text: { body: "STOP" } }] });
     expect((await webhook(stop, sign(JSON.stringify(stop), "another secret"))).status).toBe(401);
     expect((await webhook(stop, "sha256=")).status).toBe(401);
@@ -180,20 +184,7 @@ describe("the Cloud API's webhook", () => {
     const { user } = await signedInUser();
     const phone = newPhone();
     const at = new Date().toISOString();
-    await db
-      .insertInto("whatsapp_numbers")
-      .values({
-        user_id: user.id,
-        phone,
-        confirmed_at: at,
-        created_at: at,
-        code_hash: null,
-        code_expires_at: null,
-        codes_window_at: null,
-        opted_out_at: null,
-        unusable_at: null,
-      })
-      .execute();
+    await confirmedNumber(user.id, phone, at);
     await db
       .insertInto("whatsapp_sends")
       .values({

@@ -1,6 +1,8 @@
 import { createDecipheriv, createECDH, createHmac, createPublicKey, randomBytes, verify, type ECDH } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll } from "vitest";
+import { config } from "~/config.server";
 
 // A push service of our own for the tests (docs/testing.md): an HTTP server on 127.0.0.1 that
 // takes pushes as a real one does (RFC 8030: POST to the subscription's endpoint, TTL and Urgency
@@ -161,4 +163,23 @@ export async function startPushService() {
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
+}
+
+export type PushService = Awaited<ReturnType<typeof startPushService>>;
+
+/**
+ * The push service for a test file: started before its tests, the only push host the app sends to
+ * meanwhile (PUSH_TEST_ENDPOINT_ORIGIN), closed after; `started` gets it.
+ */
+export function usePushService(started: (service: PushService) => void) {
+  let service: PushService;
+  beforeAll(async () => {
+    service = await startPushService();
+    config.PUSH_TEST_ENDPOINT_ORIGIN = service.origin;
+    started(service);
+  });
+  afterAll(async () => {
+    config.PUSH_TEST_ENDPOINT_ORIGIN = undefined;
+    await service.close();
+  });
 }
