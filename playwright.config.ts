@@ -1,5 +1,6 @@
 import { existsSync } from "node:fs";
 import { defineConfig, devices } from "@playwright/test";
+import * as WHATSAPP_STANDIN from "./tests/support/whatsapp-cloud";
 
 const PORT = Number(process.env.E2E_PORT ?? 3100);
 // E2E_PORT and E2E_DIR let two runs on one machine keep out of each other's way.
@@ -53,6 +54,20 @@ export const E2E_MERCADOPAGO_PORT = PORT + 5;
  * the story on PORT+8; the server trusts the CA the story writes to `caFile`.
  */
 export const E2E_SEFIN = { port: PORT + 8, caFile: `${E2E_DIR}-sefin-ca.pem` };
+
+/**
+ * WhatsApp on for the stories' and the crawl's servers, its Cloud API answered by the stand-in
+ * (tests/support/whatsapp-cloud.ts) the WhatsApp story starts on PORT+9; nobody has a number
+ * until a story confirms one, so nothing else goes there.
+ */
+export const E2E_WHATSAPP_PORT = PORT + 9;
+const E2E_WHATSAPP = {
+  WHATSAPP_API_URL: `http://127.0.0.1:${E2E_WHATSAPP_PORT}`,
+  WHATSAPP_PHONE_NUMBER_ID: WHATSAPP_STANDIN.PHONE_NUMBER_ID,
+  WHATSAPP_TOKEN: WHATSAPP_STANDIN.TOKEN,
+  WHATSAPP_APP_SECRET: WHATSAPP_STANDIN.APP_SECRET,
+  WHATSAPP_VERIFY_TOKEN: WHATSAPP_STANDIN.VERIFY_TOKEN,
+};
 
 /** The manual provider's server (the platform's own Pix key; the operator confirms receipts). */
 const E2E_MANUAL_PIX = {
@@ -154,7 +169,7 @@ export default defineConfig({
       testMatch: /accessibility\.spec\.ts$/,
       use: { ...devices["Desktop Chrome"], baseURL: `http://localhost:${PORT + 7}` },
       // I18N_STRICT: a text missing from a language file renders as ⟦key⟧, which the crawl reports.
-      ...ownServer(PORT + 7, `${E2E_DIR}-axe`, { I18N_STRICT: "1" }),
+      ...ownServer(PORT + 7, `${E2E_DIR}-axe`, { I18N_STRICT: "1", ...E2E_WHATSAPP }),
     },
     {
       name: "chromium-postgres",
@@ -193,6 +208,7 @@ export default defineConfig({
       timeout: 60_000,
       env: {
         ...serverEnv,
+        ...E2E_WHATSAPP,
         PORT: String(PORT),
         APP_URL: `http://localhost:${PORT}`,
         DATABASE_PATH: E2E_DATABASE,

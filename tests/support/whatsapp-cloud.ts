@@ -34,7 +34,8 @@ type Template = {
   components?: { type?: unknown; parameters?: { type?: unknown; text?: unknown }[] }[];
 };
 
-export async function startWhatsappCloud() {
+/** The stand-in on `listenOn` (0: any free port). */
+export async function startWhatsappCloud(listenOn = 0) {
   const received: ReceivedMessage[] = [];
   const unusable = new Set<string>();
   let failures = 0;
@@ -98,7 +99,7 @@ export async function startWhatsappCloud() {
   const server = createServer((req, res) => {
     handle(req, res).catch(() => error(res, 500, "stand-in failed", 1));
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  await new Promise<void>((resolve) => server.listen(listenOn, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
   return {
     origin: `http://127.0.0.1:${port}`,

@@ -75,6 +75,7 @@ export function WhatsappCard({ number, refusal }: { number: WhatsappNumberView |
             autoComplete="one-time-code"
             maxLength={6}
             label={t("whatsapp_card.code")}
+            defaultValue={mine("whatsapp_confirm")?.values?.code ?? ""}
             error={mine("whatsapp_confirm")?.errors?.code}
           />
           <FormActions busy={confirming} label={t("whatsapp_card.confirm")} />
