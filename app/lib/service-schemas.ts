@@ -140,6 +140,8 @@ export const servicePatchSchema = z.object(serviceFields).partial();
 export type ServiceInput = z.output<typeof serviceInputSchema>;
 export type ServicePatch = z.output<typeof servicePatchSchema>;
 
+const LISTS = new Set(["packages", "extras", "faq", "questions"]);
+
 /**
  * Every refused field at once, keyed by its path (`title`, `packages.1.price_cents`,
  * `questions.0.choices`): the first message of each, in the order the schema met them.
@@ -147,7 +149,15 @@ export type ServicePatch = z.output<typeof servicePatchSchema>;
 export function serviceFieldErrors(error: z.ZodError): Record<string, string> {
   const errors: Record<string, string> = {};
   for (const issue of error.issues) {
-    const path = issue.path.length ? issue.path.join(".") : "form";
+    // A field of a list's item is named by its item (`packages.1.price_cents`, `questions.0.choices`
+    // for any of its choices); a plain field or list (skills) by its name.
+    const [field, index, inner] = issue.path;
+    const path =
+      field === undefined
+        ? "form"
+        : LISTS.has(String(field)) && inner !== undefined
+          ? `${field}.${index}.${inner}`
+          : String(field);
     errors[path] ??= issue.message;
   }
   return errors;

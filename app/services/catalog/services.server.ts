@@ -7,6 +7,7 @@ import {
   serviceInputSchema,
   servicePatchSchema,
   serviceQuerySchema,
+  type ServiceInput,
   type ServiceLists,
   type ServicePackage,
   type ServiceStatus,
@@ -309,35 +310,45 @@ const fromPackages = (packages: ServicePackage[]) => ({
 
 export const serviceSlug = (title: string) => slugify(title, "servico");
 
+/**
+ * Writes a service checked by serviceInputSchema (a draft by default): its lists as JSON beside the
+ * list's columns. The demo seed uses it too.
+ */
+export async function insertService(
+  database: Kysely<Database>,
+  data: ServiceInput,
+  row: Pick<ServiceRow, "id" | "freelancer_id" | "created_at"> & Partial<Pick<ServiceRow, "status" | "published_at">>,
+) {
+  await database
+    .insertInto("services")
+    .values({
+      // SQLite: the next row number for the full-text index (writes run one at a time);
+      // PostgreSQL draws it from the column's identity.
+      ...(engine === "sqlite" && { seq: sql<number>`(SELECT coalesce(max(seq), 0) + 1 FROM services)` }),
+      status: "draft",
+      published_at: null,
+      ...row,
+      title: data.title,
+      slug: serviceSlug(data.title),
+      category: data.category,
+      description: data.description,
+      skills: JSON.stringify(data.skills),
+      ...fromPackages(data.packages),
+      extras: JSON.stringify(data.extras),
+      faq: JSON.stringify(data.faq),
+      questions: JSON.stringify(data.questions),
+      updated_at: row.created_at,
+    })
+    .execute();
+}
+
 /** Stores a new draft. */
 export async function createService(user: UserRow, input: unknown): Promise<ServiceJson> {
   await consumeWrite(user.id);
   assertRoleFor(user, "service.manage");
   const data = parseService(serviceInputSchema, input);
   const id = randomUUID();
-  const at = now();
-  await db
-    .insertInto("services")
-    .values({
-      id,
-      // SQLite: the next row number for the full-text index (writes run one at a time);
-      // PostgreSQL draws it from the column's identity.
-      ...(engine === "sqlite" && { seq: sql<number>`(SELECT coalesce(max(seq), 0) + 1 FROM services)` }),
-      freelancer_id: user.id,
-      title: data.title,
-      slug: serviceSlug(data.title),
-      category: data.category,
-      description: data.description,
-      skills: JSON.stringify(data.skills),
-      status: "draft",
-      ...fromPackages(data.packages),
-      extras: JSON.stringify(data.extras),
-      faq: JSON.stringify(data.faq),
-      questions: JSON.stringify(data.questions),
-      created_at: at,
-      updated_at: at,
-    })
-    .execute();
+  await insertService(db, data, { id, freelancer_id: user.id, created_at: now() });
   return getService(user, id);
 }
 
