@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { reason } from "./admin-schemas";
 import { CATEGORIES, DEFAULT_PER_PAGE, MAX_PER_PAGE } from "./market-constants";
 import { intField } from "./market-schemas";
 import { flagField, line, tagsField, text } from "./schemas";
@@ -224,3 +225,17 @@ export const serviceQuerySchema = z
   .transform((q) => ({ ...q, sort: q.sort ?? (q.q ? ("relevance" as const) : ("newest" as const)) }));
 
 export type ServiceQuery = z.output<typeof serviceQuerySchema>;
+
+/** What an operator does to a service: approve a pending one, hide one (with the reason its owner reads), show it again. */
+export const SERVICE_MODERATION = ["approve", "hide", "restore"] as const;
+
+export const serviceModerationSchema = z
+  .object({
+    action: z.enum(SERVICE_MODERATION, { errorMap: () => ({ message: key("moderation_action_invalid") }) }),
+    reason: z.preprocess((v) => (typeof v === "string" && v.trim() === "" ? undefined : v), reason.optional()),
+  })
+  .superRefine((v, ctx) => {
+    if (v.action !== "approve" && v.reason === undefined) {
+      ctx.addIssue({ code: "custom", path: ["reason"], message: "moderation_reason_length" });
+    }
+  });

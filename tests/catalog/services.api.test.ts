@@ -6,7 +6,9 @@ import * as pauseApi from "~/routes/api+/services+/$id.pause";
 import * as publishApi from "~/routes/api+/services+/$id.publish";
 import * as listApi from "~/routes/api+/services+/_index";
 import * as mineApi from "~/routes/api+/_account+/me.services";
+import * as moderationApi from "~/routes/api+/admin+/services.$id.moderation";
 import { validService } from "../support/fixtures";
+import { signedInOperator } from "../operator/support";
 import { call, jsonRequest, signedInUser } from "../support/helpers";
 
 // The services' API (docs/product.md §7): status codes, per-field 422 in Portuguese, and the
@@ -215,5 +217,75 @@ describe("the public list", () => {
       min_rating: "A nota mínima deve ser de 1 a 5.",
       sort: "Ordene por relevância, preço, nota ou mais recentes.",
     });
+  });
+});
+
+describe("the operator's moves on a service", () => {
+  it("approves a pending one, hides and shows one again, each in the audit log; 409 when the state moved on", async () => {
+    const operator = await signedInOperator();
+    const moderate = (id: string, body: unknown, token = operator.token) =>
+      call(moderationApi.action, jsonRequest(`/api/admin/services/${id}/moderation`, body, { token }), { id });
+
+    await db.insertInto("settings").values({ key: "premoderation_days", value: "3", updated_at: OLD }).execute();
+    const young = await signedInUser({ account_type: "freelancer" });
+    const pending = await live({}, young.token);
+    await db.deleteFrom("settings").where("key", "=", "premoderation_days").execute();
+    expect(pending.status).toBe("pending");
+    expect((await get(pending.id)).status).toBe(404);
+
+    // Nobody but an operator reaches it.
+    expect((await moderate(pending.id, { action: "approve" }, young.token)).status).toBe(404);
+    expect((await moderate(pending.id, { action: "hide" })).body.errors).toEqual({
+      reason: "Escreva o motivo (de 5 a 2000 caracteres).",
+    });
+    expect((await moderate(pending.id, { action: "vanish" })).status).toBe(422);
+    expect(await moderate(pending.id, { action: "approve" })).toMatchObject({
+      status: 200,
+      body: { message: "Pronto: o serviço foi atualizado." },
+    });
+    expect((await moderate(pending.id, { action: "approve" })).status).toBe(409);
+    expect((await get(pending.id)).body.data.status).toBe("published");
+
+    expect((await moderate(pending.id, { action: "hide", reason: "Promete o que não entrega." })).status).toBe(200);
+    expect((await moderate(pending.id, { action: "hide", reason: "De novo, por engano." })).status).toBe(409);
+    expect((await get(pending.id)).status).toBe(404);
+    expect((await get(pending.id, young.token)).body.data.moderation).toEqual({
+      hidden: true,
+      hidden_reason: "Promete o que não entrega.",
+    });
+    expect((await moderate(pending.id, { action: "restore", reason: "Corrigido pelo freelancer." })).status).toBe(200);
+    expect((await moderate(pending.id, { action: "restore", reason: "Corrigido pelo freelancer." })).status).toBe(409);
+    expect((await get(pending.id)).status).toBe(200);
+    expect((await moderate("00000000-0000-4000-8000-000000000000", { action: "approve" })).status).toBe(404);
+
+    const log = await db
+      .selectFrom("audit_log")
+      .select(["action", "target_type", "target_id", "reason", "actor_id"])
+      .where("target_type", "=", "service")
+      .orderBy("created_at")
+      .execute();
+    expect(log).toEqual([
+      {
+        action: "service.approve",
+        target_type: "service",
+        target_id: pending.id,
+        reason: null,
+        actor_id: operator.user.id,
+      },
+      {
+        action: "content.hide",
+        target_type: "service",
+        target_id: pending.id,
+        reason: "Promete o que não entrega.",
+        actor_id: operator.user.id,
+      },
+      {
+        action: "content.restore",
+        target_type: "service",
+        target_id: pending.id,
+        reason: "Corrigido pelo freelancer.",
+        actor_id: operator.user.id,
+      },
+    ]);
   });
 });

@@ -5,6 +5,7 @@ import {
   parseServiceLists,
   serviceFieldErrors,
   serviceInputSchema,
+  serviceModerationSchema,
   servicePatchSchema,
   serviceQuerySchema,
   type ServiceInput,
@@ -18,6 +19,7 @@ import { lockUser, textMatchIn, textRankIn } from "../../../db/dialect";
 import type { Database, ServiceRow, UserRow } from "../../../db/schema";
 import { displayNameOf, parseTags, photoUrl } from "../accounts/users.server";
 import { TOTAL_CAP, toFtsQuery } from "../marketplace/opportunities.server";
+import { operatorActor, recordAudit } from "../operator/audit.server";
 import { holdsNewOpportunity } from "../operator/premoderation.server";
 import { AppError, parseInput } from "../platform/errors.server";
 import { consumeWrite } from "../platform/rate-limit.server";
@@ -472,4 +474,60 @@ export async function deleteService(user: UserRow, id: string): Promise<void> {
     .where("status", "=", "draft")
     .executeTakeFirst();
   if (Number(deleted.numDeletedRows) === 0) throw new AppError(409, "services:service_not_draft");
+}
+
+// ---------------------------------------------------------------------------------------------
+// The operator's moves
+
+/**
+ * An operator's decision on a service (the console's API): `approve` publishes a pending one
+ * (pre-moderation); `hide` takes one out of everyone's sight but its owner's, with the reason they
+ * read; `restore` shows it again. One conditional UPDATE each (409 when the state moved on), and
+ * one row of the audit log in the same transaction. Services are not a report target yet: an
+ * operator reaches them by id.
+ */
+export async function moderateService(operator: UserRow, id: string, input: unknown) {
+  if (operator.account_type !== "operator") throw new AppError(404, "not_found");
+  assertId(id);
+  const { action, reason } = parseInput(serviceModerationSchema, input);
+  const at = now();
+  return transaction(async (trx) => {
+    const before = await trx
+      .selectFrom("services")
+      .select(["status", "hidden_at", "hidden_reason"])
+      .where("id", "=", id)
+      .executeTakeFirst();
+    if (!before) throw new AppError(404, "not_found");
+    const update = trx.updateTable("services").where("id", "=", id);
+    const changed =
+      action === "approve"
+        ? await update
+            .set({ status: "published", published_at: at, updated_at: at })
+            .where("status", "=", "pending")
+            .executeTakeFirst()
+        : await update
+            .set(
+              action === "hide" ? { hidden_at: at, hidden_reason: reason! } : { hidden_at: null, hidden_reason: null },
+            )
+            .where("hidden_at", action === "hide" ? "is" : "is not", null)
+            .executeTakeFirst();
+    if (Number(changed.numUpdatedRows) === 0) {
+      const refusal = { approve: "services:service_not_pending", hide: "services:service_hidden_already" };
+      throw new AppError(409, action === "restore" ? "content_not_hidden" : refusal[action]);
+    }
+    await recordAudit(
+      trx,
+      operatorActor(operator),
+      {
+        action: action === "approve" ? "service.approve" : action === "hide" ? "content.hide" : "content.restore",
+        target_type: "service",
+        target_id: id,
+        reason: reason ?? null,
+        before: action === "approve" ? { status: before.status } : { hidden: before.hidden_at !== null },
+        after: action === "approve" ? { status: "published" } : { hidden: action === "hide" },
+      },
+      at,
+    );
+    return { action };
+  });
 }

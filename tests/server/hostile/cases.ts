@@ -586,6 +586,7 @@ function operatorEndpoints(w: World): { method: string; path: string; role: null
     { method: "GET", path: `/api/admin/reports/profile/${w.juliaId}`, role: null },
     { method: "POST", path: `/api/admin/reports/profile/${w.juliaId}/resolve`, role: null, body: { action: "dismiss" } },
     { method: "POST", path: `/api/admin/content/profile/${w.juliaId}/restore`, role: null, body: { reason: "Motivo válido" } },
+    { method: "POST", path: "/api/admin/services/00000000-0000-4000-8000-000000000000/moderation", role: null, body: { action: "approve" } },
     { method: "GET", path: "/api/admin/users", role: null },
     { method: "GET", path: `/api/admin/users/${w.juliaId}`, role: null },
     { method: "GET", path: `/api/admin/users/${w.juliaId}/risk`, role: null },
