@@ -6,6 +6,7 @@ import * as pauseApi from "~/routes/api+/services+/$id.pause";
 import * as publishApi from "~/routes/api+/services+/$id.publish";
 import * as listApi from "~/routes/api+/services+/_index";
 import * as mineApi from "~/routes/api+/_account+/me.services";
+import * as profileApi from "~/routes/api+/_profiles+/freelancers.$id";
 import * as moderationApi from "~/routes/api+/admin+/services.$id.moderation";
 import { validService } from "../support/fixtures";
 import { signedInOperator } from "../operator/support";
@@ -287,5 +288,24 @@ describe("the operator's moves on a service", () => {
         actor_id: operator.user.id,
       },
     ]);
+  });
+});
+
+describe("a freelancer's profile", () => {
+  it("lists their published services, not their drafts, paused or hidden ones", async () => {
+    const f = await seller();
+    const shown = await live({ title: "Serviço que aparece no perfil" }, f.token);
+    const paused = await live({ title: "Serviço pausado pelo dono" }, f.token);
+    await move(pauseApi, paused.id, f.token);
+    await create(f.token, { ...validService, title: "Rascunho que não aparece" });
+    const reader = await signedInUser({ account_type: "merchant" });
+    const profile = await call(
+      profileApi.loader,
+      jsonRequest(`/api/freelancers/${f.user.id}`, undefined, { token: reader.token }),
+      { id: f.user.id },
+    );
+    expect(profile.status).toBe(200);
+    expect(profile.body.data.services.map((s: { id: string }) => s.id)).toEqual([shown.id]);
+    expect(profile.body.data.services[0].moderation).toBeUndefined();
   });
 });
