@@ -17,6 +17,7 @@ import {
 import { AppError } from "~/services/platform/errors.server";
 import { validService } from "../support/fixtures";
 import { freelancer, merchant, outcome } from "../support/market";
+import { statementsOf } from "../support/statements";
 
 // Ready-made services (docs/product.md, "Serviços prontos"): the rules, every refusal, the bounds,
 // the limit of 20 published under a burst, two clicks, pre-moderation, hiding; both engines.
@@ -311,5 +312,27 @@ describe("a service's states", () => {
       .execute();
     expect(await outcome(getService(null, id))).toBe(404);
     expect(await publicServicesOf(user.id)).toEqual([]);
+  });
+});
+
+describe("the statements a read takes, whatever the number of services", () => {
+  it("a service is one statement; the list two (page and count); the freelancer's own and their public ones one", async () => {
+    const user = await seller();
+    const some = async (n: number) => {
+      for (let i = 0; i < n; i++) await published(user, { title: `Serviço para contar número ${i + 1}` });
+    };
+    await some(2);
+    const { id } = (await listMyServices(user)).data[0]!;
+    expect(await statementsOf(() => getService(null, id))).toBe(1);
+    const reads = async () => [
+      await statementsOf(() => listServices({ q: "contar", sort: "relevance" })),
+      await statementsOf(() => listServices({ sort: "price", verified: "1", min_rating: "1" })),
+      await statementsOf(() => listMyServices(user)),
+      await statementsOf(() => publicServicesOf(user.id)),
+    ];
+    const few = await reads();
+    await some(8);
+    expect(await reads()).toEqual(few);
+    expect(few).toEqual([2, 2, 1, 1]);
   });
 });
