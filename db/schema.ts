@@ -1168,7 +1168,7 @@ export interface ServicesTable {
   /** Hidden by an operator (why); seen by its owner only. */
   hidden_at: string | null;
   hidden_reason: string | null;
-  /** When it was last published (null before, and while pending). */
+  /** When it was first published (null before, and while pending): the list's newest first. */
   published_at: string | null;
   created_at: string;
   updated_at: string;

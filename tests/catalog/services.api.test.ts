@@ -97,6 +97,7 @@ describe("the services' API", () => {
 
     const mine = await call(mineApi.loader, jsonRequest("/api/me/services", undefined, { token: f.token }));
     expect(mine.body.data.map((s: { id: string; status: string }) => [s.id, s.status])).toEqual([[id, "archived"]]);
+    expect(mine.body.meta).toMatchObject({ page: 1, total: 1 });
   });
 
   it("answers 422 naming every refused field in Portuguese, nested ones by their path", async () => {

@@ -213,7 +213,8 @@ describe("a service's states", () => {
 
     expect((await pauseService(user, id)).status).toBe("paused");
     expect(await outcome(getService(null, id))).toBe(404);
-    expect((await publishService(user, id)).status).toBe("published");
+    // Published again, it keeps the first publication's date (the newest list's order).
+    expect(await publishService(user, id)).toMatchObject({ status: "published", published_at: live.published_at });
     expect((await archiveService(user, id)).status).toBe("archived");
     expect(await outcome(archiveService(user, id))).toBe(409);
     expect(await outcome(publishService(user, id))).toBe(409);
@@ -266,7 +267,7 @@ describe("a service's states", () => {
     const refused = results.filter((r) => r.status === "rejected").map((r) => (r as PromiseRejectedResult).reason);
     expect(refused).toHaveLength(5);
     for (const error of refused) expect(error).toMatchObject({ status: 409, key: "services:published_limit" });
-    const mine = (await listMyServices(user)).data;
+    const mine = (await listMyServices(user, { per_page: "100" })).data;
     expect(mine.filter((s) => s.status === "published")).toHaveLength(20);
     expect(mine.filter((s) => s.status === "draft")).toHaveLength(5);
     // Pausing one frees a place.
@@ -316,7 +317,7 @@ describe("a service's states", () => {
 });
 
 describe("the statements a read takes, whatever the number of services", () => {
-  it("a service is one statement; the list two (page and count); the freelancer's own and their public ones one", async () => {
+  it("a service is one statement; a list two (page and count); the freelancer's public ones one", async () => {
     const user = await seller();
     const some = async (n: number) => {
       for (let i = 0; i < n; i++) await published(user, { title: `Serviço para contar número ${i + 1}` });
@@ -333,6 +334,6 @@ describe("the statements a read takes, whatever the number of services", () => {
     const few = await reads();
     await some(8);
     expect(await reads()).toEqual(few);
-    expect(few).toEqual([2, 2, 1, 1]);
+    expect(few).toEqual([2, 2, 2, 1]);
   });
 });

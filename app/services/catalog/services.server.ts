@@ -13,6 +13,7 @@ import {
   type ServicePackage,
   type ServiceStatus,
 } from "~/lib/service-schemas";
+import { pageQuerySchema } from "~/lib/market-schemas";
 import { slugify } from "~/lib/slug";
 import { db, engine, transaction } from "../../../db";
 import { lockUser, textMatchIn, textRankIn } from "../../../db/dialect";
@@ -272,15 +273,28 @@ export async function listServices(query: unknown): Promise<{ data: ServiceJson[
   };
 }
 
-/** The freelancer's own services, every state, newest first (one statement: at most 20 published, few others). */
-export async function listMyServices(user: UserRow): Promise<{ data: ServiceJson[] }> {
+/** The freelancer's own services, every state, newest first, a page at a time: two statements (page and count). */
+export async function listMyServices(
+  user: UserRow,
+  query: unknown = {},
+): Promise<{ data: ServiceJson[]; meta: PageMeta }> {
   assertRoleFor(user, "service.manage");
-  const rows = (await selectServices()
-    .where("services.freelancer_id", "=", user.id)
-    .orderBy("services.created_at", "desc")
-    .orderBy("services.seq", "desc")
-    .execute()) as Row[];
-  return { data: rows.map((row) => toServiceJson(row, user)) };
+  const { page, per_page } = parseInput(pageQuerySchema, query);
+  const [rows, counted] = await Promise.all([
+    selectServices()
+      .where("services.freelancer_id", "=", user.id)
+      .orderBy("services.created_at", "desc")
+      .orderBy("services.seq", "desc")
+      .limit(per_page)
+      .offset(offsetOf(page, per_page))
+      .execute() as Promise<Row[]>,
+    db
+      .selectFrom("services")
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .where("freelancer_id", "=", user.id)
+      .executeTakeFirstOrThrow(),
+  ]);
+  return { data: rows.map((row) => toServiceJson(row, user)), meta: pageMeta(page, per_page, Number(counted.n)) };
 }
 
 /** A freelancer's public services, newest first: their profile's list (one statement). */
@@ -413,7 +427,13 @@ export async function publishService(user: UserRow, id: string): Promise<Service
     await lockUser(trx, user.id);
     const published = await trx
       .updateTable("services")
-      .set({ status: held ? "pending" : "published", published_at: held ? null : at, updated_at: at })
+      // The first publication's date stays: pausing and publishing again does not move a
+      // service to the top of the newest.
+      .set({
+        status: held ? "pending" : "published",
+        published_at: held ? null : sql<string>`coalesce(published_at, ${at})`,
+        updated_at: at,
+      })
       .where("id", "=", id)
       .where("freelancer_id", "=", user.id)
       .where("status", "in", FROM.publish)
@@ -502,7 +522,7 @@ export async function moderateService(operator: UserRow, id: string, input: unkn
     const changed =
       action === "approve"
         ? await update
-            .set({ status: "published", published_at: at, updated_at: at })
+            .set({ status: "published", published_at: sql<string>`coalesce(published_at, ${at})`, updated_at: at })
             .where("status", "=", "pending")
             .executeTakeFirst()
         : await update

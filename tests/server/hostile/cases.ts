@@ -993,6 +993,7 @@ export function queryCases(w: World, p: Pool): Case[] {
     { path: "/api/freelancers", auth: w.ana, params: { min_rating: ["0", "6", "4.55", "abc", "' OR 1=1"], sort: enumValues, page: intValues, per_page: ["101"] } },
     { path: `/api/users/${w.juliaId}/reviews`, auth: w.ana, params: { page: intValues, per_page: ["101", "0"] } },
     { path: "/api/invitations", auth: w.julia, params: { page: intValues, per_page: ["101"] } },
+    { path: "/api/me/services", auth: w.julia, params: { page: intValues, per_page: ["101", "0"] } },
     {
       path: "/api/services",
       auth: w.julia,
