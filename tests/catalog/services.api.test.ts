@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { db } from "../../db";
+import { createVerifiedIdentity } from "../../db/factories";
 import * as oneApi from "~/routes/api+/services+/$id";
 import * as archiveApi from "~/routes/api+/services+/$id.archive";
 import * as pauseApi from "~/routes/api+/services+/$id.pause";
@@ -176,25 +177,7 @@ describe("the public list", () => {
       packages: [{ ...pkg, price_cents: 50_000, delivery_days: 10 }],
     });
     await db.updateTable("services").set({ rating_sum: 9, rating_count: 2 }).where("id", "=", rated.id).execute();
-    await db
-      .insertInto("identities")
-      .values({
-        user_id: dear.freelancer.id,
-        kind: "person",
-        document: "52998224725",
-        legal_name: "Pessoa Verificada",
-        birth_date: "1990-01-01",
-        responsible_cpf: null,
-        status: "verified",
-        version: 1,
-        doc_type: null,
-        front_file: null,
-        back_file: null,
-        selfie_file: null,
-        created_at: OLD,
-        updated_at: OLD,
-      } as never)
-      .execute();
+    await createVerifiedIdentity(db, dear.freelancer.id);
 
     const cat = "?category=redacao";
     expect(await ids(`${cat}&sort=price`)).toEqual([cheap.title, rated.title, dear.title]);
