@@ -293,3 +293,20 @@ describe("a freelancer's profile", () => {
     expect(profile.body.data.services[0].moderation).toBeUndefined();
   });
 });
+
+describe("public pages off", () => {
+  it("visitors get 404 from the catalogue and a service; signed-in people still read them", async () => {
+    const shown = await live({ title: "Serviço visto só por quem entrou" });
+    await db.insertInto("settings").values({ key: "public_pages", value: "0", updated_at: OLD }).execute();
+    try {
+      expect((await list()).status).toBe(404);
+      expect((await get(shown.id)).status).toBe(404);
+      const reader = await signedInUser({ account_type: "merchant" });
+      expect((await get(shown.id, reader.token)).status).toBe(200);
+      const signedIn = await call(listApi.loader, jsonRequest("/api/services", undefined, { token: reader.token }));
+      expect(signedIn.body.data.map((s: { id: string }) => s.id)).toContain(shown.id);
+    } finally {
+      await db.deleteFrom("settings").where("key", "=", "public_pages").execute();
+    }
+  });
+});

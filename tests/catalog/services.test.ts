@@ -317,16 +317,18 @@ describe("a service's states", () => {
 });
 
 describe("the statements a read takes, whatever the number of services", () => {
-  it("a service is one statement; a list two (page and count); the freelancer's public ones one", async () => {
+  it("a service is one statement; a list two (page and count); a visitor's read one more (the switch)", async () => {
     const user = await seller();
     const some = async (n: number) => {
       for (let i = 0; i < n; i++) await published(user, { title: `Serviço para contar número ${i + 1}` });
     };
     await some(2);
     const { id } = (await listMyServices(user)).data[0]!;
-    expect(await statementsOf(() => getService(null, id))).toBe(1);
+    expect(await statementsOf(() => getService(user, id))).toBe(1);
+    // A visitor's read asks the settings first (public pages on or off).
+    expect(await statementsOf(() => getService(null, id))).toBe(2);
     const reads = async () => [
-      await statementsOf(() => listServices({ q: "contar", sort: "relevance" })),
+      await statementsOf(() => listServices({ q: "contar", sort: "relevance" }, user)),
       await statementsOf(() => listServices({ sort: "price", verified: "1", min_rating: "1" })),
       await statementsOf(() => listMyServices(user)),
       await statementsOf(() => publicServicesOf(user.id)),
@@ -334,6 +336,6 @@ describe("the statements a read takes, whatever the number of services", () => {
     const few = await reads();
     await some(8);
     expect(await reads()).toEqual(few);
-    expect(few).toEqual([2, 2, 2, 1]);
+    expect(few).toEqual([2, 3, 2, 1]);
   });
 });

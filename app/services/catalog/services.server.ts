@@ -21,6 +21,7 @@ import type { Database, ServiceRow, UserRow } from "../../../db/schema";
 import { displayNameOf, parseTags, photoUrl } from "../accounts/users.server";
 import { TOTAL_CAP, toFtsQuery } from "../marketplace/opportunities.server";
 import { operatorActor, recordAudit } from "../operator/audit.server";
+import { publicPagesOn } from "../discovery/public.server";
 import { holdsNewOpportunity } from "../operator/premoderation.server";
 import { AppError, parseInput } from "../platform/errors.server";
 import { consumeWrite } from "../platform/rate-limit.server";
@@ -187,6 +188,7 @@ export function toServiceJson(row: Row, viewer: Pick<UserRow, "id"> | null): Ser
  */
 export async function getService(viewer: Pick<UserRow, "id"> | null, id: string): Promise<ServiceJson> {
   assertId(id);
+  await assertVisitorsWelcome(viewer);
   const at = now();
   const row = (await selectServices()
     .select([
@@ -214,9 +216,21 @@ export async function getService(viewer: Pick<UserRow, "id"> | null, id: string)
   return toServiceJson(row, viewer);
 }
 
+/**
+ * Someone not signed in reads services only while the operator keeps public pages on (settings:
+ * public_pages; off, the public APIs answer 404): one statement more for a visitor.
+ */
+async function assertVisitorsWelcome(viewer: Pick<UserRow, "id"> | null) {
+  if (viewer === null && !(await publicPagesOn())) throw new AppError(404, "not_found");
+}
+
 /** The public list: filters, full-text search, sort and page; two statements (page and capped count). */
-export async function listServices(query: unknown): Promise<{ data: ServiceJson[]; meta: PageMeta }> {
+export async function listServices(
+  query: unknown,
+  viewer: Pick<UserRow, "id"> | null = null,
+): Promise<{ data: ServiceJson[]; meta: PageMeta }> {
   const q = parseInput(serviceQuerySchema, query);
+  await assertVisitorsWelcome(viewer);
   const at = now();
   const match = q.q ? toFtsQuery(q.q) : null;
   let filtered = publicOnly(selectServices(), at);
