@@ -681,3 +681,98 @@ export const rejectionMessages = [
   "Agradeço o interesse, mas optamos por um perfil mais próximo do que precisamos.",
   null,
 ];
+
+/** The demo freelancers' ready-made services (docs/product.md, "Serviços prontos"): by e-mail, as the form takes them. */
+export const demoServices = [
+  {
+    freelancer: "julia@freela.dev",
+    title: "Landing page em React pronta em uma semana",
+    category: "desenvolvimento",
+    description:
+      "Crio a página de apresentação do seu negócio em React e TypeScript, rápida, acessível e pronta para celular, com formulário de contato e botão do WhatsApp.",
+    skills: ["React", "TypeScript", "Acessibilidade"],
+    packages: [
+      {
+        name: "Essencial",
+        includes: ["Uma página", "Formulário de contato"],
+        price_cents: 90_000,
+        delivery_days: 7,
+        revisions: 1,
+      },
+      {
+        name: "Completo",
+        includes: ["Até três seções extras", "Formulário de contato", "Botão do WhatsApp", "Publicação no seu domínio"],
+        price_cents: 180_000,
+        delivery_days: 10,
+        revisions: 3,
+      },
+    ],
+    extras: [{ title: "Entrega em 3 dias", price_cents: 40_000, extra_days: 0 }],
+    faq: [{ question: "Preciso ter domínio?", answer: "Não: se ainda não tiver, ajudo você a registrar um." }],
+    questions: [
+      { text: "Qual é o endereço do seu site atual, se houver?", kind: "text", required: false },
+      { text: "Envie seu logotipo", kind: "file", required: true },
+    ],
+  },
+  {
+    freelancer: "julia@freela.dev",
+    title: "Revisão de acessibilidade do seu site",
+    category: "desenvolvimento",
+    description:
+      "Avalio o seu site com leitores de tela e pelo teclado e entrego um relatório com cada problema, onde está e como corrigir, em ordem de prioridade.",
+    skills: ["Acessibilidade"],
+    packages: [
+      {
+        name: "Relatório",
+        includes: ["Até 10 páginas", "Relatório em PDF"],
+        price_cents: 60_000,
+        delivery_days: 5,
+        revisions: 0,
+      },
+    ],
+    extras: [],
+    faq: [],
+    questions: [{ text: "Quais páginas devo avaliar?", kind: "text", required: true }],
+  },
+  {
+    freelancer: "pedro@freela.dev",
+    title: "Logotipo e identidade visual para pequenos negócios",
+    category: "design",
+    description:
+      "Desenho o logotipo da sua marca com as cores e as fontes que combinam com ela, e entrego os arquivos para impressão, para o site e para as redes sociais.",
+    skills: ["Branding", "Figma"],
+    packages: [
+      {
+        name: "Logotipo",
+        includes: ["Duas propostas", "Arquivos PNG e SVG"],
+        price_cents: 35_000,
+        delivery_days: 5,
+        revisions: 2,
+      },
+      {
+        name: "Marca",
+        includes: ["Três propostas", "Paleta de cores", "Manual de uso"],
+        price_cents: 80_000,
+        delivery_days: 10,
+        revisions: 3,
+      },
+      {
+        name: "Marca e redes",
+        includes: ["Tudo da Marca", "Modelos para Instagram", "Cartão de visita"],
+        price_cents: 140_000,
+        delivery_days: 15,
+        revisions: 4,
+      },
+    ],
+    extras: [{ title: "Arquivos editáveis do Figma", price_cents: 15_000, extra_days: 1 }],
+    faq: [],
+    questions: [
+      {
+        text: "Qual estilo combina com a sua marca?",
+        kind: "choice",
+        choices: ["Moderno", "Clássico", "Divertido"],
+        required: true,
+      },
+    ],
+  },
+];

@@ -40,13 +40,30 @@ export const searchIndexLeads = !postgres;
  * reads from the FTS5 table itself (see searchIndexLeads).
  */
 export function textMatch(query: string, leading = false, ids?: IdRange): RawBuilder<boolean> {
-  if (postgres) return sql<boolean>`opportunities.search @@ to_tsquery('freela', ${query})`;
+  if (postgres) return textMatchIn("opportunities", "id", query);
   if (leading) return sql<boolean>`opportunities_fts MATCH ${query}`;
   // Within a range of ids (the new opportunities a saved search looks at), FTS5 reads only that
   // stretch of each word's list instead of every match in the table.
   return ids
     ? sql<boolean>`opportunities.id IN (SELECT rowid FROM opportunities_fts WHERE opportunities_fts MATCH ${query} AND rowid > ${ids.after} AND rowid <= ${ids.upTo})`
-    : sql<boolean>`opportunities.id IN (SELECT rowid FROM opportunities_fts WHERE opportunities_fts MATCH ${query})`;
+    : textMatchIn("opportunities", "id", query);
+}
+
+/**
+ * The WHERE that keeps rows of `table` matching `query` (from textQuery): its generated `search`
+ * column on PostgreSQL, its FTS5 table `<table>_fts`, whose rowid is the row's `key`, on SQLite.
+ */
+export function textMatchIn(table: "opportunities" | "services", key: string, query: string): RawBuilder<boolean> {
+  if (postgres) return sql<boolean>`${sql.ref(`${table}.search`)} @@ to_tsquery('freela', ${query})`;
+  const fts = sql.table(`${table}_fts`);
+  return sql<boolean>`${sql.ref(`${table}.${key}`)} IN (SELECT rowid FROM ${fts} WHERE ${fts} MATCH ${query})`;
+}
+
+/** How well a row of `table` matches `query`, higher is better (see textRank). */
+export function textRankIn(table: "opportunities" | "services", key: string, query: string): RawBuilder<number> {
+  if (postgres) return sql<number>`ts_rank(${sql.ref(`${table}.search`)}, to_tsquery('freela', ${query}))`;
+  const fts = sql.table(`${table}_fts`);
+  return sql<number>`(SELECT -bm25(${fts}) FROM ${fts} WHERE ${fts} MATCH ${query} AND ${fts}.rowid = ${sql.ref(`${table}.${key}`)})`;
 }
 
 /** Opportunities with an id in (after, upTo]. */
@@ -59,10 +76,7 @@ export type IdRange = { after: number; upTo: number };
  * rowid.
  */
 export function textRank(query: string, leading = false): RawBuilder<number> {
-  if (postgres) return sql<number>`ts_rank(opportunities.search, to_tsquery('freela', ${query}))`;
-  return leading
-    ? sql<number>`-bm25(opportunities_fts)`
-    : sql<number>`(SELECT -bm25(opportunities_fts) FROM opportunities_fts WHERE opportunities_fts MATCH ${query} AND opportunities_fts.rowid = opportunities.id)`;
+  return leading && !postgres ? sql<number>`-bm25(opportunities_fts)` : textRankIn("opportunities", "id", query);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -969,6 +969,7 @@ export interface Database {
   whatsapp_opt_ins: WhatsappOptInsTable;
   whatsapp_daily: WhatsappDailyTable;
   whatsapp_sends: WhatsappSendsTable;
+  services: ServicesTable;
   vapid_keys: VapidKeysTable;
   outbox: OutboxTable;
   audit_log: AuditLogTable;
@@ -1097,6 +1098,7 @@ export type MarketUser = UserRow & { account_type: MarketRole };
 export type NewUser = Insertable<UsersTable>;
 export type UserUpdate = Updateable<UsersTable>;
 export type OpportunityRow = Selectable<OpportunitiesTable>;
+export type ServiceRow = Selectable<ServicesTable>;
 export type ApplicationRow = Selectable<ApplicationsTable>;
 export type OfferRow = Selectable<OffersTable>;
 export type NotificationRow = Selectable<NotificationsTable>;
@@ -1134,4 +1136,40 @@ export interface EmailSuppressionsTable {
 export interface EmailWebhookReceiptsTable {
   id: string;
   received_at: string;
+}
+
+/**
+ * A freelancer's ready-made service (054_services; docs/product.md, "Serviços prontos"). The JSON
+ * columns are written and read through app/lib/service-schemas.ts only.
+ */
+export interface ServicesTable {
+  id: string;
+  /** The full-text index's row number (SQLite's FTS5 keys rows by integer); PostgreSQL draws it. */
+  seq: Generated<number>;
+  freelancer_id: string;
+  title: string;
+  /** slugify(title): the readable part of its public address, written with the title. */
+  slug: string;
+  category: string;
+  description: string;
+  /** JSON array of strings, as opportunities.skills. */
+  skills: string;
+  status: "draft" | "pending" | "published" | "paused" | "archived";
+  /** JSON: 1 to 3 packages, 0 to 5 extras, 0 to 10 questions and answers, 0 to 5 questions. */
+  packages: string;
+  extras: string;
+  faq: string;
+  questions: string;
+  /** The cheapest package's price and the shortest delivery, for the list's filters and sorts. */
+  price_from_cents: number;
+  delivery_days_min: number;
+  rating_sum: Generated<number>;
+  rating_count: Generated<number>;
+  /** Hidden by an operator (why); seen by its owner only. */
+  hidden_at: string | null;
+  hidden_reason: string | null;
+  /** When it was first published (null before, and while pending): the list's newest first. */
+  published_at: string | null;
+  created_at: string;
+  updated_at: string;
 }

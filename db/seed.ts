@@ -1,11 +1,14 @@
 import { randomUUID } from "node:crypto";
 import type { Insertable, Kysely } from "kysely";
 import { isNegotiating, todayInSaoPaulo } from "../app/lib/market-schemas";
+import { serviceInputSchema } from "../app/lib/service-schemas";
 import { parseTags } from "../app/lib/users";
+import { insertService } from "../app/services/catalog/services.server";
 import {
   coverLetterClosings,
   coverLetterOpenings,
   demoJobs,
+  demoServices,
   freelancerCounterMessages,
   merchantCounterMessages,
   rejectionMessages,
@@ -748,6 +751,19 @@ async function seedModeration(db: Kysely<Database>, users: Map<string, UserRow>)
     .execute();
 }
 
+/** The demo freelancers' services, published (checked by the form's own schema). */
+async function seedServices(db: Kysely<Database>, users: Map<string, UserRow>, at: string) {
+  for (const { freelancer, ...input } of demoServices) {
+    await insertService(db, serviceInputSchema.parse(input), {
+      id: randomUUID(),
+      freelancer_id: users.get(freelancer)!.id,
+      status: "published",
+      published_at: at,
+      created_at: at,
+    });
+  }
+}
+
 /** Seeds the demo accounts and marketplace into an empty database; false when it already has users. */
 export async function seedDemo(db: Kysely<Database>) {
   const existing = await db.selectFrom("users").select("id").limit(1).executeTakeFirst();
@@ -768,6 +784,7 @@ export async function seedDemo(db: Kysely<Database>) {
     await seedInvitation(trx, users);
     await seedPayments(trx);
     await seedModeration(trx, users);
+    await seedServices(trx, users, joined);
     // An address the e-mail provider said does not exist (the operator's /admin/emails).
     await trx
       .insertInto("email_suppressions")

@@ -48,6 +48,7 @@ import * as m049 from "./049_fiscal";
 import * as m051 from "./051_email_suppressions";
 import * as m052 from "./052_push";
 import * as m053 from "./053_whatsapp";
+import * as m054 from "./054_services";
 import * as m056 from "./056_whatsapp_one_account";
 
 /** A migration, with its PostgreSQL version where the SQL differs. */
@@ -104,6 +105,7 @@ const steps: Record<string, Step> = {
   "051_email_suppressions": m051,
   "052_push": m052,
   "053_whatsapp": m053,
+  "054_services": m054,
   "056_whatsapp_one_account": m056,
 };
 

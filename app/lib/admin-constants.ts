@@ -17,6 +17,7 @@ export const AUDIT_ACTIONS = [
   "user.lift",
   "opportunity.approve",
   "opportunity.reject",
+  "service.approve",
   "contract.unflag",
   "setting.update",
   "dispute.decide",
@@ -51,6 +52,7 @@ export const AUDIT_TARGETS = [
   "nota",
   "email",
   "job",
+  "service",
 ] as const;
 export type AuditTarget = (typeof AUDIT_TARGETS)[number];
 

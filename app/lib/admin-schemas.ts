@@ -90,7 +90,8 @@ export const reportQueueSchema = pageQuerySchema.extend({
   author: optionalUuid("report_author_invalid"),
 });
 
-const reason = text("moderation_reason_length", LIMITS.moderation_reason.min, LIMITS.moderation_reason.max);
+/** An operator's reason, told to the author and kept in the log. */
+export const reason = text("moderation_reason_length", LIMITS.moderation_reason.min, LIMITS.moderation_reason.max);
 
 /** A form's check box or a JSON boolean. */
 const flag = z.preprocess(

@@ -5,7 +5,7 @@ export const supportedLngs = ["pt-BR", "en", "es"] as const;
 export type Lng = (typeof supportedLngs)[number];
 export const fallbackLng: Lng = "pt-BR";
 export const defaultNS = "common";
-export const namespaces = ["common", "messages", "market", "account", "admin"] as const;
+export const namespaces = ["common", "messages", "market", "account", "admin", "services"] as const;
 
 export const i18nOptions = {
   supportedLngs: [...supportedLngs],

@@ -433,6 +433,7 @@ describe("the copy of a user's data", () => {
       "payments.json",
       "invitations.json",
       "portfolio.json",
+      "services.json",
       "index.json",
     ]) {
       expect(f.names).toContain(kind);

@@ -96,7 +96,7 @@ async function databaseTables() {
       : await sql<{ name: string }>`SELECT name FROM sqlite_master WHERE type = 'table'`.execute(db);
   return rows.rows
     .map((r) => r.name)
-    .filter((name) => !/^(sqlite_|kysely_|opportunities_fts)/.test(name) && name !== "rate_limits")
+    .filter((name) => !/^(sqlite_|kysely_|opportunities_fts|services_fts)/.test(name) && name !== "rate_limits")
     .sort();
 }
 
@@ -126,6 +126,7 @@ const ERASED_BY: Record<string, string> = {
   saved_searches: "user_id",
   events: "user_id",
   pending_files: "user_id",
+  services: "freelancer_id",
 };
 
 describe("deleting one's account", () => {

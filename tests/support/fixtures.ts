@@ -54,3 +54,27 @@ export function pngOfSize(width: number, height: number): Uint8Array<ArrayBuffer
   ]);
   return new Uint8Array(png);
 }
+
+/** A valid ready-made service (API field names, centavos): two packages, an extra, a FAQ, two questions. */
+export const validService = {
+  title: "Logotipo para sua confeitaria",
+  category: "design",
+  description: "Crio o logotipo da sua marca com três propostas, arquivos para impressão e redes sociais.",
+  skills: ["Illustrator", "Branding"],
+  packages: [
+    { name: "Básico", includes: ["Uma proposta", "Arquivo PNG"], price_cents: 15_000, delivery_days: 5, revisions: 1 },
+    {
+      name: "Completo",
+      includes: ["Três propostas", "Arquivos vetoriais", "Manual da marca"],
+      price_cents: 45_000,
+      delivery_days: 3,
+      revisions: 3,
+    },
+  ],
+  extras: [{ title: "Entrega em 24 horas", price_cents: 8_000, extra_days: 0 }],
+  faq: [{ question: "Posso pedir mudanças?", answer: "Sim, dentro das revisões do pacote." }],
+  questions: [
+    { text: "Qual é o nome da marca?", kind: "text", required: true },
+    { text: "Qual estilo você prefere?", kind: "choice", choices: ["Moderno", "Clássico"], required: false },
+  ],
+};

@@ -78,6 +78,7 @@ export const DELETION_PLAN = {
   pending_files: "erased",
   conversation_reads: "erased",
   portfolio_items: "erased",
+  services: "erased",
   invitations: "erased",
   reviews: "anonymised",
   email_opt_outs: "erased",
@@ -358,6 +359,8 @@ async function erase(trx: Kysely<Database>, user: UserRow, at: string): Promise<
   await eraseIssuer(trx, id, at);
   const pending = await trx.deleteFrom("pending_files").where("user_id", "=", id).returning("stored_name").execute();
   const portfolio = await trx.deleteFrom("portfolio_items").where("user_id", "=", id).returning("image_path").execute();
+  // Their ready-made services leave the catalogue with them.
+  await trx.deleteFrom("services").where("freelancer_id", "=", id).execute();
   // Copies of their data asked for: the rows, and the ZIPs once committed.
   const copies = await trx.deleteFrom("data_exports").where("user_id", "=", id).returning("file_name").execute();
   for (const table of [

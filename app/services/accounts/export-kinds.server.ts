@@ -396,6 +396,9 @@ export const EXPORT_KINDS = {
     }
     return items;
   },
+  // Their ready-made services, every state, as stored (docs/product.md, "Serviços prontos").
+  "services.json": async ({ user }) =>
+    db.selectFrom("services").selectAll().where("freelancer_id", "=", user.id).orderBy("created_at").execute(),
   // Their fiscal identity as typed and decided, with the photos sent while they are kept, and
   // each time it was sent to the automatic provider (who received their data, and when).
   "identity.json": async ({ user }, files) => {

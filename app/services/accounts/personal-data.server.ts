@@ -54,6 +54,7 @@ export const USER_COLUMNS: Record<string, Record<string, Disposition>> = {
   },
   conversation_reads: { user_id: leftOut("the last message seen in a conversation: a read marker, no content") },
   portfolio_items: { user_id: inFile("portfolio.json") },
+  services: { freelancer_id: inFile("services.json") },
   invitations: { merchant_id: inFile("invitations.json"), freelancer_id: inFile("invitations.json") },
   reviews: { author_id: inFile("reviews.json"), subject_id: inFile("reviews.json") },
   email_opt_outs: { user_id: inFile("settings.json") },
@@ -148,6 +149,11 @@ export const NOT_PERSONAL: Record<string, string> = {
   opportunities_fts_docsize: "SQLite's full-text index internals",
   opportunities_fts_idx: "SQLite's full-text index internals",
   opportunities_fts_content: "SQLite's full-text index internals",
+  services_fts: "SQLite's full-text index of services (the services are in services.json)",
+  services_fts_config: "SQLite's full-text index internals",
+  services_fts_data: "SQLite's full-text index internals",
+  services_fts_docsize: "SQLite's full-text index internals",
+  services_fts_idx: "SQLite's full-text index internals",
 };
 
 /** The pattern of a column that names a user by its name: …_id of a person, or …_by. */

@@ -6,16 +6,19 @@ import enAdmin from "../../../public/locales/en/admin.json";
 import enCommon from "../../../public/locales/en/common.json";
 import enMarket from "../../../public/locales/en/market.json";
 import enMessages from "../../../public/locales/en/messages.json";
+import enServices from "../../../public/locales/en/services.json";
 import esAccount from "../../../public/locales/es/account.json";
 import esAdmin from "../../../public/locales/es/admin.json";
 import esCommon from "../../../public/locales/es/common.json";
 import esMarket from "../../../public/locales/es/market.json";
 import esMessages from "../../../public/locales/es/messages.json";
+import esServices from "../../../public/locales/es/services.json";
 import ptAccount from "../../../public/locales/pt-BR/account.json";
 import ptAdmin from "../../../public/locales/pt-BR/admin.json";
 import ptCommon from "../../../public/locales/pt-BR/common.json";
 import ptMarket from "../../../public/locales/pt-BR/market.json";
 import ptMessages from "../../../public/locales/pt-BR/messages.json";
+import ptServices from "../../../public/locales/pt-BR/services.json";
 
 // Translations on the server, apart from any request: the API's Portuguese, e-mails in the
 // user's language. The visitor's language of a page is read in app/web/i18n.server.ts.
@@ -36,9 +39,30 @@ export const i18nOptions = {
   ...sharedOptions,
   ...strict,
   resources: {
-    "pt-BR": { common: ptCommon, messages: ptMessages, market: ptMarket, account: ptAccount, admin: ptAdmin },
-    en: { common: enCommon, messages: enMessages, market: enMarket, account: enAccount, admin: enAdmin },
-    es: { common: esCommon, messages: esMessages, market: esMarket, account: esAccount, admin: esAdmin },
+    "pt-BR": {
+      common: ptCommon,
+      messages: ptMessages,
+      market: ptMarket,
+      account: ptAccount,
+      admin: ptAdmin,
+      services: ptServices,
+    },
+    en: {
+      common: enCommon,
+      messages: enMessages,
+      market: enMarket,
+      account: enAccount,
+      admin: enAdmin,
+      services: enServices,
+    },
+    es: {
+      common: esCommon,
+      messages: esMessages,
+      market: esMarket,
+      account: esAccount,
+      admin: esAdmin,
+      services: esServices,
+    },
   },
 };
 

@@ -24,6 +24,8 @@ export const ROLE_OF = {
   "payout.manage": "freelancer",
   "saved_search.manage": "freelancer",
   "fiscal.manage": "freelancer",
+  "service.manage": "freelancer",
+  "service.publish": "freelancer",
 } as const satisfies Record<string, Role>;
 
 export type Operation = keyof typeof ROLE_OF;
@@ -34,12 +36,13 @@ export function mayDo(user: Pick<UserRow, "account_type">, operation: Operation)
 
 /**
  * Writes that reach other people wait for a confirmed e-mail (EMAIL_VERIFICATION=required, the
- * default): publishing, applying and inviting here, and sending a message (messages.server.ts).
+ * default): publishing (an opportunity or a service), applying and inviting here, and sending a message (messages.server.ts).
  */
 const NEEDS_VERIFIED_EMAIL: ReadonlySet<Operation> = new Set([
   "opportunity.create",
   "application.apply",
   "opportunity.invite",
+  "service.publish",
 ]);
 
 type Actor = Pick<UserRow, "account_type" | "email_verified_at">;

@@ -4,7 +4,7 @@ import { createHmac } from "node:crypto";
 import { BUDGET_TYPES, CATEGORIES, LOCATION_TYPES, MAX_CENTS } from "../../../app/lib/market-constants";
 import { SAVED_SEARCH_FREQUENCIES } from "../../../app/lib/market-schemas";
 import { typeable } from "../../../app/lib/schemas";
-import { PNG_1X1, validApplication, validOpportunity } from "../../support/fixtures";
+import { PNG_1X1, validApplication, validOpportunity, validService } from "../../support/fixtures";
 import {
   BAD_IDS,
   ODD,
@@ -95,6 +95,19 @@ export const API_BODY: ApiBodyEndpoint[] = [
     who: "merchant",
     base: () => ({ ...validOpportunity }),
     fields: opportunityFields,
+  },
+  {
+    name: "create service",
+    method: "POST",
+    path: () => "/api/services",
+    who: "freelancer",
+    base: () => ({ ...validService }),
+    fields: [
+      text("title", 10, 120),
+      oneOf("category", CATEGORIES),
+      text("description", 50, 5000),
+      { name: "skills", kind: { type: "tags", max: 10 } },
+    ],
   },
   {
     name: "saved search",
@@ -457,6 +470,13 @@ export function authedEndpoints(w: World, p: Pool): { method: string; path: stri
     { method: "GET", path: `/api/opportunities/${m.opp}/applications`, role: "merchant" },
     { method: "POST", path: `/api/opportunities/${m.opp}/applications`, role: "freelancer", body: validApplication },
     { method: "GET", path: "/api/my-applications", role: "freelancer" },
+    { method: "POST", path: "/api/services", role: "freelancer", body: validService },
+    { method: "GET", path: "/api/me/services", role: "freelancer" },
+    { method: "PATCH", path: "/api/services/00000000-0000-4000-8000-000000000000", role: "freelancer", body: { title: "Título novo do serviço" } },
+    { method: "DELETE", path: "/api/services/00000000-0000-4000-8000-000000000000", role: "freelancer" },
+    { method: "POST", path: "/api/services/00000000-0000-4000-8000-000000000000/publish", role: "freelancer" },
+    { method: "POST", path: "/api/services/00000000-0000-4000-8000-000000000000/pause", role: "freelancer" },
+    { method: "POST", path: "/api/services/00000000-0000-4000-8000-000000000000/archive", role: "freelancer" },
     { method: "GET", path: "/api/saved-searches", role: "freelancer" },
     { method: "POST", path: "/api/saved-searches", role: "freelancer", body: { name: "Busca", frequency: "daily" } },
     { method: "GET", path: "/api/saved-searches/00000000-0000-4000-8000-000000000000", role: "freelancer" },
@@ -566,6 +586,7 @@ function operatorEndpoints(w: World): { method: string; path: string; role: null
     { method: "GET", path: `/api/admin/reports/profile/${w.juliaId}`, role: null },
     { method: "POST", path: `/api/admin/reports/profile/${w.juliaId}/resolve`, role: null, body: { action: "dismiss" } },
     { method: "POST", path: `/api/admin/content/profile/${w.juliaId}/restore`, role: null, body: { reason: "Motivo válido" } },
+    { method: "POST", path: "/api/admin/services/00000000-0000-4000-8000-000000000000/moderation", role: null, body: { action: "approve" } },
     { method: "GET", path: "/api/admin/users", role: null },
     { method: "GET", path: `/api/admin/users/${w.juliaId}`, role: null },
     { method: "GET", path: `/api/admin/users/${w.juliaId}/risk`, role: null },
@@ -867,6 +888,12 @@ export function apiIdCases(w: World, p: Pool): Case[] {
     { method: "GET", path: (id) => `/api/opportunities/${id}/suggestions`, who: "merchant" },
     { method: "GET", path: (id) => `/api/opportunities/${id}/applications`, who: "merchant" },
     { method: "POST", path: (id) => `/api/opportunities/${id}/applications`, who: "freelancer", body: validApplication },
+    { method: "GET", path: (id) => `/api/services/${id}`, who: null },
+    { method: "PATCH", path: (id) => `/api/services/${id}`, who: "freelancer", body: { title: "Título novo do serviço" } },
+    { method: "DELETE", path: (id) => `/api/services/${id}`, who: "freelancer" },
+    { method: "POST", path: (id) => `/api/services/${id}/publish`, who: "freelancer" },
+    { method: "POST", path: (id) => `/api/services/${id}/pause`, who: "freelancer" },
+    { method: "POST", path: (id) => `/api/services/${id}/archive`, who: "freelancer" },
     { method: "GET", path: (id) => `/api/applications/${id}`, who: null },
     { method: "POST", path: (id) => `/api/applications/${id}/offers`, who: "freelancer", body: { price_cents: 1000, delivery_days: 3 } },
     { method: "POST", path: (id) => `/api/applications/${id}/accept`, who: "freelancer", body: { offer_id: "00000000-0000-4000-8000-000000000000" } },
@@ -966,6 +993,23 @@ export function queryCases(w: World, p: Pool): Case[] {
     { path: "/api/freelancers", auth: w.ana, params: { min_rating: ["0", "6", "4.55", "abc", "' OR 1=1"], sort: enumValues, page: intValues, per_page: ["101"] } },
     { path: `/api/users/${w.juliaId}/reviews`, auth: w.ana, params: { page: intValues, per_page: ["101", "0"] } },
     { path: "/api/invitations", auth: w.julia, params: { page: intValues, per_page: ["101"] } },
+    { path: "/api/me/services", auth: w.julia, params: { page: intValues, per_page: ["101", "0"] } },
+    {
+      path: "/api/services",
+      auth: w.julia,
+      params: {
+        category: enumValues,
+        sort: enumValues,
+        verified: ["2", "sim", "' OR 1=1"],
+        min_price_cents: ["-1", "1.5", "1e20", "abc", "5000001"],
+        max_price_cents: ["-1", "1.5", "1e20", "abc", "5000001"],
+        max_days: [...intValues, "91"],
+        min_rating: ["0", "6", "4.5", "abc", "' OR 1=1"],
+        page: intValues,
+        per_page: [...intValues, "101"],
+        q: ["x".repeat(201), "x".repeat(10_000)],
+      },
+    },
   ];
   for (const list of lists) {
     for (const [param, values] of Object.entries(list.params)) {
@@ -996,6 +1040,7 @@ export function queryCases(w: World, p: Pool): Case[] {
     const read = new URL(`http://x/?${new URLSearchParams({ q })}`).searchParams.get("q")!;
     const api = typeable(read) ? { expect: [200] } : { expect: [422], field: "q" };
     cases.push({ name: `search ${q.slice(0, 30)}`, method: "GET", path: `/api/opportunities?${new URLSearchParams({ q })}`, auth: w.julia, ...api, api: true });
+    cases.push({ name: `service search ${q.slice(0, 30)}`, method: "GET", path: `/api/services?${new URLSearchParams({ q })}`, auth: null, ...api, api: true });
     cases.push({ name: `search page ${q.slice(0, 30)}`, method: "GET", path: `/opportunities?${new URLSearchParams({ q })}`, auth: w.julia, expect: [200], api: false });
   }
   for (const raw of ["%ff%fe", "%ED%A0%80", "%C0%AF", "%", "%%", "%zz"]) {
@@ -1715,6 +1760,7 @@ export function publicCases(w: World, p: Pool): Case[] {
     for (const [api, message] of [
       ["/api/public/opportunities", "not_found"],
       ["/api/public/profiles", "profile_not_found"],
+      ["/api/services", "not_found"],
     ] as const) {
       cases.push({ name: `public API id ${id.slice(0, 30)}`, method: "GET", path: `${api}/${path}`, auth: null, expect: id.startsWith("%2e%2e") ? [404, 301] : [404], api: true, message });
     }
@@ -1734,6 +1780,7 @@ export function publicCases(w: World, p: Pool): Case[] {
   for (const method of ["POST", "PATCH", "DELETE"]) {
     cases.push({ name: "public API wrong method", method, path: `/api/public/profiles/${w.juliaId}`, auth: null, expect: [405], api: true, message: "method_not_allowed" });
     cases.push({ name: "public API wrong method", method, path: `/api/public/opportunities/${w.seeded.open}`, auth: w.julia, expect: [405], api: true, message: "method_not_allowed" });
+    cases.push({ name: "services API wrong method", method: method === "POST" ? "PUT" : method, path: "/api/services", auth: null, expect: [405], api: true, message: "method_not_allowed" });
   }
   for (const value of ["talvez", "2", "-1", "' OR 1=1 --", "x".repeat(5000), "١"]) {
     const f = p.actor("freelancer");

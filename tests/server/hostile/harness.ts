@@ -102,9 +102,13 @@ export async function send(c: Case): Promise<Answer> {
   };
 }
 
-export const PT: Record<string, string> = JSON.parse(
-  readFileSync(join(ROOT, "public/locales/pt-BR/messages.json"), "utf8"),
-);
+const ptTexts = (file: string): Record<string, string> =>
+  JSON.parse(readFileSync(join(ROOT, `public/locales/pt-BR/${file}.json`), "utf8"));
+/** The API's messages: the `messages` namespace, and the services' own under `services:`. */
+export const PT: Record<string, string> = {
+  ...ptTexts("messages"),
+  ...Object.fromEntries(Object.entries(ptTexts("services")).map(([key, text]) => [`services:${key}`, text])),
+};
 export const PT_PATTERNS = Object.values(PT).map(
   (m) =>
     new RegExp(
