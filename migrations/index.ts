@@ -48,6 +48,7 @@ import * as m049 from "./049_fiscal";
 import * as m051 from "./051_email_suppressions";
 import * as m052 from "./052_push";
 import * as m053 from "./053_whatsapp";
+import * as m055 from "./055_hourly";
 
 /** A migration, with its PostgreSQL version where the SQL differs. */
 type Step = Migration & { postgres?: Migration };
@@ -103,6 +104,7 @@ const steps: Record<string, Step> = {
   "051_email_suppressions": m051,
   "052_push": m052,
   "053_whatsapp": m053,
+  "055_hourly": m055,
 };
 
 export function migrationProvider(engine: Engine): MigrationProvider {
