@@ -15,6 +15,7 @@ import * as entriesRoute from "~/routes/api+/contracts+/$id.weeks.$week.entries"
 import * as entryRoute from "~/routes/api+/contracts+/$id.entries.$entry";
 import * as submitRoute from "~/routes/api+/contracts+/$id.weeks.$week.submit";
 import * as approveRoute from "~/routes/api+/contracts+/$id.weeks.$week.approve";
+import * as endRoute from "~/routes/api+/contracts+/$id.end";
 import { confirmReceipt } from "~/services/payments/charges.server";
 import { account, balanceOf, checkLedger } from "~/services/payments/ledger.server";
 import { createVerifiedIdentity } from "../../db/factories";
@@ -203,5 +204,12 @@ describe("hourly contracts by the API", () => {
     });
     expect(delivery.status).toBe(409);
     expect(delivery.body.message).toMatch(/por hora/);
+
+    // Ending: its sides only; once.
+    expect((await request(endRoute.action, "POST", `${base}/end`, stranger, id)).status).toBe(404);
+    const ended = await request(endRoute.action, "POST", `${base}/end`, m, id);
+    expect(ended.status).toBe(200);
+    expect(ended.body.message).toBe("Contrato encerrado: a semana em andamento é a última.");
+    expect((await request(endRoute.action, "POST", `${base}/end`, f, id)).status).toBe(409);
   });
 });

@@ -7,6 +7,7 @@ import {
   approveWeek,
   deleteEntry,
   editEntry,
+  endHourlyContract,
   getWeek,
   listWeeks,
   logEntry,
@@ -349,6 +350,37 @@ describe("the schedule", () => {
     expect((await getContract(owner, id)).milestones.map((m) => m.status)).toEqual(["cancelled", "awaiting_funding"]);
     await fund(owner, id);
     expect((await listWeeks(applicant, id))[0]).toMatchObject({ week_start: NEXT_MONDAY, status: "open" });
+    expect(await checkLedger()).toEqual([]);
+  });
+});
+
+describe("ending an hourly contract", () => {
+  it("keeps the week in hand as the last: no week opens after it, and its approval completes the contract", async () => {
+    const { owner, applicant, id } = await fundedWeek({ rate_cents: 6_000, cap_hours: 4 });
+    await logEntry(applicant, id, MONDAY, entry(MONDAY, 60));
+    expect(await endHourlyContract(applicant, id)).toMatchObject([{ week_start: MONDAY, status: "open" }]);
+    expect(await refusal(endHourlyContract(owner, id))).toMatchObject({ status: 409 });
+    expect(await getContract(owner, id)).toMatchObject({ status: "in_progress", paused_from: NEXT_MONDAY });
+    await submitWeek(applicant, id, MONDAY);
+    expect((await listWeeks(owner, id)).map((w) => w.week_start)).toEqual([MONDAY]);
+    await approveWeek(owner, id, MONDAY);
+    expect(await getContract(owner, id)).toMatchObject({ status: "completed", ended_by: "merchant" });
+    expect(await balanceOf(account.available(applicant.id))).toBe(6_000 - feeOf(6_000, 1_000));
+    expect(await checkLedger()).toEqual([]);
+  });
+
+  it("drops a week still waiting for its money and completes the contract at once", async () => {
+    const { owner, applicant, id } = await fundedWeek();
+    await submitWeek(applicant, id, MONDAY);
+    await approveWeek(owner, id, MONDAY);
+    // The next week waits for its money: ending drops it (its charge withdrawn) and completes.
+    await endHourlyContract(owner, id);
+    expect((await listWeeks(owner, id)).map((w) => [w.week_start, w.status])).toEqual([
+      [NEXT_MONDAY, "lapsed"],
+      [MONDAY, "approved"],
+    ]);
+    expect(await getContract(applicant, id)).toMatchObject({ status: "completed", ended_by: "merchant" });
+    expect((await getContract(owner, id)).milestones.map((m) => m.status)).toEqual(["refunded", "cancelled"]);
     expect(await checkLedger()).toEqual([]);
   });
 });

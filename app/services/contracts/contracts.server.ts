@@ -241,6 +241,13 @@ export type ContractJson = {
   payments: ContractRow["payments"];
   /** The platform's fee in basis points, frozen at the hire (0 without payments). */
   fee_bps: number;
+  /** 'fixed' (milestones) or 'hourly' (weeks: hourly.server.ts). */
+  kind: ContractRow["kind"];
+  /** Hourly: the rate per hour and the weekly cap in minutes, frozen at the hire (null: fixed). */
+  rate_cents: number | null;
+  weekly_cap_minutes: number | null;
+  /** Hourly, once ended: the first week that will not open (the contract completes after its last). */
+  paused_from: string | null;
 };
 
 export type ContractDetailJson = ContractJson & {
@@ -309,6 +316,10 @@ function toContractJson(row: Row, at = now()): ContractJson {
     updated_at: row.updated_at,
     payments: row.payments,
     fee_bps: row.fee_bps,
+    kind: row.kind,
+    rate_cents: row.rate_cents,
+    weekly_cap_minutes: row.weekly_cap_minutes,
+    paused_from: row.paused_from,
   };
 }
 

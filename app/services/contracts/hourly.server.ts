@@ -446,18 +446,18 @@ async function approve(
     .executeTakeFirstOrThrow();
   const { released_cents } = weekMoney(moved, moved.minutes_total, contract);
   await releaseMilestone(trx, contract, milestone, at, released_cents);
+  // The last week of an ended contract: the contract is completed with it.
+  if (contract.paused_from !== null) await completeIfDone(trx, contract.id, by, at);
   await publishContractMove(trx, contract.id);
   return moved;
 }
 
 /**
- * A week whose time passed without its money: it lapses (nothing can be logged in it), its
- * milestone is cancelled and a charge still pending withdrawn (a Pix that arrives for it anyway
- * becomes a refund due, as for any cancelled milestone), and the current week opens instead.
- * The milestone first, as funding moves it (fundMilestone), so the two meet on the same row.
+ * A week that will not be worked: its milestone is cancelled and a charge still pending withdrawn
+ * (a Pix that arrives for it anyway becomes a refund due, as for any cancelled milestone). The
+ * milestone first, as funding moves it (fundMilestone), so the two meet on the same row.
  */
-async function lapse(trx: Kysely<Database>, contract: HourlyContract, week: ContractWeekRow, at: Date) {
-  const stamp = at.toISOString();
+async function dropWeek(trx: Kysely<Database>, week: ContractWeekRow, stamp: string) {
   const cancelled = await trx
     .updateTable("milestones")
     .set({ status: "cancelled", settled_at: stamp, updated_at: stamp })
@@ -472,8 +472,72 @@ async function lapse(trx: Kysely<Database>, contract: HourlyContract, week: Cont
     .where("milestone_id", "=", week.milestone_id)
     .where("status", "=", "pending")
     .execute();
+}
+
+/** A week whose time passed without its money lapses (nothing can be logged in it); the current week opens instead. */
+async function lapse(trx: Kysely<Database>, contract: HourlyContract, week: ContractWeekRow, at: Date) {
+  await dropWeek(trx, week, at.toISOString());
   await openNextWeek(trx, contract, week.week_start, at);
   await publishContractMove(trx, contract.id);
+}
+
+/**
+ * An ended contract (paused_from set by endHourlyContract) is completed once no week is left to
+ * fund, work or review: at once, or when its last week is approved.
+ */
+async function completeIfDone(trx: Kysely<Database>, contractId: string, by: ContractParty | "system", at: string) {
+  const pending = await trx
+    .selectFrom("contract_weeks")
+    .select("id")
+    .where("contract_id", "=", contractId)
+    .where("status", "in", ["awaiting_funding", "open", "submitted"])
+    .limit(1)
+    .executeTakeFirst();
+  if (pending) return;
+  await trx
+    .updateTable("contracts")
+    .set({ status: "completed", ended_at: at, ended_by: by, updated_at: at })
+    .where("id", "=", contractId)
+    .where("status", "=", "in_progress")
+    .where("paused_from", "is not", null)
+    .execute();
+}
+
+/**
+ * Either side ends the contract: no week opens after the one in hand. A week being worked
+ * (open) is the last, and is submitted and approved as any other; a week still waiting for its
+ * money is dropped. The contract is completed when no week is left (completeIfDone).
+ */
+export async function endHourlyContract(user: UserRow, id: string): Promise<WeekJson[]> {
+  await consumeWrite(user.id);
+  await transaction(async (trx) => {
+    const { contract, party } = await hourlyFor(trx, user, id);
+    if (contract.status !== "in_progress" || contract.paused_from !== null) {
+      throw new AppError(409, "contract_action_unavailable");
+    }
+    const at = new Date();
+    const stamp = at.toISOString();
+    const live = await trx
+      .selectFrom("contract_weeks")
+      .selectAll()
+      .where("contract_id", "=", id)
+      .where("status", "in", ["awaiting_funding", "open"])
+      .executeTakeFirst();
+    const cut =
+      live?.status === "open" ? addDays(live.week_start, 7) : (live?.week_start ?? weekStartOf(dayInSaoPaulo(at)));
+    const updated = await trx
+      .updateTable("contracts")
+      .set({ paused_from: cut, updated_at: stamp })
+      .where("id", "=", id)
+      .where("status", "=", "in_progress")
+      .where("paused_from", "is", null)
+      .executeTakeFirst();
+    if (Number(updated.numUpdatedRows) === 0) throw new AppError(409, "contract_changed");
+    if (live?.status === "awaiting_funding") await dropWeek(trx, live, stamp);
+    await completeIfDone(trx, id, party, stamp);
+    await publishContractMove(trx, id);
+  });
+  return listWeeks(user, id);
 }
 
 /** The freelancer sends the week to the merchant (before the Monday 12:00 that would). */
