@@ -338,12 +338,14 @@ function ContractTerms({
         >
           {c.disputed
             ? t("contract.state_disputed")
-            : c.awaiting_funding && working
-              ? t(`contract.state_awaiting_funding_${viewer}`, {
-                  title: milestoneTitle(working, t),
-                  amount: formatMoney(working.amount_cents, i18n.language),
-                })
-              : t(changesAsked ? `contract.state_changes_${viewer}` : `contract.state_${c.status}_${viewer}`)}
+            : c.kind === "hourly" && !c.awaiting_funding
+              ? t(`contract.state_hourly_${viewer}`)
+              : c.awaiting_funding && working
+                ? t(`contract.state_awaiting_funding_${viewer}`, {
+                    title: milestoneTitle(working, t),
+                    amount: formatMoney(working.amount_cents, i18n.language),
+                  })
+                : t(changesAsked ? `contract.state_changes_${viewer}` : `contract.state_${c.status}_${viewer}`)}
           {/* A pending cancellation request, or a dispute, holds the automatic approval. */}
           {c.status === "delivered" && c.review_due_at && !c.cancel_request && !c.disputed ? (
             <>
@@ -368,39 +370,58 @@ function ContractTerms({
               })}
         </p>
       ) : null}
-      <Facts
-        items={[
-          {
-            label: t("contract.price"),
-            value: <Price cents={c.price_cents} basis={c.opportunity.budget_type} days={c.delivery_days} />,
-            valueClass: "fact-strong",
-          },
-          {
-            label: t("contract.delivery"),
-            value: t("applications.days", { count: c.delivery_days }),
-            valueClass: "fact-strong",
-          },
-          { label: t("contract.hired_at"), value: date(c.created_at) },
-          {
-            label: t("contract.due_at"),
-            // With payments, the milestone's days count from its funding: no date before it.
-            value: c.awaiting_funding ? (
-              t("contract.due_after_funding", { days: t("applications.days", { count: working?.days ?? 0 }) })
-            ) : (
-              <>
-                {date(c.due_at)}
-                {c.status === "in_progress" ? (
-                  <>
-                    <br />
-                    <DueCountdown dueAt={c.due_at} now={now} />
-                  </>
-                ) : null}
-              </>
-            ),
-          },
-          { label: t("contract.deliveries"), value: c.deliveries_count },
-        ]}
-      />
+      {c.kind === "hourly" ? (
+        // An hourly contract has weeks, not a delivery date: its rate and weekly cap.
+        <Facts
+          items={[
+            {
+              label: t("contract.price"),
+              value: <Price cents={c.price_cents} basis="hourly" />,
+              valueClass: "fact-strong",
+            },
+            {
+              label: t("contract.weekly_cap"),
+              value: t("contract.weekly_cap_hours", { count: (c.weekly_cap_minutes ?? 0) / 60 }),
+              valueClass: "fact-strong",
+            },
+            { label: t("contract.hired_at"), value: date(c.created_at) },
+          ]}
+        />
+      ) : (
+        <Facts
+          items={[
+            {
+              label: t("contract.price"),
+              value: <Price cents={c.price_cents} basis={c.opportunity.budget_type} days={c.delivery_days} />,
+              valueClass: "fact-strong",
+            },
+            {
+              label: t("contract.delivery"),
+              value: t("applications.days", { count: c.delivery_days }),
+              valueClass: "fact-strong",
+            },
+            { label: t("contract.hired_at"), value: date(c.created_at) },
+            {
+              label: t("contract.due_at"),
+              // With payments, the milestone's days count from its funding: no date before it.
+              value: c.awaiting_funding ? (
+                t("contract.due_after_funding", { days: t("applications.days", { count: working?.days ?? 0 }) })
+              ) : (
+                <>
+                  {date(c.due_at)}
+                  {c.status === "in_progress" ? (
+                    <>
+                      <br />
+                      <DueCountdown dueAt={c.due_at} now={now} />
+                    </>
+                  ) : null}
+                </>
+              ),
+            },
+            { label: t("contract.deliveries"), value: c.deliveries_count },
+          ]}
+        />
+      )}
     </section>
   );
 }
