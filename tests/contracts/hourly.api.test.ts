@@ -13,6 +13,7 @@ import * as weeksRoute from "~/routes/api+/contracts+/$id.weeks";
 import * as weekRoute from "~/routes/api+/contracts+/$id.weeks.$week";
 import * as entriesRoute from "~/routes/api+/contracts+/$id.weeks.$week.entries";
 import * as entryRoute from "~/routes/api+/contracts+/$id.entries.$entry";
+import * as csvRoute from "~/routes/api+/contracts+/$id.weeks.$week.entries[.]csv";
 import * as submitRoute from "~/routes/api+/contracts+/$id.weeks.$week.submit";
 import * as approveRoute from "~/routes/api+/contracts+/$id.weeks.$week.approve";
 import * as endRoute from "~/routes/api+/contracts+/$id.end";
@@ -130,6 +131,14 @@ describe("hourly contracts by the API", () => {
     const detail = await request(weekRoute.loader, "GET", `${base}/weeks/${MONDAY}`, m, week);
     expect(detail.body.data).toMatchObject({ minutes_total: 155, entries: [{ minutes: 155 }] });
 
+    // The week's entries as CSV, for both sides.
+    const csv = await request(csvRoute.loader, "GET", `${base}/weeks/${MONDAY}/entries.csv`, m, week);
+    expect(csv.status).toBe(200);
+    expect(csv.headers.get("Content-Type")).toMatch(/text\/csv/);
+    expect(csv.body).toContain(`${MONDAY};155;"2,58";Modelei o banco de dados do app.\r\n`);
+    expect(csv.body).toContain('total;155;"2,58";\r\n');
+    expect(csv.body).toContain('liberado ao aprovar;;"206,66";\r\n');
+
     expect((await request(submitRoute.action, "POST", `${base}/weeks/${MONDAY}/submit`, m, week)).status).toBe(403);
     const submitted = await request(submitRoute.action, "POST", `${base}/weeks/${MONDAY}/submit`, f, week);
     expect(submitted.status).toBe(200);
@@ -165,6 +174,9 @@ describe("hourly contracts by the API", () => {
     expect((await request(weeksRoute.loader, "GET", `${base}/weeks`, undefined, id)).status).toBe(401);
     expect((await request(weeksRoute.loader, "GET", `${base}/weeks`, stranger, id)).status).toBe(404);
     expect((await request(weekRoute.loader, "GET", `${base}/weeks/${MONDAY}`, stranger, week)).status).toBe(404);
+    expect((await request(csvRoute.loader, "GET", `${base}/weeks/${MONDAY}/entries.csv`, stranger, week)).status).toBe(
+      404,
+    );
     expect(
       (await request(weekRoute.loader, "GET", `${base}/weeks/2026-12-01`, f, { ...id, week: "2026-12-01" })).status,
     ).toBe(404);

@@ -7,6 +7,7 @@ import { feeOf } from "~/lib/fees";
 import { DAY_MINUTES, timeEntryInputSchema } from "~/lib/work-schemas";
 import { addDays, autoSubmitAt, dayInSaoPaulo, daysOfWeek, saoPauloInstant, weekStartOf } from "~/lib/work-weeks";
 import { releaseMilestone } from "../payments/escrow.server";
+import { csvText, reais } from "../payments/finance.server";
 import { AppError, parseInput } from "../platform/errors.server";
 import { publishContractMove } from "../platform/events.server";
 import { asParty } from "../platform/participants.server";
@@ -214,6 +215,25 @@ export async function getWeek(user: UserRow, id: string, weekStart: string): Pro
     .orderBy("id")
     .execute();
   return { ...toWeekJson(week, contract, party), entries: entries.map(toEntryJson) };
+}
+
+/**
+ * A week's entries as CSV (semicolons, UTF-8 with a BOM, as the statement's): day, minutes, hours
+ * (decimal comma), description; then the week's total and its money.
+ */
+export async function weekCsv(user: UserRow, id: string, weekStart: string): Promise<string> {
+  const week = await getWeek(user, id, weekStart);
+  const hours = (minutes: number) => (minutes / 60).toFixed(2).replace(".", ",");
+  return csvText([
+    ["dia", "minutos", "horas", "descrição"],
+    ...week.entries.map((e) => [e.day, e.minutes, hours(e.minutes), e.description]),
+    ["total", week.minutes_total, hours(week.minutes_total), ""],
+    ["valor da hora", "", reais(week.rate_cents), ""],
+    ["liberado ao aprovar", "", reais(week.money.released_cents), ""],
+    ["taxa", "", reais(week.money.fee_cents), ""],
+    ["freelancer recebe", "", reais(week.money.net_cents), ""],
+    ["devolvido ao contratante", "", reais(week.money.refunded_cents), ""],
+  ]);
 }
 
 // ---------------------------------------------------------------------------------------------

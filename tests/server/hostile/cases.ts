@@ -542,6 +542,7 @@ export function authedEndpoints(w: World, p: Pool): { method: string; path: stri
     { method: "POST", path: `/api/contracts/${w.seeded.accepted}/milestones/00000000-0000-4000-8000-000000000000/decline`, role: null },
     { method: "GET", path: `/api/contracts/${w.seeded.accepted}/weeks`, role: null },
     { method: "GET", path: `/api/contracts/${w.seeded.accepted}/weeks/2026-11-30`, role: null },
+    { method: "GET", path: `/api/contracts/${w.seeded.accepted}/weeks/2026-11-30/entries.csv`, role: null },
     { method: "POST", path: `/api/contracts/${w.seeded.accepted}/weeks/2026-11-30/entries`, role: null, body: { day: "2026-11-30", minutes: 60, description: "Implementei a tela." } },
     { method: "PATCH", path: `/api/contracts/${w.seeded.accepted}/entries/${NO_ID}`, role: null, body: { day: "2026-11-30", minutes: 60, description: "Implementei a tela." } },
     { method: "DELETE", path: `/api/contracts/${w.seeded.accepted}/entries/${NO_ID}`, role: null },
