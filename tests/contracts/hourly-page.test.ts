@@ -4,6 +4,10 @@ import { createSession } from "~/services/accounts/sessions.server";
 import { getWeek } from "~/services/contracts/hourly.server";
 import { account, balanceOf, checkLedger } from "~/services/payments/ledger.server";
 import * as contractPage from "~/routes/contracts+/$id";
+import * as opportunityPage from "~/routes/opportunities+/$uuid";
+import { db } from "../../db";
+import { createOpportunity } from "../../db/factories";
+import { freelancer as newFreelancer, merchant as newMerchant } from "../support/market";
 import { get, postForm, toastOf } from "../operator/support";
 import { escrow, fund, hiredHourly } from "../payments/support";
 
@@ -21,6 +25,45 @@ beforeEach(() => {
   vi.setSystemTime(new Date("2026-12-02T18:00:00.000Z"));
 });
 afterEach(() => vi.useRealTimers());
+
+describe("the proposal form on an hourly opportunity", () => {
+  it("takes a weekly cap: the application is hourly; a cap out of range is refused on its field", async () => {
+    const owner = await newMerchant();
+    const applicant = await newFreelancer();
+    const opp = await createOpportunity(db, { merchant_id: owner.id, budget_type: "hourly" });
+    const path = `/opportunities/${opp.uuid}`;
+    const token = await tokenOf(applicant);
+    const form = {
+      intent: "apply",
+      cover_letter: "Olá! Trabalho com React há seis anos e posso começar já nesta semana.",
+      price: "80,00",
+      delivery_days: "30",
+    };
+    const refused = await postForm(
+      opportunityPage,
+      path,
+      token,
+      { ...form, weekly_cap_hours: "61" },
+      { uuid: opp.uuid },
+    );
+    expect(refused.status).toBe(422);
+    expect(refused.body.errors).toEqual({ weekly_cap_hours: "O limite semanal deve ser de 1 a 60 horas." });
+    const applied = await postForm(
+      opportunityPage,
+      path,
+      token,
+      { ...form, weekly_cap_hours: "12" },
+      { uuid: opp.uuid },
+    );
+    expect(applied.status).toBe(302);
+    const row = await db
+      .selectFrom("applications")
+      .select(["price_cents", "weekly_cap_hours"])
+      .where("opportunity_id", "=", opp.id)
+      .executeTakeFirstOrThrow();
+    expect(row).toEqual({ price_cents: 8_000, weekly_cap_hours: 12 });
+  });
+});
 
 describe("the hourly contract's page", () => {
   it("log → refused entry → send → approve, all by plain forms", async () => {
