@@ -14,10 +14,9 @@ import {
   runHourlySchedule,
   submitWeek,
 } from "~/services/contracts/hourly.server";
-import { AppError } from "~/services/platform/errors.server";
 import { account, balanceOf, checkLedger } from "~/services/payments/ledger.server";
 import { splitMilestones } from "~/services/payments/milestones.server";
-import { outcome } from "../support/market";
+import { outcome, refusal } from "../support/market";
 import { createUser } from "../../db/factories";
 import { escrow, fund, hiredHourly } from "../payments/support";
 
@@ -31,17 +30,6 @@ const NEXT_MONDAY = "2026-12-07";
 const WEDNESDAY = "2026-12-02T18:00:00.000Z";
 
 const clock = (iso: string) => vi.setSystemTime(new Date(iso));
-
-/** The refusal's status, message key and field errors. */
-async function refusal(promise: Promise<unknown>) {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof AppError) return { status: error.status, key: error.key, fields: error.fieldErrors };
-    throw error;
-  }
-  throw new Error("expected a refusal");
-}
 
 const entry = (day: string, minutes: number, description = "Implementei a tela de login e os testes.") => ({
   day,

@@ -721,6 +721,16 @@ export default function ContractPage() {
       : t("confirm.approve_amount", { price: priceText(c.price_cents, c.opportunity.budget_type) }),
   ];
 
+  const actionsCard = (
+    <ContractActions
+      contract={c}
+      reviews={reviews}
+      viewer={viewer}
+      here={here}
+      approval={approval}
+      deliverHeading={deliverHeading}
+    />
+  );
   return (
     <div className="page">
       <Breadcrumb>
@@ -775,24 +785,10 @@ export default function ContractPage() {
           {delivered ? <DeliveryReview event={delivered} contractId={c.id} /> : null}
           {c.kind === "hourly" ? (
             <HourlyWork contract={c} week={week} viewer={viewer} today={today} here={here}>
-              <ContractActions
-                contract={c}
-                reviews={reviews}
-                viewer={viewer}
-                here={here}
-                approval={approval}
-                deliverHeading={deliverHeading}
-              />
+              {actionsCard}
             </HourlyWork>
           ) : (
-            <ContractActions
-              contract={c}
-              reviews={reviews}
-              viewer={viewer}
-              here={here}
-              approval={approval}
-              deliverHeading={deliverHeading}
-            />
+            actionsCard
           )}
 
           {c.payments === "escrow" ? (

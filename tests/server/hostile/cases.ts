@@ -62,6 +62,13 @@ const loginFields: Field[] = [
   { name: "password", kind: { type: "key", max: 1024 } },
 ];
 
+/** A time entry's body and fields (hourly contracts), for logging one and changing one. */
+const timeEntryBody = {
+  base: () => ({ day: "2026-11-30", minutes: 60, description: "Implementei a tela de login." }),
+  fields: [{ name: "day", kind: { type: "key", max: 10 } }, int("minutes", 1, 1440), text("description", 10, 2000)],
+  keyMiss: 422,
+} satisfies Partial<ApiBodyEndpoint>;
+
 export const API_BODY: ApiBodyEndpoint[] = [
   {
     name: "register",
@@ -266,31 +273,20 @@ API_BODY.push(
     fields: [text("title", 3, 120), int("amount_cents", 1, MAX_CENTS), int("days", 1, 365)],
   },
   // Hourly contracts' time entries: every field refused before the contract and week are looked up.
+  // (timeEntryBody, above: the same body and fields for both.)
   {
     name: "log time entry",
     method: "POST",
     path: (_a, w) => `/api/contracts/${w.seeded.accepted}/weeks/2026-11-30/entries`,
     who: "freelancer",
-    base: () => ({ day: "2026-11-30", minutes: 60, description: "Implementei a tela de login." }),
-    fields: [
-      { name: "day", kind: { type: "key", max: 10 } },
-      int("minutes", 1, 1440),
-      text("description", 10, 2000),
-    ],
-    keyMiss: 422,
+    ...timeEntryBody,
   },
   {
     name: "edit time entry",
     method: "PATCH",
     path: (_a, w) => `/api/contracts/${w.seeded.accepted}/entries/${NO_ID}`,
     who: "freelancer",
-    base: () => ({ day: "2026-11-30", minutes: 60, description: "Implementei a tela de login." }),
-    fields: [
-      { name: "day", kind: { type: "key", max: 10 } },
-      int("minutes", 1, 1440),
-      text("description", 10, 2000),
-    ],
-    keyMiss: 422,
+    ...timeEntryBody,
   },
   // The operator's payments desk: every field refused before the (missing) record is looked up.
   {
