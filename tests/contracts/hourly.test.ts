@@ -357,6 +357,21 @@ describe("ending an hourly contract", () => {
     expect(await checkLedger()).toEqual([]);
   });
 
+  it("ending while the week is sent at the same moment: no week is left to fund, and the approval completes it", async () => {
+    const { owner, applicant, id } = await fundedWeek();
+    const results = await Promise.all([
+      outcome(endHourlyContract(owner, id)),
+      outcome(submitWeek(applicant, id, MONDAY)),
+    ]);
+    expect(results).toEqual([200, 200]);
+    const weeks = await listWeeks(owner, id);
+    expect(weeks.filter((w) => w.status === "awaiting_funding" || w.status === "open")).toEqual([]);
+    expect((await getContract(owner, id)).paused_from).not.toBeNull();
+    await approveWeek(owner, id, MONDAY);
+    expect(await getContract(owner, id)).toMatchObject({ status: "completed" });
+    expect(await checkLedger()).toEqual([]);
+  });
+
   it("drops a week still waiting for its money and completes the contract at once", async () => {
     const { owner, applicant, id } = await fundedWeek();
     await submitWeek(applicant, id, MONDAY);

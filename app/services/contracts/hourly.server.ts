@@ -387,19 +387,23 @@ export async function deleteEntry(user: UserRow, id: string, entryId: string): P
  */
 async function openNextWeek(trx: Kysely<Database>, contract: HourlyContract, after: string, at: Date) {
   const next = [addDays(after, 7), weekStartOf(dayInSaoPaulo(at))].sort().at(-1)!;
-  if (contract.status !== "in_progress" || (contract.paused_from !== null && next >= contract.paused_from)) return;
+  const stamp = at.toISOString();
+  // The contract's row decides, in one conditional UPDATE (not the row read earlier): an end
+  // committed meanwhile (endHourlyContract) holds the week back, and one racing this waits for it.
+  const counted = await trx
+    .updateTable("contracts")
+    .set({ milestones_count: sql<number>`milestones_count + 1`, updated_at: stamp })
+    .where("id", "=", contract.id)
+    .where("status", "=", "in_progress")
+    .where((eb) => eb.or([eb("paused_from", "is", null), eb("paused_from", ">", next)]))
+    .executeTakeFirst();
+  if (Number(counted.numUpdatedRows) === 0) return;
   const last = await trx
     .selectFrom("milestones")
     .select((eb) => eb.fn.max<number>("seq").as("seq"))
     .where("contract_id", "=", contract.id)
     .executeTakeFirst();
-  const stamp = at.toISOString();
   await insertWeek(trx, contract, next, Number(last?.seq ?? 0) + 1, stamp);
-  await trx
-    .updateTable("contracts")
-    .set({ milestones_count: sql<number>`milestones_count + 1`, updated_at: stamp })
-    .where("id", "=", contract.id)
-    .execute();
 }
 
 /** Moves the week from `from` (else 409: another request moved it first). */
@@ -498,6 +502,7 @@ async function dropWeek(trx: Kysely<Database>, week: ContractWeekRow, stamp: str
 async function lapse(trx: Kysely<Database>, contract: HourlyContract, week: ContractWeekRow, at: Date) {
   await dropWeek(trx, week, at.toISOString());
   await openNextWeek(trx, contract, week.week_start, at);
+  await completeIfDone(trx, contract.id, "system", at.toISOString());
   await publishContractMove(trx, contract.id);
 }
 
@@ -537,6 +542,16 @@ export async function endHourlyContract(user: UserRow, id: string): Promise<Week
     }
     const at = new Date();
     const stamp = at.toISOString();
+    // The contract's row first (a week opened at the same moment holds it until it commits, and
+    // is then seen below), then the week in hand decides where the contract stops.
+    const held = await trx
+      .updateTable("contracts")
+      .set({ updated_at: stamp })
+      .where("id", "=", id)
+      .where("status", "=", "in_progress")
+      .where("paused_from", "is", null)
+      .executeTakeFirst();
+    if (Number(held.numUpdatedRows) === 0) throw new AppError(409, "contract_changed");
     const live = await trx
       .selectFrom("contract_weeks")
       .selectAll()
@@ -545,14 +560,7 @@ export async function endHourlyContract(user: UserRow, id: string): Promise<Week
       .executeTakeFirst();
     const cut =
       live?.status === "open" ? addDays(live.week_start, 7) : (live?.week_start ?? weekStartOf(dayInSaoPaulo(at)));
-    const updated = await trx
-      .updateTable("contracts")
-      .set({ paused_from: cut, updated_at: stamp })
-      .where("id", "=", id)
-      .where("status", "=", "in_progress")
-      .where("paused_from", "is", null)
-      .executeTakeFirst();
-    if (Number(updated.numUpdatedRows) === 0) throw new AppError(409, "contract_changed");
+    await trx.updateTable("contracts").set({ paused_from: cut }).where("id", "=", id).execute();
     if (live?.status === "awaiting_funding") await dropWeek(trx, live, stamp);
     await completeIfDone(trx, id, party, stamp);
     await publishContractMove(trx, id);
