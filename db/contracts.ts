@@ -2,14 +2,18 @@ import { randomUUID } from "node:crypto";
 import type { Kysely } from "kysely";
 import { config } from "../app/config.server";
 import { DEFAULT_MILESTONE_TITLE } from "../app/lib/approval";
-import type { ContractRow, Database, MilestoneRow } from "./schema";
+import { dayInSaoPaulo, weekStartOf, weekTitle } from "../app/lib/work-weeks";
+import type { ContractRow, ContractWeekRow, Database, MilestoneRow } from "./schema";
 
 const DAY_MS = 86_400_000;
 
 export type NewContract = Pick<
   ContractRow,
   "id" | "opportunity_id" | "merchant_id" | "freelancer_id" | "price_cents" | "delivery_days"
->;
+> & {
+  /** An hourly proposal's weekly cap: the contract is hourly, price_cents its rate per hour. */
+  weekly_cap_hours?: number | null;
+};
 
 /** A new milestone of a contract, nothing delivered, funded or settled yet. */
 export function newMilestone(
@@ -33,6 +37,55 @@ export function newMilestone(
 }
 
 /**
+ * A week of an hourly contract and its milestone (rate × cap, frozen now): waiting for its funding
+ * with escrow, open for entries without. `seq`: the milestone's number in the contract.
+ */
+export async function insertWeek(
+  trx: Kysely<Database>,
+  contract: Pick<ContractRow, "id" | "payments" | "rate_cents" | "weekly_cap_minutes">,
+  weekStart: string,
+  seq: number,
+  at: string,
+): Promise<ContractWeekRow> {
+  const rate = contract.rate_cents!;
+  const cap = contract.weekly_cap_minutes!;
+  const escrow = contract.payments === "escrow";
+  const milestone = newMilestone(
+    contract.id,
+    {
+      seq,
+      title: weekTitle(weekStart),
+      // The most the week can release: the cap is whole hours, so this is exact.
+      amount_cents: Math.floor((rate * cap) / 60),
+      days: 7,
+      status: escrow ? "awaiting_funding" : "funded",
+      proposed_by: null,
+    },
+    at,
+  );
+  await trx.insertInto("milestones").values(milestone).execute();
+  const week: ContractWeekRow = {
+    id: randomUUID(),
+    contract_id: contract.id,
+    week_start: weekStart,
+    rate_cents: rate,
+    cap_minutes: cap,
+    milestone_id: milestone.id,
+    status: escrow ? "awaiting_funding" : "open",
+    minutes_total: 0,
+    submitted_at: null,
+    submitted_by: null,
+    review_due_at: null,
+    approved_at: null,
+    approved_by: null,
+    created_at: at,
+    updated_at: at,
+  };
+  await trx.insertInto("contract_weeks").values(week).execute();
+  return week;
+}
+
+/**
  * The contract of a hire made at `at` (the accept's transaction, or a seeded accepted
  * application): in progress, due delivery_days later, its history opened with a `created` event,
  * paid as PAYMENTS says now (with PLATFORM_FEE_BPS frozen) in one milestone with the whole price:
@@ -47,10 +100,14 @@ export async function insertContract(
     fee_bps: config.PAYMENTS === "escrow" ? config.PLATFORM_FEE_BPS : 0,
   },
 ) {
+  const { weekly_cap_hours: capHours, ...terms } = input;
+  const hourly = capHours !== undefined && capHours !== null;
   await trx
     .insertInto("contracts")
     .values({
-      ...input,
+      ...terms,
+      // Hourly: no lump milestone; the money goes week by week (the first, the hire's week, below).
+      ...(hourly ? { kind: "hourly" as const, rate_cents: input.price_cents, weekly_cap_minutes: capHours * 60 } : {}),
       status: "in_progress",
       due_at: new Date(Date.parse(at) + input.delivery_days * DAY_MS).toISOString(),
       overdue_at: null,
@@ -71,23 +128,34 @@ export async function insertContract(
       updated_at: at,
     })
     .execute();
-  await trx
-    .insertInto("milestones")
-    .values(
-      newMilestone(
-        input.id,
-        {
-          seq: 1,
-          title: DEFAULT_MILESTONE_TITLE,
-          amount_cents: input.price_cents,
-          days: input.delivery_days,
-          status: payments.mode === "escrow" ? "awaiting_funding" : "funded",
-          proposed_by: null,
-        },
-        at,
-      ),
-    )
-    .execute();
+  if (hourly) {
+    const contract = { id: input.id, payments: payments.mode, rate_cents: input.price_cents };
+    await insertWeek(
+      trx,
+      { ...contract, weekly_cap_minutes: capHours * 60 },
+      weekStartOf(dayInSaoPaulo(new Date(at))),
+      1,
+      at,
+    );
+  } else {
+    await trx
+      .insertInto("milestones")
+      .values(
+        newMilestone(
+          input.id,
+          {
+            seq: 1,
+            title: DEFAULT_MILESTONE_TITLE,
+            amount_cents: input.price_cents,
+            days: input.delivery_days,
+            status: payments.mode === "escrow" ? "awaiting_funding" : "funded",
+            proposed_by: null,
+          },
+          at,
+        ),
+      )
+      .execute();
+  }
   await trx
     .insertInto("contract_events")
     .values({

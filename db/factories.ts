@@ -160,6 +160,8 @@ export type OfferSeed = {
   author: OfferRow["author"];
   price_cents: number;
   delivery_days: number;
+  /** An hourly offer's weekly cap (its price_cents is the rate per hour). */
+  weekly_cap_hours?: number | null;
   message?: string | null;
   created_at?: string;
 };
@@ -203,6 +205,7 @@ export async function createApplication(db: Kysely<Database>, seed: ApplicationS
     updated_at: last.created_at ?? createdAt,
     ...rest,
     masked_cover_letter: rest.masked_cover_letter ?? null,
+    weekly_cap_hours: last.weekly_cap_hours ?? null,
     status,
     created_at: createdAt,
     price_cents: last.price_cents,
@@ -212,10 +215,14 @@ export async function createApplication(db: Kysely<Database>, seed: ApplicationS
     offers_count: offers.length,
   };
   // A column of a later migration only when set: migration tests build rows on older schemas.
-  const { masked_cover_letter, ...older } = application;
+  const { masked_cover_letter, weekly_cap_hours, ...older } = application;
   await db
     .insertInto("applications")
-    .values(masked_cover_letter === null ? older : application)
+    .values({
+      ...older,
+      ...(masked_cover_letter === null ? {} : { masked_cover_letter }),
+      ...(weekly_cap_hours === null ? {} : { weekly_cap_hours }),
+    })
     .execute();
   const offerRows: OfferRow[] = offers.map((o, i) => ({
     id: randomUUID(),
@@ -224,6 +231,7 @@ export async function createApplication(db: Kysely<Database>, seed: ApplicationS
     author: o.author,
     price_cents: o.price_cents,
     delivery_days: o.delivery_days,
+    weekly_cap_hours: o.weekly_cap_hours ?? null,
     message: o.message ?? null,
     masked_message: null,
     created_at: o.created_at ?? createdAt,
@@ -231,7 +239,11 @@ export async function createApplication(db: Kysely<Database>, seed: ApplicationS
   await db
     .insertInto("offers")
     .values(
-      offerRows.map(({ masked_message, ...older }) => (masked_message === null ? older : { ...older, masked_message })),
+      offerRows.map(({ masked_message, weekly_cap_hours, ...older }) => ({
+        ...older,
+        ...(masked_message === null ? {} : { masked_message }),
+        ...(weekly_cap_hours === null ? {} : { weekly_cap_hours }),
+      })),
     )
     .execute();
   const hired = status === "accepted" ? 1 : 0;

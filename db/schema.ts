@@ -210,6 +210,8 @@ export interface ApplicationsTable {
   masked_cover_letter: Generated<string | null>;
   price_cents: number;
   delivery_days: number;
+  /** An hourly proposal's weekly cap (its price_cents is the rate per hour); null: fixed (055). */
+  weekly_cap_hours: Generated<number | null>;
   status: ApplicationStatus;
   awaiting: "merchant" | "freelancer" | null;
   rejection_reason: "declined" | "filled" | "closed" | null;
@@ -227,6 +229,8 @@ export interface OffersTable {
   author: "freelancer" | "merchant";
   price_cents: number;
   delivery_days: number;
+  /** An hourly offer's weekly cap; null: a fixed price (055). */
+  weekly_cap_hours: Generated<number | null>;
   message: string | null;
   /** What the other side reads when the message had a contact masked (046). */
   masked_message: Generated<string | null>;
@@ -334,6 +338,54 @@ export interface ContractsTable {
   /** The merchant's CPF/CNPJ and name for the freelancer's own notas (049_fiscal), given at funding. */
   taker_document: string | null;
   taker_name: string | null;
+  /** 'fixed' (milestones) or 'hourly' (weekly timesheets), from the accepted proposal (055). */
+  kind: Generated<ContractKind>;
+  /** Hourly: the rate per hour and the weekly cap, frozen at the hire (null for fixed). */
+  rate_cents: number | null;
+  weekly_cap_minutes: number | null;
+  /** Hourly: the first week (a Monday, 'YYYY-MM-DD') not to open; null while it goes on. */
+  paused_from: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export type ContractKind = "fixed" | "hourly";
+
+export type ContractWeekStatus = "awaiting_funding" | "open" | "submitted" | "approved" | "lapsed";
+
+/** A week of an hourly contract (Monday to Sunday, São Paulo): its money is its milestone (055). */
+export interface ContractWeeksTable {
+  id: string;
+  contract_id: string;
+  /** The Monday, 'YYYY-MM-DD' in São Paulo. */
+  week_start: string;
+  /** The rate and the cap for this week, frozen when it was opened. */
+  rate_cents: number;
+  cap_minutes: number;
+  milestone_id: string;
+  status: ContractWeekStatus;
+  /** The minutes of its entries, kept with every entry written (the cap is checked against it). */
+  minutes_total: number;
+  submitted_at: string | null;
+  submitted_by: ContractParty | "system" | null;
+  /** When a submitted week left unanswered is approved by the schedule. */
+  review_due_at: string | null;
+  approved_at: string | null;
+  approved_by: ContractParty | "system" | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A time entry of a week: a day of that week, minutes, what was done. */
+export interface TimeEntriesTable {
+  id: string;
+  week_id: string;
+  contract_id: string;
+  day: string;
+  minutes: number;
+  description: string;
+  question: string | null;
+  answer: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -977,6 +1029,8 @@ export interface Database {
   settings: SettingsTable;
   disputes: DisputesTable;
   milestones: MilestonesTable;
+  contract_weeks: ContractWeeksTable;
+  time_entries: TimeEntriesTable;
   pix_charges: PixChargesTable;
   payout_accounts: PayoutAccountsTable;
   identities: IdentitiesTable;
@@ -1113,6 +1167,8 @@ export type AuditLogRow = Selectable<AuditLogTable>;
 export type ReportRow = Selectable<ReportsTable>;
 export type DisputeRow = Selectable<DisputesTable>;
 export type MilestoneRow = Selectable<MilestonesTable>;
+export type ContractWeekRow = Selectable<ContractWeeksTable>;
+export type TimeEntryRow = Selectable<TimeEntriesTable>;
 export type PixChargeRow = Selectable<PixChargesTable>;
 export type PayoutRow = Selectable<PayoutsTable>;
 export type IdentityRow = Selectable<IdentitiesTable>;

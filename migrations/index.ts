@@ -49,6 +49,7 @@ import * as m051 from "./051_email_suppressions";
 import * as m052 from "./052_push";
 import * as m053 from "./053_whatsapp";
 import * as m054 from "./054_services";
+import * as m055 from "./055_hourly";
 import * as m056 from "./056_whatsapp_one_account";
 
 /** A migration, with its PostgreSQL version where the SQL differs. */
@@ -106,6 +107,7 @@ const steps: Record<string, Step> = {
   "052_push": m052,
   "053_whatsapp": m053,
   "054_services": m054,
+  "055_hourly": m055,
   "056_whatsapp_one_account": m056,
 };
 

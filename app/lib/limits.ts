@@ -41,6 +41,8 @@ export const LIMITS = {
   moderation_reason: { min: 5, max: 2000 },
   dispute_statement: { min: 5, max: 4000 },
   dispute_decision_reason: { min: 5, max: 2000 },
+  // Hourly contracts
+  time_entry_description: { min: 10, max: 2000 },
 } as const satisfies Record<string, { min: number; max: number }>;
 
 export type LimitName = keyof typeof LIMITS;

@@ -201,15 +201,29 @@ export type SavedSearchFilters = z.output<typeof savedSearchFiltersSchema>;
 /** How often a saved search's new matches are e-mailed ('off': never). */
 export const SAVED_SEARCH_FREQUENCIES = ["immediate", "daily", "weekly", "off"] as const;
 
+/** An hourly proposal's weekly cap, in whole hours (its price_cents is then the rate per hour). */
+export const MAX_WEEKLY_CAP_HOURS = 60;
+const weeklyCapField = z.preprocess(
+  toNumber,
+  z
+    .number({ invalid_type_error: "weekly_cap_invalid" })
+    .int("weekly_cap_invalid")
+    .min(1, "weekly_cap_invalid")
+    .max(MAX_WEEKLY_CAP_HOURS, "weekly_cap_invalid")
+    .optional(),
+);
+
 export const applyInputSchema = z.object({
   cover_letter: text("cover_letter_length", LIMITS.cover_letter.min, LIMITS.cover_letter.max),
   price_cents: intField("price_invalid", 1, MAX_CENTS),
   delivery_days: intField("delivery_days_invalid", 1, 365),
+  weekly_cap_hours: weeklyCapField,
 });
 
 export const offerInputSchema = z.object({
   price_cents: intField("price_invalid", 1, MAX_CENTS),
   delivery_days: intField("delivery_days_invalid", 1, 365),
+  weekly_cap_hours: weeklyCapField,
   message: optionalText("offer_message_length", LIMITS.offer_message.min, LIMITS.offer_message.max),
 });
 

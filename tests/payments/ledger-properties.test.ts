@@ -10,6 +10,8 @@ import {
   requestCancellation,
   requestChanges,
 } from "~/services/contracts/contracts.server";
+import { approveWeek, endHourlyContract, logEntry, submitWeek } from "~/services/contracts/hourly.server";
+import { dayInSaoPaulo } from "~/lib/work-weeks";
 import { AppError } from "~/services/platform/errors.server";
 import { balancesOf, checkLedger, heldTotal } from "~/services/payments/ledger.server";
 import { settleDispute } from "~/services/payments/disputes.server";
@@ -21,13 +23,15 @@ import {
   requestPayout,
   setPayoutAccount,
 } from "~/services/payments/payouts.server";
-import { deliver, e2eId, escrow, fund, hired, operator, verifiedPayee } from "./support";
+import { deliver, e2eId, escrow, fund, hired, hiredHourly, operator, verifiedPayee } from "./support";
 
 // Random sequences of everything that moves money — fund, deliver, ask for changes, approve,
 // cancel, agreed cancellation, dispute decisions, payouts asked for, paid and failed, refunds
 // paid — on a few contracts. Whatever the order (moves refused with 403/409 included), the
 // ledger keeps every invariant: each transaction sums to zero, no balance below zero, the held
-// total is the funded milestones not settled, the fees are exactly the frozen rate.
+// total is the funded milestones not settled, the fees are exactly the frozen rate. A fourth
+// contract is hourly: its weeks funded, time logged, submitted, approved (floor(minutes × rate /
+// 60) released, the rest refunded) and the contract ended, in any order.
 
 const FEES = [0, 1_000, 1_250, 333];
 
@@ -56,7 +60,18 @@ const op = fc.oneof(
   { weight: 3, arbitrary: fc.record({ kind: fc.constant("payout" as const), c: contract }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant("payout_paid" as const), ok: fc.boolean() }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("refund_paid" as const) }) },
+  // The hourly contract (world.contracts[HOURLY]).
+  { weight: 3, arbitrary: fc.record({ kind: fc.constant("fund_week" as const) }) },
+  {
+    weight: 3,
+    arbitrary: fc.record({ kind: fc.constant("log_time" as const), minutes: fc.integer({ min: 1, max: 700 }) }),
+  },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant("submit_week" as const) }) },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant("approve_week" as const) }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant("end_hourly" as const) }) },
 );
+
+const HOURLY = 3;
 
 type Step = typeof op extends fc.Arbitrary<infer T> ? T : never;
 
@@ -72,6 +87,10 @@ const TAIL: Step[] = [
   { kind: "deliver", c: 2 },
   { kind: "dispute", c: 2, decision: "split", share: 0.37 },
   { kind: "refund_paid" },
+  { kind: "fund_week" },
+  { kind: "log_time", minutes: 125 },
+  { kind: "submit_week" },
+  { kind: "approve_week" },
 ];
 
 type World = { contracts: { id: string; owner: UserRow; applicant: UserRow; price: number }[] };
@@ -85,9 +104,38 @@ async function tolerate(promise: Promise<unknown>) {
   }
 }
 
+/** The hourly contract's week in `status`, if it has one. */
+async function weekIn(contractId: string, status: "open" | "submitted") {
+  return db
+    .selectFrom("contract_weeks")
+    .select("week_start")
+    .where("contract_id", "=", contractId)
+    .where("status", "=", status)
+    .executeTakeFirst();
+}
+
 async function run(world: World, step: Step) {
   const contract = "c" in step ? world.contracts[step.c] : undefined;
+  const hourly = world.contracts[HOURLY]!;
   switch (step.kind) {
+    case "fund_week":
+      return tolerate(fund(hourly.owner, hourly.id));
+    case "log_time": {
+      const week = await weekIn(hourly.id, "open");
+      const day = dayInSaoPaulo(new Date());
+      const input = { day, minutes: step.minutes, description: "Trabalho do dia no aplicativo." };
+      return week && tolerate(logEntry(hourly.applicant, hourly.id, week.week_start, input));
+    }
+    case "submit_week": {
+      const week = await weekIn(hourly.id, "open");
+      return week && tolerate(submitWeek(hourly.applicant, hourly.id, week.week_start));
+    }
+    case "approve_week": {
+      const week = await weekIn(hourly.id, "submitted");
+      return week && tolerate(approveWeek(hourly.owner, hourly.id, week.week_start));
+    }
+    case "end_hourly":
+      return tolerate(endHourlyContract(hourly.owner, hourly.id));
     case "fund":
       return tolerate(fund(contract!.owner, contract!.id));
     case "deliver":
@@ -160,6 +208,9 @@ async function world(feeBps: number): Promise<World> {
     }
     contracts.push({ id, owner, applicant, price });
   }
+  // An odd rate, so that floor(minutes × rate / 60) and the fee round on most weeks.
+  const { owner, applicant, id } = await hiredHourly({ rate_cents: 3_337, cap_hours: 10 });
+  contracts.push({ id, owner, applicant, price: 3_337 });
   return { contracts };
 }
 
@@ -187,6 +238,24 @@ describe("the ledger under random sequences of money moves", () => {
           )
           .execute();
         for (const m of settled) expect(m.fee_cents).toBe(feeOf(m.released_cents, m.fee_bps));
+        // An approved week released floor(minutes × rate / 60) of its milestone, the rest refunded.
+        const weeks = await db
+          .selectFrom("contract_weeks")
+          .innerJoin("milestones", "milestones.id", "contract_weeks.milestone_id")
+          .select([
+            "contract_weeks.minutes_total",
+            "contract_weeks.rate_cents",
+            "milestones.amount_cents",
+            "milestones.released_cents",
+            "milestones.refunded_cents",
+          ])
+          .where("contract_weeks.contract_id", "=", w.contracts[HOURLY]!.id)
+          .where("contract_weeks.status", "=", "approved")
+          .execute();
+        for (const week of weeks) {
+          const released = Math.floor((week.minutes_total * week.rate_cents) / 60);
+          expect([week.released_cents, week.refunded_cents]).toEqual([released, week.amount_cents - released]);
+        }
         for (const c of w.contracts) {
           for (const user of [c.owner, c.applicant]) {
             const b = await balancesOf(user);
@@ -196,7 +265,14 @@ describe("the ledger under random sequences of money moves", () => {
       }),
       { numRuns: 25 },
     );
-    // The runs did move money every way, not only refuse moves.
+    // The runs did move money every way, not only refuse moves (hourly weeks approved with time in them).
+    const paidWeeks = await db
+      .selectFrom("contract_weeks")
+      .select("id")
+      .where("status", "=", "approved")
+      .where("minutes_total", ">", 0)
+      .execute();
+    expect(paidWeeks.length).toBeGreaterThan(0);
     const kinds = await db.selectFrom("ledger_transactions").select("kind").distinct().execute();
     expect(kinds.map((k) => k.kind).sort()).toEqual(
       expect.arrayContaining([

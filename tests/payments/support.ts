@@ -4,8 +4,8 @@ import type { UserRow } from "../../db/schema";
 import { acceptOffer, getApplication } from "~/services/marketplace/applications.server";
 import { confirmReceipt, issueCharge } from "~/services/payments/charges.server";
 import { deliverContract } from "~/services/contracts/contracts.server";
-import { negotiation } from "../support/market";
-import { createVerifiedIdentity } from "../../db/factories";
+import { freelancer, merchant, negotiation } from "../support/market";
+import { createApplication, createOpportunity, createVerifiedIdentity } from "../../db/factories";
 
 // Payments' test fixtures: escrow hires, funded milestones, end-to-end ids.
 
@@ -33,6 +33,25 @@ export function e2eId() {
 export async function hired() {
   const { owner, applicant, application, opportunity } = await negotiation("pending");
   await withIdentity(owner);
+  const offer = (await getApplication(owner, application.id)).offers.at(-1)!;
+  await acceptOffer(owner, application.id, { offer_id: offer.id });
+  return { owner, applicant, opportunity, id: application.id };
+}
+
+/**
+ * An hourly hire: an hourly opportunity, a proposal of `rate_cents` an hour up to `cap_hours` a
+ * week, accepted by the merchant (who recorded who they are) now, as acceptOffer makes it.
+ */
+export async function hiredHourly({ rate_cents = 10_000, cap_hours = 10 } = {}) {
+  const owner = await merchant();
+  const applicant = await freelancer();
+  await withIdentity(owner);
+  const opportunity = await createOpportunity(db, { merchant_id: owner.id, budget_type: "hourly" });
+  const application = await createApplication(db, {
+    opportunity,
+    freelancer_id: applicant.id,
+    offers: [{ author: "freelancer", price_cents: rate_cents, delivery_days: 30, weekly_cap_hours: cap_hours }],
+  });
   const offer = (await getApplication(owner, application.id)).offers.at(-1)!;
   await acceptOffer(owner, application.id, { offer_id: offer.id });
   return { owner, applicant, opportunity, id: application.id };

@@ -89,6 +89,17 @@ export async function brokenInvariants() {
 }
 
 /** The status of the AppError a promise rejects with, or 200 when it resolves. */
+/** The refusal's status, message key and field errors (throws when the promise is not refused). */
+export async function refusal(promise: Promise<unknown>) {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof AppError) return { status: error.status, key: error.key, fields: error.fieldErrors };
+    throw error;
+  }
+  throw new Error("expected a refusal");
+}
+
 export async function outcome(promise: Promise<unknown>) {
   try {
     await promise;

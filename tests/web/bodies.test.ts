@@ -5,7 +5,7 @@ import { queryFromUrl } from "~/web/market-forms.server";
 import { AppError, fieldErrorsOf } from "~/services/platform/errors.server";
 import { MAX_FORM_BYTES, queryOf, readForm, readJson, readOptionalJson, readPhotoForm } from "~/web/bodies.server";
 import { MAX_PHOTO_BYTES } from "~/services/platform/uploads.server";
-import { validOpportunity } from "../support/market";
+import { refusal, validOpportunity } from "../support/market";
 
 const URL_ = "http://localhost/x";
 
@@ -29,16 +29,6 @@ function streamOf(size: number, chunk = 64 * 1024) {
       controller.enqueue(new Uint8Array(n).fill(97));
     },
   });
-}
-
-async function refusal(promise: Promise<unknown>) {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof AppError) return { status: error.status, key: error.key, fields: error.fieldErrors };
-    throw error;
-  }
-  throw new Error("expected a refusal");
 }
 
 describe("readForm (every page action)", () => {

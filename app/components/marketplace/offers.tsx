@@ -155,6 +155,7 @@ export function TermsFields({
   errors,
   defaultCents,
   defaultDays,
+  defaultCap,
   feeBps = null,
   viewer = "freelancer",
 }: {
@@ -170,9 +171,15 @@ export function TermsFields({
   /** The terms the fields start with (the counter-offer form starts with the current ones). */
   defaultCents?: number;
   defaultDays?: number;
+  /**
+   * An hourly proposal's weekly cap: the field is offered on an hourly application, and on a
+   * counter-offer of a negotiation that has one (null: a negotiation priced without it).
+   */
+  defaultCap?: number | null;
 }) {
   const { t } = useTranslation("market");
   const hourly = basis === "hourly";
+  const capField = hourly && (counter ? defaultCap !== undefined && defaultCap !== null : true);
   const startPrice = values?.price ?? (defaultCents === undefined ? "" : centsToInput(defaultCents));
   const startDays = values?.delivery_days ?? (defaultDays === undefined ? "" : String(defaultDays));
   const [typed, setTyped] = useState({ price: startPrice, days: startDays });
@@ -228,6 +235,18 @@ export function TermsFields({
           }}
           error={errors.delivery_days}
         />
+        {capField ? (
+          <Field
+            name="weekly_cap_hours"
+            type="number"
+            min={1}
+            max={60}
+            label={t("fields.weekly_cap_hours")}
+            hint={t("fields.weekly_cap_hours_hint")}
+            defaultValue={values?.weekly_cap_hours ?? (defaultCap ? String(defaultCap) : undefined)}
+            error={errors.weekly_cap_hours}
+          />
+        ) : null}
       </div>
       {hourly ? (
         <p className="price-estimate-line" aria-live="polite">

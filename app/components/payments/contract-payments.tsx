@@ -50,6 +50,7 @@ export function splitRowCount(values: Record<string, string> | undefined) {
 }
 
 const ACTIVE = ["awaiting_funding", "funded", "delivered"];
+const SETTLED = ["released", "refunded"];
 
 /**
  * The merchant's CPF/CNPJ and name for the freelancer's nota: shown once the funding asked for
@@ -68,7 +69,16 @@ function TakerFields({ data }: { data: FormErrorData | null }) {
 }
 
 /** The milestones: amount, what the freelancer receives, status; the current one marked. */
-function MilestonesTable({ milestones, current }: { milestones: Milestone[]; current: Milestone | undefined }) {
+function MilestonesTable({
+  milestones,
+  current,
+  hourly,
+}: {
+  milestones: Milestone[];
+  current: Milestone | undefined;
+  /** An hourly contract's weeks release only their approved hours: before that, the figure is the most. */
+  hourly: boolean;
+}) {
   const { t, i18n } = useTranslation("market");
   const money = (cents: number) => formatMoney(cents, i18n.language);
   return (
@@ -100,7 +110,9 @@ function MilestonesTable({ milestones, current }: { milestones: Milestone[]; cur
                     <span className="muted">{t("payments.nothing_to_receive")}</span>
                   ) : (
                     <>
-                      {money(m.net_cents)}
+                      {hourly && !SETTLED.includes(m.status)
+                        ? t("payments.up_to", { amount: money(m.net_cents) })
+                        : money(m.net_cents)}
                       <br />
                       <span className="muted small">{t("payments.fee_of", { fee: money(m.fee_cents) })}</span>
                     </>
@@ -141,6 +153,8 @@ export function ContractPayments({
   contract: {
     id: string;
     status: string;
+    /** 'hourly': the milestones are its weeks, funded ahead, never split or proposed. */
+    kind: "fixed" | "hourly";
     price_cents: number;
     fee_bps: number;
     deliveries_count: number;
@@ -160,9 +174,14 @@ export function ContractPayments({
   const money = (cents: number) => formatMoney(cents, i18n.language);
   const active = (contract.status === "in_progress" || contract.status === "delivered") && !contract.disputed;
   const milestones = contract.milestones.filter((m) => m.status !== "cancelled" || m.proposed_by === null);
-  const current = milestones.find((m) => ACTIVE.includes(m.status));
+  const hourly = contract.kind === "hourly";
+  // An hourly contract funds its next week while the last is reviewed: the week waiting for money first.
+  const current =
+    (hourly ? milestones.find((m) => m.status === "awaiting_funding") : undefined) ??
+    milestones.find((m) => ACTIVE.includes(m.status));
   const proposal = milestones.find((m) => m.status === "proposed");
   const canSplit =
+    !hourly &&
     viewer === "merchant" &&
     contract.status === "in_progress" &&
     contract.deliveries_count === 0 &&
@@ -180,7 +199,7 @@ export function ContractPayments({
           percent: feePercent(contract.fee_bps, i18n.language),
         })}
       </p>
-      <MilestonesTable milestones={milestones} current={current} />
+      <MilestonesTable milestones={milestones} current={current} hourly={hourly} />
 
       {active && current?.status === "awaiting_funding" ? (
         viewer === "merchant" ? (
@@ -238,7 +257,7 @@ export function ContractPayments({
       ) : null}
 
       {canSplit ? <SplitForm total={contract.price_cents} data={intentData("split_milestones")} /> : null}
-      {active && !proposal && !canSplit ? <ProposeForm data={intentData("propose_milestone")} /> : null}
+      {active && !hourly && !proposal && !canSplit ? <ProposeForm data={intentData("propose_milestone")} /> : null}
     </section>
   );
 }

@@ -73,7 +73,7 @@ function CounterForm({
   feeBps,
   viewer,
 }: {
-  current: { price_cents: number; delivery_days: number };
+  current: { price_cents: number; delivery_days: number; weekly_cap_hours: number | null };
   basis: PriceBasis;
   feeBps: number | null;
   viewer: Role;
@@ -96,6 +96,7 @@ function CounterForm({
         errors={mine?.errors ?? {}}
         defaultCents={current.price_cents}
         defaultDays={current.delivery_days}
+        defaultCap={current.weekly_cap_hours}
         feeBps={feeBps}
         viewer={viewer}
       />

@@ -43,6 +43,18 @@ import {
   requestChanges,
 } from "~/services/contracts/contracts.server";
 import { addDisputeStatement, openDispute } from "~/services/contracts/disputes.server";
+import {
+  approveWeek,
+  deleteEntry,
+  endHourlyContract,
+  getWeek,
+  listWeeks,
+  logEntry,
+  submitWeek,
+} from "~/services/contracts/hourly.server";
+import { Timesheet } from "~/components/contracts/timesheet";
+import { ConfirmLink } from "~/components/ui/confirm";
+import { dayInSaoPaulo } from "~/lib/work-weeks";
 import { getContractReviews, replyToReview, writeReview } from "~/services/reputation/reviews.server";
 import { ContractPayments, splitRowCount } from "~/components/payments/contract-payments";
 import { claimPaid, getCurrentCharge, issueCharge } from "~/services/payments/charges.server";
@@ -77,14 +89,47 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     contractNotas(user, id),
   ]);
   const viewer: "merchant" | "freelancer" = contract.freelancer.id === user.id ? "freelancer" : "merchant";
+  const week = contract.kind === "hourly" ? await weekInHand(user, id, viewer) : null;
   // One clock for the server render and the browser's, so countdowns agree when hydrating.
-  return json({ contract, reviews, charge, notas, viewer, now: Date.now(), pixHours: config.MANUAL_PIX_HOURS });
+  return json({
+    contract,
+    reviews,
+    charge,
+    notas,
+    viewer,
+    week,
+    today: dayInSaoPaulo(new Date()),
+    now: Date.now(),
+    pixHours: config.MANUAL_PIX_HOURS,
+  });
+}
+
+/**
+ * The week an hourly contract's page shows, with its entries: the one the viewer acts on (the
+ * freelancer's open week, the merchant's oldest submitted one), else the other, else the newest.
+ */
+async function weekInHand(user: Parameters<typeof listWeeks>[0], id: string, viewer: "merchant" | "freelancer") {
+  const weeks = await listWeeks(user, id);
+  const oldest = (status: string) => weeks.filter((w) => w.status === status).at(-1);
+  const order = viewer === "freelancer" ? ["open", "submitted"] : ["submitted", "open"];
+  const shown = oldest(order[0]!) ?? oldest(order[1]!) ?? weeks[0];
+  return shown ? getWeek(user, id, shown.week_start) : null;
+}
+
+/** Hours and minutes typed apart, as the minutes the service takes (anything else is refused there). */
+function typedMinutes(values: Record<string, string>) {
+  const hours = (values.hours ?? "").trim();
+  const minutes = (values.minutes ?? "").trim();
+  if (!hours && !minutes) return undefined;
+  if (!/^\d{1,4}$/.test(hours || "0") || !/^\d{1,4}$/.test(minutes || "0")) return "invalid";
+  return Number(hours || 0) * 60 + Number(minutes || 0);
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
   const user = await requireUser(request);
   const id = pageId(params, "id");
   const payments = `/contracts/${id}#payments-title`;
+  const week = `/contracts/${id}#week`;
   const step = await formStep(request);
   if (step) return step;
   return intentAction(
@@ -176,6 +221,35 @@ export async function action({ request, params }: ActionFunctionArgs) {
         to: payments,
         run: ({ values }) => answerMilestone(user, id, values.milestone_id ?? "", false),
       },
+      // An hourly contract's week (hourly.server.ts).
+      log_time: {
+        toast: "toasts.entry_logged",
+        to: week,
+        run: ({ values }) =>
+          logEntry(user, id, values.week ?? "", {
+            day: values.day,
+            minutes: typedMinutes(values),
+            description: values.description,
+          }),
+      },
+      delete_entry: {
+        toast: "toasts.entry_deleted",
+        to: week,
+        run: ({ values }) => deleteEntry(user, id, values.entry_id ?? ""),
+      },
+      submit_week: {
+        confirm: true,
+        toast: "toasts.week_submitted",
+        to: week,
+        run: ({ values }) => submitWeek(user, id, values.week ?? ""),
+      },
+      approve_week: {
+        confirm: true,
+        toast: "toasts.week_approved",
+        to: week,
+        run: ({ values }) => approveWeek(user, id, values.week ?? ""),
+      },
+      end_hourly: { confirm: true, toast: "toasts.hourly_ended", run: () => endHourlyContract(user, id) },
     },
   );
 }
@@ -338,12 +412,14 @@ function ContractTerms({
         >
           {c.disputed
             ? t("contract.state_disputed")
-            : c.awaiting_funding && working
-              ? t(`contract.state_awaiting_funding_${viewer}`, {
-                  title: milestoneTitle(working, t),
-                  amount: formatMoney(working.amount_cents, i18n.language),
-                })
-              : t(changesAsked ? `contract.state_changes_${viewer}` : `contract.state_${c.status}_${viewer}`)}
+            : c.kind === "hourly" && !c.awaiting_funding
+              ? t(`contract.state_hourly_${viewer}`)
+              : c.awaiting_funding && working
+                ? t(`contract.state_awaiting_funding_${viewer}`, {
+                    title: milestoneTitle(working, t),
+                    amount: formatMoney(working.amount_cents, i18n.language),
+                  })
+                : t(changesAsked ? `contract.state_changes_${viewer}` : `contract.state_${c.status}_${viewer}`)}
           {/* A pending cancellation request, or a dispute, holds the automatic approval. */}
           {c.status === "delivered" && c.review_due_at && !c.cancel_request && !c.disputed ? (
             <>
@@ -368,39 +444,58 @@ function ContractTerms({
               })}
         </p>
       ) : null}
-      <Facts
-        items={[
-          {
-            label: t("contract.price"),
-            value: <Price cents={c.price_cents} basis={c.opportunity.budget_type} days={c.delivery_days} />,
-            valueClass: "fact-strong",
-          },
-          {
-            label: t("contract.delivery"),
-            value: t("applications.days", { count: c.delivery_days }),
-            valueClass: "fact-strong",
-          },
-          { label: t("contract.hired_at"), value: date(c.created_at) },
-          {
-            label: t("contract.due_at"),
-            // With payments, the milestone's days count from its funding: no date before it.
-            value: c.awaiting_funding ? (
-              t("contract.due_after_funding", { days: t("applications.days", { count: working?.days ?? 0 }) })
-            ) : (
-              <>
-                {date(c.due_at)}
-                {c.status === "in_progress" ? (
-                  <>
-                    <br />
-                    <DueCountdown dueAt={c.due_at} now={now} />
-                  </>
-                ) : null}
-              </>
-            ),
-          },
-          { label: t("contract.deliveries"), value: c.deliveries_count },
-        ]}
-      />
+      {c.kind === "hourly" ? (
+        // An hourly contract has weeks, not a delivery date: its rate and weekly cap.
+        <Facts
+          items={[
+            {
+              label: t("contract.price"),
+              value: <Price cents={c.price_cents} basis="hourly" />,
+              valueClass: "fact-strong",
+            },
+            {
+              label: t("contract.weekly_cap"),
+              value: t("contract.weekly_cap_hours", { count: (c.weekly_cap_minutes ?? 0) / 60 }),
+              valueClass: "fact-strong",
+            },
+            { label: t("contract.hired_at"), value: date(c.created_at) },
+          ]}
+        />
+      ) : (
+        <Facts
+          items={[
+            {
+              label: t("contract.price"),
+              value: <Price cents={c.price_cents} basis={c.opportunity.budget_type} days={c.delivery_days} />,
+              valueClass: "fact-strong",
+            },
+            {
+              label: t("contract.delivery"),
+              value: t("applications.days", { count: c.delivery_days }),
+              valueClass: "fact-strong",
+            },
+            { label: t("contract.hired_at"), value: date(c.created_at) },
+            {
+              label: t("contract.due_at"),
+              // With payments, the milestone's days count from its funding: no date before it.
+              value: c.awaiting_funding ? (
+                t("contract.due_after_funding", { days: t("applications.days", { count: working?.days ?? 0 }) })
+              ) : (
+                <>
+                  {date(c.due_at)}
+                  {c.status === "in_progress" ? (
+                    <>
+                      <br />
+                      <DueCountdown dueAt={c.due_at} now={now} />
+                    </>
+                  ) : null}
+                </>
+              ),
+            },
+            { label: t("contract.deliveries"), value: c.deliveries_count },
+          ]}
+        />
+      )}
     </section>
   );
 }
@@ -495,6 +590,43 @@ function ContractConfirmations({
   );
 }
 
+/**
+ * An hourly contract's work: the week in hand (its entries, quick entry, sending, approval) and
+ * ending the contract while it runs; once it ended, the moves left (`actions`: the reviews).
+ */
+function HourlyWork({
+  contract: c,
+  week,
+  viewer,
+  today,
+  here,
+  children: actions,
+}: {
+  contract: Contract;
+  week: SerializeFrom<typeof loader>["week"];
+  viewer: SerializeFrom<typeof loader>["viewer"];
+  today: string;
+  here: string;
+  children: ReactNode;
+}) {
+  const { t } = useTranslation("market");
+  const running = c.status === "in_progress" && c.paused_from === null;
+  return (
+    <>
+      {week ? <Timesheet contractId={c.id} week={week} viewer={viewer} today={today} here={here} /> : null}
+      {c.status !== "in_progress" ? actions : null}
+      {running ? (
+        <p>
+          <ConfirmLink from={here} intent="end_hourly" preventScrollReset>
+            {t("work.end")}
+          </ConfirmLink>
+        </p>
+      ) : null}
+      <ConfirmPanel intent="end_hourly" cancelHref={here} allowed={running} />
+    </>
+  );
+}
+
 /** What the viewer may do next, each a jump to its form, a confirmation or a post. */
 function ContractActions({
   contract: c,
@@ -554,7 +686,7 @@ function ContractActions({
 }
 
 export default function ContractPage() {
-  const { contract: c, reviews, charge, notas, viewer, now, pixHours } = useLoaderData<typeof loader>();
+  const { contract: c, reviews, charge, notas, viewer, week, today, now, pixHours } = useLoaderData<typeof loader>();
   const { t, i18n } = useTranslation("market");
   const priceText = usePriceText();
   const here = `/contracts/${c.id}`;
@@ -589,6 +721,16 @@ export default function ContractPage() {
       : t("confirm.approve_amount", { price: priceText(c.price_cents, c.opportunity.budget_type) }),
   ];
 
+  const actionsCard = (
+    <ContractActions
+      contract={c}
+      reviews={reviews}
+      viewer={viewer}
+      here={here}
+      approval={approval}
+      deliverHeading={deliverHeading}
+    />
+  );
   return (
     <div className="page">
       <Breadcrumb>
@@ -629,6 +771,7 @@ export default function ContractPage() {
           "fund",
           "split_milestones",
           "propose_milestone",
+          "log_time",
         ]}
         fields={["files", "reason"]}
       />
@@ -640,14 +783,13 @@ export default function ContractPage() {
           <ContractTerms contract={c} viewer={viewer} now={now} changesAsked={changesAsked} />
 
           {delivered ? <DeliveryReview event={delivered} contractId={c.id} /> : null}
-          <ContractActions
-            contract={c}
-            reviews={reviews}
-            viewer={viewer}
-            here={here}
-            approval={approval}
-            deliverHeading={deliverHeading}
-          />
+          {c.kind === "hourly" ? (
+            <HourlyWork contract={c} week={week} viewer={viewer} today={today} here={here}>
+              {actionsCard}
+            </HourlyWork>
+          ) : (
+            actionsCard
+          )}
 
           {c.payments === "escrow" ? (
             <ContractPayments contract={c} charge={charge} viewer={viewer} pixHours={pixHours} />

@@ -94,6 +94,8 @@ export const DELETION_PLAN = {
   settings: "none",
   disputes: "kept",
   milestones: "kept",
+  contract_weeks: "kept",
+  time_entries: "kept",
   pix_charges: "kept",
   payout_accounts: "erased",
   identities: "anonymised",

@@ -59,6 +59,7 @@ import {
 import { checkFields } from "~/lib/schemas";
 import { toDisputeJson, type DisputeJson } from "./dispute-json";
 import { runDisputeReminders } from "./disputes.server";
+import { runHourlySchedule } from "./hourly.server";
 import { publishContractMove } from "../platform/events.server";
 import type { ModerationDetail } from "~/lib/moderation";
 
@@ -100,6 +101,7 @@ const DAY_MS = 86_400_000;
 
 type ContractState = Pick<ContractRow, "status" | "deliveries_count" | "cancel_requested_by" | "disputed_at"> & {
   payments: ContractRow["payments"];
+  kind: ContractRow["kind"];
   /** The milestone being worked on (none once the contract has ended). */
   milestone?: Pick<MilestoneRow, "status" | "deliveries_count"> | null;
 };
@@ -120,9 +122,15 @@ const answersRequest = (c: ContractState, party: ContractParty) =>
 /** No move while a dispute is open: an operator decides (disputes.server.ts). */
 const notDisputed = [(c: ContractState) => c.disputed_at === null, 409, "contract_disputed"] as const;
 
-/** A move open in this state (and no dispute open), or 409. */
+/**
+ * An hourly contract moves week by week (hourly.server.ts): deliveries, approvals, cancellations
+ * and disputes of milestones are not its moves.
+ */
+const fixedOnly = [(c: ContractState) => c.kind === "fixed", 409, "contract_hourly"] as const;
+
+/** A move open in this state (a fixed contract, no dispute open), or 409. */
 const when = (test: (c: ContractState, party: ContractParty) => boolean) =>
-  ({ checks: [notDisputed, [test, 409, "contract_action_unavailable"]] }) as const;
+  ({ checks: [notDisputed, fixedOnly, [test, 409, "contract_action_unavailable"]] }) as const;
 
 /** Who may do what, and when (docs/product.md §3); a move by the wrong side is 403. */
 const CONTRACT = stateMachine<ContractAction, ContractState, ContractParty>(
@@ -136,18 +144,24 @@ const CONTRACT = stateMachine<ContractAction, ContractState, ContractParty>(
     request_cancellation: when((c) => isActive(c) && deliveriesNow(c) > 0 && c.cancel_requested_by === null),
     accept_cancellation: when((c, party) => isActive(c) && answersRequest(c, party)),
     decline_cancellation: when((c, party) => isActive(c) && answersRequest(c, party)),
-    // With payments, the merchant funds the milestone by Pix before the work on it starts.
+    // With payments, the merchant funds the milestone by Pix before the work on it starts (an
+    // hourly contract's: the week waiting for its money, milestoneToFund).
     fund: {
       by: "merchant",
-      ...when(
-        (c) => c.payments === "escrow" && c.status === "in_progress" && c.milestone?.status === "awaiting_funding",
-      ),
+      checks: [
+        notDisputed,
+        [
+          (c) => c.payments === "escrow" && c.status === "in_progress" && c.milestone?.status === "awaiting_funding",
+          409,
+          "contract_action_unavailable",
+        ],
+      ],
     },
     // Either side, while the work is in progress or delivered (a refused cancellation included).
     open_dispute: when((c) => isActive(c)),
     // While it is open, both sides add statements and files.
     add_dispute_statement: {
-      checks: [[(c) => isActive(c) && c.disputed_at !== null, 409, "dispute_not_open"]],
+      checks: [fixedOnly, [(c) => isActive(c) && c.disputed_at !== null, 409, "dispute_not_open"]],
     },
   },
   { wrongSide: [403, "forbidden_role"] },
@@ -227,6 +241,13 @@ export type ContractJson = {
   payments: ContractRow["payments"];
   /** The platform's fee in basis points, frozen at the hire (0 without payments). */
   fee_bps: number;
+  /** 'fixed' (milestones) or 'hourly' (weeks: hourly.server.ts). */
+  kind: ContractRow["kind"];
+  /** Hourly: the rate per hour and the weekly cap in minutes, frozen at the hire (null: fixed). */
+  rate_cents: number | null;
+  weekly_cap_minutes: number | null;
+  /** Hourly, once ended: the first week that will not open (the contract completes after its last). */
+  paused_from: string | null;
 };
 
 export type ContractDetailJson = ContractJson & {
@@ -295,6 +316,10 @@ function toContractJson(row: Row, at = now()): ContractJson {
     updated_at: row.updated_at,
     payments: row.payments,
     fee_bps: row.fee_bps,
+    kind: row.kind,
+    rate_cents: row.rate_cents,
+    weekly_cap_minutes: row.weekly_cap_minutes,
+    paused_from: row.paused_from,
   };
 }
 
@@ -366,8 +391,9 @@ export async function getContract(user: UserRow, id: string): Promise<ContractDe
   const { row } = await findForParticipant(user, id);
   const contract = toContractJson(row);
   const timeline = await timelineOf(row);
-  const current =
-    timeline.milestones.find((m) => ["awaiting_funding", "funded", "delivered"].includes(m.status)) ?? null;
+  // An hourly contract funds its weeks ahead: the milestone in hand is the one waiting for money.
+  const working = row.kind === "hourly" ? ["awaiting_funding"] : ["awaiting_funding", "funded", "delivered"];
+  const current = timeline.milestones.find((m) => working.includes(m.status)) ?? null;
   return {
     ...contract,
     ...timeline,
@@ -740,6 +766,8 @@ export async function runContractSchedule(at = new Date()): Promise<ScheduleResu
         eb("due_at", "<", stamp),
         eb("overdue_at", "is", null),
         eb("disputed_at", "is", null),
+        // An hourly contract has weeks, not a due date.
+        eb("kind", "=", "fixed"),
         // With payments the deadline runs only while the milestone in hand is paid for.
         eb.or([
           eb("payments", "=", "off"),
@@ -860,6 +888,7 @@ export function startContractSchedule(interval: number) {
     "[contracts] schedule failed",
     async () => {
       await runContractSchedule();
+      await runHourlySchedule();
       await runDisputeReminders();
       await publishDueReviews();
     },

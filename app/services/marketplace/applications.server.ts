@@ -59,6 +59,8 @@ export type OfferJson = {
   author: Party;
   price_cents: number;
   delivery_days: number;
+  /** An hourly offer's weekly cap in hours (price_cents is then the rate per hour); null: fixed. */
+  weekly_cap_hours: number | null;
   message: string | null;
   created_at: string;
 };
@@ -88,6 +90,8 @@ export type ApplicationJson = {
   cover_letter: string;
   price_cents: number;
   delivery_days: number;
+  /** An hourly proposal's weekly cap in hours (price_cents is then the rate per hour); null: fixed. */
+  weekly_cap_hours: number | null;
   status: ApplicationRow["status"];
   awaiting: ApplicationRow["awaiting"];
   rejection_reason: ApplicationRow["rejection_reason"];
@@ -178,6 +182,7 @@ export function toApplicationJson(row: Row, viewerId?: string): ApplicationJson 
     cover_letter: asReadBy(row.cover_letter, row.masked_cover_letter, viewerId === row.freelancer_id),
     price_cents: row.price_cents,
     delivery_days: row.delivery_days,
+    weekly_cap_hours: row.weekly_cap_hours,
     status: row.status,
     awaiting: row.awaiting,
     rejection_reason: row.rejection_reason,
@@ -195,6 +200,7 @@ export function toOfferJson(offer: OfferRow, viewer?: ContractParty): OfferJson 
     author: offer.author,
     price_cents: offer.price_cents,
     delivery_days: offer.delivery_days,
+    weekly_cap_hours: offer.weekly_cap_hours,
     message: offer.message === null ? null : asReadBy(offer.message, offer.masked_message, viewer === offer.author),
     created_at: offer.created_at,
   };
@@ -362,6 +368,16 @@ export async function listAwaitingConfirmation(user: UserRow, query: unknown): P
 // Transitions
 
 /** The freelancer applies: the application (pending, awaiting the merchant) and its first offer. */
+/**
+ * A weekly cap comes with an hourly proposal only: on an hourly opportunity it makes the proposal
+ * hourly (price_cents is then the rate per hour, and the hire an hourly contract); without it the
+ * proposal is priced as before. A negotiation keeps its kind through its counters (a counter that
+ * leaves the cap out keeps the one on the table).
+ */
+function assertWeeklyCap(allowed: boolean, given: boolean) {
+  if (given && !allowed) throw new AppError(422, "validation_failed", { weekly_cap_hours: "weekly_cap_fixed" });
+}
+
 export async function applyToOpportunity(freelancer: UserRow, uuid: string, input: unknown): Promise<ApplicationJson> {
   await consumeWrite(freelancer.id);
   assertRoleFor(freelancer, "application.apply");
@@ -374,7 +390,7 @@ export async function applyToOpportunity(freelancer: UserRow, uuid: string, inpu
     transaction(async (trx) => {
       const opportunity = await trx
         .selectFrom("opportunities")
-        .select(["id", "merchant_id", "status"])
+        .select(["id", "merchant_id", "status", "budget_type"])
         .where("uuid", "=", uuid)
         // Hidden by an operator, or waiting for one: nobody but its owner sees it.
         .where("hidden_at", "is", null)
@@ -382,6 +398,7 @@ export async function applyToOpportunity(freelancer: UserRow, uuid: string, inpu
         .executeTakeFirst();
       if (!opportunity) throw new AppError(404, "not_found");
       if (await hasApplied(trx, opportunity.id, freelancer.id)) throw new AppError(409, "already_applied");
+      assertWeeklyCap(opportunity.budget_type === "hourly", data.weekly_cap_hours !== undefined);
       await assertMayApply(trx, freelancer, now());
       // A contact in the letter: the notice first (docs/product.md, "Contatos antes do pagamento").
       screened = await screenContacts(trx, data.cover_letter, {
@@ -408,6 +425,7 @@ export async function applyToOpportunity(freelancer: UserRow, uuid: string, inpu
           masked_cover_letter: screened.masked,
           price_cents: data.price_cents,
           delivery_days: data.delivery_days,
+          weekly_cap_hours: data.weekly_cap_hours ?? null,
           status: "pending",
           awaiting: "merchant",
           rejection_reason: null,
@@ -426,6 +444,7 @@ export async function applyToOpportunity(freelancer: UserRow, uuid: string, inpu
           author: "freelancer",
           price_cents: data.price_cents,
           delivery_days: data.delivery_days,
+          weekly_cap_hours: data.weekly_cap_hours ?? null,
           message: null,
           created_at: timestamp,
         })
@@ -451,6 +470,9 @@ export async function counterOffer(user: UserRow, id: string, input: unknown): P
   const sent = await transaction(async (trx) => {
     const { row, party } = await findForParticipant(trx, user, id);
     NEGOTIATION.assert("counter", row, party, { max: MAX_OFFERS });
+    // An hourly proposal is countered with a rate and a cap; a fixed one with a price only.
+    assertWeeklyCap(row.weekly_cap_hours !== null, data.weekly_cap_hours !== undefined);
+    const weeklyCap = row.weekly_cap_hours === null ? null : (data.weekly_cap_hours ?? row.weekly_cap_hours);
     screened = await screenContacts(trx, data.message, {
       authorId: user.id,
       otherId: party === "merchant" ? row.freelancer_id : row.merchant_id,
@@ -465,6 +487,7 @@ export async function counterOffer(user: UserRow, id: string, input: unknown): P
         awaiting: otherParty(party),
         price_cents: data.price_cents,
         delivery_days: data.delivery_days,
+        weekly_cap_hours: weeklyCap,
         offers_count: sql`offers_count + 1`,
         updated_at: timestamp,
       })
@@ -483,6 +506,7 @@ export async function counterOffer(user: UserRow, id: string, input: unknown): P
       author: party,
       price_cents: data.price_cents,
       delivery_days: data.delivery_days,
+      weekly_cap_hours: weeklyCap,
       message: data.message ?? null,
       masked_message: screened.masked,
       created_at: timestamp,
@@ -524,6 +548,7 @@ export async function acceptOffer(user: UserRow, id: string, input: unknown): Pr
         awaiting: null,
         price_cents: latest.price_cents,
         delivery_days: latest.delivery_days,
+        weekly_cap_hours: latest.weekly_cap_hours,
         updated_at: timestamp,
       })
       .where("id", "=", id)
@@ -543,6 +568,7 @@ export async function acceptOffer(user: UserRow, id: string, input: unknown): Pr
         freelancer_id: row.freelancer_id,
         price_cents: latest.price_cents,
         delivery_days: latest.delivery_days,
+        weekly_cap_hours: latest.weekly_cap_hours,
       },
       timestamp,
     );

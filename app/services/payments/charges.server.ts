@@ -12,7 +12,7 @@ import { consumeWrite } from "../platform/rate-limit.server";
 import { assertId, now } from "../platform/records.server";
 import { notify } from "../messaging/notifications.server";
 import { assertAllowed } from "../contracts/contracts.server";
-import { chargeStands, currentMilestone, fundMilestone, latePayment } from "./escrow.server";
+import { chargeStands, fundMilestone, latePayment, milestoneToFund } from "./escrow.server";
 import { providerNamed, type Provider } from "./providers.server";
 import type { InTransaction } from "./ledger.server";
 import { publishContractMove } from "../platform/events.server";
@@ -104,7 +104,7 @@ async function pendingCharge(trx: Kysely<Database>, milestoneId: string) {
 export async function getCurrentCharge(user: UserRow, id: string): Promise<ChargeJson | null> {
   const contract = await contractOf(user, id);
   if (contract.payments !== "escrow") return null;
-  const milestone = await currentMilestone(db, id);
+  const milestone = await milestoneToFund(db, contract);
   if (!milestone || milestone.status !== "awaiting_funding") return null;
   const charge = await pendingCharge(db, milestone.id);
   return charge && chargeStands(charge, now()) ? toJson(charge) : null;
@@ -123,7 +123,7 @@ export async function issueCharge(
 ): Promise<{ charge: ChargeJson; created: boolean }> {
   await consumeWrite(merchant.id);
   const contract = await contractOf(merchant, id);
-  const milestone = await currentMilestone(db, id);
+  const milestone = await milestoneToFund(db, contract);
   const party = contract.merchant_id === merchant.id ? "merchant" : "freelancer";
   assertAllowed("fund", { ...contract, milestone: milestone ?? null }, party);
   const at = now();

@@ -26,6 +26,25 @@ export async function currentMilestone(trx: Kysely<Database>, contractId: string
     .executeTakeFirst();
 }
 
+/**
+ * The milestone the merchant funds now: a fixed contract's current one; an hourly contract's
+ * earliest week still waiting for its money (weeks are funded ahead, while the last is reviewed).
+ */
+export async function milestoneToFund(
+  trx: Kysely<Database>,
+  contract: Pick<ContractRow, "id" | "kind">,
+): Promise<MilestoneRow | undefined> {
+  if (contract.kind === "fixed") return currentMilestone(trx, contract.id);
+  return trx
+    .selectFrom("milestones")
+    .selectAll()
+    .where("contract_id", "=", contract.id)
+    .where("status", "=", "awaiting_funding")
+    .orderBy("seq")
+    .limit(1)
+    .executeTakeFirst();
+}
+
 /** Whether a milestone after `seq` is still to be funded (the contract goes on after this one). */
 export async function hasLaterMilestone(trx: Kysely<Database>, contractId: string, seq: number): Promise<boolean> {
   const next = await trx
@@ -230,6 +249,13 @@ export async function fundMilestone(
   at: string,
 ) {
   await moveMilestone(trx, milestone, { status: "funded", funded_at: at }, at);
+  // An hourly contract's week is open for entries once its money is held.
+  await trx
+    .updateTable("contract_weeks")
+    .set({ status: "open", updated_at: at })
+    .where("milestone_id", "=", milestone.id)
+    .where("status", "=", "awaiting_funding")
+    .execute();
   // The milestone's work starts now: its delivery date counts from here, not from the hire.
   await trx
     .updateTable("contracts")

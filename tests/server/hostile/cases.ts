@@ -62,6 +62,13 @@ const loginFields: Field[] = [
   { name: "password", kind: { type: "key", max: 1024 } },
 ];
 
+/** A time entry's body and fields (hourly contracts), for logging one and changing one. */
+const timeEntryBody = {
+  base: () => ({ day: "2026-11-30", minutes: 60, description: "Implementei a tela de login." }),
+  fields: [{ name: "day", kind: { type: "key", max: 10 } }, int("minutes", 1, 1440), text("description", 10, 2000)],
+  keyMiss: 422,
+} satisfies Partial<ApiBodyEndpoint>;
+
 export const API_BODY: ApiBodyEndpoint[] = [
   {
     name: "register",
@@ -277,6 +284,22 @@ API_BODY.push(
     who: (w) => w.julia,
     base: () => ({ title: "Versão em inglês", amount_cents: 50_000, days: 5 }),
     fields: [text("title", 3, 120), int("amount_cents", 1, MAX_CENTS), int("days", 1, 365)],
+  },
+  // Hourly contracts' time entries: every field refused before the contract and week are looked up.
+  // (timeEntryBody, above: the same body and fields for both.)
+  {
+    name: "log time entry",
+    method: "POST",
+    path: (_a, w) => `/api/contracts/${w.seeded.accepted}/weeks/2026-11-30/entries`,
+    who: "freelancer",
+    ...timeEntryBody,
+  },
+  {
+    name: "edit time entry",
+    method: "PATCH",
+    path: (_a, w) => `/api/contracts/${w.seeded.accepted}/entries/${NO_ID}`,
+    who: "freelancer",
+    ...timeEntryBody,
   },
   // The operator's payments desk: every field refused before the (missing) record is looked up.
   {
@@ -533,6 +556,15 @@ export function authedEndpoints(w: World, p: Pool): { method: string; path: stri
     { method: "POST", path: `/api/contracts/${w.seeded.accepted}/milestones/proposals`, role: null, body: { title: "Etapa", amount_cents: 100, days: 1 } },
     { method: "POST", path: `/api/contracts/${w.seeded.accepted}/milestones/00000000-0000-4000-8000-000000000000/accept`, role: null },
     { method: "POST", path: `/api/contracts/${w.seeded.accepted}/milestones/00000000-0000-4000-8000-000000000000/decline`, role: null },
+    { method: "GET", path: `/api/contracts/${w.seeded.accepted}/weeks`, role: null },
+    { method: "GET", path: `/api/contracts/${w.seeded.accepted}/weeks/2026-11-30`, role: null },
+    { method: "GET", path: `/api/contracts/${w.seeded.accepted}/weeks/2026-11-30/entries.csv`, role: null },
+    { method: "POST", path: `/api/contracts/${w.seeded.accepted}/weeks/2026-11-30/entries`, role: null, body: { day: "2026-11-30", minutes: 60, description: "Implementei a tela." } },
+    { method: "PATCH", path: `/api/contracts/${w.seeded.accepted}/entries/${NO_ID}`, role: null, body: { day: "2026-11-30", minutes: 60, description: "Implementei a tela." } },
+    { method: "DELETE", path: `/api/contracts/${w.seeded.accepted}/entries/${NO_ID}`, role: null },
+    { method: "POST", path: `/api/contracts/${w.seeded.accepted}/weeks/2026-11-30/submit`, role: null },
+    { method: "POST", path: `/api/contracts/${w.seeded.accepted}/weeks/2026-11-30/approve`, role: null },
+    { method: "POST", path: `/api/contracts/${w.seeded.accepted}/end`, role: null },
     { method: "GET", path: "/api/finance", role: null },
     { method: "GET", path: "/api/finance/statement.csv", role: null },
     { method: "GET", path: "/api/finance/receipts/00000000-0000-4000-8000-000000000000", role: null },

@@ -1,0 +1,648 @@
+import { randomUUID } from "node:crypto";
+import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool } from "kysely";
+import { db, transaction } from "../../../db";
+import { insertWeek } from "../../../db/contracts";
+import type { ContractParty, ContractRow, ContractWeekRow, Database, TimeEntryRow, UserRow } from "../../../db/schema";
+import { feeOf } from "~/lib/fees";
+import { DAY_MINUTES, timeEntryInputSchema } from "~/lib/work-schemas";
+import { addDays, autoSubmitAt, dayInSaoPaulo, daysOfWeek, saoPauloInstant, weekStartOf } from "~/lib/work-weeks";
+import { releaseMilestone } from "../payments/escrow.server";
+import { csvText, reais } from "../payments/finance.server";
+import { AppError, parseInput } from "../platform/errors.server";
+import { publishContractMove } from "../platform/events.server";
+import { asParty } from "../platform/participants.server";
+import { consumeWrite } from "../platform/rate-limit.server";
+import { assertId } from "../platform/records.server";
+import { stateMachine } from "../platform/state-machine.server";
+
+// Hourly contracts (docs/payments.md, "Contratos por hora"): the work goes week by week, Monday to
+// Sunday in São Paulo. Each week's money is a milestone of rate × cap, funded by the same Pix
+// charges as any milestone; once it is held the week is open and the freelancer logs time in it.
+//
+//   awaiting_funding ──Pix received──▶ open ──submit (or Monday 12:00)──▶ submitted ──approve (or 5 days)──▶ approved
+//          └──its Monday 12:00 passes unfunded──▶ lapsed
+//
+// Submitting a week (or its lapse) opens the next one, waiting for its money, so the merchant
+// funds a week while the last is reviewed. Approval releases floor(minutes × rate / 60), less the
+// fee, to the freelancer and refunds the rest of the week's money (releaseMilestone, one rounding).
+// Every move is a conditional UPDATE of the week's row, which every entry of the week also goes
+// through (the cap is in its WHERE): of two racing requests one wins and the other answers 409
+// (or 422 past the cap), on SQLite as on PostgreSQL.
+
+/** Days a submitted week waits for the merchant before it is approved by the schedule. */
+export const WEEK_REVIEW_DAYS = 5;
+const DAY_MS = 86_400_000;
+const SCHEDULE_BATCH = 200;
+
+export type WeekAction = "log_time" | "submit" | "approve";
+
+type WeekState = Pick<ContractWeekRow, "status"> & { contract_status: ContractRow["status"] };
+
+const inProgress = [(w: WeekState) => w.contract_status === "in_progress", 409, "contract_action_unavailable"] as const;
+const funded = [(w: WeekState) => w.status !== "awaiting_funding", 409, "week_not_funded"] as const;
+const open = [(w: WeekState) => w.status === "open", 409, "week_not_open"] as const;
+
+/** Who may do what to a week, and when; a move by the wrong side is 403. */
+const WEEK = stateMachine<WeekAction, WeekState, ContractParty>(
+  {
+    log_time: { by: "freelancer", checks: [inProgress, funded, open] },
+    submit: { by: "freelancer", checks: [inProgress, funded, open] },
+    approve: { by: "merchant", checks: [[(w) => w.status === "submitted", 409, "week_not_submitted"]] },
+  },
+  { wrongSide: [403, "forbidden_role"] },
+);
+
+// ---------------------------------------------------------------------------------------------
+// JSON
+
+export type TimeEntryJson = {
+  id: string;
+  day: string;
+  minutes: number;
+  description: string;
+  created_at: string;
+  updated_at: string;
+};
+
+export type WeekMoneyJson = {
+  /** The week's money as funded: rate × cap (with payments held in escrow once paid). */
+  amount_cents: number;
+  /** What approval releases for the minutes logged: floor(minutes × rate / 60). */
+  released_cents: number;
+  /** The platform's fee on the released part, and what the freelancer receives. */
+  fee_cents: number;
+  net_cents: number;
+  /** What goes back to the merchant (the funded money not used); 0 without payments. */
+  refunded_cents: number;
+};
+
+export type WeekJson = {
+  id: string;
+  /** Monday and Sunday, São Paulo dates. */
+  week_start: string;
+  week_end: string;
+  days: string[];
+  status: ContractWeekRow["status"];
+  rate_cents: number;
+  cap_minutes: number;
+  minutes_total: number;
+  milestone_id: string;
+  money: WeekMoneyJson;
+  submitted_at: string | null;
+  submitted_by: ContractWeekRow["submitted_by"];
+  /** When a submitted week left unanswered is approved by the schedule. */
+  review_due_at: string | null;
+  /** When an open week is submitted by the schedule (the next Monday, 12:00 São Paulo). */
+  auto_submit_at: string;
+  approved_at: string | null;
+  approved_by: ContractWeekRow["approved_by"];
+  allowed_actions: WeekAction[];
+};
+
+export type WeekDetailJson = WeekJson & { entries: TimeEntryJson[] };
+
+type HourlyContract = ContractRow & { kind: "hourly"; rate_cents: number; weekly_cap_minutes: number };
+
+/** The money of `minutes` at the week's frozen rate, with the contract's frozen fee: one rounding, down. */
+export function weekMoney(
+  week: Pick<ContractWeekRow, "rate_cents" | "cap_minutes">,
+  minutes: number,
+  contract: Pick<ContractRow, "payments" | "fee_bps">,
+): WeekMoneyJson {
+  const amount = Math.floor((week.rate_cents * week.cap_minutes) / 60);
+  const released = Math.floor((minutes * week.rate_cents) / 60);
+  const fee = feeOf(released, contract.fee_bps);
+  return {
+    amount_cents: amount,
+    released_cents: released,
+    fee_cents: fee,
+    net_cents: released - fee,
+    refunded_cents: contract.payments === "escrow" ? amount - released : 0,
+  };
+}
+
+function toWeekJson(week: ContractWeekRow, contract: HourlyContract, party: ContractParty | null): WeekJson {
+  return {
+    id: week.id,
+    week_start: week.week_start,
+    week_end: addDays(week.week_start, 6),
+    days: daysOfWeek(week.week_start),
+    status: week.status,
+    rate_cents: week.rate_cents,
+    cap_minutes: week.cap_minutes,
+    minutes_total: week.minutes_total,
+    milestone_id: week.milestone_id,
+    money: weekMoney(week, week.minutes_total, contract),
+    submitted_at: week.submitted_at,
+    submitted_by: week.submitted_by,
+    review_due_at: week.review_due_at,
+    auto_submit_at: autoSubmitAt(week.week_start).toISOString(),
+    approved_at: week.approved_at,
+    approved_by: week.approved_by,
+    allowed_actions: WEEK.allowed(stateOf(contract, week), party),
+  };
+}
+
+const toEntryJson = (e: TimeEntryRow): TimeEntryJson => ({
+  id: e.id,
+  day: e.day,
+  minutes: e.minutes,
+  description: e.description,
+  created_at: e.created_at,
+  updated_at: e.updated_at,
+});
+
+const stateOf = (contract: Pick<ContractRow, "status">, week: Pick<ContractWeekRow, "status">): WeekState => ({
+  status: week.status,
+  contract_status: contract.status,
+});
+
+// ---------------------------------------------------------------------------------------------
+// Reading
+
+/** The hourly contract, for one of its two sides (404 for anyone else; 409 for a fixed contract). */
+async function hourlyFor(database: Kysely<Database>, user: Pick<UserRow, "id">, id: string) {
+  const { row, party } = await asParty(user, id, (id) =>
+    database.selectFrom("contracts").selectAll().where("id", "=", id).executeTakeFirst(),
+  );
+  if (row.kind !== "hourly" || row.rate_cents === null || row.weekly_cap_minutes === null) {
+    throw new AppError(409, "contract_not_hourly");
+  }
+  return { contract: row as HourlyContract, party };
+}
+
+/** A week named by its Monday; anything else names no week (404). */
+function assertWeekStart(weekStart: string) {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(weekStart) || weekStartOf(weekStart) !== weekStart) {
+    throw new AppError(404, "not_found");
+  }
+}
+
+async function weekFor(database: Kysely<Database>, user: Pick<UserRow, "id">, id: string, weekStart: string) {
+  const { contract, party } = await hourlyFor(database, user, id);
+  assertWeekStart(weekStart);
+  const week = await database
+    .selectFrom("contract_weeks")
+    .selectAll()
+    .where("contract_id", "=", id)
+    .where("week_start", "=", weekStart)
+    .executeTakeFirst();
+  if (!week) throw new AppError(404, "not_found");
+  return { contract, party, week };
+}
+
+/** The contract's weeks, newest first, each with its money and the moves open to the user. */
+export async function listWeeks(user: UserRow, id: string): Promise<WeekJson[]> {
+  const { contract, party } = await hourlyFor(db, user, id);
+  const weeks = await db
+    .selectFrom("contract_weeks")
+    .selectAll()
+    .where("contract_id", "=", id)
+    .orderBy("week_start", "desc")
+    .execute();
+  return weeks.map((w) => toWeekJson(w, contract, party));
+}
+
+/** One week with its entries (by day, oldest first). */
+export async function getWeek(user: UserRow, id: string, weekStart: string): Promise<WeekDetailJson> {
+  const { contract, party, week } = await weekFor(db, user, id, weekStart);
+  const entries = await db
+    .selectFrom("time_entries")
+    .selectAll()
+    .where("week_id", "=", week.id)
+    .orderBy("day")
+    .orderBy("created_at")
+    .orderBy("id")
+    .execute();
+  return { ...toWeekJson(week, contract, party), entries: entries.map(toEntryJson) };
+}
+
+/**
+ * A week's entries as CSV (semicolons, UTF-8 with a BOM, as the statement's): day, minutes, hours
+ * (decimal comma), description; then the week's total and its money.
+ */
+export async function weekCsv(user: UserRow, id: string, weekStart: string): Promise<string> {
+  const week = await getWeek(user, id, weekStart);
+  const hours = (minutes: number) => (minutes / 60).toFixed(2).replace(".", ",");
+  return csvText([
+    ["dia", "minutos", "horas", "descrição"],
+    ...week.entries.map((e) => [e.day, e.minutes, hours(e.minutes), e.description]),
+    ["total", week.minutes_total, hours(week.minutes_total), ""],
+    ["valor da hora", "", reais(week.rate_cents), ""],
+    ["liberado ao aprovar", "", reais(week.money.released_cents), ""],
+    ["taxa", "", reais(week.money.fee_cents), ""],
+    ["freelancer recebe", "", reais(week.money.net_cents), ""],
+    ["devolvido ao contratante", "", reais(week.money.refunded_cents), ""],
+  ]);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Time entries (the freelancer, in an open week)
+
+/** A day of the week and not after today in São Paulo (422 on the field otherwise). */
+function assertDay(week: Pick<ContractWeekRow, "week_start">, day: string, at: Date) {
+  if (!daysOfWeek(week.week_start).includes(day)) {
+    throw new AppError(422, "validation_failed", { day: "entry_day_outside_week" });
+  }
+  if (day > dayInSaoPaulo(at)) throw new AppError(422, "validation_failed", { day: "entry_day_future" });
+}
+
+/**
+ * Adds `delta` minutes to the week's total while it is open and stays within the cap: one
+ * conditional UPDATE, which also holds the week's row until the entry is written, so entries
+ * written at once are counted one after the other and never pass the cap together.
+ */
+async function addMinutes(trx: Kysely<Database>, week: Pick<ContractWeekRow, "id">, delta: number, at: string) {
+  const updated = await trx
+    .updateTable("contract_weeks")
+    .set({ minutes_total: sql<number>`minutes_total + ${delta}`, updated_at: at })
+    .where("id", "=", week.id)
+    .where("status", "=", "open")
+    .where(sql<boolean>`minutes_total + ${delta} <= cap_minutes`)
+    .executeTakeFirst();
+  if (Number(updated.numUpdatedRows) > 0) return;
+  const now = await trx
+    .selectFrom("contract_weeks")
+    .select(["status", "minutes_total", "cap_minutes"])
+    .where("id", "=", week.id)
+    .executeTakeFirstOrThrow();
+  if (now.status !== "open") throw new AppError(409, "week_changed");
+  throw new AppError(
+    422,
+    "validation_failed",
+    { minutes: "entry_over_cap" },
+    { left: Math.max(0, now.cap_minutes - now.minutes_total) },
+  );
+}
+
+/** No day holds more than 24 hours: its entries (but `except`, being replaced) plus `minutes`. */
+async function assertDayTotal(trx: Kysely<Database>, weekId: string, day: string, minutes: number, except?: string) {
+  const row = await trx
+    .selectFrom("time_entries")
+    .select((eb) => eb.fn.coalesce(eb.fn.sum<number>("minutes"), eb.lit(0)).as("total"))
+    .where("week_id", "=", weekId)
+    .where("day", "=", day)
+    .$if(except !== undefined, (qb) => qb.where("id", "!=", except!))
+    .executeTakeFirstOrThrow();
+  if (Number(row.total) + minutes > DAY_MINUTES) {
+    throw new AppError(422, "validation_failed", { minutes: "entry_over_day" });
+  }
+}
+
+/** The freelancer logs time in an open week: 201 with the entry. */
+export async function logEntry(user: UserRow, id: string, weekStart: string, input: unknown): Promise<TimeEntryJson> {
+  await consumeWrite(user.id);
+  const data = parseInput(timeEntryInputSchema, input);
+  return transaction(async (trx) => {
+    const { contract, party, week } = await weekFor(trx, user, id, weekStart);
+    WEEK.assert("log_time", stateOf(contract, week), party);
+    const at = new Date();
+    assertDay(week, data.day, at);
+    const stamp = at.toISOString();
+    await addMinutes(trx, week, data.minutes, stamp);
+    await assertDayTotal(trx, week.id, data.day, data.minutes);
+    const entry: TimeEntryRow = {
+      id: randomUUID(),
+      week_id: week.id,
+      contract_id: id,
+      day: data.day,
+      minutes: data.minutes,
+      description: data.description,
+      question: null,
+      answer: null,
+      created_at: stamp,
+      updated_at: stamp,
+    };
+    await trx.insertInto("time_entries").values(entry).execute();
+    await publishContractMove(trx, id);
+    return toEntryJson(entry);
+  });
+}
+
+/** An entry of the contract and its week, for one of its sides (404 for anything else). */
+async function entryFor(trx: Kysely<Database>, user: UserRow, id: string, entryId: string) {
+  const { contract, party } = await hourlyFor(trx, user, id);
+  assertId(entryId);
+  const entry = await trx
+    .selectFrom("time_entries")
+    .selectAll()
+    .where("id", "=", entryId)
+    .where("contract_id", "=", id)
+    .executeTakeFirst();
+  if (!entry) throw new AppError(404, "not_found");
+  const week = await trx
+    .selectFrom("contract_weeks")
+    .selectAll()
+    .where("id", "=", entry.week_id)
+    .executeTakeFirstOrThrow();
+  WEEK.assert("log_time", stateOf(contract, week), party);
+  return { entry, week };
+}
+
+/** The entry is still as read (else 409): the WHERE of its change. */
+const unchanged = (entry: TimeEntryRow) => (eb: ExpressionBuilder<Database, "time_entries">) =>
+  eb.and([eb("id", "=", entry.id), eb("minutes", "=", entry.minutes), eb("updated_at", "=", entry.updated_at)]);
+
+/** The freelancer changes an entry (day, minutes, description) while its week is open. */
+export async function editEntry(user: UserRow, id: string, entryId: string, input: unknown): Promise<TimeEntryJson> {
+  await consumeWrite(user.id);
+  const data = parseInput(timeEntryInputSchema, input);
+  return transaction(async (trx) => {
+    const { entry, week } = await entryFor(trx, user, id, entryId);
+    const at = new Date();
+    assertDay(week, data.day, at);
+    const stamp = at.toISOString();
+    await addMinutes(trx, week, data.minutes - entry.minutes, stamp);
+    await assertDayTotal(trx, week.id, data.day, data.minutes, entry.id);
+    const changed = await trx
+      .updateTable("time_entries")
+      .set({ day: data.day, minutes: data.minutes, description: data.description, updated_at: stamp })
+      .where(unchanged(entry))
+      .returningAll()
+      .executeTakeFirst();
+    if (!changed) throw new AppError(409, "entry_changed");
+    await publishContractMove(trx, id);
+    return toEntryJson(changed);
+  });
+}
+
+/** The freelancer removes an entry while its week is open. */
+export async function deleteEntry(user: UserRow, id: string, entryId: string): Promise<void> {
+  await consumeWrite(user.id);
+  await transaction(async (trx) => {
+    const { entry, week } = await entryFor(trx, user, id, entryId);
+    await addMinutes(trx, week, -entry.minutes, new Date().toISOString());
+    const removed = await trx.deleteFrom("time_entries").where(unchanged(entry)).executeTakeFirst();
+    if (Number(removed.numDeletedRows) === 0) throw new AppError(409, "entry_changed");
+    await publishContractMove(trx, id);
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// The week's moves
+
+/**
+ * Opens the contract's next week (the one after `after`, or the current one if that is later),
+ * waiting for its money; none once the contract has ended or from its pause on.
+ */
+async function openNextWeek(trx: Kysely<Database>, contract: HourlyContract, after: string, at: Date) {
+  const next = [addDays(after, 7), weekStartOf(dayInSaoPaulo(at))].sort().at(-1)!;
+  const stamp = at.toISOString();
+  // The contract's row decides, in one conditional UPDATE (not the row read earlier): an end
+  // committed meanwhile (endHourlyContract) holds the week back, and one racing this waits for it.
+  const counted = await trx
+    .updateTable("contracts")
+    .set({ milestones_count: sql<number>`milestones_count + 1`, updated_at: stamp })
+    .where("id", "=", contract.id)
+    .where("status", "=", "in_progress")
+    .where((eb) => eb.or([eb("paused_from", "is", null), eb("paused_from", ">", next)]))
+    .executeTakeFirst();
+  if (Number(counted.numUpdatedRows) === 0) return;
+  const last = await trx
+    .selectFrom("milestones")
+    .select((eb) => eb.fn.max<number>("seq").as("seq"))
+    .where("contract_id", "=", contract.id)
+    .executeTakeFirst();
+  await insertWeek(trx, contract, next, Number(last?.seq ?? 0) + 1, stamp);
+}
+
+/** Moves the week from `from` (else 409: another request moved it first). */
+async function moveWeek(
+  trx: Kysely<Database>,
+  week: Pick<ContractWeekRow, "id">,
+  from: ContractWeekRow["status"],
+  set: Partial<ContractWeekRow>,
+  at: string,
+) {
+  const moved = await trx
+    .updateTable("contract_weeks")
+    .set({ ...set, updated_at: at })
+    .where("id", "=", week.id)
+    .where("status", "=", from)
+    .returningAll()
+    .executeTakeFirst();
+  if (!moved) throw new AppError(409, "week_changed");
+  return moved;
+}
+
+/** The week goes to the merchant's review (5 days), and the next week opens for its funding. */
+async function submit(
+  trx: Kysely<Database>,
+  contract: HourlyContract,
+  week: ContractWeekRow,
+  by: ContractParty | "system",
+  at: Date,
+) {
+  const stamp = at.toISOString();
+  const moved = await moveWeek(
+    trx,
+    week,
+    "open",
+    {
+      status: "submitted",
+      submitted_at: stamp,
+      submitted_by: by,
+      review_due_at: new Date(at.getTime() + WEEK_REVIEW_DAYS * DAY_MS).toISOString(),
+    },
+    stamp,
+  );
+  await openNextWeek(trx, contract, week.week_start, at);
+  await publishContractMove(trx, contract.id);
+  return moved;
+}
+
+/**
+ * The week is approved: its milestone releases floor(minutes × rate / 60), less the fee, to the
+ * freelancer and the rest of its money goes back to the merchant, in the approval's transaction.
+ */
+async function approve(
+  trx: Kysely<Database>,
+  contract: HourlyContract,
+  week: ContractWeekRow,
+  by: ContractParty | "system",
+  at: string,
+) {
+  const moved = await moveWeek(trx, week, "submitted", { status: "approved", approved_at: at, approved_by: by }, at);
+  const milestone = await trx
+    .selectFrom("milestones")
+    .selectAll()
+    .where("id", "=", week.milestone_id)
+    .executeTakeFirstOrThrow();
+  const { released_cents } = weekMoney(moved, moved.minutes_total, contract);
+  await releaseMilestone(trx, contract, milestone, at, released_cents);
+  // The last week of an ended contract: the contract is completed with it.
+  if (contract.paused_from !== null) await completeIfDone(trx, contract.id, by, at);
+  await publishContractMove(trx, contract.id);
+  return moved;
+}
+
+/**
+ * A week that will not be worked: its milestone is cancelled and a charge still pending withdrawn
+ * (a Pix that arrives for it anyway becomes a refund due, as for any cancelled milestone). The
+ * milestone first, as funding moves it (fundMilestone), so the two meet on the same row.
+ */
+async function dropWeek(trx: Kysely<Database>, week: ContractWeekRow, stamp: string) {
+  const cancelled = await trx
+    .updateTable("milestones")
+    .set({ status: "cancelled", settled_at: stamp, updated_at: stamp })
+    .where("id", "=", week.milestone_id)
+    .where("status", "=", "awaiting_funding")
+    .executeTakeFirst();
+  if (Number(cancelled.numUpdatedRows) === 0) throw new AppError(409, "week_changed");
+  await moveWeek(trx, week, "awaiting_funding", { status: "lapsed" }, stamp);
+  await trx
+    .updateTable("pix_charges")
+    .set({ status: "superseded" })
+    .where("milestone_id", "=", week.milestone_id)
+    .where("status", "=", "pending")
+    .execute();
+}
+
+/** A week whose time passed without its money lapses (nothing can be logged in it); the current week opens instead. */
+async function lapse(trx: Kysely<Database>, contract: HourlyContract, week: ContractWeekRow, at: Date) {
+  await dropWeek(trx, week, at.toISOString());
+  await openNextWeek(trx, contract, week.week_start, at);
+  await completeIfDone(trx, contract.id, "system", at.toISOString());
+  await publishContractMove(trx, contract.id);
+}
+
+/**
+ * An ended contract (paused_from set by endHourlyContract) is completed once no week is left to
+ * fund, work or review: at once, or when its last week is approved.
+ */
+async function completeIfDone(trx: Kysely<Database>, contractId: string, by: ContractParty | "system", at: string) {
+  const pending = await trx
+    .selectFrom("contract_weeks")
+    .select("id")
+    .where("contract_id", "=", contractId)
+    .where("status", "in", ["awaiting_funding", "open", "submitted"])
+    .limit(1)
+    .executeTakeFirst();
+  if (pending) return;
+  await trx
+    .updateTable("contracts")
+    .set({ status: "completed", ended_at: at, ended_by: by, updated_at: at })
+    .where("id", "=", contractId)
+    .where("status", "=", "in_progress")
+    .where("paused_from", "is not", null)
+    .execute();
+}
+
+/**
+ * Either side ends the contract: no week opens after the one in hand. A week being worked
+ * (open) is the last, and is submitted and approved as any other; a week still waiting for its
+ * money is dropped. The contract is completed when no week is left (completeIfDone).
+ */
+export async function endHourlyContract(user: UserRow, id: string): Promise<WeekJson[]> {
+  await consumeWrite(user.id);
+  await transaction(async (trx) => {
+    const { contract, party } = await hourlyFor(trx, user, id);
+    if (contract.status !== "in_progress" || contract.paused_from !== null) {
+      throw new AppError(409, "contract_action_unavailable");
+    }
+    const at = new Date();
+    const stamp = at.toISOString();
+    // The contract's row first (a week opened at the same moment holds it until it commits, and
+    // is then seen below), then the week in hand decides where the contract stops.
+    const held = await trx
+      .updateTable("contracts")
+      .set({ updated_at: stamp })
+      .where("id", "=", id)
+      .where("status", "=", "in_progress")
+      .where("paused_from", "is", null)
+      .executeTakeFirst();
+    if (Number(held.numUpdatedRows) === 0) throw new AppError(409, "contract_changed");
+    const live = await trx
+      .selectFrom("contract_weeks")
+      .selectAll()
+      .where("contract_id", "=", id)
+      .where("status", "in", ["awaiting_funding", "open"])
+      .executeTakeFirst();
+    const cut =
+      live?.status === "open" ? addDays(live.week_start, 7) : (live?.week_start ?? weekStartOf(dayInSaoPaulo(at)));
+    await trx.updateTable("contracts").set({ paused_from: cut }).where("id", "=", id).execute();
+    if (live?.status === "awaiting_funding") await dropWeek(trx, live, stamp);
+    await completeIfDone(trx, id, party, stamp);
+    await publishContractMove(trx, id);
+  });
+  return listWeeks(user, id);
+}
+
+/** The freelancer sends the week to the merchant (before the Monday 12:00 that would). */
+export async function submitWeek(user: UserRow, id: string, weekStart: string): Promise<WeekJson> {
+  await consumeWrite(user.id);
+  return transaction(async (trx) => {
+    const { contract, party, week } = await weekFor(trx, user, id, weekStart);
+    WEEK.assert("submit", stateOf(contract, week), party);
+    return toWeekJson(await submit(trx, contract, week, party, new Date()), contract, party);
+  });
+}
+
+/** The merchant approves a submitted week: its money is released and refunded as its minutes say. */
+export async function approveWeek(user: UserRow, id: string, weekStart: string): Promise<WeekJson> {
+  await consumeWrite(user.id);
+  return transaction(async (trx) => {
+    const { contract, party, week } = await weekFor(trx, user, id, weekStart);
+    WEEK.assert("approve", stateOf(contract, week), party);
+    return toWeekJson(await approve(trx, contract, week, party, new Date().toISOString()), contract, party);
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// The schedule (run with the contracts' schedule by every server process)
+
+export type HourlyScheduleResult = { submitted: number; lapsed: number; approved: number };
+
+type WeeksWhere = ExpressionBuilder<Database, "contract_weeks">;
+
+/**
+ * Monday 12:00 São Paulo: last week's open weeks are submitted and its unfunded weeks lapse;
+ * submitted weeks left unanswered for 5 days are approved. Each week is changed in a transaction
+ * of its own by a conditional UPDATE (moveWeek), so of two servers reaching it one makes the
+ * change and the other changes nothing.
+ */
+export async function runHourlySchedule(at = new Date()): Promise<HourlyScheduleResult> {
+  const monday = weekStartOf(dayInSaoPaulo(at));
+  // The latest week whose following Monday 12:00 has passed.
+  const due = addDays(monday, at >= saoPauloInstant(monday, 12) ? -7 : -14);
+  const stamp = at.toISOString();
+  const submitted = await eachWeek(
+    (eb) => eb.and([eb("status", "=", "open"), eb("week_start", "<=", due)]),
+    (trx, contract, week) => submit(trx, contract, week, "system", at),
+  );
+  const lapsed = await eachWeek(
+    (eb) => eb.and([eb("status", "=", "awaiting_funding"), eb("week_start", "<=", due)]),
+    (trx, contract, week) => lapse(trx, contract, week, at),
+  );
+  const approved = await eachWeek(
+    (eb) => eb.and([eb("status", "=", "submitted"), eb("review_due_at", "<=", stamp)]),
+    (trx, contract, week) => approve(trx, contract, week, "system", stamp),
+  );
+  return { submitted, lapsed, approved };
+}
+
+/** Runs `change` on each week `which` selects, each in its own transaction; a 409 (lost race) counts none. */
+async function eachWeek(
+  which: (eb: WeeksWhere) => Expression<SqlBool>,
+  change: (trx: Kysely<Database>, contract: HourlyContract, week: ContractWeekRow) => Promise<unknown>,
+): Promise<number> {
+  const found = await db.selectFrom("contract_weeks").select("id").where(which).limit(SCHEDULE_BATCH).execute();
+  let changed = 0;
+  for (const { id } of found) {
+    try {
+      await transaction(async (trx) => {
+        const week = await trx.selectFrom("contract_weeks").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
+        const contract = await trx
+          .selectFrom("contracts")
+          .selectAll()
+          .where("id", "=", week.contract_id)
+          .executeTakeFirstOrThrow();
+        await change(trx, contract as HourlyContract, week);
+      });
+      changed++;
+    } catch (error) {
+      if (!(error instanceof AppError && error.status === 409)) throw error;
+    }
+  }
+  return changed;
+}

@@ -1,0 +1,163 @@
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import type { UserRow } from "../../db/schema";
+import { createSession } from "~/services/accounts/sessions.server";
+import { getWeek } from "~/services/contracts/hourly.server";
+import { account, balanceOf, checkLedger } from "~/services/payments/ledger.server";
+import * as contractPage from "~/routes/contracts+/$id";
+import * as opportunityPage from "~/routes/opportunities+/$uuid";
+import { db } from "../../db";
+import { createOpportunity } from "../../db/factories";
+import { freelancer as newFreelancer, merchant as newMerchant } from "../support/market";
+import { get, postForm, toastOf } from "../operator/support";
+import { escrow, fund, hiredHourly } from "../payments/support";
+
+// The hourly contract's page without JavaScript (docs/payments.md, "Contratos por hora"): the
+// freelancer's quick entry (hours and minutes typed apart), its refusals on their fields, the week
+// sent and approved through their confirmation steps, and the money the page shows.
+
+const MONDAY = "2026-11-30";
+const tokenOf = async (user: UserRow) => (await createSession(user.id)).token;
+
+beforeAll(() => escrow(1_000));
+beforeEach(() => {
+  vi.useFakeTimers({ toFake: ["Date"] });
+  // Wednesday 2 December 2026, 15:00 in São Paulo.
+  vi.setSystemTime(new Date("2026-12-02T18:00:00.000Z"));
+});
+afterEach(() => vi.useRealTimers());
+
+describe("the proposal form on an hourly opportunity", () => {
+  it("takes a weekly cap: the application is hourly; a cap out of range is refused on its field", async () => {
+    const owner = await newMerchant();
+    const applicant = await newFreelancer();
+    const opp = await createOpportunity(db, { merchant_id: owner.id, budget_type: "hourly" });
+    const path = `/opportunities/${opp.uuid}`;
+    const token = await tokenOf(applicant);
+    const form = {
+      intent: "apply",
+      cover_letter: "Olá! Trabalho com React há seis anos e posso começar já nesta semana.",
+      price: "80,00",
+      delivery_days: "30",
+    };
+    const refused = await postForm(
+      opportunityPage,
+      path,
+      token,
+      { ...form, weekly_cap_hours: "61" },
+      { uuid: opp.uuid },
+    );
+    expect(refused.status).toBe(422);
+    expect(refused.body.errors).toEqual({ weekly_cap_hours: "O limite semanal deve ser de 1 a 60 horas." });
+    const applied = await postForm(
+      opportunityPage,
+      path,
+      token,
+      { ...form, weekly_cap_hours: "12" },
+      { uuid: opp.uuid },
+    );
+    expect(applied.status).toBe(302);
+    const row = await db
+      .selectFrom("applications")
+      .select(["price_cents", "weekly_cap_hours"])
+      .where("opportunity_id", "=", opp.id)
+      .executeTakeFirstOrThrow();
+    expect(row).toEqual({ price_cents: 8_000, weekly_cap_hours: 12 });
+  });
+});
+
+describe("the hourly contract's page", () => {
+  it("log → refused entry → send → approve, all by plain forms", async () => {
+    const { owner, applicant, id } = await hiredHourly({ rate_cents: 8_000, cap_hours: 20 });
+    await fund(owner, id);
+    const [freelancer, merchant] = [await tokenOf(applicant), await tokenOf(owner)];
+    const path = `/contracts/${id}`;
+    const params = { id };
+
+    const page = await get(contractPage, path, freelancer, params);
+    expect(page.status).toBe(200);
+    expect(page.body.week).toMatchObject({
+      week_start: MONDAY,
+      status: "open",
+      allowed_actions: ["log_time", "submit"],
+    });
+    expect(page.body.today).toBe("2026-12-02");
+
+    const logged = await postForm(
+      contractPage,
+      path,
+      freelancer,
+      {
+        intent: "log_time",
+        week: MONDAY,
+        day: "2026-12-01",
+        hours: "2",
+        minutes: "35",
+        description: "Modelei o banco.",
+      },
+      params,
+    );
+    expect(logged.status).toBe(302);
+    expect(logged.headers.get("Location")).toBe(`${path}#week`);
+    expect(await toastOf(logged)).toBe("Horas lançadas.");
+
+    const refused = await postForm(
+      contractPage,
+      path,
+      freelancer,
+      { intent: "log_time", week: MONDAY, day: "2026-12-03", hours: "x", minutes: "", description: "curta" },
+      params,
+    );
+    expect(refused.status).toBe(422);
+    expect(refused.body.errors).toEqual({
+      minutes: "Informe a duração, de 1 minuto a 24 horas.",
+      description: "Descreva o que foi feito (de 10 a 2000 caracteres).",
+    });
+    expect(refused.body.values).toMatchObject({ hours: "x", description: "curta" });
+
+    // Sending takes its confirmation step; the merchant may not.
+    const unconfirmed = await postForm(contractPage, path, freelancer, { intent: "submit_week", week: MONDAY }, params);
+    expect(unconfirmed.status).toBe(302);
+    expect(unconfirmed.headers.get("Location")).toBe(`${path}?confirm=submit_week`);
+    expect((await getWeek(applicant, id, MONDAY)).status).toBe("open");
+    const wrongSide = await postForm(
+      contractPage,
+      path,
+      merchant,
+      { intent: "submit_week", week: MONDAY, confirmed: "1" },
+      params,
+    );
+    expect(wrongSide.status).toBe(403);
+    const sent = await postForm(
+      contractPage,
+      path,
+      freelancer,
+      { intent: "submit_week", week: MONDAY, confirmed: "1" },
+      params,
+    );
+    expect(await toastOf(sent)).toBe("Semana enviada ao contratante.");
+
+    // The merchant's page shows the week sent, with what approving it moves.
+    const review = await get(contractPage, path, merchant, params);
+    const released = Math.floor((155 * 8_000) / 60);
+    expect(review.body.week).toMatchObject({
+      status: "submitted",
+      allowed_actions: ["approve"],
+      money: { released_cents: released, refunded_cents: 160_000 - released },
+    });
+    const approved = await postForm(
+      contractPage,
+      path,
+      merchant,
+      { intent: "approve_week", week: MONDAY, confirmed: "1" },
+      params,
+    );
+    expect(await toastOf(approved)).toBe("Semana aprovada: o valor das horas foi liberado.");
+    expect(await balanceOf(account.available(applicant.id))).toBe(released - Math.floor(released / 10));
+    expect(await checkLedger()).toEqual([]);
+
+    // The next week waits for its money: ending the contract drops it and completes the contract.
+    const ended = await postForm(contractPage, path, merchant, { intent: "end_hourly", confirmed: "1" }, params);
+    expect(await toastOf(ended)).toBe("Contrato encerrado: a semana em andamento é a última.");
+    expect((await get(contractPage, path, merchant, params)).body.contract).toMatchObject({ status: "completed" });
+  });
+});
