@@ -4,7 +4,9 @@ import { expect, test } from "./fixtures";
 // home's bar to /servicos, searches the demo data's services, opens one and finds its packages and
 // the way to hire: talking to its freelancer, on their public profile.
 
-test("a visitor searches the services, opens one and reaches its freelancer's profile", async ({ browser }, testInfo) => {
+test("a visitor searches the services, opens one and reaches its freelancer's profile", async ({
+  browser,
+}, testInfo) => {
   const { baseURL, locale, timezoneId } = testInfo.project.use;
   const context = await browser.newContext({ baseURL, locale, timezoneId });
   const page = await context.newPage();
