@@ -2,6 +2,7 @@ import { json, redirect, type HeadersFunction } from "@remix-run/node";
 import type { UserRow } from "../../db/schema";
 import type { Lng } from "~/lib/i18n";
 import type { Seo } from "~/lib/public-meta";
+import type { PublicService } from "~/services/catalog/public-services.server";
 import { AppError } from "~/services/platform/errors.server";
 import {
   idFromSlug,
@@ -90,21 +91,25 @@ function itemList(paths: string[], offset: number) {
 }
 
 /**
- * What a public list's loader answers besides the list (`/vagas`, `/perfis`): its head (title and
- * description under `public.<name>_…`, the canonical address, the site's image), whether it is
- * indexed, its items as a schema.org ItemList, and the viewer's account type.
+ * What a public list's loader answers besides the list (`/vagas`, `/perfis`, `/servicos`): its head
+ * (title and description under `public.<name>_…`, the services' under `services:public.list_…`;
+ * the canonical address, the site's image), whether it is indexed, its items as a schema.org
+ * ItemList, and the viewer's account type.
  */
 export function publicList(
   { t, ogLocale, viewer }: Pick<Awaited<ReturnType<typeof readPublic>>, "t" | "ogLocale" | "viewer">,
-  name: "opportunities" | "profiles",
+  name: "opportunities" | "profiles" | "services",
   path: string,
   filters: Record<string, string>,
   list: { data: { path: string }[]; meta: { page: number; per_page: number } },
 ) {
   const { canonical, filtered } = listCanonical(path, filters);
+  // The services' texts live in their own namespace.
+  const text = (part: "title" | "description") =>
+    name === "services" ? t(`services:public.list_${part}`) : t(`public.${name}_${part}`);
   const seo: Seo = {
-    title: t(`public.${name}_title`),
-    description: t(`public.${name}_description`),
+    title: text("title"),
+    description: text("description"),
     canonical,
     image: absolute(null),
     locale: ogLocale,
@@ -177,6 +182,50 @@ export function jobPosting(o: PublicOpportunity) {
         }
       : {}),
     skills: o.skills.join(", "),
+  };
+}
+
+/** Centavos as reais in a decimal string ("1500.00"), by integer arithmetic. */
+const reais = (cents: number) => `${Math.trunc(cents / 100)}.${String(cents % 100).padStart(2, "0")}`;
+
+/**
+ * schema.org Service of a ready-made service's page: its freelancer as the provider, one Offer per
+ * package (the price in reais as a decimal string, in BRL), and the rating only once it has one.
+ */
+export function serviceLd(s: PublicService) {
+  return {
+    "@context": "https://schema.org",
+    "@type": "Service",
+    name: s.title,
+    description: s.description,
+    url: s.url,
+    category: s.category,
+    identifier: { "@type": "PropertyValue", name: "Freela", value: s.id },
+    provider: {
+      "@type": "Person",
+      name: s.freelancer.name,
+      ...(s.freelancer.path ? { url: siteUrl(s.freelancer.path) } : {}),
+    },
+    offers: s.packages.map((p) => ({
+      "@type": "Offer",
+      name: p.name,
+      description: p.includes.join("; "),
+      price: reais(p.price_cents),
+      priceCurrency: "BRL",
+      url: s.url,
+      deliveryLeadTime: { "@type": "QuantitativeValue", value: p.delivery_days, unitCode: "DAY" },
+    })),
+    ...(s.rating.count > 0 && s.rating.average !== null
+      ? {
+          aggregateRating: {
+            "@type": "AggregateRating",
+            ratingValue: s.rating.average,
+            ratingCount: s.rating.count,
+            bestRating: 5,
+            worstRating: 1,
+          },
+        }
+      : {}),
   };
 }
 

@@ -254,7 +254,7 @@ const locs = (xml: string) => {
 describe("sitemap and robots", () => {
   it("lists every shown opportunity and profile, and nothing hidden; valid XML", async () => {
     const index = await sitemapIndex();
-    expect(index).toEqual({ pages: [1], opportunities: [1], profiles: [1] });
+    expect(index).toEqual({ pages: [1], opportunities: [1], profiles: [1], services: [] });
     const indexXml = sitemapXml(index);
     expect(files(indexXml)).toEqual([
       `${config.APP_URL}/sitemap/pages-1.xml`,
@@ -424,7 +424,7 @@ describe("the operator's switch", () => {
       await expect(getPublicProfile(freelancer.id)).rejects.toMatchObject({ status: 404 });
       expect(await opportunityShareUrl(open.uuid)).toBeNull();
       expect(await profileShareUrl(freelancer.id)).toBeNull();
-      expect(await sitemapIndex()).toEqual({ pages: [], opportunities: [], profiles: [] });
+      expect(await sitemapIndex()).toEqual({ pages: [], opportunities: [], profiles: [], services: [] });
       // Neither an index nor a urlset may be empty: with no file, a urlset of the home page.
       expect(locs(sitemapXml(await sitemapIndex()))).toEqual([`${config.APP_URL}/`]);
       expect(await opportunitiesSitemapXml(1)).toBeNull();

@@ -27,7 +27,10 @@ const MISSING = "/pagina-que-nao-existe";
 const roles: Role[] = [
   // The public lists are linked from the visitor's home too; named here so a home that lost its
   // links cannot hide them.
-  { name: "visitor", start: ["/", "/vagas", "/perfis", "/login", "/register", "/forgot-password", MISSING] },
+  {
+    name: "visitor",
+    start: ["/", "/vagas", "/perfis", "/servicos", "/login", "/register", "/forgot-password", MISSING],
+  },
   { name: "merchant", email: "ana@freela.dev", start: ["/", "/identidade", MISSING] },
   { name: "freelancer", email: "julia@freela.dev", start: ["/", "/identidade", MISSING] },
   { name: "operator", email: "operador@freela.dev", start: ["/admin", "/admin/identity", MISSING] },

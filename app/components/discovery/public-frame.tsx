@@ -88,6 +88,7 @@ export function PublicCta({
 export const BROWSE = [
   { to: "/vagas", nav: "public.nav_opportunities", home: "home.browse_opportunities" },
   { to: "/perfis", nav: "public.nav_freelancers", home: "home.browse_freelancers" },
+  { to: "/servicos", nav: "public.nav_services", home: "home.browse_services" },
 ] as const;
 
 /**

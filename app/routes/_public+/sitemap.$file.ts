@@ -3,14 +3,15 @@ import {
   opportunitiesSitemapXml,
   pagesSitemapXml,
   profilesSitemap,
+  servicesSitemapXml,
   urlsetXml,
 } from "~/services/discovery/public.server";
 import { xmlResponse } from "~/web/public-page.server";
 
 // A page of the sitemap: /sitemap/pages-1.xml (the home and the public lists),
-// /sitemap/opportunities-<n>.xml or /sitemap/profiles-<n>.xml; anything else, a page past the
+// /sitemap/opportunities-<n>.xml, /sitemap/profiles-<n>.xml or /sitemap/services-<n>.xml; anything else, a page past the
 // last, or public pages off: 404.
-const FILE = /^(pages|opportunities|profiles)-([1-9]\d{0,5})\.xml$/;
+const FILE = /^(pages|opportunities|profiles|services)-([1-9]\d{0,5})\.xml$/;
 
 export async function loader({ params }: LoaderFunctionArgs) {
   const match = FILE.exec(params.file ?? "");
@@ -21,7 +22,9 @@ export async function loader({ params }: LoaderFunctionArgs) {
       ? await pagesSitemapXml(n)
       : match[1] === "opportunities"
         ? await opportunitiesSitemapXml(n)
-        : await profilesSitemap(n).then((entries) => entries && urlsetXml(entries));
+        : match[1] === "services"
+          ? await servicesSitemapXml(n)
+          : await profilesSitemap(n).then((entries) => entries && urlsetXml(entries));
   if (!xml) {
     return new Response("Não encontrado.", {
       status: 404,

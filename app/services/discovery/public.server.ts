@@ -13,7 +13,8 @@ import { identityVerifiedOf, listFreelancers, type PublicProfileJson } from "../
 import { ratingOf, type Rating } from "../reputation/reviews.server";
 
 // Public pages (docs/product.md, "Páginas públicas"): what a visitor who is not signed in may read
-// of an open opportunity and of a freelancer's profile, their addresses, and the sitemap. Only
+// of an open opportunity and of a freelancer's profile, their addresses (a service's too), and the
+// sitemap (services' pages included). Only
 // what is listed in the types below ever leaves here: no applicant, no e-mail, no contact of the
 // merchant, the city and never an address. Hidden or held opportunities, hidden profiles (by an
 // operator or by their owner) and suspended or banned accounts are never shown (404).
@@ -31,6 +32,8 @@ export { slugify };
 /** The address of an opportunity's public page (its stored slug is slugify(title), kept with the title). */
 export const opportunityPath = (o: { uuid: string; title: string }) => `/vagas/${opportunitySlug(o.title)}-${o.uuid}`;
 export const profilePath = (p: { id: string; name: string }) => `/perfil/${slugify(p.name, "perfil")}-${p.id}`;
+/** The address of a ready-made service's page (its stored slug follows its title). */
+export const servicePath = (s: { id: string; slug: string }) => `/servicos/${s.slug}-${s.id}`;
 /** An absolute address on this site, from APP_URL only (never a request's Host). */
 export const siteUrl = (path: string) => `${config.APP_URL}${path}`;
 
@@ -346,14 +349,18 @@ export type SitemapEntry = { loc: string; lastmod?: string };
  * at least one `<url>` in a file and one `<sitemap>` in an index, so an empty file is neither
  * listed nor served (404).
  */
-export type SitemapIndex = { pages: number[]; opportunities: number[]; profiles: number[] };
+export type SitemapIndex = { pages: number[]; opportunities: number[]; profiles: number[]; services: number[] };
 
-/** The pages of no id a visitor may browse: the home and the two lists (sitemap's `pages-1.xml`). */
-export const BROWSE_PATHS = ["/", "/vagas", "/perfis"] as const;
+/** The pages of no id a visitor may browse: the home and the lists (sitemap's `pages-1.xml`). */
+export const BROWSE_PATHS = ["/", "/vagas", "/perfis", "/servicos"] as const;
 
 /** An open opportunity a visitor may see (`o`, its merchant `u`): the page's rule, for the sitemap. */
 const opportunityListed = (at: string) =>
   sql<boolean>`o.status = 'open' AND o.hidden_at IS NULL AND o.held_at IS NULL AND NOT ${sanctioned(at)}`;
+
+/** A published service a visitor may see (`s`, its freelancer `u`): the service layer's rule, for the sitemap. */
+const serviceListed = (at: string) =>
+  sql<boolean>`s.status = 'published' AND s.hidden_at IS NULL AND u.deleted_at IS NULL AND NOT ${sanctioned(at)}`;
 
 /**
  * The sitemap's files that list something (none when public pages are off). Opportunities are
@@ -363,7 +370,7 @@ const opportunityListed = (at: string) =>
  * Two statements whatever the data (the settings, then one for both kinds).
  */
 export async function sitemapIndex(): Promise<SitemapIndex> {
-  if (!(await publicPagesOn())) return { pages: [], opportunities: [], profiles: [] };
+  if (!(await publicPagesOn())) return { pages: [], opportunities: [], profiles: [], services: [] };
   const at = now();
   // Written into the statement: an integer, so that n's arithmetic stays integer on SQLite.
   const size = sql.lit(SITEMAP_PAGE_SIZE);
@@ -381,6 +388,19 @@ export async function sitemapIndex(): Promise<SitemapIndex> {
            SELECT 1 FROM opportunities o INNER JOIN users u ON u.id = o.merchant_id
             WHERE o.id > (p.n - 1) * ${size} AND o.id <= p.n * ${size}
               AND ${opportunityListed(at)}))`.as("opportunity_pages"),
+      // Services the same way, by their row number (seq).
+      sql<string | null>`(
+        WITH RECURSIVE pages(n) AS (
+          SELECT 1
+          UNION ALL
+          SELECT n + 1 FROM pages
+           WHERE n < (SELECT (max(seq) + ${sql.lit(SITEMAP_PAGE_SIZE - 1)}) / ${size} FROM services)
+        )
+        SELECT string_agg(CAST(p.n AS text), ',' ORDER BY p.n) FROM pages p
+         WHERE EXISTS (
+           SELECT 1 FROM services s INNER JOIN users u ON u.id = s.freelancer_id
+            WHERE s.seq > (p.n - 1) * ${size} AND s.seq <= p.n * ${size}
+              AND ${serviceListed(at)}))`.as("service_pages"),
       sql<number | string>`(SELECT count(*) FROM users u WHERE ${profileShown(at)})`.as("profiles"),
     ])
     .executeTakeFirstOrThrow();
@@ -389,6 +409,7 @@ export async function sitemapIndex(): Promise<SitemapIndex> {
     pages: [1],
     opportunities: row.opportunity_pages ? row.opportunity_pages.split(",").map(Number) : [],
     profiles: profiles ? Array.from({ length: profilePages(profiles) }, (_, i) => i + 1) : [],
+    services: row.service_pages ? row.service_pages.split(",").map(Number) : [],
   };
 }
 
@@ -396,17 +417,19 @@ export async function sitemapIndex(): Promise<SitemapIndex> {
  * How many pages of a kind there are, listing something or not (0 when public pages are off):
  * opportunities' from the highest id, profiles' from their count. Two statements.
  */
-async function pageCount(kind: "opportunities" | "profiles"): Promise<number> {
+async function pageCount(kind: "opportunities" | "profiles" | "services"): Promise<number> {
   if (!(await publicPagesOn())) return 0;
   const row = await db
     .selectNoFrom(
       kind === "opportunities"
         ? sql<number | string | null>`(SELECT max(id) FROM opportunities)`.as("n")
-        : sql<number | string>`(SELECT count(*) FROM users u WHERE ${profileShown(now())})`.as("n"),
+        : kind === "services"
+          ? sql<number | string | null>`(SELECT max(seq) FROM services)`.as("n")
+          : sql<number | string>`(SELECT count(*) FROM users u WHERE ${profileShown(now())})`.as("n"),
     )
     .executeTakeFirstOrThrow();
   const n = Number(row.n ?? 0);
-  return kind === "opportunities" ? Math.max(1, Math.ceil(n / SITEMAP_PAGE_SIZE)) : profilePages(n);
+  return kind === "profiles" ? profilePages(n) : Math.max(1, Math.ceil(n / SITEMAP_PAGE_SIZE));
 }
 
 const profileShown = (at: string) =>
@@ -457,6 +480,32 @@ export async function opportunitiesSitemapXml(n: number): Promise<string | null>
 }
 
 /**
+ * Page `n` of the published services a visitor may see, as the sitemap's XML: their row numbers'
+ * range, written by the database in one statement like the opportunities' (the stored slug, the
+ * uuid and updated_at need no escaping); null when public pages are off, past the last page or
+ * when nothing of its range is shown (404).
+ */
+export async function servicesSitemapXml(n: number): Promise<string | null> {
+  const pages = await pageCount("services");
+  if (!Number.isSafeInteger(n) || n < 1 || n > pages) return null;
+  const at = now();
+  const base = escapeXml(siteUrl("/servicos/"));
+  const row = await db
+    .selectFrom("services as s")
+    .innerJoin("users as u", "u.id", "s.freelancer_id")
+    .select(
+      sql<string | null>`string_agg(
+        '<url><loc>' || CAST(${base} AS text) || s.slug || '-' || s.id || '</loc><lastmod>' || s.updated_at || '</lastmod></url>',
+        CAST(${"\n"} AS text) ORDER BY s.seq)`.as("urls"),
+    )
+    .where("s.seq", ">", (n - 1) * SITEMAP_PAGE_SIZE)
+    .where("s.seq", "<=", n * SITEMAP_PAGE_SIZE)
+    .where(serviceListed(at))
+    .executeTakeFirst();
+  return row?.urls ? `${URLSET_OPEN}${row.urls}\n${URLSET_CLOSE}` : null;
+}
+
+/**
  * Page `n` of the shown profiles: the n-th range of the ids' first 32 bits; null past the last
  * page or when its range has none (with random ids, only when there is no profile at all).
  */
@@ -498,6 +547,7 @@ export function sitemapXml(index: SitemapIndex): string {
     ...index.pages.map((n) => `/sitemap/pages-${n}.xml`),
     ...index.opportunities.map((n) => `/sitemap/opportunities-${n}.xml`),
     ...index.profiles.map((n) => `/sitemap/profiles-${n}.xml`),
+    ...index.services.map((n) => `/sitemap/services-${n}.xml`),
   ];
   if (files.length === 0) return urlsetXml([{ loc: siteUrl("/") }]);
   return (
@@ -533,6 +583,7 @@ export async function robotsTxt(): Promise<string> {
     // Prefixes: the lists (/vagas, /perfis) and the pages under them (/vagas/…, /perfil/…).
     "Allow: /vagas",
     "Allow: /perfil",
+    "Allow: /servicos",
     "Disallow: /api/",
     "Disallow: /admin",
     "Disallow: /applications/",

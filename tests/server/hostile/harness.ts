@@ -102,8 +102,13 @@ export async function send(c: Case): Promise<Answer> {
   };
 }
 
+/** A namespace's top-level texts (the services' pages keep theirs in nested objects: no API message). */
 const ptTexts = (file: string): Record<string, string> =>
-  JSON.parse(readFileSync(join(ROOT, `public/locales/pt-BR/${file}.json`), "utf8"));
+  Object.fromEntries(
+    Object.entries(JSON.parse(readFileSync(join(ROOT, `public/locales/pt-BR/${file}.json`), "utf8"))).filter(
+      ([, text]) => typeof text === "string",
+    ),
+  ) as Record<string, string>;
 /** The API's messages: the `messages` namespace, and the services' own under `services:`. */
 export const PT: Record<string, string> = {
   ...ptTexts("messages"),

@@ -318,6 +318,7 @@ describe.each(["sqlite", "postgres"] as const)("public pages on the production s
       `${APP_URL}/sitemap/pages-1.xml`,
       `${APP_URL}/sitemap/opportunities-1.xml`,
       `${APP_URL}/sitemap/profiles-1.xml`,
+      `${APP_URL}/sitemap/services-1.xml`,
     ]);
     // Every file listed has at least one address (the schema's minimum).
     for (const file of files) {

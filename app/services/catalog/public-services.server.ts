@@ -1,0 +1,90 @@
+import type { UserRow } from "../../../db/schema";
+import { db } from "../../../db";
+import { profilePath, servicePath, siteUrl } from "../discovery/public.server";
+import { assertId, now, type PageMeta } from "../platform/records.server";
+import type { Rating } from "../reputation/reviews.server";
+import { getService, listServices, type ServiceJson } from "./services.server";
+
+// Ready-made services as their public pages show them (docs/product.md, "Serviços prontos"):
+// /servicos (the catalogue) and /servicos/<slug>-<id> (a service). Reads go through the service
+// layer (its rules of who sees what); here they gain their addresses and lose what a page does not
+// show (the questions to the buyer, the moves, the moderation).
+
+/** A service's card in the catalogue. */
+export type PublicServiceItem = {
+  id: string;
+  path: string;
+  title: string;
+  category: string;
+  price_from_cents: number;
+  delivery_days_min: number;
+  rating: Rating;
+  freelancer: { name: string; identity_verified: boolean };
+};
+
+/** A service's page: what anyone may read of it, where it lives and where its freelancer's profile is. */
+export type PublicService = Omit<ServiceJson, "questions" | "allowed_actions" | "moderation" | "freelancer"> & {
+  path: string;
+  url: string;
+  freelancer: ServiceJson["freelancer"] & {
+    /** Their public profile's address; null when visitors cannot see it (kept from them, or hidden). */
+    path: string | null;
+  };
+  /** Not public now (a draft, paused, pending or hidden): only its owner reads it, to check it. */
+  preview: boolean;
+};
+
+/**
+ * One page of the catalogue for the list's filters (the service layer's list, the one of GET
+ * /api/services), read as a visitor, as /vagas is: 404 while public pages are off. Three
+ * statements (the settings, the page and the count).
+ */
+export async function listPublicServices(
+  query: Record<string, unknown>,
+): Promise<{ data: PublicServiceItem[]; meta: PageMeta & { total_capped?: boolean } }> {
+  const { data, meta } = await listServices(query, null);
+  return {
+    meta,
+    data: data.map((s) => ({
+      id: s.id,
+      path: servicePath(s),
+      title: s.title,
+      category: s.category,
+      price_from_cents: s.price_from_cents,
+      delivery_days_min: s.delivery_days_min,
+      rating: s.rating,
+      freelancer: { name: s.freelancer.name, identity_verified: s.freelancer.identity_verified },
+    })),
+  };
+}
+
+/**
+ * A service's page: for anyone while it is public, for its owner in any state (404 otherwise, and
+ * for a visitor while public pages are off). Three statements for a visitor (the settings, the
+ * service, whether its freelancer's profile is public), read together with the service's.
+ */
+export async function getPublicService(viewer: Pick<UserRow, "id"> | null, id: string): Promise<PublicService> {
+  assertId(id);
+  const [service, profile] = await Promise.all([
+    getService(viewer, id),
+    db
+      .selectFrom("services as s")
+      .innerJoin("users as u", "u.id", "s.freelancer_id")
+      .select("u.id")
+      .where("s.id", "=", id)
+      .where("u.public_profile", "=", 1)
+      .where("u.profile_hidden_at", "is", null)
+      .where("u.banned_at", "is", null)
+      .where((eb) => eb.or([eb("u.suspended_until", "is", null), eb("u.suspended_until", "<=", now())]))
+      .executeTakeFirst(),
+  ]);
+  const { questions: _questions, allowed_actions: _actions, moderation, freelancer, ...shown } = service;
+  const path = servicePath(service);
+  return {
+    ...shown,
+    path,
+    url: siteUrl(path),
+    freelancer: { ...freelancer, path: profile ? profilePath(freelancer) : null },
+    preview: service.status !== "published" || moderation?.hidden === true,
+  };
+}
