@@ -16,6 +16,7 @@ import {
 } from "~/services/contracts/hourly.server";
 import { account, balanceOf, checkLedger } from "~/services/payments/ledger.server";
 import { splitMilestones } from "~/services/payments/milestones.server";
+import { collectPersonalData } from "~/services/accounts/data-export.server";
 import { outcome, refusal } from "../support/market";
 import { createUser } from "../../db/factories";
 import { escrow, fund, hiredHourly } from "../payments/support";
@@ -421,5 +422,23 @@ describe("without payments", () => {
     const ledger = await db.selectFrom("ledger_transactions").select("id").where("contract_id", "=", id).execute();
     expect(ledger).toEqual([]);
     expect(await checkLedger()).toEqual([]);
+  });
+});
+
+describe("the copy of a user's data", () => {
+  it("holds the weeks for both sides and the entries in the freelancer's copy only", async () => {
+    const { owner, applicant, id } = await fundedWeek({ cap_hours: 10 });
+    await logEntry(applicant, id, MONDAY, entry(MONDAY, 90, "Reunião de alinhamento com a equipe."));
+    const weekOf = async (userId: string) => {
+      const { kinds } = await collectPersonalData(userId);
+      return (kinds["timesheets.json"] as { contract_id: string; minutes_total: number; entries: unknown[] }[]).find(
+        (w) => w.contract_id === id,
+      );
+    };
+    expect(await weekOf(applicant.id)).toMatchObject({
+      minutes_total: 90,
+      entries: [{ day: MONDAY, minutes: 90, description: "Reunião de alinhamento com a equipe.", answer: null }],
+    });
+    expect(await weekOf(owner.id)).toMatchObject({ minutes_total: 90, entries: [] });
   });
 });

@@ -208,6 +208,33 @@ export const EXPORT_KINDS = {
     const sides = await source.contractSides();
     return (await source.contracts()).map((c) => contractJson(c, sides.get(c.id)!));
   },
+  // Hourly contracts' weeks (both sides), and the time entries: the freelancer's words, in the
+  // freelancer's copy only (the merchant's question on an entry is the merchant's).
+  "timesheets.json": async (source) => {
+    const sides = await source.contractSides();
+    const ids = idsOf(sides);
+    if (!ids.length) return [];
+    const [weeks, entries] = await Promise.all([
+      db.selectFrom("contract_weeks").selectAll().where("contract_id", "in", ids).orderBy("week_start").execute(),
+      db.selectFrom("time_entries").selectAll().where("contract_id", "in", ids).orderBy("day").execute(),
+    ]);
+    return weeks.map((w) => ({
+      contract_id: w.contract_id,
+      week_start: w.week_start,
+      status: w.status,
+      rate_cents: w.rate_cents,
+      cap_minutes: w.cap_minutes,
+      minutes_total: w.minutes_total,
+      submitted_at: w.submitted_at,
+      approved_at: w.approved_at,
+      entries:
+        sides.get(w.contract_id) === "freelancer"
+          ? entries
+              .filter((e) => e.week_id === w.id)
+              .map((e) => ({ day: e.day, minutes: e.minutes, description: e.description, answer: e.answer }))
+          : [],
+    }));
+  },
   "deliveries.json": contractEvents((kind) => kind === "delivered"),
   "change_requests.json": contractEvents((kind) => kind === "changes_requested"),
   "contract_events.json": contractEvents((kind) => kind !== "delivered" && kind !== "changes_requested"),

@@ -84,6 +84,7 @@ export const USER_COLUMNS: Record<string, Record<string, Disposition>> = {
     respond_by: leftOut("a date (the answer is due by then), not a user"),
   },
   milestones: { proposed_by: SIDE },
+  contract_weeks: { submitted_by: SIDE, approved_by: SIDE },
   pix_charges: {
     merchant_id: inFile("payments.json"),
     claimed_by: inFile("payments.json"),
@@ -125,6 +126,8 @@ export const REACHED_THROUGH: Record<string, Disposition> = {
   message_files: inFile("messages.json"), // files of those messages, under files/messages/
   disputes: inFile("disputes.json"), // disputes over the user's contracts (the other side's statement left out)
   milestones: inFile("payments.json"), // milestones of the user's contracts
+  contract_weeks: inFile("timesheets.json"), // the weeks of the user's hourly contracts
+  time_entries: inFile("timesheets.json"), // the freelancer's entries, in the freelancer's copy
   photos: inFile("files/"), // the file store on PostgreSQL: the user's own files, by name
   fiscal_issuers: inFile("fiscal.json"), // the freelancer's own issuer (owner = their id), without its sealed certificate
   nfse_documents: inFile("fiscal.json"), // notas they issued (provider_user_id) or received (taker_user_id)
