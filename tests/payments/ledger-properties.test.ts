@@ -72,6 +72,8 @@ const op = fc.oneof(
 );
 
 const HOURLY = 3;
+/** A fixed contract the random moves never pick (`contract` is 0–2): the tail's own. */
+const SPARE = 4;
 
 type Step = typeof op extends fc.Arbitrary<infer T> ? T : never;
 
@@ -91,6 +93,10 @@ const TAIL: Step[] = [
   { kind: "log_time", minutes: 125 },
   { kind: "submit_week" },
   { kind: "approve_week" },
+  // A fifth contract that no random move touches: a funded milestone cancelled by a decision is
+  // refunded, whatever the random moves left of the others.
+  { kind: "fund", c: SPARE },
+  { kind: "dispute", c: SPARE, decision: "cancel", share: 0 },
 ];
 
 type World = { contracts: { id: string; owner: UserRow; applicant: UserRow; price: number }[] };
@@ -211,6 +217,13 @@ async function world(feeBps: number): Promise<World> {
   // An odd rate, so that floor(minutes × rate / 60) and the fee round on most weeks.
   const { owner, applicant, id } = await hiredHourly({ rate_cents: 3_337, cap_hours: 10 });
   contracts.push({ id, owner, applicant, price: 3_337 });
+  const spare = await hired();
+  const { price_cents: sparePrice } = await db
+    .selectFrom("contracts")
+    .select("price_cents")
+    .where("id", "=", spare.id)
+    .executeTakeFirstOrThrow();
+  contracts.push({ ...spare, price: sparePrice });
   return { contracts };
 }
 
