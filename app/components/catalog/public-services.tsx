@@ -2,6 +2,7 @@ import { Form, Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { IdentityBadge } from "~/components/reputation/identity-badge";
 import { RatingSummary } from "~/components/reputation/rating";
+import { FiltersToggle } from "~/components/marketplace/opportunity-list";
 import { Field, SelectField } from "~/components/ui/form";
 import { formatMoney } from "~/lib/money";
 import { CATEGORIES } from "~/lib/market-constants";
@@ -48,16 +49,7 @@ export function ServiceFilters({
           error={errors.sort}
         />
       </div>
-      {/* On phones the other filters fold behind a checkbox toggle, which needs no JavaScript. */}
-      <input
-        type="checkbox"
-        id="filters-toggle"
-        className="filters-toggle"
-        defaultChecked={advanced || Object.keys(errors).length > 0}
-      />
-      <label htmlFor="filters-toggle" className="filters-toggle-label">
-        {tm("filters.toggle")}
-      </label>
+      <FiltersToggle open={advanced || Object.keys(errors).length > 0} />
       <div className="filters-grid filters-grid-services">
         <SelectField
           id="s-category"

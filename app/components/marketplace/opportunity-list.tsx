@@ -71,16 +71,7 @@ export function OpportunityFilters({
         />
         {choice("sort", SORTS, "sorts")}
       </div>
-      {/* On phones the other filters fold behind a checkbox toggle, which needs no JavaScript. */}
-      <input
-        type="checkbox"
-        id="filters-toggle"
-        className="filters-toggle"
-        defaultChecked={advanced || Object.keys(errors).length > 0}
-      />
-      <label htmlFor="filters-toggle" className="filters-toggle-label">
-        {t("filters.toggle")}
-      </label>
+      <FiltersToggle open={advanced || Object.keys(errors).length > 0} />
       <div className={`filters-grid filters-grid-${role}`}>
         {choice("category", CATEGORIES, "categories", t("filters.any"))}
         {choice("budget_type", BUDGET_TYPES, "budget_types", t("filters.any_type"))}
@@ -162,5 +153,21 @@ export function OpportunityList({ list, role, saveForm }: { list: ListData; role
       )}
       <Pagination meta={list.meta} />
     </div>
+  );
+}
+
+/**
+ * On phones a list's other filters fold behind this checkbox toggle, which needs no JavaScript;
+ * `open` when some are in use or refused.
+ */
+export function FiltersToggle({ open }: { open: boolean }) {
+  const { t } = useTranslation("market");
+  return (
+    <>
+      <input type="checkbox" id="filters-toggle" className="filters-toggle" defaultChecked={open} />
+      <label htmlFor="filters-toggle" className="filters-toggle-label">
+        {t("filters.toggle")}
+      </label>
+    </>
   );
 }
