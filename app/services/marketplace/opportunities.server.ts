@@ -21,7 +21,16 @@ import {
 import { checkFields, inFieldOrder } from "~/lib/schemas";
 import { opportunitySlug } from "~/lib/slug";
 import { db, engine, transaction } from "../../../db";
-import { searchIndexLeads, textMatch, textQuery, textRank, type IdRange } from "../../../db/dialect";
+import {
+  idIn,
+  idList,
+  searchIndexLeads,
+  textMatch,
+  textMatchRow,
+  textQuery,
+  textRank,
+  type IdRange,
+} from "../../../db/dialect";
 import type { Database, OpportunitiesTable, OpportunityRow, UserRow } from "../../../db/schema";
 import type { PublicOpportunity } from "../discovery/public.server";
 import { AppError, parseInput } from "../platform/errors.server";
@@ -33,6 +42,7 @@ import { notify } from "../messaging/notifications.server";
 import { ratingOf, type Rating } from "../reputation/reviews.server";
 import { displayNameOf, parseTags, photoUrl } from "../accounts/users.server";
 import { holdsNewOpportunity } from "../operator/premoderation.server";
+import { opportunitiesChanged, opportunitiesGeneration } from "./search-generation.server";
 
 export type { PageMeta } from "../platform/records.server";
 
@@ -319,13 +329,12 @@ const totalCap = (match: string | null) => (match ? SEARCH_TOTAL_CAP : TOTAL_CAP
  * own indexes and matched against the search afterwards.
  */
 function searchLeads(viewer: UserRow, q: OpportunityQuery, match: string | null): match is string {
-  return (
-    searchIndexLeads &&
-    match !== null &&
-    viewer.account_type === "freelancer" &&
-    !q.mine &&
-    (!q.status || q.status === "open")
-  );
+  return searchIndexLeads && browsesOpen(viewer, q, match);
+}
+
+/** A freelancer's search of the open opportunities: what they see does not depend on who they are. */
+function browsesOpen(viewer: UserRow, q: OpportunityQuery, match: string | null): match is string {
+  return match !== null && viewer.account_type === "freelancer" && !q.mine && (!q.status || q.status === "open");
 }
 
 /**
@@ -486,12 +495,22 @@ export function compiledListQueries(user: UserRow, q: OpportunityQuery) {
     compiled = { count: count.compile(), page: page.compile() };
     compiledLists.set(key, compiled);
   }
-  const bind = (query: CompiledQuery): CompiledQuery => ({
-    ...query,
-    parameters: query.parameters.map((value) => (value === VIEWER_ID ? user.id : value)),
-  });
-  return { count: bind(compiled.count), page: bind(compiled.page) };
+  return { count: bound(compiled.count, user), page: bound(compiled.page, user) };
 }
+
+/** A kept compiled query with the viewer's id (and a page's ids, see PAGE_IDS) in their stand-ins' places. */
+function bound(query: CompiledQuery, user: UserRow, ids?: number[]): CompiledQuery {
+  return {
+    ...query,
+    parameters: query.parameters.map((value) =>
+      value === VIEWER_ID ? user.id : value === PAGE_IDS ? idList(ids ?? []) : value,
+    ),
+  };
+}
+
+/** Stands for the ids of a search's page in its compiled query (one bound parameter: idList). */
+const PAGE_IDS = Object.freeze({ ids: true }) as unknown as string;
+const compiledSearchPages = new LRUCache<string, CompiledQuery>({ max: COMPILED_KEPT });
 
 /**
  * One page of opportunities with its total: two queries whatever the page size (the merchant's
@@ -502,8 +521,10 @@ export async function listOpportunities(
   query: unknown,
 ): Promise<{ data: OpportunityJson[]; meta: PageMeta }> {
   const q = parseInput(opportunityQuerySchema, query);
+  const match = q.q ? toFtsQuery(q.q) : null;
+  if (q.sort === "relevance" && browsesOpen(user, q, match)) return searchByRelevance(user, q, match);
   const { count, page } = compiledListQueries(user, q);
-  const cap = totalCap(q.q ? toFtsQuery(q.q) : null);
+  const cap = totalCap(match);
   const [counted, { rows }] = await Promise.all([
     db.executeQuery<{ total: number }>(count),
     db.executeQuery<Row>(page),
@@ -513,6 +534,102 @@ export async function listOpportunities(
     data: rows.map((row) => toOpportunityJson(row, user)),
     meta: pageMeta(q.page, q.per_page, Math.min(Number(total), cap), Number(total) > cap),
   };
+}
+
+/**
+ * A freelancer's text search in order of relevance, through a window kept a few seconds.
+ *
+ * The window (the RELEVANCE_WINDOW newest matches, ranked: see byRelevance) is the same for
+ * every freelancer, since what they see of the open opportunities does not depend on who they
+ * are, and finding it is the search's whole cost on PostgreSQL (the text index's matches, each
+ * row visited for the other filters). So it is read once per (filters, page size) and kept for
+ * SEARCH_WINDOW_MS in this process: a repeated search is one statement, the page's rows by id,
+ * which checks the page's rows again against every filter but the words (a row closed, hidden
+ * or edited out of a filter meanwhile drops from the page) and joins the viewer's application.
+ * An opportunity published, edited, reopened or shown again in this process drops every kept
+ * window at once (opportunitiesChanged); one written by another server process shows in this
+ * one's searches within SEARCH_WINDOW_MS.
+ */
+export const SEARCH_WINDOW_MS = 5_000;
+type SearchWindow = { ids: number[]; total: number; newest: number; at: number; generation: number };
+const searchWindows = new LRUCache<string, SearchWindow>({ max: COMPILED_KEPT });
+
+async function searchByRelevance(user: UserRow, q: OpportunityQuery, match: string) {
+  const key = JSON.stringify({ ...q, page: undefined });
+  let window = searchWindows.get(key);
+  if (!window || window.generation !== opportunitiesGeneration() || Date.now() - window.at > SEARCH_WINDOW_MS) {
+    window = await readSearchWindow(user, q, match, key);
+  }
+  let page = await searchPage(user, q, match, window);
+  if (page.newest !== window.newest) {
+    // An opportunity was added since (by another server process, say): the window is read again.
+    window = await readSearchWindow(user, q, match, key);
+    page = await searchPage(user, q, match, window);
+  }
+  return {
+    data: page.rows.map((row) => toOpportunityJson(row, user)),
+    meta: pageMeta(q.page, q.per_page, Math.min(window.total, SEARCH_TOTAL_CAP), window.total > SEARCH_TOTAL_CAP),
+  };
+}
+
+/** The newest opportunity's id: a kept window older than it may miss a match. */
+const NEWEST_ID = sql<number | null>`(SELECT max(id) FROM opportunities)`;
+
+/** One past the window, newest first (whether the total is capped, as a count would say), ranked. */
+async function readSearchWindow(user: UserRow, q: OpportunityQuery, match: string, key: string) {
+  const generation = opportunitiesGeneration();
+  const at = Date.now();
+  const leads = searchIndexLeads;
+  const matches = applyFilters(
+    leads ? fromSearch(db) : (db.selectFrom("opportunities") as ListBuilder),
+    user,
+    q,
+    leads,
+  );
+  const newest = await (
+    leads ? matches.orderBy(sql`opportunities_fts.rowid`, "desc") : matches.orderBy("opportunities.id", "desc")
+  )
+    .select(["opportunities.id as id", textRank(match, leads).as("relevance"), NEWEST_ID.as("newest")])
+    .limit(RELEVANCE_WINDOW + 1)
+    .execute();
+  const ranked = newest
+    .slice(0, RELEVANCE_WINDOW)
+    .sort((a, b) => Number(b.relevance) - Number(a.relevance) || Number(b.id) - Number(a.id));
+  const window: SearchWindow = {
+    ids: ranked.map((row) => Number(row.id)),
+    total: newest.length,
+    newest: newest.length ? Number(newest[0]!.newest) : await newestOpportunityId(),
+    at,
+    generation,
+  };
+  searchWindows.set(key, window);
+  return window;
+}
+
+/**
+ * The page's rows of a window, checked again against every filter (the words row by row), in the
+ * window's order, with the newest opportunity's id to tell whether the window still stands.
+ */
+async function searchPage(user: UserRow, q: OpportunityQuery, match: string, window: SearchWindow) {
+  const ids = window.ids.slice(offsetOf(q.page, q.per_page), offsetOf(q.page, q.per_page) + q.per_page);
+  if (!ids.length) return { rows: [] as Row[], newest: await newestOpportunityId() };
+  // Compiled once per (role, query), as the other lists are (compiledListQueries).
+  const key = `${user.account_type}|${JSON.stringify({ ...q, page: undefined })}`;
+  let compiled = compiledSearchPages.get(key);
+  if (!compiled) {
+    const viewer = { ...user, id: VIEWER_ID };
+    compiled = applyFilters(baseSelect(db, viewer) as unknown as ListBuilder, viewer, { ...q, q: undefined })
+      .where(idIn("opportunities.id", PAGE_IDS))
+      .where(textMatchRow("opportunities", "id", match))
+      .select(NEWEST_ID.as("newest"))
+      .compile();
+    compiledSearchPages.set(key, compiled);
+  }
+  const { rows } = await db.executeQuery<Row & { newest: number }>(bound(compiled, user, ids));
+  const position = new Map(ids.map((id, index) => [id, index]));
+  rows.sort((a, b) => position.get(Number(a.id))! - position.get(Number(b.id))!);
+  // With every row of the page gone (closed, hidden), the newest id is read on its own.
+  return { rows, newest: rows.length ? Number(rows[0]!.newest) : await newestOpportunityId() };
 }
 
 /** What a saved search's digest shows of each new match. */
@@ -644,6 +761,7 @@ export async function createOpportunity(merchant: UserRow, input: unknown): Prom
       updated_at: timestamp,
     }),
   );
+  opportunitiesChanged();
   return getOpportunity(merchant, uuid);
 }
 
@@ -729,6 +847,7 @@ export async function updateOpportunity(merchant: UserRow, uuid: string, input: 
       .executeTakeFirst();
     if (Number(updated.numUpdatedRows) === 0) throw new AppError(409, "opportunity_not_open");
   });
+  opportunitiesChanged();
   return getOpportunity(merchant, uuid);
 }
 
@@ -748,6 +867,7 @@ async function ownerMove(
     OPPORTUNITY.assert(move, current, "owner");
     await write(trx, current);
   });
+  opportunitiesChanged();
 }
 
 /** Deletes an opportunity nobody has applied to. */
@@ -837,6 +957,7 @@ export async function closeOpportunity(merchant: UserRow, uuid: string): Promise
     if (Number(closed.numUpdatedRows) === 0) throw new AppError(409, "opportunity_not_open");
     await rejectOpenApplications(trx, current.id, "closed");
   });
+  opportunitiesChanged();
   return getOpportunity(merchant, uuid);
 }
 
@@ -852,5 +973,6 @@ export async function reopenOpportunity(merchant: UserRow, uuid: string): Promis
       .executeTakeFirst();
     if (Number(reopened.numUpdatedRows) === 0) throw new AppError(409, "opportunity_not_closed");
   });
+  opportunitiesChanged();
   return getOpportunity(merchant, uuid);
 }

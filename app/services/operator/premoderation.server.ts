@@ -10,6 +10,7 @@ import { displayNameOf } from "../accounts/users.server";
 import { operatorActor, recordAudit } from "./audit.server";
 import { getSettings } from "./settings.server";
 import { hideTarget, loadTarget } from "./targets.server";
+import { opportunitiesChanged } from "../marketplace/search-generation.server";
 
 // Pre-moderation: while settings.premoderation_days is above 0, a new opportunity of a merchant
 // whose account is younger than that waits (held_at) for an operator before anyone but its
@@ -100,6 +101,7 @@ export async function decideHeldOpportunity(operator: UserRow, uuid: string, inp
       throw exists ? new AppError(409, "opportunity_not_held") : new AppError(404, "not_found");
     }
     if (decision === "approve") {
+      opportunitiesChanged();
       await notify(trx, {
         user_id: released.merchant_id,
         kind: "opportunity_published",

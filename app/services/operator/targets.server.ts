@@ -4,6 +4,7 @@ import type { Database } from "../../../db/schema";
 import { AppError } from "../platform/errors.server";
 import { UUID } from "../platform/records.server";
 import { notify } from "../messaging/notifications.server";
+import { opportunitiesChanged } from "../marketplace/search-generation.server";
 
 // What can be reported and hidden: an opportunity, a profile, a message, a review or a reply.
 // Each kind says who wrote it, who may see (and so report) it, and how it is hidden and shown
@@ -166,6 +167,7 @@ export async function hideTarget(trx: Kysely<Database>, target: Target, reason: 
 /** Shows the target again and tells its author. Returns false when it was not hidden. */
 export async function restoreTarget(trx: Kysely<Database>, target: Target, reason: string) {
   const changed = await setHidden(trx, target, null);
+  if (target.type === "opportunity") opportunitiesChanged();
   if (changed) await tellAuthor(trx, target, "moderation_restored", reason);
   return changed;
 }
