@@ -11,6 +11,9 @@
 //   npm run bench -- --only list,search  some cases only
 //   npm run bench -- --only parts        /healthz while bodies of ~400 000 tiny parts arrive
 //   npm run bench -- --only admin        the operator's metrics (API and page /admin, 90 days)
+//   npm run bench -- --only services     the catalogue's JSON list, search and filters at as many
+//                                        published services as opportunities (seeded for the run),
+//                                        beside the opportunities' (--only list,search,services)
 //   npm run bench -- --only public       a visitor's public opportunity page (CPU per request) and
 //                                        the first sitemap page of opportunities
 //   npm run bench -- --only saved-searches  one digest run of 10 000 saved searches over 1 000 new
@@ -90,6 +93,9 @@ const BCRYPT_COST = process.env.BCRYPT_COST || "10";
 const PASSWORD = "bench-password-123";
 // The search of the search cases: one word and two filters, as a freelancer would type them.
 const SEARCH = { q: "site", category: "desenvolvimento", location_type: "remote" };
+/** Case "services": a search of the catalogue by relevance, and its filters with another order. */
+const SERVICE_SEARCH = { q: "logotipo" };
+const SERVICE_FILTERS = { category: "design", max_price_cents: 150_000, sort: "price" };
 const WRITERS = 400; // freelancers sharing the application writes (each has a per-minute write limit)
 const LOGINS_PER_SECOND = 20;
 
@@ -108,6 +114,8 @@ const BUDGETS = {
   pageCpuMs: 7,
   /** Case "bare": CPU per request of the app's list page over its bare SSR reference's. */
   pageOverBareSsr: 2,
+  /** Case "services": the catalogue's list and search over the opportunities' (req/s). */
+  servicesRatio: 0.8,
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -160,7 +168,7 @@ function run(command: string, argv: string[], env: NodeJS.ProcessEnv) {
 type Fixture = {
   dir: string;
   dbPath: string;
-  counts: { opportunities: number; open: number; applications: number; users: number };
+  counts: { opportunities: number; open: number; applications: number; users: number; services: number };
   seedSeconds: number | null;
   reader: { email: string; applications: number };
   writerTokens: string[];
@@ -202,6 +210,12 @@ function prepareDatabase(opportunities: number, given?: string): Fixture {
       log(`kept a copy in ${cached}`);
     }
   }
+  if (wanted("services")) {
+    // The catalogue of packaged services, as many as opportunities, for their freelancers.
+    log(`seeding ${opportunities.toLocaleString("en")} services (load ${load()})`);
+    const seconds = run(process.execPath, [tsx, "scripts/seed.ts", "--services", String(opportunities)], env);
+    log(`seeded the services in ${seconds.toFixed(1)} s`);
+  }
 
   const sqlite = new SQLite(dbPath);
   sqlite.pragma("journal_mode = WAL");
@@ -211,6 +225,7 @@ function prepareDatabase(opportunities: number, given?: string): Fixture {
     open: count("SELECT count(*) AS n FROM opportunities WHERE status = 'open'"),
     applications: count("SELECT count(*) AS n FROM applications"),
     users: count("SELECT count(*) AS n FROM users"),
+    services: count("SELECT count(*) AS n FROM services WHERE status = 'published'"),
   };
   log(`data: ${JSON.stringify(counts)}`);
 
@@ -587,6 +602,17 @@ async function mainCases(server: Server, fixture: Fixture) {
       }),
     );
   }
+  if (wanted("services")) {
+    // /servicos' JSON twin beside the opportunities' list and search (the same reader).
+    results.push(
+      await measure("GET /api/services", { url: `${base}/api/services`, headers: bearer }),
+      await measure("GET /api/services?q", { url: `${base}/api/services${query(SERVICE_SEARCH)}`, headers: bearer }),
+      await measure("GET /api/services?category+price+sort", {
+        url: `${base}/api/services${query(SERVICE_FILTERS)}`,
+        headers: bearer,
+      }),
+    );
+  }
   if (wanted("detail")) {
     results.push(
       await measure("GET /api/opportunities/:uuid", {
@@ -830,6 +856,23 @@ function verdicts(results: CaseResult[], burst: Record<string, unknown> | null) 
       budget: "/healthz p99 < 100 ms while many-part bodies arrive",
       holds: loaded.p99_ms < 100,
       measured: `p99 ${loaded.p99_ms} ms, max ${loaded.max_ms} ms`,
+    });
+  }
+  // The catalogue's budget is the opportunities' beside it: its list and its search serve at
+  // least SERVICES_RATIO of their req/s (both cases in the run: `--only list,search,services`).
+  for (const [services, opportunities] of [
+    ["GET /api/services", "GET /api/opportunities"],
+    ["GET /api/services?q", "GET /api/opportunities?q"],
+  ] as const) {
+    const s = results.find((r) => r.name === services);
+    // The list by its whole name (the burst's baseline starts the same), the search by its start.
+    const o = opportunities.endsWith("?q") ? find(opportunities) : results.find((r) => r.name === opportunities);
+    if (!s || !o) continue;
+    const ratio = s.requests_per_sec / o.requests_per_sec;
+    out.push({
+      budget: `${services} >= ${BUDGETS.servicesRatio} x ${o.name}`,
+      holds: ratio >= BUDGETS.servicesRatio,
+      measured: `${s.requests_per_sec} / ${o.requests_per_sec} req/s = ${ratio.toFixed(2)}`,
     });
   }
   const failures = results.reduce((n, r) => n + r.errors + r.non_2xx, 0);
@@ -1160,6 +1203,7 @@ const MAIN_CASES = [
   "mine",
   "page",
   "page-detail",
+  "services",
   "public",
   "apply",
   "admin",

@@ -3,8 +3,8 @@ import { randomUUID } from "node:crypto";
 import bcrypt from "bcryptjs";
 import type SQLite from "better-sqlite3";
 import { isNegotiating, todayInSaoPaulo } from "../app/lib/market-schemas";
-import { opportunitySlug } from "../app/lib/slug";
-import { demoJobs } from "./demo-catalog";
+import { opportunitySlug, slugify } from "../app/lib/slug";
+import { demoJobs, demoServices } from "./demo-catalog";
 import { DEFAULT_PASSWORD } from "./factories";
 import { prng } from "./seed";
 
@@ -262,4 +262,68 @@ export function seedVolume(sqlite: SQLite.Database, count: number, seed = 42): V
   sqlite.pragma(`cache_size = ${Number(cacheSize)}`);
   result.ms = Math.round(performance.now() - started);
   return result;
+}
+
+/**
+ * Adds `count` published services (`npm run seed -- --services N`) for the freelancers already
+ * there (the volume seed's, or the demo's): the demo catalogue's services, varied by city and
+ * price, with one to three packages and a spread of ratings. Prepared statements in one
+ * transaction, as seedVolume; the full-text index follows through the table's triggers.
+ */
+export function seedServices(sqlite: SQLite.Database, count: number, seed = 7): { services: number; ms: number } {
+  const started = performance.now();
+  const random = prng(seed);
+  const pick = <T>(list: readonly T[]) => list[Math.floor(random() * list.length)];
+  const freelancers = (
+    sqlite.prepare("SELECT id FROM users WHERE account_type = 'freelancer' AND deleted_at IS NULL").all() as {
+      id: string;
+    }[]
+  ).map((row) => row.id);
+  if (freelancers.length === 0) throw new Error("seedServices: no freelancer to publish the services");
+  const insert = sqlite.prepare(
+    `INSERT INTO services (id, seq, freelancer_id, title, slug, category, description, skills, status, packages, extras,
+       faq, questions, price_from_cents, delivery_days_min, rating_sum, rating_count, published_at, created_at, updated_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'published', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  );
+  const now = Date.now();
+  const iso = (ms: number) => new Date(ms).toISOString();
+  sqlite.transaction(() => {
+    const { next } = sqlite.prepare("SELECT coalesce(max(seq), 0) + 1 AS next FROM services").get() as { next: number };
+    for (let i = 0; i < count; i++) {
+      const model = demoServices[i % demoServices.length]!;
+      const city = pick(CITIES);
+      const scale = 0.5 + random() * 2;
+      const packages = model.packages.map((p) => ({
+        ...p,
+        price_cents: Math.max(1_000, Math.round((p.price_cents * scale) / 100) * 100),
+        delivery_days: Math.max(1, Math.min(90, p.delivery_days + Math.floor(random() * 5) - 2)),
+      }));
+      const rated = random() < 0.6 ? 1 + Math.floor(random() * 40) : 0;
+      const title = `${model.title} – ${city}`;
+      // Spread over the last year, in insertion order.
+      const at = iso(now - 365 * 86_400_000 + Math.floor(((i + random()) / count) * 364 * 86_400_000));
+      insert.run(
+        randomUUID(),
+        next + i,
+        freelancers[i % freelancers.length],
+        title,
+        slugify(title, "servico"),
+        model.category,
+        `${model.description} Atendo clientes de ${city} e de todo o Brasil.`,
+        JSON.stringify(model.skills),
+        JSON.stringify(packages),
+        JSON.stringify(model.extras),
+        JSON.stringify(model.faq),
+        JSON.stringify(model.questions),
+        Math.min(...packages.map((p) => p.price_cents)),
+        Math.min(...packages.map((p) => p.delivery_days)),
+        rated ? Math.round(rated * (3 + random() * 2)) : 0,
+        rated,
+        at,
+        at,
+        at,
+      );
+    }
+  })();
+  return { services: count, ms: Math.round(performance.now() - started) };
 }

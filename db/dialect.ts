@@ -59,16 +59,6 @@ export function textMatchIn(table: "opportunities" | "services", key: string, qu
   return sql<boolean>`${sql.ref(`${table}.${key}`)} IN (SELECT rowid FROM ${fts} WHERE ${fts} MATCH ${query})`;
 }
 
-/**
- * Whether one row of `table` (already found by other means: a page of ids) matches `query`: on
- * SQLite the FTS5 table is asked for that rowid alone, rather than for every match as textMatchIn does.
- */
-export function textMatchRow(table: "opportunities" | "services", key: string, query: string): RawBuilder<boolean> {
-  if (postgres) return textMatchIn(table, key, query);
-  const fts = sql.table(`${table}_fts`);
-  return sql<boolean>`EXISTS (SELECT 1 FROM ${fts} WHERE ${fts} MATCH ${query} AND ${fts}.rowid = ${sql.ref(`${table}.${key}`)})`;
-}
-
 /** How well a row of `table` matches `query`, higher is better (see textRank). */
 export function textRankIn(table: "opportunities" | "services", key: string, query: string): RawBuilder<number> {
   if (postgres) return sql<number>`ts_rank(${sql.ref(`${table}.search`)}, to_tsquery('freela', ${query}))`;

@@ -15,6 +15,7 @@ import { db, engine, migrateToLatest } from "../db";
 /** Parents before children, as the foreign keys want them. */
 const TABLES = [
   "users",
+  "services",
   "sessions",
   "password_resets",
   "opportunities",
@@ -89,6 +90,10 @@ await db.transaction().execute(async (trx) => {
     }
     await flush();
   }
+  // Services keep their row numbers; new ones continue after the highest.
+  await sql`SELECT setval(pg_get_serial_sequence('services', 'seq'), coalesce(max(seq), 0) + 1, false) FROM services`.execute(
+    trx,
+  );
   // Opportunities keep their ids; new ones continue after the highest.
   await sql`SELECT setval(pg_get_serial_sequence('opportunities', 'id'), coalesce(max(id), 0) + 1, false) FROM opportunities`.execute(
     trx,

@@ -21,16 +21,7 @@ import {
 import { checkFields, inFieldOrder } from "~/lib/schemas";
 import { opportunitySlug } from "~/lib/slug";
 import { db, engine, transaction } from "../../../db";
-import {
-  idIn,
-  idList,
-  searchIndexLeads,
-  textMatch,
-  textMatchRow,
-  textQuery,
-  textRank,
-  type IdRange,
-} from "../../../db/dialect";
+import { idIn, idList, searchIndexLeads, textMatch, textQuery, textRank, type IdRange } from "../../../db/dialect";
 import type { Database, OpportunitiesTable, OpportunityRow, UserRow } from "../../../db/schema";
 import type { PublicOpportunity } from "../discovery/public.server";
 import { AppError, parseInput } from "../platform/errors.server";
@@ -545,7 +536,8 @@ export async function listOpportunities(
  * row visited for the other filters). So it is read once per (filters, page size) and kept for
  * SEARCH_WINDOW_MS in this process: a repeated search is one statement, the page's rows by id,
  * which checks the page's rows again against every filter but the words (a row closed, hidden
- * or edited out of a filter meanwhile drops from the page) and joins the viewer's application.
+ * or edited out of a filter meanwhile drops from the page; checking the words row by row would
+ * cost SQLite a walk of each word's whole list per row) and joins the viewer's application.
  * An opportunity published, edited, reopened or shown again in this process drops every kept
  * window at once (opportunitiesChanged); one written by another server process shows in this
  * one's searches within SEARCH_WINDOW_MS.
@@ -560,11 +552,11 @@ async function searchByRelevance(user: UserRow, q: OpportunityQuery, match: stri
   if (!window || window.generation !== opportunitiesGeneration() || Date.now() - window.at > SEARCH_WINDOW_MS) {
     window = await readSearchWindow(user, q, match, key);
   }
-  let page = await searchPage(user, q, match, window);
+  let page = await searchPage(user, q, window);
   if (page.newest !== window.newest) {
     // An opportunity was added since (by another server process, say): the window is read again.
     window = await readSearchWindow(user, q, match, key);
-    page = await searchPage(user, q, match, window);
+    page = await searchPage(user, q, window);
   }
   return {
     data: page.rows.map((row) => toOpportunityJson(row, user)),
@@ -607,10 +599,10 @@ async function readSearchWindow(user: UserRow, q: OpportunityQuery, match: strin
 }
 
 /**
- * The page's rows of a window, checked again against every filter (the words row by row), in the
- * window's order, with the newest opportunity's id to tell whether the window still stands.
+ * The page's rows of a window, checked again against every filter but the words, in the window's
+ * order, with the newest opportunity's id to tell whether the window still stands.
  */
-async function searchPage(user: UserRow, q: OpportunityQuery, match: string, window: SearchWindow) {
+async function searchPage(user: UserRow, q: OpportunityQuery, window: SearchWindow) {
   const ids = window.ids.slice(offsetOf(q.page, q.per_page), offsetOf(q.page, q.per_page) + q.per_page);
   if (!ids.length) return { rows: [] as Row[], newest: await newestOpportunityId() };
   // Compiled once per (role, query), as the other lists are (compiledListQueries).
@@ -620,7 +612,6 @@ async function searchPage(user: UserRow, q: OpportunityQuery, match: string, win
     const viewer = { ...user, id: VIEWER_ID };
     compiled = applyFilters(baseSelect(db, viewer) as unknown as ListBuilder, viewer, { ...q, q: undefined })
       .where(idIn("opportunities.id", PAGE_IDS))
-      .where(textMatchRow("opportunities", "id", match))
       .select(NEWEST_ID.as("newest"))
       .compile();
     compiledSearchPages.set(key, compiled);
