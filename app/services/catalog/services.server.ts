@@ -9,6 +9,7 @@ import {
   servicePatchSchema,
   serviceQuerySchema,
   type ServiceInput,
+  type ServiceQuery,
   type ServiceLists,
   type ServicePackage,
   type ServiceStatus,
@@ -16,10 +17,10 @@ import {
 import { pageQuerySchema } from "~/lib/market-schemas";
 import { slugify } from "~/lib/slug";
 import { db, engine, transaction } from "../../../db";
-import { lockUser, textMatchIn, textRankIn } from "../../../db/dialect";
+import { lockUser, searchIndexLeads, textMatchIn, textRankIn } from "../../../db/dialect";
 import type { Database, ServiceRow, UserRow } from "../../../db/schema";
 import { displayNameOf, parseTags, photoUrl } from "../accounts/users.server";
-import { TOTAL_CAP, toFtsQuery } from "../marketplace/opportunities.server";
+import { SEARCH_TOTAL_CAP, TOTAL_CAP, toFtsQuery } from "../marketplace/opportunities.server";
 import { operatorActor, recordAudit } from "../operator/audit.server";
 import { publicPagesOn } from "../discovery/public.server";
 import { holdsNewOpportunity } from "../operator/premoderation.server";
@@ -233,46 +234,56 @@ export async function listServices(
   await assertVisitorsWelcome(viewer);
   const at = now();
   const match = q.q ? toFtsQuery(q.q) : null;
-  let filtered = publicOnly(selectServices(), at);
-  if (match) filtered = filtered.where(textMatchIn("services", "seq", match));
-  if (q.category) filtered = filtered.where("services.category", "=", q.category);
-  if (q.min_price_cents !== undefined) filtered = filtered.where("services.price_from_cents", ">=", q.min_price_cents);
-  if (q.max_price_cents !== undefined) filtered = filtered.where("services.price_from_cents", "<=", q.max_price_cents);
-  if (q.max_days !== undefined) filtered = filtered.where("services.delivery_days_min", "<=", q.max_days);
-  if (q.min_rating !== undefined) {
-    filtered = filtered
-      .where("services.rating_count", ">", 0)
-      .where(sql<boolean>`services.rating_sum >= ${q.min_rating} * services.rating_count`);
-  }
-  if (q.verified) filtered = filtered.where(sql<boolean>`${identityVerifiedOf("services.freelancer_id")} > 0`);
-
   const sort = q.sort === "relevance" && !match ? "newest" : q.sort;
-  let page = filtered;
+  // Relevance ranks a window of the newest matches read through the text index, as the
+  // opportunities' search does (byRelevance): ranking every match of a common word would cost
+  // SQLite a walk of the word's list per match.
+  const leads = match !== null && sort === "relevance" && searchIndexLeads;
+  const filtered = filterServices(leads ? fromServiceSearch() : selectServices(), q, match, leads, at);
+  let page: ServiceSelect;
   switch (sort) {
-    case "relevance":
-      page = page.orderBy(textRankIn("services", "seq", match!), "desc");
+    case "relevance": {
+      const newest = (
+        leads ? filtered.orderBy(sql`services_fts.rowid`, "desc") : filtered.orderBy("services.seq", "desc")
+      )
+        .clearSelect()
+        .select([
+          "services.seq as seq",
+          (leads ? sql<number>`-bm25(services_fts)` : textRankIn("services", "seq", match!)).as("relevance"),
+        ])
+        .limit(SEARCH_TOTAL_CAP);
+      const best = db
+        .selectFrom(newest.as("newest"))
+        .select(["newest.seq", "newest.relevance"])
+        .orderBy("newest.relevance", "desc")
+        .orderBy("newest.seq", "desc")
+        .limit(q.per_page)
+        .offset(offsetOf(q.page, q.per_page));
+      page = selectServices()
+        .innerJoin(best.as("ranked"), "ranked.seq", "services.seq")
+        .orderBy("ranked.relevance", "desc") as unknown as ServiceSelect;
       break;
+    }
     case "price":
-      page = page.orderBy("services.price_from_cents", "asc");
+      // The order of the index services_published_price (065).
+      page = filtered.orderBy("services.price_from_cents", "asc");
       break;
     case "rating":
-      // Best average first (those not rated yet last), then the most rated.
-      page = page
-        .orderBy(
-          sql`CASE WHEN services.rating_count = 0 THEN 0 ELSE services.rating_sum * 1.0 / services.rating_count END`,
-          "desc",
-        )
-        .orderBy("services.rating_count", "desc");
+      // Best average first (those not rated yet last), then the most rated: the order of the
+      // index services_published_rating (065), read backwards.
+      page = filtered.orderBy(RATING_AVERAGE, "desc").orderBy("services.rating_count", "desc");
       break;
     default:
-      page = page.orderBy("services.published_at", "desc");
+      page = filtered.orderBy("services.published_at", "desc");
   }
-  page = page.orderBy("services.seq", "desc").limit(q.per_page).offset(offsetOf(q.page, q.per_page));
-  // The count stops one row past the cap, as the opportunities' does.
+  page = page.orderBy("services.seq", "desc");
+  if (sort !== "relevance") page = page.limit(q.per_page).offset(offsetOf(q.page, q.per_page));
+  // The count stops one row past the cap, as the opportunities' does (a search's cap is lower).
+  const cap = match ? SEARCH_TOTAL_CAP : TOTAL_CAP;
   const matching = filtered
     .clearSelect()
     .select(sql<number>`1`.as("one"))
-    .limit(TOTAL_CAP + 1);
+    .limit(cap + 1);
   const [rows, counted] = await Promise.all([
     page.execute() as Promise<Row[]>,
     db
@@ -283,8 +294,55 @@ export async function listServices(
   const total = Number(counted.total);
   return {
     data: rows.map((row) => toServiceJson(row, null)),
-    meta: pageMeta(q.page, q.per_page, Math.min(total, TOTAL_CAP), total > TOTAL_CAP),
+    meta: pageMeta(q.page, q.per_page, Math.min(total, cap), total > cap),
   };
+}
+
+/** A service's average rating as the list orders by it (0 before any rating): the expression of its index. */
+const RATING_AVERAGE = sql`CASE WHEN services.rating_count = 0 THEN 0 ELSE services.rating_sum * 1.0 / services.rating_count END`;
+
+/**
+ * selectServices read through SQLite's full-text table (a text search in order of relevance): the
+ * matches come newest first from the index itself and stop at the window's last row.
+ */
+function fromServiceSearch(): ServiceSelect {
+  return db
+    .selectFrom(sql<{ rowid: number }>`services_fts`.as("services_fts"))
+    .innerJoin("services", (join) => join.on(sql<boolean>`services.seq = services_fts.rowid`))
+    .innerJoin("users as freelancer", "freelancer.id", "services.freelancer_id")
+    .select(SERVICE_COLUMNS)
+    .select([
+      "freelancer.display_name as freelancer_display_name",
+      "freelancer.full_name as freelancer_full_name",
+      "freelancer.photo_path as freelancer_photo_path",
+      identityVerifiedOf("services.freelancer_id").as("freelancer_verified"),
+    ]) as unknown as ServiceSelect;
+}
+
+/** The list's WHERE: what visitors may see, and the query's filters. */
+function filterServices(
+  qb: ServiceSelect,
+  q: ServiceQuery,
+  match: string | null,
+  leads: boolean,
+  at: string,
+): ServiceSelect {
+  let filtered = publicOnly(qb, at);
+  if (match)
+    filtered = filtered.where(
+      leads ? sql<boolean>`services_fts MATCH ${match}` : textMatchIn("services", "seq", match),
+    );
+  if (q.category) filtered = filtered.where("services.category", "=", q.category);
+  if (q.min_price_cents !== undefined) filtered = filtered.where("services.price_from_cents", ">=", q.min_price_cents);
+  if (q.max_price_cents !== undefined) filtered = filtered.where("services.price_from_cents", "<=", q.max_price_cents);
+  if (q.max_days !== undefined) filtered = filtered.where("services.delivery_days_min", "<=", q.max_days);
+  if (q.min_rating !== undefined) {
+    filtered = filtered
+      .where("services.rating_count", ">", 0)
+      .where(sql<boolean>`services.rating_sum >= ${q.min_rating} * services.rating_count`);
+  }
+  if (q.verified) filtered = filtered.where(sql<boolean>`${identityVerifiedOf("services.freelancer_id")} > 0`);
+  return filtered;
 }
 
 /** The freelancer's own services, every state, newest first, a page at a time: two statements (page and count). */
