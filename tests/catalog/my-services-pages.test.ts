@@ -7,6 +7,7 @@ import * as editPage from "~/routes/_account+/meus-servicos.$id";
 import {
   createService,
   getService,
+  listMyServices,
   pauseService,
   publishService,
   type ServiceJson,
@@ -279,14 +280,22 @@ describe("the list and its moves", () => {
 });
 
 describe("statements per page, whatever the data", () => {
-  it("the list 2 (its page and its count), a service's form 3", async () => {
+  it("the list two (its page and its count), the form one (the service); the same with more services", async () => {
     const { user, token: t } = await signedInUser({ account_type: "freelancer", created_at: OLD });
     const s = await createService(user, validService);
-    const count = async () => [await statementsOf(() => list(t)), await statementsOf(() => edit(s.id, t))];
+    // The pages' own reads, and the pages whole (the session's lookup included) once warmed.
+    const count = async () => [
+      await statementsOf(() => listMyServices(user)),
+      await statementsOf(() => getService(user, s.id)),
+      await statementsOf(() => list(t)),
+      await statementsOf(() => edit(s.id, t)),
+    ];
+    await count();
     const before = await count();
-    for (let i = 0; i < 3; i++)
+    expect(before.slice(0, 2)).toEqual([2, 1]);
+    for (let i = 0; i < 3; i++) {
       await pauseService(user, (await publishService(user, (await createService(user, validService)).id)).id);
+    }
     expect(await count()).toEqual(before);
-    expect(before).toEqual([2, 3]);
   });
 });
