@@ -64,7 +64,11 @@ function ListSection({
           </button>
         </div>
       ) : null}
-      {addError ? <p className="field-error">{addError}</p> : null}
+      {addError ? (
+        <p className="field-error" id={`${list}_add`}>
+          {addError}
+        </p>
+      ) : null}
     </fieldset>
   );
 }
