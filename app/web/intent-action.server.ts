@@ -38,7 +38,7 @@ type IntentActionOptions = {
   /** Price fields typed in reais (see priceInput), so refusals land on the field the user typed. */
   prices?: PriceFields;
   /** The namespace of the toasts' keys. */
-  toasts?: "market" | "admin" | "messages";
+  toasts?: "market" | "admin" | "messages" | "services";
   /** What a post naming none of the intents does (a form older than them); unless told, back to the page. */
   otherwise?: PageIntent<unknown>;
 };

@@ -22,6 +22,7 @@ const NAV: (NavItem & { only?: UserJson["account_type"] })[] = [
   { to: "/opportunities", label: "nav.opportunities", icon: "briefcase", only: "freelancer" },
   { to: "/applications/awaiting-confirmation", label: "nav.pending_applications", icon: "inbox", only: "merchant" },
   { to: "/my-applications", label: "nav.my_applications", icon: "send", only: "freelancer" },
+  { to: "/meus-servicos", label: "services:mine.nav", icon: "briefcase", only: "freelancer" },
   { to: "/contracts", label: "nav.contracts", icon: "contract" },
   { to: "/mensagens", label: "nav.messages", icon: "chat" },
   { to: "/financeiro", label: "nav.finance", icon: "dashboard" },
@@ -51,6 +52,7 @@ export function topbarTitleKey(pathname: string, role: UserJson["account_type"])
   if (pathname.startsWith("/identidade")) return "titles.identity";
   if (/^\/applications\/[^/]+\/messages/.test(pathname) || pathname.startsWith("/mensagens")) return "nav.messages";
   if (pathname.startsWith("/para-voce")) return "nav.for_you";
+  if (pathname.startsWith("/meus-servicos")) return "services:mine.nav";
   if (pathname.startsWith("/buscas-salvas")) return "nav.saved_searches";
   if (pathname.startsWith("/profile")) return "nav.profile";
   if (pathname.startsWith("/freelancers")) return "nav.freelancers";

@@ -41,6 +41,8 @@ type PanelProps = {
   facts?: string[];
   /** danger: something is lost; primary: something is agreed (a hire, an approval). */
   tone?: "danger" | "primary";
+  /** The namespace of the `confirm.<intent>_*` texts: the marketplace's unless told. */
+  ns?: "market" | "services";
   children?: ReactNode;
 };
 
@@ -59,8 +61,16 @@ export function ConfirmPanel({ allowed = true, ...panel }: PanelProps & { allowe
   return allowed && params.get("confirm") === panel.intent ? <OpenConfirmPanel {...panel} /> : null;
 }
 
-function OpenConfirmPanel({ intent, cancelHref, params, facts = [], tone = "danger", children }: PanelProps) {
-  const { t } = useTranslation("market");
+function OpenConfirmPanel({
+  intent,
+  cancelHref,
+  params,
+  facts = [],
+  tone = "danger",
+  ns = "market",
+  children,
+}: PanelProps) {
+  const { t } = useTranslation(ns);
   const busy = usePending(intent);
   const navigate = useNavigate();
   const panel = useRef<HTMLElement>(null);
@@ -102,7 +112,7 @@ function OpenConfirmPanel({ intent, cancelHref, params, facts = [], tone = "dang
         {children}
         <FormActions busy={busy} label={t(`confirm.${intent}_button`, params)} className={`btn btn-${tone}`}>
           <Link to={cancelHref} className="btn btn-ghost" preventScrollReset>
-            {t("confirm.cancel")}
+            {t("confirm.cancel", { ns: "market" })}
           </Link>
         </FormActions>
       </FieldsForm>

@@ -1,6 +1,7 @@
 import type { UserRow } from "../../../db/schema";
 import { db } from "../../../db";
-import { profilePath, servicePath, siteUrl } from "../discovery/public.server";
+import { profilePath, publicPagesOn, servicePath, siteUrl } from "../discovery/public.server";
+import { AppError } from "../platform/errors.server";
 import { assertId, now, type PageMeta } from "../platform/records.server";
 import type { Rating } from "../reputation/reviews.server";
 import { getService, listServices, type ServiceJson } from "./services.server";
@@ -59,12 +60,15 @@ export async function listPublicServices(
 }
 
 /**
- * A service's page: for anyone while it is public, for its owner in any state (404 otherwise, and
- * for a visitor while public pages are off). Three statements for a visitor (the settings, the
- * service, whether its freelancer's profile is public), read together with the service's.
+ * A service's page: for anyone while it is public, for its owner in any state (404 otherwise).
+ * While public pages are off it is 404 for everyone, signed in or not (its owner too), as an
+ * opportunity's /vagas page is; the signed-in keep the app's own pages. Three statements (the
+ * settings, the service, whether its freelancer's profile is public), read together.
  */
 export async function getPublicService(viewer: Pick<UserRow, "id"> | null, id: string): Promise<PublicService> {
   assertId(id);
+  // A visitor's switch is read by getService, beside the service.
+  if (viewer !== null && !(await publicPagesOn())) throw new AppError(404, "not_found");
   const [service, profile] = await Promise.all([
     getService(viewer, id),
     db

@@ -1086,6 +1086,7 @@ export function queryCases(w: World, p: Pool): Case[] {
     ["/notifications", w.julia],
     ["/mensagens", w.julia],
     ["/para-voce", w.julia],
+    ["/meus-servicos", w.julia],
     ["/mensagens", w.ana],
     [`/opportunities/${w.seeded.openWithApps}/applications`, w.ana],
     ["/", w.ana],
@@ -1285,6 +1286,35 @@ export const PAGE_FORMS: PageForm[] = [
     fields: [{ name: "password", kind: { type: "key", max: 1024 } }],
     keyMiss: 409,
   },
+  {
+    // The freelancer's service form (/meus-servicos/novo): flat fields named by the service's
+    // paths, the package's price in reais.
+    name: "create service",
+    routeId: "routes/_account+/meus-servicos.novo",
+    path: () => "/meus-servicos/novo",
+    who: "freelancer",
+    base: () => ({
+      intent: "save",
+      title: "Logotipo para sua confeitaria",
+      category: "design",
+      description: "Crio o logotipo da sua marca com três propostas, arquivos para impressão e redes sociais.",
+      skills: "Illustrator",
+      packages_rows: "1",
+      "packages.0.name": "Básico",
+      "packages.0.includes": "Uma proposta",
+      "packages.0.price": "150,00",
+      "packages.0.delivery_days": "5",
+      "packages.0.revisions": "1",
+    }),
+    fields: [
+      text("title", 10, 120),
+      oneOf("category", CATEGORIES),
+      text("packages.0.name", 3, 60),
+      priceField("packages.0.price"),
+      int("packages.0.delivery_days", 1, 90),
+      int("packages.0.revisions", 0, 10),
+    ],
+  },
   { name: "language", routeId: "routes/language", path: () => "/language", who: "visitor", base: () => ({ lng: "en", redirectTo: "/" }), fields: [] },
   { name: "logout", routeId: "routes/_auth+/logout", path: () => "/logout", who: (w) => w.logoutToken, base: () => ({}), fields: [] },
 ];
@@ -1407,6 +1437,8 @@ export function pageIdCases(w: World, p: Pool): Case[] {
     // Inviting someone who is not a freelancer of this site: the not-found page.
     { method: "POST", path: (id) => `/freelancers/${id}`, who: "merchant", form: { opportunity: w.seeded.open, message: "Oi" } },
     { method: "GET", path: (id) => `/merchants/${id}`, who: null },
+    { method: "GET", path: (id) => `/meus-servicos/${id}`, who: "freelancer" },
+    { method: "POST", path: (id) => `/meus-servicos/${id}`, who: "freelancer", form: { intent: "pause" } },
     { method: "GET", path: (id) => `/uploads/${id}`, who: null },
     // A copy of someone's data: nobody's (or another user's) id is the same 404.
     { method: "GET", path: (id) => `/account/data-export/${id}`, who: null },
@@ -1436,6 +1468,7 @@ export function pageIdCases(w: World, p: Pool): Case[] {
     const expect = typeable(intent) ? [302] : [422];
     cases.push({ name: `odd intent ${intent.slice(0, 20)}`, method: "POST", path: `/opportunities/${m.opp}`, auth: m.token, body: { form: [["intent", intent]] }, expect, api: false });
     cases.push({ name: `odd intent ${intent.slice(0, 20)}`, method: "POST", path: `/applications/${m.app}/negotiate`, auth: m.token, body: { form: [["intent", intent]] }, expect, api: false });
+    cases.push({ name: `odd service form intent ${intent.slice(0, 20)}`, method: "POST", path: "/meus-servicos/novo", auth: p.actor("freelancer").token, body: { form: [["intent", intent]] }, expect, api: false });
     cases.push({ name: `odd contract intent ${intent.slice(0, 20)}`, method: "POST", path: `/contracts/${w.seeded.accepted}`, auth: w.julia, body: { form: [["intent", intent]] }, expect, api: false });
   }
   // The language switch ignores what it does not know and never leaves the site.
