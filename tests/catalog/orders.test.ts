@@ -3,7 +3,15 @@ import { db } from "../../db";
 import { createUser } from "../../db/factories";
 import { config } from "~/config.server";
 import { answerOrder, getQuote, placeOrder, quoteOrder } from "~/services/catalog/orders.server";
-import { createService, pauseService, publishService, updateService } from "~/services/catalog/services.server";
+import {
+  createService,
+  getService,
+  pauseService,
+  publishService,
+  updateService,
+} from "~/services/catalog/services.server";
+import { getPublicService } from "~/services/catalog/public-services.server";
+import { writeReview } from "~/services/reputation/reviews.server";
 import { approveContract, getContract, requestChanges } from "~/services/contracts/contracts.server";
 import { getPublicOpportunity, opportunitiesSitemapXml } from "~/services/discovery/public.server";
 import { listOpportunities } from "~/services/marketplace/opportunities.server";
@@ -237,6 +245,23 @@ describe("an order without payments", () => {
     // The delivery can still be approved.
     await approveContract(buyer, id);
     expect((await getContract(buyer, id)).status).toBe("completed");
+  });
+
+  it("counts the buyer's review of the freelancer in the service's rating and shows it on its page", async () => {
+    const { owner, service } = await liveService();
+    const buyer = await merchant();
+    const { id } = await placeOrder(buyer, service.id, FULL);
+    await deliver(owner, id);
+    await approveContract(buyer, id);
+    await writeReview(buyer, id, { rating: 4, comment: "Ótimo logotipo, entregue no prazo combinado." });
+    // Hidden until the other side writes theirs: nothing counted yet.
+    expect((await getPublicService(null, service.id)).reviews).toEqual([]);
+    await writeReview(owner, id, { rating: 5, comment: "Cliente claro nas respostas e rápido." });
+    const page = await getPublicService(null, service.id);
+    expect(page.rating).toEqual({ average: 4, count: 1 });
+    expect(page.reviews).toMatchObject([{ rating: 4, subject_id: owner.id, author: { id: buyer.id } }]);
+    // A hire from an opportunity of the same freelancer leaves the service alone.
+    expect((await getService(null, service.id)).rating.count).toBe(1);
   });
 
   it("hides the order's opportunity from every list, search, page and the sitemap", async () => {

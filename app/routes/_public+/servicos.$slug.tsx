@@ -4,6 +4,7 @@ import { Trans, useTranslation } from "react-i18next";
 import { JsonLd, PublicErrorBoundary, PublicFrame } from "~/components/discovery/public-frame";
 import { IdentityBadge } from "~/components/reputation/identity-badge";
 import { RatingSummary } from "~/components/reputation/rating";
+import { ReviewItem } from "~/components/reputation/reviews";
 import { Facts } from "~/components/ui/facts";
 import { Tags } from "~/components/ui/tags";
 import { excerpt } from "~/lib/format";
@@ -172,6 +173,14 @@ export default function PublicServicePage() {
                   </li>
                 ))}
               </ul>
+            </section>
+          ) : null}
+          {s.reviews.length ? (
+            <section className="card stack" aria-labelledby="service-reviews">
+              <h2 id="service-reviews">{t("order.reviews")}</h2>
+              {s.reviews.map((r) => (
+                <ReviewItem key={r.id} review={r} />
+              ))}
             </section>
           ) : null}
           {s.faq.length ? (

@@ -2,7 +2,7 @@ import type { UserRow } from "../../../db/schema";
 import { db } from "../../../db";
 import { profilePath, servicePath, siteUrl } from "../discovery/public.server";
 import { assertId, now, type PageMeta } from "../platform/records.server";
-import type { Rating } from "../reputation/reviews.server";
+import { serviceReviews, type Rating, type ReviewJson } from "../reputation/reviews.server";
 import { getService, listServices, type ServiceJson } from "./services.server";
 
 // Ready-made services as their public pages show them (docs/product.md, "Serviços prontos"):
@@ -32,6 +32,8 @@ export type PublicService = Omit<ServiceJson, "questions" | "allowed_actions" | 
   };
   /** Not public now (a draft, paused, pending or hidden): only its owner reads it, to check it. */
   preview: boolean;
+  /** The newest published reviews by those who bought it. */
+  reviews: ReviewJson[];
 };
 
 /**
@@ -60,12 +62,13 @@ export async function listPublicServices(
 
 /**
  * A service's page: for anyone while it is public, for its owner in any state (404 otherwise, and
- * for a visitor while public pages are off). Three statements for a visitor (the settings, the
- * service, whether its freelancer's profile is public), read together with the service's.
+ * for a visitor while public pages are off). Four statements for a visitor (the settings, the
+ * service, whether its freelancer's profile is public, the reviews of those who bought it), the
+ * last three read together.
  */
 export async function getPublicService(viewer: Pick<UserRow, "id"> | null, id: string): Promise<PublicService> {
   assertId(id);
-  const [service, profile] = await Promise.all([
+  const [service, profile, reviews] = await Promise.all([
     getService(viewer, id),
     db
       .selectFrom("services as s")
@@ -77,6 +80,7 @@ export async function getPublicService(viewer: Pick<UserRow, "id"> | null, id: s
       .where("u.banned_at", "is", null)
       .where((eb) => eb.or([eb("u.suspended_until", "is", null), eb("u.suspended_until", "<=", now())]))
       .executeTakeFirst(),
+    serviceReviews(id),
   ]);
   const { questions: _questions, allowed_actions: _actions, moderation, freelancer, ...shown } = service;
   const path = servicePath(service);
@@ -86,5 +90,6 @@ export async function getPublicService(viewer: Pick<UserRow, "id"> | null, id: s
     url: siteUrl(path),
     freelancer: { ...freelancer, path: profile ? profilePath(freelancer) : null },
     preview: service.status !== "published" || moderation?.hidden === true,
+    reviews,
   };
 }
