@@ -195,6 +195,8 @@ export interface OpportunitiesTable {
   held_at: string | null;
   /** Why it closed when not by its owner: 'suspended' (the owner was suspended or banned). */
   closed_reason: "suspended" | null;
+  /** The service an order bought (057): such an opportunity is the order's, never listed anywhere. */
+  service_id: Generated<string | null>;
   created_at: string;
   updated_at: string;
 }
@@ -1022,6 +1024,7 @@ export interface Database {
   whatsapp_daily: WhatsappDailyTable;
   whatsapp_sends: WhatsappSendsTable;
   services: ServicesTable;
+  service_orders: ServiceOrdersTable;
   vapid_keys: VapidKeysTable;
   outbox: OutboxTable;
   audit_log: AuditLogTable;
@@ -1153,6 +1156,7 @@ export type NewUser = Insertable<UsersTable>;
 export type UserUpdate = Updateable<UsersTable>;
 export type OpportunityRow = Selectable<OpportunitiesTable>;
 export type ServiceRow = Selectable<ServicesTable>;
+export type ServiceOrderRow = Selectable<ServiceOrdersTable>;
 export type ApplicationRow = Selectable<ApplicationsTable>;
 export type OfferRow = Selectable<OffersTable>;
 export type NotificationRow = Selectable<NotificationsTable>;
@@ -1228,4 +1232,26 @@ export interface ServicesTable {
   published_at: string | null;
   created_at: string;
   updated_at: string;
+}
+
+/**
+ * An order of a ready-made service (057_service_orders): the contract (and application) of the
+ * same id, and what the merchant confirmed, copied (app/services/catalog/orders.server.ts).
+ */
+export interface ServiceOrdersTable {
+  id: string;
+  service_id: string;
+  merchant_id: string;
+  freelancer_id: string;
+  package_index: number;
+  /** JSON: { package: {name, includes, price_cents, delivery_days, revisions}, extras: [{title, price_cents, extra_days}] }. */
+  snapshot: string;
+  total_cents: number;
+  delivery_days: number;
+  /** JSON: [{ question, kind, answer }], null until the buyer answers. */
+  answers: string | null;
+  answered_at: string | null;
+  revisions_allowed: number;
+  revisions_used: Generated<number>;
+  created_at: string;
 }

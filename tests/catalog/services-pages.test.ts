@@ -252,7 +252,7 @@ describe("sitemap and robots", () => {
 });
 
 describe("statements per page, whatever the data", () => {
-  it("the list 3, a service's page 3 for a visitor", async () => {
+  it("the list 3, a service's page 4 for a visitor (with its buyers' reviews)", async () => {
     const count = async () => [
       await statementsOf(() => at("/servicos")),
       await statementsOf(() => at("/servicos?q=logotipo&category=design&max_price=500&min_rating=1&verified=1")),
@@ -260,7 +260,7 @@ describe("statements per page, whatever the data", () => {
       await statementsOf(() => pageOf(pathOf(s.text!))),
     ];
     const before = await count();
-    expect(before).toEqual([3, 3, 3, 3]);
+    expect(before).toEqual([3, 3, 4, 4]);
     for (let i = 0; i < 3; i++) {
       await publishService(other, (await createService(other, { ...validService, title: `Mais um serviço ${i}` })).id);
     }

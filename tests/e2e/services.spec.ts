@@ -1,4 +1,5 @@
 import { expect, test } from "./fixtures";
+import { bearerOf, money, toast } from "./support";
 
 // Ready-made services' public pages (docs/product.md, "Serviços prontos"): a visitor goes from the
 // home's bar to /servicos, searches the demo data's services, opens one and finds its packages and
@@ -98,4 +99,110 @@ test.describe("without JavaScript", () => {
     await expect(page.getByRole("heading", { level: 1, name: title })).toBeVisible();
     await expect(page.getByText("R$ 1.234,56")).toBeVisible();
   });
+});
+
+// Buying a ready-made service (docs/product.md, "Contratar um serviço"): the freelancer publishes
+// one (through the API), a merchant picks a package and an extra, answers the questions and
+// confirms; the contract shows the order; the freelancer delivers, the merchant approves, and the
+// review shows on the service's page. With and without JavaScript.
+function buyingStory() {
+  test("publish → buy → answer → deliver → approve → review on the service", async ({ newUser, request }) => {
+    const julia = await newUser("freelancer", { display_name: "Júlia Logos" });
+    const marina = await newUser("merchant", { display_name: "Marina Doces" });
+    const asJulia = await bearerOf(request, julia.account);
+    const asMarina = await bearerOf(request, marina.account);
+    const title = `Logotipo para confeitaria ${Date.now().toString(36)}`;
+    const created = await request.post("/api/services", {
+      headers: asJulia,
+      data: {
+        title,
+        category: "design",
+        description: "Crio o logotipo da sua marca com três propostas, arquivos para impressão e redes sociais.",
+        packages: [
+          { name: "Básico", includes: ["Uma proposta"], price_cents: 15_000, delivery_days: 5, revisions: 1 },
+          {
+            name: "Completo",
+            includes: ["Três propostas", "Manual da marca"],
+            price_cents: 45_000,
+            delivery_days: 3,
+            revisions: 3,
+          },
+        ],
+        extras: [{ title: "Entrega em 24 horas", price_cents: 8_000, extra_days: 0 }],
+        questions: [
+          { text: "Qual é o nome da marca?", kind: "text", required: true },
+          { text: "Qual estilo você prefere?", kind: "choice", choices: ["Moderno", "Clássico"], required: false },
+        ],
+      },
+    });
+    expect(created.status()).toBe(201);
+    const service = (await created.json()).data;
+    expect((await request.post(`/api/services/${service.id}/publish`, { headers: asJulia })).status()).toBe(200);
+
+    // The merchant picks the full package on the service's page, then ticks the extra.
+    const page = marina.page;
+    await page.goto(`/servicos/${service.slug}-${service.id}`);
+    await page.getByRole("button", { name: "Contratar o pacote Completo" }).click();
+    await expect(page).toHaveURL(/\/contratar\?pacote=1$/);
+    await expect(page.getByRole("heading", { name: "Confirmar o pedido" })).toBeVisible();
+    await expect(page.getByRole("heading", { name: /^Total:/ })).toHaveText(money("Total: R$ 450,00"));
+    await page.getByLabel(/Entrega em 24 horas/).check();
+    await page.getByRole("button", { name: "Atualizar o total" }).click();
+    await expect(page.getByRole("heading", { name: /^Total:/ })).toHaveText(money("Total: R$ 530,00"));
+
+    // The required answer is asked for on its field; what was chosen stays.
+    await page.getByLabel("Qual estilo você prefere? (opcional)").selectOption("Moderno");
+    await page.getByRole("button", { name: "Confirmar e contratar" }).click();
+    await expect(page.locator("#answer_0-error")).toHaveText("Responda a esta pergunta.");
+    await expect(page.getByLabel("Qual estilo você prefere? (opcional)")).toHaveValue("Moderno");
+    await page.getByLabel("Qual é o nome da marca?").fill("Doce Lar");
+    await page.getByRole("button", { name: "Confirmar e contratar" }).click();
+    await expect(toast(page, "Pedido feito. O contrato está aberto.")).toBeVisible();
+    await expect(page).toHaveURL(/\/contracts\/[0-9a-f-]{36}$/);
+    const id = page.url().split("/").pop()!;
+    const box = page.getByRole("region", { name: "Pedido do serviço" });
+    await expect(box).toContainText("Completo");
+    await expect(box).toContainText("Revisões usadas: 0 de 3");
+    await expect(box).toContainText("Doce Lar");
+
+    // The freelancer delivers (API); the merchant approves on the page.
+    const delivered = await request.post(`/api/contracts/${id}/deliveries`, {
+      headers: asJulia,
+      multipart: { message: "Logotipo final com as três propostas." },
+    });
+    expect(delivered.status()).toBe(201);
+    await page.goto(`/contracts/${id}`);
+    await page.getByRole("link", { name: "Aprovar entrega" }).click();
+    await page
+      .getByRole("alertdialog", { name: "Aprovar esta entrega?" })
+      .getByRole("button", { name: "Sim, aprovar e concluir" })
+      .click();
+    await expect(toast(page, "Entrega aprovada. Contrato concluído!")).toBeVisible();
+
+    // Both review; the merchant's review of the freelancer shows on the service's page.
+    const reviews = page.getByRole("region", { name: "Avaliações" });
+    await reviews.getByLabel("5 estrelas").check();
+    await reviews.getByLabel("Comentário (opcional)").fill("Logotipo lindo, entregue no prazo.");
+    await reviews.getByRole("button", { name: "Enviar avaliação" }).click();
+    await expect(toast(page, "Avaliação enviada.")).toBeVisible();
+    const theirs = await request.post(`/api/contracts/${id}/reviews`, {
+      headers: asJulia,
+      data: { rating: 5, comment: "Cliente claro nas respostas." },
+    });
+    expect(theirs.status()).toBe(201);
+    expect((await request.get(`/api/contracts/${id}`, { headers: asMarina })).status()).toBe(200);
+    await page.goto(`/servicos/${service.slug}-${service.id}`);
+    const onService = page.getByRole("region", { name: "Avaliações de quem contratou" });
+    await expect(onService).toContainText("Logotipo lindo, entregue no prazo.");
+    await expect(onService).toContainText("Marina Doces");
+  });
+}
+
+test.describe("buying a service, with JavaScript", () => {
+  buyingStory();
+});
+
+test.describe("buying a service, without JavaScript", () => {
+  test.use({ javaScriptEnabled: false });
+  buyingStory();
 });

@@ -4,6 +4,7 @@ import { Trans, useTranslation } from "react-i18next";
 import { JsonLd, PublicErrorBoundary, PublicFrame } from "~/components/discovery/public-frame";
 import { IdentityBadge } from "~/components/reputation/identity-badge";
 import { RatingSummary } from "~/components/reputation/rating";
+import { ReviewItem } from "~/components/reputation/reviews";
 import { Facts } from "~/components/ui/facts";
 import { Tags } from "~/components/ui/tags";
 import { excerpt } from "~/lib/format";
@@ -17,8 +18,8 @@ import { getOptionalUser } from "~/web/session.server";
 
 // A ready-made service's page (docs/product.md, "Serviços prontos"): readable without signing in
 // while it is published (404 otherwise, but to its owner, who sees it as it is now and unindexed),
-// at /servicos/<slug>-<id> (a title's change moves it: the old slug answers 301). No buying yet:
-// the way to hire is to talk to the freelancer.
+// at /servicos/<slug>-<id> (a title's change moves it: the old slug answers 301). Each package's
+// "Contratar" leads to the order's confirmation step (servicos+/$slug.contratar.tsx).
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const {
@@ -66,7 +67,7 @@ function FreelancerName({ freelancer }: { freelancer: PublicService["freelancer"
   return freelancer.path ? <Link to={freelancer.path}>{freelancer.name}</Link> : <strong>{freelancer.name}</strong>;
 }
 
-function Packages({ service: s }: { service: PublicService }) {
+function Packages({ service: s, canBuy }: { service: PublicService; canBuy: boolean }) {
   const { t, i18n } = useTranslation("services");
   return (
     <section className="stack" aria-labelledby="service-packages">
@@ -91,6 +92,19 @@ function Packages({ service: s }: { service: PublicService }) {
                 <li key={j}>{line}</li>
               ))}
             </ul>
+            {canBuy ? (
+              // A GET to the confirmation step: works without JavaScript; visitors sign in and come back.
+              <form method="get" action={`${s.path}/contratar`}>
+                <input type="hidden" name="pacote" value={i} />
+                <button
+                  type="submit"
+                  className="btn btn-primary btn-block"
+                  aria-label={t("order.hire_package", { name: p.name })}
+                >
+                  {t("order.hire")}
+                </button>
+              </form>
+            ) : null}
           </section>
         ))}
       </div>
@@ -144,7 +158,7 @@ export default function PublicServicePage() {
               </>
             ) : null}
           </article>
-          <Packages service={s} />
+          <Packages service={s} canBuy={!s.preview && viewer !== "freelancer"} />
           {s.extras.length ? (
             <section className="card stack" aria-labelledby="service-extras">
               <h2 id="service-extras">{t("public.extras")}</h2>
@@ -159,6 +173,14 @@ export default function PublicServicePage() {
                   </li>
                 ))}
               </ul>
+            </section>
+          ) : null}
+          {s.reviews.length ? (
+            <section className="card stack" aria-labelledby="service-reviews">
+              <h2 id="service-reviews">{t("order.reviews")}</h2>
+              {s.reviews.map((r) => (
+                <ReviewItem key={r.id} review={r} />
+              ))}
             </section>
           ) : null}
           {s.faq.length ? (
@@ -184,7 +206,7 @@ export default function PublicServicePage() {
                 components={[<FreelancerName key="name" freelancer={s.freelancer} />]}
               />
             </p>
-            <p className="muted">{t("public.hire_soon")}</p>
+            <p className="muted">{viewer === "freelancer" ? t("order.merchants_only") : t("order.sign_in_or_pick")}</p>
             <Link to="/servicos" className="btn btn-ghost btn-block">
               {t("public.see_all")}
             </Link>

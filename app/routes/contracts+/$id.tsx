@@ -53,6 +53,9 @@ import {
   submitWeek,
 } from "~/services/contracts/hourly.server";
 import { Timesheet } from "~/components/contracts/timesheet";
+import { ContractOrder } from "~/components/catalog/orders";
+import { answerOrder, answersOnFields } from "~/services/catalog/orders.server";
+import { answersFromForm } from "~/lib/order-schemas";
 import { ConfirmLink } from "~/components/ui/confirm";
 import { dayInSaoPaulo } from "~/lib/work-weeks";
 import { getContractReviews, replyToReview, writeReview } from "~/services/reputation/reviews.server";
@@ -181,6 +184,11 @@ export async function action({ request, params }: ActionFunctionArgs) {
       dispute_statement: {
         toast: "toasts.dispute_statement",
         run: ({ values, files }) => addDisputeStatement(user, id, { statement: values.statement }, files),
+      },
+      order_answers: {
+        toast: "services:order_answered",
+        to: `/contracts/${id}#order`,
+        run: ({ values }) => answersOnFields(answerOrder(user, id, { answers: answersFromForm(values) ?? [] })),
       },
       review: {
         toast: "toasts.review_saved",
@@ -772,6 +780,7 @@ export default function ContractPage() {
           "split_milestones",
           "propose_milestone",
           "log_time",
+          "order_answers",
         ]}
         fields={["files", "reason"]}
       />
@@ -781,6 +790,13 @@ export default function ContractPage() {
         <div className="detail-main">
           {changesAsked ? <ChangesAsked event={changesAsked} viewer={viewer} /> : null}
           <ContractTerms contract={c} viewer={viewer} now={now} changesAsked={changesAsked} />
+          {c.order ? (
+            <ContractOrder
+              order={c.order}
+              escrow={c.payments === "escrow"}
+              mayAnswer={viewer === "merchant" && c.status === "in_progress" && c.deliveries_count === 0}
+            />
+          ) : null}
 
           {delivered ? <DeliveryReview event={delivered} contractId={c.id} /> : null}
           {c.kind === "hourly" ? (

@@ -79,6 +79,8 @@ export const DELETION_PLAN = {
   conversation_reads: "erased",
   portfolio_items: "erased",
   services: "erased",
+  // The order is the contract's terms (kept as contracts are); its answers stay with the contract.
+  service_orders: "kept",
   invitations: "erased",
   reviews: "anonymised",
   email_opt_outs: "erased",

@@ -235,6 +235,15 @@ export const EXPORT_KINDS = {
           : [],
     }));
   },
+  // Orders of ready-made services the user bought or sold: the package and extras as confirmed,
+  // the buyer's answers and the revisions used (docs/product.md, "Contratar um serviço").
+  "service_orders.json": async ({ user }) =>
+    db
+      .selectFrom("service_orders")
+      .selectAll()
+      .where((eb) => eb.or([eb("merchant_id", "=", user.id), eb("freelancer_id", "=", user.id)]))
+      .orderBy("created_at")
+      .execute(),
   "deliveries.json": contractEvents((kind) => kind === "delivered"),
   "change_requests.json": contractEvents((kind) => kind === "changes_requested"),
   "contract_events.json": contractEvents((kind) => kind !== "delivered" && kind !== "changes_requested"),

@@ -55,6 +55,7 @@ export const USER_COLUMNS: Record<string, Record<string, Disposition>> = {
   conversation_reads: { user_id: leftOut("the last message seen in a conversation: a read marker, no content") },
   portfolio_items: { user_id: inFile("portfolio.json") },
   services: { freelancer_id: inFile("services.json") },
+  service_orders: { merchant_id: inFile("service_orders.json"), freelancer_id: inFile("service_orders.json") },
   invitations: { merchant_id: inFile("invitations.json"), freelancer_id: inFile("invitations.json") },
   reviews: { author_id: inFile("reviews.json"), subject_id: inFile("reviews.json") },
   email_opt_outs: { user_id: inFile("settings.json") },

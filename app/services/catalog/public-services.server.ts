@@ -3,7 +3,7 @@ import { db } from "../../../db";
 import { profilePath, publicPagesOn, servicePath, siteUrl } from "../discovery/public.server";
 import { AppError } from "../platform/errors.server";
 import { assertId, now, type PageMeta } from "../platform/records.server";
-import type { Rating } from "../reputation/reviews.server";
+import { serviceReviews, type Rating, type ReviewJson } from "../reputation/reviews.server";
 import { getService, listServices, type ServiceJson } from "./services.server";
 
 // Ready-made services as their public pages show them (docs/product.md, "Serviços prontos"):
@@ -33,6 +33,8 @@ export type PublicService = Omit<ServiceJson, "questions" | "allowed_actions" | 
   };
   /** Not public now (a draft, paused, pending or hidden): only its owner reads it, to check it. */
   preview: boolean;
+  /** The newest published reviews by those who bought it. */
+  reviews: ReviewJson[];
 };
 
 /**
@@ -62,14 +64,15 @@ export async function listPublicServices(
 /**
  * A service's page: for anyone while it is public, for its owner in any state (404 otherwise).
  * While public pages are off it is 404 for everyone, signed in or not (its owner too), as an
- * opportunity's /vagas page is; the signed-in keep the app's own pages. Three statements (the
- * settings, the service, whether its freelancer's profile is public), read together.
+ * opportunity's /vagas page is; the signed-in keep the app's own pages. Four statements for a
+ * visitor (the settings, the service, whether its freelancer's profile is public, the reviews of
+ * those who bought it), the last three read together.
  */
 export async function getPublicService(viewer: Pick<UserRow, "id"> | null, id: string): Promise<PublicService> {
   assertId(id);
   // A visitor's switch is read by getService, beside the service.
   if (viewer !== null && !(await publicPagesOn())) throw new AppError(404, "not_found");
-  const [service, profile] = await Promise.all([
+  const [service, profile, reviews] = await Promise.all([
     getService(viewer, id),
     db
       .selectFrom("services as s")
@@ -81,6 +84,7 @@ export async function getPublicService(viewer: Pick<UserRow, "id"> | null, id: s
       .where("u.banned_at", "is", null)
       .where((eb) => eb.or([eb("u.suspended_until", "is", null), eb("u.suspended_until", "<=", now())]))
       .executeTakeFirst(),
+    serviceReviews(id),
   ]);
   const { questions: _questions, allowed_actions: _actions, moderation, freelancer, ...shown } = service;
   const path = servicePath(service);
@@ -90,5 +94,6 @@ export async function getPublicService(viewer: Pick<UserRow, "id"> | null, id: s
     url: siteUrl(path),
     freelancer: { ...freelancer, path: profile ? profilePath(freelancer) : null },
     preview: service.status !== "published" || moderation?.hidden === true,
+    reviews,
   };
 }

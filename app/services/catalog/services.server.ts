@@ -124,7 +124,7 @@ const SERVICE_COLUMNS = [
 ] as const;
 
 /** A service with its freelancer's name, photo and verified identity: one statement, however many rows. */
-function selectServices(database: Kysely<Database> = db) {
+export function selectServices(database: Kysely<Database> = db) {
   return database
     .selectFrom("services")
     .innerJoin("users as freelancer", "freelancer.id", "services.freelancer_id")
@@ -140,7 +140,7 @@ function selectServices(database: Kysely<Database> = db) {
 type ServiceSelect = ReturnType<typeof selectServices>;
 
 /** What visitors may see: published, not hidden, of a freelancer still active. */
-function publicOnly(qb: ServiceSelect, at: string): ServiceSelect {
+export function publicOnly(qb: ServiceSelect, at: string): ServiceSelect {
   return qb
     .where("services.status", "=", "published")
     .where("services.hidden_at", "is", null)

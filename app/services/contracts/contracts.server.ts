@@ -46,6 +46,7 @@ import { stateMachine } from "../platform/state-machine.server";
 import { consumeWrite } from "../platform/rate-limit.server";
 import { assertId, now, offsetOf, pageMeta, type PageMeta } from "../platform/records.server";
 import { insertFiles } from "../platform/storage.server";
+import { orderOfContract, spendRevision, type OrderJson } from "../catalog/orders.server";
 import { notify, notifyOtherSide } from "../messaging/notifications.server";
 import { every } from "../platform/jobs.server";
 import { publishDueReviews } from "../reputation/reviews.server";
@@ -256,6 +257,8 @@ export type ContractDetailJson = ContractJson & {
   /** The contract's dispute, open or decided (null: none). */
   dispute: DisputeJson | null;
   milestones: MilestoneJson[];
+  /** The order of a ready-made service it came from (package, answers, revisions); null: a hire. */
+  order: OrderJson | null;
 };
 
 function baseSelect(database: Kysely<Database>) {
@@ -359,7 +362,7 @@ function findForParticipant(user: Pick<UserRow, "id">, id: string) {
 /** The contract's timeline (oldest first, files included), its dispute if any, and its milestones. */
 async function timelineOf(row: Row) {
   const id = row.id;
-  const [events, files, dispute, milestones] = await Promise.all([
+  const [events, files, dispute, milestones, order] = await Promise.all([
     db.selectFrom("contract_events").selectAll().where("contract_id", "=", id).orderBy("seq", "asc").execute(),
     db
       .selectFrom("contract_files")
@@ -378,11 +381,13 @@ async function timelineOf(row: Row) {
       .limit(1)
       .executeTakeFirst(),
     milestonesOf(row),
+    orderOfContract(id),
   ]);
   return {
     events: events.map((e) => toEventJson(e, files)),
     dispute: dispute ? toDisputeJson(dispute) : null,
     milestones,
+    order,
   };
 }
 
@@ -660,7 +665,11 @@ export async function requestChanges(merchant: UserRow, id: string, input: unkno
     kind: "changes_requested",
     message,
     notice: "contract_changes_requested",
-    milestone: (trx, m) => moveMilestone(trx, m, { status: "funded" }, at),
+    // An order's contract spends one of the package's revisions (409 past them).
+    milestone: async (trx, m) => {
+      await spendRevision(trx, id);
+      await moveMilestone(trx, m, { status: "funded" }, at);
+    },
   }));
 }
 

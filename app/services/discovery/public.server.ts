@@ -135,6 +135,8 @@ export async function getPublicOpportunity(
     .where("o.uuid", "=", uuid)
     .where("o.hidden_at", "is", null)
     .where("o.held_at", "is", null)
+    // An order's opportunity (a ready-made service bought) has no public page.
+    .where("o.service_id", "is", null)
     .where(sql<boolean>`NOT ${sanctioned(at)}`)
     .executeTakeFirst();
   if (!row) throw new AppError(404, "not_found");
@@ -356,7 +358,7 @@ export const BROWSE_PATHS = ["/", "/vagas", "/perfis", "/servicos"] as const;
 
 /** An open opportunity a visitor may see (`o`, its merchant `u`): the page's rule, for the sitemap. */
 const opportunityListed = (at: string) =>
-  sql<boolean>`o.status = 'open' AND o.hidden_at IS NULL AND o.held_at IS NULL AND NOT ${sanctioned(at)}`;
+  sql<boolean>`o.status = 'open' AND o.hidden_at IS NULL AND o.held_at IS NULL AND o.service_id IS NULL AND NOT ${sanctioned(at)}`;
 
 /** A published service a visitor may see (`s`, its freelancer `u`): the service layer's rule, for the sitemap. */
 const serviceListed = (at: string) =>

@@ -292,6 +292,7 @@ export async function endedOpportunity(uuid: string) {
     .where("status", "in", ["filled", "closed"])
     .where("hidden_at", "is", null)
     .where("held_at", "is", null)
+    .where("service_id", "is", null)
     .executeTakeFirst();
   return row ?? null;
 }
@@ -341,6 +342,8 @@ function applyFilters(
   ids?: IdRange,
 ): ListBuilder {
   let query = ids ? qb.where("opportunities.id", ">", ids.after).where("opportunities.id", "<=", ids.upTo) : qb;
+  // An order of a ready-made service is not an opportunity anyone lists (its contract shows it).
+  query = query.where("opportunities.service_id", "is", null);
   if (viewer.account_type === "merchant") {
     // Merchants only ever see their own opportunities (mine=1 is implied).
     query = query.where("opportunities.merchant_id", "=", viewer.id);

@@ -1,3 +1,4 @@
+import { countInServiceRating } from "../reputation/reviews.server";
 import { sql, type Kysely } from "kysely";
 import { REPORT_TARGETS, type ReportTargetType } from "~/lib/moderation";
 import type { Database } from "../../../db/schema";
@@ -226,7 +227,7 @@ async function setHidden(trx: Kysely<Database>, target: Target, hide: { at: stri
         .set({ hidden_at: at, hidden_reason: reason })
         .where("id", "=", target.id)
         .where("hidden_at", hide ? "is" : "is not", null)
-        .returning(["subject_id", "rating", "published_at"])
+        .returning(["subject_id", "rating", "published_at", "contract_id"])
         .executeTakeFirst();
       if (!r) return false;
       // Published reviews make the subject's rating (users.rating_count, rating_sum): a hidden one leaves it.
@@ -240,6 +241,7 @@ async function setHidden(trx: Kysely<Database>, target: Target, hide: { at: stri
           })
           .where("id", "=", r.subject_id)
           .execute();
+        await countInServiceRating(trx, r, sign);
       }
       return true;
     }

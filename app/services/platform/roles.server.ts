@@ -26,6 +26,7 @@ export const ROLE_OF = {
   "fiscal.manage": "freelancer",
   "service.manage": "freelancer",
   "service.publish": "freelancer",
+  "service.order": "merchant",
 } as const satisfies Record<string, Role>;
 
 export type Operation = keyof typeof ROLE_OF;
@@ -36,13 +37,14 @@ export function mayDo(user: Pick<UserRow, "account_type">, operation: Operation)
 
 /**
  * Writes that reach other people wait for a confirmed e-mail (EMAIL_VERIFICATION=required, the
- * default): publishing (an opportunity or a service), applying and inviting here, and sending a message (messages.server.ts).
+ * default): publishing (an opportunity or a service), applying, inviting and buying a service here, and sending a message (messages.server.ts).
  */
 const NEEDS_VERIFIED_EMAIL: ReadonlySet<Operation> = new Set([
   "opportunity.create",
   "application.apply",
   "opportunity.invite",
   "service.publish",
+  "service.order",
 ]);
 
 type Actor = Pick<UserRow, "account_type" | "email_verified_at">;

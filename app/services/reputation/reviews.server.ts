@@ -172,15 +172,39 @@ function contractReviewsJson(
   };
 }
 
-/** Adds `count` published reviews of `rating` stars each to their subjects' ratings. */
-async function countInRatings(trx: Kysely<Database>, published: { subject_id: string; rating: number }[]) {
+type Counted = { subject_id: string; rating: number; contract_id: string };
+
+/** Adds published reviews to their subjects' ratings (and to their services' when they sold one). */
+async function countInRatings(trx: Kysely<Database>, published: Counted[]) {
   for (const r of published) {
     await trx
       .updateTable("users")
       .set({ rating_count: sql`rating_count + 1`, rating_sum: sql`rating_sum + ${r.rating}` })
       .where("id", "=", r.subject_id)
       .execute();
+    await countInServiceRating(trx, r, 1);
   }
+}
+
+/**
+ * A published review of the freelancer of a service's order counts in that service's rating too
+ * (`sign` -1: an operator hid it): one UPDATE, which finds no service for any other contract.
+ */
+export async function countInServiceRating(trx: Kysely<Database>, r: Counted, sign: 1 | -1) {
+  await trx
+    .updateTable("services")
+    .set({
+      rating_count: sql<number>`rating_count + ${sign}`,
+      rating_sum: sql<number>`rating_sum + ${sign * r.rating}`,
+    })
+    .where("id", "=", (eb) =>
+      eb
+        .selectFrom("service_orders")
+        .select("service_orders.service_id")
+        .where("service_orders.id", "=", r.contract_id)
+        .where("service_orders.freelancer_id", "=", r.subject_id),
+    )
+    .execute();
 }
 
 /**
@@ -236,7 +260,7 @@ export async function writeReview(user: UserRow, contractId: string, input: unkn
           .set({ published_at: at })
           .where("contract_id", "=", contractId)
           .where("published_at", "is", null)
-          .returning(["subject_id", "rating"])
+          .returning(["subject_id", "rating", "contract_id"])
           .execute();
         await countInRatings(trx, published);
       }
@@ -274,7 +298,7 @@ export async function publishDueReviews(at = new Date()): Promise<number> {
         .where("id", "=", id)
         .where("published_at", "is", null)
         .where("publish_due_at", "<=", stamp)
-        .returning(["subject_id", "rating"])
+        .returning(["subject_id", "rating", "contract_id"])
         .executeTakeFirst();
       if (!row) return false;
       await countInRatings(trx, [row]);
@@ -302,6 +326,28 @@ export async function replyToReview(user: UserRow, reviewId: string, input: unkn
   if (!row?.published_at) throw new AppError(404, "not_found");
   if (Number(updated.numUpdatedRows) === 0) throw new AppError(409, "review_reply_exists");
   return toReviewJson(row, user.id);
+}
+
+/** The most a service's page lists of the reviews of its orders. */
+export const SERVICE_REVIEWS_SHOWN = 10;
+
+/**
+ * The published reviews of a service's freelancer by those who bought it (its orders' contracts),
+ * newest first, at most SERVICE_REVIEWS_SHOWN: one statement. Hidden ones are left out, as from
+ * the rating.
+ */
+export async function serviceReviews(serviceId: string): Promise<ReviewJson[]> {
+  const rows = await reviewRows()
+    .innerJoin("service_orders as so", "so.id", "r.contract_id")
+    .where("so.service_id", "=", serviceId)
+    .whereRef("r.subject_id", "=", "so.freelancer_id")
+    .where("r.published_at", "is not", null)
+    .where("r.hidden_at", "is", null)
+    .orderBy("r.published_at", "desc")
+    .orderBy("r.id", "desc")
+    .limit(SERVICE_REVIEWS_SHOWN)
+    .execute();
+  return rows.map((r) => toReviewJson(r));
 }
 
 export type UserReviewJson = ReviewJson & { opportunity_title: string };
