@@ -141,7 +141,7 @@ describe("the hourly contract's page", () => {
     const released = Math.floor((155 * 8_000) / 60);
     expect(review.body.week).toMatchObject({
       status: "submitted",
-      allowed_actions: ["approve"],
+      allowed_actions: ["approve", "question"],
       money: { released_cents: released, refunded_cents: 160_000 - released },
     });
     const approved = await postForm(
@@ -159,5 +159,107 @@ describe("the hourly contract's page", () => {
     const ended = await postForm(contractPage, path, merchant, { intent: "end_hourly", confirmed: "1" }, params);
     expect(await toastOf(ended)).toBe("Contrato encerrado: a semana em andamento é a última.");
     expect((await get(contractPage, path, merchant, params)).body.contract).toMatchObject({ status: "completed" });
+  });
+
+  it("edit an entry; question it → answer and amend, by plain forms, refusals on their fields", async () => {
+    const { owner, applicant, id } = await hiredHourly({ rate_cents: 6_000, cap_hours: 10 });
+    await fund(owner, id);
+    const [freelancer, merchant] = [await tokenOf(applicant), await tokenOf(owner)];
+    const path = `/contracts/${id}`;
+    const params = { id };
+    const post = (token: string, form: Record<string, string>) => postForm(contractPage, path, token, form, params);
+    const description = "Implementei a tela de login e os testes.";
+    for (const day of [MONDAY, "2026-12-01"]) {
+      await post(freelancer, { intent: "log_time", week: MONDAY, day, hours: "1", minutes: "0", description });
+    }
+    const [monday, tuesday] = (await getWeek(applicant, id, MONDAY)).entries;
+
+    // The open week's edit form: its day, hours and minutes.
+    const edited = await post(freelancer, {
+      intent: "edit_entry",
+      entry_id: monday!.id,
+      day: MONDAY,
+      hours: "1",
+      minutes: "30",
+      description,
+    });
+    expect(await toastOf(edited)).toBe("Lançamento salvo.");
+    const tooLong = await post(freelancer, {
+      intent: "edit_entry",
+      entry_id: monday!.id,
+      day: MONDAY,
+      hours: "11",
+      minutes: "0",
+      description,
+    });
+    expect(tooLong.status).toBe(422);
+    expect(tooLong.body.errors).toEqual({ minutes: "Essas horas passam do limite semanal do contrato." });
+    expect(tooLong.body.values).toMatchObject({ entry_id: monday!.id, hours: "11" });
+    await post(freelancer, { intent: "submit_week", week: MONDAY, confirmed: "1" });
+
+    // The merchant questions one entry: a short reason is refused on its field.
+    const short = await post(merchant, {
+      intent: "question_entry",
+      week: MONDAY,
+      entry_id: monday!.id,
+      reason: "Hein?",
+    });
+    expect(short.status).toBe(422);
+    expect(short.body.errors).toEqual({ reason: "Escreva a pergunta sobre o lançamento (de 10 a 1000 caracteres)." });
+    const foreign = await post(merchant, {
+      intent: "question_entry",
+      week: MONDAY,
+      entry_id: "00000000-0000-4000-8000-000000000000",
+      reason: "O que foi feito aqui?",
+    });
+    expect(foreign.body.errors).toEqual({ entry_id: "Escolha lançamentos desta semana." });
+    for (const entry of [monday!, tuesday!]) {
+      const asked = await post(merchant, {
+        intent: "question_entry",
+        week: MONDAY,
+        entry_id: entry.id,
+        reason: "O que foi feito aqui, em detalhe?",
+      });
+      expect(await toastOf(asked)).toBe("Pergunta enviada ao freelancer.");
+    }
+    const questioned = await get(contractPage, path, freelancer, params);
+    expect(questioned.body.week).toMatchObject({
+      status: "questioned",
+      open_questions: 2,
+      allowed_actions: ["answer"],
+    });
+
+    // The freelancer answers one and amends the other (its day stays).
+    const empty = await post(freelancer, { intent: "answer_entry", entry_id: monday!.id, answer: "" });
+    expect(empty.body.errors).toEqual({ answer: "Escreva a resposta (de 2 a 2000 caracteres)." });
+    const answered = await post(freelancer, {
+      intent: "answer_entry",
+      entry_id: monday!.id,
+      answer: "A tela e os testes do login.",
+    });
+    expect(await toastOf(answered)).toBe("Resposta enviada ao contratante.");
+    const amended = await post(freelancer, {
+      intent: "edit_entry",
+      entry_id: tuesday!.id,
+      day: "2026-12-01",
+      hours: "0",
+      minutes: "45",
+      description: "Revisão da tela de login com o designer.",
+    });
+    expect(await toastOf(amended)).toBe("Lançamento salvo.");
+
+    const review = await get(contractPage, path, merchant, params);
+    expect(review.body.week).toMatchObject({
+      status: "submitted",
+      minutes_total: 135,
+      open_questions: 0,
+      allowed_actions: ["approve", "question"],
+      money: { released_cents: 13_500 },
+    });
+    const entries = review.body.week.entries as { answer: string | null; question_open: boolean }[];
+    expect(entries.map((e) => [e.answer, e.question_open])).toEqual([
+      ["A tela e os testes do login.", false],
+      [null, false],
+    ]);
   });
 });

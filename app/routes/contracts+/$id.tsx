@@ -44,12 +44,15 @@ import {
 } from "~/services/contracts/contracts.server";
 import { addDisputeStatement, openDispute } from "~/services/contracts/disputes.server";
 import {
+  answerEntry,
   approveWeek,
   deleteEntry,
+  editEntry,
   endHourlyContract,
   getWeek,
   listWeeks,
   logEntry,
+  questionEntries,
   submitWeek,
 } from "~/services/contracts/hourly.server";
 import { Timesheet } from "~/components/contracts/timesheet";
@@ -106,13 +109,13 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 
 /**
  * The week an hourly contract's page shows, with its entries: the one the viewer acts on (the
- * freelancer's open week, the merchant's oldest submitted one), else the other, else the newest.
+ * freelancer's questioned or open week, the merchant's oldest submitted one), else the other, else the newest.
  */
 async function weekInHand(user: Parameters<typeof listWeeks>[0], id: string, viewer: "merchant" | "freelancer") {
   const weeks = await listWeeks(user, id);
   const oldest = (status: string) => weeks.filter((w) => w.status === status).at(-1);
-  const order = viewer === "freelancer" ? ["open", "submitted"] : ["submitted", "open"];
-  const shown = oldest(order[0]!) ?? oldest(order[1]!) ?? weeks[0];
+  const order = viewer === "freelancer" ? ["questioned", "open", "submitted"] : ["submitted", "questioned", "open"];
+  const shown = order.map(oldest).find(Boolean) ?? weeks[0];
   return shown ? getWeek(user, id, shown.week_start) : null;
 }
 
@@ -123,6 +126,23 @@ function typedMinutes(values: Record<string, string>) {
   if (!hours && !minutes) return undefined;
   if (!/^\d{1,4}$/.test(hours || "0") || !/^\d{1,4}$/.test(minutes || "0")) return "invalid";
   return Number(hours || 0) * 60 + Number(minutes || 0);
+}
+
+/**
+ * The page's question form names one entry: the API's list, with a refusal of it landing on the
+ * form's fields (the entry chosen, or the reason).
+ */
+async function questionOne(user: Parameters<typeof listWeeks>[0], id: string, values: Record<string, string>) {
+  try {
+    return await questionEntries(user, id, values.week ?? "", {
+      entries: [{ id: values.entry_id, reason: values.reason }],
+    });
+  } catch (error) {
+    const key = error instanceof AppError ? error.fieldErrors?.entries : undefined;
+    if (!(error instanceof AppError) || !key) throw error;
+    const field = key === "entry_question_entry" ? "entry_id" : "reason";
+    throw new AppError(error.status, error.key, { [field]: key }, error.params);
+  }
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
@@ -231,6 +251,26 @@ export async function action({ request, params }: ActionFunctionArgs) {
             minutes: typedMinutes(values),
             description: values.description,
           }),
+      },
+      edit_entry: {
+        toast: "work.toast_saved",
+        to: week,
+        run: ({ values }) =>
+          editEntry(user, id, values.entry_id ?? "", {
+            day: values.day,
+            minutes: typedMinutes(values),
+            description: values.description,
+          }),
+      },
+      question_entry: {
+        toast: "work.toast_questioned",
+        to: week,
+        run: ({ values }) => questionOne(user, id, values),
+      },
+      answer_entry: {
+        toast: "work.toast_answered",
+        to: week,
+        run: ({ values }) => answerEntry(user, id, values.entry_id ?? "", { answer: values.answer }),
       },
       delete_entry: {
         toast: "toasts.entry_deleted",
@@ -772,6 +812,9 @@ export default function ContractPage() {
           "split_milestones",
           "propose_milestone",
           "log_time",
+          "edit_entry",
+          "question_entry",
+          "answer_entry",
         ]}
         fields={["files", "reason"]}
       />
