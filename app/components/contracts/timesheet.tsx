@@ -121,8 +121,11 @@ export function Timesheet({
                   <td data-label={t("work.day")}>{day(e.day)}</td>
                   <td data-label={t("work.duration")}>{duration(e.minutes, t)}</td>
                   <td data-label={t("work.description")}>
-                    {e.description}
-                    <EntryQuestion entry={e} />
+                    {/* One block: the phone's card lays the cell's children beside its label. */}
+                    <div>
+                      {e.description}
+                      <EntryQuestion entry={e} />
+                    </div>
                   </td>
                   {canLog ? (
                     <td data-label={t("work.actions")}>
