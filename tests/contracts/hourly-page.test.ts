@@ -1,7 +1,8 @@
+import { randomUUID } from "node:crypto";
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import type { UserRow } from "../../db/schema";
 import { createSession } from "~/services/accounts/sessions.server";
-import { getWeek } from "~/services/contracts/hourly.server";
+import { getWeek, questionEntries, submitWeek } from "~/services/contracts/hourly.server";
 import { account, balanceOf, checkLedger } from "~/services/payments/ledger.server";
 import * as contractPage from "~/routes/contracts+/$id";
 import * as opportunityPage from "~/routes/opportunities+/$uuid";
@@ -10,6 +11,7 @@ import { createOpportunity } from "../../db/factories";
 import { freelancer as newFreelancer, merchant as newMerchant } from "../support/market";
 import { get, postForm, toastOf } from "../operator/support";
 import { escrow, fund, hiredHourly } from "../payments/support";
+import { statementsOf } from "../support/statements";
 
 // The hourly contract's page without JavaScript (docs/payments.md, "Contratos por hora"): the
 // freelancer's quick entry (hours and minutes typed apart), its refusals on their fields, the week
@@ -261,5 +263,50 @@ describe("the hourly contract's page", () => {
       ["A tela e os testes do login.", false],
       [null, false],
     ]);
+  });
+
+  it("takes a fixed number of statements, whatever the entries and their questions (3 or 200)", async () => {
+    const pageOf = async (entries: number) => {
+      const { owner, applicant, id } = await hiredHourly({ rate_cents: 6_000, cap_hours: 60 });
+      await fund(owner, id);
+      // Written straight to the tables: 200 entries through the service would pass the write limit.
+      const week = await db
+        .selectFrom("contract_weeks")
+        .selectAll()
+        .where("contract_id", "=", id)
+        .executeTakeFirstOrThrow();
+      const at = new Date().toISOString();
+      const logged = Array.from({ length: entries }, (_, i) => ({
+        id: randomUUID(),
+        week_id: week.id,
+        contract_id: id,
+        day: ["2026-11-30", "2026-12-01", "2026-12-02"][i % 3]!,
+        minutes: 5,
+        description: "Trabalho do dia no app.",
+        question: null,
+        answer: null,
+        answered_at: null,
+        created_at: at,
+        updated_at: at,
+      }));
+      await db.insertInto("time_entries").values(logged).execute();
+      await db
+        .updateTable("contract_weeks")
+        .set({ minutes_total: entries * 5 })
+        .where("id", "=", week.id)
+        .execute();
+      await submitWeek(applicant, id, MONDAY);
+      const reason = "O que foi feito aqui, em detalhe?";
+      const asked = logged.slice(0, Math.min(entries, 150)).map((e) => ({ id: e.id, reason }));
+      if (entries > 3) await questionEntries(owner, id, MONDAY, { entries: asked });
+      return { id, tokens: [await tokenOf(owner), await tokenOf(applicant)] };
+    };
+    const few = await pageOf(3);
+    const many = await pageOf(200);
+    for (const side of [0, 1]) {
+      const count = async (c: typeof few) =>
+        statementsOf(() => get(contractPage, `/contracts/${c.id}`, c.tokens[side]!, { id: c.id }));
+      expect(await count(many)).toBe(await count(few));
+    }
   });
 });

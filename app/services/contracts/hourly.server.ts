@@ -222,31 +222,23 @@ async function weekFor(database: Kysely<Database>, user: Pick<UserRow, "id">, id
 /** The contract's weeks, newest first, each with its money and the moves open to the user. */
 export async function listWeeks(user: UserRow, id: string): Promise<WeekJson[]> {
   const { contract, party } = await hourlyFor(db, user, id);
+  // Each week with the count of its open questions, in the same statement.
   const weeks = await db
     .selectFrom("contract_weeks")
-    .selectAll()
+    .selectAll("contract_weeks")
+    .select((eb) =>
+      eb
+        .selectFrom("time_entries")
+        .select((sub) => sub.fn.countAll<number>().as("n"))
+        .whereRef("time_entries.week_id", "=", "contract_weeks.id")
+        .where("time_entries.question", "is not", null)
+        .where("time_entries.answered_at", "is", null)
+        .as("open_questions"),
+    )
     .where("contract_id", "=", id)
     .orderBy("week_start", "desc")
     .execute();
-  const open = await openQuestionsOf(
-    db,
-    weeks.filter((w) => w.status === "questioned").map((w) => w.id),
-  );
-  return weeks.map((w) => toWeekJson(w, contract, party, open.get(w.id) ?? 0));
-}
-
-/** How many entries of each week have a question waiting for the freelancer. */
-async function openQuestionsOf(database: Kysely<Database>, weekIds: string[]) {
-  if (!weekIds.length) return new Map<string, number>();
-  const rows = await database
-    .selectFrom("time_entries")
-    .select((eb) => ["week_id", eb.fn.countAll<number>().as("open")])
-    .where("week_id", "in", weekIds)
-    .where("question", "is not", null)
-    .where("answered_at", "is", null)
-    .groupBy("week_id")
-    .execute();
-  return new Map(rows.map((r) => [r.week_id, Number(r.open)]));
+  return weeks.map(({ open_questions, ...w }) => toWeekJson(w, contract, party, Number(open_questions ?? 0)));
 }
 
 /** One week with its entries (by day, oldest first). */
