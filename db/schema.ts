@@ -353,7 +353,7 @@ export interface ContractsTable {
 
 export type ContractKind = "fixed" | "hourly";
 
-export type ContractWeekStatus = "awaiting_funding" | "open" | "submitted" | "approved" | "lapsed";
+export type ContractWeekStatus = "awaiting_funding" | "open" | "submitted" | "questioned" | "approved" | "lapsed";
 
 /** A week of an hourly contract (Monday to Sunday, São Paulo): its money is its milestone (055). */
 export interface ContractWeeksTable {
@@ -386,8 +386,11 @@ export interface TimeEntriesTable {
   day: string;
   minutes: number;
   description: string;
+  /** The merchant's question on a submitted week's entry, and the freelancer's answer (059). */
   question: string | null;
   answer: string | null;
+  /** When the question was settled (answered, or the entry amended); open while null. */
+  answered_at: string | null;
   created_at: string;
   updated_at: string;
 }

@@ -43,6 +43,8 @@ export const LIMITS = {
   dispute_decision_reason: { min: 5, max: 2000 },
   // Hourly contracts
   time_entry_description: { min: 10, max: 2000 },
+  time_entry_question: { min: 10, max: 1000 },
+  time_entry_answer: { min: 2, max: 2000 },
 } as const satisfies Record<string, { min: number; max: number }>;
 
 export type LimitName = keyof typeof LIMITS;

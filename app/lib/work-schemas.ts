@@ -26,3 +26,28 @@ export const timeEntryInputSchema = z.object({
   minutes: intField("entry_minutes_invalid", 1, DAY_MINUTES),
   description: text("entry_description_length", LIMITS.time_entry_description.min, LIMITS.time_entry_description.max),
 });
+
+/** Most entries questioned at once (a week holds at most 60 h; a question per entry). */
+export const QUESTIONS_MAX = 200;
+
+/** The merchant questions entries of a submitted week: each with its reason. */
+export const entryQuestionsSchema = z.object({
+  entries: z
+    .array(
+      z.object({
+        id: z
+          .string({ required_error: "entry_question_entry", invalid_type_error: "entry_question_entry" })
+          .uuid("entry_question_entry"),
+        reason: text("entry_question_length", LIMITS.time_entry_question.min, LIMITS.time_entry_question.max),
+      }),
+      { required_error: "entry_questions_none", invalid_type_error: "entry_questions_none" },
+    )
+    .min(1, "entry_questions_none")
+    .max(QUESTIONS_MAX, "entry_questions_none")
+    .refine((list) => new Set(list.map((e) => e.id)).size === list.length, "entry_question_twice"),
+});
+
+/** The freelancer answers an entry's question. */
+export const entryAnswerSchema = z.object({
+  answer: text("entry_answer_length", LIMITS.time_entry_answer.min, LIMITS.time_entry_answer.max),
+});

@@ -1,7 +1,8 @@
+import { randomUUID } from "node:crypto";
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import type { UserRow } from "../../db/schema";
 import { createSession } from "~/services/accounts/sessions.server";
-import { getWeek } from "~/services/contracts/hourly.server";
+import { getWeek, questionEntries, submitWeek } from "~/services/contracts/hourly.server";
 import { account, balanceOf, checkLedger } from "~/services/payments/ledger.server";
 import * as contractPage from "~/routes/contracts+/$id";
 import * as opportunityPage from "~/routes/opportunities+/$uuid";
@@ -10,6 +11,7 @@ import { createOpportunity } from "../../db/factories";
 import { freelancer as newFreelancer, merchant as newMerchant } from "../support/market";
 import { get, postForm, toastOf } from "../operator/support";
 import { escrow, fund, hiredHourly } from "../payments/support";
+import { statementsOf } from "../support/statements";
 
 // The hourly contract's page without JavaScript (docs/payments.md, "Contratos por hora"): the
 // freelancer's quick entry (hours and minutes typed apart), its refusals on their fields, the week
@@ -141,7 +143,7 @@ describe("the hourly contract's page", () => {
     const released = Math.floor((155 * 8_000) / 60);
     expect(review.body.week).toMatchObject({
       status: "submitted",
-      allowed_actions: ["approve"],
+      allowed_actions: ["approve", "question"],
       money: { released_cents: released, refunded_cents: 160_000 - released },
     });
     const approved = await postForm(
@@ -159,5 +161,152 @@ describe("the hourly contract's page", () => {
     const ended = await postForm(contractPage, path, merchant, { intent: "end_hourly", confirmed: "1" }, params);
     expect(await toastOf(ended)).toBe("Contrato encerrado: a semana em andamento é a última.");
     expect((await get(contractPage, path, merchant, params)).body.contract).toMatchObject({ status: "completed" });
+  });
+
+  it("edit an entry; question it → answer and amend, by plain forms, refusals on their fields", async () => {
+    const { owner, applicant, id } = await hiredHourly({ rate_cents: 6_000, cap_hours: 10 });
+    await fund(owner, id);
+    const [freelancer, merchant] = [await tokenOf(applicant), await tokenOf(owner)];
+    const path = `/contracts/${id}`;
+    const params = { id };
+    const post = (token: string, form: Record<string, string>) => postForm(contractPage, path, token, form, params);
+    const description = "Implementei a tela de login e os testes.";
+    for (const day of [MONDAY, "2026-12-01"]) {
+      await post(freelancer, { intent: "log_time", week: MONDAY, day, hours: "1", minutes: "0", description });
+    }
+    const [monday, tuesday] = (await getWeek(applicant, id, MONDAY)).entries;
+
+    // The open week's edit form: its day, hours and minutes.
+    const edited = await post(freelancer, {
+      intent: "edit_entry",
+      entry_id: monday!.id,
+      day: MONDAY,
+      hours: "1",
+      minutes: "30",
+      description,
+    });
+    expect(await toastOf(edited)).toBe("Lançamento salvo.");
+    const tooLong = await post(freelancer, {
+      intent: "edit_entry",
+      entry_id: monday!.id,
+      day: MONDAY,
+      hours: "11",
+      minutes: "0",
+      description,
+    });
+    expect(tooLong.status).toBe(422);
+    expect(tooLong.body.errors).toEqual({ minutes: "Essas horas passam do limite semanal do contrato." });
+    expect(tooLong.body.values).toMatchObject({ entry_id: monday!.id, hours: "11" });
+    await post(freelancer, { intent: "submit_week", week: MONDAY, confirmed: "1" });
+
+    // The merchant questions one entry: a short reason is refused on its field.
+    const short = await post(merchant, {
+      intent: "question_entry",
+      week: MONDAY,
+      entry_id: monday!.id,
+      reason: "Hein?",
+    });
+    expect(short.status).toBe(422);
+    expect(short.body.errors).toEqual({ reason: "Escreva a pergunta sobre o lançamento (de 10 a 1000 caracteres)." });
+    const foreign = await post(merchant, {
+      intent: "question_entry",
+      week: MONDAY,
+      entry_id: "00000000-0000-4000-8000-000000000000",
+      reason: "O que foi feito aqui?",
+    });
+    expect(foreign.body.errors).toEqual({ entry_id: "Escolha lançamentos desta semana." });
+    for (const entry of [monday!, tuesday!]) {
+      const asked = await post(merchant, {
+        intent: "question_entry",
+        week: MONDAY,
+        entry_id: entry.id,
+        reason: "O que foi feito aqui, em detalhe?",
+      });
+      expect(await toastOf(asked)).toBe("Pergunta enviada ao freelancer.");
+    }
+    const questioned = await get(contractPage, path, freelancer, params);
+    expect(questioned.body.week).toMatchObject({
+      status: "questioned",
+      open_questions: 2,
+      allowed_actions: ["answer"],
+    });
+
+    // The freelancer answers one and amends the other (its day stays).
+    const empty = await post(freelancer, { intent: "answer_entry", entry_id: monday!.id, answer: "" });
+    expect(empty.body.errors).toEqual({ answer: "Escreva a resposta (de 2 a 2000 caracteres)." });
+    const answered = await post(freelancer, {
+      intent: "answer_entry",
+      entry_id: monday!.id,
+      answer: "A tela e os testes do login.",
+    });
+    expect(await toastOf(answered)).toBe("Resposta enviada ao contratante.");
+    const amended = await post(freelancer, {
+      intent: "edit_entry",
+      entry_id: tuesday!.id,
+      day: "2026-12-01",
+      hours: "0",
+      minutes: "45",
+      description: "Revisão da tela de login com o designer.",
+    });
+    expect(await toastOf(amended)).toBe("Lançamento salvo.");
+
+    const review = await get(contractPage, path, merchant, params);
+    expect(review.body.week).toMatchObject({
+      status: "submitted",
+      minutes_total: 135,
+      open_questions: 0,
+      allowed_actions: ["approve", "question"],
+      money: { released_cents: 13_500 },
+    });
+    const entries = review.body.week.entries as { answer: string | null; question_open: boolean }[];
+    expect(entries.map((e) => [e.answer, e.question_open])).toEqual([
+      ["A tela e os testes do login.", false],
+      [null, false],
+    ]);
+  });
+
+  it("takes a fixed number of statements, whatever the entries and their questions (3 or 200)", async () => {
+    const pageOf = async (entries: number) => {
+      const { owner, applicant, id } = await hiredHourly({ rate_cents: 6_000, cap_hours: 60 });
+      await fund(owner, id);
+      // Written straight to the tables: 200 entries through the service would pass the write limit.
+      const week = await db
+        .selectFrom("contract_weeks")
+        .selectAll()
+        .where("contract_id", "=", id)
+        .executeTakeFirstOrThrow();
+      const at = new Date().toISOString();
+      const logged = Array.from({ length: entries }, (_, i) => ({
+        id: randomUUID(),
+        week_id: week.id,
+        contract_id: id,
+        day: ["2026-11-30", "2026-12-01", "2026-12-02"][i % 3]!,
+        minutes: 5,
+        description: "Trabalho do dia no app.",
+        question: null,
+        answer: null,
+        answered_at: null,
+        created_at: at,
+        updated_at: at,
+      }));
+      await db.insertInto("time_entries").values(logged).execute();
+      await db
+        .updateTable("contract_weeks")
+        .set({ minutes_total: entries * 5 })
+        .where("id", "=", week.id)
+        .execute();
+      await submitWeek(applicant, id, MONDAY);
+      const reason = "O que foi feito aqui, em detalhe?";
+      const asked = logged.slice(0, Math.min(entries, 150)).map((e) => ({ id: e.id, reason }));
+      if (entries > 3) await questionEntries(owner, id, MONDAY, { entries: asked });
+      return { id, tokens: [await tokenOf(owner), await tokenOf(applicant)] };
+    };
+    const few = await pageOf(3);
+    const many = await pageOf(200);
+    for (const side of [0, 1]) {
+      const count = async (c: typeof few) =>
+        statementsOf(() => get(contractPage, `/contracts/${c.id}`, c.tokens[side]!, { id: c.id }));
+      expect(await count(many)).toBe(await count(few));
+    }
   });
 });

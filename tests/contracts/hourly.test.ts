@@ -205,7 +205,7 @@ describe("a week's submission and approval", () => {
     const weeks = await listWeeks(owner, id);
     expect(weeks.map((w) => [w.week_start, w.status, w.allowed_actions])).toEqual([
       [NEXT_MONDAY, "awaiting_funding", []],
-      [MONDAY, "submitted", ["approve"]],
+      [MONDAY, "submitted", ["approve", "question"]],
     ]);
     // The merchant funds the next week while reviewing this one.
     expect((await getContract(owner, id)).allowed_actions).toEqual(["fund"]);

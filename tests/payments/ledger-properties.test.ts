@@ -10,7 +10,15 @@ import {
   requestCancellation,
   requestChanges,
 } from "~/services/contracts/contracts.server";
-import { approveWeek, endHourlyContract, logEntry, submitWeek } from "~/services/contracts/hourly.server";
+import {
+  answerEntry,
+  approveWeek,
+  editEntry,
+  endHourlyContract,
+  logEntry,
+  questionEntries,
+  submitWeek,
+} from "~/services/contracts/hourly.server";
 import { dayInSaoPaulo } from "~/lib/work-weeks";
 import { AppError } from "~/services/platform/errors.server";
 import { balancesOf, checkLedger, heldTotal } from "~/services/payments/ledger.server";
@@ -69,6 +77,17 @@ const op = fc.oneof(
   { weight: 2, arbitrary: fc.record({ kind: fc.constant("submit_week" as const) }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant("approve_week" as const) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("end_hourly" as const) }) },
+  // The merchant questions a submitted week's entry; the freelancer amends it (its minutes
+  // change what approval releases) or answers it.
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant("question_week" as const) }) },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      kind: fc.constant("settle_question" as const),
+      minutes: fc.integer({ min: 1, max: 700 }),
+      amend: fc.boolean(),
+    }),
+  },
 );
 
 const HOURLY = 3;
@@ -92,6 +111,8 @@ const TAIL: Step[] = [
   { kind: "fund_week" },
   { kind: "log_time", minutes: 125 },
   { kind: "submit_week" },
+  { kind: "question_week" },
+  { kind: "settle_question", minutes: 47, amend: true },
   { kind: "approve_week" },
   // A fifth contract that no random move touches: a funded milestone cancelled by a decision is
   // refunded, whatever the random moves left of the others.
@@ -111,10 +132,10 @@ async function tolerate(promise: Promise<unknown>) {
 }
 
 /** The hourly contract's week in `status`, if it has one. */
-async function weekIn(contractId: string, status: "open" | "submitted") {
+async function weekIn(contractId: string, status: "open" | "submitted" | "questioned") {
   return db
     .selectFrom("contract_weeks")
-    .select("week_start")
+    .select(["id", "week_start"])
     .where("contract_id", "=", contractId)
     .where("status", "=", status)
     .executeTakeFirst();
@@ -142,6 +163,41 @@ async function run(world: World, step: Step) {
     }
     case "end_hourly":
       return tolerate(endHourlyContract(hourly.owner, hourly.id));
+    case "question_week": {
+      const week = await weekIn(hourly.id, "submitted");
+      if (!week) return;
+      // Its first entry: one answer or amendment settles the week again.
+      const entries = await db
+        .selectFrom("time_entries")
+        .select("id")
+        .where("week_id", "=", week.id)
+        .orderBy("id")
+        .limit(1)
+        .execute();
+      const reason = "Quanto tempo isso levou de verdade?";
+      return tolerate(
+        questionEntries(hourly.owner, hourly.id, week.week_start, {
+          entries: entries.map((e) => ({ id: e.id, reason })),
+        }),
+      );
+    }
+    case "settle_question": {
+      const week = await weekIn(hourly.id, "questioned");
+      const open =
+        week &&
+        (await db
+          .selectFrom("time_entries")
+          .selectAll()
+          .where("week_id", "=", week.id)
+          .where("answered_at", "is", null)
+          .where("question", "is not", null)
+          .executeTakeFirst());
+      if (!open) return;
+      if (!step.amend)
+        return tolerate(answerEntry(hourly.applicant, hourly.id, open.id, { answer: "Foi isso mesmo." }));
+      const input = { day: open.day, minutes: step.minutes, description: open.description };
+      return tolerate(editEntry(hourly.applicant, hourly.id, open.id, input));
+    }
     case "fund":
       return tolerate(fund(contract!.owner, contract!.id));
     case "deliver":
@@ -286,6 +342,9 @@ describe("the ledger under random sequences of money moves", () => {
       .where("minutes_total", ">", 0)
       .execute();
     expect(paidWeeks.length).toBeGreaterThan(0);
+    // Questions were asked and settled (an amendment or an answer) on the way.
+    const settled = await db.selectFrom("time_entries").select("id").where("answered_at", "is not", null).execute();
+    expect(settled.length).toBeGreaterThan(0);
     const kinds = await db.selectFrom("ledger_transactions").select("kind").distinct().execute();
     expect(kinds.map((k) => k.kind).sort()).toEqual(
       expect.arrayContaining([

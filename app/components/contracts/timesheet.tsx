@@ -1,3 +1,4 @@
+import { Link, useSearchParams } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { ConfirmLink, ConfirmPanel } from "~/components/ui/confirm";
 import { Facts } from "~/components/ui/facts";
@@ -18,9 +19,13 @@ import type { WeekDetailJson } from "~/services/contracts/hourly.server";
 // The week of an hourly contract on its page (docs/payments.md, "Contratos por hora"): what was
 // logged and what it is worth, the freelancer's quick entry (a plain form: day, hours and
 // minutes, what was done), sending the week, and the merchant's approval with the money it moves.
-// Every move is a form posting an intent, so all of it works without JavaScript.
+// Every move is a form posting an intent, so all of it works without JavaScript. The merchant
+// questions an entry of a submitted week; the freelancer answers it or amends the entry (the edit
+// form, opened by ?editar=<entry> on the page, is also the open week's).
 
 type Week = WeekDetailJson;
+type Entry = Week["entries"][number];
+type T = (key: string, values?: Record<string, unknown>) => string;
 
 /** "2 h 35 min", "45 min", "3 h". */
 export function duration(minutes: number, t: (key: string, values: Record<string, unknown>) => string) {
@@ -60,6 +65,10 @@ export function Timesheet({
   const day = (iso: string) => formatDate(`${iso}T12:00:00Z`, lng);
   const actions = week.allowed_actions;
   const canLog = actions.includes("log_time");
+  const canAnswer = actions.includes("answer");
+  const [search] = useSearchParams();
+  const editing = week.entries.find((e) => e.id === search.get("editar") && (canLog || (canAnswer && e.question_open)));
+  const editHref = (e: Entry) => `?editar=${e.id}#edit-entry`;
   const facts = weekMoneyFacts(week, lng, t);
   const funded = week.status !== "awaiting_funding" && week.status !== "lapsed";
   return (
@@ -111,9 +120,23 @@ export function Timesheet({
                 <tr key={e.id}>
                   <td data-label={t("work.day")}>{day(e.day)}</td>
                   <td data-label={t("work.duration")}>{duration(e.minutes, t)}</td>
-                  <td data-label={t("work.description")}>{e.description}</td>
+                  <td data-label={t("work.description")}>
+                    {/* One block: the phone's card lays the cell's children beside its label. */}
+                    <div>
+                      {e.description}
+                      <EntryQuestion entry={e} />
+                    </div>
+                  </td>
                   {canLog ? (
                     <td data-label={t("work.actions")}>
+                      <Link
+                        to={editHref(e)}
+                        preventScrollReset
+                        className="btn btn-secondary btn-sm"
+                        aria-label={t("work.edit_entry", { day: day(e.day), time: duration(e.minutes, t) })}
+                      >
+                        {t("work.edit")}
+                      </Link>
                       <IntentButton
                         intent="delete_entry"
                         fields={{ entry_id: e.id }}
@@ -135,6 +158,9 @@ export function Timesheet({
       <p>
         <a href={`/api/contracts/${contractId}/weeks/${week.week_start}/entries.csv`}>{t("work.csv")}</a>
       </p>
+      {editing ? <EditEntry week={week} entry={editing} today={today} here={here} /> : null}
+      {canAnswer ? <Answers week={week} editHref={editHref} /> : null}
+      {actions.includes("question") ? <QuestionEntry week={week} /> : null}
       {canLog ? <QuickEntry week={week} today={today} /> : null}
       <div className="action-row">
         {actions.includes("submit") ? (
@@ -229,6 +255,216 @@ function QuickEntry({ week, today }: { week: Week; today: string }) {
         error={mine?.errors?.description}
       />
       <FormActions busy={busy} label={t("work.log_submit")} />
+    </FormCard>
+  );
+}
+
+/** Under an entry's description: the merchant's question and how it was settled. */
+function EntryQuestion({ entry: e }: { entry: Entry }) {
+  const { t } = useTranslation("market");
+  if (e.question === null) return null;
+  return (
+    <dl className="entry-question">
+      <dt className="muted">{t("work.question_label")}</dt>
+      <dd>{e.question}</dd>
+      {e.answer !== null ? (
+        <>
+          <dt className="muted">{t("work.answer_label")}</dt>
+          <dd>{e.answer}</dd>
+        </>
+      ) : (
+        <dd className="muted">{t(e.question_open ? "work.question_open" : "work.amended")}</dd>
+      )}
+    </dl>
+  );
+}
+
+/** The days an entry may take: those of the week up to today. */
+const daysUpTo = (week: Week, today: string) => week.days.filter((d) => d <= today);
+
+/** Minutes as the hours and minutes fields show them. */
+const split = (minutes: number) => ({ hours: String(Math.floor(minutes / 60)), minutes: String(minutes % 60) });
+
+/** Hours and minutes, typed apart (the page's action adds them up). */
+function DurationFields({ values, error }: { values: { hours?: string; minutes?: string }; error?: string }) {
+  const { t } = useTranslation("market");
+  return (
+    <div className="grid-2">
+      <Field
+        name="hours"
+        label={t("work.hours_field")}
+        type="number"
+        inputMode="numeric"
+        min={0}
+        max={24}
+        defaultValue={values.hours ?? ""}
+      />
+      <Field
+        name="minutes"
+        label={t("work.minutes_field")}
+        type="number"
+        inputMode="numeric"
+        min={0}
+        max={59}
+        defaultValue={values.minutes ?? ""}
+        error={error}
+      />
+    </div>
+  );
+}
+
+/**
+ * The freelancer edits an entry of the open week, or amends a questioned one (its day stays):
+ * one form, the entry's values typed in, what was typed kept on a refusal.
+ */
+function EditEntry({ week, entry, today, here }: { week: Week; entry: Entry; today: string; here: string }) {
+  const { t, i18n } = useTranslation("market");
+  const refused = useRefusal("edit_entry");
+  const mine = refused?.values?.entry_id === entry.id ? refused : null;
+  const busy = usePending("edit_entry");
+  const day = (iso: string) => formatDate(`${iso}T12:00:00Z`, i18n.language);
+  const amending = week.status === "questioned";
+  const values = mine?.values ?? { ...split(entry.minutes), description: entry.description, day: entry.day };
+  return (
+    <FormCard
+      name="edit-entry"
+      id="edit-entry"
+      className="stack"
+      title={t(amending ? "work.amend_title" : "work.edit_title", { day: day(entry.day) })}
+      intro={amending ? t("work.amend_intro") : undefined}
+      refusal={mine}
+      intent="edit_entry"
+      preventScrollReset
+    >
+      <input type="hidden" name="entry_id" value={entry.id} />
+      {amending ? (
+        <input type="hidden" name="day" value={entry.day} />
+      ) : (
+        <SelectField
+          name="day"
+          label={t("work.day")}
+          value={values.day ?? entry.day}
+          error={mine?.errors?.day}
+          options={daysUpTo(week, today).map((d) => ({ value: d, label: day(d) }))}
+        />
+      )}
+      <DurationFields values={values} error={mine?.errors?.minutes} />
+      <TextAreaField
+        name="description"
+        label={t("work.description")}
+        rows={2}
+        minLength={10}
+        maxLength={2000}
+        required
+        defaultValue={values.description ?? ""}
+        error={mine?.errors?.description}
+      />
+      <FormActions busy={busy} label={t("work.edit_submit")}>
+        <Link to={`${here.split("#")[0]}#week`} className="btn btn-ghost" preventScrollReset>
+          {t("work.cancel")}
+        </Link>
+      </FormActions>
+    </FormCard>
+  );
+}
+
+/** The freelancer's open questions: each with its answer form and the way to amend the entry instead. */
+function Answers({ week, editHref }: { week: Week; editHref: (e: Entry) => string }) {
+  const { t, i18n } = useTranslation("market");
+  const refused = useRefusal("answer_entry");
+  const busy = usePending("answer_entry");
+  const open = week.entries.filter((e) => e.question_open);
+  if (!open.length) return null;
+  return (
+    <section className="stack" aria-labelledby="questions-title">
+      <h4 id="questions-title">{t("work.questions_title")}</h4>
+      {open.map((e) => {
+        const mine = refused?.values?.entry_id === e.id ? refused : null;
+        const prefix = `answer-${e.id}-`;
+        const params = { day: formatDate(`${e.day}T12:00:00Z`, i18n.language), time: duration(e.minutes, t as T) };
+        return (
+          <FormCard
+            key={e.id}
+            name={`answer-${e.id}`}
+            className="card stack"
+            heading="h3"
+            title={t("work.answer_title", params)}
+            intro={e.question}
+            refusal={mine}
+            idPrefix={prefix}
+            intent="answer_entry"
+            preventScrollReset
+            footer={
+              <p>
+                <Link to={editHref(e)} preventScrollReset>
+                  {t("work.amend_link")}
+                </Link>
+              </p>
+            }
+          >
+            <input type="hidden" name="entry_id" value={e.id} />
+            <TextAreaField
+              id={`${prefix}answer`}
+              name="answer"
+              label={t("work.answer_field")}
+              rows={2}
+              minLength={2}
+              maxLength={2000}
+              required
+              defaultValue={mine?.values?.answer ?? ""}
+              error={mine?.errors?.answer}
+            />
+            <FormActions busy={busy} label={t("work.answer_submit")} />
+          </FormCard>
+        );
+      })}
+    </section>
+  );
+}
+
+/** The merchant questions an entry of the submitted week, with the reason. */
+function QuestionEntry({ week }: { week: Week }) {
+  const { t, i18n } = useTranslation("market");
+  const mine = useRefusal("question_entry");
+  const busy = usePending("question_entry");
+  const short = (text: string) => (text.length > 60 ? `${text.slice(0, 59)}…` : text);
+  if (!week.entries.length) return null;
+  return (
+    <FormCard
+      name="question-entry"
+      className="stack"
+      title={t("work.question_title")}
+      intro={t("work.question_intro")}
+      refusal={mine}
+      intent="question_entry"
+      preventScrollReset
+    >
+      <input type="hidden" name="week" value={week.week_start} />
+      <SelectField
+        name="entry_id"
+        label={t("work.question_entry")}
+        value={mine?.values?.entry_id ?? week.entries[0]!.id}
+        error={mine?.errors?.entry_id}
+        options={week.entries.map((e) => ({
+          value: e.id,
+          label: t("work.entry_option", {
+            day: formatDate(`${e.day}T12:00:00Z`, i18n.language),
+            time: duration(e.minutes, t as T),
+            description: short(e.description),
+          }),
+        }))}
+      />
+      <TextAreaField
+        name="reason"
+        label={t("work.question_reason")}
+        rows={2}
+        minLength={10}
+        maxLength={1000}
+        required
+        defaultValue={mine?.values?.reason ?? ""}
+        error={mine?.errors?.reason}
+      />
+      <FormActions busy={busy} label={t("work.question_submit")} />
     </FormCard>
   );
 }

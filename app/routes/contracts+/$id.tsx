@@ -23,7 +23,7 @@ import { contractNotas } from "~/services/fiscal/nota-views.server";
 import { Breadcrumb, PageHeader } from "~/components/ui/page-header";
 import { formatDate } from "~/lib/format";
 import { MAX_DELIVERY_FILES, REVIEW_DAYS } from "~/lib/market-constants";
-import { intentAction, withResult } from "~/web/intent-action.server";
+import { intentAction, withResult, type PageIntent } from "~/web/intent-action.server";
 import { approvalWords, milestoneTitle, workedOn } from "~/lib/approval";
 import { fixedT } from "~/services/platform/i18n.server";
 import { getRequestT } from "~/web/i18n.server";
@@ -44,12 +44,15 @@ import {
 } from "~/services/contracts/contracts.server";
 import { addDisputeStatement, openDispute } from "~/services/contracts/disputes.server";
 import {
+  answerEntry,
   approveWeek,
   deleteEntry,
+  editEntry,
   endHourlyContract,
   getWeek,
   listWeeks,
   logEntry,
+  questionEntries,
   submitWeek,
 } from "~/services/contracts/hourly.server";
 import { Timesheet } from "~/components/contracts/timesheet";
@@ -109,13 +112,13 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 
 /**
  * The week an hourly contract's page shows, with its entries: the one the viewer acts on (the
- * freelancer's open week, the merchant's oldest submitted one), else the other, else the newest.
+ * freelancer's questioned or open week, the merchant's oldest submitted one), else the other, else the newest.
  */
 async function weekInHand(user: Parameters<typeof listWeeks>[0], id: string, viewer: "merchant" | "freelancer") {
   const weeks = await listWeeks(user, id);
   const oldest = (status: string) => weeks.filter((w) => w.status === status).at(-1);
-  const order = viewer === "freelancer" ? ["open", "submitted"] : ["submitted", "open"];
-  const shown = oldest(order[0]!) ?? oldest(order[1]!) ?? weeks[0];
+  const order = viewer === "freelancer" ? ["questioned", "open", "submitted"] : ["submitted", "questioned", "open"];
+  const shown = order.map(oldest).find(Boolean) ?? weeks[0];
   return shown ? getWeek(user, id, shown.week_start) : null;
 }
 
@@ -128,11 +131,27 @@ function typedMinutes(values: Record<string, string>) {
   return Number(hours || 0) * 60 + Number(minutes || 0);
 }
 
+/**
+ * The page's question form names one entry: the API's list, with a refusal of it landing on the
+ * form's fields (the entry chosen, or the reason).
+ */
+async function questionOne(user: Parameters<typeof listWeeks>[0], id: string, values: Record<string, string>) {
+  try {
+    return await questionEntries(user, id, values.week ?? "", {
+      entries: [{ id: values.entry_id, reason: values.reason }],
+    });
+  } catch (error) {
+    const key = error instanceof AppError ? error.fieldErrors?.entries : undefined;
+    if (!(error instanceof AppError) || !key) throw error;
+    const field = key === "entry_question_entry" ? "entry_id" : "reason";
+    throw new AppError(error.status, error.key, { [field]: key }, error.params);
+  }
+}
+
 export async function action({ request, params }: ActionFunctionArgs) {
   const user = await requireUser(request);
   const id = pageId(params, "id");
   const payments = `/contracts/${id}#payments-title`;
-  const week = `/contracts/${id}#week`;
   const step = await formStep(request);
   if (step) return step;
   return intentAction(
@@ -229,38 +248,62 @@ export async function action({ request, params }: ActionFunctionArgs) {
         to: payments,
         run: ({ values }) => answerMilestone(user, id, values.milestone_id ?? "", false),
       },
-      // An hourly contract's week (hourly.server.ts).
-      log_time: {
-        toast: "toasts.entry_logged",
-        to: week,
-        run: ({ values }) =>
-          logEntry(user, id, values.week ?? "", {
-            day: values.day,
-            minutes: typedMinutes(values),
-            description: values.description,
-          }),
-      },
-      delete_entry: {
-        toast: "toasts.entry_deleted",
-        to: week,
-        run: ({ values }) => deleteEntry(user, id, values.entry_id ?? ""),
-      },
-      submit_week: {
-        confirm: true,
-        toast: "toasts.week_submitted",
-        to: week,
-        run: ({ values }) => submitWeek(user, id, values.week ?? ""),
-      },
-      approve_week: {
-        confirm: true,
-        toast: "toasts.week_approved",
-        to: week,
-        run: ({ values }) => approveWeek(user, id, values.week ?? ""),
-      },
-      end_hourly: { confirm: true, toast: "toasts.hourly_ended", run: () => endHourlyContract(user, id) },
+      ...hourlyIntents(user, id),
     },
   );
 }
+
+/** The moves on an hourly contract's weeks (hourly.server.ts), each back to the week on the page. */
+function hourlyIntents(user: Awaited<ReturnType<typeof requireUser>>, id: string) {
+  const week = `/contracts/${id}#week`;
+  return {
+    log_time: {
+      toast: "toasts.entry_logged",
+      to: week,
+      run: ({ values }) => logEntry(user, id, values.week ?? "", entryFields(values)),
+    },
+    edit_entry: {
+      toast: "work.toast_saved",
+      to: week,
+      run: ({ values }) => editEntry(user, id, values.entry_id ?? "", entryFields(values)),
+    },
+    question_entry: {
+      toast: "work.toast_questioned",
+      to: week,
+      run: ({ values }) => questionOne(user, id, values),
+    },
+    answer_entry: {
+      toast: "work.toast_answered",
+      to: week,
+      run: ({ values }) => answerEntry(user, id, values.entry_id ?? "", { answer: values.answer }),
+    },
+    delete_entry: {
+      toast: "toasts.entry_deleted",
+      to: week,
+      run: ({ values }) => deleteEntry(user, id, values.entry_id ?? ""),
+    },
+    submit_week: {
+      confirm: true,
+      toast: "toasts.week_submitted",
+      to: week,
+      run: ({ values }) => submitWeek(user, id, values.week ?? ""),
+    },
+    approve_week: {
+      confirm: true,
+      toast: "toasts.week_approved",
+      to: week,
+      run: ({ values }) => approveWeek(user, id, values.week ?? ""),
+    },
+    end_hourly: { confirm: true, toast: "toasts.hourly_ended", run: () => endHourlyContract(user, id) },
+  } satisfies Record<string, PageIntent<unknown>>;
+}
+
+/** An entry as the quick entry and its edit form post it. */
+const entryFields = (values: Record<string, string>) => ({
+  day: values.day,
+  minutes: typedMinutes(values),
+  description: values.description,
+});
 
 /**
  * The steps of a form that come back to the page instead of moving anything (plain forms only):
@@ -781,6 +824,9 @@ export default function ContractPage() {
           "propose_milestone",
           "log_time",
           "order_answers",
+          "edit_entry",
+          "question_entry",
+          "answer_entry",
         ]}
         fields={["files", "reason"]}
       />

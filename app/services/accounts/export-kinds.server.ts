@@ -209,7 +209,7 @@ export const EXPORT_KINDS = {
     return (await source.contracts()).map((c) => contractJson(c, sides.get(c.id)!));
   },
   // Hourly contracts' weeks (both sides), and the time entries: the freelancer's words, in the
-  // freelancer's copy only (the merchant's question on an entry is the merchant's).
+  // freelancer's copy; the merchant's questions on entries, in the merchant's.
   "timesheets.json": async (source) => {
     const sides = await source.contractSides();
     const ids = idsOf(sides);
@@ -232,7 +232,9 @@ export const EXPORT_KINDS = {
           ? entries
               .filter((e) => e.week_id === w.id)
               .map((e) => ({ day: e.day, minutes: e.minutes, description: e.description, answer: e.answer }))
-          : [],
+          : entries
+              .filter((e) => e.week_id === w.id && e.question !== null)
+              .map((e) => ({ day: e.day, question: e.question })),
     }));
   },
   // Orders of ready-made services the user bought or sold: the package and extras as confirmed,

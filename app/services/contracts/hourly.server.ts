@@ -4,7 +4,7 @@ import { db, transaction } from "../../../db";
 import { insertWeek } from "../../../db/contracts";
 import type { ContractParty, ContractRow, ContractWeekRow, Database, TimeEntryRow, UserRow } from "../../../db/schema";
 import { feeOf } from "~/lib/fees";
-import { DAY_MINUTES, timeEntryInputSchema } from "~/lib/work-schemas";
+import { DAY_MINUTES, entryAnswerSchema, entryQuestionsSchema, timeEntryInputSchema } from "~/lib/work-schemas";
 import { addDays, autoSubmitAt, dayInSaoPaulo, daysOfWeek, saoPauloInstant, weekStartOf } from "~/lib/work-weeks";
 import { releaseMilestone } from "../payments/escrow.server";
 import { csvText, reais } from "../payments/finance.server";
@@ -20,7 +20,8 @@ import { stateMachine } from "../platform/state-machine.server";
 // charges as any milestone; once it is held the week is open and the freelancer logs time in it.
 //
 //   awaiting_funding ──Pix received──▶ open ──submit (or Monday 12:00)──▶ submitted ──approve (or 5 days)──▶ approved
-//          └──its Monday 12:00 passes unfunded──▶ lapsed
+//          └──its Monday 12:00 passes unfunded──▶ lapsed          question ▲│▼ every question answered or amended
+//                                                                        questioned (never approved by the schedule)
 //
 // Submitting a week (or its lapse) opens the next one, waiting for its money, so the merchant
 // funds a week while the last is reviewed. Approval releases floor(minutes × rate / 60), less the
@@ -34,7 +35,7 @@ export const WEEK_REVIEW_DAYS = 5;
 const DAY_MS = 86_400_000;
 const SCHEDULE_BATCH = 200;
 
-export type WeekAction = "log_time" | "submit" | "approve";
+export type WeekAction = "log_time" | "submit" | "approve" | "question" | "answer";
 
 type WeekState = Pick<ContractWeekRow, "status"> & { contract_status: ContractRow["status"] };
 
@@ -48,6 +49,12 @@ const WEEK = stateMachine<WeekAction, WeekState, ContractParty>(
     log_time: { by: "freelancer", checks: [inProgress, funded, open] },
     submit: { by: "freelancer", checks: [inProgress, funded, open] },
     approve: { by: "merchant", checks: [[(w) => w.status === "submitted", 409, "week_not_submitted"]] },
+    // Questions while the week waits for review, more of them while it is questioned.
+    question: {
+      by: "merchant",
+      checks: [[(w) => w.status === "submitted" || w.status === "questioned", 409, "week_not_submitted"]],
+    },
+    answer: { by: "freelancer", checks: [[(w) => w.status === "questioned", 409, "week_not_questioned"]] },
   },
   { wrongSide: [403, "forbidden_role"] },
 );
@@ -60,6 +67,12 @@ export type TimeEntryJson = {
   day: string;
   minutes: number;
   description: string;
+  /** The merchant's question on the entry, the freelancer's answer, and when it was settled. */
+  question: string | null;
+  answer: string | null;
+  answered_at: string | null;
+  /** The question waits for the freelancer (an answer or an amendment settles it). */
+  question_open: boolean;
   created_at: string;
   updated_at: string;
 };
@@ -90,8 +103,10 @@ export type WeekJson = {
   money: WeekMoneyJson;
   submitted_at: string | null;
   submitted_by: ContractWeekRow["submitted_by"];
-  /** When a submitted week left unanswered is approved by the schedule. */
+  /** When a submitted week left unanswered is approved by the schedule (none while questioned). */
   review_due_at: string | null;
+  /** Entries whose question waits for the freelancer. */
+  open_questions: number;
   /** When an open week is submitted by the schedule (the next Monday, 12:00 São Paulo). */
   auto_submit_at: string;
   approved_at: string | null;
@@ -121,7 +136,12 @@ export function weekMoney(
   };
 }
 
-function toWeekJson(week: ContractWeekRow, contract: HourlyContract, party: ContractParty | null): WeekJson {
+function toWeekJson(
+  week: ContractWeekRow,
+  contract: HourlyContract,
+  party: ContractParty | null,
+  openQuestions = 0,
+): WeekJson {
   return {
     id: week.id,
     week_start: week.week_start,
@@ -136,6 +156,7 @@ function toWeekJson(week: ContractWeekRow, contract: HourlyContract, party: Cont
     submitted_at: week.submitted_at,
     submitted_by: week.submitted_by,
     review_due_at: week.review_due_at,
+    open_questions: openQuestions,
     auto_submit_at: autoSubmitAt(week.week_start).toISOString(),
     approved_at: week.approved_at,
     approved_by: week.approved_by,
@@ -148,9 +169,16 @@ const toEntryJson = (e: TimeEntryRow): TimeEntryJson => ({
   day: e.day,
   minutes: e.minutes,
   description: e.description,
+  question: e.question,
+  answer: e.answer,
+  answered_at: e.answered_at,
+  question_open: isOpen(e),
   created_at: e.created_at,
   updated_at: e.updated_at,
 });
+
+/** An entry's question waits for the freelancer. */
+const isOpen = (e: Pick<TimeEntryRow, "question" | "answered_at">) => e.question !== null && e.answered_at === null;
 
 const stateOf = (contract: Pick<ContractRow, "status">, week: Pick<ContractWeekRow, "status">): WeekState => ({
   status: week.status,
@@ -194,13 +222,23 @@ async function weekFor(database: Kysely<Database>, user: Pick<UserRow, "id">, id
 /** The contract's weeks, newest first, each with its money and the moves open to the user. */
 export async function listWeeks(user: UserRow, id: string): Promise<WeekJson[]> {
   const { contract, party } = await hourlyFor(db, user, id);
+  // Each week with the count of its open questions, in the same statement.
   const weeks = await db
     .selectFrom("contract_weeks")
-    .selectAll()
+    .selectAll("contract_weeks")
+    .select((eb) =>
+      eb
+        .selectFrom("time_entries")
+        .select((sub) => sub.fn.countAll<number>().as("n"))
+        .whereRef("time_entries.week_id", "=", "contract_weeks.id")
+        .where("time_entries.question", "is not", null)
+        .where("time_entries.answered_at", "is", null)
+        .as("open_questions"),
+    )
     .where("contract_id", "=", id)
     .orderBy("week_start", "desc")
     .execute();
-  return weeks.map((w) => toWeekJson(w, contract, party));
+  return weeks.map(({ open_questions, ...w }) => toWeekJson(w, contract, party, Number(open_questions ?? 0)));
 }
 
 /** One week with its entries (by day, oldest first). */
@@ -214,7 +252,8 @@ export async function getWeek(user: UserRow, id: string, weekStart: string): Pro
     .orderBy("created_at")
     .orderBy("id")
     .execute();
-  return { ...toWeekJson(week, contract, party), entries: entries.map(toEntryJson) };
+  const open = entries.filter(isOpen).length;
+  return { ...toWeekJson(week, contract, party, open), entries: entries.map(toEntryJson) };
 }
 
 /**
@@ -252,12 +291,18 @@ function assertDay(week: Pick<ContractWeekRow, "week_start">, day: string, at: D
  * conditional UPDATE, which also holds the week's row until the entry is written, so entries
  * written at once are counted one after the other and never pass the cap together.
  */
-async function addMinutes(trx: Kysely<Database>, week: Pick<ContractWeekRow, "id">, delta: number, at: string) {
+async function addMinutes(
+  trx: Kysely<Database>,
+  week: Pick<ContractWeekRow, "id">,
+  delta: number,
+  at: string,
+  status: "open" | "questioned" = "open",
+) {
   const updated = await trx
     .updateTable("contract_weeks")
     .set({ minutes_total: sql<number>`minutes_total + ${delta}`, updated_at: at })
     .where("id", "=", week.id)
-    .where("status", "=", "open")
+    .where("status", "=", status)
     .where(sql<boolean>`minutes_total + ${delta} <= cap_minutes`)
     .executeTakeFirst();
   if (Number(updated.numUpdatedRows) > 0) return;
@@ -266,7 +311,7 @@ async function addMinutes(trx: Kysely<Database>, week: Pick<ContractWeekRow, "id
     .select(["status", "minutes_total", "cap_minutes"])
     .where("id", "=", week.id)
     .executeTakeFirstOrThrow();
-  if (now.status !== "open") throw new AppError(409, "week_changed");
+  if (now.status !== status) throw new AppError(409, "week_changed");
   throw new AppError(
     422,
     "validation_failed",
@@ -310,6 +355,7 @@ export async function logEntry(user: UserRow, id: string, weekStart: string, inp
       description: data.description,
       question: null,
       answer: null,
+      answered_at: null,
       created_at: stamp,
       updated_at: stamp,
     };
@@ -335,20 +381,24 @@ async function entryFor(trx: Kysely<Database>, user: UserRow, id: string, entryI
     .selectAll()
     .where("id", "=", entry.week_id)
     .executeTakeFirstOrThrow();
-  WEEK.assert("log_time", stateOf(contract, week), party);
-  return { entry, week };
+  return { contract, party, entry, week };
 }
 
 /** The entry is still as read (else 409): the WHERE of its change. */
 const unchanged = (entry: TimeEntryRow) => (eb: ExpressionBuilder<Database, "time_entries">) =>
   eb.and([eb("id", "=", entry.id), eb("minutes", "=", entry.minutes), eb("updated_at", "=", entry.updated_at)]);
 
-/** The freelancer changes an entry (day, minutes, description) while its week is open. */
+/**
+ * The freelancer changes an entry (day, minutes, description) while its week is open; in a
+ * questioned week, amends a questioned entry instead (amendEntry).
+ */
 export async function editEntry(user: UserRow, id: string, entryId: string, input: unknown): Promise<TimeEntryJson> {
   await consumeWrite(user.id);
   const data = parseInput(timeEntryInputSchema, input);
   return transaction(async (trx) => {
-    const { entry, week } = await entryFor(trx, user, id, entryId);
+    const { contract, party, entry, week } = await entryFor(trx, user, id, entryId);
+    if (week.status === "questioned") return amendEntry(trx, contract, party, entry, week, data);
+    WEEK.assert("log_time", stateOf(contract, week), party);
     const at = new Date();
     assertDay(week, data.day, at);
     const stamp = at.toISOString();
@@ -370,12 +420,157 @@ export async function editEntry(user: UserRow, id: string, entryId: string, inpu
 export async function deleteEntry(user: UserRow, id: string, entryId: string): Promise<void> {
   await consumeWrite(user.id);
   await transaction(async (trx) => {
-    const { entry, week } = await entryFor(trx, user, id, entryId);
+    const { contract, party, entry, week } = await entryFor(trx, user, id, entryId);
+    WEEK.assert("log_time", stateOf(contract, week), party);
     await addMinutes(trx, week, -entry.minutes, new Date().toISOString());
     const removed = await trx.deleteFrom("time_entries").where(unchanged(entry)).executeTakeFirst();
     if (Number(removed.numDeletedRows) === 0) throw new AppError(409, "entry_changed");
     await publishContractMove(trx, id);
   });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Questions on a submitted week's entries (the merchant asks, the freelancer answers or amends)
+//
+// Questioning moves the week to `questioned` and stops its review clock (review_due_at is
+// cleared): the schedule approves only submitted weeks. Each answer or amendment settles its
+// entry's question; the one that settles the last moves the week back to `submitted` with a new
+// review of 5 days (the clock restarts). The merchant approves only a week with every question
+// settled, and may question again meanwhile. Every change first updates the week's row in a
+// conditional UPDATE (its status in the WHERE), which holds the row until the transaction ends:
+// of two racing moves one wins and the other answers 409, and the count of questions left is
+// read after the last answer that came before it.
+
+/** The merchant questions entries of a submitted (or questioned) week, each with its reason: the week detail. */
+export async function questionEntries(
+  user: UserRow,
+  id: string,
+  weekStart: string,
+  input: unknown,
+): Promise<WeekDetailJson> {
+  await consumeWrite(user.id);
+  const data = parseInput(entryQuestionsSchema, input);
+  await transaction(async (trx) => {
+    const { contract, party, week } = await weekFor(trx, user, id, weekStart);
+    WEEK.assert("question", stateOf(contract, week), party);
+    const stamp = new Date().toISOString();
+    const moved = await trx
+      .updateTable("contract_weeks")
+      .set({ status: "questioned", review_due_at: null, updated_at: stamp })
+      .where("id", "=", week.id)
+      .where("status", "in", ["submitted", "questioned"])
+      .executeTakeFirst();
+    if (Number(moved.numUpdatedRows) === 0) throw new AppError(409, "week_changed");
+    const ids = data.entries.map((e) => e.id);
+    const found = await trx
+      .selectFrom("time_entries")
+      .select("id")
+      .where("week_id", "=", week.id)
+      .where("id", "in", ids)
+      .execute();
+    if (found.length !== ids.length) {
+      throw new AppError(422, "validation_failed", { entries: "entry_question_entry" });
+    }
+    for (const e of data.entries) {
+      await trx
+        .updateTable("time_entries")
+        .set({ question: e.reason, answer: null, answered_at: null, updated_at: stamp })
+        .where("id", "=", e.id)
+        .execute();
+    }
+    await publishContractMove(trx, id);
+  });
+  return getWeek(user, id, weekStart);
+}
+
+/** The week's row, held for this transaction while it is questioned (else 409: it moved). */
+async function holdQuestioned(trx: Kysely<Database>, week: Pick<ContractWeekRow, "id">, stamp: string) {
+  const held = await trx
+    .updateTable("contract_weeks")
+    .set({ updated_at: stamp })
+    .where("id", "=", week.id)
+    .where("status", "=", "questioned")
+    .executeTakeFirst();
+  if (Number(held.numUpdatedRows) === 0) throw new AppError(409, "week_changed");
+}
+
+/** An entry of a questioned week whose question is open, for the freelancer (403, 409 otherwise). */
+function assertQuestioned(contract: HourlyContract, party: ContractParty, entry: TimeEntryRow, week: ContractWeekRow) {
+  WEEK.assert("answer", stateOf(contract, week), party);
+  if (!isOpen(entry)) throw new AppError(409, "entry_not_questioned");
+}
+
+/** Once no question of the week is open, it goes back to the merchant's review, for 5 days again. */
+async function settleIfAnswered(trx: Kysely<Database>, contractId: string, week: ContractWeekRow, at: Date) {
+  const left = await trx
+    .selectFrom("time_entries")
+    .select("id")
+    .where("week_id", "=", week.id)
+    .where("question", "is not", null)
+    .where("answered_at", "is", null)
+    .limit(1)
+    .executeTakeFirst();
+  if (!left) {
+    const stamp = at.toISOString();
+    const due = new Date(at.getTime() + WEEK_REVIEW_DAYS * DAY_MS).toISOString();
+    await moveWeek(trx, week, "questioned", { status: "submitted", review_due_at: due }, stamp);
+  }
+  await publishContractMove(trx, contractId);
+}
+
+/** The freelancer answers an entry's question (a text): the entry. */
+export async function answerEntry(user: UserRow, id: string, entryId: string, input: unknown): Promise<TimeEntryJson> {
+  await consumeWrite(user.id);
+  const data = parseInput(entryAnswerSchema, input);
+  return transaction(async (trx) => {
+    const { contract, party, entry, week } = await entryFor(trx, user, id, entryId);
+    assertQuestioned(contract, party, entry, week);
+    const at = new Date();
+    const stamp = at.toISOString();
+    await holdQuestioned(trx, week, stamp);
+    const answered = await trx
+      .updateTable("time_entries")
+      .set({ answer: data.answer, answered_at: stamp, updated_at: stamp })
+      .where("id", "=", entry.id)
+      .where("question", "is not", null)
+      .where("answered_at", "is", null)
+      .returningAll()
+      .executeTakeFirst();
+    if (!answered) throw new AppError(409, "entry_not_questioned");
+    await settleIfAnswered(trx, id, week, at);
+    return toEntryJson(answered);
+  });
+}
+
+/**
+ * The freelancer amends a questioned entry (PATCH in a questioned week): its minutes and
+ * description, within the cap and the day's 24 h; its day stays. The amendment settles the question.
+ */
+async function amendEntry(
+  trx: Kysely<Database>,
+  contract: HourlyContract,
+  party: ContractParty,
+  entry: TimeEntryRow,
+  week: ContractWeekRow,
+  data: { day: string; minutes: number; description: string },
+): Promise<TimeEntryJson> {
+  assertQuestioned(contract, party, entry, week);
+  if (data.day !== entry.day) throw new AppError(422, "validation_failed", { day: "entry_day_fixed" });
+  const at = new Date();
+  const stamp = at.toISOString();
+  // The week's total moves in the conditional UPDATE that holds its row (status questioned, cap).
+  await addMinutes(trx, week, data.minutes - entry.minutes, stamp, "questioned");
+  await assertDayTotal(trx, week.id, entry.day, data.minutes, entry.id);
+  const amended = await trx
+    .updateTable("time_entries")
+    .set({ minutes: data.minutes, description: data.description, answer: null, answered_at: stamp, updated_at: stamp })
+    .where(unchanged(entry))
+    .where("answered_at", "is", null)
+    .returningAll()
+    .executeTakeFirst();
+  if (!amended) throw new AppError(409, "entry_changed");
+  await settleIfAnswered(trx, contract.id, week, at);
+  return toEntryJson(amended);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -515,7 +710,7 @@ async function completeIfDone(trx: Kysely<Database>, contractId: string, by: Con
     .selectFrom("contract_weeks")
     .select("id")
     .where("contract_id", "=", contractId)
-    .where("status", "in", ["awaiting_funding", "open", "submitted"])
+    .where("status", "in", ["awaiting_funding", "open", "submitted", "questioned"])
     .limit(1)
     .executeTakeFirst();
   if (pending) return;

@@ -310,6 +310,14 @@ API_BODY.push(
     who: "freelancer",
     ...timeEntryBody,
   },
+  {
+    name: "answer time entry question",
+    method: "POST",
+    path: (_a, w) => `/api/contracts/${w.seeded.accepted}/entries/${NO_ID}/answer`,
+    who: "freelancer",
+    base: () => ({ answer: "Foram duas horas de testes." }),
+    fields: [text("answer", 2, 2000)],
+  },
   // The operator's payments desk: every field refused before the (missing) record is looked up.
   {
     name: "admin confirm receipt",
@@ -576,6 +584,8 @@ export function authedEndpoints(w: World, p: Pool): { method: string; path: stri
     { method: "DELETE", path: `/api/contracts/${w.seeded.accepted}/entries/${NO_ID}`, role: null },
     { method: "POST", path: `/api/contracts/${w.seeded.accepted}/weeks/2026-11-30/submit`, role: null },
     { method: "POST", path: `/api/contracts/${w.seeded.accepted}/weeks/2026-11-30/approve`, role: null },
+    { method: "POST", path: `/api/contracts/${w.seeded.accepted}/weeks/2026-11-30/questions`, role: null, body: { entries: [{ id: NO_ID, reason: "O que foi feito aqui?" }] } },
+    { method: "POST", path: `/api/contracts/${w.seeded.accepted}/entries/${NO_ID}/answer`, role: null, body: { answer: "Foram duas horas." } },
     { method: "POST", path: `/api/contracts/${w.seeded.accepted}/end`, role: null },
     { method: "GET", path: "/api/finance", role: null },
     { method: "GET", path: "/api/finance/statement.csv", role: null },

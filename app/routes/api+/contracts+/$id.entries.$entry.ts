@@ -4,7 +4,7 @@ import { apiRoute } from "~/web/api-route.server";
 const ids = { id: "not_found", entry: "not_found" };
 
 export const { loader, action } = apiRoute({
-  /** The freelancer changes an entry of an open week: `{ day, minutes, description }`. */
+  /** The freelancer changes an entry of an open week, or amends a questioned one (its day stays): `{ day, minutes, description }`. */
   PATCH: {
     ids,
     body: "json",
