@@ -51,6 +51,7 @@ import * as m053 from "./053_whatsapp";
 import * as m054 from "./054_services";
 import * as m055 from "./055_hourly";
 import * as m056 from "./056_whatsapp_one_account";
+import * as m060 from "./060_monthly";
 
 /** A migration, with its PostgreSQL version where the SQL differs. */
 type Step = Migration & { postgres?: Migration };
@@ -109,6 +110,7 @@ const steps: Record<string, Step> = {
   "054_services": m054,
   "055_hourly": m055,
   "056_whatsapp_one_account": m056,
+  "060_monthly": m060,
 };
 
 export function migrationProvider(engine: Engine): MigrationProvider {
