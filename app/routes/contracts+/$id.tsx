@@ -53,6 +53,8 @@ import {
   submitWeek,
 } from "~/services/contracts/hourly.server";
 import { Timesheet } from "~/components/contracts/timesheet";
+import { RetainerBox } from "~/components/contracts/retainer";
+import { endMonthlyContract, listMonths } from "~/services/contracts/monthly.server";
 import { ConfirmLink } from "~/components/ui/confirm";
 import { dayInSaoPaulo } from "~/lib/work-weeks";
 import { getContractReviews, replyToReview, writeReview } from "~/services/reputation/reviews.server";
@@ -90,6 +92,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   ]);
   const viewer: "merchant" | "freelancer" = contract.freelancer.id === user.id ? "freelancer" : "merchant";
   const week = contract.kind === "hourly" ? await weekInHand(user, id, viewer) : null;
+  const months = contract.kind === "monthly" ? await listMonths(user, id) : null;
   // One clock for the server render and the browser's, so countdowns agree when hydrating.
   return json({
     contract,
@@ -98,6 +101,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     notas,
     viewer,
     week,
+    months,
     today: dayInSaoPaulo(new Date()),
     now: Date.now(),
     pixHours: config.MANUAL_PIX_HOURS,
@@ -250,6 +254,13 @@ export async function action({ request, params }: ActionFunctionArgs) {
         run: ({ values }) => approveWeek(user, id, values.week ?? ""),
       },
       end_hourly: { confirm: true, toast: "toasts.hourly_ended", run: () => endHourlyContract(user, id) },
+      // A monthly contract (monthly.server.ts): from the next month.
+      end_monthly: {
+        confirm: true,
+        toast: "retainer.ended_toast",
+        to: `/contracts/${id}#retainer`,
+        run: () => endMonthlyContract(user, id),
+      },
     },
   );
 }
@@ -444,7 +455,19 @@ function ContractTerms({
               })}
         </p>
       ) : null}
-      {c.kind === "hourly" ? (
+      {c.kind === "monthly" ? (
+        // A monthly contract has months, not a delivery date: its terms are in the retainer box.
+        <Facts
+          items={[
+            {
+              label: t("retainer.amount"),
+              value: formatMoney(c.price_cents, i18n.language),
+              valueClass: "fact-strong",
+            },
+            { label: t("contract.hired_at"), value: date(c.created_at) },
+          ]}
+        />
+      ) : c.kind === "hourly" ? (
         // An hourly contract has weeks, not a delivery date: its rate and weekly cap.
         <Facts
           items={[
@@ -686,7 +709,18 @@ function ContractActions({
 }
 
 export default function ContractPage() {
-  const { contract: c, reviews, charge, notas, viewer, week, today, now, pixHours } = useLoaderData<typeof loader>();
+  const {
+    contract: c,
+    reviews,
+    charge,
+    notas,
+    viewer,
+    week,
+    months,
+    today,
+    now,
+    pixHours,
+  } = useLoaderData<typeof loader>();
   const { t, i18n } = useTranslation("market");
   const priceText = usePriceText();
   const here = `/contracts/${c.id}`;
@@ -790,6 +824,7 @@ export default function ContractPage() {
           ) : (
             actionsCard
           )}
+          {months ? <RetainerBox data={months} here={here} /> : null}
 
           {c.payments === "escrow" ? (
             <ContractPayments contract={c} charge={charge} viewer={viewer} pixHours={pixHours} />

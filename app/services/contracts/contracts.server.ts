@@ -249,8 +249,14 @@ export type ContractJson = {
   /** Hourly: the rate per hour and the weekly cap in minutes, frozen at the hire (null: fixed). */
   rate_cents: number | null;
   weekly_cap_minutes: number | null;
-  /** Hourly, once ended: the first week that will not open (the contract completes after its last). */
+  /**
+   * Hourly (monthly), once ended: the first week (month) that will not open (the contract
+   * completes after its last).
+   */
   paused_from: string | null;
+  /** Monthly: the day of the month each month starts on, and what a month includes (null: not monthly). */
+  monthly_day: number | null;
+  month_includes: string | null;
 };
 
 export type ContractDetailJson = ContractJson & {
@@ -323,6 +329,8 @@ function toContractJson(row: Row, at = now()): ContractJson {
     rate_cents: row.rate_cents,
     weekly_cap_minutes: row.weekly_cap_minutes,
     paused_from: row.paused_from,
+    monthly_day: row.monthly_day,
+    month_includes: row.month_includes,
   };
 }
 

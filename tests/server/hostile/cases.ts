@@ -565,6 +565,7 @@ export function authedEndpoints(w: World, p: Pool): { method: string; path: stri
     { method: "POST", path: `/api/contracts/${w.seeded.accepted}/weeks/2026-11-30/submit`, role: null },
     { method: "POST", path: `/api/contracts/${w.seeded.accepted}/weeks/2026-11-30/approve`, role: null },
     { method: "POST", path: `/api/contracts/${w.seeded.accepted}/end`, role: null },
+    { method: "GET", path: `/api/contracts/${w.seeded.accepted}/months`, role: null },
     { method: "GET", path: "/api/finance", role: null },
     { method: "GET", path: "/api/finance/statement.csv", role: null },
     { method: "GET", path: "/api/finance/receipts/00000000-0000-4000-8000-000000000000", role: null },
