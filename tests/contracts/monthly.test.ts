@@ -268,6 +268,56 @@ describe("ending", () => {
   });
 });
 
+describe("races", () => {
+  it("two schedules approving a delivered month at once release it once", async () => {
+    const { applicant, id } = await workedMonth({ approve: false });
+    clock("2026-12-17T18:00:00.000Z");
+    await Promise.all([runContractSchedule(), runContractSchedule()]);
+    expect(await available(applicant)).toBe(AMOUNT - FEE);
+    const releases = await db
+      .selectFrom("ledger_transactions")
+      .select("id")
+      .where("contract_id", "=", id)
+      .where("kind", "=", "release")
+      .execute();
+    expect(releases).toHaveLength(1);
+    expect(await checkLedger()).toEqual([]);
+  });
+
+  it("an end and the schedule opening the next month at once never leave a month to fund after the end", async () => {
+    const { owner, id } = await workedMonth();
+    clock("2026-12-28T18:00:00.000Z");
+    await Promise.allSettled([endMonthlyContract(owner, id), runMonthlySchedule()]);
+    const row = await contractRow(id);
+    const months = (await listMonths(owner, id)).months;
+    if (row.paused_from === null) {
+      // The opening won and the end answered 409: the month waits for its money, the contract goes on.
+      expect(months.map((m) => m.status)).toEqual(["awaiting_funding", "approved"]);
+    } else {
+      expect(row.status).toBe("completed");
+      expect(months.every((m) => m.status !== "awaiting_funding")).toBe(true);
+    }
+    expect(await checkLedger()).toEqual([]);
+  });
+
+  it("a dispute's refund racing the month's Pix: the money is held or owed back, never both", async () => {
+    const { owner, id } = await workedMonth({ approve: false });
+    clock("2026-12-28T18:00:00.000Z");
+    await runMonthlySchedule();
+    const { charge } = await issueCharge(owner, id);
+    await openDispute(owner, id, { reason: "quality", statement: "O mês não entregou os posts combinados." });
+    await Promise.allSettled([
+      settleDispute(operator, id, "cancel"),
+      confirmReceipt(operator, charge.id, { e2e_id: e2eId(), amount_cents: charge.amount_cents }),
+    ]);
+    const refunds = await db.selectFrom("refunds").select("amount_cents").where("contract_id", "=", id).execute();
+    // December refunded by the decision; January's Pix owed back whichever came first.
+    expect(refunds.map((r) => Number(r.amount_cents))).toEqual([AMOUNT, AMOUNT]);
+    expect((await contractRow(id)).status).toBe("cancelled");
+    expect(await checkLedger()).toEqual([]);
+  });
+});
+
 describe("money held for two months", () => {
   async function twoMonthsHeld() {
     const hire = await workedMonth({ approve: false });
