@@ -3,7 +3,8 @@ import type { Kysely } from "kysely";
 import { config } from "../app/config.server";
 import { DEFAULT_MILESTONE_TITLE } from "../app/lib/approval";
 import { dayInSaoPaulo, weekStartOf, weekTitle } from "../app/lib/work-weeks";
-import type { ContractRow, ContractWeekRow, Database, MilestoneRow } from "./schema";
+import { firstMonth, monthDays, monthlyDayOf, monthStart, monthTitle } from "../app/lib/work-months";
+import type { ContractMonthRow, ContractRow, ContractWeekRow, Database, MilestoneRow } from "./schema";
 
 const DAY_MS = 86_400_000;
 
@@ -13,6 +14,8 @@ export type NewContract = Pick<
 > & {
   /** An hourly proposal's weekly cap: the contract is hourly, price_cents its rate per hour. */
   weekly_cap_hours?: number | null;
+  /** A monthly proposal's "what a month includes": the contract is monthly, price_cents per month. */
+  month_includes?: string | null;
 };
 
 /** A new milestone of a contract, nothing delivered, funded or settled yet. */
@@ -86,6 +89,42 @@ export async function insertWeek(
 }
 
 /**
+ * A month of a monthly contract and its milestone (the monthly amount, the contract's price):
+ * waiting for its funding with escrow, funded at once without. `seq`: the milestone's number.
+ */
+export async function insertMonth(
+  trx: Kysely<Database>,
+  contract: Pick<ContractRow, "id" | "payments" | "price_cents"> & { monthly_day: number },
+  month: string,
+  seq: number,
+  at: string,
+): Promise<ContractMonthRow> {
+  const milestone = newMilestone(
+    contract.id,
+    {
+      seq,
+      title: monthTitle(month),
+      amount_cents: contract.price_cents,
+      days: monthDays(month, contract.monthly_day),
+      status: contract.payments === "escrow" ? "awaiting_funding" : "funded",
+      proposed_by: null,
+    },
+    at,
+  );
+  await trx.insertInto("milestones").values(milestone).execute();
+  const row: ContractMonthRow = {
+    id: randomUUID(),
+    contract_id: contract.id,
+    month,
+    starts_on: monthStart(month, contract.monthly_day),
+    milestone_id: milestone.id,
+    created_at: at,
+  };
+  await trx.insertInto("contract_months").values(row).execute();
+  return row;
+}
+
+/**
  * The contract of a hire made at `at` (the accept's transaction, or a seeded accepted
  * application): in progress, due delivery_days later, its history opened with a `created` event,
  * paid as PAYMENTS says now (with PLATFORM_FEE_BPS frozen) in one milestone with the whole price:
@@ -100,14 +139,20 @@ export async function insertContract(
     fee_bps: config.PAYMENTS === "escrow" ? config.PLATFORM_FEE_BPS : 0,
   },
 ) {
-  const { weekly_cap_hours: capHours, ...terms } = input;
+  const { weekly_cap_hours: capHours, month_includes: monthIncludes, ...terms } = input;
   const hourly = capHours !== undefined && capHours !== null;
+  const monthly = !hourly && monthIncludes !== undefined && monthIncludes !== null;
+  // Monthly: the hire's day of the month (the 1st after the 28th), its first month the one ahead.
+  const today = dayInSaoPaulo(new Date(at));
+  const monthlyDay = monthlyDayOf(today);
   await trx
     .insertInto("contracts")
     .values({
       ...terms,
       // Hourly: no lump milestone; the money goes week by week (the first, the hire's week, below).
       ...(hourly ? { kind: "hourly" as const, rate_cents: input.price_cents, weekly_cap_minutes: capHours * 60 } : {}),
+      // Monthly: the price is each month's amount, one milestone per month (the first, below).
+      ...(monthly ? { kind: "monthly" as const, monthly_day: monthlyDay, month_includes: monthIncludes } : {}),
       status: "in_progress",
       due_at: new Date(Date.parse(at) + input.delivery_days * DAY_MS).toISOString(),
       overdue_at: null,
@@ -134,6 +179,14 @@ export async function insertContract(
       trx,
       { ...contract, weekly_cap_minutes: capHours * 60 },
       weekStartOf(dayInSaoPaulo(new Date(at))),
+      1,
+      at,
+    );
+  } else if (monthly) {
+    await insertMonth(
+      trx,
+      { id: input.id, payments: payments.mode, price_cents: input.price_cents, monthly_day: monthlyDay },
+      firstMonth(today, monthlyDay),
       1,
       at,
     );

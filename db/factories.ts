@@ -162,6 +162,8 @@ export type OfferSeed = {
   delivery_days: number;
   /** An hourly offer's weekly cap (its price_cents is the rate per hour). */
   weekly_cap_hours?: number | null;
+  /** A monthly offer's "what a month includes" (its price_cents is the monthly amount). */
+  month_includes?: string | null;
   message?: string | null;
   created_at?: string;
 };
@@ -206,6 +208,7 @@ export async function createApplication(db: Kysely<Database>, seed: ApplicationS
     ...rest,
     masked_cover_letter: rest.masked_cover_letter ?? null,
     weekly_cap_hours: last.weekly_cap_hours ?? null,
+    month_includes: last.month_includes ?? null,
     status,
     created_at: createdAt,
     price_cents: last.price_cents,
@@ -215,13 +218,14 @@ export async function createApplication(db: Kysely<Database>, seed: ApplicationS
     offers_count: offers.length,
   };
   // A column of a later migration only when set: migration tests build rows on older schemas.
-  const { masked_cover_letter, weekly_cap_hours, ...older } = application;
+  const { masked_cover_letter, weekly_cap_hours, month_includes, ...older } = application;
   await db
     .insertInto("applications")
     .values({
       ...older,
       ...(masked_cover_letter === null ? {} : { masked_cover_letter }),
       ...(weekly_cap_hours === null ? {} : { weekly_cap_hours }),
+      ...(month_includes === null ? {} : { month_includes }),
     })
     .execute();
   const offerRows: OfferRow[] = offers.map((o, i) => ({
@@ -232,6 +236,7 @@ export async function createApplication(db: Kysely<Database>, seed: ApplicationS
     price_cents: o.price_cents,
     delivery_days: o.delivery_days,
     weekly_cap_hours: o.weekly_cap_hours ?? null,
+    month_includes: o.month_includes ?? null,
     message: o.message ?? null,
     masked_message: null,
     created_at: o.created_at ?? createdAt,
@@ -239,10 +244,11 @@ export async function createApplication(db: Kysely<Database>, seed: ApplicationS
   await db
     .insertInto("offers")
     .values(
-      offerRows.map(({ masked_message, weekly_cap_hours, ...older }) => ({
+      offerRows.map(({ masked_message, weekly_cap_hours, month_includes, ...older }) => ({
         ...older,
         ...(masked_message === null ? {} : { masked_message }),
         ...(weekly_cap_hours === null ? {} : { weekly_cap_hours }),
+        ...(month_includes === null ? {} : { month_includes }),
       })),
     )
     .execute();

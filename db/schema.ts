@@ -214,6 +214,8 @@ export interface ApplicationsTable {
   delivery_days: number;
   /** An hourly proposal's weekly cap (its price_cents is the rate per hour); null: fixed (055). */
   weekly_cap_hours: Generated<number | null>;
+  /** A monthly proposal's "what a month includes" (its price_cents is the monthly amount); null: not monthly (060). */
+  month_includes: Generated<string | null>;
   status: ApplicationStatus;
   awaiting: "merchant" | "freelancer" | null;
   rejection_reason: "declined" | "filled" | "closed" | null;
@@ -233,6 +235,8 @@ export interface OffersTable {
   delivery_days: number;
   /** An hourly offer's weekly cap; null: a fixed price (055). */
   weekly_cap_hours: Generated<number | null>;
+  /** A monthly offer's "what a month includes"; null: not monthly (060). */
+  month_includes: Generated<string | null>;
   message: string | null;
   /** What the other side reads when the message had a contact masked (046). */
   masked_message: Generated<string | null>;
@@ -345,13 +349,31 @@ export interface ContractsTable {
   /** Hourly: the rate per hour and the weekly cap, frozen at the hire (null for fixed). */
   rate_cents: number | null;
   weekly_cap_minutes: number | null;
-  /** Hourly: the first week (a Monday, 'YYYY-MM-DD') not to open; null while it goes on. */
+  /**
+   * Hourly: the first week (a Monday, 'YYYY-MM-DD') not to open; monthly: the first month
+   * ('YYYY-MM') not to open; null while it goes on.
+   */
   paused_from: string | null;
+  /** Monthly: the day of the month (1–28) each month starts on, and what a month includes (060). */
+  monthly_day: Generated<number | null>;
+  month_includes: Generated<string | null>;
   created_at: string;
   updated_at: string;
 }
 
-export type ContractKind = "fixed" | "hourly";
+export type ContractKind = "fixed" | "hourly" | "monthly";
+
+/** A month of a monthly contract: its money and its state are its milestone's (060). */
+export interface ContractMonthsTable {
+  id: string;
+  contract_id: string;
+  /** 'YYYY-MM': the month it starts in. */
+  month: string;
+  /** Its first day ('YYYY-MM-DD', São Paulo): the contract's monthly_day of that month. */
+  starts_on: string;
+  milestone_id: string;
+  created_at: string;
+}
 
 export type ContractWeekStatus = "awaiting_funding" | "open" | "submitted" | "questioned" | "approved" | "lapsed";
 
@@ -1037,6 +1059,7 @@ export interface Database {
   milestones: MilestonesTable;
   contract_weeks: ContractWeeksTable;
   time_entries: TimeEntriesTable;
+  contract_months: ContractMonthsTable;
   pix_charges: PixChargesTable;
   payout_accounts: PayoutAccountsTable;
   identities: IdentitiesTable;
@@ -1176,6 +1199,7 @@ export type DisputeRow = Selectable<DisputesTable>;
 export type MilestoneRow = Selectable<MilestonesTable>;
 export type ContractWeekRow = Selectable<ContractWeeksTable>;
 export type TimeEntryRow = Selectable<TimeEntriesTable>;
+export type ContractMonthRow = Selectable<ContractMonthsTable>;
 export type PixChargeRow = Selectable<PixChargesTable>;
 export type PayoutRow = Selectable<PayoutsTable>;
 export type IdentityRow = Selectable<IdentitiesTable>;

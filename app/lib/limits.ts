@@ -19,6 +19,7 @@ export const LIMITS = {
   description: { min: 20, max: 5000 },
   cover_letter: { min: 20, max: 5000 },
   offer_message: { min: 1, max: 2000 },
+  month_includes: { min: 10, max: 1000 },
   reject_message: { min: 1, max: 2000 },
   search: { min: 0, max: 200 },
   saved_search_name: { min: 1, max: 80 },

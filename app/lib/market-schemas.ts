@@ -213,17 +213,22 @@ const weeklyCapField = z.preprocess(
     .optional(),
 );
 
+/** A monthly proposal's "what a month includes": with it the proposal is monthly (price_cents per month). */
+const monthIncludesField = optionalText("month_includes_length", LIMITS.month_includes.min, LIMITS.month_includes.max);
+
 export const applyInputSchema = z.object({
   cover_letter: text("cover_letter_length", LIMITS.cover_letter.min, LIMITS.cover_letter.max),
   price_cents: intField("price_invalid", 1, MAX_CENTS),
   delivery_days: intField("delivery_days_invalid", 1, 365),
   weekly_cap_hours: weeklyCapField,
+  month_includes: monthIncludesField,
 });
 
 export const offerInputSchema = z.object({
   price_cents: intField("price_invalid", 1, MAX_CENTS),
   delivery_days: intField("delivery_days_invalid", 1, 365),
   weekly_cap_hours: weeklyCapField,
+  month_includes: monthIncludesField,
   message: optionalText("offer_message_length", LIMITS.offer_message.min, LIMITS.offer_message.max),
 });
 

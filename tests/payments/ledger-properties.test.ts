@@ -19,6 +19,7 @@ import {
   questionEntries,
   submitWeek,
 } from "~/services/contracts/hourly.server";
+import { endMonthlyContract, runMonthlySchedule } from "~/services/contracts/monthly.server";
 import { dayInSaoPaulo } from "~/lib/work-weeks";
 import { AppError } from "~/services/platform/errors.server";
 import { balancesOf, checkLedger, heldTotal } from "~/services/payments/ledger.server";
@@ -31,7 +32,7 @@ import {
   requestPayout,
   setPayoutAccount,
 } from "~/services/payments/payouts.server";
-import { deliver, e2eId, escrow, fund, hired, hiredHourly, operator, verifiedPayee } from "./support";
+import { deliver, e2eId, escrow, fund, hired, hiredHourly, hiredMonthly, operator, verifiedPayee } from "./support";
 
 // Random sequences of everything that moves money — fund, deliver, ask for changes, approve,
 // cancel, agreed cancellation, dispute decisions, payouts asked for, paid and failed, refunds
@@ -39,11 +40,14 @@ import { deliver, e2eId, escrow, fund, hired, hiredHourly, operator, verifiedPay
 // ledger keeps every invariant: each transaction sums to zero, no balance below zero, the held
 // total is the funded milestones not settled, the fees are exactly the frozen rate. A fourth
 // contract is hourly: its weeks funded, time logged, submitted, approved (floor(minutes × rate /
-// 60) released, the rest refunded) and the contract ended, in any order.
+// 60) released, the rest refunded) and the contract ended, in any order. A sixth is monthly: its
+// months funded, delivered, approved, cancelled or disputed by the same moves as the first three,
+// the schedule run a month later (the next month opens, an unfunded one lapses) and the contract
+// ended from the next month, in any order.
 
 const FEES = [0, 1_000, 1_250, 333];
 
-const contract = fc.nat(2);
+const contract = fc.constantFrom<number>(0, 1, 2, 5);
 // Weighted so that sequences often get a milestone all the way through (fund, deliver, approve,
 // payout), while refusals, cancellations and disputes still come at any point.
 const op = fc.oneof(
@@ -88,11 +92,15 @@ const op = fc.oneof(
       amend: fc.boolean(),
     }),
   },
+  // The monthly contract (world.contracts[MONTHLY]): a month later, the schedule; ending it.
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant("next_month" as const) }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant("end_monthly" as const) }) },
 );
 
 const HOURLY = 3;
-/** A fixed contract the random moves never pick (`contract` is 0–2): the tail's own. */
+/** A fixed contract the random moves never pick (`contract` is 0–2 or MONTHLY): the tail's own. */
 const SPARE = 4;
+const MONTHLY = 5;
 
 type Step = typeof op extends fc.Arbitrary<infer T> ? T : never;
 
@@ -114,13 +122,20 @@ const TAIL: Step[] = [
   { kind: "question_week" },
   { kind: "settle_question", minutes: 47, amend: true },
   { kind: "approve_week" },
+  { kind: "fund", c: MONTHLY },
+  { kind: "deliver", c: MONTHLY },
+  { kind: "approve", c: MONTHLY },
   // A fifth contract that no random move touches: a funded milestone cancelled by a decision is
   // refunded, whatever the random moves left of the others.
   { kind: "fund", c: SPARE },
   { kind: "dispute", c: SPARE, decision: "cancel", share: 0 },
 ];
 
-type World = { contracts: { id: string; owner: UserRow; applicant: UserRow; price: number }[] };
+type World = {
+  contracts: { id: string; owner: UserRow; applicant: UserRow; price: number }[];
+  /** How far ahead the monthly schedule has been run (ms): each "next_month" adds a month. */
+  ahead: number;
+};
 
 async function tolerate(promise: Promise<unknown>) {
   try {
@@ -198,6 +213,11 @@ async function run(world: World, step: Step) {
       const input = { day: open.day, minutes: step.minutes, description: open.description };
       return tolerate(editEntry(hourly.applicant, hourly.id, open.id, input));
     }
+    case "next_month":
+      world.ahead += 31 * 86_400_000;
+      return runMonthlySchedule(new Date(Date.now() + world.ahead));
+    case "end_monthly":
+      return tolerate(endMonthlyContract(world.contracts[MONTHLY]!.owner, world.contracts[MONTHLY]!.id));
     case "fund":
       return tolerate(fund(contract!.owner, contract!.id));
     case "deliver":
@@ -280,7 +300,16 @@ async function world(feeBps: number): Promise<World> {
     .where("id", "=", spare.id)
     .executeTakeFirstOrThrow();
   contracts.push({ ...spare, price: sparePrice });
-  return { contracts };
+  // An odd monthly amount, so that the fee rounds.
+  const monthly = await hiredMonthly({ amount_cents: 123_457 });
+  await setPayoutAccount(monthly.applicant, {
+    key_type: "evp",
+    pix_key: "123e4567-e12b-12d1-a456-426655440000",
+    holder_name: "Pessoa Recebedora",
+    holder_document: await verifiedPayee(monthly.applicant),
+  });
+  contracts.push({ ...monthly, price: 123_457 });
+  return { contracts, ahead: 0 };
 }
 
 describe("the ledger under random sequences of money moves", () => {
@@ -345,6 +374,14 @@ describe("the ledger under random sequences of money moves", () => {
     // Questions were asked and settled (an amendment or an answer) on the way.
     const settled = await db.selectFrom("time_entries").select("id").where("answered_at", "is not", null).execute();
     expect(settled.length).toBeGreaterThan(0);
+    // …and monthly contracts' months released.
+    const paidMonths = await db
+      .selectFrom("contract_months")
+      .innerJoin("milestones", "milestones.id", "contract_months.milestone_id")
+      .select("milestones.id")
+      .where("milestones.status", "=", "released")
+      .execute();
+    expect(paidMonths.length).toBeGreaterThan(0);
     const kinds = await db.selectFrom("ledger_transactions").select("kind").distinct().execute();
     expect(kinds.map((k) => k.kind).sort()).toEqual(
       expect.arrayContaining([

@@ -57,6 +57,27 @@ export async function hiredHourly({ rate_cents = 10_000, cap_hours = 10 } = {}) 
   return { owner, applicant, opportunity, id: application.id };
 }
 
+/**
+ * A monthly hire: a fixed-budget opportunity, a monthly proposal of `amount_cents` a month
+ * (with what a month includes), accepted by the merchant (who recorded who they are) now.
+ */
+export async function hiredMonthly({ amount_cents = 300_000 } = {}) {
+  const owner = await merchant();
+  const applicant = await freelancer();
+  await withIdentity(owner);
+  const opportunity = await createOpportunity(db, { merchant_id: owner.id, budget_type: "fixed" });
+  const application = await createApplication(db, {
+    opportunity,
+    freelancer_id: applicant.id,
+    offers: [{ author: "freelancer", price_cents: amount_cents, delivery_days: 30, month_includes: MONTH_INCLUDES }],
+  });
+  const offer = (await getApplication(owner, application.id)).offers.at(-1)!;
+  await acceptOffer(owner, application.id, { offer_id: offer.id });
+  return { owner, applicant, opportunity, id: application.id };
+}
+
+export const MONTH_INCLUDES = "Até 8 posts por mês nas redes sociais e um relatório mensal.";
+
 /** A merchant who recorded who they are (funding past IDENTITY_REQUIRED_ABOVE_CENTS needs it). */
 async function withIdentity(merchant: Pick<UserRow, "id">) {
   const known = await db

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { Field } from "~/components/ui/form";
+import { Field, TextAreaField } from "~/components/ui/form";
+import { LIMITS } from "~/lib/limits";
 import { formatDateTime, formatMoney } from "~/lib/format";
 import { feePercent, netOf } from "~/lib/fees";
 import { centsToInput, HOURS_PER_DAY, parseMoney } from "~/lib/money";
@@ -248,6 +249,18 @@ export function TermsFields({
           />
         ) : null}
       </div>
+      {basis === "fixed" && !counter ? (
+        // A proposal with what a month includes is monthly (docs/product.md, "Contrato mensal").
+        <TextAreaField
+          name="month_includes"
+          label={t("retainer.proposal_includes")}
+          hint={t("retainer.proposal_includes_hint")}
+          rows={3}
+          maxLength={LIMITS.month_includes.max}
+          defaultValue={values?.month_includes}
+          error={errors.month_includes}
+        />
+      ) : null}
       {hourly ? (
         <p className="price-estimate-line" aria-live="polite">
           {estimated ?? t("price.estimate_pending", { hours: HOURS_PER_DAY })}

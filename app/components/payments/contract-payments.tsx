@@ -153,8 +153,8 @@ export function ContractPayments({
   contract: {
     id: string;
     status: string;
-    /** 'hourly': the milestones are its weeks, funded ahead, never split or proposed. */
-    kind: "fixed" | "hourly";
+    /** 'hourly' or 'monthly': the milestones are its weeks or months, funded ahead, never split or proposed. */
+    kind: "fixed" | "hourly" | "monthly";
     price_cents: number;
     fee_bps: number;
     deliveries_count: number;
@@ -175,13 +175,14 @@ export function ContractPayments({
   const active = (contract.status === "in_progress" || contract.status === "delivered") && !contract.disputed;
   const milestones = contract.milestones.filter((m) => m.status !== "cancelled" || m.proposed_by === null);
   const hourly = contract.kind === "hourly";
-  // An hourly contract funds its next week while the last is reviewed: the week waiting for money first.
+  const periodic = contract.kind !== "fixed";
+  // An hourly (monthly) contract funds its next week (month) while the last is reviewed: the one waiting for money first.
   const current =
-    (hourly ? milestones.find((m) => m.status === "awaiting_funding") : undefined) ??
+    (periodic ? milestones.find((m) => m.status === "awaiting_funding") : undefined) ??
     milestones.find((m) => ACTIVE.includes(m.status));
   const proposal = milestones.find((m) => m.status === "proposed");
   const canSplit =
-    !hourly &&
+    !periodic &&
     viewer === "merchant" &&
     contract.status === "in_progress" &&
     contract.deliveries_count === 0 &&
@@ -257,7 +258,7 @@ export function ContractPayments({
       ) : null}
 
       {canSplit ? <SplitForm total={contract.price_cents} data={intentData("split_milestones")} /> : null}
-      {active && !hourly && !proposal && !canSplit ? <ProposeForm data={intentData("propose_milestone")} /> : null}
+      {active && !periodic && !proposal && !canSplit ? <ProposeForm data={intentData("propose_milestone")} /> : null}
     </section>
   );
 }

@@ -1,6 +1,6 @@
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type SerializeFrom } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
-import type { ReactNode } from "react";
+import type { ComponentProps, ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { FormActions, FormCard, PageRefusal, TextAreaField, useRefusal } from "~/components/ui/form";
 import { ActionsCard } from "~/components/ui/actions";
@@ -59,6 +59,8 @@ import { Timesheet } from "~/components/contracts/timesheet";
 import { ContractOrder } from "~/components/catalog/orders";
 import { answerOrder, answersOnFields } from "~/services/catalog/orders.server";
 import { answersFromForm } from "~/lib/order-schemas";
+import { RetainerBox } from "~/components/contracts/retainer";
+import { endMonthlyContract, listMonths } from "~/services/contracts/monthly.server";
 import { ConfirmLink } from "~/components/ui/confirm";
 import { dayInSaoPaulo } from "~/lib/work-weeks";
 import { getContractReviews, replyToReview, writeReview } from "~/services/reputation/reviews.server";
@@ -96,6 +98,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   ]);
   const viewer: "merchant" | "freelancer" = contract.freelancer.id === user.id ? "freelancer" : "merchant";
   const week = contract.kind === "hourly" ? await weekInHand(user, id, viewer) : null;
+  const months = contract.kind === "monthly" ? await listMonths(user, id) : null;
   // One clock for the server render and the browser's, so countdowns agree when hydrating.
   return json({
     contract,
@@ -104,6 +107,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     notas,
     viewer,
     week,
+    months,
     today: dayInSaoPaulo(new Date()),
     now: Date.now(),
     pixHours: config.MANUAL_PIX_HOURS,
@@ -249,6 +253,13 @@ export async function action({ request, params }: ActionFunctionArgs) {
         run: ({ values }) => answerMilestone(user, id, values.milestone_id ?? "", false),
       },
       ...hourlyIntents(user, id),
+      // A monthly contract (monthly.server.ts): from the next month.
+      end_monthly: {
+        confirm: true,
+        toast: "retainer.ended_toast",
+        to: `/contracts/${id}#retainer`,
+        run: () => endMonthlyContract(user, id),
+      },
     },
   );
 }
@@ -495,7 +506,19 @@ function ContractTerms({
               })}
         </p>
       ) : null}
-      {c.kind === "hourly" ? (
+      {c.kind === "monthly" ? (
+        // A monthly contract has months, not a delivery date: its terms are in the retainer box.
+        <Facts
+          items={[
+            {
+              label: t("retainer.amount"),
+              value: formatMoney(c.price_cents, i18n.language),
+              valueClass: "fact-strong",
+            },
+            { label: t("contract.hired_at"), value: date(c.created_at) },
+          ]}
+        />
+      ) : c.kind === "hourly" ? (
         // An hourly contract has weeks, not a delivery date: its rate and weekly cap.
         <Facts
           items={[
@@ -736,8 +759,36 @@ function ContractActions({
   );
 }
 
+/** The notas fiscais of the contract's fees and payments. */
+function ContractNotas({ notas }: { notas: ComponentProps<typeof NotasTable>["notas"] }) {
+  const { t } = useTranslation("market");
+  return (
+    <section className="card" aria-labelledby="notas-title">
+      <h2 id="notas-title">{t("notas.contract_heading")}</h2>
+      <p className="muted small">{t("notas.contract_intro")}</p>
+      <NotasTable
+        notas={notas}
+        caption={t("notas.contract_heading")}
+        xmlHref={(n) => `/financeiro/notas/${n.id}.xml`}
+        showContract={false}
+      />
+    </section>
+  );
+}
+
 export default function ContractPage() {
-  const { contract: c, reviews, charge, notas, viewer, week, today, now, pixHours } = useLoaderData<typeof loader>();
+  const {
+    contract: c,
+    reviews,
+    charge,
+    notas,
+    viewer,
+    week,
+    months,
+    today,
+    now,
+    pixHours,
+  } = useLoaderData<typeof loader>();
   const { t, i18n } = useTranslation("market");
   const priceText = usePriceText();
   const here = `/contracts/${c.id}`;
@@ -852,22 +903,12 @@ export default function ContractPage() {
           ) : (
             actionsCard
           )}
+          {months ? <RetainerBox data={months} here={here} /> : null}
 
           {c.payments === "escrow" ? (
             <ContractPayments contract={c} charge={charge} viewer={viewer} pixHours={pixHours} />
           ) : null}
-          {notas.length ? (
-            <section className="card" aria-labelledby="notas-title">
-              <h2 id="notas-title">{t("notas.contract_heading")}</h2>
-              <p className="muted small">{t("notas.contract_intro")}</p>
-              <NotasTable
-                notas={notas}
-                caption={t("notas.contract_heading")}
-                xmlHref={(n) => `/financeiro/notas/${n.id}.xml`}
-                showContract={false}
-              />
-            </section>
-          ) : null}
+          {notas.length ? <ContractNotas notas={notas} /> : null}
           {actions.includes("deliver") ? <DeliverForm heading={deliverHeading} /> : null}
           {actions.includes("request_changes") ? <ChangesForm /> : null}
           <DisputeSection

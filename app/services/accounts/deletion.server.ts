@@ -98,6 +98,7 @@ export const DELETION_PLAN = {
   milestones: "kept",
   contract_weeks: "kept",
   time_entries: "kept",
+  contract_months: "kept",
   pix_charges: "kept",
   payout_accounts: "erased",
   identities: "anonymised",

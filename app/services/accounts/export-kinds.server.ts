@@ -515,88 +515,100 @@ export type ExportFile = keyof typeof EXPORT_KINDS;
 async function payments(source: ExportSource) {
   const userId = source.user.id;
   const contractIds = idsOf(await source.contractSides());
-  const [payoutAccount, payouts, refunds, charges, milestones, entries, ledgerTransactions] = await Promise.all([
-    db
-      .selectFrom("payout_accounts")
-      .select(["key_type", "pix_key", "holder_name", "holder_document", "updated_at"])
-      .where("user_id", "=", userId)
-      .executeTakeFirst(),
-    db
-      .selectFrom("payouts")
-      .select([
-        "id",
-        "amount_cents",
-        "key_type",
-        "pix_key",
-        "holder_name",
-        "holder_document",
-        "status",
-        "e2e_id",
-        "failure_reason",
-        "decided_at",
-        "created_at",
-      ])
-      .where("user_id", "=", userId)
-      .orderBy("created_at")
-      .execute(),
-    db
-      .selectFrom("refunds")
-      .select(["id", "contract_id", "milestone_id", "amount_cents", "status", "e2e_id", "decided_at", "created_at"])
-      .where("user_id", "=", userId)
-      .orderBy("created_at")
-      .execute(),
-    db
-      .selectFrom("pix_charges")
-      .select([
-        "id",
-        "milestone_id",
-        "contract_id",
-        "provider",
-        "txid",
-        "amount_cents",
-        "status",
-        "e2e_id",
-        "expires_at",
-        "paid_at",
-        "claimed_at",
-        "created_at",
-      ])
-      .where("merchant_id", "=", userId)
-      .orderBy("created_at")
-      .execute(),
-    contractIds.length
-      ? db.selectFrom("milestones").selectAll().where("contract_id", "in", contractIds).orderBy("seq").execute()
-      : [],
-    db
-      .selectFrom("ledger_entries as e")
-      .innerJoin("ledger_transactions as t", "t.id", "e.transaction_id")
-      .select(["e.id", "e.transaction_id", "e.account", "e.amount_cents", "e.created_at", "t.kind", "t.contract_id"])
-      .where("e.user_id", "=", userId)
-      .orderBy("e.created_at")
-      .execute(),
-    db
-      .selectFrom("ledger_transactions")
-      .select([
-        "id",
-        "kind",
-        "contract_id",
-        "milestone_id",
-        "charge_id",
-        "payout_id",
-        "refund_id",
-        "memo",
-        "created_at",
-      ])
-      .where((eb) => eb.or([eb("merchant_id", "=", userId), eb("freelancer_id", "=", userId)]))
-      .orderBy("created_at")
-      .execute(),
-  ]);
+  const [payoutAccount, payouts, refunds, charges, milestones, months, entries, ledgerTransactions] = await Promise.all(
+    [
+      db
+        .selectFrom("payout_accounts")
+        .select(["key_type", "pix_key", "holder_name", "holder_document", "updated_at"])
+        .where("user_id", "=", userId)
+        .executeTakeFirst(),
+      db
+        .selectFrom("payouts")
+        .select([
+          "id",
+          "amount_cents",
+          "key_type",
+          "pix_key",
+          "holder_name",
+          "holder_document",
+          "status",
+          "e2e_id",
+          "failure_reason",
+          "decided_at",
+          "created_at",
+        ])
+        .where("user_id", "=", userId)
+        .orderBy("created_at")
+        .execute(),
+      db
+        .selectFrom("refunds")
+        .select(["id", "contract_id", "milestone_id", "amount_cents", "status", "e2e_id", "decided_at", "created_at"])
+        .where("user_id", "=", userId)
+        .orderBy("created_at")
+        .execute(),
+      db
+        .selectFrom("pix_charges")
+        .select([
+          "id",
+          "milestone_id",
+          "contract_id",
+          "provider",
+          "txid",
+          "amount_cents",
+          "status",
+          "e2e_id",
+          "expires_at",
+          "paid_at",
+          "claimed_at",
+          "created_at",
+        ])
+        .where("merchant_id", "=", userId)
+        .orderBy("created_at")
+        .execute(),
+      contractIds.length
+        ? db.selectFrom("milestones").selectAll().where("contract_id", "in", contractIds).orderBy("seq").execute()
+        : [],
+      // A monthly contract's months: which milestone is which month (060).
+      contractIds.length
+        ? db
+            .selectFrom("contract_months")
+            .select(["contract_id", "month", "starts_on", "milestone_id"])
+            .where("contract_id", "in", contractIds)
+            .orderBy("starts_on")
+            .execute()
+        : [],
+      db
+        .selectFrom("ledger_entries as e")
+        .innerJoin("ledger_transactions as t", "t.id", "e.transaction_id")
+        .select(["e.id", "e.transaction_id", "e.account", "e.amount_cents", "e.created_at", "t.kind", "t.contract_id"])
+        .where("e.user_id", "=", userId)
+        .orderBy("e.created_at")
+        .execute(),
+      db
+        .selectFrom("ledger_transactions")
+        .select([
+          "id",
+          "kind",
+          "contract_id",
+          "milestone_id",
+          "charge_id",
+          "payout_id",
+          "refund_id",
+          "memo",
+          "created_at",
+        ])
+        .where((eb) => eb.or([eb("merchant_id", "=", userId), eb("freelancer_id", "=", userId)]))
+        .orderBy("created_at")
+        .execute(),
+    ],
+  );
   return {
     payout_account: payoutAccount ?? null,
     payouts,
     refunds,
     pix_charges: charges,
     milestones,
+    contract_months: months,
     ledger_transactions: ledgerTransactions,
     ledger_entries: entries,
   };

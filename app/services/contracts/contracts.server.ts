@@ -61,6 +61,7 @@ import { checkFields } from "~/lib/schemas";
 import { toDisputeJson, type DisputeJson } from "./dispute-json";
 import { runDisputeReminders } from "./disputes.server";
 import { runHourlySchedule } from "./hourly.server";
+import { runMonthlySchedule } from "./monthly.server";
 import { publishContractMove } from "../platform/events.server";
 import type { ModerationDetail } from "~/lib/moderation";
 
@@ -125,9 +126,10 @@ const notDisputed = [(c: ContractState) => c.disputed_at === null, 409, "contrac
 
 /**
  * An hourly contract moves week by week (hourly.server.ts): deliveries, approvals, cancellations
- * and disputes of milestones are not its moves.
+ * and disputes of milestones are not its moves. A monthly contract's months are milestones worked
+ * with these moves (monthly.server.ts).
  */
-const fixedOnly = [(c: ContractState) => c.kind === "fixed", 409, "contract_hourly"] as const;
+const fixedOnly = [(c: ContractState) => c.kind !== "hourly", 409, "contract_hourly"] as const;
 
 /** A move open in this state (a fixed contract, no dispute open), or 409. */
 const when = (test: (c: ContractState, party: ContractParty) => boolean) =>
@@ -146,13 +148,14 @@ const CONTRACT = stateMachine<ContractAction, ContractState, ContractParty>(
     accept_cancellation: when((c, party) => isActive(c) && answersRequest(c, party)),
     decline_cancellation: when((c, party) => isActive(c) && answersRequest(c, party)),
     // With payments, the merchant funds the milestone by Pix before the work on it starts (an
-    // hourly contract's: the week waiting for its money, milestoneToFund).
+    // hourly or monthly contract's: the week or month waiting for its money, milestoneToFund).
     fund: {
       by: "merchant",
       checks: [
         notDisputed,
         [
-          (c) => c.payments === "escrow" && c.status === "in_progress" && c.milestone?.status === "awaiting_funding",
+          // A monthly contract funds its next month while the last one is delivered (isActive).
+          (c) => c.payments === "escrow" && isActive(c) && c.milestone?.status === "awaiting_funding",
           409,
           "contract_action_unavailable",
         ],
@@ -247,8 +250,14 @@ export type ContractJson = {
   /** Hourly: the rate per hour and the weekly cap in minutes, frozen at the hire (null: fixed). */
   rate_cents: number | null;
   weekly_cap_minutes: number | null;
-  /** Hourly, once ended: the first week that will not open (the contract completes after its last). */
+  /**
+   * Hourly (monthly), once ended: the first week (month) that will not open (the contract
+   * completes after its last).
+   */
   paused_from: string | null;
+  /** Monthly: the day of the month each month starts on, and what a month includes (null: not monthly). */
+  monthly_day: number | null;
+  month_includes: string | null;
 };
 
 export type ContractDetailJson = ContractJson & {
@@ -323,6 +332,8 @@ function toContractJson(row: Row, at = now()): ContractJson {
     rate_cents: row.rate_cents,
     weekly_cap_minutes: row.weekly_cap_minutes,
     paused_from: row.paused_from,
+    monthly_day: row.monthly_day,
+    month_includes: row.month_includes,
   };
 }
 
@@ -399,16 +410,15 @@ export async function getContract(user: UserRow, id: string): Promise<ContractDe
   // An hourly contract funds its weeks ahead: the milestone in hand is the one waiting for money.
   const working = row.kind === "hourly" ? ["awaiting_funding"] : ["awaiting_funding", "funded", "delivered"];
   const current = timeline.milestones.find((m) => working.includes(m.status)) ?? null;
-  return {
-    ...contract,
-    ...timeline,
-    allowed_actions: allowedContractActions(user, {
-      ...row,
-      milestone: current,
-      merchant: contract.merchant,
-      freelancer: contract.freelancer,
-    }),
-  };
+  const actionsWith = (milestone: typeof current) =>
+    allowedContractActions(user, { ...row, milestone, merchant: contract.merchant, freelancer: contract.freelancer });
+  const allowed = actionsWith(current);
+  // A monthly contract works one month and funds the next ahead: funding is the next month's move.
+  if (row.kind === "monthly" && !allowed.includes("fund")) {
+    const ahead = timeline.milestones.find((m) => m.status === "awaiting_funding") ?? null;
+    if (ahead && actionsWith(ahead).includes("fund")) allowed.push("fund");
+  }
+  return { ...contract, ...timeline, allowed_actions: allowed };
 }
 
 export type ContractRecordJson = Omit<ContractDetailJson, "allowed_actions">;
@@ -489,7 +499,7 @@ type Work = { milestone: MilestoneRow | undefined; last: boolean };
 async function workOf(trx: Kysely<Database>, row: ContractRow): Promise<Work> {
   const milestone = await currentMilestone(trx, row.id);
   if (!milestone) return { milestone, last: true };
-  return { milestone, last: !(await hasLaterMilestone(trx, row.id, milestone.seq)) };
+  return { milestone, last: !(await hasLaterMilestone(trx, row, milestone.seq)) };
 }
 
 const stateOf = (row: ContractRow, work: Work): ContractState => ({ ...row, milestone: work.milestone ?? null });
@@ -641,7 +651,7 @@ function approval(row: ContractRow, by: "merchant" | "system", at: string, work:
       // A milestone still proposed ends with the contract (cancelled), as with every other end.
       milestone: async (trx, m) => {
         await release(trx, m);
-        await closeMilestones(trx, row.id, at);
+        await closeMilestones(trx, row, at);
       },
     };
   }
@@ -690,7 +700,7 @@ export async function cancelContract(user: UserRow, id: string, input: unknown):
 function refundAndClose(row: ContractRow, at: string) {
   return async (trx: Kysely<Database>, m: MilestoneRow) => {
     await refundMilestone(trx, row, m, at);
-    await closeMilestones(trx, row.id, at);
+    await closeMilestones(trx, row, at);
   };
 }
 
@@ -898,6 +908,7 @@ export function startContractSchedule(interval: number) {
     async () => {
       await runContractSchedule();
       await runHourlySchedule();
+      await runMonthlySchedule();
       await runDisputeReminders();
       await publishDueReviews();
     },

@@ -61,6 +61,8 @@ export type OfferJson = {
   delivery_days: number;
   /** An hourly offer's weekly cap in hours (price_cents is then the rate per hour); null: fixed. */
   weekly_cap_hours: number | null;
+  /** A monthly offer's "what a month includes" (price_cents is then the monthly amount); null: not monthly. */
+  month_includes: string | null;
   message: string | null;
   created_at: string;
 };
@@ -92,6 +94,8 @@ export type ApplicationJson = {
   delivery_days: number;
   /** An hourly proposal's weekly cap in hours (price_cents is then the rate per hour); null: fixed. */
   weekly_cap_hours: number | null;
+  /** A monthly proposal's "what a month includes" (price_cents is then the monthly amount); null: not monthly. */
+  month_includes: string | null;
   status: ApplicationRow["status"];
   awaiting: ApplicationRow["awaiting"];
   rejection_reason: ApplicationRow["rejection_reason"];
@@ -183,6 +187,7 @@ export function toApplicationJson(row: Row, viewerId?: string): ApplicationJson 
     price_cents: row.price_cents,
     delivery_days: row.delivery_days,
     weekly_cap_hours: row.weekly_cap_hours,
+    month_includes: row.month_includes,
     status: row.status,
     awaiting: row.awaiting,
     rejection_reason: row.rejection_reason,
@@ -201,6 +206,7 @@ export function toOfferJson(offer: OfferRow, viewer?: ContractParty): OfferJson 
     price_cents: offer.price_cents,
     delivery_days: offer.delivery_days,
     weekly_cap_hours: offer.weekly_cap_hours,
+    month_includes: offer.month_includes,
     message: offer.message === null ? null : asReadBy(offer.message, offer.masked_message, viewer === offer.author),
     created_at: offer.created_at,
   };
@@ -378,6 +384,16 @@ function assertWeeklyCap(allowed: boolean, given: boolean) {
   if (given && !allowed) throw new AppError(422, "validation_failed", { weekly_cap_hours: "weekly_cap_fixed" });
 }
 
+/**
+ * "What a month includes" makes a proposal monthly (price_cents is then the monthly amount, and
+ * the hire a monthly contract): on a fixed-budget opportunity only, as the proposal form's
+ * "mensal" choice. A monthly negotiation stays monthly through its counters (one that leaves the
+ * text out keeps the one on the table); a fixed one cannot become monthly halfway.
+ */
+function assertMonthly(allowed: boolean, given: boolean) {
+  if (given && !allowed) throw new AppError(422, "validation_failed", { month_includes: "month_includes_not_allowed" });
+}
+
 export async function applyToOpportunity(freelancer: UserRow, uuid: string, input: unknown): Promise<ApplicationJson> {
   await consumeWrite(freelancer.id);
   assertRoleFor(freelancer, "application.apply");
@@ -399,6 +415,7 @@ export async function applyToOpportunity(freelancer: UserRow, uuid: string, inpu
       if (!opportunity) throw new AppError(404, "not_found");
       if (await hasApplied(trx, opportunity.id, freelancer.id)) throw new AppError(409, "already_applied");
       assertWeeklyCap(opportunity.budget_type === "hourly", data.weekly_cap_hours !== undefined);
+      assertMonthly(opportunity.budget_type === "fixed", data.month_includes !== undefined);
       await assertMayApply(trx, freelancer, now());
       // A contact in the letter: the notice first (docs/product.md, "Contatos antes do pagamento").
       screened = await screenContacts(trx, data.cover_letter, {
@@ -426,6 +443,7 @@ export async function applyToOpportunity(freelancer: UserRow, uuid: string, inpu
           price_cents: data.price_cents,
           delivery_days: data.delivery_days,
           weekly_cap_hours: data.weekly_cap_hours ?? null,
+          month_includes: data.month_includes ?? null,
           status: "pending",
           awaiting: "merchant",
           rejection_reason: null,
@@ -445,6 +463,7 @@ export async function applyToOpportunity(freelancer: UserRow, uuid: string, inpu
           price_cents: data.price_cents,
           delivery_days: data.delivery_days,
           weekly_cap_hours: data.weekly_cap_hours ?? null,
+          month_includes: data.month_includes ?? null,
           message: null,
           created_at: timestamp,
         })
@@ -473,6 +492,8 @@ export async function counterOffer(user: UserRow, id: string, input: unknown): P
     // An hourly proposal is countered with a rate and a cap; a fixed one with a price only.
     assertWeeklyCap(row.weekly_cap_hours !== null, data.weekly_cap_hours !== undefined);
     const weeklyCap = row.weekly_cap_hours === null ? null : (data.weekly_cap_hours ?? row.weekly_cap_hours);
+    assertMonthly(row.month_includes !== null, data.month_includes !== undefined);
+    const monthIncludes = row.month_includes === null ? null : (data.month_includes ?? row.month_includes);
     screened = await screenContacts(trx, data.message, {
       authorId: user.id,
       otherId: party === "merchant" ? row.freelancer_id : row.merchant_id,
@@ -488,6 +509,7 @@ export async function counterOffer(user: UserRow, id: string, input: unknown): P
         price_cents: data.price_cents,
         delivery_days: data.delivery_days,
         weekly_cap_hours: weeklyCap,
+        month_includes: monthIncludes,
         offers_count: sql`offers_count + 1`,
         updated_at: timestamp,
       })
@@ -507,6 +529,7 @@ export async function counterOffer(user: UserRow, id: string, input: unknown): P
       price_cents: data.price_cents,
       delivery_days: data.delivery_days,
       weekly_cap_hours: weeklyCap,
+      month_includes: monthIncludes,
       message: data.message ?? null,
       masked_message: screened.masked,
       created_at: timestamp,
@@ -549,6 +572,7 @@ export async function acceptOffer(user: UserRow, id: string, input: unknown): Pr
         price_cents: latest.price_cents,
         delivery_days: latest.delivery_days,
         weekly_cap_hours: latest.weekly_cap_hours,
+        month_includes: latest.month_includes,
         updated_at: timestamp,
       })
       .where("id", "=", id)
@@ -569,6 +593,7 @@ export async function acceptOffer(user: UserRow, id: string, input: unknown): Pr
         price_cents: latest.price_cents,
         delivery_days: latest.delivery_days,
         weekly_cap_hours: latest.weekly_cap_hours,
+        month_includes: latest.month_includes,
       },
       timestamp,
     );

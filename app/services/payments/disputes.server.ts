@@ -60,7 +60,7 @@ export async function moveDisputedMoney(
   if (decision === "split" && (split === null || split > milestone.amount_cents)) {
     throw new AppError(422, "split_amount_invalid", { freelancer_cents: "split_amount_too_large" });
   }
-  const next = decision === "complete" && (await hasLaterMilestone(trx, contract.id, milestone.seq));
+  const next = decision === "complete" && (await hasLaterMilestone(trx, contract, milestone.seq));
   let released = 0;
   if (decision === "complete") {
     await releaseMilestone(trx, contract, milestone, at);
@@ -72,7 +72,7 @@ export async function moveDisputedMoney(
     await refundMilestone(trx, contract, milestone, at);
   }
   const status = decision === "complete" ? (next ? "in_progress" : "completed") : "cancelled";
-  if (status !== "in_progress") await closeMilestones(trx, contract.id, at);
+  if (status !== "in_progress") await closeMilestones(trx, contract, at);
   const held = contract.payments === "escrow" && funded;
   return {
     status,

@@ -45,13 +45,22 @@ export async function milestoneToFund(
     .executeTakeFirst();
 }
 
-/** Whether a milestone after `seq` is still to be funded (the contract goes on after this one). */
-export async function hasLaterMilestone(trx: Kysely<Database>, contractId: string, seq: number): Promise<boolean> {
+/**
+ * Whether the contract goes on after the milestone numbered `seq`: a later milestone is still to
+ * be funded or already held (a monthly contract funds its next month while the last is reviewed),
+ * or, for a monthly contract not ended, the next month is still to open (monthly.server.ts).
+ */
+export async function hasLaterMilestone(
+  trx: Kysely<Database>,
+  contract: Pick<ContractRow, "id" | "kind" | "paused_from">,
+  seq: number,
+): Promise<boolean> {
+  if (contract.kind === "monthly" && contract.paused_from === null) return true;
   const next = await trx
     .selectFrom("milestones")
     .select("id")
-    .where("contract_id", "=", contractId)
-    .where("status", "=", "awaiting_funding")
+    .where("contract_id", "=", contract.id)
+    .where("status", "in", ["awaiting_funding", "funded"])
     .where("seq", ">", seq)
     .limit(1)
     .executeTakeFirst();
@@ -195,20 +204,31 @@ export async function refundMilestone(trx: Kysely<Database>, contract: Contract,
   );
 }
 
-/** A contract ends: every milestone not settled yet (proposed, awaiting funding) is cancelled, its open charges withdrawn. */
-export async function closeMilestones(trx: Kysely<Database>, contractId: string, at: string) {
+/**
+ * A contract ends: every milestone not settled yet (proposed, awaiting funding) is cancelled, its
+ * open charges withdrawn, and one still held beyond the milestone in hand (a monthly contract's
+ * next month, funded ahead) is owed back to the merchant.
+ */
+export async function closeMilestones(trx: Kysely<Database>, contract: Contract, at: string) {
   await trx
     .updateTable("milestones")
     .set({ status: "cancelled", settled_at: at, updated_at: at })
-    .where("contract_id", "=", contractId)
+    .where("contract_id", "=", contract.id)
     .where("status", "in", ["proposed", "awaiting_funding"])
     .execute();
   await trx
     .updateTable("pix_charges")
     .set({ status: "superseded" })
-    .where("contract_id", "=", contractId)
+    .where("contract_id", "=", contract.id)
     .where("status", "=", "pending")
     .execute();
+  const held = await trx
+    .selectFrom("milestones")
+    .selectAll()
+    .where("contract_id", "=", contract.id)
+    .where("status", "=", "funded")
+    .execute();
+  for (const milestone of held) await refundMilestone(trx, contract, milestone, at);
 }
 
 /** A payment that arrived for a milestone no longer waiting for it: the money is owed back at once. */

@@ -82,8 +82,8 @@ async function contractFor(trx: Kysely<Database>, user: UserRow, id: string) {
   const party = row ? partyOf(user, row) : null;
   if (!row || !party) throw new AppError(404, "not_found");
   if (row.payments !== "escrow") throw new AppError(409, "milestones_need_payments");
-  // An hourly contract's milestones are its weeks (hourly.server.ts), never split or proposed.
-  if (row.kind !== "fixed") throw new AppError(409, "contract_hourly");
+  // An hourly (monthly) contract's milestones are its weeks (months), never split or proposed.
+  if (row.kind !== "fixed") throw new AppError(409, row.kind === "hourly" ? "contract_hourly" : "contract_monthly");
   if (row.status !== "in_progress" && row.status !== "delivered")
     throw new AppError(409, "contract_action_unavailable");
   // A dispute freezes every move of the contract, its milestones included, until it is decided.

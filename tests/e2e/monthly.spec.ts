@@ -1,0 +1,81 @@
+import { expect, test } from "./fixtures";
+import { bearerOf, noAxeFindings, registerViaApi, toast, userPage } from "./support";
+
+// A monthly contract as the two sides live it, with JavaScript and without (payments off, as
+// "chromium"): a monthly proposal hired by the API, the contract page's retainer box with the
+// month in progress, the month delivered and approved, and the contract ended from the next
+// month through its confirmation step.
+
+function story(javaScriptEnabled: boolean) {
+  test(`monthly proposal → hire → month approved → ended from the next month (JS ${javaScriptEnabled ? "on" : "off"})`, async ({
+    request,
+    browser,
+  }, testInfo) => {
+    test.slow();
+    const merchant = await registerViaApi(request, { account_type: "merchant", display_name: "Marina" });
+    const freelancer = await registerViaApi(request, { account_type: "freelancer", display_name: "Julinha" });
+    const asMerchant = await bearerOf(request, merchant);
+    const asFreelancer = await bearerOf(request, freelancer);
+    const opp = await request.post("/api/opportunities", {
+      headers: asMerchant,
+      data: {
+        title: `Redes sociais da cafeteria ${Date.now().toString(36)}`,
+        description: "Posts semanais, respostas aos comentários e um relatório por mês para uma cafeteria.",
+        category: "marketing",
+        skills: ["Instagram"],
+        budget_type: "fixed",
+        budget_min_cents: 100_000,
+        budget_max_cents: 300_000,
+        location_type: "remote",
+      },
+    });
+    expect(opp.status()).toBe(201);
+    const { uuid } = (await opp.json()).data;
+    const applied = await request.post(`/api/opportunities/${uuid}/applications`, {
+      headers: asFreelancer,
+      data: {
+        cover_letter: "Cuido das redes sociais de cafés e padarias há cinco anos.",
+        price_cents: 180_000,
+        delivery_days: 30,
+        month_includes: "Até 12 posts por mês, respostas aos comentários e um relatório mensal.",
+      },
+    });
+    expect(applied.status()).toBe(201);
+    const { id } = (await applied.json()).data;
+    const offers = (await (await request.get(`/api/applications/${id}`, { headers: asMerchant })).json()).data.offers;
+    const accepted = await request.post(`/api/applications/${id}/accept`, {
+      headers: asMerchant,
+      data: { offer_id: offers[0].id },
+    });
+    expect(accepted.status()).toBe(200);
+
+    const marina = await userPage(browser, testInfo, javaScriptEnabled, merchant);
+    await marina.goto(`/contracts/${id}`);
+    const box = marina.locator("section", { has: marina.getByRole("heading", { name: "Trabalho mensal" }) });
+    await expect(box).toContainText("Até 12 posts por mês");
+    await expect(box.locator(".badge")).toHaveText(["em andamento"]);
+    if (javaScriptEnabled) await noAxeFindings(marina);
+
+    // The month's work: delivered and approved, as any milestone.
+    const delivered = await request.post(`/api/contracts/${id}/deliveries`, {
+      headers: asFreelancer,
+      data: { message: "Os posts do mês estão publicados e o relatório segue anexo." },
+    });
+    expect(delivered.status()).toBe(201);
+    expect((await request.post(`/api/contracts/${id}/approve`, { headers: asMerchant })).status()).toBe(200);
+    await marina.reload();
+    await expect(box.locator(".badge")).toHaveText(["aprovado"]);
+
+    // Ending from the next month: the confirmation step first, then the contract is completed.
+    await box.getByRole("link", { name: "Encerrar a partir do próximo mês" }).click();
+    const step = marina.getByRole("alertdialog", { name: "Encerrar este contrato mensal?" });
+    await expect(step).toContainText("Nenhum mês novo começa");
+    await step.getByRole("button", { name: "Sim, encerrar" }).click();
+    await expect(toast(marina, "Contrato encerrado a partir do próximo mês.")).toBeVisible();
+    await expect(box.getByRole("link", { name: "Encerrar a partir do próximo mês" })).toHaveCount(0);
+    await expect(box).toContainText(/nenhum mês começa a partir de/);
+  });
+}
+
+story(true);
+story(false);
