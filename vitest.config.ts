@@ -29,6 +29,7 @@ const UNIT_TESTS = [
   "tests/web/form-fields.test.ts",
   "tests/web/layers-lint.test.ts",
   "tests/web/market-forms.test.ts",
+  "tests/web/page-buffer.test.ts",
   "tests/web/redirects.test.ts",
   "tests/web/render-routes.test.ts",
   "tests/web/route-matching.test.ts",

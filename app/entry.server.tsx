@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { Writable } from "node:stream";
+import { pageBufferSink } from "~/web/page-buffer.server";
 import { json, type EntryContext, type HandleDataRequestFunction } from "@remix-run/node";
 import { isRouteErrorResponse, RemixServer } from "@remix-run/react";
 import { renderToPipeableStream } from "react-dom/server";
@@ -132,23 +132,15 @@ export default async function handleRequest(
         // a list page's CPU). A route that starts streaming needs onShellReady and a stream.
         onAllReady() {
           shellRendered = true;
-          const chunks: Buffer[] = [];
-          const sink = new Writable({
-            write(chunk: Buffer, _encoding, done) {
-              chunks.push(chunk);
-              done();
-            },
-            final(done) {
+          pipe(
+            pageBufferSink((body) => {
               responseHeaders.set("Content-Type", "text/html; charset=utf-8");
               applySecurityHeaders(responseHeaders, nonce);
               clearTimeout(timer);
-              const body = Buffer.concat(chunks);
               keepPublicPage(responseStatusCode, responseHeaders, body, nonce);
               resolve(new Response(body, { headers: responseHeaders, status: responseStatusCode }));
-              done();
-            },
-          });
-          pipe(sink);
+            }),
+          );
         },
         onShellError(error: unknown) {
           clearTimeout(timer);

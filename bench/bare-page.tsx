@@ -21,7 +21,7 @@
 // for byte, once the app's scripts and preload links are taken out.
 import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
-import { Writable } from "node:stream";
+import { pageBufferSink } from "../app/web/page-buffer.server";
 import type { ReactNode } from "react";
 import { renderToPipeableStream } from "react-dom/server";
 import { I18nextProvider } from "react-i18next";
@@ -158,19 +158,7 @@ function render(element: ReactNode, nonce: string): Promise<Buffer> {
     const { pipe } = renderToPipeableStream(element, {
       nonce,
       onAllReady() {
-        const chunks: Buffer[] = [];
-        pipe(
-          new Writable({
-            write(chunk: Buffer, _encoding, done) {
-              chunks.push(chunk);
-              done();
-            },
-            final(done) {
-              resolve(Buffer.concat(chunks));
-              done();
-            },
-          }),
-        );
+        pipe(pageBufferSink(resolve));
       },
       onShellError: reject,
       onError: reject,
