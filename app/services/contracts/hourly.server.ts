@@ -714,12 +714,26 @@ async function completeIfDone(trx: Kysely<Database>, contractId: string, by: Con
     .limit(1)
     .executeTakeFirst();
   if (pending) return;
+  await completeEndedContract(trx, contractId, by, at);
+}
+
+/**
+ * An hourly or monthly contract ended from a later period (paused_from set), none of whose
+ * periods is pending any more, is completed; never while a dispute is open.
+ */
+export async function completeEndedContract(
+  trx: Kysely<Database>,
+  contractId: string,
+  by: ContractParty | "system",
+  at: string,
+) {
   await trx
     .updateTable("contracts")
     .set({ status: "completed", ended_at: at, ended_by: by, updated_at: at })
     .where("id", "=", contractId)
     .where("status", "=", "in_progress")
     .where("paused_from", "is not", null)
+    .where("disputed_at", "is", null)
     .execute();
 }
 

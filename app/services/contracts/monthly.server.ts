@@ -6,7 +6,7 @@ import { feeOf } from "~/lib/fees";
 import { addDays, dayInSaoPaulo } from "~/lib/work-weeks";
 import { monthEnd, monthOn, nextMonth, monthStart } from "~/lib/work-months";
 import { AppError } from "../platform/errors.server";
-import { endHourlyContract } from "./hourly.server";
+import { completeEndedContract, endHourlyContract } from "./hourly.server";
 import { publishContractMove } from "../platform/events.server";
 import { asParty } from "../platform/participants.server";
 import { consumeWrite } from "../platform/rate-limit.server";
@@ -165,14 +165,7 @@ async function completeIfDone(trx: Kysely<Database>, contractId: string, by: Con
     .limit(1)
     .executeTakeFirst();
   if (pending) return;
-  await trx
-    .updateTable("contracts")
-    .set({ status: "completed", ended_at: at, ended_by: by, updated_at: at })
-    .where("id", "=", contractId)
-    .where("status", "=", "in_progress")
-    .where("paused_from", "is not", null)
-    .where("disputed_at", "is", null)
-    .execute();
+  await completeEndedContract(trx, contractId, by, at);
 }
 
 /**
