@@ -31,7 +31,8 @@ const roles: Role[] = [
     name: "visitor",
     start: ["/", "/vagas", "/perfis", "/servicos", "/login", "/register", "/forgot-password", MISSING],
   },
-  { name: "merchant", email: "ana@freela.dev", start: ["/", "/identidade", MISSING] },
+  // /servicos: a service's page links its packages' confirmation step, which only a merchant sees.
+  { name: "merchant", email: "ana@freela.dev", start: ["/", "/identidade", "/servicos", MISSING] },
   { name: "freelancer", email: "julia@freela.dev", start: ["/", "/identidade", MISSING] },
   { name: "operator", email: "operador@freela.dev", start: ["/admin", "/admin/identity", MISSING] },
 ];

@@ -142,7 +142,7 @@ function buyingStory() {
     // The merchant picks the full package on the service's page, then ticks the extra.
     const page = marina.page;
     await page.goto(`/servicos/${service.slug}-${service.id}`);
-    await page.getByRole("button", { name: "Contratar o pacote Completo" }).click();
+    await page.getByRole("link", { name: "Contratar o pacote Completo" }).click();
     await expect(page).toHaveURL(/\/contratar\?pacote=1$/);
     await expect(page.getByRole("heading", { name: "Confirmar o pedido" })).toBeVisible();
     await expect(page.getByRole("heading", { name: /^Total:/ })).toHaveText(money("Total: R$ 450,00"));

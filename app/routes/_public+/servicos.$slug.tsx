@@ -93,17 +93,14 @@ function Packages({ service: s, canBuy }: { service: PublicService; canBuy: bool
               ))}
             </ul>
             {canBuy ? (
-              // A GET to the confirmation step: works without JavaScript; visitors sign in and come back.
-              <form method="get" action={`${s.path}/contratar`}>
-                <input type="hidden" name="pacote" value={i} />
-                <button
-                  type="submit"
-                  className="btn btn-primary btn-block"
-                  aria-label={t("order.hire_package", { name: p.name })}
-                >
-                  {t("order.hire")}
-                </button>
-              </form>
+              // A link to the confirmation step: works without JavaScript; visitors sign in and come back.
+              <Link
+                to={`${s.path}/contratar?pacote=${i}`}
+                className="btn btn-primary btn-block"
+                aria-label={t("order.hire_package", { name: p.name })}
+              >
+                {t("order.hire")}
+              </Link>
             ) : null}
           </section>
         ))}
