@@ -14,6 +14,7 @@ import { insertContract } from "../../../db/contracts";
 import type { Database, ServiceOrderRow, UserRow } from "../../../db/schema";
 import { displayNameOf } from "../accounts/users.server";
 import { servicePath } from "../discovery/public.server";
+import { insertFirstOffer } from "../marketplace/applications.server";
 import { insertOpportunity } from "../marketplace/opportunities.server";
 import { notifyOtherSide } from "../messaging/notifications.server";
 import { AppError, parseInput } from "../platform/errors.server";
@@ -229,18 +230,7 @@ export async function placeOrder(merchant: UserRow, serviceId: string, input: un
         updated_at: at,
       })
       .execute();
-    await trx
-      .insertInto("offers")
-      .values({
-        id: randomUUID(),
-        application_id: id,
-        seq: 1,
-        author: "freelancer",
-        ...terms,
-        message: null,
-        created_at: at,
-      })
-      .execute();
+    await insertFirstOffer(trx, id, terms, at);
     const deal = { id, opportunity_id: opportunity.id, merchant_id: merchant.id, freelancer_id: service.freelancer_id };
     await insertContract(trx, { ...deal, ...terms }, at);
     const snapshot: OrderSnapshot = {

@@ -384,6 +384,35 @@ function assertWeeklyCap(allowed: boolean, given: boolean) {
   if (given && !allowed) throw new AppError(422, "validation_failed", { weekly_cap_hours: "weekly_cap_fixed" });
 }
 
+/** An application's first offer: the freelancer's terms as they applied (or as a service's package sells). */
+export async function insertFirstOffer(
+  trx: Kysely<Database>,
+  applicationId: string,
+  terms: {
+    price_cents: number;
+    delivery_days: number;
+    weekly_cap_hours?: number | null;
+    month_includes?: string | null;
+  },
+  at: string,
+) {
+  await trx
+    .insertInto("offers")
+    .values({
+      id: randomUUID(),
+      application_id: applicationId,
+      seq: 1,
+      author: "freelancer",
+      price_cents: terms.price_cents,
+      delivery_days: terms.delivery_days,
+      weekly_cap_hours: terms.weekly_cap_hours ?? null,
+      month_includes: terms.month_includes ?? null,
+      message: null,
+      created_at: at,
+    })
+    .execute();
+}
+
 /**
  * "What a month includes" makes a proposal monthly (price_cents is then the monthly amount, and
  * the hire a monthly contract): on a fixed-budget opportunity only, as the proposal form's
@@ -453,21 +482,7 @@ export async function applyToOpportunity(freelancer: UserRow, uuid: string, inpu
           updated_at: timestamp,
         })
         .execute();
-      await trx
-        .insertInto("offers")
-        .values({
-          id: randomUUID(),
-          application_id: id,
-          seq: 1,
-          author: "freelancer",
-          price_cents: data.price_cents,
-          delivery_days: data.delivery_days,
-          weekly_cap_hours: data.weekly_cap_hours ?? null,
-          month_includes: data.month_includes ?? null,
-          message: null,
-          created_at: timestamp,
-        })
-        .execute();
+      await insertFirstOffer(trx, id, data, timestamp);
       await flagContact(trx, screened, { userId: freelancer.id, source: "application", sourceId: id, at: timestamp });
       await notify(trx, {
         user_id: opportunity.merchant_id,
