@@ -33,6 +33,9 @@ export const securityHeaders = () => applySecurityHeaders(new Headers());
 export { closeEventStreams } from "~/services/platform/events.server";
 // scripts/server.js answers visitors' public opportunity pages kept rendered, before Remix runs.
 export { cachedPublicPage } from "~/web/public-page-cache.server";
+// scripts/server.js answers GETs of resource routes (the API, files, /healthz) by their loader
+// (the other two: tests/server/public/resource-routes.test.ts compares it with Remix's answer).
+export { callResourceLoader, resourceLoaders, resourceRoutes } from "~/web/resource-route.server";
 // scripts/server.js: request ids, the access log and the HTTP metrics (its first middleware), and
 // the stop's first step (/readyz answers 503 from then on).
 export { observeRequests } from "~/web/observe.server";

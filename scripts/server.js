@@ -125,6 +125,10 @@ app.get("/vagas/:slug", async (req, res, next) => {
     next();
   }
 });
+// A GET of a resource route (the JSON API, files, the sitemap, /healthz) is answered by its
+// loader, with Remix's own matching and the same answer, without the rest of Remix's handling
+// (app/web/resource-route.server.ts).
+app.use(build.entry.module.resourceRoutes(build));
 app.all("*", createRequestHandler({ build, mode: build.mode }));
 
 const port = Number(process.env.PORT) || 3000;

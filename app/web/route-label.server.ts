@@ -12,7 +12,7 @@ export const STATIC_LABEL = "static";
 export const UNMATCHED_LABEL = "unmatched";
 
 /** The route tree of a server build, as Remix builds it from the flat list (parents first). */
-function routeTree(routes: Record<string, BuildRoute>, parentId?: string): AgnosticRouteObject[] {
+export function routeTree(routes: Record<string, BuildRoute>, parentId?: string): AgnosticRouteObject[] {
   return Object.values(routes)
     .filter((route) => route.parentId === parentId)
     .map((route) => {
@@ -27,7 +27,8 @@ export function statusClass(status: number): string {
   return status >= 100 && status < 600 ? `${Math.floor(status / 100)}xx` : "5xx";
 }
 
-function decodes(pathname: string) {
+/** Whether a path's escapes are well-formed (the router warns about, and matches nothing for, the others). */
+export function decodes(pathname: string) {
   try {
     decodeURI(pathname);
     return true;
