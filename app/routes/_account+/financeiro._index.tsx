@@ -13,9 +13,9 @@ import { config } from "~/config.server";
 import { formatDateTime } from "~/lib/format";
 import { marketTitleMeta } from "~/lib/market-meta";
 import { formatMoney } from "~/lib/money";
-import { milestoneTitle } from "~/lib/approval";
+import { milestoneTitle, weekApproval } from "~/lib/approval";
 import { PIX_KEY_TYPES, payoutAccountSchema } from "~/lib/payments-schemas";
-import { RECEIPT_KINDS, getStatement, weekApproval } from "~/services/payments/finance.server";
+import { RECEIPT_KINDS, getStatement } from "~/services/payments/finance.server";
 import { isTwoFactorOn } from "~/services/accounts/two-factor.server";
 import { verifiedDocument } from "~/services/accounts/identity.server";
 import {

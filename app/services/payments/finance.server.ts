@@ -1,4 +1,5 @@
 import { formatDateTime } from "~/lib/format";
+import { weekApproval } from "~/lib/approval";
 import { db } from "../../../db";
 import type { LedgerKind, LedgerTransactionRow, UserRow } from "../../../db/schema";
 import { z } from "zod";
@@ -173,13 +174,6 @@ export async function getStatement(user: UserRow, query: unknown = {}): Promise<
   ]);
   return { balances, lines, meta: pageMeta(page, PER_PAGE, total) };
 }
-
-/**
- * A week's approval: it releases the hours' money and gives back the rest in one transaction (a
- * `release`, or a `split` of the ledger; hourly contracts have no dispute of their own).
- */
-export const weekApproval = (line: Pick<StatementLine, "kind" | "period">) =>
-  line.period?.kind === "week" && (line.kind === "release" || line.kind === "split");
 
 /** One CSV cell: quoted when needed, and a text a spreadsheet would read as a formula kept as text. */
 export const csvCell = (value: string | number | null) => {
