@@ -156,7 +156,8 @@ export default defineConfig({
   projects: [
     {
       name: "chromium",
-      testIgnore: /(accessibility|payments|dispute-split|milestones-pix|identity|notas|postgres-smoke)\.spec\.ts$/,
+      testIgnore:
+        /(accessibility|payments|dispute-split|milestones-pix|identity|notas|hourly|postgres-smoke)\.spec\.ts$/,
       use: { ...devices["Desktop Chrome"] },
       metadata: { sqlite: E2E_DATABASE } satisfies E2EMetadata,
     },
@@ -186,7 +187,7 @@ export default defineConfig({
     },
     {
       name: "chromium-pix-manual",
-      testMatch: /(payments|dispute-split|milestones-pix|identity|notas)\.spec\.ts$/,
+      testMatch: /(payments|dispute-split|milestones-pix|identity|notas|hourly)\.spec\.ts$/,
       use: { ...devices["Desktop Chrome"], baseURL: `http://localhost:${MANUAL_PORT}` },
       ...ownServer(MANUAL_PORT, `${E2E_DIR}-pix-manual`, E2E_MANUAL_PIX),
     },

@@ -18,6 +18,10 @@
 //                                        the first sitemap page of opportunities
 //   npm run bench -- --only saved-searches  one digest run of 10 000 saved searches over 1 000 new
 //                                        opportunities (bench/saved-searches.ts; SQLite, no server)
+//   npm run bench -- --only hourly       the hourly contract's page for the freelancer with 200 entries
+//                                        (req/s in one process, statements) and the weekly job over
+//                                        10 000 hourly contracts (time and statements per run)
+//                                        (bench/hourly.ts; its own process, after npm run build; SQLite)
 //   npm run bench -- --only nfse         1 000 notas fiscais issued by drainNotas through the mutual-TLS
 //                                        client against the Sefin stand-in (bench/nfse.ts; its own
 //                                        process, the stand-in in another), CPU per nota; SQLite
@@ -1229,6 +1233,11 @@ async function main() {
     const tsx = join(root, "node_modules/tsx/dist/cli.mjs");
     const result = spawnSync(process.execPath, [tsx, "bench/saved-searches.ts"], { cwd: root, stdio: "inherit" });
     if (result.status !== 0) throw new Error("the saved searches' bench failed");
+  }
+  if (ONLY?.has("hourly")) {
+    const tsx = join(root, "node_modules/tsx/dist/cli.mjs");
+    const result = spawnSync(process.execPath, [tsx, "bench/hourly.ts"], { cwd: root, stdio: "inherit" });
+    if (result.status !== 0) throw new Error("the hourly contracts' bench failed");
   }
   if (ONLY?.has("nfse")) {
     const tsx = join(root, "node_modules/tsx/dist/cli.mjs");

@@ -53,3 +53,11 @@ export function approvalWords(
 /** The milestone an approval acts on: the first one still worked on. */
 export const workedOn = <M extends { status: string }>(milestones: M[]) =>
   milestones.find((m) => WORKING.includes(m.status));
+
+/**
+ * A statement line that is a week's approval: it releases the hours' money and gives back the
+ * rest in one transaction (a `release`, or a `split` of the ledger; hourly contracts have no
+ * dispute of their own), so /financeiro and its CSV call it "Semana aprovada".
+ */
+export const weekApproval = (line: { kind: string; period: { kind: "week" | "month" } | null }) =>
+  line.period?.kind === "week" && (line.kind === "release" || line.kind === "split");

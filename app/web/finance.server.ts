@@ -15,7 +15,10 @@ const KINDS = [
 /** The ledger's kinds of transaction in the request's language (for the CSV). */
 export async function ledgerKindLabels(request: Request): Promise<Record<string, string>> {
   const { t } = await getRequestT(request);
-  return Object.fromEntries(KINDS.map((k) => [k, t(`finance.kinds.${k}`, { ns: "market" })]));
+  return {
+    ...Object.fromEntries(KINDS.map((k) => [k, t(`finance.kinds.${k}`, { ns: "market" })])),
+    week_approved: t("finance.week_approved", { ns: "market" }),
+  };
 }
 
 /** A CSV download. */

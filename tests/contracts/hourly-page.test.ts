@@ -2,7 +2,10 @@ import { randomUUID } from "node:crypto";
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import type { UserRow } from "../../db/schema";
 import { createSession } from "~/services/accounts/sessions.server";
-import { getWeek, questionEntries, submitWeek } from "~/services/contracts/hourly.server";
+import { getWeek, logEntry, questionEntries, submitWeek } from "~/services/contracts/hourly.server";
+import { WEEKS_LISTED } from "~/services/contracts/weeks-read.server";
+import { insertWeek } from "../../db/contracts";
+import { addDays } from "~/lib/work-weeks";
 import { account, balanceOf, checkLedger } from "~/services/payments/ledger.server";
 import * as contractPage from "~/routes/contracts+/$id";
 import * as opportunityPage from "~/routes/opportunities+/$uuid";
@@ -307,6 +310,82 @@ describe("the hourly contract's page", () => {
       const count = async (c: typeof few) =>
         statementsOf(() => get(contractPage, `/contracts/${c.id}`, c.tokens[side]!, { id: c.id }));
       expect(await count(many)).toBe(await count(few));
+    }
+  });
+
+  it("lists the earlier weeks with their money; ?semana shows one of them, read-only once sent", async () => {
+    const { owner, applicant, id } = await hiredHourly({ rate_cents: 8_000, cap_hours: 10 });
+    await fund(owner, id);
+    const description = "Modelei o banco de dados do app.";
+    await logEntry(applicant, id, MONDAY, { day: "2026-12-01", minutes: 90, description });
+    await submitWeek(applicant, id, MONDAY);
+    const [freelancer, merchant] = [await tokenOf(applicant), await tokenOf(owner)];
+    const path = `/contracts/${id}`;
+    // A move posted from a named week comes back to it.
+    const approved = await postForm(
+      contractPage,
+      `${path}?semana=${MONDAY}`,
+      merchant,
+      { intent: "approve_week", week: MONDAY, confirmed: "1" },
+      { id },
+    );
+    expect(approved.headers.get("Location")).toBe(`${path}?semana=${MONDAY}#week`);
+
+    // The week in hand is the next one, waiting for its money; the list has both.
+    const page = await get(contractPage, path, freelancer, { id });
+    expect(page.body.week).toMatchObject({ week_start: "2026-12-07", status: "awaiting_funding" });
+    const released = 12_000;
+    expect(page.body.weeks).toEqual([
+      expect.objectContaining({ week_start: "2026-12-07", status: "awaiting_funding", minutes_total: 0 }),
+      {
+        week_start: MONDAY,
+        week_end: "2026-12-06",
+        status: "approved",
+        minutes_total: 90,
+        cap_minutes: 600,
+        money: {
+          amount_cents: 80_000,
+          released_cents: released,
+          fee_cents: 1_200,
+          net_cents: released - 1_200,
+          refunded_cents: 80_000 - released,
+        },
+      },
+    ]);
+
+    // ?semana: the approved week, its entries, no move left on it, for either side.
+    for (const token of [freelancer, merchant]) {
+      const earlier = await get(contractPage, `${path}?semana=${MONDAY}`, token, { id });
+      expect(earlier.body.week).toMatchObject({ week_start: MONDAY, status: "approved", allowed_actions: [] });
+      expect(earlier.body.week.entries).toEqual([expect.objectContaining({ minutes: 90, description })]);
+    }
+    // A week the contract does not have, or no date at all: not found.
+    for (const semana of ["2026-12-14", "2026-12-02", "segunda"]) {
+      expect((await get(contractPage, `${path}?semana=${semana}`, freelancer, { id })).status).toBe(404);
+    }
+  });
+
+  it("takes a fixed number of statements, whatever the weeks (1 or 30) and whichever is shown", async () => {
+    const pageOf = async (weeks: number) => {
+      const { owner, applicant, id } = await hiredHourly({ rate_cents: 6_000, cap_hours: 10 });
+      const contract = await db.selectFrom("contracts").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
+      // Earlier weeks written straight to the tables, as the weeks a long contract had.
+      for (let i = 1; i < weeks; i++) {
+        await insertWeek(db, contract, addDays(MONDAY, -7 * i), i + 1, new Date().toISOString());
+      }
+      return { id, tokens: [await tokenOf(owner), await tokenOf(applicant)] };
+    };
+    const one = await pageOf(1);
+    const thirty = await pageOf(30);
+    const listed = await get(contractPage, `/contracts/${thirty.id}`, thirty.tokens[0]!, { id: thirty.id });
+    expect(listed.body.weeks).toHaveLength(WEEKS_LISTED);
+    expect(listed.body.weeks[0]).toMatchObject({ week_start: MONDAY });
+    for (const side of [0, 1]) {
+      const count = async (c: typeof one, query = "") =>
+        statementsOf(() => get(contractPage, `/contracts/${c.id}${query}`, c.tokens[side]!, { id: c.id }));
+      const base = await count(one);
+      expect(await count(thirty)).toBe(base);
+      expect(await count(thirty, `?semana=${addDays(MONDAY, -7 * 20)}`)).toBe(base);
     }
   });
 });

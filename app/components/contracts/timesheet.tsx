@@ -45,15 +45,43 @@ export function weekMoneyFacts(week: Week, lng: string, t: (key: string, values:
   ];
 }
 
+/**
+ * The week's facts: the hours logged of the cap and, for a paid week, its money on both sides
+ * (paid for it, released on approval, what the freelancer receives, what goes back).
+ */
+function weekFacts(week: Week, escrow: boolean, lng: string, t: T) {
+  const money = (cents: number) => formatMoney(cents, lng);
+  const funded = week.status !== "awaiting_funding" && week.status !== "lapsed";
+  const logged = t("work.logged_of_cap", { time: duration(week.minutes_total, t), cap: duration(week.cap_minutes, t) });
+  return [
+    { label: t("work.logged"), value: logged, valueClass: "fact-strong" },
+    // The money moves only for a paid week (without payments, nothing comes back).
+    ...(funded
+      ? [
+          ...(escrow ? [{ label: t("work.funded"), value: money(week.money.amount_cents) }] : []),
+          { label: t("work.released"), value: money(week.money.released_cents), valueClass: "fact-strong" },
+          {
+            label: t("work.net"),
+            value: `${money(week.money.net_cents)} (${t("payments.fee_of", { fee: money(week.money.fee_cents) })})`,
+          },
+          { label: t("work.refund"), value: money(week.money.refunded_cents) },
+        ]
+      : []),
+  ];
+}
+
 export function Timesheet({
   contractId,
   week,
   viewer,
   today,
   here,
+  escrow,
 }: {
   contractId: string;
   week: Week;
+  /** Payments held by the platform: the week was paid for (its money shown as funded). */
+  escrow: boolean;
   viewer: "merchant" | "freelancer";
   /** Today in São Paulo (YYYY-MM-DD): no entry for a day after it. */
   today: string;
@@ -68,9 +96,9 @@ export function Timesheet({
   const canAnswer = actions.includes("answer");
   const [search] = useSearchParams();
   const editing = week.entries.find((e) => e.id === search.get("editar") && (canLog || (canAnswer && e.question_open)));
-  const editHref = (e: Entry) => `?editar=${e.id}#edit-entry`;
+  // The page's address keeps the week it names (?semana) when an entry's form opens.
+  const editHref = (e: Entry) => `${here}${here.includes("?") ? "&" : "?"}editar=${e.id}#edit-entry`;
   const facts = weekMoneyFacts(week, lng, t);
-  const funded = week.status !== "awaiting_funding" && week.status !== "lapsed";
   return (
     <section className="card" aria-labelledby="week-title" id="week">
       <h3 id="week-title">{t("work.week_title", { start: day(week.week_start), end: day(week.week_end) })}</h3>
@@ -80,29 +108,7 @@ export function Timesheet({
           amount: money(week.money.amount_cents),
         })}
       </p>
-      <Facts
-        items={[
-          {
-            label: t("work.logged"),
-            value: t("work.logged_of_cap", {
-              time: duration(week.minutes_total, t),
-              cap: duration(week.cap_minutes, t),
-            }),
-            valueClass: "fact-strong",
-          },
-          // The money moves only for a paid week (without payments, nothing comes back).
-          ...(funded
-            ? [
-                { label: t("work.released"), value: money(week.money.released_cents), valueClass: "fact-strong" },
-                {
-                  label: t("work.net"),
-                  value: `${money(week.money.net_cents)} (${t("payments.fee_of", { fee: money(week.money.fee_cents) })})`,
-                },
-                { label: t("work.refund"), value: money(week.money.refunded_cents) },
-              ]
-            : []),
-        ]}
-      />
+      <Facts items={weekFacts(week, escrow, lng, t)} />
       {week.entries.length ? (
         <div className="table-wrap">
           <table className="data-table cards-sm">
@@ -195,6 +201,111 @@ export function Timesheet({
         <input type="hidden" name="week" value={week.week_start} />
       </ConfirmPanel>
     </section>
+  );
+}
+
+/** A week of the contract as its list shows it (weekSummaries). */
+type WeekSummary = Pick<Week, "week_start" | "week_end" | "status" | "minutes_total" | "cap_minutes" | "money">;
+
+/**
+ * The contract's weeks (the pending ones and the newest settled ones): each with its state, its
+ * hours and its money, and a link to it (?semana=<its Monday>), the week shown marked.
+ */
+export function WeekList({
+  weeks,
+  shown,
+  escrow,
+  here,
+}: {
+  weeks: WeekSummary[];
+  shown: string | null;
+  escrow: boolean;
+  here: string;
+}) {
+  const { t, i18n } = useTranslation("market");
+  const lng = i18n.language;
+  const money = (cents: number) => formatMoney(cents, lng);
+  const day = (iso: string) => formatDate(`${iso}T12:00:00Z`, lng);
+  if (weeks.length < 2) return null;
+  return (
+    <section className="card" aria-labelledby="weeks-title" id="weeks">
+      <h3 id="weeks-title">{t("work.weeks_title")}</h3>
+      <div className="table-wrap">
+        <table className="data-table cards-sm">
+          <caption className="visually-hidden">{t("work.weeks_title")}</caption>
+          <thead>
+            <tr>
+              <th scope="col">{t("work.weeks_col_week")}</th>
+              <th scope="col">{t("work.weeks_col_status")}</th>
+              <th scope="col">{t("work.weeks_col_hours")}</th>
+              <th scope="col">{t("work.weeks_col_money")}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {weeks.map((w) => (
+              <tr key={w.week_start}>
+                <td data-label={t("work.weeks_col_week")}>
+                  <span>
+                    <Link
+                      to={`${here}?semana=${w.week_start}#week`}
+                      className="link"
+                      aria-current={w.week_start === shown ? "true" : undefined}
+                    >
+                      {t("work.week_link", { start: day(w.week_start), end: day(w.week_end) })}
+                    </Link>
+                    {w.week_start === shown ? <span className="muted small"> {t("work.weeks_shown")}</span> : null}
+                  </span>
+                </td>
+                <td data-label={t("work.weeks_col_status")}>
+                  <span className={`badge week-${w.status}`}>{t(`work.badge_${w.status}`)}</span>
+                </td>
+                <td data-label={t("work.weeks_col_hours")}>
+                  {t("work.logged_of_cap", { time: duration(w.minutes_total, t), cap: duration(w.cap_minutes, t) })}
+                </td>
+                <td data-label={t("work.weeks_col_money")}>
+                  <WeekMoneyCell week={w} escrow={escrow} money={money} />
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </section>
+  );
+}
+
+/**
+ * A week's money in the list: with payments, what was paid (or is to pay) and, once approved,
+ * what was released (with the fee) and what went back; without, what the hours are worth.
+ */
+function WeekMoneyCell({
+  week: w,
+  escrow,
+  money,
+}: {
+  week: WeekSummary;
+  escrow: boolean;
+  money: (c: number) => string;
+}) {
+  const { t } = useTranslation("market");
+  const m = w.money;
+  if (w.status === "lapsed") return <>—</>;
+  if (!escrow) return <>{t("work.money_hours", { amount: money(m.released_cents) })}</>;
+  if (w.status === "awaiting_funding") return <>{t("work.money_to_fund", { amount: money(m.amount_cents) })}</>;
+  return (
+    <span>
+      {t("work.money_funded", { amount: money(m.amount_cents) })}
+      <br />
+      <span className="muted small">
+        {w.status === "approved"
+          ? t("work.money_settled", {
+              released: money(m.released_cents),
+              fee: money(m.fee_cents),
+              refund: money(m.refunded_cents),
+            })
+          : t("work.money_to_release", { amount: money(m.released_cents) })}
+      </span>
+    </span>
   );
 }
 

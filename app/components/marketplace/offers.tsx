@@ -157,6 +157,7 @@ export function TermsFields({
   defaultCents,
   defaultDays,
   defaultCap,
+  defaultIncludes = null,
   feeBps = null,
   viewer = "freelancer",
 }: {
@@ -177,6 +178,11 @@ export function TermsFields({
    * counter-offer of a negotiation that has one (null: a negotiation priced without it).
    */
   defaultCap?: number | null;
+  /**
+   * What a month includes, on a counter-offer of a monthly negotiation (null: not monthly): the
+   * field is offered with it, to be kept or changed.
+   */
+  defaultIncludes?: string | null;
 }) {
   const { t } = useTranslation("market");
   const hourly = basis === "hourly";
@@ -258,6 +264,19 @@ export function TermsFields({
           rows={3}
           maxLength={LIMITS.month_includes.max}
           defaultValue={values?.month_includes}
+          error={errors.month_includes}
+        />
+      ) : null}
+      {counter && defaultIncludes !== null ? (
+        // A monthly negotiation's counter-offer says what the month includes (docs/product.md, "Contrato mensal").
+        <TextAreaField
+          name="month_includes"
+          label={t("retainer.includes")}
+          rows={3}
+          required
+          minLength={LIMITS.month_includes.min}
+          maxLength={LIMITS.month_includes.max}
+          defaultValue={values?.month_includes ?? defaultIncludes}
           error={errors.month_includes}
         />
       ) : null}

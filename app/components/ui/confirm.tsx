@@ -7,8 +7,8 @@ import { usePending } from "~/lib/pending";
 import { FieldsForm, FormActions } from "./form";
 
 /**
- * The first step of a destructive action: a link to the page with `?confirm=intent`, which opens
- * its ConfirmPanel.
+ * The first step of a destructive action: a link to the page with `?confirm=intent` (beside the
+ * query `from` may carry), which opens its ConfirmPanel.
  */
 export function ConfirmLink({
   from,
@@ -26,7 +26,12 @@ export function ConfirmLink({
   children: ReactNode;
 }) {
   return (
-    <Link to={`${from}?confirm=${intent}`} className={className} preventScrollReset={preventScrollReset} title={title}>
+    <Link
+      to={`${from}${from.includes("?") ? "&" : "?"}confirm=${intent}`}
+      className={className}
+      preventScrollReset={preventScrollReset}
+      title={title}
+    >
       {children}
     </Link>
   );

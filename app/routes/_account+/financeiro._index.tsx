@@ -13,7 +13,7 @@ import { config } from "~/config.server";
 import { formatDateTime } from "~/lib/format";
 import { marketTitleMeta } from "~/lib/market-meta";
 import { formatMoney } from "~/lib/money";
-import { milestoneTitle } from "~/lib/approval";
+import { milestoneTitle, weekApproval } from "~/lib/approval";
 import { PIX_KEY_TYPES, payoutAccountSchema } from "~/lib/payments-schemas";
 import { RECEIPT_KINDS, getStatement } from "~/services/payments/finance.server";
 import { isTwoFactorOn } from "~/services/accounts/two-factor.server";
@@ -171,6 +171,51 @@ function PayoutRequest({
   );
 }
 
+type Line = SerializeFrom<typeof loader>["statement"]["lines"][number];
+
+/** What a line is: its ledger kind, but a week's approval is "Semana aprovada" (weekApproval). */
+const kindOf = (line: Line, t: (key: string) => string) =>
+  weekApproval(line) ? t("finance.week_approved") : t(`finance.kinds.${line.kind}`);
+
+/** The line's contract: "Semana de dd/mm — <contract>", "Mês de MM/AAAA — <contract>", else the contract and its milestone. */
+function LineContract({ line }: { line: Line }) {
+  const { t } = useTranslation("market");
+  if (!line.contract) return <>—</>;
+  const { period, contract } = line;
+  const [y, m, d] = (period?.start ?? "").split("-");
+  const title = !period
+    ? contract.title
+    : period.kind === "week"
+      ? t("finance.period_week", { date: `${d}/${m}`, contract: contract.title })
+      : t("finance.period_month", { month: `${m}/${y}`, contract: contract.title });
+  return (
+    <span>
+      <Link to={`/contracts/${contract.id}`} className="link">
+        {title}
+      </Link>
+      {line.milestone && !period ? (
+        <span className="muted small"> · {milestoneTitle({ title: line.milestone }, t)}</span>
+      ) : null}
+    </span>
+  );
+}
+
+/** The money the line moved; for a week or a month, what reached the freelancer and what went back. */
+function LineAmount({ line }: { line: Line }) {
+  const { t, i18n } = useTranslation("market");
+  const money = (cents: number) => formatMoney(cents, i18n.language);
+  if (!line.period || (line.freelancer_cents === 0 && line.refund_cents === 0)) return <>{money(line.amount_cents)}</>;
+  return (
+    <span>
+      {money(line.amount_cents)}
+      <br />
+      <span className="muted small">
+        {t("finance.period_money", { released: money(line.freelancer_cents), refund: money(line.refund_cents) })}
+      </span>
+    </span>
+  );
+}
+
 export default function FinancePage() {
   const { t, i18n } = useTranslation("market");
   const {
@@ -286,22 +331,13 @@ export default function FinancePage() {
                 {statement.lines.map((line) => (
                   <tr key={line.id}>
                     <td data-label={t("finance.date")}>{formatDateTime(line.created_at, i18n.language)}</td>
-                    <td data-label={t("finance.kind")}>{t(`finance.kinds.${line.kind}`)}</td>
+                    <td data-label={t("finance.kind")}>{kindOf(line, t)}</td>
                     <td data-label={t("finance.contract")}>
-                      <span>
-                        {line.contract ? (
-                          <Link to={`/contracts/${line.contract.id}`} className="link">
-                            {line.contract.title}
-                          </Link>
-                        ) : (
-                          "—"
-                        )}
-                        {line.milestone ? (
-                          <span className="muted small"> · {milestoneTitle({ title: line.milestone }, t)}</span>
-                        ) : null}
-                      </span>
+                      <LineContract line={line} />
                     </td>
-                    <td data-label={t("finance.amount")}>{money(line.amount_cents)}</td>
+                    <td data-label={t("finance.amount")}>
+                      <LineAmount line={line} />
+                    </td>
                     <td data-label={t("finance.fee")}>{line.fee_cents ? money(line.fee_cents) : "—"}</td>
                     <td data-label={t("finance.receipt")}>
                       {receiptKinds.includes(line.kind) ? (

@@ -28,6 +28,7 @@ import {
 } from "~/services/marketplace/applications.server";
 import { requireUser } from "~/web/auth.server";
 import { pageId } from "~/web/params.server";
+import { AppError } from "~/services/platform/errors.server";
 import { usePending } from "~/lib/pending";
 
 export const meta = marketTitleMeta("titles.negotiate");
@@ -48,7 +49,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
     {
       counter: {
         toast: "toasts.countered",
-        run: ({ values }) => counterOffer(user, id, priceInput(values, PRICES)),
+        run: ({ values }) => counterOffer(user, id, counterInput(values)),
       },
       accept: {
         confirm: true,
@@ -66,6 +67,18 @@ export async function action({ request, params }: ActionFunctionArgs) {
   );
 }
 
+/**
+ * The counter-offer as the service takes it. A monthly negotiation's form always carries what the
+ * month includes (prefilled): left blank it is refused on its field, not read as "keep it" as an
+ * API call without the field is.
+ */
+function counterInput(values: Record<string, string>) {
+  if (values.month_includes !== undefined && values.month_includes.trim() === "") {
+    throw new AppError(422, "validation_failed", { month_includes: "month_includes_length" });
+  }
+  return priceInput(values, PRICES);
+}
+
 /** Starts with the current terms, to be changed where the counter-offer differs. */
 function CounterForm({
   current,
@@ -73,7 +86,12 @@ function CounterForm({
   feeBps,
   viewer,
 }: {
-  current: { price_cents: number; delivery_days: number; weekly_cap_hours: number | null };
+  current: {
+    price_cents: number;
+    delivery_days: number;
+    weekly_cap_hours: number | null;
+    month_includes: string | null;
+  };
   basis: PriceBasis;
   feeBps: number | null;
   viewer: Role;
@@ -97,6 +115,7 @@ function CounterForm({
         defaultCents={current.price_cents}
         defaultDays={current.delivery_days}
         defaultCap={current.weekly_cap_hours}
+        defaultIncludes={current.month_includes}
         feeBps={feeBps}
         viewer={viewer}
       />

@@ -1,5 +1,5 @@
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type SerializeFrom } from "@remix-run/node";
-import { Link, useLoaderData } from "@remix-run/react";
+import { Link, useLoaderData, useSearchParams } from "@remix-run/react";
 import type { ComponentProps, ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { FormActions, FormCard, PageRefusal, TextAreaField, useRefusal } from "~/components/ui/form";
@@ -49,13 +49,12 @@ import {
   deleteEntry,
   editEntry,
   endHourlyContract,
-  getWeek,
-  listWeeks,
   logEntry,
   questionEntries,
   submitWeek,
 } from "~/services/contracts/hourly.server";
-import { Timesheet } from "~/components/contracts/timesheet";
+import { Timesheet, WeekList } from "~/components/contracts/timesheet";
+import { shownWeek, weekSummaries } from "~/services/contracts/weeks-read.server";
 import { ContractOrder } from "~/components/catalog/orders";
 import { answerOrder, answersOnFields } from "~/services/catalog/orders.server";
 import { answersFromForm } from "~/lib/order-schemas";
@@ -97,7 +96,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     contractNotas(user, id),
   ]);
   const viewer: "merchant" | "freelancer" = contract.freelancer.id === user.id ? "freelancer" : "merchant";
-  const week = contract.kind === "hourly" ? await weekInHand(user, id, viewer) : null;
+  const weeks = contract.kind === "hourly" ? await orRefusal(weekSummaries(user, id)) : null;
+  const week = weeks ? await orRefusal(shownWeek(user, id, viewer, weeks, namedWeek(request))) : null;
   const months = contract.kind === "monthly" ? await listMonths(user, id) : null;
   // One clock for the server render and the browser's, so countdowns agree when hydrating.
   return json({
@@ -106,6 +106,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     charge,
     notas,
     viewer,
+    weeks,
     week,
     months,
     today: dayInSaoPaulo(new Date()),
@@ -114,16 +115,9 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   });
 }
 
-/**
- * The week an hourly contract's page shows, with its entries: the one the viewer acts on (the
- * freelancer's questioned or open week, the merchant's oldest submitted one), else the other, else the newest.
- */
-async function weekInHand(user: Parameters<typeof listWeeks>[0], id: string, viewer: "merchant" | "freelancer") {
-  const weeks = await listWeeks(user, id);
-  const oldest = (status: string) => weeks.filter((w) => w.status === status).at(-1);
-  const order = viewer === "freelancer" ? ["questioned", "open", "submitted"] : ["submitted", "questioned", "open"];
-  const shown = order.map(oldest).find(Boolean) ?? weeks[0];
-  return shown ? getWeek(user, id, shown.week_start) : null;
+/** The week the address names (?semana=YYYY-MM-DD), if any: anything else than a date is no week (the 404 of getWeek). */
+function namedWeek(request: Request) {
+  return new URL(request.url).searchParams.get("semana");
 }
 
 /** Hours and minutes typed apart, as the minutes the service takes (anything else is refused there). */
@@ -139,7 +133,7 @@ function typedMinutes(values: Record<string, string>) {
  * The page's question form names one entry: the API's list, with a refusal of it landing on the
  * form's fields (the entry chosen, or the reason).
  */
-async function questionOne(user: Parameters<typeof listWeeks>[0], id: string, values: Record<string, string>) {
+async function questionOne(user: Awaited<ReturnType<typeof requireUser>>, id: string, values: Record<string, string>) {
   try {
     return await questionEntries(user, id, values.week ?? "", {
       entries: [{ id: values.entry_id, reason: values.reason }],
@@ -252,7 +246,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
         to: payments,
         run: ({ values }) => answerMilestone(user, id, values.milestone_id ?? "", false),
       },
-      ...hourlyIntents(user, id),
+      ...hourlyIntents(user, id, namedWeek(request)),
       // A monthly contract (monthly.server.ts): from the next month.
       end_monthly: {
         confirm: true,
@@ -264,9 +258,13 @@ export async function action({ request, params }: ActionFunctionArgs) {
   );
 }
 
-/** The moves on an hourly contract's weeks (hourly.server.ts), each back to the week on the page. */
-function hourlyIntents(user: Awaited<ReturnType<typeof requireUser>>, id: string) {
-  const week = `/contracts/${id}#week`;
+/**
+ * The moves on an hourly contract's weeks (hourly.server.ts), each back to the week on the page:
+ * the one the form was posted from when its address named it (?semana).
+ */
+function hourlyIntents(user: Awaited<ReturnType<typeof requireUser>>, id: string, named: string | null) {
+  const week =
+    named && /^\d{4}-\d{2}-\d{2}$/.test(named) ? `/contracts/${id}?semana=${named}#week` : `/contracts/${id}#week`;
   return {
     log_time: {
       toast: "toasts.entry_logged",
@@ -670,6 +668,7 @@ function ContractConfirmations({
  */
 function HourlyWork({
   contract: c,
+  weeks,
   week,
   viewer,
   today,
@@ -677,6 +676,7 @@ function HourlyWork({
   children: actions,
 }: {
   contract: Contract;
+  weeks: NonNullable<SerializeFrom<typeof loader>["weeks"]>;
   week: SerializeFrom<typeof loader>["week"];
   viewer: SerializeFrom<typeof loader>["viewer"];
   today: string;
@@ -685,9 +685,16 @@ function HourlyWork({
 }) {
   const { t } = useTranslation("market");
   const running = c.status === "in_progress" && c.paused_from === null;
+  // A week named by the address (?semana) keeps it in the week's links and confirmation steps.
+  const [search] = useSearchParams();
+  const named = search.get("semana") === week?.week_start ? `${here}?semana=${week.week_start}` : here;
+  const escrow = c.payments === "escrow";
   return (
     <>
-      {week ? <Timesheet contractId={c.id} week={week} viewer={viewer} today={today} here={here} /> : null}
+      {week ? (
+        <Timesheet contractId={c.id} week={week} viewer={viewer} today={today} here={named} escrow={escrow} />
+      ) : null}
+      <WeekList weeks={weeks} shown={week?.week_start ?? null} escrow={escrow} here={here} />
       {c.status !== "in_progress" ? actions : null}
       {running ? (
         <p>
@@ -783,6 +790,7 @@ export default function ContractPage() {
     charge,
     notas,
     viewer,
+    weeks,
     week,
     months,
     today,
@@ -897,7 +905,7 @@ export default function ContractPage() {
 
           {delivered ? <DeliveryReview event={delivered} contractId={c.id} /> : null}
           {c.kind === "hourly" ? (
-            <HourlyWork contract={c} week={week} viewer={viewer} today={today} here={here}>
+            <HourlyWork contract={c} weeks={weeks ?? []} week={week} viewer={viewer} today={today} here={here}>
               {actionsCard}
             </HourlyWork>
           ) : (

@@ -1,4 +1,5 @@
 import { formatDateTime } from "~/lib/format";
+import { weekApproval } from "~/lib/approval";
 import { db } from "../../../db";
 import type { LedgerKind, LedgerTransactionRow, UserRow } from "../../../db/schema";
 import { z } from "zod";
@@ -16,6 +17,11 @@ export type StatementLine = {
   created_at: string;
   contract: { id: string; title: string } | null;
   milestone: string | null;
+  /**
+   * The week of an hourly contract (its Monday) or the month of a monthly one ('YYYY-MM') the
+   * transaction's milestone is: /financeiro names the line by it.
+   */
+  period: { kind: "week" | "month"; start: string } | null;
   /** The money the transaction moved (the sum of its outgoing entries). */
   amount_cents: number;
   /** The platform's fee taken in it, and what reached the freelancer's balance. */
@@ -85,11 +91,14 @@ async function linesFor(transactions: LedgerTransactionRow[]): Promise<Statement
           .where("contracts.id", "in", contractIds)
           .execute()
       : Promise.resolve([]),
+    // Each milestone with the week or month it is, if any, in the same statement.
     db
       .selectFrom("milestones")
-      .select(["id", "title"])
+      .leftJoin("contract_weeks as w", "w.milestone_id", "milestones.id")
+      .leftJoin("contract_months as mo", "mo.milestone_id", "milestones.id")
+      .select(["milestones.id", "milestones.title", "w.week_start", "mo.month"])
       .where(
-        "id",
+        "milestones.id",
         "in",
         transactions.map((t) => t.milestone_id ?? ""),
       )
@@ -125,10 +134,11 @@ async function linesFor(transactions: LedgerTransactionRow[]): Promise<Statement
       .execute(),
   ]);
   const titles = new Map(contracts.map((c) => [c.id, c.title]));
-  const milestoneTitles = new Map(milestones.map((m) => [m.id, m.title]));
+  const milestonesById = new Map(milestones.map((m) => [m.id, m]));
   const e2eOf = new Map(e2e.map((r) => [r.id, r.e2e_id]));
   return transactions.map((t): StatementLine => {
     const mine = entries.filter((e) => e.transaction_id === t.id);
+    const milestoneOf = t.milestone_id ? milestonesById.get(t.milestone_id) : undefined;
     const sum = (pick: (account: string) => boolean) =>
       mine.filter((e) => pick(e.account) && e.amount_cents > 0).reduce((s, e) => s + e.amount_cents, 0);
     const paidBy =
@@ -138,7 +148,8 @@ async function linesFor(transactions: LedgerTransactionRow[]): Promise<Statement
       kind: t.kind,
       created_at: t.created_at,
       contract: t.contract_id ? { id: t.contract_id, title: titles.get(t.contract_id) ?? "" } : null,
-      milestone: t.milestone_id ? (milestoneTitles.get(t.milestone_id) ?? null) : null,
+      milestone: milestoneOf?.title ?? null,
+      period: periodOf(milestoneOf),
       amount_cents: -mine.filter((e) => e.amount_cents < 0).reduce((s, e) => s + e.amount_cents, 0),
       fee_cents: sum((a) => a === "fees"),
       freelancer_cents: sum((a) => a.startsWith("available:")),
@@ -146,6 +157,13 @@ async function linesFor(transactions: LedgerTransactionRow[]): Promise<Statement
       e2e_id: paidBy ? (e2eOf.get(paidBy) ?? null) : null,
     };
   });
+}
+
+/** The week or month a milestone is (none for a fixed contract's). */
+function periodOf(m: { week_start: string | null; month: string | null } | undefined): StatementLine["period"] {
+  if (m?.week_start) return { kind: "week", start: m.week_start };
+  if (m?.month) return { kind: "month", start: m.month };
+  return null;
 }
 
 export async function getStatement(user: UserRow, query: unknown = {}): Promise<Statement> {
@@ -172,7 +190,8 @@ export const reais = (cents: number) => (cents / 100).toFixed(2).replace(".", ",
 
 /**
  * Every line as CSV (semicolons and decimal commas, as spreadsheets set to Portuguese read it;
- * UTF-8 with a BOM), with a header row; `labels` names the kinds in the user's language.
+ * UTF-8 with a BOM), with a header row; `labels` names the kinds in the user's language (and
+ * `week_approved`, a week's approval).
  */
 export async function statementCsv(user: UserRow, labels: Record<string, string>): Promise<string> {
   const { lines } = await linesOf(user, CSV_MAX_LINES, 0);
@@ -191,7 +210,7 @@ export async function statementCsv(user: UserRow, labels: Record<string, string>
     ],
     ...lines.map((l) => [
       localMoment(l.created_at),
-      labels[l.kind] ?? l.kind,
+      labels[weekApproval(l) ? "week_approved" : l.kind] ?? l.kind,
       l.contract?.title ?? "",
       l.milestone ?? "",
       reais(l.amount_cents),
