@@ -14,6 +14,8 @@ import { feeOf } from "~/lib/fees";
 import { BASE, call, jsonRequest } from "../support/helpers";
 import { deliver, e2eId, escrow, hiredMonthly, operator } from "../payments/support";
 import { startPixAutomatico, type PixAutomaticoMock } from "../payments/pix-automatico-server";
+import * as contractPage from "~/routes/contracts+/$id";
+import { get, postForm, toastOf } from "../operator/support";
 import type { Notification } from "../payments/mercadopago-server";
 
 // Pix Automático on monthly contracts (docs/payments.md, "Pix Automático"), by the API and the
@@ -262,5 +264,52 @@ describe("Pix Automático", () => {
     }
     const stranger = { token: (await createSession((await hiredMonthly()).owner.id)).token };
     expect((await recurrence("GET", stranger, h.id)).status).toBe(404);
+  });
+});
+
+describe("the contract page's Pix Automático box (without JavaScript)", () => {
+  it("authorises through its confirmation step, shows the copia e cola to the merchant, and cancels", async () => {
+    const h = await hire();
+    const path = `/contracts/${h.id}`;
+    const params = { id: h.id };
+    const page = await get(contractPage, path, h.m.token, params);
+    expect(page.body.recurrence).toMatchObject({ available: true, recurrence: null, can_authorise: true });
+    expect((await get(contractPage, path, h.f.token, params)).body.recurrence.can_authorise).toBe(false);
+    const unconfirmed = await postForm(contractPage, path, h.m.token, { intent: "authorise_recurrence" }, params);
+    expect(unconfirmed.headers.get("Location")).toBe(`${path}?confirm=authorise_recurrence`);
+    expect(await db.selectFrom("pix_recurrences").select("id").where("contract_id", "=", h.id).execute()).toEqual([]);
+    const made = await postForm(
+      contractPage,
+      path,
+      h.m.token,
+      { intent: "authorise_recurrence", confirmed: "1" },
+      params,
+    );
+    expect(made.status).toBe(302);
+    expect(made.headers.get("Location")).toBe(`${path}#recurrence`);
+    expect(await toastOf(made)).toBe("Pix Automático pedido: aprove no app do seu banco.");
+    const shown = await get(contractPage, path, h.m.token, params);
+    expect(shown.body.recurrence.recurrence).toMatchObject({ status: "pending" });
+    expect(shown.body.recurrence.recurrence.br_code).toMatch(/^000201/);
+    const again = await postForm(
+      contractPage,
+      path,
+      h.m.token,
+      { intent: "authorise_recurrence", confirmed: "1" },
+      params,
+    );
+    expect(again.status).toBe(409);
+    const cancelled = await postForm(
+      contractPage,
+      path,
+      h.m.token,
+      { intent: "cancel_recurrence", confirmed: "1" },
+      params,
+    );
+    expect(cancelled.status).toBe(302);
+    expect((await get(contractPage, path, h.m.token, params)).body.recurrence.recurrence).toMatchObject({
+      status: "cancelled",
+      br_code: null,
+    });
   });
 });

@@ -60,6 +60,8 @@ import { ContractOrder } from "~/components/catalog/orders";
 import { answerOrder, answersOnFields } from "~/services/catalog/orders.server";
 import { answersFromForm } from "~/lib/order-schemas";
 import { RetainerBox } from "~/components/contracts/retainer";
+import { RecurrenceBox } from "~/components/contracts/recurrence";
+import { authoriseRecurrence, cancelRecurrence, getRecurrence } from "~/services/payments/recurring.server";
 import { endMonthlyContract, listMonths } from "~/services/contracts/monthly.server";
 import { ConfirmLink } from "~/components/ui/confirm";
 import { dayInSaoPaulo } from "~/lib/work-weeks";
@@ -99,6 +101,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const viewer: "merchant" | "freelancer" = contract.freelancer.id === user.id ? "freelancer" : "merchant";
   const week = contract.kind === "hourly" ? await weekInHand(user, id, viewer) : null;
   const months = contract.kind === "monthly" ? await listMonths(user, id) : null;
+  const recurrence = contract.kind === "monthly" ? await getRecurrence(user, id) : null;
   // One clock for the server render and the browser's, so countdowns agree when hydrating.
   return json({
     contract,
@@ -108,6 +111,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     viewer,
     week,
     months,
+    recurrence,
     today: dayInSaoPaulo(new Date()),
     now: Date.now(),
     pixHours: config.MANUAL_PIX_HOURS,
@@ -259,6 +263,19 @@ export async function action({ request, params }: ActionFunctionArgs) {
         toast: "retainer.ended_toast",
         to: `/contracts/${id}#retainer`,
         run: () => endMonthlyContract(user, id),
+      },
+      // Pix Automático on a monthly contract (recurring.server.ts).
+      authorise_recurrence: {
+        confirm: true,
+        toast: "retainer.recurrence_authorised_toast",
+        to: `/contracts/${id}#recurrence`,
+        run: () => authoriseRecurrence(user, id),
+      },
+      cancel_recurrence: {
+        confirm: true,
+        toast: "retainer.recurrence_cancelled_toast",
+        to: `/contracts/${id}#recurrence`,
+        run: () => cancelRecurrence(user, id),
       },
     },
   );
@@ -785,6 +802,7 @@ export default function ContractPage() {
     viewer,
     week,
     months,
+    recurrence,
     today,
     now,
     pixHours,
@@ -904,6 +922,7 @@ export default function ContractPage() {
             actionsCard
           )}
           {months ? <RetainerBox data={months} here={here} /> : null}
+          {recurrence ? <RecurrenceBox data={recurrence} here={here} /> : null}
 
           {c.payments === "escrow" ? (
             <ContractPayments contract={c} charge={charge} viewer={viewer} pixHours={pixHours} />
