@@ -10,7 +10,8 @@ import { formatMoney } from "~/lib/money";
 export function RecurrenceBox({ data, here }: { data: RecurrenceStateJson; here: string }) {
   const { t, i18n } = useTranslation("market");
   const r = data.recurrence;
-  if (!data.available && !r) return null;
+  // Nothing to show before one is asked for, unless the viewer may ask (the merchant, with the capability).
+  if (!r && !data.can_authorise) return null;
   return (
     <section className="card" aria-labelledby="recurrence-title" id="recurrence">
       <h3 id="recurrence-title">{t("retainer.recurrence_heading")}</h3>
