@@ -131,6 +131,14 @@ const schema = z.object({
   MERCADOPAGO_API_URL: z.string().url().default("https://api.mercadopago.com"),
   MERCADOPAGO_ACCESS_TOKEN: z.string().min(1).optional(),
   MERCADOPAGO_WEBHOOK_SECRET: z.string().min(16, "must be at least 16 characters").optional(),
+  /**
+   * Pix Automático (docs/payments.md): a PSP answering the Banco Central's API Pix for recurrences
+   * (/v2/locrec, /v2/rec, /v2/cobr); its address (tests point it at a local server), its token and
+   * the webhooks' secret. Unset: monthly contracts are paid by ordinary Pix only.
+   */
+  PIX_AUTOMATICO_API_URL: z.string().url().optional(),
+  PIX_AUTOMATICO_TOKEN: z.string().min(1).optional(),
+  PIX_AUTOMATICO_WEBHOOK_SECRET: z.string().min(16, "must be at least 16 characters").optional(),
   /** Who checks the identity documents: the operator's queue, or an automatic KYC service (HTTP API and signed webhook). */
   IDENTITY_PROVIDER: z.enum(["manual", "kyc"]).default("manual"),
   /** The KYC service: its API's address (tests point it at a local server), its token, the webhooks' shared secret. */
@@ -233,6 +241,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (c.PAYMENTS_PROVIDER === "mercadopago" && (!c.MERCADOPAGO_ACCESS_TOKEN || !c.MERCADOPAGO_WEBHOOK_SECRET)) {
     throw new Error(
       "Invalid configuration in the environment:\n  PAYMENTS_PROVIDER=mercadopago needs MERCADOPAGO_ACCESS_TOKEN and MERCADOPAGO_WEBHOOK_SECRET",
+    );
+  }
+  if (c.PIX_AUTOMATICO_API_URL && (!c.PIX_AUTOMATICO_TOKEN || !c.PIX_AUTOMATICO_WEBHOOK_SECRET)) {
+    throw new Error(
+      "Invalid configuration in the environment:\n  PIX_AUTOMATICO_API_URL needs PIX_AUTOMATICO_TOKEN and PIX_AUTOMATICO_WEBHOOK_SECRET",
     );
   }
   if (

@@ -788,13 +788,15 @@ export interface MilestonesTable {
 }
 
 export type PaymentsProvider = "manual" | "mercadopago";
+/** Who issued a charge: the configured provider, or Pix Automático's (062) for a month's recurring charge. */
+export type ChargeProvider = PaymentsProvider | "pix_automatico";
 
 export interface PixChargesTable {
   id: string;
   milestone_id: string;
   contract_id: string;
   merchant_id: string;
-  provider: PaymentsProvider;
+  provider: ChargeProvider;
   txid: string;
   provider_payment_id: string | null;
   amount_cents: number;
@@ -810,6 +812,28 @@ export interface PixChargesTable {
   /** "Já paguei": when the payer (manual provider) said it was paid, and who; the operator confirms. */
   claimed_at: ColumnType<string | null, string | null | undefined, string | null>;
   claimed_by: ColumnType<string | null, string | null | undefined, string | null>;
+  /** A month's charge made against the merchant's Pix Automático recurrence (062); null otherwise. */
+  recurrence_id: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+export type PixRecurrenceStatus = "pending" | "active" | "cancelled" | "rejected" | "expired";
+
+/** A merchant's Pix Automático authorisation of a monthly contract's debits (062). */
+export interface PixRecurrencesTable {
+  id: string;
+  contract_id: string;
+  merchant_id: string;
+  provider: "pix_automatico";
+  /** The provider's id of the recurrence (idRec). */
+  provider_recurrence_id: string;
+  status: PixRecurrenceStatus;
+  amount_cents: number;
+  /** The day of the month it debits (the contract's monthly_day). */
+  day: number;
+  /** What the payer's bank reads to authorise it ("copia e cola"). */
+  br_code: string;
+  created_at: string;
+  updated_at: string;
 }
 
 export type PixKeyType = "cpf" | "cnpj" | "email" | "phone" | "evp";
@@ -1061,6 +1085,7 @@ export interface Database {
   time_entries: TimeEntriesTable;
   contract_months: ContractMonthsTable;
   pix_charges: PixChargesTable;
+  pix_recurrences: PixRecurrencesTable;
   payout_accounts: PayoutAccountsTable;
   identities: IdentitiesTable;
   identity_conflicts: IdentityConflictsTable;
@@ -1201,6 +1226,7 @@ export type ContractWeekRow = Selectable<ContractWeeksTable>;
 export type TimeEntryRow = Selectable<TimeEntriesTable>;
 export type ContractMonthRow = Selectable<ContractMonthsTable>;
 export type PixChargeRow = Selectable<PixChargesTable>;
+export type PixRecurrenceRow = Selectable<PixRecurrencesTable>;
 export type PayoutRow = Selectable<PayoutsTable>;
 export type IdentityRow = Selectable<IdentitiesTable>;
 export type RefundRow = Selectable<RefundsTable>;

@@ -54,6 +54,7 @@ import * as m056 from "./056_whatsapp_one_account";
 import * as m057 from "./057_service_orders";
 import * as m059 from "./059_hourly_questions";
 import * as m060 from "./060_monthly";
+import * as m062 from "./062_pix_recurrences";
 import * as m065 from "./065_services_order_indexes";
 
 /** A migration, with its PostgreSQL version where the SQL differs. */
@@ -116,6 +117,7 @@ const steps: Record<string, Step> = {
   "057_service_orders": m057,
   "059_hourly_questions": m059,
   "060_monthly": m060,
+  "062_pix_recurrences": m062,
   "065_services_order_indexes": m065,
 };
 

@@ -59,6 +59,8 @@ import { ContractOrder } from "~/components/catalog/orders";
 import { answerOrder, answersOnFields } from "~/services/catalog/orders.server";
 import { answersFromForm } from "~/lib/order-schemas";
 import { RetainerBox } from "~/components/contracts/retainer";
+import { RecurrenceBox } from "~/components/contracts/recurrence";
+import { authoriseRecurrence, cancelRecurrence, getRecurrence } from "~/services/payments/recurring.server";
 import { endMonthlyContract, listMonths } from "~/services/contracts/monthly.server";
 import { ConfirmLink } from "~/components/ui/confirm";
 import { dayInSaoPaulo } from "~/lib/work-weeks";
@@ -99,6 +101,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const weeks = contract.kind === "hourly" ? await orRefusal(weekSummaries(user, id)) : null;
   const week = weeks ? await orRefusal(shownWeek(user, id, viewer, weeks, namedWeek(request))) : null;
   const months = contract.kind === "monthly" ? await listMonths(user, id) : null;
+  const recurrence = contract.kind === "monthly" ? await getRecurrence(user, id) : null;
   // One clock for the server render and the browser's, so countdowns agree when hydrating.
   return json({
     contract,
@@ -109,6 +112,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     weeks,
     week,
     months,
+    recurrence,
     today: dayInSaoPaulo(new Date()),
     now: Date.now(),
     pixHours: config.MANUAL_PIX_HOURS,
@@ -253,6 +257,19 @@ export async function action({ request, params }: ActionFunctionArgs) {
         toast: "retainer.ended_toast",
         to: `/contracts/${id}#retainer`,
         run: () => endMonthlyContract(user, id),
+      },
+      // Pix Automático on a monthly contract (recurring.server.ts).
+      authorise_recurrence: {
+        confirm: true,
+        toast: "retainer.recurrence_authorised_toast",
+        to: `/contracts/${id}#recurrence`,
+        run: () => authoriseRecurrence(user, id),
+      },
+      cancel_recurrence: {
+        confirm: true,
+        toast: "retainer.recurrence_cancelled_toast",
+        to: `/contracts/${id}#recurrence`,
+        run: () => cancelRecurrence(user, id),
       },
     },
   );
@@ -793,6 +810,7 @@ export default function ContractPage() {
     weeks,
     week,
     months,
+    recurrence,
     today,
     now,
     pixHours,
@@ -912,6 +930,7 @@ export default function ContractPage() {
             actionsCard
           )}
           {months ? <RetainerBox data={months} here={here} /> : null}
+          {recurrence ? <RecurrenceBox data={recurrence} here={here} /> : null}
 
           {c.payments === "escrow" ? (
             <ContractPayments contract={c} charge={charge} viewer={viewer} pixHours={pixHours} />

@@ -100,6 +100,7 @@ export const DELETION_PLAN = {
   time_entries: "kept",
   contract_months: "kept",
   pix_charges: "kept",
+  pix_recurrences: "kept",
   payout_accounts: "erased",
   identities: "anonymised",
   identity_conflicts: "kept",

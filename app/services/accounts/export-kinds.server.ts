@@ -515,8 +515,8 @@ export type ExportFile = keyof typeof EXPORT_KINDS;
 async function payments(source: ExportSource) {
   const userId = source.user.id;
   const contractIds = idsOf(await source.contractSides());
-  const [payoutAccount, payouts, refunds, charges, milestones, months, entries, ledgerTransactions] = await Promise.all(
-    [
+  const [payoutAccount, payouts, refunds, charges, milestones, months, entries, ledgerTransactions, recurrences] =
+    await Promise.all([
       db
         .selectFrom("payout_accounts")
         .select(["key_type", "pix_key", "holder_name", "holder_document", "updated_at"])
@@ -600,8 +600,14 @@ async function payments(source: ExportSource) {
         .where((eb) => eb.or([eb("merchant_id", "=", userId), eb("freelancer_id", "=", userId)]))
         .orderBy("created_at")
         .execute(),
-    ],
-  );
+      // The merchant's Pix Automático authorisations (062).
+      db
+        .selectFrom("pix_recurrences")
+        .select(["id", "contract_id", "provider", "status", "amount_cents", "day", "created_at", "updated_at"])
+        .where("merchant_id", "=", userId)
+        .orderBy("created_at")
+        .execute(),
+    ]);
   return {
     payout_account: payoutAccount ?? null,
     payouts,
@@ -609,6 +615,7 @@ async function payments(source: ExportSource) {
     pix_charges: charges,
     milestones,
     contract_months: months,
+    pix_recurrences: recurrences,
     ledger_transactions: ledgerTransactions,
     ledger_entries: entries,
   };

@@ -91,6 +91,7 @@ export const USER_COLUMNS: Record<string, Record<string, Disposition>> = {
     claimed_by: inFile("payments.json"),
     confirmed_by: leftOut("the operator or payment provider that confirmed the charge"),
   },
+  pix_recurrences: { merchant_id: inFile("payments.json") },
   payout_accounts: { user_id: inFile("payments.json") },
   identities: { user_id: inFile("identity.json"), decided_by: OPERATOR },
   identity_conflicts: {
@@ -130,6 +131,7 @@ export const REACHED_THROUGH: Record<string, Disposition> = {
   contract_weeks: inFile("timesheets.json"), // the weeks of the user's hourly contracts
   time_entries: inFile("timesheets.json"), // the freelancer's entries, in the freelancer's copy
   contract_months: inFile("payments.json"), // the months of the user's monthly contracts, with their milestones
+  pix_recurrences: inFile("payments.json"), // the merchant's Pix Automático authorisations (062)
   photos: inFile("files/"), // the file store on PostgreSQL: the user's own files, by name
   fiscal_issuers: inFile("fiscal.json"), // the freelancer's own issuer (owner = their id), without its sealed certificate
   nfse_documents: inFile("fiscal.json"), // notas they issued (provider_user_id) or received (taker_user_id)

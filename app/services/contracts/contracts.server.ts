@@ -62,6 +62,7 @@ import { toDisputeJson, type DisputeJson } from "./dispute-json";
 import { runDisputeReminders } from "./disputes.server";
 import { runHourlySchedule } from "./hourly.server";
 import { runMonthlySchedule } from "./monthly.server";
+import { runRecurringSchedule } from "../payments/recurring.server";
 import { publishContractMove } from "../platform/events.server";
 import type { ModerationDetail } from "~/lib/moderation";
 
@@ -909,6 +910,7 @@ export function startContractSchedule(interval: number) {
       await runContractSchedule();
       await runHourlySchedule();
       await runMonthlySchedule();
+      await runRecurringSchedule();
       await runDisputeReminders();
       await publishDueReviews();
     },

@@ -10,6 +10,7 @@ import { completeEndedContract, endHourlyContract } from "./hourly.server";
 import { publishContractMove } from "../platform/events.server";
 import { asParty } from "../platform/participants.server";
 import { consumeWrite } from "../platform/rate-limit.server";
+import { endContractRecurrence } from "../payments/recurring.server";
 
 // Monthly contracts (docs/payments.md, "Contratos mensais"): the work goes month by month, each
 // month starting on the contract's day (1–28). A month's money is a milestone of the monthly
@@ -227,6 +228,8 @@ export async function endMonthlyContract(user: UserRow, id: string): Promise<Mon
     await completeIfDone(trx, id, party, stamp);
     await publishContractMove(trx, id);
   });
+  // No month opens any more: Pix Automático, if authorised, is cancelled at the provider.
+  await endContractRecurrence(id);
   return listMonths(user, id);
 }
 

@@ -88,13 +88,14 @@ async function expireCharges(trx: Kysely<Database>, milestoneId: string, at: str
     .execute();
 }
 
-/** The milestone's charge waiting for payment, if a valid one was issued. */
+/** The milestone's charge waiting for payment, if a valid one was issued (a Pix Automático charge is not shown). */
 async function pendingCharge(trx: Kysely<Database>, milestoneId: string) {
   return trx
     .selectFrom("pix_charges")
     .selectAll()
     .where("milestone_id", "=", milestoneId)
     .where("status", "=", "pending")
+    .where("recurrence_id", "is", null)
     .orderBy("created_at", "desc")
     .limit(1)
     .executeTakeFirst();
@@ -127,6 +128,15 @@ export async function issueCharge(
   const party = contract.merchant_id === merchant.id ? "merchant" : "freelancer";
   assertAllowed("fund", { ...contract, milestone: milestone ?? null }, party);
   const at = now();
+  // A month whose Pix Automático charge is with the merchant's bank is not paid twice.
+  const recurring = await db
+    .selectFrom("pix_charges")
+    .select("id")
+    .where("milestone_id", "=", milestone!.id)
+    .where("status", "=", "pending")
+    .where("recurrence_id", "is not", null)
+    .executeTakeFirst();
+  if (recurring) throw new AppError(409, "month_in_pix_automatico");
   const existing = await pendingCharge(db, milestone!.id);
   if (existing && chargeStands(existing, at)) return { charge: await toJson(existing), created: false };
   // Past IDENTITY_REQUIRED_ABOVE_CENTS in 30 days, the merchant says who they are first (asked
@@ -172,6 +182,7 @@ export async function issueCharge(
     created_at: at,
     claimed_at: null,
     claimed_by: null,
+    recurrence_id: null,
   };
   await transaction(async (trx) => {
     // The merchant's charges are counted one request at a time: a burst cannot pass the threshold.
@@ -195,6 +206,7 @@ export async function issueCharge(
       .set({ status: "superseded" })
       .where("milestone_id", "=", milestone!.id)
       .where("status", "=", "pending")
+      .where("recurrence_id", "is", null)
       .execute();
     await trx.insertInto("pix_charges").values(row).execute();
   });

@@ -176,3 +176,144 @@ export function hmacProblem(
   if (Math.abs(nowSeconds - seconds) > WEBHOOK_TOLERANCE_SECONDS) return "stale";
   return null;
 }
+
+// ---------------------------------------------------------------------------------------------
+// Pix Automático (docs/payments.md, "Pix Automático"; docs/decisions/066-monthly-contracts.md):
+// the capability `recurring`, by a PSP answering the Banco Central's API Pix (v2) for recurrences,
+// at PIX_AUTOMATICO_API_URL. Journey 2: a location (POST /v2/locrec), the recurrence on it
+// (POST /v2/rec: vinculo, calendario MENSAL, valor.valorRec), whose "copia e cola" the payer's
+// bank reads to authorise it (GET /v2/rec/{idRec}: dadosQR.pixCopiaECola); each month a recurring
+// charge (PUT /v2/cobr/{txid}: idRec, calendario.dataDeVencimento, valor.original); cancelling is
+// a PATCH of the status to CANCELADA. The API's webhooks carry the ids; the state is read back.
+
+/** A recurrence as the API Pix answers it, the fields this app reads. */
+export type ApiRecurrence = {
+  idRec: string;
+  status: "CRIADA" | "APROVADA" | "REJEITADA" | "CANCELADA" | "EXPIRADA";
+  valor?: { valorRec?: string };
+  dadosQR?: { pixCopiaECola?: string };
+};
+
+/** A recurring charge (cobr) as the API Pix answers it. */
+export type ApiRecurringCharge = {
+  txid: string;
+  idRec: string;
+  status: "CRIADA" | "ATIVA" | "CONCLUIDA" | "EXPIRADA" | "REJEITADA" | "CANCELADA";
+  valor: { original: string };
+  pix?: { endToEndId?: string; valor?: string }[];
+};
+
+export type NewRecurrence = {
+  /** The contract's id (vinculo.contrato) and what it is (vinculo.objeto). */
+  contract: string;
+  object: string;
+  debtor: { document: string; name: string };
+  amountCents: number;
+  /** The first month's due date ('YYYY-MM-DD'). */
+  startsOn: string;
+};
+
+export interface RecurringProvider {
+  name: "pix_automatico";
+  createRecurrence(recurrence: NewRecurrence): Promise<{ id: string; br_code: string }>;
+  getRecurrence(id: string): Promise<ApiRecurrence>;
+  cancelRecurrence(id: string): Promise<void>;
+  createRecurringCharge(
+    txid: string,
+    charge: { recurrenceId: string; dueOn: string; amountCents: number; info: string },
+  ): Promise<void>;
+  getRecurringCharge(txid: string): Promise<ApiRecurringCharge>;
+  cancelRecurringCharge(txid: string): Promise<void>;
+}
+
+/** "2400.00" for 240000 centavos: the API Pix's amounts are decimal strings. */
+export const decimalReais = (cents: number) => `${Math.trunc(cents / 100)}.${String(cents % 100).padStart(2, "0")}`;
+/** Centavos of the API Pix's "2400.00" (null when it is not one). */
+export function centsOf(value: unknown): number | null {
+  if (typeof value !== "string" || !/^\d{1,15}\.\d{2}$/.test(value)) return null;
+  const [whole, part] = value.split(".");
+  return Number(whole) * 100 + Number(part);
+}
+
+/** One call of the API Pix; any failure (out of reach, refused, no JSON) is a ProviderError. */
+async function pixApi<T>(method: string, path: string, body?: unknown): Promise<T> {
+  let response: Response;
+  try {
+    response = await fetch(new URL(path, config.PIX_AUTOMATICO_API_URL), {
+      method,
+      headers: { Authorization: `Bearer ${config.PIX_AUTOMATICO_TOKEN}`, "Content-Type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+      signal: AbortSignal.timeout(10_000),
+    });
+  } catch (error) {
+    throw new ProviderError(`The API Pix is out of reach (${method} ${path}): ${(error as Error).message}`);
+  }
+  const answer = (await response.json().catch(() => null)) as T | null;
+  if (!response.ok || !answer) throw new ProviderError(`The API Pix answered ${response.status} to ${method} ${path}`);
+  return answer;
+}
+
+export const pixAutomaticoProvider: RecurringProvider = {
+  name: "pix_automatico",
+  async createRecurrence(r) {
+    const location = await pixApi<{ id: number }>("POST", "/v2/locrec");
+    const debtor = r.debtor.document.length === 11 ? { cpf: r.debtor.document } : { cnpj: r.debtor.document };
+    const created = await pixApi<ApiRecurrence>("POST", "/v2/rec", {
+      vinculo: { objeto: r.object.slice(0, 35), contrato: r.contract, devedor: { ...debtor, nome: r.debtor.name } },
+      calendario: { dataInicial: r.startsOn, periodicidade: "MENSAL" },
+      valor: { valorRec: decimalReais(r.amountCents) },
+      // A month not debited is paid by ordinary Pix: no retries by the payer's bank.
+      politicaRetentativa: "NAO_PERMITE",
+      loc: location.id,
+    });
+    const shown = await pixApi<ApiRecurrence>("GET", `/v2/rec/${encodeURIComponent(created.idRec)}`);
+    const brCode = shown.dadosQR?.pixCopiaECola;
+    if (!brCode) throw new ProviderError("The API Pix gave no copia e cola for the recurrence");
+    return { id: created.idRec, br_code: brCode };
+  },
+  getRecurrence: (id) => pixApi<ApiRecurrence>("GET", `/v2/rec/${encodeURIComponent(id)}`),
+  async cancelRecurrence(id) {
+    await pixApi("PATCH", `/v2/rec/${encodeURIComponent(id)}`, { status: "CANCELADA" });
+  },
+  async createRecurringCharge(txid, c) {
+    await pixApi("PUT", `/v2/cobr/${encodeURIComponent(txid)}`, {
+      idRec: c.recurrenceId,
+      infoAdicional: c.info.slice(0, 140),
+      calendario: { dataDeVencimento: c.dueOn },
+      valor: { original: decimalReais(c.amountCents) },
+      ajusteDiaUtil: true,
+    });
+  },
+  getRecurringCharge: (txid) => pixApi<ApiRecurringCharge>("GET", `/v2/cobr/${encodeURIComponent(txid)}`),
+  async cancelRecurringCharge(txid) {
+    await pixApi("PATCH", `/v2/cobr/${encodeURIComponent(txid)}`, { status: "CANCELADA" });
+  },
+};
+
+/** The capability `recurring`: Pix Automático, when escrow payments and its PSP are configured; else none. */
+export function recurringProvider(): RecurringProvider | null {
+  return config.PAYMENTS === "escrow" && config.PIX_AUTOMATICO_API_URL ? pixAutomaticoProvider : null;
+}
+
+/**
+ * Checks a Pix Automático webhook's x-signature header ("ts=<seconds>,v1=<hex HMAC-SHA256 of
+ * '<ts>.<body>'>"): the API Pix authenticates its webhooks by mutual TLS at the TLS terminator;
+ * this shared-secret HMAC (as PSPs offer beside it) is what the application itself checks.
+ */
+export function pixAutomaticoSignatureProblem(
+  signature: string | null,
+  body: string,
+  secret: string,
+  nowSeconds = Math.floor(Date.now() / 1000),
+): "bad_signature" | "stale" | null {
+  const parts = Object.fromEntries(
+    (signature ?? "").split(",").map((part) => {
+      const at = part.indexOf("=");
+      return [part.slice(0, at).trim(), part.slice(at + 1).trim()];
+    }),
+  );
+  const ts = parts.ts;
+  const v1 = parts.v1;
+  if (!ts || !/^\d{1,13}$/.test(ts) || !v1 || !/^[0-9a-f]{64}$/i.test(v1)) return "bad_signature";
+  return hmacProblem(`${ts}.${body}`, ts, v1, secret, nowSeconds);
+}

@@ -627,6 +627,9 @@ export function authedEndpoints(w: World, p: Pool): { method: string; path: stri
     { method: "POST", path: "/api/account/export", role: null },
     { method: "GET", path: "/api/account/export/download", role: null },
     { method: "DELETE", path: "/api/account", role: null, body: { password: "x" } },
+    { method: "GET", path: `/api/contracts/${w.seeded.accepted}/recurrence`, role: null },
+    { method: "POST", path: `/api/contracts/${w.seeded.accepted}/recurrence`, role: null },
+    { method: "DELETE", path: `/api/contracts/${w.seeded.accepted}/recurrence`, role: null },
   ];
 }
 
@@ -1903,6 +1906,10 @@ export const KYC_ENV = {
   WHATSAPP_TOKEN: "hostile-whatsapp-token",
   WHATSAPP_APP_SECRET: "hostile-whatsapp-secret-0123456789",
   WHATSAPP_VERIFY_TOKEN: "hostile-whatsapp-verify",
+  // And Pix Automático (recurring.server.ts): a PSP nobody runs, and the webhook's secret.
+  PIX_AUTOMATICO_API_URL: "http://127.0.0.1:9",
+  PIX_AUTOMATICO_TOKEN: "hostile-pix-automatico-token",
+  PIX_AUTOMATICO_WEBHOOK_SECRET: "hostile-pix-automatico-secret-0123",
 };
 
 const seconds = () => Math.floor(Date.now() / 1000);
@@ -2109,5 +2116,32 @@ export function refusedCases(w: World, p: Pool): Record<string, Case[]> {
     "the identity provider's webhook": webhookCases(),
     "the e-mail provider's bounce webhooks": emailWebhookCases(),
     "WhatsApp's webhook": whatsappWebhookCases(),
+    "Pix Automático's webhook": pixAutomaticoWebhookCases(),
   };
+}
+
+/**
+ * Pix Automático's webhook: unsigned, forged, stale or malformed notifications are refused with a
+ * 4xx (404 where escrow payments are off: no provider has the capability), never a 5xx.
+ */
+export function pixAutomaticoWebhookCases(): Case[] {
+  const cases: Case[] = [];
+  const path = "/api/payments/webhooks/pix-automatico";
+  const rec = JSON.stringify({ recs: [{ idRec: "RR1234567820261129000000001" }] });
+  const signed = (raw: string, secret = KYC_ENV.PIX_AUTOMATICO_WEBHOOK_SECRET, ts = () => String(seconds())) => () => {
+    const t = ts();
+    return { "x-signature": `ts=${t},v1=${createHmac("sha256", secret).update(`${t}.${raw}`).digest("hex")}` };
+  };
+  const add = (name: string, raw: string, headers: Case["headers"], expect: number[]) =>
+    cases.push({ name: `Pix Automático webhook: ${name}`, method: "POST", path, auth: null, body: { raw, type: "application/json" }, headers, expect, api: true });
+  add("unsigned", rec, undefined, [401, 404]);
+  add("another secret", rec, signed(rec, "someone-elses-secret-0123456789"), [401, 404]);
+  add("signature not hex", rec, () => ({ "x-signature": "ts=1,v1=zz" }), [401, 404]);
+  add("an hour old", rec, signed(rec, undefined, () => String(seconds() - 3_600)), [401, 404]);
+  for (const raw of ["", "{", "[]", "null", '{"recs":[{"idRec":"../x"}]}', '{"cobsr":[]}']) add(`signed, malformed ${raw.slice(0, 20)}`, raw, signed(raw), [400, 404]);
+  add("over 64 KB", `{"x":"${"a".repeat(70 * 1024)}"}`, undefined, [413]);
+  for (const method of ["GET", "PUT", "DELETE"]) {
+    cases.push({ name: `Pix Automático webhook: ${method}`, method, path, auth: null, expect: [405], api: true, message: "method_not_allowed" });
+  }
+  return cases;
 }
