@@ -202,7 +202,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
       open_dispute: {
         toast: "toasts.dispute_opened",
         run: ({ values, files }) =>
-          openDispute(user, id, { reason: values.reason, statement: values.statement }, files),
+          openDispute(user, id, { reason: values.reason, statement: values.statement, week: values.week }, files),
       },
       dispute_statement: {
         toast: "toasts.dispute_statement",
@@ -701,6 +701,34 @@ function HourlyWork({
   );
 }
 
+/**
+ * What a dispute opened now is about: the milestone being worked on (with payments), or an hourly
+ * contract's week in hand once it is questioned (its moves say so), named in the form.
+ */
+function disputeTerms(
+  c: Contract,
+  week: SerializeFrom<typeof loader>["week"],
+  working: Contract["milestones"][number] | undefined,
+  t: (key: string, options?: Record<string, unknown>) => string,
+  lng: string,
+) {
+  const disputable = week?.allowed_actions.includes("dispute") ? week : null;
+  const milestone = disputable ? c.milestones.find((m) => m.id === disputable.milestone_id) : working;
+  const day = (iso: string) => formatDate(`${iso}T12:00:00Z`, lng);
+  return {
+    milestone:
+      c.payments === "escrow" && milestone
+        ? { title: milestoneTitle(milestone, t), amount: formatMoney(milestone.amount_cents, lng) }
+        : null,
+    week: disputable
+      ? {
+          start: disputable.week_start,
+          intro: t("work.dispute_week", { start: day(disputable.week_start), end: day(disputable.week_end) }),
+        }
+      : undefined,
+  };
+}
+
 /** What the viewer may do next, each a jump to its form, a confirmation or a post. */
 function ContractActions({
   contract: c,
@@ -806,6 +834,7 @@ export default function ContractPage() {
   // what it releases), and whether it ends the contract: the button, its title and the step agree.
   const working = workedOn(c.milestones);
   const approval = { ...approvalWords(c, working, i18n.language, t), name: other.display_name ?? "?" };
+  const disputing = disputeTerms(c, week, working, t, i18n.language);
   // The delivery names its milestone when there are several: "Entregar etapa 2 de 3: <título>".
   const plan = c.milestones.filter((m) => m.status !== "cancelled" && m.status !== "proposed");
   const deliverHeading =
@@ -914,13 +943,10 @@ export default function ContractPage() {
           <DisputeSection
             dispute={c.dispute}
             viewer={viewer}
-            canOpen={actions.includes("open_dispute")}
+            canOpen={actions.includes("open_dispute") || disputing.week !== undefined}
             canAddStatement={actions.includes("add_dispute_statement")}
-            milestone={
-              c.payments === "escrow" && working
-                ? { title: milestoneTitle(working, t), amount: formatMoney(working.amount_cents, i18n.language) }
-                : null
-            }
+            milestone={disputing.milestone}
+            week={disputing.week}
             here={here}
           />
           <ContractReviewsSection reviews={reviews} otherName={other.display_name ?? "?"} here={here} />
