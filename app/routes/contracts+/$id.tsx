@@ -48,6 +48,7 @@ import {
   approveWeek,
   deleteEntry,
   editEntry,
+  changeWeeklyCap,
   endHourlyContract,
   getWeek,
   listWeeks,
@@ -56,6 +57,7 @@ import {
   submitWeek,
 } from "~/services/contracts/hourly.server";
 import { Timesheet } from "~/components/contracts/timesheet";
+import { CapForm } from "~/components/contracts/hourly-controls";
 import { ContractOrder } from "~/components/catalog/orders";
 import { answerOrder, answersOnFields } from "~/services/catalog/orders.server";
 import { answersFromForm } from "~/lib/order-schemas";
@@ -306,6 +308,11 @@ function hourlyIntents(user: Awaited<ReturnType<typeof requireUser>>, id: string
       run: ({ values }) => approveWeek(user, id, values.week ?? ""),
     },
     end_hourly: { confirm: true, toast: "toasts.hourly_ended", run: () => endHourlyContract(user, id) },
+    change_cap: {
+      toast: "work.toast_cap",
+      to: `/contracts/${id}#cap`,
+      run: ({ values }) => changeWeeklyCap(user, id, { weekly_cap_hours: values.weekly_cap_hours }),
+    },
   } satisfies Record<string, PageIntent<unknown>>;
 }
 
@@ -689,6 +696,9 @@ function HourlyWork({
     <>
       {week ? <Timesheet contractId={c.id} week={week} viewer={viewer} today={today} here={here} /> : null}
       {c.status !== "in_progress" ? actions : null}
+      {running && viewer === "merchant" && c.weekly_cap_minutes !== null && !c.disputed ? (
+        <CapForm capMinutes={c.weekly_cap_minutes} />
+      ) : null}
       {running ? (
         <p>
           <ConfirmLink from={here} intent="end_hourly" preventScrollReset>
@@ -907,6 +917,7 @@ export default function ContractPage() {
           "edit_entry",
           "question_entry",
           "answer_entry",
+          "change_cap",
         ]}
         fields={["files", "reason"]}
       />

@@ -12,7 +12,13 @@ import type {
   UserRow,
 } from "../../../db/schema";
 import { feeOf } from "~/lib/fees";
-import { DAY_MINUTES, entryAnswerSchema, entryQuestionsSchema, timeEntryInputSchema } from "~/lib/work-schemas";
+import {
+  DAY_MINUTES,
+  entryAnswerSchema,
+  entryQuestionsSchema,
+  timeEntryInputSchema,
+  weeklyCapChangeSchema,
+} from "~/lib/work-schemas";
 import { addDays, autoSubmitAt, dayInSaoPaulo, daysOfWeek, saoPauloInstant, weekStartOf } from "~/lib/work-weeks";
 import { refundMilestone, releaseMilestone } from "../payments/escrow.server";
 import { csvText, reais } from "../payments/finance.server";
@@ -655,20 +661,22 @@ async function openNextWeek(trx: Kysely<Database>, contract: HourlyContract, aft
   const stamp = at.toISOString();
   // The contract's row decides, in one conditional UPDATE (not the row read earlier): an end
   // committed meanwhile (endHourlyContract) holds the week back, and one racing this waits for it.
+  // The cap is the row's as updated (changeWeeklyCap, committed before, or waiting for this week).
   const counted = await trx
     .updateTable("contracts")
     .set({ milestones_count: sql<number>`milestones_count + 1`, updated_at: stamp })
     .where("id", "=", contract.id)
     .where("status", "=", "in_progress")
     .where((eb) => eb.or([eb("paused_from", "is", null), eb("paused_from", ">", next)]))
+    .returning(["rate_cents", "weekly_cap_minutes"])
     .executeTakeFirst();
-  if (Number(counted.numUpdatedRows) === 0) return;
+  if (!counted) return;
   const last = await trx
     .selectFrom("milestones")
     .select((eb) => eb.fn.max<number>("seq").as("seq"))
     .where("contract_id", "=", contract.id)
     .executeTakeFirst();
-  await insertWeek(trx, contract, next, Number(last?.seq ?? 0) + 1, stamp);
+  await insertWeek(trx, { ...contract, ...counted }, next, Number(last?.seq ?? 0) + 1, stamp);
 }
 
 /** Moves the week from `from` (else 409: another request moved it first). */
@@ -852,6 +860,48 @@ export async function endHourlyContract(user: UserRow, id: string): Promise<Week
     await publishContractMove(trx, id);
   });
   return listWeeks(user, id);
+}
+
+export type CapChangeJson = { weekly_cap_minutes: number; from_week: string };
+
+/**
+ * The merchant changes the weekly cap (whole hours, 1 to 60, as the proposal's): from the next
+ * week not opened yet (`from_week`). A week already opened keeps its cap and its money, also one
+ * still waiting for it (its charge stands). One conditional UPDATE of the contract's row (in
+ * progress, not ended, no dispute), which opening a week also goes through and reads the cap
+ * from (openNextWeek): a week opened first keeps the old cap, and the reply names the one after.
+ */
+export async function changeWeeklyCap(user: UserRow, id: string, input: unknown): Promise<CapChangeJson> {
+  await consumeWrite(user.id);
+  const { weekly_cap_hours } = parseInput(weeklyCapChangeSchema, input);
+  return transaction(async (trx) => {
+    const { contract, party } = await hourlyFor(trx, user, id);
+    if (party !== "merchant") throw new AppError(403, "forbidden_role");
+    if (contract.disputed_at !== null) throw new AppError(409, "contract_disputed");
+    if (contract.status !== "in_progress" || contract.paused_from !== null) {
+      throw new AppError(409, "contract_action_unavailable");
+    }
+    const at = new Date();
+    const minutes = weekly_cap_hours! * 60;
+    const changed = await trx
+      .updateTable("contracts")
+      .set({ weekly_cap_minutes: minutes, updated_at: at.toISOString() })
+      .where("id", "=", id)
+      .where("status", "=", "in_progress")
+      .where("paused_from", "is", null)
+      .where("disputed_at", "is", null)
+      .executeTakeFirst();
+    if (Number(changed.numUpdatedRows) === 0) throw new AppError(409, "contract_changed");
+    const last = await trx
+      .selectFrom("contract_weeks")
+      .select((eb) => eb.fn.max("week_start").as("week_start"))
+      .where("contract_id", "=", id)
+      .executeTakeFirst();
+    const current = weekStartOf(dayInSaoPaulo(at));
+    const from = last?.week_start ? [addDays(String(last.week_start), 7), current].sort().at(-1)! : current;
+    await publishContractMove(trx, id);
+    return { weekly_cap_minutes: minutes, from_week: from };
+  });
 }
 
 /** The freelancer sends the week to the merchant (before the Monday 12:00 that would). */
