@@ -1,5 +1,6 @@
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { db } from "../../db";
+import { config } from "~/config.server";
 import { feeOf } from "~/lib/fees";
 import * as openApi from "~/routes/api+/contracts+/$id.disputes";
 import { createSession } from "~/services/accounts/sessions.server";
@@ -48,7 +49,7 @@ const AMOUNT = Math.floor((RATE * CAP_HOURS * 60) / 60);
 /** A funded week with 210 minutes (Monday 120, Tuesday 90), submitted and questioned. */
 async function questionedWeek() {
   const hire = await hiredHourly({ rate_cents: RATE, cap_hours: CAP_HOURS });
-  await fund(hire.owner, hire.id);
+  if (config.PAYMENTS === "escrow") await fund(hire.owner, hire.id);
   const monday = await logEntry(hire.applicant, hire.id, MONDAY, entry(MONDAY, 120));
   await logEntry(hire.applicant, hire.id, MONDAY, entry(TUESDAY, 90));
   await submitWeek(hire.applicant, hire.id, MONDAY);
@@ -78,7 +79,10 @@ beforeEach(() => {
   vi.useFakeTimers({ toFake: ["Date"] });
   clock(WEDNESDAY);
 });
-afterEach(() => vi.useRealTimers());
+afterEach(() => {
+  vi.useRealTimers();
+  config.PAYMENTS = "escrow";
+});
 
 describe("opening a dispute of a week", () => {
   it("either side disputes a questioned week: the dispute names the week's milestone", async () => {
@@ -269,5 +273,17 @@ describe("races", () => {
       }
     }
     await checkLedger();
+  });
+});
+
+describe("without payments", () => {
+  it("the decision settles the week with no money moved and the contract goes on", async () => {
+    config.PAYMENTS = "off";
+    const { owner, id, dispute } = await disputedWeek();
+    expect((await getDisputeCase(dispute.id)).decisions).toEqual(["complete", "cancel"]);
+    expect((await decide(dispute.id, { decision: "cancel" })).contract_status).toBe("in_progress");
+    expect(await getWeek(owner, id, MONDAY)).toMatchObject({ status: "approved", approved_by: "system" });
+    const ledger = await db.selectFrom("ledger_transactions").select("id").where("contract_id", "=", id).execute();
+    expect(ledger).toEqual([]);
   });
 });
