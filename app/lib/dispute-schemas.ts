@@ -13,6 +13,8 @@ const statement = text("dispute_statement_length", LIMITS.dispute_statement.min,
 export const disputeOpenInputSchema = z.object({
   reason: z.enum(DISPUTE_REASONS, { errorMap: () => ({ message: "dispute_reason_invalid" }) }),
   statement,
+  /** An hourly contract's dispute names its questioned week (its Monday, AAAA-MM-DD). */
+  week: z.string({ errorMap: () => ({ message: "dispute_week_required" }) }).optional(),
 });
 
 /** A side adds a statement (with files) while the dispute is open. */

@@ -203,7 +203,7 @@ export const SAVED_SEARCH_FREQUENCIES = ["immediate", "daily", "weekly", "off"] 
 
 /** An hourly proposal's weekly cap, in whole hours (its price_cents is then the rate per hour). */
 export const MAX_WEEKLY_CAP_HOURS = 60;
-const weeklyCapField = z.preprocess(
+export const weeklyCapField = z.preprocess(
   toNumber,
   z
     .number({ invalid_type_error: "weekly_cap_invalid" })

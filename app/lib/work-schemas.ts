@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { LIMITS } from "./limits";
-import { intField } from "./market-schemas";
+import { intField, weeklyCapField } from "./market-schemas";
 import { text } from "./schemas";
 
 // Hourly contracts' input schemas, shared by the page actions and the JSON API (docs/payments.md,
@@ -51,3 +51,8 @@ export const entryQuestionsSchema = z.object({
 export const entryAnswerSchema = z.object({
   answer: text("entry_answer_length", LIMITS.time_entry_answer.min, LIMITS.time_entry_answer.max),
 });
+
+/** The merchant's new weekly cap, in whole hours as the proposal's (1 to 60). */
+export const weeklyCapChangeSchema = z
+  .object({ weekly_cap_hours: weeklyCapField })
+  .refine((d) => d.weekly_cap_hours !== undefined, { message: "weekly_cap_invalid", path: ["weekly_cap_hours"] });

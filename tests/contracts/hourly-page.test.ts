@@ -231,7 +231,7 @@ describe("the hourly contract's page", () => {
     expect(questioned.body.week).toMatchObject({
       status: "questioned",
       open_questions: 2,
-      allowed_actions: ["answer"],
+      allowed_actions: ["answer", "dispute"],
     });
 
     // The freelancer answers one and amends the other (its day stays).

@@ -61,8 +61,8 @@ describe("questions on a submitted week", () => {
       answer: null,
       question_open: true,
     });
-    expect(week.allowed_actions).toEqual(["question"]);
-    expect((await getWeek(applicant, id, MONDAY)).allowed_actions).toEqual(["answer"]);
+    expect(week.allowed_actions).toEqual(["question", "dispute"]);
+    expect((await getWeek(applicant, id, MONDAY)).allowed_actions).toEqual(["answer", "dispute"]);
     expect(await refusal(approveWeek(owner, id, MONDAY))).toMatchObject({ status: 409, key: "week_not_submitted" });
     // Ten days later the schedule still leaves it alone.
     clock("2026-12-12T18:00:00.000Z");

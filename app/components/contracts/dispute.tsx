@@ -40,6 +40,7 @@ export function DisputeSection({
   canOpen,
   canAddStatement,
   milestone,
+  week,
   here,
 }: {
   dispute: DisputeData | null;
@@ -48,6 +49,8 @@ export function DisputeSection({
   canAddStatement: boolean;
   /** The milestone a dispute opened now is about (its title and amount, as the reader says them), with payments. */
   milestone: { title: string; amount: string } | null;
+  /** An hourly contract's dispute: the questioned week it is about (its Monday, and what the reader is told). */
+  week?: DisputedWeek;
   /** The contract page's address (the confirmation's "cancel"). */
   here: string;
 }) {
@@ -67,7 +70,14 @@ export function DisputeSection({
     (data.confirming === "open_dispute" || data.values.confirmed === "1");
   if (confirming) {
     return (
-      <DisputeConfirm values={data.values ?? {}} milestone={milestone} here={here} busy={opening} refusal={opened} />
+      <DisputeConfirm
+        values={data.values ?? {}}
+        milestone={milestone}
+        week={week}
+        here={here}
+        busy={opening}
+        refusal={opened}
+      />
     );
   }
 
@@ -80,10 +90,12 @@ export function DisputeSection({
           <strong>{t("dispute.open_heading")}</strong>
         </summary>
         <p className="muted">{t("dispute.open_intro")}</p>
+        {week ? <p>{week.intro}</p> : null}
         <FormMessage data={form} />
         {/* To the confirmation (or this form's errors) where it is drawn, far down on a phone without JavaScript. */}
         <Form method="post" action={`${here}#dispute-title`} className="stack" noValidate>
           <input type="hidden" name="intent" value="open_dispute" />
+          {week ? <input type="hidden" name="week" value={week.start} /> : null}
           <ChoiceField
             {...f.reason}
             id="dispute-reason"
@@ -140,22 +152,27 @@ export function DisputeSection({
   );
 }
 
+type DisputedWeek = { start: string; intro: string };
+
 /** What opening a dispute does, before it is opened: the second submit opens it. */
 function DisputeConfirm({
   values,
   milestone,
+  week,
   here,
   busy,
   refusal,
 }: {
   values: Record<string, string>;
   milestone: { title: string; amount: string } | null;
+  week?: DisputedWeek;
   here: string;
   busy: boolean;
   refusal: ReturnType<typeof useRefusal>;
 }) {
   const { t } = useTranslation("market");
   const facts = [
+    ...(week ? [week.intro] : []),
     milestone ? t("dispute.confirm_freezes_milestone", milestone) : t("dispute.confirm_freezes"),
     t("dispute.confirm_operator"),
     t("dispute.confirm_deadline", { count: DISPUTE_RESPONSE_DAYS }),
@@ -178,6 +195,7 @@ function DisputeConfirm({
         <input type="hidden" name="confirmed" value="1" />
         <input type="hidden" name="reason" value={values.reason ?? ""} />
         <input type="hidden" name="statement" value={values.statement ?? ""} />
+        {week ? <input type="hidden" name="week" value={week.start} /> : null}
         <DisputeFiles error={refusal?.errors?.files} />
         <FormActions busy={busy} label={t("dispute.confirm_submit")} className="btn btn-danger">
           <Link to={here} className="btn btn-ghost" preventScrollReset>

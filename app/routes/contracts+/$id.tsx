@@ -48,6 +48,7 @@ import {
   approveWeek,
   deleteEntry,
   editEntry,
+  changeWeeklyCap,
   endHourlyContract,
   logEntry,
   questionEntries,
@@ -55,6 +56,7 @@ import {
 } from "~/services/contracts/hourly.server";
 import { Timesheet, WeekList } from "~/components/contracts/timesheet";
 import { shownWeek, weekSummaries } from "~/services/contracts/weeks-read.server";
+import { CapForm } from "~/components/contracts/hourly-controls";
 import { ContractOrder } from "~/components/catalog/orders";
 import { answerOrder, answersOnFields } from "~/services/catalog/orders.server";
 import { answersFromForm } from "~/lib/order-schemas";
@@ -200,7 +202,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
       open_dispute: {
         toast: "toasts.dispute_opened",
         run: ({ values, files }) =>
-          openDispute(user, id, { reason: values.reason, statement: values.statement }, files),
+          openDispute(user, id, { reason: values.reason, statement: values.statement, week: values.week }, files),
       },
       dispute_statement: {
         toast: "toasts.dispute_statement",
@@ -321,6 +323,11 @@ function hourlyIntents(user: Awaited<ReturnType<typeof requireUser>>, id: string
       run: ({ values }) => approveWeek(user, id, values.week ?? ""),
     },
     end_hourly: { confirm: true, toast: "toasts.hourly_ended", run: () => endHourlyContract(user, id) },
+    change_cap: {
+      toast: "work.toast_cap",
+      to: `/contracts/${id}#cap`,
+      run: ({ values }) => changeWeeklyCap(user, id, { weekly_cap_hours: values.weekly_cap_hours }),
+    },
   } satisfies Record<string, PageIntent<unknown>>;
 }
 
@@ -713,6 +720,9 @@ function HourlyWork({
       ) : null}
       <WeekList weeks={weeks} shown={week?.week_start ?? null} escrow={escrow} here={here} />
       {c.status !== "in_progress" ? actions : null}
+      {running && viewer === "merchant" && c.weekly_cap_minutes !== null && !c.disputed ? (
+        <CapForm capMinutes={c.weekly_cap_minutes} />
+      ) : null}
       {running ? (
         <p>
           <ConfirmLink from={here} intent="end_hourly" preventScrollReset>
@@ -723,6 +733,34 @@ function HourlyWork({
       <ConfirmPanel intent="end_hourly" cancelHref={here} allowed={running} />
     </>
   );
+}
+
+/**
+ * What a dispute opened now is about: the milestone being worked on (with payments), or an hourly
+ * contract's week in hand once it is questioned (its moves say so), named in the form.
+ */
+function disputeTerms(
+  c: Contract,
+  week: SerializeFrom<typeof loader>["week"],
+  working: Contract["milestones"][number] | undefined,
+  t: (key: string, options?: Record<string, unknown>) => string,
+  lng: string,
+) {
+  const disputable = week?.allowed_actions.includes("dispute") ? week : null;
+  const milestone = disputable ? c.milestones.find((m) => m.id === disputable.milestone_id) : working;
+  const day = (iso: string) => formatDate(`${iso}T12:00:00Z`, lng);
+  return {
+    milestone:
+      c.payments === "escrow" && milestone
+        ? { title: milestoneTitle(milestone, t), amount: formatMoney(milestone.amount_cents, lng) }
+        : null,
+    week: disputable
+      ? {
+          start: disputable.week_start,
+          intro: t("work.dispute_week", { start: day(disputable.week_start), end: day(disputable.week_end) }),
+        }
+      : undefined,
+  };
 }
 
 /** What the viewer may do next, each a jump to its form, a confirmation or a post. */
@@ -832,6 +870,7 @@ export default function ContractPage() {
   // what it releases), and whether it ends the contract: the button, its title and the step agree.
   const working = workedOn(c.milestones);
   const approval = { ...approvalWords(c, working, i18n.language, t), name: other.display_name ?? "?" };
+  const disputing = disputeTerms(c, week, working, t, i18n.language);
   // The delivery names its milestone when there are several: "Entregar etapa 2 de 3: <título>".
   const plan = c.milestones.filter((m) => m.status !== "cancelled" && m.status !== "proposed");
   const deliverHeading =
@@ -904,6 +943,7 @@ export default function ContractPage() {
           "edit_entry",
           "question_entry",
           "answer_entry",
+          "change_cap",
         ]}
         fields={["files", "reason"]}
       />
@@ -941,13 +981,10 @@ export default function ContractPage() {
           <DisputeSection
             dispute={c.dispute}
             viewer={viewer}
-            canOpen={actions.includes("open_dispute")}
+            canOpen={actions.includes("open_dispute") || disputing.week !== undefined}
             canAddStatement={actions.includes("add_dispute_statement")}
-            milestone={
-              c.payments === "escrow" && working
-                ? { title: milestoneTitle(working, t), amount: formatMoney(working.amount_cents, i18n.language) }
-                : null
-            }
+            milestone={disputing.milestone}
+            week={disputing.week}
             here={here}
           />
           <ContractReviewsSection reviews={reviews} otherName={other.display_name ?? "?"} here={here} />

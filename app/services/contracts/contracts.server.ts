@@ -163,10 +163,11 @@ const CONTRACT = stateMachine<ContractAction, ContractState, ContractParty>(
       ],
     },
     // Either side, while the work is in progress or delivered (a refused cancellation included).
+    // An hourly contract's dispute is of a questioned week: the week's moves allow it (hourly.server.ts).
     open_dispute: when((c) => isActive(c)),
-    // While it is open, both sides add statements and files.
+    // While it is open, both sides add statements and files (an hourly contract's too).
     add_dispute_statement: {
-      checks: [fixedOnly, [(c) => isActive(c) && c.disputed_at !== null, 409, "dispute_not_open"]],
+      checks: [[(c) => isActive(c) && c.disputed_at !== null, 409, "dispute_not_open"]],
     },
   },
   { wrongSide: [403, "forbidden_role"] },

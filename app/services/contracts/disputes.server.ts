@@ -12,6 +12,7 @@ import { now } from "../platform/records.server";
 import { deleteAttachment, saveAttachment, type SavedAttachment } from "../platform/uploads.server";
 import { notify } from "../messaging/notifications.server";
 import { addEvent, assertContractMove, toEventJson, type ContractEventJson } from "./contracts.server";
+import { holdWeekToDispute, weekToDispute } from "./hourly.server";
 import { toDisputeJson, type DisputeJson } from "./dispute-json";
 
 // A dispute, seen from the contract's two sides (docs/product.md, "Disputas"): either side opens
@@ -90,13 +91,16 @@ export async function openDispute(
   files: Blob[] = [],
 ): Promise<{ dispute: DisputeJson; event: ContractEventJson }> {
   await consumeWrite(user.id);
-  const { reason, statement } = parseInput(disputeOpenInputSchema, input);
-  // Who may open is known before any file is stored.
+  const { reason, statement, week } = parseInput(disputeOpenInputSchema, input);
+  // Who may open is known before any file is stored; an hourly contract's dispute is of a week.
   const { row, party } = await asParty(user, contractId, readContract(db));
-  assertContractMove("open_dispute", row, party);
+  const weekStart = row.kind === "hourly" ? weekToDispute(week) : null;
+  if (weekStart === null) assertContractMove("open_dispute", row, party);
   return withFiles(files, (saved) =>
     transaction(async (trx) => {
       const at = now();
+      // The week's row first, as every move of a questioned week (hourly.server.ts).
+      const weekMilestone = weekStart ? await holdWeekToDispute(trx, row, party, weekStart, at) : null;
       const updated = await trx
         .updateTable("contracts")
         .set({ disputed_at: at, events_count: sql<number>`events_count + 1`, updated_at: at })
@@ -106,8 +110,8 @@ export async function openDispute(
         .returning("events_count")
         .executeTakeFirst();
       if (!updated) throw new AppError(409, "contract_changed");
-      // The dispute is about the milestone being worked on (docs/payments.md, "Disputas").
-      const milestone = await currentMilestone(trx, contractId);
+      // The dispute is about the milestone being worked on (docs/payments.md, "Disputas"), or the week's.
+      const milestone = weekMilestone ? { id: weekMilestone } : await currentMilestone(trx, contractId);
       const dispute: DisputeRow = {
         id: randomUUID(),
         contract_id: contractId,

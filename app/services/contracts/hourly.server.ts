@@ -2,11 +2,25 @@ import { randomUUID } from "node:crypto";
 import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool } from "kysely";
 import { db, transaction } from "../../../db";
 import { insertWeek } from "../../../db/contracts";
-import type { ContractParty, ContractRow, ContractWeekRow, Database, TimeEntryRow, UserRow } from "../../../db/schema";
+import type {
+  ContractParty,
+  ContractRow,
+  ContractWeekRow,
+  Database,
+  MilestoneRow,
+  TimeEntryRow,
+  UserRow,
+} from "../../../db/schema";
 import { feeOf } from "~/lib/fees";
-import { DAY_MINUTES, entryAnswerSchema, entryQuestionsSchema, timeEntryInputSchema } from "~/lib/work-schemas";
+import {
+  DAY_MINUTES,
+  entryAnswerSchema,
+  entryQuestionsSchema,
+  timeEntryInputSchema,
+  weeklyCapChangeSchema,
+} from "~/lib/work-schemas";
 import { addDays, autoSubmitAt, dayInSaoPaulo, daysOfWeek, saoPauloInstant, weekStartOf } from "~/lib/work-weeks";
-import { releaseMilestone } from "../payments/escrow.server";
+import { refundMilestone, releaseMilestone } from "../payments/escrow.server";
 import { csvText, reais } from "../payments/finance.server";
 import { AppError, parseInput } from "../platform/errors.server";
 import { publishContractMove } from "../platform/events.server";
@@ -35,10 +49,12 @@ export const WEEK_REVIEW_DAYS = 5;
 const DAY_MS = 86_400_000;
 const SCHEDULE_BATCH = 200;
 
-export type WeekAction = "log_time" | "submit" | "approve" | "question" | "answer";
+export type WeekAction = "log_time" | "submit" | "approve" | "question" | "answer" | "dispute";
 
-type WeekState = Pick<ContractWeekRow, "status"> & { contract_status: ContractRow["status"] };
+type WeekState = Pick<ContractWeekRow, "status"> & { contract_status: ContractRow["status"]; disputed: boolean };
 
+/** No week moves while a dispute of the contract is open: an operator decides (disputes.server.ts). */
+const notDisputed = [(w: WeekState) => !w.disputed, 409, "contract_disputed"] as const;
 const inProgress = [(w: WeekState) => w.contract_status === "in_progress", 409, "contract_action_unavailable"] as const;
 const funded = [(w: WeekState) => w.status !== "awaiting_funding", 409, "week_not_funded"] as const;
 const open = [(w: WeekState) => w.status === "open", 409, "week_not_open"] as const;
@@ -46,15 +62,19 @@ const open = [(w: WeekState) => w.status === "open", 409, "week_not_open"] as co
 /** Who may do what to a week, and when; a move by the wrong side is 403. */
 const WEEK = stateMachine<WeekAction, WeekState, ContractParty>(
   {
-    log_time: { by: "freelancer", checks: [inProgress, funded, open] },
-    submit: { by: "freelancer", checks: [inProgress, funded, open] },
-    approve: { by: "merchant", checks: [[(w) => w.status === "submitted", 409, "week_not_submitted"]] },
+    log_time: { by: "freelancer", checks: [notDisputed, inProgress, funded, open] },
+    submit: { by: "freelancer", checks: [notDisputed, inProgress, funded, open] },
+    approve: { by: "merchant", checks: [notDisputed, [(w) => w.status === "submitted", 409, "week_not_submitted"]] },
     // Questions while the week waits for review, more of them while it is questioned.
     question: {
       by: "merchant",
-      checks: [[(w) => w.status === "submitted" || w.status === "questioned", 409, "week_not_submitted"]],
+      checks: [notDisputed, [(w) => w.status === "submitted" || w.status === "questioned", 409, "week_not_submitted"]],
     },
-    answer: { by: "freelancer", checks: [[(w) => w.status === "questioned", 409, "week_not_questioned"]] },
+    answer: { by: "freelancer", checks: [notDisputed, [(w) => w.status === "questioned", 409, "week_not_questioned"]] },
+    // A questioned week that the two sides do not settle goes to an operator (either side).
+    dispute: {
+      checks: [notDisputed, inProgress, [(w) => w.status === "questioned", 409, "week_not_questioned"]],
+    },
   },
   { wrongSide: [403, "forbidden_role"] },
 );
@@ -136,8 +156,35 @@ export function weekMoney(
   };
 }
 
+/** The week's milestone as settled (read with the week): what its approval or a decision moved. */
+type Settled = { m_status: MilestoneRow["status"]; m_released: number; m_fee: number; m_refunded: number };
+
+/**
+ * The money of the week: what its minutes say, or, once its milestone is settled with payments,
+ * what was moved (the same for an approval; a dispute's decision may have refunded or split it).
+ */
+function moneyOf(week: ContractWeekRow, contract: HourlyContract, settled?: Settled): WeekMoneyJson {
+  const money = weekMoney(week, week.minutes_total, contract);
+  if (contract.payments !== "escrow" || !settled || !["released", "refunded"].includes(settled.m_status)) return money;
+  return {
+    amount_cents: money.amount_cents,
+    released_cents: settled.m_released,
+    fee_cents: settled.m_fee,
+    net_cents: settled.m_released - settled.m_fee,
+    refunded_cents: settled.m_refunded,
+  };
+}
+
+/** The milestone's settlement, selected with the week (one statement). */
+const SETTLED = [
+  "m.status as m_status",
+  "m.released_cents as m_released",
+  "m.fee_cents as m_fee",
+  "m.refunded_cents as m_refunded",
+] as const;
+
 function toWeekJson(
-  week: ContractWeekRow,
+  week: ContractWeekRow & Partial<Settled>,
   contract: HourlyContract,
   party: ContractParty | null,
   openQuestions = 0,
@@ -152,7 +199,7 @@ function toWeekJson(
     cap_minutes: week.cap_minutes,
     minutes_total: week.minutes_total,
     milestone_id: week.milestone_id,
-    money: weekMoney(week, week.minutes_total, contract),
+    money: moneyOf(week, contract, week.m_status === undefined ? undefined : (week as Settled)),
     submitted_at: week.submitted_at,
     submitted_by: week.submitted_by,
     review_due_at: week.review_due_at,
@@ -180,9 +227,13 @@ const toEntryJson = (e: TimeEntryRow): TimeEntryJson => ({
 /** An entry's question waits for the freelancer. */
 const isOpen = (e: Pick<TimeEntryRow, "question" | "answered_at">) => e.question !== null && e.answered_at === null;
 
-const stateOf = (contract: Pick<ContractRow, "status">, week: Pick<ContractWeekRow, "status">): WeekState => ({
+const stateOf = (
+  contract: Pick<ContractRow, "status" | "disputed_at">,
+  week: Pick<ContractWeekRow, "status">,
+): WeekState => ({
   status: week.status,
   contract_status: contract.status,
+  disputed: contract.disputed_at !== null,
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -211,8 +262,10 @@ async function weekFor(database: Kysely<Database>, user: Pick<UserRow, "id">, id
   assertWeekStart(weekStart);
   const week = await database
     .selectFrom("contract_weeks")
-    .selectAll()
-    .where("contract_id", "=", id)
+    .innerJoin("milestones as m", "m.id", "contract_weeks.milestone_id")
+    .selectAll("contract_weeks")
+    .select(SETTLED)
+    .where("contract_weeks.contract_id", "=", id)
     .where("week_start", "=", weekStart)
     .executeTakeFirst();
   if (!week) throw new AppError(404, "not_found");
@@ -225,7 +278,9 @@ export async function listWeeks(user: UserRow, id: string): Promise<WeekJson[]> 
   // Each week with the count of its open questions, in the same statement.
   const weeks = await db
     .selectFrom("contract_weeks")
+    .innerJoin("milestones as m", "m.id", "contract_weeks.milestone_id")
     .selectAll("contract_weeks")
+    .select(SETTLED)
     .select((eb) =>
       eb
         .selectFrom("time_entries")
@@ -235,7 +290,7 @@ export async function listWeeks(user: UserRow, id: string): Promise<WeekJson[]> 
         .where("time_entries.answered_at", "is", null)
         .as("open_questions"),
     )
-    .where("contract_id", "=", id)
+    .where("contract_weeks.contract_id", "=", id)
     .orderBy("week_start", "desc")
     .execute();
   return weeks.map(({ open_questions, ...w }) => toWeekJson(w, contract, party, Number(open_questions ?? 0)));
@@ -461,6 +516,7 @@ export async function questionEntries(
       .where("status", "in", ["submitted", "questioned"])
       .executeTakeFirst();
     if (Number(moved.numUpdatedRows) === 0) throw new AppError(409, "week_changed");
+    await assertUndisputed(trx, id);
     const ids = data.entries.map((e) => e.id);
     const found = await trx
       .selectFrom("time_entries")
@@ -483,8 +539,17 @@ export async function questionEntries(
   return getWeek(user, id, weekStart);
 }
 
-/** The week's row, held for this transaction while it is questioned (else 409: it moved). */
-async function holdQuestioned(trx: Kysely<Database>, week: Pick<ContractWeekRow, "id">, stamp: string) {
+/**
+ * The week's row, held for this transaction while it is questioned (else 409: it moved); then no
+ * dispute of the contract may be open (else 409): a dispute holds the week's row before it marks
+ * the contract (openDispute), so either it came first and is seen here, or it waits for this move.
+ */
+async function holdQuestioned(trx: Kysely<Database>, week: Pick<ContractWeekRow, "id" | "contract_id">, stamp: string) {
+  await lockQuestioned(trx, week, stamp);
+  await assertUndisputed(trx, week.contract_id);
+}
+
+async function lockQuestioned(trx: Kysely<Database>, week: Pick<ContractWeekRow, "id">, stamp: string) {
   const held = await trx
     .updateTable("contract_weeks")
     .set({ updated_at: stamp })
@@ -492,6 +557,16 @@ async function holdQuestioned(trx: Kysely<Database>, week: Pick<ContractWeekRow,
     .where("status", "=", "questioned")
     .executeTakeFirst();
   if (Number(held.numUpdatedRows) === 0) throw new AppError(409, "week_changed");
+}
+
+/** No dispute of the contract is open (read after the week's row is held), else 409. */
+async function assertUndisputed(trx: Kysely<Database>, contractId: string) {
+  const row = await trx
+    .selectFrom("contracts")
+    .select("disputed_at")
+    .where("id", "=", contractId)
+    .executeTakeFirstOrThrow();
+  if (row.disputed_at !== null) throw new AppError(409, "contract_disputed");
 }
 
 /** An entry of a questioned week whose question is open, for the freelancer (403, 409 otherwise). */
@@ -560,6 +635,7 @@ async function amendEntry(
   const stamp = at.toISOString();
   // The week's total moves in the conditional UPDATE that holds its row (status questioned, cap).
   await addMinutes(trx, week, data.minutes - entry.minutes, stamp, "questioned");
+  await assertUndisputed(trx, contract.id);
   await assertDayTotal(trx, week.id, entry.day, data.minutes, entry.id);
   const amended = await trx
     .updateTable("time_entries")
@@ -585,20 +661,22 @@ async function openNextWeek(trx: Kysely<Database>, contract: HourlyContract, aft
   const stamp = at.toISOString();
   // The contract's row decides, in one conditional UPDATE (not the row read earlier): an end
   // committed meanwhile (endHourlyContract) holds the week back, and one racing this waits for it.
+  // The cap is the row's as updated (changeWeeklyCap, committed before, or waiting for this week).
   const counted = await trx
     .updateTable("contracts")
     .set({ milestones_count: sql<number>`milestones_count + 1`, updated_at: stamp })
     .where("id", "=", contract.id)
     .where("status", "=", "in_progress")
     .where((eb) => eb.or([eb("paused_from", "is", null), eb("paused_from", ">", next)]))
+    .returning(["rate_cents", "weekly_cap_minutes"])
     .executeTakeFirst();
-  if (Number(counted.numUpdatedRows) === 0) return;
+  if (!counted) return;
   const last = await trx
     .selectFrom("milestones")
     .select((eb) => eb.fn.max<number>("seq").as("seq"))
     .where("contract_id", "=", contract.id)
     .executeTakeFirst();
-  await insertWeek(trx, contract, next, Number(last?.seq ?? 0) + 1, stamp);
+  await insertWeek(trx, { ...contract, ...counted }, next, Number(last?.seq ?? 0) + 1, stamp);
 }
 
 /** Moves the week from `from` (else 409: another request moved it first). */
@@ -706,6 +784,12 @@ async function lapse(trx: Kysely<Database>, contract: HourlyContract, week: Cont
  * fund, work or review: at once, or when its last week is approved.
  */
 async function completeIfDone(trx: Kysely<Database>, contractId: string, by: ContractParty | "system", at: string) {
+  if (await hasPendingWeek(trx, contractId)) return;
+  await completeEndedContract(trx, contractId, by, at);
+}
+
+/** A week of the contract is still to fund, work or review. */
+async function hasPendingWeek(trx: Kysely<Database>, contractId: string) {
   const pending = await trx
     .selectFrom("contract_weeks")
     .select("id")
@@ -713,8 +797,7 @@ async function completeIfDone(trx: Kysely<Database>, contractId: string, by: Con
     .where("status", "in", ["awaiting_funding", "open", "submitted", "questioned"])
     .limit(1)
     .executeTakeFirst();
-  if (pending) return;
-  await completeEndedContract(trx, contractId, by, at);
+  return pending !== undefined;
 }
 
 /**
@@ -746,6 +829,7 @@ export async function endHourlyContract(user: UserRow, id: string): Promise<Week
   await consumeWrite(user.id);
   await transaction(async (trx) => {
     const { contract, party } = await hourlyFor(trx, user, id);
+    if (contract.disputed_at !== null) throw new AppError(409, "contract_disputed");
     if (contract.status !== "in_progress" || contract.paused_from !== null) {
       throw new AppError(409, "contract_action_unavailable");
     }
@@ -759,6 +843,7 @@ export async function endHourlyContract(user: UserRow, id: string): Promise<Week
       .where("id", "=", id)
       .where("status", "=", "in_progress")
       .where("paused_from", "is", null)
+      .where("disputed_at", "is", null)
       .executeTakeFirst();
     if (Number(held.numUpdatedRows) === 0) throw new AppError(409, "contract_changed");
     const live = await trx
@@ -775,6 +860,48 @@ export async function endHourlyContract(user: UserRow, id: string): Promise<Week
     await publishContractMove(trx, id);
   });
   return listWeeks(user, id);
+}
+
+export type CapChangeJson = { weekly_cap_minutes: number; from_week: string };
+
+/**
+ * The merchant changes the weekly cap (whole hours, 1 to 60, as the proposal's): from the next
+ * week not opened yet (`from_week`). A week already opened keeps its cap and its money, also one
+ * still waiting for it (its charge stands). One conditional UPDATE of the contract's row (in
+ * progress, not ended, no dispute), which opening a week also goes through and reads the cap
+ * from (openNextWeek): a week opened first keeps the old cap, and the reply names the one after.
+ */
+export async function changeWeeklyCap(user: UserRow, id: string, input: unknown): Promise<CapChangeJson> {
+  await consumeWrite(user.id);
+  const { weekly_cap_hours } = parseInput(weeklyCapChangeSchema, input);
+  return transaction(async (trx) => {
+    const { contract, party } = await hourlyFor(trx, user, id);
+    if (party !== "merchant") throw new AppError(403, "forbidden_role");
+    if (contract.disputed_at !== null) throw new AppError(409, "contract_disputed");
+    if (contract.status !== "in_progress" || contract.paused_from !== null) {
+      throw new AppError(409, "contract_action_unavailable");
+    }
+    const at = new Date();
+    const minutes = weekly_cap_hours! * 60;
+    const changed = await trx
+      .updateTable("contracts")
+      .set({ weekly_cap_minutes: minutes, updated_at: at.toISOString() })
+      .where("id", "=", id)
+      .where("status", "=", "in_progress")
+      .where("paused_from", "is", null)
+      .where("disputed_at", "is", null)
+      .executeTakeFirst();
+    if (Number(changed.numUpdatedRows) === 0) throw new AppError(409, "contract_changed");
+    const last = await trx
+      .selectFrom("contract_weeks")
+      .select((eb) => eb.fn.max("week_start").as("week_start"))
+      .where("contract_id", "=", id)
+      .executeTakeFirst();
+    const current = weekStartOf(dayInSaoPaulo(at));
+    const from = last?.week_start ? [addDays(String(last.week_start), 7), current].sort().at(-1)! : current;
+    await publishContractMove(trx, id);
+    return { weekly_cap_minutes: minutes, from_week: from };
+  });
 }
 
 /** The freelancer sends the week to the merchant (before the Monday 12:00 that would). */
@@ -808,7 +935,8 @@ type WeeksWhere = ExpressionBuilder<Database, "contract_weeks">;
  * Monday 12:00 São Paulo: last week's open weeks are submitted and its unfunded weeks lapse;
  * submitted weeks left unanswered for 5 days are approved. Each week is changed in a transaction
  * of its own by a conditional UPDATE (moveWeek), so of two servers reaching it one makes the
- * change and the other changes nothing.
+ * change and the other changes nothing. A contract with a dispute open is left as it is, all its
+ * weeks (as a fixed contract stops): the schedule catches up once the operator decides.
  */
 export async function runHourlySchedule(at = new Date()): Promise<HourlyScheduleResult> {
   const monday = weekStartOf(dayInSaoPaulo(at));
@@ -835,7 +963,23 @@ async function eachWeek(
   which: (eb: WeeksWhere) => Expression<SqlBool>,
   change: (trx: Kysely<Database>, contract: HourlyContract, week: ContractWeekRow) => Promise<unknown>,
 ): Promise<number> {
-  const found = await db.selectFrom("contract_weeks").select("id").where(which).limit(SCHEDULE_BATCH).execute();
+  const found = await db
+    .selectFrom("contract_weeks")
+    .select("id")
+    .where(which)
+    .where((eb) =>
+      eb.not(
+        eb.exists(
+          eb
+            .selectFrom("contracts")
+            .select("contracts.id")
+            .whereRef("contracts.id", "=", "contract_weeks.contract_id")
+            .where("contracts.disputed_at", "is not", null),
+        ),
+      ),
+    )
+    .limit(SCHEDULE_BATCH)
+    .execute();
   let changed = 0;
   for (const { id } of found) {
     try {
@@ -846,6 +990,7 @@ async function eachWeek(
           .selectAll()
           .where("id", "=", week.contract_id)
           .executeTakeFirstOrThrow();
+        if (contract.disputed_at !== null) throw new AppError(409, "contract_disputed");
         await change(trx, contract as HourlyContract, week);
       });
       changed++;
@@ -854,4 +999,108 @@ async function eachWeek(
     }
   }
   return changed;
+}
+
+// ---------------------------------------------------------------------------------------------
+// A dispute of a week (contracts/disputes.server.ts opens it; the operator's decision settles it)
+//
+// Only a questioned week goes to a dispute: the merchant questioned entries and the two sides did
+// not settle them. While it is open the contract is frozen, all its weeks (no move, nothing done by
+// the schedule); the operator's decision acts on the disputed week's milestone alone and the
+// contract goes on (either side may end it).
+
+/** The disputed week's Monday, before any file is stored: 422 on the field without one. */
+export function weekToDispute(week: string | undefined): string {
+  if (!week) throw new AppError(422, "validation_failed", { week: "dispute_week_required" });
+  assertWeekStart(week);
+  return week;
+}
+
+/**
+ * Holds the week a dispute names, for the dispute's transaction: it must be questioned (409
+ * otherwise, also when an answer that settled it came first), and its row is held before the
+ * contract's, as every move of a questioned week holds it (holdQuestioned). Its milestone is the
+ * dispute's.
+ */
+export async function holdWeekToDispute(
+  trx: Kysely<Database>,
+  contract: ContractRow,
+  party: ContractParty,
+  weekStart: string,
+  stamp: string,
+): Promise<string> {
+  const week = await trx
+    .selectFrom("contract_weeks")
+    .selectAll()
+    .where("contract_id", "=", contract.id)
+    .where("week_start", "=", weekStart)
+    .executeTakeFirst();
+  if (!week) throw new AppError(404, "not_found");
+  WEEK.assert("dispute", stateOf(contract, week), party);
+  await lockQuestioned(trx, week, stamp);
+  return week.milestone_id;
+}
+
+/** What a decision on a disputed week moved (as DisputeMoney, services/payments/disputes.server.ts). */
+export type DisputedWeekMoney = {
+  status: "in_progress" | "completed";
+  milestone_id: string;
+  released_cents: number;
+  fee_cents: number;
+  refunded_cents: number;
+};
+
+/**
+ * The operator's decision on a disputed week, in the decision's transaction: the week is settled
+ * (approved by the system) and its milestone's money moves once: `complete` releases
+ * floor(minutes × rate / 60) as an approval would, `cancel` refunds the week's money, `split`
+ * releases `split` centavos (0 to the week's money; 422 above it) and refunds the rest. The
+ * contract goes on; an ended one with no week left is completed. 409 when the week is not
+ * questioned any more.
+ */
+export async function settleDisputedWeek(
+  trx: Kysely<Database>,
+  contract: ContractRow,
+  milestoneId: string | null,
+  decision: "complete" | "cancel" | "split",
+  split: number | null,
+  at: string,
+): Promise<DisputedWeekMoney> {
+  const week = milestoneId
+    ? await trx.selectFrom("contract_weeks").selectAll().where("milestone_id", "=", milestoneId).executeTakeFirst()
+    : undefined;
+  if (!week) throw new AppError(409, "dispute_nothing_held");
+  const milestone = await trx
+    .selectFrom("milestones")
+    .selectAll()
+    .where("id", "=", week.milestone_id)
+    .executeTakeFirstOrThrow();
+  if (decision === "split" && (split === null || split > milestone.amount_cents)) {
+    throw new AppError(422, "split_amount_invalid", { freelancer_cents: "split_amount_too_large" });
+  }
+  const moved = await moveWeek(
+    trx,
+    week,
+    "questioned",
+    { status: "approved", approved_at: at, approved_by: "system" },
+    at,
+  );
+  const hourly = contract as HourlyContract;
+  const released =
+    decision === "complete"
+      ? weekMoney(moved, moved.minutes_total, hourly).released_cents
+      : decision === "split"
+        ? split!
+        : 0;
+  if (decision === "cancel") await refundMilestone(trx, contract, milestone, at);
+  else await releaseMilestone(trx, contract, milestone, at, released);
+  const done = contract.paused_from !== null && !(await hasPendingWeek(trx, contract.id));
+  const held = contract.payments === "escrow";
+  return {
+    status: done ? "completed" : "in_progress",
+    milestone_id: milestone.id,
+    released_cents: held ? released : 0,
+    fee_cents: held && released > 0 ? feeOf(released, contract.fee_bps) : 0,
+    refunded_cents: held ? milestone.amount_cents - released : 0,
+  };
 }

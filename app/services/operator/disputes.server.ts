@@ -55,7 +55,9 @@ export type DisputeDecisionHandler = (ctx: DisputeDecisionContext) => Promise<Di
 /**
  * The kinds of decision, by name (app/lib/disputes.ts lists those the console offers). The
  * payments add theirs here (`split`: part released to the freelancer, the rest refunded), and
- * make `complete` and `cancel` move the held money, in the same transaction.
+ * make `complete` and `cancel` move the held money, in the same transaction. An hourly contract's
+ * dispute is of a week: each kind settles that week's milestone (settleDisputedWeek: `complete`
+ * pays its minutes) and the contract goes on.
  */
 export const DISPUTE_DECISIONS: Record<string, DisputeDecisionHandler> = {
   /**
@@ -64,14 +66,14 @@ export const DISPUTE_DECISIONS: Record<string, DisputeDecisionHandler> = {
    * on to it instead of ending.
    */
   complete: async (ctx) => {
-    if (ctx.contract.payments !== "escrow") {
+    if (ctx.contract.payments !== "escrow" && ctx.contract.kind !== "hourly") {
       return { contract: { status: "completed", ...ended("system", ctx.at, ctx.reason) } };
     }
     return withMoney(ctx, await moveDisputedMoney(ctx.trx, ctx.contract, "complete", null, ctx.at));
   },
   /** The contract ends without the work: cancelled. With payments, the held money is refunded. */
   cancel: async (ctx) => {
-    if (ctx.contract.payments !== "escrow") {
+    if (ctx.contract.payments !== "escrow" && ctx.contract.kind !== "hourly") {
       return { contract: { status: "cancelled", ...ended("system", ctx.at, ctx.reason) } };
     }
     return withMoney(ctx, await moveDisputedMoney(ctx.trx, ctx.contract, "cancel", null, ctx.at));
@@ -299,7 +301,7 @@ export async function getDisputeCase(disputeId: string): Promise<DisputeCaseJson
           .executeTakeFirst()
       : undefined,
   ]);
-  const held = heldOf(contract);
+  const held = heldOf(contract, dispute.milestone_id);
   return {
     dispute: {
       ...toDisputeJson(dispute),
@@ -319,9 +321,12 @@ export async function getDisputeCase(disputeId: string): Promise<DisputeCaseJson
   };
 }
 
-function heldOf(contract: ContractRecordJson): DisputeCaseJson["held"] {
+/** The held milestone the decision moves: the one being worked on, or an hourly contract's disputed week. */
+function heldOf(contract: ContractRecordJson, disputed: string | null): DisputeCaseJson["held"] {
   if (contract.payments !== "escrow") return null;
-  const m = contract.milestones.find((x) => x.status === "funded" || x.status === "delivered");
+  const m = contract.milestones.find(
+    (x) => (x.status === "funded" || x.status === "delivered") && (contract.kind !== "hourly" || x.id === disputed),
+  );
   return m ? { milestone_id: m.id, title: m.title, amount_cents: m.amount_cents, fee_bps: contract.fee_bps } : null;
 }
 

@@ -7,6 +7,7 @@ import { splitDecisionSchema } from "~/lib/payments-schemas";
 import { AppError, parseInput } from "../platform/errors.server";
 import { assertId, now } from "../platform/records.server";
 import { notify } from "../messaging/notifications.server";
+import { settleDisputedWeek } from "../contracts/hourly.server";
 import {
   closeMilestones,
   currentMilestone,
@@ -19,7 +20,8 @@ import {
 // being worked on): `complete` releases it to the freelancer (less the fee) and the contract goes
 // on to its next milestone, or is completed with its last; `cancel` refunds it to the merchant
 // and ends the contract; `split` releases R$ X to the freelancer (the fee only on that part) and
-// refunds the rest, and ends the contract. One ledger transaction each, in the decision's own
+// refunds the rest, and ends the contract. An hourly contract's dispute is of a week: the decision
+// settles that week's milestone and the contract goes on (settleDisputedWeek). One ledger transaction each, in the decision's own
 // database transaction, with the contract's state read repeated in its UPDATE (409 otherwise).
 
 export type DisputeDecision = "complete" | "cancel" | "split";
@@ -52,6 +54,17 @@ export async function moveDisputedMoney(
   split: number | null,
   at: string,
 ): Promise<DisputeMoney> {
+  // An hourly contract's dispute is of a week: its milestone, named by the dispute (the latest).
+  if (contract.kind === "hourly") {
+    const dispute = await trx
+      .selectFrom("disputes")
+      .select("milestone_id")
+      .where("contract_id", "=", contract.id)
+      .orderBy("created_at", "desc")
+      .limit(1)
+      .executeTakeFirst();
+    return settleDisputedWeek(trx, contract, dispute?.milestone_id ?? null, decision, split, at);
+  }
   const milestone = await currentMilestone(trx, contract.id);
   const funded = milestone && (milestone.status === "funded" || milestone.status === "delivered");
   if (!milestone || (contract.payments === "escrow" && !funded && decision !== "cancel")) {
@@ -95,6 +108,8 @@ export async function settleDispute(
   return transaction(async (trx) => {
     const row = await trx.selectFrom("contracts").selectAll().where("id", "=", contractId).executeTakeFirst();
     if (!row) throw new AppError(404, "not_found");
+    // An hourly contract's dispute is decided by the operator's console (its week, decideDispute).
+    if (row.kind === "hourly") throw new AppError(409, "contract_hourly");
     if (row.status !== "in_progress" && row.status !== "delivered")
       throw new AppError(409, "contract_action_unavailable");
     const at = now();
