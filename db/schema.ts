@@ -1073,6 +1073,7 @@ export interface Database {
   whatsapp_daily: WhatsappDailyTable;
   whatsapp_sends: WhatsappSendsTable;
   services: ServicesTable;
+  service_images: ServiceImagesTable;
   service_orders: ServiceOrdersTable;
   vapid_keys: VapidKeysTable;
   outbox: OutboxTable;
@@ -1207,6 +1208,7 @@ export type NewUser = Insertable<UsersTable>;
 export type UserUpdate = Updateable<UsersTable>;
 export type OpportunityRow = Selectable<OpportunitiesTable>;
 export type ServiceRow = Selectable<ServicesTable>;
+export type ServiceImageRow = Selectable<ServiceImagesTable>;
 export type ServiceOrderRow = Selectable<ServiceOrdersTable>;
 export type ApplicationRow = Selectable<ApplicationsTable>;
 export type OfferRow = Selectable<OffersTable>;
@@ -1285,6 +1287,16 @@ export interface ServicesTable {
   published_at: string | null;
   created_at: string;
   updated_at: string;
+}
+
+/** An image of a ready-made service (058_service_images): the gallery, position 0 first. */
+export interface ServiceImagesTable {
+  id: string;
+  service_id: string;
+  position: number;
+  /** The stored name in the photos' store (uploads.server.ts), served at /uploads/<name>. */
+  image_path: string;
+  created_at: string;
 }
 
 /**

@@ -52,6 +52,7 @@ import * as m054 from "./054_services";
 import * as m055 from "./055_hourly";
 import * as m056 from "./056_whatsapp_one_account";
 import * as m057 from "./057_service_orders";
+import * as m058 from "./058_service_images";
 import * as m059 from "./059_hourly_questions";
 import * as m060 from "./060_monthly";
 import * as m062 from "./062_pix_recurrences";
@@ -115,6 +116,7 @@ const steps: Record<string, Step> = {
   "055_hourly": m055,
   "056_whatsapp_one_account": m056,
   "057_service_orders": m057,
+  "058_service_images": m058,
   "059_hourly_questions": m059,
   "060_monthly": m060,
   "062_pix_recurrences": m062,

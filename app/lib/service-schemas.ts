@@ -32,6 +32,7 @@ export const SERVICE_LIMITS = {
   choices: { min: 2, max: 10 },
   choice: { min: 1, max: 80 },
   published_per_freelancer: 20,
+  images: 6,
 } as const;
 
 export const SERVICE_STATUSES = ["draft", "pending", "published", "paused", "archived"] as const;
@@ -239,3 +240,8 @@ export const serviceModerationSchema = z
       ctx.addIssue({ code: "custom", path: ["reason"], message: "moderation_reason_length" });
     }
   });
+
+/** Where an image of a service goes in its gallery (0 is the first, the catalogue card's picture). */
+export const serviceImageMoveSchema = z.object({
+  position: intField(key("image_position_invalid"), 0, SERVICE_LIMITS.images - 1),
+});

@@ -199,6 +199,7 @@ export function serviceLd(s: PublicService) {
     name: s.title,
     description: s.description,
     url: s.url,
+    ...(s.images.length ? { image: s.images.map((i) => siteUrl(i.url)) } : {}),
     category: s.category,
     identifier: { "@type": "PropertyValue", name: "Freela", value: s.id },
     provider: {

@@ -27,7 +27,9 @@ import { deleteAccount } from "~/services/accounts/deletion.server";
 import { pruneExpired } from "~/services/platform/housekeeping.server";
 import { openExportFile, readExportFile, type ExportFileWriter } from "~/services/platform/export-files.server";
 import { saveAttachment, savePhoto } from "~/services/platform/uploads.server";
-import { PNG_1X1 } from "../support/fixtures";
+import { PNG_1X1, validService } from "../support/fixtures";
+import { addServiceImage } from "~/services/catalog/service-images.server";
+import { createService } from "~/services/catalog/services.server";
 
 // The copy of a user's data (docs/product.md, "Seus dados"), on both engines: what the ZIP holds
 // for a user with data of every kind, that nothing private of the other side is in it, the job's
@@ -316,6 +318,9 @@ async function marketplaceWithEverything() {
       })
       .execute();
   }
+  // A ready-made service of the freelancer's, with an image.
+  const service = await createService(freelancer, { ...validService, title: "servico-F com imagem" });
+  await addServiceImage(freelancer, service.id, png("s-F.png"));
   // Money: the freelancer's payout account and a payout, and ledger lines of both.
   await db
     .insertInto("payout_accounts")
@@ -467,9 +472,16 @@ describe("the copy of a user's data", () => {
       expect.objectContaining({ freelancer_id: freelancer.id, message: null }),
     ]);
     expect(f.json["portfolio.json"][0].title).toBe("portfolio-F");
-    // Their own files: the photo, the portfolio image, the delivery file and the message's file.
+    expect(f.json["services.json"][0].images).toEqual([expect.objectContaining({ position: 0 })]);
+    // Their own files: the photo, the portfolio and service images, the delivery file and the message's file.
     const files = f.names.filter((n) => n.startsWith("files/"));
-    expect(files.map((n) => n.split("/")[1]).sort()).toEqual(["deliveries", "messages", "portfolio", "profile"]);
+    expect(files.map((n) => n.split("/")[1]).sort()).toEqual([
+      "deliveries",
+      "messages",
+      "portfolio",
+      "profile",
+      "services",
+    ]);
     expect(f.json["index.json"].files.sort()).toEqual(files);
     expect(f.json["index.json"].missing_files).toEqual([]);
     const delivered = files.find((n) => n.startsWith("files/deliveries/"))!;

@@ -14,6 +14,8 @@ import { acceptOffer, getApplication } from "~/services/marketplace/applications
 import { sendMessage } from "~/services/messaging/messages.server";
 import { requestPasswordReset, updateProfile } from "~/services/accounts/accounts.server";
 import { addPortfolioItem, listPortfolio } from "~/services/reputation/portfolio.server";
+import { addServiceImage } from "~/services/catalog/service-images.server";
+import { createService } from "~/services/catalog/services.server";
 import { getContractReviews, replyToReview, writeReview } from "~/services/reputation/reviews.server";
 import { getFreelancerProfile, listFreelancers } from "~/services/reputation/profiles.server";
 import { getPublicProfile } from "~/services/discovery/public.server";
@@ -24,7 +26,7 @@ import { db } from "../../db";
 import { engine } from "../../db/dialect";
 import { createApplication, createInvitation, createOpportunity, createUser } from "../../db/factories";
 import type { UserRow } from "../../db/schema";
-import { PNG_1X1 } from "../support/fixtures";
+import { PNG_1X1, validService } from "../support/fixtures";
 import { call, jsonRequest } from "../support/helpers";
 import { merchant, negotiation, outcome } from "../support/market";
 import { escrow, fund } from "../payments/support";
@@ -139,7 +141,13 @@ describe("deleting one's account", () => {
       .map(([table]) => table);
     // Erased elsewhere than by user_id: invitations (either side), message files (with their
     // messages), stored files (by name), the outbox (all but the goodbye).
-    expect(erased.filter((t) => !ERASED_BY[t]).sort()).toEqual(["invitations", "message_files", "outbox", "photos"]);
+    expect(erased.filter((t) => !ERASED_BY[t]).sort()).toEqual([
+      "invitations",
+      "message_files",
+      "outbox",
+      "photos",
+      "service_images", // with their services (cascade), the files after the commit
+    ]);
   });
 
   it("anonymises the account, keeps the other side's record and lets the address register again", async () => {
@@ -164,6 +172,8 @@ describe("deleting one's account", () => {
         .where("user_id", "=", applicant.id)
         .executeTakeFirstOrThrow()
     ).image_path!;
+    const service = await createService(applicant, validService);
+    const [serviceImage] = await addServiceImage(applicant, service.id, png());
     await sendMessage(applicant, id, { body: "Meu telefone é 81 99999-0000.", confirm_contact: true }, [png()]);
     await sendMessage(owner, id, { body: "Obrigado pelo trabalho!" });
     const attachment = (
@@ -317,6 +327,7 @@ describe("deleting one's account", () => {
     // Files gone from the store.
     expect(await readPhoto(photo)).toBeNull();
     expect(await readPhoto(portfolioImage)).toBeNull();
+    expect(await readPhoto(serviceImage!.url.replace("/uploads/", ""))).toBeNull();
     expect(await readAttachment(attachment)).toBeNull();
     expect(await listPortfolio(applicant.id)).toEqual([]);
     // Anonymised rows: text erased, the facts kept.

@@ -280,7 +280,7 @@ describe("the list and its moves", () => {
 });
 
 describe("statements per page, whatever the data", () => {
-  it("the list two (its page and its count), the form one (the service); the same with more services", async () => {
+  it("the list two (its page and its count), the form two (the service and its images); the same with more services", async () => {
     const { user, token: t } = await signedInUser({ account_type: "freelancer", created_at: OLD });
     const s = await createService(user, validService);
     // The pages' own reads, and the pages whole (the session's lookup included) once warmed.
@@ -292,7 +292,7 @@ describe("statements per page, whatever the data", () => {
     ];
     await count();
     const before = await count();
-    expect(before.slice(0, 2)).toEqual([2, 1]);
+    expect(before.slice(0, 2)).toEqual([2, 2]);
     for (let i = 0; i < 3; i++) {
       await pauseService(user, (await publishService(user, (await createService(user, validService)).id)).id);
     }

@@ -90,6 +90,7 @@ describe("/servicos", () => {
       delivery_days_min: 3,
       rating: { average: null, count: 0 },
       freelancer: { name: "Júlia Designer", identity_verified: false },
+      cover_url: null,
     });
     const text = JSON.stringify(res.body);
     expect(text).not.toContain("julia.privada@example.com");
@@ -252,7 +253,7 @@ describe("sitemap and robots", () => {
 });
 
 describe("statements per page, whatever the data", () => {
-  it("the list 3, a service's page 4 for a visitor (with its buyers' reviews)", async () => {
+  it("the list 3 (the cards' pictures in the page's statement), a service's page 5 for a visitor (with its images and its buyers' reviews)", async () => {
     const count = async () => [
       await statementsOf(() => at("/servicos")),
       await statementsOf(() => at("/servicos?q=logotipo&category=design&max_price=500&min_rating=1&verified=1")),
@@ -260,7 +261,7 @@ describe("statements per page, whatever the data", () => {
       await statementsOf(() => pageOf(pathOf(s.text!))),
     ];
     const before = await count();
-    expect(before).toEqual([3, 3, 4, 4]);
+    expect(before).toEqual([3, 3, 5, 5]);
     for (let i = 0; i < 3; i++) {
       await publishService(other, (await createService(other, { ...validService, title: `Mais um serviço ${i}` })).id);
     }

@@ -317,16 +317,16 @@ describe("a service's states", () => {
 });
 
 describe("the statements a read takes, whatever the number of services", () => {
-  it("a service is one statement; a list two (page and count); a visitor's read one more (the switch)", async () => {
+  it("a service is two statements (it and its images); a list two (page and count); a visitor's read one more (the switch)", async () => {
     const user = await seller();
     const some = async (n: number) => {
       for (let i = 0; i < n; i++) await published(user, { title: `Serviço para contar número ${i + 1}` });
     };
     await some(2);
     const { id } = (await listMyServices(user)).data[0]!;
-    expect(await statementsOf(() => getService(user, id))).toBe(1);
+    expect(await statementsOf(() => getService(user, id))).toBe(2);
     // A visitor's read asks the settings first (public pages on or off).
-    expect(await statementsOf(() => getService(null, id))).toBe(2);
+    expect(await statementsOf(() => getService(null, id))).toBe(3);
     const reads = async () => [
       await statementsOf(() => listServices({ q: "contar", sort: "relevance" }, user)),
       await statementsOf(() => listServices({ sort: "price", verified: "1", min_rating: "1" })),

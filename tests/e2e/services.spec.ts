@@ -1,4 +1,5 @@
 import { expect, test } from "./fixtures";
+import { PNG_1X1 } from "../support/fixtures";
 import { bearerOf, money, toast } from "./support";
 
 // Ready-made services' public pages (docs/product.md, "Serviços prontos"): a visitor goes from the
@@ -92,12 +93,21 @@ test.describe("without JavaScript", () => {
     await expect(card).toContainText("publicado");
     await expect(card).toContainText("R$ 120,00");
 
+    // An image, through the images' own multipart form: the first is the catalogue card's picture.
+    await card.getByRole("link", { name: title, exact: true }).click();
+    await page.getByLabel("Nova imagem").setInputFiles({ name: "capa.png", mimeType: "image/png", buffer: PNG_1X1 });
+    await page.getByRole("button", { name: "Adicionar imagem" }).click();
+    await expect(toast(page, "Imagem adicionada.")).toBeVisible();
+    await expect(page.getByRole("img", { name: "Imagem 1" })).toBeVisible();
+
     await page.goto(`/servicos?q=${encodeURIComponent(title)}`);
     const listed = page.getByRole("article").filter({ hasText: title });
     await expect(listed).toContainText("a partir de");
+    await expect(listed.locator("img.service-card-cover")).toHaveAttribute("src", /^\/uploads\/[0-9a-f-]{36}\.png$/);
     await listed.getByRole("link", { name: title }).click();
     await expect(page.getByRole("heading", { level: 1, name: title })).toBeVisible();
     await expect(page.getByText("R$ 1.234,56")).toBeVisible();
+    await expect(page.getByRole("list", { name: "Imagens do serviço" }).getByRole("img")).toHaveCount(1);
   });
 });
 

@@ -3,19 +3,10 @@ import { db } from "../../db";
 import { action as addAction, loader as listAction } from "~/routes/api+/_profiles+/portfolio._index";
 import { action as itemAction } from "~/routes/api+/_profiles+/portfolio.$id";
 import { readPhoto } from "~/services/platform/uploads.server";
-import { BASE, call, jsonRequest, signedInUser } from "../support/helpers";
+import { PNG_1X1 } from "../support/fixtures";
+import { call, jsonRequest, multipartRequest, signedInUser } from "../support/helpers";
 
-const PNG_1X1 = Buffer.from(
-  "89504e470d0a1a0a0000000d4948445200000001000000010806000000" +
-    "1f15c4890000000d49444154789c6360000002000154a24f5d0000000049454e44ae426082",
-  "hex",
-);
-
-function multipart(path: string, token: string, fields: Record<string, string | Blob>, method = "POST") {
-  const form = new FormData();
-  for (const [k, v] of Object.entries(fields)) form.append(k, v);
-  return new Request(BASE + path, { method, body: form, headers: { Authorization: `Bearer ${token}` } });
-}
+const multipart = multipartRequest;
 
 const item = { title: "Loja virtual da Padaria", description: "Catálogo, carrinho e pagamento por Pix." };
 

@@ -56,3 +56,10 @@ export async function mailsTo(to: string): Promise<Mail[]> {
   await drainOutbox({ send: async (mail) => void sent.push(mail), limit: 1_000 });
   return sent.filter((mail) => mail.to === to);
 }
+
+/** A multipart form (files as Blobs) posted with `token`'s session, as a browser or a client sends it. */
+export function multipartRequest(path: string, token: string, fields: Record<string, string | Blob>, method = "POST") {
+  const form = new FormData();
+  for (const [k, v] of Object.entries(fields)) form.append(k, v);
+  return new Request(BASE + path, { method, body: form, headers: { Authorization: `Bearer ${token}` } });
+}

@@ -117,30 +117,34 @@ export function PublicServiceCard({ item }: { item: PublicServiceItem }) {
   const { t, i18n } = useTranslation("services");
   const { t: tm } = useTranslation("market");
   return (
-    <article className="card opp-card service-card">
-      <div className="opp-card-top">
-        <div className="opp-card-tags">
-          <span className="tag tag-category">{tm(`categories.${item.category}`)}</span>
+    <article className={`card opp-card service-card${item.cover_url ? " has-cover" : ""}`}>
+      {/* The title's link beside it names the service: the picture adds nothing to read out. */}
+      {item.cover_url ? <img src={item.cover_url} alt="" className="service-card-cover" loading="lazy" /> : null}
+      <div className="service-card-body">
+        <div className="opp-card-top">
+          <div className="opp-card-tags">
+            <span className="tag tag-category">{tm(`categories.${item.category}`)}</span>
+          </div>
+          <span className="budget">
+            <small>{t("public.from")}</small> {formatMoney(item.price_from_cents, i18n.language)}
+          </span>
         </div>
-        <span className="budget">
-          <small>{t("public.from")}</small> {formatMoney(item.price_from_cents, i18n.language)}
-        </span>
-      </div>
-      <h3 className="opp-card-title">
-        <Link to={item.path}>{item.title}</Link>
-      </h3>
-      <ul className="meta-list">
-        <li>
-          {t("public.by", { name: item.freelancer.name })}{" "}
-          <IdentityBadge verified={item.freelancer.identity_verified} />
-        </li>
-        <li>{t("public.delivery_days", { count: item.delivery_days_min })}</li>
-        {item.rating.count > 0 ? (
+        <h3 className="opp-card-title">
+          <Link to={item.path}>{item.title}</Link>
+        </h3>
+        <ul className="meta-list">
           <li>
-            <RatingSummary rating={item.rating} />
+            {t("public.by", { name: item.freelancer.name })}{" "}
+            <IdentityBadge verified={item.freelancer.identity_verified} />
           </li>
-        ) : null}
-      </ul>
+          <li>{t("public.delivery_days", { count: item.delivery_days_min })}</li>
+          {item.rating.count > 0 ? (
+            <li>
+              <RatingSummary rating={item.rating} />
+            </li>
+          ) : null}
+        </ul>
+      </div>
     </article>
   );
 }

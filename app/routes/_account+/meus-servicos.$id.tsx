@@ -2,6 +2,7 @@ import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-r
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { ServiceForm } from "~/components/catalog/service-form";
+import { ServiceImagesEditor } from "~/components/catalog/service-images";
 import { MarketErrorBoundary } from "~/components/layout/error-boundary";
 import { ConfirmLink, ConfirmPanel } from "~/components/ui/confirm";
 import { Alert, FormMessage } from "~/components/ui/form";
@@ -15,7 +16,9 @@ import {
   publishService,
   updateService,
 } from "~/services/catalog/services.server";
+import { addServiceImage, moveServiceImage, removeServiceImage } from "~/services/catalog/service-images.server";
 import { AppError } from "~/services/platform/errors.server";
+import { fileOf, readForm, readPhotoForm } from "~/web/bodies.server";
 import { requireUserFor } from "~/web/auth.server";
 import { orRefusal } from "~/web/errors.server";
 import { intentAction } from "~/web/intent-action.server";
@@ -46,6 +49,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     moderation: s.moderation ?? null,
     allowed_actions: s.allowed_actions,
     values: serviceFormValues(s),
+    images: s.images ?? [],
   });
 }
 
@@ -55,10 +59,18 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const here = `/meus-servicos/${id}`;
   const step = await serviceFormStep(request);
   if (step) return step;
+  const images = (toast: string) => ({ toast, to: `${here}#imagens` });
   const save = ({ values }: { values: Record<string, string> }) => updateService(user, id, serviceFormInput(values));
   return intentAction(
     request,
-    { here, toasts: "services", prices: SERVICE_FORM_PRICES },
+    {
+      here,
+      toasts: "services",
+      prices: SERVICE_FORM_PRICES,
+      // The images' forms post to `?imagens`: the one adding an image is multipart.
+      body: (request) =>
+        new URL(request.url).searchParams.has("imagens") ? readPhotoForm(request, "image") : readForm(request),
+    },
     {
       save: { run: save, toast: "service_updated" },
       // Saved, then published: refused (the limit of 20), the changes stay saved and the form says why.
@@ -76,11 +88,21 @@ export async function action({ request, params }: ActionFunctionArgs) {
         to: "/meus-servicos",
       },
       delete: { confirm: true, run: () => deleteService(user, id), toast: "service_deleted", to: "/meus-servicos" },
+      image_add: { run: ({ form }) => addServiceImage(user, id, fileOf(form, "image")), ...images("image_added") },
+      image_remove: {
+        run: ({ values }) => removeServiceImage(user, id, values.image ?? ""),
+        ...images("image_removed"),
+      },
+      image_move: {
+        run: ({ values }) => moveServiceImage(user, id, values.image ?? "", values),
+        ...images("image_moved"),
+      },
     },
   );
 }
 
 const MOVES = ["publish", "pause", "archive", "delete"];
+const IMAGE_INTENTS = ["image_add", "image_remove", "image_move"];
 
 export default function EditServicePage() {
   const { t } = useTranslation("services");
@@ -89,7 +111,9 @@ export default function EditServicePage() {
   const here = `/meus-servicos/${s.id}`;
   const can = (action: string) => s.allowed_actions.includes(action as (typeof s.allowed_actions)[number]);
   // A refusal of a move (not of the form) is the page's message.
-  const formData = data && !MOVES.includes(data.values?.intent ?? "") ? data : null;
+  const intent = data?.values?.intent ?? "";
+  const imageData = data && IMAGE_INTENTS.includes(intent) ? data : null;
+  const formData = data && !MOVES.includes(intent) && !imageData ? data : null;
   return (
     <div className="page">
       <Breadcrumb>
@@ -132,7 +156,7 @@ export default function EditServicePage() {
           </>
         }
       />
-      {data && !formData ? <FormMessage data={data} /> : null}
+      {data && !formData && !imageData ? <FormMessage data={data} /> : null}
       <ConfirmPanel ns="services" intent="archive" cancelHref={here} allowed={can("archive")} />
       <ConfirmPanel ns="services" intent="delete" cancelHref={here} allowed={can("delete")} />
       {s.moderation?.hidden ? (
@@ -152,6 +176,7 @@ export default function EditServicePage() {
       ) : (
         <p className="muted">{t("mine.archived_note")}</p>
       )}
+      {can("edit") ? <ServiceImagesEditor images={s.images} refusal={imageData} /> : null}
     </div>
   );
 }

@@ -1,6 +1,7 @@
 import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { Trans, useTranslation } from "react-i18next";
+import { ServiceGallery } from "~/components/catalog/service-images";
 import { JsonLd, PublicErrorBoundary, PublicFrame } from "~/components/discovery/public-frame";
 import { IdentityBadge } from "~/components/reputation/identity-badge";
 import { RatingSummary } from "~/components/reputation/rating";
@@ -38,7 +39,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     title: s.title,
     description: `${fixedT(lng, "services")("public.price_from")} ${formatMoney(s.price_from_cents, lng)} · ${tm(`categories.${s.category}`)} — ${excerpt(s.description, 120)}`,
     canonical: s.url,
-    image: absolute(null),
+    // Its first image when it has one, the site's picture otherwise.
+    image: absolute(s.images[0]?.url ?? null),
     locale: ogLocale,
     type: "website",
     card: "summary_large_image",
@@ -130,6 +132,7 @@ export default function PublicServicePage() {
               <span className="tag tag-category">{tm(`categories.${s.category}`)}</span>
             </div>
             <h1 className="opp-detail-title">{s.title}</h1>
+            <ServiceGallery images={s.images} title={s.title} />
             <div className="byline">
               <span>
                 {t("public.by_label")} <FreelancerName freelancer={s.freelancer} />{" "}

@@ -9,6 +9,7 @@ import { AppError, parseInput } from "../platform/errors.server";
 import { now } from "../platform/records.server";
 import { deleteExportFile } from "../platform/export-files.server";
 import { deleteAttachment, deletePhoto } from "../platform/uploads.server";
+import { imagePathsOf } from "../catalog/service-images.server";
 import { assertFreshProof, freshProofSchema } from "./fresh-proof.server";
 import { eraseIdentity } from "./identity.server";
 import { eraseIssuer } from "../fiscal/issuers.server";
@@ -30,7 +31,7 @@ import { displayNameOf } from "./users.server";
 // replies is erased, and everything that lets anyone in or reach them is deleted (sessions,
 // passkeys, two-factor, codes and links, notifications, e-mail settings, payout account). The
 // goodbye e-mail is queued in that transaction, to the address the row still has then. After the
-// commit, their files leave the store: photo, portfolio images, files attached to their messages
+// commit, their files leave the store: photo, portfolio and service images, files attached to their messages
 // (deliveries stay: they are the contract's record), and the ZIPs of copies of their data.
 
 export const DELETED_NAME = "Conta excluída";
@@ -79,6 +80,7 @@ export const DELETION_PLAN = {
   conversation_reads: "erased",
   portfolio_items: "erased",
   services: "erased",
+  service_images: "erased",
   // The order is the contract's terms (kept as contracts are); its answers stay with the contract.
   service_orders: "kept",
   invitations: "erased",
@@ -365,7 +367,8 @@ async function erase(trx: Kysely<Database>, user: UserRow, at: string): Promise<
   await eraseIssuer(trx, id, at);
   const pending = await trx.deleteFrom("pending_files").where("user_id", "=", id).returning("stored_name").execute();
   const portfolio = await trx.deleteFrom("portfolio_items").where("user_id", "=", id).returning("image_path").execute();
-  // Their ready-made services leave the catalogue with them.
+  // Their ready-made services leave the catalogue with them, and their images (rows by cascade) the store.
+  const serviceImages = await imagePathsOf(trx, { freelancerId: id });
   await trx.deleteFrom("services").where("freelancer_id", "=", id).execute();
   // Copies of their data asked for: the rows, and the ZIPs once committed.
   const copies = await trx.deleteFrom("data_exports").where("user_id", "=", id).returning("file_name").execute();
@@ -399,8 +402,8 @@ async function erase(trx: Kysely<Database>, user: UserRow, at: string): Promise<
   return {
     files: [...files.map((f) => f.stored_name), ...pending.map((f) => f.stored_name), ...identityFiles],
     exports: copies.map((c) => c.file_name).filter((n): n is string => Boolean(n)),
-    photos: [user.photo_path, user.hidden_photo_path, ...portfolio.map((p) => p.image_path)].filter((p): p is string =>
-      Boolean(p),
+    photos: [user.photo_path, user.hidden_photo_path, ...portfolio.map((p) => p.image_path), ...serviceImages].filter(
+      (p): p is string => Boolean(p),
     ),
   };
 }

@@ -434,9 +434,24 @@ export const EXPORT_KINDS = {
     }
     return items;
   },
-  // Their ready-made services, every state, as stored (docs/product.md, "Serviços prontos").
-  "services.json": async ({ user }) =>
-    db.selectFrom("services").selectAll().where("freelancer_id", "=", user.id).orderBy("created_at").execute(),
+  // Their ready-made services, every state, as stored (docs/product.md, "Serviços prontos"), each
+  // with its images in their order (the files under files/services/).
+  "services.json": async ({ user }, files) => {
+    const [services, images] = await Promise.all([
+      db.selectFrom("services").selectAll().where("freelancer_id", "=", user.id).orderBy("created_at").execute(),
+      db
+        .selectFrom("service_images")
+        .innerJoin("services", "services.id", "service_images.service_id")
+        .selectAll("service_images")
+        .where("services.freelancer_id", "=", user.id)
+        .orderBy("service_images.service_id")
+        .orderBy("service_images.position")
+        .execute(),
+    ]);
+    for (const { image_path: image } of images)
+      files.push({ path: `files/services/${safe(image)}`, read: () => readPhoto(image) });
+    return services.map((s) => ({ ...s, images: images.filter((i) => i.service_id === s.id) }));
+  },
   // Their fiscal identity as typed and decided, with the photos sent while they are kept, and
   // each time it was sent to the automatic provider (who received their data, and when).
   "identity.json": async ({ user }, files) => {
@@ -621,6 +636,13 @@ async function payments(source: ExportSource) {
   };
 }
 
-/** The user's files in the order the ZIP has always listed them: photo, portfolio, messages, deliveries, identity. */
-const FILE_ORDER = ["files/profile/", "files/portfolio/", "files/messages/", "files/deliveries/", "files/identity/"];
+/** The user's files in the order the ZIP has always listed them: photo, portfolio, services' images, messages, deliveries, identity. */
+const FILE_ORDER = [
+  "files/profile/",
+  "files/portfolio/",
+  "files/services/",
+  "files/messages/",
+  "files/deliveries/",
+  "files/identity/",
+];
 export const fileRank = (f: FileEntry) => FILE_ORDER.findIndex((prefix) => f.path.startsWith(prefix));

@@ -132,6 +132,7 @@ export const REACHED_THROUGH: Record<string, Disposition> = {
   time_entries: inFile("timesheets.json"), // the freelancer's entries, in the freelancer's copy
   contract_months: inFile("payments.json"), // the months of the user's monthly contracts, with their milestones
   pix_recurrences: inFile("payments.json"), // the merchant's Pix Automático authorisations (062)
+  service_images: inFile("services.json"), // images of the user's services, under files/services/
   photos: inFile("files/"), // the file store on PostgreSQL: the user's own files, by name
   fiscal_issuers: inFile("fiscal.json"), // the freelancer's own issuer (owner = their id), without its sealed certificate
   nfse_documents: inFile("fiscal.json"), // notas they issued (provider_user_id) or received (taker_user_id)

@@ -4,6 +4,7 @@ import { profilePath, publicPagesOn, servicePath, siteUrl } from "../discovery/p
 import { AppError } from "../platform/errors.server";
 import { assertId, now, type PageMeta } from "../platform/records.server";
 import { serviceReviews, type Rating, type ReviewJson } from "../reputation/reviews.server";
+import type { ServiceImageJson } from "./service-images.server";
 import { getService, listServices, type ServiceJson } from "./services.server";
 
 // Ready-made services as their public pages show them (docs/product.md, "Serviços prontos"):
@@ -21,10 +22,17 @@ export type PublicServiceItem = {
   delivery_days_min: number;
   rating: Rating;
   freelancer: { name: string; identity_verified: boolean };
+  /** Its first image, the card's picture. */
+  cover_url: string | null;
 };
 
 /** A service's page: what anyone may read of it, where it lives and where its freelancer's profile is. */
-export type PublicService = Omit<ServiceJson, "questions" | "allowed_actions" | "moderation" | "freelancer"> & {
+export type PublicService = Omit<
+  ServiceJson,
+  "questions" | "allowed_actions" | "moderation" | "freelancer" | "images"
+> & {
+  /** Its images in their order (the gallery; the first is the card's and the shared link's picture). */
+  images: ServiceImageJson[];
   path: string;
   url: string;
   freelancer: ServiceJson["freelancer"] & {
@@ -57,6 +65,7 @@ export async function listPublicServices(
       delivery_days_min: s.delivery_days_min,
       rating: s.rating,
       freelancer: { name: s.freelancer.name, identity_verified: s.freelancer.identity_verified },
+      cover_url: s.cover_url,
     })),
   };
 }
@@ -64,8 +73,8 @@ export async function listPublicServices(
 /**
  * A service's page: for anyone while it is public, for its owner in any state (404 otherwise).
  * While public pages are off it is 404 for everyone, signed in or not (its owner too), as an
- * opportunity's /vagas page is; the signed-in keep the app's own pages. Four statements for a
- * visitor (the settings, the service, whether its freelancer's profile is public, the reviews of
+ * opportunity's /vagas page is; the signed-in keep the app's own pages. Five statements for a
+ * visitor (the settings, the service and its images, whether its freelancer's profile is public, the reviews of
  * those who bought it), the last three read together.
  */
 export async function getPublicService(viewer: Pick<UserRow, "id"> | null, id: string): Promise<PublicService> {
@@ -86,10 +95,11 @@ export async function getPublicService(viewer: Pick<UserRow, "id"> | null, id: s
       .executeTakeFirst(),
     serviceReviews(id),
   ]);
-  const { questions: _questions, allowed_actions: _actions, moderation, freelancer, ...shown } = service;
+  const { questions: _questions, allowed_actions: _actions, moderation, freelancer, images, ...shown } = service;
   const path = servicePath(service);
   return {
     ...shown,
+    images: images ?? [],
     path,
     url: siteUrl(path),
     freelancer: { ...freelancer, path: profile ? profilePath(freelancer) : null },

@@ -32,6 +32,8 @@ import { assertRoleFor } from "../platform/roles.server";
 import { stateMachine } from "../platform/state-machine.server";
 import { identityVerifiedOf } from "../reputation/profiles.server";
 import { ratingOf, type Rating } from "../reputation/reviews.server";
+import { imagePathsOf, serviceImages, type ServiceImageJson } from "./service-images.server";
+import { deletePhoto } from "../platform/uploads.server";
 
 // A freelancer's ready-made services (docs/product.md, "Serviços prontos").
 //
@@ -83,6 +85,10 @@ export type ServiceJson = {
   delivery_days_min: number;
   rating: Rating;
   freelancer: { id: string; name: string; photo_url: string | null; identity_verified: boolean };
+  /** The first of its images (the catalogue card's picture), if it has any. */
+  cover_url: string | null;
+  /** Its images in their order: on a single service's read only (getService), not in lists. */
+  images?: ServiceImageJson[];
   published_at: string | null;
   created_at: string;
   updated_at: string;
@@ -97,6 +103,7 @@ type Row = ServiceRow & {
   freelancer_full_name: string;
   freelancer_photo_path: string | null;
   freelancer_verified: number | string;
+  cover_path: string | null;
 };
 
 const SERVICE_COLUMNS = [
@@ -124,6 +131,16 @@ const SERVICE_COLUMNS = [
   "services.updated_at",
 ] as const;
 
+/**
+ * A service's first image, read beside it (the catalogue's cards): a correlated subquery on the
+ * index service_images_service (058), so a list stays one statement however many rows it has.
+ */
+const COVER_PATH = sql<
+  string | null
+>`(SELECT si.image_path FROM service_images si WHERE si.service_id = services.id ORDER BY si.position, si.id LIMIT 1)`.as(
+  "cover_path",
+);
+
 /** A service with its freelancer's name, photo and verified identity: one statement, however many rows. */
 export function selectServices(database: Kysely<Database> = db) {
   return database
@@ -135,6 +152,7 @@ export function selectServices(database: Kysely<Database> = db) {
       "freelancer.full_name as freelancer_full_name",
       "freelancer.photo_path as freelancer_photo_path",
       identityVerifiedOf("services.freelancer_id").as("freelancer_verified"),
+      COVER_PATH,
     ]);
 }
 
@@ -191,6 +209,7 @@ export function toServiceJson(row: Row, viewer: Pick<UserRow, "id"> | null): Ser
       photo_url: photoUrl(row.freelancer_photo_path),
       identity_verified: Number(row.freelancer_verified) > 0,
     },
+    cover_url: photoUrl(row.cover_path),
     published_at: row.published_at,
     created_at: row.created_at,
     updated_at: row.updated_at,
@@ -203,21 +222,26 @@ export function toServiceJson(row: Row, viewer: Pick<UserRow, "id"> | null): Ser
 // Reading
 
 /**
- * One service (one statement): its owner sees it in any state; anyone else only while it is
- * public (published, not hidden, its freelancer active), else 404 as if it did not exist.
+ * One service with its images (two statements, read together): its owner sees it in any state;
+ * anyone else only while it is public (published, not hidden, its freelancer active), else 404 as
+ * if it did not exist.
  */
 export async function getService(viewer: Pick<UserRow, "id"> | null, id: string): Promise<ServiceJson> {
   assertId(id);
   await assertVisitorsWelcome(viewer);
   const at = now();
-  const row = (await selectServices()
-    .select([
-      "freelancer.deleted_at as freelancer_deleted_at",
-      "freelancer.banned_at as freelancer_banned_at",
-      "freelancer.suspended_until as freelancer_suspended_until",
-    ])
-    .where("services.id", "=", id)
-    .executeTakeFirst()) as
+  const [found, images] = await Promise.all([
+    selectServices()
+      .select([
+        "freelancer.deleted_at as freelancer_deleted_at",
+        "freelancer.banned_at as freelancer_banned_at",
+        "freelancer.suspended_until as freelancer_suspended_until",
+      ])
+      .where("services.id", "=", id)
+      .executeTakeFirst(),
+    serviceImages(id),
+  ]);
+  const row = found as
     | (Row & {
         freelancer_deleted_at: string | null;
         freelancer_banned_at: string | null;
@@ -233,7 +257,7 @@ export async function getService(viewer: Pick<UserRow, "id"> | null, id: string)
         row.freelancer_banned_at === null &&
         (row.freelancer_suspended_until === null || row.freelancer_suspended_until <= at)));
   if (!visible) throw new AppError(404, "not_found");
-  return toServiceJson(row, viewer);
+  return { ...toServiceJson(row, viewer), images };
 }
 
 /**
@@ -335,6 +359,7 @@ function fromServiceSearch(): ServiceSelect {
       "freelancer.full_name as freelancer_full_name",
       "freelancer.photo_path as freelancer_photo_path",
       identityVerifiedOf("services.freelancer_id").as("freelancer_verified"),
+      COVER_PATH,
     ]) as unknown as ServiceSelect;
 }
 
@@ -578,6 +603,7 @@ export async function deleteService(user: UserRow, id: string): Promise<void> {
   await consumeWrite(user.id);
   const current = await findOwned(db, user, id);
   SERVICE.assert("delete", current, "owner");
+  const images = await imagePathsOf(db, { serviceId: id });
   const deleted = await db
     .deleteFrom("services")
     .where("id", "=", id)
@@ -585,6 +611,8 @@ export async function deleteService(user: UserRow, id: string): Promise<void> {
     .where("status", "=", "draft")
     .executeTakeFirst();
   if (Number(deleted.numDeletedRows) === 0) throw new AppError(409, "services:service_not_draft");
+  // Its images' rows went with it (cascade); their files leave the store once it is gone.
+  await Promise.all(images.map(deletePhoto));
 }
 
 // ---------------------------------------------------------------------------------------------

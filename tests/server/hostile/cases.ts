@@ -2118,6 +2118,7 @@ export function refusedCases(w: World, p: Pool): Record<string, Case[]> {
     "the e-mail provider's bounce webhooks": emailWebhookCases(),
     "WhatsApp's webhook": whatsappWebhookCases(),
     "Pix Automático's webhook": pixAutomaticoWebhookCases(),
+    "a service's images": serviceImageCases(w, p),
   };
 }
 
@@ -2145,4 +2146,30 @@ export function pixAutomaticoWebhookCases(): Case[] {
     cases.push({ name: `Pix Automático webhook: ${method}`, method, path, auth: null, expect: [405], api: true, message: "method_not_allowed" });
   }
   return cases;
+}
+
+/** A service's images (POST /api/services/:id/images, PATCH and DELETE …/images/:image): refusals only, nothing stored. */
+function serviceImageCases(w: World, p: Pool): Case[] {
+  const png = () => new Blob([PNG_1X1], { type: "image/png" });
+  const path = `/api/services/${w.seeded.service}/images`;
+  const nobody = "00000000-0000-4000-8000-000000000000";
+  const svg = new Blob(['<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'], { type: "image/png" });
+  const post = (name: string, auth: Auth, parts: [string, string | Blob, string?][], status: number, extra: Partial<Case> = {}, to = path): Case =>
+    ({ name: `service image: ${name}`, method: "POST", path: to, auth, body: { multipart: parts }, expect: [status], api: true, ...extra });
+  return [
+    post("an svg named .png", w.julia, [["image", svg, "a.png"]], 422, { field: "image" }),
+    post("text", w.julia, [["image", new Blob(["não é imagem"]), "a.jpg"]], 422, { field: "image" }),
+    post("no file", w.julia, [["title", "x"]], 422, { field: "image" }),
+    post("another freelancer's service", p.actor("freelancer").token, [["image", png(), "a.png"]], 404, { message: "not_found" }),
+    post("a merchant", p.actor("merchant").token, [["image", png(), "a.png"]], 403),
+    post("a visitor", null, [["image", png(), "a.png"]], 401),
+    post("a service that does not exist", w.julia, [["image", png(), "a.png"]], 404, { message: "not_found" }, `/api/services/${nobody}/images`),
+    post("a service id that is not one", w.julia, [["image", png(), "a.png"]], 404, {}, "/api/services/..%2F..%2Fetc/images"),
+    { name: "service image: move to -1", method: "PATCH", path: `${path}/${nobody}`, auth: w.julia, body: { json: { position: -1 } }, expect: [422], api: true, field: "position" },
+    { name: "service image: move to a word", method: "PATCH", path: `${path}/${nobody}`, auth: w.julia, body: { json: { position: "primeira" } }, expect: [422], api: true, field: "position" },
+    { name: "service image: move one that does not exist", method: "PATCH", path: `${path}/${nobody}`, auth: w.julia, body: { json: { position: 0 } }, expect: [404], api: true, message: "not_found" },
+    { name: "service image: remove one that does not exist", method: "DELETE", path: `${path}/${nobody}`, auth: w.julia, expect: [404], api: true, message: "not_found" },
+    { name: "service image: another freelancer removes", method: "DELETE", path: `${path}/${nobody}`, auth: p.actor("freelancer").token, expect: [404], api: true },
+    { name: "service image: PUT", method: "PUT", path, auth: w.julia, expect: [405], api: true, message: "method_not_allowed" },
+  ];
 }

@@ -6,7 +6,7 @@ import { readFileSync } from "node:fs";
 import { request } from "node:http";
 import { join } from "node:path";
 import pg from "pg";
-import { validApplication, validOpportunity } from "../../support/fixtures";
+import { validApplication, validOpportunity, validService } from "../../support/fixtures";
 import { inspect, ROOT } from "../crash/server";
 
 // ---------------------------------------------------------------------------------------------
@@ -216,6 +216,8 @@ export type World = {
     countered: { id: string; firstOffer: string };
     accepted: string;
     notJulias: string;
+    /** A service of Júlia's (the seed's, or one she drafts). */
+    service: string;
   };
   merchants: Actor[];
   freelancers: Actor[];
@@ -335,6 +337,9 @@ export async function seededRecords(
     if (notJulias) break;
   }
   const carlosOpp = (await ok("GET", "/api/opportunities?mine=1&per_page=1", carlos)).data[0];
+  const service =
+    ((await ok("GET", "/api/me/services?per_page=1", julia)).data[0]?.id as string | undefined) ??
+    ((await ok("POST", "/api/services", julia, validService)).data.id as string);
   const need = {
     open: open[0],
     closed: closed[0],
@@ -357,6 +362,7 @@ export async function seededRecords(
     countered: { id: counteredApp.id, firstOffer: counteredDetail.offers[0].id },
     accepted: accepted[0].id,
     notJulias: notJulias!,
+    service,
   };
 }
 
