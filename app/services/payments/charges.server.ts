@@ -324,6 +324,40 @@ export async function settleCharge(
 }
 
 /**
+ * A provider's notice that a charge was paid (Mercado Pago's webhook, a Pix Automático charge):
+ * the notice recorded in payment_events and the charge settled in one transaction. The same
+ * notice delivered twice at once, or a payment the operator recorded by hand first (its
+ * end-to-end id), is a duplicate.
+ */
+export async function settleNotifiedCharge(
+  charge: Pick<PixChargeRow, "id" | "contract_id" | "milestone_id" | "amount_cents">,
+  notice: { provider: string; eventId: string; detail: string; e2e: string | null },
+): Promise<{ outcome: "processed"; settlement: Settlement } | { outcome: "duplicate" }> {
+  try {
+    const settlement = await transaction(async (trx) => {
+      await trx
+        .insertInto("payment_events")
+        .values({
+          id: randomUUID(),
+          provider: notice.provider,
+          event_id: notice.eventId,
+          outcome: "processed",
+          detail: notice.detail,
+          created_at: now(),
+        })
+        .execute();
+      return settleCharge(trx, charge, { e2e_id: notice.e2e, by: notice.provider }, now());
+    });
+    return { outcome: "processed", settlement };
+  } catch (error) {
+    if (isUniqueViolation(error, "payment_events") || isUniqueViolation(error, "pix_charges")) {
+      return { outcome: "duplicate" };
+    }
+    throw error;
+  }
+}
+
+/**
  * The operator confirms a receipt of the manual provider: the Pix's end-to-end id and the amount
  * received, which must be the charge's. A charge already paid (by another confirmation or the
  * webhook), or another provider's (its webhook confirms it), answers 409, and nothing is credited

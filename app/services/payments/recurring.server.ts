@@ -13,7 +13,7 @@ import { consumeWrite } from "../platform/rate-limit.server";
 import { now } from "../platform/records.server";
 import { publishContractMove } from "../platform/events.server";
 import { LAPSE_DAYS } from "../contracts/monthly.server";
-import { settleCharge, type Settlement } from "./charges.server";
+import { settleNotifiedCharge, type Settlement } from "./charges.server";
 import {
   centsOf,
   pixAutomaticoSignatureProblem,
@@ -580,28 +580,12 @@ async function takeCharge(
     throw new AppError(422, "webhook_wrong_amount");
   }
   const e2e = state.pix?.map((p) => p.endToEndId).find((v): v is string => typeof v === "string" && E2E_ID.test(v));
-  try {
-    const settlement = await transaction(async (trx) => {
-      await trx
-        .insertInto("payment_events")
-        .values({
-          id: randomUUID(),
-          provider: "pix_automatico",
-          event_id: `cobr:${txid}`,
-          outcome: "processed",
-          detail: `charge ${txid} paid`,
-          created_at: now(),
-        })
-        .execute();
-      return settleCharge(trx, charge, { e2e_id: e2e ?? null, by: "pix_automatico" }, now());
-    });
-    return { outcome: "processed", settlement };
-  } catch (error) {
-    if (isUniqueViolation(error, "payment_events") || isUniqueViolation(error, "pix_charges")) {
-      return { outcome: "duplicate" };
-    }
-    throw error;
-  }
+  return settleNotifiedCharge(charge, {
+    provider: "pix_automatico",
+    eventId: `cobr:${txid}`,
+    detail: `charge ${txid} paid`,
+    e2e: e2e ?? null,
+  });
 }
 
 /**

@@ -1,11 +1,10 @@
 import { randomUUID } from "node:crypto";
-import { db, transaction } from "../../../db";
-import { isUniqueViolation } from "../../../db/dialect";
+import { db } from "../../../db";
 import { config } from "~/config.server";
 import { E2E_ID } from "~/lib/payments-schemas";
 import { AppError } from "../platform/errors.server";
 import { now } from "../platform/records.server";
-import { settleCharge, type Settlement } from "./charges.server";
+import { settleNotifiedCharge, type Settlement } from "./charges.server";
 import {
   fetchMercadoPagoPayment,
   mercadoPagoSignatureProblem,
@@ -123,27 +122,10 @@ export async function receiveMercadoPagoWebhook(
     payment.point_of_interaction?.transaction_data?.e2e_id,
     payment.transaction_details?.transaction_id,
   ].find((v): v is string => typeof v === "string" && E2E_ID.test(v));
-  try {
-    const settlement = await transaction(async (trx) => {
-      await trx
-        .insertInto("payment_events")
-        .values({
-          id: randomUUID(),
-          provider: "mercadopago",
-          event_id: eventId,
-          outcome: "processed",
-          detail: `payment ${dataId} approved`,
-          created_at: now(),
-        })
-        .execute();
-      return settleCharge(trx, charge, { e2e_id: e2e ?? null, by: "mercadopago" }, now());
-    });
-    return { outcome: "processed", settlement };
-  } catch (error) {
-    // The same notification delivered twice at once: the other delivery processed it.
-    if (isUniqueViolation(error, "payment_events")) return { outcome: "duplicate" };
-    // The end-to-end id was recorded by hand for this payment already (the operator was first).
-    if (isUniqueViolation(error, "pix_charges")) return { outcome: "duplicate" };
-    throw error;
-  }
+  return settleNotifiedCharge(charge, {
+    provider: "mercadopago",
+    eventId,
+    detail: `payment ${dataId} approved`,
+    e2e: e2e ?? null,
+  });
 }
