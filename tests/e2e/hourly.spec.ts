@@ -87,6 +87,9 @@ test("hourly proposal → the week paid by Pix → time logged and sent → appr
   await marina.reload();
   await expect(merchantWeek).toContainText("O freelancer enviou a semana.");
   await expect(merchantWeek).toContainText(money("R$ 375,00"));
+  // The merchant's side of the page: the sent week to review, the weeks, the weekly cap's form.
+  await expect(marina.locator("#cap")).toBeVisible();
+  await noAxeFindings(marina);
   await merchantWeek.getByRole("link", { name: money("Aprovar a semana e liberar R$ 125,00") }).click();
   const approve = marina.getByRole("alertdialog", { name: "Aprovar a semana?" });
   await approve.getByRole("button", { name: money("Sim, aprovar e liberar R$ 125,00") }).click();
