@@ -15,7 +15,7 @@ import type { Database, ServiceOrderRow, UserRow } from "../../../db/schema";
 import { displayNameOf } from "../accounts/users.server";
 import { servicePath } from "../discovery/public.server";
 import { insertFirstOffer } from "../marketplace/applications.server";
-import { insertOpportunity } from "../marketplace/opportunities.server";
+import { insertOpportunity, lockOpportunityOrder } from "../marketplace/opportunities.server";
 import { notifyOtherSide } from "../messaging/notifications.server";
 import { AppError, parseInput } from "../platform/errors.server";
 import { consumeWrite } from "../platform/rate-limit.server";
@@ -178,6 +178,9 @@ export async function placeOrder(merchant: UserRow, serviceId: string, input: un
     }
     const answers =
       data.answers || needsAnswers(lists.questions) ? checkAnswers(lists.questions, data.answers ?? []) : null;
+    // The time is read under the lock the opportunity's id is drawn under: of two orders at once,
+    // the first to draw its id is the older one.
+    await lockOpportunityOrder(trx);
     const at = now();
     const uuid = randomUUID();
     await insertOpportunity(trx, {

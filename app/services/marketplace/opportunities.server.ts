@@ -715,9 +715,18 @@ export async function opportunitiesInOrder(user: UserRow, ids: number[]): Promis
  */
 export const OPPORTUNITY_ORDER_LOCK = 0x6672_6f70; // "frop"
 
+/**
+ * Takes OPPORTUNITY_ORDER_LOCK in `trx` (held to the commit; taking it again in the same
+ * transaction is free). A creation that reads its timestamp after it keeps the ids and the
+ * `created_at` of creations at once in the same order.
+ */
+export async function lockOpportunityOrder(trx: Transaction<Database>) {
+  if (engine === "postgres") await sql`SELECT pg_advisory_xact_lock(${OPPORTUNITY_ORDER_LOCK})`.execute(trx);
+}
+
 /** Stores a new opportunity in `trx`, its id drawn under OPPORTUNITY_ORDER_LOCK. */
 export async function insertOpportunity(trx: Transaction<Database>, values: Insertable<OpportunitiesTable>) {
-  if (engine === "postgres") await sql`SELECT pg_advisory_xact_lock(${OPPORTUNITY_ORDER_LOCK})`.execute(trx);
+  await lockOpportunityOrder(trx);
   await trx.insertInto("opportunities").values(values).execute();
 }
 
