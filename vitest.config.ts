@@ -32,6 +32,7 @@ const UNIT_TESTS = [
   "tests/web/page-buffer.test.ts",
   "tests/web/redirects.test.ts",
   "tests/web/resource-route.test.ts",
+  "tests/web/sitemap-pieces.test.ts",
   "tests/web/render-routes.test.ts",
   "tests/web/route-matching.test.ts",
 ];

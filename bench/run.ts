@@ -159,6 +159,18 @@ function cpuSeconds(pid: number | undefined): number {
   }
 }
 
+/** Resident memory (MB) of the server: the launcher and its worker processes, from /proc. */
+function residentMb(pid: number | undefined): number {
+  if (!pid) return NaN;
+  try {
+    const own = Number(/^VmRSS:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1]) / 1024;
+    const children = readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim().split(/\s+/).filter(Boolean);
+    return children.reduce((sum, child) => sum + residentMb(Number(child)), own);
+  } catch {
+    return NaN;
+  }
+}
+
 function run(command: string, argv: string[], env: NodeJS.ProcessEnv) {
   const started = Date.now();
   const result = spawnSync(command, argv, { cwd: root, env, stdio: "inherit" });
@@ -684,6 +696,19 @@ async function mainCases(server: Server, fixture: Fixture) {
     times.sort((a, b) => a - b);
     log(
       `GET /sitemap/opportunities-1.xml: ${urls} URLs, ${(bytes / 1e6).toFixed(1)} MB, median ${times[3]!.toFixed(0)} ms (min ${times[0]!.toFixed(0)}, max ${times[6]!.toFixed(0)}), load ${load()}`,
+    );
+    // Memory: eight pages asked at once, the server's resident memory sampled every 10 ms.
+    const before = residentMb(serverPid);
+    let peak = before;
+    const sampler = setInterval(() => (peak = Math.max(peak, residentMb(serverPid))), 10);
+    await Promise.all(
+      Array.from({ length: 8 }, () =>
+        fetch(`${base}/sitemap/opportunities-1.xml`, { headers: CLIENT_HEADERS }).then((r) => r.arrayBuffer()),
+      ),
+    );
+    clearInterval(sampler);
+    log(
+      `8 sitemap pages at once: server resident memory ${before.toFixed(0)} MB before, peak ${peak.toFixed(0)} MB (+${(peak - before).toFixed(0)} MB)`,
     );
   }
   if (wanted("apply")) {

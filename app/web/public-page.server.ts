@@ -248,10 +248,27 @@ export function person(p: PublicProfile) {
   };
 }
 
-/** A sitemap file: XML, cacheable for a few minutes, no cookie. */
-export function xmlResponse(xml: string) {
-  return new Response(xml, {
+/**
+ * A sitemap file: XML, cacheable for a few minutes, no cookie. Given in pieces, each is read when
+ * the client has taken the one before (the stream's pull), so a large page is never whole in memory.
+ */
+export function xmlResponse(xml: string | AsyncIterable<string>) {
+  return new Response(typeof xml === "string" ? xml : streamOf(xml), {
     headers: { "Content-Type": "application/xml; charset=utf-8", "Cache-Control": "public, max-age=300" },
+  });
+}
+
+function streamOf(pieces: AsyncIterable<string>) {
+  const iterator = pieces[Symbol.asyncIterator]();
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const { done, value } = await iterator.next();
+      if (done) controller.close();
+      else controller.enqueue(Buffer.from(value));
+    },
+    async cancel() {
+      await iterator.return?.();
+    },
   });
 }
 

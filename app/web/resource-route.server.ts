@@ -1,4 +1,4 @@
-import { json, writeReadableStreamToWritable, type LoaderFunction } from "@remix-run/node";
+import { json, type LoaderFunction } from "@remix-run/node";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { matchRoutes } from "@remix-run/router";
 import { decodes, routeTree } from "./route-label.server";
@@ -121,6 +121,34 @@ async function send(res: ExpressResponse, response: Response) {
   res.status(response.status);
   for (const [name, value] of response.headers.entries()) res.append(name, value);
   if (/text\/event-stream/i.test(response.headers.get("Content-Type") ?? "")) res.flushHeaders();
-  if (response.body) await writeReadableStreamToWritable(response.body, res);
-  else res.end();
+  if (!response.body) return void res.end();
+  // As Remix's writeReadableStreamToWritable, but a piece is read only once the socket took the
+  // last one: a slow client of a streamed answer (a sitemap page) is not buffered for whole.
+  const reader = response.body.getReader();
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return void res.end();
+      if (!res.write(value) && !(await drained(res))) return void (await reader.cancel());
+    }
+  } catch (error) {
+    res.destroy(error as Error);
+    throw error;
+  }
+}
+
+/** Whether what was written went out ("drain") rather than the connection closing first. */
+function drained(res: ServerResponse) {
+  if (res.destroyed) return Promise.resolve(false);
+  return new Promise<boolean>((resolve) => {
+    const settle = (ok: boolean) => () => {
+      res.off("drain", onDrain);
+      res.off("close", onClose);
+      resolve(ok);
+    };
+    const onDrain = settle(true);
+    const onClose = settle(false);
+    res.once("drain", onDrain);
+    res.once("close", onClose);
+  });
 }

@@ -12,6 +12,7 @@ import {
   getPublicProfile,
   idFromSlug,
   opportunitiesSitemapXml,
+  SITEMAP_PAGE_SIZE,
   opportunityPath,
   opportunityShareUrl,
   profileShareUrl,
@@ -32,6 +33,7 @@ import { validOpportunity } from "../support/fixtures";
 import { statementsOf } from "../support/statements";
 import { jobPosting, person } from "~/web/public-page.server";
 import { config } from "~/config.server";
+import { SITEMAP_PIECE } from "~/lib/sitemap";
 
 // Public pages: what a visitor may read, what never leaves (applicants, e-mails, the merchant's
 // contact, addresses), hidden things are not found, and the sitemap lists exactly what is shown.
@@ -439,7 +441,7 @@ describe("the operator's switch", () => {
 });
 
 describe("statements per public page, whatever the data", () => {
-  it("opportunity 2, profile 3, sitemap index 2, a sitemap page 3", async () => {
+  it("opportunity 2, profile 3, sitemap index 2, a sitemap page 2 and one per piece", async () => {
     const portfolio = await createUser(db, { account_type: "freelancer" });
     for (let i = 0; i < 5; i++)
       await db
@@ -459,7 +461,8 @@ describe("statements per public page, whatever the data", () => {
     expect(await statementsOf(() => getPublicProfile(freelancer.id))).toBe(3);
     expect(await statementsOf(() => getPublicProfile(portfolio.id))).toBe(3);
     expect(await statementsOf(() => sitemapIndex())).toBe(2);
-    expect(await statementsOf(() => opportunitiesSitemapXml(1))).toBe(3);
+    // The settings and the page count, then each piece of the page (SITEMAP_PIECE keys).
+    expect(await statementsOf(() => opportunitiesSitemapXml(1))).toBe(2 + SITEMAP_PAGE_SIZE / SITEMAP_PIECE);
     expect(await statementsOf(() => profilesSitemap(1))).toBe(3);
   });
 });

@@ -6,10 +6,12 @@ import { parseInput } from "~/services/platform/errors.server";
 import {
   allowedOpportunityActions,
   compiledListQueries,
+  createOpportunity as publish,
   getOpportunity,
   listOpportunities,
 } from "~/services/marketplace/opportunities.server";
-import { freelancer, merchant } from "../support/market";
+import { validOpportunity } from "../support/fixtures";
+import { brokenInvariants, freelancer, merchant } from "../support/market";
 
 describe("allowed_actions of an opportunity", () => {
   it("follows its status and counts, for its owner", async () => {
@@ -72,5 +74,15 @@ describe("list queries compiled once per role and query", () => {
     // Applied-to lists (the viewer's id inside a subquery) too.
     expect((await listOpportunities(carla, { mine: "1" })).data.map((o) => o.uuid)).toEqual([anas.uuid]);
     expect((await listOpportunities(davi, { mine: "1" })).data).toEqual([]);
+  });
+});
+
+describe("opportunities published at once", () => {
+  it("keep their ids in the order of their creation times (the newest-first lists rely on it)", async () => {
+    const owners = await Promise.all(Array.from({ length: 4 }, () => merchant()));
+    await Promise.all(owners.flatMap((owner) => [1, 2, 3].map(() => publish(owner, validOpportunity))));
+    // (The tests above store counts without their rows: only this invariant is read here.)
+    const broken = await brokenInvariants();
+    expect(broken.filter((b) => b.problem === "id order is creation order")).toEqual([]);
   });
 });

@@ -2,8 +2,10 @@
 // and the answer it gives when the loader returns data, throws a Response or fails, as Remix's
 // handleResourceRequest does. tests/server/public/resource-routes.test.ts compares the answers of
 // the real routes with Remix's own on the production build.
+import { createServer, request as httpRequest, type IncomingMessage } from "node:http";
+import type { AddressInfo } from "node:net";
 import { describe, expect, it, vi } from "vitest";
-import { callResourceLoader, resourceLoaders } from "~/web/resource-route.server";
+import { callResourceLoader, resourceLoaders, resourceRoutes } from "~/web/resource-route.server";
 
 const loader = vi.fn(async () => new Response("ok"));
 const routes = {
@@ -97,5 +99,59 @@ describe("the answer", () => {
     expect(failed.status).toBe(500);
     expect(await failed.text()).toBe("Unexpected Server Error");
     expect(handleError).toHaveBeenCalledWith(error, expect.objectContaining({ params: { uuid: "1" } }));
+  });
+});
+
+describe("a streamed answer", () => {
+  it("reads the next piece only once the client took the last: a reader that stops holds the rest back", async () => {
+    const PIECES = 64;
+    const piece = Buffer.alloc(1024 * 1024, 120);
+    let pulled = 0;
+    const streamed = async () =>
+      new Response(
+        new ReadableStream<Uint8Array>({
+          pull(controller) {
+            if (pulled === PIECES) return controller.close();
+            pulled += 1;
+            controller.enqueue(piece);
+          },
+        }),
+      );
+    const handle = resourceRoutes({
+      routes: { "routes/big": { id: "routes/big", path: "big", module: { loader: streamed } } },
+      entry: { module: {} },
+    });
+    // What the middleware uses of Express's request and response.
+    const server = createServer((req, res) =>
+      handle(
+        Object.assign(req, {
+          originalUrl: req.url!,
+          protocol: "http",
+          hostname: "127.0.0.1",
+          get: (name: string) => req.headers[name.toLowerCase()] as string | undefined,
+        }),
+        Object.assign(res, { status: (code: number) => (res.statusCode = code), append: res.appendHeader }),
+        () => res.writeHead(404).end(),
+      ),
+    ).listen(0, "127.0.0.1");
+    await new Promise((resolve) => server.once("listening", resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const response = await new Promise<IncomingMessage>((resolve, reject) =>
+        httpRequest({ host: "127.0.0.1", port, path: "/big" }, resolve).on("error", reject).end(),
+      );
+      expect(response.statusCode).toBe(200);
+      // Nothing read for a while: the server stops at what the socket's buffers hold.
+      response.pause();
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(pulled).toBeLessThan(PIECES / 2);
+      let bytes = 0;
+      response.on("data", (chunk: Buffer) => (bytes += chunk.length));
+      await new Promise((resolve) => response.on("end", resolve).resume());
+      expect(bytes).toBe(PIECES * piece.length);
+      expect(pulled).toBe(PIECES);
+    } finally {
+      server.close();
+    }
   });
 });

@@ -1,9 +1,9 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import {
-  opportunitiesSitemapXml,
+  opportunitiesSitemap,
   pagesSitemapXml,
   profilesSitemap,
-  servicesSitemapXml,
+  servicesSitemap,
   urlsetXml,
 } from "~/services/discovery/public.server";
 import { xmlResponse } from "~/web/public-page.server";
@@ -21,9 +21,9 @@ export async function loader({ params }: LoaderFunctionArgs) {
     : match[1] === "pages"
       ? await pagesSitemapXml(n)
       : match[1] === "opportunities"
-        ? await opportunitiesSitemapXml(n)
+        ? await opportunitiesSitemap(n)
         : match[1] === "services"
-          ? await servicesSitemapXml(n)
+          ? await servicesSitemap(n)
           : await profilesSitemap(n).then((entries) => entries && urlsetXml(entries));
   if (!xml) {
     return new Response("Não encontrado.", {

@@ -1,4 +1,5 @@
 import { sql } from "kysely";
+import { joined, URLSET_CLOSE, URLSET_OPEN, urlsetPieces } from "~/lib/sitemap";
 import { opportunitySlug, slugify } from "~/lib/slug";
 import { config } from "~/config.server";
 import { db } from "../../../db";
@@ -444,9 +445,6 @@ function profilePages(count: number) {
   return pages;
 }
 
-const URLSET_OPEN = `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n`;
-const URLSET_CLOSE = `</urlset>\n`;
-
 /** The browsing pages' file (BROWSE_PATHS): page 1 only, while public pages are on; null otherwise (404). */
 export async function pagesSitemapXml(n: number): Promise<string | null> {
   if (n !== 1 || !(await publicPagesOn())) return null;
@@ -454,58 +452,68 @@ export async function pagesSitemapXml(n: number): Promise<string | null> {
 }
 
 /**
- * Page `n` of the open opportunities (1-based) as the sitemap's XML; null when public pages are off,
- * n is past the last page or nothing of its range is shown (404). The database writes the `<url>`
- * lines in one statement over the primary key's range (the stored slug, the uuid and updated_at
- * need no escaping: letters, digits, "-", ":" and "."), so 50 000 of them cost no work per row here.
+ * Page `n` of the open opportunities (1-based) as the sitemap's XML, in pieces (see urlsetPieces);
+ * null when public pages are off, n is past the last page or nothing of its range is shown (404).
+ * The database writes the `<url>` lines of each piece in one statement over a range of the primary
+ * key (the stored slug, the uuid and updated_at need no escaping: letters, digits, "-", ":" and
+ * "."), so 50 000 of them cost no work per row here.
  */
-export async function opportunitiesSitemapXml(n: number): Promise<string | null> {
+export async function opportunitiesSitemap(n: number): Promise<AsyncIterable<string> | null> {
   const pages = await pageCount("opportunities");
   if (!Number.isSafeInteger(n) || n < 1 || n > pages) return null;
   // Suspending or banning an account closes its opportunities, but the page's rule is checked
   // here too (one lookup of the merchant by primary key per row), so both always agree.
   const at = now();
   const base = escapeXml(siteUrl("/vagas/"));
-  const row = await db
-    .selectFrom("opportunities as o")
-    .innerJoin("users as u", "u.id", "o.merchant_id")
-    .select(
-      sql<string | null>`string_agg(
-        '<url><loc>' || CAST(${base} AS text) || o.slug || '-' || o.uuid || '</loc><lastmod>' || o.updated_at || '</lastmod></url>',
-        CAST(${"\n"} AS text) ORDER BY o.id)`.as("urls"),
-    )
-    .where("o.id", ">", (n - 1) * SITEMAP_PAGE_SIZE)
-    .where("o.id", "<=", n * SITEMAP_PAGE_SIZE)
-    .where(opportunityListed(at))
-    .executeTakeFirst();
-  return row?.urls ? `${URLSET_OPEN}${row.urls}\n${URLSET_CLOSE}` : null;
+  return urlsetPieces((n - 1) * SITEMAP_PAGE_SIZE, SITEMAP_PAGE_SIZE, async (from, to) => {
+    const row = await db
+      .selectFrom("opportunities as o")
+      .innerJoin("users as u", "u.id", "o.merchant_id")
+      .select(
+        sql<string | null>`string_agg(
+          '<url><loc>' || CAST(${base} AS text) || o.slug || '-' || o.uuid || '</loc><lastmod>' || o.updated_at || '</lastmod></url>',
+          CAST(${"\n"} AS text) ORDER BY o.id)`.as("urls"),
+      )
+      .where("o.id", ">", from)
+      .where("o.id", "<=", to)
+      .where(opportunityListed(at))
+      .executeTakeFirst();
+    return row?.urls ?? null;
+  });
 }
 
 /**
- * Page `n` of the published services a visitor may see, as the sitemap's XML: their row numbers'
- * range, written by the database in one statement like the opportunities' (the stored slug, the
- * uuid and updated_at need no escaping); null when public pages are off, past the last page or
- * when nothing of its range is shown (404).
+ * Page `n` of the published services a visitor may see, as the sitemap's XML in pieces: ranges of
+ * their row numbers, written by the database like the opportunities' (the stored slug, the uuid
+ * and updated_at need no escaping); null when public pages are off, past the last page or when
+ * nothing of its range is shown (404).
  */
-export async function servicesSitemapXml(n: number): Promise<string | null> {
+export async function servicesSitemap(n: number): Promise<AsyncIterable<string> | null> {
   const pages = await pageCount("services");
   if (!Number.isSafeInteger(n) || n < 1 || n > pages) return null;
   const at = now();
   const base = escapeXml(siteUrl("/servicos/"));
-  const row = await db
-    .selectFrom("services as s")
-    .innerJoin("users as u", "u.id", "s.freelancer_id")
-    .select(
-      sql<string | null>`string_agg(
-        '<url><loc>' || CAST(${base} AS text) || s.slug || '-' || s.id || '</loc><lastmod>' || s.updated_at || '</lastmod></url>',
-        CAST(${"\n"} AS text) ORDER BY s.seq)`.as("urls"),
-    )
-    .where("s.seq", ">", (n - 1) * SITEMAP_PAGE_SIZE)
-    .where("s.seq", "<=", n * SITEMAP_PAGE_SIZE)
-    .where(serviceListed(at))
-    .executeTakeFirst();
-  return row?.urls ? `${URLSET_OPEN}${row.urls}\n${URLSET_CLOSE}` : null;
+  return urlsetPieces((n - 1) * SITEMAP_PAGE_SIZE, SITEMAP_PAGE_SIZE, async (from, to) => {
+    const row = await db
+      .selectFrom("services as s")
+      .innerJoin("users as u", "u.id", "s.freelancer_id")
+      .select(
+        sql<string | null>`string_agg(
+          '<url><loc>' || CAST(${base} AS text) || s.slug || '-' || s.id || '</loc><lastmod>' || s.updated_at || '</lastmod></url>',
+          CAST(${"\n"} AS text) ORDER BY s.seq)`.as("urls"),
+      )
+      .where("s.seq", ">", from)
+      .where("s.seq", "<=", to)
+      .where(serviceListed(at))
+      .executeTakeFirst();
+    return row?.urls ?? null;
+  });
 }
+
+/** Page `n` of the open opportunities' sitemap as one string (see opportunitiesSitemap). */
+export const opportunitiesSitemapXml = async (n: number) => joined(await opportunitiesSitemap(n));
+/** Page `n` of the services' sitemap as one string (see servicesSitemap). */
+export const servicesSitemapXml = async (n: number) => joined(await servicesSitemap(n));
 
 /**
  * Page `n` of the shown profiles: the n-th range of the ids' first 32 bits; null past the last

@@ -734,12 +734,15 @@ export async function createOpportunity(merchant: UserRow, input: unknown): Prom
   await consumeWrite(merchant.id);
   assertRoleFor(merchant, "opportunity.create");
   const data = parseInput(opportunityInputSchema, input);
-  const timestamp = now();
   const uuid = randomUUID();
   // Pre-moderation: a young account's opportunity waits for an operator (premoderation.server.ts).
-  const held = await holdsNewOpportunity(db, merchant, timestamp);
-  await transaction((trx) =>
-    insertOpportunity(trx, {
+  const held = await holdsNewOpportunity(db, merchant, now());
+  await transaction(async (trx) => {
+    // The time is read under the lock the id is drawn under: of two creations at once, the
+    // first to draw its id is the older one.
+    await lockOpportunityOrder(trx);
+    const timestamp = now();
+    await insertOpportunity(trx, {
       uuid,
       merchant_id: merchant.id,
       title: data.title,
@@ -762,8 +765,8 @@ export async function createOpportunity(merchant: UserRow, input: unknown): Prom
       held_at: held ? timestamp : null,
       created_at: timestamp,
       updated_at: timestamp,
-    }),
-  );
+    });
+  });
   opportunitiesChanged();
   return getOpportunity(merchant, uuid);
 }
