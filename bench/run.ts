@@ -112,6 +112,8 @@ const BUDGETS = {
   scaleRatio: 2,
   /** Case "bare": req/s of the app (one process) over the bare server's, on the JSON list. */
   bareRatio: 0.5,
+  /** The JSON list's CPU per request, bare over app, one process each (at most 1.6 x the bare's). */
+  bareCpuRatio: 0.62,
   /** Case "bare": CPU ms per request of one server process. */
   healthzCpuMs: 0.5,
   listCpuMs: 1.1,
@@ -1173,7 +1175,16 @@ async function bareCase(facts: ReturnType<typeof machine>) {
         `app minus bare SSR (Express, Remix): ${(cpu(page) - cpu(bareSsr)).toFixed(3)} ms, ${Math.round(100 * (1 - 1 / pageRatio))}% of the page`,
     );
     const failures = [bareList, appList, healthz, bareSsr, page].reduce((n, r) => n + r.errors + r.non_2xx, 0);
+    const cpuRatio = cpu(bareList) / cpu(appList);
+    console.info(
+      `JSON list CPU per request, bare / app (1 process): ${cpu(bareList).toFixed(3)} / ${cpu(appList).toFixed(3)} ms = ${cpuRatio.toFixed(2)} (target >= ${BUDGETS.bareCpuRatio})`,
+    );
     const checks = [
+      {
+        budget: `list CPU bare/app >= ${BUDGETS.bareCpuRatio}`,
+        holds: cpuRatio >= BUDGETS.bareCpuRatio,
+        measured: cpuRatio.toFixed(2),
+      },
       {
         budget: `list app/bare >= ${BUDGETS.bareRatio}`,
         holds: ratio >= BUDGETS.bareRatio,
