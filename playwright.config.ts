@@ -155,13 +155,9 @@ export default defineConfig({
   // project's worker (metadata.server), so only a run that includes their specs starts them.
   projects: [
     {
-      name: "chromium",
-      testIgnore:
-        /(accessibility|payments|dispute-split|milestones-pix|identity|notas|hourly|postgres-smoke)\.spec\.ts$/,
-      use: { ...devices["Desktop Chrome"] },
-      metadata: { sqlite: E2E_DATABASE } satisfies E2EMetadata,
-    },
-    {
+      // Listed first: Playwright hands out files in the projects' order, and the crawl is the
+      // run's longest test (~6 min), so it starts at once on one worker while the other takes
+      // the stories (started last, it ran alone at the end for minutes).
       // The axe crawl and the keyboard tests on a server of their own (the demo data, payments
       // off, as "chromium"), on PORT+7: the crawl follows every link it finds, and the stories
       // running beside it on the other worker would put their opportunities in its lists and
@@ -171,6 +167,13 @@ export default defineConfig({
       use: { ...devices["Desktop Chrome"], baseURL: `http://localhost:${PORT + 7}` },
       // I18N_STRICT: a text missing from a language file renders as ⟦key⟧, which the crawl reports.
       ...ownServer(PORT + 7, `${E2E_DIR}-axe`, { I18N_STRICT: "1", ...E2E_WHATSAPP }),
+    },
+    {
+      name: "chromium",
+      testIgnore:
+        /(accessibility|payments|dispute-split|milestones-pix|identity|notas|hourly|postgres-smoke)\.spec\.ts$/,
+      use: { ...devices["Desktop Chrome"] },
+      metadata: { sqlite: E2E_DATABASE } satisfies E2EMetadata,
     },
     {
       name: "chromium-postgres",
