@@ -2,6 +2,7 @@ import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { configDefaults, defineConfig } from "vitest/config";
+import ServerFirst from "./tests/support/sequencer";
 
 // Tests live by domain (tests/accounts, tests/marketplace, tests/contracts, …): services and API
 // handlers, each file with its own database, on SQLite (app) and PostgreSQL (app-pg); files that
@@ -53,6 +54,7 @@ export default defineConfig({
     // One test file per core. Vitest's own default is one fewer than the cores, which on a 2-core
     // machine runs every file one after the other.
     maxWorkers: availableParallelism(),
+    sequence: { sequencer: ServerFirst },
     projects: [
       {
         extends: true,
