@@ -2119,6 +2119,7 @@ export function refusedCases(w: World, p: Pool): Record<string, Case[]> {
     "WhatsApp's webhook": whatsappWebhookCases(),
     "Pix Automático's webhook": pixAutomaticoWebhookCases(),
     "a service's images": serviceImageCases(w, p),
+    "a service's reports": serviceReportCases(w, p),
   };
 }
 
@@ -2171,5 +2172,24 @@ function serviceImageCases(w: World, p: Pool): Case[] {
     { name: "service image: remove one that does not exist", method: "DELETE", path: `${path}/${nobody}`, auth: w.julia, expect: [404], api: true, message: "not_found" },
     { name: "service image: another freelancer removes", method: "DELETE", path: `${path}/${nobody}`, auth: p.actor("freelancer").token, expect: [404], api: true },
     { name: "service image: PUT", method: "PUT", path, auth: w.julia, expect: [405], api: true, message: "method_not_allowed" },
+  ];
+}
+
+/** Reports of a service (POST /api/reports with target_type service) and the console's moves on them: refusals only. */
+function serviceReportCases(w: World, p: Pool): Case[] {
+  const nobody = "00000000-0000-4000-8000-000000000000";
+  const report = (name: string, auth: Auth, body: Record<string, unknown>, status: number, extra: Partial<Case> = {}): Case =>
+    ({ name: `service report: ${name}`, method: "POST", path: "/api/reports", auth, body: { json: body }, expect: [status], api: true, ...extra });
+  const target = { target_type: "service", target_id: w.seeded.service };
+  return [
+    report("no reason", p.actor("merchant").token, target, 422, { field: "reason" }),
+    report("a reason not on the list", p.actor("merchant").token, { ...target, reason: "odeio" }, 422, { field: "reason" }),
+    report("one's own service", w.julia, { ...target, reason: "spam" }, 422, { message: "report_own_content" }),
+    report("a service that does not exist", p.actor("merchant").token, { ...target, target_id: nobody, reason: "spam" }, 404),
+    report("a service id that is not one", p.actor("merchant").token, { ...target, target_id: "../../etc", reason: "spam" }, 422, { field: "target_id" }),
+    report("a visitor", null, { ...target, reason: "spam" }, 401),
+    { name: "service report: resolve one nobody reported", method: "POST", path: `/api/admin/reports/service/${nobody}/resolve`, auth: w.operator, body: { json: { action: "dismiss", reason: "Motivo válido" } }, expect: [404], api: true },
+    { name: "service report: restore one that does not exist", method: "POST", path: `/api/admin/content/service/${nobody}/restore`, auth: w.operator, body: { json: { reason: "Motivo válido" } }, expect: [404], api: true },
+    { name: "service report: the queue filtered by services", method: "GET", path: "/api/admin/reports?type=service", auth: w.operator, expect: [200], api: true },
   ];
 }
