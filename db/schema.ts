@@ -275,7 +275,9 @@ export type NotificationKind =
   | "milestone_funded"
   | "milestone_released"
   | "payout_paid"
-  | "payout_failed";
+  | "payout_failed"
+  | "service_ordered"
+  | "service_answered";
 
 export interface NotificationsTable {
   id: string;

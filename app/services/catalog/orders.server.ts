@@ -260,7 +260,8 @@ export async function placeOrder(merchant: UserRow, serviceId: string, input: un
         created_at: at,
       })
       .execute();
-    await notifyOtherSide(trx, "merchant", deal, "application_accepted");
+    // "Novo pedido: <serviço> — <pacote>": the opportunity carries the title, the notice the package.
+    await notifyOtherSide(trx, "merchant", deal, "service_ordered", { package: quote.package.name });
   });
   return { id };
 }
@@ -296,21 +297,25 @@ export async function orderOfContract(contractId: string, database: Kysely<Datab
 
 /**
  * The buyer answers (or corrects the answers) until the first delivery: one conditional UPDATE
- * joined to the contract's state, so an answer never lands after the work was handed in.
+ * joined to the contract's state, so an answer never lands after the work was handed in. The
+ * freelancer is told (service_answered), in the same transaction.
  */
 export async function answerOrder(merchant: UserRow, contractId: string, input: unknown): Promise<OrderJson> {
   await consumeWrite(merchant.id);
   assertId(contractId);
   const { answers } = parseInput(answersInputSchema, input);
   return transaction(async (trx) => {
-    const row = await trx
+    const found = await trx
       .selectFrom("service_orders")
-      .selectAll()
-      .where("id", "=", contractId)
-      .where("merchant_id", "=", merchant.id)
+      .innerJoin("contracts", "contracts.id", "service_orders.id")
+      .selectAll("service_orders")
+      .select("contracts.opportunity_id")
+      .where("service_orders.id", "=", contractId)
+      .where("service_orders.merchant_id", "=", merchant.id)
       .executeTakeFirst();
     // Not the buyer's (or no order) looks like nothing at all.
-    if (!row) throw new AppError(404, "not_found");
+    if (!found) throw new AppError(404, "not_found");
+    const { opportunity_id, ...row } = found;
     const snapshot = JSON.parse(row.snapshot) as OrderSnapshot;
     const checked = checkAnswers(snapshot.questions, answers);
     const at = now();
@@ -329,6 +334,7 @@ export async function answerOrder(merchant: UserRow, contractId: string, input: 
       )
       .executeTakeFirst();
     if (Number(updated.numUpdatedRows) === 0) throw new AppError(409, "services:order_answers_closed");
+    await notifyOtherSide(trx, "merchant", { ...row, opportunity_id }, "service_answered");
     return toOrderJson({ ...row, answers: JSON.stringify(checked), answered_at: at });
   });
 }
