@@ -2120,6 +2120,7 @@ export function refusedCases(w: World, p: Pool): Record<string, Case[]> {
     "Pix Automático's webhook": pixAutomaticoWebhookCases(),
     "a service's images": serviceImageCases(w, p),
     "a service's reports": serviceReportCases(w, p),
+    "services for a merchant": recommendedServiceCases(w),
   };
 }
 
@@ -2191,5 +2192,22 @@ function serviceReportCases(w: World, p: Pool): Case[] {
     { name: "service report: resolve one nobody reported", method: "POST", path: `/api/admin/reports/service/${nobody}/resolve`, auth: w.operator, body: { json: { action: "dismiss", reason: "Motivo válido" } }, expect: [404], api: true },
     { name: "service report: restore one that does not exist", method: "POST", path: `/api/admin/content/service/${nobody}/restore`, auth: w.operator, body: { json: { reason: "Motivo válido" } }, expect: [404], api: true },
     { name: "service report: the queue filtered by services", method: "GET", path: "/api/admin/reports?type=service", auth: w.operator, expect: [200], api: true },
+  ];
+}
+
+/** GET /api/services/recommended ("Para você" for a merchant): the merchant's only, its page checked. */
+function recommendedServiceCases(w: World): Case[] {
+  const path = "/api/services/recommended";
+  const get = (name: string, auth: Auth, query: string, expect: number, extra: Partial<Case> = {}): Case =>
+    ({ name: `services for a merchant: ${name}`, method: "GET", path: `${path}${query}`, auth, expect: [expect], api: true, ...extra });
+  return [
+    get("a visitor", null, "", 401),
+    get("a freelancer", w.julia, "", 403),
+    get("a merchant", w.ana, "", 200),
+    get("page 0", w.ana, "?page=0", 422, { field: "page" }),
+    get("page as a word", w.ana, "?page=primeira", 422, { field: "page" }),
+    get("101 a page", w.ana, "?per_page=101", 422, { field: "per_page" }),
+    get("a page far away", w.ana, "?page=999999", 200),
+    { name: "services for a merchant: POST", method: "POST", path, auth: w.ana, body: { json: {} }, expect: [405], api: true },
   ];
 }
