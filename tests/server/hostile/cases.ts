@@ -2121,6 +2121,7 @@ export function refusedCases(w: World, p: Pool): Record<string, Case[]> {
     "a service's images": serviceImageCases(w, p),
     "a service's reports": serviceReportCases(w, p),
     "services for a merchant": recommendedServiceCases(w),
+    "an order's file answers": orderFileCases(w, p),
   };
 }
 
@@ -2209,5 +2210,26 @@ function recommendedServiceCases(w: World): Case[] {
     get("101 a page", w.ana, "?per_page=101", 422, { field: "per_page" }),
     get("a page far away", w.ana, "?page=999999", 200),
     { name: "services for a merchant: POST", method: "POST", path, auth: w.ana, body: { json: {} }, expect: [405], api: true },
+  ];
+}
+
+/** A file answering an order's question (POST /api/contracts/:id/order/files, GET …/files/:file): refusals only. */
+function orderFileCases(w: World, p: Pool): Case[] {
+  const nobody = "00000000-0000-4000-8000-000000000000";
+  const path = `/api/contracts/${nobody}/order/files`;
+  const png = () => new Blob([PNG_1X1], { type: "image/png" });
+  const post = (name: string, auth: Auth, parts: [string, string | Blob, string?][], status: number, extra: Partial<Case> = {}): Case =>
+    ({ name: `order file: ${name}`, method: "POST", path, auth, body: { multipart: parts }, expect: [status], api: true, ...extra });
+  return [
+    post("an order that does not exist", p.actor("merchant").token, [["question", "0"], ["files", png(), "a.png"]], 404, { message: "not_found" }),
+    post("a question that is not a number", p.actor("merchant").token, [["question", "primeira"], ["files", png(), "a.png"]], 422, { field: "question" }),
+    post("a question past the last", p.actor("merchant").token, [["question", "9"], ["files", png(), "a.png"]], 422, { field: "question" }),
+    post("a visitor", null, [["question", "0"], ["files", png(), "a.png"]], 401),
+    post("over 10 MB", p.actor("merchant").token, [["question", "0"], ["files", new Blob([new Uint8Array(11 * 1024 * 1024)]), "a.bin"]], 413),
+    { name: "order file: JSON without a file", method: "POST", path, auth: p.actor("merchant").token, body: { json: { question: 0 } }, expect: [404], api: true },
+    { name: "order file: a file that does not exist", method: "GET", path: `${path}/${nobody}`, auth: w.ana, expect: [404], api: true, message: "not_found" },
+    { name: "order file: a file id that is not one", method: "GET", path: `${path}/..%2F..%2Fetc`, auth: w.ana, expect: [404], api: true },
+    { name: "order file: a page's file that does not exist", method: "GET", path: `/contracts/${nobody}/order-files/${nobody}`, auth: w.ana, expect: [404], api: false },
+    { name: "order file: PUT", method: "PUT", path, auth: w.ana, expect: [405], api: true, message: "method_not_allowed" },
   ];
 }
