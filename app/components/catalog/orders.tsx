@@ -61,10 +61,13 @@ export function AnswerFields({
   questions,
   field,
   chosen,
+  filesApart = false,
 }: {
   questions: ServiceQuestion[];
   field: ReturnType<typeof fieldsOf>;
   chosen: (i: number) => string | undefined;
+  /** The file questions have forms of their own (the contract page): no note for them here. */
+  filesApart?: boolean;
 }) {
   const { t } = useTranslation("services");
   return (
@@ -72,6 +75,7 @@ export function AnswerFields({
       {questions.map((q, i) => {
         const label = q.required ? q.text : `${q.text} (${t("order.optional")})`;
         if (q.kind === "file") {
+          if (filesApart) return null;
           return (
             <p key={i}>
               <strong>{q.text}</strong> <span className="muted">{t("order.file_later")}</span>
@@ -157,6 +161,7 @@ export function ContractOrder({ order, escrow, mayAnswer }: { order: OrderJson; 
             questions={order.questions}
             field={field}
             chosen={(i) => refusal?.values?.[`answer_${i}`] ?? given(i)}
+            filesApart
           />
           <FormActions busy={pending} label={t("order.answer_submit")} />
         </FormCard>
