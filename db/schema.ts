@@ -275,7 +275,9 @@ export type NotificationKind =
   | "milestone_funded"
   | "milestone_released"
   | "payout_paid"
-  | "payout_failed";
+  | "payout_failed"
+  | "service_ordered"
+  | "service_answered";
 
 export interface NotificationsTable {
   id: string;
@@ -708,7 +710,7 @@ export interface AuditLogTable {
   after: string | null;
 }
 
-export type ReportTarget = "opportunity" | "profile" | "message" | "review" | "reply";
+export type ReportTarget = "opportunity" | "profile" | "message" | "review" | "reply" | "service";
 export type ReportStatus = "open" | "dismissed" | "actioned";
 
 /** A report by a signed-in user; reports of one target are resolved together. */
@@ -716,7 +718,7 @@ export interface ReportsTable {
   id: string;
   reporter_id: string;
   target_type: ReportTarget;
-  /** Opportunity: its uuid; profile: the user's id; message: its id; review and reply: the review's id. */
+  /** Opportunity: its uuid; profile: the user's id; message, service: its id; review and reply: the review's id. */
   target_id: string;
   /** Whose content it is. */
   author_id: string;

@@ -36,6 +36,7 @@ import * as m035 from "./035_events";
 import * as m036 from "./036_opportunity_slugs";
 import * as m038 from "./038_terms";
 import * as m039 from "./039_money_bigint_disputes";
+import * as m040 from "./040_service_reports";
 import * as m041 from "./041_append_only_replace";
 import * as m042 from "./042_pix_claims";
 import * as m043 from "./043_session_place_company";
@@ -100,6 +101,7 @@ const steps: Record<string, Step> = {
   "036_opportunity_slugs": m036,
   "038_terms": m038,
   "039_money_bigint_disputes": m039,
+  "040_service_reports": m040,
   "041_append_only_replace": m041,
   "042_pix_claims": m042,
   "043_session_place_company": m043,

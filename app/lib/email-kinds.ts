@@ -35,6 +35,8 @@ export const EMAIL_KIND_GROUPS = {
     "account_restored",
     "opportunity_published",
   ],
+  // A ready-made service's orders (docs/product.md, "Contratar um serviço"): the freelancer's.
+  services: ["service_ordered", "service_answered"],
 } as const;
 
 export type EmailKindGroup = keyof typeof EMAIL_KIND_GROUPS;
@@ -55,6 +57,8 @@ const ONE_SIDE: Partial<Record<EmailKindName, "merchant" | "freelancer">> = {
   contract_changes_requested: "freelancer",
   contract_completed: "freelancer",
   invitation_received: "freelancer",
+  service_ordered: "freelancer",
+  service_answered: "freelancer",
 };
 
 /** The kinds of e-mail an account of this type can receive. */

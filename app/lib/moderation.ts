@@ -3,8 +3,11 @@
 
 import { EMAIL_KIND_GROUPS } from "./email-kinds";
 
-/** What may be reported: ids are the opportunity's uuid, the user's id, the message's or review's id. */
-export const REPORT_TARGETS = ["opportunity", "profile", "message", "review", "reply"] as const;
+/**
+ * What may be reported: ids are the opportunity's uuid, the user's id, the message's, review's or
+ * ready-made service's id.
+ */
+export const REPORT_TARGETS = ["opportunity", "profile", "message", "review", "reply", "service"] as const;
 export type ReportTargetType = (typeof REPORT_TARGETS)[number];
 
 export const REPORT_REASONS = ["spam", "fraud", "offensive", "inappropriate", "off_platform", "other"] as const;
@@ -40,6 +43,11 @@ export type ModerationDetail = {
   /** A milestone released before the last one: its title and amount. */
   milestone?: string;
   amount_cents?: number;
+  /** A notice about a ready-made service (hidden, shown again, ordered): its id and title. */
+  service_id?: string;
+  service_title?: string;
+  /** An order of a ready-made service: the package bought. */
+  package?: string;
 };
 
 /**
@@ -94,6 +102,8 @@ export function moderationPath(
       return ids.application_id ? `/contracts/${ids.application_id}` : "/notifications";
     case "profile":
       return "/profile";
+    case "service":
+      return detail.service_id ? `/meus-servicos/${detail.service_id}` : "/notifications";
     default:
       return "/notifications";
   }

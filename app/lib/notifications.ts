@@ -15,7 +15,11 @@ export function notificationTarget(n: Target) {
   if (isModerationKind(n.kind)) return moderationPath(n.kind, n.detail ?? null, n);
   if (n.kind === "invitation_received") return "/invitations";
   // A contract has its application's id.
-  if (n.application_id && (n.kind.startsWith("contract_") || n.kind.startsWith("milestone_"))) {
+  // An order of a ready-made service (service_*) is a contract too.
+  if (
+    n.application_id &&
+    (n.kind.startsWith("contract_") || n.kind.startsWith("milestone_") || n.kind.startsWith("service_"))
+  ) {
     return `/contracts/${n.application_id}`;
   }
   if (n.kind.startsWith("payout_")) return "/financeiro";

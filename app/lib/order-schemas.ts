@@ -47,6 +47,11 @@ export const orderInputSchema = orderChoiceSchema.extend({
 
 export const answersInputSchema = z.object({ answers: answersSchema });
 
+/** A file answering a question: the question's index (the file is the form's `files`). */
+export const orderFileInputSchema = z.object({
+  question: intField(key("order_file_question_invalid"), 0, L.questions - 1),
+});
+
 /** A form's answers (`answer_0` … `answer_4`, as many as it has) as the list the schemas take; none: undefined. */
 export function answersFromForm(values: Record<string, string>): string[] | undefined {
   const count = Object.keys(values).filter((k) => /^answer_\d$/.test(k)).length;

@@ -17,6 +17,8 @@ import { getPublicOpportunity, opportunitiesSitemapXml } from "~/services/discov
 import { listOpportunities } from "~/services/marketplace/opportunities.server";
 import { checkLedger } from "~/services/payments/ledger.server";
 import { validService } from "../support/fixtures";
+import { drainOutbox } from "~/services/platform/outbox.server";
+import type { Mail } from "~/services/platform/mail.server";
 import { brokenInvariants, freelancer, merchant, notificationsOf, outcome, refusal } from "../support/market";
 import { deliver, escrow, fund, milestonesOf } from "../payments/support";
 
@@ -126,7 +128,17 @@ describe("an order without payments", () => {
     expect(contract.order!.service.path).toBe(`/servicos/${service.slug}-${service.id}`);
     // The freelancer sees the same order.
     expect((await getContract(owner, id)).order?.total_cents).toBe(53_000);
-    expect((await notificationsOf(owner)).map((n) => n.kind)).toContain("application_accepted");
+    // Told of an order, not of an accepted proposal: "Novo pedido: <serviço> — <pacote>", in the app and by e-mail.
+    const notices = await notificationsOf(owner);
+    expect(notices.map((n) => [n.kind, n.application_id, JSON.parse(n.detail ?? "null")])).toEqual([
+      ["service_ordered", id, { package: "Completo" }],
+    ]);
+    expect((await notificationsOf(buyer)).length).toBe(0);
+    const sent: Mail[] = [];
+    await drainOutbox({ send: async (mail) => void sent.push(mail), limit: 100 });
+    const mail = sent.find((m) => m.to === owner.email);
+    expect(mail?.subject).toBe(`Freela: Novo pedido: “${service.title}” — Completo`);
+    expect(mail?.text).toContain(`/contracts/${id}`);
     expect(await brokenInvariants()).toEqual([]);
   });
 
@@ -216,6 +228,9 @@ describe("an order without payments", () => {
     expect(await refusal(answerOrder(buyer, id, { answers: ["Barroco"] }))).toMatchObject({ status: 422 });
     const answered = await answerOrder(buyer, id, { answers: ["Clássico"] });
     expect(answered.answers).toEqual([{ question: "Qual estilo você prefere?", kind: "choice", answer: "Clássico" }]);
+    // The freelancer is told of the answers (and only of those that were taken).
+    const told = (await notificationsOf(owner)).filter((n) => n.kind === "service_answered");
+    expect(told.map((n) => n.application_id)).toEqual([id]);
     await deliver(owner, id);
     expect(await refusal(answerOrder(buyer, id, { answers: ["Moderno"] }))).toMatchObject({
       status: 409,

@@ -1,7 +1,7 @@
 import { Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import type { OrderJson, Quote } from "~/services/catalog/orders.server";
-import { FormCard, FormActions, SelectField, TextAreaField, fieldsOf, useRefusal } from "~/components/ui/form";
+import { Field, FormCard, FormActions, SelectField, TextAreaField, fieldsOf, useRefusal } from "~/components/ui/form";
 import { Facts } from "~/components/ui/facts";
 import { ANSWER_MAX } from "~/lib/order-schemas";
 import { formatMoney } from "~/lib/money";
@@ -61,10 +61,13 @@ export function AnswerFields({
   questions,
   field,
   chosen,
+  filesApart = false,
 }: {
   questions: ServiceQuestion[];
   field: ReturnType<typeof fieldsOf>;
   chosen: (i: number) => string | undefined;
+  /** The file questions have forms of their own (the contract page): no note for them here. */
+  filesApart?: boolean;
 }) {
   const { t } = useTranslation("services");
   return (
@@ -72,6 +75,7 @@ export function AnswerFields({
       {questions.map((q, i) => {
         const label = q.required ? q.text : `${q.text} (${t("order.optional")})`;
         if (q.kind === "file") {
+          if (filesApart) return null;
           return (
             <p key={i}>
               <strong>{q.text}</strong> <span className="muted">{t("order.file_later")}</span>
@@ -128,7 +132,14 @@ export function ContractOrder({ order, escrow, mayAnswer }: { order: OrderJson; 
                 <div key={i} className="wide">
                   <dt>{a.question}</dt>
                   <dd className="prose">
-                    {a.answer ?? (a.kind === "file" ? t("order.file_later") : t("order.no_answer"))}
+                    {a.file ? (
+                      // Downloaded by the two sides only (a contract's file).
+                      <a href={a.file.path} className="link" download>
+                        {a.answer}
+                      </a>
+                    ) : (
+                      (a.answer ?? (a.kind === "file" ? t("order.file_missing") : t("order.no_answer")))
+                    )}
                   </dd>
                 </div>
               ))}
@@ -150,10 +161,43 @@ export function ContractOrder({ order, escrow, mayAnswer }: { order: OrderJson; 
             questions={order.questions}
             field={field}
             chosen={(i) => refusal?.values?.[`answer_${i}`] ?? given(i)}
+            filesApart
           />
           <FormActions busy={pending} label={t("order.answer_submit")} />
         </FormCard>
       ) : null}
+      {mayAnswer
+        ? order.questions.map((q, i) =>
+            q.kind === "file" ? <FileAnswerForm key={i} index={i} question={q.text} /> : null,
+          )
+        : null}
     </section>
+  );
+}
+
+/**
+ * A file question's own form (multipart, apart from the text answers: nothing typed there is
+ * lost): one file, sent as `files` with the question's index; a new one replaces the last.
+ */
+function FileAnswerForm({ index, question }: { index: number; question: string }) {
+  const { t } = useTranslation("services");
+  const sent = useRefusal("order_file");
+  const refusal = sent?.values?.question === String(index) ? sent : null;
+  const pending = usePending("order_file");
+  const field = fieldsOf(refusal);
+  return (
+    <FormCard
+      name={`order-file-${index}`}
+      title={question}
+      intro={t("order.file_intro")}
+      refusal={refusal}
+      intent="order_file"
+      encType="multipart/form-data"
+      className="stack"
+    >
+      <input type="hidden" name="question" value={index} />
+      <Field {...field("files")} type="file" label={t("order.file_label")} hint={t("order.file_hint")} />
+      <FormActions busy={pending} label={t("order.file_submit")} />
+    </FormCard>
   );
 }

@@ -21,7 +21,8 @@ export type NotificationItem = {
 export function useNotificationText() {
   const { t, i18n } = useTranslation("market");
   return (n: NotificationItem) => {
-    const title = n.opportunity_title ?? "";
+    // A notice about a ready-made service carries its title (no opportunity holds it).
+    const title = n.opportunity_title ?? n.detail?.service_title ?? "";
     return t(`notifications.kinds.${n.kind}`, {
       name: n.actor?.display_name ?? t("notifications.someone"),
       title,
@@ -32,6 +33,7 @@ export function useNotificationText() {
       money: noticeMoney(n.detail, t, (cents) => formatMoney(cents, i18n.language)),
       milestone: n.detail?.milestone ?? "",
       amount: n.detail?.amount_cents === undefined ? "" : formatMoney(n.detail.amount_cents, i18n.language),
+      package: n.detail?.package ?? "",
     });
   };
 }

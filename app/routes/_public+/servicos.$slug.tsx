@@ -7,6 +7,7 @@ import { IdentityBadge } from "~/components/reputation/identity-badge";
 import { RatingSummary } from "~/components/reputation/rating";
 import { ReviewItem } from "~/components/reputation/reviews";
 import { Facts } from "~/components/ui/facts";
+import { ReportLink } from "~/components/ui/report-link";
 import { Tags } from "~/components/ui/tags";
 import { excerpt } from "~/lib/format";
 import { errorTitle } from "~/lib/market-meta";
@@ -51,6 +52,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       seo,
       ld: s.preview ? null : serviceLd(s),
       viewer: viewer ? viewer.account_type : null,
+      // "Denunciar": for someone signed in who may report it (not its owner, not an operator).
+      reportable: viewer !== null && !s.preview && viewer.account_type !== "operator" && viewer.id !== s.freelancer.id,
     },
     { headers: cacheHeaders },
   );
@@ -112,7 +115,7 @@ function Packages({ service: s, canBuy }: { service: PublicService; canBuy: bool
 }
 
 export default function PublicServicePage() {
-  const { service: s, ld, viewer } = useLoaderData<typeof loader>();
+  const { service: s, ld, viewer, reportable } = useLoaderData<typeof loader>();
   const { t, i18n } = useTranslation("services");
   const { t: tm } = useTranslation("market");
   return (
@@ -138,6 +141,7 @@ export default function PublicServicePage() {
                 {t("public.by_label")} <FreelancerName freelancer={s.freelancer} />{" "}
                 <IdentityBadge verified={s.freelancer.identity_verified} /> · <RatingSummary rating={s.rating} />
               </span>
+              {reportable ? <ReportLink type="service" id={s.id} back={s.path} /> : null}
             </div>
             <Facts
               items={[

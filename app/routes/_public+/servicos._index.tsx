@@ -7,7 +7,7 @@ import { PublicListCallout, PublicListHeader } from "~/components/discovery/publ
 import { EmptyState } from "~/components/ui/page-header";
 import { Pagination } from "~/components/ui/pagination";
 import { publicListMeta } from "~/lib/public-meta";
-import { listPublicServices } from "~/services/catalog/public-services.server";
+import { listPublicServices, servicesForMerchant } from "~/services/catalog/public-services.server";
 import { fixedT } from "~/services/platform/i18n.server";
 import { queryFromUrl, reaisToCents, readWithoutRefused } from "~/web/market-forms.server";
 import { publicHeaders, publicList, readPublic } from "~/web/public-page.server";
@@ -35,7 +35,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
       field === "max_price_cents" ? tm("filters.money_invalid") : fixedT(page.lng, "services")(key);
   }
   const list = { ...page.found.list, filters, errors };
-  return json({ list, ...publicList(page, "services", "/servicos", filters, list) }, { headers: page.cacheHeaders });
+  const forYou = await servicesForMerchant(page.viewer, filters);
+  return json(
+    { list, forYou, ...publicList(page, "services", "/servicos", filters, list) },
+    { headers: page.cacheHeaders },
+  );
 }
 
 export const headers = publicHeaders;
@@ -43,7 +47,7 @@ export const headers = publicHeaders;
 export const meta = publicListMeta;
 
 export default function PublicServicesPage() {
-  const { list, ld, viewer } = useLoaderData<typeof loader>();
+  const { list, ld, viewer, forYou } = useLoaderData<typeof loader>();
   const { t } = useTranslation("services");
   const { t: tm } = useTranslation("market");
   const search = new URLSearchParams(list.filters).toString();
@@ -59,6 +63,18 @@ export default function PublicServicesPage() {
         text={t("public.list_callout")}
         accountType="merchant"
       />
+      {forYou?.length ? (
+        // "Para você": services with the skills of the merchant's opportunities (no filter set).
+        <section className="stack" aria-labelledby="services-for-you">
+          <h2 id="services-for-you">{t("public.for_you_title")}</h2>
+          <p className="muted">{t("public.for_you_intro")}</p>
+          <div className="opp-list">
+            {forYou.map((item) => (
+              <PublicServiceCard key={item.id} item={item} />
+            ))}
+          </div>
+        </section>
+      ) : null}
       <ServiceFilters filters={list.filters} errors={list.errors} />
       <h2 className="list-count muted" aria-live="polite">
         {list.meta.total_capped

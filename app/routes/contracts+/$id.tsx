@@ -58,7 +58,7 @@ import { Timesheet, WeekList } from "~/components/contracts/timesheet";
 import { shownWeek, weekSummaries } from "~/services/contracts/weeks-read.server";
 import { CapForm } from "~/components/contracts/hourly-controls";
 import { ContractOrder } from "~/components/catalog/orders";
-import { answerOrder, answersOnFields } from "~/services/catalog/orders.server";
+import { answerOrder, answerOrderFile, answersOnFields } from "~/services/catalog/orders.server";
 import { answersFromForm } from "~/lib/order-schemas";
 import { RetainerBox } from "~/components/contracts/retainer";
 import { RecurrenceBox } from "~/components/contracts/recurrence";
@@ -212,6 +212,11 @@ export async function action({ request, params }: ActionFunctionArgs) {
         toast: "services:order_answered",
         to: `/contracts/${id}#order`,
         run: ({ values }) => answersOnFields(answerOrder(user, id, { answers: answersFromForm(values) ?? [] })),
+      },
+      order_file: {
+        toast: "services:order_file_sent",
+        to: `/contracts/${id}#order`,
+        run: ({ values, files }) => answerOrderFile(user, id, { question: values.question }, files[0]),
       },
       review: {
         toast: "toasts.review_saved",
@@ -838,6 +843,26 @@ function ContractNotas({ notas }: { notas: ComponentProps<typeof NotasTable>["no
   );
 }
 
+/** The intents whose refusals their own forms show (the page's notice shows the others'). */
+const SHOWN_BY_FORMS = [
+  "deliver",
+  "request_changes",
+  "review",
+  "reply",
+  "open_dispute",
+  "dispute_statement",
+  "fund",
+  "split_milestones",
+  "propose_milestone",
+  "log_time",
+  "order_answers",
+  "edit_entry",
+  "question_entry",
+  "answer_entry",
+  "change_cap",
+  "order_file",
+];
+
 export default function ContractPage() {
   const {
     contract: c,
@@ -927,26 +952,7 @@ export default function ContractPage() {
         actions={<ContractStatusBadge status={c.status} overdue={c.overdue} awaitingFunding={c.awaiting_funding} />}
       />
 
-      <PageRefusal
-        shownBy={[
-          "deliver",
-          "request_changes",
-          "review",
-          "reply",
-          "open_dispute",
-          "dispute_statement",
-          "fund",
-          "split_milestones",
-          "propose_milestone",
-          "log_time",
-          "order_answers",
-          "edit_entry",
-          "question_entry",
-          "answer_entry",
-          "change_cap",
-        ]}
-        fields={["files", "reason"]}
-      />
+      <PageRefusal shownBy={SHOWN_BY_FORMS} fields={["files", "reason"]} />
       <ContractConfirmations here={here} actions={actions} approval={approval} facts={approveFacts} />
 
       <div className="detail-layout">

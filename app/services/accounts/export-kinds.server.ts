@@ -4,6 +4,7 @@ import type { ContractParty, Database, UserRow } from "../../../db/schema";
 import { readAttachment, readPhoto } from "../platform/uploads.server";
 import { twoFactorState } from "./two-factor.server";
 import { issuerView } from "../fiscal/issuers.server";
+import type { OrderAnswer } from "../catalog/orders.server";
 
 // What the copy of a user's data holds, file by file (LGPD art. 18; docs/product.md, "Seus
 // dados"): EXPORT_KINDS, one entry per JSON file of the ZIP, each reading its rows for one user.
@@ -239,13 +240,28 @@ export const EXPORT_KINDS = {
   },
   // Orders of ready-made services the user bought or sold: the package and extras as confirmed,
   // the buyer's answers and the revisions used (docs/product.md, "Contratar um serviço").
-  "service_orders.json": async ({ user }) =>
-    db
+  // The files the buyer sent as answers are in the buyer's copy, under files/orders/.
+  "service_orders.json": async ({ user }, files) => {
+    const orders = await db
       .selectFrom("service_orders")
       .selectAll()
       .where((eb) => eb.or([eb("merchant_id", "=", user.id), eb("freelancer_id", "=", user.id)]))
       .orderBy("created_at")
-      .execute(),
+      .execute();
+    return orders.map((o) => ({
+      ...o,
+      answers: o.answers
+        ? (JSON.parse(o.answers) as OrderAnswer[]).map(({ file, ...answer }) => {
+            if (!file) return answer;
+            const { stored_name, ...shown } = file;
+            if (o.merchant_id !== user.id) return { ...answer, file: shown };
+            const path = `files/orders/${o.id}/${file.id}-${safe(answer.answer ?? "")}`;
+            files.push({ path, read: () => readAttachment(stored_name) });
+            return { ...answer, file: { ...shown, path } };
+          })
+        : null,
+    }));
+  },
   "deliveries.json": contractEvents((kind) => kind === "delivered"),
   "change_requests.json": contractEvents((kind) => kind === "changes_requested"),
   "contract_events.json": contractEvents((kind) => kind !== "delivered" && kind !== "changes_requested"),

@@ -1,7 +1,13 @@
 import { randomUUID } from "node:crypto";
-import { sql, type Kysely } from "kysely";
+import { sql, type ExpressionBuilder, type Kysely } from "kysely";
 import { opportunitySlug } from "~/lib/slug";
-import { ANSWER_MAX, answersInputSchema, orderChoiceSchema, orderInputSchema } from "~/lib/order-schemas";
+import {
+  ANSWER_MAX,
+  answersInputSchema,
+  orderChoiceSchema,
+  orderFileInputSchema,
+  orderInputSchema,
+} from "~/lib/order-schemas";
 import {
   parseServiceLists,
   type ServiceExtra,
@@ -19,6 +25,8 @@ import { insertOpportunity, lockOpportunityOrder } from "../marketplace/opportun
 import { notifyOtherSide } from "../messaging/notifications.server";
 import { AppError, parseInput } from "../platform/errors.server";
 import { consumeWrite } from "../platform/rate-limit.server";
+import { reserveStorage } from "../platform/storage.server";
+import { deleteAttachment, readAttachment, saveAttachment } from "../platform/uploads.server";
 import { assertId, now } from "../platform/records.server";
 import { assertRoleFor } from "../platform/roles.server";
 import { publicOnly, selectServices } from "./services.server";
@@ -54,7 +62,21 @@ export type OrderSnapshot = {
   questions: ServiceQuestion[];
 };
 
-export type OrderAnswer = { question: string; kind: ServiceQuestion["kind"]; answer: string | null };
+/** A file answering a question of kind file: kept in the contract files' store (uploads.server.ts). */
+export type OrderFile = { id: string; stored_name: string; content_type: string; size_bytes: number };
+
+/** An answer as stored: a file question's `answer` is the file's name, and `file` the file. */
+export type OrderAnswer = {
+  question: string;
+  kind: ServiceQuestion["kind"];
+  answer: string | null;
+  file?: OrderFile;
+};
+
+/** An answer as the sides read it: the file's download path instead of its stored name. */
+export type OrderAnswerJson = Omit<OrderAnswer, "file"> & {
+  file?: Omit<OrderFile, "stored_name"> & { path: string };
+};
 
 export type OrderJson = {
   id: string;
@@ -66,7 +88,7 @@ export type OrderJson = {
   total_cents: number;
   delivery_days: number;
   /** Null until the buyer answers. */
-  answers: OrderAnswer[] | null;
+  answers: OrderAnswerJson[] | null;
   answered_at: string | null;
   revisions_allowed: number;
   revisions_used: number;
@@ -130,15 +152,19 @@ export async function getQuote(serviceId: string, input: unknown) {
 /**
  * The buyer's answers checked against the questions (field errors `answers.N`): a required one
  * answered, a text at most ANSWER_MAX characters, a choice one of its choices. A file question
- * takes no answer here: the file goes with a message on the contract page.
+ * takes no answer here: its file is sent by itself (answerOrderFile), and kept from `previous`.
  */
-export function checkAnswers(questions: ServiceQuestion[], answers: (string | null)[]): OrderAnswer[] {
+export function checkAnswers(
+  questions: ServiceQuestion[],
+  answers: (string | null)[],
+  previous: OrderAnswer[] | null = null,
+): OrderAnswer[] {
   const errors: Record<string, string> = {};
   if (answers.length > questions.length) errors.answers = "services:order_answers_invalid";
   const checked = questions.map((q, i): OrderAnswer => {
     const given = (answers[i] ?? "").trim();
     const field = `answers.${i}`;
-    if (q.kind === "file") return { question: q.text, kind: q.kind, answer: null };
+    if (q.kind === "file") return previous?.[i]?.file ? previous[i]! : { question: q.text, kind: q.kind, answer: null };
     if (given === "") {
       if (q.required) errors[field] = "services:order_answer_required";
     } else if (q.kind === "text" && given.length > ANSWER_MAX) {
@@ -260,9 +286,17 @@ export async function placeOrder(merchant: UserRow, serviceId: string, input: un
         created_at: at,
       })
       .execute();
-    await notifyOtherSide(trx, "merchant", deal, "application_accepted");
+    // "Novo pedido: <serviço> — <pacote>": the opportunity carries the title, the notice the package.
+    await notifyOtherSide(trx, "merchant", deal, "service_ordered", { package: quote.package.name });
   });
   return { id };
+}
+
+/** An answer without its file's stored name, with the path the two sides download it at. */
+function answerJson(orderId: string, { file, ...answer }: OrderAnswer): OrderAnswerJson {
+  if (!file) return answer;
+  const { stored_name: _stored, ...shown } = file;
+  return { ...answer, file: { ...shown, path: `/contracts/${orderId}/order-files/${file.id}` } };
 }
 
 function toOrderJson(row: ServiceOrderRow): OrderJson {
@@ -280,7 +314,7 @@ function toOrderJson(row: ServiceOrderRow): OrderJson {
     questions: snapshot.questions,
     total_cents: Number(row.total_cents),
     delivery_days: row.delivery_days,
-    answers: row.answers ? (JSON.parse(row.answers) as OrderAnswer[]) : null,
+    answers: row.answers ? (JSON.parse(row.answers) as OrderAnswer[]).map((a) => answerJson(row.id, a)) : null,
     answered_at: row.answered_at,
     revisions_allowed: row.revisions_allowed,
     revisions_used: row.revisions_used,
@@ -296,41 +330,153 @@ export async function orderOfContract(contractId: string, database: Kysely<Datab
 
 /**
  * The buyer answers (or corrects the answers) until the first delivery: one conditional UPDATE
- * joined to the contract's state, so an answer never lands after the work was handed in.
+ * joined to the contract's state, so an answer never lands after the work was handed in. The
+ * freelancer is told (service_answered), in the same transaction.
  */
 export async function answerOrder(merchant: UserRow, contractId: string, input: unknown): Promise<OrderJson> {
   await consumeWrite(merchant.id);
   assertId(contractId);
   const { answers } = parseInput(answersInputSchema, input);
   return transaction(async (trx) => {
-    const row = await trx
-      .selectFrom("service_orders")
-      .selectAll()
-      .where("id", "=", contractId)
-      .where("merchant_id", "=", merchant.id)
-      .executeTakeFirst();
-    // Not the buyer's (or no order) looks like nothing at all.
-    if (!row) throw new AppError(404, "not_found");
+    const { opportunity_id, ...row } = await buyersOrder(trx, merchant, contractId);
     const snapshot = JSON.parse(row.snapshot) as OrderSnapshot;
-    const checked = checkAnswers(snapshot.questions, answers);
+    const previous = row.answers ? (JSON.parse(row.answers) as OrderAnswer[]) : null;
+    const checked = checkAnswers(snapshot.questions, answers, previous);
     const at = now();
     const updated = await trx
       .updateTable("service_orders")
       .set({ answers: JSON.stringify(checked), answered_at: at })
       .where("id", "=", contractId)
-      .where(({ exists, selectFrom }) =>
-        exists(
-          selectFrom("contracts")
-            .select("contracts.id")
-            .where("contracts.id", "=", contractId)
-            .where("contracts.status", "=", "in_progress")
-            .where("contracts.deliveries_count", "=", 0),
-        ),
-      )
+      .where(stillAnswerable(contractId, row.answered_at))
       .executeTakeFirst();
-    if (Number(updated.numUpdatedRows) === 0) throw new AppError(409, "services:order_answers_closed");
+    if (Number(updated.numUpdatedRows) === 0) throw await answersRefusal(trx, contractId);
+    await notifyOtherSide(trx, "merchant", { ...row, opportunity_id }, "service_answered");
     return toOrderJson({ ...row, answers: JSON.stringify(checked), answered_at: at });
   });
+}
+
+/**
+ * The WHERE of an answer's UPDATE: the contract still before its first delivery, and the answers
+ * as they were read (answered_at unchanged), so that of a file and a text sent at once neither
+ * overwrites the other unseen: the later one gets 409 and is sent again.
+ */
+function stillAnswerable(contractId: string, answeredAt: string | null) {
+  return (eb: ExpressionBuilder<Database, "service_orders">) =>
+    eb.and([
+      answeredAt === null ? eb("answered_at", "is", null) : eb("answered_at", "=", answeredAt),
+      eb.exists(
+        eb
+          .selectFrom("contracts")
+          .select("contracts.id")
+          .where("contracts.id", "=", contractId)
+          .where("contracts.status", "=", "in_progress")
+          .where("contracts.deliveries_count", "=", 0),
+      ),
+    ]);
+}
+
+/** Why an answer's UPDATE changed nothing: the work was delivered (or the contract ended), or answered meanwhile. */
+async function answersRefusal(trx: Kysely<Database>, contractId: string) {
+  const open = await trx
+    .selectFrom("contracts")
+    .select("id")
+    .where("id", "=", contractId)
+    .where("status", "=", "in_progress")
+    .where("deliveries_count", "=", 0)
+    .executeTakeFirst();
+  return new AppError(409, open ? "services:order_answers_changed" : "services:order_answers_closed");
+}
+
+/** The buyer's order of a contract, with its opportunity (for the notice), or 404. */
+async function buyersOrder(trx: Kysely<Database>, merchant: Pick<UserRow, "id">, contractId: string) {
+  const found = await trx
+    .selectFrom("service_orders")
+    .innerJoin("contracts", "contracts.id", "service_orders.id")
+    .selectAll("service_orders")
+    .select("contracts.opportunity_id")
+    .where("service_orders.id", "=", contractId)
+    .where("service_orders.merchant_id", "=", merchant.id)
+    .executeTakeFirst();
+  // Not the buyer's (or no order) looks like nothing at all.
+  if (!found) throw new AppError(404, "not_found");
+  return found;
+}
+
+/**
+ * The buyer answers a question of kind file with a file (`question`: its index; the file checked
+ * and stored as a contract's files are, counted against the buyer's storage), until the first
+ * delivery, as the other answers. A new file replaces the question's previous one, whose file then
+ * leaves the store. The freelancer is told (service_answered).
+ */
+export async function answerOrderFile(
+  merchant: UserRow,
+  contractId: string,
+  input: unknown,
+  file: Blob | undefined,
+): Promise<OrderJson> {
+  await consumeWrite(merchant.id);
+  assertId(contractId);
+  const { question } = parseInput(orderFileInputSchema, input);
+  const current = await buyersOrder(db, merchant, contractId);
+  const snapshot = JSON.parse(current.snapshot) as OrderSnapshot;
+  if (snapshot.questions[question]?.kind !== "file") {
+    throw new AppError(422, "validation_failed", { question: "services:order_file_question_invalid" });
+  }
+  if (!file) throw new AppError(422, "validation_failed", { files: "services:order_file_required" });
+  const saved = await saveAttachment(file, "files");
+  let replaced: string | null = null;
+  try {
+    const order = await transaction(async (trx) => {
+      const { opportunity_id, ...row } = await buyersOrder(trx, merchant, contractId);
+      const answers: OrderAnswer[] = row.answers
+        ? (JSON.parse(row.answers) as OrderAnswer[])
+        : snapshot.questions.map((q) => ({ question: q.text, kind: q.kind, answer: null }));
+      replaced = answers[question]?.file?.stored_name ?? null;
+      answers[question] = {
+        question: snapshot.questions[question]!.text,
+        kind: "file",
+        answer: saved.original_name,
+        file: {
+          id: randomUUID(),
+          stored_name: saved.stored_name,
+          content_type: saved.content_type,
+          size_bytes: saved.size_bytes,
+        },
+      };
+      const at = now();
+      const updated = await trx
+        .updateTable("service_orders")
+        .set({ answers: JSON.stringify(answers), answered_at: at })
+        .where("id", "=", contractId)
+        .where(stillAnswerable(contractId, row.answered_at))
+        .executeTakeFirst();
+      if (Number(updated.numUpdatedRows) === 0) throw await answersRefusal(trx, contractId);
+      await reserveStorage(trx, merchant.id, saved.size_bytes, "files");
+      await notifyOtherSide(trx, "merchant", { ...row, opportunity_id }, "service_answered");
+      return toOrderJson({ ...row, answers: JSON.stringify(answers), answered_at: at });
+    });
+    if (replaced) await deleteAttachment(replaced);
+    return order;
+  } catch (error) {
+    await deleteAttachment(saved.stored_name);
+    throw error;
+  }
+}
+
+/** A file answering an order's question, for the contract's two sides only (404 for anyone else). */
+export async function getOrderFile(user: Pick<UserRow, "id">, contractId: string, fileId: string) {
+  assertId(contractId);
+  assertId(fileId);
+  const row = await db
+    .selectFrom("service_orders")
+    .select("answers")
+    .where("id", "=", contractId)
+    .where((eb) => eb.or([eb("merchant_id", "=", user.id), eb("freelancer_id", "=", user.id)]))
+    .executeTakeFirst();
+  const answer = row?.answers ? (JSON.parse(row.answers) as OrderAnswer[]).find((a) => a.file?.id === fileId) : null;
+  const stored = answer?.file ? await readAttachment(answer.file.stored_name) : null;
+  if (!answer?.file || !stored) throw new AppError(404, "not_found");
+  return { name: answer.answer ?? "arquivo", contentType: answer.file.content_type, body: stored.body };
 }
 
 /**

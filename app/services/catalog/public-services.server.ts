@@ -6,6 +6,7 @@ import { assertId, now, type PageMeta } from "../platform/records.server";
 import { serviceReviews, type Rating, type ReviewJson } from "../reputation/reviews.server";
 import type { ServiceImageJson } from "./service-images.server";
 import { getService, listServices, type ServiceJson } from "./services.server";
+import { recommendedServices } from "../discovery/matches.server";
 
 // Ready-made services as their public pages show them (docs/product.md, "Serviços prontos"):
 // /servicos (the catalogue) and /servicos/<slug>-<id> (a service). Reads go through the service
@@ -54,20 +55,39 @@ export async function listPublicServices(
   query: Record<string, unknown>,
 ): Promise<{ data: PublicServiceItem[]; meta: PageMeta & { total_capped?: boolean } }> {
   const { data, meta } = await listServices(query, null);
+  return { meta, data: data.map(publicServiceItem) };
+}
+
+/** A service as the catalogue's card shows it. */
+export function publicServiceItem(s: ServiceJson): PublicServiceItem {
   return {
-    meta,
-    data: data.map((s) => ({
-      id: s.id,
-      path: servicePath(s),
-      title: s.title,
-      category: s.category,
-      price_from_cents: s.price_from_cents,
-      delivery_days_min: s.delivery_days_min,
-      rating: s.rating,
-      freelancer: { name: s.freelancer.name, identity_verified: s.freelancer.identity_verified },
-      cover_url: s.cover_url,
-    })),
+    id: s.id,
+    path: servicePath(s),
+    title: s.title,
+    category: s.category,
+    price_from_cents: s.price_from_cents,
+    delivery_days_min: s.delivery_days_min,
+    rating: s.rating,
+    freelancer: { name: s.freelancer.name, identity_verified: s.freelancer.identity_verified },
+    cover_url: s.cover_url,
   };
+}
+
+/** How many services "Para você" shows above the catalogue. */
+export const FOR_YOU_SERVICES = 4;
+
+/**
+ * "Para você" above the catalogue, for a signed-in merchant reading it without a filter: the first
+ * services of recommendedServices (three statements; one without opportunities). Nobody else gets
+ * any (and no statement).
+ */
+export async function servicesForMerchant(
+  viewer: UserRow | null,
+  filters: Record<string, string>,
+): Promise<PublicServiceItem[] | null> {
+  if (viewer?.account_type !== "merchant" || Object.keys(filters).length) return null;
+  const { data } = await recommendedServices(viewer, { per_page: FOR_YOU_SERVICES });
+  return data.map(publicServiceItem);
 }
 
 /**

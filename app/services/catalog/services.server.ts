@@ -23,6 +23,7 @@ import type { Database, ServiceRow, UserRow } from "../../../db/schema";
 import { displayNameOf, parseTags, photoUrl } from "../accounts/users.server";
 import { SEARCH_TOTAL_CAP, TOTAL_CAP, toFtsQuery } from "../marketplace/opportunities.server";
 import { operatorActor, recordAudit } from "../operator/audit.server";
+import { hideTarget, loadTarget, restoreTarget } from "../operator/targets.server";
 import { publicPagesOn } from "../discovery/public.server";
 import { holdsNewOpportunity } from "../operator/premoderation.server";
 import { AppError, parseInput } from "../platform/errors.server";
@@ -621,9 +622,10 @@ export async function deleteService(user: UserRow, id: string): Promise<void> {
 /**
  * An operator's decision on a service (the console's API): `approve` publishes a pending one
  * (pre-moderation); `hide` takes one out of everyone's sight but its owner's, with the reason they
- * read; `restore` shows it again. One conditional UPDATE each (409 when the state moved on), and
- * one row of the audit log in the same transaction. Services are not a report target yet: an
- * operator reaches them by id.
+ * read (a notification and its e-mail, as for any hidden content: targets.server.ts); `restore`
+ * shows it again, and tells them too. One conditional UPDATE each (409 when the state moved on),
+ * and one row of the audit log in the same transaction. A reported service is also hidden from the
+ * report queue (reports.server.ts), by the same UPDATE.
  */
 export async function moderateService(operator: UserRow, id: string, input: unknown) {
   if (operator.account_type !== "operator") throw new AppError(404, "not_found");
@@ -637,20 +639,21 @@ export async function moderateService(operator: UserRow, id: string, input: unkn
       .where("id", "=", id)
       .executeTakeFirst();
     if (!before) throw new AppError(404, "not_found");
-    const update = trx.updateTable("services").where("id", "=", id);
-    const changed =
-      action === "approve"
-        ? await update
-            .set({ status: "published", published_at: sql<string>`coalesce(published_at, ${at})`, updated_at: at })
-            .where("status", "=", "pending")
-            .executeTakeFirst()
-        : await update
-            .set(
-              action === "hide" ? { hidden_at: at, hidden_reason: reason! } : { hidden_at: null, hidden_reason: null },
-            )
-            .where("hidden_at", action === "hide" ? "is" : "is not", null)
-            .executeTakeFirst();
-    if (Number(changed.numUpdatedRows) === 0) {
+    let changed: boolean;
+    if (action === "approve") {
+      const approved = await trx
+        .updateTable("services")
+        .set({ status: "published", published_at: sql<string>`coalesce(published_at, ${at})`, updated_at: at })
+        .where("id", "=", id)
+        .where("status", "=", "pending")
+        .executeTakeFirst();
+      changed = Number(approved.numUpdatedRows) > 0;
+    } else {
+      const target = (await loadTarget(trx, { type: "service", id }))!;
+      changed =
+        action === "hide" ? await hideTarget(trx, target, reason!, at) : await restoreTarget(trx, target, reason!);
+    }
+    if (!changed) {
       const refusal = { approve: "services:service_not_pending", hide: "services:service_hidden_already" };
       throw new AppError(409, action === "restore" ? "content_not_hidden" : refusal[action]);
     }

@@ -14,6 +14,7 @@ import {
   toPublicProfile,
   type PublicProfileJson,
 } from "../reputation/profiles.server";
+import { publicOnly, selectServices, toServiceJson, type ServiceJson } from "../catalog/services.server";
 import { AppError, parseInput } from "../platform/errors.server";
 import { now, offsetOf, pageMeta, type PageMeta } from "../platform/records.server";
 
@@ -31,7 +32,7 @@ type Candidate = { id: number; skills: string; category: string; location_type: 
 type Profile = { skills: Set<string>; categories: Set<string>; city: string | null };
 
 /** How much an opportunity has in common with a freelancer (0: nothing). */
-export function matchScore(candidate: Candidate, profile: Profile): number {
+export function matchScore(candidate: Omit<Candidate, "id">, profile: Profile): number {
   let score = 0;
   for (const skill of parseTags(candidate.skills)) if (profile.skills.has(foldKey(skill))) score += MATCH_WEIGHTS.skill;
   if (profile.categories.has(candidate.category)) score += MATCH_WEIGHTS.category;
@@ -85,6 +86,61 @@ export async function recommendedOpportunities(
     .sort((a, b) => b.score - a.score || b.id - a.id);
   const ids = ranked.slice(offsetOf(page, per_page), offsetOf(page, per_page) + per_page).map((c) => c.id);
   return { data: await opportunitiesInOrder(user, ids), meta: pageMeta(page, per_page, ranked.length) };
+}
+
+// ---------------------------------------------------------------------------------------------
+// The merchant's side: ready-made services for them
+
+/** How many of a merchant's newest opportunities tell what they hire. */
+export const MERCHANT_HISTORY = 50;
+
+/**
+ * "Para você" for a merchant (docs/product.md, "Serviços prontos"): published services ranked by
+ * what they share with the skills and categories of the merchant's MERCHANT_HISTORY newest
+ * opportunities (their orders' too), scored as a freelancer's opportunities are (a skill in
+ * common 3, the category 2) among the MATCH_CANDIDATES newest public services; nothing in common,
+ * left out; ties to the newest. Three statements whatever the page (the history, the candidates'
+ * few columns, the page); one for a merchant who never posted an opportunity.
+ */
+export async function recommendedServices(
+  user: UserRow,
+  query: unknown,
+): Promise<{ data: ServiceJson[]; meta: PageMeta }> {
+  if (user.account_type !== "merchant") throw new AppError(403, "forbidden_role");
+  const { page, per_page } = parseInput(pageQuerySchema, query);
+  const history = await db
+    .selectFrom("opportunities")
+    .select(["skills", "category"])
+    .where("merchant_id", "=", user.id)
+    .orderBy("id", "desc")
+    .limit(MERCHANT_HISTORY)
+    .execute();
+  if (!history.length) return { data: [], meta: pageMeta(page, per_page, 0) };
+  const profile: Profile = {
+    skills: new Set(history.flatMap((h) => parseTags(h.skills).map(foldKey)).filter(Boolean)),
+    categories: new Set(history.map((h) => h.category)),
+    city: null,
+  };
+  const at = now();
+  const candidates = await publicOnly(selectServices(), at)
+    .clearSelect()
+    .select(["services.seq", "services.skills", "services.category"])
+    .orderBy("services.seq", "desc")
+    .limit(MATCH_CANDIDATES)
+    .execute();
+  // Services are delivered remotely: only skills and category count.
+  const ranked = candidates
+    .map((c) => ({ seq: Number(c.seq), score: matchScore({ ...c, location_type: "remote", city: null }, profile) }))
+    .filter((c) => c.score > 0)
+    .sort((a, b) => b.score - a.score || b.seq - a.seq);
+  const seqs = ranked.slice(offsetOf(page, per_page), offsetOf(page, per_page) + per_page).map((c) => c.seq);
+  const rows = seqs.length ? await publicOnly(selectServices(), at).where("services.seq", "in", seqs).execute() : [];
+  const bySeq = new Map(rows.map((r) => [Number(r.seq), r]));
+  const data = seqs.flatMap((seq) => {
+    const row = bySeq.get(seq);
+    return row ? [toServiceJson(row, user)] : [];
+  });
+  return { data, meta: pageMeta(page, per_page, ranked.length) };
 }
 
 // ---------------------------------------------------------------------------------------------

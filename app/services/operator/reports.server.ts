@@ -21,10 +21,10 @@ import { applySanction } from "./sanctions.server";
 import { assertTargetRef, hideTarget, loadTarget, restoreTarget, type TargetRef } from "./targets.server";
 
 // Reports (README, "Moderação"): any signed-in user reports what they can see (an opportunity, a
-// profile, a message, a review or a reply), once while their report is open, a few an hour. The
-// reported person is never told who reported. Operators work a queue of targets, each with its
-// open reports together, and resolve them all at once: dismiss, hide the content, warn, suspend
-// or ban its author. The resolution's UPDATE takes only reports still open, so of two operators
+// profile, a message, a review, a reply or a ready-made service), once while their report is
+// open, a few an hour. The reported person is never told who reported. Operators work a queue of
+// targets, each with its open reports together, and resolve them all at once: dismiss, hide the
+// content, warn, suspend or ban its author. The resolution's UPDATE takes only reports still open, so of two operators
 // resolving one target at once one wins and the other gets 409.
 
 export type ReportReceiptJson = { id: string; status: "open" };
@@ -116,7 +116,7 @@ async function contentsOf(refs: TargetRef[], full = false): Promise<Map<string, 
   const cut = (text: string) => (full ? text : preview(text));
   const out = new Map<string, ContentJson>();
   const key = (type: string, id: string) => `${type}:${id}`;
-  const [opportunities, profiles, messages, reviews] = await Promise.all([
+  const [opportunities, profiles, messages, reviews, services] = await Promise.all([
     ids("opportunity").length
       ? db
           .selectFrom("opportunities")
@@ -168,6 +168,13 @@ async function contentsOf(refs: TargetRef[], full = false): Promise<Map<string, 
             "o.uuid",
           ])
           .where("r.id", "in", [...ids("review"), ...ids("reply")])
+          .execute()
+      : [],
+    ids("service").length
+      ? db
+          .selectFrom("services")
+          .select(["id", "title", "description", "hidden_at", "hidden_reason"])
+          .where("id", "in", ids("service"))
           .execute()
       : [],
   ]);
@@ -223,6 +230,7 @@ async function contentsOf(refs: TargetRef[], full = false): Promise<Map<string, 
       hidden_reason: r.reply_hidden_reason,
     });
   }
+  for (const sv of services) found("service", sv.id, { ...sv, text: `${sv.title}\n\n${sv.description}` });
   for (const ref of refs) {
     if (!out.has(key(ref.type, ref.id))) {
       // Deleted since it was reported (an opportunity nobody applied to, an account).
@@ -705,8 +713,8 @@ export async function restoreContent(operator: UserRow, type: string, id: string
 }
 
 /**
- * What a report form is about, named for the person reporting: the opportunity's title, or the
- * name of whoever wrote the profile, message, review or reply. Null when they may not see it
+ * What a report form is about, named for the person reporting: the opportunity's or service's
+ * title, or the name of whoever wrote the profile, message, review or reply. Null when they may not see it
  * (the form then says only the kind, and sending it is refused as before).
  */
 export async function reportSubject(reporter: Pick<UserRow, "id">, ref: TargetRef): Promise<string | null> {
@@ -716,6 +724,7 @@ export async function reportSubject(reporter: Pick<UserRow, "id">, ref: TargetRe
     const row = await db.selectFrom("opportunities").select("title").where("uuid", "=", ref.id).executeTakeFirst();
     return row?.title ?? null;
   }
+  if (ref.type === "service") return target.notice?.service_title ?? null;
   const author = await db
     .selectFrom("users")
     .select(["full_name", "display_name"])

@@ -1,13 +1,14 @@
 import { countInServiceRating } from "../reputation/reviews.server";
 import { sql, type Kysely } from "kysely";
-import { REPORT_TARGETS, type ReportTargetType } from "~/lib/moderation";
+import { REPORT_TARGETS, type ModerationDetail, type ReportTargetType } from "~/lib/moderation";
 import type { Database } from "../../../db/schema";
 import { AppError } from "../platform/errors.server";
-import { UUID } from "../platform/records.server";
+import { UUID, now } from "../platform/records.server";
 import { notify } from "../messaging/notifications.server";
 import { opportunitiesChanged } from "../marketplace/search-generation.server";
 
-// What can be reported and hidden: an opportunity, a profile, a message, a review or a reply.
+// What can be reported and hidden: an opportunity, a profile, a message, a review, a reply or a
+// ready-made service.
 // Each kind says who wrote it, who may see (and so report) it, and how it is hidden and shown
 // again. Hiding keeps the row and records when and why; every list and page that showed the
 // content leaves it out (or, for a message, shows that it was hidden), and its author is told.
@@ -24,9 +25,11 @@ export type Target = TargetRef & {
   opportunity_id: number | null;
   /** Who may see it, and so report it. */
   visibleTo: (userId: string) => boolean;
+  /** What the author's notice adds to name it when no opportunity does (a service: its id and title). */
+  notice?: Pick<ModerationDetail, "service_id" | "service_title">;
 };
 
-/** Ids in a target reference are uuids (an opportunity's public id, a user's, a message's, a review's). */
+/** Ids in a target reference are uuids (an opportunity's public id, a user's, a message's, a review's, a service's). */
 export function assertTargetRef(ref: { type: string; id: string }): asserts ref is TargetRef {
   if (!(REPORT_TARGETS as readonly string[]).includes(ref.type) || !UUID.test(ref.id)) {
     throw new AppError(404, "not_found");
@@ -136,6 +139,42 @@ export async function loadTarget(database: Kysely<Database>, ref: TargetRef): Pr
         visibleTo: (userId) => shown && userId !== author,
       };
     }
+    case "service": {
+      const sv = await database
+        .selectFrom("services as s")
+        .innerJoin("users as u", "u.id", "s.freelancer_id")
+        .select([
+          "s.freelancer_id",
+          "s.title",
+          "s.status",
+          "s.hidden_at",
+          "s.hidden_reason",
+          "u.deleted_at",
+          "u.banned_at",
+          "u.suspended_until",
+        ])
+        .where("s.id", "=", ref.id)
+        .executeTakeFirst();
+      if (!sv) return null;
+      const at = now();
+      // Anyone sees a published service while no operator hid it and its freelancer is active.
+      const shown =
+        sv.status === "published" &&
+        sv.hidden_at === null &&
+        sv.deleted_at === null &&
+        sv.banned_at === null &&
+        (sv.suspended_until === null || sv.suspended_until <= at);
+      return {
+        ...ref,
+        author_id: sv.freelancer_id,
+        hidden: sv.hidden_at !== null,
+        hidden_reason: sv.hidden_reason,
+        application_id: null,
+        opportunity_id: null,
+        visibleTo: (userId) => shown && userId !== sv.freelancer_id,
+        notice: { service_id: ref.id, service_title: sv.title },
+      };
+    }
   }
 }
 
@@ -151,7 +190,7 @@ async function tellAuthor(
     kind,
     application_id: target.application_id,
     opportunity_id: target.opportunity_id,
-    detail: { what: target.type, reason },
+    detail: { what: target.type, reason, ...target.notice },
   });
 }
 
@@ -252,6 +291,15 @@ async function setHidden(trx: Kysely<Database>, target: Target, hide: { at: stri
         .where("id", "=", target.id)
         .where("reply", "is not", null)
         .where("reply_hidden_at", hide ? "is" : "is not", null)
+        .executeTakeFirst();
+      return Number(r.numUpdatedRows) > 0;
+    }
+    case "service": {
+      const r = await trx
+        .updateTable("services")
+        .set({ hidden_at: at, hidden_reason: reason })
+        .where("id", "=", target.id)
+        .where("hidden_at", hide ? "is" : "is not", null)
         .executeTakeFirst();
       return Number(r.numUpdatedRows) > 0;
     }

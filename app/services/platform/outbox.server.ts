@@ -291,7 +291,8 @@ function pathOf(row: Pick<OutboxRow, "kind" | "application_id" | "detail">, oppo
   if (row.kind.startsWith("payout_")) return "/financeiro";
   if (row.kind.startsWith("milestone_") && row.application_id) return `/contracts/${row.application_id}`;
   if (!row.application_id) return "/notifications";
-  if (row.kind.startsWith("contract_")) return `/contracts/${row.application_id}`;
+  // An order of a ready-made service is a contract (of the same id).
+  if (row.kind.startsWith("contract_") || row.kind.startsWith("service_")) return `/contracts/${row.application_id}`;
   if (row.kind === "message_received") return `/applications/${row.application_id}/messages`;
   return `/applications/${row.application_id}`;
 }
@@ -464,7 +465,9 @@ async function noticeOf(row: OutboxRow, optOuts: "email_opt_outs" | "push_opt_ou
   if (!user || off) return null;
   const lng = emailLocale(user.locale);
   const t = fixedT(lng, "market");
-  const title = application?.title ?? opportunity?.title ?? "";
+  const detail = parseDetail(row.detail);
+  // A notice about a ready-made service carries its title (no opportunity holds it).
+  const title = application?.title ?? opportunity?.title ?? detail?.service_title ?? "";
   // The other side of the application: who acted.
   let party: ContractParty | null = null;
   let name = t("notifications.someone");
@@ -479,7 +482,6 @@ async function noticeOf(row: OutboxRow, optOuts: "email_opt_outs" | "push_opt_ou
     if (unread === 0) return null;
     event = t("email.messages", { count: unread, name, title });
   } else {
-    const detail = parseDetail(row.detail);
     event = t(`notifications.kinds.${row.kind}`, {
       name,
       title,
@@ -489,6 +491,7 @@ async function noticeOf(row: OutboxRow, optOuts: "email_opt_outs" | "push_opt_ou
       money: noticeMoney(detail, t, (cents) => formatMoney(cents, lng)),
       milestone: detail?.milestone ?? "",
       amount: detail?.amount_cents === undefined ? "" : formatMoney(detail.amount_cents, lng),
+      package: detail?.package ?? "",
     });
   }
   return {

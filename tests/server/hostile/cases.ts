@@ -2119,6 +2119,9 @@ export function refusedCases(w: World, p: Pool): Record<string, Case[]> {
     "WhatsApp's webhook": whatsappWebhookCases(),
     "Pix Automático's webhook": pixAutomaticoWebhookCases(),
     "a service's images": serviceImageCases(w, p),
+    "a service's reports": serviceReportCases(w, p),
+    "services for a merchant": recommendedServiceCases(w),
+    "an order's file answers": orderFileCases(w, p),
   };
 }
 
@@ -2171,5 +2174,62 @@ function serviceImageCases(w: World, p: Pool): Case[] {
     { name: "service image: remove one that does not exist", method: "DELETE", path: `${path}/${nobody}`, auth: w.julia, expect: [404], api: true, message: "not_found" },
     { name: "service image: another freelancer removes", method: "DELETE", path: `${path}/${nobody}`, auth: p.actor("freelancer").token, expect: [404], api: true },
     { name: "service image: PUT", method: "PUT", path, auth: w.julia, expect: [405], api: true, message: "method_not_allowed" },
+  ];
+}
+
+/** Reports of a service (POST /api/reports with target_type service) and the console's moves on them: refusals only. */
+function serviceReportCases(w: World, p: Pool): Case[] {
+  const nobody = "00000000-0000-4000-8000-000000000000";
+  const report = (name: string, auth: Auth, body: Record<string, unknown>, status: number, extra: Partial<Case> = {}): Case =>
+    ({ name: `service report: ${name}`, method: "POST", path: "/api/reports", auth, body: { json: body }, expect: [status], api: true, ...extra });
+  const target = { target_type: "service", target_id: w.seeded.service };
+  return [
+    report("no reason", p.actor("merchant").token, target, 422, { field: "reason" }),
+    report("a reason not on the list", p.actor("merchant").token, { ...target, reason: "odeio" }, 422, { field: "reason" }),
+    report("one's own service", w.julia, { ...target, reason: "spam" }, 422, { message: "report_own_content" }),
+    report("a service that does not exist", p.actor("merchant").token, { ...target, target_id: nobody, reason: "spam" }, 404),
+    report("a service id that is not one", p.actor("merchant").token, { ...target, target_id: "../../etc", reason: "spam" }, 422, { field: "target_id" }),
+    report("a visitor", null, { ...target, reason: "spam" }, 401),
+    { name: "service report: resolve one nobody reported", method: "POST", path: `/api/admin/reports/service/${nobody}/resolve`, auth: w.operator, body: { json: { action: "dismiss", reason: "Motivo válido" } }, expect: [404], api: true },
+    { name: "service report: restore one that does not exist", method: "POST", path: `/api/admin/content/service/${nobody}/restore`, auth: w.operator, body: { json: { reason: "Motivo válido" } }, expect: [404], api: true },
+    { name: "service report: the queue filtered by services", method: "GET", path: "/api/admin/reports?type=service", auth: w.operator, expect: [200], api: true },
+  ];
+}
+
+/** GET /api/services/recommended ("Para você" for a merchant): the merchant's only, its page checked. */
+function recommendedServiceCases(w: World): Case[] {
+  const path = "/api/services/recommended";
+  const get = (name: string, auth: Auth, query: string, expect: number, extra: Partial<Case> = {}): Case =>
+    ({ name: `services for a merchant: ${name}`, method: "GET", path: `${path}${query}`, auth, expect: [expect], api: true, ...extra });
+  return [
+    get("a visitor", null, "", 401),
+    get("a freelancer", w.julia, "", 403),
+    get("a merchant", w.ana, "", 200),
+    get("page 0", w.ana, "?page=0", 422, { field: "page" }),
+    get("page as a word", w.ana, "?page=primeira", 422, { field: "page" }),
+    get("101 a page", w.ana, "?per_page=101", 422, { field: "per_page" }),
+    get("a page far away", w.ana, "?page=999999", 200),
+    { name: "services for a merchant: POST", method: "POST", path, auth: w.ana, body: { json: {} }, expect: [405], api: true },
+  ];
+}
+
+/** A file answering an order's question (POST /api/contracts/:id/order/files, GET …/files/:file): refusals only. */
+function orderFileCases(w: World, p: Pool): Case[] {
+  const nobody = "00000000-0000-4000-8000-000000000000";
+  const path = `/api/contracts/${nobody}/order/files`;
+  const png = () => new Blob([PNG_1X1], { type: "image/png" });
+  const post = (name: string, auth: Auth, parts: [string, string | Blob, string?][], status: number, extra: Partial<Case> = {}): Case =>
+    ({ name: `order file: ${name}`, method: "POST", path, auth, body: { multipart: parts }, expect: [status], api: true, ...extra });
+  return [
+    post("an order that does not exist", p.actor("merchant").token, [["question", "0"], ["files", png(), "a.png"]], 404, { message: "not_found" }),
+    post("a question that is not a number", p.actor("merchant").token, [["question", "primeira"], ["files", png(), "a.png"]], 422, { field: "question" }),
+    post("a question past the last", p.actor("merchant").token, [["question", "9"], ["files", png(), "a.png"]], 422, { field: "question" }),
+    post("a visitor", null, [["question", "0"], ["files", png(), "a.png"]], 401),
+    post("over 10 MB", p.actor("merchant").token, [["question", "0"], ["files", new Blob([new Uint8Array(11 * 1024 * 1024)]), "a.bin"]], 413),
+    { name: "order file: JSON without a file", method: "POST", path, auth: p.actor("merchant").token, body: { json: { question: 0 } }, expect: [404], api: true },
+    { name: "order file: a file that does not exist", method: "GET", path: `${path}/${nobody}`, auth: w.ana, expect: [404], api: true, message: "not_found" },
+    { name: "order file: a file id that is not one", method: "GET", path: `${path}/..%2F..%2Fetc`, auth: w.ana, expect: [404], api: true },
+    { name: "order file: a page's file that does not exist", method: "GET", path: `/contracts/${nobody}/order-files/${nobody}`, auth: w.ana, expect: [404], api: false },
+    { name: "order file: PUT", method: "PUT", path, auth: w.ana, expect: [405], api: true, message: "method_not_allowed" },
   ];
 }
