@@ -354,6 +354,11 @@ export interface ContractsTable {
    * ('YYYY-MM') not to open; null while it goes on.
    */
   paused_from: string | null;
+  /**
+   * Hourly, while paused: the first week (a Monday) that does not open until it is resumed (061);
+   * null while it runs.
+   */
+  hourly_paused_from: Generated<string | null>;
   /** Monthly: the day of the month (1–28) each month starts on, and what a month includes (060). */
   monthly_day: Generated<number | null>;
   month_includes: Generated<string | null>;

@@ -654,7 +654,7 @@ async function amendEntry(
 
 /**
  * Opens the contract's next week (the one after `after`, or the current one if that is later),
- * waiting for its money; none once the contract has ended or from its pause on.
+ * waiting for its money; none once the contract has ended, nor while it is paused.
  */
 async function openNextWeek(trx: Kysely<Database>, contract: HourlyContract, after: string, at: Date) {
   const next = [addDays(after, 7), weekStartOf(dayInSaoPaulo(at))].sort().at(-1)!;
@@ -668,15 +668,17 @@ async function openNextWeek(trx: Kysely<Database>, contract: HourlyContract, aft
     .where("id", "=", contract.id)
     .where("status", "=", "in_progress")
     .where((eb) => eb.or([eb("paused_from", "is", null), eb("paused_from", ">", next)]))
+    .where("hourly_paused_from", "is", null)
     .returning(["rate_cents", "weekly_cap_minutes"])
     .executeTakeFirst();
-  if (!counted) return;
+  if (!counted) return null;
   const last = await trx
     .selectFrom("milestones")
     .select((eb) => eb.fn.max<number>("seq").as("seq"))
     .where("contract_id", "=", contract.id)
     .executeTakeFirst();
   await insertWeek(trx, { ...contract, ...counted }, next, Number(last?.seq ?? 0) + 1, stamp);
+  return next;
 }
 
 /** Moves the week from `from` (else 409: another request moved it first). */
@@ -860,6 +862,107 @@ export async function endHourlyContract(user: UserRow, id: string): Promise<Week
     await publishContractMove(trx, id);
   });
   return listWeeks(user, id);
+}
+
+export type PauseJson = {
+  /** The first week that does not open while paused (a Monday); null once resumed. */
+  hourly_paused_from: string | null;
+  /** Resuming: the week it opened, waiting for its money (null: a week in hand goes on). */
+  opened_week: string | null;
+};
+
+/** The contract runs (in progress, not ended, no dispute open), as read: else 409. */
+function assertRunning(contract: HourlyContract) {
+  if (contract.disputed_at !== null) throw new AppError(409, "contract_disputed");
+  if (contract.status !== "in_progress" || contract.paused_from !== null) {
+    throw new AppError(409, "contract_action_unavailable");
+  }
+}
+
+/**
+ * Either side pauses the contract from the next week: the week in hand (being worked, or waiting
+ * for its money, which may still be paid) goes on to its end as any other, and no week opens
+ * after it until the contract is resumed. As ending it: the contract's row first, in a
+ * conditional UPDATE (running and not paused: of two pauses one wins, the other is 409), which a
+ * week being opened at the same moment also goes through (openNextWeek); then the latest week,
+ * read after it, sets where the pause starts.
+ */
+export async function pauseHourlyContract(user: UserRow, id: string): Promise<PauseJson> {
+  await consumeWrite(user.id);
+  return transaction(async (trx) => {
+    const { contract } = await hourlyFor(trx, user, id);
+    assertRunning(contract);
+    if (contract.hourly_paused_from !== null) throw new AppError(409, "contract_paused");
+    const at = new Date();
+    const stamp = at.toISOString();
+    const held = await trx
+      .updateTable("contracts")
+      .set({ updated_at: stamp })
+      .where("id", "=", id)
+      .where("status", "=", "in_progress")
+      .where("paused_from", "is", null)
+      .where("hourly_paused_from", "is", null)
+      .where("disputed_at", "is", null)
+      .executeTakeFirst();
+    if (Number(held.numUpdatedRows) === 0) throw new AppError(409, "contract_changed");
+    const last = await trx
+      .selectFrom("contract_weeks")
+      .select((eb) => eb.fn.max("week_start").as("week_start"))
+      .where("contract_id", "=", id)
+      .executeTakeFirst();
+    const current = weekStartOf(dayInSaoPaulo(at));
+    const cut = last?.week_start ? [addDays(String(last.week_start), 7), current].sort().at(-1)! : current;
+    await trx.updateTable("contracts").set({ hourly_paused_from: cut }).where("id", "=", id).execute();
+    await publishContractMove(trx, id);
+    return { hourly_paused_from: cut, opened_week: null };
+  });
+}
+
+/**
+ * Either side resumes a paused contract: the weeks open again as before. With no week in hand
+ * any more (the last one was sent or lapsed while paused) the next one opens now, waiting for
+ * its money (the current week, or the one after the last if that is later). The weeks in hand
+ * are held by an UPDATE before they are counted, so a week sent at the same moment is seen as
+ * sent (and this opens the next) or waits and opens it itself: one week either way.
+ */
+export async function resumeHourlyContract(user: UserRow, id: string): Promise<PauseJson> {
+  await consumeWrite(user.id);
+  return transaction(async (trx) => {
+    const { contract } = await hourlyFor(trx, user, id);
+    assertRunning(contract);
+    if (contract.hourly_paused_from === null) throw new AppError(409, "contract_not_paused");
+    const at = new Date();
+    const stamp = at.toISOString();
+    const resumed = await trx
+      .updateTable("contracts")
+      .set({ hourly_paused_from: null, updated_at: stamp })
+      .where("id", "=", id)
+      .where("status", "=", "in_progress")
+      .where("paused_from", "is", null)
+      .where("hourly_paused_from", "is not", null)
+      .where("disputed_at", "is", null)
+      .executeTakeFirst();
+    if (Number(resumed.numUpdatedRows) === 0) throw new AppError(409, "contract_changed");
+    const inHand = await trx
+      .updateTable("contract_weeks")
+      .set({ updated_at: stamp })
+      .where("contract_id", "=", id)
+      .where("status", "in", ["awaiting_funding", "open"])
+      .executeTakeFirst();
+    let opened: string | null = null;
+    if (Number(inHand.numUpdatedRows) === 0) {
+      const last = await trx
+        .selectFrom("contract_weeks")
+        .select((eb) => eb.fn.max("week_start").as("week_start"))
+        .where("contract_id", "=", id)
+        .executeTakeFirst();
+      const current = weekStartOf(dayInSaoPaulo(at));
+      // openNextWeek opens the week after `after`, or the current one if that is later.
+      opened = await openNextWeek(trx, contract, last?.week_start ? String(last.week_start) : addDays(current, -7), at);
+    }
+    await publishContractMove(trx, id);
+    return { hourly_paused_from: null, opened_week: opened };
+  });
 }
 
 export type CapChangeJson = { weekly_cap_minutes: number; from_week: string };
