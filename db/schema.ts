@@ -275,7 +275,15 @@ export type NotificationKind =
   | "milestone_funded"
   | "milestone_released"
   | "payout_paid"
-  | "payout_failed";
+  | "payout_failed"
+  | "contract_week_submitted"
+  | "contract_week_approved"
+  | "contract_week_questioned"
+  | "contract_week_answered"
+  | "contract_week_lapsed"
+  | "contract_cap_changed"
+  | "contract_paused"
+  | "contract_resumed";
 
 export interface NotificationsTable {
   id: string;
@@ -465,7 +473,15 @@ export type ContractEventKind =
   | "milestones_split"
   | "milestone_proposed"
   | "milestone_added"
-  | "milestone_declined";
+  | "milestone_declined"
+  | "week_submitted"
+  | "week_approved"
+  | "week_questioned"
+  | "week_answered"
+  | "week_lapsed"
+  | "cap_changed"
+  | "paused"
+  | "resumed";
 
 export interface ContractEventsTable {
   id: string;
