@@ -6,7 +6,8 @@
 //      in this process (one process, one request at a time: req/s and CPU per request), and the
 //      statements its loader sends (the route module's loader, counted at the prepared-statement cache).
 //   2. The weekly job: runHourlySchedule over 10 000 hourly contracts whose open week is due, run
-//      until nothing is left to submit (each run takes SCHEDULE_BATCH weeks of each kind), then
+//      until nothing is left to submit (each run takes batches of SCHEDULE_BATCH weeks of each kind
+//      while they come full, within SCHEDULE_BUDGET_MS), then
 //      once more 6 days later (their reviews due): time per run and statements per run.
 import { randomUUID } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";

@@ -277,7 +277,15 @@ export type NotificationKind =
   | "payout_paid"
   | "payout_failed"
   | "service_ordered"
-  | "service_answered";
+  | "service_answered"
+  | "contract_week_submitted"
+  | "contract_week_approved"
+  | "contract_week_questioned"
+  | "contract_week_answered"
+  | "contract_week_lapsed"
+  | "contract_cap_changed"
+  | "contract_paused"
+  | "contract_resumed";
 
 export interface NotificationsTable {
   id: string;
@@ -356,6 +364,11 @@ export interface ContractsTable {
    * ('YYYY-MM') not to open; null while it goes on.
    */
   paused_from: string | null;
+  /**
+   * Hourly, while paused: the first week (a Monday) that does not open until it is resumed (061);
+   * null while it runs.
+   */
+  hourly_paused_from: Generated<string | null>;
   /** Monthly: the day of the month (1–28) each month starts on, and what a month includes (060). */
   monthly_day: Generated<number | null>;
   month_includes: Generated<string | null>;
@@ -462,7 +475,15 @@ export type ContractEventKind =
   | "milestones_split"
   | "milestone_proposed"
   | "milestone_added"
-  | "milestone_declined";
+  | "milestone_declined"
+  | "week_submitted"
+  | "week_approved"
+  | "week_questioned"
+  | "week_answered"
+  | "week_lapsed"
+  | "cap_changed"
+  | "paused"
+  | "resumed";
 
 export interface ContractEventsTable {
   id: string;

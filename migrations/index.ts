@@ -56,6 +56,7 @@ import * as m057 from "./057_service_orders";
 import * as m058 from "./058_service_images";
 import * as m059 from "./059_hourly_questions";
 import * as m060 from "./060_monthly";
+import * as m061 from "./061_hourly_pause";
 import * as m062 from "./062_pix_recurrences";
 import * as m065 from "./065_services_order_indexes";
 
@@ -121,6 +122,7 @@ const steps: Record<string, Step> = {
   "058_service_images": m058,
   "059_hourly_questions": m059,
   "060_monthly": m060,
+  "061_hourly_pause": m061,
   "062_pix_recurrences": m062,
   "065_services_order_indexes": m065,
 };

@@ -22,6 +22,14 @@ export const EMAIL_KIND_GROUPS = {
     "contract_dispute_statement",
     "contract_dispute_reminder",
     "contract_dispute_decided",
+    "contract_week_submitted",
+    "contract_week_approved",
+    "contract_week_questioned",
+    "contract_week_answered",
+    "contract_week_lapsed",
+    "contract_cap_changed",
+    "contract_paused",
+    "contract_resumed",
   ],
   messages: ["message_received"],
   reputation: ["contract_reviewed", "invitation_received"],
@@ -59,6 +67,11 @@ const ONE_SIDE: Partial<Record<EmailKindName, "merchant" | "freelancer">> = {
   invitation_received: "freelancer",
   service_ordered: "freelancer",
   service_answered: "freelancer",
+  contract_week_submitted: "merchant",
+  contract_week_answered: "merchant",
+  contract_week_approved: "freelancer",
+  contract_week_questioned: "freelancer",
+  contract_cap_changed: "freelancer",
 };
 
 /** The kinds of e-mail an account of this type can receive. */

@@ -1,4 +1,4 @@
-import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import { db } from "../../db";
 import * as capApi from "~/routes/api+/contracts+/$id.cap";
 import * as contractPage from "~/routes/contracts+/$id";
@@ -16,23 +16,15 @@ import { createUser } from "../../db/factories";
 import { call, jsonRequest } from "../support/helpers";
 import { refusal } from "../support/market";
 import { get, postForm, toastOf } from "../operator/support";
-import { escrow, fund, hiredHourly } from "../payments/support";
+import { fund, hiredHourly } from "../payments/support";
+import { hourlyClock, MONDAY, NEXT_MONDAY } from "./hourly-support";
 
 // The merchant changes an hourly contract's weekly cap (docs/payments.md, "Contratos por hora"):
 // from the next week not opened yet; a week opened keeps its cap and its money.
 
-const MONDAY = "2026-11-30";
-const NEXT_MONDAY = "2026-12-07";
-/** Wednesday 2 December 2026, 15:00 in São Paulo. */
-const WEDNESDAY = "2026-12-02T18:00:00.000Z";
 const RATE = 10_000;
 
-beforeAll(() => escrow(1_000));
-beforeEach(() => {
-  vi.useFakeTimers({ toFake: ["Date"] });
-  vi.setSystemTime(new Date(WEDNESDAY));
-});
-afterEach(() => vi.useRealTimers());
+hourlyClock();
 
 const caps = async (owner: Parameters<typeof listWeeks>[0], id: string) =>
   (await listWeeks(owner, id)).map((w) => [w.week_start, w.cap_minutes, w.money.amount_cents]);

@@ -1,4 +1,4 @@
-import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import { db } from "../../db";
 import { config } from "~/config.server";
 import { feeOf } from "~/lib/fees";
@@ -22,23 +22,13 @@ import { account, balanceOf, checkLedger } from "~/services/payments/ledger.serv
 import { createUser } from "../../db/factories";
 import { call, jsonRequest } from "../support/helpers";
 import { refusal } from "../support/market";
-import { escrow, fund, hiredHourly, operator as anyOperator } from "../payments/support";
+import { fund, hiredHourly, operator as anyOperator } from "../payments/support";
+import { clock, entry, hourlyClock, MONDAY, NEXT_MONDAY, submittedWeek, WEDNESDAY } from "./hourly-support";
 
 // A dispute of an hourly contract's week (docs/payments.md, "Contratos por hora"): only a
 // questioned week goes to a dispute; the contract is frozen until the operator decides, and the
 // decision moves that week's money alone (its minutes, nothing, or a split) and the contract goes on.
 
-const MONDAY = "2026-11-30";
-const TUESDAY = "2026-12-01";
-const NEXT_MONDAY = "2026-12-07";
-/** Wednesday 2 December 2026, 15:00 in São Paulo. */
-const WEDNESDAY = "2026-12-02T18:00:00.000Z";
-const clock = (iso: string) => vi.setSystemTime(new Date(iso));
-const entry = (day: string, minutes: number) => ({
-  day,
-  minutes,
-  description: "Implementei a tela de login e os testes.",
-});
 const why = { reason: "quality", statement: "As horas lançadas não correspondem ao que foi entregue." };
 const decisionReason = "Decisão tomada com base nos lançamentos e na conversa.";
 
@@ -48,11 +38,8 @@ const AMOUNT = Math.floor((RATE * CAP_HOURS * 60) / 60);
 
 /** A funded week with 210 minutes (Monday 120, Tuesday 90), submitted and questioned. */
 async function questionedWeek() {
-  const hire = await hiredHourly({ rate_cents: RATE, cap_hours: CAP_HOURS });
-  if (config.PAYMENTS === "escrow") await fund(hire.owner, hire.id);
-  const monday = await logEntry(hire.applicant, hire.id, MONDAY, entry(MONDAY, 120));
-  await logEntry(hire.applicant, hire.id, MONDAY, entry(TUESDAY, 90));
-  await submitWeek(hire.applicant, hire.id, MONDAY);
+  const hire = await submittedWeek({ rate_cents: RATE, cap_hours: CAP_HOURS });
+  const { monday } = hire;
   await questionEntries(hire.owner, hire.id, MONDAY, {
     entries: [{ id: monday.id, reason: "Essas horas parecem muitas para a tela de login." }],
   });
@@ -74,15 +61,7 @@ const contractRow = (id: string) =>
 const milestoneOf = (id: string) =>
   db.selectFrom("milestones").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
 
-beforeAll(() => escrow(1_000));
-beforeEach(() => {
-  vi.useFakeTimers({ toFake: ["Date"] });
-  clock(WEDNESDAY);
-});
-afterEach(() => {
-  vi.useRealTimers();
-  config.PAYMENTS = "escrow";
-});
+hourlyClock();
 
 describe("opening a dispute of a week", () => {
   it("either side disputes a questioned week: the dispute names the week's milestone", async () => {

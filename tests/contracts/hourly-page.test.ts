@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { UserRow } from "../../db/schema";
 import { createSession } from "~/services/accounts/sessions.server";
 import { getWeek, logEntry, questionEntries, submitWeek } from "~/services/contracts/hourly.server";
@@ -13,23 +13,17 @@ import { db } from "../../db";
 import { createOpportunity } from "../../db/factories";
 import { freelancer as newFreelancer, merchant as newMerchant } from "../support/market";
 import { get, postForm, toastOf } from "../operator/support";
-import { escrow, fund, hiredHourly } from "../payments/support";
+import { fund, hiredHourly } from "../payments/support";
 import { statementsOf } from "../support/statements";
+import { hourlyClock, MONDAY } from "./hourly-support";
 
 // The hourly contract's page without JavaScript (docs/payments.md, "Contratos por hora"): the
 // freelancer's quick entry (hours and minutes typed apart), its refusals on their fields, the week
 // sent and approved through their confirmation steps, and the money the page shows.
 
-const MONDAY = "2026-11-30";
 const tokenOf = async (user: UserRow) => (await createSession(user.id)).token;
 
-beforeAll(() => escrow(1_000));
-beforeEach(() => {
-  vi.useFakeTimers({ toFake: ["Date"] });
-  // Wednesday 2 December 2026, 15:00 in São Paulo.
-  vi.setSystemTime(new Date("2026-12-02T18:00:00.000Z"));
-});
-afterEach(() => vi.useRealTimers());
+hourlyClock();
 
 describe("the proposal form on an hourly opportunity", () => {
   it("takes a weekly cap: the application is hourly; a cap out of range is refused on its field", async () => {

@@ -1,4 +1,4 @@
-import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import { db } from "../../db";
 import { feeOf } from "~/lib/fees";
 import {
@@ -7,49 +7,22 @@ import {
   editEntry,
   getWeek,
   listWeeks,
-  logEntry,
   questionEntries,
   runHourlySchedule,
-  submitWeek,
 } from "~/services/contracts/hourly.server";
 import { account, balanceOf, checkLedger } from "~/services/payments/ledger.server";
 import { collectPersonalData } from "~/services/accounts/data-export.server";
 import { createUser } from "../../db/factories";
 import { outcome, refusal } from "../support/market";
-import { escrow, fund, hiredHourly } from "../payments/support";
+import { clock, entry, hourlyClock, MONDAY, submittedWeek, TUESDAY } from "./hourly-support";
 
 // The merchant's questions on a submitted week (docs/payments.md, "Contratos por hora"): the week
 // is questioned and its review clock stops; each answer or amendment settles its entry; the last
 // one sends the week back for 5 days more; approval then releases floor(minutes × rate / 60) once.
 
-const MONDAY = "2026-11-30";
-const TUESDAY = "2026-12-01";
-/** Wednesday 2 December 2026, 15:00 in São Paulo. */
-const WEDNESDAY = "2026-12-02T18:00:00.000Z";
-const clock = (iso: string) => vi.setSystemTime(new Date(iso));
-const entry = (day: string, minutes: number, description = "Implementei a tela de login e os testes.") => ({
-  day,
-  minutes,
-  description,
-});
 const reason = "Essas horas parecem muitas para a tela de login.";
 
-/** A funded hourly week with two entries (Monday 120 min, Tuesday 90 min), submitted. */
-async function submittedWeek(terms: { rate_cents?: number; cap_hours?: number } = {}) {
-  const hire = await hiredHourly(terms);
-  await fund(hire.owner, hire.id);
-  const monday = await logEntry(hire.applicant, hire.id, MONDAY, entry(MONDAY, 120));
-  const tuesday = await logEntry(hire.applicant, hire.id, MONDAY, entry(TUESDAY, 90));
-  await submitWeek(hire.applicant, hire.id, MONDAY);
-  return { ...hire, monday, tuesday };
-}
-
-beforeAll(() => escrow(1_000));
-beforeEach(() => {
-  vi.useFakeTimers({ toFake: ["Date"] });
-  clock(WEDNESDAY);
-});
-afterEach(() => vi.useRealTimers());
+hourlyClock();
 
 describe("questions on a submitted week", () => {
   it("questions entries: the week waits for answers, its clock stopped, and cannot be approved yet", async () => {

@@ -1,4 +1,4 @@
-import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import { db } from "../../db";
 import { createOpportunity } from "../../db/factories";
 import { feeOf } from "~/lib/fees";
@@ -21,7 +21,8 @@ import { confirmReceipt } from "~/services/payments/charges.server";
 import { account, balanceOf, checkLedger } from "~/services/payments/ledger.server";
 import { createVerifiedIdentity } from "../../db/factories";
 import { call, jsonRequest, signedInUser } from "../support/helpers";
-import { e2eId, escrow, operator } from "../payments/support";
+import { e2eId, operator } from "../payments/support";
+import { hourlyClock, MONDAY } from "./hourly-support";
 
 // Hourly contracts by the API alone (docs/product.md §7): an hourly proposal with its weekly cap,
 // the hire, the week funded by the contract's charge, time logged, submitted and approved.
@@ -36,16 +37,9 @@ const request = (
   body?: unknown,
 ) => call(handler, jsonRequest(path, body, { token: who?.token, method }), params);
 
-const MONDAY = "2026-11-30";
 const entry = { day: MONDAY, minutes: 150, description: "Modelei o banco de dados do app." };
 
-beforeAll(() => escrow(1_000));
-beforeEach(() => {
-  vi.useFakeTimers({ toFake: ["Date"] });
-  // Wednesday 2 December 2026, 15:00 in São Paulo.
-  vi.setSystemTime(new Date("2026-12-02T18:00:00.000Z"));
-});
-afterEach(() => vi.useRealTimers());
+hourlyClock();
 
 /** An hourly proposal (R$ 80,00 an hour, up to 20 h a week) countered and accepted by the API. */
 async function hourlyHire() {

@@ -1,4 +1,4 @@
-import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import { db } from "../../db";
 import { config } from "~/config.server";
 import { feeOf } from "~/lib/fees";
@@ -19,41 +19,14 @@ import { splitMilestones } from "~/services/payments/milestones.server";
 import { collectPersonalData } from "~/services/accounts/data-export.server";
 import { outcome, refusal } from "../support/market";
 import { createUser } from "../../db/factories";
-import { escrow, fund, hiredHourly } from "../payments/support";
+import { fund, hiredHourly } from "../payments/support";
+import { clock, entry, fundedWeek, hourlyClock, MONDAY, NEXT_MONDAY } from "./hourly-support";
 
 // Hourly contracts (docs/payments.md, "Contratos por hora"): weeks Monday to Sunday in São Paulo,
 // funded ahead by Pix, time logged within the cap, approval releasing floor(minutes × rate / 60).
 // The clock is set in UTC; the comments say the São Paulo time (UTC−3).
 
-const MONDAY = "2026-11-30";
-const NEXT_MONDAY = "2026-12-07";
-/** Wednesday 2 December 2026, 15:00 in São Paulo. */
-const WEDNESDAY = "2026-12-02T18:00:00.000Z";
-
-const clock = (iso: string) => vi.setSystemTime(new Date(iso));
-
-const entry = (day: string, minutes: number, description = "Implementei a tela de login e os testes.") => ({
-  day,
-  minutes,
-  description,
-});
-
-/** An hourly hire made on Wednesday with its first week funded. */
-async function fundedWeek(terms: { rate_cents?: number; cap_hours?: number } = {}) {
-  const hire = await hiredHourly(terms);
-  await fund(hire.owner, hire.id);
-  return hire;
-}
-
-beforeAll(() => escrow(1_000));
-beforeEach(() => {
-  vi.useFakeTimers({ toFake: ["Date"] });
-  clock(WEDNESDAY);
-});
-afterEach(() => {
-  vi.useRealTimers();
-  config.PAYMENTS = "escrow";
-});
+hourlyClock();
 
 describe("an hourly hire", () => {
   it("makes an hourly contract with no lump milestone: the hire's week waits for rate × cap", async () => {

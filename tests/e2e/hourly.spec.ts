@@ -156,3 +156,30 @@ test("without JavaScript: an entry refused on its fields, then logged, and the w
   await expect(week).toContainText("Semana enviada.");
   await expect(week.getByRole("region", { name: "Lançar horas" })).toHaveCount(0);
 });
+
+test("either side pauses the contract from the page, and the other resumes it", async ({
+  request,
+  browser,
+}, testInfo) => {
+  const { merchant, freelancer, id } = await hourlyHire(request);
+  await fund(request, id, merchant);
+  const julia = await userPage(browser, testInfo, true, freelancer);
+  await julia.goto(`/contracts/${id}`);
+  await julia.getByRole("link", { name: "Pausar o contrato" }).click();
+  await julia
+    .getByRole("alertdialog", { name: "Pausar este contrato por hora?" })
+    .getByRole("button", { name: "Sim, pausar" })
+    .click();
+  await expect(toast(julia, "Contrato pausado: nenhuma semana nova começa até ele ser retomado.")).toBeVisible();
+  await expect(julia.locator("#pause")).toContainText(/Pausado a partir da semana de \d+ de /);
+  await noAxeFindings(julia);
+  const marina = await userPage(browser, testInfo, true, merchant);
+  await marina.goto(`/contracts/${id}`);
+  await marina.getByRole("link", { name: "Retomar o contrato" }).click();
+  await marina
+    .getByRole("alertdialog", { name: "Retomar este contrato por hora?" })
+    .getByRole("button", { name: "Sim, retomar" })
+    .click();
+  await expect(toast(marina, "Contrato retomado: as semanas voltam a abrir.")).toBeVisible();
+  await expect(marina.getByRole("link", { name: "Pausar o contrato" })).toBeVisible();
+});

@@ -1,10 +1,13 @@
 import { useTranslation } from "react-i18next";
+import { ConfirmLink, ConfirmPanel } from "~/components/ui/confirm";
 import { Field, FormActions, FormCard, useRefusal } from "~/components/ui/form";
+import { formatDate } from "~/lib/format";
 import { usePending } from "~/lib/pending";
 
 // The controls of an hourly contract beside its week (docs/product.md, "Contrato por hora
-// (semanas)"): the merchant's weekly cap, changed from the next week not opened yet. Plain forms
-// posting an intent of the contract's page, so they work without JavaScript.
+// (semanas)"): the merchant's weekly cap, changed from the next week not opened yet, and the
+// pause of either side. Plain forms posting an intent of the contract's page, so they work
+// without JavaScript.
 
 /** The merchant changes the weekly cap (1 to 60 hours) while the contract runs. */
 export function CapForm({ capMinutes }: { capMinutes: number }) {
@@ -34,5 +37,30 @@ export function CapForm({ capMinutes }: { capMinutes: number }) {
       />
       <FormActions busy={busy} label={t("work.cap_submit")} className="btn btn-secondary" />
     </FormCard>
+  );
+}
+
+/**
+ * Either side pauses the running contract from the next week (the week in hand goes on), or
+ * resumes it; each through its confirmation step (`?confirm=`), so it works without JavaScript.
+ * While paused, the week from which no week opens is shown.
+ */
+export function PauseControls({ pausedFrom, here }: { pausedFrom: string | null; here: string }) {
+  const { t, i18n } = useTranslation("market");
+  const intent = pausedFrom === null ? "pause_hourly" : "resume_hourly";
+  return (
+    <div id="pause" className="stack">
+      {pausedFrom !== null ? (
+        <p className="notice notice-info">
+          {t("work.paused_from", { date: formatDate(`${pausedFrom}T12:00:00Z`, i18n.language) })}
+        </p>
+      ) : null}
+      <p>
+        <ConfirmLink from={here} intent={intent} className="btn btn-secondary" preventScrollReset>
+          {t(pausedFrom === null ? "work.pause" : "work.resume")}
+        </ConfirmLink>
+      </p>
+      <ConfirmPanel intent={intent} cancelHref={here} tone={pausedFrom === null ? "danger" : "primary"} />
+    </div>
   );
 }

@@ -51,12 +51,14 @@ import {
   changeWeeklyCap,
   endHourlyContract,
   logEntry,
+  pauseHourlyContract,
   questionEntries,
+  resumeHourlyContract,
   submitWeek,
 } from "~/services/contracts/hourly.server";
 import { Timesheet, WeekList } from "~/components/contracts/timesheet";
 import { shownWeek, weekSummaries } from "~/services/contracts/weeks-read.server";
-import { CapForm } from "~/components/contracts/hourly-controls";
+import { CapForm, PauseControls } from "~/components/contracts/hourly-controls";
 import { ContractOrder } from "~/components/catalog/orders";
 import { answerOrder, answerOrderFile, answersOnFields } from "~/services/catalog/orders.server";
 import { answersFromForm } from "~/lib/order-schemas";
@@ -328,6 +330,18 @@ function hourlyIntents(user: Awaited<ReturnType<typeof requireUser>>, id: string
       run: ({ values }) => approveWeek(user, id, values.week ?? ""),
     },
     end_hourly: { confirm: true, toast: "toasts.hourly_ended", run: () => endHourlyContract(user, id) },
+    pause_hourly: {
+      confirm: true,
+      toast: "work.toast_paused",
+      to: `/contracts/${id}#pause`,
+      run: () => pauseHourlyContract(user, id),
+    },
+    resume_hourly: {
+      confirm: true,
+      toast: "work.toast_resumed",
+      to: `/contracts/${id}#pause`,
+      run: () => resumeHourlyContract(user, id),
+    },
     change_cap: {
       toast: "work.toast_cap",
       to: `/contracts/${id}#cap`,
@@ -728,6 +742,7 @@ function HourlyWork({
       {running && viewer === "merchant" && c.weekly_cap_minutes !== null && !c.disputed ? (
         <CapForm capMinutes={c.weekly_cap_minutes} />
       ) : null}
+      {running && !c.disputed ? <PauseControls pausedFrom={c.hourly_paused_from} here={here} /> : null}
       {running ? (
         <p>
           <ConfirmLink from={here} intent="end_hourly" preventScrollReset>

@@ -257,6 +257,8 @@ export type ContractJson = {
    * completes after its last).
    */
   paused_from: string | null;
+  /** Hourly, while paused: the first week that does not open until it is resumed (null: running). */
+  hourly_paused_from: string | null;
   /** Monthly: the day of the month each month starts on, and what a month includes (null: not monthly). */
   monthly_day: number | null;
   month_includes: string | null;
@@ -334,6 +336,7 @@ function toContractJson(row: Row, at = now()): ContractJson {
     rate_cents: row.rate_cents,
     weekly_cap_minutes: row.weekly_cap_minutes,
     paused_from: row.paused_from,
+    hourly_paused_from: row.hourly_paused_from,
     monthly_day: row.monthly_day,
     month_includes: row.month_includes,
   };

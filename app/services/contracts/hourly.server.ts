@@ -3,11 +3,13 @@ import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool
 import { db, transaction } from "../../../db";
 import { insertWeek } from "../../../db/contracts";
 import type {
+  ContractEventKind,
   ContractParty,
   ContractRow,
   ContractWeekRow,
   Database,
   MilestoneRow,
+  NotificationKind,
   TimeEntryRow,
   UserRow,
 } from "../../../db/schema";
@@ -20,6 +22,7 @@ import {
   weeklyCapChangeSchema,
 } from "~/lib/work-schemas";
 import { addDays, autoSubmitAt, dayInSaoPaulo, daysOfWeek, saoPauloInstant, weekStartOf } from "~/lib/work-weeks";
+import { notify } from "../messaging/notifications.server";
 import { refundMilestone, releaseMilestone } from "../payments/escrow.server";
 import { csvText, reais } from "../payments/finance.server";
 import { AppError, parseInput } from "../platform/errors.server";
@@ -48,6 +51,12 @@ import { stateMachine } from "../platform/state-machine.server";
 export const WEEK_REVIEW_DAYS = 5;
 const DAY_MS = 86_400_000;
 const SCHEDULE_BATCH = 200;
+/**
+ * A run of the schedule takes batch after batch while the last one was full and it has run for
+ * less than this: 10 000 weeks due on a Monday go in one or two runs, and a run still ends well
+ * before the next (every CONTRACT_SCHEDULE_SECONDS, 60 by default).
+ */
+const SCHEDULE_BUDGET_MS = 20_000;
 
 export type WeekAction = "log_time" | "submit" | "approve" | "question" | "answer" | "dispute";
 
@@ -534,6 +543,12 @@ export async function questionEntries(
         .where("id", "=", e.id)
         .execute();
     }
+    await tell(trx, contract, party, stamp, {
+      event: "week_questioned",
+      notice: "contract_week_questioned",
+      to: ["freelancer"],
+      message: await titleOf(trx, week),
+    });
     await publishContractMove(trx, id);
   });
   return getWeek(user, id, weekStart);
@@ -575,8 +590,12 @@ function assertQuestioned(contract: HourlyContract, party: ContractParty, entry:
   if (!isOpen(entry)) throw new AppError(409, "entry_not_questioned");
 }
 
-/** Once no question of the week is open, it goes back to the merchant's review, for 5 days again. */
-async function settleIfAnswered(trx: Kysely<Database>, contractId: string, week: ContractWeekRow, at: Date) {
+/**
+ * Once no question of the week is open, it goes back to the merchant's review, for 5 days again
+ * (the merchant is told then, once, not at each answer).
+ */
+async function settleIfAnswered(trx: Kysely<Database>, contract: HourlyContract, week: ContractWeekRow, at: Date) {
+  const contractId = contract.id;
   const left = await trx
     .selectFrom("time_entries")
     .select("id")
@@ -589,6 +608,12 @@ async function settleIfAnswered(trx: Kysely<Database>, contractId: string, week:
     const stamp = at.toISOString();
     const due = new Date(at.getTime() + WEEK_REVIEW_DAYS * DAY_MS).toISOString();
     await moveWeek(trx, week, "questioned", { status: "submitted", review_due_at: due }, stamp);
+    await tell(trx, contract, "freelancer", stamp, {
+      event: "week_answered",
+      notice: "contract_week_answered",
+      to: ["merchant"],
+      message: await titleOf(trx, week),
+    });
   }
   await publishContractMove(trx, contractId);
 }
@@ -612,7 +637,7 @@ export async function answerEntry(user: UserRow, id: string, entryId: string, in
       .returningAll()
       .executeTakeFirst();
     if (!answered) throw new AppError(409, "entry_not_questioned");
-    await settleIfAnswered(trx, id, week, at);
+    await settleIfAnswered(trx, contract, week, at);
     return toEntryJson(answered);
   });
 }
@@ -645,8 +670,74 @@ async function amendEntry(
     .returningAll()
     .executeTakeFirst();
   if (!amended) throw new AppError(409, "entry_changed");
-  await settleIfAnswered(trx, contract.id, week, at);
+  await settleIfAnswered(trx, contract, week, at);
   return toEntryJson(amended);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The timeline and the notices of the weeks' moves
+
+type Notice = {
+  event: ContractEventKind;
+  notice: NotificationKind;
+  /** Who is told: the other side of who moved, the one the move is for, or both. */
+  to: ContractParty[];
+  /** The line's text (the week's title) and amount on the timeline; the week named in the notice. */
+  message?: string | null;
+  amount_cents?: number | null;
+};
+
+/**
+ * Records a move on the contract's timeline and tells `to` (notifications, and their e-mails for
+ * who has the kind on), in the move's transaction: the contract's event count, the event, the
+ * notices. Three statements and the notices' own, whatever the week holds, so the schedule's
+ * cost per week stays fixed.
+ */
+async function tell(
+  trx: Kysely<Database>,
+  contract: Pick<ContractRow, "id" | "merchant_id" | "freelancer_id" | "opportunity_id">,
+  by: ContractParty | "system",
+  at: string,
+  n: Notice,
+) {
+  const counted = await trx
+    .updateTable("contracts")
+    .set({ events_count: sql<number>`events_count + 1` })
+    .where("id", "=", contract.id)
+    .returning("events_count")
+    .executeTakeFirstOrThrow();
+  await trx
+    .insertInto("contract_events")
+    .values({
+      id: randomUUID(),
+      contract_id: contract.id,
+      seq: counted.events_count,
+      kind: n.event,
+      author: by,
+      message: n.message ?? null,
+      amount_cents: n.amount_cents ?? null,
+      created_at: at,
+    })
+    .execute();
+  await notify(
+    trx,
+    n.to.map((side) => ({
+      user_id: side === "merchant" ? contract.merchant_id : contract.freelancer_id,
+      kind: n.notice,
+      application_id: contract.id,
+      opportunity_id: contract.opportunity_id,
+      detail: n.message ? { milestone: n.message } : null,
+    })),
+  );
+}
+
+/** The other side of `party`. */
+const otherSide = (party: ContractParty): ContractParty => (party === "merchant" ? "freelancer" : "merchant");
+
+/** The week's title, as its milestone carries it ("Semana de dd/mm/aaaa"). */
+async function titleOf(trx: Kysely<Database>, week: Pick<ContractWeekRow, "milestone_id">) {
+  const row = await trx.selectFrom("milestones").select("title").where("id", "=", week.milestone_id).executeTakeFirst();
+  return row?.title ?? null;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -654,7 +745,7 @@ async function amendEntry(
 
 /**
  * Opens the contract's next week (the one after `after`, or the current one if that is later),
- * waiting for its money; none once the contract has ended or from its pause on.
+ * waiting for its money; none once the contract has ended, nor while it is paused.
  */
 async function openNextWeek(trx: Kysely<Database>, contract: HourlyContract, after: string, at: Date) {
   const next = [addDays(after, 7), weekStartOf(dayInSaoPaulo(at))].sort().at(-1)!;
@@ -668,15 +759,17 @@ async function openNextWeek(trx: Kysely<Database>, contract: HourlyContract, aft
     .where("id", "=", contract.id)
     .where("status", "=", "in_progress")
     .where((eb) => eb.or([eb("paused_from", "is", null), eb("paused_from", ">", next)]))
+    .where("hourly_paused_from", "is", null)
     .returning(["rate_cents", "weekly_cap_minutes"])
     .executeTakeFirst();
-  if (!counted) return;
+  if (!counted) return null;
   const last = await trx
     .selectFrom("milestones")
     .select((eb) => eb.fn.max<number>("seq").as("seq"))
     .where("contract_id", "=", contract.id)
     .executeTakeFirst();
   await insertWeek(trx, { ...contract, ...counted }, next, Number(last?.seq ?? 0) + 1, stamp);
+  return next;
 }
 
 /** Moves the week from `from` (else 409: another request moved it first). */
@@ -720,6 +813,12 @@ async function submit(
     stamp,
   );
   await openNextWeek(trx, contract, week.week_start, at);
+  await tell(trx, contract, by, stamp, {
+    event: "week_submitted",
+    notice: "contract_week_submitted",
+    to: ["merchant"],
+    message: await titleOf(trx, week),
+  });
   await publishContractMove(trx, contract.id);
   return moved;
 }
@@ -743,6 +842,13 @@ async function approve(
     .executeTakeFirstOrThrow();
   const { released_cents } = weekMoney(moved, moved.minutes_total, contract);
   await releaseMilestone(trx, contract, milestone, at, released_cents);
+  await tell(trx, contract, by, at, {
+    event: "week_approved",
+    notice: "contract_week_approved",
+    to: ["freelancer"],
+    message: milestone.title,
+    amount_cents: released_cents,
+  });
   // The last week of an ended contract: the contract is completed with it.
   if (contract.paused_from !== null) await completeIfDone(trx, contract.id, by, at);
   await publishContractMove(trx, contract.id);
@@ -775,6 +881,12 @@ async function dropWeek(trx: Kysely<Database>, week: ContractWeekRow, stamp: str
 async function lapse(trx: Kysely<Database>, contract: HourlyContract, week: ContractWeekRow, at: Date) {
   await dropWeek(trx, week, at.toISOString());
   await openNextWeek(trx, contract, week.week_start, at);
+  await tell(trx, contract, "system", at.toISOString(), {
+    event: "week_lapsed",
+    notice: "contract_week_lapsed",
+    to: ["merchant", "freelancer"],
+    message: await titleOf(trx, week),
+  });
   await completeIfDone(trx, contract.id, "system", at.toISOString());
   await publishContractMove(trx, contract.id);
 }
@@ -862,6 +974,112 @@ export async function endHourlyContract(user: UserRow, id: string): Promise<Week
   return listWeeks(user, id);
 }
 
+export type PauseJson = {
+  /** The first week that does not open while paused (a Monday); null once resumed. */
+  hourly_paused_from: string | null;
+  /** Resuming: the week it opened, waiting for its money (null: a week in hand goes on). */
+  opened_week: string | null;
+};
+
+/** The contract runs (in progress, not ended, no dispute open), as read: else 409. */
+function assertRunning(contract: HourlyContract) {
+  if (contract.disputed_at !== null) throw new AppError(409, "contract_disputed");
+  if (contract.status !== "in_progress" || contract.paused_from !== null) {
+    throw new AppError(409, "contract_action_unavailable");
+  }
+}
+
+/**
+ * Either side pauses the contract from the next week: the week in hand (being worked, or waiting
+ * for its money, which may still be paid) goes on to its end as any other, and no week opens
+ * after it until the contract is resumed. As ending it: the contract's row first, in a
+ * conditional UPDATE (running and not paused: of two pauses one wins, the other is 409), which a
+ * week being opened at the same moment also goes through (openNextWeek); then the latest week,
+ * read after it, sets where the pause starts.
+ */
+export async function pauseHourlyContract(user: UserRow, id: string): Promise<PauseJson> {
+  await consumeWrite(user.id);
+  return transaction(async (trx) => {
+    const { contract, party } = await hourlyFor(trx, user, id);
+    assertRunning(contract);
+    if (contract.hourly_paused_from !== null) throw new AppError(409, "contract_paused");
+    const at = new Date();
+    const stamp = at.toISOString();
+    const held = await trx
+      .updateTable("contracts")
+      .set({ updated_at: stamp })
+      .where("id", "=", id)
+      .where("status", "=", "in_progress")
+      .where("paused_from", "is", null)
+      .where("hourly_paused_from", "is", null)
+      .where("disputed_at", "is", null)
+      .executeTakeFirst();
+    if (Number(held.numUpdatedRows) === 0) throw new AppError(409, "contract_changed");
+    const last = await trx
+      .selectFrom("contract_weeks")
+      .select((eb) => eb.fn.max("week_start").as("week_start"))
+      .where("contract_id", "=", id)
+      .executeTakeFirst();
+    const current = weekStartOf(dayInSaoPaulo(at));
+    const cut = last?.week_start ? [addDays(String(last.week_start), 7), current].sort().at(-1)! : current;
+    await trx.updateTable("contracts").set({ hourly_paused_from: cut }).where("id", "=", id).execute();
+    await tell(trx, contract, party, stamp, { event: "paused", notice: "contract_paused", to: [otherSide(party)] });
+    await publishContractMove(trx, id);
+    return { hourly_paused_from: cut, opened_week: null };
+  });
+}
+
+/**
+ * Either side resumes a paused contract: the weeks open again as before. With no week in hand
+ * any more (the last one was sent or lapsed while paused) the next one opens now, waiting for
+ * its money (the current week, or the one after the last if that is later). The weeks in hand
+ * are held by an UPDATE before they are counted, so a week sent at the same moment is seen as
+ * sent (and this opens the next) or waits and opens it itself: one week either way. Of two
+ * resumes at once one wins (the pause in the WHERE of the contract's UPDATE), the other is 409.
+ */
+export async function resumeHourlyContract(user: UserRow, id: string): Promise<PauseJson> {
+  await consumeWrite(user.id);
+  return transaction(async (trx) => {
+    const { contract, party } = await hourlyFor(trx, user, id);
+    assertRunning(contract);
+    if (contract.hourly_paused_from === null) throw new AppError(409, "contract_not_paused");
+    const at = new Date();
+    const stamp = at.toISOString();
+    // The weeks in hand first, then the contract's row: the order a week's move takes them in
+    // (its row, then the contract's), so the two wait for each other and never deadlock.
+    const inHand = await trx
+      .updateTable("contract_weeks")
+      .set({ updated_at: stamp })
+      .where("contract_id", "=", id)
+      .where("status", "in", ["awaiting_funding", "open"])
+      .executeTakeFirst();
+    const resumed = await trx
+      .updateTable("contracts")
+      .set({ hourly_paused_from: null, updated_at: stamp })
+      .where("id", "=", id)
+      .where("status", "=", "in_progress")
+      .where("paused_from", "is", null)
+      .where("hourly_paused_from", "is not", null)
+      .where("disputed_at", "is", null)
+      .executeTakeFirst();
+    if (Number(resumed.numUpdatedRows) === 0) throw new AppError(409, "contract_changed");
+    let opened: string | null = null;
+    if (Number(inHand.numUpdatedRows) === 0) {
+      const last = await trx
+        .selectFrom("contract_weeks")
+        .select((eb) => eb.fn.max("week_start").as("week_start"))
+        .where("contract_id", "=", id)
+        .executeTakeFirst();
+      const current = weekStartOf(dayInSaoPaulo(at));
+      // openNextWeek opens the week after `after`, or the current one if that is later.
+      opened = await openNextWeek(trx, contract, last?.week_start ? String(last.week_start) : addDays(current, -7), at);
+    }
+    await tell(trx, contract, party, stamp, { event: "resumed", notice: "contract_resumed", to: [otherSide(party)] });
+    await publishContractMove(trx, id);
+    return { hourly_paused_from: null, opened_week: opened };
+  });
+}
+
 export type CapChangeJson = { weekly_cap_minutes: number; from_week: string };
 
 /**
@@ -899,6 +1117,12 @@ export async function changeWeeklyCap(user: UserRow, id: string, input: unknown)
       .executeTakeFirst();
     const current = weekStartOf(dayInSaoPaulo(at));
     const from = last?.week_start ? [addDays(String(last.week_start), 7), current].sort().at(-1)! : current;
+    await tell(trx, contract, party, at.toISOString(), {
+      event: "cap_changed",
+      notice: "contract_cap_changed",
+      to: ["freelancer"],
+      message: `${weekly_cap_hours} h`,
+    });
     await publishContractMove(trx, id);
     return { weekly_cap_minutes: minutes, from_week: from };
   });
@@ -943,30 +1167,54 @@ export async function runHourlySchedule(at = new Date()): Promise<HourlySchedule
   // The latest week whose following Monday 12:00 has passed.
   const due = addDays(monday, at >= saoPauloInstant(monday, 12) ? -7 : -14);
   const stamp = at.toISOString();
+  // The budget is measured on the monotonic clock (the run's `at` may be any time).
+  const deadline = performance.now() + SCHEDULE_BUDGET_MS;
   const submitted = await eachWeek(
     (eb) => eb.and([eb("status", "=", "open"), eb("week_start", "<=", due)]),
     (trx, contract, week) => submit(trx, contract, week, "system", at),
+    deadline,
   );
   const lapsed = await eachWeek(
     (eb) => eb.and([eb("status", "=", "awaiting_funding"), eb("week_start", "<=", due)]),
     (trx, contract, week) => lapse(trx, contract, week, at),
+    deadline,
   );
   const approved = await eachWeek(
     (eb) => eb.and([eb("status", "=", "submitted"), eb("review_due_at", "<=", stamp)]),
     (trx, contract, week) => approve(trx, contract, week, "system", stamp),
+    deadline,
   );
   return { submitted, lapsed, approved };
 }
 
-/** Runs `change` on each week `which` selects, each in its own transaction; a 409 (lost race) counts none. */
+/**
+ * Runs `change` on each week `which` selects, each in its own transaction; a 409 (lost race)
+ * counts none. Batches of SCHEDULE_BATCH in the order of the weeks' ids, each after the last id
+ * of the one before (a week left as it was, by a 409, is not taken again), while the last batch
+ * was full and the run is before its `deadline`.
+ */
 async function eachWeek(
   which: (eb: WeeksWhere) => Expression<SqlBool>,
   change: (trx: Kysely<Database>, contract: HourlyContract, week: ContractWeekRow) => Promise<unknown>,
+  deadline: number,
 ): Promise<number> {
-  const found = await db
+  let changed = 0;
+  let after: string | null = null;
+  for (;;) {
+    const found = await dueWeeks(which, after);
+    changed += await changeEach(found, change);
+    if (found.length < SCHEDULE_BATCH || performance.now() >= deadline) return changed;
+    after = found.at(-1)!.id;
+  }
+}
+
+/** The next batch of the weeks `which` selects (after the id `after`), of contracts with no dispute open. */
+function dueWeeks(which: (eb: WeeksWhere) => Expression<SqlBool>, after: string | null) {
+  return db
     .selectFrom("contract_weeks")
     .select("id")
     .where(which)
+    .$if(after !== null, (qb) => qb.where("id", ">", after!))
     .where((eb) =>
       eb.not(
         eb.exists(
@@ -978,8 +1226,15 @@ async function eachWeek(
         ),
       ),
     )
+    .orderBy("id")
     .limit(SCHEDULE_BATCH)
     .execute();
+}
+
+async function changeEach(
+  found: { id: string }[],
+  change: (trx: Kysely<Database>, contract: HourlyContract, week: ContractWeekRow) => Promise<unknown>,
+) {
   let changed = 0;
   for (const { id } of found) {
     try {

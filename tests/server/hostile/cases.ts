@@ -588,6 +588,8 @@ export function authedEndpoints(w: World, p: Pool): { method: string; path: stri
     { method: "POST", path: `/api/contracts/${w.seeded.accepted}/entries/${NO_ID}/answer`, role: null, body: { answer: "Foram duas horas." } },
     { method: "POST", path: `/api/contracts/${w.seeded.accepted}/end`, role: null },
     { method: "POST", path: `/api/contracts/${w.seeded.accepted}/cap`, role: null, body: { weekly_cap_hours: 5 } },
+    { method: "POST", path: `/api/contracts/${w.seeded.accepted}/pause`, role: null },
+    { method: "POST", path: `/api/contracts/${w.seeded.accepted}/resume`, role: null },
     { method: "GET", path: `/api/contracts/${w.seeded.accepted}/months`, role: null },
     { method: "GET", path: "/api/finance", role: null },
     { method: "GET", path: "/api/finance/statement.csv", role: null },
