@@ -154,7 +154,7 @@ function AmountChange({
       month: monthName(change.from_month),
     };
     return (
-      <div className="notice notice-warning" id="amount">
+      <div className="notice notice-warning" id="amount-change">
         <p>{t(change.by === viewer ? "retainer.amount_pending_mine" : "retainer.amount_pending_theirs", words)}</p>
         <div className="action-row">
           {data.can_accept_amount ? (
@@ -191,7 +191,7 @@ function AmountChange({
   );
   return (
     <>
-      <details className="stack" id="amount" open={params.get("confirm") === "propose_amount"}>
+      <details className="stack" id="amount-change" open={params.get("confirm") === "propose_amount"}>
         <summary>{t("retainer.amount_change")}</summary>
         <p className="muted">{t("retainer.amount_change_intro", { month: monthName(data.next_month) })}</p>
         <Form method="get" action={here} className="stack" preventScrollReset>
