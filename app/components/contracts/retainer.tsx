@@ -154,17 +154,19 @@ function AmountChange({
       month: monthName(change.from_month),
     };
     return (
-      <div className="notice notice-warning" id="amount-change">
-        <p>{t(change.by === viewer ? "retainer.amount_pending_mine" : "retainer.amount_pending_theirs", words)}</p>
-        <div className="action-row">
-          {data.can_accept_amount ? (
-            <ConfirmLink from={here} intent="accept_amount" className="btn btn-primary btn-sm" preventScrollReset>
-              {t("retainer.amount_accept")}
-            </ConfirmLink>
-          ) : null}
-          <IntentButton intent="decline_amount" className="btn btn-secondary btn-sm">
-            {t(change.by === viewer ? "retainer.amount_withdraw" : "retainer.amount_decline")}
-          </IntentButton>
+      <>
+        <div className="notice notice-warning" id="amount-change">
+          <p>{t(change.by === viewer ? "retainer.amount_pending_mine" : "retainer.amount_pending_theirs", words)}</p>
+          <div className="action-row">
+            {data.can_accept_amount ? (
+              <ConfirmLink from={here} intent="accept_amount" className="btn btn-primary btn-sm" preventScrollReset>
+                {t("retainer.amount_accept")}
+              </ConfirmLink>
+            ) : null}
+            <IntentButton intent="decline_amount" className="btn btn-secondary btn-sm">
+              {t(change.by === viewer ? "retainer.amount_withdraw" : "retainer.amount_decline")}
+            </IntentButton>
+          </div>
         </div>
         <ConfirmPanel
           intent="accept_amount"
@@ -173,7 +175,7 @@ function AmountChange({
           tone="primary"
           facts={facts(change.amount_cents)}
         />
-      </div>
+      </>
     );
   }
   if (!data.can_change_amount) return null;
@@ -189,21 +191,25 @@ function AmountChange({
       error={mine?.errors?.amount ?? mine?.errors?.amount_cents}
     />
   );
+  // While its step is open, the amount is typed (and corrected) there.
+  const stepOpen = params.get("confirm") === "propose_amount";
   return (
     <>
-      <details className="stack" id="amount-change" open={params.get("confirm") === "propose_amount"}>
-        <summary>{t("retainer.amount_change")}</summary>
-        <p className="muted">{t("retainer.amount_change_intro", { month: monthName(data.next_month) })}</p>
-        <Form method="get" action={here} className="stack" preventScrollReset>
-          <input type="hidden" name="confirm" value="propose_amount" />
-          {amountField("amount-new")}
-          <div className="form-actions">
-            <button type="submit" className="btn btn-secondary">
-              {t("retainer.amount_continue")}
-            </button>
-          </div>
-        </Form>
-      </details>
+      {stepOpen ? null : (
+        <details className="stack" id="amount-change">
+          <summary>{t("retainer.amount_change")}</summary>
+          <p className="muted">{t("retainer.amount_change_intro", { month: monthName(data.next_month) })}</p>
+          <Form method="get" action={here} className="stack" preventScrollReset>
+            <input type="hidden" name="confirm" value="propose_amount" />
+            {amountField("amount-new")}
+            <div className="form-actions">
+              <button type="submit" className="btn btn-secondary">
+                {t("retainer.amount_continue")}
+              </button>
+            </div>
+          </Form>
+        </details>
+      )}
       <ConfirmPanel intent="propose_amount" cancelHref={here} tone="primary" facts={facts(parseMoney(typed.trim()))}>
         {amountField("amount")}
       </ConfirmPanel>
