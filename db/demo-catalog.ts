@@ -9,6 +9,8 @@ export type DemoJob = {
   skills: string[];
   budget: [number, number];
   hourly?: boolean;
+  /** A monthly job: its proposals say what a month includes (the price is the monthly amount). */
+  monthIncludes?: string;
   location?: "remote" | "onsite" | "hybrid";
   city?: string;
   vacancies?: number;
@@ -499,6 +501,8 @@ export const demoJobs: DemoJob[] = [
     skills: ["Looker Studio", "Google Sheets"],
     budget: [1500, 2500],
     deadlineIn: 30,
+    monthIncludes:
+      "O relatório do mês atualizado com as vendas por canal e uma reunião mensal para discutir os números.",
   },
   {
     merchant: "roberto@freela.dev",

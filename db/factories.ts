@@ -282,6 +282,8 @@ export async function createApplication(db: Kysely<Database>, seed: ApplicationS
         freelancer_id: freelancerId,
         price_cents: application.price_cents,
         delivery_days: application.delivery_days,
+        // A monthly proposal's hire is a monthly contract.
+        month_includes: application.month_includes,
       },
       hiredAt,
     );

@@ -285,7 +285,12 @@ export type NotificationKind =
   | "contract_week_lapsed"
   | "contract_cap_changed"
   | "contract_paused"
-  | "contract_resumed";
+  | "contract_resumed"
+  | "contract_amount_proposed"
+  | "contract_amount_accepted"
+  | "contract_amount_declined"
+  | "month_charge_refused"
+  | "month_not_funded";
 
 export interface NotificationsTable {
   id: string;
@@ -372,6 +377,9 @@ export interface ContractsTable {
   /** Monthly: the day of the month (1–28) each month starts on, and what a month includes (060). */
   monthly_day: Generated<number | null>;
   month_includes: Generated<string | null>;
+  /** Monthly: a change of the month's amount proposed by amount_change_by, waiting for the other side (063). */
+  amount_change_cents: Generated<number | null>;
+  amount_change_by: Generated<ContractParty | null>;
   created_at: string;
   updated_at: string;
 }

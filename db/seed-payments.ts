@@ -74,7 +74,7 @@ export async function seedPayments(db: Kysely<Database>) {
       await fundMilestone(db, contract, milestone, chargeId, iso(hired + HOUR));
       const funded = { ...milestone, status: "funded" as const };
       await releaseMilestone(db, contract, funded, contract.ended_at ?? iso(now));
-    } else if (contract.status === "in_progress" && i % 3 !== 2) {
+    } else if (contract.status === "in_progress" && (i % 3 !== 2 || contract.kind === "monthly")) {
       const at = Math.max(hired, now - 20 * HOUR);
       const chargeId = await charge(db, contract, milestone, at, true);
       await fundMilestone(db, contract, milestone, chargeId, iso(at + HOUR));

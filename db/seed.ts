@@ -359,6 +359,8 @@ async function seedMarketplace(db: Kysely<Database>, users: Map<string, UserRow>
           delivery_days: days,
           message: r === 0 ? null : pick(author === "merchant" ? merchantCounterMessages : freelancerCounterMessages),
           created_at: new Date(at).toISOString(),
+          // A monthly job's proposals are monthly: its hire is a monthly contract (month funded: seedPayments).
+          ...(job.monthIncludes ? { month_includes: job.monthIncludes } : {}),
         });
       }
       const endedAt = Math.min(at + (2 + Math.floor(random() * 20)) * HOUR, now - HOUR);
@@ -563,7 +565,8 @@ async function seedReputation(db: Kysely<Database>) {
  */
 async function seedOverdue(db: Kysely<Database>, inProgress: ContractRow[]) {
   const now = Date.now();
-  for (const c of inProgress.filter((c) => Date.parse(c.due_at) < now)) {
+  // As the schedule: only fixed contracts are late (hourly and monthly ones go week by week, month by month).
+  for (const c of inProgress.filter((c) => c.kind === "fixed" && Date.parse(c.due_at) < now)) {
     const at = c.due_at;
     const seen = Date.parse(at) < now - 4 * DAY ? new Date(Date.parse(at) + HOUR).toISOString() : null;
     await db

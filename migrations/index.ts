@@ -58,6 +58,7 @@ import * as m059 from "./059_hourly_questions";
 import * as m060 from "./060_monthly";
 import * as m061 from "./061_hourly_pause";
 import * as m062 from "./062_pix_recurrences";
+import * as m063 from "./063_monthly_amount_change";
 import * as m065 from "./065_services_order_indexes";
 
 /** A migration, with its PostgreSQL version where the SQL differs. */
@@ -124,6 +125,7 @@ const steps: Record<string, Step> = {
   "060_monthly": m060,
   "061_hourly_pause": m061,
   "062_pix_recurrences": m062,
+  "063_monthly_amount_change": m063,
   "065_services_order_indexes": m065,
 };
 

@@ -33,7 +33,18 @@ export const EMAIL_KIND_GROUPS = {
   ],
   messages: ["message_received"],
   reputation: ["contract_reviewed", "invitation_received"],
-  payments: ["milestone_proposed", "milestone_funded", "milestone_released", "payout_paid", "payout_failed"],
+  payments: [
+    "milestone_proposed",
+    "milestone_funded",
+    "milestone_released",
+    "payout_paid",
+    "payout_failed",
+    "contract_amount_proposed",
+    "contract_amount_accepted",
+    "contract_amount_declined",
+    "month_charge_refused",
+    "month_not_funded",
+  ],
   moderation: [
     "moderation_hidden",
     "moderation_restored",
@@ -72,6 +83,8 @@ const ONE_SIDE: Partial<Record<EmailKindName, "merchant" | "freelancer">> = {
   contract_week_approved: "freelancer",
   contract_week_questioned: "freelancer",
   contract_cap_changed: "freelancer",
+  month_charge_refused: "merchant",
+  month_not_funded: "freelancer",
 };
 
 /** The kinds of e-mail an account of this type can receive. */

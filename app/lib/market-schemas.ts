@@ -216,6 +216,11 @@ export const weeklyCapField = z.preprocess(
 /** A monthly proposal's "what a month includes": with it the proposal is monthly (price_cents per month). */
 const monthIncludesField = optionalText("month_includes_length", LIMITS.month_includes.min, LIMITS.month_includes.max);
 
+/** A new monthly amount proposed on a monthly contract (its bounds are a proposal's price's). */
+export const monthlyAmountInputSchema = z.object({
+  amount_cents: intField("price_invalid", 1, MAX_CENTS),
+});
+
 export const applyInputSchema = z.object({
   cover_letter: text("cover_letter_length", LIMITS.cover_letter.min, LIMITS.cover_letter.max),
   price_cents: intField("price_invalid", 1, MAX_CENTS),

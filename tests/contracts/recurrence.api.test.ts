@@ -5,7 +5,13 @@ import * as recurrenceRoute from "~/routes/api+/contracts+/$id.recurrence";
 import * as chargesRoute from "~/routes/api+/contracts+/$id.charges";
 import * as webhookRoute from "~/routes/api+/payments+/webhooks.pix-automatico";
 import { approveContract } from "~/services/contracts/contracts.server";
-import { endMonthlyContract, listMonths, runMonthlySchedule } from "~/services/contracts/monthly.server";
+import {
+  answerAmount,
+  endMonthlyContract,
+  listMonths,
+  proposeAmount,
+  runMonthlySchedule,
+} from "~/services/contracts/monthly.server";
 import { createSession } from "~/services/accounts/sessions.server";
 import { confirmReceipt, issueCharge } from "~/services/payments/charges.server";
 import { account, balanceOf, checkLedger } from "~/services/payments/ledger.server";
@@ -190,6 +196,21 @@ describe("Pix Automático", () => {
     const [charge] = await recurringCharges(h.id);
     expect((await webhook(psp.refuse(charge!.txid))).body.outcomes).toEqual(["processed"]);
     expect((await recurrence("GET", h.m, h.id)).body.data.month).toMatchObject({ status: "refused" });
+    // Both sides are told, once: the merchant to pay by Pix, the freelancer that the month is not funded yet.
+    expect((await webhook(psp.refuse(charge!.txid))).body.outcomes).toEqual(["duplicate"]);
+    const told = await db
+      .selectFrom("notifications")
+      .select(["user_id", "kind"])
+      .where("application_id", "=", h.id)
+      .where("kind", "in", ["month_charge_refused", "month_not_funded"])
+      .execute();
+    expect(told).toHaveLength(2);
+    expect(told).toEqual(
+      expect.arrayContaining([
+        { user_id: h.owner.id, kind: "month_charge_refused" },
+        { user_id: h.applicant.id, kind: "month_not_funded" },
+      ]),
+    );
     // Not charged again by the schedule: the month is paid by Pix now.
     await runRecurringSchedule();
     expect(await recurringCharges(h.id)).toHaveLength(1);
@@ -213,6 +234,24 @@ describe("Pix Automático", () => {
     expect((await recurrence("DELETE", h.f, h.id)).status).toBe(403);
     const { charge: pix } = await issueCharge(h.owner, h.id);
     expect(pix.provider).toBe("manual");
+  });
+
+  it("a new monthly amount accepted cancels it at the provider (its amount is fixed): authorised again, it charges the new amount", async () => {
+    const h = await authorised();
+    await proposeAmount(h.applicant, h.id, { amount_cents: AMOUNT + 100 });
+    // Only proposed: nothing changes at the provider.
+    expect(psp.recs.get(h.idRec)!.status).toBe("APROVADA");
+    await answerAmount(h.owner, h.id, true);
+    expect(psp.recs.get(h.idRec)!.status).toBe("CANCELADA");
+    const state = (await recurrence("GET", h.m, h.id)).body.data;
+    expect(state).toMatchObject({ recurrence: { status: "cancelled" }, can_authorise: true });
+    // The month opened keeps its amount and is paid by Pix; the new authorisation is for the new amount.
+    expect((await listMonths(h.owner, h.id)).months[0]).toMatchObject({ amount_cents: AMOUNT });
+    vi.setSystemTime(new Date("2026-12-02T18:05:00.000Z"));
+    expect((await recurrence("POST", h.m, h.id)).body.data.recurrence).toMatchObject({
+      status: "pending",
+      amount_cents: AMOUNT + 100,
+    });
   });
 
   it("ending the contract cancels it at the provider", async () => {

@@ -1,5 +1,5 @@
 import fc from "fast-check";
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "../../db";
 import type { UserRow } from "../../db/schema";
 import { feeOf } from "~/lib/fees";
@@ -19,7 +19,20 @@ import {
   questionEntries,
   submitWeek,
 } from "~/services/contracts/hourly.server";
-import { endMonthlyContract, runMonthlySchedule } from "~/services/contracts/monthly.server";
+import {
+  answerAmount,
+  endMonthlyContract,
+  proposeAmount,
+  runMonthlySchedule,
+} from "~/services/contracts/monthly.server";
+import { config } from "~/config.server";
+import {
+  authoriseRecurrence,
+  receivePixAutomaticoWebhook,
+  runRecurringSchedule,
+} from "~/services/payments/recurring.server";
+import { startPixAutomatico, type PixAutomaticoMock } from "./pix-automatico-server";
+import type { Notification } from "./mercadopago-server";
 import { dayInSaoPaulo } from "~/lib/work-weeks";
 import { AppError } from "~/services/platform/errors.server";
 import { balancesOf, checkLedger, heldTotal } from "~/services/payments/ledger.server";
@@ -43,7 +56,10 @@ import { deliver, e2eId, escrow, fund, hired, hiredHourly, hiredMonthly, operato
 // 60) released, the rest refunded) and the contract ended, in any order. A sixth is monthly: its
 // months funded, delivered, approved, cancelled or disputed by the same moves as the first three,
 // the schedule run a month later (the next month opens, an unfunded one lapses) and the contract
-// ended from the next month, in any order.
+// ended from the next month, in any order; its months are also funded by Pix Automático (the
+// merchant authorised it: the month charged by the schedule and debited through the provider's
+// webhook), and its amount changed (proposed by the freelancer, accepted by the merchant: the
+// next month opens with it, and the recurrence of the old amount is cancelled).
 
 const FEES = [0, 1_000, 1_250, 333];
 
@@ -95,7 +111,18 @@ const op = fc.oneof(
   // The monthly contract (world.contracts[MONTHLY]): a month later, the schedule; ending it.
   { weight: 2, arbitrary: fc.record({ kind: fc.constant("next_month" as const) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("end_monthly" as const) }) },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant("recurring_charge" as const) }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({ kind: fc.constant("change_amount" as const), cents: fc.integer({ min: 1, max: 400_000 }) }),
+  },
 );
+
+const PSP_TOKEN = "ledger-pix-automatico-token";
+const PSP_SECRET = "ledger-pix-automatico-secret-0123";
+let psp: PixAutomaticoMock;
+const notice = (n: Notification) =>
+  receivePixAutomaticoWebhook({ signature: n.headers["x-signature"] ?? null, body: n.body });
 
 const HOURLY = 3;
 /** A fixed contract the random moves never pick (`contract` is 0–2 or MONTHLY): the tail's own. */
@@ -122,6 +149,7 @@ const TAIL: Step[] = [
   { kind: "question_week" },
   { kind: "settle_question", minutes: 47, amend: true },
   { kind: "approve_week" },
+  { kind: "recurring_charge" },
   { kind: "fund", c: MONTHLY },
   { kind: "deliver", c: MONTHLY },
   { kind: "approve", c: MONTHLY },
@@ -216,6 +244,26 @@ async function run(world: World, step: Step) {
     case "next_month":
       world.ahead += 31 * 86_400_000;
       return runMonthlySchedule(new Date(Date.now() + world.ahead));
+    case "recurring_charge": {
+      // The schedule charges the month waiting (when the recurrence's amount is the month's);
+      // the payer's bank debits every charge sent, and the provider tells the webhook.
+      await runRecurringSchedule(new Date(Date.now() + world.ahead));
+      const sent = await db
+        .selectFrom("pix_charges")
+        .select("txid")
+        .where("contract_id", "=", world.contracts[MONTHLY]!.id)
+        .where("recurrence_id", "is not", null)
+        .where("status", "=", "pending")
+        .where("provider_payment_id", "is not", null)
+        .execute();
+      for (const { txid } of sent) await tolerate(notice(psp.settle(txid)));
+      return;
+    }
+    case "change_amount": {
+      const monthly = world.contracts[MONTHLY]!;
+      await tolerate(proposeAmount(monthly.applicant, monthly.id, { amount_cents: step.cents }));
+      return tolerate(answerAmount(monthly.owner, monthly.id, true));
+    }
     case "end_monthly":
       return tolerate(endMonthlyContract(world.contracts[MONTHLY]!.owner, world.contracts[MONTHLY]!.id));
     case "fund":
@@ -309,11 +357,35 @@ async function world(feeBps: number): Promise<World> {
     holder_document: await verifiedPayee(monthly.applicant),
   });
   contracts.push({ ...monthly, price: 123_457 });
+  // Pix Automático authorised by the merchant and approved by their bank.
+  await authoriseRecurrence(monthly.owner, monthly.id);
+  const { provider_recurrence_id: idRec } = await db
+    .selectFrom("pix_recurrences")
+    .select("provider_recurrence_id")
+    .where("contract_id", "=", monthly.id)
+    .executeTakeFirstOrThrow();
+  await notice(psp.approve(idRec));
   return { contracts, ahead: 0 };
 }
 
 describe("the ledger under random sequences of money moves", () => {
-  beforeAll(() => escrow());
+  beforeAll(async () => {
+    escrow();
+    psp = await startPixAutomatico({ token: PSP_TOKEN, secret: PSP_SECRET });
+    Object.assign(config, {
+      PIX_AUTOMATICO_API_URL: psp.url,
+      PIX_AUTOMATICO_TOKEN: PSP_TOKEN,
+      PIX_AUTOMATICO_WEBHOOK_SECRET: PSP_SECRET,
+    });
+  });
+  afterAll(async () => {
+    Object.assign(config, {
+      PIX_AUTOMATICO_API_URL: undefined,
+      PIX_AUTOMATICO_TOKEN: undefined,
+      PIX_AUTOMATICO_WEBHOOK_SECRET: undefined,
+    });
+    await psp.close();
+  });
 
   it("keeps every invariant", async () => {
     await fc.assert(
@@ -382,6 +454,21 @@ describe("the ledger under random sequences of money moves", () => {
       .where("milestones.status", "=", "released")
       .execute();
     expect(paidMonths.length).toBeGreaterThan(0);
+    // …some of them funded by Pix Automático, and amounts changed on the way.
+    const debited = await db
+      .selectFrom("pix_charges")
+      .select("id")
+      .where("recurrence_id", "is not", null)
+      .where("status", "=", "paid")
+      .execute();
+    expect(debited.length).toBeGreaterThan(0);
+    const changed = await db
+      .selectFrom("contracts")
+      .select("id")
+      .where("kind", "=", "monthly")
+      .where("price_cents", "<>", 123_457)
+      .execute();
+    expect(changed.length).toBeGreaterThan(0);
     const kinds = await db.selectFrom("ledger_transactions").select("kind").distinct().execute();
     expect(kinds.map((k) => k.kind).sort()).toEqual(
       expect.arrayContaining([

@@ -1,17 +1,32 @@
+import { Form, useSearchParams } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import type { MonthsJson } from "~/services/contracts/monthly.server";
 import { ConfirmLink, ConfirmPanel } from "~/components/ui/confirm";
 import { Facts } from "~/components/ui/facts";
+import { Field, IntentButton, useRefusal } from "~/components/ui/form";
+import { feeOf } from "~/lib/fees";
 import { formatDate } from "~/lib/format";
-import { formatMoney } from "~/lib/money";
+import { formatMoney, parseMoney } from "~/lib/money";
 
 // A monthly contract's box on its page (docs/product.md, "Contrato mensal"): the month's terms,
-// the months with their money state, and ending the contract from the next month (with its
-// confirmation step, a plain form).
+// the months with their money state, changing the month's amount (proposed by one side, accepted
+// or refused by the other) and ending the contract from the next month. Plain forms, each binding
+// move with its confirmation step: the new amount is typed first (a GET form opening the step,
+// which shows what it settles and keeps the amount to correct), then proposed.
 
 type Months = Pick<
   MonthsJson,
-  "monthly_day" | "month_includes" | "amount_cents" | "net_cents" | "ends_from" | "can_end"
+  | "monthly_day"
+  | "month_includes"
+  | "amount_cents"
+  | "net_cents"
+  | "ends_from"
+  | "can_end"
+  | "fee_bps"
+  | "next_month"
+  | "amount_change"
+  | "can_change_amount"
+  | "can_accept_amount"
 > & {
   months: Pick<
     MonthsJson["months"][number],
@@ -19,11 +34,23 @@ type Months = Pick<
   >[];
 };
 
-export function RetainerBox({ data, here }: { data: Months; here: string }) {
+const monthName = (month: string) => `${month.slice(5, 7)}/${month.slice(0, 4)}`;
+
+export function RetainerBox({
+  data,
+  here,
+  viewer,
+  recurrenceCents,
+}: {
+  data: Months;
+  here: string;
+  viewer: "merchant" | "freelancer";
+  /** The amount of Pix Automático authorised (pending or active), if any: a new amount cancels it. */
+  recurrenceCents: number | null;
+}) {
   const { t, i18n } = useTranslation("market");
   const money = (cents: number) => formatMoney(cents, i18n.language);
   const day = (d: string) => formatDate(`${d}T12:00:00.000Z`, i18n.language);
-  const monthName = (month: string) => `${month.slice(5, 7)}/${month.slice(0, 4)}`;
   return (
     <section className="card" aria-labelledby="retainer-title" id="retainer">
       <h3 id="retainer-title">{t("retainer.heading")}</h3>
@@ -74,6 +101,7 @@ export function RetainerBox({ data, here }: { data: Months; here: string }) {
           </tbody>
         </table>
       </div>
+      <AmountChange data={data} here={here} viewer={viewer} recurrenceCents={recurrenceCents} />
       {data.can_end ? (
         <p>
           <ConfirmLink from={here} intent="end_monthly" preventScrollReset>
@@ -83,5 +111,108 @@ export function RetainerBox({ data, here }: { data: Months; here: string }) {
       ) : null}
       <ConfirmPanel intent="end_monthly" cancelHref={here} allowed={data.can_end} />
     </section>
+  );
+}
+
+/**
+ * The month's amount: the change waiting for an answer (accept with its confirmation step, refuse,
+ * or withdraw one's own), or the form proposing one (its step confirms the amount typed).
+ */
+function AmountChange({
+  data,
+  here,
+  viewer,
+  recurrenceCents,
+}: {
+  data: Months;
+  here: string;
+  viewer: "merchant" | "freelancer";
+  recurrenceCents: number | null;
+}) {
+  const { t, i18n } = useTranslation("market");
+  const [params] = useSearchParams();
+  const mine = useRefusal("propose_amount");
+  const money = (cents: number) => formatMoney(cents, i18n.language);
+  const change = data.amount_change;
+  // What a new amount settles, one line each (the confirmation steps' facts).
+  const facts = (cents: number | null) =>
+    cents === null || !Number.isSafeInteger(cents) || cents <= 0
+      ? []
+      : [
+          t("retainer.amount_fact_new", { amount: money(cents) }),
+          t("retainer.amount_fact_net", { amount: money(cents - feeOf(cents, data.fee_bps)) }),
+          t("retainer.amount_fact_from", { month: monthName(data.next_month) }),
+          ...(recurrenceCents !== null && recurrenceCents !== cents
+            ? [t("retainer.amount_fact_recurrence", { amount: money(recurrenceCents) })]
+            : []),
+        ];
+  if (change) {
+    const words = {
+      amount: money(change.amount_cents),
+      net: money(change.net_cents),
+      from: money(data.amount_cents),
+      month: monthName(change.from_month),
+    };
+    return (
+      <>
+        <div className="notice notice-warning" id="amount-change">
+          <p>{t(change.by === viewer ? "retainer.amount_pending_mine" : "retainer.amount_pending_theirs", words)}</p>
+          <div className="action-row">
+            {data.can_accept_amount ? (
+              <ConfirmLink from={here} intent="accept_amount" className="btn btn-primary btn-sm" preventScrollReset>
+                {t("retainer.amount_accept")}
+              </ConfirmLink>
+            ) : null}
+            <IntentButton intent="decline_amount" className="btn btn-secondary btn-sm">
+              {t(change.by === viewer ? "retainer.amount_withdraw" : "retainer.amount_decline")}
+            </IntentButton>
+          </div>
+        </div>
+        <ConfirmPanel
+          intent="accept_amount"
+          cancelHref={here}
+          allowed={data.can_accept_amount}
+          tone="primary"
+          facts={facts(change.amount_cents)}
+        />
+      </>
+    );
+  }
+  if (!data.can_change_amount) return null;
+  const typed = mine?.values?.amount ?? params.get("amount") ?? "";
+  const amountField = (id: string) => (
+    <Field
+      name="amount"
+      id={id}
+      label={t("retainer.amount_field")}
+      inputMode="decimal"
+      required
+      defaultValue={typed}
+      error={mine?.errors?.amount ?? mine?.errors?.amount_cents}
+    />
+  );
+  // While its step is open, the amount is typed (and corrected) there.
+  const stepOpen = params.get("confirm") === "propose_amount";
+  return (
+    <>
+      {stepOpen ? null : (
+        <details className="stack" id="amount-change">
+          <summary>{t("retainer.amount_change")}</summary>
+          <p className="muted">{t("retainer.amount_change_intro", { month: monthName(data.next_month) })}</p>
+          <Form method="get" action={here} className="stack" preventScrollReset>
+            <input type="hidden" name="confirm" value="propose_amount" />
+            {amountField("amount-new")}
+            <div className="form-actions">
+              <button type="submit" className="btn btn-secondary">
+                {t("retainer.amount_continue")}
+              </button>
+            </div>
+          </Form>
+        </details>
+      )}
+      <ConfirmPanel intent="propose_amount" cancelHref={here} tone="primary" facts={facts(parseMoney(typed.trim()))}>
+        {amountField("amount")}
+      </ConfirmPanel>
+    </>
   );
 }

@@ -65,7 +65,7 @@ import { answersFromForm } from "~/lib/order-schemas";
 import { RetainerBox } from "~/components/contracts/retainer";
 import { RecurrenceBox } from "~/components/contracts/recurrence";
 import { authoriseRecurrence, cancelRecurrence, getRecurrence } from "~/services/payments/recurring.server";
-import { endMonthlyContract, listMonths } from "~/services/contracts/monthly.server";
+import { answerAmount, endMonthlyContract, listMonths, proposeAmount } from "~/services/contracts/monthly.server";
 import { ConfirmLink } from "~/components/ui/confirm";
 import { dayInSaoPaulo } from "~/lib/work-weeks";
 import { getContractReviews, replyToReview, writeReview } from "~/services/reputation/reviews.server";
@@ -162,7 +162,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
   if (step) return step;
   return intentAction(
     request,
-    { here: `/contracts/${id}`, body: DELIVERY_FORM },
+    // A price typed in reais (a milestone proposed, the month's new amount): its refusal lands on it.
+    { here: `/contracts/${id}`, body: DELIVERY_FORM, prices: { amount: "amount_cents" } },
     {
       deliver: {
         toast: "toasts.delivered",
@@ -267,6 +268,25 @@ export async function action({ request, params }: ActionFunctionArgs) {
         to: `/contracts/${id}#retainer`,
         run: () => endMonthlyContract(user, id),
       },
+      // The month's amount (monthly.server.ts): proposed by one side, answered by the other.
+      propose_amount: {
+        confirm: true,
+        toast: "retainer.amount_proposed_toast",
+        to: `/contracts/${id}#retainer`,
+        run: ({ values }) =>
+          proposeAmount(user, id, priceInput(values, { amount: "amount_cents" }, { required: true })),
+      },
+      accept_amount: {
+        confirm: true,
+        toast: "retainer.amount_accepted_toast",
+        to: `/contracts/${id}#retainer`,
+        run: () => answerAmount(user, id, true),
+      },
+      decline_amount: {
+        toast: "retainer.amount_declined_toast",
+        to: `/contracts/${id}#retainer`,
+        run: () => answerAmount(user, id, false),
+      },
       // Pix Automático on a monthly contract (recurring.server.ts).
       authorise_recurrence: {
         confirm: true,
@@ -348,6 +368,28 @@ function hourlyIntents(user: Awaited<ReturnType<typeof requireUser>>, id: string
       run: ({ values }) => changeWeeklyCap(user, id, { weekly_cap_hours: values.weekly_cap_hours }),
     },
   } satisfies Record<string, PageIntent<unknown>>;
+}
+
+type Loaded = SerializeFrom<typeof loader>;
+
+/**
+ * A monthly contract's boxes: its months (with the amount's change, which tells what it does to
+ * Pix Automático authorised, pending or active), and Pix Automático.
+ */
+function MonthlyBoxes({
+  months,
+  recurrence,
+  here,
+  viewer,
+}: Pick<Loaded, "months" | "recurrence" | "viewer"> & { here: string }) {
+  const r = recurrence?.recurrence;
+  const live = r && (r.status === "pending" || r.status === "active") ? r.amount_cents : null;
+  return (
+    <>
+      {months ? <RetainerBox data={months} here={here} viewer={viewer} recurrenceCents={live} /> : null}
+      {recurrence ? <RecurrenceBox data={recurrence} here={here} /> : null}
+    </>
+  );
 }
 
 /** An entry as the quick entry and its edit form post it. */
@@ -967,7 +1009,7 @@ export default function ContractPage() {
         actions={<ContractStatusBadge status={c.status} overdue={c.overdue} awaitingFunding={c.awaiting_funding} />}
       />
 
-      <PageRefusal shownBy={SHOWN_BY_FORMS} fields={["files", "reason"]} />
+      <PageRefusal shownBy={SHOWN_BY_FORMS} fields={["files", "reason", "amount"]} />
       <ContractConfirmations here={here} actions={actions} approval={approval} facts={approveFacts} />
 
       <div className="detail-layout">
@@ -990,8 +1032,7 @@ export default function ContractPage() {
           ) : (
             actionsCard
           )}
-          {months ? <RetainerBox data={months} here={here} /> : null}
-          {recurrence ? <RecurrenceBox data={recurrence} here={here} /> : null}
+          <MonthlyBoxes months={months} recurrence={recurrence} here={here} viewer={viewer} />
 
           {c.payments === "escrow" ? (
             <ContractPayments contract={c} charge={charge} viewer={viewer} pixHours={pixHours} />

@@ -11,6 +11,10 @@ import { publishContractMove } from "../platform/events.server";
 import { asParty } from "../platform/participants.server";
 import { consumeWrite } from "../platform/rate-limit.server";
 import { endContractRecurrence } from "../payments/recurring.server";
+import { notify } from "../messaging/notifications.server";
+import { parseInput } from "../platform/errors.server";
+import { now } from "../platform/records.server";
+import { monthlyAmountInputSchema } from "~/lib/market-schemas";
 
 // Monthly contracts (docs/payments.md, "Contratos mensais"): the work goes month by month, each
 // month starting on the contract's day (1–28). A month's money is a milestone of the monthly
@@ -63,6 +67,18 @@ export type MonthJson = {
   lapses_on: string | null;
 };
 
+/** A change of the month's amount waiting for the other side's answer. */
+export type AmountChangeJson = {
+  amount_cents: number;
+  /** The fee on it and what the freelancer would receive of it. */
+  fee_cents: number;
+  net_cents: number;
+  /** The side that proposed it. */
+  by: ContractParty;
+  /** The first month that would take it (the next to open), 'YYYY-MM'. */
+  from_month: string;
+};
+
 export type MonthsJson = {
   monthly_day: number;
   month_includes: string;
@@ -70,6 +86,14 @@ export type MonthsJson = {
   /** The fee on a month's amount and what the freelancer receives of it. */
   fee_cents: number;
   net_cents: number;
+  /** The contract's fee (basis points; 0 when paid outside the platform), for an amount typed. */
+  fee_bps: number;
+  /** The first month a change of the amount would take ('YYYY-MM': the next to open). */
+  next_month: string;
+  amount_change: AmountChangeJson | null;
+  /** Whether the viewer may propose a new amount now, and answer (accept) the one proposed. */
+  can_change_amount: boolean;
+  can_accept_amount: boolean;
   /** The first month that will not open (the contract was ended); null while it goes on. */
   ends_from: string | null;
   /** Whether the viewer may end the contract now. */
@@ -108,9 +132,19 @@ async function monthlyFor(database: Kysely<Database>, user: Pick<UserRow, "id">,
 const mayEnd = (c: Pick<ContractRow, "status" | "paused_from" | "disputed_at">) =>
   (c.status === "in_progress" || c.status === "delivered") && c.paused_from === null && c.disputed_at === null;
 
+/**
+ * The next month to open after the latest one: the month after it, or the one running today when
+ * that is later (months lapsed, or the schedule did not run). It opens with the contract's amount
+ * as it is then.
+ */
+const nextToOpen = (latest: string | undefined, today: string, day: number) => {
+  const running = monthOn(today, day);
+  return latest ? [nextMonth(latest), running].sort().at(-1)! : running;
+};
+
 /** The contract's months, newest first, with their money; the terms of a month. */
 export async function listMonths(user: UserRow, id: string): Promise<MonthsJson> {
-  const { contract } = await monthlyFor(db, user, id);
+  const { contract, party } = await monthlyFor(db, user, id);
   const rows = await db
     .selectFrom("contract_months")
     .innerJoin("milestones", "milestones.id", "contract_months.milestone_id")
@@ -124,13 +158,30 @@ export async function listMonths(user: UserRow, id: string): Promise<MonthsJson>
     .where("contract_months.contract_id", "=", id)
     .orderBy("contract_months.month", "desc")
     .execute();
-  const fee = contract.payments === "escrow" ? feeOf(contract.price_cents, contract.fee_bps) : 0;
+  const feeBps = contract.payments === "escrow" ? contract.fee_bps : 0;
+  const fee = feeOf(contract.price_cents, feeBps);
+  const nextOne = nextToOpen(rows[0]?.month, dayInSaoPaulo(new Date()), contract.monthly_day);
+  const change = contract.amount_change_cents;
   return {
     monthly_day: contract.monthly_day,
     month_includes: contract.month_includes,
     amount_cents: contract.price_cents,
     fee_cents: fee,
     net_cents: contract.price_cents - fee,
+    fee_bps: feeBps,
+    next_month: nextOne,
+    amount_change:
+      change !== null && contract.amount_change_by !== null
+        ? {
+            amount_cents: change,
+            fee_cents: feeOf(change, feeBps),
+            net_cents: change - feeOf(change, feeBps),
+            by: contract.amount_change_by,
+            from_month: nextOne,
+          }
+        : null,
+    can_change_amount: mayEnd(contract) && contract.amount_change_by === null,
+    can_accept_amount: mayEnd(contract) && contract.amount_change_by !== null && contract.amount_change_by !== party,
     ends_from: contract.paused_from,
     can_end: mayEnd(contract),
     months: rows.map((r) =>
@@ -234,6 +285,99 @@ export async function endMonthlyContract(user: UserRow, id: string): Promise<Mon
 }
 
 // ---------------------------------------------------------------------------------------------
+// The month's amount
+
+/**
+ * One side proposes a new monthly amount (a proposal's bounds; not the amount it is now): it
+ * waits for the other side, one change at a time (409 `amount_change_pending`), on a contract
+ * that goes on (in progress or delivered, not ended, not disputed). The other side is notified.
+ */
+export async function proposeAmount(user: UserRow, id: string, input: unknown): Promise<MonthsJson> {
+  await consumeWrite(user.id);
+  const { amount_cents } = parseInput(monthlyAmountInputSchema, input);
+  await transaction(async (trx) => {
+    const { contract, party } = await monthlyFor(trx, user, id);
+    if (!mayEnd(contract)) throw new AppError(409, "contract_action_unavailable");
+    if (contract.amount_change_by !== null) throw new AppError(409, "amount_change_pending");
+    if (amount_cents === contract.price_cents) {
+      throw new AppError(422, "validation_failed", { amount_cents: "amount_unchanged" });
+    }
+    const stamp = now();
+    const proposed = await trx
+      .updateTable("contracts")
+      .set({ amount_change_cents: amount_cents, amount_change_by: party, updated_at: stamp })
+      .where("id", "=", id)
+      .where("status", "in", ["in_progress", "delivered"])
+      .where("paused_from", "is", null)
+      .where("disputed_at", "is", null)
+      .where("amount_change_by", "is", null)
+      .executeTakeFirst();
+    if (Number(proposed.numUpdatedRows) === 0) throw new AppError(409, "amount_change_pending");
+    await notify(trx, {
+      user_id: party === "merchant" ? contract.freelancer_id : contract.merchant_id,
+      kind: "contract_amount_proposed",
+      application_id: id,
+      opportunity_id: contract.opportunity_id,
+    });
+    await publishContractMove(trx, id);
+  });
+  return listMonths(user, id);
+}
+
+/**
+ * The change proposed is answered: accepted by the other side, it becomes the contract's amount
+ * (price_cents), which the next month to open takes (a month opened keeps its own: its charge was
+ * issued); refused by the other side, or withdrawn by the side that proposed it, it is dropped.
+ * A conditional UPDATE on the change read: of two answers at once one wins, the other is a 409.
+ * The proposer is told of an answer. Pix Automático authorised for another amount is cancelled at
+ * once (its amount is fixed at the payer's bank: the merchant authorises the new one).
+ */
+export async function answerAmount(user: UserRow, id: string, accept: boolean): Promise<MonthsJson> {
+  await consumeWrite(user.id);
+  const accepted = await transaction(async (trx) => {
+    const { contract, party } = await monthlyFor(trx, user, id);
+    const by = contract.amount_change_by;
+    const cents = contract.amount_change_cents;
+    if (by === null || cents === null) throw new AppError(409, "amount_change_none");
+    if (accept && by === party) throw new AppError(403, "amount_change_own");
+    if (accept && !mayEnd(contract)) throw new AppError(409, "contract_action_unavailable");
+    const stamp = now();
+    let change = trx
+      .updateTable("contracts")
+      .set({
+        ...(accept ? { price_cents: cents } : {}),
+        amount_change_cents: null,
+        amount_change_by: null,
+        updated_at: stamp,
+      })
+      .where("id", "=", id)
+      .where("amount_change_by", "=", by)
+      .where("amount_change_cents", "=", cents);
+    if (accept) {
+      change = change
+        .where("status", "in", ["in_progress", "delivered"])
+        .where("paused_from", "is", null)
+        .where("disputed_at", "is", null);
+    }
+    const moved = await change.executeTakeFirst();
+    if (Number(moved.numUpdatedRows) === 0) throw new AppError(409, "amount_change_none");
+    // A withdrawal tells nobody: the other side's page no longer offers an answer.
+    if (by !== party) {
+      await notify(trx, {
+        user_id: by === "merchant" ? contract.merchant_id : contract.freelancer_id,
+        kind: accept ? "contract_amount_accepted" : "contract_amount_declined",
+        application_id: id,
+        opportunity_id: contract.opportunity_id,
+      });
+    }
+    await publishContractMove(trx, id);
+    return accept ? cents : null;
+  });
+  if (accepted !== null) await endContractRecurrence(id, accepted);
+  return listMonths(user, id);
+}
+
+// ---------------------------------------------------------------------------------------------
 // The schedule (run with the contracts' schedule by every server process)
 
 export type MonthlyScheduleResult = { opened: number; lapsed: number };
@@ -258,14 +402,16 @@ async function openNextMonth(trx: Kysely<Database>, contractId: string, today: s
     .orderBy("month", "desc")
     .limit(1)
     .executeTakeFirst();
-  const running = monthOn(today, contract.monthly_day);
-  const next = latest ? [nextMonth(latest.month), running].sort().at(-1)! : running;
+  const next = nextToOpen(latest?.month, today, contract.monthly_day);
   if (addDays(monthStart(next, contract.monthly_day), -OPEN_AHEAD_DAYS) > today) return false;
+  // The amount read is the month's: a change accepted meanwhile fails this WHERE (the month opens
+  // on the next run, with the new amount), one accepted after it waits for this to commit.
   const counted = await trx
     .updateTable("contracts")
     .set({ milestones_count: sql<number>`milestones_count + 1`, updated_at: stamp })
     .where("id", "=", contractId)
     .where("milestones_count", "=", contract.milestones_count)
+    .where("price_cents", "=", contract.price_cents)
     .where("status", "in", ["in_progress", "delivered"])
     .where("disputed_at", "is", null)
     .where((eb) => eb.or([eb("paused_from", "is", null), eb("paused_from", ">", next)]))

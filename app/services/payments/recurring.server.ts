@@ -12,6 +12,7 @@ import { asParty } from "../platform/participants.server";
 import { consumeWrite } from "../platform/rate-limit.server";
 import { now } from "../platform/records.server";
 import { publishContractMove } from "../platform/events.server";
+import { notify } from "../messaging/notifications.server";
 import { LAPSE_DAYS } from "../contracts/monthly.server";
 import { settleNotifiedCharge, type Settlement } from "./charges.server";
 import {
@@ -260,12 +261,16 @@ export async function cancelRecurrence(
   return getRecurrence(merchant, id);
 }
 
-/** Ends the contract's live recurrence, if any (the contract was ended or is over); the schedule retries a failure. */
-export async function endContractRecurrence(contractId: string) {
+/**
+ * Ends the contract's live recurrence, if any (the contract was ended or is over; or, given the
+ * month's new amount, one of another amount: a recurrence's amount is fixed at the payer's bank);
+ * the schedule retries a failure.
+ */
+export async function endContractRecurrence(contractId: string, unlessAmount?: number) {
   const provider = recurringProvider();
   if (!provider) return;
   const recurrence = await liveRecurrence(db, contractId);
-  if (!recurrence) return;
+  if (!recurrence || recurrence.amount_cents === unlessAmount) return;
   try {
     await endRecurrence(recurrence, provider, now());
   } catch (error) {
@@ -385,6 +390,8 @@ export async function runRecurringSchedule(at = new Date()): Promise<RecurringSc
         eb("contracts.status", "not in", ["in_progress", "delivered"]),
         eb("contracts.paused_from", "is not", null),
         eb("contracts.disputed_at", "is not", null),
+        // The month's amount changed (answerAmount ends it at once; this retries a failure).
+        eb("pix_recurrences.amount_cents", "<>", eb.ref("contracts.price_cents")),
       ]),
     )
     .limit(200)
@@ -561,16 +568,36 @@ async function takeCharge(
     return { outcome: "ignored" };
   }
   if (state.status === "REJEITADA" || state.status === "CANCELADA" || state.status === "EXPIRADA") {
-    // Not debited: the month waits for an ordinary Pix (the merchant's page says so).
-    const refused = await db
-      .updateTable("pix_charges")
-      .set({ status: "expired" })
-      .where("id", "=", charge.id)
-      .where("status", "=", "pending")
-      .executeTakeFirst();
-    if (Number(refused.numUpdatedRows) === 0) return { outcome: "duplicate" };
+    // Not debited: the month waits for an ordinary Pix (the merchant's page says so). Both sides
+    // are told, once (the conditional UPDATE): the merchant to pay it by Pix, the freelancer that
+    // the month is not funded yet.
+    const refused = await transaction(async (trx) => {
+      const moved = await trx
+        .updateTable("pix_charges")
+        .set({ status: "expired" })
+        .where("id", "=", charge.id)
+        .where("status", "=", "pending")
+        .executeTakeFirst();
+      if (Number(moved.numUpdatedRows) === 0) return false;
+      const waiting = await trx
+        .selectFrom("milestones")
+        .innerJoin("contracts", "contracts.id", "milestones.contract_id")
+        .select(["contracts.merchant_id", "contracts.freelancer_id", "contracts.opportunity_id"])
+        .where("milestones.id", "=", charge.milestone_id)
+        .where("milestones.status", "=", "awaiting_funding")
+        .executeTakeFirst();
+      if (waiting) {
+        const about = { application_id: charge.contract_id, opportunity_id: waiting.opportunity_id };
+        await notify(trx, [
+          { user_id: waiting.merchant_id, kind: "month_charge_refused", ...about },
+          { user_id: waiting.freelancer_id, kind: "month_not_funded", ...about },
+        ]);
+      }
+      await publishContractMove(trx, charge.contract_id);
+      return true;
+    });
+    if (!refused) return { outcome: "duplicate" };
     await record(`cobr:${txid}:refused`, "processed", `charge ${txid} ${state.status}`);
-    await transaction((trx) => publishContractMove(trx, charge.contract_id));
     return { outcome: "processed" };
   }
   if (state.status !== "CONCLUIDA") return { outcome: "pending" };

@@ -633,6 +633,9 @@ export function authedEndpoints(w: World, p: Pool): { method: string; path: stri
     { method: "GET", path: `/api/contracts/${w.seeded.accepted}/recurrence`, role: null },
     { method: "POST", path: `/api/contracts/${w.seeded.accepted}/recurrence`, role: null },
     { method: "DELETE", path: `/api/contracts/${w.seeded.accepted}/recurrence`, role: null },
+    { method: "POST", path: `/api/contracts/${w.seeded.accepted}/amount`, role: null, body: { amount_cents: 1 } },
+    { method: "POST", path: `/api/contracts/${w.seeded.accepted}/amount/accept`, role: null },
+    { method: "POST", path: `/api/contracts/${w.seeded.accepted}/amount/decline`, role: null },
   ];
 }
 
@@ -2235,3 +2238,26 @@ function orderFileCases(w: World, p: Pool): Case[] {
     { name: "order file: PUT", method: "PUT", path, auth: w.ana, expect: [405], api: true, message: "method_not_allowed" },
   ];
 }
+// A monthly contract's amount (POST /api/contracts/:id/amount, …/amount/accept, …/amount/decline):
+// the body is checked before the contract is looked up (a pool user with a valid body gets 404).
+API_BODY.push(
+  {
+    name: "monthly amount",
+    method: "POST",
+    path: (_a, w) => `/api/contracts/${w.seeded.accepted}/amount`,
+    who: "merchant",
+    base: () => ({}),
+    fields: [int("amount_cents", 1, MAX_CENTS)],
+  },
+  ...["amount/accept", "amount/decline"].map(
+    (action): ApiBodyEndpoint => ({
+      name: `contract ${action}`,
+      method: "POST",
+      path: (_a, w) => `/api/contracts/${w.seeded.accepted}/${action}`,
+      who: "merchant",
+      base: () => ({}),
+      fields: [],
+      optional: true,
+    }),
+  ),
+);
