@@ -2,7 +2,6 @@ import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { configDefaults, defineConfig } from "vitest/config";
-import ServerFirst from "./tests/support/sequencer";
 
 // Tests live by domain (tests/accounts, tests/marketplace, tests/contracts, …): services and API
 // handlers, each file with its own database, on SQLite (app) and PostgreSQL (app-pg); files that
@@ -54,7 +53,8 @@ export default defineConfig({
     // One test file per core. Vitest's own default is one fewer than the cores, which on a 2-core
     // machine runs every file one after the other.
     maxWorkers: availableParallelism(),
-    sequence: { sequencer: ServerFirst },
+    // The server project's files first, two at a time, then the others (groupOrder 1 below).
+    sequence: { groupOrder: 1 },
     projects: [
       {
         extends: true,
@@ -98,11 +98,13 @@ export default defineConfig({
         extends: true,
         test: {
           // Spawns the production build (build/index.js, so `npm run build` first) on free ports
-          // with temporary databases, and kills it. Its files share the workers with the others
-          // (each server, database and port is its own): kept to one at a time, Vitest ran them
-          // in a group of their own after everything else, with the other core idle (~6 min).
+          // with temporary databases, and kills it. Its files run first, two at a time (each
+          // server, database and port is its own), and apart from the others: the files of the
+          // other projects keep the cores to themselves, as their time limits assume. Kept to
+          // one at a time, Vitest ran them in a group after everything else, one core idle (~6 min).
           name: "server",
           include: SERVER_TESTS,
+          sequence: { groupOrder: 0 },
           testTimeout: 120_000,
           hookTimeout: 60_000,
         },
