@@ -57,6 +57,7 @@ import * as m059 from "./059_hourly_questions";
 import * as m060 from "./060_monthly";
 import * as m062 from "./062_pix_recurrences";
 import * as m065 from "./065_services_order_indexes";
+import * as m066 from "./066_entry_files";
 
 /** A migration, with its PostgreSQL version where the SQL differs. */
 type Step = Migration & { postgres?: Migration };
@@ -121,6 +122,7 @@ const steps: Record<string, Step> = {
   "060_monthly": m060,
   "062_pix_recurrences": m062,
   "065_services_order_indexes": m065,
+  "066_entry_files": m066,
 };
 
 export function migrationProvider(engine: Engine): MigrationProvider {

@@ -354,6 +354,14 @@ export const MESSAGE_FORM: FilesForm = {
   tooLargeKey: "message_too_large",
 };
 
+/** A time entry (its fields as JSON's) with at most one file of 10 MB, in `file`. */
+export const ENTRY_FORM: FilesForm = {
+  field: "file",
+  limit: MAX_ATTACHMENT_BYTES + MAX_FORM_BYTES,
+  maxFiles: 1,
+  tooLargeKey: "file_too_large",
+};
+
 /**
  * Reads a form carrying files (a delivery, a message): past its byte limit the refusal is
  * reported on the files field, where the size comes from, as is a file past 10 MB. A few files
