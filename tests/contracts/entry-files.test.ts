@@ -4,6 +4,7 @@ import { config } from "~/config.server";
 import * as entriesRoute from "~/routes/api+/contracts+/$id.weeks.$week.entries";
 import * as entryRoute from "~/routes/api+/contracts+/$id.entries.$entry";
 import * as entryFileRoute from "~/routes/api+/contracts+/$id.entries.$entry.file";
+import * as contractPage from "~/routes/contracts+/$id";
 import { deleteEntry, editEntry, getWeek, logEntry, submitWeek } from "~/services/contracts/hourly.server";
 import { getEntryFile } from "~/services/contracts/entry-files.server";
 import { createSession } from "~/services/accounts/sessions.server";
@@ -13,6 +14,7 @@ import type { UserRow } from "../../db/schema";
 import { PNG_1X1 } from "../support/fixtures";
 import { BASE, call, jsonRequest, signedInUser } from "../support/helpers";
 import { escrow, fund, hiredHourly } from "../payments/support";
+import { get, toastOf } from "../operator/support";
 
 // The optional file of a time entry (docs/payments.md, "Contratos por hora"): stored and checked
 // as a delivery's, counted against the freelancer's quota, served to the contract's two sides,
@@ -212,5 +214,47 @@ describe("a time entry's file (API)", () => {
     expect(removed.status).toBe(200);
     const gone = await call(entryFileRoute.loader, jsonRequest(file.url, undefined, { token: f }), fileParams);
     expect(gone.status).toBe(404);
+  });
+});
+
+describe("a time entry's file (the contract's page, without JavaScript)", () => {
+  it("the quick entry posts it multipart; refusals land on `file`, with what was typed", async () => {
+    const { id, f, m } = await openWeek();
+    const path = `/contracts/${id}`;
+    const form = { intent: "log_time", week: MONDAY, day: "2026-12-01", hours: "1", minutes: "30" };
+    const description = "Revisei o contrato da API.";
+    const logged = await call(
+      contractPage.action,
+      multipart(path, f, { ...form, description }, [png(1_500, "revisão.png")]),
+      { id },
+    );
+    expect(logged.status).toBe(302);
+    expect(await toastOf(logged)).toBe("Horas lançadas.");
+    // Both sides see its link in the week.
+    for (const token of [f, m]) {
+      const page = await get(contractPage, path, token, { id });
+      expect(page.body.week.entries[0].file).toMatchObject({ name: "revisão.png", size_bytes: 1_500 });
+    }
+
+    const wrong = await call(
+      contractPage.action,
+      multipart(path, f, { ...form, description: "curta" }, [new File(["oi"], "a.pdf")]),
+      { id },
+    );
+    expect(wrong.status).toBe(422);
+    expect(wrong.body.errors).toMatchObject({
+      description: "Descreva o que foi feito (de 10 a 2000 caracteres).",
+      file: expect.stringMatching(/PDF/),
+    });
+    expect(wrong.body.values).toMatchObject({ intent: "log_time", hours: "1", description: "curta" });
+
+    const big = await call(
+      contractPage.action,
+      multipart(path, f, { ...form, description }, [new File([Buffer.alloc(10 * 1024 * 1024 + 10)], "big.zip")]),
+      { id },
+    );
+    expect(big.status).toBe(413);
+    expect(big.body.errors).toEqual({ file: "Cada arquivo deve ter no máximo 10 MB." });
+    expect(await entriesOf(id)).toHaveLength(1);
   });
 });
