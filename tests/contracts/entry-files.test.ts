@@ -8,6 +8,7 @@ import * as contractPage from "~/routes/contracts+/$id";
 import { deleteEntry, editEntry, getWeek, logEntry, submitWeek } from "~/services/contracts/hourly.server";
 import { getEntryFile } from "~/services/contracts/entry-files.server";
 import { createSession } from "~/services/accounts/sessions.server";
+import { collectPersonalData } from "~/services/accounts/data-export.server";
 import { quotaBytes } from "~/services/platform/storage.server";
 import { readAttachment } from "~/services/platform/uploads.server";
 import type { UserRow } from "../../db/schema";
@@ -256,5 +257,22 @@ describe("a time entry's file (the contract's page, without JavaScript)", () => 
     expect(big.status).toBe(413);
     expect(big.body.errors).toEqual({ file: "Cada arquivo deve ter no máximo 10 MB." });
     expect(await entriesOf(id)).toHaveLength(1);
+  });
+});
+
+describe("a time entry's file in the copy of the freelancer's data", () => {
+  it("goes under files/timesheets/ with its entry, in the freelancer's copy only", async () => {
+    const { owner, applicant, id } = await openWeek();
+    const logged = await logEntry(applicant, id, MONDAY, fields, png(1_200, "notas.png"));
+    const copy = await collectPersonalData(applicant.id);
+    const weeks = copy.kinds["timesheets.json"] as { contract_id: string; entries: { file: unknown }[] }[];
+    const path = `files/timesheets/${id}/${logged.id}-notas.png`;
+    expect(weeks.find((w) => w.contract_id === id)!.entries).toMatchObject([
+      { file: { name: "notas.png", content_type: "image/png", size_bytes: 1_200, path } },
+    ]);
+    const file = copy.files.find((f) => f.path === path)!;
+    expect((await file.read())!.body.byteLength).toBe(1_200);
+    const theirs = await collectPersonalData(owner.id);
+    expect(theirs.files.filter((f) => f.path.startsWith("files/timesheets/"))).toEqual([]);
   });
 });
