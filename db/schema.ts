@@ -436,6 +436,11 @@ export interface TimeEntriesTable {
   answer: string | null;
   /** When the question was settled (answered, or the entry amended); open while null. */
   answered_at: string | null;
+  /** The entry's optional file (066): its name in the file store, as given, its type and size. */
+  file_stored_name: string | null;
+  file_original_name: string | null;
+  file_content_type: string | null;
+  file_size_bytes: number | null;
   created_at: string;
   updated_at: string;
 }

@@ -60,6 +60,7 @@ import * as m061 from "./061_hourly_pause";
 import * as m062 from "./062_pix_recurrences";
 import * as m063 from "./063_monthly_amount_change";
 import * as m065 from "./065_services_order_indexes";
+import * as m066 from "./066_entry_files";
 
 /** A migration, with its PostgreSQL version where the SQL differs. */
 type Step = Migration & { postgres?: Migration };
@@ -127,6 +128,7 @@ const steps: Record<string, Step> = {
   "062_pix_recurrences": m062,
   "063_monthly_amount_change": m063,
   "065_services_order_indexes": m065,
+  "066_entry_files": m066,
 };
 
 export function migrationProvider(engine: Engine): MigrationProvider {

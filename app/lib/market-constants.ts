@@ -44,6 +44,8 @@ export const TIME_ZONE = "America/Sao_Paulo";
 
 /** Files per delivery, and how long a delivery may wait for review before it is completed. */
 export const MAX_DELIVERY_FILES = 10;
+/** What a contract file picker offers (deliveries, disputes, time entries); the server checks every file by its content anyway. */
+export const FILE_ACCEPT = ".pdf,.png,.jpg,.jpeg,.webp,.gif,.zip,.docx,.xlsx,.pptx,.odt,.ods,.odp";
 export const REVIEW_DAYS = 14;
 /** The merchant is reminded of a delivery waiting for review when this many days are left. */
 export const REMINDER_DAYS_LEFT = 5;

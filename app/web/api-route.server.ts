@@ -6,6 +6,7 @@ import { api, methodNotAllowed } from "./api.server";
 import { requireApiAccount, requireApiUser } from "./auth.server";
 import {
   DELIVERY_FORM,
+  ENTRY_FORM,
   formValues,
   MESSAGE_FORM,
   queryOf,
@@ -29,7 +30,9 @@ import { requireApiOperator } from "./operator.server";
  *   `photo` / `image` (the image's own limit, reported on that field);
  * - `json-or-delivery` / `json-or-message`: JSON, or a multipart form whose `files` are kept
  *   apart, with a delivery's limits (10 files, 50 MB in all) or a message's (5 files and its text);
- * - `json-or-certificate`: JSON, or a form with at most one A1 certificate (`certificate`, 50 KB).
+ * - `json-or-certificate`: JSON, or a form with at most one A1 certificate (`certificate`, 50 KB);
+ * - `json-or-entry`: JSON, or a multipart form of a time entry whose one file (`file`, 10 MB) is
+ *   kept apart (a file too large: 413 on `file`).
  */
 export type BodyKind =
   | "none"
@@ -40,7 +43,8 @@ export type BodyKind =
   | "identity-form"
   | "json-or-delivery"
   | "json-or-message"
-  | "json-or-certificate";
+  | "json-or-certificate"
+  | "json-or-entry";
 
 export type ApiContext = {
   request: Request;
@@ -54,7 +58,7 @@ export type ApiContext = {
   body: Record<string, unknown>;
   /** The form, for `photo-form` / `image-form`. */
   form: FormData;
-  /** The files of a `json-or-delivery` / `json-or-message` body. */
+  /** The files of a `json-or-delivery` / `json-or-message` / `json-or-entry` body. */
   files: File[];
   /** Headers added to the answer (a Set-Cookie, say). */
   headers: Headers;
@@ -85,6 +89,8 @@ export type ApiMethod = {
 
 type Methods = Partial<Record<"GET" | "POST" | "PUT" | "PATCH" | "DELETE", ApiMethod>>;
 
+const FILES_FORMS = { "json-or-delivery": DELIVERY_FORM, "json-or-message": MESSAGE_FORM, "json-or-entry": ENTRY_FORM };
+
 async function readBody(request: Request, kind: BodyKind) {
   const none = { body: {}, form: new FormData(), files: [] as File[] };
   switch (kind) {
@@ -110,12 +116,10 @@ async function readBody(request: Request, kind: BodyKind) {
       return { ...none, form, body: formValues(form) };
     }
     case "json-or-delivery":
-    case "json-or-message": {
+    case "json-or-message":
+    case "json-or-entry": {
       if (/json/i.test(request.headers.get("Content-Type") ?? "")) return { ...none, body: await readJson(request) };
-      const { values, files } = await readFilesForm(
-        request,
-        kind === "json-or-delivery" ? DELIVERY_FORM : MESSAGE_FORM,
-      );
+      const { values, files } = await readFilesForm(request, FILES_FORMS[kind]);
       return { ...none, body: values, files };
     }
   }

@@ -354,6 +354,17 @@ export const MESSAGE_FORM: FilesForm = {
   tooLargeKey: "message_too_large",
 };
 
+/** A time entry (its fields as JSON's) with at most one file of 10 MB, in `file`. */
+export const ENTRY_FORM: FilesForm = {
+  field: "file",
+  limit: MAX_ATTACHMENT_BYTES + MAX_FORM_BYTES,
+  maxFiles: 1,
+  tooLargeKey: "file_too_large",
+};
+
+/** A form field's name as a page's forms name them (a refusal is reported on it). */
+const FIELD_NAME = /^[a-z_]{1,40}$/;
+
 /**
  * Reads a form carrying files (a delivery, a message): past its byte limit the refusal is
  * reported on the files field, where the size comes from, as is a file past 10 MB. A few files
@@ -367,7 +378,9 @@ export async function readFilesForm(request: Request, { field, limit, maxFiles, 
     files: maxFiles * 2,
     fileBytes: MAX_ATTACHMENT_BYTES,
     tooLarge: () => new AppError(413, tooLargeKey, { [field]: tooLargeKey }),
-    fileTooLarge: () => new AppError(413, "file_too_large", { [field]: "file_too_large" }),
+    // On the field the file came in (a page's form may have another file field than `field`).
+    fileTooLarge: (name) =>
+      new AppError(413, "file_too_large", { [FIELD_NAME.test(name) ? name : field]: "file_too_large" }),
   });
   const files = form
     .getAll(field)

@@ -1,6 +1,6 @@
 import type { APIRequestContext } from "@playwright/test";
 import { expect, test } from "./fixtures";
-import { bearerOf, fund, money, noAxeFindings, registerViaApi, toast, userPage } from "./support";
+import { bearerOf, fund, money, noAxeFindings, PNG_1X1, registerViaApi, toast, userPage } from "./support";
 
 // An hourly contract as the two sides live it, paid by the manual Pix provider (project
 // chromium-pix-manual): an hourly proposal hired by the API, the week paid by Pix (the operator
@@ -72,9 +72,14 @@ test("hourly proposal → the week paid by Pix → time logged and sent → appr
   await entry.getByLabel("Horas").fill("2");
   await entry.getByLabel("Minutos").fill("30");
   await entry.getByLabel("O que foi feito").fill("Corrigi o formulário de encomendas do site.");
+  // With the entry, its optional file: its link shows in the week.
+  await entry
+    .getByLabel("Arquivo (opcional)")
+    .setInputFiles({ name: "formulário.png", mimeType: "image/png", buffer: PNG_1X1 });
   await entry.getByRole("button", { name: "Lançar" }).click();
   await expect(toast(julia, "Horas lançadas.")).toBeVisible();
   await expect(week.getByRole("table")).toContainText("Corrigi o formulário de encomendas do site.");
+  await expect(week.getByRole("link", { name: "Arquivo: formulário.png" })).toBeVisible();
   await expect(week).toContainText("2 h 30 min de 10 h");
   await noAxeFindings(julia);
   await week.getByRole("link", { name: "Enviar a semana para aprovação" }).click();

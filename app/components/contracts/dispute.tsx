@@ -4,6 +4,7 @@ import { ChoiceField, FormActions, FormMessage, TextAreaField, useRefusal } from
 import { FilesField } from "~/components/ui/files-field";
 import { DISPUTE_REASONS, DISPUTE_RESPONSE_DAYS, MAX_DISPUTE_FILES } from "~/lib/disputes";
 import { formatDate } from "~/lib/format";
+import { FILE_ACCEPT } from "~/lib/market-constants";
 import { disputeOpenInputSchema, disputeStatementInputSchema } from "~/lib/dispute-schemas";
 import { formFields } from "~/lib/form-fields";
 import { usePending } from "~/lib/pending";
@@ -20,13 +21,16 @@ export type DisputeData = {
   decided_at: string | null;
 };
 
-/** What the file picker offers; the server checks every file by its content anyway. */
-const ACCEPT = ".pdf,.png,.jpg,.jpeg,.webp,.gif,.zip,.docx,.xlsx,.pptx,.odt,.ods,.odp";
-
 function DisputeFiles({ error }: { error?: string }) {
   const { t } = useTranslation("market");
   return (
-    <FilesField id="dispute-files" label={t("dispute.files")} error={error} accept={ACCEPT} max={MAX_DISPUTE_FILES} />
+    <FilesField
+      id="dispute-files"
+      label={t("dispute.files")}
+      error={error}
+      accept={FILE_ACCEPT}
+      max={MAX_DISPUTE_FILES}
+    />
   );
 }
 

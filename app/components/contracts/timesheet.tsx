@@ -12,6 +12,7 @@ import {
   useRefusal,
 } from "~/components/ui/form";
 import { formatDate } from "~/lib/format";
+import { FILE_ACCEPT } from "~/lib/market-constants";
 import { formatMoney } from "~/lib/money";
 import { usePending } from "~/lib/pending";
 import type { WeekDetailJson } from "~/services/contracts/hourly.server";
@@ -130,6 +131,7 @@ export function Timesheet({
                     {/* One block: the phone's card lays the cell's children beside its label. */}
                     <div>
                       {e.description}
+                      <EntryFile entry={e} />
                       <EntryQuestion entry={e} />
                     </div>
                   </td>
@@ -309,10 +311,14 @@ function WeekMoneyCell({
   );
 }
 
-/** The freelancer's quick entry: a day of the week up to today, hours and minutes, what was done. */
+/**
+ * The freelancer's quick entry: a day of the week up to today, hours and minutes, what was done,
+ * and an optional file (multipart; a file too large to read comes back with its error alone).
+ */
 function QuickEntry({ week, today }: { week: Week; today: string }) {
   const { t, i18n } = useTranslation("market");
-  const mine = useRefusal("log_time");
+  const data = useRefusal();
+  const mine = data?.values?.intent === "log_time" || data?.errors?.file ? data : null;
   const busy = usePending("log_time");
   const days = week.days.filter((d) => d <= today);
   const fallback = days.at(-1) ?? week.week_start;
@@ -324,6 +330,7 @@ function QuickEntry({ week, today }: { week: Week; today: string }) {
       title={t("work.log_title")}
       refusal={mine}
       intent="log_time"
+      encType="multipart/form-data"
       preventScrollReset
     >
       <input type="hidden" name="week" value={week.week_start} />
@@ -365,8 +372,29 @@ function QuickEntry({ week, today }: { week: Week; today: string }) {
         defaultValue={mine?.values?.description ?? ""}
         error={mine?.errors?.description}
       />
+      <Field
+        name="file"
+        type="file"
+        accept={FILE_ACCEPT}
+        label={t("work.file_field")}
+        hint={t("work.file_hint")}
+        error={mine?.errors?.file}
+      />
       <FormActions busy={busy} label={t("work.log_submit")} />
     </FormCard>
+  );
+}
+
+/** Under an entry's description: its file, if it has one (both sides may open it). */
+function EntryFile({ entry: e }: { entry: Entry }) {
+  const { t } = useTranslation("market");
+  if (!e.file) return null;
+  return (
+    <p className="small">
+      <a href={e.file.url} className="link">
+        {t("work.file_link", { name: e.file.name })}
+      </a>
+    </p>
   );
 }
 

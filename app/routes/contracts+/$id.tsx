@@ -22,7 +22,7 @@ import { NotasTable } from "~/components/fiscal/notas";
 import { contractNotas } from "~/services/fiscal/nota-views.server";
 import { Breadcrumb, PageHeader } from "~/components/ui/page-header";
 import { formatDate } from "~/lib/format";
-import { MAX_DELIVERY_FILES, REVIEW_DAYS } from "~/lib/market-constants";
+import { FILE_ACCEPT, MAX_DELIVERY_FILES, REVIEW_DAYS } from "~/lib/market-constants";
 import { intentAction, withResult, type PageIntent } from "~/web/intent-action.server";
 import { approvalWords, milestoneTitle, workedOn } from "~/lib/approval";
 import { fixedT } from "~/services/platform/i18n.server";
@@ -79,7 +79,7 @@ import { formFields } from "~/lib/form-fields";
 import { cancelInputSchema, changeRequestInputSchema, deliveryInputSchema } from "~/lib/market-schemas";
 import { marketFormError } from "~/web/market-forms.server";
 import { config } from "~/config.server";
-import { formValues, readForm } from "~/web/bodies.server";
+import { fileOf, formValues, readForm } from "~/web/bodies.server";
 import { answerMilestone, proposeMilestone, splitMilestones } from "~/services/payments/milestones.server";
 import { priceInput } from "~/web/market-forms.server";
 import { DELIVERY_FORM } from "~/web/bodies.server";
@@ -87,9 +87,6 @@ import { pageId } from "~/web/params.server";
 import { usePending } from "~/lib/pending";
 
 export const meta = marketTitleMeta("titles.contract");
-
-/** What the file picker offers; the server checks every file by its content anyway. */
-const ACCEPT = ".pdf,.png,.jpg,.jpeg,.webp,.gif,.zip,.docx,.xlsx,.pptx,.odt,.ods,.odp";
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireUser(request);
@@ -315,7 +312,8 @@ function hourlyIntents(user: Awaited<ReturnType<typeof requireUser>>, id: string
     log_time: {
       toast: "toasts.entry_logged",
       to: week,
-      run: ({ values }) => logEntry(user, id, values.week ?? "", entryFields(values)),
+      // The quick entry is multipart, with its optional file (entry-files.server.ts).
+      run: ({ values, form }) => logEntry(user, id, values.week ?? "", entryFields(values), fileOf(form, "file")),
     },
     edit_entry: {
       toast: "work.toast_saved",
@@ -479,7 +477,7 @@ function DeliverForm({ heading }: { heading: string }) {
         label={t("contract.deliver_message")}
         rows={4}
       />
-      <FilesField error={mine?.errors?.files} accept={ACCEPT} max={MAX_DELIVERY_FILES} />
+      <FilesField error={mine?.errors?.files} accept={FILE_ACCEPT} max={MAX_DELIVERY_FILES} />
       <FormActions busy={busy} label={t("contract.deliver_submit")} busyLabel={t("contract.deliver_submitting")} />
     </FormCard>
   );

@@ -150,6 +150,16 @@ const contractEvents =
       }));
   };
 
+/** A time entry's file in the freelancer's copy, under files/timesheets/ (none: null). */
+function entryFile(e: Selectable<Database["time_entries"]>, files: FileEntry[]) {
+  const stored = e.file_stored_name;
+  if (stored === null) return null;
+  const name = e.file_original_name ?? "arquivo";
+  const path = `files/timesheets/${e.contract_id}/${e.id}-${safe(name)}`;
+  files.push({ path, read: () => readAttachment(stored) });
+  return { name, content_type: e.file_content_type, size_bytes: e.file_size_bytes, path };
+}
+
 /**
  * A contract in one side's copy: the words of the other side (why they asked to cancel or ended
  * it) left out, and the operator's flag (it tells that a side was suspended or banned).
@@ -209,9 +219,10 @@ export const EXPORT_KINDS = {
     const sides = await source.contractSides();
     return (await source.contracts()).map((c) => contractJson(c, sides.get(c.id)!));
   },
-  // Hourly contracts' weeks (both sides), and the time entries: the freelancer's words, in the
-  // freelancer's copy; the merchant's questions on entries, in the merchant's.
-  "timesheets.json": async (source) => {
+  // Hourly contracts' weeks (both sides), and the time entries: the freelancer's words and files
+  // (under files/timesheets/, as their deliveries'), in the freelancer's copy; the merchant's
+  // questions on entries, in the merchant's.
+  "timesheets.json": async (source, files) => {
     const sides = await source.contractSides();
     const ids = idsOf(sides);
     if (!ids.length) return [];
@@ -232,7 +243,13 @@ export const EXPORT_KINDS = {
         sides.get(w.contract_id) === "freelancer"
           ? entries
               .filter((e) => e.week_id === w.id)
-              .map((e) => ({ day: e.day, minutes: e.minutes, description: e.description, answer: e.answer }))
+              .map((e) => ({
+                day: e.day,
+                minutes: e.minutes,
+                description: e.description,
+                answer: e.answer,
+                file: entryFile(e, files),
+              }))
           : entries
               .filter((e) => e.week_id === w.id && e.question !== null)
               .map((e) => ({ day: e.day, question: e.question })),
@@ -652,7 +669,7 @@ async function payments(source: ExportSource) {
   };
 }
 
-/** The user's files in the order the ZIP has always listed them: photo, portfolio, services' images, messages, deliveries, identity. */
+/** The user's files in the order the ZIP has always listed them: photo, portfolio, services' images, messages, deliveries, identity; then time entries'. */
 const FILE_ORDER = [
   "files/profile/",
   "files/portfolio/",
@@ -660,5 +677,6 @@ const FILE_ORDER = [
   "files/messages/",
   "files/deliveries/",
   "files/identity/",
+  "files/timesheets/",
 ];
 export const fileRank = (f: FileEntry) => FILE_ORDER.findIndex((prefix) => f.path.startsWith(prefix));

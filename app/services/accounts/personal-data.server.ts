@@ -129,7 +129,7 @@ export const REACHED_THROUGH: Record<string, Disposition> = {
   disputes: inFile("disputes.json"), // disputes over the user's contracts (the other side's statement left out)
   milestones: inFile("payments.json"), // milestones of the user's contracts
   contract_weeks: inFile("timesheets.json"), // the weeks of the user's hourly contracts
-  time_entries: inFile("timesheets.json"), // the freelancer's entries, in the freelancer's copy
+  time_entries: inFile("timesheets.json"), // the freelancer's entries, in the freelancer's copy, their files under files/timesheets/
   contract_months: inFile("payments.json"), // the months of the user's monthly contracts, with their milestones
   pix_recurrences: inFile("payments.json"), // the merchant's Pix Automático authorisations (062)
   service_images: inFile("services.json"), // images of the user's services, under files/services/

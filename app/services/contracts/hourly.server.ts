@@ -25,11 +25,21 @@ import { addDays, autoSubmitAt, dayInSaoPaulo, daysOfWeek, saoPauloInstant, week
 import { notify } from "../messaging/notifications.server";
 import { refundMilestone, releaseMilestone } from "../payments/escrow.server";
 import { csvText, reais } from "../payments/finance.server";
+import {
+  entryFileJson,
+  entryInput,
+  fileColumns,
+  releaseEntryFile,
+  reserveEntryFile,
+  withEntryFile,
+  type EntryFileJson,
+} from "./entry-files.server";
 import { AppError, parseInput } from "../platform/errors.server";
 import { publishContractMove } from "../platform/events.server";
 import { asParty } from "../platform/participants.server";
 import { consumeWrite } from "../platform/rate-limit.server";
 import { assertId } from "../platform/records.server";
+import type { SavedAttachment } from "../platform/uploads.server";
 import { stateMachine } from "../platform/state-machine.server";
 
 // Hourly contracts (docs/payments.md, "Contratos por hora"): the work goes week by week, Monday to
@@ -102,6 +112,8 @@ export type TimeEntryJson = {
   answered_at: string | null;
   /** The question waits for the freelancer (an answer or an amendment settles it). */
   question_open: boolean;
+  /** The entry's optional file (entry-files.server.ts), served to both sides at its url. */
+  file: EntryFileJson | null;
   created_at: string;
   updated_at: string;
 };
@@ -229,6 +241,7 @@ const toEntryJson = (e: TimeEntryRow): TimeEntryJson => ({
   answer: e.answer,
   answered_at: e.answered_at,
   question_open: isOpen(e),
+  file: entryFileJson(e),
   created_at: e.created_at,
   updated_at: e.updated_at,
 });
@@ -398,13 +411,41 @@ async function assertDayTotal(trx: Kysely<Database>, weekId: string, day: string
   }
 }
 
-/** The freelancer logs time in an open week: 201 with the entry. */
-export async function logEntry(user: UserRow, id: string, weekStart: string, input: unknown): Promise<TimeEntryJson> {
+/**
+ * The freelancer logs time in an open week, with an optional file (entry-files.server.ts): 201
+ * with the entry. Who may log is known before the file is stored.
+ */
+export async function logEntry(
+  user: UserRow,
+  id: string,
+  weekStart: string,
+  input: unknown,
+  file: Blob | null = null,
+): Promise<TimeEntryJson> {
   await consumeWrite(user.id);
-  const data = parseInput(timeEntryInputSchema, input);
+  const data = await entryInput(input, file);
+  return withEntryFile(
+    file,
+    () => mayLog(db, user, id, weekStart),
+    (saved) => writeEntry(user, id, weekStart, data, saved),
+  );
+}
+
+async function mayLog(database: Kysely<Database>, user: UserRow, id: string, weekStart: string) {
+  const { contract, party, week } = await weekFor(database, user, id, weekStart);
+  WEEK.assert("log_time", stateOf(contract, week), party);
+  return week;
+}
+
+async function writeEntry(
+  user: UserRow,
+  id: string,
+  weekStart: string,
+  data: Awaited<ReturnType<typeof entryInput>>,
+  saved: SavedAttachment | null,
+) {
   return transaction(async (trx) => {
-    const { contract, party, week } = await weekFor(trx, user, id, weekStart);
-    WEEK.assert("log_time", stateOf(contract, week), party);
+    const week = await mayLog(trx, user, id, weekStart);
     const at = new Date();
     assertDay(week, data.day, at);
     const stamp = at.toISOString();
@@ -420,9 +461,11 @@ export async function logEntry(user: UserRow, id: string, weekStart: string, inp
       question: null,
       answer: null,
       answered_at: null,
+      ...fileColumns(saved),
       created_at: stamp,
       updated_at: stamp,
     };
+    await reserveEntryFile(trx, user.id, saved);
     await trx.insertInto("time_entries").values(entry).execute();
     await publishContractMove(trx, id);
     return toEntryJson(entry);
@@ -480,7 +523,7 @@ export async function editEntry(user: UserRow, id: string, entryId: string, inpu
   });
 }
 
-/** The freelancer removes an entry while its week is open. */
+/** The freelancer removes an entry while its week is open, with its file (its bytes back to the quota). */
 export async function deleteEntry(user: UserRow, id: string, entryId: string): Promise<void> {
   await consumeWrite(user.id);
   await transaction(async (trx) => {
@@ -489,6 +532,7 @@ export async function deleteEntry(user: UserRow, id: string, entryId: string): P
     await addMinutes(trx, week, -entry.minutes, new Date().toISOString());
     const removed = await trx.deleteFrom("time_entries").where(unchanged(entry)).executeTakeFirst();
     if (Number(removed.numDeletedRows) === 0) throw new AppError(409, "entry_changed");
+    await releaseEntryFile(trx, user.id, entry);
     await publishContractMove(trx, id);
   });
 }

@@ -55,6 +55,8 @@ export type ApiBodyEndpoint = {
   keyMiss?: number;
   /** A 422 key miss is the form's message alone, on no field (an unknown link). */
   keyMissOnNoField?: boolean;
+  /** A form is taken as well as JSON (a time entry with its file): a form's content type is no wrong type. */
+  forms?: boolean;
 };
 
 const loginFields: Field[] = [
@@ -302,6 +304,7 @@ API_BODY.push(
     path: (_a, w) => `/api/contracts/${w.seeded.accepted}/weeks/2026-11-30/entries`,
     who: "freelancer",
     ...timeEntryBody,
+    forms: true,
   },
   {
     name: "edit time entry",
@@ -833,7 +836,9 @@ export function apiBodyCases(w: World, p: Pool): Case[] {
       const { auth: a, actor } = auth();
       cases.push({ name: `${e.name}: ${name}`, method: e.method, path: e.path(actor, w), auth: a, body, expect: [status], api: true, message });
     };
-    for (const [type, raw] of WRONG_TYPES) bodyCase(`content type ${type}`, { raw, type }, 415, "unsupported_media_type");
+    for (const [type, raw] of WRONG_TYPES.filter(([type]) => !(e.forms && /form/.test(type)))) {
+      bodyCase(`content type ${type}`, { raw, type }, 415, "unsupported_media_type");
+    }
     bodyCase("no content type", { raw: '{"a":1}', type: null }, 415, "unsupported_media_type");
     for (const raw of MALFORMED_JSON) {
       const message = ["[1,2]", '"texto"', "null", "123", "true"].includes(raw) ? "json_not_object" : "malformed_json";
@@ -2127,6 +2132,7 @@ export function refusedCases(w: World, p: Pool): Record<string, Case[]> {
     "a service's reports": serviceReportCases(w, p),
     "services for a merchant": recommendedServiceCases(w),
     "an order's file answers": orderFileCases(w, p),
+    "a time entry's file": entryFileCases(w, p),
   };
 }
 
@@ -2261,3 +2267,41 @@ API_BODY.push(
     }),
   ),
 );
+/**
+ * A time entry's file (POST …/weeks/:week/entries as multipart, its page twin, GET
+ * …/entries/:entry/file): refused for its body or its file before anything is kept. Júlia's seeded
+ * contract is of fixed price, so a valid entry ends in 409 `contract_not_hourly`, never stored.
+ */
+function entryFileCases(w: World, p: Pool): Case[] {
+  const id = w.seeded.accepted;
+  const path = `/api/contracts/${id}/weeks/2026-11-30/entries`;
+  const page = `/contracts/${id}`;
+  const png = () => new Blob([PNG_1X1], { type: "image/png" });
+  const ok: [string, string][] = [["day", "2026-11-30"], ["minutes", "60"], ["description", "Implementei a tela."]];
+  // The page twin only where the fixed contract's page shows the refusal (it has no timesheet, so
+  // no field of the entry's form to show a 422 on; the hourly page's are tests/contracts/entry-files.test.ts).
+  const log = (name: string, parts: [string, string | Blob, string?][], status: number, field?: string, message?: string): Case[] => [
+    { name: `entry file: ${name}`, method: "POST", path, auth: w.julia, body: { multipart: parts }, expect: [status], api: true, field, message },
+    ...(status === 422
+      ? []
+      : [{ name: `page entry file: ${name}`, method: "POST", path: page, auth: w.julia, body: { multipart: [["intent", "log_time"], ["week", "2026-11-30"], ...parts] }, expect: [status], api: false } as Case]),
+  ];
+  const file = `/api/contracts/${id}/entries/00000000-0000-4000-8000-000000000000/file`;
+  return [
+    ...log("no description", [["day", "2026-11-30"], ["minutes", "60"], ["file", png(), "a.png"]], 422, "description"),
+    ...log("HTML called .pdf, short description", [["day", "2026-11-30"], ["minutes", "60"], ["description", "curta"], ["file", new Blob(["<html><script>alert(1)</script></html>"]), "a.pdf"]], 422, "file"),
+    ...log("empty file, minutes of letters", [["day", "2026-11-30"], ["minutes", "uma"], ["description", "Implementei a tela."], ["file", new Blob([]), "vazio.pdf"]], 422, "minutes"),
+    ...log("file over 10 MB", [...ok, ["file", new Blob([new Uint8Array(10 * 1024 * 1024 + 1)]), "grande.zip"]], 413, "file"),
+    ...log("a fixed-price contract", [...ok, ["file", png(), "a.png"]], 409),
+    { name: "entry file: two files", method: "POST", path, auth: w.julia, body: { multipart: [...ok, ["file", png(), "a.png"], ["file", png(), "b.png"]] }, expect: [422], api: true, field: "file" },
+    { name: "entry file: text/plain", method: "POST", path, auth: w.julia, body: { raw: "day=2026-11-30", type: "text/plain" }, expect: [415], api: true, message: "unsupported_media_type" },
+    { name: "entry file: broken multipart", method: "POST", path, auth: w.julia, body: { raw: "--xx\r\nlixo", type: "multipart/form-data; boundary=xx" }, expect: [400], api: true },
+    { name: "entry file: someone else logs", method: "POST", path, auth: p.actor("freelancer").token, body: { multipart: [...ok, ["file", png(), "a.png"]] }, expect: [404], api: true, message: "not_found" },
+    { name: "entry file: a visitor logs", method: "POST", path, auth: null, body: { multipart: [...ok, ["file", png(), "a.png"]] }, expect: [401], api: true },
+    { name: "entry file: read one that is not there", method: "GET", path: file, auth: w.julia, expect: [404], api: true, message: "not_found" },
+    { name: "entry file: someone else reads", method: "GET", path: file, auth: p.actor("merchant").token, expect: [404], api: true, message: "not_found" },
+    { name: "entry file: a visitor reads", method: "GET", path: file, auth: null, expect: [401], api: true },
+    { name: "entry file: an entry id that is not one", method: "GET", path: `/api/contracts/${id}/entries/..%2F..%2Fetc/file`, auth: w.julia, expect: [404], api: true },
+    { name: "entry file: POST to the file", method: "POST", path: file, auth: w.julia, expect: [405], api: true, message: "method_not_allowed" },
+  ];
+}
