@@ -47,6 +47,7 @@ export const USER_COLUMNS: Record<string, Record<string, Disposition>> = {
     freelancer_id: inFile("contracts.json"),
     ended_by: SIDE,
     cancel_requested_by: SIDE,
+    amount_change_by: SIDE,
   },
   conversations: {
     freelancer_id: leftOut("the two sides and a counter of a conversation; the user's messages are in messages.json"),
