@@ -599,6 +599,23 @@ export async function questionEntries(
 }
 
 /**
+ * Holds the contract's row for this transaction while it runs (in progress, not ended, no dispute
+ * open; `unpaused`: not paused either), else 409: the precondition of ending and pausing.
+ */
+async function holdRunning(trx: Kysely<Database>, id: string, stamp: string, { unpaused = false } = {}) {
+  const held = await trx
+    .updateTable("contracts")
+    .set({ updated_at: stamp })
+    .where("id", "=", id)
+    .where("status", "=", "in_progress")
+    .where("paused_from", "is", null)
+    .$if(unpaused, (qb) => qb.where("hourly_paused_from", "is", null))
+    .where("disputed_at", "is", null)
+    .executeTakeFirst();
+  if (Number(held.numUpdatedRows) === 0) throw new AppError(409, "contract_changed");
+}
+
+/**
  * The week's row, held for this transaction while it is questioned (else 409: it moved); then no
  * dispute of the contract may be open (else 409): a dispute holds the week's row before it marks
  * the contract (openDispute), so either it came first and is seen here, or it waits for this move.
@@ -993,15 +1010,7 @@ export async function endHourlyContract(user: UserRow, id: string): Promise<Week
     const stamp = at.toISOString();
     // The contract's row first (a week opened at the same moment holds it until it commits, and
     // is then seen below), then the week in hand decides where the contract stops.
-    const held = await trx
-      .updateTable("contracts")
-      .set({ updated_at: stamp })
-      .where("id", "=", id)
-      .where("status", "=", "in_progress")
-      .where("paused_from", "is", null)
-      .where("disputed_at", "is", null)
-      .executeTakeFirst();
-    if (Number(held.numUpdatedRows) === 0) throw new AppError(409, "contract_changed");
+    await holdRunning(trx, id, stamp);
     const live = await trx
       .selectFrom("contract_weeks")
       .selectAll()
@@ -1049,16 +1058,7 @@ export async function pauseHourlyContract(user: UserRow, id: string): Promise<Pa
     if (contract.hourly_paused_from !== null) throw new AppError(409, "contract_paused");
     const at = new Date();
     const stamp = at.toISOString();
-    const held = await trx
-      .updateTable("contracts")
-      .set({ updated_at: stamp })
-      .where("id", "=", id)
-      .where("status", "=", "in_progress")
-      .where("paused_from", "is", null)
-      .where("hourly_paused_from", "is", null)
-      .where("disputed_at", "is", null)
-      .executeTakeFirst();
-    if (Number(held.numUpdatedRows) === 0) throw new AppError(409, "contract_changed");
+    await holdRunning(trx, id, stamp, { unpaused: true });
     const last = await trx
       .selectFrom("contract_weeks")
       .select((eb) => eb.fn.max("week_start").as("week_start"))
