@@ -36,18 +36,15 @@ type Months = Pick<
 
 const monthName = (month: string) => `${month.slice(5, 7)}/${month.slice(0, 4)}`;
 
-export function RetainerBox({
-  data,
-  here,
-  viewer,
-  recurrenceCents,
-}: {
+type BoxProps = {
   data: Months;
   here: string;
   viewer: "merchant" | "freelancer";
   /** The amount of Pix Automático authorised (pending or active), if any: a new amount cancels it. */
   recurrenceCents: number | null;
-}) {
+};
+
+export function RetainerBox({ data, here, viewer, recurrenceCents }: BoxProps) {
   const { t, i18n } = useTranslation("market");
   const money = (cents: number) => formatMoney(cents, i18n.language);
   const day = (d: string) => formatDate(`${d}T12:00:00.000Z`, i18n.language);
@@ -118,17 +115,7 @@ export function RetainerBox({
  * The month's amount: the change waiting for an answer (accept with its confirmation step, refuse,
  * or withdraw one's own), or the form proposing one (its step confirms the amount typed).
  */
-function AmountChange({
-  data,
-  here,
-  viewer,
-  recurrenceCents,
-}: {
-  data: Months;
-  here: string;
-  viewer: "merchant" | "freelancer";
-  recurrenceCents: number | null;
-}) {
+function AmountChange({ data, here, viewer, recurrenceCents }: BoxProps) {
   const { t, i18n } = useTranslation("market");
   const [params] = useSearchParams();
   const mine = useRefusal("propose_amount");
