@@ -598,6 +598,22 @@ export async function questionEntries(
   return getWeek(user, id, weekStart);
 }
 
+/** The Monday of the contract's newest week, or null before its first. */
+async function newestWeek(trx: Kysely<Database>, id: string): Promise<string | null> {
+  const row = await trx
+    .selectFrom("contract_weeks")
+    .select((eb) => eb.fn.max("week_start").as("week_start"))
+    .where("contract_id", "=", id)
+    .executeTakeFirst();
+  return row?.week_start ? String(row.week_start) : null;
+}
+
+/** The first week not opened yet: the one after the newest, or the current one if that is later. */
+function firstUnopened(newest: string | null, at: Date): string {
+  const current = weekStartOf(dayInSaoPaulo(at));
+  return newest ? [addDays(newest, 7), current].sort().at(-1)! : current;
+}
+
 /**
  * Holds the contract's row for this transaction while it runs (in progress, not ended, no dispute
  * open; `unpaused`: not paused either), else 409: the precondition of ending and pausing.
@@ -1059,13 +1075,7 @@ export async function pauseHourlyContract(user: UserRow, id: string): Promise<Pa
     const at = new Date();
     const stamp = at.toISOString();
     await holdRunning(trx, id, stamp, { unpaused: true });
-    const last = await trx
-      .selectFrom("contract_weeks")
-      .select((eb) => eb.fn.max("week_start").as("week_start"))
-      .where("contract_id", "=", id)
-      .executeTakeFirst();
-    const current = weekStartOf(dayInSaoPaulo(at));
-    const cut = last?.week_start ? [addDays(String(last.week_start), 7), current].sort().at(-1)! : current;
+    const cut = firstUnopened(await newestWeek(trx, id), at);
     await trx.updateTable("contracts").set({ hourly_paused_from: cut }).where("id", "=", id).execute();
     await tell(trx, contract, party, stamp, { event: "paused", notice: "contract_paused", to: [otherSide(party)] });
     await publishContractMove(trx, id);
@@ -1109,14 +1119,9 @@ export async function resumeHourlyContract(user: UserRow, id: string): Promise<P
     if (Number(resumed.numUpdatedRows) === 0) throw new AppError(409, "contract_changed");
     let opened: string | null = null;
     if (Number(inHand.numUpdatedRows) === 0) {
-      const last = await trx
-        .selectFrom("contract_weeks")
-        .select((eb) => eb.fn.max("week_start").as("week_start"))
-        .where("contract_id", "=", id)
-        .executeTakeFirst();
-      const current = weekStartOf(dayInSaoPaulo(at));
+      const newest = await newestWeek(trx, id);
       // openNextWeek opens the week after `after`, or the current one if that is later.
-      opened = await openNextWeek(trx, contract, last?.week_start ? String(last.week_start) : addDays(current, -7), at);
+      opened = await openNextWeek(trx, contract, newest ?? addDays(weekStartOf(dayInSaoPaulo(at)), -7), at);
     }
     await tell(trx, contract, party, stamp, { event: "resumed", notice: "contract_resumed", to: [otherSide(party)] });
     await publishContractMove(trx, id);
@@ -1154,13 +1159,7 @@ export async function changeWeeklyCap(user: UserRow, id: string, input: unknown)
       .where("disputed_at", "is", null)
       .executeTakeFirst();
     if (Number(changed.numUpdatedRows) === 0) throw new AppError(409, "contract_changed");
-    const last = await trx
-      .selectFrom("contract_weeks")
-      .select((eb) => eb.fn.max("week_start").as("week_start"))
-      .where("contract_id", "=", id)
-      .executeTakeFirst();
-    const current = weekStartOf(dayInSaoPaulo(at));
-    const from = last?.week_start ? [addDays(String(last.week_start), 7), current].sort().at(-1)! : current;
+    const from = firstUnopened(await newestWeek(trx, id), at);
     await tell(trx, contract, party, at.toISOString(), {
       event: "cap_changed",
       notice: "contract_cap_changed",
