@@ -169,13 +169,6 @@ export default defineConfig({
       ...ownServer(PORT + 7, `${E2E_DIR}-axe`, { I18N_STRICT: "1", ...E2E_WHATSAPP }),
     },
     {
-      name: "chromium",
-      testIgnore:
-        /(accessibility|payments|dispute-split|milestones-pix|identity|notas|hourly|postgres-smoke)\.spec\.ts$/,
-      use: { ...devices["Desktop Chrome"] },
-      metadata: { sqlite: E2E_DATABASE } satisfies E2EMetadata,
-    },
-    {
       name: "chromium-postgres",
       testMatch: /postgres-smoke\.spec\.ts$/,
       use: { ...devices["Desktop Chrome"], baseURL: `http://localhost:${PORT + 1}` },
@@ -193,6 +186,16 @@ export default defineConfig({
       testMatch: /(payments|dispute-split|milestones-pix|identity|notas|hourly)\.spec\.ts$/,
       use: { ...devices["Desktop Chrome"], baseURL: `http://localhost:${MANUAL_PORT}` },
       ...ownServer(MANUAL_PORT, `${E2E_DIR}-pix-manual`, E2E_MANUAL_PIX),
+    },
+    {
+      // Last: its files go to whichever worker is free, so they fill the time around the crawl and
+      // the projects held to one worker by a server of their own (listed before it, they start at
+      // once rather than running alone at the end).
+      name: "chromium",
+      testIgnore:
+        /(accessibility|payments|dispute-split|milestones-pix|identity|notas|hourly|postgres-smoke)\.spec\.ts$/,
+      use: { ...devices["Desktop Chrome"] },
+      metadata: { sqlite: E2E_DATABASE } satisfies E2EMetadata,
     },
   ],
   webServer: [
