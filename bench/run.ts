@@ -35,7 +35,8 @@
 //                                        a message written on one heard on the other (p50/p99 at
 //                                        200 messages/s); bench/results/events.json
 //   npm run bench -- --opportunities N   another data size
-//   npm run bench -- --db FILE           start from a copy of an already seeded database
+//   npm run bench -- --db FILE           start from a copy of an already seeded database (with the
+//                                        services already in it, case "services" seeds none)
 //   npm run bench -- --cache DIR         keep seeded databases in DIR (seed-N.db) and reuse them
 //   npm run bench -- --keep              keep the temporary directory (its path is printed)
 //   npm run bench -- --scale             list and search at 10 000 and at 1 000 000 opportunities
@@ -196,6 +197,16 @@ type Fixture = {
   operatorToken: string;
 };
 
+/** How many published services a database holds. */
+function publishedServices(dbPath: string): number {
+  const sqlite = new SQLite(dbPath, { readonly: true });
+  try {
+    return (sqlite.prepare("SELECT count(*) AS n FROM services WHERE status = 'published'").get() as { n: number }).n;
+  } finally {
+    sqlite.close();
+  }
+}
+
 function prepareDatabase(opportunities: number, given?: string): Fixture {
   const dir = mkdtempSync(join(os.tmpdir(), "freela-bench-"));
   const cached = args.cache ? join(args.cache, `seed-${opportunities}.db`) : undefined;
@@ -228,8 +239,9 @@ function prepareDatabase(opportunities: number, given?: string): Fixture {
       log(`kept a copy in ${cached}`);
     }
   }
-  if (wanted("services")) {
-    // The catalogue of packaged services, as many as opportunities, for their freelancers.
+  if (wanted("services") && publishedServices(dbPath) < opportunities) {
+    // The catalogue of packaged services, as many as opportunities, for their freelancers (a
+    // database given with them already, --db of a kept run, is not seeded twice).
     log(`seeding ${opportunities.toLocaleString("en")} services (load ${load()})`);
     const seconds = run(process.execPath, [tsx, "scripts/seed.ts", "--services", String(opportunities)], env);
     log(`seeded the services in ${seconds.toFixed(1)} s`);

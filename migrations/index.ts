@@ -59,6 +59,7 @@ import * as m060 from "./060_monthly";
 import * as m061 from "./061_hourly_pause";
 import * as m062 from "./062_pix_recurrences";
 import * as m063 from "./063_monthly_amount_change";
+import * as m064 from "./064_services_list_covering";
 import * as m065 from "./065_services_order_indexes";
 import * as m066 from "./066_entry_files";
 
@@ -127,6 +128,7 @@ const steps: Record<string, Step> = {
   "061_hourly_pause": m061,
   "062_pix_recurrences": m062,
   "063_monthly_amount_change": m063,
+  "064_services_list_covering": m064,
   "065_services_order_indexes": m065,
   "066_entry_files": m066,
 };

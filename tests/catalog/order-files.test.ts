@@ -3,6 +3,7 @@ import { db } from "../../db";
 import { answerOrder, answerOrderFile, getOrderFile, placeOrder } from "~/services/catalog/orders.server";
 import { createService, publishService } from "~/services/catalog/services.server";
 import { getContract } from "~/services/contracts/contracts.server";
+import { quotaBytes } from "~/services/platform/storage.server";
 import { readAttachment } from "~/services/platform/uploads.server";
 import * as contractPage from "~/routes/contracts+/$id";
 import * as fileApi from "~/routes/api+/contracts+/$id.order.files.$file";
@@ -80,6 +81,34 @@ describe("a file answering an order's question", () => {
     expect(again.answers![0]!.answer).toBe("Doce Lar Confeitaria");
     expect(await readAttachment(first)).toBeNull();
     expect(await outcome(getOrderFile(buyer.user, id, file.id))).toBe(404);
+  });
+
+  it("gives the replaced file's bytes back to the buyer's quota, even with the quota full", async () => {
+    const { buyer, id } = await order();
+    const used = async () =>
+      Number(
+        (await db.selectFrom("users").select("storage_bytes").where("id", "=", buyer.user.id).executeTakeFirstOrThrow())
+          .storage_bytes,
+      );
+    const before = await used();
+    await answerOrderFile(buyer.user, id, { question: 2 }, png());
+    expect(await used()).toBe(before + PNG_1X1.byteLength);
+    // A larger file in its place counts its own size only.
+    const larger = new File([Buffer.concat([PNG_1X1, Buffer.alloc(500)])], "maior.png", { type: "image/png" });
+    await answerOrderFile(buyer.user, id, { question: 2 }, larger);
+    expect(await used()).toBe(before + larger.size);
+    // At the quota, a file of the same size still takes the place of the one it replaces.
+    await db.updateTable("users").set({ storage_bytes: quotaBytes() }).where("id", "=", buyer.user.id).execute();
+    const same = new File([Buffer.concat([PNG_1X1, Buffer.alloc(500)])], "mesmo.png", { type: "image/png" });
+    expect((await answerOrderFile(buyer.user, id, { question: 2 }, same)).answers![2]).toMatchObject({
+      answer: "mesmo.png",
+    });
+    expect(await used()).toBe(quotaBytes());
+    // One byte more is refused, and nothing moves: the file in place and the bytes counted stay.
+    const over = new File([Buffer.concat([PNG_1X1, Buffer.alloc(501)])], "grande.png", { type: "image/png" });
+    expect(await refusal(answerOrderFile(buyer.user, id, { question: 2 }, over))).toMatchObject({ status: 413 });
+    expect(await used()).toBe(quotaBytes());
+    expect((await getContract(buyer.user, id)).order!.answers![2]!.answer).toBe("mesmo.png");
   });
 
   it("is refused on its field: not a file question, no file, not a file we take, not the buyer, after the delivery", async () => {

@@ -106,8 +106,9 @@ describe("services for a merchant", () => {
       await statementsOf(() => recommendedServices(buyer.user, {})),
     ];
     const before = await count();
-    // The catalogue's 3 and the session, and the three of "Para você".
-    expect(before).toEqual([7, 3]);
+    // The catalogue's 2 (signed in, the public pages' switch is not read) and the session, and
+    // the three of "Para você".
+    expect(before).toEqual([6, 3]);
     for (let i = 0; i < 3; i++) {
       await publish({ title: `Mais um logotipo vetorial ${i}`, skills: ["Illustrator"], category: "design" });
       await createOpportunity(db, { merchant_id: buyer.user.id, skills: [`Habilidade ${i}`], category: "design" });

@@ -114,9 +114,14 @@ test.describe("without JavaScript", () => {
 // Buying a ready-made service (docs/product.md, "Contratar um serviço"): the freelancer publishes
 // one (through the API), a merchant picks a package and an extra, answers the questions and
 // confirms; the contract shows the order; the freelancer delivers, the merchant approves, and the
-// review shows on the service's page. With and without JavaScript.
+// review shows on the service's page; with JavaScript, the merchant then reports the service. With
+// and without JavaScript.
 function buyingStory() {
-  test("publish → buy → answer → deliver → approve → review on the service", async ({ newUser, request }) => {
+  test("publish → buy → answer → deliver → approve → review on the service", async ({
+    newUser,
+    request,
+    javaScriptEnabled,
+  }) => {
     const julia = await newUser("freelancer", { display_name: "Júlia Logos" });
     const marina = await newUser("merchant", { display_name: "Marina Doces" });
     const asJulia = await bearerOf(request, julia.account);
@@ -205,6 +210,18 @@ function buyingStory() {
     const onService = page.getByRole("region", { name: "Avaliações de quem contratou" });
     await expect(onService).toContainText("Logotipo lindo, entregue no prazo.");
     await expect(onService).toContainText("Marina Doces");
+
+    if (javaScriptEnabled) {
+      // The buyer reports the service from its page (the form without JavaScript is the
+      // moderation story's): a reason, the confirmation, and back to the service.
+      await page.getByRole("link", { name: "Denunciar um serviço" }).click();
+      await expect(page.getByRole("heading", { name: /^Denunciar o serviço «.+»$/ })).toBeVisible();
+      await page.getByLabel("Golpe ou fraude").check();
+      await page.getByRole("button", { name: "Enviar denúncia" }).click();
+      await expect(page.getByRole("heading", { name: "Denúncia enviada" })).toBeVisible();
+      await page.getByRole("link", { name: "Voltar" }).click();
+      await expect(page).toHaveURL(new RegExp(`/servicos/${service.slug}-${service.id}$`));
+    }
   });
 }
 

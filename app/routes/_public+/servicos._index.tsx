@@ -11,10 +11,12 @@ import { listPublicServices, servicesForMerchant } from "~/services/catalog/publ
 import { fixedT } from "~/services/platform/i18n.server";
 import { queryFromUrl, reaisToCents, readWithoutRefused } from "~/web/market-forms.server";
 import { publicHeaders, publicList, readPublic } from "~/web/public-page.server";
+import { getOptionalUser } from "~/web/session.server";
 
 // The ready-made services as anyone browses them (docs/product.md, "Serviços prontos"): the
 // service layer's list (GET /api/services's) with its filters in the URL, each card leading to
-// the service's page. Built like /vagas: cacheable for visitors, not indexed while filtered.
+// the service's page. Built like /vagas: cacheable for visitors, not indexed while filtered. With
+// public pages off it is 404 for visitors only: the signed-in have no other catalogue.
 
 /** The filters read from the URL; the price in reais, as the visitor typed it. */
 const FILTER_FIELDS = ["q", "category", "max_price", "max_days", "min_rating", "verified", "sort", "page"] as const;
@@ -23,7 +25,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const filters = queryFromUrl(request, FILTER_FIELDS);
   const page = await readPublic(request, async () => {
     const { input, invalid } = reaisToCents(filters, { max_price: "max_price_cents" });
-    const { list, refused } = await readWithoutRefused(input, listPublicServices);
+    // Signed in, the catalogue answers whatever the public pages' switch (listPublicServices).
+    const viewer = await getOptionalUser(request);
+    const { list, refused } = await readWithoutRefused(input, (query) => listPublicServices(query, viewer));
     return { list, invalid, refused };
   });
   // A filter that is not valid is shown with its message and left out, so the rest still answers.

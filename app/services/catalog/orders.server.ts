@@ -25,7 +25,7 @@ import { insertOpportunity, lockOpportunityOrder } from "../marketplace/opportun
 import { notifyOtherSide } from "../messaging/notifications.server";
 import { AppError, parseInput } from "../platform/errors.server";
 import { consumeWrite } from "../platform/rate-limit.server";
-import { reserveStorage } from "../platform/storage.server";
+import { releaseStorage, reserveStorage } from "../platform/storage.server";
 import { deleteAttachment, readAttachment, saveAttachment } from "../platform/uploads.server";
 import { assertId, now } from "../platform/records.server";
 import { assertRoleFor } from "../platform/roles.server";
@@ -405,8 +405,9 @@ async function buyersOrder(trx: Kysely<Database>, merchant: Pick<UserRow, "id">,
 /**
  * The buyer answers a question of kind file with a file (`question`: its index; the file checked
  * and stored as a contract's files are, counted against the buyer's storage), until the first
- * delivery, as the other answers. A new file replaces the question's previous one, whose file then
- * leaves the store. The freelancer is told (service_answered).
+ * delivery, as the other answers. A new file replaces the question's previous one, whose bytes go
+ * back to the buyer's quota in the same transaction and whose file then leaves the store. The
+ * freelancer is told (service_answered).
  */
 export async function answerOrderFile(
   merchant: UserRow,
@@ -431,7 +432,8 @@ export async function answerOrderFile(
       const answers: OrderAnswer[] = row.answers
         ? (JSON.parse(row.answers) as OrderAnswer[])
         : snapshot.questions.map((q) => ({ question: q.text, kind: q.kind, answer: null }));
-      replaced = answers[question]?.file?.stored_name ?? null;
+      const previous = answers[question]?.file;
+      replaced = previous?.stored_name ?? null;
       answers[question] = {
         question: snapshot.questions[question]!.text,
         kind: "file",
@@ -451,6 +453,9 @@ export async function answerOrderFile(
         .where(stillAnswerable(contractId, row.answered_at))
         .executeTakeFirst();
       if (Number(updated.numUpdatedRows) === 0) throw await answersRefusal(trx, contractId);
+      // The replaced file's bytes go back first, so that a buyer at the quota may still swap a file
+      // for one of the same size; a refused reservation rolls both back.
+      await releaseStorage(trx, merchant.id, previous?.size_bytes ?? 0);
       await reserveStorage(trx, merchant.id, saved.size_bytes, "files");
       await notifyOtherSide(trx, "merchant", { ...row, opportunity_id }, "service_answered");
       return toOrderJson({ ...row, answers: JSON.stringify(answers), answered_at: at });

@@ -1,7 +1,6 @@
 import type { UserRow } from "../../../db/schema";
 import { db } from "../../../db";
 import { profilePath, publicPagesOn, servicePath, siteUrl } from "../discovery/public.server";
-import { AppError } from "../platform/errors.server";
 import { assertId, now, type PageMeta } from "../platform/records.server";
 import { serviceReviews, type Rating, type ReviewJson } from "../reputation/reviews.server";
 import type { ServiceImageJson } from "./service-images.server";
@@ -48,13 +47,16 @@ export type PublicService = Omit<
 
 /**
  * One page of the catalogue for the list's filters (the service layer's list, the one of GET
- * /api/services), read as a visitor, as /vagas is: 404 while public pages are off. Three
- * statements (the settings, the page and the count).
+ * /api/services). A visitor's, as /vagas is: 404 while public pages are off, three statements (the
+ * settings, the page and the count). Someone signed in reads it whatever the switch, as the API
+ * answers them (two statements): the catalogue is their account's list of services too, as
+ * /opportunities is of the opportunities that /vagas shows visitors.
  */
 export async function listPublicServices(
   query: Record<string, unknown>,
+  viewer: Pick<UserRow, "id"> | null = null,
 ): Promise<{ data: PublicServiceItem[]; meta: PageMeta & { total_capped?: boolean } }> {
-  const { data, meta } = await listServices(query, null);
+  const { data, meta } = await listServices(query, viewer);
   return { meta, data: data.map(publicServiceItem) };
 }
 
@@ -92,15 +94,17 @@ export async function servicesForMerchant(
 
 /**
  * A service's page: for anyone while it is public, for its owner in any state (404 otherwise).
- * While public pages are off it is 404 for everyone, signed in or not (its owner too), as an
- * opportunity's /vagas page is; the signed-in keep the app's own pages. Five statements for a
- * visitor (the settings, the service and its images, whether its freelancer's profile is public, the reviews of
- * those who bought it), the last three read together.
+ * While public pages are off it is 404 for visitors; someone signed in still reads it (the
+ * catalogue's cards lead here, and no page of the account shows a service to its buyer, as
+ * /opportunities/<id> shows an opportunity), without the link to its freelancer's public profile,
+ * which is off too. Five statements for a visitor (the settings, the service and its images,
+ * whether its freelancer's profile is public, the reviews of those who bought it), the last three
+ * read together.
  */
 export async function getPublicService(viewer: Pick<UserRow, "id"> | null, id: string): Promise<PublicService> {
   assertId(id);
   // A visitor's switch is read by getService, beside the service.
-  if (viewer !== null && !(await publicPagesOn())) throw new AppError(404, "not_found");
+  const profilesShown = viewer === null || (await publicPagesOn());
   const [service, profile, reviews] = await Promise.all([
     getService(viewer, id),
     db
@@ -122,7 +126,7 @@ export async function getPublicService(viewer: Pick<UserRow, "id"> | null, id: s
     images: images ?? [],
     path,
     url: siteUrl(path),
-    freelancer: { ...freelancer, path: profile ? profilePath(freelancer) : null },
+    freelancer: { ...freelancer, path: profile && profilesShown ? profilePath(freelancer) : null },
     preview: service.status !== "published" || moderation?.hidden === true,
     reviews,
   };

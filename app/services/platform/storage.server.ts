@@ -71,6 +71,19 @@ export async function reserveStorage(trx: Kysely<Database>, userId: string, byte
   );
 }
 
+/**
+ * Gives `bytes` back to the user's quota, inside the caller's transaction (the one in which the
+ * files stop counting: replaced or deleted); never below zero.
+ */
+export async function releaseStorage(trx: Kysely<Database>, userId: string, bytes: number) {
+  if (bytes <= 0) return;
+  await trx
+    .updateTable("users")
+    .set({ storage_bytes: sql`CASE WHEN storage_bytes >= ${bytes} THEN storage_bytes - ${bytes} ELSE 0 END` })
+    .where("id", "=", userId)
+    .execute();
+}
+
 export type StorageUsage = {
   id: string;
   email: string;
