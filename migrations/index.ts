@@ -61,6 +61,7 @@ import * as m062 from "./062_pix_recurrences";
 import * as m063 from "./063_monthly_amount_change";
 import * as m065 from "./065_services_order_indexes";
 import * as m066 from "./066_entry_files";
+import * as m067 from "./067_hourly_keep_unused";
 
 /** A migration, with its PostgreSQL version where the SQL differs. */
 type Step = Migration & { postgres?: Migration };
@@ -129,6 +130,7 @@ const steps: Record<string, Step> = {
   "063_monthly_amount_change": m063,
   "065_services_order_indexes": m065,
   "066_entry_files": m066,
+  "067_hourly_keep_unused": m067,
 };
 
 export function migrationProvider(engine: Engine): MigrationProvider {
