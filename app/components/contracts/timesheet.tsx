@@ -54,8 +54,13 @@ function weekFacts(week: Week, escrow: boolean, lng: string, t: T) {
   const money = (cents: number) => formatMoney(cents, lng);
   const funded = week.status !== "awaiting_funding" && week.status !== "lapsed";
   const logged = t("work.logged_of_cap", { time: duration(week.minutes_total, t), cap: duration(week.cap_minutes, t) });
+  const m = week.money;
   return [
     { label: t("work.logged"), value: logged, valueClass: "fact-strong" },
+    // Money kept from an earlier week (the merchant's choice): the week's Pix was (or is) for the rest.
+    ...(m.carried_in_cents > 0 && m.carried_from
+      ? [{ label: t("work.carried_in"), value: carriedIn(week, lng, t) }]
+      : []),
     // The money moves only for a paid week (without payments, nothing comes back).
     ...(funded
       ? [
@@ -66,9 +71,20 @@ function weekFacts(week: Week, escrow: boolean, lng: string, t: T) {
             value: `${money(week.money.net_cents)} (${t("payments.fee_of", { fee: money(week.money.fee_cents) })})`,
           },
           { label: t("work.refund"), value: money(week.money.refunded_cents) },
+          ...(m.kept_cents > 0 ? [{ label: t("work.kept"), value: money(m.kept_cents) }] : []),
         ]
       : []),
   ];
+}
+
+/** "R$ 150,00 guardados da semana de 02/11/2026 (R$ 250,00 a pagar)". */
+function carriedIn(week: Pick<Week, "money" | "status">, lng: string, t: T) {
+  const money = (cents: number) => formatMoney(cents, lng);
+  const from = formatDate(`${week.money.carried_from}T12:00:00Z`, lng);
+  const kept = t("work.carried_from", { amount: money(week.money.carried_in_cents), date: from });
+  return week.status === "awaiting_funding"
+    ? `${kept} (${t("work.money_to_fund", { amount: money(week.money.due_cents) })})`
+    : kept;
 }
 
 export function Timesheet({
@@ -106,7 +122,7 @@ export function Timesheet({
       <p className="notice notice-info">
         {t(`work.status_${week.status}_${viewer}`, {
           date: week.review_due_at ? formatDate(week.review_due_at, lng) : "",
-          amount: money(week.money.amount_cents),
+          amount: money(week.status === "awaiting_funding" ? week.money.due_cents : week.money.amount_cents),
         })}
       </p>
       <Facts items={weekFacts(week, escrow, lng, t)} />
@@ -289,14 +305,29 @@ function WeekMoneyCell({
   escrow: boolean;
   money: (c: number) => string;
 }) {
-  const { t } = useTranslation("market");
+  const { t, i18n } = useTranslation("market");
   const m = w.money;
   if (w.status === "lapsed") return <>—</>;
   if (!escrow) return <>{t("work.money_hours", { amount: money(m.released_cents) })}</>;
-  if (w.status === "awaiting_funding") return <>{t("work.money_to_fund", { amount: money(m.amount_cents) })}</>;
+  const carried =
+    m.carried_in_cents > 0 && m.carried_from ? (
+      <>
+        <br />
+        <span className="muted small">{carriedIn(w, i18n.language, t)}</span>
+      </>
+    ) : null;
+  if (w.status === "awaiting_funding") {
+    return (
+      <span>
+        {t("work.money_to_fund", { amount: money(m.due_cents) })}
+        {carried}
+      </span>
+    );
+  }
   return (
     <span>
       {t("work.money_funded", { amount: money(m.amount_cents) })}
+      {carried}
       <br />
       <span className="muted small">
         {w.status === "approved"
@@ -306,6 +337,9 @@ function WeekMoneyCell({
               refund: money(m.refunded_cents),
             })
           : t("work.money_to_release", { amount: money(m.released_cents) })}
+        {w.status === "approved" && m.kept_cents > 0
+          ? ` · ${t("work.money_kept", { amount: money(m.kept_cents) })}`
+          : null}
       </span>
     </span>
   );

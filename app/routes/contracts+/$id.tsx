@@ -49,6 +49,7 @@ import {
   deleteEntry,
   editEntry,
   changeWeeklyCap,
+  setKeepUnused,
   endHourlyContract,
   logEntry,
   pauseHourlyContract,
@@ -58,7 +59,7 @@ import {
 } from "~/services/contracts/hourly.server";
 import { Timesheet, WeekList } from "~/components/contracts/timesheet";
 import { shownWeek, weekSummaries } from "~/services/contracts/weeks-read.server";
-import { CapForm, PauseControls } from "~/components/contracts/hourly-controls";
+import { CapForm, KeepUnusedForm, PauseControls } from "~/components/contracts/hourly-controls";
 import { ContractOrder } from "~/components/catalog/orders";
 import { answerOrder, answerOrderFile, answersOnFields } from "~/services/catalog/orders.server";
 import { answersFromForm } from "~/lib/order-schemas";
@@ -364,6 +365,11 @@ function hourlyIntents(user: Awaited<ReturnType<typeof requireUser>>, id: string
       toast: "work.toast_cap",
       to: `/contracts/${id}#cap`,
       run: ({ values }) => changeWeeklyCap(user, id, { weekly_cap_hours: values.weekly_cap_hours }),
+    },
+    keep_unused: {
+      toast: "work.toast_unused",
+      to: `/contracts/${id}#unused`,
+      run: ({ values }) => setKeepUnused(user, id, { keep: values.keep }),
     },
   } satisfies Record<string, PageIntent<unknown>>;
 }
@@ -781,6 +787,9 @@ function HourlyWork({
       {c.status !== "in_progress" ? actions : null}
       {running && viewer === "merchant" && c.weekly_cap_minutes !== null && !c.disputed ? (
         <CapForm capMinutes={c.weekly_cap_minutes} />
+      ) : null}
+      {running && viewer === "merchant" && escrow && !c.disputed ? (
+        <KeepUnusedForm keep={c.hourly_keep_unused} />
       ) : null}
       {running && !c.disputed ? <PauseControls pausedFrom={c.hourly_paused_from} here={here} /> : null}
       {running ? (
