@@ -11,6 +11,7 @@ import {
   logEntry,
   setKeepUnused,
   submitWeek,
+  weekCsv,
 } from "~/services/contracts/hourly.server";
 import { confirmReceipt, getCurrentCharge, issueCharge } from "~/services/payments/charges.server";
 import { account, balanceOf, checkLedger, heldTotal } from "~/services/payments/ledger.server";
@@ -75,6 +76,7 @@ describe("keeping the unused money", () => {
     const approved = await approveWeek(owner, id, MONDAY);
     expect(approved.money).toMatchObject({ released_cents: RELEASED, kept_cents: UNUSED, refunded_cents: 0 });
     expect(await refundsOf(id)).toEqual([]);
+    expect(await weekCsv(owner, id, MONDAY)).toContain(`guardado para a semana seguinte;;"650,00";`);
     const first = await milestoneOf(id, MONDAY);
     expect(first).toMatchObject({ status: "released", released_cents: RELEASED, refunded_cents: 0 });
     expect(first.carried_out_cents).toBe(UNUSED);

@@ -566,7 +566,7 @@ function ContractTerms({
               : c.awaiting_funding && working
                 ? t(`contract.state_awaiting_funding_${viewer}`, {
                     title: milestoneTitle(working, t),
-                    amount: formatMoney(working.amount_cents, i18n.language),
+                    amount: formatMoney(working.due_cents, i18n.language),
                   })
                 : t(changesAsked ? `contract.state_changes_${viewer}` : `contract.state_${c.status}_${viewer}`)}
           {/* A pending cancellation request, or a dispute, holds the automatic approval. */}

@@ -380,6 +380,7 @@ export async function weekCsv(user: UserRow, id: string, weekStart: string): Pro
     ["taxa", "", reais(week.money.fee_cents), ""],
     ["freelancer recebe", "", reais(week.money.net_cents), ""],
     ["devolvido ao contratante", "", reais(week.money.refunded_cents), ""],
+    ...(week.money.kept_cents > 0 ? [["guardado para a semana seguinte", "", reais(week.money.kept_cents), ""]] : []),
   ]);
 }
 
