@@ -1284,7 +1284,7 @@ export type KeepUnusedJson = { hourly_keep_unused: boolean };
 /**
  * The merchant chooses what an approved week's unused money does: kept for the next week
  * (`keep: true`, keepUnused) or refunded (false, the default). While the contract runs (in
- * progress, not ended, no dispute open): one conditional UPDATE of the contract's row, which an
+ * progress, not ended, no dispute open): the contract's row held first (holdRunning), which an
  * approval also goes through to read the choice, so an approval uses the choice as it was before
  * or after this, never half of it. Setting it as it already is answers the same.
  */
@@ -1295,15 +1295,12 @@ export async function setKeepUnused(user: UserRow, id: string, input: unknown): 
     const { contract, party } = await hourlyFor(trx, user, id);
     if (party !== "merchant") throw new AppError(403, "forbidden_role");
     assertRunning(contract);
-    const changed = await trx
+    await holdRunning(trx, id, new Date().toISOString());
+    await trx
       .updateTable("contracts")
-      .set({ hourly_keep_unused: keep ? 1 : 0, updated_at: new Date().toISOString() })
+      .set({ hourly_keep_unused: keep ? 1 : 0 })
       .where("id", "=", id)
-      .where("status", "=", "in_progress")
-      .where("paused_from", "is", null)
-      .where("disputed_at", "is", null)
-      .executeTakeFirst();
-    if (Number(changed.numUpdatedRows) === 0) throw new AppError(409, "contract_changed");
+      .execute();
     await publishContractMove(trx, id);
     return { hourly_keep_unused: keep };
   });

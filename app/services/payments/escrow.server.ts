@@ -87,7 +87,7 @@ export async function moveMilestone(
 const escrowExit = (
   kind: "split" | "release" | "refund",
   contract: Contract,
-  milestone: MilestoneRow,
+  milestone: Pick<MilestoneRow, "id">,
   refundId: string | null,
 ) => ({
   kind,
@@ -229,14 +229,7 @@ export async function refundCarried(
   const refundId = await insertRefund(trx, contract, milestone.id, cents, at);
   await post(
     trx,
-    {
-      kind: "refund",
-      contract_id: contract.id,
-      milestone_id: milestone.id,
-      refund_id: refundId,
-      merchant_id: contract.merchant_id,
-      freelancer_id: contract.freelancer_id,
-    },
+    escrowExit("refund", contract, milestone, refundId),
     [
       { account: account.escrow(milestone.id), user_id: contract.merchant_id, amount_cents: -cents },
       { account: account.refund(refundId), user_id: contract.merchant_id, amount_cents: cents },
