@@ -216,10 +216,15 @@ test("the merchant keeps the week's unused money: the next week holds it and its
   await unused.getByRole("button", { name: "Guardar a sobra para a semana seguinte" }).click();
   await expect(toast(marina, "Escolha da sobra da semana salva.")).toBeVisible();
   await expect(unused.getByRole("button", { name: "Receber a sobra como estorno" })).toBeVisible();
-  const approved = await request.post(`/api/contracts/${id}/weeks/${start}/approve`, {
-    headers: await bearerOf(request, merchant),
-  });
-  expect(approved.status(), await approved.text()).toBe(200);
+  // The approval says where the unused money goes.
+  await marina
+    .locator("#week")
+    .getByRole("link", { name: money("Aprovar a semana e liberar R$ 125,00") })
+    .click();
+  const approve = marina.getByRole("alertdialog", { name: "Aprovar a semana?" });
+  await expect(approve).toContainText(money("R$ 375,00 ficam guardados para a semana seguinte"));
+  await approve.getByRole("button", { name: money("Sim, aprovar e liberar R$ 125,00") }).click();
+  await expect(toast(marina, "Semana aprovada: o valor das horas foi liberado.")).toBeVisible();
 
   // The next week holds the R$ 375,00 kept: its Pix is for R$ 125,00.
   await marina.reload();

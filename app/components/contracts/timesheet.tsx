@@ -36,13 +36,22 @@ export function duration(minutes: number, t: (key: string, values: Record<string
   return h ? t("work.hours", { h }) : t("work.minutes", { m });
 }
 
-/** The money lines of the approval: released, fee, what the freelancer receives, what returns. */
-export function weekMoneyFacts(week: Week, lng: string, t: (key: string, values: Record<string, unknown>) => string) {
+/**
+ * The money lines of the approval: released, fee, what the freelancer receives, what returns (or,
+ * when the merchant keeps it, what goes to the next week waiting for its money).
+ */
+export function weekMoneyFacts(
+  week: Week,
+  lng: string,
+  t: (key: string, values: Record<string, unknown>) => string,
+  keepUnused = false,
+) {
   const money = (cents: number) => formatMoney(cents, lng);
+  const rest = keepUnused ? "work.facts_refund_kept" : "work.facts_refund";
   return [
     t("work.facts_released", { amount: money(week.money.released_cents), time: duration(week.minutes_total, t) }),
     t("work.facts_net", { amount: money(week.money.net_cents), fee: money(week.money.fee_cents) }),
-    ...(week.money.refunded_cents > 0 ? [t("work.facts_refund", { amount: money(week.money.refunded_cents) })] : []),
+    ...(week.money.refunded_cents > 0 ? [t(rest, { amount: money(week.money.refunded_cents) })] : []),
   ];
 }
 
@@ -94,9 +103,12 @@ export function Timesheet({
   today,
   here,
   escrow,
+  keepUnused = false,
 }: {
   contractId: string;
   week: Week;
+  /** The merchant keeps an approved week's unused money for the next week (the approval says so). */
+  keepUnused?: boolean;
   /** Payments held by the platform: the week was paid for (its money shown as funded). */
   escrow: boolean;
   viewer: "merchant" | "freelancer";
@@ -115,7 +127,7 @@ export function Timesheet({
   const editing = week.entries.find((e) => e.id === search.get("editar") && (canLog || (canAnswer && e.question_open)));
   // The page's address keeps the week it names (?semana) when an entry's form opens.
   const editHref = (e: Entry) => `${here}${here.includes("?") ? "&" : "?"}editar=${e.id}#edit-entry`;
-  const facts = weekMoneyFacts(week, lng, t);
+  const facts = weekMoneyFacts(week, lng, t, keepUnused);
   return (
     <section className="card" aria-labelledby="week-title" id="week">
       <h3 id="week-title">{t("work.week_title", { start: day(week.week_start), end: day(week.week_end) })}</h3>

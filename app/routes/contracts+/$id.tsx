@@ -781,7 +781,15 @@ function HourlyWork({
   return (
     <>
       {week ? (
-        <Timesheet contractId={c.id} week={week} viewer={viewer} today={today} here={named} escrow={escrow} />
+        <Timesheet
+          contractId={c.id}
+          week={week}
+          viewer={viewer}
+          today={today}
+          here={named}
+          escrow={escrow}
+          keepUnused={escrow && c.hourly_keep_unused}
+        />
       ) : null}
       <WeekList weeks={weeks} shown={week?.week_start ?? null} escrow={escrow} here={here} />
       {c.status !== "in_progress" ? actions : null}
