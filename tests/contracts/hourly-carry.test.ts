@@ -23,7 +23,7 @@ import { call, jsonRequest } from "../support/helpers";
 import { createSession } from "~/services/accounts/sessions.server";
 import { outcome, refusal } from "../support/market";
 import { e2eId, fund, operator } from "../payments/support";
-import { entry, fundedWeek, hourlyClock, MONDAY, NEXT_MONDAY, submittedWeek, TUESDAY } from "./hourly-support";
+import { clock, entry, fundedWeek, hourlyClock, MONDAY, NEXT_MONDAY, submittedWeek, TUESDAY } from "./hourly-support";
 
 // Keeping a week's unused money for the next week (docs/payments.md, "Contratos por hora"): the
 // merchant's choice (hourly_keep_unused); on approval the rest of the week's escrow passes to the
@@ -169,6 +169,27 @@ describe("keeping the unused money", () => {
     expect(next).toMatchObject({ status: "cancelled", refunded_cents: UNUSED });
     expect(await balanceOf(account.escrow(next.id))).toBe(0);
     expect((await refundsOf(id)).map((r) => r.amount_cents)).toEqual([UNUSED]);
+    expect((await getContract(owner, id)).status).toBe("completed");
+    expect(await checkLedger()).toEqual([]);
+  });
+
+  it("a week paid by the kept money, of a contract ended: worked and approved as the last, its unused money goes back", async () => {
+    const { owner, applicant, id } = await fundedWeek();
+    await changeWeeklyCap(owner, id, { weekly_cap_hours: 5 });
+    await logEntry(applicant, id, MONDAY, entry(MONDAY, 120));
+    await logEntry(applicant, id, MONDAY, entry(TUESDAY, 90));
+    await submitWeek(applicant, id, MONDAY);
+    await setKeepUnused(owner, id, { keep: true });
+    await approveWeek(owner, id, MONDAY);
+    await endHourlyContract(owner, id);
+    // The next week, paid by the kept money, is the last: sent empty and approved, all of it goes back.
+    clock("2026-12-09T18:00:00.000Z");
+    await submitWeek(applicant, id, NEXT_MONDAY);
+    await approveWeek(owner, id, NEXT_MONDAY);
+    const next = await milestoneOf(id, NEXT_MONDAY);
+    expect(next).toMatchObject({ status: "refunded", released_cents: 0, refunded_cents: 50_000 });
+    expect(await balanceOf(account.escrow(next.id))).toBe(0);
+    expect((await refundsOf(id)).map((r) => r.amount_cents)).toEqual([UNUSED - 50_000, 50_000]);
     expect((await getContract(owner, id)).status).toBe("completed");
     expect(await checkLedger()).toEqual([]);
   });
