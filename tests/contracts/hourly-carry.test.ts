@@ -9,6 +9,7 @@ import {
   endHourlyContract,
   listWeeks,
   logEntry,
+  runHourlySchedule,
   setKeepUnused,
   submitWeek,
   weekCsv,
@@ -191,6 +192,19 @@ describe("keeping the unused money", () => {
     expect(await balanceOf(account.escrow(next.id))).toBe(0);
     expect((await refundsOf(id)).map((r) => r.amount_cents)).toEqual([UNUSED - 50_000, 50_000]);
     expect((await getContract(owner, id)).status).toBe("completed");
+    expect(await checkLedger()).toEqual([]);
+  });
+
+  it("refunds the kept money when the week it went to lapses unpaid", async () => {
+    const { owner, id } = await keeping();
+    await approveWeek(owner, id, MONDAY);
+    // Monday 14 December, 12:01 in São Paulo: the week of the 7th passed without its Pix.
+    await runHourlySchedule(new Date("2026-12-14T15:01:00.000Z"));
+    const next = await milestoneOf(id, NEXT_MONDAY);
+    expect(next).toMatchObject({ status: "cancelled", refunded_cents: UNUSED });
+    expect(weekOf(await listWeeks(owner, id), NEXT_MONDAY).status).toBe("lapsed");
+    expect(await balanceOf(account.escrow(next.id))).toBe(0);
+    expect((await refundsOf(id)).map((r) => r.amount_cents)).toEqual([UNUSED]);
     expect(await checkLedger()).toEqual([]);
   });
 
