@@ -32,6 +32,8 @@ export function newMilestone(
     released_cents: 0,
     fee_cents: 0,
     refunded_cents: 0,
+    carried_in_cents: 0,
+    carried_out_cents: 0,
     funded_at: null,
     settled_at: null,
     created_at: at,
@@ -81,6 +83,7 @@ export async function insertWeek(
     review_due_at: null,
     approved_at: null,
     approved_by: null,
+    carried_from: null,
     created_at: at,
     updated_at: at,
   };

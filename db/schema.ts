@@ -380,6 +380,8 @@ export interface ContractsTable {
   /** Monthly: a change of the month's amount proposed by amount_change_by, waiting for the other side (063). */
   amount_change_cents: Generated<number | null>;
   amount_change_by: Generated<ContractParty | null>;
+  /** Hourly: the merchant keeps a week's unused money for the next week (1) or has it refunded (0) (067). */
+  hourly_keep_unused: Generated<number>;
   created_at: string;
   updated_at: string;
 }
@@ -419,6 +421,8 @@ export interface ContractWeeksTable {
   review_due_at: string | null;
   approved_at: string | null;
   approved_by: ContractParty | "system" | null;
+  /** The Monday of the earlier week whose unused money this week holds (067), null for none. */
+  carried_from: Generated<string | null>;
   created_at: string;
   updated_at: string;
 }
@@ -817,6 +821,12 @@ export interface MilestonesTable {
   released_cents: number;
   fee_cents: number;
   refunded_cents: number;
+  /**
+   * Hourly weeks (067): what the milestone holds, kept from an earlier week, while it waits for
+   * the rest of its money; and what it passed on to a later week when it was settled.
+   */
+  carried_in_cents: Generated<number>;
+  carried_out_cents: Generated<number>;
   funded_at: string | null;
   settled_at: string | null;
   created_at: string;
@@ -985,7 +995,8 @@ export type LedgerKind =
   | "payout_requested"
   | "payout_paid"
   | "payout_failed"
-  | "refund_paid";
+  | "refund_paid"
+  | "carry";
 
 export interface LedgerTransactionsTable {
   id: string;

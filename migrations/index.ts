@@ -62,6 +62,7 @@ import * as m063 from "./063_monthly_amount_change";
 import * as m064 from "./064_services_list_covering";
 import * as m065 from "./065_services_order_indexes";
 import * as m066 from "./066_entry_files";
+import * as m067 from "./067_hourly_keep_unused";
 
 /** A migration, with its PostgreSQL version where the SQL differs. */
 type Step = Migration & { postgres?: Migration };
@@ -131,6 +132,7 @@ const steps: Record<string, Step> = {
   "064_services_list_covering": m064,
   "065_services_order_indexes": m065,
   "066_entry_files": m066,
+  "067_hourly_keep_unused": m067,
 };
 
 export function migrationProvider(engine: Engine): MigrationProvider {

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { LIMITS } from "./limits";
 import { intField, weeklyCapField } from "./market-schemas";
-import { text } from "./schemas";
+import { flagField, text } from "./schemas";
 
 // Hourly contracts' input schemas, shared by the page actions and the JSON API (docs/payments.md,
 // "Contratos por hora"). Messages are keys of the `messages` namespace.
@@ -56,3 +56,6 @@ export const entryAnswerSchema = z.object({
 export const weeklyCapChangeSchema = z
   .object({ weekly_cap_hours: weeklyCapField })
   .refine((d) => d.weekly_cap_hours !== undefined, { message: "weekly_cap_invalid", path: ["weekly_cap_hours"] });
+
+/** The merchant keeps an approved week's unused money for the next week (true) or has it refunded (false). */
+export const keepUnusedSchema = z.object({ keep: flagField("keep_unused_invalid") });

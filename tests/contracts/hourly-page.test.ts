@@ -343,6 +343,10 @@ describe("the hourly contract's page", () => {
           fee_cents: 1_200,
           net_cents: released - 1_200,
           refunded_cents: 80_000 - released,
+          kept_cents: 0,
+          carried_in_cents: 0,
+          carried_from: null,
+          due_cents: 80_000,
         },
       },
     ]);

@@ -149,6 +149,10 @@ describe("hourly contracts by the API", () => {
       fee_cents: feeOf(released, 1_000),
       net_cents: released - feeOf(released, 1_000),
       refunded_cents: 160_000 - released,
+      kept_cents: 0,
+      carried_in_cents: 0,
+      carried_from: null,
+      due_cents: 160_000,
     });
     expect((await request(approveRoute.action, "POST", `${base}/weeks/${MONDAY}/approve`, m, week)).status).toBe(409);
     const freelancerId = (

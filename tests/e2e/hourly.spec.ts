@@ -188,3 +188,56 @@ test("either side pauses the contract from the page, and the other resumes it", 
   await expect(toast(marina, "Contrato retomado: as semanas voltam a abrir.")).toBeVisible();
   await expect(marina.getByRole("link", { name: "Pausar o contrato" })).toBeVisible();
 });
+
+test("the merchant keeps the week's unused money: the next week holds it and its Pix is for the rest", async ({
+  request,
+  browser,
+}, testInfo) => {
+  const { merchant, freelancer, id } = await hourlyHire(request);
+  await fund(request, id, merchant);
+  // 2 h 30 min logged and the week sent, by the API: R$ 125,00 released, R$ 375,00 unused.
+  const asFreelancer = await bearerOf(request, freelancer);
+  const start = await openWeek(request, id, freelancer);
+  const today = new Date().toLocaleDateString("en-CA", { timeZone: "America/Sao_Paulo" });
+  const logged = await request.post(`/api/contracts/${id}/weeks/${start}/entries`, {
+    headers: asFreelancer,
+    data: { day: today, minutes: 150, description: "Corrigi o formulário de encomendas do site." },
+  });
+  expect(logged.status(), await logged.text()).toBe(201);
+  expect((await request.post(`/api/contracts/${id}/weeks/${start}/submit`, { headers: asFreelancer })).status()).toBe(
+    200,
+  );
+
+  // The merchant keeps the unused money from the page, then approves the week.
+  const marina = await userPage(browser, testInfo, true, merchant);
+  await marina.goto(`/contracts/${id}`);
+  const unused = marina.getByRole("region", { name: "Sobra da semana" });
+  await expect(unused).toContainText("volta para você como estorno");
+  await unused.getByRole("button", { name: "Guardar a sobra para a semana seguinte" }).click();
+  await expect(toast(marina, "Escolha da sobra da semana salva.")).toBeVisible();
+  await expect(unused.getByRole("button", { name: "Receber a sobra como estorno" })).toBeVisible();
+  // The approval says where the unused money goes.
+  await marina
+    .locator("#week")
+    .getByRole("link", { name: money("Aprovar a semana e liberar R$ 125,00") })
+    .click();
+  const approve = marina.getByRole("alertdialog", { name: "Aprovar a semana?" });
+  await expect(approve).toContainText(money("R$ 375,00 ficam guardados para a semana seguinte"));
+  await approve.getByRole("button", { name: money("Sim, aprovar e liberar R$ 125,00") }).click();
+  await expect(toast(marina, "Semana aprovada: o valor das horas foi liberado.")).toBeVisible();
+
+  // The next week holds the R$ 375,00 kept: its Pix is for R$ 125,00.
+  await marina.reload();
+  const week = marina.locator("#week");
+  await expect(week).toContainText(money("Pague a semana (R$ 125,00) por Pix"));
+  await expect(week).toContainText(money("R$ 375,00 guardados da semana de"));
+  await expect(marina.getByRole("button", { name: money("Pagar R$ 125,00 com Pix") })).toBeVisible();
+  await noAxeFindings(marina);
+});
+
+/** The Monday of the contract's open week, as the API lists it. */
+async function openWeek(request: APIRequestContext, id: string, who: { email: string; password: string }) {
+  const weeks = await request.get(`/api/contracts/${id}/weeks`, { headers: await bearerOf(request, who) });
+  return ((await weeks.json()).data as { week_start: string; status: string }[]).find((w) => w.status === "open")!
+    .week_start;
+}

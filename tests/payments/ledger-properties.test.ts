@@ -1,4 +1,5 @@
 import fc from "fast-check";
+import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "../../db";
 import type { UserRow } from "../../db/schema";
@@ -17,6 +18,7 @@ import {
   endHourlyContract,
   logEntry,
   questionEntries,
+  setKeepUnused,
   submitWeek,
 } from "~/services/contracts/hourly.server";
 import {
@@ -53,7 +55,8 @@ import { deliver, e2eId, escrow, fund, hired, hiredHourly, hiredMonthly, operato
 // ledger keeps every invariant: each transaction sums to zero, no balance below zero, the held
 // total is the funded milestones not settled, the fees are exactly the frozen rate. A fourth
 // contract is hourly: its weeks funded, time logged, submitted, approved (floor(minutes × rate /
-// 60) released, the rest refunded) and the contract ended, in any order. A sixth is monthly: its
+// 60) released, the rest refunded, or kept for the next week when the merchant chose so, that
+// week then paid for the rest) and the contract ended, in any order. A sixth is monthly: its
 // months funded, delivered, approved, cancelled or disputed by the same moves as the first three,
 // the schedule run a month later (the next month opens, an unfunded one lapses) and the contract
 // ended from the next month, in any order; its months are also funded by Pix Automático (the
@@ -97,6 +100,8 @@ const op = fc.oneof(
   { weight: 2, arbitrary: fc.record({ kind: fc.constant("submit_week" as const) }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant("approve_week" as const) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("end_hourly" as const) }) },
+  // The merchant keeps an approved week's unused money for the next week (or has it refunded).
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant("keep_unused" as const), keep: fc.boolean() }) },
   // The merchant questions a submitted week's entry; the freelancer amends it (its minutes
   // change what approval releases) or answers it.
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("question_week" as const) }) },
@@ -148,7 +153,10 @@ const TAIL: Step[] = [
   { kind: "submit_week" },
   { kind: "question_week" },
   { kind: "settle_question", minutes: 47, amend: true },
+  { kind: "keep_unused", keep: true },
   { kind: "approve_week" },
+  // The next week, holding the unused money kept for it, is paid for the rest.
+  { kind: "fund_week" },
   { kind: "recurring_charge" },
   { kind: "fund", c: MONTHLY },
   { kind: "deliver", c: MONTHLY },
@@ -206,6 +214,8 @@ async function run(world: World, step: Step) {
     }
     case "end_hourly":
       return tolerate(endHourlyContract(hourly.owner, hourly.id));
+    case "keep_unused":
+      return tolerate(setKeepUnused(hourly.owner, hourly.id, { keep: step.keep }));
     case "question_week": {
       const week = await weekIn(hourly.id, "submitted");
       if (!week) return;
@@ -396,6 +406,15 @@ describe("the ledger under random sequences of money moves", () => {
         expect(await checkLedger()).toEqual([]);
         const held = await heldTotal();
         expect(held.ledger).toBe(held.milestones);
+        // Money in (Pix received) = money out (payouts and refunds paid) + what the platform holds.
+        const sums = await db
+          .selectFrom("ledger_entries")
+          .select([
+            (eb) => eb.fn.sum<number>(sql`CASE WHEN account LIKE 'external:%' THEN amount_cents ELSE 0 END`).as("ext"),
+            (eb) => eb.fn.sum<number>(sql`CASE WHEN account LIKE 'external:%' THEN 0 ELSE amount_cents END`).as("held"),
+          ])
+          .executeTakeFirstOrThrow();
+        expect(-Number(sums.ext ?? 0)).toBe(Number(sums.held ?? 0));
         // Fees are exactly the frozen rate of what each settlement released.
         const settled = await db
           .selectFrom("milestones")
@@ -418,13 +437,18 @@ describe("the ledger under random sequences of money moves", () => {
             "milestones.amount_cents",
             "milestones.released_cents",
             "milestones.refunded_cents",
+            "milestones.carried_out_cents",
           ])
           .where("contract_weeks.contract_id", "=", w.contracts[HOURLY]!.id)
           .where("contract_weeks.status", "=", "approved")
           .execute();
         for (const week of weeks) {
           const released = Math.floor((week.minutes_total * week.rate_cents) / 60);
-          expect([week.released_cents, week.refunded_cents]).toEqual([released, week.amount_cents - released]);
+          // …or kept for the next week, when the merchant chose so.
+          expect([week.released_cents, week.refunded_cents + week.carried_out_cents]).toEqual([
+            released,
+            week.amount_cents - released,
+          ]);
         }
         for (const c of w.contracts) {
           for (const user of [c.owner, c.applicant]) {
@@ -443,6 +467,9 @@ describe("the ledger under random sequences of money moves", () => {
       .where("minutes_total", ">", 0)
       .execute();
     expect(paidWeeks.length).toBeGreaterThan(0);
+    // Unused money was kept for a next week on the way.
+    const carried = await db.selectFrom("ledger_transactions").select("id").where("kind", "=", "carry").execute();
+    expect(carried.length).toBeGreaterThan(0);
     // Questions were asked and settled (an amendment or an answer) on the way.
     const settled = await db.selectFrom("time_entries").select("id").where("answered_at", "is not", null).execute();
     expect(settled.length).toBeGreaterThan(0);

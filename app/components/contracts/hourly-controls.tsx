@@ -1,12 +1,13 @@
 import { useTranslation } from "react-i18next";
 import { ConfirmLink, ConfirmPanel } from "~/components/ui/confirm";
-import { Field, FormActions, FormCard, useRefusal } from "~/components/ui/form";
+import { Field, FormActions, FormCard, IntentButton, useRefusal } from "~/components/ui/form";
 import { formatDate } from "~/lib/format";
 import { usePending } from "~/lib/pending";
 
 // The controls of an hourly contract beside its week (docs/product.md, "Contrato por hora
-// (semanas)"): the merchant's weekly cap, changed from the next week not opened yet, and the
-// pause of either side. Plain forms posting an intent of the contract's page, so they work
+// (semanas)"): the merchant's weekly cap, changed from the next week not opened yet, what an
+// approved week's unused money does (kept for the next week or refunded), and the pause of
+// either side. Plain forms posting an intent of the contract's page, so they work
 // without JavaScript.
 
 /** The merchant changes the weekly cap (1 to 60 hours) while the contract runs. */
@@ -62,5 +63,22 @@ export function PauseControls({ pausedFrom, here }: { pausedFrom: string | null;
       </p>
       <ConfirmPanel intent={intent} cancelHref={here} tone={pausedFrom === null ? "danger" : "primary"} />
     </div>
+  );
+}
+
+/**
+ * The merchant's choice for an approved week's unused money (with payments): kept for the next
+ * week, which then costs less to pay, or refunded (the default). One button that turns it over.
+ */
+export function KeepUnusedForm({ keep }: { keep: boolean }) {
+  const { t } = useTranslation("market");
+  return (
+    <section className="card stack" id="unused" aria-labelledby="unused-title">
+      <h3 id="unused-title">{t("work.unused_title")}</h3>
+      <p>{t(keep ? "work.unused_keep_on" : "work.unused_keep_off")}</p>
+      <IntentButton intent="keep_unused" fields={{ keep: keep ? "0" : "1" }}>
+        {t(keep ? "work.unused_refund_submit" : "work.unused_keep_submit")}
+      </IntentButton>
+    </section>
   );
 }

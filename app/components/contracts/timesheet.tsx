@@ -36,13 +36,22 @@ export function duration(minutes: number, t: (key: string, values: Record<string
   return h ? t("work.hours", { h }) : t("work.minutes", { m });
 }
 
-/** The money lines of the approval: released, fee, what the freelancer receives, what returns. */
-export function weekMoneyFacts(week: Week, lng: string, t: (key: string, values: Record<string, unknown>) => string) {
+/**
+ * The money lines of the approval: released, fee, what the freelancer receives, what returns (or,
+ * when the merchant keeps it, what goes to the next week waiting for its money).
+ */
+export function weekMoneyFacts(
+  week: Week,
+  lng: string,
+  t: (key: string, values: Record<string, unknown>) => string,
+  keepUnused = false,
+) {
   const money = (cents: number) => formatMoney(cents, lng);
+  const rest = keepUnused ? "work.facts_refund_kept" : "work.facts_refund";
   return [
     t("work.facts_released", { amount: money(week.money.released_cents), time: duration(week.minutes_total, t) }),
     t("work.facts_net", { amount: money(week.money.net_cents), fee: money(week.money.fee_cents) }),
-    ...(week.money.refunded_cents > 0 ? [t("work.facts_refund", { amount: money(week.money.refunded_cents) })] : []),
+    ...(week.money.refunded_cents > 0 ? [t(rest, { amount: money(week.money.refunded_cents) })] : []),
   ];
 }
 
@@ -54,8 +63,13 @@ function weekFacts(week: Week, escrow: boolean, lng: string, t: T) {
   const money = (cents: number) => formatMoney(cents, lng);
   const funded = week.status !== "awaiting_funding" && week.status !== "lapsed";
   const logged = t("work.logged_of_cap", { time: duration(week.minutes_total, t), cap: duration(week.cap_minutes, t) });
+  const m = week.money;
   return [
     { label: t("work.logged"), value: logged, valueClass: "fact-strong" },
+    // Money kept from an earlier week (the merchant's choice): the week's Pix was (or is) for the rest.
+    ...(m.carried_in_cents > 0 && m.carried_from
+      ? [{ label: t("work.carried_in"), value: carriedIn(week, lng, t) }]
+      : []),
     // The money moves only for a paid week (without payments, nothing comes back).
     ...(funded
       ? [
@@ -66,9 +80,20 @@ function weekFacts(week: Week, escrow: boolean, lng: string, t: T) {
             value: `${money(week.money.net_cents)} (${t("payments.fee_of", { fee: money(week.money.fee_cents) })})`,
           },
           { label: t("work.refund"), value: money(week.money.refunded_cents) },
+          ...(m.kept_cents > 0 ? [{ label: t("work.kept"), value: money(m.kept_cents) }] : []),
         ]
       : []),
   ];
+}
+
+/** "R$ 150,00 guardados da semana de 02/11/2026 (R$ 250,00 a pagar)". */
+function carriedIn(week: Pick<Week, "money" | "status">, lng: string, t: T) {
+  const money = (cents: number) => formatMoney(cents, lng);
+  const from = formatDate(`${week.money.carried_from}T12:00:00Z`, lng);
+  const kept = t("work.carried_from", { amount: money(week.money.carried_in_cents), date: from });
+  return week.status === "awaiting_funding"
+    ? `${kept} (${t("work.money_to_fund", { amount: money(week.money.due_cents) })})`
+    : kept;
 }
 
 export function Timesheet({
@@ -78,9 +103,12 @@ export function Timesheet({
   today,
   here,
   escrow,
+  keepUnused = false,
 }: {
   contractId: string;
   week: Week;
+  /** The merchant keeps an approved week's unused money for the next week (the approval says so). */
+  keepUnused?: boolean;
   /** Payments held by the platform: the week was paid for (its money shown as funded). */
   escrow: boolean;
   viewer: "merchant" | "freelancer";
@@ -99,14 +127,14 @@ export function Timesheet({
   const editing = week.entries.find((e) => e.id === search.get("editar") && (canLog || (canAnswer && e.question_open)));
   // The page's address keeps the week it names (?semana) when an entry's form opens.
   const editHref = (e: Entry) => `${here}${here.includes("?") ? "&" : "?"}editar=${e.id}#edit-entry`;
-  const facts = weekMoneyFacts(week, lng, t);
+  const facts = weekMoneyFacts(week, lng, t, keepUnused);
   return (
     <section className="card" aria-labelledby="week-title" id="week">
       <h3 id="week-title">{t("work.week_title", { start: day(week.week_start), end: day(week.week_end) })}</h3>
       <p className="notice notice-info">
         {t(`work.status_${week.status}_${viewer}`, {
           date: week.review_due_at ? formatDate(week.review_due_at, lng) : "",
-          amount: money(week.money.amount_cents),
+          amount: money(week.status === "awaiting_funding" ? week.money.due_cents : week.money.amount_cents),
         })}
       </p>
       <Facts items={weekFacts(week, escrow, lng, t)} />
@@ -289,14 +317,29 @@ function WeekMoneyCell({
   escrow: boolean;
   money: (c: number) => string;
 }) {
-  const { t } = useTranslation("market");
+  const { t, i18n } = useTranslation("market");
   const m = w.money;
   if (w.status === "lapsed") return <>—</>;
   if (!escrow) return <>{t("work.money_hours", { amount: money(m.released_cents) })}</>;
-  if (w.status === "awaiting_funding") return <>{t("work.money_to_fund", { amount: money(m.amount_cents) })}</>;
+  const carried =
+    m.carried_in_cents > 0 && m.carried_from ? (
+      <>
+        <br />
+        <span className="muted small">{carriedIn(w, i18n.language, t)}</span>
+      </>
+    ) : null;
+  if (w.status === "awaiting_funding") {
+    return (
+      <span>
+        {t("work.money_to_fund", { amount: money(m.due_cents) })}
+        {carried}
+      </span>
+    );
+  }
   return (
     <span>
       {t("work.money_funded", { amount: money(m.amount_cents) })}
+      {carried}
       <br />
       <span className="muted small">
         {w.status === "approved"
@@ -306,6 +349,9 @@ function WeekMoneyCell({
               refund: money(m.refunded_cents),
             })
           : t("work.money_to_release", { amount: money(m.released_cents) })}
+        {w.status === "approved" && m.kept_cents > 0
+          ? ` · ${t("work.money_kept", { amount: money(m.kept_cents) })}`
+          : null}
       </span>
     </span>
   );

@@ -27,6 +27,8 @@ type Milestone = {
   net_cents: number;
   released_cents: number;
   refunded_cents: number;
+  /** What its Pix is for: the amount less what an hourly week holds kept from the week before. */
+  due_cents: number;
 };
 
 type Charge = {
@@ -212,11 +214,11 @@ export function ContractPayments({
               <Form method="post">
                 <input type="hidden" name="intent" value="fund" />
                 <p>
-                  {t("payments.fund_intro", { amount: money(current.amount_cents), title: milestoneTitle(current, t) })}
+                  {t("payments.fund_intro", { amount: money(current.due_cents), title: milestoneTitle(current, t) })}
                 </p>
                 <TakerFields data={intentData("fund")} />
                 <button type="submit" className="btn btn-primary" disabled={busy}>
-                  {t("payments.fund", { amount: money(current.amount_cents) })}
+                  {t("payments.fund", { amount: money(current.due_cents) })}
                 </button>
               </Form>
             )}

@@ -49,6 +49,7 @@ import {
   deleteEntry,
   editEntry,
   changeWeeklyCap,
+  setKeepUnused,
   endHourlyContract,
   logEntry,
   pauseHourlyContract,
@@ -58,7 +59,7 @@ import {
 } from "~/services/contracts/hourly.server";
 import { Timesheet, WeekList } from "~/components/contracts/timesheet";
 import { shownWeek, weekSummaries } from "~/services/contracts/weeks-read.server";
-import { CapForm, PauseControls } from "~/components/contracts/hourly-controls";
+import { CapForm, KeepUnusedForm, PauseControls } from "~/components/contracts/hourly-controls";
 import { ContractOrder } from "~/components/catalog/orders";
 import { answerOrder, answerOrderFile, answersOnFields } from "~/services/catalog/orders.server";
 import { answersFromForm } from "~/lib/order-schemas";
@@ -365,6 +366,11 @@ function hourlyIntents(user: Awaited<ReturnType<typeof requireUser>>, id: string
       to: `/contracts/${id}#cap`,
       run: ({ values }) => changeWeeklyCap(user, id, { weekly_cap_hours: values.weekly_cap_hours }),
     },
+    keep_unused: {
+      toast: "work.toast_unused",
+      to: `/contracts/${id}#unused`,
+      run: ({ values }) => setKeepUnused(user, id, { keep: values.keep }),
+    },
   } satisfies Record<string, PageIntent<unknown>>;
 }
 
@@ -560,7 +566,7 @@ function ContractTerms({
               : c.awaiting_funding && working
                 ? t(`contract.state_awaiting_funding_${viewer}`, {
                     title: milestoneTitle(working, t),
-                    amount: formatMoney(working.amount_cents, i18n.language),
+                    amount: formatMoney(working.due_cents, i18n.language),
                   })
                 : t(changesAsked ? `contract.state_changes_${viewer}` : `contract.state_${c.status}_${viewer}`)}
           {/* A pending cancellation request, or a dispute, holds the automatic approval. */}
@@ -775,12 +781,23 @@ function HourlyWork({
   return (
     <>
       {week ? (
-        <Timesheet contractId={c.id} week={week} viewer={viewer} today={today} here={named} escrow={escrow} />
+        <Timesheet
+          contractId={c.id}
+          week={week}
+          viewer={viewer}
+          today={today}
+          here={named}
+          escrow={escrow}
+          keepUnused={escrow && c.hourly_keep_unused}
+        />
       ) : null}
       <WeekList weeks={weeks} shown={week?.week_start ?? null} escrow={escrow} here={here} />
       {c.status !== "in_progress" ? actions : null}
       {running && viewer === "merchant" && c.weekly_cap_minutes !== null && !c.disputed ? (
         <CapForm capMinutes={c.weekly_cap_minutes} />
+      ) : null}
+      {running && viewer === "merchant" && escrow && !c.disputed ? (
+        <KeepUnusedForm keep={c.hourly_keep_unused} />
       ) : null}
       {running && !c.disputed ? <PauseControls pausedFrom={c.hourly_paused_from} here={here} /> : null}
       {running ? (

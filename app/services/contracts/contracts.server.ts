@@ -259,6 +259,8 @@ export type ContractJson = {
   paused_from: string | null;
   /** Hourly, while paused: the first week that does not open until it is resumed (null: running). */
   hourly_paused_from: string | null;
+  /** Hourly: an approved week's unused money is kept for the next week (true) or refunded (false). */
+  hourly_keep_unused: boolean;
   /** Monthly: the day of the month each month starts on, and what a month includes (null: not monthly). */
   monthly_day: number | null;
   month_includes: string | null;
@@ -337,6 +339,7 @@ function toContractJson(row: Row, at = now()): ContractJson {
     weekly_cap_minutes: row.weekly_cap_minutes,
     paused_from: row.paused_from,
     hourly_paused_from: row.hourly_paused_from,
+    hourly_keep_unused: row.hourly_keep_unused === 1,
     monthly_day: row.monthly_day,
     month_includes: row.month_includes,
   };

@@ -19,11 +19,12 @@ import {
   entryAnswerSchema,
   entryQuestionsSchema,
   timeEntryInputSchema,
+  keepUnusedSchema,
   weeklyCapChangeSchema,
 } from "~/lib/work-schemas";
 import { addDays, autoSubmitAt, dayInSaoPaulo, daysOfWeek, saoPauloInstant, weekStartOf } from "~/lib/work-weeks";
 import { notify } from "../messaging/notifications.server";
-import { refundMilestone, releaseMilestone } from "../payments/escrow.server";
+import { carryUnused, refundCarried, refundMilestone, releaseMilestone } from "../payments/escrow.server";
 import { csvText, reais } from "../payments/finance.server";
 import {
   entryFileJson,
@@ -126,9 +127,19 @@ export type WeekMoneyJson = {
   /** The platform's fee on the released part, and what the freelancer receives. */
   fee_cents: number;
   net_cents: number;
-  /** What goes back to the merchant (the funded money not used); 0 without payments. */
+  /** What goes back to the merchant (the funded money not used, less what was kept); 0 without payments. */
   refunded_cents: number;
+  /** The unused money passed on to the next week (the merchant keeps it: hourly_keep_unused). */
+  kept_cents: number;
+  /** What the week holds kept from an earlier one (the Monday it came from), before its Pix. */
+  carried_in_cents: number;
+  carried_from: string | null;
+  /** What the merchant still pays for it: amount_cents less carried_in_cents. */
+  due_cents: number;
 };
+
+/** The money a week holds from an earlier one and passed on to a later one (migration 067). */
+export type WeekCarry = { carried_in_cents: number; carried_out_cents: number; carried_from: string | null };
 
 export type WeekJson = {
   id: string;
@@ -164,31 +175,49 @@ export function weekMoney(
   week: Pick<ContractWeekRow, "rate_cents" | "cap_minutes">,
   minutes: number,
   contract: Pick<ContractRow, "payments" | "fee_bps">,
+  carry: WeekCarry = { carried_in_cents: 0, carried_out_cents: 0, carried_from: null },
 ): WeekMoneyJson {
   const amount = Math.floor((week.rate_cents * week.cap_minutes) / 60);
   const released = Math.floor((minutes * week.rate_cents) / 60);
   const fee = feeOf(released, contract.fee_bps);
+  const escrow = contract.payments === "escrow";
   return {
     amount_cents: amount,
     released_cents: released,
     fee_cents: fee,
     net_cents: released - fee,
-    refunded_cents: contract.payments === "escrow" ? amount - released : 0,
+    refunded_cents: escrow ? amount - released - carry.carried_out_cents : 0,
+    kept_cents: escrow ? carry.carried_out_cents : 0,
+    carried_in_cents: escrow ? carry.carried_in_cents : 0,
+    carried_from: escrow && carry.carried_in_cents > 0 ? carry.carried_from : null,
+    due_cents: escrow ? amount - carry.carried_in_cents : amount,
   };
 }
 
 /** The week's milestone as settled (read with the week): what its approval or a decision moved. */
-type Settled = { m_status: MilestoneRow["status"]; m_released: number; m_fee: number; m_refunded: number };
+type Settled = {
+  m_status: MilestoneRow["status"];
+  m_released: number;
+  m_fee: number;
+  m_refunded: number;
+  m_carried_in: number;
+  m_carried_out: number;
+};
 
 /**
  * The money of the week: what its minutes say, or, once its milestone is settled with payments,
  * what was moved (the same for an approval; a dispute's decision may have refunded or split it).
  */
 function moneyOf(week: ContractWeekRow, contract: HourlyContract, settled?: Settled): WeekMoneyJson {
-  const money = weekMoney(week, week.minutes_total, contract);
+  const carry = {
+    carried_in_cents: settled?.m_carried_in ?? 0,
+    carried_out_cents: settled?.m_carried_out ?? 0,
+    carried_from: week.carried_from,
+  };
+  const money = weekMoney(week, week.minutes_total, contract, carry);
   if (contract.payments !== "escrow" || !settled || !["released", "refunded"].includes(settled.m_status)) return money;
   return {
-    amount_cents: money.amount_cents,
+    ...money,
     released_cents: settled.m_released,
     fee_cents: settled.m_fee,
     net_cents: settled.m_released - settled.m_fee,
@@ -202,6 +231,8 @@ const SETTLED = [
   "m.released_cents as m_released",
   "m.fee_cents as m_fee",
   "m.refunded_cents as m_refunded",
+  "m.carried_in_cents as m_carried_in",
+  "m.carried_out_cents as m_carried_out",
 ] as const;
 
 function toWeekJson(
@@ -349,6 +380,7 @@ export async function weekCsv(user: UserRow, id: string, weekStart: string): Pro
     ["taxa", "", reais(week.money.fee_cents), ""],
     ["freelancer recebe", "", reais(week.money.net_cents), ""],
     ["devolvido ao contratante", "", reais(week.money.refunded_cents), ""],
+    ...(week.money.kept_cents > 0 ? [["guardado para a semana seguinte", "", reais(week.money.kept_cents), ""]] : []),
   ]);
 }
 
@@ -902,7 +934,9 @@ async function submit(
 
 /**
  * The week is approved: its milestone releases floor(minutes × rate / 60), less the fee, to the
- * freelancer and the rest of its money goes back to the merchant, in the approval's transaction.
+ * freelancer and the rest of its money goes back to the merchant, in the approval's transaction;
+ * or, when the merchant keeps it (keepUnused), as much of it as the next week takes is passed on
+ * to that week and only what is left goes back.
  */
 async function approve(
   trx: Kysely<Database>,
@@ -917,8 +951,9 @@ async function approve(
     .selectAll()
     .where("id", "=", week.milestone_id)
     .executeTakeFirstOrThrow();
-  const { released_cents } = weekMoney(moved, moved.minutes_total, contract);
-  await releaseMilestone(trx, contract, milestone, at, released_cents);
+  const { released_cents, amount_cents } = weekMoney(moved, moved.minutes_total, contract);
+  const kept = await keepUnused(trx, contract, moved, milestone, amount_cents - released_cents, at);
+  await releaseMilestone(trx, contract, milestone, at, released_cents, kept);
   await tell(trx, contract, by, at, {
     event: "week_approved",
     notice: "contract_week_approved",
@@ -929,7 +964,70 @@ async function approve(
   // The last week of an ended contract: the contract is completed with it.
   if (contract.paused_from !== null) await completeIfDone(trx, contract.id, by, at);
   await publishContractMove(trx, contract.id);
-  return moved;
+  const settled: Settled = {
+    m_status: released_cents === 0 && contract.payments === "escrow" ? "refunded" : "released",
+    m_released: contract.payments === "escrow" ? released_cents : milestone.amount_cents,
+    m_fee: contract.payments === "escrow" ? feeOf(released_cents, contract.fee_bps) : 0,
+    m_refunded: contract.payments === "escrow" ? amount_cents - released_cents - kept : 0,
+    m_carried_in: milestone.carried_in_cents,
+    m_carried_out: kept,
+  };
+  return { ...moved, ...settled };
+}
+
+/**
+ * The approved week's unused money (`unused` centavos, still in its escrow) kept for the next
+ * week when the merchant chose so (contracts.hourly_keep_unused): the centavos passed on, 0 when
+ * it is all refunded as before. The next week is the contract's first after this one still
+ * waiting for its money, holding nothing kept yet; it takes up to its own amount (the rest is
+ * refunded) and, holding all of it, is funded now (open for entries) without a Pix. With none
+ * (the contract ended or paused before one opened, or the next week already paid by Pix) the
+ * money goes back. The contract's row is held first, in a conditional UPDATE that reads the
+ * choice (a change of it waits for this approval, or came first and is seen), and before the
+ * next week's milestone, as a Pix paid for that week holds them (settleCharge): of the two one
+ * comes first and the other sees it (a payment first: no carry; a carry first: the Pix pays the
+ * rest, and one for the whole week is funded with the difference refunded).
+ */
+async function keepUnused(
+  trx: Kysely<Database>,
+  contract: HourlyContract,
+  week: ContractWeekRow,
+  milestone: MilestoneRow,
+  unused: number,
+  at: string,
+): Promise<number> {
+  if (contract.payments !== "escrow" || unused <= 0) return 0;
+  const keeps = await trx
+    .updateTable("contracts")
+    .set({ updated_at: at })
+    .where("id", "=", contract.id)
+    .where("hourly_keep_unused", "=", 1)
+    .where("status", "=", "in_progress")
+    .where("paused_from", "is", null)
+    .executeTakeFirst();
+  if (Number(keeps.numUpdatedRows) === 0) return 0;
+  const next = await trx
+    .selectFrom("contract_weeks as w")
+    .innerJoin("milestones as m", "m.id", "w.milestone_id")
+    .select(["w.id", "m.id as milestone_id", "m.amount_cents"])
+    .where("w.contract_id", "=", contract.id)
+    .where("w.status", "=", "awaiting_funding")
+    .where("w.week_start", ">", week.week_start)
+    .orderBy("w.week_start")
+    .limit(1)
+    .executeTakeFirst();
+  if (!next) return 0;
+  const cents = Math.min(unused, next.amount_cents);
+  const to = { id: next.milestone_id, amount_cents: next.amount_cents };
+  const carried = await carryUnused(trx, contract, milestone, to, cents, at);
+  if (carried === null) return 0;
+  await trx
+    .updateTable("contract_weeks")
+    .set({ carried_from: week.week_start, updated_at: at, ...(carried === "funded" ? { status: "open" } : {}) })
+    .where("id", "=", next.id)
+    .where("status", "=", "awaiting_funding")
+    .execute();
+  return cents;
 }
 
 /**
@@ -943,8 +1041,18 @@ async function dropWeek(trx: Kysely<Database>, week: ContractWeekRow, stamp: str
     .set({ status: "cancelled", settled_at: stamp, updated_at: stamp })
     .where("id", "=", week.milestone_id)
     .where("status", "=", "awaiting_funding")
+    .returning(["id", "carried_in_cents"])
     .executeTakeFirst();
-  if (Number(cancelled.numUpdatedRows) === 0) throw new AppError(409, "week_changed");
+  if (!cancelled) throw new AppError(409, "week_changed");
+  // Money kept for it from the week before goes back to the merchant.
+  if (cancelled.carried_in_cents > 0) {
+    const contract = await trx
+      .selectFrom("contracts")
+      .selectAll()
+      .where("id", "=", week.contract_id)
+      .executeTakeFirstOrThrow();
+    await refundCarried(trx, contract, cancelled, stamp);
+  }
   await moveWeek(trx, week, "awaiting_funding", { status: "lapsed" }, stamp);
   await trx
     .updateTable("pix_charges")
@@ -1168,6 +1276,33 @@ export async function changeWeeklyCap(user: UserRow, id: string, input: unknown)
     });
     await publishContractMove(trx, id);
     return { weekly_cap_minutes: minutes, from_week: from };
+  });
+}
+
+export type KeepUnusedJson = { hourly_keep_unused: boolean };
+
+/**
+ * The merchant chooses what an approved week's unused money does: kept for the next week
+ * (`keep: true`, keepUnused) or refunded (false, the default). While the contract runs (in
+ * progress, not ended, no dispute open): the contract's row held first (holdRunning), which an
+ * approval also goes through to read the choice, so an approval uses the choice as it was before
+ * or after this, never half of it. Setting it as it already is answers the same.
+ */
+export async function setKeepUnused(user: UserRow, id: string, input: unknown): Promise<KeepUnusedJson> {
+  await consumeWrite(user.id);
+  const { keep } = parseInput(keepUnusedSchema, input);
+  return transaction(async (trx) => {
+    const { contract, party } = await hourlyFor(trx, user, id);
+    if (party !== "merchant") throw new AppError(403, "forbidden_role");
+    assertRunning(contract);
+    await holdRunning(trx, id, new Date().toISOString());
+    await trx
+      .updateTable("contracts")
+      .set({ hourly_keep_unused: keep ? 1 : 0 })
+      .where("id", "=", id)
+      .execute();
+    await publishContractMove(trx, id);
+    return { hourly_keep_unused: keep };
   });
 }
 

@@ -38,10 +38,12 @@ export async function weekSummaries(user: Pick<UserRow, "id">, id: string): Prom
   if (contract.kind !== "hourly") throw new AppError(409, "contract_not_hourly");
   const weeks = await db
     .selectFrom("contract_weeks")
-    .select(["week_start", "status", "minutes_total", "cap_minutes", "rate_cents"])
-    .where("contract_id", "=", id)
+    .innerJoin("milestones as m", "m.id", "contract_weeks.milestone_id")
+    .select(["week_start", "contract_weeks.status", "minutes_total", "cap_minutes", "rate_cents", "carried_from"])
+    .select(["m.carried_in_cents", "m.carried_out_cents"])
+    .where("contract_weeks.contract_id", "=", id)
     // The pending weeks first, so a long contract never pushes the week in hand out of the list.
-    .orderBy(sql`case when status in (${sql.join(PENDING)}) then 0 else 1 end`)
+    .orderBy(sql`case when contract_weeks.status in (${sql.join(PENDING)}) then 0 else 1 end`)
     .orderBy("week_start", "desc")
     .limit(WEEKS_LISTED)
     .execute();
@@ -53,7 +55,7 @@ export async function weekSummaries(user: Pick<UserRow, "id">, id: string): Prom
       status: w.status,
       minutes_total: w.minutes_total,
       cap_minutes: w.cap_minutes,
-      money: weekMoney(w, w.minutes_total, contract),
+      money: weekMoney(w, w.minutes_total, contract, w),
     }));
 }
 

@@ -12,7 +12,7 @@ import { consumeWrite } from "../platform/rate-limit.server";
 import { assertId, now } from "../platform/records.server";
 import { notify } from "../messaging/notifications.server";
 import { assertAllowed } from "../contracts/contracts.server";
-import { chargeStands, fundMilestone, latePayment, milestoneToFund } from "./escrow.server";
+import { chargeStands, dueOf, fundMilestone, latePayment, milestoneToFund } from "./escrow.server";
 import { providerNamed, type Provider } from "./providers.server";
 import type { InTransaction } from "./ledger.server";
 import { publishContractMove } from "../platform/events.server";
@@ -108,7 +108,8 @@ export async function getCurrentCharge(user: UserRow, id: string): Promise<Charg
   const milestone = await milestoneToFund(db, contract);
   if (!milestone || milestone.status !== "awaiting_funding") return null;
   const charge = await pendingCharge(db, milestone.id);
-  return charge && chargeStands(charge, now()) ? toJson(charge) : null;
+  // A charge for more than is due now (issued before part of the week was kept) is not shown.
+  return charge && chargeStands(charge, now()) && charge.amount_cents === dueOf(milestone) ? toJson(charge) : null;
 }
 
 /**
@@ -137,11 +138,15 @@ export async function issueCharge(
     .where("recurrence_id", "is not", null)
     .executeTakeFirst();
   if (recurring) throw new AppError(409, "month_in_pix_automatico");
+  // What is due: the week's amount less what it holds kept from the week before (escrow.server.ts).
+  const due = dueOf(milestone!);
   const existing = await pendingCharge(db, milestone!.id);
-  if (existing && chargeStands(existing, at)) return { charge: await toJson(existing), created: false };
+  if (existing && chargeStands(existing, at) && existing.amount_cents === due) {
+    return { charge: await toJson(existing), created: false };
+  }
   // Past IDENTITY_REQUIRED_ABOVE_CENTS in 30 days, the merchant says who they are first (asked
   // here before the provider is, and again in the transaction that records the charge).
-  await assertFundingIdentity(db, contract.merchant_id, milestone!.amount_cents, milestone!.id, at);
+  await assertFundingIdentity(db, contract.merchant_id, due, milestone!.id, at);
   // The freelancer issues their own notas: who the merchant is, for them (docs/payments.md).
   await assertFundingTaker(contract, input);
 
@@ -154,7 +159,7 @@ export async function issueCharge(
     issued = await provider.createCharge({
       chargeId,
       txid,
-      amountCents: milestone!.amount_cents,
+      amountCents: due,
       description: `Freela: ${milestone!.title}`.slice(0, 120),
       payerEmail: merchant.email,
       expiresAt,
@@ -172,7 +177,7 @@ export async function issueCharge(
     provider: provider.name,
     txid,
     provider_payment_id: issued.provider_payment_id,
-    amount_cents: milestone!.amount_cents,
+    amount_cents: due,
     br_code: issued.br_code,
     status: "pending",
     e2e_id: null,
@@ -187,7 +192,7 @@ export async function issueCharge(
   await transaction(async (trx) => {
     // The merchant's charges are counted one request at a time: a burst cannot pass the threshold.
     await lockUser(trx, contract.merchant_id);
-    await assertFundingIdentity(trx, contract.merchant_id, milestone!.amount_cents, milestone!.id, at);
+    await assertFundingIdentity(trx, contract.merchant_id, due, milestone!.id, at);
     await expireCharges(trx, milestone!.id, at);
     // Still waiting for its funding, as read (a cancellation or a split in between answers 409).
     // An UPDATE, not a read: it locks the milestone's row until this charge is committed, so a
@@ -198,6 +203,7 @@ export async function issueCharge(
       .where("id", "=", milestone!.id)
       .where("status", "=", "awaiting_funding")
       .where("amount_cents", "=", milestone!.amount_cents)
+      .where("carried_in_cents", "=", milestone!.carried_in_cents)
       .executeTakeFirst();
     if (Number(still.numUpdatedRows) === 0) throw new AppError(409, "contract_changed");
     // One pending charge per milestone: one issued meanwhile is superseded by this one.
@@ -288,12 +294,15 @@ export async function settleCharge(
     .selectAll()
     .where("id", "=", charge.milestone_id)
     .executeTakeFirstOrThrow();
-  // A monthly contract's next month is funded while the last one is delivered, under review.
+  // A monthly contract's next month is funded while the last one is delivered, under review. An
+  // hourly week that holds money kept from the week before waits for the rest (dueOf), or takes
+  // a charge for the whole week issued before that: it is funded and the difference owed back.
   const waiting =
     milestone.status === "awaiting_funding" &&
-    milestone.amount_cents === charge.amount_cents &&
+    (charge.amount_cents === dueOf(milestone) ||
+      (milestone.carried_in_cents > 0 && charge.amount_cents === milestone.amount_cents)) &&
     (contract.status === "in_progress" || contract.status === "delivered");
-  if (waiting) await fundMilestone(trx, contract, milestone, charge.id, at);
+  if (waiting) await fundMilestone(trx, contract, milestone, charge.id, at, charge.amount_cents);
   else await latePayment(trx, contract, milestone.id, charge.id, charge.amount_cents, at);
   await trx
     .insertInto("contract_events")

@@ -87,7 +87,7 @@ export async function moveMilestone(
 const escrowExit = (
   kind: "split" | "release" | "refund",
   contract: Contract,
-  milestone: MilestoneRow,
+  milestone: Pick<MilestoneRow, "id">,
   refundId: string | null,
 ) => ({
   kind,
@@ -101,7 +101,9 @@ const escrowExit = (
 /**
  * Releases a delivered (or, by a dispute, funded) milestone: `releasedCents` of its escrow to the
  * freelancer, less the contract's frozen fee on that part only, and the rest back to the merchant
- * (a refund due). Without payments the milestone is only marked released.
+ * (a refund due). `keptCents` of that rest were passed on to a later week before (carryUnused,
+ * an hourly contract's choice) and leave no refund. Without payments the milestone is only
+ * marked released.
  */
 export async function releaseMilestone(
   trx: Kysely<Database>,
@@ -109,6 +111,7 @@ export async function releaseMilestone(
   milestone: MilestoneRow,
   at: string,
   releasedCents = milestone.amount_cents,
+  keptCents = 0,
 ) {
   if (contract.payments === "off") {
     await moveMilestone(
@@ -120,20 +123,33 @@ export async function releaseMilestone(
     return;
   }
   const fee = feeOf(releasedCents, contract.fee_bps);
-  const rest = milestone.amount_cents - releasedCents;
+  const rest = milestone.amount_cents - releasedCents - keptCents;
   const status = releasedCents === 0 ? "refunded" : "released";
   await moveMilestone(
     trx,
     milestone,
-    { status, released_cents: releasedCents, fee_cents: fee, refunded_cents: rest, settled_at: at },
+    {
+      status,
+      released_cents: releasedCents,
+      fee_cents: fee,
+      refunded_cents: rest,
+      carried_out_cents: keptCents,
+      settled_at: at,
+    },
     at,
   );
+  // All of it passed on to the next week: nothing is left in escrow to move.
+  if (releasedCents + rest === 0) return;
   const refundId = rest > 0 ? await insertRefund(trx, contract, milestone.id, rest, at) : null;
   await post(
     trx,
     escrowExit(rest > 0 ? "split" : "release", contract, milestone, refundId),
     [
-      { account: account.escrow(milestone.id), user_id: contract.merchant_id, amount_cents: -milestone.amount_cents },
+      {
+        account: account.escrow(milestone.id),
+        user_id: contract.merchant_id,
+        amount_cents: -(milestone.amount_cents - keptCents),
+      },
       {
         account: account.available(contract.freelancer_id),
         user_id: contract.freelancer_id,
@@ -146,6 +162,80 @@ export async function releaseMilestone(
   );
   // Its notas fiscais, issued in the background (fiscal/notas.server.ts): the fee's, the freelancer's own.
   await enqueueNotas(trx, contract, milestone, { releasedCents, feeCents: fee }, at);
+}
+
+/**
+ * Passes `cents` of a settling week's unused money (still in its escrow) on to a later week
+ * waiting for its money (an hourly contract whose merchant keeps it, hourly.server.ts): one
+ * ledger transaction from escrow to escrow, no Pix out nor in. The later week holds it
+ * (carried_in_cents) and its Pix is for the rest; holding all of it, it is funded now. Once per
+ * week: the target's state and carried_in_cents = 0 are in the UPDATE's WHERE, so a payment or
+ * another carry that came first leaves it alone (false: nothing moved, the money is refunded).
+ */
+export async function carryUnused(
+  trx: Kysely<Database>,
+  contract: Contract,
+  from: Pick<MilestoneRow, "id">,
+  to: Pick<MilestoneRow, "id" | "amount_cents">,
+  cents: number,
+  at: string,
+): Promise<"funded" | "awaiting_funding" | null> {
+  const full = cents >= to.amount_cents;
+  const carried = await trx
+    .updateTable("milestones")
+    .set({ carried_in_cents: cents, updated_at: at, ...(full ? { status: "funded", funded_at: at } : {}) })
+    .where("id", "=", to.id)
+    .where("status", "=", "awaiting_funding")
+    .where("carried_in_cents", "=", 0)
+    .where("amount_cents", ">=", cents)
+    .executeTakeFirst();
+  if (Number(carried.numUpdatedRows) === 0) return null;
+  await post(
+    trx,
+    {
+      kind: "carry",
+      contract_id: contract.id,
+      milestone_id: from.id,
+      merchant_id: contract.merchant_id,
+      freelancer_id: contract.freelancer_id,
+      memo: to.id,
+    },
+    [
+      { account: account.escrow(from.id), user_id: contract.merchant_id, amount_cents: -cents },
+      { account: account.escrow(to.id), user_id: contract.merchant_id, amount_cents: cents },
+    ],
+    at,
+  );
+  return full ? "funded" : "awaiting_funding";
+}
+
+/**
+ * A week that held money kept from an earlier one is cancelled (it lapsed, or the contract ended
+ * before it was paid): that money is owed back to the merchant, as any refund.
+ */
+export async function refundCarried(
+  trx: Kysely<Database>,
+  contract: Contract,
+  milestone: Pick<MilestoneRow, "id" | "carried_in_cents">,
+  at: string,
+) {
+  const cents = milestone.carried_in_cents;
+  if (contract.payments !== "escrow" || cents === 0) return;
+  await trx
+    .updateTable("milestones")
+    .set({ refunded_cents: cents, updated_at: at })
+    .where("id", "=", milestone.id)
+    .execute();
+  const refundId = await insertRefund(trx, contract, milestone.id, cents, at);
+  await post(
+    trx,
+    escrowExit("refund", contract, milestone, refundId),
+    [
+      { account: account.escrow(milestone.id), user_id: contract.merchant_id, amount_cents: -cents },
+      { account: account.refund(refundId), user_id: contract.merchant_id, amount_cents: cents },
+    ],
+    at,
+  );
 }
 
 async function insertRefund(
@@ -260,14 +350,28 @@ export async function latePayment(
   );
 }
 
-/** The charge's money arrived while the milestone waited for it: held in escrow from now on. */
+/**
+ * What the merchant still pays for a milestone waiting for its money: its amount, less what it
+ * already holds kept from an earlier week (carryUnused).
+ */
+export const dueOf = (m: Pick<MilestoneRow, "amount_cents" | "carried_in_cents">) =>
+  m.amount_cents - m.carried_in_cents;
+
+/**
+ * The charge's money arrived while the milestone waited for it: held in escrow from now on.
+ * `paidCents` may pass what was due: a charge for the whole week issued before part of it was
+ * kept from the week before (carryUnused); the difference is owed back at once, in the same
+ * ledger transaction.
+ */
 export async function fundMilestone(
   trx: Kysely<Database>,
   contract: Contract,
   milestone: MilestoneRow,
   chargeId: string,
   at: string,
+  paidCents = dueOf(milestone),
 ) {
+  const due = dueOf(milestone);
   await moveMilestone(trx, milestone, { status: "funded", funded_at: at }, at);
   // An hourly contract's week is open for entries once its money is held.
   await trx
@@ -282,6 +386,8 @@ export async function fundMilestone(
     .set({ due_at: new Date(Date.parse(at) + milestone.days * DAY_MS).toISOString(), overdue_at: null })
     .where("id", "=", contract.id)
     .execute();
+  const over = paidCents - due;
+  const refundId = over > 0 ? await insertRefund(trx, contract, milestone.id, over, at, chargeId) : null;
   await post(
     trx,
     {
@@ -289,16 +395,14 @@ export async function fundMilestone(
       contract_id: contract.id,
       milestone_id: milestone.id,
       charge_id: chargeId,
+      refund_id: refundId,
       merchant_id: contract.merchant_id,
       freelancer_id: contract.freelancer_id,
     },
     [
-      {
-        account: account.external(contract.merchant_id),
-        user_id: contract.merchant_id,
-        amount_cents: -milestone.amount_cents,
-      },
-      { account: account.escrow(milestone.id), user_id: contract.merchant_id, amount_cents: milestone.amount_cents },
+      { account: account.external(contract.merchant_id), user_id: contract.merchant_id, amount_cents: -paidCents },
+      { account: account.escrow(milestone.id), user_id: contract.merchant_id, amount_cents: due },
+      ...(refundId ? [{ account: account.refund(refundId), user_id: contract.merchant_id, amount_cents: over }] : []),
     ],
     at,
   );

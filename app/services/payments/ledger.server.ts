@@ -10,6 +10,7 @@ import type { Database, LedgerKind, LedgerTransactionsTable, UserRow } from "../
 //                     there, a payout or a refund paid to someone is positive (the only
 //                     accounts that may go below zero)
 //   escrow:<milestone> money held for a milestone, from its charge until released or refunded
+//                     (an hourly week may hold some before its charge: kept from the week before)
 //   available:<user>  a freelancer's released money, until a payout is asked for
 //   payout:<payout>   a payout asked for, until the operator pays it (or it fails and comes back)
 //   refund:<refund>   money owed back to a merchant, until the operator pays it
@@ -178,10 +179,11 @@ export async function checkLedger(database: Kysely<Database> = db): Promise<Ledg
         GROUP BY account HAVING sum(amount_cents) < 0
       UNION ALL SELECT 'escrow differs from the milestone', m.id FROM milestones m JOIN contracts c ON c.id = m.contract_id
         WHERE coalesce((SELECT sum(e.amount_cents) FROM ledger_entries e WHERE e.account = 'escrow:' || m.id), 0)
-          <> CASE WHEN c.payments = 'escrow' AND m.status IN ('funded', 'delivered') THEN m.amount_cents ELSE 0 END
+          <> CASE WHEN c.payments <> 'escrow' THEN 0 WHEN m.status IN ('funded', 'delivered') THEN m.amount_cents
+            WHEN m.status = 'awaiting_funding' THEN m.carried_in_cents ELSE 0 END
       UNION ALL SELECT 'settlement does not add up', m.id FROM milestones m
         WHERE m.status IN ('released', 'refunded') AND m.funded_at IS NOT NULL
-          AND m.released_cents + m.refunded_cents <> m.amount_cents
+          AND m.released_cents + m.refunded_cents + m.carried_out_cents <> m.amount_cents
       UNION ALL SELECT 'fee is not the frozen rate', m.id FROM milestones m JOIN contracts c ON c.id = m.contract_id
         WHERE m.fee_cents <> (CAST(m.released_cents AS bigint) * c.fee_bps) / 10000
       UNION ALL SELECT 'fees differ from the milestones', m.id FROM milestones m
@@ -203,11 +205,14 @@ export async function checkLedger(database: Kysely<Database> = db): Promise<Ledg
   return rows;
 }
 
-/** The held total: the escrow of every funded milestone not settled yet. */
+/** The held total: the escrow of every funded milestone not settled yet (and of money kept for a week not paid yet). */
 export async function heldTotal(database: Kysely<Database> = db) {
   const row = await sql<{ ledger: number | null; milestones: number | null }>`SELECT
       (SELECT sum(amount_cents) FROM ledger_entries WHERE account LIKE 'escrow:%') AS ledger,
-      (SELECT sum(m.amount_cents) FROM milestones m JOIN contracts c ON c.id = m.contract_id
-        WHERE c.payments = 'escrow' AND m.status IN ('funded', 'delivered')) AS milestones`.execute(database);
+      (SELECT sum(CASE WHEN m.status = 'awaiting_funding' THEN m.carried_in_cents ELSE m.amount_cents END)
+        FROM milestones m JOIN contracts c ON c.id = m.contract_id
+        WHERE c.payments = 'escrow' AND m.status IN ('funded', 'delivered', 'awaiting_funding')) AS milestones`.execute(
+    database,
+  );
   return { ledger: Number(row.rows[0].ledger ?? 0), milestones: Number(row.rows[0].milestones ?? 0) };
 }

@@ -32,6 +32,13 @@ export type MilestoneJson = {
   net_cents: number;
   released_cents: number;
   refunded_cents: number;
+  /**
+   * An hourly week's money kept from an earlier week (held before its Pix), what it passed on to
+   * a later one when settled, and what its Pix is for (amount_cents less carried_in_cents).
+   */
+  carried_in_cents: number;
+  carried_out_cents: number;
+  due_cents: number;
   funded_at: string | null;
   settled_at: string | null;
 };
@@ -54,6 +61,9 @@ function toJson(m: MilestoneRow, feeBps: number): MilestoneJson {
     net_cents: (settled ? m.released_cents : m.amount_cents) - fee,
     released_cents: m.released_cents,
     refunded_cents: m.refunded_cents,
+    carried_in_cents: m.carried_in_cents,
+    carried_out_cents: m.carried_out_cents,
+    due_cents: m.amount_cents - m.carried_in_cents,
     funded_at: m.funded_at,
     settled_at: m.settled_at,
   };

@@ -639,6 +639,7 @@ export function authedEndpoints(w: World, p: Pool): { method: string; path: stri
     { method: "POST", path: `/api/contracts/${w.seeded.accepted}/amount`, role: null, body: { amount_cents: 1 } },
     { method: "POST", path: `/api/contracts/${w.seeded.accepted}/amount/accept`, role: null },
     { method: "POST", path: `/api/contracts/${w.seeded.accepted}/amount/decline`, role: null },
+    { method: "POST", path: `/api/contracts/${w.seeded.accepted}/unused`, role: null, body: { keep: true } },
   ];
 }
 
@@ -2133,6 +2134,7 @@ export function refusedCases(w: World, p: Pool): Record<string, Case[]> {
     "services for a merchant": recommendedServiceCases(w),
     "an order's file answers": orderFileCases(w, p),
     "a time entry's file": entryFileCases(w, p),
+    "an hourly week's unused money": keepUnusedCases(w, p),
   };
 }
 
@@ -2303,5 +2305,23 @@ function entryFileCases(w: World, p: Pool): Case[] {
     { name: "entry file: a visitor reads", method: "GET", path: file, auth: null, expect: [401], api: true },
     { name: "entry file: an entry id that is not one", method: "GET", path: `/api/contracts/${id}/entries/..%2F..%2Fetc/file`, auth: w.julia, expect: [404], api: true },
     { name: "entry file: POST to the file", method: "POST", path: file, auth: w.julia, expect: [405], api: true, message: "method_not_allowed" },
+  ];
+}
+
+/**
+ * The merchant's choice for an hourly week's unused money (POST /api/contracts/:id/unused,
+ * `{ keep }`): the body is checked before the contract is looked up (422 on `keep`), a valid one
+ * on someone else's contract is 404, on a fixed-price one 409.
+ */
+function keepUnusedCases(w: World, p: Pool): Case[] {
+  const path = `/api/contracts/${w.seeded.accepted}/unused`;
+  const bad: unknown[] = ["talvez", 2, [], {}, null, "", "<script>alert(1)</script>", "x".repeat(100_000)];
+  return [
+    ...bad.map((keep, i): Case => ({ name: `keep unused: bad keep #${i}`, method: "POST", path, auth: p.actor("merchant").token, body: { json: { keep } }, expect: [422], api: true, field: "keep" })),
+    { name: "keep unused: no keep", method: "POST", path, auth: p.actor("merchant").token, body: { json: {} }, expect: [422], api: true, field: "keep" },
+    { name: "keep unused: someone else's contract", method: "POST", path, auth: p.actor("merchant").token, body: { json: { keep: true } }, expect: [404], api: true, message: "not_found" },
+    { name: "keep unused: a fixed-price contract", method: "POST", path, auth: w.julia, body: { json: { keep: true } }, expect: [409], api: true },
+    { name: "keep unused: a visitor", method: "POST", path, auth: null, body: { json: { keep: true } }, expect: [401], api: true },
+    { name: "keep unused: GET", method: "GET", path, auth: w.julia, expect: [405], api: true, message: "method_not_allowed" },
   ];
 }
