@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool } from "kysely";
 import { db, transaction } from "../../../db";
 import { insertWeek } from "../../../db/contracts";
+import { lockContract } from "../../../db/dialect";
 import type {
   ContractEventKind,
   ContractParty,
@@ -954,8 +955,14 @@ async function dropWeek(trx: Kysely<Database>, week: ContractWeekRow, stamp: str
     .execute();
 }
 
-/** A week whose time passed without its money lapses (nothing can be logged in it); the current week opens instead. */
+/**
+ * A week whose time passed without its money lapses (nothing can be logged in it); the current
+ * week opens instead. The contract's row first, then the week's milestone and row (dropWeek), as
+ * ending the contract and its Pix arriving take them: a lapse racing either waits for it instead
+ * of deadlocking with it on PostgreSQL (tests/contracts/hourly-lock-order.test.ts).
+ */
 async function lapse(trx: Kysely<Database>, contract: HourlyContract, week: ContractWeekRow, at: Date) {
+  await lockContract(trx, contract.id);
   await dropWeek(trx, week, at.toISOString());
   await openNextWeek(trx, contract, week.week_start, at);
   await tell(trx, contract, "system", at.toISOString(), {
