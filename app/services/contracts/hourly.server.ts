@@ -869,7 +869,10 @@ async function moveWeek(
   return moved;
 }
 
-/** The week goes to the merchant's review (5 days), and the next week opens for its funding. */
+/**
+ * The week goes to the merchant's review (5 days), and the next week opens for its funding. The
+ * contract's row first, then the week's, as resuming and a lapse take them (lockContract).
+ */
 async function submit(
   trx: Kysely<Database>,
   contract: HourlyContract,
@@ -877,6 +880,7 @@ async function submit(
   by: ContractParty | "system",
   at: Date,
 ) {
+  await lockContract(trx, contract.id);
   const stamp = at.toISOString();
   const moved = await moveWeek(
     trx,
@@ -1093,9 +1097,10 @@ export async function pauseHourlyContract(user: UserRow, id: string): Promise<Pa
 /**
  * Either side resumes a paused contract: the weeks open again as before. With no week in hand
  * any more (the last one was sent or lapsed while paused) the next one opens now, waiting for
- * its money (the current week, or the one after the last if that is later). The weeks in hand
- * are held by an UPDATE before they are counted, so a week sent at the same moment is seen as
- * sent (and this opens the next) or waits and opens it itself: one week either way. Of two
+ * its money (the current week, or the one after the last if that is later). The contract's row
+ * is held before the weeks in hand are counted, and a submission takes it before its week, so a
+ * week sent at the same moment is seen as sent (and this opens the next) or waits and opens it
+ * itself: one week either way. Of two
  * resumes at once one wins (the pause in the WHERE of the contract's UPDATE), the other is 409.
  */
 export async function resumeHourlyContract(user: UserRow, id: string): Promise<PauseJson> {
@@ -1106,8 +1111,9 @@ export async function resumeHourlyContract(user: UserRow, id: string): Promise<P
     if (contract.hourly_paused_from === null) throw new AppError(409, "contract_not_paused");
     const at = new Date();
     const stamp = at.toISOString();
-    // The weeks in hand first, then the contract's row: the order a week's move takes them in
-    // (its row, then the contract's), so the two wait for each other and never deadlock.
+    // The contract's row first, as a week's submission and lapse take it (before the week's), so
+    // a submission at the same moment has committed or waits for this; then the weeks in hand.
+    await lockContract(trx, id);
     const inHand = await trx
       .updateTable("contract_weeks")
       .set({ updated_at: stamp })
