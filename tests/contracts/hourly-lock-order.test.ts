@@ -54,11 +54,22 @@ const statuses = async (id: string) =>
 const minute = (day: string, hour: number, round: number) =>
   `${day}T${String(hour).padStart(2, "0")}:${String(round).padStart(2, "0")}:00.000Z`;
 
+/**
+ * ROUNDS rounds of `round` (from a hire on Wednesday 2 December, 15:00 in São Paulo), then none
+ * of their transactions ended by a deadlock unless `deadlocks` is false.
+ */
+async function rounds(round: (n: number) => Promise<void>, { deadlocks: counted = true } = {}) {
+  deadlocks = 0;
+  for (let n = 0; n < ROUNDS; n++) {
+    clock("2026-12-02T18:00:00.000Z");
+    await round(n);
+  }
+  if (counted) expect(deadlocks).toBe(0);
+}
+
 describe("the schedule and a side at once, on PostgreSQL and SQLite", () => {
   it("a week lapsing as the contract is ended: no deadlock, the contract completed, no week left to fund", async () => {
-    deadlocks = 0;
-    for (let round = 0; round < ROUNDS; round++) {
-      clock("2026-12-02T18:00:00.000Z");
+    await rounds(async (round) => {
       const { owner, id } = await hiredHourly();
       // Monday 7 December, 12:xx in São Paulo: the unfunded week of 30 November lapses.
       clock(minute("2026-12-07", 15, round));
@@ -66,37 +77,36 @@ describe("the schedule and a side at once, on PostgreSQL and SQLite", () => {
       expect(ended).toBe(200);
       expect(await contractRow(id)).toMatchObject({ status: "completed" });
       expect((await statuses(id)).every((s) => s === "lapsed")).toBe(true);
-    }
-    expect(deadlocks).toBe(0);
+    });
   }, 120_000);
 
   it("a week lapsing as its Pix arrives: the money held or owed back, never lost", async () => {
-    for (let round = 0; round < ROUNDS; round++) {
-      clock("2026-12-02T18:00:00.000Z");
-      const { owner, id } = await hiredHourly();
-      const { charge } = await issueCharge(owner, id);
-      // The Pix is confirmed as the week lapses.
-      clock(minute("2026-12-07", 16, round));
-      await Promise.all([
-        runHourlySchedule(new Date()),
-        confirmReceipt(operator, charge.id, { e2e_id: e2eId(), amount_cents: charge.amount_cents }),
-      ]);
-      const week = (await listWeeks(owner, id)).find((w) => w.week_start === MONDAY)!;
-      expect(["open", "lapsed"]).toContain(week.status);
-      // Lapsed first: the Pix that came after it is owed back to the merchant.
-      const refunds = await db.selectFrom("refunds").select("status").where("charge_id", "=", charge.id).execute();
-      expect(refunds.map((r) => r.status)).toEqual(week.status === "lapsed" ? ["due"] : []);
-    }
     // Not counted: the payment takes the charge's row before the contract's (settleCharge), the
     // lapse after it (dropWeek supersedes the charge), so the two may still deadlock, and
     // transaction() runs the one PostgreSQL ended again.
+    await rounds(
+      async (round) => {
+        const { owner, id } = await hiredHourly();
+        const { charge } = await issueCharge(owner, id);
+        // The Pix is confirmed as the week lapses.
+        clock(minute("2026-12-07", 16, round));
+        await Promise.all([
+          runHourlySchedule(new Date()),
+          confirmReceipt(operator, charge.id, { e2e_id: e2eId(), amount_cents: charge.amount_cents }),
+        ]);
+        const week = (await listWeeks(owner, id)).find((w) => w.week_start === MONDAY)!;
+        expect(["open", "lapsed"]).toContain(week.status);
+        // Lapsed first: the Pix that came after it is owed back to the merchant.
+        const refunds = await db.selectFrom("refunds").select("status").where("charge_id", "=", charge.id).execute();
+        expect(refunds.map((r) => r.status)).toEqual(week.status === "lapsed" ? ["due"] : []);
+      },
+      { deadlocks: false },
+    );
     expect(await checkLedger()).toEqual([]);
   }, 120_000);
 
   it("a week lapsing as the contract is paused: no deadlock, the pause stands", async () => {
-    deadlocks = 0;
-    for (let round = 0; round < ROUNDS; round++) {
-      clock("2026-12-02T18:00:00.000Z");
+    await rounds(async (round) => {
       const { applicant, id } = await hiredHourly();
       clock(minute("2026-12-07", 17, round));
       const [, paused] = await Promise.all([
@@ -106,14 +116,11 @@ describe("the schedule and a side at once, on PostgreSQL and SQLite", () => {
       expect(paused).toBe(200);
       expect((await contractRow(id)).hourly_paused_from).not.toBeNull();
       expect(await statuses(id)).toContain("lapsed");
-    }
-    expect(deadlocks).toBe(0);
+    });
   }, 120_000);
 
   it("a week lapsing as the paused contract is resumed: no deadlock, one week in hand", async () => {
-    deadlocks = 0;
-    for (let round = 0; round < ROUNDS; round++) {
-      clock("2026-12-02T18:00:00.000Z");
+    await rounds(async (round) => {
       const { applicant, id } = await hiredHourly();
       await pauseHourlyContract(applicant, id);
       clock(minute("2026-12-07", 18, round));
@@ -123,14 +130,11 @@ describe("the schedule and a side at once, on PostgreSQL and SQLite", () => {
       ]);
       expect(resumed).toBe(200);
       expect((await statuses(id)).filter((s) => s === "awaiting_funding")).toHaveLength(1);
-    }
-    expect(deadlocks).toBe(0);
+    });
   }, 120_000);
 
   it("a week sent by the schedule as the paused contract is resumed: no deadlock, one week in hand", async () => {
-    deadlocks = 0;
-    for (let round = 0; round < ROUNDS; round++) {
-      clock("2026-12-02T18:00:00.000Z");
+    await rounds(async (round) => {
       const { applicant, id } = await fundedWeek();
       await pauseHourlyContract(applicant, id);
       clock(minute("2026-12-07", 20, round));
@@ -140,14 +144,11 @@ describe("the schedule and a side at once, on PostgreSQL and SQLite", () => {
       ]);
       expect(resumed).toBe(200);
       expect((await statuses(id)).sort()).toEqual(["awaiting_funding", "submitted"]);
-    }
-    expect(deadlocks).toBe(0);
+    });
   }, 120_000);
 
   it("a paused contract resumed as it is ended: no deadlock, the contract completed", async () => {
-    deadlocks = 0;
-    for (let round = 0; round < ROUNDS; round++) {
-      clock("2026-12-02T18:00:00.000Z");
+    await rounds(async () => {
       const { owner, applicant, id } = await hiredHourly();
       await pauseHourlyContract(applicant, id);
       const [resumed, ended] = await Promise.all([
@@ -158,14 +159,11 @@ describe("the schedule and a side at once, on PostgreSQL and SQLite", () => {
       expect([200, 409]).toContain(resumed);
       expect(ended).toBe(200);
       expect(await contractRow(id)).toMatchObject({ status: "completed" });
-    }
-    expect(deadlocks).toBe(0);
+    });
   }, 120_000);
 
   it("a week approved by the schedule as the cap changes: no deadlock, both done", async () => {
-    deadlocks = 0;
-    for (let round = 0; round < ROUNDS; round++) {
-      clock("2026-12-02T18:00:00.000Z");
+    await rounds(async (round) => {
       const { owner, id } = await submittedWeek();
       // Five days after the submission: the week is approved by the schedule.
       clock(minute("2026-12-07", 19, round));
@@ -176,15 +174,12 @@ describe("the schedule and a side at once, on PostgreSQL and SQLite", () => {
       expect(changed).toBe(200);
       expect((await contractRow(id)).weekly_cap_minutes).toBe(300);
       expect((await listWeeks(owner, id)).find((w) => w.week_start === MONDAY)!.status).toBe("approved");
-    }
-    expect(deadlocks).toBe(0);
+    });
     expect(await checkLedger()).toEqual([]);
   }, 120_000);
 
   it("a month lapsing as the monthly contract is ended: no deadlock, no month left to fund", async () => {
-    deadlocks = 0;
-    for (let round = 0; round < ROUNDS; round++) {
-      clock("2026-12-02T18:00:00.000Z");
+    await rounds(async (round) => {
       const { owner, id } = await hiredMonthly();
       // Saturday 5 December, three days after the month's start: the unfunded month lapses.
       clock(minute("2026-12-05", 18, round));
@@ -198,7 +193,6 @@ describe("the schedule and a side at once, on PostgreSQL and SQLite", () => {
         .where("status", "=", "awaiting_funding")
         .execute();
       expect(waiting).toEqual([]);
-    }
-    expect(deadlocks).toBe(0);
+    });
   }, 120_000);
 });
