@@ -140,6 +140,17 @@ export async function lockUser(trx: Kysely<Database>, id: string) {
   await trx.selectFrom("users").select("id").where("id", "=", id).forNoKeyUpdate().execute();
 }
 
+/**
+ * Locks the contract's row until the transaction ends (PostgreSQL), as an UPDATE of it would: for
+ * a move that changes the contract's rows below it (a week's milestone) before the contract's
+ * own, so that it takes the contract's first, as ending the contract and a payment arriving do.
+ * SQLite's BEGIN IMMEDIATE already runs write transactions one at a time.
+ */
+export async function lockContract(trx: Kysely<Database>, id: string) {
+  if (!postgres) return;
+  await trx.selectFrom("contracts").select("id").where("id", "=", id).forNoKeyUpdate().execute();
+}
+
 type DatabaseError = Error & { code?: string; table?: string };
 
 /** A unique index of `table` refused the row. */

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool } from "kysely";
 import { db, transaction } from "../../../db";
 import { insertWeek } from "../../../db/contracts";
+import { lockContract } from "../../../db/dialect";
 import type {
   ContractEventKind,
   ContractParty,
@@ -900,7 +901,10 @@ async function moveWeek(
   return moved;
 }
 
-/** The week goes to the merchant's review (5 days), and the next week opens for its funding. */
+/**
+ * The week goes to the merchant's review (5 days), and the next week opens for its funding. The
+ * contract's row first, then the week's, as resuming and a lapse take them (lockContract).
+ */
 async function submit(
   trx: Kysely<Database>,
   contract: HourlyContract,
@@ -908,6 +912,7 @@ async function submit(
   by: ContractParty | "system",
   at: Date,
 ) {
+  await lockContract(trx, contract.id);
   const stamp = at.toISOString();
   const moved = await moveWeek(
     trx,
@@ -1062,8 +1067,14 @@ async function dropWeek(trx: Kysely<Database>, week: ContractWeekRow, stamp: str
     .execute();
 }
 
-/** A week whose time passed without its money lapses (nothing can be logged in it); the current week opens instead. */
+/**
+ * A week whose time passed without its money lapses (nothing can be logged in it); the current
+ * week opens instead. The contract's row first, then the week's milestone and row (dropWeek), as
+ * ending the contract and its Pix arriving take them: a lapse racing either waits for it instead
+ * of deadlocking with it on PostgreSQL (tests/contracts/hourly-lock-order.test.ts).
+ */
 async function lapse(trx: Kysely<Database>, contract: HourlyContract, week: ContractWeekRow, at: Date) {
+  await lockContract(trx, contract.id);
   await dropWeek(trx, week, at.toISOString());
   await openNextWeek(trx, contract, week.week_start, at);
   await tell(trx, contract, "system", at.toISOString(), {
@@ -1194,9 +1205,10 @@ export async function pauseHourlyContract(user: UserRow, id: string): Promise<Pa
 /**
  * Either side resumes a paused contract: the weeks open again as before. With no week in hand
  * any more (the last one was sent or lapsed while paused) the next one opens now, waiting for
- * its money (the current week, or the one after the last if that is later). The weeks in hand
- * are held by an UPDATE before they are counted, so a week sent at the same moment is seen as
- * sent (and this opens the next) or waits and opens it itself: one week either way. Of two
+ * its money (the current week, or the one after the last if that is later). The contract's row
+ * is held before the weeks in hand are counted, and a submission takes it before its week, so a
+ * week sent at the same moment is seen as sent (and this opens the next) or waits and opens it
+ * itself: one week either way. Of two
  * resumes at once one wins (the pause in the WHERE of the contract's UPDATE), the other is 409.
  */
 export async function resumeHourlyContract(user: UserRow, id: string): Promise<PauseJson> {
@@ -1207,8 +1219,9 @@ export async function resumeHourlyContract(user: UserRow, id: string): Promise<P
     if (contract.hourly_paused_from === null) throw new AppError(409, "contract_not_paused");
     const at = new Date();
     const stamp = at.toISOString();
-    // The weeks in hand first, then the contract's row: the order a week's move takes them in
-    // (its row, then the contract's), so the two wait for each other and never deadlock.
+    // The contract's row first, as a week's submission and lapse take it (before the week's), so
+    // a submission at the same moment has committed or waits for this; then the weeks in hand.
+    await lockContract(trx, id);
     const inHand = await trx
       .updateTable("contract_weeks")
       .set({ updated_at: stamp })
