@@ -38,16 +38,27 @@ const serverEnv = {
   WEB_CONCURRENCY: "1",
 };
 
-/** The payments server's settings; the test's Mercado Pago stand-in uses the same token and secret. */
+/**
+ * The payments server's settings; the tests' stand-ins use the same tokens and secrets: Mercado
+ * Pago's (tests/payments/mercadopago-server.ts) on PORT+5, Pix Automático's API Pix
+ * (tests/payments/pix-automatico-server.ts) on PORT+10. The contracts' schedule runs every 2 s,
+ * so a month's recurring charge is asked for while the Pix Automático story waits (one run on a
+ * server with nothing due is a few queries).
+ */
 export const E2E_PAYMENTS = {
   PAYMENTS: "escrow",
   PAYMENTS_PROVIDER: "mercadopago",
   MERCADOPAGO_API_URL: `http://127.0.0.1:${PORT + 5}`,
   MERCADOPAGO_ACCESS_TOKEN: "e2e-access-token",
   MERCADOPAGO_WEBHOOK_SECRET: "e2e-webhook-secret-0123456789",
+  PIX_AUTOMATICO_API_URL: `http://127.0.0.1:${PORT + 10}`,
+  PIX_AUTOMATICO_TOKEN: "e2e-pix-automatico-token",
+  PIX_AUTOMATICO_WEBHOOK_SECRET: "e2e-pix-automatico-secret-0123456789",
+  CONTRACT_SCHEDULE_SECONDS: "2",
   PLATFORM_FEE_BPS: "1000",
 };
 export const E2E_MERCADOPAGO_PORT = PORT + 5;
+export const E2E_PIX_AUTOMATICO_PORT = PORT + 10;
 
 /**
  * The Sefin Nacional's stand-in of the notas story (tests/support/sefin-standin.ts), started by
@@ -175,10 +186,10 @@ export default defineConfig({
     },
     {
       name: "chromium-payments",
-      testMatch: /payments\.spec\.ts$/,
+      testMatch: /(payments|pix-automatico)\.spec\.ts$/,
       use: { ...devices["Desktop Chrome"], baseURL: `http://localhost:${PORT + 4}` },
       // Payments on, SQLite, on PORT+4 (PORT+2 and +3 are the mailbox's), with Mercado Pago's API
-      // at PORT+5 (tests/payments/mercadopago-server.ts).
+      // at PORT+5 and Pix Automático's at PORT+10 (E2E_PAYMENTS).
       ...ownServer(PORT + 4, `${E2E_DIR}-payments`, E2E_PAYMENTS),
     },
     {
@@ -193,7 +204,7 @@ export default defineConfig({
       // once rather than running alone at the end).
       name: "chromium",
       testIgnore:
-        /(accessibility|payments|dispute-split|milestones-pix|identity|notas|hourly|postgres-smoke)\.spec\.ts$/,
+        /(accessibility|payments|dispute-split|milestones-pix|identity|notas|hourly|postgres-smoke|pix-automatico)\.spec\.ts$/,
       use: { ...devices["Desktop Chrome"] },
       metadata: { sqlite: E2E_DATABASE } satisfies E2EMetadata,
     },

@@ -651,6 +651,18 @@ export const demoJobs: DemoJob[] = [
   },
 ];
 
+/** The job of the demo's hourly contract (db/seed-hourly.ts hires Júlia on it). */
+export const demoHourlyJob: DemoJob = {
+  merchant: "ana@freela.dev",
+  category: "desenvolvimento",
+  title: "Ajustes semanais no site da Padaria Pão de Mel",
+  description:
+    "Pequenas melhorias toda semana no site da padaria: encomendas, cardápio e campanhas. Pagamento por hora, com as horas lançadas dia a dia.",
+  skills: ["React", "TypeScript", "Acessibilidade"],
+  budget: [60, 120],
+  hourly: true,
+};
+
 export const coverLetterOpenings = [
   "Olá! Li com atenção a descrição e tenho experiência com trabalhos bem parecidos.",
   "Bom dia! Esse projeto tem tudo a ver com o que faço há alguns anos.",

@@ -24,7 +24,14 @@ const e2eAt = (t: number) => {
 /** Valid CPFs for the demo's payout keys' holders. */
 const DEMO_CPFS = ["52998224725", "11144477735", "39053344705"];
 
-async function charge(db: Kysely<Database>, contract: ContractRow, milestone: MilestoneRow, at: number, paid: boolean) {
+/** A Pix charge of the milestone made at `at` by the manual provider, paid an hour later (or still pending). */
+export async function charge(
+  db: Kysely<Database>,
+  contract: ContractRow,
+  milestone: MilestoneRow,
+  at: number,
+  paid: boolean,
+) {
   const id = randomUUID();
   const txid = `FRL${randomBytes(11).toString("hex").toUpperCase()}`;
   const issued = await manualProvider.createCharge({

@@ -7,6 +7,7 @@ import { insertService } from "../app/services/catalog/services.server";
 import {
   coverLetterClosings,
   coverLetterOpenings,
+  demoHourlyJob,
   demoJobs,
   demoServices,
   freelancerCounterMessages,
@@ -22,6 +23,7 @@ import {
   type OfferSeed,
 } from "./factories";
 import type { ApplicationRow, ContractRow, Database, NotificationKind, NotificationsTable, UserRow } from "./schema";
+import { hourlyDates, seedHourly } from "./seed-hourly";
 import { seedPayments } from "./seed-payments";
 
 export const demoAccounts = {
@@ -156,11 +158,16 @@ export const demoAccounts = {
  * README lists the same (the other accounts are the marketplace's other people).
  */
 export const demoLogins = [
-  { email: "ana@freela.dev", about: "contratante: candidaturas esperando resposta, um contrato em andamento" },
+  {
+    email: "ana@freela.dev",
+    about:
+      "contratante: candidaturas esperando resposta, um contrato em andamento e um por hora com uma semana para revisar",
+  },
   { email: "carlos@freela.dev", about: "contratante: candidaturas esperando resposta, dois contratos em andamento" },
   {
     email: "julia@freela.dev",
-    about: "freelancer: candidaturas em todos os estados, contrapropostas esperando, um convite, um contrato atrasado",
+    about:
+      "freelancer: candidaturas em todos os estados, contrapropostas esperando, um convite, um contrato atrasado e um por hora com as horas lançadas",
   },
   { email: "pedro@freela.dev", about: "freelancer: candidaturas abertas, contratos concluídos e um em andamento" },
   {
@@ -291,9 +298,15 @@ async function seedMarketplace(db: Kysely<Database>, users: Map<string, UserRow>
 
   // Posted over the last six weeks, and inserted oldest first: ids follow creation order, as
   // they do in real use (newest-first lists rely on it).
-  const posted = demoJobs
-    .map((job, index) => ({ job, index, createdAt: now - (1 + ((index * 7) % 40)) * DAY - ((index * 5) % 10) * HOUR }))
-    .sort((a, b) => a.createdAt - b.createdAt);
+  const posted = [
+    ...demoJobs.map((job, index) => ({
+      job,
+      index,
+      createdAt: now - (1 + ((index * 7) % 40)) * DAY - ((index * 5) % 10) * HOUR,
+    })),
+    // The hourly contract's job, posted before its hire; seedHourly applies and hires on it.
+    { job: demoHourlyJob, index: -1, createdAt: hourlyDates(now).postedAt },
+  ].sort((a, b) => a.createdAt - b.createdAt);
   for (const { job, index, createdAt } of posted) {
     const merchant = users.get(job.merchant)!;
     const step = job.hourly ? 500 : 5000;
@@ -316,16 +329,18 @@ async function seedMarketplace(db: Kysely<Database>, users: Map<string, UserRow>
     });
 
     const plans: Plan[] =
-      storyPlans[job.title] ??
-      (() => {
-        const candidates = [...affinity[job.category]].sort(() => random() - 0.5);
-        const count = index % 6 === 5 ? 0 : 1 + Math.floor(random() * candidates.length);
-        return candidates.slice(0, count).map((freelancer) => ({
-          freelancer,
-          status: pick(["pending", "pending", "countered", "accepted", "rejected", "withdrawn"] as const),
-          rounds: 1 + Math.floor(random() * 4),
-        }));
-      })();
+      job === demoHourlyJob
+        ? []
+        : (storyPlans[job.title] ??
+          (() => {
+            const candidates = [...affinity[job.category]].sort(() => random() - 0.5);
+            const count = index % 6 === 5 ? 0 : 1 + Math.floor(random() * candidates.length);
+            return candidates.slice(0, count).map((freelancer) => ({
+              freelancer,
+              status: pick(["pending", "pending", "countered", "accepted", "rejected", "withdrawn"] as const),
+              rounds: 1 + Math.floor(random() * 4),
+            }));
+          })());
 
     let accepted = 0;
     const vacancies = job.vacancies ?? 1;
@@ -786,6 +801,7 @@ export async function seedDemo(db: Kysely<Database>) {
     await seedReputation(trx);
     await seedInvitation(trx, users);
     await seedPayments(trx);
+    await seedHourly(trx, users);
     await seedModeration(trx, users);
     await seedServices(trx, users, joined);
     // An address the e-mail provider said does not exist (the operator's /admin/emails).

@@ -7,6 +7,9 @@ import { CATEGORIES } from "~/lib/market-schemas";
 import { listAwaitingConfirmation, listMyApplications } from "~/services/marketplace/applications.server";
 import { listOpportunities } from "~/services/marketplace/opportunities.server";
 import { runContractSchedule } from "~/services/contracts/contracts.server";
+import { runHourlySchedule, WEEK_REVIEW_DAYS } from "~/services/contracts/hourly.server";
+import { addDays, autoSubmitAt, dayInSaoPaulo, weekStartOf } from "~/lib/work-weeks";
+import { hourlyDates } from "../../db/seed-hourly";
 import { brokenInvariants } from "../support/market";
 
 const userByEmail = (email: string) =>
@@ -102,6 +105,7 @@ describe("demo seed", () => {
         "application_withdrawn",
         "invitation_received",
         "contract_overdue",
+        "contract_week_submitted",
       ]),
     );
     expect(rows.some((r) => r.read_at === null)).toBe(true);
@@ -157,10 +161,10 @@ describe("demo seed", () => {
         .where((eb) => eb.or([eb("merchant_id", "=", user.id), eb("freelancer_id", "=", user.id)]))
         .execute();
     };
-    expect(await contracts("ana@freela.dev", "in_progress")).toHaveLength(1);
+    expect(await contracts("ana@freela.dev", "in_progress")).toHaveLength(2);
     expect(await contracts("carlos@freela.dev", "in_progress")).toHaveLength(2);
     const julia = await contracts("julia@freela.dev", "in_progress");
-    expect(julia.map((c) => c.overdue_at !== null)).toEqual([true]);
+    expect(julia.map((c) => c.overdue_at !== null).sort()).toEqual([false, true]);
     expect(await contracts("pedro@freela.dev", "in_progress")).toHaveLength(1);
     expect((await contracts("pedro@freela.dev", "completed")).length).toBeGreaterThan(0);
     const juliaId = (await userByEmail("julia@freela.dev")).id;
@@ -204,6 +208,48 @@ describe("demo seed", () => {
       .select(["contracts.merchant_id", "contracts.freelancer_id"])
       .executeTakeFirstOrThrow();
     expect(logins.has(parties.merchant_id) || logins.has(parties.freelancer_id)).toBe(false);
+  });
+
+  it("has an hourly contract between Ana and Júlia: a week in review with its entries, the next one, nothing due for the schedule", async () => {
+    const ana = await userByEmail("ana@freela.dev");
+    const julia = await userByEmail("julia@freela.dev");
+    const contract = await db
+      .selectFrom("contracts")
+      .selectAll()
+      .where("kind", "=", "hourly")
+      .executeTakeFirstOrThrow();
+    expect([contract.merchant_id, contract.freelancer_id, contract.status]).toEqual([ana.id, julia.id, "in_progress"]);
+    const weeks = await db
+      .selectFrom("contract_weeks")
+      .selectAll()
+      .where("contract_id", "=", contract.id)
+      .orderBy("week_start")
+      .execute();
+    expect(weeks.map((w) => w.status)).toEqual(["submitted", expect.stringMatching(/^(open|awaiting_funding)$/)]);
+    expect(Date.parse(weeks[0]!.review_due_at!)).toBeGreaterThan(Date.now());
+    const entries = await db.selectFrom("time_entries").select(["week_id", "minutes"]).execute();
+    for (const week of weeks) {
+      const mine = entries.filter((e) => e.week_id === week.id);
+      expect(week.minutes_total).toBe(mine.reduce((n, e) => n + e.minutes, 0));
+      expect(week.minutes_total).toBeLessThanOrEqual(week.cap_minutes);
+    }
+    expect(weeks[0]!.minutes_total).toBeGreaterThan(0);
+    expect(await runHourlySchedule()).toEqual({ submitted: 0, lapsed: 0, approved: 0 });
+  });
+
+  it("places the hourly contract's weeks so that, any day and hour it starts, nothing is due for the schedule", () => {
+    // Every hour of two weeks.
+    for (let t = Date.parse("2026-11-16T03:00:00.000Z"); t < Date.parse("2026-11-30T03:00:00.000Z"); t += 3_600_000) {
+      const d = hourlyDates(t);
+      const where = new Date(t).toISOString();
+      expect(d.postedAt < d.hiredAt && d.hiredAt < d.submittedAt && d.submittedAt < t, where).toBe(true);
+      expect(weekStartOf(dayInSaoPaulo(new Date(d.hiredAt))), where).toBe(d.reviewWeek);
+      // Sent before the schedule would have sent it, and its review not due yet.
+      expect(d.submittedAt <= autoSubmitAt(d.reviewWeek).getTime(), where).toBe(true);
+      expect(d.submittedAt + WEEK_REVIEW_DAYS * 86_400_000 > t + 3_600_000, where).toBe(true);
+      // The week after it has started (it takes entries up to today) unless this week is the one sent.
+      expect(d.early || addDays(d.reviewWeek, 7) <= d.today, where).toBe(true);
+    }
   });
 
   it("every demo account signs in with the demo password", async () => {

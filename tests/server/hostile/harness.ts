@@ -313,11 +313,12 @@ export async function seededRecords(
   const apps = async (status: string) =>
     (await ok("GET", `/api/my-applications?per_page=100&status=${status}`, julia)).data as any[];
   const [pending, countered] = await Promise.all([apps("pending"), apps("countered")]);
-  // A hire of Júlia's in progress with nothing delivered yet. The seed finishes some hires (hers
-  // among them), so when none is left Ana hires her for a new opportunity.
+  // A hire of Júlia's in progress with nothing delivered yet, by milestones (the demo's hourly
+  // contract takes no deliveries). The seed finishes some hires (hers among them), so when none
+  // is left Ana hires her for a new opportunity.
   const working = async () =>
     ((await ok("GET", "/api/contracts?status=in_progress&per_page=100", julia)).data as any[]).filter(
-      (c) => c.freelancer.id === juliaId && c.deliveries_count === 0,
+      (c) => c.freelancer.id === juliaId && c.deliveries_count === 0 && c.kind === "fixed",
     );
   let accepted = await working();
   if (accepted.length === 0) {
