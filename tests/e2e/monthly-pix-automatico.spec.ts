@@ -1,7 +1,7 @@
 import { expect, test } from "./fixtures";
 import { E2E_PAYMENTS, E2E_PIX_AUTOMATICO_PORT } from "../../playwright.config";
 import { startPixAutomatico, type PixAutomaticoMock } from "../payments/pix-automatico-server";
-import { bearerOf, identityViaApi, money, noAxeFindings, registerViaApi, toast, userPage } from "./support";
+import { hireMonthly, identityViaApi, money, noAxeFindings, toast, userPage } from "./support";
 
 // A monthly contract paid by Pix Automático (project "chromium-payments": payments on, the API Pix
 // answered by a local stand-in on PORT+10): the merchant authorises it on the contract page
@@ -25,41 +25,7 @@ test("monthly contract → Pix Automático authorised → bank approves → mont
   browser,
 }, testInfo) => {
   test.slow();
-  const merchant = await registerViaApi(request, { account_type: "merchant", display_name: "Marina" });
-  const freelancer = await registerViaApi(request, { account_type: "freelancer", display_name: "Julinha" });
-  const asMerchant = await bearerOf(request, merchant);
-  const asFreelancer = await bearerOf(request, freelancer);
-  const opp = await request.post("/api/opportunities", {
-    headers: asMerchant,
-    data: {
-      title: `Redes sociais da cafeteria ${Date.now().toString(36)}`,
-      description: "Posts semanais, respostas aos comentários e um relatório por mês para uma cafeteria.",
-      category: "marketing",
-      skills: ["Instagram"],
-      budget_type: "fixed",
-      budget_min_cents: 100_000,
-      budget_max_cents: 300_000,
-      location_type: "remote",
-    },
-  });
-  expect(opp.status()).toBe(201);
-  const applied = await request.post(`/api/opportunities/${(await opp.json()).data.uuid}/applications`, {
-    headers: asFreelancer,
-    data: {
-      cover_letter: "Cuido das redes sociais de cafés e padarias há cinco anos.",
-      price_cents: 180_000,
-      delivery_days: 30,
-      month_includes: "Até 12 posts por mês, respostas aos comentários e um relatório mensal.",
-    },
-  });
-  expect(applied.status()).toBe(201);
-  const { id } = (await applied.json()).data;
-  const offers = (await (await request.get(`/api/applications/${id}`, { headers: asMerchant })).json()).data.offers;
-  expect(
-    (
-      await request.post(`/api/applications/${id}/accept`, { headers: asMerchant, data: { offer_id: offers[0].id } })
-    ).status(),
-  ).toBe(200);
+  const { merchant, freelancer, asFreelancer, id } = await hireMonthly(request);
   // The payer's CPF goes into the recurrence: recorded first.
   await identityViaApi(request, merchant);
 

@@ -1,5 +1,5 @@
 import { expect, test } from "./fixtures";
-import { bearerOf, noAxeFindings, registerViaApi, toast, userPage } from "./support";
+import { hireMonthly, noAxeFindings, toast, userPage } from "./support";
 
 // A monthly contract as the two sides live it, with JavaScript and without (payments off, as
 // "chromium"): a monthly proposal hired by the API, the contract page's retainer box with the
@@ -13,42 +13,7 @@ function story(javaScriptEnabled: boolean) {
     browser,
   }, testInfo) => {
     test.slow();
-    const merchant = await registerViaApi(request, { account_type: "merchant", display_name: "Marina" });
-    const freelancer = await registerViaApi(request, { account_type: "freelancer", display_name: "Julinha" });
-    const asMerchant = await bearerOf(request, merchant);
-    const asFreelancer = await bearerOf(request, freelancer);
-    const opp = await request.post("/api/opportunities", {
-      headers: asMerchant,
-      data: {
-        title: `Redes sociais da cafeteria ${Date.now().toString(36)}`,
-        description: "Posts semanais, respostas aos comentários e um relatório por mês para uma cafeteria.",
-        category: "marketing",
-        skills: ["Instagram"],
-        budget_type: "fixed",
-        budget_min_cents: 100_000,
-        budget_max_cents: 300_000,
-        location_type: "remote",
-      },
-    });
-    expect(opp.status()).toBe(201);
-    const { uuid } = (await opp.json()).data;
-    const applied = await request.post(`/api/opportunities/${uuid}/applications`, {
-      headers: asFreelancer,
-      data: {
-        cover_letter: "Cuido das redes sociais de cafés e padarias há cinco anos.",
-        price_cents: 180_000,
-        delivery_days: 30,
-        month_includes: "Até 12 posts por mês, respostas aos comentários e um relatório mensal.",
-      },
-    });
-    expect(applied.status()).toBe(201);
-    const { id } = (await applied.json()).data;
-    const offers = (await (await request.get(`/api/applications/${id}`, { headers: asMerchant })).json()).data.offers;
-    const accepted = await request.post(`/api/applications/${id}/accept`, {
-      headers: asMerchant,
-      data: { offer_id: offers[0].id },
-    });
-    expect(accepted.status()).toBe(200);
+    const { merchant, asMerchant, asFreelancer, id } = await hireMonthly(request);
 
     const marina = await userPage(browser, testInfo, javaScriptEnabled, merchant);
     await marina.goto(`/contracts/${id}`);

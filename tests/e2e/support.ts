@@ -292,6 +292,46 @@ export async function hire(request: APIRequestContext, { price_cents = 150_000 }
   return { merchant, freelancer, id, title, opportunity: uuid as string };
 }
 
+/** A merchant and a freelancer with a monthly contract (R$ 1.800,00 a month), by the API. */
+export async function hireMonthly(request: APIRequestContext) {
+  const merchant = await registerViaApi(request, { account_type: "merchant", display_name: "Marina" });
+  const freelancer = await registerViaApi(request, { account_type: "freelancer", display_name: "Julinha" });
+  const asMerchant = await bearerOf(request, merchant);
+  const asFreelancer = await bearerOf(request, freelancer);
+  const opp = await request.post("/api/opportunities", {
+    headers: asMerchant,
+    data: {
+      title: `Redes sociais da cafeteria ${Date.now().toString(36)}`,
+      description: "Posts semanais, respostas aos comentários e um relatório por mês para uma cafeteria.",
+      category: "marketing",
+      skills: ["Instagram"],
+      budget_type: "fixed",
+      budget_min_cents: 100_000,
+      budget_max_cents: 300_000,
+      location_type: "remote",
+    },
+  });
+  if (opp.status() !== 201) throw new Error(`opportunity failed: ${opp.status()}`);
+  const applied = await request.post(`/api/opportunities/${(await opp.json()).data.uuid}/applications`, {
+    headers: asFreelancer,
+    data: {
+      cover_letter: "Cuido das redes sociais de cafés e padarias há cinco anos.",
+      price_cents: 180_000,
+      delivery_days: 30,
+      month_includes: "Até 12 posts por mês, respostas aos comentários e um relatório mensal.",
+    },
+  });
+  if (applied.status() !== 201) throw new Error(`application failed: ${applied.status()}`);
+  const { id } = (await applied.json()).data;
+  const offers = (await (await request.get(`/api/applications/${id}`, { headers: asMerchant })).json()).data.offers;
+  const accepted = await request.post(`/api/applications/${id}/accept`, {
+    headers: asMerchant,
+    data: { offer_id: offers[0].id },
+  });
+  if (accepted.status() !== 200) throw new Error(`accept failed: ${accepted.status()}`);
+  return { merchant, freelancer, asMerchant, asFreelancer, id: id as string };
+}
+
 /** The contract's first milestone funded: the merchant's Pix charge, confirmed by the operator. */
 export async function fund(
   request: APIRequestContext,
