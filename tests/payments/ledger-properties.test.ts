@@ -161,6 +161,8 @@ const TAIL: Step[] = [
   { kind: "fund", c: MONTHLY },
   { kind: "deliver", c: MONTHLY },
   { kind: "approve", c: MONTHLY },
+  // A new monthly amount, proposed and accepted (the random moves reach one in only a few runs).
+  { kind: "change_amount", cents: 150_000 },
   // A fifth contract that no random move touches: a funded milestone cancelled by a decision is
   // refunded, whatever the random moves left of the others.
   { kind: "fund", c: SPARE },
