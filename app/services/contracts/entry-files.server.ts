@@ -1,4 +1,4 @@
-import { sql, type Kysely } from "kysely";
+import type { Kysely } from "kysely";
 import { afterCommit, db } from "../../../db";
 import type { Database, TimeEntryRow, UserRow } from "../../../db/schema";
 import { checkFields } from "~/lib/schemas";
@@ -6,7 +6,7 @@ import { timeEntryInputSchema } from "~/lib/work-schemas";
 import { AppError } from "../platform/errors.server";
 import { asParty } from "../platform/participants.server";
 import { assertId } from "../platform/records.server";
-import { reserveStorage } from "../platform/storage.server";
+import { releaseStorage, reserveStorage } from "../platform/storage.server";
 import {
   attachmentProblems,
   deleteAttachment,
@@ -97,12 +97,7 @@ export async function reserveEntryFile(trx: Kysely<Database>, userId: string, sa
 export async function releaseEntryFile(trx: Kysely<Database>, userId: string, entry: TimeEntryRow) {
   const stored = entry.file_stored_name;
   if (stored === null) return;
-  const bytes = Number(entry.file_size_bytes ?? 0);
-  await trx
-    .updateTable("users")
-    .set({ storage_bytes: sql`CASE WHEN storage_bytes >= ${bytes} THEN storage_bytes - ${bytes} ELSE 0 END` })
-    .where("id", "=", userId)
-    .execute();
+  await releaseStorage(trx, userId, Number(entry.file_size_bytes ?? 0));
   afterCommit(trx, () => void deleteAttachment(stored));
 }
 
