@@ -5,6 +5,7 @@ import { db } from "../../../db";
 import type { Database, UserRow } from "../../../db/schema";
 import { emailTime, queueAccountEmail } from "../messaging/account-email.server";
 import { z } from "zod";
+import { bindStandIns, standIn } from "../platform/compiled-queries.server";
 import { AppError, parseInput } from "../platform/errors.server";
 import { consume, limiters, takeIfLeft } from "../platform/rate-limit.server";
 import { deviceOf, type Device } from "./devices";
@@ -160,8 +161,8 @@ export async function findSession(
 ): Promise<{ user: UserRow; viaPasskey: boolean } | null> {
   const id = hashToken(token);
   const at = new Date().toISOString();
-  const parameters = sessionLookup.parameters.map((value) => (value === TOKEN_HASH ? id : value === NOW ? at : value));
-  const [row] = (await db.executeQuery<SessionLookupRow>({ ...sessionLookup, parameters })).rows;
+  const [row] = (await db.executeQuery<SessionLookupRow>(bindStandIns(sessionLookup, [TOKEN_HASH, id], [NOW, at])))
+    .rows;
   if (!row) return null;
   const { session_last_used_at: lastUsed, session_passkey_id: passkeyId, ...user } = row;
   const now = Date.now();
@@ -177,10 +178,9 @@ export async function findSession(
   return { user, viaPasskey: passkeyId !== null };
 }
 
-// Stand for the token's hash and the time in the compiled session lookup (bound parameters, never
-// SQL text): objects of their own, so no value can be taken for them.
-const TOKEN_HASH = Object.freeze({ tokenHash: true }) as unknown as string;
-const NOW = Object.freeze({ now: true }) as unknown as string;
+// Stand for the token's hash and the time in the compiled session lookup.
+const TOKEN_HASH = standIn("tokenHash");
+const NOW = standIn("now");
 
 function sessionLookupQuery(id: string, at: string) {
   return liveSessionRows(at)

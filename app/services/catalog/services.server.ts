@@ -26,6 +26,7 @@ import { operatorActor, recordAudit } from "../operator/audit.server";
 import { hideTarget, loadTarget, restoreTarget } from "../operator/targets.server";
 import { publicPagesOn } from "../discovery/public.server";
 import { holdsNewOpportunity } from "../operator/premoderation.server";
+import { bindStandIns, standIn } from "../platform/compiled-queries.server";
 import { AppError, parseInput } from "../platform/errors.server";
 import { consumeWrite } from "../platform/rate-limit.server";
 import { assertId, now, offsetOf, pageMeta, type PageMeta } from "../platform/records.server";
@@ -279,8 +280,8 @@ export async function listServices(
   const { page, count, cap } = compiledServiceList(q);
   const at = now();
   const [{ rows }, counted] = await Promise.all([
-    db.executeQuery<Row>(atMoment(page, at)),
-    db.executeQuery<{ total: number }>(atMoment(count, at)),
+    db.executeQuery<Row>(bindStandIns(page, [AT, at])),
+    db.executeQuery<{ total: number }>(bindStandIns(count, [AT, at])),
   ]);
   const total = Number(counted.rows[0]!.total);
   return {
@@ -289,11 +290,8 @@ export async function listServices(
   };
 }
 
-/**
- * Stands for the list's moment (a freelancer suspended until then is left out) in a kept compiled
- * query: a bound parameter, an object of its own, so no value typed into a filter is taken for it.
- */
-const AT = Object.freeze({ at: true }) as unknown as string;
+/** Stands for the list's moment (a freelancer suspended until then is left out) in a kept compiled query. */
+const AT = standIn("at");
 const compiledServiceLists = new LRUCache<string, { page: CompiledQuery; count: CompiledQuery; cap: number }>({
   max: 500,
 });
@@ -314,12 +312,6 @@ function compiledServiceList(q: ServiceQuery) {
   }
   return compiled;
 }
-
-/** A kept compiled query with the moment in AT's place. */
-const atMoment = (query: CompiledQuery, at: string): CompiledQuery => ({
-  ...query,
-  parameters: query.parameters.map((value) => (value === AT ? at : value)),
-});
 
 /** The list's page and its count stopping one row past the cap, for a parsed query at a moment. */
 function serviceListQueries(q: ServiceQuery, at: string) {

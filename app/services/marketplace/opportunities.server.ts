@@ -24,6 +24,7 @@ import { db, engine, transaction } from "../../../db";
 import { idIn, idList, searchIndexLeads, textMatch, textQuery, textRank, type IdRange } from "../../../db/dialect";
 import type { Database, OpportunitiesTable, OpportunityRow, UserRow } from "../../../db/schema";
 import type { PublicOpportunity } from "../discovery/public.server";
+import { bindStandIns, standIn } from "../platform/compiled-queries.server";
 import { AppError, parseInput } from "../platform/errors.server";
 import { assertRoleFor } from "../platform/roles.server";
 import { stateMachine } from "../platform/state-machine.server";
@@ -466,11 +467,8 @@ function byRelevance(viewer: UserRow, q: OpportunityQuery, match: string, leadin
     .orderBy("opportunities.id", "desc");
 }
 
-/**
- * Stands for the viewer's id in a compiled list query (a bound parameter, never SQL text): an
- * object of its own, so no value typed into a filter can ever be taken for it.
- */
-const VIEWER_ID = Object.freeze({ viewer: true }) as unknown as string;
+/** Stands for the viewer's id in a compiled list query. */
+const VIEWER_ID = standIn("viewer");
 const COMPILED_KEPT = 500;
 const compiledLists = new LRUCache<string, { count: CompiledQuery; page: CompiledQuery }>({ max: COMPILED_KEPT });
 
@@ -494,16 +492,11 @@ export function compiledListQueries(user: UserRow, q: OpportunityQuery) {
 
 /** A kept compiled query with the viewer's id (and a page's ids, see PAGE_IDS) in their stand-ins' places. */
 function bound(query: CompiledQuery, user: UserRow, ids?: number[]): CompiledQuery {
-  return {
-    ...query,
-    parameters: query.parameters.map((value) =>
-      value === VIEWER_ID ? user.id : value === PAGE_IDS ? idList(ids ?? []) : value,
-    ),
-  };
+  return bindStandIns(query, [VIEWER_ID, user.id], ...(ids ? [[PAGE_IDS, idList(ids)] as const] : []));
 }
 
 /** Stands for the ids of a search's page in its compiled query (one bound parameter: idList). */
-const PAGE_IDS = Object.freeze({ ids: true }) as unknown as string;
+const PAGE_IDS = standIn("ids");
 const compiledSearchPages = new LRUCache<string, CompiledQuery>({ max: COMPILED_KEPT });
 
 /**
