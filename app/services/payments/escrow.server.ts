@@ -226,6 +226,17 @@ export async function refundCarried(
     .set({ refunded_cents: cents, updated_at: at })
     .where("id", "=", milestone.id)
     .execute();
+  await refundFromEscrow(trx, contract, milestone, cents, at);
+}
+
+/** `cents` of a milestone's escrow owed back to the merchant: a refund due (the operator pays it) and its ledger transaction. */
+async function refundFromEscrow(
+  trx: Kysely<Database>,
+  contract: Contract,
+  milestone: Pick<MilestoneRow, "id">,
+  cents: number,
+  at: string,
+) {
   const refundId = await insertRefund(trx, contract, milestone.id, cents, at);
   await post(
     trx,
@@ -282,16 +293,7 @@ export async function refundMilestone(trx: Kysely<Database>, contract: Contract,
     { status: "refunded", refunded_cents: milestone.amount_cents, settled_at: at },
     at,
   );
-  const refundId = await insertRefund(trx, contract, milestone.id, milestone.amount_cents, at);
-  await post(
-    trx,
-    escrowExit("refund", contract, milestone, refundId),
-    [
-      { account: account.escrow(milestone.id), user_id: contract.merchant_id, amount_cents: -milestone.amount_cents },
-      { account: account.refund(refundId), user_id: contract.merchant_id, amount_cents: milestone.amount_cents },
-    ],
-    at,
-  );
+  await refundFromEscrow(trx, contract, milestone, milestone.amount_cents, at);
 }
 
 /**
