@@ -61,6 +61,7 @@ import { checkFields } from "~/lib/schemas";
 import { toDisputeJson, type DisputeJson } from "./dispute-json";
 import { runDisputeReminders } from "./disputes.server";
 import { runHourlySchedule } from "./hourly.server";
+import { insertEvent, type NewContractEvent } from "./timeline.server";
 import { runMonthlySchedule } from "./monthly.server";
 import { runRecurringSchedule } from "../payments/recurring.server";
 import { publishContractMove } from "../platform/events.server";
@@ -517,16 +518,9 @@ export async function addEvent(
   trx: Kysely<Database>,
   contractId: string,
   seq: number,
-  event: Pick<ContractEventRow, "kind" | "author" | "message" | "created_at"> & { amount_cents?: number | null },
+  event: NewContractEvent,
 ): Promise<ContractEventRow> {
-  const row: ContractEventRow = {
-    id: randomUUID(),
-    contract_id: contractId,
-    seq,
-    ...event,
-    amount_cents: event.amount_cents ?? null,
-  };
-  await trx.insertInto("contract_events").values(row).execute();
+  const row = await insertEvent(trx, contractId, seq, event);
   await publishContractMove(trx, contractId);
   return row;
 }

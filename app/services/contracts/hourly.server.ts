@@ -36,6 +36,7 @@ import {
   withEntryFile,
   type EntryFileJson,
 } from "./entry-files.server";
+import { insertEvent } from "./timeline.server";
 import { AppError, parseInput } from "../platform/errors.server";
 import { publishContractMove } from "../platform/events.server";
 import { asParty } from "../platform/participants.server";
@@ -816,19 +817,13 @@ async function tell(
     .where("id", "=", contract.id)
     .returning("events_count")
     .executeTakeFirstOrThrow();
-  await trx
-    .insertInto("contract_events")
-    .values({
-      id: randomUUID(),
-      contract_id: contract.id,
-      seq: counted.events_count,
-      kind: n.event,
-      author: by,
-      message: n.message ?? null,
-      amount_cents: n.amount_cents ?? null,
-      created_at: at,
-    })
-    .execute();
+  await insertEvent(trx, contract.id, counted.events_count, {
+    kind: n.event,
+    author: by,
+    message: n.message ?? null,
+    amount_cents: n.amount_cents ?? null,
+    created_at: at,
+  });
   await notify(
     trx,
     n.to.map((side) => ({

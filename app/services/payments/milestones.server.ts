@@ -1,4 +1,3 @@
-import { randomUUID } from "node:crypto";
 import { sql, type Kysely } from "kysely";
 import { db, transaction } from "../../../db";
 import { newMilestone } from "../../../db/contracts";
@@ -10,6 +9,7 @@ import { consumeWrite } from "../platform/rate-limit.server";
 import { assertId, now } from "../platform/records.server";
 import { notify } from "../messaging/notifications.server";
 import { publishContractMove } from "../platform/events.server";
+import { insertEvent } from "../contracts/timeline.server";
 import { chargeStands } from "./escrow.server";
 
 // Milestones (docs/payments.md): a contract's price in 1 to 20 parts, worked on and paid in
@@ -138,10 +138,7 @@ async function addEvent(
     created_at: string;
   },
 ) {
-  await trx
-    .insertInto("contract_events")
-    .values({ id: randomUUID(), contract_id: contractId, seq, ...event, amount_cents: event.amount_cents ?? null })
-    .execute();
+  await insertEvent(trx, contractId, seq, event);
   await publishContractMove(trx, contractId);
 }
 
